@@ -1,0 +1,39 @@
+package koala.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code bin/koala}: one command line for the testbed, the daemons and the users of the grid. */
+@Command(name = "koala", mixinStandardHelpOptions = true, versionProvider = Koala.Version.class,
+        description = {"KOALA places jobs across several Sun Grid Engine clusters and runs framework instances "
+                + "whose size follows their load.", ""},
+        subcommands = {TestbedCommand.class, AgentCommand.class, BenchCommand.class,
+                CommandLine.HelpCommand.class},
+        footer = {"", "Also: bin/koala test   builds, brings the testbed up and runs every test.",
+                "Exit status: 0 success, 1 failure, 2 bad input."})
+public final class Koala {
+    public static final int FAILURE = 1;
+    public static final int BAD_INPUT = 2;
+
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new Koala());
+        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            commandLine.getErr().println("koala: " + (e.getMessage() != null ? e.getMessage() : e.toString()));
+            return e instanceof IllegalArgumentException || e instanceof koala.common.grid.ConfigException
+                    ? BAD_INPUT : FAILURE;
+        });
+        return cli;
+    }
+
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = Koala.class.getPackage().getImplementationVersion();
+            return new String[] {"koala " + (v == null ? "(development build)" : v)};
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package koala.common.grid;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.commons.configuration2.Configuration;
+import org.apache.commons.configuration2.PropertiesConfiguration;
+import org.apache.commons.configuration2.ex.ConfigurationException;
+import org.apache.commons.configuration2.io.FileHandler;
+
+/**
+ * The grid configuration file (a properties file read with Commons Configuration): the sites and
+ * how to reach them. Keys per site are {@code site.NAME.*}; see the README for the reference.
+ */
+public final class GridConfig {
+    public static final Path DEFAULT_SGE_ROOT = Path.of("/var/lib/gridengine");
+
+    private final Path file;
+    private final Map<String, SiteConfig> sites;
+
+    private GridConfig(Path file, Map<String, SiteConfig> sites) {
+        this.file = file;
+        this.sites = sites;
+    }
+
+    public static GridConfig load(Path file) {
+        if (!Files.isRegularFile(file)) {
+            throw new ConfigException(file + ": no grid configuration here (bin/koala testbed up writes one, "
+                    + "or pass --config FILE)");
+        }
+        try {
+            PropertiesConfiguration config = new PropertiesConfiguration();
+            new FileHandler(config).load(file.toFile());
+            return from(file, config);
+        } catch (ConfigurationException e) {
+            throw new ConfigException(file + ": unreadable: " + e.getMessage(), e);
+        }
+    }
+
+    static GridConfig from(Path file, Configuration config) {
+        Reader reader = new Reader(file, config);
+        Map<String, SiteConfig> sites = new LinkedHashMap<>();
+        for (String name : reader.list("grid.sites")) {
+            sites.put(name, reader.site(name));
+        }
+        if (sites.isEmpty()) {
+            throw new ConfigException(file + ": grid.sites: no sites listed");
+        }
+        return new GridConfig(file, sites);
+    }
+
+    public Path file() {
+        return file;
+    }
+
+    public List<SiteConfig> sites() {
+        return List.copyOf(sites.values());
+    }
+
+    public SiteConfig site(String name) {
+        SiteConfig site = sites.get(name);
+        if (site == null) {
+            throw new ConfigException(file + ": no site '" + name + "' (sites: " + String.join(", ", sites.keySet()) + ")");
+        }
+        return site;
+    }
+
+    /** Typed reads that name the file and key in every error. */
+    private record Reader(Path file, Configuration config) {
+        List<String> list(String key) {
+            String raw = config.getString(key, "");
+            List<String> items = new ArrayList<>();
+            Arrays.stream(raw.split(",")).map(String::trim).filter(s -> !s.isEmpty()).forEach(items::add);
+            return items;
+        }
+
+        SiteConfig site(String name) {
+            String p = "site." + name + ".";
+            CellEnvironment cell = new CellEnvironment(
+                    path(p + "sge.root", DEFAULT_SGE_ROOT),
+                    string(p + "sge.cell").orElseThrow(() -> missing(p + "sge.cell")),
+                    port(p + "sge.qmasterPort", 6444),
+                    port(p + "sge.execdPort", 6445),
+                    path(p + "sge.bin", Path.of("/usr/bin")));
+            DrmaaInstall debian = DrmaaInstall.debian();
+            DrmaaInstall drmaa = new DrmaaInstall(path(p + "drmaa.jar", debian.jar()),
+                    path(p + "drmaa.library", debian.library()),
+                    string(p + "drmaa.preload").map(Path::of).or(debian::preload).filter(x -> !x.toString().isBlank()));
+            return new SiteConfig(name, cell, string(p + "agent.user").orElse("koala"),
+                    port(p + "agent.port", 0), string(p + "node.nativeSpec").orElse(""),
+                    positive(p + "node.count", 1), drmaa);
+        }
+
+        Optional<String> string(String key) {
+            return Optional.ofNullable(config.getString(key, null)).map(String::trim);
+        }
+
+        Path path(String key, Path fallback) {
+            return string(key).filter(s -> !s.isEmpty()).map(Path::of).orElse(fallback);
+        }
+
+        int port(String key, int fallback) {
+            int port = integer(key, fallback);
+            if (port < 0 || port > 65535) {
+                throw new ConfigException(file + ": " + key + " = " + port + ": a port is 0..65535");
+            }
+            return port;
+        }
+
+        int positive(String key, int fallback) {
+            int value = integer(key, fallback);
+            if (value < 1) {
+                throw new ConfigException(file + ": " + key + " = " + value + ": must be at least 1");
+            }
+            return value;
+        }
+
+        int integer(String key, int fallback) {
+            Optional<String> raw = string(key);
+            try {
+                return raw.map(Integer::parseInt).orElse(fallback);
+            } catch (NumberFormatException e) {
+                throw new ConfigException(file + ": " + key + " = '" + raw.get() + "': not a whole number");
+            }
+        }
+
+        ConfigException missing(String key) {
+            return new ConfigException(file + ": " + key + ": missing");
+        }
+    }
+}

@@ -1,0 +1,151 @@
+package koala.common.process;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import koala.common.grid.SiteConfig;
+import koala.common.site.SiteAgentClient;
+
+/**
+ * A site agent running as a child process on this machine, with its cell's environment, as the
+ * site's agent account, with the DRMAA library loadable. The agent prints one line
+ * {@code READY <url>} on standard output once it serves; everything else it logs goes to
+ * {@code KOALA_HOME/logs/agent-<site>.log}.
+ */
+public final class AgentProcess implements AutoCloseable {
+    public static final String MAIN_CLASS = "koala.sge.AgentMain";
+    public static final String READY = "READY ";
+
+    private final SiteConfig site;
+    private final Process process;
+    private final URI url;
+    private final Path log;
+
+    private AgentProcess(SiteConfig site, Process process, URI url, Path log) {
+        this.site = site;
+        this.process = process;
+        this.url = url;
+        this.log = log;
+    }
+
+    /** Starts the agent for {@code site} and waits until it serves. */
+    public static AgentProcess start(SiteConfig site, Path gridConfig, Path koalaHome, int port, Duration timeout) {
+        JavaCommand command = commandFor(site, gridConfig, koalaHome, port);
+        Path log = koalaHome.resolve("logs").resolve("agent-" + site.name() + ".log");
+        try {
+            Files.createDirectories(log.getParent());
+            Process process = new ProcessBuilder(command.commandLine())
+                    .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                    .start();
+            URI url = awaitReady(process, log, timeout);
+            return new AgentProcess(site, process, url, log);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot start the agent for site " + site.name(), e);
+        }
+    }
+
+    /** The command that runs the agent of {@code site} here. */
+    public static JavaCommand commandFor(SiteConfig site, Path gridConfig, Path koalaHome, int port) {
+        List<Path> classpath = new ArrayList<>(RuntimeImage.publishedClasspath(koalaHome));
+        if (classpath.stream().noneMatch(p -> p.getFileName().toString().contains("drmaa"))) {
+            classpath.add(site.drmaa().jar());
+        }
+        return JavaCommand.of(MAIN_CLASS, classpath, "--config", gridConfig.toString(), "--site", site.name(),
+                        "--port", Integer.toString(port))
+                .withNative(RuntimeImage.nativeDir(koalaHome, site.drmaa().library()), site.drmaa().preload())
+                .withEnv(site.cell().variables())
+                .withJvmOptions(List.of("-Xmx256m", "-XX:+UseSerialGC"))
+                .as(site.agentUser());
+    }
+
+    private static URI awaitReady(Process process, Path log, Duration timeout) {
+        CompletableFuture<URI> ready = CompletableFuture.supplyAsync(() -> readReadyLine(process));
+        try {
+            return ready.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            process.destroyForcibly();
+            throw new IllegalStateException("agent not ready within " + timeout.toSeconds() + " s; see " + log);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("agent did not start: " + e.getCause().getMessage() + "; see " + log
+                    + tail(log));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            process.destroyForcibly();
+            throw new IllegalStateException("interrupted while starting the agent");
+        }
+    }
+
+    private static URI readReadyLine(Process process) {
+        try {
+            BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+            for (String line = out.readLine(); line != null; line = out.readLine()) {
+                if (line.startsWith(READY)) {
+                    return URI.create(line.substring(READY.length()).trim());
+                }
+            }
+            throw new IllegalStateException("agent exited with status " + process.waitFor());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String tail(Path log) {
+        try {
+            List<String> lines = Files.readAllLines(log);
+            return "\n  " + String.join("\n  ", lines.subList(Math.max(0, lines.size() - 8), lines.size()));
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    public SiteConfig site() {
+        return site;
+    }
+
+    public URI url() {
+        return url;
+    }
+
+    public Path log() {
+        return log;
+    }
+
+    public SiteAgentClient client() {
+        return new SiteAgentClient(url);
+    }
+
+    public boolean alive() {
+        return process.isAlive();
+    }
+
+    /** Stops the agent: a TERM, then a KILL if it has not gone within ten seconds. */
+    @Override
+    public void close() {
+        process.descendants().forEach(ProcessHandle::destroy);
+        process.destroy();
+        try {
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.descendants().forEach(ProcessHandle::destroyForcibly);
+                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

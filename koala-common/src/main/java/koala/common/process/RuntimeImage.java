@@ -1,0 +1,149 @@
+package koala.common.process;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.stream.Stream;
+
+/**
+ * A copy of this JVM's class path that other accounts can read. Site agents and pilot jobs run as
+ * an unprivileged account, which cannot read a checkout in root's private temporary directory; on
+ * a real site the same jars are copied to the head node. Copies live under
+ * {@code KOALA_HOME/runtime/<digest>} and are made once per content.
+ */
+public final class RuntimeImage {
+    private RuntimeImage() {
+    }
+
+    /** The current class path, published for other accounts when this process is root. */
+    public static List<Path> publishedClasspath(Path koalaHome) {
+        List<Path> classpath = currentClasspath();
+        if (!"root".equals(System.getProperty("user.name"))) {
+            return classpath;
+        }
+        return publish(classpath, koalaHome.resolve("runtime"));
+    }
+
+    public static List<Path> currentClasspath() {
+        List<Path> entries = new ArrayList<>();
+        for (String entry : System.getProperty("java.class.path").split(":")) {
+            if (!entry.isBlank() && Files.exists(Path.of(entry))) {
+                entries.add(Path.of(entry).toAbsolutePath());
+            }
+        }
+        return entries;
+    }
+
+    static List<Path> publish(List<Path> classpath, Path runtimeRoot) {
+        try {
+            Path image = runtimeRoot.resolve(digest(classpath));
+            List<Path> published = new ArrayList<>();
+            for (int i = 0; i < classpath.size(); i++) {
+                published.add(image.resolve(i + "-" + classpath.get(i).getFileName()));
+            }
+            if (!Files.isDirectory(image)) {
+                copy(classpath, published, runtimeRoot, image);
+            }
+            return published;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot publish the runtime under " + runtimeRoot, e);
+        }
+    }
+
+    private static void copy(List<Path> from, List<Path> to, Path runtimeRoot, Path image) throws IOException {
+        Files.createDirectories(runtimeRoot);
+        readable(runtimeRoot);
+        Path staging = Files.createTempDirectory(runtimeRoot, ".staging-");
+        for (int i = 0; i < from.size(); i++) {
+            copyTree(from.get(i), staging.resolve(to.get(i).getFileName()));
+        }
+        try (Stream<Path> all = Files.walk(staging)) {
+            for (Path p : (Iterable<Path>) all::iterator) {
+                readable(p);
+            }
+        }
+        try {
+            Files.move(staging, image, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException raced) {
+            // another process published the same content first; its copy is as good as ours
+            deleteTree(staging);
+        }
+    }
+
+    private static void copyTree(Path source, Path target) throws IOException {
+        try (Stream<Path> all = Files.walk(source)) {
+            for (Path p : (Iterable<Path>) all::iterator) {
+                Path dest = target.resolve(source.relativize(p).toString());
+                if (Files.isDirectory(p)) {
+                    Files.createDirectories(dest);
+                } else {
+                    Files.copy(p, dest, StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
+        }
+    }
+
+    private static void readable(Path p) throws IOException {
+        boolean dir = Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS);
+        Files.setPosixFilePermissions(p, PosixFilePermissions.fromString(dir ? "rwxr-xr-x" : "rw-r--r--"));
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        try (Stream<Path> all = Files.walk(root)) {
+            for (Path p : (Iterable<Path>) all.sorted((a, b) -> b.compareTo(a))::iterator) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    /** Digest of every file's path, size and modification time: cheap, and changes with any rebuild. */
+    static String digest(List<Path> classpath) throws IOException {
+        try {
+            MessageDigest sha = MessageDigest.getInstance("SHA-256");
+            for (Path entry : classpath) {
+                try (Stream<Path> all = Files.walk(entry)) {
+                    for (Path p : (Iterable<Path>) all.sorted()::iterator) {
+                        if (Files.isRegularFile(p)) {
+                            String line = p + ":" + Files.size(p) + ":" + Files.getLastModifiedTime(p).toMillis() + "\n";
+                            sha.update(line.getBytes(StandardCharsets.UTF_8));
+                        }
+                    }
+                }
+            }
+            return HexFormat.of().formatHex(sha.digest()).substring(0, 16);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * A directory holding {@code libdrmaa.so} as a link to the given library: the binding calls
+     * {@code System.loadLibrary("drmaa")}, and Debian ships only the versioned file.
+     */
+    public static Path nativeDir(Path koalaHome, Path library) {
+        try {
+            Path dir = koalaHome.resolve("native").resolve(Integer.toHexString(library.toString().hashCode()));
+            Path link = dir.resolve("libdrmaa.so");
+            if (!Files.isSymbolicLink(link) || !Files.readSymbolicLink(link).equals(library)) {
+                Files.createDirectories(dir);
+                readable(koalaHome.resolve("native"));
+                readable(dir);
+                Files.deleteIfExists(link);
+                Files.createSymbolicLink(link, library);
+            }
+            return dir;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot prepare the DRMAA library link under " + koalaHome, e);
+        }
+    }
+}

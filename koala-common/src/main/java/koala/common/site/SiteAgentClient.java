@@ -1,0 +1,50 @@
+package koala.common.site;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import koala.common.http.JsonHttpClient;
+
+/** The site agent's HTTP API as the scheduler, the CLI and the tests call it. */
+public final class SiteAgentClient {
+    private final JsonHttpClient http;
+
+    public SiteAgentClient(URI base) {
+        this.http = new JsonHttpClient(base, Duration.ofSeconds(30));
+    }
+
+    public URI base() {
+        return http.base();
+    }
+
+    public AgentHealth health() {
+        return http.get("/health", AgentHealth.class);
+    }
+
+    public PilotStatus submit(PilotSpec spec) {
+        return http.post("/pilots", spec, PilotStatus.class);
+    }
+
+    public PilotStatus status(String id) {
+        return http.get("/pilots/" + id, PilotStatus.class);
+    }
+
+    /** Waits at most {@code timeout} for the pilot to leave its queued state or finish. */
+    public PilotStatus awaitChange(String id, PilotState from, Duration timeout) {
+        return http.getLong("/pilots/" + id + "?waitWhile=" + from + "&timeoutMs=" + timeout.toMillis(),
+                PilotStatus.class, timeout);
+    }
+
+    public List<PilotStatus> pilots() {
+        return http.get("/pilots", new TypeReference<List<PilotStatus>>() { });
+    }
+
+    public PilotStatus kill(String id) {
+        return http.delete("/pilots/" + id, PilotStatus.class);
+    }
+
+    public CellSnapshot snapshot() {
+        return http.get("/snapshot", CellSnapshot.class);
+    }
+}

@@ -1,0 +1,307 @@
+package koala.testbed;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+import koala.common.grid.CellEnvironment;
+import koala.common.time.Poll;
+
+/**
+ * One independent SGE cell on this machine: its files under {@code $SGE_ROOT/<cell>}, its spool
+ * under {@code /var/spool/gridengine/<cell>}, its qmaster and execd. The steps are those of
+ * Debian's {@code init_cluster} for the default cell, with the cell's own spool and ports.
+ */
+final class SgeCell {
+    static final Path SGE_ROOT = Path.of("/var/lib/gridengine");
+    static final Path SPOOL_ROOT = Path.of("/var/spool/gridengine");
+    static final String ADMIN = "sgeadmin";
+    private static final Path SGE_LIB = Path.of("/usr/lib/gridengine");
+    private static final Path SGE_SHARE = Path.of("/usr/share/gridengine");
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+
+    private final CellPlan plan;
+    private final String host;
+    private final Shell root;
+    private final Shell admin;
+    private final Poll poll;
+
+    SgeCell(CellPlan plan, String host, Poll poll) {
+        this.plan = plan;
+        this.host = host;
+        this.poll = poll;
+        this.root = Shell.root().with(environment().variables());
+        this.admin = root.as(ADMIN);
+    }
+
+    CellPlan plan() {
+        return plan;
+    }
+
+    CellEnvironment environment() {
+        return new CellEnvironment(SGE_ROOT, plan.name(), plan.qmasterPort(), plan.execdPort(), Path.of("/usr/bin"));
+    }
+
+    Path commonDir() {
+        return SGE_ROOT.resolve(plan.name()).resolve("common");
+    }
+
+    Path spool() {
+        return SPOOL_ROOT.resolve(plan.name());
+    }
+
+    boolean initialised() {
+        return Files.exists(spool().resolve("spooldb").resolve("sge"));
+    }
+
+    /** Creates the cell's files and its Berkeley DB spool, as the SGE admin account. */
+    void initialise(Progress progress) {
+        progress.step(plan.name() + ": creating cell (spool " + spool() + ")");
+        for (Path dir : List.of(commonDir(), spool().resolve("qmaster/job_scripts"), spool().resolve("spooldb"),
+                spool().resolve("execd"))) {
+            root.check("mkdir", "-p", dir.toString());
+        }
+        write(commonDir().resolve("bootstrap"), bootstrap());
+        // SGE compares the name a client claims with the name its address resolves to; here the
+        // machine's name resolves to 127.0.0.1, which resolves back to "localhost".
+        write(commonDir().resolve("host_aliases"), host + " localhost\n");
+        write(commonDir().resolve("act_qmaster"), host + "\n");
+        write(commonDir().resolve("settings.sh"), "SGE_ROOT=" + SGE_ROOT + "; export SGE_ROOT\nSGE_CELL=" + plan.name()
+                + "; export SGE_CELL\nSGE_QMASTER_PORT=" + plan.qmasterPort() + "; export SGE_QMASTER_PORT\n"
+                + "SGE_EXECD_PORT=" + plan.execdPort() + "; export SGE_EXECD_PORT\n");
+        Path global = spool().resolve("global");
+        write(global, globalConfiguration());
+        root.check("chown", "-R", ADMIN + ":" + ADMIN, SGE_ROOT.resolve(plan.name()).toString(), spool().toString());
+        admin.check(SGE_LIB.resolve("spoolinit").toString(), "berkeleydb", "libspoolb",
+                spool().resolve("spooldb").toString(), "init");
+        spoolDefaults("configuration", global.toString());
+        spoolDefaults("complexes", SGE_SHARE.resolve("util/resources/centry").toString());
+        spoolDefaults("usersets", SGE_SHARE.resolve("util/resources/usersets").toString());
+        spoolDefaults("managers", ADMIN);
+    }
+
+    private void spoolDefaults(String what, String from) {
+        admin.check(SGE_LIB.resolve("spooldefaults").toString(), what, from);
+    }
+
+    private String bootstrap() {
+        return String.join("\n",
+                "# Version: 6.2", "admin_user              " + ADMIN, "default_domain          none",
+                "ignore_fqdn             false", "spooling_method         berkeleydb",
+                "spooling_lib            libspoolb", "spooling_params         " + spool().resolve("spooldb"),
+                "binary_path             /usr/sbin", "qmaster_spool_dir       " + spool().resolve("qmaster"),
+                "security_mode           none", "listener_threads        2", "worker_threads          2",
+                "scheduler_threads       1", "");
+    }
+
+    /** Debian's default global configuration with this cell's execd spool and quick accounting. */
+    private String globalConfiguration() {
+        try {
+            StringBuilder conf = new StringBuilder();
+            for (String line : Files.readAllLines(SGE_SHARE.resolve("default-configuration"))) {
+                if (line.startsWith("execd_spool_dir")) {
+                    line = "execd_spool_dir        " + spool().resolve("execd");
+                } else if (line.startsWith("reporting_params")) {
+                    line = "reporting_params       accounting=true reporting=false flush_time=00:00:01 joblog=false"
+                            + " sharelog=00:00:00";
+                }
+                conf.append(line).append('\n');
+            }
+            return conf.toString();
+        } catch (IOException e) {
+            throw new TestbedException("cannot read Debian's SGE default configuration: " + e.getMessage());
+        }
+    }
+
+    // ---- daemons ----------------------------------------------------------------------------
+
+    Optional<Long> qmasterPid() {
+        return daemonPid(spool().resolve("qmaster/qmaster.pid"), "sge_qmaster");
+    }
+
+    Optional<Long> execdPid() {
+        try (Stream<Path> hosts = Files.list(spool().resolve("execd"))) {
+            return hosts.map(h -> daemonPid(h.resolve("execd.pid"), "sge_execd")).flatMap(Optional::stream).findFirst();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The pid in {@code pidFile} if that process is alive and is {@code daemon}. */
+    private static Optional<Long> daemonPid(Path pidFile, String daemon) {
+        try {
+            long pid = Long.parseLong(Files.readString(pidFile).trim());
+            return ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
+                    .filter(p -> p.info().command().map(c -> c.endsWith(daemon)).orElse(false)).map(p -> pid);
+        } catch (IOException | NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    void startQmaster(Progress progress) {
+        progress.step(plan.name() + ": starting sge_qmaster (port " + plan.qmasterPort() + ")");
+        root.check("/usr/sbin/sge_qmaster");
+        if (!poll.until(this::answers, START_TIMEOUT)) {
+            throw new TestbedException(plan.name() + ": qmaster did not answer within " + START_TIMEOUT.toSeconds()
+                    + " s; see " + spool().resolve("qmaster/messages"));
+        }
+    }
+
+    void startExecd(Progress progress) {
+        progress.step(plan.name() + ": starting sge_execd (port " + plan.execdPort() + ")");
+        root.check("/usr/sbin/sge_execd");
+        if (!poll.until(this::queueReady, START_TIMEOUT)) {
+            throw new TestbedException(plan.name() + ": queue " + plan.queue() + " not ready within "
+                    + START_TIMEOUT.toSeconds() + " s; see " + spool().resolve("execd") + "/*/messages");
+        }
+    }
+
+    /** True when the qmaster answers a client. */
+    boolean answers() {
+        return root.run("qstat").ok();
+    }
+
+    private boolean queueReady() {
+        Shell.Result r = root.run("qstat", "-f", "-q", plan.queue());
+        return r.ok() && r.out().lines().anyMatch(l -> l.startsWith(plan.queue() + "@") && queueUsable(l));
+    }
+
+    private static boolean queueUsable(String line) {
+        String[] cols = line.trim().split("\\s+");
+        return cols.length < 6 || !cols[5].matches(".*[uEdDsSCc].*");
+    }
+
+    /** Stops a daemon: TERM, then KILL if it has not gone in {@code grace}. */
+    boolean stop(long pid, Duration grace) {
+        Optional<ProcessHandle> handle = ProcessHandle.of(pid);
+        if (handle.isEmpty()) {
+            return true;
+        }
+        handle.get().destroy();
+        if (poll.until(() -> !handle.get().isAlive(), grace)) {
+            return true;
+        }
+        handle.get().destroyForcibly();
+        return poll.until(() -> !handle.get().isAlive(), Duration.ofSeconds(5));
+    }
+
+    /**
+     * Jobs still running in this cell: each {@code sge_shepherd} started by this cell's execd (its
+     * working directory is in the cell's execd spool) with everything below it.
+     */
+    List<ProcessHandle> jobProcesses() {
+        Path execdSpool = spool().resolve("execd");
+        List<ProcessHandle> found = new ArrayList<>();
+        ProcessHandle.allProcesses()
+                .filter(p -> p.info().command().map(c -> c.endsWith("sge_shepherd")).orElse(false))
+                .filter(p -> cwd(p).map(d -> d.startsWith(execdSpool)).orElse(false))
+                .forEach(shepherd -> {
+                    shepherd.descendants().forEach(found::add);
+                    found.add(shepherd);
+                });
+        return found;
+    }
+
+    private static Optional<Path> cwd(ProcessHandle p) {
+        try {
+            return Optional.of(Files.readSymbolicLink(Path.of("/proc", Long.toString(p.pid()), "cwd")));
+        } catch (IOException | UnsupportedOperationException e) {
+            return Optional.empty();
+        }
+    }
+
+    // ---- configuration ----------------------------------------------------------------------
+
+    /** Makes the cell's hosts and queue match the plan; returns what it changed. */
+    List<String> configure(Path scratch) {
+        List<String> changes = new ArrayList<>();
+        if (!root.run("qconf", "-se", host).ok()) {
+            write(scratch.resolve("exechost"), "hostname " + host + "\nload_scaling NONE\ncomplex_values NONE\n"
+                    + "user_lists NONE\nxuser_lists NONE\nprojects NONE\nxprojects NONE\nusage_scaling NONE\n"
+                    + "report_variables NONE\n");
+            root.check("qconf", "-Ae", scratch.resolve("exechost").toString());
+            changes.add("added execution host " + host);
+        }
+        if (!root.run("qconf", "-ss").out().lines().anyMatch(host::equals)) {
+            root.check("qconf", "-as", host);
+            changes.add("added submit host " + host);
+        }
+        changes.addAll(configureQueue(scratch));
+        changes.addAll(configureScheduler(scratch));
+        return changes;
+    }
+
+    private List<String> configureQueue(Path scratch) {
+        Shell.Result existing = root.run("qconf", "-sq", plan.queue());
+        if (!existing.ok()) {
+            Map<String, String> values = new LinkedHashMap<>();
+            values.put("qname", plan.queue());
+            values.put("hostlist", host);
+            values.put("slots", Integer.toString(plan.slots()));
+            values.put("pe_list", "NONE");
+            // a loaded two-core machine must not push the queue into alarm state
+            values.put("load_thresholds", "NONE");
+            write(scratch.resolve("queue"), edit(root.check("qconf", "-sq").out(), values));
+            root.check("qconf", "-Aq", scratch.resolve("queue").toString());
+            return List.of("created queue " + plan.queue() + " with " + plan.slots() + " slots");
+        }
+        String slots = value(existing.out(), "slots");
+        if (!Integer.toString(plan.slots()).equals(slots)) {
+            root.check("qconf", "-mattr", "queue", "slots", Integer.toString(plan.slots()), plan.queue());
+            return List.of("queue " + plan.queue() + " slots " + slots + " -> " + plan.slots());
+        }
+        return List.of();
+    }
+
+    /** A scheduling interval of one second instead of fifteen, so that jobs start promptly. */
+    private List<String> configureScheduler(Path scratch) {
+        String current = root.check("qconf", "-ssconf").out();
+        if ("0:0:1".equals(value(current, "schedule_interval"))) {
+            return List.of();
+        }
+        write(scratch.resolve("sconf"), edit(current, Map.of("schedule_interval", "0:0:1", "flush_submit_sec", "1",
+                "flush_finish_sec", "1")));
+        root.check("qconf", "-Msconf", scratch.resolve("sconf").toString());
+        return List.of("scheduler interval 1 s");
+    }
+
+    int configuredSlots() {
+        String slots = value(root.run("qconf", "-sq", plan.queue()).out(), "slots");
+        return slots == null ? 0 : Integer.parseInt(slots);
+    }
+
+    /** SGE's "key value" files with some values replaced. */
+    static String edit(String file, Map<String, String> values) {
+        StringBuilder out = new StringBuilder();
+        for (String line : file.split("\n")) {
+            String key = line.split("\\s+", 2)[0];
+            out.append(values.containsKey(key) ? key + " " + values.get(key) : line).append('\n');
+        }
+        return out.toString();
+    }
+
+    static String value(String file, String key) {
+        return file.lines().map(l -> l.split("\\s+", 2)).filter(p -> p.length == 2 && p[0].equals(key))
+                .map(p -> p[1].trim()).findFirst().orElse(null);
+    }
+
+    Shell.Result client(String... command) {
+        return root.run(command);
+    }
+
+    private static void write(Path file, String content) {
+        try {
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, content);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+    }
+}

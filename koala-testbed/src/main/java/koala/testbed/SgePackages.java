@@ -1,0 +1,35 @@
+package koala.testbed;
+
+import java.util.List;
+import java.util.Map;
+
+/** Debian's Son of Grid Engine packages: what the testbed needs, installed when missing. */
+final class SgePackages {
+    static final List<String> NAMES = List.of("gridengine-master", "gridengine-exec", "gridengine-client",
+            "gridengine-drmaa1.0", "libdrmaa1.0-java");
+
+    private SgePackages() {
+    }
+
+    static List<String> missing(Shell shell) {
+        return NAMES.stream().filter(name -> !installed(shell, name)).toList();
+    }
+
+    private static boolean installed(Shell shell, String name) {
+        Shell.Result r = shell.run("dpkg-query", "-W", "-f=${Status}", name);
+        return r.ok() && r.out().contains("install ok installed");
+    }
+
+    static void install(Shell shell, List<String> names, Progress progress) {
+        Shell apt = shell.with(Map.of("DEBIAN_FRONTEND", "noninteractive"));
+        progress.step("installing " + String.join(" ", names) + " (apt-get, about a minute)");
+        apt.run(List.of("apt-get", "update", "-q"), line -> { }).check();
+        List<String> command = new java.util.ArrayList<>(List.of("apt-get", "install", "-y", "-q"));
+        command.addAll(names);
+        apt.run(command, line -> {
+            if (line.startsWith("Setting up") || line.startsWith("Unpacking")) {
+                progress.detail(line);
+            }
+        }).check();
+    }
+}

@@ -1,0 +1,44 @@
+package koala.sge;
+
+import java.util.Optional;
+
+/** Reads a finished job's record from {@code qacct}: how a job ended when DRMAA can no longer say. */
+final class Accounting {
+    /** Exit status when the job's command ran, otherwise why it failed. */
+    record Outcome(Integer exitStatus, String reason) {
+    }
+
+    private Accounting() {
+    }
+
+    static Optional<Outcome> lookUp(SgeCommands sge, String id) {
+        try {
+            return parse(sge.qacct(id));
+        } catch (CellUnreachableException e) {
+            return Optional.empty();
+        }
+    }
+
+    static Optional<Outcome> parse(String qacct) {
+        String failed = field(qacct, "failed");
+        String exit = field(qacct, "exit_status");
+        if (exit == null) {
+            return Optional.empty();
+        }
+        if (failed != null && !failed.startsWith("0")) {
+            return Optional.of(new Outcome(null, "SGE reports failure: " + failed));
+        }
+        int status = Integer.parseInt(exit.split("\\s+")[0]);
+        return Optional.of(status > 128 ? new Outcome(null, "killed by signal " + (status - 128)) : new Outcome(status, null));
+    }
+
+    private static String field(String text, String name) {
+        for (String line : text.split("\n")) {
+            String[] parts = line.trim().split("\\s+", 2);
+            if (parts.length == 2 && parts[0].equals(name)) {
+                return parts[1].trim();
+            }
+        }
+        return null;
+    }
+}

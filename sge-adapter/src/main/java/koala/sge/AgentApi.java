@@ -1,0 +1,68 @@
+package koala.sge;
+
+import java.time.Duration;
+import koala.common.http.ApiException;
+import koala.common.http.JsonHttpServer;
+import koala.common.http.Request;
+import koala.common.http.Response;
+import koala.common.site.PilotSpec;
+import koala.common.site.PilotState;
+
+/**
+ * The site agent's HTTP/JSON API.
+ *
+ * <pre>
+ * GET    /health          is the cell reachable (UP/DOWN, reason, since)
+ * GET    /snapshot        hosts, queue instances, every job in the cell (KOALA's and local users')
+ * POST   /pilots          submit a pilot ({@link PilotSpec}); 201 with its status
+ * GET    /pilots          the pilots this agent submitted
+ * GET    /pilots/{id}     one pilot; ?waitWhile=STATE&amp;timeoutMs=N waits for it to leave STATE
+ * DELETE /pilots/{id}     kill a pilot
+ * </pre>
+ */
+final class AgentApi {
+    private static final long MAX_WAIT_MS = 120_000;
+
+    private AgentApi() {
+    }
+
+    static void register(JsonHttpServer server, SiteAgent agent) {
+        server.route("GET", "/health", r -> Response.ok(agent.health()))
+                .route("GET", "/snapshot", r -> Response.ok(agent.snapshot()))
+                .route("POST", "/pilots", r -> Response.created(agent.submit(r.body(PilotSpec.class))))
+                .route("GET", "/pilots", r -> Response.ok(agent.pilots()))
+                .route("GET", "/pilots/{id}", r -> Response.ok(status(agent, r)))
+                .route("DELETE", "/pilots/{id}", r -> Response.ok(agent.kill(r.param("id"))));
+    }
+
+    private static Object status(SiteAgent agent, Request r) {
+        String id = r.param("id");
+        if (r.queryParam("waitWhile").isEmpty()) {
+            return agent.status(id);
+        }
+        PilotState from = parseState(r.queryParam("waitWhile").get());
+        long timeout = r.queryParam("timeoutMs").map(AgentApi::parseMillis).orElse(30_000L);
+        try {
+            return agent.awaitChange(id, from, Duration.ofMillis(Math.min(timeout, MAX_WAIT_MS)));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw ApiException.unavailable("agent shutting down");
+        }
+    }
+
+    private static PilotState parseState(String s) {
+        try {
+            return PilotState.valueOf(s);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest("waitWhile", "'" + s + "' is not a pilot state");
+        }
+    }
+
+    private static long parseMillis(String s) {
+        try {
+            return Long.parseLong(s);
+        } catch (NumberFormatException e) {
+            throw ApiException.badRequest("timeoutMs", "'" + s + "' is not a number of milliseconds");
+        }
+    }
+}

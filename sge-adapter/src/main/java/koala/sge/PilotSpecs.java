@@ -1,0 +1,33 @@
+package koala.sge;
+
+import koala.common.http.ApiException;
+import koala.common.site.PilotSpec;
+
+/** What a pilot request must satisfy before it reaches SGE, each failure naming its field. */
+final class PilotSpecs {
+    private PilotSpecs() {
+    }
+
+    static void validate(PilotSpec spec) {
+        require(spec.name() != null && !spec.name().isBlank(), "name", "missing");
+        require(spec.name().matches("[A-Za-z_][A-Za-z0-9_.\\-]*"), "name",
+                "'" + spec.name() + "' is not a valid SGE job name (letters, digits, _ . -; no leading digit)");
+        require(spec.command() != null && !spec.command().isBlank(), "command", "missing");
+        require(spec.command().startsWith("/"), "command", "'" + spec.command() + "' must be an absolute path");
+        spec.env().keySet().forEach(k -> require(k.matches("[A-Za-z_][A-Za-z0-9_]*"), "env",
+                "'" + k + "' is not a variable name"));
+        absolute(spec.stdout(), "stdout");
+        absolute(spec.stderr(), "stderr");
+        absolute(spec.workingDirectory(), "workingDirectory");
+    }
+
+    private static void absolute(String path, String field) {
+        require(path == null || path.startsWith("/"), field, "'" + path + "' must be an absolute path");
+    }
+
+    private static void require(boolean ok, String field, String reason) {
+        if (!ok) {
+            throw ApiException.badRequest(field, reason);
+        }
+    }
+}
