@@ -29,7 +29,7 @@ final class AgentCommand implements Callable<Integer> {
         int agentPort = port != null ? port : siteConfig.agentPort();
         ProcessBuilder builder = new ProcessBuilder(
                 AgentProcess.commandFor(siteConfig, config.toAbsolutePath(), KoalaHome.dir(), agentPort).commandLine())
-                .inheritIO();
+                .directory(new java.io.File("/")).inheritIO();
         Process agent = builder.start();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             agent.descendants().forEach(ProcessHandle::destroy);

@@ -157,6 +157,11 @@ final class SgeCell {
     void startExecd(Progress progress) {
         progress.step(plan.name() + ": starting sge_execd (port " + plan.execdPort() + ")");
         root.check("/usr/sbin/sge_execd");
+        awaitQueueReady();
+    }
+
+    /** Waits until the execd has reported to the qmaster and the queue takes jobs. */
+    void awaitQueueReady() {
         if (!poll.until(this::queueReady, START_TIMEOUT)) {
             throw new TestbedException(plan.name() + ": queue " + plan.queue() + " not ready within "
                     + START_TIMEOUT.toSeconds() + " s; see " + spool().resolve("execd") + "/*/messages");

@@ -199,11 +199,12 @@ public final class Testbed {
         c.qmasterPid().ifPresent(pid -> c.stop(pid, Duration.ofSeconds(30)));
     }
 
-    /** Starts the qmaster of {@code cell} again and waits until it answers. */
+    /** Starts the qmaster of {@code cell} again and waits until its execd has reported back. */
     public void startQmaster(String cell) {
         SgeCell c = cell(cell);
         if (c.qmasterPid().isEmpty()) {
             c.startQmaster(progress);
+            c.awaitQueueReady();
             TestbedRecord record = TestbedRecord.read(koalaHome);
             Map<String, List<Long>> daemons = new LinkedHashMap<>(record.daemons());
             daemons.put(cell, List.of(c.qmasterPid().orElseThrow(), c.execdPid().orElse(-1L)));

@@ -46,7 +46,8 @@ public final class AgentProcess implements AutoCloseable {
         Path log = koalaHome.resolve("logs").resolve("agent-" + site.name() + ".log");
         try {
             Files.createDirectories(log.getParent());
-            Process process = new ProcessBuilder(command.commandLine())
+            // from "/": the agent account may not be allowed into the caller's working directory
+            Process process = new ProcessBuilder(command.commandLine()).directory(new java.io.File("/"))
                     .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                     .start();
