@@ -77,9 +77,9 @@ final class TestbedCommand {
                 System.out.println("No testbed here (bin/koala testbed up).");
                 return 0;
             }
-            System.out.printf("%-6s %-8s %-14s %-14s %-11s %s%n", "CELL", "STATE", "QMASTER", "EXECD", "SLOTS", "JOBS");
+            System.out.printf("%-6s %-6s %-18s %-18s %-12s %s%n", "CELL", "STATE", "QMASTER", "EXECD", "SLOTS", "JOBS");
             for (CellStatus c : cells) {
-                System.out.printf("%-6s %-8s %-14s %-14s %-11s %s%n", c.name(), c.running() ? "up" : "down",
+                System.out.printf("%-6s %-6s %-18s %-18s %-12s %s%n", c.name(), c.running() ? "up" : "down",
                         daemon(c.qmasterPort(), c.qmasterPid()), daemon(c.execdPort(), c.execdPid()),
                         c.slotsUsed() < 0 ? "-/" + c.slotsTotal() : c.slotsUsed() + "/" + c.slotsTotal() + " used",
                         c.slotsUsed() < 0 ? "-" : c.jobsRunning() + " running, " + c.jobsPending() + " pending");

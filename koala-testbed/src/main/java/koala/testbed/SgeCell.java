@@ -106,7 +106,9 @@ final class SgeCell {
         try {
             StringBuilder conf = new StringBuilder();
             for (String line : Files.readAllLines(SGE_SHARE.resolve("default-configuration"))) {
-                if (line.startsWith("execd_spool_dir")) {
+                if (line.startsWith("gid_range")) {
+                    line = "gid_range              " + plan.gidRange();
+                } else if (line.startsWith("execd_spool_dir")) {
                     line = "execd_spool_dir        " + spool().resolve("execd");
                 } else if (line.startsWith("reporting_params")) {
                     line = "reporting_params       accounting=true reporting=false flush_time=00:00:01 joblog=false"
@@ -238,9 +240,24 @@ final class SgeCell {
             root.check("qconf", "-as", host);
             changes.add("added submit host " + host);
         }
+        changes.addAll(configureGlobal(scratch));
         changes.addAll(configureQueue(scratch));
         changes.addAll(configureScheduler(scratch));
         return changes;
+    }
+
+    /** The cell's own additional group ids (cells created before this rule get it here). */
+    private List<String> configureGlobal(Path scratch) {
+        String global = root.check("qconf", "-sconf", "global").out();
+        String current = value(global, "gid_range");
+        if (plan.gidRange().equals(current)) {
+            return List.of();
+        }
+        // qconf -Mconf names the configuration after the file
+        write(scratch.resolve("global"), edit(global.replaceFirst("^#global:\\s*\n", ""),
+                Map.of("gid_range", plan.gidRange())));
+        root.check("qconf", "-Mconf", scratch.resolve("global").toString());
+        return List.of("gid_range " + current + " -> " + plan.gidRange());
     }
 
     private List<String> configureQueue(Path scratch) {

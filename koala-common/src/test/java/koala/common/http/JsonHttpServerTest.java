@@ -1,0 +1,92 @@
+package koala.common.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class JsonHttpServerTest {
+    record Grow(int nodes, String role, List<String> sites) {
+    }
+
+    private JsonHttpServer server;
+    private JsonHttpClient client;
+
+    @BeforeEach
+    void start() throws Exception {
+        server = new JsonHttpServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 2);
+        server.route("POST", "/grow", r -> Response.created(r.body(Grow.class)))
+                .route("GET", "/nodes/{id}", r -> Response.ok(Map.of("id", r.param("id"))))
+                .route("GET", "/boom", r -> {
+                    throw new IllegalStateException("bug");
+                });
+        server.start();
+        client = new JsonHttpClient(URI.create("http://127.0.0.1:" + server.port()), Duration.ofSeconds(5));
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+    }
+
+    @Test
+    void aWellFormedBodyRoundTrips() {
+        assertThat(client.post("/grow", new Grow(3, "worker", List.of("fs0")), Grow.class))
+                .isEqualTo(new Grow(3, "worker", List.of("fs0")));
+        assertThat(client.get("/nodes/fs0-17", Map.class)).isEqualTo(Map.of("id", "fs0-17"));
+    }
+
+    @Test
+    void malformedBodiesAre400sNamingTheField() {
+        assertRefused(Map.of("nodes", "three", "role", "worker"), 400, "nodes", "nodes: expected a number");
+        assertRefused(Map.of("nodes", 3, "role", "worker", "colour", "red"), 400, "colour", "colour: unknown field");
+        assertRefused(Map.of("nodes", 3, "sites", "fs0"), 400, "sites", "sites: expected a list");
+        assertRefused("{\"nodes\": 3,", 400, null, null);
+        assertRefused("", 400, null, "request body is empty; expected a JSON object");
+    }
+
+    @Test
+    void unknownPathsMethodsAndHandlerBugsGetTheirOwnStatus() {
+        assertStatus(() -> client.get("/nope", Map.class), 404);
+        assertStatus(() -> client.delete("/grow", Map.class), 405);
+        assertStatus(() -> client.get("/boom", Map.class), 500);
+        // the server survives a handler's bug
+        assertThat(client.get("/nodes/1", Map.class)).isEqualTo(Map.of("id", "1"));
+    }
+
+    @Test
+    void anUnreachableServerIsA503SayingWhere() {
+        server.close();
+        assertThatThrownBy(() -> client.get("/nodes/1", Map.class)).isInstanceOfSatisfying(ApiException.class, e -> {
+            assertThat(e.status()).isEqualTo(503);
+            assertThat(e.getMessage()).startsWith("cannot reach http://127.0.0.1:");
+        });
+    }
+
+    private void assertRefused(Object body, int status, String field, String message) {
+        assertThatThrownBy(() -> client.post("/grow", body instanceof String s ? new RawJson(s) : body, Grow.class))
+                .isInstanceOfSatisfying(ApiException.class, e -> {
+                    assertThat(e.status()).isEqualTo(status);
+                    assertThat(e.field()).isEqualTo(field);
+                    if (message != null) {
+                        assertThat(e.getMessage()).isEqualTo(message);
+                    }
+                });
+    }
+
+    private static void assertStatus(Runnable call, int status) {
+        assertThatThrownBy(call::run).isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(status));
+    }
+
+    /** A body sent as it is, to send broken JSON. */
+    record RawJson(@com.fasterxml.jackson.annotation.JsonValue @com.fasterxml.jackson.annotation.JsonRawValue String json) {
+    }
+}
