@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 import koala.common.time.Poll;
 
@@ -114,18 +115,25 @@ public final class Testbed {
         if (record == null) {
             return List.of();
         }
+        // cells stop independently, and a daemon takes seconds to go: stop them side by side
+        List<CompletableFuture<List<String>>> stopping = record.cells().stream()
+                .map(plan -> CompletableFuture.supplyAsync(() -> stopIfRunning(new SgeCell(plan, record.host(), poll),
+                        record.daemons().getOrDefault(plan.name(), List.of()))))
+                .toList();
         List<String> stopped = new ArrayList<>();
-        for (CellPlan plan : record.cells()) {
-            SgeCell cell = new SgeCell(plan, record.host(), poll);
-            Set<Long> pids = new LinkedHashSet<>(record.daemons().getOrDefault(plan.name(), List.of()));
-            cell.qmasterPid().ifPresent(pids::add);
-            cell.execdPid().ifPresent(pids::add);
-            if (pids.stream().anyMatch(p -> ProcessHandle.of(p).map(ProcessHandle::isAlive).orElse(false))) {
-                progress.step(plan.name() + ": stopping jobs, execd and qmaster");
-                stopped.addAll(stopCell(cell));
-            }
-        }
+        stopping.forEach(f -> stopped.addAll(f.join()));
         return stopped;
+    }
+
+    private List<String> stopIfRunning(SgeCell cell, List<Long> recorded) {
+        Set<Long> pids = new LinkedHashSet<>(recorded);
+        cell.qmasterPid().ifPresent(pids::add);
+        cell.execdPid().ifPresent(pids::add);
+        if (pids.stream().noneMatch(p -> ProcessHandle.of(p).map(ProcessHandle::isAlive).orElse(false))) {
+            return List.of();
+        }
+        progress.step(cell.plan().name() + ": stopping jobs, execd and qmaster");
+        return stopCell(cell);
     }
 
     private List<String> stopCell(SgeCell cell) {
