@@ -161,7 +161,10 @@ public final class SiteAgent implements AutoCloseable {
     }
 
     public PilotStatus kill(String id) {
-        PilotStatus known = book.get(id).orElseThrow(() -> ApiException.notFound("pilot " + id + " of site " + site.name()));
+        if (book.get(id).isEmpty()) {
+            return killForeign(id);
+        }
+        PilotStatus known = book.get(id).orElseThrow();
         if (known.state().isFinal()) {
             return known;
         }
@@ -173,6 +176,24 @@ public final class SiteAgent implements AutoCloseable {
             return book.get(id).orElseThrow();
         } catch (InvalidJobException e) {
             return finishUnseen(id);
+        } catch (DrmaaException e) {
+            throw refused("kill " + id, e);
+        }
+    }
+
+    /**
+     * Kills a job of the agent's account that this agent did not submit: a pilot of an earlier
+     * agent, found by a restarted scheduler with no live node to own it. SGE refuses other users' jobs.
+     */
+    private PilotStatus killForeign(String id) {
+        requireUp();
+        try {
+            drmaa.kill(id);
+            LOG.info("killed pilot {} of an earlier agent on cell {}", id, site.cell().cell());
+            return new PilotStatus(id, site.name(), null, PilotState.FAILED, null, "killed by KOALA", null,
+                    clock.instant());
+        } catch (InvalidJobException e) {
+            throw ApiException.notFound("job " + id + " in cell " + site.cell().cell());
         } catch (DrmaaException e) {
             throw refused("kill " + id, e);
         }

@@ -22,10 +22,12 @@ public final class GridConfig {
 
     private final Path file;
     private final Map<String, SiteConfig> sites;
+    private final Reader reader;
 
-    private GridConfig(Path file, Map<String, SiteConfig> sites) {
+    private GridConfig(Path file, Map<String, SiteConfig> sites, Reader reader) {
         this.file = file;
         this.sites = sites;
+        this.reader = reader;
     }
 
     public static GridConfig load(Path file) {
@@ -51,7 +53,27 @@ public final class GridConfig {
         if (sites.isEmpty()) {
             throw new ConfigException(file + ": grid.sites: no sites listed");
         }
-        return new GridConfig(file, sites);
+        return new GridConfig(file, sites, reader);
+    }
+
+    /** A setting outside the sites (e.g. {@code scheduler.port}), if given. */
+    public Optional<String> value(String key) {
+        return reader.string(key).filter(s -> !s.isEmpty());
+    }
+
+    /** A whole-number setting; a malformed one is an error naming the file and the key. */
+    public int integer(String key, int fallback) {
+        return reader.integer(key, fallback);
+    }
+
+    /** A duration in seconds (fractions allowed), e.g. {@code scheduler.claimTimeout = 60}. */
+    public java.time.Duration seconds(String key, java.time.Duration fallback) {
+        Optional<String> raw = value(key);
+        try {
+            return raw.map(s -> java.time.Duration.ofMillis(Math.round(Double.parseDouble(s) * 1000))).orElse(fallback);
+        } catch (NumberFormatException e) {
+            throw new ConfigException(file + ": " + key + " = '" + raw.get() + "': not a number of seconds");
+        }
     }
 
     public Path file() {

@@ -131,6 +131,11 @@ public final class AgentProcess implements AutoCloseable {
         return new SiteAgentClient(url);
     }
 
+    /** The process id of the agent's launcher (a {@code runuser} when it runs as another account). */
+    public long pid() {
+        return process.pid();
+    }
+
     public boolean alive() {
         return process.isAlive();
     }

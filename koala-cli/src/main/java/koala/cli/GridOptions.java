@@ -1,0 +1,31 @@
+package koala.cli;
+
+import java.net.URI;
+import java.nio.file.Path;
+import koala.common.api.SchedulerClient;
+import koala.common.grid.GridConfig;
+import koala.common.grid.KoalaHome;
+import picocli.CommandLine.Option;
+
+/** Options every command that talks to the grid shares. */
+final class GridOptions {
+    @Option(names = "--config", description = "grid configuration (default: $KOALA_CONFIG or KOALA_HOME/grid.properties)")
+    Path config;
+
+    @Option(names = "--scheduler", paramLabel = "URL", description = "the scheduler's API (default: from the grid "
+            + "configuration, http://127.0.0.1:<scheduler.port>)")
+    URI scheduler;
+
+    Path configFile() {
+        return config != null ? config : KoalaHome.gridConfig();
+    }
+
+    GridConfig grid() {
+        return GridConfig.load(configFile());
+    }
+
+    SchedulerClient client() {
+        return new SchedulerClient(scheduler != null ? scheduler
+                : URI.create("http://127.0.0.1:" + grid().integer("scheduler.port", 7400)));
+    }
+}

@@ -1,0 +1,226 @@
+package koala.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import koala.common.api.JobView;
+import koala.common.api.NodeView;
+import koala.common.api.SchedulerClient;
+import koala.common.api.SiteStatus;
+import koala.common.api.SubmitRequest;
+import koala.common.api.TransitionView;
+import koala.common.http.ApiException;
+import koala.common.json.Json;
+import koala.common.time.Poll;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** The commands of a grid user: submit, jobs, status, cancel, sites. */
+final class JobCommands {
+    private JobCommands() {
+    }
+
+    static int refused(ApiException e) {
+        System.err.println("koala: " + e.getMessage());
+        return e.status() == 400 || e.status() == 404 || e.status() == 409 ? Koala.BAD_INPUT : Koala.FAILURE;
+    }
+
+    @Command(name = "submit", mixinStandardHelpOptions = true,
+            description = "Submit a job description file to the scheduler; prints the job's id.")
+    static final class Submit implements Callable<Integer> {
+        @Mixin
+        GridOptions grid;
+
+        @Parameters(paramLabel = "FILE", description = "the JDF ('-' for standard input)")
+        Path file;
+
+        @Option(names = "--wait", description = "wait until the job ends; exit 0 only if it FINISHED")
+        boolean await;
+
+        @Option(names = "--json", description = "print the job as JSON")
+        boolean json;
+
+        @Override
+        public Integer call() throws IOException {
+            String text = file.toString().equals("-") ? new String(System.in.readAllBytes()) : readFile(file);
+            SchedulerClient client = grid.client();
+            try {
+                JobView job = client.submit(new SubmitRequest(file.toString(), text));
+                if (!json) {
+                    System.out.printf("job %d (%s, %s) %s%n", job.id(), job.name(), job.kind(), job.state());
+                }
+                if (await) {
+                    job = awaitEnd(client, job);
+                }
+                if (json) {
+                    System.out.println(Json.pretty(job));
+                } else if (await) {
+                    Status.print(job);
+                }
+                return !await || job.state().equals("FINISHED") ? 0 : Koala.FAILURE;
+            } catch (ApiException e) {
+                return refused(e);
+            }
+        }
+
+        private static String readFile(Path file) throws IOException {
+            if (!Files.isReadable(file)) {
+                throw new IllegalArgumentException(file + ": no such readable file");
+            }
+            return Files.readString(file);
+        }
+
+        private JobView awaitEnd(SchedulerClient client, JobView job) {
+            JobView[] latest = {job};
+            String[] shown = {""};
+            new Poll(java.time.InstantSource.system(), Duration.ofMillis(500)).until(() -> {
+                latest[0] = client.job(job.id());
+                String line = latest[0].state() + (latest[0].waitingBecause() == null ? "" : ": "
+                        + latest[0].waitingBecause());
+                if (!json && !line.equals(shown[0])) {
+                    System.out.println("  " + line);
+                    shown[0] = line;
+                }
+                return latest[0].ended();
+            }, Duration.ofDays(365));
+            return latest[0];
+        }
+    }
+
+    @Command(name = "jobs", mixinStandardHelpOptions = true, description = "List the jobs the scheduler knows.")
+    static final class Jobs implements Callable<Integer> {
+        @Mixin
+        GridOptions grid;
+
+        @Option(names = "--json", description = "print JSON")
+        boolean json;
+
+        @Override
+        public Integer call() {
+            try {
+                List<JobView> jobs = grid.client().jobs();
+                if (json) {
+                    System.out.println(Json.pretty(jobs));
+                    return 0;
+                }
+                System.out.printf("%-6s %-22s %-10s %-10s %-6s %s%n", "JOB", "NAME", "KIND", "STATE", "NODES", "WHY WAITING");
+                for (JobView j : jobs) {
+                    System.out.printf("%-6d %-22s %-10s %-10s %-6d %s%n", j.id(), j.name(), j.kind(), j.state(),
+                            j.nodes().stream().filter(n -> !n.state().equals("RELEASED")).count(),
+                            j.waitingBecause() == null ? "" : j.waitingBecause());
+                }
+                return 0;
+            } catch (ApiException e) {
+                return refused(e);
+            }
+        }
+    }
+
+    @Command(name = "status", mixinStandardHelpOptions = true,
+            description = "One job: its state, why it waits, its nodes and its history.")
+    static final class Status implements Callable<Integer> {
+        @Mixin
+        GridOptions grid;
+
+        @Parameters(paramLabel = "JOB", description = "the job's id")
+        long id;
+
+        @Option(names = "--json", description = "print JSON")
+        boolean json;
+
+        @Override
+        public Integer call() {
+            try {
+                JobView job = grid.client().job(id);
+                if (json) {
+                    System.out.println(Json.pretty(job));
+                } else {
+                    print(job);
+                }
+                return 0;
+            } catch (ApiException e) {
+                return refused(e);
+            }
+        }
+
+        static void print(JobView j) {
+            System.out.printf("job %d  %s  (%s, policy %s, priority %s)%n", j.id(), j.name(), j.kind(), j.policy(),
+                    j.priority());
+            System.out.printf("state  %s%s%n", j.state(), j.waitingBecause() == null ? "" : "\nwhy    "
+                    + j.waitingBecause());
+            System.out.printf("tries  %d placement, %d failed claims%n", j.placeTries(), j.claimFailures());
+            if (!j.nodes().isEmpty()) {
+                System.out.println("nodes");
+                for (NodeView n : j.nodes()) {
+                    System.out.printf("  %-10s %-5s %-9s pilot %-6s %s%s%n", n.id(), n.site(), n.state(),
+                            n.pilot() == null ? "-" : n.pilot(), n.host() == null ? "" : "on " + n.host(),
+                            n.exitStatus() == null ? "" : "  exit " + n.exitStatus());
+                }
+            }
+            System.out.println("history");
+            for (TransitionView t : j.history()) {
+                System.out.printf("  %s  %-9s -> %-9s %-16s %s%n", t.at(), t.from(), t.to(), t.event(),
+                        t.reason() == null ? "" : t.reason());
+            }
+        }
+    }
+
+    @Command(name = "cancel", mixinStandardHelpOptions = true,
+            description = "Cancel a job: its pilots are killed and its nodes given back.")
+    static final class Cancel implements Callable<Integer> {
+        @Mixin
+        GridOptions grid;
+
+        @Parameters(paramLabel = "JOB", description = "the job's id")
+        long id;
+
+        @Override
+        public Integer call() {
+            try {
+                JobView job = grid.client().cancel(id);
+                System.out.printf("job %d %s%n", job.id(), job.state());
+                return 0;
+            } catch (ApiException e) {
+                return refused(e);
+            }
+        }
+    }
+
+    @Command(name = "sites", mixinStandardHelpOptions = true,
+            description = "Every site as the information service sees it: nodes in all, idle, held by KOALA, used "
+                    + "by local users, being claimed, and the health of its agent.")
+    static final class Sites implements Callable<Integer> {
+        @Mixin
+        GridOptions grid;
+
+        @Option(names = "--json", description = "print JSON")
+        boolean json;
+
+        @Override
+        public Integer call() {
+            try {
+                List<SiteStatus> sites = grid.client().sites();
+                if (json) {
+                    System.out.println(Json.pretty(sites));
+                    return 0;
+                }
+                System.out.printf("%-6s %6s %6s %6s %7s %9s  %s%n", "SITE", "NODES", "IDLE", "KOALA", "OTHERS",
+                        "CLAIMING", "AGENT");
+                for (SiteStatus s : sites) {
+                    System.out.printf("%-6s %6d %6d %6d %7d %9d  %s%n", s.site(), s.total(), s.idle(), s.koala(),
+                            s.others(), s.claiming(), s.agent().equals("UP") ? "up (seen "
+                                    + s.seenAt().toString().substring(11, 19) + " UTC)"
+                                    : "DOWN: " + s.agentReason());
+                }
+                return 0;
+            } catch (ApiException e) {
+                return refused(e);
+            }
+        }
+    }
+}

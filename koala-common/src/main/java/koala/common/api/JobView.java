@@ -1,0 +1,23 @@
+package koala.common.api;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * A job as {@code koala status} shows it.
+ *
+ * @param waitingBecause why it is not running yet, in words (placement reasons, claims pending)
+ * @param placeTries     placement attempts so far
+ */
+public record JobView(long id, String name, String kind, String state, String policy, String priority,
+                      int placeTries, int claimFailures, String waitingBecause, Instant submittedAt,
+                      List<NodeView> nodes, List<TransitionView> history) {
+    public JobView {
+        nodes = nodes == null ? List.of() : List.copyOf(nodes);
+        history = history == null ? List.of() : List.copyOf(history);
+    }
+
+    public boolean ended() {
+        return state.equals("FINISHED") || state.equals("FAILED") || state.equals("CANCELLED");
+    }
+}

@@ -1,0 +1,52 @@
+package koala.common.api;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import koala.common.http.JsonHttpClient;
+
+/** The scheduler's HTTP API as the CLI and the node launchers call it. */
+public final class SchedulerClient {
+    private final JsonHttpClient http;
+
+    public SchedulerClient(URI base) {
+        this.http = new JsonHttpClient(base, Duration.ofSeconds(30));
+    }
+
+    public URI base() {
+        return http.base();
+    }
+
+    public JobView submit(SubmitRequest request) {
+        return http.post("/jobs", request, JobView.class);
+    }
+
+    public JobView job(long id) {
+        return http.get("/jobs/" + id, JobView.class);
+    }
+
+    public List<JobView> jobs() {
+        return http.get("/jobs", new TypeReference<List<JobView>>() { });
+    }
+
+    public JobView cancel(long id) {
+        return http.delete("/jobs/" + id, JobView.class);
+    }
+
+    public List<SiteStatus> sites() {
+        return http.get("/sites", new TypeReference<List<SiteStatus>>() { });
+    }
+
+    public NodeTask arrive(String node, NodeReport report) {
+        return http.post("/nodes/" + node + "/arrive", report, NodeTask.class);
+    }
+
+    public NodeTask task(String node, String token, Duration wait) {
+        return http.getLong("/nodes/" + node + "/task?token=" + token + "&waitMs=" + wait.toMillis(), NodeTask.class, wait);
+    }
+
+    public NodeTask exited(String node, NodeReport report) {
+        return http.post("/nodes/" + node + "/exit", report, NodeTask.class);
+    }
+}

@@ -1,0 +1,37 @@
+package koala.scheduler;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import koala.common.site.CellSnapshot;
+import koala.placement.FileLocations;
+import koala.placement.GridView;
+import koala.placement.SiteView;
+import koala.scheduler.kis.SiteInfo;
+
+/**
+ * The grid as placement must see it. A site's idle nodes are those its snapshot shows free, plus
+ * those KOALA's running pilots occupy in the snapshot, minus every node KOALA's own books say it
+ * holds or is claiming there: a pilot still queued in SGE takes no slot yet, but its node is
+ * spoken for, and the books are newer than the last snapshot.
+ */
+final class GridViews {
+    private GridViews() {
+    }
+
+    /**
+     * @param held nodes KOALA holds or is claiming, per site
+     */
+    static GridView of(List<SiteInfo> sites, Map<String, Integer> held, FileLocations files) {
+        List<SiteView> views = new ArrayList<>();
+        for (SiteInfo info : sites) {
+            if (!info.up()) {
+                continue; // a site whose agent is down gets no new work
+            }
+            CellSnapshot s = info.snapshot();
+            int idle = s.slotsFree() + s.slotsUsedByKoala() - held.getOrDefault(info.site(), 0);
+            views.add(new SiteView(info.site(), s.slotsTotal(), Math.max(0, Math.min(idle, s.slotsTotal()))));
+        }
+        return new GridView(views, files);
+    }
+}

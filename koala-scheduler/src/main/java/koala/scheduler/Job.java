@@ -1,0 +1,86 @@
+package koala.scheduler;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import koala.common.api.JobView;
+import koala.common.api.NodeView;
+import koala.common.api.TransitionView;
+import koala.common.jdf.JobDescription;
+import koala.scheduler.claiming.NodeClaim;
+import koala.scheduler.claiming.NodeState;
+import koala.scheduler.state.JobState;
+import koala.scheduler.storage.JobRecord;
+
+/** A job inside the scheduler: its stored record, its parsed description, its nodes and history. */
+final class Job {
+    private JobRecord record;
+    private final JobDescription description;
+    private final Map<String, NodeClaim> nodes = new LinkedHashMap<>();
+    private final List<TransitionView> history = new ArrayList<>();
+
+    Job(JobRecord record, JobDescription description) {
+        this.record = record;
+        this.description = description;
+    }
+
+    long id() {
+        return record.id();
+    }
+
+    JobState state() {
+        return record.state();
+    }
+
+    JobRecord record() {
+        return record;
+    }
+
+    void update(JobRecord next) {
+        record = next;
+    }
+
+    JobDescription description() {
+        return description;
+    }
+
+    List<NodeClaim> nodes() {
+        return List.copyOf(nodes.values());
+    }
+
+    /** Nodes still held or being claimed. */
+    List<NodeClaim> heldNodes() {
+        return nodes.values().stream().filter(n -> n.state().held()).toList();
+    }
+
+    NodeClaim node(String id) {
+        return nodes.get(id);
+    }
+
+    void put(NodeClaim node) {
+        nodes.put(node.id(), node);
+    }
+
+    void record(TransitionView transition) {
+        history.add(transition);
+    }
+
+    List<TransitionView> history() {
+        return List.copyOf(history);
+    }
+
+    JobView view() {
+        List<NodeView> nodeViews = nodes.values().stream().map(n -> new NodeView(n.id(), n.component(), n.rank(),
+                n.site(), n.state().name(), n.pilot(), n.host(), n.exitStatus())).toList();
+        return new JobView(record.id(), record.name(), record.kind(), record.state().name(), record.policy(),
+                record.priority(), record.placeTries(), record.claimFailures(),
+                record.state().ended() || record.state() == JobState.RUNNING ? null : record.waitingBecause(),
+                record.submittedAt(), nodeViews, history);
+    }
+
+    boolean allExited() {
+        return !nodes.isEmpty() && nodes.values().stream()
+                .filter(n -> n.state() != NodeState.RELEASED).allMatch(n -> n.state() == NodeState.EXITED);
+    }
+}

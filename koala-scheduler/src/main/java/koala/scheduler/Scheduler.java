@@ -1,0 +1,537 @@
+package koala.scheduler;
+
+import java.security.SecureRandom;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import koala.common.api.JobView;
+import koala.common.api.SiteStatus;
+import koala.common.api.TransitionView;
+import koala.common.http.ApiException;
+import koala.common.jdf.ClusterCatalog;
+import koala.common.jdf.ComponentSpec;
+import koala.common.jdf.JobDescription;
+import koala.common.jdf.JobKind;
+import koala.common.jdf.JdfParser;
+import koala.common.site.CellSnapshot;
+import koala.placement.Assignment;
+import koala.placement.ComponentNeed;
+import koala.placement.Decision;
+import koala.placement.FileLocations;
+import koala.placement.GridView;
+import koala.placement.JobNeed;
+import koala.placement.PlacementPolicies;
+import koala.placement.Reason;
+import koala.scheduler.claiming.ClaimRules;
+import koala.scheduler.claiming.ClaimVerdict;
+import koala.scheduler.claiming.NodeClaim;
+import koala.scheduler.claiming.NodeState;
+import koala.scheduler.kis.InformationService;
+import koala.scheduler.kis.SiteInfo;
+import koala.scheduler.state.JobEvent;
+import koala.scheduler.state.JobState;
+import koala.scheduler.state.JobStateMachine;
+import koala.scheduler.state.SideEffect;
+import koala.scheduler.storage.JobRecord;
+import koala.scheduler.storage.Store;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * The scheduler's state and decisions. Every method runs on the scheduler's one loop thread
+ * (see {@link SchedulerLoop}), so nothing here is locked; the HTTP API and the periodic tick reach
+ * it only through that loop.
+ */
+final class Scheduler {
+    private static final Logger LOG = LogManager.getLogger(Scheduler.class);
+
+    private final SchedulerSettings settings;
+    private final Store store;
+    private final InformationService kis;
+    private final List<String> siteNames;
+    private final Pilots pilots;
+    private final ClaimRules claimRules;
+    private final FileLocations files;
+    private final InstantSource clock;
+    private final Map<Long, Job> jobs = new TreeMap<>();
+    private final PlacementQueue queue = new PlacementQueue();
+    private final Map<String, Integer> missedSnapshots = new HashMap<>();
+    private final SecureRandom random = new SecureRandom();
+    private Instant nextPlacement = Instant.EPOCH;
+
+    Scheduler(SchedulerSettings settings, Store store, InformationService kis, List<String> siteNames, Pilots pilots,
+              FileLocations files, InstantSource clock) {
+        this.settings = settings;
+        this.store = store;
+        this.kis = kis;
+        this.siteNames = List.copyOf(siteNames);
+        this.pilots = pilots;
+        this.claimRules = new ClaimRules(settings.claimTimeout(), settings.maxClaimFailures());
+        this.files = files;
+        this.clock = clock;
+    }
+
+    // ---- jobs from users --------------------------------------------------------------------
+
+    JobView submit(String file, String text) {
+        JobDescription description = JdfParser.parse(file, text, catalog());
+        if (description.kind() == JobKind.FRAMEWORK) {
+            throw new ApiException(400, file + ": framework jobs are started with their framework runner");
+        }
+        String policy = PlacementPolicies.forJob(description.placement(), description.kind() == JobKind.FLEXIBLE)
+                .name();
+        if (description.placement() == null && description.kind() != JobKind.FLEXIBLE) {
+            policy = PlacementPolicies.byName(settings.defaultPolicy()).name();
+        }
+        JobRecord record = new JobRecord(store.nextJobId(), description.name(), file, text, description.kind().name(),
+                JobState.QUEUED, policy, description.priority(), 0, 0, "waiting for the first placement round",
+                clock.instant());
+        Job job = new Job(record, description);
+        jobs.put(job.id(), job);
+        store.saveJob(record);
+        record(job, null, JobState.QUEUED, "SUBMITTED", "from " + file);
+        queue.add(job.id(), record.priority());
+        LOG.info("job {} ({}, {}, {} nodes) queued, policy {}", job.id(), record.name(), record.kind(),
+                description.totalNodes(), policy);
+        nextPlacement = Instant.EPOCH;
+        return job.view();
+    }
+
+    JobView status(long id) {
+        return job(id).view();
+    }
+
+    List<JobView> list() {
+        return jobs.values().stream().map(Job::view).toList();
+    }
+
+    JobView cancel(long id) {
+        Job job = job(id);
+        if (job.state().ended()) {
+            return job.view();
+        }
+        fire(job, JobEvent.CANCEL, "cancelled by the user");
+        return job.view();
+    }
+
+    private Job job(long id) {
+        Job job = jobs.get(id);
+        if (job == null) {
+            throw ApiException.notFound("job " + id);
+        }
+        return job;
+    }
+
+    private ClusterCatalog catalog() {
+        Map<String, Integer> nodes = new TreeMap<>();
+        for (String site : siteNames) {
+            kis.site(site).filter(SiteInfo::up).ifPresent(i -> nodes.put(site, i.snapshot().slotsTotal()));
+        }
+        return nodes.isEmpty() ? ClusterCatalog.NONE : new ClusterCatalog(nodes);
+    }
+
+    // ---- the periodic round -----------------------------------------------------------------
+
+    /** One round: follow the pilots, check claims and running jobs, and place what waits. */
+    void tick() {
+        followPilots();
+        for (Job job : List.copyOf(jobs.values())) {
+            if (job.state() == JobState.CLAIMING) {
+                checkClaims(job);
+            } else if (job.state() == JobState.RUNNING) {
+                checkRunning(job);
+            }
+        }
+        if (!clock.instant().isBefore(nextPlacement)) {
+            placeQueued();
+            nextPlacement = clock.instant().plus(settings.placementEvery());
+        }
+    }
+
+    private void placeQueued() {
+        for (long id : queue.inOrder()) {
+            Job job = jobs.get(id);
+            Decision decision = policyFor(job).place(need(job), gridView());
+            if (decision instanceof Decision.Placed placed) {
+                queue.remove(id);
+                fire(job, JobEvent.PLACED, describe(placed.assignments()));
+                claim(job, placed.assignments());
+            } else {
+                notPlaced(job, (Decision.NotPlaced) decision);
+            }
+        }
+    }
+
+    private void notPlaced(Job job, Decision.NotPlaced decision) {
+        String why = decision.reasons().stream().map(Reason::text).collect(Collectors.joining("; "));
+        if (kis.site(siteNames.get(0)).isEmpty()) {
+            why = "no site information yet";
+        }
+        update(job, job.record().triedOnce(why));
+        if (job.record().placeTries() >= settings.maxPlaceTries()) {
+            queue.remove(job.id());
+            fire(job, JobEvent.GAVE_UP_PLACING, "not placed in " + job.record().placeTries() + " tries: " + why);
+        }
+    }
+
+    private koala.placement.PlacementPolicy policyFor(Job job) {
+        return PlacementPolicies.byName(job.record().policy());
+    }
+
+    private JobNeed need(Job job) {
+        List<ComponentNeed> needs = new ArrayList<>();
+        for (ComponentSpec c : job.description().components()) {
+            needs.add(new ComponentNeed(c.index(), c.count(), c.cluster(), c.inputFiles()));
+        }
+        return new JobNeed(Long.toString(job.id()), needs, job.description().kind() == JobKind.FLEXIBLE);
+    }
+
+    GridView gridView() {
+        Map<String, Integer> held = new HashMap<>();
+        jobs.values().forEach(j -> j.heldNodes().forEach(n -> held.merge(n.site(), 1, Integer::sum)));
+        List<SiteInfo> infos = siteNames.stream().map(kis::site).flatMap(Optional::stream).toList();
+        return GridViews.of(infos, held, files);
+    }
+
+    // ---- claiming ---------------------------------------------------------------------------
+
+    /** Creates the job's nodes for the assignments and submits their pilots. */
+    private void claim(Job job, List<Assignment> assignments) {
+        Map<Integer, Integer> ranks = new HashMap<>();
+        for (Assignment a : assignments) {
+            for (int i = 0; i < a.nodes(); i++) {
+                int rank = ranks.merge(a.component(), 1, Integer::sum) - 1;
+                String id = job.id() + "." + a.component() + "." + rank;
+                NodeClaim existing = job.node(id);
+                NodeClaim node = existing == null
+                        ? new NodeClaim(id, job.id(), a.component(), rank, a.site(), NodeState.SUBMITTED, null, null,
+                                null, token(), null, 1)
+                        : existing.movedTo(a.site(), token());
+                submitPilot(job, node);
+            }
+        }
+    }
+
+    private void submitPilot(Job job, NodeClaim node) {
+        save(job, node); // recorded before it exists in SGE, so a crash in between leaves a trace
+        try {
+            String pilot = pilots.submit(node);
+            save(job, node.submitted(pilot, clock.instant()));
+        } catch (ApiException e) {
+            LOG.warn("pilot for node {} on {} refused: {}", node.id(), node.site(), e.getMessage());
+            save(job, node.submitted(null, clock.instant()).with(NodeState.LOST));
+        }
+    }
+
+    private void checkClaims(Job job) {
+        List<NodeClaim> claiming = job.heldNodes();
+        List<NodeClaim> lost = job.nodes().stream().filter(n -> n.state() == NodeState.LOST).toList();
+        ClaimVerdict verdict = lost.isEmpty() ? claimRules.check(claiming, job.record().claimFailures(), clock.instant())
+                : lostVerdict(job, lost);
+        switch (verdict) {
+            case ClaimVerdict.AllClaimed all -> fire(job, JobEvent.ALL_CLAIMED, "all " + claiming.size()
+                    + " nodes claimed");
+            case ClaimVerdict.Waiting waiting -> update(job, job.record().waiting(waiting.reason()));
+            case ClaimVerdict.Replace replace -> replace(job, replace);
+            case ClaimVerdict.Requeue requeue -> {
+                update(job, job.record().claimFailed());
+                fire(job, JobEvent.CLAIMS_FAILED, requeue.reason());
+            }
+        }
+    }
+
+    /** A pilot that ended before its node arrived counts as a failed claim of its part. */
+    private ClaimVerdict lostVerdict(Job job, List<NodeClaim> lost) {
+        List<ClaimVerdict.Part> parts = lost.stream().map(n -> new ClaimVerdict.Part(n.component(), n.site(), 0))
+                .distinct().toList();
+        String why = "pilot of node " + lost.get(0).id() + " on " + lost.get(0).site() + " ended before it started";
+        return job.record().claimFailures() + 1 >= settings.maxClaimFailures()
+                ? new ClaimVerdict.Requeue(why + "; claims failed " + (job.record().claimFailures() + 1)
+                        + " times, back to the queue")
+                : new ClaimVerdict.Replace(parts, why + "; placing again");
+    }
+
+    /** Incremental claiming: release the late parts and place just those again. */
+    private void replace(Job job, ClaimVerdict.Replace replace) {
+        update(job, job.record().claimFailed());
+        LOG.info("job {}: {}", job.id(), replace.reason());
+        List<NodeClaim> moving = new ArrayList<>();
+        for (ClaimVerdict.Part part : replace.parts()) {
+            job.nodes().stream().filter(n -> n.component() == part.component() && n.site().equals(part.site())
+                    && n.state() != NodeState.RELEASED).forEach(n -> {
+                        pilots.kill(n);
+                        moving.add(n);
+                        save(job, n.with(NodeState.RELEASED));
+                    });
+        }
+        List<ComponentNeed> needs = new ArrayList<>();
+        Map<Integer, Long> sizes = moving.stream().collect(Collectors.groupingBy(NodeClaim::component, TreeMap::new,
+                Collectors.counting()));
+        sizes.forEach((component, n) -> needs.add(new ComponentNeed(component, n.intValue(),
+                job.description().components().get(component).cluster(),
+                job.description().components().get(component).inputFiles())));
+        Decision decision = policyFor(job).place(new JobNeed(Long.toString(job.id()), needs, false),
+                withoutSites(gridView(), replace.parts().stream().map(ClaimVerdict.Part::site).toList(), needs));
+        if (decision instanceof Decision.Placed placed) {
+            record(job, JobState.CLAIMING, JobState.CLAIMING, "REPLACED", replace.reason() + ": "
+                    + describe(placed.assignments()));
+            reclaim(job, moving, placed.assignments());
+        } else {
+            fire(job, JobEvent.CLAIMS_FAILED, replace.reason() + ", but nowhere to go now");
+        }
+    }
+
+    /**
+     * The view without the sites whose claims just failed, so that a component the user did not pin
+     * goes elsewhere; a pinned component can only try its own site again.
+     */
+    private static GridView withoutSites(GridView view, List<String> failed, List<ComponentNeed> needs) {
+        if (needs.stream().anyMatch(n -> n.fixedSite() != null)) {
+            return view;
+        }
+        return new GridView(view.sites().stream().filter(s -> !failed.contains(s.site())).toList(), view.files());
+    }
+
+    private void reclaim(Job job, List<NodeClaim> moving, List<Assignment> assignments) {
+        int next = 0;
+        List<NodeClaim> ordered = moving.stream().sorted((a, b) -> a.id().compareTo(b.id())).toList();
+        for (Assignment a : assignments) {
+            for (int i = 0; i < a.nodes(); i++) {
+                submitPilot(job, ordered.get(next++).movedTo(a.site(), token()));
+            }
+        }
+    }
+
+    private void checkRunning(Job job) {
+        Optional<NodeClaim> lost = job.nodes().stream().filter(n -> n.state() == NodeState.LOST).findFirst();
+        if (lost.isPresent()) {
+            fire(job, JobEvent.BROKE, "node " + lost.get().id() + " on " + lost.get().site() + " was lost");
+        } else if (job.allExited()) {
+            List<NodeClaim> failed = job.nodes().stream().filter(n -> n.state() == NodeState.EXITED
+                    && n.exitStatus() != 0).toList();
+            if (failed.isEmpty()) {
+                fire(job, JobEvent.COMPLETED, "every component ended with status 0");
+            } else {
+                fire(job, JobEvent.BROKE, failed.stream().map(n -> "node " + n.id() + " exited with " + n.exitStatus())
+                        .collect(Collectors.joining(", ")));
+            }
+        }
+    }
+
+    // ---- following pilots in the sites' snapshots --------------------------------------------
+
+    /** A held node whose pilot has left its cell without the launcher saying goodbye is lost. */
+    private void followPilots() {
+        for (Job job : jobs.values()) {
+            for (NodeClaim node : job.heldNodes()) {
+                if (node.pilot() != null && pilotGone(node)) {
+                    LOG.warn("node {} lost: pilot {} left {}", node.id(), node.pilot(), node.site());
+                    save(job, node.with(NodeState.LOST));
+                }
+            }
+        }
+    }
+
+    private boolean pilotGone(NodeClaim node) {
+        Optional<CellSnapshot> snapshot = kis.site(node.site()).filter(SiteInfo::up).map(SiteInfo::snapshot)
+                .filter(s -> node.submittedAt() != null && s.takenAt().isAfter(node.submittedAt().plusSeconds(1)));
+        if (snapshot.isEmpty()) {
+            return false;
+        }
+        boolean present = snapshot.get().jobs().stream().anyMatch(j -> j.id().equals(node.pilot()));
+        int misses = present ? 0 : missedSnapshots.merge(node.id() + "/" + node.pilot(), 1, Integer::sum);
+        if (present) {
+            missedSnapshots.remove(node.id() + "/" + node.pilot());
+        }
+        return misses >= 2;
+    }
+
+    // ---- node launchers ---------------------------------------------------------------------
+
+    /** A launcher says its pilot runs on {@code host}; answers what it should do. */
+    koala.common.api.NodeTask arrive(String nodeId, String token, String host) {
+        Job job = jobOfNode(nodeId, token);
+        NodeClaim node = job.node(nodeId);
+        if (node.state() == NodeState.SUBMITTED) {
+            save(job, node.arrived(host));
+            LOG.info("node {} arrived on {} ({})", nodeId, node.site(), host);
+            checkClaims(job);
+        }
+        return task(nodeId, token);
+    }
+
+    /** What a launcher should do now. */
+    koala.common.api.NodeTask task(String nodeId, String token) {
+        Job job = jobOfNode(nodeId, token);
+        NodeClaim node = job.node(nodeId);
+        if (!node.state().held() || job.state().ended()) {
+            return koala.common.api.NodeTask.exit();
+        }
+        if (job.state() != JobState.RUNNING) {
+            return koala.common.api.NodeTask.waiting();
+        }
+        if (node.state() == NodeState.ARRIVED) {
+            save(job, node.with(NodeState.RUNNING));
+        }
+        return ComponentLaunch.task(job.record(), job.description(), node, job.nodes());
+    }
+
+    /** A launcher reports how its command ended. */
+    koala.common.api.NodeTask exited(String nodeId, String token, int status) {
+        Job job = jobOfNode(nodeId, token);
+        NodeClaim node = job.node(nodeId);
+        if (node.state() != NodeState.EXITED) {
+            save(job, node.exited(status));
+            checkRunning(job);
+        }
+        return koala.common.api.NodeTask.exit();
+    }
+
+    private Job jobOfNode(String nodeId, String token) {
+        Job job = Optional.ofNullable(jobs.get(jobIdOf(nodeId))).orElseThrow(() -> ApiException.notFound("node " + nodeId));
+        NodeClaim node = Optional.ofNullable(job.node(nodeId)).orElseThrow(() -> ApiException.notFound("node " + nodeId));
+        if (!node.token().equals(token)) {
+            throw new ApiException(401, "token: wrong token for node " + nodeId, "token");
+        }
+        return job;
+    }
+
+    private static long jobIdOf(String nodeId) {
+        try {
+            return Long.parseLong(nodeId.substring(0, nodeId.indexOf('.')));
+        } catch (RuntimeException e) {
+            throw ApiException.notFound("node " + nodeId);
+        }
+    }
+
+    // ---- transitions ------------------------------------------------------------------------
+
+    private void fire(Job job, JobEvent event, String reason) {
+        JobStateMachine.Transition t = JobStateMachine.on(job.state(), event).orElseThrow(() -> new ApiException(409,
+                "job " + job.id() + " is " + job.state() + ": cannot " + event.name().toLowerCase()));
+        update(job, job.record().withState(t.to()));
+        record(job, t.from(), t.to(), event.name(), reason);
+        LOG.info("job {}: {} -> {} ({}): {}", job.id(), t.from(), t.to(), event, reason);
+        for (SideEffect effect : t.effects()) {
+            switch (effect) {
+                // the caller claims with the assignments it has; launchers poll for their task
+                case CLAIM_NODES, START_COMPONENTS -> { }
+                case RELEASE_NODES -> release(job);
+                case REQUEUE -> {
+                    update(job, job.record().claimsReset().waiting("back in the queue: " + reason));
+                    queue.add(job.id(), job.record().priority());
+                }
+            }
+        }
+        if (t.to().ended()) {
+            queue.remove(job.id());
+        }
+    }
+
+    private void release(Job job) {
+        for (NodeClaim node : job.heldNodes()) {
+            pilots.kill(node);
+            save(job, node.with(NodeState.RELEASED));
+        }
+    }
+
+    private void record(Job job, JobState from, JobState to, String event, String reason) {
+        TransitionView t = new TransitionView(clock.instant(), from == null ? "" : from.name(), to.name(), event, reason);
+        job.record(t);
+        store.recordTransition(job.id(), t);
+    }
+
+    private void update(Job job, JobRecord next) {
+        job.update(next);
+        store.saveJob(next);
+    }
+
+    private void save(Job job, NodeClaim node) {
+        job.put(node);
+        store.saveNode(node);
+    }
+
+    private String token() {
+        byte[] bytes = new byte[16];
+        random.nextBytes(bytes);
+        return HexFormat.of().formatHex(bytes);
+    }
+
+    private static String describe(List<Assignment> assignments) {
+        return assignments.stream().map(a -> "component " + a.component() + ": " + a.nodes() + " on " + a.site())
+                .collect(Collectors.joining(", "));
+    }
+
+    // ---- sites ------------------------------------------------------------------------------
+
+    List<SiteStatus> sites() {
+        Map<String, Integer> claiming = new HashMap<>();
+        jobs.values().forEach(j -> j.heldNodes().stream().filter(n -> n.state() == NodeState.SUBMITTED)
+                .forEach(n -> claiming.merge(n.site(), 1, Integer::sum)));
+        GridView view = gridView();
+        List<SiteStatus> out = new ArrayList<>();
+        for (String site : siteNames) {
+            Optional<SiteInfo> info = kis.site(site);
+            int idle = view.sites().stream().filter(v -> v.site().equals(site)).mapToInt(v -> v.idleNodes()).sum();
+            out.add(info.filter(SiteInfo::up).map(i -> new SiteStatus(site, i.snapshot().slotsTotal(), idle,
+                    i.snapshot().slotsUsedByKoala(), i.snapshot().slotsUsedByOthers(), claiming.getOrDefault(site, 0),
+                    "UP", null, i.seenAt()))
+                    .orElseGet(() -> new SiteStatus(site, 0, 0, 0, 0, claiming.getOrDefault(site, 0), "DOWN",
+                            info.map(i -> i.error() != null ? i.error() : i.health().reason()).orElse("not polled yet"),
+                            info.map(SiteInfo::seenAt).orElse(null))));
+        }
+        return out;
+    }
+
+    // ---- recovery ---------------------------------------------------------------------------
+
+    /** Loads the stored jobs after a restart; live ones carry on where they were. */
+    void reload() {
+        for (JobRecord record : store.jobs()) {
+            JobDescription description = JdfParser.parse(record.source(), record.jdf(), ClusterCatalog.NONE);
+            Job job = new Job(record, description);
+            store.nodes(record.id()).forEach(job::put);
+            store.history(record.id()).forEach(job::record);
+            jobs.put(job.id(), job);
+            if (record.state() == JobState.QUEUED) {
+                queue.add(job.id(), record.priority());
+            }
+        }
+        LOG.info("reloaded {} jobs ({} live)", jobs.size(), jobs.values().stream().filter(j -> !j.state().ended()).count());
+    }
+
+    /** Nodes recorded but whose pilot was never confirmed: adopt the pilot SGE has by name, or claim again. */
+    void adoptUnconfirmedPilots() {
+        for (Job job : jobs.values()) {
+            for (NodeClaim node : job.heldNodes()) {
+                if (node.pilot() == null && !job.state().ended()) {
+                    Optional<String> pilot = kis.site(node.site()).filter(SiteInfo::up)
+                            .flatMap(i -> i.snapshot().jobs().stream().filter(j -> node.pilotName().equals(j.name()))
+                                    .map(j -> j.id()).findFirst());
+                    if (pilot.isPresent()) {
+                        save(job, node.submitted(pilot.get(), clock.instant()));
+                    } else {
+                        submitPilot(job, node);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Pilots of KOALA's in the cells that no live node owns: left by a crash; kill them. */
+    List<String> orphanPilots(String site) {
+        java.util.Set<String> owned = new java.util.HashSet<>();
+        jobs.values().forEach(j -> j.heldNodes().stream().filter(n -> n.site().equals(site) && n.pilot() != null)
+                .forEach(n -> owned.add(n.pilot())));
+        return kis.site(site).filter(SiteInfo::up).map(i -> i.snapshot().jobs().stream()
+                .filter(j -> j.koala() && j.name() != null && j.name().matches("koala-\\d+-\\d+-\\d+-a\\d+"))
+                .map(j -> j.id()).filter(id -> !owned.contains(id)).toList()).orElse(List.of());
+    }
+}

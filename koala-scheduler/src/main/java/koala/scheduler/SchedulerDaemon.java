@@ -1,0 +1,221 @@
+package koala.scheduler;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import koala.common.api.NodeReport;
+import koala.common.api.NodeTask;
+import koala.common.api.SubmitRequest;
+import koala.common.grid.GridConfig;
+import koala.common.grid.SiteConfig;
+import koala.common.http.ApiException;
+import koala.common.http.JsonHttpServer;
+import koala.common.process.AgentProcess;
+import koala.common.process.RuntimeImage;
+import koala.common.site.SiteAgentClient;
+import koala.placement.FileLocations;
+import koala.scheduler.api.SchedulerApi;
+import koala.scheduler.kis.InformationService;
+import koala.scheduler.storage.H2Store;
+import koala.scheduler.storage.Store;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * The scheduler process, wired: the store, one site agent per site (re-attached when one from
+ * before a crash still runs, started otherwise), the information service, the loop and the API.
+ */
+public final class SchedulerDaemon implements AutoCloseable {
+    private static final Logger LOG = LogManager.getLogger(SchedulerDaemon.class);
+
+    private final Store store;
+    private final List<AgentProcess> startedAgents;
+    private final InformationService kis;
+    private final SchedulerLoop loop;
+    private final JsonHttpServer server;
+    private final URI url;
+
+    private SchedulerDaemon(Store store, List<AgentProcess> startedAgents, InformationService kis, SchedulerLoop loop,
+                            JsonHttpServer server, URI url) {
+        this.store = store;
+        this.startedAgents = startedAgents;
+        this.kis = kis;
+        this.loop = loop;
+        this.server = server;
+        this.url = url;
+    }
+
+    public static SchedulerDaemon start(GridConfig grid, Path koalaHome) throws IOException {
+        SchedulerSettings settings = SchedulerSettings.from(grid, koalaHome);
+        Files.createDirectories(settings.database().getParent());
+        Store store = H2Store.open(settings.database());
+        List<AgentProcess> started = new ArrayList<>();
+        Map<String, SiteAgentClient> agents = agents(grid, koalaHome, store, started);
+        InformationService kis = new InformationService(agents, InstantSource.system(),
+                Executors.newSingleThreadScheduledExecutor(daemon("kis")));
+        kis.pollAll();
+        URI url = URI.create("http://127.0.0.1:" + settings.port());
+        Map<String, SiteConfig> sites = new LinkedHashMap<>();
+        grid.sites().forEach(s -> sites.put(s.name(), s));
+        Pilots pilots = new Pilots(agents, sites, RuntimeImage.publishedClasspath(koalaHome), url.toString(),
+                settings.nodeGiveUp(), pilotLogs());
+        Scheduler scheduler = new Scheduler(settings, store, kis, List.copyOf(sites.keySet()), pilots,
+                FileCatalog.from(grid), InstantSource.system());
+        SchedulerLoop loop = new SchedulerLoop(Executors.newSingleThreadScheduledExecutor(daemon("scheduler")));
+        loop.call(() -> {
+            recover(scheduler, agents, sites.keySet());
+            return null;
+        });
+        JsonHttpServer server = new JsonHttpServer(new InetSocketAddress(InetAddress.getLoopbackAddress(),
+                settings.port()), 64);
+        SchedulerApi.register(server, operations(scheduler, loop));
+        server.start();
+        kis.start(settings.kisEvery());
+        loop.every(Duration.ofSeconds(1), scheduler::tick);
+        LOG.info("scheduler serving on {} with sites {}", url, sites.keySet());
+        return new SchedulerDaemon(store, started, kis, loop, server, url);
+    }
+
+    private static void recover(Scheduler scheduler, Map<String, SiteAgentClient> agents, Iterable<String> sites) {
+        scheduler.reload();
+        scheduler.adoptUnconfirmedPilots();
+        for (String site : sites) {
+            for (String orphan : scheduler.orphanPilots(site)) {
+                LOG.info("killing orphan pilot {} on {}: no live node owns it", orphan, site);
+                try {
+                    agents.get(site).kill(orphan);
+                } catch (ApiException e) {
+                    LOG.warn("could not kill orphan pilot {} on {}: {}", orphan, site, e.getMessage());
+                }
+            }
+        }
+    }
+
+    /** Each site's agent: the one recorded before, if it still answers, else a new one. */
+    private static Map<String, SiteAgentClient> agents(GridConfig grid, Path koalaHome, Store store,
+                                                       List<AgentProcess> started) {
+        Map<String, Store.AgentRecord> known = store.agents();
+        Map<String, SiteAgentClient> agents = new LinkedHashMap<>();
+        for (SiteConfig site : grid.sites()) {
+            Optional<SiteAgentClient> previous = Optional.ofNullable(known.get(site.name())).filter(SchedulerDaemon::alive)
+                    .map(a -> new SiteAgentClient(URI.create(a.url())));
+            if (previous.isPresent()) {
+                LOG.info("re-attached to the agent of site {} at {}", site.name(), previous.get().base());
+                agents.put(site.name(), previous.get());
+                continue;
+            }
+            AgentProcess agent = AgentProcess.start(site, grid.file(), koalaHome, site.agentPort(), Duration.ofSeconds(60));
+            started.add(agent);
+            store.saveAgent(new Store.AgentRecord(site.name(), agent.url().toString(), agent.pid()));
+            agents.put(site.name(), agent.client());
+        }
+        return agents;
+    }
+
+    private static boolean alive(Store.AgentRecord agent) {
+        if (ProcessHandle.of(agent.pid()).map(ProcessHandle::isAlive).orElse(false)) {
+            try {
+                new SiteAgentClient(URI.create(agent.url())).health();
+                return true;
+            } catch (ApiException e) {
+                return false;
+            }
+        }
+        return false;
+    }
+
+    private static SchedulerApi.Operations operations(Scheduler s, SchedulerLoop loop) {
+        return new SchedulerApi.Operations() {
+            @Override
+            public Object submit(SubmitRequest r) {
+                return loop.call(() -> s.submit(r.file(), r.jdf()));
+            }
+
+            @Override
+            public Object job(long id) {
+                return loop.call(() -> s.status(id));
+            }
+
+            @Override
+            public Object jobs() {
+                return loop.call(s::list);
+            }
+
+            @Override
+            public Object cancel(long id) {
+                return loop.call(() -> s.cancel(id));
+            }
+
+            @Override
+            public Object sites() {
+                return loop.call(s::sites);
+            }
+
+            @Override
+            public NodeTask arrive(String node, NodeReport r) {
+                return loop.call(() -> s.arrive(node, r.token(), r.host()));
+            }
+
+            @Override
+            public NodeTask task(String node, String token) {
+                return loop.call(() -> s.task(node, token));
+            }
+
+            @Override
+            public NodeTask exited(String node, NodeReport r) {
+                return loop.call(() -> s.exited(node, r.token(), r.exitStatus()));
+            }
+
+            @Override
+            public void awaitChange(long millis) throws InterruptedException {
+                loop.awaitChange(millis);
+            }
+        };
+    }
+
+    private static Path pilotLogs() {
+        try {
+            Path dir = Path.of("/tmp/koala-pilots");
+            Files.createDirectories(dir);
+            Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwt"));
+            return dir;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    public URI url() {
+        return url;
+    }
+
+    /** A clean stop: the API, the loop, the agents this process started, the store. */
+    @Override
+    public void close() {
+        server.close();
+        loop.close();
+        kis.close();
+        startedAgents.forEach(AgentProcess::close);
+        store.close();
+    }
+}

@@ -1,0 +1,50 @@
+package koala.scheduler;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import koala.common.grid.ConfigException;
+import koala.common.grid.GridConfig;
+
+/**
+ * The scheduler's settings, from the {@code scheduler.*} keys of the grid configuration.
+ *
+ * @param port             HTTP port of the scheduler's API (node launchers call back to it)
+ * @param placementEvery   how often the placement queue is retried
+ * @param maxPlaceTries    placement tries after which a waiting job fails
+ * @param claimTimeout     how long a component's pilots may take to start before it is placed again
+ * @param maxClaimFailures claim failures after which the whole job goes back to the queue
+ * @param defaultPolicy    placement policy for jobs whose JDF names none
+ * @param kisEvery         how often the information service polls each site agent
+ * @param nodeGiveUp       how long a node launcher keeps trying to reach a lost scheduler
+ */
+public record SchedulerSettings(int port, Duration placementEvery, int maxPlaceTries, Duration claimTimeout,
+                                int maxClaimFailures, String defaultPolicy, Duration kisEvery, Duration nodeGiveUp,
+                                Path database) {
+
+    public static SchedulerSettings from(GridConfig grid, Path koalaHome) {
+        SchedulerSettings s = new SchedulerSettings(grid.integer("scheduler.port", 7400),
+                grid.seconds("scheduler.placementInterval", Duration.ofSeconds(2)),
+                grid.integer("scheduler.placementTries", 150),
+                grid.seconds("scheduler.claimTimeout", Duration.ofSeconds(60)),
+                grid.integer("scheduler.claimFailures", 3),
+                grid.value("scheduler.placement").orElse("worst-fit"),
+                grid.seconds("scheduler.kisInterval", Duration.ofSeconds(2)),
+                grid.seconds("scheduler.nodeGiveUp", Duration.ofSeconds(300)),
+                grid.value("scheduler.database").map(Path::of).orElse(koalaHome.resolve("scheduler").resolve("koala")));
+        s.check(grid);
+        return s;
+    }
+
+    private void check(GridConfig grid) {
+        require(port > 0 && port < 65536, grid, "scheduler.port", "a port is 1..65535");
+        require(maxPlaceTries >= 1, grid, "scheduler.placementTries", "must be at least 1");
+        require(maxClaimFailures >= 1, grid, "scheduler.claimFailures", "must be at least 1");
+        require(!claimTimeout.isNegative() && !claimTimeout.isZero(), grid, "scheduler.claimTimeout", "must be positive");
+    }
+
+    private static void require(boolean ok, GridConfig grid, String key, String reason) {
+        if (!ok) {
+            throw new ConfigException(grid.file() + ": " + key + ": " + reason);
+        }
+    }
+}

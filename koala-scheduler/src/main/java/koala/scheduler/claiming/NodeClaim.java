@@ -1,0 +1,44 @@
+package koala.scheduler.claiming;
+
+import java.time.Instant;
+
+/**
+ * One node of a job: a pilot job on a site.
+ *
+ * @param id          {@code <job>.<component>.<rank>}; a re-placed node keeps its id
+ * @param attempt     how many times this node has been claimed (1 for the first)
+ * @param pilot       the SGE job id, null until the agent accepted the pilot
+ * @param token       secret the node's launcher presents to the scheduler
+ * @param submittedAt when its current pilot was submitted
+ */
+public record NodeClaim(String id, long job, int component, int rank, String site, NodeState state, String pilot,
+                        String host, Integer exitStatus, String token, Instant submittedAt, int attempt) {
+
+    public NodeClaim with(NodeState next) {
+        return new NodeClaim(id, job, component, rank, site, next, pilot, host, exitStatus, token, submittedAt, attempt);
+    }
+
+    public NodeClaim arrived(String onHost) {
+        return new NodeClaim(id, job, component, rank, site, NodeState.ARRIVED, pilot, onHost, exitStatus, token,
+                submittedAt, attempt);
+    }
+
+    public NodeClaim exited(int status) {
+        return new NodeClaim(id, job, component, rank, site, NodeState.EXITED, pilot, host, status, token, submittedAt,
+                attempt);
+    }
+
+    public NodeClaim submitted(String pilotId, Instant at) {
+        return new NodeClaim(id, job, component, rank, site, NodeState.SUBMITTED, pilotId, null, null, token, at, attempt);
+    }
+
+    public NodeClaim movedTo(String newSite, String newToken) {
+        return new NodeClaim(id, job, component, rank, newSite, NodeState.SUBMITTED, null, null, null, newToken, null,
+                attempt + 1);
+    }
+
+    /** The SGE job name of its pilot: KOALA's prefix, the node and the attempt. */
+    public String pilotName() {
+        return "koala-" + id.replace('.', '-') + "-a" + attempt;
+    }
+}

@@ -1,0 +1,67 @@
+package koala.scheduler.kis;
+
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import koala.common.http.ApiException;
+import koala.common.site.AgentHealth;
+import koala.common.site.CellSnapshot;
+import koala.common.site.SiteAgentClient;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * The KOALA Information Service: polls every site agent for its health and its cell's snapshot,
+ * on its own thread, so that a slow site never holds up scheduling. The snapshot shows local
+ * users' jobs as well as KOALA's, which is how KOALA respects load it did not put there.
+ */
+public final class InformationService implements AutoCloseable {
+    private static final Logger LOG = LogManager.getLogger(InformationService.class);
+
+    private final Map<String, SiteAgentClient> agents;
+    private final Map<String, SiteInfo> latest = new ConcurrentHashMap<>();
+    private final InstantSource clock;
+    private final ScheduledExecutorService timer;
+
+    public InformationService(Map<String, SiteAgentClient> agents, InstantSource clock, ScheduledExecutorService timer) {
+        this.agents = Map.copyOf(agents);
+        this.clock = clock;
+        this.timer = timer;
+    }
+
+    public void start(Duration every) {
+        timer.scheduleWithFixedDelay(this::pollAll, 0, every.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    public Optional<SiteInfo> site(String name) {
+        return Optional.ofNullable(latest.get(name));
+    }
+
+    /** Polls every site now, on the caller's thread. */
+    public void pollAll() {
+        agents.forEach((site, agent) -> latest.put(site, poll(site, agent)));
+    }
+
+    private SiteInfo poll(String site, SiteAgentClient agent) {
+        try {
+            AgentHealth health = agent.health();
+            CellSnapshot snapshot = health.up() ? agent.snapshot() : null;
+            SiteInfo before = latest.get(site);
+            if (before != null && before.up() != health.up()) {
+                LOG.info("site {} is {}{}", site, health.status(), health.up() ? "" : ": " + health.reason());
+            }
+            return new SiteInfo(site, health, snapshot, null, clock.instant());
+        } catch (ApiException e) {
+            return new SiteInfo(site, null, null, "agent unreachable: " + e.getMessage(), clock.instant());
+        }
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+    }
+}

@@ -1,0 +1,191 @@
+package koala.scheduler.storage;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import koala.common.api.TransitionView;
+import koala.scheduler.claiming.NodeClaim;
+import koala.scheduler.claiming.NodeState;
+import koala.scheduler.state.JobState;
+
+/**
+ * The store as an embedded H2 file database. One connection, used by the scheduler's loop thread
+ * only; every statement commits on its own, so a {@code kill -9} loses at most the call in flight.
+ */
+public final class H2Store implements Store {
+    private static final String SCHEMA = """
+            CREATE TABLE IF NOT EXISTS jobs (id BIGINT PRIMARY KEY, name VARCHAR, source VARCHAR, jdf CLOB,
+              kind VARCHAR, state VARCHAR, policy VARCHAR, priority VARCHAR, place_tries INT, claim_failures INT,
+              waiting VARCHAR, submitted_at TIMESTAMP WITH TIME ZONE);
+            CREATE TABLE IF NOT EXISTS nodes (id VARCHAR PRIMARY KEY, job BIGINT, component INT, node_rank INT,
+              site VARCHAR, state VARCHAR, pilot VARCHAR, host VARCHAR, exit_status INT, token VARCHAR,
+              submitted_at TIMESTAMP WITH TIME ZONE, attempt INT);
+            CREATE INDEX IF NOT EXISTS nodes_job ON nodes(job);
+            CREATE TABLE IF NOT EXISTS transitions (job BIGINT, seq BIGINT AUTO_INCREMENT PRIMARY KEY,
+              at TIMESTAMP WITH TIME ZONE, from_state VARCHAR, to_state VARCHAR, event VARCHAR, reason VARCHAR);
+            CREATE INDEX IF NOT EXISTS transitions_job ON transitions(job);
+            CREATE TABLE IF NOT EXISTS agents (site VARCHAR PRIMARY KEY, url VARCHAR, pid BIGINT);
+            CREATE SEQUENCE IF NOT EXISTS job_ids START WITH 1;
+            """;
+
+    private final Connection db;
+
+    private H2Store(Connection db) {
+        this.db = db;
+    }
+
+    /** Opens (creating if needed) the database {@code file}.mv.db. */
+    public static H2Store open(Path file) {
+        try {
+            Connection db = DriverManager.getConnection("jdbc:h2:file:" + file.toAbsolutePath() + ";DB_CLOSE_ON_EXIT=FALSE",
+                    "koala", "");
+            try (Statement s = db.createStatement()) {
+                s.execute(SCHEMA);
+            }
+            return new H2Store(db);
+        } catch (SQLException e) {
+            throw new StoreException("cannot open the scheduler database " + file + ".mv.db: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public long nextJobId() {
+        return query("SELECT NEXT VALUE FOR job_ids", List.of(), rs -> rs.getLong(1)).get(0);
+    }
+
+    @Override
+    public void saveJob(JobRecord j) {
+        update("MERGE INTO jobs KEY(id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", List.of(j.id(), j.name(), j.source(), j.jdf(),
+                j.kind(), j.state().name(), j.policy(), j.priority(), j.placeTries(), j.claimFailures(),
+                nullable(j.waitingBecause()), ts(j.submittedAt())));
+    }
+
+    @Override
+    public void saveNode(NodeClaim n) {
+        update("MERGE INTO nodes KEY(id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", List.of(n.id(), n.job(), n.component(),
+                n.rank(), n.site(), n.state().name(), nullable(n.pilot()), nullable(n.host()), nullable(n.exitStatus()),
+                n.token(), nullable(ts(n.submittedAt())), n.attempt()));
+    }
+
+    @Override
+    public void recordTransition(long job, TransitionView t) {
+        update("INSERT INTO transitions (job, at, from_state, to_state, event, reason) VALUES (?,?,?,?,?,?)",
+                List.of(job, ts(t.at()), t.from(), t.to(), t.event(), nullable(t.reason())));
+    }
+
+    @Override
+    public void saveAgent(AgentRecord a) {
+        update("MERGE INTO agents KEY(site) VALUES (?,?,?)", List.of(a.site(), a.url(), a.pid()));
+    }
+
+    @Override
+    public List<JobRecord> jobs() {
+        return query("SELECT * FROM jobs ORDER BY id", List.of(), rs -> new JobRecord(rs.getLong("id"),
+                rs.getString("name"), rs.getString("source"), rs.getString("jdf"), rs.getString("kind"),
+                JobState.valueOf(rs.getString("state")), rs.getString("policy"), rs.getString("priority"),
+                rs.getInt("place_tries"), rs.getInt("claim_failures"), rs.getString("waiting"),
+                instant(rs.getTimestamp("submitted_at"))));
+    }
+
+    @Override
+    public List<NodeClaim> nodes(long job) {
+        return query("SELECT * FROM nodes WHERE job = ? ORDER BY component, node_rank", List.of(job),
+                rs -> new NodeClaim(rs.getString("id"), rs.getLong("job"), rs.getInt("component"),
+                        rs.getInt("node_rank"), rs.getString("site"), NodeState.valueOf(rs.getString("state")),
+                        rs.getString("pilot"), rs.getString("host"), (Integer) rs.getObject("exit_status"),
+                        rs.getString("token"), instant(rs.getTimestamp("submitted_at")), rs.getInt("attempt")));
+    }
+
+    @Override
+    public List<TransitionView> history(long job) {
+        return query("SELECT * FROM transitions WHERE job = ? ORDER BY seq", List.of(job),
+                rs -> new TransitionView(instant(rs.getTimestamp("at")), rs.getString("from_state"),
+                        rs.getString("to_state"), rs.getString("event"), rs.getString("reason")));
+    }
+
+    @Override
+    public Map<String, AgentRecord> agents() {
+        Map<String, AgentRecord> agents = new LinkedHashMap<>();
+        query("SELECT * FROM agents", List.of(), rs -> new AgentRecord(rs.getString("site"), rs.getString("url"),
+                rs.getLong("pid"))).forEach(a -> agents.put(a.site(), a));
+        return agents;
+    }
+
+    @Override
+    public void close() {
+        try {
+            db.close();
+        } catch (SQLException e) {
+            throw new StoreException("closing the database: " + e.getMessage(), e);
+        }
+    }
+
+    // ---- JDBC plumbing ----------------------------------------------------------------------
+
+    @FunctionalInterface
+    private interface Row<T> {
+        T read(ResultSet rs) throws SQLException;
+    }
+
+    /** Marks a SQL NULL of the given type in a parameter list. */
+    private record Null(int sqlType) {
+    }
+
+    private static Object nullable(Object value) {
+        if (value != null) {
+            return value;
+        }
+        return new Null(java.sql.Types.NULL);
+    }
+
+    private void update(String sql, List<Object> params) {
+        try (PreparedStatement s = prepare(sql, params)) {
+            s.executeUpdate();
+        } catch (SQLException e) {
+            throw new StoreException(sql + ": " + e.getMessage(), e);
+        }
+    }
+
+    private <T> List<T> query(String sql, List<Object> params, Row<T> row) {
+        try (PreparedStatement s = prepare(sql, params); ResultSet rs = s.executeQuery()) {
+            List<T> out = new ArrayList<>();
+            while (rs.next()) {
+                out.add(row.read(rs));
+            }
+            return out;
+        } catch (SQLException e) {
+            throw new StoreException(sql + ": " + e.getMessage(), e);
+        }
+    }
+
+    private PreparedStatement prepare(String sql, List<Object> params) throws SQLException {
+        PreparedStatement s = db.prepareStatement(sql);
+        for (int i = 0; i < params.size(); i++) {
+            Object p = params.get(i);
+            if (p instanceof Null n) {
+                s.setNull(i + 1, n.sqlType());
+            } else {
+                s.setObject(i + 1, p);
+            }
+        }
+        return s;
+    }
+
+    private static Timestamp ts(Instant i) {
+        return i == null ? null : Timestamp.from(i);
+    }
+
+    private static Instant instant(Timestamp t) {
+        return t == null ? null : t.toInstant();
+    }
+}

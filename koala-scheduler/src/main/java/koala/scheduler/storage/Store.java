@@ -1,0 +1,38 @@
+package koala.scheduler.storage;
+
+import java.util.List;
+import java.util.Map;
+import koala.common.api.TransitionView;
+import koala.scheduler.claiming.NodeClaim;
+
+/**
+ * Everything the scheduler keeps across a crash, behind one narrow interface: the scheduling code
+ * never sees a database. Writes are durable when the call returns.
+ */
+public interface Store extends AutoCloseable {
+    /** Where a site's agent was, so that a restarted scheduler re-attaches to it. */
+    record AgentRecord(String site, String url, long pid) {
+    }
+
+    long nextJobId();
+
+    void saveJob(JobRecord job);
+
+    void saveNode(NodeClaim node);
+
+    void recordTransition(long job, TransitionView transition);
+
+    void saveAgent(AgentRecord agent);
+
+    /** Every job, oldest first. */
+    List<JobRecord> jobs();
+
+    List<NodeClaim> nodes(long job);
+
+    List<TransitionView> history(long job);
+
+    Map<String, AgentRecord> agents();
+
+    @Override
+    void close();
+}

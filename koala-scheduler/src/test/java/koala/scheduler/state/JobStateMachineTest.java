@@ -1,0 +1,39 @@
+package koala.scheduler.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+class JobStateMachineTest {
+    @Test
+    void aJobWhoseClaimsFailGoesBackToTheQueueReleasingWhatItHeld() {
+        assertThat(JobStateMachine.on(JobState.CLAIMING, JobEvent.CLAIMS_FAILED)).hasValueSatisfying(t -> {
+            assertThat(t.to()).isEqualTo(JobState.QUEUED);
+            assertThat(t.effects()).containsExactly(SideEffect.RELEASE_NODES, SideEffect.REQUEUE);
+        });
+    }
+
+    @Test
+    void aCoAllocatedJobStartsOnlyFromClaimingWhenAllIsClaimed() {
+        assertThat(JobStateMachine.on(JobState.CLAIMING, JobEvent.ALL_CLAIMED).orElseThrow().effects())
+                .containsExactly(SideEffect.START_COMPONENTS);
+        assertThat(JobStateMachine.on(JobState.QUEUED, JobEvent.ALL_CLAIMED)).isEmpty();
+    }
+
+    @Test
+    void endedJobsAcceptNothingNotEvenACancel() {
+        for (JobState ended : new JobState[] {JobState.FINISHED, JobState.FAILED, JobState.CANCELLED}) {
+            for (JobEvent event : JobEvent.values()) {
+                assertThat(JobStateMachine.on(ended, event)).as(ended + " on " + event).isEmpty();
+            }
+        }
+    }
+
+    @Test
+    void everyLiveStateCanBeCancelledAndReleasesItsNodes() {
+        for (JobState live : new JobState[] {JobState.QUEUED, JobState.CLAIMING, JobState.RUNNING}) {
+            assertThat(JobStateMachine.on(live, JobEvent.CANCEL).orElseThrow().effects())
+                    .containsExactly(SideEffect.RELEASE_NODES);
+        }
+    }
+}

@@ -1,0 +1,140 @@
+package koala.node;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import koala.common.api.NodeReport;
+import koala.common.api.NodeTask;
+import koala.common.api.SchedulerClient;
+import koala.common.http.ApiException;
+import koala.common.time.Poll;
+
+/**
+ * What every pilot job runs: the node's end of KOALA. It tells the scheduler it has arrived on its
+ * host, waits to be told what to run (a co-allocated job starts only when all its nodes have
+ * arrived), runs it, reports the exit status, and exits, which ends the pilot job and frees the
+ * node. When the scheduler cannot be reached for longer than {@code --give-up} (it crashed and did
+ * not come back), the launcher stops what it runs and exits, so that a lost scheduler never holds
+ * nodes forever.
+ *
+ * <p>Usage: {@code NodeLauncher --scheduler URL --node ID [--give-up SECONDS]}, with the node's
+ * token in {@code KOALA_NODE_TOKEN}.
+ */
+public final class NodeLauncher {
+    private static final Duration LONG_POLL = Duration.ofSeconds(20);
+
+    private final SchedulerClient scheduler;
+    private final String node;
+    private final String token;
+    private final Duration giveUp;
+    private final InstantSource clock;
+    private final Poll retry;
+
+    NodeLauncher(SchedulerClient scheduler, String node, String token, Duration giveUp, InstantSource clock) {
+        this.scheduler = scheduler;
+        this.node = node;
+        this.token = token;
+        this.giveUp = giveUp;
+        this.clock = clock;
+        this.retry = new Poll(clock, Duration.ofSeconds(1));
+    }
+
+    public static void main(String[] args) throws Exception {
+        String url = option(args, "--scheduler").orElseThrow(() -> new IllegalArgumentException("--scheduler URL"));
+        String node = option(args, "--node").orElseThrow(() -> new IllegalArgumentException("--node ID"));
+        Duration giveUp = Duration.ofSeconds(option(args, "--give-up").map(Long::parseLong).orElse(300L));
+        String token = Optional.ofNullable(System.getenv("KOALA_NODE_TOKEN")).orElse("");
+        System.exit(new NodeLauncher(new SchedulerClient(URI.create(url)), node, token, giveUp, InstantSource.system())
+                .run());
+    }
+
+    int run() throws IOException, InterruptedException {
+        String host = InetAddress.getLocalHost().getHostName();
+        log("node " + node + " arrived on " + host);
+        Optional<NodeTask> task = call(() -> scheduler.arrive(node, new NodeReport(token, host, null)));
+        while (task.isPresent() && task.get().action().equals("WAIT")) {
+            task = call(() -> scheduler.task(node, token, LONG_POLL));
+        }
+        if (task.isEmpty() || !task.get().action().equals("RUN")) {
+            log(task.isEmpty() ? "scheduler gone; giving the node back" : "told to exit");
+            return 0;
+        }
+        int status = execute(task.get());
+        log("command ended with status " + status);
+        call(() -> scheduler.exited(node, new NodeReport(token, host, status)));
+        return 0;
+    }
+
+    /** Runs the component's command here; returns its exit status. A cancel kills the pilot, and SGE the command with it. */
+    private int execute(NodeTask task) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(task.executable());
+        command.addAll(task.arguments());
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().putAll(task.environment());
+        if (task.directory() != null) {
+            builder.directory(new File(task.directory()));
+        }
+        builder.redirectOutput(output(task.stdout()));
+        builder.redirectError(task.stderr() == null ? ProcessBuilder.Redirect.INHERIT : output(task.stderr()));
+        builder.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        log("running " + String.join(" ", command));
+        Process process;
+        try {
+            process = builder.start();
+        } catch (IOException e) {
+            log("cannot start: " + e.getMessage());
+            return 127;
+        }
+        return process.waitFor();
+    }
+
+    private static ProcessBuilder.Redirect output(String path) {
+        return path == null ? ProcessBuilder.Redirect.INHERIT : ProcessBuilder.Redirect.appendTo(new File(path));
+    }
+
+    /**
+     * Calls the scheduler until it answers; empty when it has not for {@code giveUp}, or when it says
+     * this node is none of its own (404/409/401: the job was cancelled or the node released).
+     */
+    private Optional<NodeTask> call(Supplier<NodeTask> request) {
+        Instant deadline = clock.instant().plus(giveUp);
+        NodeTask[] answer = new NodeTask[1];
+        boolean[] refused = new boolean[1];
+        retry.until(() -> {
+            try {
+                answer[0] = request.get();
+                return true;
+            } catch (ApiException e) {
+                if (e.status() >= 400 && e.status() < 500) {
+                    log("scheduler refused node " + node + ": " + e.getMessage());
+                    refused[0] = true;
+                    return true;
+                }
+                return false;
+            }
+        }, Duration.between(clock.instant(), deadline));
+        return refused[0] ? Optional.empty() : Optional.ofNullable(answer[0]);
+    }
+
+    private static Optional<String> option(String[] args, String name) {
+        for (int i = 0; i + 1 < args.length; i++) {
+            if (args[i].equals(name)) {
+                return Optional.of(args[i + 1]);
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static void log(String message) {
+        System.err.println("[koala node] " + message);
+    }
+}
