@@ -1,0 +1,142 @@
+package koala.placement;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * The rules every placement policy shares; a policy only says which site a component goes to.
+ *
+ * <p>Placing a job, whatever the policy:
+ * <ol>
+ *   <li>A job with no components, a flexible job with more than one, or a component asking for
+ *       fewer than one node is not placed, with a reason.</li>
+ *   <li>Fixed components first, in index order: each goes to its {@code fixedSite}, and must fit
+ *       there in the nodes left after the earlier ones; otherwise that component gets a reason (an
+ *       unknown site, more nodes than the site has in all, or not enough idle now).</li>
+ *   <li>Then the other components, largest first (ties: lower index first), each placed against
+ *       what the fixed ones and the earlier ones left. A component that no site has room for gets a
+ *       reason (more than any site has, or not enough idle now) and takes nothing. For the others
+ *       the policy chooses ({@link #chooseSite}); a component is never split, except the single
+ *       component of a flexible job by a policy that splits it ({@link #placeFlexible}).</li>
+ *   <li>All or nothing: one reason and the job is {@link Decision.NotPlaced} with a reason for
+ *       every component that could not go anywhere; else {@link Decision.Placed}.</li>
+ * </ol>
+ * Assignments and reasons are listed in component order. Every choice breaks ties by site name,
+ * so the same job and view give the same decision.
+ */
+abstract class GreedyPolicy implements PlacementPolicy {
+    private static final Comparator<ComponentNeed> LARGEST_FIRST =
+            Comparator.comparingInt(ComponentNeed::nodes).reversed().thenComparingInt(ComponentNeed::index);
+
+    @Override
+    public final Decision place(JobNeed job, GridView grid) {
+        List<Reason> malformed = check(job);
+        if (!malformed.isEmpty()) {
+            return new Decision.NotPlaced(malformed);
+        }
+        IdleLedger ledger = new IdleLedger(grid.sites());
+        Outcome out = new Outcome();
+        List<ComponentNeed> free = new ArrayList<>(job.components().size());
+        for (ComponentNeed c : job.components()) {
+            if (c.fixedSite() != null) {
+                placeFixed(c, ledger, out);
+            } else {
+                free.add(c);
+            }
+        }
+        free.sort(LARGEST_FIRST);
+        for (ComponentNeed c : free) {
+            if (job.flexible()) {
+                placeFlexible(c, ledger, grid, out);
+            } else {
+                placeWhole(c, ledger, grid, out);
+            }
+        }
+        return out.decision();
+    }
+
+    /**
+     * The site for a component that is not split, given that at least one site has room for it
+     * now: the position of a site in {@code ledger} whose {@code left} is at least {@code c.nodes()}.
+     */
+    abstract int chooseSite(ComponentNeed c, IdleLedger ledger, GridView grid);
+
+    /**
+     * Places the single component of a flexible job. By default it is not split: the policy places
+     * it whole, like any component. Flexible Cluster Minimization overrides this to split it.
+     */
+    void placeFlexible(ComponentNeed c, IdleLedger ledger, GridView grid, Outcome out) {
+        placeWhole(c, ledger, grid, out);
+    }
+
+    /** Places a component on one site of the policy's choice, or gives the reason none has room. */
+    final void placeWhole(ComponentNeed c, IdleLedger ledger, GridView grid, Outcome out) {
+        if (ledger.size() == 0) {
+            out.reason(Reasons.noClusters(c));
+        } else if (c.nodes() > ledger.total(ledger.largest())) {
+            out.reason(Reasons.neverFits(c, ledger));
+        } else if (c.nodes() > ledger.left(ledger.mostLeft())) {
+            out.reason(Reasons.noRoom(c, ledger));
+        } else {
+            out.assign(c, chooseSite(c, ledger, grid), c.nodes(), ledger);
+        }
+    }
+
+    private static void placeFixed(ComponentNeed c, IdleLedger ledger, Outcome out) {
+        int site = ledger.indexOf(c.fixedSite());
+        if (site < 0) {
+            out.reason(Reasons.unknownSite(c, ledger));
+        } else if (c.nodes() > ledger.total(site)) {
+            out.reason(Reasons.fixedNeverFits(c, ledger, site));
+        } else if (c.nodes() > ledger.left(site)) {
+            out.reason(Reasons.fixedNoRoom(c, ledger, site));
+        } else {
+            out.assign(c, site, c.nodes(), ledger);
+        }
+    }
+
+    private static List<Reason> check(JobNeed job) {
+        List<Reason> reasons = new ArrayList<>();
+        if (job.components().isEmpty()) {
+            reasons.add(Reasons.noComponents());
+        } else if (job.flexible() && job.components().size() > 1) {
+            reasons.add(Reasons.flexibleShape(job.components().size()));
+        }
+        for (ComponentNeed c : job.components()) {
+            if (c.nodes() < 1) {
+                reasons.add(Reasons.badSize(c));
+            }
+        }
+        return reasons;
+    }
+
+    /** What one decision has gathered so far: the assignments made and the reasons given. */
+    static final class Outcome {
+        private static final Comparator<Assignment> BY_COMPONENT = Comparator.comparingInt(Assignment::component);
+        private static final Comparator<Reason> BY_REASON_COMPONENT = Comparator.comparingInt(Reason::component);
+
+        private final List<Assignment> assignments = new ArrayList<>();
+        private final List<Reason> reasons = new ArrayList<>();
+
+        /** Gives {@code nodes} of component {@code c} to the site, and takes them from the ledger. */
+        void assign(ComponentNeed c, int site, int nodes, IdleLedger ledger) {
+            ledger.take(site, nodes);
+            assignments.add(new Assignment(c.index(), ledger.name(site), nodes));
+        }
+
+        void reason(Reason reason) {
+            reasons.add(reason);
+        }
+
+        /** Placed when no reason was given, assignments in component order (a split in its order). */
+        Decision decision() {
+            if (!reasons.isEmpty()) {
+                reasons.sort(BY_REASON_COMPONENT);
+                return new Decision.NotPlaced(reasons);
+            }
+            assignments.sort(BY_COMPONENT);
+            return new Decision.Placed(assignments);
+        }
+    }
+}

@@ -1,0 +1,109 @@
+package koala.placement;
+
+import java.util.StringJoiner;
+
+/**
+ * The words of every reason a policy gives for not placing a job, in one place so that every
+ * policy says the same thing the same way. Each is what a user reads in {@code koala status}.
+ */
+final class Reasons {
+    /** How many sites a reason lists before it says "and N more". */
+    static final int LISTED_SITES = 5;
+
+    private Reasons() {
+    }
+
+    static Reason noComponents() {
+        return Reason.job("the job has no components");
+    }
+
+    static Reason flexibleShape(int components) {
+        return Reason.job("a flexible job has exactly one component, this one has " + components);
+    }
+
+    static Reason badSize(ComponentNeed c) {
+        return new Reason(c.index(), "component " + c.index() + " asks for " + c.nodes()
+                + " nodes, it needs at least 1");
+    }
+
+    static Reason unknownSite(ComponentNeed c, IdleLedger grid) {
+        return new Reason(c.index(), "component " + c.index() + " is fixed to " + c.fixedSite()
+                + ", which is not a cluster of this grid (clusters: " + names(grid) + ")");
+    }
+
+    static Reason fixedNeverFits(ComponentNeed c, IdleLedger grid, int site) {
+        return new Reason(c.index(), "component " + c.index() + " needs " + c.nodes() + " nodes on "
+                + c.fixedSite() + ", more than it has (" + grid.total(site) + " nodes in all)");
+    }
+
+    static Reason fixedNoRoom(ComponentNeed c, IdleLedger grid, int site) {
+        String has = grid.left(site) == grid.idle(site) ? grid.idle(site) + " idle"
+                : grid.idle(site) + " idle, " + grid.left(site) + " left after the job's other components";
+        return new Reason(c.index(), "component " + c.index() + " needs " + c.nodes() + " nodes on "
+                + c.fixedSite() + ", which has " + has);
+    }
+
+    static Reason noClusters(ComponentNeed c) {
+        return new Reason(c.index(), "component " + c.index() + " needs " + c.nodes()
+                + " nodes, the grid has no clusters");
+    }
+
+    static Reason neverFits(ComponentNeed c, IdleLedger grid) {
+        int largest = grid.largest();
+        return new Reason(c.index(), "component " + c.index() + " needs " + c.nodes()
+                + " nodes on one cluster, more than any cluster has (largest: " + grid.name(largest)
+                + " with " + grid.total(largest) + ")");
+    }
+
+    static Reason noRoom(ComponentNeed c, IdleLedger grid) {
+        int most = grid.mostLeft();
+        String text = "component " + c.index() + " needs " + c.nodes() + " nodes on one cluster, most idle is "
+                + grid.left(most) + " on " + grid.name(most);
+        if (grid.anyIdle(c.nodes())) {
+            text += " once the job's other components are placed";
+        }
+        return new Reason(c.index(), text);
+    }
+
+    static Reason flexibleNeverFits(ComponentNeed c, IdleLedger grid) {
+        return new Reason(c.index(), "needs " + c.nodes() + " nodes, more than the grid has ("
+                + grid.totalNodes() + " nodes on " + grid.size() + " clusters)");
+    }
+
+    static Reason flexibleNoRoom(ComponentNeed c, IdleLedger grid) {
+        StringJoiner idle = new StringJoiner(", ", " (", ")").setEmptyValue("");
+        int listed = 0;
+        int more = 0;
+        for (int site : grid.byMostLeft()) {
+            if (grid.left(site) == 0) {
+                break;
+            }
+            if (listed++ < LISTED_SITES) {
+                idle.add(grid.name(site) + " " + grid.left(site));
+            } else {
+                more++;
+            }
+        }
+        if (more > 0) {
+            idle.add("and " + more + " more");
+        }
+        return new Reason(c.index(), "needs " + c.nodes() + " nodes, the grid has " + grid.totalLeft() + " idle"
+                + idle);
+    }
+
+    private static String names(IdleLedger grid) {
+        StringJoiner names = new StringJoiner(", ").setEmptyValue("none");
+        String[] sorted = new String[grid.size()];
+        for (int i = 0; i < sorted.length; i++) {
+            sorted[i] = grid.name(i);
+        }
+        java.util.Arrays.sort(sorted);
+        for (int i = 0; i < sorted.length && i < LISTED_SITES; i++) {
+            names.add(sorted[i]);
+        }
+        if (sorted.length > LISTED_SITES) {
+            names.add("and " + (sorted.length - LISTED_SITES) + " more");
+        }
+        return names.toString();
+    }
+}

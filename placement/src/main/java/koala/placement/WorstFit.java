@@ -1,0 +1,28 @@
+package koala.placement;
+
+/**
+ * Worst-Fit ({@code worst-fit}), KOALA's default: spread the load by sending each component to the
+ * site with the most idle nodes.
+ *
+ * <p>Components go largest first (ties: lower index first); each goes to the site with the most
+ * idle nodes left after this job's earlier components (ties: site name ascending). Several
+ * components may share a site. Fixed components, the order and the reasons are the common rules
+ * of every policy (see {@code GreedyPolicy}). A flexible job is placed whole, not split.
+ *
+ * <p>Example: sites fs0 10 idle, fs1 8, fs2 3 and components of 4, 6 and 2 nodes: component 1
+ * (6) goes to fs0 (4 left), component 0 (4) to fs1 (4 left), component 2 (2) to fs0 (fs0 and fs1
+ * both have 4 left; fs0 comes first by name).
+ */
+public final class WorstFit extends GreedyPolicy {
+    public static final String NAME = "worst-fit";
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    int chooseSite(ComponentNeed c, IdleLedger ledger, GridView grid) {
+        return ledger.mostLeft();
+    }
+}
