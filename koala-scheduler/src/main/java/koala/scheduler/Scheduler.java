@@ -85,11 +85,9 @@ final class Scheduler {
         if (description.kind() == JobKind.FRAMEWORK) {
             throw new ApiException(400, file + ": framework jobs are started with their framework runner");
         }
-        String policy = PlacementPolicies.forJob(description.placement(), description.kind() == JobKind.FLEXIBLE)
-                .name();
-        if (description.placement() == null && description.kind() != JobKind.FLEXIBLE) {
-            policy = PlacementPolicies.byName(settings.defaultPolicy()).name();
-        }
+        String policy = PlacementPolicies.byName(description.placement() != null ? description.placement()
+                : description.kind() == JobKind.FLEXIBLE ? PlacementPolicies.DEFAULT_FLEXIBLE
+                : settings.defaultPolicy()).name();
         JobRecord record = new JobRecord(store.nextJobId(), description.name(), file, text, description.kind().name(),
                 JobState.QUEUED, policy, description.priority(), 0, 0, "waiting for the first placement round",
                 clock.instant());
@@ -235,15 +233,15 @@ final class Scheduler {
         List<NodeClaim> lost = job.nodes().stream().filter(n -> n.state() == NodeState.LOST).toList();
         ClaimVerdict verdict = lost.isEmpty() ? claimRules.check(claiming, job.record().claimFailures(), clock.instant())
                 : lostVerdict(job, lost);
-        switch (verdict) {
-            case ClaimVerdict.AllClaimed all -> fire(job, JobEvent.ALL_CLAIMED, "all " + claiming.size()
-                    + " nodes claimed");
-            case ClaimVerdict.Waiting waiting -> update(job, job.record().waiting(waiting.reason()));
-            case ClaimVerdict.Replace replace -> replace(job, replace);
-            case ClaimVerdict.Requeue requeue -> {
-                update(job, job.record().claimFailed());
-                fire(job, JobEvent.CLAIMS_FAILED, requeue.reason());
-            }
+        if (verdict instanceof ClaimVerdict.AllClaimed) {
+            fire(job, JobEvent.ALL_CLAIMED, "all " + claiming.size() + " nodes claimed");
+        } else if (verdict instanceof ClaimVerdict.Waiting waiting) {
+            update(job, job.record().waiting(waiting.reason()));
+        } else if (verdict instanceof ClaimVerdict.Replace replace) {
+            replace(job, replace);
+        } else if (verdict instanceof ClaimVerdict.Requeue requeue) {
+            update(job, job.record().claimFailed());
+            fire(job, JobEvent.CLAIMS_FAILED, requeue.reason());
         }
     }
 

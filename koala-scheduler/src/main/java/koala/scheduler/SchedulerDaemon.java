@@ -43,15 +43,17 @@ public final class SchedulerDaemon implements AutoCloseable {
 
     private final Store store;
     private final List<AgentProcess> startedAgents;
+    private final List<Long> attachedAgents;
     private final InformationService kis;
     private final SchedulerLoop loop;
     private final JsonHttpServer server;
     private final URI url;
 
-    private SchedulerDaemon(Store store, List<AgentProcess> startedAgents, InformationService kis, SchedulerLoop loop,
-                            JsonHttpServer server, URI url) {
+    private SchedulerDaemon(Store store, List<AgentProcess> startedAgents, List<Long> attachedAgents,
+                            InformationService kis, SchedulerLoop loop, JsonHttpServer server, URI url) {
         this.store = store;
         this.startedAgents = startedAgents;
+        this.attachedAgents = attachedAgents;
         this.kis = kis;
         this.loop = loop;
         this.server = server;
@@ -63,7 +65,8 @@ public final class SchedulerDaemon implements AutoCloseable {
         Files.createDirectories(settings.database().getParent());
         Store store = H2Store.open(settings.database());
         List<AgentProcess> started = new ArrayList<>();
-        Map<String, SiteAgentClient> agents = agents(grid, koalaHome, store, started);
+        List<Long> attached = new ArrayList<>();
+        Map<String, SiteAgentClient> agents = agents(grid, koalaHome, store, started, attached);
         InformationService kis = new InformationService(agents, InstantSource.system(),
                 Executors.newSingleThreadScheduledExecutor(daemon("kis")));
         kis.pollAll();
@@ -86,7 +89,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         kis.start(settings.kisEvery());
         loop.every(Duration.ofSeconds(1), scheduler::tick);
         LOG.info("scheduler serving on {} with sites {}", url, sites.keySet());
-        return new SchedulerDaemon(store, started, kis, loop, server, url);
+        return new SchedulerDaemon(store, started, attached, kis, loop, server, url);
     }
 
     private static void recover(Scheduler scheduler, Map<String, SiteAgentClient> agents, Iterable<String> sites) {
@@ -106,7 +109,7 @@ public final class SchedulerDaemon implements AutoCloseable {
 
     /** Each site's agent: the one recorded before, if it still answers, else a new one. */
     private static Map<String, SiteAgentClient> agents(GridConfig grid, Path koalaHome, Store store,
-                                                       List<AgentProcess> started) {
+                                                       List<AgentProcess> started, List<Long> attached) {
         Map<String, Store.AgentRecord> known = store.agents();
         Map<String, SiteAgentClient> agents = new LinkedHashMap<>();
         for (SiteConfig site : grid.sites()) {
@@ -115,6 +118,7 @@ public final class SchedulerDaemon implements AutoCloseable {
             if (previous.isPresent()) {
                 LOG.info("re-attached to the agent of site {} at {}", site.name(), previous.get().base());
                 agents.put(site.name(), previous.get());
+                attached.add(known.get(site.name()).pid());
                 continue;
             }
             AgentProcess agent = AgentProcess.start(site, grid.file(), koalaHome, site.agentPort(), Duration.ofSeconds(60));
@@ -216,6 +220,11 @@ public final class SchedulerDaemon implements AutoCloseable {
         loop.close();
         kis.close();
         startedAgents.forEach(AgentProcess::close);
+        // agents re-attached after a crash are this scheduler's too: stop them the same way
+        attachedAgents.forEach(pid -> ProcessHandle.of(pid).ifPresent(p -> {
+            p.descendants().forEach(ProcessHandle::destroy);
+            p.destroy();
+        }));
         store.close();
     }
 }

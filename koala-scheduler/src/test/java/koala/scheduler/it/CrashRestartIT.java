@@ -1,0 +1,86 @@
+package koala.scheduler.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import koala.common.api.JobView;
+import koala.common.api.NodeView;
+import koala.common.api.SchedulerClient;
+import koala.common.grid.GridConfig;
+import koala.common.process.JavaCommand;
+import koala.common.process.RuntimeImage;
+import org.junit.jupiter.api.Test;
+
+/**
+ * {@code kill -9} the scheduler while jobs wait, claim and run, start it again: it reloads its jobs
+ * from H2, re-attaches to its agents and to the pilots still in SGE, and carries on; no job is lost
+ * or duplicated.
+ */
+class CrashRestartIT {
+
+    @Test
+    void aKilledSchedulerComesBackAndFinishesWhatItHad() throws Exception {
+        Path config = TestScheduler.config(Map.of());
+        GridConfig grid = GridConfig.load(config);
+        Process first = startScheduler(config);
+        SchedulerClient client = new SchedulerClient(URI.create("http://127.0.0.1:" + grid.integer("scheduler.port", 0)));
+        long running = TestScheduler.submit(client, "survivor", "+(&(resourceManagerContact = \"fs1\")(count = 2)"
+                + "(executable = \"/bin/sleep\")(arguments = \"15\"))(&(resourceManagerContact = \"fs2\")(count = 1)"
+                + "(executable = \"/bin/sleep\")(arguments = \"15\"))").id();
+        TestScheduler.awaitState(client, running, "RUNNING", Duration.ofSeconds(90));
+        long queued = TestScheduler.submit(client, "too-big-for-now", "&(resourceManagerContact = \"fs1\")(count = 8)"
+                + "(executable = \"/bin/true\")").id();
+
+        first.destroyForcibly().waitFor(10, TimeUnit.SECONDS); // SIGKILL: no shutdown hook runs
+        Process second = startScheduler(config);
+        try {
+            JobView survivor = TestScheduler.awaitEnd(client, running, Duration.ofSeconds(120));
+            assertThat(survivor.state()).as(survivor.history().toString()).isEqualTo("FINISHED");
+            assertThat(survivor.nodes()).extracting(NodeView::exitStatus).containsOnly(0);
+            assertThat(survivor.nodes()).hasSize(3);
+            JobView later = TestScheduler.awaitEnd(client, queued, Duration.ofSeconds(120));
+            assertThat(later.state()).isEqualTo("FINISHED");
+            assertThat(client.jobs()).extracting(JobView::id).containsExactly(running, queued);
+            assertThat(pilotsNamedFor(grid, running)).isEmpty();
+        } finally {
+            second.destroy();
+            second.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Pilots of the job still in SGE, on any site: none once it ended (none duplicated, none left over). */
+    private static List<String> pilotsNamedFor(GridConfig grid, long job) throws Exception {
+        List<String> found = new java.util.ArrayList<>();
+        for (var site : grid.sites()) {
+            String xml = LocalUsers.qstatXml(grid, site.name());
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("<JB_name>(koala-" + job + "-[^<]*)</JB_name>")
+                    .matcher(xml);
+            while (m.find()) {
+                found.add(site.name() + ":" + m.group(1));
+            }
+        }
+        return found;
+    }
+
+    private static Process startScheduler(Path config) throws Exception {
+        JavaCommand command = JavaCommand.of("koala.scheduler.SchedulerMain", RuntimeImage.currentClasspath(),
+                "--config", config.toString());
+        Process p = new ProcessBuilder(command.commandLine()).redirectError(ProcessBuilder.Redirect.INHERIT)
+                .directory(new File("/")).start();
+        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream()));
+        for (String line = out.readLine(); line != null; line = out.readLine()) {
+            if (line.startsWith("READY ")) {
+                return p;
+            }
+        }
+        throw new AssertionError("scheduler exited with " + p.waitFor());
+    }
+}

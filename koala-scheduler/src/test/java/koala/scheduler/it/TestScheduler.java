@@ -1,0 +1,105 @@
+package koala.scheduler.it;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import koala.common.api.JobView;
+import koala.common.api.SchedulerClient;
+import koala.common.api.SubmitRequest;
+import koala.common.grid.GridConfig;
+import koala.common.grid.KoalaHome;
+import koala.scheduler.SchedulerDaemon;
+import koala.testbed.CellStatus;
+import koala.testbed.Progress;
+import koala.testbed.Testbed;
+import koala.testbed.TestbedPlan;
+import koala.common.time.Poll;
+import org.awaitility.Awaitility;
+
+/**
+ * A scheduler on the real testbed for one test class: its own database and port, the testbed's
+ * sites, and settings made quick for tests.
+ */
+final class TestScheduler implements AutoCloseable {
+    private final SchedulerDaemon daemon;
+    private final Path config;
+
+    private TestScheduler(SchedulerDaemon daemon, Path config) {
+        this.daemon = daemon;
+        this.config = config;
+    }
+
+    static TestScheduler start(Map<String, String> overrides) throws IOException {
+        Path config = config(overrides);
+        return new TestScheduler(SchedulerDaemon.start(GridConfig.load(config), KoalaHome.dir()), config);
+    }
+
+    /** The testbed's grid configuration with a fresh database, a free port and quick settings. */
+    static Path config(Map<String, String> overrides) throws IOException {
+        Testbed testbed = new Testbed(KoalaHome.dir(), Progress.quiet(), Poll.system());
+        List<CellStatus> cells = testbed.status();
+        if (cells.size() < 3 || !cells.stream().allMatch(CellStatus::running)) {
+            testbed.up(TestbedPlan.of(null, List.of()));
+        }
+        Path dir = Files.createTempDirectory("koala-scheduler-it-");
+        Map<String, String> settings = new java.util.LinkedHashMap<>(Map.of(
+                "scheduler.port", Integer.toString(freePort()),
+                "scheduler.database", dir.resolve("koala").toString(),
+                "scheduler.placementInterval", "1",
+                "scheduler.kisInterval", "1",
+                "scheduler.claimTimeout", "30"));
+        settings.putAll(overrides);
+        List<String> lines = new ArrayList<>();
+        for (String line : Files.readAllLines(testbed.gridConfig())) {
+            String key = line.split("=", 2)[0].trim();
+            if (!settings.containsKey(key)) {
+                lines.add(line);
+            }
+        }
+        settings.forEach((k, v) -> lines.add(k + " = " + v));
+        Path file = dir.resolve("grid.properties");
+        Files.write(file, lines);
+        return file;
+    }
+
+    static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    Path config() {
+        return config;
+    }
+
+    SchedulerClient client() {
+        return new SchedulerClient(daemon.url());
+    }
+
+    static JobView submit(SchedulerClient client, String name, String jdf) {
+        return client.submit(new SubmitRequest(name, jdf));
+    }
+
+    static JobView awaitState(SchedulerClient client, long id, String state, Duration within) {
+        return Awaitility.await("job " + id + " " + state).atMost(within).pollInterval(Duration.ofMillis(250))
+                .until(() -> client.job(id), j -> j.state().equals(state) || (j.ended() && !state.equals(j.state())));
+    }
+
+    static JobView awaitEnd(SchedulerClient client, long id, Duration within) {
+        return Awaitility.await("job " + id + " ends").atMost(within).pollInterval(Duration.ofMillis(250))
+                .until(() -> client.job(id), JobView::ended);
+    }
+
+    @Override
+    public void close() {
+        daemon.close();
+    }
+}
