@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -82,6 +83,17 @@ public final class GridConfig {
 
     public List<SiteConfig> sites() {
         return List.copyOf(sites.values());
+    }
+
+    /**
+     * Each site's expected number of nodes ({@code site.S.node.count}), in the order of
+     * {@code grid.sites}: what a job description is checked against, as in
+     * {@code new ClusterCatalog(grid.nodeCounts())}.
+     */
+    public Map<String, Integer> nodeCounts() {
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        sites.forEach((name, site) -> counts.put(name, site.nodes()));
+        return Collections.unmodifiableMap(counts);
     }
 
     public SiteConfig site(String name) {

@@ -2,6 +2,7 @@ package koala.common.grid;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.entry;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,5 +66,18 @@ class GridConfigTest {
     void anUnknownSiteListsTheKnownOnes() throws Exception {
         GridConfig grid = GridConfig.load(write("grid.sites = fs0, fs1\nsite.fs0.sge.cell = a\nsite.fs1.sge.cell = b\n"));
         assertThatThrownBy(() -> grid.site("fs9")).hasMessageEndingWith("no site 'fs9' (sites: fs0, fs1)");
+    }
+
+    @Test
+    void nodeCountsInTheOrderOfGridSitesWithTheDefaultOfOne() throws Exception {
+        GridConfig grid = GridConfig.load(write("""
+                grid.sites = fs2, fs0, fs1
+                site.fs0.sge.cell = fs0
+                site.fs0.node.count = 16
+                site.fs1.sge.cell = fs1
+                site.fs2.sge.cell = fs2
+                site.fs2.node.count = 8
+                """));
+        assertThat(grid.nodeCounts()).containsExactly(entry("fs2", 8), entry("fs0", 16), entry("fs1", 1));
     }
 }
