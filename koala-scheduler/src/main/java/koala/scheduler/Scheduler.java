@@ -56,6 +56,7 @@ final class Scheduler {
     private final Store store;
     private final InformationService kis;
     private final List<String> siteNames;
+    private final Map<String, Integer> configuredNodes;
     private final Pilots pilots;
     private final ClaimRules claimRules;
     private final FileLocations files;
@@ -66,12 +67,16 @@ final class Scheduler {
     private final SecureRandom random = new SecureRandom();
     private Instant nextPlacement = Instant.EPOCH;
 
-    Scheduler(SchedulerSettings settings, Store store, InformationService kis, List<String> siteNames, Pilots pilots,
-              FileLocations files, InstantSource clock) {
+    /**
+     * @param configuredNodes each site's {@code node.count}, in the configuration's order
+     */
+    Scheduler(SchedulerSettings settings, Store store, InformationService kis, Map<String, Integer> configuredNodes,
+              Pilots pilots, FileLocations files, InstantSource clock) {
         this.settings = settings;
         this.store = store;
         this.kis = kis;
-        this.siteNames = List.copyOf(siteNames);
+        this.siteNames = List.copyOf(configuredNodes.keySet());
+        this.configuredNodes = Map.copyOf(configuredNodes);
         this.pilots = pilots;
         this.claimRules = new ClaimRules(settings.claimTimeout(), settings.maxClaimFailures());
         this.files = files;
@@ -127,12 +132,13 @@ final class Scheduler {
         return job;
     }
 
+    /** Every configured site, with its size as last seen, or as configured before it was ever seen. */
     private ClusterCatalog catalog() {
-        Map<String, Integer> nodes = new TreeMap<>();
+        Map<String, Integer> nodes = new TreeMap<>(configuredNodes);
         for (String site : siteNames) {
             kis.site(site).filter(SiteInfo::up).ifPresent(i -> nodes.put(site, i.snapshot().slotsTotal()));
         }
-        return nodes.isEmpty() ? ClusterCatalog.NONE : new ClusterCatalog(nodes);
+        return new ClusterCatalog(nodes);
     }
 
     // ---- the periodic round -----------------------------------------------------------------
@@ -160,6 +166,7 @@ final class Scheduler {
             if (decision instanceof Decision.Placed placed) {
                 queue.remove(id);
                 fire(job, JobEvent.PLACED, describe(placed.assignments()));
+                update(job, job.record().waiting("claiming nodes: " + describe(placed.assignments())));
                 claim(job, placed.assignments());
             } else {
                 notPlaced(job, (Decision.NotPlaced) decision);

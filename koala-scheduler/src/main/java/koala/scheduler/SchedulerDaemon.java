@@ -63,20 +63,37 @@ public final class SchedulerDaemon implements AutoCloseable {
     public static SchedulerDaemon start(GridConfig grid, Path koalaHome) throws IOException {
         SchedulerSettings settings = SchedulerSettings.from(grid, koalaHome);
         Files.createDirectories(settings.database().getParent());
+        Path pilotLogs = pilotLogs();
         Store store = H2Store.open(settings.database());
         List<AgentProcess> started = new ArrayList<>();
         List<Long> attached = new ArrayList<>();
-        Map<String, SiteAgentClient> agents = agents(grid, koalaHome, store, started, attached);
+        try {
+            Map<String, SiteAgentClient> agents = agents(grid, koalaHome, store, started, attached);
+            return serve(grid, koalaHome, settings, store, agents, started, attached, pilotLogs);
+        } catch (RuntimeException | IOException e) {
+            // a scheduler that cannot start leaves nothing running behind it
+            started.forEach(AgentProcess::close);
+            store.close();
+            throw e;
+        }
+    }
+
+    private static SchedulerDaemon serve(GridConfig grid, Path koalaHome, SchedulerSettings settings, Store store,
+                                         Map<String, SiteAgentClient> agents, List<AgentProcess> started,
+                                         List<Long> attached, Path pilotLogs) throws IOException {
         InformationService kis = new InformationService(agents, InstantSource.system(),
                 Executors.newSingleThreadScheduledExecutor(daemon("kis")));
+        awaitAgents(agents.values());
         kis.pollAll();
         URI url = URI.create("http://127.0.0.1:" + settings.port());
         Map<String, SiteConfig> sites = new LinkedHashMap<>();
         grid.sites().forEach(s -> sites.put(s.name(), s));
         Pilots pilots = new Pilots(agents, sites, RuntimeImage.publishedClasspath(koalaHome), url.toString(),
-                settings.nodeGiveUp(), pilotLogs());
-        Scheduler scheduler = new Scheduler(settings, store, kis, List.copyOf(sites.keySet()), pilots,
-                FileCatalog.from(grid), InstantSource.system());
+                settings.nodeGiveUp(), pilotLogs);
+        Map<String, Integer> nodes = new LinkedHashMap<>();
+        grid.sites().forEach(s -> nodes.put(s.name(), s.nodes()));
+        Scheduler scheduler = new Scheduler(settings, store, kis, nodes, pilots, FileCatalog.from(grid),
+                InstantSource.system());
         SchedulerLoop loop = new SchedulerLoop(Executors.newSingleThreadScheduledExecutor(daemon("scheduler")));
         loop.call(() -> {
             recover(scheduler, agents, sites.keySet());
@@ -90,6 +107,18 @@ public final class SchedulerDaemon implements AutoCloseable {
         loop.every(Duration.ofSeconds(1), scheduler::tick);
         LOG.info("scheduler serving on {} with sites {}", url, sites.keySet());
         return new SchedulerDaemon(store, started, attached, kis, loop, server, url);
+    }
+
+    /** Gives freshly started agents a moment to reach their cells; a site still down is not waited for. */
+    private static void awaitAgents(java.util.Collection<SiteAgentClient> agents) {
+        new koala.common.time.Poll(InstantSource.system(), Duration.ofMillis(200)).until(() -> agents.stream()
+                .allMatch(a -> {
+                    try {
+                        return a.health().up();
+                    } catch (ApiException e) {
+                        return false;
+                    }
+                }), Duration.ofSeconds(15));
     }
 
     private static void recover(Scheduler scheduler, Map<String, SiteAgentClient> agents, Iterable<String> sites) {
@@ -194,7 +223,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         try {
             Path dir = Path.of("/tmp/koala-pilots");
             Files.createDirectories(dir);
-            Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwt"));
+            Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
             return dir;
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,7 +48,9 @@ final class TestScheduler implements AutoCloseable {
         if (cells.size() < 3 || !cells.stream().allMatch(CellStatus::running)) {
             testbed.up(TestbedPlan.of(null, List.of()));
         }
-        Path dir = Files.createTempDirectory("koala-scheduler-it-");
+        // readable by the agents' account, which loads this configuration too
+        Path dir = Files.createTempDirectory("koala-scheduler-it-",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
         Map<String, String> settings = new java.util.LinkedHashMap<>(Map.of(
                 "scheduler.port", Integer.toString(freePort()),
                 "scheduler.database", dir.resolve("koala").toString(),
@@ -65,6 +68,7 @@ final class TestScheduler implements AutoCloseable {
         settings.forEach((k, v) -> lines.add(k + " = " + v));
         Path file = dir.resolve("grid.properties");
         Files.write(file, lines);
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
         return file;
     }
 
