@@ -7,8 +7,8 @@ import picocli.CommandLine.Command;
 @Command(name = "koala", mixinStandardHelpOptions = true, versionProvider = Koala.Version.class,
         description = {"KOALA places jobs across several Sun Grid Engine clusters and runs framework instances "
                 + "whose size follows their load.", ""},
-        subcommands = {DemoCommand.class, TestbedCommand.class, AgentCommand.class, BenchCommand.class,
-                CommandLine.HelpCommand.class},
+        subcommands = {DemoCommand.class, TestbedCommand.class, AgentCommand.class, ValidateCommand.class,
+                BenchCommand.class, CommandLine.HelpCommand.class},
         footer = {"", "Also: bin/koala test   builds, brings the testbed up and runs every test.",
                 "Exit status: 0 success, 1 failure, 2 bad input."})
 public final class Koala {
