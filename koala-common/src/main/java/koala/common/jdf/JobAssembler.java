@@ -63,10 +63,10 @@ final class JobAssembler {
     private void gatherJobLevel(Draft draft) {
         for (Draft.Found found : draft.found().values()) {
             Attribute attribute = found.attribute();
-            Draft.Found first = jobLevel.get(attribute);
             if (attribute.level() == Attribute.Level.COMPONENT) {
                 continue;
             }
+            Draft.Found first = jobLevel.get(attribute);
             if (first == null) {
                 jobLevel.put(attribute, found);
             } else if (first.value() != null && found.value() != null && !first.value().equals(found.value())) {

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import koala.common.json.Json;
 import org.junit.jupiter.api.Test;
 
 /** Valid job descriptions, read into exactly these values. */
@@ -189,5 +190,19 @@ class JdfParserTest {
         assertThat(job.totalNodes()).isEqualTo(2);
         assertThat(Jdf.errors("&(executable = /bin/true)\r\n\t(cont = 2)\r\n"))
                 .containsExactly("job.jdf:2:3: unknown attribute 'cont'; did you mean 'count'?");
+    }
+
+    @Test
+    void aJobSurvivesAJsonRoundTripWithItsWallTimeInIso8601() throws Exception {
+        JobDescription job = parse("""
+                +( &(count = 2)(executable = /bin/sh)(arguments = -c date)(maxWallTime = 01:30:00)
+                    (environment = (A 1))(resourceManagerContact = fs0)(inputFiles = genome.dat) )
+                 ( &(count = 1)(executable = /bin/true)(priority = high) )
+                """);
+
+        String json = Json.write(job);
+
+        assertThat(json).contains("\"maxWallTime\":\"PT1H30M\"");
+        assertThat(Json.mapper().readValue(json, JobDescription.class)).isEqualTo(job);
     }
 }

@@ -20,7 +20,8 @@ import koala.scheduler.state.JobState;
 
 /**
  * The store as an embedded H2 file database. One connection, used by the scheduler's loop thread
- * only; every statement commits on its own, so a {@code kill -9} loses at most the call in flight.
+ * only; every statement commits on its own and is written out at once ({@code WRITE_DELAY=0}: H2
+ * otherwise holds commits back for a second), so a {@code kill -9} loses at most the call in flight.
  */
 public final class H2Store implements Store {
     private static final String SCHEMA = """
@@ -47,7 +48,7 @@ public final class H2Store implements Store {
     /** Opens (creating if needed) the database {@code file}.mv.db. */
     public static H2Store open(Path file) {
         try {
-            Connection db = DriverManager.getConnection("jdbc:h2:file:" + file.toAbsolutePath() + ";DB_CLOSE_ON_EXIT=FALSE",
+            Connection db = DriverManager.getConnection("jdbc:h2:file:" + file.toAbsolutePath() + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0",
                     "koala", "");
             try (Statement s = db.createStatement()) {
                 s.execute(SCHEMA);
