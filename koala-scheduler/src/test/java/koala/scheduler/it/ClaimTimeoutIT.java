@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Incremental claiming: a claim whose pilots do not start in time is released and placed again
- * elsewhere. fs2's node request names a host that does not exist, so its pilots wait in the cell's
+ * elsewhere. fs2's node request asks for an architecture the cell does not have, so its pilots wait in the cell's
  * queue for good, as when the cell's own users got there first.
  */
 class ClaimTimeoutIT {
@@ -24,7 +24,7 @@ class ClaimTimeoutIT {
     @Test
     void aClaimThatDoesNotStartInTimeIsReleasedAndPlacedElsewhere() throws Exception {
         try (TestScheduler scheduler = TestScheduler.start(Map.of("scheduler.claimTimeout", "6",
-                "site.fs2.node.nativeSpec", "-w n -l hostname=no-such-host"))) {
+                "site.fs2.node.nativeSpec", "-w n -l arch=sparc"))) {
             SchedulerClient client = scheduler.client();
             GridConfig grid = GridConfig.load(scheduler.config());
             // local load leaves idle: fs0 6, fs1 7, fs2 8, so Worst-Fit sends 6 nodes to fs2 first
