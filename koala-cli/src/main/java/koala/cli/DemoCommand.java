@@ -1,5 +1,9 @@
 package koala.cli;
 
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.ArrayList;
@@ -7,100 +11,136 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
+import koala.common.api.JobView;
+import koala.common.api.SchedulerClient;
+import koala.common.api.SiteStatus;
+import koala.common.api.SubmitRequest;
 import koala.common.grid.GridConfig;
 import koala.common.grid.KoalaHome;
 import koala.common.grid.SiteConfig;
-import koala.common.process.AgentProcess;
-import koala.common.site.CellSnapshot;
-import koala.common.site.PilotSpec;
-import koala.common.site.PilotStatus;
-import koala.common.site.SiteAgentClient;
+import koala.common.http.ApiException;
 import koala.common.time.Poll;
+import koala.scheduler.SchedulerDaemon;
 import koala.testbed.Testbed;
 import koala.testbed.TestbedPlan;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
 
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"A walk through the grid on the local testbed: bring the testbed up, start one site agent per "
-                + "cell, put a local user's job on the first cell with plain qsub, submit pilot jobs to every cell "
-                + "through the agents, and show each site's nodes (KOALA's, others', free) until the pilots end."})
+        description = {"A walk through KOALA on the local testbed (about two minutes): bring the testbed up, start "
+                + "the scheduler (or use the one running), let a local user fill part of fs1 with plain qsub, and "
+                + "submit four jobs: two components on two clusters that exchange messages, a flexible job larger "
+                + "than any cluster, a co-allocated job placed by Worst-Fit, and a job pinned to fs1 that must wait "
+                + "for the local user. Shows the sites and the jobs live, then a summary."})
 final class DemoCommand implements Callable<Integer> {
-    @Option(names = "--pilot-seconds", defaultValue = "8", description = "how long each pilot runs (default: ${DEFAULT-VALUE})")
-    int pilotSeconds;
+    private static final Duration LOCAL_LOAD = Duration.ofSeconds(20);
 
     @Override
     public Integer call() throws Exception {
         Testbed testbed = TestbedCommand.testbed(System.out);
-        System.out.println("== 1. The testbed: independent SGE cells on this machine");
+        section("1. The testbed: independent SGE cells on this machine");
         testbed.up(TestbedPlan.of(null, List.of()));
         GridConfig grid = GridConfig.load(testbed.gridConfig());
-
-        System.out.println("\n== 2. One site agent per cell (one DRMAA session each)");
-        Map<SiteConfig, AgentProcess> agents = startAgents(grid);
+        SchedulerClient client = new SchedulerClient(URI.create("http://127.0.0.1:" + grid.integer("scheduler.port", 7400)));
+        SchedulerDaemon own = running(client) ? null : startScheduler(grid);
         try {
-            agents.forEach((site, agent) -> System.out.printf("  %-4s agent %s, log %s%n", site.name(), agent.url(),
-                    agent.log()));
-            SiteConfig first = grid.sites().get(0);
-            System.out.println("\n== 3. A local user submits to " + first.name() + " with plain qsub (KOALA must see it)");
-            String local = LocalUser.qsub(first, "demo-local-user", pilotSeconds * 3);
-            System.out.println("  job " + local + " on " + first.name());
-
-            System.out.println("\n== 4. KOALA submits pilots (one node each) to every site through its agent");
-            List<Submitted> pilots = new ArrayList<>();
-            agents.forEach((site, agent) -> {
-                int n = Math.max(1, site.nodes() / 2);
-                for (int i = 0; i < n; i++) {
-                    pilots.add(new Submitted(agent.client(), agent.client().submit(
-                            PilotSpec.of(PilotSpec.PREFIX + "demo", "/bin/sleep", Integer.toString(pilotSeconds)))));
-                }
-                System.out.printf("  %-4s %d pilots%n", site.name(), n);
-            });
-
-            System.out.println("\n== 5. The sites as KOALA sees them (refreshing until the pilots end)");
-            Poll every = new Poll(InstantSource.system(), Duration.ofSeconds(2));
-            every.until(() -> {
-                printSites(agents);
-                return pilots.stream().allMatch(p -> p.client().status(p.pilot().id()).state().isFinal());
-            }, Duration.ofSeconds(pilotSeconds + 120L));
-            printSites(agents);
-
-            System.out.println("\n== 6. Summary");
-            List<PilotStatus> ends = pilots.stream().map(p -> p.client().status(p.pilot().id())).toList();
-            ends.stream().filter(e -> e.exitStatus() == null || e.exitStatus() != 0)
-                    .forEach(e -> System.out.printf("  pilot %s on %s: %s %s%n", e.id(), e.site(), e.state(),
-                            e.reason() == null ? "exit " + e.exitStatus() : e.reason()));
-            long done = ends.stream().filter(e -> e.exitStatus() != null && e.exitStatus() == 0).count();
-            System.out.printf("  %d of %d pilots ran and ended with exit status 0 on %d sites%n", done, pilots.size(),
-                    agents.size());
-            System.out.println("  Next: bin/koala testbed status · bin/koala bench sge-latency · bin/koala --help");
-            return done == pilots.size() ? 0 : Koala.FAILURE;
+            return walk(grid, client);
         } finally {
-            agents.values().forEach(AgentProcess::close);
+            if (own != null) {
+                own.close();
+            }
         }
     }
 
-    private record Submitted(SiteAgentClient client, PilotStatus pilot) {
+    private int walk(GridConfig grid, SchedulerClient client) throws Exception {
+        SiteConfig fs1 = grid.site("fs1");
+        section("3. A local user of fs1 submits 6 jobs with plain qsub; KOALA must leave those nodes alone");
+        List<String> local = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            local.add(LocalUser.qsub(fs1, "local-user", (int) LOCAL_LOAD.toSeconds()));
+        }
+        System.out.println("  jobs " + String.join(" ", local) + " on fs1, each for " + LOCAL_LOAD.toSeconds() + " s");
+
+        section("4. Four jobs for KOALA");
+        Map<String, Long> jobs = new LinkedHashMap<>();
+        jobs.put("exchange", submit(client, "exchange.jdf", exchangeJdf()));
+        jobs.put("flexible", submit(client, "flexible", "&(name = flexible-20)(jobType = flexible)(count = 20)"
+                + "(executable = /bin/sleep)(arguments = 5)"));
+        jobs.put("co-allocated", submit(client, "co-allocated", "+(&(name = co-allocated)(count = 3)"
+                + "(executable = /bin/sleep)(arguments = 5))(&(count = 3)(executable = /bin/sleep)(arguments = 5))"));
+        jobs.put("pinned", submit(client, "pinned", "&(name = pinned-to-fs1)(resourceManagerContact = fs1)(count = 4)"
+                + "(executable = /bin/hostname)"));
+        jobs.forEach((k, id) -> System.out.printf("  job %d: %s%n", id, k));
+
+        section("5. The grid and the jobs as KOALA sees them, every two seconds");
+        new Poll(InstantSource.system(), Duration.ofSeconds(2)).until(() -> show(client, jobs.values()),
+                Duration.ofMinutes(4));
+
+        section("6. Summary");
+        boolean allFinished = true;
+        for (long id : jobs.values()) {
+            JobView j = client.job(id);
+            allFinished &= j.state().equals("FINISHED");
+            System.out.printf("  job %-3d %-22s %-9s %s%n", j.id(), j.name(), j.state(), j.history().stream()
+                    .filter(t -> t.event().equals("PLACED")).map(t -> t.reason()).findFirst().orElse(""));
+        }
+        for (int c = 0; c < 2; c++) {
+            Path out = Path.of("/tmp/koala-exchange-" + c + ".out");
+            if (Files.exists(out)) {
+                System.out.println("  exchange, component " + c + ": " + Files.readString(out).trim());
+            }
+        }
+        System.out.println("  Next: bin/koala status <job> · bin/koala sites · bin/koala --help");
+        return allFinished ? 0 : Koala.FAILURE;
     }
 
-    private static Map<SiteConfig, AgentProcess> startAgents(GridConfig grid) {
-        Map<SiteConfig, CompletableFuture<AgentProcess>> starting = new LinkedHashMap<>();
-        grid.sites().forEach(site -> starting.put(site, CompletableFuture.supplyAsync(() -> AgentProcess.start(site,
-                grid.file(), KoalaHome.dir(), 0, Duration.ofSeconds(60)))));
-        Map<SiteConfig, AgentProcess> agents = new LinkedHashMap<>();
-        starting.forEach((site, future) -> agents.put(site, future.join()));
-        agents.values().forEach(a -> Poll.system().until(() -> a.client().health().up(), Duration.ofSeconds(60)));
-        return agents;
-    }
-
-    private static void printSites(Map<SiteConfig, AgentProcess> agents) {
-        System.out.printf("  %-5s %6s %6s %7s %7s %8s%n", "SITE", "NODES", "FREE", "KOALA", "OTHERS", "PENDING");
-        agents.forEach((site, agent) -> {
-            CellSnapshot s = agent.client().snapshot();
-            System.out.printf("  %-5s %6d %6d %7d %7d %8d%n", site.name(), s.slotsTotal(), s.slotsFree(),
-                    s.slotsUsedByKoala(), s.slotsUsedByOthers(), s.pendingJobs());
-        });
+    private static boolean show(SchedulerClient client, Iterable<Long> jobs) {
+        System.out.printf("  %-5s %6s %5s %6s %7s %9s%n", "SITE", "NODES", "IDLE", "KOALA", "OTHERS", "CLAIMING");
+        for (SiteStatus s : client.sites()) {
+            System.out.printf("  %-5s %6d %5d %6d %7d %9d%n", s.site(), s.total(), s.idle(), s.koala(), s.others(),
+                    s.claiming());
+        }
+        boolean ended = true;
+        for (long id : jobs) {
+            JobView j = client.job(id);
+            ended &= j.ended();
+            System.out.printf("  job %-3d %-16s %-9s %s%n", j.id(), j.name(), j.state(),
+                    j.waitingBecause() == null ? "" : j.waitingBecause());
+        }
         System.out.println();
+        return ended;
+    }
+
+    private static long submit(SchedulerClient client, String file, String jdf) {
+        return client.submit(new SubmitRequest(file, jdf)).id();
+    }
+
+    private static String exchangeJdf() throws IOException {
+        for (int c = 0; c < 2; c++) {
+            Files.deleteIfExists(Path.of("/tmp/koala-exchange-" + c + ".out"));
+        }
+        try (var in = DemoCommand.class.getResourceAsStream("/demo/exchange.jdf")) {
+            return new String(in.readAllBytes());
+        }
+    }
+
+    private static boolean running(SchedulerClient client) {
+        try {
+            client.sites();
+            System.out.println("\n== 2. Using the scheduler already running at " + client.base());
+            return true;
+        } catch (ApiException e) {
+            return false;
+        }
+    }
+
+    private static SchedulerDaemon startScheduler(GridConfig grid) throws IOException {
+        section("2. The scheduler: one site agent per cell, the information service, the placement queue");
+        SchedulerDaemon daemon = SchedulerDaemon.start(grid, KoalaHome.dir());
+        System.out.println("  serving on " + daemon.url() + " (logs: KOALA_HOME/logs)");
+        return daemon;
+    }
+
+    private static void section(String title) {
+        System.out.println("\n== " + title);
     }
 }

@@ -33,6 +33,19 @@ final class GridConfigFile {
                     .append(p).append("drmaa.library = ").append(DrmaaInstall.DEBIAN_LIBRARY).append('\n')
                     .append(p).append("drmaa.preload = ").append(DrmaaInstall.DEBIAN_JEMALLOC).append('\n');
         }
-        return s.toString();
+        return s.append(FILE_CATALOG).toString();
     }
+
+    /** A small file catalog so that Close-to-Files has something to decide on (jdf-examples/close-to-files.jdf). */
+    private static final String FILE_CATALOG = """
+
+            # Input files for Close-to-Files: logical name, size, the sites holding a copy, and the
+            # bandwidth between sites (MB/s) from which transfer times are estimated.
+            files = genome.dat, reads.dat
+            file.genome.dat.size = 4G
+            file.genome.dat.sites = fs1
+            file.reads.dat.size = 512M
+            file.reads.dat.sites = fs2
+            bandwidth.default = 100
+            """;
 }

@@ -91,7 +91,7 @@ class JobTypesIT {
 
     @Test
     void componentsOnTwoClustersExchangeMessages() throws Exception {
-        String jdf = Files.readString(Path.of("src/test/resources/exchange.jdf"));
+        String jdf = Files.readString(Path.of("../jdf-examples/exchange.jdf"));
         Files.deleteIfExists(Path.of("/tmp/koala-exchange-0.out"));
         Files.deleteIfExists(Path.of("/tmp/koala-exchange-1.out"));
 
