@@ -13,14 +13,12 @@ import java.util.TreeMap;
 import java.util.stream.Collectors;
 import koala.common.api.JobView;
 import koala.common.api.SiteStatus;
-import koala.common.api.TransitionView;
 import koala.common.http.ApiException;
 import koala.common.jdf.ClusterCatalog;
 import koala.common.jdf.ComponentSpec;
 import koala.common.jdf.JobDescription;
 import koala.common.jdf.JobKind;
 import koala.common.jdf.JdfParser;
-import koala.common.site.CellSnapshot;
 import koala.placement.Assignment;
 import koala.placement.ComponentNeed;
 import koala.placement.Decision;
@@ -61,9 +59,11 @@ final class Scheduler {
     private final ClaimRules claimRules;
     private final FileLocations files;
     private final InstantSource clock;
-    private final Map<Long, Job> jobs = new TreeMap<>();
+    private final JobBook book;
     private final PlacementQueue queue = new PlacementQueue();
-    private final Map<String, Integer> missedSnapshots = new HashMap<>();
+    private final NodeDesk desk;
+    private final Recovery recovery;
+    private final PilotWatch watch;
     private final SecureRandom random = new SecureRandom();
     private Instant nextPlacement = Instant.EPOCH;
 
@@ -81,6 +81,18 @@ final class Scheduler {
         this.claimRules = new ClaimRules(settings.claimTimeout(), settings.maxClaimFailures());
         this.files = files;
         this.clock = clock;
+        this.book = new JobBook(store, clock);
+        this.watch = new PilotWatch(kis);
+        this.desk = new NodeDesk(book, this::checkClaims, this::checkRunning);
+        this.recovery = new Recovery(book, store, kis, queue, this::submitPilot, clock);
+    }
+
+    NodeDesk nodes() {
+        return desk;
+    }
+
+    Recovery recovery() {
+        return recovery;
     }
 
     // ---- jobs from users --------------------------------------------------------------------
@@ -93,13 +105,12 @@ final class Scheduler {
         String policy = PlacementPolicies.byName(description.placement() != null ? description.placement()
                 : description.kind() == JobKind.FLEXIBLE ? PlacementPolicies.DEFAULT_FLEXIBLE
                 : settings.defaultPolicy()).name();
-        JobRecord record = new JobRecord(store.nextJobId(), description.name(), file, text, description.kind().name(),
+        JobRecord record = new JobRecord(book.nextId(), description.name(), file, text, description.kind().name(),
                 JobState.QUEUED, policy, description.priority(), 0, 0, "waiting for the first placement round",
                 clock.instant());
         Job job = new Job(record, description);
-        jobs.put(job.id(), job);
-        store.saveJob(record);
-        record(job, null, JobState.QUEUED, "SUBMITTED", "from " + file);
+        book.add(job);
+        book.record(job, null, JobState.QUEUED, "SUBMITTED", "from " + file);
         queue.add(job.id(), record.priority());
         LOG.info("job {} ({}, {}, {} nodes) queued, policy {}", job.id(), record.name(), record.kind(),
                 description.totalNodes(), policy);
@@ -108,28 +119,20 @@ final class Scheduler {
     }
 
     JobView status(long id) {
-        return job(id).view();
+        return book.get(id).view();
     }
 
     List<JobView> list() {
-        return jobs.values().stream().map(Job::view).toList();
+        return book.all().stream().map(Job::view).toList();
     }
 
     JobView cancel(long id) {
-        Job job = job(id);
+        Job job = book.get(id);
         if (job.state().ended()) {
             return job.view();
         }
         fire(job, JobEvent.CANCEL, "cancelled by the user");
         return job.view();
-    }
-
-    private Job job(long id) {
-        Job job = jobs.get(id);
-        if (job == null) {
-            throw ApiException.notFound("job " + id);
-        }
-        return job;
     }
 
     /** Every configured site, with its size as last seen, or as configured before it was ever seen. */
@@ -145,8 +148,8 @@ final class Scheduler {
 
     /** One round: follow the pilots, check claims and running jobs, and place what waits. */
     void tick() {
-        followPilots();
-        for (Job job : List.copyOf(jobs.values())) {
+        watch.followPilots(book);
+        for (Job job : book.list()) {
             if (job.state() == JobState.CLAIMING) {
                 checkClaims(job);
             } else if (job.state() == JobState.RUNNING) {
@@ -161,7 +164,7 @@ final class Scheduler {
 
     private void placeQueued() {
         for (long id : queue.inOrder()) {
-            Job job = jobs.get(id);
+            Job job = book.get(id);
             Decision decision = policyFor(job).place(need(job), gridView());
             if (decision instanceof Decision.Placed placed) {
                 queue.remove(id);
@@ -198,9 +201,14 @@ final class Scheduler {
         return new JobNeed(Long.toString(job.id()), needs, job.description().kind() == JobKind.FLEXIBLE);
     }
 
+    /** Every site as the information service and KOALA's books see it, for {@code koala sites}. */
+    List<SiteStatus> sites() {
+        return SiteReport.of(siteNames, kis, book.all(), gridView());
+    }
+
     GridView gridView() {
         Map<String, Integer> held = new HashMap<>();
-        jobs.values().forEach(j -> j.heldNodes().forEach(n -> held.merge(n.site(), 1, Integer::sum)));
+        book.all().forEach(j -> j.heldNodes().forEach(n -> held.merge(n.site(), 1, Integer::sum)));
         List<SiteInfo> infos = siteNames.stream().map(kis::site).flatMap(Optional::stream).toList();
         return GridViews.of(infos, held, files);
     }
@@ -224,7 +232,7 @@ final class Scheduler {
         }
     }
 
-    private void submitPilot(Job job, NodeClaim node) {
+    void submitPilot(Job job, NodeClaim node) {
         save(job, node); // recorded before it exists in SGE, so a crash in between leaves a trace
         try {
             String pilot = pilots.submit(node);
@@ -235,7 +243,7 @@ final class Scheduler {
         }
     }
 
-    private void checkClaims(Job job) {
+    void checkClaims(Job job) {
         List<NodeClaim> claiming = job.heldNodes();
         List<NodeClaim> lost = job.nodes().stream().filter(n -> n.state() == NodeState.LOST).toList();
         ClaimVerdict verdict = lost.isEmpty() ? claimRules.check(claiming, job.record().claimFailures(), clock.instant())
@@ -314,7 +322,7 @@ final class Scheduler {
         }
     }
 
-    private void checkRunning(Job job) {
+    void checkRunning(Job job) {
         Optional<NodeClaim> lost = job.nodes().stream().filter(n -> n.state() == NodeState.LOST).findFirst();
         if (lost.isPresent()) {
             fire(job, JobEvent.BROKE, "node " + lost.get().id() + " on " + lost.get().site() + " was lost");
@@ -327,92 +335,6 @@ final class Scheduler {
                 fire(job, JobEvent.BROKE, failed.stream().map(n -> "node " + n.id() + " exited with " + n.exitStatus())
                         .collect(Collectors.joining(", ")));
             }
-        }
-    }
-
-    // ---- following pilots in the sites' snapshots --------------------------------------------
-
-    /** A held node whose pilot has left its cell without the launcher saying goodbye is lost. */
-    private void followPilots() {
-        for (Job job : jobs.values()) {
-            for (NodeClaim node : job.heldNodes()) {
-                if (node.pilot() != null && pilotGone(node)) {
-                    LOG.warn("node {} lost: pilot {} left {}", node.id(), node.pilot(), node.site());
-                    save(job, node.with(NodeState.LOST));
-                }
-            }
-        }
-    }
-
-    private boolean pilotGone(NodeClaim node) {
-        Optional<CellSnapshot> snapshot = kis.site(node.site()).filter(SiteInfo::up).map(SiteInfo::snapshot)
-                .filter(s -> node.submittedAt() != null && s.takenAt().isAfter(node.submittedAt().plusSeconds(1)));
-        if (snapshot.isEmpty()) {
-            return false;
-        }
-        boolean present = snapshot.get().jobs().stream().anyMatch(j -> j.id().equals(node.pilot()));
-        int misses = present ? 0 : missedSnapshots.merge(node.id() + "/" + node.pilot(), 1, Integer::sum);
-        if (present) {
-            missedSnapshots.remove(node.id() + "/" + node.pilot());
-        }
-        return misses >= 2;
-    }
-
-    // ---- node launchers ---------------------------------------------------------------------
-
-    /** A launcher says its pilot runs on {@code host}; answers what it should do. */
-    koala.common.api.NodeTask arrive(String nodeId, String token, String host) {
-        Job job = jobOfNode(nodeId, token);
-        NodeClaim node = job.node(nodeId);
-        if (node.state() == NodeState.SUBMITTED) {
-            save(job, node.arrived(host));
-            LOG.info("node {} arrived on {} ({})", nodeId, node.site(), host);
-            checkClaims(job);
-        }
-        return task(nodeId, token);
-    }
-
-    /** What a launcher should do now. */
-    koala.common.api.NodeTask task(String nodeId, String token) {
-        Job job = jobOfNode(nodeId, token);
-        NodeClaim node = job.node(nodeId);
-        if (!node.state().held() || job.state().ended()) {
-            return koala.common.api.NodeTask.exit();
-        }
-        if (job.state() != JobState.RUNNING) {
-            return koala.common.api.NodeTask.waiting();
-        }
-        if (node.state() == NodeState.ARRIVED) {
-            save(job, node.with(NodeState.RUNNING));
-        }
-        return ComponentLaunch.task(job.record(), job.description(), node, job.nodes());
-    }
-
-    /** A launcher reports how its command ended. */
-    koala.common.api.NodeTask exited(String nodeId, String token, int status) {
-        Job job = jobOfNode(nodeId, token);
-        NodeClaim node = job.node(nodeId);
-        if (node.state() != NodeState.EXITED) {
-            save(job, node.exited(status));
-            checkRunning(job);
-        }
-        return koala.common.api.NodeTask.exit();
-    }
-
-    private Job jobOfNode(String nodeId, String token) {
-        Job job = Optional.ofNullable(jobs.get(jobIdOf(nodeId))).orElseThrow(() -> ApiException.notFound("node " + nodeId));
-        NodeClaim node = Optional.ofNullable(job.node(nodeId)).orElseThrow(() -> ApiException.notFound("node " + nodeId));
-        if (!node.token().equals(token)) {
-            throw new ApiException(401, "token: wrong token for node " + nodeId, "token");
-        }
-        return job;
-    }
-
-    private static long jobIdOf(String nodeId) {
-        try {
-            return Long.parseLong(nodeId.substring(0, nodeId.indexOf('.')));
-        } catch (RuntimeException e) {
-            throw ApiException.notFound("node " + nodeId);
         }
     }
 
@@ -448,19 +370,15 @@ final class Scheduler {
     }
 
     private void record(Job job, JobState from, JobState to, String event, String reason) {
-        TransitionView t = new TransitionView(clock.instant(), from == null ? "" : from.name(), to.name(), event, reason);
-        job.record(t);
-        store.recordTransition(job.id(), t);
+        book.record(job, from, to, event, reason);
     }
 
     private void update(Job job, JobRecord next) {
-        job.update(next);
-        store.saveJob(next);
+        book.update(job, next);
     }
 
     private void save(Job job, NodeClaim node) {
-        job.put(node);
-        store.saveNode(node);
+        book.save(job, node);
     }
 
     private String token() {
@@ -472,71 +390,5 @@ final class Scheduler {
     private static String describe(List<Assignment> assignments) {
         return assignments.stream().map(a -> "component " + a.component() + ": " + a.nodes() + " on " + a.site())
                 .collect(Collectors.joining(", "));
-    }
-
-    // ---- sites ------------------------------------------------------------------------------
-
-    List<SiteStatus> sites() {
-        Map<String, Integer> claiming = new HashMap<>();
-        jobs.values().forEach(j -> j.heldNodes().stream().filter(n -> n.state() == NodeState.SUBMITTED)
-                .forEach(n -> claiming.merge(n.site(), 1, Integer::sum)));
-        GridView view = gridView();
-        List<SiteStatus> out = new ArrayList<>();
-        for (String site : siteNames) {
-            Optional<SiteInfo> info = kis.site(site);
-            int idle = view.sites().stream().filter(v -> v.site().equals(site)).mapToInt(v -> v.idleNodes()).sum();
-            out.add(info.filter(SiteInfo::up).map(i -> new SiteStatus(site, i.snapshot().slotsTotal(), idle,
-                    i.snapshot().slotsUsedByKoala(), i.snapshot().slotsUsedByOthers(), claiming.getOrDefault(site, 0),
-                    "UP", null, i.seenAt()))
-                    .orElseGet(() -> new SiteStatus(site, 0, 0, 0, 0, claiming.getOrDefault(site, 0), "DOWN",
-                            info.map(i -> i.error() != null ? i.error() : i.health().reason()).orElse("not polled yet"),
-                            info.map(SiteInfo::seenAt).orElse(null))));
-        }
-        return out;
-    }
-
-    // ---- recovery ---------------------------------------------------------------------------
-
-    /** Loads the stored jobs after a restart; live ones carry on where they were. */
-    void reload() {
-        for (JobRecord record : store.jobs()) {
-            JobDescription description = JdfParser.parse(record.source(), record.jdf(), ClusterCatalog.NONE);
-            Job job = new Job(record, description);
-            store.nodes(record.id()).forEach(job::put);
-            store.history(record.id()).forEach(job::record);
-            jobs.put(job.id(), job);
-            if (record.state() == JobState.QUEUED) {
-                queue.add(job.id(), record.priority());
-            }
-        }
-        LOG.info("reloaded {} jobs ({} live)", jobs.size(), jobs.values().stream().filter(j -> !j.state().ended()).count());
-    }
-
-    /** Nodes recorded but whose pilot was never confirmed: adopt the pilot SGE has by name, or claim again. */
-    void adoptUnconfirmedPilots() {
-        for (Job job : jobs.values()) {
-            for (NodeClaim node : job.heldNodes()) {
-                if (node.pilot() == null && !job.state().ended()) {
-                    Optional<String> pilot = kis.site(node.site()).filter(SiteInfo::up)
-                            .flatMap(i -> i.snapshot().jobs().stream().filter(j -> node.pilotName().equals(j.name()))
-                                    .map(j -> j.id()).findFirst());
-                    if (pilot.isPresent()) {
-                        save(job, node.submitted(pilot.get(), clock.instant()));
-                    } else {
-                        submitPilot(job, node);
-                    }
-                }
-            }
-        }
-    }
-
-    /** Pilots of KOALA's in the cells that no live node owns: left by a crash; kill them. */
-    List<String> orphanPilots(String site) {
-        java.util.Set<String> owned = new java.util.HashSet<>();
-        jobs.values().forEach(j -> j.heldNodes().stream().filter(n -> n.site().equals(site) && n.pilot() != null)
-                .forEach(n -> owned.add(n.pilot())));
-        return kis.site(site).filter(SiteInfo::up).map(i -> i.snapshot().jobs().stream()
-                .filter(j -> j.koala() && j.name() != null && j.name().matches("koala-\\d+-\\d+-\\d+-a\\d+"))
-                .map(j -> j.id()).filter(id -> !owned.contains(id)).toList()).orElse(List.of());
     }
 }

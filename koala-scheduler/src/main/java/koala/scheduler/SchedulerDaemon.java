@@ -26,7 +26,6 @@ import koala.common.http.JsonHttpServer;
 import koala.common.process.AgentProcess;
 import koala.common.process.RuntimeImage;
 import koala.common.site.SiteAgentClient;
-import koala.placement.FileLocations;
 import koala.scheduler.api.SchedulerApi;
 import koala.scheduler.kis.InformationService;
 import koala.scheduler.storage.H2Store;
@@ -122,10 +121,10 @@ public final class SchedulerDaemon implements AutoCloseable {
     }
 
     private static void recover(Scheduler scheduler, Map<String, SiteAgentClient> agents, Iterable<String> sites) {
-        scheduler.reload();
-        scheduler.adoptUnconfirmedPilots();
+        scheduler.recovery().reload();
+        scheduler.recovery().adoptUnconfirmedPilots();
         for (String site : sites) {
-            for (String orphan : scheduler.orphanPilots(site)) {
+            for (String orphan : scheduler.recovery().orphanPilots(site)) {
                 LOG.info("killing orphan pilot {} on {}: no live node owns it", orphan, site);
                 try {
                     agents.get(site).kill(orphan);
@@ -199,17 +198,17 @@ public final class SchedulerDaemon implements AutoCloseable {
 
             @Override
             public NodeTask arrive(String node, NodeReport r) {
-                return loop.call(() -> s.arrive(node, r.token(), r.host()));
+                return loop.call(() -> s.nodes().arrive(node, r.token(), r.host()));
             }
 
             @Override
             public NodeTask task(String node, String token) {
-                return loop.call(() -> s.task(node, token));
+                return loop.call(() -> s.nodes().task(node, token));
             }
 
             @Override
             public NodeTask exited(String node, NodeReport r) {
-                return loop.call(() -> s.exited(node, r.token(), r.exitStatus()));
+                return loop.call(() -> s.nodes().exited(node, r.token(), r.exitStatus()));
             }
 
             @Override

@@ -1,0 +1,90 @@
+package koala.scheduler;
+
+import java.util.Optional;
+import java.util.function.Consumer;
+import koala.common.api.NodeTask;
+import koala.common.http.ApiException;
+import koala.scheduler.claiming.NodeClaim;
+import koala.scheduler.claiming.NodeState;
+import koala.scheduler.state.JobState;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * Where node launchers report: a node has arrived on its host, what it should do now (wait, run
+ * its component, exit), and how its command ended. Each request carries the node's secret token; a
+ * wrong one is refused (401) and changes nothing.
+ */
+final class NodeDesk {
+    private static final Logger LOG = LogManager.getLogger(NodeDesk.class);
+
+    private final JobBook book;
+    private final Consumer<Job> claims;
+    private final Consumer<Job> running;
+
+    /**
+     * @param claims  checks a claiming job after one of its nodes arrived
+     * @param running checks a running job after one of its nodes exited
+     */
+    NodeDesk(JobBook book, Consumer<Job> claims, Consumer<Job> running) {
+        this.book = book;
+        this.claims = claims;
+        this.running = running;
+    }
+
+    /** A launcher says its pilot runs on {@code host}; answers what it should do. */
+    NodeTask arrive(String nodeId, String token, String host) {
+        Job job = jobOfNode(nodeId, token);
+        NodeClaim node = job.node(nodeId);
+        if (node.state() == NodeState.SUBMITTED) {
+            book.save(job, node.arrived(host));
+            LOG.info("node {} arrived on {} ({})", nodeId, node.site(), host);
+            claims.accept(job);
+        }
+        return task(nodeId, token);
+    }
+
+    /** What a launcher should do now. */
+    NodeTask task(String nodeId, String token) {
+        Job job = jobOfNode(nodeId, token);
+        NodeClaim node = job.node(nodeId);
+        if (!node.state().held() || job.state().ended()) {
+            return NodeTask.exit();
+        }
+        if (job.state() != JobState.RUNNING) {
+            return NodeTask.waiting();
+        }
+        if (node.state() == NodeState.ARRIVED) {
+            book.save(job, node.with(NodeState.RUNNING));
+        }
+        return ComponentLaunch.task(job.record(), job.description(), node, job.nodes());
+    }
+
+    /** A launcher reports how its command ended. */
+    NodeTask exited(String nodeId, String token, int status) {
+        Job job = jobOfNode(nodeId, token);
+        NodeClaim node = job.node(nodeId);
+        if (node.state() != NodeState.EXITED) {
+            book.save(job, node.exited(status));
+            running.accept(job);
+        }
+        return NodeTask.exit();
+    }
+
+    private Job jobOfNode(String nodeId, String token) {
+        Job job = book.find(jobIdOf(nodeId)).orElseThrow(() -> ApiException.notFound("node " + nodeId));
+        NodeClaim node = Optional.ofNullable(job.node(nodeId)).orElseThrow(() -> ApiException.notFound("node " + nodeId));
+        if (!node.token().equals(token)) {
+            throw new ApiException(401, "token: wrong token for node " + nodeId, "token");
+        }
+        return job;
+    }
+
+    private static long jobIdOf(String nodeId) {
+        try {
+            return Long.parseLong(nodeId.substring(0, nodeId.indexOf('.')));
+        } catch (RuntimeException e) {
+            throw ApiException.notFound("node " + nodeId);
+        }
+    }
+}

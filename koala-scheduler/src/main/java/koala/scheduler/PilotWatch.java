@@ -1,0 +1,55 @@
+package koala.scheduler;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import koala.common.site.CellSnapshot;
+import koala.scheduler.claiming.NodeClaim;
+import koala.scheduler.claiming.NodeState;
+import koala.scheduler.kis.InformationService;
+import koala.scheduler.kis.SiteInfo;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * Follows KOALA's pilots in the sites' snapshots: a node whose pilot has left its cell (killed with
+ * qdel, its node lost, failed) without its launcher reporting an end is LOST. A pilot must be
+ * missing from two snapshots taken after it was submitted, so that a snapshot racing a submission
+ * loses nothing.
+ */
+final class PilotWatch {
+    private static final Logger LOG = LogManager.getLogger(PilotWatch.class);
+
+    private final InformationService kis;
+    private final Map<String, Integer> missedSnapshots = new HashMap<>();
+
+    PilotWatch(InformationService kis) {
+        this.kis = kis;
+    }
+
+    /** A held node whose pilot has left its cell without the launcher saying goodbye is lost. */
+    void followPilots(JobBook book) {
+        for (Job job : book.all()) {
+            for (NodeClaim node : job.heldNodes()) {
+                if (node.pilot() != null && pilotGone(node)) {
+                    LOG.warn("node {} lost: pilot {} left {}", node.id(), node.pilot(), node.site());
+                    book.save(job, node.with(NodeState.LOST));
+                }
+            }
+        }
+    }
+
+    private boolean pilotGone(NodeClaim node) {
+        Optional<CellSnapshot> snapshot = kis.site(node.site()).filter(SiteInfo::up).map(SiteInfo::snapshot)
+                .filter(s -> node.submittedAt() != null && s.takenAt().isAfter(node.submittedAt().plusSeconds(1)));
+        if (snapshot.isEmpty()) {
+            return false;
+        }
+        boolean present = snapshot.get().jobs().stream().anyMatch(j -> j.id().equals(node.pilot()));
+        int misses = present ? 0 : missedSnapshots.merge(node.id() + "/" + node.pilot(), 1, Integer::sum);
+        if (present) {
+            missedSnapshots.remove(node.id() + "/" + node.pilot());
+        }
+        return misses >= 2;
+    }
+}

@@ -1,0 +1,89 @@
+package koala.scheduler;
+
+import java.time.InstantSource;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.BiConsumer;
+import koala.common.jdf.ClusterCatalog;
+import koala.common.jdf.JdfParser;
+import koala.common.jdf.JobDescription;
+import koala.scheduler.claiming.NodeClaim;
+import koala.scheduler.kis.InformationService;
+import koala.scheduler.kis.SiteInfo;
+import koala.scheduler.state.JobState;
+import koala.scheduler.storage.JobRecord;
+import koala.scheduler.storage.Store;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * What a restarted scheduler does before it carries on: reload every job from the store, adopt
+ * the pilots it had submitted but not yet recorded (found in SGE by name), and name the pilots no
+ * live job owns, for killing.
+ */
+final class Recovery {
+    private static final Logger LOG = LogManager.getLogger(Recovery.class);
+
+    private final JobBook book;
+    private final Store store;
+    private final InformationService kis;
+    private final PlacementQueue queue;
+    private final BiConsumer<Job, NodeClaim> resubmit;
+    private final InstantSource clock;
+
+    Recovery(JobBook book, Store store, InformationService kis, PlacementQueue queue,
+             BiConsumer<Job, NodeClaim> resubmit, InstantSource clock) {
+        this.book = book;
+        this.store = store;
+        this.kis = kis;
+        this.queue = queue;
+        this.resubmit = resubmit;
+        this.clock = clock;
+    }
+
+    /** Loads the stored jobs after a restart; live ones carry on where they were. */
+    void reload() {
+        for (JobRecord record : store.jobs()) {
+            JobDescription description = JdfParser.parse(record.source(), record.jdf(), ClusterCatalog.NONE);
+            Job job = new Job(record, description);
+            store.nodes(record.id()).forEach(job::put);
+            store.history(record.id()).forEach(job::record);
+            book.restore(job);
+            if (record.state() == JobState.QUEUED) {
+                queue.add(job.id(), record.priority());
+            }
+        }
+        LOG.info("reloaded {} jobs ({} live)", book.all().size(),
+                book.all().stream().filter(j -> !j.state().ended()).count());
+    }
+
+    /** Nodes recorded but whose pilot was never confirmed: adopt the pilot SGE has by name, or claim again. */
+    void adoptUnconfirmedPilots() {
+        for (Job job : book.all()) {
+            for (NodeClaim node : job.heldNodes()) {
+                if (node.pilot() == null && !job.state().ended()) {
+                    Optional<String> pilot = kis.site(node.site()).filter(SiteInfo::up)
+                            .flatMap(i -> i.snapshot().jobs().stream().filter(j -> node.pilotName().equals(j.name()))
+                                    .map(j -> j.id()).findFirst());
+                    if (pilot.isPresent()) {
+                        book.save(job, node.submitted(pilot.get(), clock.instant()));
+                    } else {
+                        resubmit.accept(job, node);
+                    }
+                }
+            }
+        }
+    }
+
+    /** Pilots of KOALA's in the cells that no live node owns: left by a crash; kill them. */
+    List<String> orphanPilots(String site) {
+        Set<String> owned = new HashSet<>();
+        book.all().forEach(j -> j.heldNodes().stream().filter(n -> n.site().equals(site) && n.pilot() != null)
+                .forEach(n -> owned.add(n.pilot())));
+        return kis.site(site).filter(SiteInfo::up).map(i -> i.snapshot().jobs().stream()
+                .filter(j -> j.koala() && j.name() != null && j.name().matches("koala-\\d+-\\d+-\\d+-a\\d+"))
+                .map(j -> j.id()).filter(id -> !owned.contains(id)).toList()).orElse(List.of());
+    }
+}
