@@ -74,9 +74,9 @@ abstract class GreedyPolicy implements PlacementPolicy {
     final void placeWhole(ComponentNeed c, IdleLedger ledger, GridView grid, Outcome out) {
         if (ledger.size() == 0) {
             out.reason(Reasons.noClusters(c));
-        } else if (c.nodes() > ledger.total(ledger.largest())) {
+        } else if (c.nodes() > ledger.largestTotal()) {
             out.reason(Reasons.neverFits(c, ledger));
-        } else if (c.nodes() > ledger.left(ledger.mostLeft())) {
+        } else if (c.nodes() > ledger.maxLeft()) {
             out.reason(Reasons.noRoom(c, ledger));
         } else {
             out.assign(c, chooseSite(c, ledger, grid), c.nodes(), ledger);
