@@ -1,6 +1,7 @@
 package koala.bench;
 
 import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -42,6 +43,7 @@ public final class PlacementBench {
         out.printf("Placement benchmark: %d policies x %d grid sizes, %s%n", policies.size(), SITES.size(),
                 settings.describe());
         Map<String, Double> placed = placedShares(policies);
+        double loadBefore = loadAverage();
         ProgressFormat progress = new ProgressFormat(out, policies.size() * SITES.size());
         Collection<RunResult> results;
         try {
@@ -50,8 +52,10 @@ public final class PlacementBench {
             progress.log().forEach(System.err::println);
             throw e;
         }
+        PlacementFigures.Machine machine = new PlacementFigures.Machine(Runtime.getRuntime().availableProcessors(),
+                loadBefore, loadAverage());
         PlacementFigures figures = new PlacementFigures(settings, results.stream().map(PlacementBench::score).toList(),
-                placed);
+                placed, machine);
         out.print(PlacementReport.table(figures));
         return figures;
     }
@@ -70,6 +74,10 @@ public final class PlacementBench {
                 .jvmArgs("-Xms512m", "-Xmx512m")
                 .shouldFailOnError(true)
                 .build();
+    }
+
+    private static double loadAverage() {
+        return ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
     }
 
     static PlacementFigures.Score score(RunResult result) {

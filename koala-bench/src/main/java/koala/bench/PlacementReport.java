@@ -31,7 +31,19 @@ public final class PlacementReport {
         out.append('\n');
         growth(figures, out);
         out.append('\n').append(target(figures)).append('\n');
+        out.append(machine(figures.machine())).append('\n');
         return out.toString();
+    }
+
+    /** "Machine: 2 cores, load average 0.4 before the run, 1.1 after." and a warning when crowded. */
+    static String machine(PlacementFigures.Machine m) {
+        if (m.loadBefore() < 0 || m.loadAfter() < 0) {
+            return String.format("Machine: %d cores, load average unknown.", m.cores());
+        }
+        String line = String.format("Machine: %d cores, load average %.1f before the run, %.1f after.", m.cores(),
+                m.loadBefore(), m.loadAfter());
+        return m.crowded() ? line + " Other processes wanted more than the cores: the figures are low and "
+                + "uneven; run again on a quiet machine." : line;
     }
 
     private static void throughput(PlacementFigures figures, StringBuilder out) {

@@ -9,6 +9,7 @@ import koala.placement.PlacementPolicies;
 import org.junit.jupiter.api.Test;
 
 class PlacementReportTest {
+    private static final PlacementFigures.Machine QUIET = new PlacementFigures.Machine(2, 0.4, 1.1);
 
     @Test
     void tablePrintsThroughputAt100SitesTimePerDecisionAndTheTarget() {
@@ -27,9 +28,20 @@ class PlacementReportTest {
     void aMissedTargetSaysSo() {
         assertThat(PlacementReport.target(figures(10_000))).isEqualTo(
                 "Target: >= 20,000 Worst-Fit decisions/s on one core at 100 sites: NOT met (10,000/s, 0.5x the target)");
-        PlacementFigures none = new PlacementFigures(BenchSettings.QUICK, List.of(), Map.of());
+        PlacementFigures none = new PlacementFigures(BenchSettings.QUICK, List.of(), Map.of(), QUIET);
         assertThat(PlacementReport.target(none)).endsWith("at 100 sites: not measured");
         assertThat(PlacementReport.table(none)).contains("  worst-fit").contains("not measured");
+    }
+
+    @Test
+    void machineLoadIsReportedAndACrowdedRunIsFlagged() {
+        assertThat(PlacementReport.table(figures(1_000_000)))
+                .contains("Machine: 2 cores, load average 0.4 before the run, 1.1 after.");
+        assertThat(PlacementReport.machine(new PlacementFigures.Machine(2, 1.0, 4.5))).isEqualTo(
+                "Machine: 2 cores, load average 1.0 before the run, 4.5 after. Other processes wanted more than "
+                        + "the cores: the figures are low and uneven; run again on a quiet machine.");
+        assertThat(PlacementReport.machine(new PlacementFigures.Machine(2, -1, -1)))
+                .isEqualTo("Machine: 2 cores, load average unknown.");
     }
 
     @Test
@@ -54,6 +66,6 @@ class PlacementReportTest {
             scores.add(new PlacementFigures.Score(policy, 100, at100, at100 * 0.99, 1_000));
             scores.add(new PlacementFigures.Score(policy, 1000, at100 / 10, at100 / 10, 1_000));
         }
-        return new PlacementFigures(BenchSettings.QUICK, scores, Map.of("worst-fit", 0.86));
+        return new PlacementFigures(BenchSettings.QUICK, scores, Map.of("worst-fit", 0.86), QUIET);
     }
 }
