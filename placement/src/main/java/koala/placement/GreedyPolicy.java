@@ -19,8 +19,9 @@ import java.util.List;
  *       reason (more than any site has, or not enough idle now) and takes nothing. For the others
  *       the policy chooses ({@link #chooseSite}); a component is never split, except the single
  *       component of a flexible job by a policy that splits it ({@link #placeFlexible}).</li>
- *   <li>All or nothing: one reason and the job is {@link Decision.NotPlaced} with a reason for
- *       every component that could not go anywhere; else {@link Decision.Placed}.</li>
+ *   <li>All or nothing: if any component could not be placed, the job is
+ *       {@link Decision.NotPlaced} with a reason for each such component, and none of the
+ *       assignments made on the way is returned; else it is {@link Decision.Placed}.</li>
  * </ol>
  * Assignments and reasons are listed in component order. Every choice breaks ties by site name,
  * so the same job and view give the same decision.
@@ -74,9 +75,9 @@ abstract class GreedyPolicy implements PlacementPolicy {
     final void placeWhole(ComponentNeed c, IdleLedger ledger, GridView grid, Outcome out) {
         if (ledger.size() == 0) {
             out.reason(Reasons.noClusters(c));
-        } else if (c.nodes() > ledger.total(ledger.largest())) {
+        } else if (c.nodes() > ledger.largestTotal()) {
             out.reason(Reasons.neverFits(c, ledger));
-        } else if (c.nodes() > ledger.left(ledger.mostLeft())) {
+        } else if (c.nodes() > ledger.maxLeft()) {
             out.reason(Reasons.noRoom(c, ledger));
         } else {
             out.assign(c, chooseSite(c, ledger, grid), c.nodes(), ledger);

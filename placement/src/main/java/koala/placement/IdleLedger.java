@@ -15,14 +15,19 @@ final class IdleLedger {
     private final List<SiteView> sites;
     private final int[] left;
     private final boolean[] used;
+    private final int largestTotal;
 
     IdleLedger(List<SiteView> sites) {
         this.sites = sites;
         this.left = new int[sites.size()];
         this.used = new boolean[sites.size()];
+        int largest = 0;
         for (int i = 0; i < left.length; i++) {
-            left[i] = Math.max(0, sites.get(i).idleNodes());
+            SiteView site = sites.get(i);
+            left[i] = Math.max(0, site.idleNodes());
+            largest = Math.max(largest, site.totalNodes());
         }
+        this.largestTotal = largest;
     }
 
     int size() {
@@ -65,6 +70,20 @@ final class IdleLedger {
             }
         }
         return -1;
+    }
+
+    /** The most nodes any site has left (0 when the grid is empty). */
+    int maxLeft() {
+        int max = 0;
+        for (int n : left) {
+            max = Math.max(max, n);
+        }
+        return max;
+    }
+
+    /** The most nodes any site has in all (0 when the grid is empty). */
+    int largestTotal() {
+        return largestTotal;
     }
 
     /** The site with the most nodes left, ties by name ascending; -1 when the grid is empty. */
