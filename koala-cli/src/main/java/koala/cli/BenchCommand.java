@@ -15,7 +15,7 @@ final class BenchCommand {
     @Command(name = "sge-latency", mixinStandardHelpOptions = true,
             description = {"Median submit-to-running and submit-to-finished latency of a trivial job through a site "
                     + "agent (DRMAA) and through plain 'qsub -sync y', alternating, in one run on the testbed. "
-                    + "Target: the agent adds at most 10% over plain qsub."})
+                    + "Target: the agent adds at most 10%% over plain qsub."})
     static final class SgeLatency implements Callable<Integer> {
         @Option(names = "--site", description = "site to measure on (default: the first)")
         String site;

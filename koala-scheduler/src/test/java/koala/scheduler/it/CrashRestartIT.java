@@ -40,6 +40,9 @@ class CrashRestartIT {
                 + "(executable = \"/bin/true\")").id();
 
         first.destroyForcibly().waitFor(10, TimeUnit.SECONDS); // SIGKILL: no shutdown hook runs
+        // a pilot of KOALA's that no job owns, as a crash between submitting and recording leaves
+        String orphan = LocalUsers.qsub(grid, "fs0", "-terse", "-b", "y", "-N", "koala-9999-0-0-a1", "-o", "/dev/null",
+                "-j", "y", "/bin/sleep", "600");
         Process second = startScheduler(config);
         try {
             JobView survivor = TestScheduler.awaitEnd(client, running, Duration.ofSeconds(120));
@@ -50,6 +53,7 @@ class CrashRestartIT {
             assertThat(later.state()).isEqualTo("FINISHED");
             assertThat(client.jobs()).extracting(JobView::id).containsExactly(running, queued);
             assertThat(pilotsNamedFor(grid, running)).isEmpty();
+            assertThat(pilotsNamedFor(grid, 9999)).as("orphan pilot " + orphan + " killed").isEmpty();
         } finally {
             second.destroy();
             second.waitFor(30, TimeUnit.SECONDS);
