@@ -16,7 +16,7 @@ import koala.scheduler.storage.JobRecord;
 /** A job inside the scheduler: its stored record, its parsed description, its nodes and history. */
 final class Job {
     private JobRecord record;
-    private final JobDescription description;
+    private JobDescription description;
     private final Map<String, NodeClaim> nodes = new LinkedHashMap<>();
     private final List<TransitionView> history = new ArrayList<>();
 
@@ -43,6 +43,15 @@ final class Job {
 
     JobDescription description() {
         return description;
+    }
+
+    /** An allocation grows by a component at a time. */
+    void describe(JobDescription next) {
+        description = next;
+    }
+
+    boolean allocation() {
+        return Allocations.KIND.equals(record.kind());
     }
 
     List<NodeClaim> nodes() {

@@ -46,7 +46,9 @@ final class Recovery {
     /** Loads the stored jobs after a restart; live ones carry on where they were. */
     void reload() {
         for (JobRecord record : store.jobs()) {
-            JobDescription description = JdfParser.parse(record.source(), record.jdf(), ClusterCatalog.NONE);
+            JobDescription description = Allocations.KIND.equals(record.kind())
+                    ? Allocations.reader().apply(record.jdf())
+                    : JdfParser.parse(record.source(), record.jdf(), ClusterCatalog.NONE);
             Job job = new Job(record, description);
             store.nodes(record.id()).forEach(job::put);
             store.history(record.id()).forEach(job::record);

@@ -63,6 +63,7 @@ final class Scheduler {
     private final PlacementQueue queue = new PlacementQueue();
     private final NodeDesk desk;
     private final Recovery recovery;
+    private final Allocations allocations;
     private final PilotWatch watch;
     private final SecureRandom random = new SecureRandom();
     private Instant nextPlacement = Instant.EPOCH;
@@ -85,6 +86,32 @@ final class Scheduler {
         this.watch = new PilotWatch(kis);
         this.desk = new NodeDesk(book, this::checkClaims, this::checkRunning);
         this.recovery = new Recovery(book, store, kis, queue, this::submitPilot, clock);
+        this.allocations = new Allocations(book, new Allocations.Claims() {
+            @Override
+            public void submit(Job job, NodeClaim node) {
+                submitPilot(job, node);
+            }
+
+            @Override
+            public void kill(NodeClaim node) {
+                pilots.kill(node);
+            }
+
+            @Override
+            public GridView view() {
+                return gridView();
+            }
+
+            @Override
+            public String token() {
+                return Scheduler.this.token();
+            }
+
+            @Override
+            public void fire(Job job, JobEvent event, String reason) {
+                Scheduler.this.fire(job, event, reason);
+            }
+        }, clock, settings.claimTimeout());
     }
 
     NodeDesk nodes() {
@@ -93,6 +120,10 @@ final class Scheduler {
 
     Recovery recovery() {
         return recovery;
+    }
+
+    Allocations allocations() {
+        return allocations;
     }
 
     // ---- jobs from users --------------------------------------------------------------------
@@ -152,6 +183,8 @@ final class Scheduler {
         for (Job job : book.list()) {
             if (job.state() == JobState.CLAIMING) {
                 checkClaims(job);
+            } else if (job.state() == JobState.RUNNING && job.allocation()) {
+                allocations.checkClaims(job);
             } else if (job.state() == JobState.RUNNING) {
                 checkRunning(job);
             }
@@ -244,6 +277,9 @@ final class Scheduler {
     }
 
     void checkClaims(Job job) {
+        if (job.state() != JobState.CLAIMING) {
+            return;
+        }
         List<NodeClaim> claiming = job.heldNodes();
         List<NodeClaim> lost = job.nodes().stream().filter(n -> n.state() == NodeState.LOST).toList();
         ClaimVerdict verdict = lost.isEmpty() ? claimRules.check(claiming, job.record().claimFailures(), clock.instant())
@@ -323,6 +359,9 @@ final class Scheduler {
     }
 
     void checkRunning(Job job) {
+        if (job.state() != JobState.RUNNING || job.allocation()) {
+            return; // an allocation's nodes come and go; only its owner ends it
+        }
         Optional<NodeClaim> lost = job.nodes().stream().filter(n -> n.state() == NodeState.LOST).findFirst();
         if (lost.isPresent()) {
             fire(job, JobEvent.BROKE, "node " + lost.get().id() + " on " + lost.get().site() + " was lost");

@@ -16,7 +16,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executors;
+import koala.common.api.AllocationRequest;
+import koala.common.api.GrowRequest;
 import koala.common.api.NodeReport;
+import koala.common.api.ReleaseRequest;
 import koala.common.api.NodeTask;
 import koala.common.api.SubmitRequest;
 import koala.common.grid.GridConfig;
@@ -194,6 +197,26 @@ public final class SchedulerDaemon implements AutoCloseable {
             @Override
             public Object sites() {
                 return loop.call(s::sites);
+            }
+
+            @Override
+            public Object allocate(AllocationRequest r) {
+                return loop.call(() -> s.allocations().open(r.owner()));
+            }
+
+            @Override
+            public Object grow(long id, GrowRequest r) {
+                return loop.call(() -> s.allocations().grow(id, r));
+            }
+
+            @Override
+            public Object release(long id, ReleaseRequest r) {
+                return loop.call(() -> s.allocations().release(id, r.nodes()));
+            }
+
+            @Override
+            public Object close(long id) {
+                return loop.call(() -> s.allocations().close(id));
             }
 
             @Override

@@ -38,6 +38,22 @@ public final class SchedulerClient {
         return http.get("/sites", new TypeReference<List<SiteStatus>>() { });
     }
 
+    public JobView allocate(AllocationRequest request) {
+        return http.post("/allocations", request, JobView.class);
+    }
+
+    public GrowResult grow(long allocation, GrowRequest request) {
+        return http.post("/allocations/" + allocation + "/grow", request, GrowResult.class);
+    }
+
+    public JobView release(long allocation, ReleaseRequest request) {
+        return http.post("/allocations/" + allocation + "/release", request, JobView.class);
+    }
+
+    public JobView closeAllocation(long allocation) {
+        return http.delete("/allocations/" + allocation, JobView.class);
+    }
+
     public NodeTask arrive(String node, NodeReport report) {
         return http.post("/nodes/" + node + "/arrive", report, NodeTask.class);
     }

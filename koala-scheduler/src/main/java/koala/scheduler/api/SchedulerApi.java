@@ -2,7 +2,10 @@ package koala.scheduler.api;
 
 import java.util.Optional;
 import java.util.function.Function;
+import koala.common.api.AllocationRequest;
+import koala.common.api.GrowRequest;
 import koala.common.api.NodeReport;
+import koala.common.api.ReleaseRequest;
 import koala.common.api.NodeTask;
 import koala.common.api.SubmitRequest;
 import koala.common.http.ApiException;
@@ -19,6 +22,11 @@ import koala.common.jdf.JdfException;
  * GET    /jobs                 every job
  * GET    /jobs/{id}            one job: state, why it waits, nodes, history
  * DELETE /jobs/{id}            cancel
+ * POST   /allocations          a runner opens an allocation {owner}; 201
+ * POST   /allocations/{id}/grow     {nodes, role, executable, arguments, environment, site}: granted nodes
+ * POST   /allocations/{id}/release  {nodes: [ids]}: give nodes back; 409 if one is not the allocation's
+ * GET    /allocations/{id}     the allocation and its nodes (as a job)
+ * DELETE /allocations/{id}     close it: every node given back
  * GET    /sites                every site: nodes total, idle, KOALA's, others', claiming, agent health
  * POST   /nodes/{id}/arrive    a node launcher arrived {token, host}; answers its task
  * GET    /nodes/{id}/task      ?token=..&amp;waitMs=N: long-poll for the node's task (WAIT, RUN, EXIT)
@@ -38,6 +46,14 @@ public final class SchedulerApi {
 
         Object sites();
 
+        Object allocate(AllocationRequest request);
+
+        Object grow(long id, GrowRequest request);
+
+        Object release(long id, ReleaseRequest request);
+
+        Object close(long id);
+
         NodeTask arrive(String node, NodeReport report);
 
         NodeTask task(String node, String token);
@@ -56,6 +72,12 @@ public final class SchedulerApi {
                 .route("GET", "/jobs/{id}", r -> Response.ok(ops.job(id(r))))
                 .route("DELETE", "/jobs/{id}", r -> Response.ok(ops.cancel(id(r))))
                 .route("GET", "/sites", r -> Response.ok(ops.sites()))
+                .route("POST", "/allocations", r -> Response.created(ops.allocate(r.body(AllocationRequest.class))))
+                .route("POST", "/allocations/{id}/grow", r -> Response.ok(ops.grow(id(r), r.body(GrowRequest.class))))
+                .route("POST", "/allocations/{id}/release", r -> Response.ok(ops.release(id(r),
+                        r.body(ReleaseRequest.class))))
+                .route("GET", "/allocations/{id}", r -> Response.ok(ops.job(id(r))))
+                .route("DELETE", "/allocations/{id}", r -> Response.ok(ops.close(id(r))))
                 .route("POST", "/nodes/{id}/arrive", r -> Response.ok(ops.arrive(r.param("id"), report(r, false))))
                 .route("GET", "/nodes/{id}/task", r -> Response.ok(longPoll(ops, r)))
                 .route("POST", "/nodes/{id}/exit", r -> Response.ok(ops.exited(r.param("id"), report(r, true))));

@@ -14,5 +14,7 @@ public enum JobEvent {
     COMPLETED,
     /** A component's process ended non-zero, or a node was lost while running. */
     BROKE,
-    CANCEL
+    CANCEL,
+    /** The owner of an allocation gives it back. */
+    CLOSED
 }

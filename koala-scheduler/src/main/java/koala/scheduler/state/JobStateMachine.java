@@ -18,7 +18,9 @@ import java.util.Optional;
  * RUNNING   --COMPLETED--------> FINISHED   release nodes
  * RUNNING   --BROKE------------> FAILED     release nodes
  * QUEUED, CLAIMING, RUNNING --CANCEL--> CANCELLED   release nodes
+ * RUNNING   --CLOSED-----------> FINISHED   release nodes (an allocation its owner gives back)
  * </pre>
+ * An allocation (a runner's job whose nodes come and go) is RUNNING from the moment it is opened.
  */
 public final class JobStateMachine {
     /** Where an event leads, and what must be done. */
@@ -34,6 +36,7 @@ public final class JobStateMachine {
         allow(JobState.CLAIMING, JobEvent.CLAIMS_FAILED, JobState.QUEUED, SideEffect.RELEASE_NODES, SideEffect.REQUEUE);
         allow(JobState.RUNNING, JobEvent.COMPLETED, JobState.FINISHED, SideEffect.RELEASE_NODES);
         allow(JobState.RUNNING, JobEvent.BROKE, JobState.FAILED, SideEffect.RELEASE_NODES);
+        allow(JobState.RUNNING, JobEvent.CLOSED, JobState.FINISHED, SideEffect.RELEASE_NODES);
         for (JobState live : List.of(JobState.QUEUED, JobState.CLAIMING, JobState.RUNNING)) {
             allow(live, JobEvent.CANCEL, JobState.CANCELLED, SideEffect.RELEASE_NODES);
         }

@@ -36,6 +36,11 @@ class CrashRestartIT {
                 + "(executable = \"/bin/sleep\")(arguments = \"15\"))(&(resourceManagerContact = \"fs2\")(count = 1)"
                 + "(executable = \"/bin/sleep\")(arguments = \"15\"))").id();
         TestScheduler.awaitState(client, running, "RUNNING", Duration.ofSeconds(90));
+        long allocation = client.allocate(new koala.common.api.AllocationRequest("runner-1")).id();
+        client.grow(allocation, new koala.common.api.GrowRequest(2, "worker", "/bin/sleep", List.of("600"), Map.of(),
+                "fs0"));
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> client.job(allocation).nodes()
+                .stream().allMatch(n -> n.state().equals("RUNNING")));
         long queued = TestScheduler.submit(client, "too-big-for-now", "&(resourceManagerContact = \"fs1\")(count = 8)"
                 + "(executable = \"/bin/true\")").id();
 
@@ -51,7 +56,11 @@ class CrashRestartIT {
             assertThat(survivor.nodes()).hasSize(3);
             JobView later = TestScheduler.awaitEnd(client, queued, Duration.ofSeconds(120));
             assertThat(later.state()).isEqualTo("FINISHED");
-            assertThat(client.jobs()).extracting(JobView::id).containsExactly(running, queued);
+            assertThat(client.jobs()).extracting(JobView::id).containsExactly(running, allocation, queued);
+            JobView held = client.job(allocation);
+            assertThat(held.state()).isEqualTo("RUNNING");
+            assertThat(held.nodes()).extracting(NodeView::state).containsOnly("RUNNING");
+            assertThat(client.closeAllocation(allocation).nodes()).extracting(NodeView::state).containsOnly("RELEASED");
             assertThat(pilotsNamedFor(grid, running)).isEmpty();
             assertThat(pilotsNamedFor(grid, 9999)).as("orphan pilot " + orphan + " killed").isEmpty();
         } finally {

@@ -1,0 +1,221 @@
+package koala.scheduler;
+
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import koala.common.api.GrowRequest;
+import koala.common.api.GrowResult;
+import koala.common.api.JobView;
+import koala.common.http.ApiException;
+import koala.common.jdf.ComponentSpec;
+import koala.common.jdf.JobDescription;
+import koala.common.jdf.JobKind;
+import koala.common.json.Json;
+import koala.placement.Assignment;
+import koala.placement.ComponentNeed;
+import koala.placement.Decision;
+import koala.placement.FlexibleClusterMinimization;
+import koala.placement.GridView;
+import koala.placement.JobNeed;
+import koala.placement.SiteView;
+import koala.scheduler.claiming.NodeClaim;
+import koala.scheduler.claiming.NodeState;
+import koala.scheduler.state.JobEvent;
+import koala.scheduler.state.JobState;
+import koala.scheduler.storage.JobRecord;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * Allocations: what framework runners hold. An allocation is a job that runs from the moment it is
+ * opened and whose nodes its owner adds (grow) and gives back (release) while it runs. A grow is
+ * placed at once, over as few sites as possible, emptiest first, and granted in part when the grid
+ * has fewer idle nodes; it never waits in the queue — the runner decides what a refusal means. Each
+ * grow is a component; each of its nodes runs the grow's command as soon as its pilot starts. A
+ * node whose pilot has not started within the claim time-out is released, and the runner told so
+ * through the allocation's nodes.
+ */
+final class Allocations {
+    static final String KIND = "ALLOCATION";
+    private static final Logger LOG = LogManager.getLogger(Allocations.class);
+
+    /** What allocations need of the scheduler. */
+    interface Claims {
+        void submit(Job job, NodeClaim node);
+
+        void kill(NodeClaim node);
+
+        GridView view();
+
+        String token();
+
+        void fire(Job job, JobEvent event, String reason);
+    }
+
+    private final JobBook book;
+    private final Claims claims;
+    private final InstantSource clock;
+    private final java.time.Duration claimTimeout;
+
+    Allocations(JobBook book, Claims claims, InstantSource clock, java.time.Duration claimTimeout) {
+        this.book = book;
+        this.claims = claims;
+        this.clock = clock;
+        this.claimTimeout = claimTimeout;
+    }
+
+    JobView open(String owner) {
+        if (owner == null || owner.isBlank()) {
+            throw ApiException.badRequest("owner", "missing: who holds the allocation");
+        }
+        JobDescription empty = new JobDescription("-", owner, JobKind.FRAMEWORK, null, "high", List.of(), Map.of(), null);
+        JobRecord record = new JobRecord(book.nextId(), owner, "-", Json.write(empty), KIND, JobState.RUNNING,
+                FlexibleClusterMinimization.NAME, "high", 0, 0, null, clock.instant());
+        Job job = new Job(record, empty);
+        book.add(job);
+        book.record(job, null, JobState.RUNNING, "ALLOCATED", "opened by " + owner);
+        LOG.info("allocation {} opened by {}", job.id(), owner);
+        return job.view();
+    }
+
+    GrowResult grow(long id, GrowRequest request) {
+        Job job = open(id);
+        check(request);
+        GridView view = only(claims.view(), request.site());
+        int idle = view.sites().stream().mapToInt(SiteView::idleNodes).sum();
+        int granted = Math.min(request.nodes(), idle);
+        if (granted == 0) {
+            String why = "grid full: no idle node" + (request.site() == null ? "" : " on " + request.site());
+            book.record(job, JobState.RUNNING, JobState.RUNNING, "GROW_REFUSED", request.nodes() + " nodes: " + why);
+            return new GrowResult(id, request.nodes(), 0, List.of(), why);
+        }
+        Decision decision = new FlexibleClusterMinimization().place(new JobNeed(Long.toString(id),
+                List.of(new ComponentNeed(0, granted, null, List.of())), true), view);
+        List<String> nodes = claim(job, request, ((Decision.Placed) decision).assignments());
+        String why = granted < request.nodes() ? "partial: " + granted + " of " + request.nodes()
+                + " nodes, the grid has no more idle" + (request.site() == null ? "" : " on " + request.site()) : null;
+        book.record(job, JobState.RUNNING, JobState.RUNNING, "GREW", granted + " " + role(request) + " nodes: "
+                + describe(((Decision.Placed) decision).assignments()) + (why == null ? "" : "; " + why));
+        return new GrowResult(id, request.nodes(), granted, nodes, why);
+    }
+
+    private List<String> claim(Job job, GrowRequest request, List<Assignment> assignments) {
+        int component = job.description().components().size();
+        ComponentSpec spec = new ComponentSpec(component, assignments.stream().mapToInt(Assignment::nodes).sum(),
+                request.executable(), request.arguments(), null, request.environment(), null, null, null,
+                request.site(), List.of(), role(request), null);
+        List<ComponentSpec> components = new ArrayList<>(job.description().components());
+        components.add(spec);
+        JobDescription d = job.description();
+        job.describe(new JobDescription(d.source(), d.name(), d.kind(), d.placement(), d.priority(), components,
+                d.framework(), d.position()));
+        book.update(job, new JobRecord(job.id(), job.record().name(), job.record().source(), Json.write(job.description()),
+                KIND, job.state(), job.record().policy(), job.record().priority(), 0, 0, null,
+                job.record().submittedAt()));
+        List<String> ids = new ArrayList<>();
+        int rank = 0;
+        for (Assignment a : assignments) {
+            for (int i = 0; i < a.nodes(); i++, rank++) {
+                NodeClaim node = new NodeClaim(job.id() + "." + component + "." + rank, job.id(), component, rank,
+                        a.site(), NodeState.SUBMITTED, null, null, null, claims.token(), null, 1);
+                claims.submit(job, node);
+                ids.add(node.id());
+            }
+        }
+        return ids;
+    }
+
+    /** Gives back the named nodes; refuses (and changes nothing) if one is not this allocation's. */
+    JobView release(long id, List<String> nodes) {
+        Job job = open(id);
+        if (nodes.isEmpty()) {
+            throw ApiException.badRequest("nodes", "empty: name the nodes to give back");
+        }
+        for (String node : nodes) {
+            NodeClaim claim = job.node(node);
+            if (claim == null) {
+                throw new ApiException(409, "node " + node + " is not a node of allocation " + id, "nodes");
+            }
+        }
+        for (String node : nodes) {
+            NodeClaim claim = job.node(node);
+            if (claim.state().held()) {
+                claims.kill(claim);
+                book.save(job, claim.with(NodeState.RELEASED));
+            }
+        }
+        book.record(job, JobState.RUNNING, JobState.RUNNING, "SHRANK", "released " + String.join(", ", nodes));
+        return job.view();
+    }
+
+    JobView close(long id) {
+        Job job = open(id);
+        claims.fire(job, JobEvent.CLOSED, "closed by its owner");
+        return job.view();
+    }
+
+    /** Releases the nodes whose pilots have not started within the claim time-out. */
+    void checkClaims(Job job) {
+        for (NodeClaim node : job.heldNodes()) {
+            if (node.state() == NodeState.SUBMITTED && node.submittedAt() != null
+                    && !clock.instant().isBefore(node.submittedAt().plus(claimTimeout))) {
+                claims.kill(node);
+                book.save(job, node.with(NodeState.RELEASED));
+                book.record(job, JobState.RUNNING, JobState.RUNNING, "CLAIM_TIMED_OUT", "node " + node.id() + " on "
+                        + node.site() + " did not start within " + claimTimeout.toSeconds() + " s; released");
+            }
+        }
+    }
+
+    private Job open(long id) {
+        Job job = book.get(id);
+        if (!job.allocation()) {
+            throw new ApiException(409, "job " + id + " is not an allocation");
+        }
+        if (job.state().ended()) {
+            throw new ApiException(409, "allocation " + id + " is " + job.state());
+        }
+        return job;
+    }
+
+    private void check(GrowRequest request) {
+        if (request.nodes() < 1) {
+            throw ApiException.badRequest("nodes", request.nodes() + ": ask for at least 1 node");
+        }
+        if (request.executable() == null || !request.executable().startsWith("/")) {
+            throw ApiException.badRequest("executable", "'" + request.executable() + "' must be an absolute path");
+        }
+    }
+
+    private static GridView only(GridView view, String site) {
+        if (site == null) {
+            return view;
+        }
+        if (view.sites().stream().noneMatch(s -> s.site().equals(site))) {
+            throw ApiException.badRequest("site", "no site '" + site + "' up in this grid (sites: " + view.sites()
+                    .stream().map(SiteView::site).collect(Collectors.joining(", ")) + ")");
+        }
+        return new GridView(view.sites().stream().filter(s -> s.site().equals(site)).toList(), view.files());
+    }
+
+    private static String role(GrowRequest request) {
+        return request.role() == null ? "worker" : request.role();
+    }
+
+    private static String describe(List<Assignment> assignments) {
+        return assignments.stream().map(a -> a.nodes() + " on " + a.site()).collect(Collectors.joining(", "));
+    }
+
+    static Function<String, JobDescription> reader() {
+        return json -> {
+            try {
+                return Json.mapper().readValue(json, JobDescription.class);
+            } catch (java.io.IOException e) {
+                throw new IllegalStateException("unreadable stored allocation: " + e.getMessage(), e);
+            }
+        };
+    }
+}
