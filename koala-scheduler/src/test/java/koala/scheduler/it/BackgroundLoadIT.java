@@ -48,6 +48,33 @@ class BackgroundLoadIT {
         }
     }
 
+    @Test
+    void aJobThatCannotBePlacedInTheConfiguredNumberOfTriesFailsWithTheReason() throws Exception {
+        try (TestScheduler scheduler = TestScheduler.start(Map.of("scheduler.placementTries", "3"))) {
+            SchedulerClient client = scheduler.client();
+            GridConfig grid = GridConfig.load(scheduler.config());
+            List<String> local = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                local.add(LocalUsers.qsub(grid, "fs1", "-terse", "-b", "y", "-N", "local-" + i, "-o", "/dev/null",
+                        "-j", "y", "/bin/sleep", "600"));
+            }
+            try {
+                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> site(client, "fs1").others() == 2);
+                JobView job = TestScheduler.submit(client, "whole-fs1", "&(resourceManagerContact = fs1)(count = 8)"
+                        + "(executable = /bin/true)");
+
+                JobView end = TestScheduler.awaitEnd(client, job.id(), Duration.ofSeconds(30));
+
+                assertThat(end.state()).isEqualTo("FAILED");
+                assertThat(end.placeTries()).isEqualTo(3);
+                assertThat(end.history().get(end.history().size() - 1).reason())
+                        .isEqualTo("not placed in 3 tries: component 0 needs 8 nodes on fs1, which has 6 idle");
+            } finally {
+                LocalUsers.qdel(grid, "fs1", local);
+            }
+        }
+    }
+
     static SiteStatus site(SchedulerClient client, String name) {
         return client.sites().stream().filter(s -> s.site().equals(name)).findFirst().orElseThrow();
     }
