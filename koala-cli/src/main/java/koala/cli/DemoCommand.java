@@ -21,6 +21,7 @@ import koala.common.grid.SiteConfig;
 import koala.common.http.ApiException;
 import koala.common.time.Poll;
 import koala.scheduler.SchedulerDaemon;
+import koala.testbed.LocalUser;
 import koala.testbed.Testbed;
 import koala.testbed.TestbedPlan;
 import picocli.CommandLine.Command;
@@ -56,7 +57,7 @@ final class DemoCommand implements Callable<Integer> {
         section("3. A local user of fs1 submits 6 jobs with plain qsub; KOALA must leave those nodes alone");
         List<String> local = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
-            local.add(LocalUser.qsub(fs1, "local-user", (int) LOCAL_LOAD.toSeconds()));
+            local.add(LocalUser.qsub(fs1, "local-user", "/bin/sleep", Long.toString(LOCAL_LOAD.toSeconds())));
         }
         System.out.println("  jobs " + String.join(" ", local) + " on fs1, each for " + LOCAL_LOAD.toSeconds() + " s");
 

@@ -1,11 +1,9 @@
 package koala.scheduler;
 
-import java.security.SecureRandom;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,7 +26,6 @@ import koala.placement.JobNeed;
 import koala.placement.PlacementPolicies;
 import koala.placement.Reason;
 import koala.scheduler.claiming.ClaimRules;
-import koala.scheduler.claiming.ClaimVerdict;
 import koala.scheduler.claiming.NodeClaim;
 import koala.scheduler.claiming.NodeState;
 import koala.scheduler.kis.InformationService;
@@ -56,7 +53,6 @@ final class Scheduler {
     private final List<String> siteNames;
     private final Map<String, Integer> configuredNodes;
     private final Pilots pilots;
-    private final ClaimRules claimRules;
     private final FileLocations files;
     private final InstantSource clock;
     private final JobBook book;
@@ -64,8 +60,8 @@ final class Scheduler {
     private final NodeDesk desk;
     private final Recovery recovery;
     private final Allocations allocations;
+    private final Claimer claimer;
     private final PilotWatch watch;
-    private final SecureRandom random = new SecureRandom();
     private Instant nextPlacement = Instant.EPOCH;
 
     /**
@@ -79,17 +75,18 @@ final class Scheduler {
         this.siteNames = List.copyOf(configuredNodes.keySet());
         this.configuredNodes = Map.copyOf(configuredNodes);
         this.pilots = pilots;
-        this.claimRules = new ClaimRules(settings.claimTimeout(), settings.maxClaimFailures());
         this.files = files;
         this.clock = clock;
         this.book = new JobBook(store, clock);
         this.watch = new PilotWatch(kis);
-        this.desk = new NodeDesk(book, this::checkClaims, this::checkRunning);
-        this.recovery = new Recovery(book, store, kis, queue, this::submitPilot, clock);
+        this.claimer = new Claimer(book, pilots, new ClaimRules(settings.claimTimeout(), settings.maxClaimFailures()),
+                this::policyFor, this::gridView, this::fire, clock);
+        this.desk = new NodeDesk(book, claimer::check, this::checkRunning);
+        this.recovery = new Recovery(book, store, kis, queue, claimer::submitPilot, clock);
         this.allocations = new Allocations(book, new Allocations.Claims() {
             @Override
             public void submit(Job job, NodeClaim node) {
-                submitPilot(job, node);
+                claimer.submitPilot(job, node);
             }
 
             @Override
@@ -104,7 +101,7 @@ final class Scheduler {
 
             @Override
             public String token() {
-                return Scheduler.this.token();
+                return claimer.token();
             }
 
             @Override
@@ -182,7 +179,7 @@ final class Scheduler {
         watch.followPilots(book);
         for (Job job : book.list()) {
             if (job.state() == JobState.CLAIMING) {
-                checkClaims(job);
+                claimer.check(job);
             } else if (job.state() == JobState.RUNNING && job.allocation()) {
                 allocations.checkClaims(job);
             } else if (job.state() == JobState.RUNNING) {
@@ -203,7 +200,7 @@ final class Scheduler {
                 queue.remove(id);
                 fire(job, JobEvent.PLACED, describe(placed.assignments()));
                 update(job, job.record().waiting("claiming nodes: " + describe(placed.assignments())));
-                claim(job, placed.assignments());
+                claimer.claim(job, placed.assignments());
             } else {
                 notPlaced(job, (Decision.NotPlaced) decision);
             }
@@ -222,7 +219,7 @@ final class Scheduler {
         }
     }
 
-    private koala.placement.PlacementPolicy policyFor(Job job) {
+    koala.placement.PlacementPolicy policyFor(Job job) {
         return PlacementPolicies.byName(job.record().policy());
     }
 
@@ -246,118 +243,6 @@ final class Scheduler {
         return GridViews.of(infos, held, files);
     }
 
-    // ---- claiming ---------------------------------------------------------------------------
-
-    /** Creates the job's nodes for the assignments and submits their pilots. */
-    private void claim(Job job, List<Assignment> assignments) {
-        Map<Integer, Integer> ranks = new HashMap<>();
-        for (Assignment a : assignments) {
-            for (int i = 0; i < a.nodes(); i++) {
-                int rank = ranks.merge(a.component(), 1, Integer::sum) - 1;
-                String id = job.id() + "." + a.component() + "." + rank;
-                NodeClaim existing = job.node(id);
-                NodeClaim node = existing == null
-                        ? new NodeClaim(id, job.id(), a.component(), rank, a.site(), NodeState.SUBMITTED, null, null,
-                                null, token(), null, 1)
-                        : existing.movedTo(a.site(), token());
-                submitPilot(job, node);
-            }
-        }
-    }
-
-    void submitPilot(Job job, NodeClaim node) {
-        save(job, node); // recorded before it exists in SGE, so a crash in between leaves a trace
-        try {
-            String pilot = pilots.submit(node);
-            save(job, node.submitted(pilot, clock.instant()));
-        } catch (ApiException e) {
-            LOG.warn("pilot for node {} on {} refused: {}", node.id(), node.site(), e.getMessage());
-            save(job, node.submitted(null, clock.instant()).with(NodeState.LOST));
-        }
-    }
-
-    void checkClaims(Job job) {
-        if (job.state() != JobState.CLAIMING) {
-            return;
-        }
-        List<NodeClaim> claiming = job.heldNodes();
-        List<NodeClaim> lost = job.nodes().stream().filter(n -> n.state() == NodeState.LOST).toList();
-        ClaimVerdict verdict = lost.isEmpty() ? claimRules.check(claiming, job.record().claimFailures(), clock.instant())
-                : lostVerdict(job, lost);
-        if (verdict instanceof ClaimVerdict.AllClaimed) {
-            fire(job, JobEvent.ALL_CLAIMED, "all " + claiming.size() + " nodes claimed");
-        } else if (verdict instanceof ClaimVerdict.Waiting waiting) {
-            update(job, job.record().waiting(waiting.reason()));
-        } else if (verdict instanceof ClaimVerdict.Replace replace) {
-            replace(job, replace);
-        } else if (verdict instanceof ClaimVerdict.Requeue requeue) {
-            update(job, job.record().claimFailed());
-            fire(job, JobEvent.CLAIMS_FAILED, requeue.reason());
-        }
-    }
-
-    /** A pilot that ended before its node arrived counts as a failed claim of its part. */
-    private ClaimVerdict lostVerdict(Job job, List<NodeClaim> lost) {
-        List<ClaimVerdict.Part> parts = lost.stream().map(n -> new ClaimVerdict.Part(n.component(), n.site(), 0))
-                .distinct().toList();
-        String why = "pilot of node " + lost.get(0).id() + " on " + lost.get(0).site() + " ended before it started";
-        return job.record().claimFailures() + 1 >= settings.maxClaimFailures()
-                ? new ClaimVerdict.Requeue(why + "; claims failed " + (job.record().claimFailures() + 1)
-                        + " times, back to the queue")
-                : new ClaimVerdict.Replace(parts, why + "; placing again");
-    }
-
-    /** Incremental claiming: release the late parts and place just those again. */
-    private void replace(Job job, ClaimVerdict.Replace replace) {
-        update(job, job.record().claimFailed());
-        LOG.info("job {}: {}", job.id(), replace.reason());
-        List<NodeClaim> moving = new ArrayList<>();
-        for (ClaimVerdict.Part part : replace.parts()) {
-            job.nodes().stream().filter(n -> n.component() == part.component() && n.site().equals(part.site())
-                    && n.state() != NodeState.RELEASED).forEach(n -> {
-                        pilots.kill(n);
-                        moving.add(n);
-                        save(job, n.with(NodeState.RELEASED));
-                    });
-        }
-        List<ComponentNeed> needs = new ArrayList<>();
-        Map<Integer, Long> sizes = moving.stream().collect(Collectors.groupingBy(NodeClaim::component, TreeMap::new,
-                Collectors.counting()));
-        sizes.forEach((component, n) -> needs.add(new ComponentNeed(component, n.intValue(),
-                job.description().components().get(component).cluster(),
-                job.description().components().get(component).inputFiles())));
-        Decision decision = policyFor(job).place(new JobNeed(Long.toString(job.id()), needs, false),
-                withoutSites(gridView(), replace.parts().stream().map(ClaimVerdict.Part::site).toList(), needs));
-        if (decision instanceof Decision.Placed placed) {
-            record(job, JobState.CLAIMING, JobState.CLAIMING, "REPLACED", replace.reason() + ": "
-                    + describe(placed.assignments()));
-            reclaim(job, moving, placed.assignments());
-        } else {
-            fire(job, JobEvent.CLAIMS_FAILED, replace.reason() + ", but nowhere to go now");
-        }
-    }
-
-    /**
-     * The view without the sites whose claims just failed, so that a component the user did not pin
-     * goes elsewhere; a pinned component can only try its own site again.
-     */
-    private static GridView withoutSites(GridView view, List<String> failed, List<ComponentNeed> needs) {
-        if (needs.stream().anyMatch(n -> n.fixedSite() != null)) {
-            return view;
-        }
-        return new GridView(view.sites().stream().filter(s -> !failed.contains(s.site())).toList(), view.files());
-    }
-
-    private void reclaim(Job job, List<NodeClaim> moving, List<Assignment> assignments) {
-        int next = 0;
-        List<NodeClaim> ordered = moving.stream().sorted((a, b) -> a.id().compareTo(b.id())).toList();
-        for (Assignment a : assignments) {
-            for (int i = 0; i < a.nodes(); i++) {
-                submitPilot(job, ordered.get(next++).movedTo(a.site(), token()));
-            }
-        }
-    }
-
     void checkRunning(Job job) {
         if (job.state() != JobState.RUNNING || job.allocation()) {
             return; // an allocation's nodes come and go; only its owner ends it
@@ -379,7 +264,7 @@ final class Scheduler {
 
     // ---- transitions ------------------------------------------------------------------------
 
-    private void fire(Job job, JobEvent event, String reason) {
+    void fire(Job job, JobEvent event, String reason) {
         JobStateMachine.Transition t = JobStateMachine.on(job.state(), event).orElseThrow(() -> new ApiException(409,
                 "job " + job.id() + " is " + job.state() + ": cannot " + event.name().toLowerCase()));
         update(job, job.record().withState(t.to()));
@@ -420,13 +305,7 @@ final class Scheduler {
         book.save(job, node);
     }
 
-    private String token() {
-        byte[] bytes = new byte[16];
-        random.nextBytes(bytes);
-        return HexFormat.of().formatHex(bytes);
-    }
-
-    private static String describe(List<Assignment> assignments) {
+    static String describe(List<Assignment> assignments) {
         return assignments.stream().map(a -> "component " + a.component() + ": " + a.nodes() + " on " + a.site())
                 .collect(Collectors.joining(", "));
     }

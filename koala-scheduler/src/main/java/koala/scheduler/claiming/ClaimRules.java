@@ -25,6 +25,10 @@ public final class ClaimRules {
         this.maxFailures = maxFailures;
     }
 
+    public int maxFailures() {
+        return maxFailures;
+    }
+
     /**
      * @param nodes         the job's nodes being claimed (released ones left out)
      * @param failuresSoFar claim failures of this job since it was last placed

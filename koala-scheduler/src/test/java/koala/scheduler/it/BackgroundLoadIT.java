@@ -11,6 +11,7 @@ import koala.common.api.SchedulerClient;
 import koala.common.api.SiteStatus;
 import koala.common.grid.GridConfig;
 import org.awaitility.Awaitility;
+import koala.testbed.LocalUser;
 import org.junit.jupiter.api.Test;
 
 /** KOALA leaves local users' load alone: it waits for nodes they free, and says why it waits. */
@@ -23,8 +24,7 @@ class BackgroundLoadIT {
             GridConfig grid = GridConfig.load(scheduler.config());
             List<String> local = new ArrayList<>();
             for (int i = 0; i < 7; i++) {
-                local.add(LocalUsers.qsub(grid, "fs2", "-terse", "-b", "y", "-N", "local-" + i, "-o", "/dev/null",
-                        "-j", "y", "/bin/sleep", "600"));
+                local.add(LocalUser.qsub(grid.site("fs2"), "local-" + i, "/bin/sleep", "600"));
             }
             try {
                 Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> site(client, "fs2").others() == 7);
@@ -37,12 +37,12 @@ class BackgroundLoadIT {
                 assertThat(waiting.state()).isEqualTo("QUEUED");
                 assertThat(waiting.waitingBecause()).contains("3 nodes").contains("fs2").contains("1 idle");
 
-                LocalUsers.qdel(grid, "fs2", local);
+                LocalUser.qdel(grid.site("fs2"), local);
                 local.clear();
                 assertThat(TestScheduler.awaitEnd(client, job.id(), Duration.ofSeconds(90)).state()).isEqualTo("FINISHED");
             } finally {
                 if (!local.isEmpty()) {
-                    LocalUsers.qdel(grid, "fs2", local);
+                    LocalUser.qdel(grid.site("fs2"), local);
                 }
             }
         }
@@ -55,8 +55,7 @@ class BackgroundLoadIT {
             GridConfig grid = GridConfig.load(scheduler.config());
             List<String> local = new ArrayList<>();
             for (int i = 0; i < 2; i++) {
-                local.add(LocalUsers.qsub(grid, "fs1", "-terse", "-b", "y", "-N", "local-" + i, "-o", "/dev/null",
-                        "-j", "y", "/bin/sleep", "600"));
+                local.add(LocalUser.qsub(grid.site("fs1"), "local-" + i, "/bin/sleep", "600"));
             }
             try {
                 Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> site(client, "fs1").others() == 2);
@@ -70,7 +69,7 @@ class BackgroundLoadIT {
                 assertThat(end.history().get(end.history().size() - 1).reason())
                         .isEqualTo("not placed in 3 tries: component 0 needs 8 nodes on fs1, which has 6 idle");
             } finally {
-                LocalUsers.qdel(grid, "fs1", local);
+                LocalUser.qdel(grid.site("fs1"), local);
             }
         }
     }

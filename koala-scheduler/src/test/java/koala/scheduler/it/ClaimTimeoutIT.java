@@ -12,6 +12,7 @@ import koala.common.api.SchedulerClient;
 import koala.common.api.TransitionView;
 import koala.common.grid.GridConfig;
 import org.awaitility.Awaitility;
+import koala.testbed.LocalUser;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -47,17 +48,16 @@ class ClaimTimeoutIT {
                 assertThat(end.nodes()).extracting(NodeView::state).containsOnly("EXITED");
             } finally {
                 for (var e : local.entrySet()) {
-                    LocalUsers.qdel(grid, e.getKey(), e.getValue());
+                    LocalUser.qdel(grid.site(e.getKey()), e.getValue());
                 }
             }
         }
     }
 
-    private static List<String> load(GridConfig grid, String site, int jobs) throws Exception {
+    private static List<String> load(GridConfig grid, String site, int jobs) {
         List<String> ids = new ArrayList<>();
         for (int i = 0; i < jobs; i++) {
-            ids.add(LocalUsers.qsub(grid, site, "-terse", "-b", "y", "-N", "local", "-o", "/dev/null", "-j", "y",
-                    "/bin/sleep", "600"));
+            ids.add(LocalUser.qsub(grid.site(site), "local", "/bin/sleep", "600"));
         }
         return ids;
     }

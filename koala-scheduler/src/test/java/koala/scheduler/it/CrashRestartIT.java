@@ -17,6 +17,7 @@ import koala.common.api.SchedulerClient;
 import koala.common.grid.GridConfig;
 import koala.common.process.JavaCommand;
 import koala.common.process.RuntimeImage;
+import koala.testbed.LocalUser;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -46,8 +47,7 @@ class CrashRestartIT {
 
         first.destroyForcibly().waitFor(10, TimeUnit.SECONDS); // SIGKILL: no shutdown hook runs
         // a pilot of KOALA's that no job owns, as a crash between submitting and recording leaves
-        String orphan = LocalUsers.qsub(grid, "fs0", "-terse", "-b", "y", "-N", "koala-9999-0-0-a1", "-o", "/dev/null",
-                "-j", "y", "/bin/sleep", "600");
+        String orphan = LocalUser.qsub(grid.site("fs0"), "koala-9999-0-0-a1", "/bin/sleep", "600");
         Process second = startScheduler(config);
         try {
             JobView survivor = TestScheduler.awaitEnd(client, running, Duration.ofSeconds(120));
@@ -73,7 +73,7 @@ class CrashRestartIT {
     private static List<String> pilotsNamedFor(GridConfig grid, long job) throws Exception {
         List<String> found = new java.util.ArrayList<>();
         for (var site : grid.sites()) {
-            String xml = LocalUsers.qstatXml(grid, site.name());
+            String xml = LocalUser.run(site, "qstat", "-xml", "-u", "*");
             java.util.regex.Matcher m = java.util.regex.Pattern.compile("<JB_name>(koala-" + job + "-[^<]*)</JB_name>")
                     .matcher(xml);
             while (m.find()) {

@@ -1,0 +1,181 @@
+package koala.scheduler;
+
+import java.security.SecureRandom;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import koala.common.http.ApiException;
+import koala.placement.Assignment;
+import koala.placement.ComponentNeed;
+import koala.placement.Decision;
+import koala.placement.GridView;
+import koala.placement.JobNeed;
+import koala.placement.PlacementPolicy;
+import koala.scheduler.claiming.ClaimRules;
+import koala.scheduler.claiming.ClaimVerdict;
+import koala.scheduler.claiming.NodeClaim;
+import koala.scheduler.claiming.NodeState;
+import koala.scheduler.state.JobEvent;
+import koala.scheduler.state.JobState;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * Claims a placed job's nodes with pilot jobs and follows the claims with the {@link ClaimRules}:
+ * the job starts when every node has arrived; a part whose pilots are late (or ended before they
+ * started) is released and placed again, elsewhere when it is not pinned; too many failures send
+ * the job back to the queue.
+ */
+final class Claimer {
+    private static final Logger LOG = LogManager.getLogger(Claimer.class);
+
+    /** The job transitions claiming causes. */
+    interface Lifecycle {
+        void fire(Job job, JobEvent event, String reason);
+    }
+
+    private final JobBook book;
+    private final Pilots pilots;
+    private final ClaimRules rules;
+    private final int maxFailures;
+    private final Function<Job, PlacementPolicy> policyFor;
+    private final Supplier<GridView> gridView;
+    private final Lifecycle lifecycle;
+    private final InstantSource clock;
+    private final SecureRandom random = new SecureRandom();
+
+    Claimer(JobBook book, Pilots pilots, ClaimRules rules, Function<Job, PlacementPolicy> policyFor,
+            Supplier<GridView> gridView, Lifecycle lifecycle, InstantSource clock) {
+        this.book = book;
+        this.pilots = pilots;
+        this.rules = rules;
+        this.maxFailures = rules.maxFailures();
+        this.policyFor = policyFor;
+        this.gridView = gridView;
+        this.lifecycle = lifecycle;
+        this.clock = clock;
+    }
+
+    /** Creates the job's nodes for the assignments and submits their pilots. */
+    void claim(Job job, List<Assignment> assignments) {
+        Map<Integer, Integer> ranks = new HashMap<>();
+        for (Assignment a : assignments) {
+            for (int i = 0; i < a.nodes(); i++) {
+                int rank = ranks.merge(a.component(), 1, Integer::sum) - 1;
+                String id = job.id() + "." + a.component() + "." + rank;
+                NodeClaim existing = job.node(id);
+                NodeClaim node = existing == null
+                        ? new NodeClaim(id, job.id(), a.component(), rank, a.site(), NodeState.SUBMITTED, null, null,
+                                null, token(), null, 1)
+                        : existing.movedTo(a.site(), token());
+                submitPilot(job, node);
+            }
+        }
+    }
+
+    void submitPilot(Job job, NodeClaim node) {
+        book.save(job, node); // recorded before it exists in SGE, so a crash in between leaves a trace
+        try {
+            String pilot = pilots.submit(node);
+            book.save(job, node.submitted(pilot, clock.instant()));
+        } catch (ApiException e) {
+            LOG.warn("pilot for node {} on {} refused: {}", node.id(), node.site(), e.getMessage());
+            book.save(job, node.submitted(null, clock.instant()).with(NodeState.LOST));
+        }
+    }
+
+    void check(Job job) {
+        if (job.state() != JobState.CLAIMING) {
+            return;
+        }
+        List<NodeClaim> claiming = job.heldNodes();
+        List<NodeClaim> lost = job.nodes().stream().filter(n -> n.state() == NodeState.LOST).toList();
+        ClaimVerdict verdict = lost.isEmpty() ? rules.check(claiming, job.record().claimFailures(), clock.instant())
+                : lostVerdict(job, lost);
+        if (verdict instanceof ClaimVerdict.AllClaimed) {
+            lifecycle.fire(job, JobEvent.ALL_CLAIMED, "all " + claiming.size() + " nodes claimed");
+        } else if (verdict instanceof ClaimVerdict.Waiting waiting) {
+            book.update(job, job.record().waiting(waiting.reason()));
+        } else if (verdict instanceof ClaimVerdict.Replace replace) {
+            replace(job, replace);
+        } else if (verdict instanceof ClaimVerdict.Requeue requeue) {
+            book.update(job, job.record().claimFailed());
+            lifecycle.fire(job, JobEvent.CLAIMS_FAILED, requeue.reason());
+        }
+    }
+
+    /** A pilot that ended before its node arrived counts as a failed claim of its part. */
+    private ClaimVerdict lostVerdict(Job job, List<NodeClaim> lost) {
+        List<ClaimVerdict.Part> parts = lost.stream().map(n -> new ClaimVerdict.Part(n.component(), n.site(), 0))
+                .distinct().toList();
+        String why = "pilot of node " + lost.get(0).id() + " on " + lost.get(0).site() + " ended before it started";
+        return job.record().claimFailures() + 1 >= maxFailures
+                ? new ClaimVerdict.Requeue(why + "; claims failed " + (job.record().claimFailures() + 1)
+                        + " times, back to the queue")
+                : new ClaimVerdict.Replace(parts, why + "; placing again");
+    }
+
+    /** Incremental claiming: release the late parts and place just those again. */
+    private void replace(Job job, ClaimVerdict.Replace replace) {
+        book.update(job, job.record().claimFailed());
+        LOG.info("job {}: {}", job.id(), replace.reason());
+        List<NodeClaim> moving = new ArrayList<>();
+        for (ClaimVerdict.Part part : replace.parts()) {
+            job.nodes().stream().filter(n -> n.component() == part.component() && n.site().equals(part.site())
+                    && n.state() != NodeState.RELEASED).forEach(n -> {
+                        pilots.kill(n);
+                        moving.add(n);
+                        book.save(job, n.with(NodeState.RELEASED));
+                    });
+        }
+        List<ComponentNeed> needs = new ArrayList<>();
+        Map<Integer, Long> sizes = moving.stream().collect(Collectors.groupingBy(NodeClaim::component, TreeMap::new,
+                Collectors.counting()));
+        sizes.forEach((component, n) -> needs.add(new ComponentNeed(component, n.intValue(),
+                job.description().components().get(component).cluster(),
+                job.description().components().get(component).inputFiles())));
+        Decision decision = policyFor.apply(job).place(new JobNeed(Long.toString(job.id()), needs, false),
+                withoutSites(gridView.get(), replace.parts().stream().map(ClaimVerdict.Part::site).toList(), needs));
+        if (decision instanceof Decision.Placed placed) {
+            book.record(job, JobState.CLAIMING, JobState.CLAIMING, "REPLACED", replace.reason() + ": "
+                    + Scheduler.describe(placed.assignments()));
+            reclaim(job, moving, placed.assignments());
+        } else {
+            lifecycle.fire(job, JobEvent.CLAIMS_FAILED, replace.reason() + ", but nowhere to go now");
+        }
+    }
+
+    /**
+     * The view without the sites whose claims just failed, so that a component the user did not pin
+     * goes elsewhere; a pinned component can only try its own site again.
+     */
+    private static GridView withoutSites(GridView view, List<String> failed, List<ComponentNeed> needs) {
+        if (needs.stream().anyMatch(n -> n.fixedSite() != null)) {
+            return view;
+        }
+        return new GridView(view.sites().stream().filter(s -> !failed.contains(s.site())).toList(), view.files());
+    }
+
+    private void reclaim(Job job, List<NodeClaim> moving, List<Assignment> assignments) {
+        int next = 0;
+        List<NodeClaim> ordered = moving.stream().sorted((a, b) -> a.id().compareTo(b.id())).toList();
+        for (Assignment a : assignments) {
+            for (int i = 0; i < a.nodes(); i++) {
+                submitPilot(job, ordered.get(next++).movedTo(a.site(), token()));
+            }
+        }
+    }
+
+    String token() {
+        byte[] bytes = new byte[16];
+        random.nextBytes(bytes);
+        return HexFormat.of().formatHex(bytes);
+    }
+}

@@ -1,0 +1,51 @@
+package koala.testbed;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import koala.common.grid.SiteConfig;
+
+/**
+ * A local user of a cell: runs SGE's own client commands ({@code qsub}, {@code qdel},
+ * {@code qstat}) with the cell's environment and knows nothing of KOALA. Used by the demo and the
+ * tests to put load on a cell that KOALA did not put there. Runs as the site's agent account,
+ * since SGE refuses root's jobs.
+ */
+public final class LocalUser {
+    private LocalUser() {
+    }
+
+    /** Submits {@code command} as a binary job named {@code name}; returns its job id. */
+    public static String qsub(SiteConfig site, String name, String... command) {
+        List<String> args = new ArrayList<>(List.of("-terse", "-b", "y", "-N", name, "-o", "/dev/null", "-j", "y"));
+        args.addAll(List.of(command));
+        return run(site, "qsub", args.toArray(String[]::new)).trim();
+    }
+
+    public static void qdel(SiteConfig site, List<String> jobIds) {
+        if (!jobIds.isEmpty()) {
+            run(site, "qdel", jobIds.toArray(String[]::new));
+        }
+    }
+
+    /** Runs one of the cell's client commands; its output, or a TestbedException with what it said. */
+    public static String run(SiteConfig site, String command, String... args) {
+        List<String> line = new ArrayList<>(List.of("runuser", "-u", site.agentUser(), "--", "/usr/bin/env"));
+        site.cell().variables().forEach((k, v) -> line.add(k + "=" + v));
+        line.add(site.cell().command(command).toString());
+        line.addAll(List.of(args));
+        try {
+            Process p = new ProcessBuilder(line).directory(new java.io.File("/")).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes());
+            if (p.waitFor() != 0) {
+                throw new TestbedException(command + " on " + site.name() + " failed: " + out.trim());
+            }
+            return out;
+        } catch (IOException e) {
+            throw new TestbedException("cannot run " + command + ": " + e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TestbedException("interrupted while running " + command);
+        }
+    }
+}
