@@ -13,6 +13,9 @@ import koala.common.api.SiteStatus;
 import koala.common.api.SubmitRequest;
 import koala.common.api.TransitionView;
 import koala.common.http.ApiException;
+import koala.common.jdf.ClusterCatalog;
+import koala.common.jdf.JdfException;
+import koala.common.jdf.JdfParser;
 import koala.common.json.Json;
 import koala.common.time.Poll;
 import picocli.CommandLine.Command;
@@ -26,7 +29,8 @@ final class JobCommands {
     }
 
     static int refused(ApiException e) {
-        System.err.println("koala: " + e.getMessage());
+        boolean unreachable = e.status() == 503 && e.getMessage().startsWith("cannot reach");
+        System.err.println("koala: " + e.getMessage() + (unreachable ? " (is the scheduler running? bin/koala scheduler)" : ""));
         return e.status() == 400 || e.status() == 404 || e.status() == 409 ? Koala.BAD_INPUT : Koala.FAILURE;
     }
 
@@ -48,6 +52,13 @@ final class JobCommands {
         @Override
         public Integer call() throws IOException {
             String text = file.toString().equals("-") ? new String(System.in.readAllBytes()) : readFile(file);
+            try {
+                // the same checks the scheduler makes, here first, so that errors show without a scheduler
+                JdfParser.parse(file.toString(), text, new ClusterCatalog(grid.grid().nodeCounts()));
+            } catch (JdfException e) {
+                e.errors().forEach(System.err::println);
+                return Koala.BAD_INPUT;
+            }
             SchedulerClient client = grid.client();
             try {
                 JobView job = client.submit(new SubmitRequest(file.toString(), text));
