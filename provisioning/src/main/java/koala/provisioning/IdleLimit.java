@@ -31,8 +31,8 @@ record IdleLimit(Duration value, String text) {
     static IdleLimit of(IdleTime tIdle, Duration growOverhead) {
         Duration value = tIdle.after(growOverhead);
         String text = "t_idle " + Texts.seconds(value);
-        if (tIdle instanceof IdleTime.Factor) {
-            text += " (" + tIdle.describe().replace("O_grow", "O_grow " + Texts.seconds(growOverhead)) + ")";
+        if (tIdle instanceof IdleTime.Factor factor) {
+            text += " (" + Texts.number(factor.n()) + " × O_grow " + Texts.seconds(growOverhead) + ")";
         }
         return new IdleLimit(value, text);
     }
@@ -49,7 +49,7 @@ record IdleLimit(Duration value, String text) {
     }
 
     /** "idle since 10:02:01, 179 s < t_idle 180 s", for one that has not reached it. */
-    String shortOf(Idle idle, String word, Instant now) {
+    String notReached(Idle idle, String word, Instant now) {
         return word + " since " + Texts.clock(idle.since()) + ", " + Texts.seconds(idle.at(now)) + " < " + text;
     }
 

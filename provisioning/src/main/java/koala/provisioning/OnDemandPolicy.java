@@ -86,7 +86,7 @@ public final class OnDemandPolicy implements WorkerPolicy {
         if (idle.isEmpty()) {
             return Optional.of("busy");
         }
-        return limit.reached(idle.get(), now) ? Optional.empty() : Optional.of(limit.shortOf(idle.get(), "idle", now));
+        return limit.reached(idle.get(), now) ? Optional.empty() : Optional.of(limit.notReached(idle.get(), "idle", now));
     }
 
     /** Releases every worker idle at least t_idle, longest idle first (ties by id). */

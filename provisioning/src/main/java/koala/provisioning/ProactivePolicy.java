@@ -54,7 +54,8 @@ public final class ProactivePolicy implements WorkerPolicy {
 
     private WorkerDecision grow(WorkerLayer layer, String why) {
         if (layer.starting() > 0) {
-            return new WorkerDecision.Keep("keep: " + why + ", but " + layer.starting() + " still starting");
+            return new WorkerDecision.Keep("keep: " + why + ", but " + Texts.count(layer.starting(), "worker")
+                    + " still starting");
         }
         int step = settings.initialWorkers();
         GrowRoom room = GrowRoom.of(layer, settings.fMax(), step);

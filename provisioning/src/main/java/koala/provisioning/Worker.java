@@ -1,6 +1,5 @@
 package koala.provisioning;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 
@@ -31,13 +30,5 @@ public record Worker(String id, boolean busy, Instant idleSince, double cpuPerce
 
     public static Worker idle(String id, Instant since, double cpuPercent) {
         return new Worker(id, false, Objects.requireNonNull(since, "since"), cpuPercent);
-    }
-
-    /** How long it has been idle at {@code now}; zero when busy. */
-    public Duration idleFor(Instant now) {
-        if (busy || idleSince.isAfter(now)) {
-            return Duration.ZERO;
-        }
-        return Duration.between(idleSince, now);
     }
 }

@@ -5,6 +5,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.Set;
 
@@ -63,7 +64,7 @@ public record WorkerLayer(List<Worker> workers, int starting, OptionalInt gridFr
     }
 
     /** The mean CPU utilization of the running workers; empty when there are none. */
-    public java.util.OptionalDouble meanCpu() {
+    public OptionalDouble meanCpu() {
         return workers.stream().mapToDouble(Worker::cpuPercent).average();
     }
 

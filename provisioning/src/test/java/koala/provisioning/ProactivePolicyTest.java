@@ -59,7 +59,7 @@ class ProactivePolicyTest {
     @Test
     void noSecondGrowWhileTheFirstIsStillStarting() {
         assertThat(proactive.onSample(layer(busy(2, 80)).withStarting(2), at(0)))
-                .isEqualTo(new WorkerDecision.Keep("keep: mean CPU 80% > U_max 50%, but 2 still starting"));
+                .isEqualTo(new WorkerDecision.Keep("keep: mean CPU 80% > U_max 50%, but 2 workers still starting"));
     }
 
     @Test
