@@ -47,5 +47,14 @@ final class GridConfigFile {
             file.reads.dat.size = 512M
             file.reads.dat.sites = fs2
             bandwidth.default = 100
+
+            # Provisioning defaults of framework instances per site (bin/koala config shows the
+            # effective values and where each comes from); a site's fMax caps what a JDF asks for:
+            # site.fs0.provisioning.fMax = 20
+            # site.fs0.provisioning.tIdleFactor = 6
+            # site.fs0.provisioning.uMin = 40
+            # site.fs0.provisioning.uMax = 50
+            # site.fs0.provisioning.samplePeriod = 40
+            # site.fs0.provisioning.orchestratorThreshold = 45
             """;
 }

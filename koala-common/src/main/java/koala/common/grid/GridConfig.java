@@ -62,6 +62,20 @@ public final class GridConfig {
         return reader.string(key).filter(s -> !s.isEmpty());
     }
 
+    /**
+     * Every key under {@code prefix.}, with the prefix removed: e.g. {@code section("site.fs0.provisioning")}
+     * gives a site's provisioning defaults ({@code fMax}, {@code uMin}, ...).
+     */
+    public Map<String, String> section(String prefix) {
+        Map<String, String> values = new java.util.TreeMap<>();
+        reader.config().getKeys(prefix).forEachRemaining(key -> {
+            if (key.startsWith(prefix + ".")) {
+                values.put(key.substring(prefix.length() + 1), reader.config().getString(key, "").trim());
+            }
+        });
+        return values;
+    }
+
     /** A whole-number setting; a malformed one is an error naming the file and the key. */
     public int integer(String key, int fallback) {
         return reader.integer(key, fallback);

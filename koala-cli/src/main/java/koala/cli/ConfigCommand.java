@@ -1,0 +1,88 @@
+package koala.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import koala.common.grid.GridConfig;
+import koala.common.grid.SiteConfig;
+import koala.common.jdf.ClusterCatalog;
+import koala.common.jdf.JdfException;
+import koala.common.jdf.JdfParser;
+import koala.common.jdf.JobDescription;
+import koala.provisioning.InvalidSettingsException;
+import koala.provisioning.ResolvedSettings;
+import koala.provisioning.SettingProblem;
+import koala.provisioning.SettingsLayer;
+import koala.provisioning.SettingsResolver;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "config", mixinStandardHelpOptions = true,
+        description = {"The effective provisioning settings of framework instances on each site, and where each "
+                + "comes from: built-in defaults (the paper's), the site's defaults in the grid configuration "
+                + "(site.S.provisioning.KEY), or a framework JDF (--jdf); a site's fMax is a ceiling a JDF cannot "
+                + "pass. A bad value is refused with its key and the reason (exit 2)."})
+final class ConfigCommand implements Callable<Integer> {
+    @Mixin
+    GridOptions grid;
+
+    @Option(names = "--site", description = "only this site")
+    String site;
+
+    @Option(names = "--jdf", paramLabel = "FILE", description = "a framework JDF whose settings to apply")
+    Path jdf;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+        GridConfig config = grid.grid();
+        List<SiteConfig> sites = site == null ? config.sites() : List.of(config.site(site));
+        SettingsLayer fromJdf;
+        try {
+            fromJdf = jdfLayer(config);
+        } catch (JdfException e) {
+            e.errors().forEach(spec.commandLine().getErr()::println);
+            return Koala.BAD_INPUT;
+        }
+        int status = 0;
+        for (SiteConfig s : sites) {
+            status = Math.max(status, print(config, s, fromJdf));
+        }
+        return status;
+    }
+
+    private int print(GridConfig config, SiteConfig s, SettingsLayer fromJdf) {
+        String prefix = "site." + s.name() + ".provisioning";
+        try {
+            ResolvedSettings resolved = SettingsResolver.resolve(s.name(),
+                    SettingsLayer.parse(config.section(prefix)), fromJdf);
+            spec.commandLine().getOut().println("site " + s.name());
+            resolved.describe().forEach(line -> spec.commandLine().getOut().println("  " + line));
+            return 0;
+        } catch (InvalidSettingsException e) {
+            for (SettingProblem p : e.problems()) {
+                spec.commandLine().getErr().println(config.file() + ": " + prefix + "." + p.key() + ": " + p.reason());
+            }
+            return Koala.BAD_INPUT;
+        }
+    }
+
+    private SettingsLayer jdfLayer(GridConfig config) throws IOException {
+        if (jdf == null) {
+            return SettingsLayer.EMPTY;
+        }
+        if (!Files.isReadable(jdf)) {
+            throw new IllegalArgumentException(jdf + ": no such readable file");
+        }
+        JobDescription job = JdfParser.parse(jdf.toString(), Files.readString(jdf), new ClusterCatalog(config.nodeCounts()));
+        int workers = job.components().stream().filter(c -> "worker".equals(c.role())).mapToInt(c -> c.count()).sum();
+        return SettingsLayer.parse(job.framework()).withInitialWorkers(workers);
+    }
+}
