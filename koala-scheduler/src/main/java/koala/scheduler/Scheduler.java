@@ -61,6 +61,7 @@ final class Scheduler {
     private final Recovery recovery;
     private final Allocations allocations;
     private final Claimer claimer;
+    private final Frameworks frameworks;
     private final PilotWatch watch;
     private Instant nextPlacement = Instant.EPOCH;
 
@@ -82,6 +83,7 @@ final class Scheduler {
         this.claimer = new Claimer(book, pilots, new ClaimRules(settings.claimTimeout(), settings.maxClaimFailures()),
                 this::policyFor, this::gridView, this::fire, clock);
         this.desk = new NodeDesk(book, claimer::check, this::checkRunning);
+        this.frameworks = new Frameworks(store, book, clock);
         this.recovery = new Recovery(book, store, kis, queue, claimer::submitPilot, clock);
         this.allocations = new Allocations(book, new Allocations.Claims() {
             @Override
@@ -121,6 +123,11 @@ final class Scheduler {
 
     Allocations allocations() {
         return allocations;
+    }
+
+    /** The FrameworkJobManager. */
+    Frameworks frameworks() {
+        return frameworks;
     }
 
     // ---- jobs from users --------------------------------------------------------------------

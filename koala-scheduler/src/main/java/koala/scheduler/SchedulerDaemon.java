@@ -17,7 +17,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import koala.common.api.AllocationRequest;
+import koala.common.api.FrameworkRegistration;
 import koala.common.api.GrowRequest;
+import koala.common.api.MasterAddress;
 import koala.common.api.NodeReport;
 import koala.common.api.ReleaseRequest;
 import koala.common.api.NodeTask;
@@ -217,6 +219,26 @@ public final class SchedulerDaemon implements AutoCloseable {
             @Override
             public Object close(long id) {
                 return loop.call(() -> s.allocations().close(id));
+            }
+
+            @Override
+            public Object register(FrameworkRegistration r) {
+                return loop.call(() -> s.frameworks().register(r));
+            }
+
+            @Override
+            public Object master(long id, MasterAddress m) {
+                return loop.call(() -> s.frameworks().master(id, m));
+            }
+
+            @Override
+            public Object framework(long id) {
+                return loop.call(() -> s.frameworks().get(id));
+            }
+
+            @Override
+            public Object frameworks() {
+                return loop.call(() -> s.frameworks().all());
             }
 
             @Override

@@ -54,6 +54,22 @@ public final class SchedulerClient {
         return http.delete("/allocations/" + allocation, JobView.class);
     }
 
+    public FrameworkView register(FrameworkRegistration registration) {
+        return http.post("/frameworks", registration, FrameworkView.class);
+    }
+
+    public FrameworkView master(long framework, MasterAddress master) {
+        return http.post("/frameworks/" + framework + "/master", master, FrameworkView.class);
+    }
+
+    public FrameworkView framework(long id) {
+        return http.get("/frameworks/" + id, FrameworkView.class);
+    }
+
+    public List<FrameworkView> frameworks() {
+        return http.get("/frameworks", new TypeReference<List<FrameworkView>>() { });
+    }
+
     public NodeTask arrive(String node, NodeReport report) {
         return http.post("/nodes/" + node + "/arrive", report, NodeTask.class);
     }

@@ -3,7 +3,9 @@ package koala.scheduler.api;
 import java.util.Optional;
 import java.util.function.Function;
 import koala.common.api.AllocationRequest;
+import koala.common.api.FrameworkRegistration;
 import koala.common.api.GrowRequest;
+import koala.common.api.MasterAddress;
 import koala.common.api.NodeReport;
 import koala.common.api.ReleaseRequest;
 import koala.common.api.NodeTask;
@@ -27,6 +29,9 @@ import koala.common.jdf.JdfException;
  * POST   /allocations/{id}/release  {nodes: [ids]}: give nodes back; 409 if one is not the allocation's
  * GET    /allocations/{id}     the allocation and its nodes (as a job)
  * DELETE /allocations/{id}     close it: every node given back
+ * POST   /frameworks          register a framework instance on its allocation (FrameworkJobManager)
+ * POST   /frameworks/{id}/master  {node, address}: where clients reach the instance's master
+ * GET    /frameworks          every instance; GET /frameworks/{id} one
  * GET    /sites                every site: nodes total, idle, KOALA's, others', claiming, agent health
  * POST   /nodes/{id}/arrive    a node launcher arrived {token, host}; answers its task
  * GET    /nodes/{id}/task      ?token=..&amp;waitMs=N: long-poll for the node's task (WAIT, RUN, EXIT)
@@ -54,6 +59,14 @@ public final class SchedulerApi {
 
         Object close(long id);
 
+        Object register(FrameworkRegistration registration);
+
+        Object master(long id, MasterAddress master);
+
+        Object framework(long id);
+
+        Object frameworks();
+
         NodeTask arrive(String node, NodeReport report);
 
         NodeTask task(String node, String token);
@@ -78,6 +91,10 @@ public final class SchedulerApi {
                         r.body(ReleaseRequest.class))))
                 .route("GET", "/allocations/{id}", r -> Response.ok(ops.job(id(r))))
                 .route("DELETE", "/allocations/{id}", r -> Response.ok(ops.close(id(r))))
+                .route("POST", "/frameworks", r -> Response.created(ops.register(r.body(FrameworkRegistration.class))))
+                .route("POST", "/frameworks/{id}/master", r -> Response.ok(ops.master(id(r), r.body(MasterAddress.class))))
+                .route("GET", "/frameworks", r -> Response.ok(ops.frameworks()))
+                .route("GET", "/frameworks/{id}", r -> Response.ok(ops.framework(id(r))))
                 .route("POST", "/nodes/{id}/arrive", r -> Response.ok(ops.arrive(r.param("id"), report(r, false))))
                 .route("GET", "/nodes/{id}/task", r -> Response.ok(longPoll(ops, r)))
                 .route("POST", "/nodes/{id}/exit", r -> Response.ok(ops.exited(r.param("id"), report(r, true))));

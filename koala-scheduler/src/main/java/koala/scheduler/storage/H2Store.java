@@ -14,6 +14,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import koala.common.api.TransitionView;
+import koala.common.json.Json;
+import koala.fjm.FrameworkRecord;
 import koala.scheduler.claiming.NodeClaim;
 import koala.scheduler.claiming.NodeState;
 import koala.scheduler.state.JobState;
@@ -36,6 +38,9 @@ public final class H2Store implements Store {
               at TIMESTAMP WITH TIME ZONE, from_state VARCHAR, to_state VARCHAR, event VARCHAR, reason VARCHAR);
             CREATE INDEX IF NOT EXISTS transitions_job ON transitions(job);
             CREATE TABLE IF NOT EXISTS agents (site VARCHAR PRIMARY KEY, url VARCHAR, pid BIGINT);
+            CREATE TABLE IF NOT EXISTS frameworks (id BIGINT PRIMARY KEY, name VARCHAR, jdf_file VARCHAR, jdf CLOB,
+              policy VARCHAR, parameters CLOB, runner VARCHAR, master_node VARCHAR, master_address VARCHAR,
+              registered_at TIMESTAMP WITH TIME ZONE);
             CREATE SEQUENCE IF NOT EXISTS job_ids START WITH 1;
             """;
 
@@ -120,6 +125,29 @@ public final class H2Store implements Store {
         query("SELECT * FROM agents", List.of(), rs -> new AgentRecord(rs.getString("site"), rs.getString("url"),
                 rs.getLong("pid"))).forEach(a -> agents.put(a.site(), a));
         return agents;
+    }
+
+    @Override
+    public void saveFramework(FrameworkRecord f) {
+        update("MERGE INTO frameworks KEY(id) VALUES (?,?,?,?,?,?,?,?,?,?)", List.of(f.id(), f.name(),
+                nullable(f.jdfFile()), nullable(f.jdf()), f.policy(), Json.write(f.parameters()), nullable(f.runner()),
+                nullable(f.masterNode()), nullable(f.masterAddress()), ts(f.registeredAt())));
+    }
+
+    @Override
+    public List<FrameworkRecord> frameworks() {
+        return query("SELECT * FROM frameworks ORDER BY id", List.of(), rs -> new FrameworkRecord(rs.getLong("id"),
+                rs.getString("name"), rs.getString("jdf_file"), rs.getString("jdf"), rs.getString("policy"),
+                parameters(rs.getString("parameters")), rs.getString("runner"), rs.getString("master_node"),
+                rs.getString("master_address"), instant(rs.getTimestamp("registered_at"))));
+    }
+
+    private static Map<String, String> parameters(String json) {
+        try {
+            return Json.mapper().readValue(json, new com.fasterxml.jackson.core.type.TypeReference<Map<String, String>>() { });
+        } catch (java.io.IOException e) {
+            throw new StoreException("unreadable framework parameters: " + e.getMessage(), e);
+        }
     }
 
     @Override

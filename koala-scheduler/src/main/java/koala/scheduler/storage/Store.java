@@ -3,13 +3,14 @@ package koala.scheduler.storage;
 import java.util.List;
 import java.util.Map;
 import koala.common.api.TransitionView;
+import koala.fjm.FrameworkStore;
 import koala.scheduler.claiming.NodeClaim;
 
 /**
  * Everything the scheduler keeps across a crash, behind one narrow interface: the scheduling code
  * never sees a database. Writes are durable when the call returns.
  */
-public interface Store extends AutoCloseable {
+public interface Store extends FrameworkStore, AutoCloseable {
     /** Where a site's agent was, so that a restarted scheduler re-attaches to it. */
     record AgentRecord(String site, String url, long pid) {
     }

@@ -7,7 +7,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import koala.common.api.AllocationRequest;
+import koala.common.api.FrameworkRegistration;
+import koala.common.api.FrameworkView;
 import koala.common.api.GrowRequest;
+import koala.common.api.MasterAddress;
 import koala.common.api.GrowResult;
 import koala.common.api.JobView;
 import koala.common.api.NodeView;
@@ -58,6 +61,16 @@ class AllocationIT {
             assertThatThrownBy(() -> client.grow(id, workers(0, null)))
                     .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.field()).isEqualTo("nodes"));
 
+            FrameworkView registered = client.register(new FrameworkRegistration(id, "fluent-1", "fluent.jdf", "&(...)",
+                    "ondemand", Map.of("fMax", "20"), "http://127.0.0.1:7501"));
+            assertThat(registered.nodesPerRole()).containsExactly(Map.entry("worker", 8));
+            assertThat(registered.sites()).containsExactly("fs1");
+            assertThatThrownBy(() -> client.register(new FrameworkRegistration(other.id(), "x", null, null, "static",
+                    Map.of(), null))).isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(409));
+            FrameworkView located = client.master(id, new MasterAddress(id + ".0.0", "vm:7600"));
+            assertThat(located.master()).isEqualTo(new MasterAddress(id + ".0.0", "vm:7600"));
+            assertThat(client.frameworks()).extracting(FrameworkView::name).containsExactly("fluent-1");
+
             JobView shrunk = client.release(id, new ReleaseRequest(List.of(id + ".0.0")));
             assertThat(shrunk.nodes()).filteredOn(n -> n.id().equals(id + ".0.0")).extracting(NodeView::state)
                     .containsExactly("RELEASED");
@@ -65,6 +78,8 @@ class AllocationIT {
             JobView closed = client.closeAllocation(id);
             assertThat(closed.state()).isEqualTo("FINISHED");
             assertThat(closed.nodes()).extracting(NodeView::state).containsOnly("RELEASED");
+            assertThat(client.framework(id).state()).isEqualTo("FINISHED");
+            assertThat(client.framework(id).nodesPerRole()).isEmpty();
             assertThat(closed.history()).extracting(t -> t.event())
                     .containsExactly("ALLOCATED", "GREW", "GREW", "GROW_REFUSED", "SHRANK", "CLOSED");
             Awaitility.await().atMost(Duration.ofSeconds(30)).until(() ->

@@ -1,0 +1,93 @@
+package koala.cli;
+
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import koala.common.api.FrameworkView;
+import koala.common.api.TransitionView;
+import koala.common.http.ApiException;
+import koala.common.json.Json;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** The FrameworkJobManager's registry as users read it. */
+final class FrameworkCommands {
+    private FrameworkCommands() {
+    }
+
+    static String roles(FrameworkView f) {
+        return f.nodesPerRole().entrySet().stream().map(e -> e.getValue() + " " + e.getKey())
+                .collect(Collectors.joining(", "));
+    }
+
+    @Command(name = "frameworks", mixinStandardHelpOptions = true,
+            description = "Every framework instance the FrameworkJobManager knows: policy, state, nodes per role, "
+                    + "sites, and where its master is.")
+    static final class All implements Callable<Integer> {
+        @Mixin
+        GridOptions grid;
+
+        @Option(names = "--json", description = "print JSON")
+        boolean json;
+
+        @Override
+        public Integer call() {
+            try {
+                List<FrameworkView> all = grid.client().frameworks();
+                if (json) {
+                    System.out.println(Json.pretty(all));
+                    return 0;
+                }
+                System.out.printf("%-5s %-16s %-10s %-9s %-34s %-12s %s%n", "ID", "NAME", "POLICY", "STATE", "NODES",
+                        "SITES", "MASTER");
+                for (FrameworkView f : all) {
+                    System.out.printf("%-5d %-16s %-10s %-9s %-34s %-12s %s%n", f.id(), f.name(), f.policy(), f.state(),
+                            roles(f), String.join(",", f.sites()), f.master() == null ? "-" : f.master().address());
+                }
+                return 0;
+            } catch (ApiException e) {
+                return JobCommands.refused(e);
+            }
+        }
+    }
+
+    @Command(name = "framework", mixinStandardHelpOptions = true,
+            description = "One framework instance: its settings, nodes per role, master, and its grows and shrinks.")
+    static final class One implements Callable<Integer> {
+        @Mixin
+        GridOptions grid;
+
+        @Parameters(paramLabel = "ID", description = "the instance's id")
+        long id;
+
+        @Option(names = "--json", description = "print JSON")
+        boolean json;
+
+        @Override
+        public Integer call() {
+            try {
+                FrameworkView f = grid.client().framework(id);
+                if (json) {
+                    System.out.println(Json.pretty(f));
+                    return 0;
+                }
+                System.out.printf("framework %d  %s  (%s, runner %s)%n", f.id(), f.name(), f.policy(), f.runner());
+                System.out.printf("state    %s on %s%n", f.state(), String.join(", ", f.sites()));
+                System.out.printf("master   %s%n", f.master() == null ? "not yet" : f.master().address() + " (node "
+                        + f.master().node() + ")");
+                System.out.printf("nodes    %s%n", roles(f).isEmpty() ? "none" : roles(f));
+                System.out.println("settings " + f.parameters().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                        .collect(Collectors.joining(" ")));
+                System.out.println("history");
+                for (TransitionView t : f.history()) {
+                    System.out.printf("  %s  %-15s %s%n", t.at(), t.event(), t.reason() == null ? "" : t.reason());
+                }
+                return 0;
+            } catch (ApiException e) {
+                return JobCommands.refused(e);
+            }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+package koala.scheduler;
+
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+import koala.common.api.FrameworkRegistration;
+import koala.common.api.FrameworkView;
+import koala.common.api.MasterAddress;
+import koala.common.http.ApiException;
+import koala.fjm.FrameworkRecord;
+import koala.fjm.FrameworkRegistry;
+import koala.scheduler.claiming.NodeClaim;
+import koala.scheduler.storage.Store;
+
+/**
+ * The FrameworkJobManager inside the scheduler: its registry of instances, each shown together
+ * with the allocation it holds (nodes per role, sites, state, grows and shrinks).
+ */
+final class Frameworks {
+    private final FrameworkRegistry registry;
+    private final JobBook book;
+
+    Frameworks(Store store, JobBook book, InstantSource clock) {
+        this.registry = new FrameworkRegistry(store, clock);
+        this.book = book;
+    }
+
+    FrameworkView register(FrameworkRegistration r) {
+        Job allocation = book.find(r.allocation()).filter(Job::allocation).orElseThrow(() -> new ApiException(409,
+                "allocation: job " + r.allocation() + " is not an allocation", "allocation"));
+        if (allocation.state().ended()) {
+            throw new ApiException(409, "allocation: allocation " + r.allocation() + " is " + allocation.state(),
+                    "allocation");
+        }
+        return view(refusing(() -> registry.register(r.allocation(), r.name(), r.jdfFile(), r.jdf(), r.policy(),
+                r.parameters(), r.runner())));
+    }
+
+    FrameworkView master(long id, MasterAddress master) {
+        FrameworkRecord record = refusing(() -> registry.get(id));
+        if (master.node() != null && book.get(record.id()).node(master.node()) == null) {
+            throw new ApiException(409, "node: " + master.node() + " is not a node of instance " + id, "node");
+        }
+        return view(refusing(() -> registry.master(id, master.node(), master.address())));
+    }
+
+    FrameworkView get(long id) {
+        return view(refusing(() -> registry.get(id)));
+    }
+
+    List<FrameworkView> all() {
+        return registry.all().stream().map(this::view).toList();
+    }
+
+    private FrameworkView view(FrameworkRecord r) {
+        Job job = book.get(r.id());
+        Map<String, Integer> perRole = new TreeMap<>();
+        for (NodeClaim n : job.heldNodes()) {
+            String role = job.description().components().get(n.component()).role();
+            perRole.merge(role == null ? "worker" : role, 1, Integer::sum);
+        }
+        List<String> sites = job.heldNodes().stream().map(NodeClaim::site).distinct().sorted().toList();
+        MasterAddress master = r.masterAddress() == null ? null : new MasterAddress(r.masterNode(), r.masterAddress());
+        return new FrameworkView(r.id(), r.name(), r.policy(), r.parameters(), r.runner(), job.state().name(), sites,
+                master, perRole, r.registeredAt(), job.history());
+    }
+
+    private static FrameworkRecord refusing(Supplier<FrameworkRecord> call) {
+        try {
+            return call.get();
+        } catch (FrameworkRegistry.Refused e) {
+            throw new ApiException(e.status(), e.getMessage(), e.field());
+        }
+    }
+}
