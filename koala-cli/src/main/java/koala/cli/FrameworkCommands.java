@@ -5,8 +5,6 @@ import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import koala.common.api.FrameworkView;
 import koala.common.api.TransitionView;
-import koala.common.http.ApiException;
-import koala.common.json.Json;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -34,21 +32,15 @@ final class FrameworkCommands {
 
         @Override
         public Integer call() {
-            try {
-                List<FrameworkView> all = grid.client().frameworks();
-                if (json) {
-                    System.out.println(Json.pretty(all));
-                    return 0;
-                }
-                System.out.printf("%-5s %-16s %-10s %-9s %-34s %-12s %s%n", "ID", "NAME", "POLICY", "STATE", "NODES",
-                        "SITES", "MASTER");
-                for (FrameworkView f : all) {
-                    System.out.printf("%-5d %-16s %-10s %-9s %-34s %-12s %s%n", f.id(), f.name(), f.policy(), f.state(),
-                            roles(f), String.join(",", f.sites()), f.master() == null ? "-" : f.master().address());
-                }
-                return 0;
-            } catch (ApiException e) {
-                return JobCommands.refused(e);
+            return JobCommands.show(json, () -> grid.client().frameworks(), All::table);
+        }
+
+        private static void table(List<FrameworkView> all) {
+            System.out.printf("%-5s %-16s %-10s %-9s %-34s %-12s %s%n", "ID", "NAME", "POLICY", "STATE", "NODES",
+                    "SITES", "MASTER");
+            for (FrameworkView f : all) {
+                System.out.printf("%-5d %-16s %-10s %-9s %-34s %-12s %s%n", f.id(), f.name(), f.policy(), f.state(),
+                        roles(f), String.join(",", f.sites()), f.master() == null ? "-" : f.master().address());
             }
         }
     }
@@ -67,26 +59,20 @@ final class FrameworkCommands {
 
         @Override
         public Integer call() {
-            try {
-                FrameworkView f = grid.client().framework(id);
-                if (json) {
-                    System.out.println(Json.pretty(f));
-                    return 0;
-                }
-                System.out.printf("framework %d  %s  (%s, runner %s)%n", f.id(), f.name(), f.policy(), f.runner());
-                System.out.printf("state    %s on %s%n", f.state(), String.join(", ", f.sites()));
-                System.out.printf("master   %s%n", f.master() == null ? "not yet" : f.master().address() + " (node "
-                        + f.master().node() + ")");
-                System.out.printf("nodes    %s%n", roles(f).isEmpty() ? "none" : roles(f));
-                System.out.println("settings " + f.parameters().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
-                        .collect(Collectors.joining(" ")));
-                System.out.println("history");
-                for (TransitionView t : f.history()) {
-                    System.out.printf("  %s  %-15s %s%n", t.at(), t.event(), t.reason() == null ? "" : t.reason());
-                }
-                return 0;
-            } catch (ApiException e) {
-                return JobCommands.refused(e);
+            return JobCommands.show(json, () -> grid.client().framework(id), One::print);
+        }
+
+        private static void print(FrameworkView f) {
+            System.out.printf("framework %d  %s  (%s, runner %s)%n", f.id(), f.name(), f.policy(), f.runner());
+            System.out.printf("state    %s on %s%n", f.state(), String.join(", ", f.sites()));
+            System.out.printf("master   %s%n", f.master() == null ? "not yet" : f.master().address() + " (node "
+                    + f.master().node() + ")");
+            System.out.printf("nodes    %s%n", roles(f).isEmpty() ? "none" : roles(f));
+            System.out.println("settings " + f.parameters().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                    .collect(Collectors.joining(" ")));
+            System.out.println("history");
+            for (TransitionView t : f.history()) {
+                System.out.printf("  %s  %-15s %s%n", t.at(), t.event(), t.reason() == null ? "" : t.reason());
             }
         }
     }

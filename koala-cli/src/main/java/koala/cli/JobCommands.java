@@ -6,6 +6,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import koala.common.api.JobView;
 import koala.common.api.NodeView;
 import koala.common.api.SchedulerClient;
@@ -26,6 +28,24 @@ import picocli.CommandLine.Parameters;
 /** The commands of a grid user: submit, jobs, status, cancel, sites. */
 final class JobCommands {
     private JobCommands() {
+    }
+
+    /**
+     * Asks the scheduler for something and prints it: as JSON with {@code --json}, else as
+     * {@code table} prints it; a refusal or an unreachable scheduler is an error message and exit status.
+     */
+    static <T> int show(boolean json, Supplier<T> fetch, Consumer<T> table) {
+        try {
+            T value = fetch.get();
+            if (json) {
+                System.out.println(Json.pretty(value));
+            } else {
+                table.accept(value);
+            }
+            return 0;
+        } catch (ApiException e) {
+            return refused(e);
+        }
     }
 
     static int refused(ApiException e) {
@@ -113,21 +133,15 @@ final class JobCommands {
 
         @Override
         public Integer call() {
-            try {
-                List<JobView> jobs = grid.client().jobs();
-                if (json) {
-                    System.out.println(Json.pretty(jobs));
-                    return 0;
-                }
-                System.out.printf("%-6s %-22s %-10s %-10s %-6s %s%n", "JOB", "NAME", "KIND", "STATE", "NODES", "WHY WAITING");
-                for (JobView j : jobs) {
-                    System.out.printf("%-6d %-22s %-10s %-10s %-6d %s%n", j.id(), j.name(), j.kind(), j.state(),
-                            j.nodes().stream().filter(n -> !n.state().equals("RELEASED")).count(),
-                            j.waitingBecause() == null ? "" : j.waitingBecause());
-                }
-                return 0;
-            } catch (ApiException e) {
-                return refused(e);
+            return show(json, () -> grid.client().jobs(), Jobs::table);
+        }
+
+        private static void table(List<JobView> jobs) {
+            System.out.printf("%-6s %-22s %-10s %-10s %-6s %s%n", "JOB", "NAME", "KIND", "STATE", "NODES", "WHY WAITING");
+            for (JobView j : jobs) {
+                System.out.printf("%-6d %-22s %-10s %-10s %-6d %s%n", j.id(), j.name(), j.kind(), j.state(),
+                        j.nodes().stream().filter(n -> !n.state().equals("RELEASED")).count(),
+                        j.waitingBecause() == null ? "" : j.waitingBecause());
             }
         }
     }
@@ -146,17 +160,7 @@ final class JobCommands {
 
         @Override
         public Integer call() {
-            try {
-                JobView job = grid.client().job(id);
-                if (json) {
-                    System.out.println(Json.pretty(job));
-                } else {
-                    print(job);
-                }
-                return 0;
-            } catch (ApiException e) {
-                return refused(e);
-            }
+            return show(json, () -> grid.client().job(id), Status::print);
         }
 
         static void print(JobView j) {
@@ -214,23 +218,16 @@ final class JobCommands {
 
         @Override
         public Integer call() {
-            try {
-                List<SiteStatus> sites = grid.client().sites();
-                if (json) {
-                    System.out.println(Json.pretty(sites));
-                    return 0;
-                }
-                System.out.printf("%-6s %6s %6s %6s %7s %9s  %s%n", "SITE", "NODES", "IDLE", "KOALA", "OTHERS",
-                        "CLAIMING", "AGENT");
-                for (SiteStatus s : sites) {
-                    System.out.printf("%-6s %6d %6d %6d %7d %9d  %s%n", s.site(), s.total(), s.idle(), s.koala(),
-                            s.others(), s.claiming(), s.agent().equals("UP") ? "up (seen "
-                                    + s.seenAt().toString().substring(11, 19) + " UTC)"
-                                    : "DOWN: " + s.agentReason());
-                }
-                return 0;
-            } catch (ApiException e) {
-                return refused(e);
+            return show(json, () -> grid.client().sites(), Sites::table);
+        }
+
+        private static void table(List<SiteStatus> sites) {
+            System.out.printf("%-6s %6s %6s %6s %7s %9s  %s%n", "SITE", "NODES", "IDLE", "KOALA", "OTHERS", "CLAIMING",
+                    "AGENT");
+            for (SiteStatus s : sites) {
+                System.out.printf("%-6s %6d %6d %6d %7d %9d  %s%n", s.site(), s.total(), s.idle(), s.koala(), s.others(),
+                        s.claiming(), s.agent().equals("UP") ? "up (seen " + s.seenAt().toString().substring(11, 19)
+                                + " UTC)" : "DOWN: " + s.agentReason());
             }
         }
     }
