@@ -10,11 +10,8 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.InstantSource;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Executors;
 import koala.common.api.AllocationRequest;
 import koala.common.api.FrameworkRegistration;
@@ -28,7 +25,6 @@ import koala.common.grid.GridConfig;
 import koala.common.grid.SiteConfig;
 import koala.common.http.ApiException;
 import koala.common.http.JsonHttpServer;
-import koala.common.process.AgentProcess;
 import koala.common.process.RuntimeImage;
 import koala.common.site.SiteAgentClient;
 import koala.scheduler.api.SchedulerApi;
@@ -46,18 +42,16 @@ public final class SchedulerDaemon implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(SchedulerDaemon.class);
 
     private final Store store;
-    private final List<AgentProcess> startedAgents;
-    private final List<Long> attachedAgents;
+    private final SiteAgents agents;
     private final InformationService kis;
     private final SchedulerLoop loop;
     private final JsonHttpServer server;
     private final URI url;
 
-    private SchedulerDaemon(Store store, List<AgentProcess> startedAgents, List<Long> attachedAgents,
-                            InformationService kis, SchedulerLoop loop, JsonHttpServer server, URI url) {
+    private SchedulerDaemon(Store store, SiteAgents agents, InformationService kis, SchedulerLoop loop,
+                            JsonHttpServer server, URI url) {
         this.store = store;
-        this.startedAgents = startedAgents;
-        this.attachedAgents = attachedAgents;
+        this.agents = agents;
         this.kis = kis;
         this.loop = loop;
         this.server = server;
@@ -69,22 +63,21 @@ public final class SchedulerDaemon implements AutoCloseable {
         Files.createDirectories(settings.database().getParent());
         Path pilotLogs = pilotLogs();
         Store store = H2Store.open(settings.database());
-        List<AgentProcess> started = new ArrayList<>();
-        List<Long> attached = new ArrayList<>();
+        SiteAgents agents = new SiteAgents(grid, koalaHome, store);
         try {
-            Map<String, SiteAgentClient> agents = agents(grid, koalaHome, store, started, attached);
-            return serve(grid, koalaHome, settings, store, agents, started, attached, pilotLogs);
+            agents.attachOrStart();
+            return serve(grid, koalaHome, settings, store, agents, pilotLogs);
         } catch (RuntimeException | IOException e) {
             // a scheduler that cannot start leaves nothing running behind it
-            started.forEach(AgentProcess::close);
+            agents.close();
             store.close();
             throw e;
         }
     }
 
     private static SchedulerDaemon serve(GridConfig grid, Path koalaHome, SchedulerSettings settings, Store store,
-                                         Map<String, SiteAgentClient> agents, List<AgentProcess> started,
-                                         List<Long> attached, Path pilotLogs) throws IOException {
+                                         SiteAgents siteAgents, Path pilotLogs) throws IOException {
+        Map<String, SiteAgentClient> agents = siteAgents.clients();
         InformationService kis = new InformationService(agents, InstantSource.system(),
                 Executors.newSingleThreadScheduledExecutor(daemon("kis")));
         awaitAgents(agents.values());
@@ -109,8 +102,9 @@ public final class SchedulerDaemon implements AutoCloseable {
         server.start();
         kis.start(settings.kisEvery());
         loop.every(Duration.ofSeconds(1), scheduler::tick);
+        siteAgents.watch(Executors.newSingleThreadScheduledExecutor(daemon("agent-watch")), Duration.ofSeconds(5));
         LOG.info("scheduler serving on {} with sites {}", url, sites.keySet());
-        return new SchedulerDaemon(store, started, attached, kis, loop, server, url);
+        return new SchedulerDaemon(store, siteAgents, kis, loop, server, url);
     }
 
     /** Gives freshly started agents a moment to reach their cells; a site still down is not waited for. */
@@ -138,40 +132,6 @@ public final class SchedulerDaemon implements AutoCloseable {
                 }
             }
         }
-    }
-
-    /** Each site's agent: the one recorded before, if it still answers, else a new one. */
-    private static Map<String, SiteAgentClient> agents(GridConfig grid, Path koalaHome, Store store,
-                                                       List<AgentProcess> started, List<Long> attached) {
-        Map<String, Store.AgentRecord> known = store.agents();
-        Map<String, SiteAgentClient> agents = new LinkedHashMap<>();
-        for (SiteConfig site : grid.sites()) {
-            Optional<SiteAgentClient> previous = Optional.ofNullable(known.get(site.name())).filter(SchedulerDaemon::alive)
-                    .map(a -> new SiteAgentClient(URI.create(a.url())));
-            if (previous.isPresent()) {
-                LOG.info("re-attached to the agent of site {} at {}", site.name(), previous.get().base());
-                agents.put(site.name(), previous.get());
-                attached.add(known.get(site.name()).pid());
-                continue;
-            }
-            AgentProcess agent = AgentProcess.start(site, grid.file(), koalaHome, site.agentPort(), Duration.ofSeconds(60));
-            started.add(agent);
-            store.saveAgent(new Store.AgentRecord(site.name(), agent.url().toString(), agent.pid()));
-            agents.put(site.name(), agent.client());
-        }
-        return agents;
-    }
-
-    private static boolean alive(Store.AgentRecord agent) {
-        if (ProcessHandle.of(agent.pid()).map(ProcessHandle::isAlive).orElse(false)) {
-            try {
-                new SiteAgentClient(URI.create(agent.url())).health();
-                return true;
-            } catch (ApiException e) {
-                return false;
-            }
-        }
-        return false;
     }
 
     private static SchedulerApi.Operations operations(Scheduler s, SchedulerLoop loop) {
@@ -292,12 +252,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         server.close();
         loop.close();
         kis.close();
-        startedAgents.forEach(AgentProcess::close);
-        // agents re-attached after a crash are this scheduler's too: stop them the same way
-        attachedAgents.forEach(pid -> ProcessHandle.of(pid).ifPresent(p -> {
-            p.descendants().forEach(ProcessHandle::destroy);
-            p.destroy();
-        }));
+        agents.close();
         store.close();
     }
 }

@@ -28,7 +28,7 @@ public final class InformationService implements AutoCloseable {
     private final ScheduledExecutorService timer;
 
     public InformationService(Map<String, SiteAgentClient> agents, InstantSource clock, ScheduledExecutorService timer) {
-        this.agents = Map.copyOf(agents);
+        this.agents = agents; // live: a restarted agent is polled at its new address
         this.clock = clock;
         this.timer = timer;
     }

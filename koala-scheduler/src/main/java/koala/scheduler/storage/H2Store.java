@@ -22,7 +22,7 @@ import koala.scheduler.state.JobState;
 
 /**
  * The store as an embedded H2 file database. One connection, used by the scheduler's loop thread
- * only; every statement commits on its own and is written out at once ({@code WRITE_DELAY=0}: H2
+ * and, for {@link #saveAgent}, by the agent watch (H2 serialises statements on a connection); every statement commits on its own and is written out at once ({@code WRITE_DELAY=0}: H2
  * otherwise holds commits back for a second), so a {@code kill -9} loses at most the call in flight.
  */
 public final class H2Store implements Store {

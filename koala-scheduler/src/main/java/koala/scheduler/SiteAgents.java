@@ -1,0 +1,123 @@
+package koala.scheduler;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import koala.common.grid.GridConfig;
+import koala.common.grid.SiteConfig;
+import koala.common.http.ApiException;
+import koala.common.process.AgentProcess;
+import koala.common.site.SiteAgentClient;
+import koala.scheduler.storage.Store;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * One site agent per site, kept alive. At start-up an agent recorded before a crash that still
+ * answers is re-attached, otherwise a new one is started. A watch then checks every agent's
+ * process: one that has died — killed, crashed, or exited 75 because its DRMAA session wedged — is
+ * started again and its new address used from then on. The clients map is live: the information
+ * service and the pilots always reach the current agent.
+ */
+final class SiteAgents implements AutoCloseable {
+    private static final Logger LOG = LogManager.getLogger(SiteAgents.class);
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+
+    private final GridConfig grid;
+    private final Path koalaHome;
+    private final Store store;
+    private final Map<String, SiteAgentClient> clients = new ConcurrentHashMap<>();
+    private final Map<String, Long> pids = new ConcurrentHashMap<>();
+    private final Map<String, AgentProcess> started = new ConcurrentHashMap<>();
+    private ScheduledExecutorService watch;
+
+    SiteAgents(GridConfig grid, Path koalaHome, Store store) {
+        this.grid = grid;
+        this.koalaHome = koalaHome;
+        this.store = store;
+    }
+
+    /** Re-attaches to the agents recorded before, if they still answer, and starts the others. */
+    void attachOrStart() {
+        Map<String, Store.AgentRecord> known = store.agents();
+        for (SiteConfig site : grid.sites()) {
+            Optional<Store.AgentRecord> previous = Optional.ofNullable(known.get(site.name())).filter(SiteAgents::answers);
+            if (previous.isPresent()) {
+                LOG.info("re-attached to the agent of site {} at {}", site.name(), previous.get().url());
+                clients.put(site.name(), new SiteAgentClient(URI.create(previous.get().url())));
+                pids.put(site.name(), previous.get().pid());
+            } else {
+                start(site);
+            }
+        }
+    }
+
+    /** The current agent of every site; the map follows restarts. */
+    Map<String, SiteAgentClient> clients() {
+        return clients;
+    }
+
+    /** Checks every {@code every} that each agent's process lives, and starts a new one where not. */
+    void watch(ScheduledExecutorService timer, Duration every) {
+        this.watch = timer;
+        timer.scheduleWithFixedDelay(this::restartDead, every.toMillis(), every.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void restartDead() {
+        for (SiteConfig site : grid.sites()) {
+            Long pid = pids.get(site.name());
+            boolean alive = pid != null && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+            if (!alive) {
+                LOG.warn("the agent of site {} (pid {}) is gone; starting a new one", site.name(), pid);
+                try {
+                    start(site);
+                } catch (RuntimeException e) {
+                    LOG.error("could not start an agent for site {}: {}; trying again", site.name(), e.getMessage());
+                }
+            }
+        }
+    }
+
+    private void start(SiteConfig site) {
+        AgentProcess agent = AgentProcess.start(site, grid.file(), koalaHome, site.agentPort(), START_TIMEOUT);
+        Optional.ofNullable(started.put(site.name(), agent)).ifPresent(AgentProcess::close);
+        store.saveAgent(new Store.AgentRecord(site.name(), agent.url().toString(), agent.pid()));
+        clients.put(site.name(), agent.client());
+        pids.put(site.name(), agent.pid());
+        LOG.info("agent of site {} serving on {}", site.name(), agent.url());
+    }
+
+    private static boolean answers(Store.AgentRecord agent) {
+        if (!ProcessHandle.of(agent.pid()).map(ProcessHandle::isAlive).orElse(false)) {
+            return false;
+        }
+        try {
+            new SiteAgentClient(URI.create(agent.url())).health();
+            return true;
+        } catch (ApiException e) {
+            return false;
+        }
+    }
+
+    /** Stops the watch and every agent: those started here and those re-attached after a crash. */
+    @Override
+    public void close() {
+        if (watch != null) {
+            watch.shutdownNow();
+        }
+        started.values().forEach(AgentProcess::close);
+        pids.forEach((site, pid) -> {
+            if (!started.containsKey(site) || started.get(site).pid() != pid) {
+                ProcessHandle.of(pid).ifPresent(p -> {
+                    p.descendants().forEach(ProcessHandle::destroy);
+                    p.destroy();
+                });
+            }
+        });
+    }
+}
