@@ -27,7 +27,7 @@ import koala.testbed.TestbedPlan;
 import picocli.CommandLine.Command;
 
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"A walk through KOALA on the local testbed (about two minutes): bring the testbed up, start "
+        description = {"A walk through KOALA on the local testbed (a minute or two): bring the testbed up, start "
                 + "the scheduler (or use the one running), let a local user fill part of fs1 with plain qsub, and "
                 + "submit four jobs: two components on two clusters that exchange messages, a flexible job larger "
                 + "than any cluster, a co-allocated job placed by Worst-Fit, and a job pinned to fs1 that must wait "
