@@ -18,6 +18,8 @@ import koala.common.http.ApiException;
 import koala.common.jdf.ClusterCatalog;
 import koala.common.jdf.JdfException;
 import koala.common.jdf.JdfParser;
+import koala.common.jdf.JobKind;
+import koala.common.jdf.JobDescription;
 import koala.common.json.Json;
 import koala.common.time.Poll;
 import picocli.CommandLine.Command;
@@ -72,14 +74,18 @@ final class JobCommands {
         @Override
         public Integer call() throws IOException {
             String text = file.toString().equals("-") ? new String(System.in.readAllBytes()) : readFile(file);
+            JobDescription parsed;
             try {
                 // the same checks the scheduler makes, here first, so that errors show without a scheduler
-                JdfParser.parse(file.toString(), text, new ClusterCatalog(grid.grid().nodeCounts()));
+                parsed = JdfParser.parse(file.toString(), text, new ClusterCatalog(grid.grid().nodeCounts()));
             } catch (JdfException e) {
                 e.errors().forEach(System.err::println);
                 return Koala.BAD_INPUT;
             }
             SchedulerClient client = grid.client();
+            if (parsed.kind() == JobKind.FRAMEWORK) {
+                return framework(client);
+            }
             try {
                 JobView job = client.submit(new SubmitRequest(file.toString(), text));
                 if (!json) {
@@ -97,6 +103,33 @@ final class JobCommands {
             } catch (ApiException e) {
                 return refused(e);
             }
+        }
+
+        /** A framework JDF goes to a runner of its own, which registers the instance and deploys it. */
+        private int framework(SchedulerClient client) throws IOException {
+            if (file.toString().equals("-")) {
+                throw new IllegalArgumentException("a framework JDF is read by its runner: give a file, not '-'");
+            }
+            try {
+                client.sites();
+            } catch (ApiException e) {
+                return refused(e);
+            }
+            RunnerLaunch.Launched launched = RunnerLaunch.start(file, grid.configFile(), client.base());
+            if (!json) {
+                System.out.printf("framework instance %d: runner pid %d, RPC %s%n", launched.instance(), launched.pid(),
+                        launched.url());
+                System.out.printf("  token and address in %s, log %s%n",
+                        RunnerLaunch.dir().resolve("runner-" + launched.instance() + ".json"), launched.log());
+            }
+            String state = RunnerLaunch.follow(launched, Duration.ofMinutes(5), json);
+            if (json) {
+                System.out.println(Json.pretty(launched.client().status()));
+            } else {
+                System.out.println("instance " + launched.instance() + " " + state
+                        + (state.equals("RUNNING") ? "; see bin/koala framework " + launched.instance() : ""));
+            }
+            return state.equals("RUNNING") ? 0 : Koala.FAILURE;
         }
 
         private static String readFile(Path file) throws IOException {

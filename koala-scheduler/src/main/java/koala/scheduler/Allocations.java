@@ -89,7 +89,8 @@ final class Allocations {
         int granted = Math.min(request.nodes(), idle);
         if (granted == 0) {
             String why = "grid full: no idle node" + (request.site() == null ? "" : " on " + request.site());
-            book.record(job, JobState.RUNNING, JobState.RUNNING, "GROW_REFUSED", request.nodes() + " nodes: " + why);
+            book.record(job, JobState.RUNNING, JobState.RUNNING, "GROW_REFUSED", request.nodes() + " "
+                    + role(request) + " nodes: " + why + because(request.reason()));
             return new GrowResult(id, request.nodes(), 0, List.of(), why);
         }
         Decision decision = new FlexibleClusterMinimization().place(new JobNeed(Long.toString(id),
@@ -98,7 +99,8 @@ final class Allocations {
         String why = granted < request.nodes() ? "partial: " + granted + " of " + request.nodes()
                 + " nodes, the grid has no more idle" + (request.site() == null ? "" : " on " + request.site()) : null;
         book.record(job, JobState.RUNNING, JobState.RUNNING, "GREW", granted + " " + role(request) + " nodes: "
-                + describe(((Decision.Placed) decision).assignments()) + (why == null ? "" : "; " + why));
+                + describe(((Decision.Placed) decision).assignments()) + (why == null ? "" : "; " + why)
+                + because(request.reason()));
         return new GrowResult(id, request.nodes(), granted, nodes, why);
     }
 
@@ -129,7 +131,7 @@ final class Allocations {
     }
 
     /** Gives back the named nodes; refuses (and changes nothing) if one is not this allocation's. */
-    JobView release(long id, List<String> nodes) {
+    JobView release(long id, List<String> nodes, String reason) {
         Job job = open(id);
         if (nodes.isEmpty()) {
             throw ApiException.badRequest("nodes", "empty: name the nodes to give back");
@@ -147,7 +149,8 @@ final class Allocations {
                 book.save(job, claim.with(NodeState.RELEASED));
             }
         }
-        book.record(job, JobState.RUNNING, JobState.RUNNING, "SHRANK", "released " + String.join(", ", nodes));
+        book.record(job, JobState.RUNNING, JobState.RUNNING, "SHRANK", "released " + String.join(", ", nodes)
+                + because(reason));
         return job.view();
     }
 
@@ -199,6 +202,10 @@ final class Allocations {
                     .stream().map(SiteView::site).collect(Collectors.joining(", ")) + ")");
         }
         return new GridView(view.sites().stream().filter(s -> s.site().equals(site)).toList(), view.files());
+    }
+
+    private static String because(String reason) {
+        return reason == null || reason.isBlank() ? "" : " (" + reason + ")";
     }
 
     private static String role(GrowRequest request) {

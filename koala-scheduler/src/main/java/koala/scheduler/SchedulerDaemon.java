@@ -173,7 +173,7 @@ public final class SchedulerDaemon implements AutoCloseable {
 
             @Override
             public Object release(long id, ReleaseRequest r) {
-                return loop.call(() -> s.allocations().release(id, r.nodes()));
+                return loop.call(() -> s.allocations().release(id, r.nodes(), r.reason()));
             }
 
             @Override

@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 import koala.common.api.NodeReport;
@@ -67,7 +68,8 @@ public final class NodeLauncher {
             log(task.isEmpty() ? "scheduler gone; giving the node back" : "told to exit");
             return 0;
         }
-        int status = execute(task.get());
+        int status = EntityRun.wanted(task.get()) ? new EntityRun(task.get(), node, host, clock).run()
+                : execute(task.get());
         log("command ended with status " + status);
         call(() -> scheduler.exited(node, new NodeReport(token, host, status)));
         return 0;
@@ -75,18 +77,8 @@ public final class NodeLauncher {
 
     /** Runs the component's command here; returns its exit status. A cancel kills the pilot, and SGE the command with it. */
     private int execute(NodeTask task) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
-        command.add(task.executable());
-        command.addAll(task.arguments());
-        ProcessBuilder builder = new ProcessBuilder(command);
-        builder.environment().putAll(task.environment());
-        if (task.directory() != null) {
-            builder.directory(new File(task.directory()));
-        }
-        builder.redirectOutput(output(task.stdout()));
-        builder.redirectError(task.stderr() == null ? ProcessBuilder.Redirect.INHERIT : output(task.stderr()));
-        builder.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-        log("running " + String.join(" ", command));
+        ProcessBuilder builder = builder(task, task.environment());
+        log("running " + String.join(" ", builder.command()));
         Process process;
         try {
             process = builder.start();
@@ -95,6 +87,22 @@ public final class NodeLauncher {
             return 127;
         }
         return process.waitFor();
+    }
+
+    /** The task's command, in its directory, with this environment added, output where the task says. */
+    static ProcessBuilder builder(NodeTask task, Map<String, String> environment) {
+        List<String> command = new ArrayList<>();
+        command.add(task.executable());
+        command.addAll(task.arguments());
+        ProcessBuilder builder = new ProcessBuilder(command);
+        builder.environment().putAll(environment);
+        if (task.directory() != null) {
+            builder.directory(new File(task.directory()));
+        }
+        builder.redirectOutput(output(task.stdout()));
+        builder.redirectError(task.stderr() == null ? ProcessBuilder.Redirect.INHERIT : output(task.stderr()));
+        builder.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        return builder;
     }
 
     private static ProcessBuilder.Redirect output(String path) {

@@ -6,14 +6,20 @@ import java.util.Map;
 /**
  * More nodes for an allocation, each to run {@code executable} once its pilot starts.
  *
- * @param nodes how many nodes are wanted; fewer may be granted when the grid has fewer idle
- * @param role  what they are for (master, orchestrator, worker), kept with the nodes
- * @param site  the one site to take them from, or null for any
+ * @param nodes  how many nodes are wanted; fewer may be granted when the grid has fewer idle
+ * @param role   what they are for (master, orchestrator, worker), kept with the nodes
+ * @param site   the one site to take them from, or null for any
+ * @param reason why the owner grows, kept in the allocation's history; may be null
  */
 public record GrowRequest(int nodes, String role, String executable, List<String> arguments,
-                          Map<String, String> environment, String site) {
+                          Map<String, String> environment, String site, String reason) {
     public GrowRequest {
         arguments = arguments == null ? List.of() : List.copyOf(arguments);
         environment = environment == null ? Map.of() : Map.copyOf(environment);
+    }
+
+    public GrowRequest(int nodes, String role, String executable, List<String> arguments,
+                       Map<String, String> environment, String site) {
+        this(nodes, role, executable, arguments, environment, site, null);
     }
 }

@@ -10,6 +10,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
+import java.util.Map;
 import koala.common.json.Json;
 
 /** A client for a {@link JsonHttpServer}: JSON in, JSON out, a refused request as {@link ApiException}. */
@@ -17,10 +18,17 @@ public final class JsonHttpClient {
     private final URI base;
     private final Duration timeout;
     private final HttpClient http;
+    private final Map<String, String> headers;
 
     public JsonHttpClient(URI base, Duration timeout) {
+        this(base, timeout, Map.of());
+    }
+
+    /** A client that sends these headers with every request (e.g. {@code Authorization}). */
+    public JsonHttpClient(URI base, Duration timeout, Map<String, String> headers) {
         this.base = base;
         this.timeout = timeout;
+        this.headers = Map.copyOf(headers);
         this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
     }
 
@@ -51,7 +59,9 @@ public final class JsonHttpClient {
     }
 
     private HttpRequest.Builder builder(String path) {
-        return HttpRequest.newBuilder(base.resolve(path)).timeout(timeout);
+        HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve(path)).timeout(timeout);
+        headers.forEach(builder::header);
+        return builder;
     }
 
     private <T> T call(HttpRequest.Builder request, JavaType type) {

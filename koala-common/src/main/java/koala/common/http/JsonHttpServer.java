@@ -100,7 +100,7 @@ public final class JsonHttpServer implements AutoCloseable {
                     body = in.readAllBytes();
                 }
                 return route.handler().handle(new Request(exchange.getRequestMethod(), uri.getPath(), params,
-                        query(uri.getRawQuery()), body));
+                        query(uri.getRawQuery()), body, headers(exchange)));
             }
         }
         if (pathKnown) {
@@ -117,6 +117,16 @@ public final class JsonHttpServer implements AutoCloseable {
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(bytes);
         }
+    }
+
+    private static Map<String, String> headers(HttpExchange exchange) {
+        Map<String, String> headers = new HashMap<>();
+        exchange.getRequestHeaders().forEach((name, values) -> {
+            if (!values.isEmpty()) {
+                headers.put(name.toLowerCase(java.util.Locale.ROOT), values.get(0));
+            }
+        });
+        return headers;
     }
 
     private static String[] split(String path) {

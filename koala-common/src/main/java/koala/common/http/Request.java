@@ -10,9 +10,18 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 import koala.common.json.Json;
 
-/** One HTTP request as a handler sees it: path parameters, query parameters and the raw body. */
+/** One HTTP request as a handler sees it: path parameters, query parameters, the raw body and the headers (names in lower case). */
 public record Request(String method, String path, Map<String, String> pathParams, Map<String, String> query,
-                      byte[] body) {
+                      byte[] body, Map<String, String> headers) {
+
+    public Request(String method, String path, Map<String, String> pathParams, Map<String, String> query, byte[] body) {
+        this(method, path, pathParams, query, body, Map.of());
+    }
+
+    /** A request header, by its name in any case. */
+    public Optional<String> header(String name) {
+        return Optional.ofNullable(headers.get(name.toLowerCase(java.util.Locale.ROOT)));
+    }
 
     public String param(String name) {
         return pathParams.get(name);

@@ -1,0 +1,69 @@
+package koala.runner;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import koala.common.api.GrowRequest;
+import koala.common.jdf.ComponentSpec;
+import koala.common.jdf.JobDescription;
+import koala.common.runner.RunnerClient;
+
+/**
+ * Deploys entities (the paper's Deployd): each role's command from the JDF, started on new nodes
+ * by the node launcher each pilot runs, which reports back to this runner. Every entity is told:
+ * <pre>
+ * KOALA_INSTANCE                        the instance id (for the FJM and {@code koala framework ID})
+ * KOALA_ROLE                            master, orchestrator or worker
+ * KOALA_MASTER                          the master's host:port (not for the master itself)
+ * KOALA_RUNNER_URL, KOALA_RUNNER_TOKEN  the runner's RPC and the instance's secret
+ * KOALA_NODE_ID, KOALA_SITE             its node (from the scheduler)
+ * KOALA_ENTITY_HOST, KOALA_ENTITY_PORT  its host, and a free port there (the master listens on it)
+ * </pre>
+ */
+final class Deployd {
+    private final JobDescription jdf;
+    private final String runnerUrl;
+    private final String token;
+    private long instance;
+    private String master;
+
+    Deployd(JobDescription jdf, String runnerUrl, String token) {
+        this.jdf = jdf;
+        this.runnerUrl = runnerUrl;
+        this.token = token;
+    }
+
+    void instance(long id) {
+        this.instance = id;
+    }
+
+    void master(String address) {
+        this.master = address;
+    }
+
+    /** How many of {@code role} the JDF starts with. */
+    int initial(String role) {
+        return jdf.components().stream().filter(c -> role.equals(c.role())).mapToInt(ComponentSpec::count).sum();
+    }
+
+    GrowRequest request(String role, int nodes, String reason) {
+        ComponentSpec spec = spec(role);
+        Map<String, String> env = new HashMap<>(spec.environment());
+        env.put("KOALA_INSTANCE", Long.toString(instance));
+        env.put("KOALA_ROLE", role);
+        env.put(RunnerClient.URL_VARIABLE, runnerUrl);
+        env.put(RunnerClient.TOKEN_VARIABLE, token);
+        if (master != null) {
+            env.put("KOALA_MASTER", master);
+        }
+        return new GrowRequest(nodes, role, spec.executable(), spec.arguments(), env, spec.cluster(), reason);
+    }
+
+    private ComponentSpec spec(String role) {
+        List<ComponentSpec> specs = jdf.components().stream().filter(c -> role.equals(c.role())).toList();
+        if (specs.isEmpty()) {
+            throw new IllegalStateException("the JDF has no " + role + " component");
+        }
+        return specs.get(0);
+    }
+}

@@ -1,0 +1,287 @@
+package koala.runner;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import koala.common.api.JobView;
+import koala.common.api.NodeView;
+import koala.common.http.ApiException;
+import koala.common.jdf.JobDescription;
+import koala.common.runner.RunnerMessages;
+import koala.common.runner.RunnerMessages.HeartbeatReply;
+import koala.common.runner.RunnerMessages.Hello;
+import koala.common.runner.RunnerMessages.Orders;
+import koala.common.time.Poll;
+import koala.provisioning.GrowOverhead;
+import koala.provisioning.OrchestratorPolicy;
+import koala.provisioning.PolicyKind;
+import koala.provisioning.ProvisioningSettings;
+import koala.provisioning.WorkerPolicy;
+
+/**
+ * One framework instance's runner. The initial phase as in the paper: open an allocation and
+ * register the instance with the FrameworkJobManager (Schedd); deploy the master and, once it has
+ * reported its address, the orchestrators and the initial workers (Deployd). Then it serves the
+ * framework's RPC ({@link Resizer}) and its launchers' heartbeats, and every tick: reloads the
+ * settings, notices lost entities (no heartbeat for two periods, or their node gone at the
+ * scheduler), keeps Static and Proactive at their initial workers and the instance at one
+ * orchestrator node, and on each sample period lets the policy decide. A lost master ends the
+ * instance and gives every node back. All state is guarded by this object's lock.
+ */
+public final class FrameworkRunner {
+    public enum State { DEPLOYING, RUNNING, ENDED, FAILED }
+
+    private final InstantSource clock;
+    private final JobDescription jdf;
+    private final Schedd schedd;
+    private final Deployd deployd;
+    private final SiteSettings settings;
+    private final Duration runnerGone;
+    private final Entities entities = new Entities();
+    private final Events events = new Events();
+    private final GrowOverhead growOverhead = new GrowOverhead();
+    private final Resizer resizer;
+    private final CountDownLatch ended = new CountDownLatch(1);
+    private State state = State.DEPLOYING;
+    private Instant lastSample;
+    private Duration initialDeployment;
+
+    FrameworkRunner(InstantSource clock, JobDescription jdf, Schedd schedd, Deployd deployd, SiteSettings settings,
+                    Duration runnerGone) {
+        this.clock = clock;
+        this.jdf = jdf;
+        this.schedd = schedd;
+        this.deployd = deployd;
+        this.settings = settings;
+        this.runnerGone = runnerGone;
+        this.resizer = new Resizer(entities, schedd, deployd, events, growOverhead);
+        applySettings();
+    }
+
+    /** Opens the allocation and registers the instance; returns its id. */
+    synchronized long open(String jdfText, String runnerUrl) {
+        ProvisioningSettings s = settings.current().settings();
+        long id = schedd.open(jdf.name(), jdf.source(), jdfText, s.policy().name().toLowerCase(), jdf.framework(),
+                runnerUrl);
+        deployd.instance(id);
+        events.instance(id);
+        events.add(clock.instant(), "registered instance " + id + " (" + s.policy().name().toLowerCase() + ")");
+        return id;
+    }
+
+    /** The initial phase: master first, then orchestrators and initial workers; false if it failed. */
+    public boolean deploy(Duration timeout) {
+        Instant start = clock.instant();
+        Poll poll = new Poll(clock, Duration.ofMillis(200));
+        synchronized (this) {
+            resizer.deploy(Entities.MASTER, 1, "initial deployment: the master", start, 0);
+        }
+        poll.until(() -> running(Entities.MASTER) || state != State.DEPLOYING, timeout);
+        synchronized (this) {
+            Optional<Entity> master = entities.master().filter(Entity::running);
+            if (master.isEmpty() || state != State.DEPLOYING) {
+                end(State.FAILED, "the master did not report in within " + timeout.toSeconds() + " s");
+                return false;
+            }
+            String address = master.get().host() + ":" + master.get().port();
+            schedd.master(master.get().node(), address);
+            deployd.master(address);
+            home(master.get().site());
+            deployInitial(Entities.ORCHESTRATOR, clock.instant());
+            deployInitial(Entities.WORKER, clock.instant());
+        }
+        poll.until(() -> allRunning() || state != State.DEPLOYING, timeout);
+        synchronized (this) {
+            if (state != State.DEPLOYING) {
+                return false;
+            }
+            initialDeployment = Duration.between(start, clock.instant());
+            state = State.RUNNING;
+            lastSample = clock.instant();
+            events.add(clock.instant(), "initial deployment " + (allRunning() ? "done" : "timed out, going on")
+                    + " in " + initialDeployment.toMillis() / 1000.0 + " s: " + entities.all().size() + " nodes");
+            return true;
+        }
+    }
+
+    private void deployInitial(String role, Instant now) {
+        int count = deployd.initial(role);
+        if (count > 0) {
+            resizer.deploy(role, count, "initial deployment: " + count + " " + role + (count == 1 ? "" : "s"), now, 0);
+        }
+    }
+
+    synchronized Orders hello(String node, Hello hello) {
+        Entity e = known(node);
+        Instant now = clock.instant();
+        Duration period = period();
+        Entity in = e.reportedIn(hello.site(), hello.host(), hello.port(), period, now);
+        entities.put(in);
+        if (!e.running() && in.site() != null) {
+            growOverhead.record(in.site(), e.requestedAt(), now);
+        }
+        events.add(now, e.role() + " " + node + " reported in on " + hello.host() + " (" + in.site() + ") after "
+                + Duration.between(e.requestedAt(), now).toMillis() / 1000.0 + " s");
+        return new Orders(period.toMillis(), runnerGone.toMillis());
+    }
+
+    synchronized HeartbeatReply heartbeat(String node, double cpu) {
+        Entity e = known(node);
+        Duration period = period();
+        entities.beat(e, cpu, period, clock.instant());
+        return new HeartbeatReply(HeartbeatReply.KEEP, period.toMillis());
+    }
+
+    synchronized void exited(String node, int status) {
+        known(node);
+        lost(node, "its entity exited with status " + status);
+    }
+
+    private Entity known(String node) {
+        return entities.get(node).orElseThrow(() -> new ApiException(410, "node " + node
+                + " is not (or no longer) a node of instance " + schedd.instance(), "node"));
+    }
+
+    /** Every second: settings, losses, the floors, and on each sample period the policies. */
+    synchronized void tick() {
+        if (ended()) {
+            return;
+        }
+        Instant now = clock.instant();
+        settings.reload().ifPresent(change -> {
+            events.add(now, change);
+            applySettings();
+        });
+        reconcile();
+        entities.silent(now).forEach(e -> lost(e.node(), "no heartbeat for "
+                + Duration.between(e.lastBeat(), now).toSeconds() + " s (two periods: " + e.beatPeriod().toSeconds()
+                + " s each)"));
+        if (state == State.RUNNING && !now.isBefore(lastSample.plus(period()))) {
+            lastSample = now;
+            resizer.sample(now);
+            keepFloors(now);
+        }
+    }
+
+    /** Entities whose node the scheduler no longer holds (killed, claim timed out) are lost; an ended allocation ends the instance. */
+    private void reconcile() {
+        JobView allocation = schedd.allocation();
+        if (allocation.ended()) {
+            end(State.ENDED, "its allocation is " + allocation.state());
+            return;
+        }
+        for (NodeView n : allocation.nodes()) {
+            entities.get(n.id()).ifPresent(e -> {
+                if (e.site() == null) {
+                    entities.put(e.at(n.site()));
+                }
+                if (List.of("EXITED", "RELEASED", "LOST").contains(n.state())) {
+                    lost(n.id(), "its node is " + n.state() + " at the scheduler");
+                }
+            });
+        }
+    }
+
+    private void lost(String node, String why) {
+        Optional<Entity> gone = entities.remove(node);
+        if (gone.isEmpty() || ended()) {
+            return;
+        }
+        Instant now = clock.instant();
+        Entity e = gone.get();
+        events.add(now, e.role() + " " + node + " lost: " + why);
+        try {
+            schedd.release(List.of(node), e.role() + " lost: " + why);
+        } catch (ApiException ex) {
+            events.add(now, "could not give " + node + " back: " + ex.getMessage());
+        }
+        if (e.is(Entities.MASTER)) {
+            end(State.ENDED, "its master was lost (" + why + ")");
+        }
+    }
+
+    /** Static and Proactive never run below their initial workers; an instance always has an orchestrator node. */
+    private void keepFloors(Instant now) {
+        PolicyKind kind = resizer.policy().kind();
+        int missing = deployd.initial(Entities.WORKER) - entities.role(Entities.WORKER).size();
+        if (missing > 0 && kind != PolicyKind.ONDEMAND) {
+            resizer.deploy(Entities.WORKER, missing, kind.name().toLowerCase() + " keeps its " + deployd.initial(
+                    Entities.WORKER) + " initial workers: " + missing + " missing", now, 0);
+        }
+        if (entities.role(Entities.ORCHESTRATOR).isEmpty()) {
+            resizer.deploy(Entities.ORCHESTRATOR, 1, "an instance keeps one orchestrator node", now, 0);
+        }
+    }
+
+    /** Ends the instance: every node given back, the allocation closed. */
+    synchronized void end(State how, String why) {
+        if (ended()) {
+            return;
+        }
+        state = how;
+        events.add(clock.instant(), "instance " + (how == State.FAILED ? "failed" : "ends") + ": " + why);
+        try {
+            if (!schedd.allocation().ended()) {
+                schedd.close();
+            }
+        } catch (ApiException e) {
+            events.add(clock.instant(), "could not close the allocation: " + e.getMessage());
+        }
+        entities.all().forEach(e -> entities.remove(e.node()));
+        ended.countDown();
+    }
+
+    public boolean awaitEnd(Duration timeout) throws InterruptedException {
+        return ended.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    synchronized boolean ended() {
+        return state == State.ENDED || state == State.FAILED;
+    }
+
+    public synchronized State state() {
+        return state;
+    }
+
+    Resizer resizer() {
+        return resizer;
+    }
+
+    synchronized Optional<Duration> initialDeployment() {
+        return Optional.ofNullable(initialDeployment);
+    }
+
+    synchronized RunnerMessages.Status status() {
+        String master = entities.master().filter(Entity::running).map(m -> m.host() + ":" + m.port()).orElse(null);
+        return new RunnerMessages.Status(schedd.instance(), jdf.name(), state.name(),
+                resizer.policy().kind().name().toLowerCase(), settings.current().describe(), master, entities.views(),
+                events.recent());
+    }
+
+    private void home(String site) {
+        resizer.home(site == null ? "" : site);
+        settings.home(site == null ? "" : site).ifPresent(change -> events.add(clock.instant(), change));
+        applySettings();
+    }
+
+    private void applySettings() {
+        ProvisioningSettings s = settings.current().settings();
+        resizer.policies(WorkerPolicy.of(s), new OrchestratorPolicy(s));
+    }
+
+    private Duration period() {
+        return settings.current().settings().samplePeriod();
+    }
+
+    private synchronized boolean running(String role) {
+        return entities.role(role).stream().anyMatch(Entity::running);
+    }
+
+    private synchronized boolean allRunning() {
+        return entities.all().stream().allMatch(Entity::running);
+    }
+}

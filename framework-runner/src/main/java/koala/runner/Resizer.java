@@ -1,0 +1,153 @@
+package koala.runner;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import koala.common.api.GrowResult;
+import koala.common.http.ApiException;
+import koala.common.runner.RunnerMessages;
+import koala.common.runner.RunnerMessages.OrchestratorPlace;
+import koala.common.runner.RunnerMessages.Refusal;
+import koala.common.runner.RunnerMessages.ShrinkResult;
+import koala.provisioning.GrowOverhead;
+import koala.provisioning.OrchestratorDecision;
+import koala.provisioning.OrchestratorPolicy;
+import koala.provisioning.WorkerDecision;
+import koala.provisioning.WorkerLayer;
+import koala.provisioning.WorkerPolicy;
+
+/**
+ * Resizing: carries out what the provisioning policies decide — on the framework's grow, shrink
+ * and orchestrator requests, and on each sample tick — by asking the scheduler for nodes and
+ * giving them back. The decisions themselves are the {@code provisioning} module's. Called under
+ * the runner's lock.
+ */
+final class Resizer {
+    private final Entities entities;
+    private final Schedd schedd;
+    private final Deployd deployd;
+    private final Events events;
+    private final GrowOverhead growOverhead;
+    private WorkerPolicy workers;
+    private OrchestratorPolicy orchestrators;
+    private String home = "";
+
+    Resizer(Entities entities, Schedd schedd, Deployd deployd, Events events, GrowOverhead growOverhead) {
+        this.entities = entities;
+        this.schedd = schedd;
+        this.deployd = deployd;
+        this.events = events;
+        this.growOverhead = growOverhead;
+    }
+
+    void policies(WorkerPolicy worker, OrchestratorPolicy orchestrator) {
+        this.workers = worker;
+        this.orchestrators = orchestrator;
+    }
+
+    /** The instance's home site, whose recent grows give O_grow. */
+    void home(String site) {
+        this.home = site;
+    }
+
+    WorkerPolicy policy() {
+        return workers;
+    }
+
+    RunnerMessages.GrowResult grow(int requested, Instant now) {
+        WorkerDecision decision = workers.onGrowRequest(layer(true), requested);
+        if (decision instanceof WorkerDecision.Grow g) {
+            GrowResult result = deploy(Entities.WORKER, g.workers(), "grow request: " + g.reason(), now, 0);
+            String reason = g.workers() < requested ? g.reason() : null;
+            if (result.reason() != null) {
+                reason = (reason == null ? "" : reason + "; ") + result.reason();
+            }
+            return new RunnerMessages.GrowResult(requested, result.granted(), result.nodes(), reason);
+        }
+        events.add(now, "grow request for " + requested + " refused: " + decision.reason());
+        return new RunnerMessages.GrowResult(requested, 0, List.of(), decision.reason());
+    }
+
+    ShrinkResult shrink(List<String> nodes, Instant now) {
+        for (String node : nodes) {
+            if (entities.get(node).filter(e -> e.is(Entities.WORKER)).isEmpty()) {
+                throw new ApiException(409, "node " + node + " is not a worker of instance " + schedd.instance(),
+                        "nodes");
+            }
+        }
+        return apply(workers.onShrinkRequest(layer(false), nodes, now), now);
+    }
+
+    ShrinkResult shrinkIdle(Instant now) {
+        return apply(workers.onIdleReleaseRequest(layer(false), now), now);
+    }
+
+    /** A sample period has passed: the worker policy and the orchestrator layer's idle rule. */
+    void sample(Instant now) {
+        WorkerDecision decision = workers.onSample(layer(workers.kind() == koala.provisioning.PolicyKind.PROACTIVE), now);
+        if (decision instanceof WorkerDecision.Grow g) {
+            deploy(Entities.WORKER, g.workers(), g.reason(), now, 0);
+        } else if (decision instanceof WorkerDecision.Release) {
+            apply(decision, now);
+        }
+        OrchestratorDecision idle = orchestrators.releaseIdle(entities.orchestratorLayer(growOverhead.estimate(home)), now);
+        if (idle instanceof OrchestratorDecision.Release r) {
+            release(r.nodes(), r.reason(), now);
+        }
+    }
+
+    OrchestratorPlace placeOrchestrator(Instant now) {
+        OrchestratorDecision decision = orchestrators.place(entities.orchestratorLayer(growOverhead.estimate(home)));
+        if (decision instanceof OrchestratorDecision.UseNode use) {
+            Entity node = entities.get(use.node()).orElseThrow();
+            entities.put(node.hosting(node.orchestrators() + 1, now));
+            return new OrchestratorPlace(use.node(), false, use.reason());
+        }
+        GrowResult result = deploy(Entities.ORCHESTRATOR, 1, decision.reason(), now, 1);
+        if (result.granted() == 0) {
+            throw new ApiException(503, "no orchestrator node: " + decision.reason() + ", but " + result.reason());
+        }
+        return new OrchestratorPlace(result.nodes().get(0), true, decision.reason());
+    }
+
+    OrchestratorPlace orchestratorDone(String node, Instant now) {
+        Entity e = entities.get(node).filter(n -> n.is(Entities.ORCHESTRATOR)).orElseThrow(() -> new ApiException(409,
+                "node " + node + " is not an orchestrator node of instance " + schedd.instance(), "node"));
+        if (e.orchestrators() == 0) {
+            throw new ApiException(409, "orchestrator node " + node + " hosts no orchestrator", "node");
+        }
+        entities.put(e.hosting(e.orchestrators() - 1, now));
+        return new OrchestratorPlace(node, false, node + " hosts " + (e.orchestrators() - 1) + " orchestrators");
+    }
+
+    /** Asks the scheduler for {@code count} nodes of {@code role}; they start as STARTING entities. */
+    GrowResult deploy(String role, int count, String reason, Instant now, int orchestratorsEach) {
+        GrowResult result = schedd.grow(deployd.request(role, count, reason));
+        entities.starting(result.nodes(), role, now, orchestratorsEach);
+        events.add(now, result.granted() == 0 ? "no " + role + " node: " + result.reason() + " (" + reason + ")"
+                : "grow " + result.granted() + " " + role + (result.granted() == 1 ? "" : "s") + " " + result.nodes()
+                + ": " + reason + (result.reason() == null ? "" : "; " + result.reason()));
+        return result;
+    }
+
+    void release(List<String> nodes, String reason, Instant now) {
+        schedd.release(nodes, reason);
+        nodes.forEach(entities::remove);
+        events.add(now, "release " + nodes + ": " + reason);
+    }
+
+    private ShrinkResult apply(WorkerDecision decision, Instant now) {
+        List<Refusal> refused = new ArrayList<>();
+        decision.refused().forEach(r -> refused.add(new Refusal(r.worker(), r.reason())));
+        if (decision instanceof WorkerDecision.Release r) {
+            release(r.workers(), r.reason(), now);
+            return new ShrinkResult(r.workers(), refused, r.reason());
+        }
+        events.add(now, "shrink: " + decision.reason());
+        return new ShrinkResult(List.of(), refused, decision.reason());
+    }
+
+    private WorkerLayer layer(boolean withGrid) {
+        return entities.workerLayer(withGrid ? schedd.idleNodes() : -1, growOverhead.estimate(home));
+    }
+}

@@ -1,0 +1,96 @@
+package koala.runner;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.function.Supplier;
+import koala.common.http.ApiException;
+import koala.common.http.JsonHttpServer;
+import koala.common.http.Request;
+import koala.common.http.Response;
+import koala.common.runner.RunnerMessages.Exit;
+import koala.common.runner.RunnerMessages.Grow;
+import koala.common.runner.RunnerMessages.Heartbeat;
+import koala.common.runner.RunnerMessages.Hello;
+import koala.common.runner.RunnerMessages.Shrink;
+
+/**
+ * The runner's HTTP/JSON API. For the framework: {@code POST /grow {nodes, role}},
+ * {@code POST /shrink {nodes: [ids]}} (or {@code {idle: true}}), {@code POST /orchestrators},
+ * {@code POST /orchestrators/{node}/done}, {@code GET /status}. For its node launchers:
+ * {@code POST /nodes/{id}/hello|heartbeat|exit}. Every call needs the instance's secret as
+ * {@code Authorization: Bearer TOKEN} (401 otherwise); a malformed body is a 400 naming the field;
+ * a node that is not the instance's a 409 (410 to a launcher). A refused call changes nothing.
+ */
+final class RunnerApi {
+    private final FrameworkRunner runner;
+    private final byte[] token;
+    private final InstantSource clock;
+
+    RunnerApi(FrameworkRunner runner, String token, InstantSource clock) {
+        this.runner = runner;
+        this.token = token.getBytes(StandardCharsets.UTF_8);
+        this.clock = clock;
+    }
+
+    void routes(JsonHttpServer server) {
+        server.route("POST", "/grow", r -> authorized(r, () -> grow(r.body(Grow.class))))
+                .route("POST", "/shrink", r -> authorized(r, () -> shrink(r.body(Shrink.class))))
+                .route("POST", "/orchestrators", r -> authorized(r, () -> resize(() ->
+                        runner.resizer().placeOrchestrator(clock.instant()))))
+                .route("POST", "/orchestrators/{node}/done", r -> authorized(r, () -> resize(() ->
+                        runner.resizer().orchestratorDone(r.param("node"), clock.instant()))))
+                .route("GET", "/status", r -> authorized(r, runner::status))
+                .route("POST", "/nodes/{node}/hello", r -> authorized(r, () ->
+                        runner.hello(r.param("node"), r.body(Hello.class))))
+                .route("POST", "/nodes/{node}/heartbeat", r -> authorized(r, () ->
+                        runner.heartbeat(r.param("node"), r.body(Heartbeat.class).cpuPercent())))
+                .route("POST", "/nodes/{node}/exit", r -> authorized(r, () -> {
+                    runner.exited(r.param("node"), r.body(Exit.class).status());
+                    return runner.status().state();
+                }));
+    }
+
+    private Object grow(Grow grow) {
+        if (grow.nodes() == null || grow.nodes() < 1) {
+            throw ApiException.badRequest("nodes", grow.nodes() == null ? "missing: how many workers"
+                    : grow.nodes() + ": ask for at least 1 worker");
+        }
+        if (grow.role() != null && !grow.role().equals(Entities.WORKER)) {
+            throw ApiException.badRequest("role", "'" + grow.role() + "': the framework grows workers; "
+                    + "orchestrator nodes come through POST /orchestrators, the master is fixed");
+        }
+        return resize(() -> runner.resizer().grow(grow.nodes(), clock.instant()));
+    }
+
+    private Object shrink(Shrink shrink) {
+        boolean idle = Boolean.TRUE.equals(shrink.idle());
+        List<String> nodes = shrink.nodes() == null ? List.of() : shrink.nodes();
+        if (idle == !nodes.isEmpty()) {
+            throw ApiException.badRequest("nodes", idle ? "give either nodes or idle, not both"
+                    : "missing: name the workers to release, or send {\"idle\": true}");
+        }
+        return resize(() -> idle ? runner.resizer().shrinkIdle(clock.instant())
+                : runner.resizer().shrink(nodes, clock.instant()));
+    }
+
+    /** A resize runs under the runner's lock, and only while the instance runs. */
+    private Object resize(Supplier<Object> call) {
+        synchronized (runner) {
+            if (runner.state() != FrameworkRunner.State.RUNNING) {
+                throw new ApiException(409, "instance is " + runner.state() + "; it can be resized while RUNNING");
+            }
+            return call.get();
+        }
+    }
+
+    private Response authorized(Request request, Supplier<Object> call) {
+        String given = request.header("Authorization").map(h -> h.replaceFirst("^Bearer\\s+", "")).orElse("");
+        if (!MessageDigest.isEqual(token, given.getBytes(StandardCharsets.UTF_8))) {
+            throw new ApiException(401, given.isEmpty() ? "missing token: send Authorization: Bearer <the instance's "
+                    + "token>" : "wrong token for this instance");
+        }
+        return Response.ok(call.get());
+    }
+}

@@ -1,0 +1,62 @@
+package koala.runner;
+
+import java.util.List;
+import java.util.Map;
+import koala.common.api.AllocationRequest;
+import koala.common.api.FrameworkRegistration;
+import koala.common.api.GrowRequest;
+import koala.common.api.GrowResult;
+import koala.common.api.JobView;
+import koala.common.api.MasterAddress;
+import koala.common.api.ReleaseRequest;
+import koala.common.api.SchedulerClient;
+import koala.common.api.SiteStatus;
+
+/**
+ * The runner's side of the scheduler (the paper's Schedd): it opens the instance's allocation,
+ * registers the instance with the FrameworkJobManager, and asks for and gives back its nodes.
+ */
+final class Schedd {
+    private final SchedulerClient scheduler;
+    private long allocation = -1;
+
+    Schedd(SchedulerClient scheduler) {
+        this.scheduler = scheduler;
+    }
+
+    /** Opens the allocation and registers the instance; its id is the allocation's. */
+    long open(String name, String jdfFile, String jdf, String policy, Map<String, String> parameters, String runner) {
+        allocation = scheduler.allocate(new AllocationRequest(name)).id();
+        scheduler.register(new FrameworkRegistration(allocation, name, jdfFile, jdf, policy, parameters, runner));
+        return allocation;
+    }
+
+    long instance() {
+        return allocation;
+    }
+
+    GrowResult grow(GrowRequest request) {
+        return scheduler.grow(allocation, request);
+    }
+
+    void release(List<String> nodes, String reason) {
+        scheduler.release(allocation, new ReleaseRequest(nodes, reason));
+    }
+
+    void master(String node, String address) {
+        scheduler.master(allocation, new MasterAddress(node, address));
+    }
+
+    JobView allocation() {
+        return scheduler.job(allocation);
+    }
+
+    /** Idle nodes over the grid, as the scheduler's KIS sees them now. */
+    int idleNodes() {
+        return scheduler.sites().stream().mapToInt(SiteStatus::idle).sum();
+    }
+
+    void close() {
+        scheduler.closeAllocation(allocation);
+    }
+}

@@ -1,0 +1,87 @@
+package koala.runner;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import koala.common.grid.ConfigException;
+import koala.common.grid.GridConfig;
+import koala.provisioning.InvalidSettingsException;
+import koala.provisioning.ResolvedSettings;
+import koala.provisioning.SettingsLayer;
+import koala.provisioning.SettingsResolver;
+
+/**
+ * The provisioning settings in force for one instance: its JDF's values over its home site's
+ * defaults ({@code site.S.provisioning.*} in the grid configuration) over the built-in ones. The
+ * runner calls {@link #reload()} every tick; an edit of the grid configuration takes effect then,
+ * and an edit with a bad value is refused, naming the key and the reason, with the previous
+ * settings kept.
+ */
+final class SiteSettings {
+    private final Path gridFile;
+    private final SettingsLayer jdf;
+    private String site = "";
+    private ResolvedSettings current;
+    private FileTime seen;
+
+    /** @throws InvalidSettingsException when the JDF's own values cannot stand */
+    SiteSettings(Path gridFile, SettingsLayer jdf) {
+        this.gridFile = gridFile;
+        this.jdf = jdf;
+        this.current = SettingsResolver.resolve(jdf);
+    }
+
+    ResolvedSettings current() {
+        return current;
+    }
+
+    String site() {
+        return site;
+    }
+
+    /** Moves the instance to its home site (where its master runs); a change message, or the refusal. */
+    Optional<String> home(String homeSite) {
+        this.site = homeSite;
+        this.seen = null;
+        return reload();
+    }
+
+    /**
+     * Re-reads the grid configuration if it changed since the last read: what changed ("settings
+     * changed: fMax = 8 from site fs0 …"), or why the new values were refused; empty when nothing changed.
+     */
+    Optional<String> reload() {
+        FileTime modified = modified();
+        if (modified == null || modified.equals(seen)) {
+            return Optional.empty();
+        }
+        seen = modified;
+        try {
+            GridConfig config = GridConfig.load(gridFile);
+            SettingsLayer siteLayer = config.sites().stream().anyMatch(s -> s.name().equals(site))
+                    ? SettingsLayer.parse(config.section("site." + site + ".provisioning")) : SettingsLayer.EMPTY;
+            ResolvedSettings next = SettingsResolver.resolve(site, siteLayer, jdf);
+            List<String> changed = next.describe().stream().filter(l -> !current.describe().contains(l)).toList();
+            current = next;
+            return changed.isEmpty() ? Optional.empty() : Optional.of("settings now: " + String.join("; ", changed));
+        } catch (InvalidSettingsException e) {
+            return Optional.of(gridFile + ": refused, previous settings stay: " + e.problems().stream()
+                    .map(p -> "site." + site + ".provisioning." + p.key() + ": " + p.reason())
+                    .collect(Collectors.joining("; ")));
+        } catch (ConfigException e) {
+            return Optional.of("refused, previous settings stay: " + e.getMessage());
+        }
+    }
+
+    private FileTime modified() {
+        try {
+            return Files.getLastModifiedTime(gridFile);
+        } catch (IOException e) {
+            return null;
+        }
+    }
+}

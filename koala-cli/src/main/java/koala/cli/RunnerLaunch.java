@@ -1,0 +1,115 @@
+package koala.cli;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import com.fasterxml.jackson.databind.JsonNode;
+import koala.common.grid.KoalaHome;
+import koala.common.http.ApiException;
+import koala.common.json.Json;
+import koala.common.process.JavaCommand;
+import koala.common.process.RuntimeImage;
+import koala.common.runner.RunnerClient;
+import koala.common.runner.RunnerMessages;
+import koala.common.time.Poll;
+
+/**
+ * {@code koala submit framework.jdf}: starts the instance's framework runner as a process of its
+ * own (it outlives this command), waits until it has registered the instance, and follows the
+ * initial deployment. The runner's address and the instance's token are in
+ * {@code KOALA_HOME/runners/runner-ID.json}, readable only by the submitter; its log beside it.
+ */
+final class RunnerLaunch {
+    private static final Duration REGISTER_TIMEOUT = Duration.ofSeconds(60);
+
+    /** A registered instance: its id, RPC address and token, and the runner's log. */
+    record Launched(long instance, URI url, String token, Path log, long pid) {
+        RunnerClient client() {
+            return new RunnerClient(url, token);
+        }
+    }
+
+    private RunnerLaunch() {
+    }
+
+    static Path dir() {
+        return KoalaHome.dir().resolve("runners");
+    }
+
+    static Launched start(Path jdf, Path gridFile, URI scheduler) throws IOException {
+        Files.createDirectories(dir());
+        String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS"));
+        Path log = dir().resolve("runner-" + stamp + ".log");
+        List<String> line = new ArrayList<>(List.of("setsid"));
+        line.addAll(JavaCommand.of("koala.runner.RunnerMain", RuntimeImage.currentClasspath(),
+                "--scheduler", scheduler.toString(), "--jdf", jdf.toAbsolutePath().toString(),
+                "--config", gridFile.toAbsolutePath().toString(), "--state", dir().toString()).commandLine());
+        Process process = new ProcessBuilder(line).redirectErrorStream(true).redirectOutput(log.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile())).start();
+        String[] ready = new String[1];
+        new Poll(InstantSource.system(), Duration.ofMillis(200)).until(() -> {
+            ready[0] = readyLine(log).orElse(null);
+            return ready[0] != null || !process.isAlive();
+        }, REGISTER_TIMEOUT);
+        if (ready[0] == null) {
+            process.destroy();
+            throw new IllegalStateException("the framework runner did not register the instance; its log "
+                    + log + " ends:\n" + tail(log));
+        }
+        long instance = Long.parseLong(ready[0].split(" ")[1]);
+        Path renamed = dir().resolve("runner-" + instance + ".log");
+        Files.deleteIfExists(renamed);
+        Files.createSymbolicLink(renamed, log.getFileName());
+        JsonNode state = Json.mapper().readTree(dir().resolve("runner-" + instance + ".json").toFile());
+        return new Launched(instance, URI.create(state.get("url").asText()), state.get("token").asText(), renamed,
+                process.pid());
+    }
+
+    /** Shows the initial deployment as it goes; the instance's state once it is RUNNING or has ended. */
+    static String follow(Launched launched, Duration timeout, boolean quiet) {
+        RunnerClient client = launched.client();
+        String[] state = {"DEPLOYING"};
+        int[] shown = {0};
+        new Poll(InstantSource.system(), Duration.ofMillis(500)).until(() -> {
+            try {
+                RunnerMessages.Status status = client.status();
+                state[0] = status.state();
+                List<String> events = status.events();
+                for (int i = shown[0]; i < events.size() && !quiet; i++) {
+                    System.out.println("  " + events.get(i));
+                }
+                shown[0] = events.size();
+                return !state[0].equals("DEPLOYING");
+            } catch (ApiException e) {
+                state[0] = "GONE (" + e.getMessage() + ")";
+                return true;
+            }
+        }, timeout);
+        return state[0];
+    }
+
+    private static Optional<String> readyLine(Path log) {
+        try {
+            return Files.readAllLines(log).stream().filter(l -> l.startsWith("READY ")).findFirst();
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static String tail(Path log) {
+        try {
+            List<String> lines = Files.readAllLines(log);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
+        } catch (IOException e) {
+            return "(unreadable: " + e.getMessage() + ")";
+        }
+    }
+}

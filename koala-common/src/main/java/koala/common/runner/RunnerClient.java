@@ -1,0 +1,84 @@
+package koala.common.runner;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import koala.common.http.JsonHttpClient;
+import koala.common.runner.RunnerMessages.Exit;
+import koala.common.runner.RunnerMessages.Grow;
+import koala.common.runner.RunnerMessages.GrowResult;
+import koala.common.runner.RunnerMessages.Heartbeat;
+import koala.common.runner.RunnerMessages.HeartbeatReply;
+import koala.common.runner.RunnerMessages.Hello;
+import koala.common.runner.RunnerMessages.OrchestratorPlace;
+import koala.common.runner.RunnerMessages.Orders;
+import koala.common.runner.RunnerMessages.Shrink;
+import koala.common.runner.RunnerMessages.ShrinkResult;
+import koala.common.runner.RunnerMessages.Status;
+
+/**
+ * A framework instance's line to its runner: grow and shrink the workers, place orchestrators,
+ * read the status. Every entity finds the runner's address in {@code KOALA_RUNNER_URL} and the
+ * instance's secret in {@code KOALA_RUNNER_TOKEN}; {@link #fromEnvironment()} reads both. A
+ * refused call throws {@link koala.common.http.ApiException} with the status (401 bad token, 409
+ * a node that is not the instance's, 400 a malformed request naming the field) and the reason.
+ */
+public final class RunnerClient {
+    public static final String URL_VARIABLE = "KOALA_RUNNER_URL";
+    public static final String TOKEN_VARIABLE = "KOALA_RUNNER_TOKEN";
+
+    private final JsonHttpClient http;
+
+    public RunnerClient(URI runner, String token) {
+        this.http = new JsonHttpClient(runner, Duration.ofSeconds(30), Map.of("Authorization", "Bearer " + token));
+    }
+
+    public static RunnerClient fromEnvironment() {
+        String url = System.getenv(URL_VARIABLE);
+        String token = System.getenv(TOKEN_VARIABLE);
+        if (url == null || token == null) {
+            throw new IllegalStateException(URL_VARIABLE + " and " + TOKEN_VARIABLE + " are set only for framework entities");
+        }
+        return new RunnerClient(URI.create(url), token);
+    }
+
+    public GrowResult grow(int workers) {
+        return http.post("/grow", new Grow(workers, "worker"), GrowResult.class);
+    }
+
+    public ShrinkResult shrink(List<String> workers) {
+        return http.post("/shrink", new Shrink(workers, null), ShrinkResult.class);
+    }
+
+    /** Releases whichever workers have been idle at least t_idle. */
+    public ShrinkResult shrinkIdle() {
+        return http.post("/shrink", new Shrink(null, true), ShrinkResult.class);
+    }
+
+    /** Where a new orchestrator goes: an existing orchestrator node, or a new one grown for it. */
+    public OrchestratorPlace orchestrator() {
+        return http.post("/orchestrators", Map.of(), OrchestratorPlace.class);
+    }
+
+    /** An orchestrator on {@code node} has ended (its application finished). */
+    public OrchestratorPlace orchestratorDone(String node) {
+        return http.post("/orchestrators/" + node + "/done", Map.of(), OrchestratorPlace.class);
+    }
+
+    public Status status() {
+        return http.get("/status", Status.class);
+    }
+
+    public Orders hello(String node, Hello hello) {
+        return http.post("/nodes/" + node + "/hello", hello, Orders.class);
+    }
+
+    public HeartbeatReply heartbeat(String node, double cpuPercent) {
+        return http.post("/nodes/" + node + "/heartbeat", new Heartbeat(cpuPercent), HeartbeatReply.class);
+    }
+
+    public void exited(String node, int status) {
+        http.post("/nodes/" + node + "/exit", new Exit(status), HeartbeatReply.class);
+    }
+}

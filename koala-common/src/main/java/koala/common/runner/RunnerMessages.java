@@ -1,0 +1,83 @@
+package koala.common.runner;
+
+import java.time.Instant;
+import java.util.List;
+
+/** What a framework runner's HTTP API carries: the framework's RPC, and its node launchers' calls. */
+public final class RunnerMessages {
+    private RunnerMessages() {
+    }
+
+    /** RPC {@code grow}: {@code nodes} more workers (the only role a framework grows directly). */
+    public record Grow(Integer nodes, String role) {
+    }
+
+    /** What a grow got: {@code granted} may be less than asked (a partial grant), with the reason. */
+    public record GrowResult(int requested, int granted, List<String> nodes, String reason) {
+        public GrowResult {
+            nodes = nodes == null ? List.of() : List.copyOf(nodes);
+        }
+    }
+
+    /** RPC {@code shrink}: release the named workers, or with {@code idle} true those idle at least t_idle. */
+    public record Shrink(List<String> nodes, Boolean idle) {
+    }
+
+    /** A worker a shrink named that stays, and why. */
+    public record Refusal(String node, String reason) {
+    }
+
+    public record ShrinkResult(List<String> released, List<Refusal> refused, String reason) {
+        public ShrinkResult {
+            released = released == null ? List.of() : List.copyOf(released);
+            refused = refused == null ? List.of() : List.copyOf(refused);
+        }
+    }
+
+    /** RPC {@code orchestrator}: the orchestrator node a new orchestrator goes to; {@code newNode} when one was grown. */
+    public record OrchestratorPlace(String node, boolean newNode, String reason) {
+    }
+
+    /** One entity of an instance as its runner sees it. */
+    public record Entity(String node, String role, String site, String host, String state, boolean busy,
+                         double cpuPercent, Instant idleSince, int orchestrators) {
+    }
+
+    /** RPC status: the instance, its settings with their origins, entities and recent decisions. */
+    public record Status(long instance, String name, String state, String policy, List<String> settings,
+                         String master, List<Entity> entities, List<String> events) {
+        public Status {
+            settings = List.copyOf(settings);
+            entities = List.copyOf(entities);
+            events = List.copyOf(events);
+        }
+
+        public List<Entity> role(String role) {
+            return entities.stream().filter(e -> e.role().equals(role)).toList();
+        }
+    }
+
+    /** A node launcher has started its entity: on which site and host it runs, and the port it was given. */
+    public record Hello(String site, String host, int port, long pid) {
+    }
+
+    /** How often the launcher beats, and after how long without its runner it gives the node back. */
+    public record Orders(long heartbeatMillis, long runnerGoneMillis) {
+    }
+
+    public record Heartbeat(double cpuPercent) {
+    }
+
+    /** KEEP running (beating every {@code heartbeatMillis} from now on), or STOP the entity and give the node back. */
+    public record HeartbeatReply(String action, long heartbeatMillis) {
+        public static final String KEEP = "KEEP";
+        public static final String STOP = "STOP";
+
+        public boolean stop() {
+            return STOP.equals(action);
+        }
+    }
+
+    public record Exit(int status) {
+    }
+}

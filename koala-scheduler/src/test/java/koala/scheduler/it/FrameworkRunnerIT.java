@@ -1,0 +1,283 @@
+package koala.scheduler.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import koala.common.api.FrameworkView;
+import koala.common.api.JobView;
+import koala.common.api.NodeView;
+import koala.common.api.SchedulerClient;
+import koala.common.api.SiteStatus;
+import koala.common.grid.GridConfig;
+import koala.common.http.ApiException;
+import koala.common.jdf.ClusterCatalog;
+import koala.common.jdf.JdfParser;
+import koala.common.runner.RunnerClient;
+import koala.common.runner.RunnerMessages;
+import koala.runner.RunnerMain;
+import koala.testbed.LocalUser;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Framework runners on the real testbed, with a minimal framework whose entities are shell
+ * programs: the master sleeps; a worker burns CPU while the test's flag file exists.
+ */
+class FrameworkRunnerIT {
+    private static TestScheduler scheduler;
+    private static SchedulerClient client;
+    private static Path dir;
+
+    @BeforeAll
+    static void start() throws IOException {
+        scheduler = TestScheduler.start(Map.of());
+        client = scheduler.client();
+        dir = Files.createTempDirectory("koala-runner-it-",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
+    }
+
+    @AfterAll
+    static void stop() {
+        scheduler.close();
+    }
+
+    @Test
+    void onDemandGrowsWhenAskedUpToFMaxAndShrinksWorkersIdleForTIdle() throws Exception {
+        try (RunnerMain.Started runner = start(jdf("ondemand", 0, "(fMax = 3)(tIdle = 4)(samplePeriod = 1)"))) {
+            RunnerClient rpc = rpc(runner);
+            RunnerMessages.Status status = rpc.status();
+            assertThat(status.state()).isEqualTo("RUNNING");
+            assertThat(status.role("worker")).isEmpty();
+            FrameworkView registered = client.framework(runner.instance());
+            assertThat(registered.master().address()).isEqualTo(status.master());
+            assertThat(registered.nodesPerRole()).containsEntry("master", 1).containsEntry("orchestrator", 1);
+
+            RunnerMessages.GrowResult grew = rpc.grow(2);
+            assertThat(grew.granted()).isEqualTo(2);
+            awaitWorkers(rpc, 2);
+
+            RunnerMessages.GrowResult partial = rpc.grow(5);
+            assertThat(partial.granted()).isEqualTo(1);
+            assertThat(partial.reason()).contains("F_max 3");
+            RunnerMessages.GrowResult refused = rpc.grow(1);
+            assertThat(refused.granted()).isZero();
+            assertThat(refused.reason()).contains("F_max");
+            awaitWorkers(rpc, 3);
+
+            String first = grew.nodes().get(0);
+            RunnerMessages.ShrinkResult early = rpc.shrink(List.of(first));
+            assertThat(early.released()).isEmpty();
+            assertThat(early.refused()).singleElement().satisfies(r -> assertThat(r.reason()).contains("t_idle"));
+
+            RunnerMessages.ShrinkResult later = Awaitility.await().atMost(Duration.ofSeconds(20))
+                    .pollInterval(Duration.ofMillis(500)).until(() -> rpc.shrink(List.of(first)),
+                            r -> !r.released().isEmpty());
+            assertThat(later.released()).containsExactly(first);
+            assertThat(rpc.status().role("worker")).hasSize(2);
+            assertThat(client.framework(runner.instance()).history())
+                    .anySatisfy(t -> assertThat(t.reason()).contains("released " + first).contains("t_idle"));
+
+            client.closeAllocation(runner.instance());
+            assertThat(runner.runner().awaitEnd(Duration.ofSeconds(10))).isTrue();
+        }
+    }
+
+    @Test
+    void refusedCallsChangeNothing() throws Exception {
+        try (RunnerMain.Started runner = start(jdf("ondemand", 0, "(fMax = 2)"))) {
+            RunnerClient rpc = rpc(runner);
+            assertThat(http(runner, "/status", null, null).statusCode()).isEqualTo(401);
+            assertThatThrownBy(() -> new RunnerClient(runner.url(), "not-the-token").grow(1))
+                    .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(401));
+            HttpResponse<String> malformed = http(runner, "/grow", runner.token(), "{\"nodes\": \"many\"}");
+            assertThat(malformed.statusCode()).isEqualTo(400);
+            assertThat(malformed.body()).contains("\"field\":\"nodes\"");
+            assertThat(http(runner, "/grow", runner.token(), "{\"nodes\": 1, \"role\": \"master\"}").body())
+                    .contains("\"field\":\"role\"");
+            assertThatThrownBy(() -> rpc.shrink(List.of("999.0.0")))
+                    .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(409));
+            String master = rpc.status().role("master").get(0).node();
+            assertThatThrownBy(() -> rpc.shrink(List.of(master)))
+                    .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(409));
+            assertThat(rpc.status().entities()).hasSize(2);
+            assertThat(client.job(runner.instance()).nodes()).hasSize(2);
+            client.closeAllocation(runner.instance());
+        }
+    }
+
+    @Test
+    void staticStaysPutAndReplacesAWorkerKilledWithQdelAndALostMasterEndsTheInstance() throws Exception {
+        try (RunnerMain.Started runner = start(jdf("static", 2, "(samplePeriod = 2)"))) {
+            RunnerClient rpc = rpc(runner);
+            List<RunnerMessages.Entity> workers = awaitWorkers(rpc, 2);
+            RunnerMessages.GrowResult refused = rpc.grow(1);
+            assertThat(refused.granted()).isZero();
+            assertThat(refused.reason()).contains("static");
+
+            NodeView victim = node(runner.instance(), workers.get(0).node());
+            Instant killed = Instant.now();
+            LocalUser.qdel(GridConfig.load(scheduler.config()).site(victim.site()), List.of(victim.pilot()));
+            Awaitility.await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> rpc.status().events().stream().anyMatch(e -> e.contains(victim.id() + " lost")));
+            assertThat(Duration.between(killed, Instant.now())).isLessThanOrEqualTo(Duration.ofSeconds(5));
+            List<RunnerMessages.Entity> now = awaitWorkers(rpc, 2);
+            assertThat(now).extracting(RunnerMessages.Entity::node).doesNotContain(victim.id());
+
+            NodeView master = node(runner.instance(), rpc.status().role("master").get(0).node());
+            LocalUser.qdel(GridConfig.load(scheduler.config()).site(master.site()), List.of(master.pilot()));
+            assertThat(runner.runner().awaitEnd(Duration.ofSeconds(15))).isTrue();
+            JobView allocation = TestScheduler.awaitEnd(client, runner.instance(), Duration.ofSeconds(15));
+            assertThat(allocation.nodes()).noneMatch(n -> List.of("SUBMITTED", "ARRIVED", "RUNNING").contains(n.state()));
+        }
+    }
+
+    @Test
+    void proactiveGrowsWhileWorkersBurnCpuAndShrinksToItsInitialWorkersWhenTheyIdle() throws Exception {
+        Path burn = dir.resolve("burn-proactive");
+        try (RunnerMain.Started runner = start(jdf("proactive", 1,
+                "(fMax = 3)(uMin = 10)(uMax = 20)(tIdle = 3)(samplePeriod = 2)", burn))) {
+            RunnerClient rpc = rpc(runner);
+            awaitWorkers(rpc, 1);
+            Files.writeString(burn, "burn");
+            awaitWorkers(rpc, 3, Duration.ofSeconds(60));
+            assertThat(rpc.status().events()).anySatisfy(e -> assertThat(e).contains("U_max"));
+            Files.delete(burn);
+            Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> rpc.status().role("worker").size() == 1);
+            assertThat(rpc.status().events()).anySatisfy(e -> assertThat(e).contains("U_min"));
+            client.closeAllocation(runner.instance());
+        } finally {
+            Files.deleteIfExists(burn);
+        }
+    }
+
+    @Test
+    void anAdminsEditOfTheSiteDefaultsReachesARunningInstanceAndABadOneIsRefused() throws Exception {
+        Path grid = dir.resolve("grid-edited.properties");
+        Files.copy(scheduler.config(), grid);
+        try (RunnerMain.Started runner = start(jdf("ondemand", 0, "(fMax = 10)(samplePeriod = 1)"), grid)) {
+            RunnerClient rpc = rpc(runner);
+            assertThat(rpc.status().settings()).anySatisfy(s -> assertThat(s).startsWith("fMax = 10 from jdf"));
+            Files.writeString(grid, "\nsite.fs1.provisioning.fMax = 1\n", StandardOpenOption.APPEND);
+            Awaitility.await().atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> rpc.status().settings().stream().anyMatch(s -> s.startsWith("fMax = 1 from site fs1")));
+            assertThat(rpc.grow(2).granted()).isEqualTo(1);
+
+            Files.writeString(grid, "\nsite.fs1.provisioning.uMin = 150\n", StandardOpenOption.APPEND);
+            Awaitility.await().atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> rpc.status().events().stream().anyMatch(e -> e.contains("uMin") && e.contains("refused")));
+            assertThat(rpc.status().settings()).anySatisfy(s -> assertThat(s).startsWith("fMax = 1 from site fs1"));
+            client.closeAllocation(runner.instance());
+        }
+    }
+
+    @Test
+    void aFullGridRefusesAGrowSayingSo() throws Exception {
+        GridConfig grid = GridConfig.load(scheduler.config());
+        List<String[]> local = new ArrayList<>();
+        try (RunnerMain.Started runner = start(jdf("ondemand", 0, "(fMax = 20)"))) {
+            RunnerClient rpc = rpc(runner);
+            for (SiteStatus site : client.sites()) {
+                for (int i = 0; i < site.idle(); i++) {
+                    local.add(new String[] {site.site(), LocalUser.qsub(grid.site(site.site()), "fill", "/bin/sleep", "300")});
+                }
+            }
+            Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> client.sites().stream().mapToInt(SiteStatus::idle).sum() == 0);
+            RunnerMessages.GrowResult refused = rpc.grow(2);
+            assertThat(refused.granted()).isZero();
+            assertThat(refused.reason()).contains("grid");
+            client.closeAllocation(runner.instance());
+        } finally {
+            for (String[] job : local) {
+                LocalUser.qdel(grid.site(job[0]), List.of(job[1]));
+            }
+        }
+    }
+
+    @Test
+    void whenItsRunnerDiesTheLaunchersGiveTheNodesBack() throws Exception {
+        RunnerMain.Started runner = start(jdf("ondemand", 0, "(samplePeriod = 1)"));
+        long instance = runner.instance();
+        runner.close();
+        JobView after = Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+                .until(() -> client.job(instance), j -> j.nodes().stream().noneMatch(n -> n.state().equals("RUNNING")));
+        assertThat(after.nodes()).hasSize(2);
+        client.closeAllocation(instance);
+    }
+
+    private static RunnerMain.Started start(String jdf) throws IOException {
+        return start(jdf, scheduler.config());
+    }
+
+    private static RunnerMain.Started start(String jdf, Path grid) throws IOException {
+        GridConfig config = GridConfig.load(grid);
+        RunnerMain.Setup setup = new RunnerMain.Setup(JdfParser.parse("it.jdf", jdf,
+                new ClusterCatalog(config.nodeCounts())), jdf, grid, client.base(), 0, dir, Duration.ofSeconds(5),
+                Duration.ofSeconds(60));
+        RunnerMain.Started started = RunnerMain.start(setup, InstantSource.system());
+        assertThat(started.runner().deploy(Duration.ofSeconds(60))).as("initial deployment").isTrue();
+        return started;
+    }
+
+    /** A framework JDF; the master on fs1, the workers burning CPU while {@code burn} exists. */
+    private static String jdf(String policy, int workers, String settings, Path burn) {
+        String worker = "while true; do if [ -e " + burn + " ]; then while [ -e " + burn + " ]; do :; done; "
+                + "else sleep 0.2; fi; done";
+        return "+( &(jobType = framework)(name = it-" + policy + ")(role = master)(count = 1)"
+                + "(resourceManagerContact = fs1)(executable = /bin/sleep)(arguments = 100000)"
+                + "(provisioning = " + policy + ")" + settings + ")"
+                + " ( &(role = orchestrator)(count = 1)(executable = /bin/sleep)(arguments = 100000) )"
+                + " ( &(role = worker)(count = " + workers + ")(executable = /bin/sh)(arguments = \"-c\" \"" + worker
+                + "\") )";
+    }
+
+    private static String jdf(String policy, int workers, String settings) {
+        return jdf(policy, workers, settings, dir.resolve("no-burn"));
+    }
+
+    private static RunnerClient rpc(RunnerMain.Started runner) {
+        return new RunnerClient(runner.url(), runner.token());
+    }
+
+    private static List<RunnerMessages.Entity> awaitWorkers(RunnerClient rpc, int count) {
+        return awaitWorkers(rpc, count, Duration.ofSeconds(40));
+    }
+
+    private static List<RunnerMessages.Entity> awaitWorkers(RunnerClient rpc, int count, Duration within) {
+        return Awaitility.await(count + " workers running").atMost(within).pollInterval(Duration.ofMillis(300))
+                .until(() -> rpc.status().role("worker"), w -> w.size() == count
+                        && w.stream().allMatch(e -> e.state().equals("RUNNING")));
+    }
+
+    private static NodeView node(long instance, String id) {
+        return client.job(instance).nodes().stream().filter(n -> n.id().equals(id)).findFirst().orElseThrow();
+    }
+
+    private static HttpResponse<String> http(RunnerMain.Started runner, String path, String token, String body)
+            throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(runner.url() + path));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        request = body == null ? request.GET() : request.POST(HttpRequest.BodyPublishers.ofString(body));
+        return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+}

@@ -1,0 +1,158 @@
+package koala.node;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import koala.common.api.NodeTask;
+import koala.common.http.ApiException;
+import koala.common.runner.RunnerClient;
+import koala.common.runner.RunnerMessages.HeartbeatReply;
+import koala.common.runner.RunnerMessages.Hello;
+import koala.common.runner.RunnerMessages.Orders;
+import koala.common.time.Poll;
+
+/**
+ * A framework entity (master, orchestrator, worker) run under its runner's eye. The launcher gives
+ * the entity a free port ({@code KOALA_ENTITY_PORT}, which a master listens on), tells the runner
+ * where it runs, and then beats: every heartbeat period it sends the CPU utilization of the
+ * entity's process tree since the last beat. It stops the entity and gives the node back when the
+ * entity ends, when the runner says STOP or disowns the node, or when the runner has not answered
+ * for its runner-gone time-out — a runner's death must not hold nodes forever.
+ */
+final class EntityRun {
+    private static final Duration HELLO_GIVE_UP = Duration.ofSeconds(60);
+    private static final Duration STOP_GRACE = Duration.ofSeconds(5);
+
+    private final NodeTask task;
+    private final String node;
+    private final String host;
+    private final InstantSource clock;
+    private final RunnerClient runner;
+
+    EntityRun(NodeTask task, String node, String host, InstantSource clock) {
+        this.task = task;
+        this.node = node;
+        this.host = host;
+        this.clock = clock;
+        this.runner = new RunnerClient(URI.create(task.environment().get(RunnerClient.URL_VARIABLE)),
+                task.environment().getOrDefault(RunnerClient.TOKEN_VARIABLE, ""));
+    }
+
+    static boolean wanted(NodeTask task) {
+        return task.environment() != null && task.environment().containsKey(RunnerClient.URL_VARIABLE);
+    }
+
+    int run() throws InterruptedException {
+        int port = freePort();
+        Map<String, String> env = new HashMap<>(task.environment());
+        env.put("KOALA_ENTITY_HOST", host);
+        env.put("KOALA_ENTITY_PORT", Integer.toString(port));
+        Process entity;
+        try {
+            entity = NodeLauncher.builder(task, env).start();
+        } catch (IOException e) {
+            log("cannot start " + task.executable() + ": " + e.getMessage());
+            report(127);
+            return 127;
+        }
+        Optional<Orders> orders = hello(new Hello(task.environment().get("KOALA_SITE"), host, port,
+                entity.pid()));
+        if (orders.isEmpty()) {
+            stop(entity);
+            return 0;
+        }
+        int status = watch(entity, orders.get());
+        report(status);
+        return status;
+    }
+
+    /** Beats until the entity ends (its status) or must be stopped (-1 for "stopped"). */
+    private int watch(Process entity, Orders orders) throws InterruptedException {
+        CpuSampler sampler = CpuSampler.of(entity.pid());
+        CpuSampler.Sample last = sampler.sample();
+        Instant heard = clock.instant();
+        Duration gone = Duration.ofMillis(orders.runnerGoneMillis());
+        long period = orders.heartbeatMillis();
+        while (!entity.waitFor(period, TimeUnit.MILLISECONDS)) {
+            CpuSampler.Sample now = sampler.sample();
+            double cpu = sampler.utilization(last, now).orElse(0);
+            last = now;
+            try {
+                HeartbeatReply reply = runner.heartbeat(node, cpu);
+                heard = clock.instant();
+                period = reply.heartbeatMillis() > 0 ? reply.heartbeatMillis() : period;
+                if (reply.stop()) {
+                    log("runner says stop");
+                    return stop(entity);
+                }
+            } catch (ApiException e) {
+                if (e.status() >= 400 && e.status() < 500) {
+                    log("runner disowns node " + node + ": " + e.getMessage());
+                    return stop(entity);
+                }
+                if (!clock.instant().isBefore(heard.plus(gone))) {
+                    log("runner silent for " + gone.toSeconds() + " s; stopping the entity, giving the node back");
+                    return stop(entity);
+                }
+            }
+        }
+        log("entity ended with status " + entity.exitValue());
+        return entity.exitValue();
+    }
+
+    private Optional<Orders> hello(Hello hello) {
+        Orders[] orders = new Orders[1];
+        new Poll(clock, Duration.ofMillis(500)).until(() -> {
+            try {
+                orders[0] = runner.hello(node, hello);
+                return true;
+            } catch (ApiException e) {
+                if (e.status() >= 400 && e.status() < 500) {
+                    log("runner did not take node " + node + ": " + e.getMessage());
+                    return true;
+                }
+                return false;
+            }
+        }, HELLO_GIVE_UP);
+        return Optional.ofNullable(orders[0]);
+    }
+
+    private static int stop(Process entity) throws InterruptedException {
+        entity.descendants().forEach(ProcessHandle::destroy);
+        entity.destroy();
+        if (!entity.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {
+            entity.descendants().forEach(ProcessHandle::destroyForcibly);
+            entity.destroyForcibly();
+            entity.waitFor();
+        }
+        return 0;
+    }
+
+    private void report(int status) {
+        try {
+            runner.exited(node, status);
+        } catch (ApiException e) {
+            log("could not tell the runner the entity ended: " + e.getMessage());
+        }
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void log(String message) {
+        System.err.println("[koala node] " + message);
+    }
+}
