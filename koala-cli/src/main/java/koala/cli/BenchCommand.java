@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks that print their figures.",
-        subcommands = {BenchCommand.SgeLatency.class, PlacementBenchCommand.class})
+        subcommands = {BenchCommand.SgeLatency.class, PlacementBenchCommand.class, GrowBenchCommand.class})
 final class BenchCommand {
 
     @Command(name = "sge-latency", mixinStandardHelpOptions = true,

@@ -96,6 +96,12 @@ public final class SgeLatencyBenchmark {
         return sample(submitted, stamp, finished);
     }
 
+    /** One plain {@code qsub -sync y} of a trivial job on this site: milliseconds from submit to the job running. */
+    public double qsubToRunning() {
+        Path dir = stampDir();
+        return throughQsub(dir.resolve("qsub")).toRunning();
+    }
+
     private Sample throughQsub(Path stamp) {
         Shell qsub = Shell.root().with(site.cell().variables()).as(site.agentUser());
         Instant submitted = clock.instant();

@@ -1,0 +1,159 @@
+package koala.cli;
+
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import koala.common.api.SchedulerClient;
+import koala.common.grid.GridConfig;
+import koala.common.grid.KoalaHome;
+import koala.common.http.ApiException;
+import koala.common.jdf.ClusterCatalog;
+import koala.common.jdf.JdfParser;
+import koala.common.runner.RunnerClient;
+import koala.common.runner.RunnerMessages;
+import koala.common.time.Poll;
+import koala.runner.RunnerMain;
+import koala.scheduler.SchedulerDaemon;
+import koala.testbed.SgeLatencyBenchmark;
+import koala.testbed.Testbed;
+import koala.testbed.TestbedPlan;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(name = "grow", mixinStandardHelpOptions = true,
+        description = {"O_grow on the testbed: the median time from a framework's grow RPC to the new worker's entity "
+                + "reporting in to its runner, beside the median submit-to-running latency of plain 'qsub -sync y' "
+                + "measured alternately in the same run; and the initial deployment time of an OnDemand instance "
+                + "(master + orchestrator) and of a Static one (plus 4 workers). Paper (DAS-4): O_grow 30 s; initial "
+                + "deployment 11 s OnDemand, 45 s otherwise. Target: O_grow within 1.3x plain qsub."})
+final class GrowBenchCommand implements Callable<Integer> {
+    private static final Duration WAIT = Duration.ofSeconds(120);
+
+    @Option(names = "--runs", defaultValue = "15", description = "measured grows and qsubs (default: ${DEFAULT-VALUE})")
+    int runs;
+
+    @Option(names = "--warmup", defaultValue = "2", description = "runs of each left out (default: ${DEFAULT-VALUE})")
+    int warmup;
+
+    @Override
+    public Integer call() throws Exception {
+        if (runs < 1 || warmup < 0) {
+            throw new IllegalArgumentException("--runs must be at least 1 and --warmup at least 0");
+        }
+        Testbed testbed = TestbedCommand.testbed(System.out);
+        testbed.up(TestbedPlan.of(null, List.of()));
+        GridConfig grid = GridConfig.load(testbed.gridConfig());
+        SchedulerClient client = new SchedulerClient(URI.create("http://127.0.0.1:" + grid.integer("scheduler.port", 7400)));
+        SchedulerDaemon own = reachable(client) ? null : SchedulerDaemon.start(grid, KoalaHome.dir());
+        try {
+            Duration onDemand = initialDeployment(grid, client, "ondemand", 0);
+            Duration fixed = initialDeployment(grid, client, "static", 4);
+            List<Double> grows = new ArrayList<>();
+            List<Double> qsubs = new ArrayList<>();
+            measure(grid, client, grows, qsubs);
+            double g = median(grows);
+            double q = median(qsubs);
+            System.out.printf("%ngrow benchmark, median of %d runs%n", runs);
+            System.out.printf("  O_grow (grow RPC -> worker reported in)   %8.0f ms   (paper, DAS-4: 30000 ms)%n", g);
+            System.out.printf("  plain qsub -sync y, submit -> running     %8.0f ms%n", q);
+            System.out.printf("  ratio                                     %8.2fx  target <= 1.30x: %s%n", g / q,
+                    g / q <= 1.3 ? "met" : "NOT met");
+            System.out.printf("  initial deployment, ondemand (2 nodes)     %8.0f ms   (paper: 11 s)%n",
+                    (double) onDemand.toMillis());
+            System.out.printf("  initial deployment, static (6 nodes)       %8.0f ms   (paper: 45 s)%n",
+                    (double) fixed.toMillis());
+            return 0;
+        } finally {
+            if (own != null) {
+                own.close();
+            }
+        }
+    }
+
+    private Duration initialDeployment(GridConfig grid, SchedulerClient client, String policy, int workers)
+            throws Exception {
+        try (RunnerMain.Started runner = start(grid, client, policy, workers)) {
+            Instant start = Instant.now();
+            if (!runner.runner().deploy(WAIT)) {
+                throw new IllegalStateException(policy + " instance " + runner.instance() + " was not deployed");
+            }
+            Duration took = Duration.between(start, Instant.now());
+            System.out.printf("  %s instance %d deployed in %d ms%n", policy, runner.instance(), took.toMillis());
+            client.closeAllocation(runner.instance());
+            return took;
+        }
+    }
+
+    private void measure(GridConfig grid, SchedulerClient client, List<Double> grows, List<Double> qsubs)
+            throws Exception {
+        SgeLatencyBenchmark qsub = new SgeLatencyBenchmark(grid, null, KoalaHome.dir(), InstantSource.system(),
+                System.out);
+        try (RunnerMain.Started runner = start(grid, client, "ondemand", 0)) {
+            runner.runner().deploy(WAIT);
+            RunnerClient rpc = new RunnerClient(runner.url(), runner.token());
+            for (int i = 0; i < warmup + runs; i++) {
+                double g = growOnce(rpc);
+                double q = qsub.qsubToRunning();
+                if (i >= warmup) {
+                    grows.add(g);
+                    qsubs.add(q);
+                    System.out.printf("  run %2d  grow %6.0f ms   qsub %6.0f ms%n", i - warmup + 1, g, q);
+                }
+            }
+            client.closeAllocation(runner.instance());
+        }
+    }
+
+    /** One grow of 1 worker until it reports in (ms); then the worker is given back once idle for t_idle. */
+    private static double growOnce(RunnerClient rpc) {
+        Instant asked = Instant.now();
+        RunnerMessages.GrowResult grew = rpc.grow(1);
+        if (grew.granted() != 1) {
+            throw new IllegalStateException("grow refused: " + grew.reason());
+        }
+        String node = grew.nodes().get(0);
+        Poll fast = new Poll(InstantSource.system(), Duration.ofMillis(10));
+        if (!fast.until(() -> rpc.status().role("worker").stream().anyMatch(w -> w.node().equals(node)
+                && w.state().equals("RUNNING")), WAIT)) {
+            throw new IllegalStateException("worker " + node + " did not report in within " + WAIT.toSeconds() + " s");
+        }
+        double took = Duration.between(asked, Instant.now()).toNanos() / 1e6;
+        new Poll(InstantSource.system(), Duration.ofMillis(250)).until(() -> !rpc.shrink(List.of(node)).released()
+                .isEmpty(), WAIT);
+        return took;
+    }
+
+    private static RunnerMain.Started start(GridConfig grid, SchedulerClient client, String policy, int workers)
+            throws Exception {
+        String jdf = "+( &(jobType = framework)(name = bench-" + policy + ")(role = master)(count = 1)"
+                + "(executable = /bin/sleep)(arguments = 100000)(provisioning = " + policy + ")(fMax = 4)(tIdle = 1)"
+                + "(samplePeriod = 1) )"
+                + " ( &(role = orchestrator)(count = 1)(executable = /bin/sleep)(arguments = 100000) )"
+                + " ( &(role = worker)(count = " + workers + ")(executable = /bin/sleep)(arguments = 100000) )";
+        Path dir = Files.createTempDirectory("koala-bench-grow-");
+        RunnerMain.Setup setup = new RunnerMain.Setup(JdfParser.parse("bench.jdf", jdf,
+                new ClusterCatalog(grid.nodeCounts())), jdf, grid.file(), client.base(), 0, dir,
+                Duration.ofSeconds(30), WAIT);
+        return RunnerMain.start(setup, InstantSource.system());
+    }
+
+    private static boolean reachable(SchedulerClient client) {
+        try {
+            client.sites();
+            return true;
+        } catch (ApiException e) {
+            return false;
+        }
+    }
+
+    private static double median(List<Double> values) {
+        double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+    }
+}
