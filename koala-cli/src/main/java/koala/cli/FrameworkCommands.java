@@ -5,6 +5,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import koala.common.api.FrameworkView;
 import koala.common.api.TransitionView;
+import koala.common.runner.RunnerMessages;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -14,6 +15,9 @@ import picocli.CommandLine.Parameters;
 final class FrameworkCommands {
     private FrameworkCommands() {
     }
+
+    private static final java.time.format.DateTimeFormatter TIME = java.time.format.DateTimeFormatter
+            .ofPattern("HH:mm:ss").withZone(java.time.ZoneId.systemDefault());
 
     static String roles(FrameworkView f) {
         return f.nodesPerRole().entrySet().stream().map(e -> e.getValue() + " " + e.getKey())
@@ -74,6 +78,29 @@ final class FrameworkCommands {
             for (TransitionView t : f.history()) {
                 System.out.printf("  %s  %-15s %s%n", t.at(), t.event(), t.reason() == null ? "" : t.reason());
             }
+            if (!f.state().equals("RUNNING")) {
+                return;
+            }
+            RunnerLaunch.status(f.id()).ifPresentOrElse(One::live, () -> System.out.println(
+                    "runner   (its live view needs " + RunnerLaunch.dir().resolve("runner-" + f.id() + ".json")
+                            + ", readable by the submitter)"));
+        }
+
+        /** What the runner sees now: each entity's state and CPU, its settings, its latest decisions. */
+        private static void live(RunnerMessages.Status s) {
+            System.out.println("runner   " + s.state() + ", policy " + s.policy());
+            System.out.printf("  %-10s %-18s %-6s %-9s %6s  %s%n", "NODE", "ROLE", "SITE", "STATE", "CPU", "WORKER");
+            for (RunnerMessages.Entity e : s.entities()) {
+                String role = e.role() + (e.role().equals("orchestrator") ? " (hosts " + e.orchestrators() + ")" : "");
+                String worker = !e.role().equals("worker") || !e.state().equals("RUNNING") ? "-"
+                        : e.idleSince() == null ? "busy" : "idle since " + TIME.format(e.idleSince());
+                System.out.printf("  %-10s %-18s %-6s %-9s %5.1f%%  %s%n", e.node(), role, e.site(), e.state(),
+                        e.cpuPercent(), worker);
+            }
+            System.out.println("  settings: " + String.join("; ", s.settings()));
+            System.out.println("  latest decisions:");
+            s.events().subList(Math.max(0, s.events().size() - 10), s.events().size())
+                    .forEach(e -> System.out.println("    " + e));
         }
     }
 }

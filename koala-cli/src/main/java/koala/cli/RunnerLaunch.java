@@ -96,6 +96,21 @@ final class RunnerLaunch {
         return state[0];
     }
 
+    /** The live status from instance {@code id}'s runner, when its runner file is readable and the runner answers. */
+    static Optional<RunnerMessages.Status> status(long id) {
+        Path file = dir().resolve("runner-" + id + ".json");
+        if (!Files.isReadable(file)) {
+            return Optional.empty();
+        }
+        try {
+            JsonNode state = Json.mapper().readTree(file.toFile());
+            return Optional.of(new RunnerClient(URI.create(state.get("url").asText()), state.get("token").asText())
+                    .status());
+        } catch (IOException | ApiException e) {
+            return Optional.empty();
+        }
+    }
+
     private static Optional<String> readyLine(Path log) {
         try {
             return Files.readAllLines(log).stream().filter(l -> l.startsWith("READY ")).findFirst();
