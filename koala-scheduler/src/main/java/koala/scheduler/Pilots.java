@@ -23,7 +23,13 @@ import org.apache.logging.log4j.Logger;
 final class Pilots {
     private static final Logger LOG = LogManager.getLogger(Pilots.class);
     static final String LAUNCHER = "koala.node.NodeLauncher";
+    /** A launcher is small and short-lived: a small heap, the simplest collector, no optimizing compiler. */
+    static final List<String> JVM_OPTIONS = List.of("-Xmx64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+    /** A launcher run that loads what a real one does (HTTP, JSON) and exits at once, to train the class archive. */
+    static final List<String> TRAINING = List.of("--scheduler", "http://127.0.0.1:1", "--node", "training",
+            "--give-up", "0");
 
+    private final List<String> archiveOptions;
     private final Map<String, SiteAgentClient> agents;
     private final Map<String, SiteConfig> sites;
     private final List<Path> classpath;
@@ -33,6 +39,13 @@ final class Pilots {
 
     Pilots(Map<String, SiteAgentClient> agents, Map<String, SiteConfig> sites, List<Path> classpath, String schedulerUrl,
            Duration giveUp, Path logDir) {
+        this(agents, sites, classpath, List.of(), schedulerUrl, giveUp, logDir);
+    }
+
+    /** @param archiveOptions JVM options mapping a class archive of the launcher, or none */
+    Pilots(Map<String, SiteAgentClient> agents, Map<String, SiteConfig> sites, List<Path> classpath,
+           List<String> archiveOptions, String schedulerUrl, Duration giveUp, Path logDir) {
+        this.archiveOptions = List.copyOf(archiveOptions);
         this.agents = agents;
         this.sites = sites;
         this.classpath = classpath;
@@ -44,8 +57,9 @@ final class Pilots {
     /** Submits the node's pilot; returns its SGE job id. */
     String submit(NodeClaim node) {
         SiteConfig site = sites.get(node.site());
-        List<String> args = new ArrayList<>(List.of("-Xmx64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
-                classpath.stream().map(Path::toString).collect(Collectors.joining(":")), LAUNCHER,
+        List<String> args = new ArrayList<>(JVM_OPTIONS);
+        args.addAll(archiveOptions);
+        args.addAll(List.of("-cp", classpath.stream().map(Path::toString).collect(Collectors.joining(":")), LAUNCHER,
                 "--scheduler", schedulerUrl, "--node", node.id(), "--give-up", Long.toString(giveUp.toSeconds())));
         PilotSpec spec = new PilotSpec(node.pilotName(), JavaCommand.currentJava().toString(), args,
                 Map.of("KOALA_NODE_TOKEN", node.token()), site.nodeNativeSpec(),

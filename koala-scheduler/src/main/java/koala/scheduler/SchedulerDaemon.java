@@ -7,6 +7,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -25,6 +26,7 @@ import koala.common.grid.GridConfig;
 import koala.common.grid.SiteConfig;
 import koala.common.http.ApiException;
 import koala.common.http.JsonHttpServer;
+import koala.common.process.ClassArchive;
 import koala.common.process.RuntimeImage;
 import koala.common.site.SiteAgentClient;
 import koala.scheduler.api.SchedulerApi;
@@ -85,8 +87,9 @@ public final class SchedulerDaemon implements AutoCloseable {
         URI url = URI.create("http://127.0.0.1:" + settings.port());
         Map<String, SiteConfig> sites = new LinkedHashMap<>();
         grid.sites().forEach(s -> sites.put(s.name(), s));
-        Pilots pilots = new Pilots(agents, sites, RuntimeImage.publishedClasspath(koalaHome), url.toString(),
-                settings.nodeGiveUp(), pilotLogs);
+        List<Path> classpath = RuntimeImage.publishedClasspath(koalaHome);
+        Pilots pilots = new Pilots(agents, sites, classpath, ClassArchive.options(koalaHome.resolve("runtime"), classpath,
+                Pilots.JVM_OPTIONS, Pilots.LAUNCHER, Pilots.TRAINING), url.toString(), settings.nodeGiveUp(), pilotLogs);
         Map<String, Integer> nodes = new LinkedHashMap<>();
         grid.sites().forEach(s -> nodes.put(s.name(), s.nodes()));
         Scheduler scheduler = new Scheduler(settings, store, kis, nodes, pilots, FileCatalog.from(grid),
