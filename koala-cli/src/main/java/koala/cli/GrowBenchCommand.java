@@ -34,6 +34,7 @@ import picocli.CommandLine.Option;
                 + "deployment 11 s OnDemand, 45 s otherwise. Target: O_grow within 1.3x plain qsub."})
 final class GrowBenchCommand implements Callable<Integer> {
     private static final Duration WAIT = Duration.ofSeconds(120);
+    private static final InstantSource CLOCK = InstantSource.system();
 
     @Option(names = "--runs", defaultValue = "15", description = "measured grows and qsubs (default: ${DEFAULT-VALUE})")
     int runs;
@@ -79,11 +80,11 @@ final class GrowBenchCommand implements Callable<Integer> {
     private Duration initialDeployment(GridConfig grid, SchedulerClient client, String policy, int workers)
             throws Exception {
         try (RunnerMain.Started runner = start(grid, client, policy, workers)) {
-            Instant start = Instant.now();
+            Instant start = CLOCK.instant();
             if (!runner.runner().deploy(WAIT)) {
                 throw new IllegalStateException(policy + " instance " + runner.instance() + " was not deployed");
             }
-            Duration took = Duration.between(start, Instant.now());
+            Duration took = Duration.between(start, CLOCK.instant());
             System.out.printf("  %s instance %d deployed in %d ms%n", policy, runner.instance(), took.toMillis());
             client.closeAllocation(runner.instance());
             return took;
@@ -112,7 +113,7 @@ final class GrowBenchCommand implements Callable<Integer> {
 
     /** One grow of 1 worker until it reports in (ms); then the worker is given back once idle for t_idle. */
     private static double growOnce(RunnerClient rpc) {
-        Instant asked = Instant.now();
+        Instant asked = CLOCK.instant();
         RunnerMessages.GrowResult grew = rpc.grow(1);
         if (grew.granted() != 1) {
             throw new IllegalStateException("grow refused: " + grew.reason());
@@ -123,7 +124,7 @@ final class GrowBenchCommand implements Callable<Integer> {
                 && w.state().equals("RUNNING")), WAIT)) {
             throw new IllegalStateException("worker " + node + " did not report in within " + WAIT.toSeconds() + " s");
         }
-        double took = Duration.between(asked, Instant.now()).toNanos() / 1e6;
+        double took = Duration.between(asked, CLOCK.instant()).toNanos() / 1e6;
         new Poll(InstantSource.system(), Duration.ofMillis(250)).until(() -> !rpc.shrink(List.of(node)).released()
                 .isEmpty(), WAIT);
         return took;

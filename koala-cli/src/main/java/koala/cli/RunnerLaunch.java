@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
-import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,6 +28,8 @@ import koala.common.time.Poll;
  */
 final class RunnerLaunch {
     private static final Duration REGISTER_TIMEOUT = Duration.ofSeconds(60);
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS")
+            .withZone(java.time.ZoneId.systemDefault());
 
     /** A registered instance: its id, RPC address and token, and the runner's log. */
     record Launched(long instance, URI url, String token, Path log, long pid) {
@@ -46,7 +47,7 @@ final class RunnerLaunch {
 
     static Launched start(Path jdf, Path gridFile, URI scheduler) throws IOException {
         Files.createDirectories(dir());
-        String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS"));
+        String stamp = STAMP.format(InstantSource.system().instant());
         Path log = dir().resolve("runner-" + stamp + ".log");
         List<String> line = new ArrayList<>(List.of("setsid"));
         line.addAll(JavaCommand.of("koala.runner.RunnerMain", RuntimeImage.currentClasspath(),
