@@ -31,6 +31,7 @@ final class Resizer {
     private WorkerPolicy workers;
     private OrchestratorPolicy orchestrators;
     private String home = "";
+    private String lastKeep;
 
     Resizer(Entities entities, Schedd schedd, Deployd deployd, Events events, GrowOverhead growOverhead) {
         this.entities = entities;
@@ -90,10 +91,23 @@ final class Resizer {
         } else if (decision instanceof WorkerDecision.Release) {
             apply(decision, now);
         }
+        keeping(decision, now);
         OrchestratorDecision idle = orchestrators.releaseIdle(entities.orchestratorLayer(growOverhead.estimate(home)), now);
         if (idle instanceof OrchestratorDecision.Release r) {
             release(r.nodes(), r.reason(), now);
         }
+    }
+
+    /**
+     * Logs a sample's Keep when it keeps for a new kind of reason (numbers aside), so that the log
+     * shows why a Proactive instance does not move without a line every sample.
+     */
+    private void keeping(WorkerDecision decision, Instant now) {
+        String kind = decision instanceof WorkerDecision.Keep ? decision.reason().replaceAll("[0-9.]+", "#") : null;
+        if (kind != null && !kind.equals(lastKeep)) {
+            events.add(now, decision.reason());
+        }
+        lastKeep = kind;
     }
 
     OrchestratorPlace placeOrchestrator(Instant now) {
@@ -101,6 +115,7 @@ final class Resizer {
         if (decision instanceof OrchestratorDecision.UseNode use) {
             Entity node = entities.get(use.node()).orElseThrow();
             entities.put(node.hosting(node.orchestrators() + 1, now));
+            events.add(now, "orchestrator on " + use.node() + ": " + use.reason());
             return new OrchestratorPlace(use.node(), false, use.reason());
         }
         GrowResult result = deploy(Entities.ORCHESTRATOR, 1, decision.reason(), now, 1);

@@ -100,6 +100,34 @@ class FrameworkRunnerIT {
     }
 
     @Test
+    void orchestratorsSpillToANewNodeAboveTheThresholdAndAnEmptyOneIsReturnedAfterTIdle() throws Exception {
+        try (RunnerMain.Started runner = start(jdf("ondemand", 0, "(orchestratorThreshold = 1)(tIdle = 3)"
+                + "(samplePeriod = 1)"))) {
+            RunnerClient rpc = rpc(runner);
+            String first = rpc.status().role("orchestrator").get(0).node();
+            RunnerMessages.OrchestratorPlace reuse = rpc.orchestrator();
+            assertThat(reuse.node()).isEqualTo(first);
+            assertThat(reuse.newNode()).isFalse();
+            RunnerMessages.OrchestratorPlace spill = rpc.orchestrator();
+            assertThat(spill.newNode()).isTrue();
+            assertThat(spill.reason()).contains("> threshold 1");
+            Awaitility.await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(300))
+                    .until(() -> rpc.status().role("orchestrator").stream().allMatch(e -> e.state().equals("RUNNING"))
+                            && rpc.status().role("orchestrator").size() == 2);
+
+            rpc.orchestratorDone(first);
+            rpc.orchestratorDone(spill.node());
+            assertThatThrownBy(() -> rpc.orchestratorDone(first))
+                    .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(409));
+            Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(300))
+                    .until(() -> rpc.status().role("orchestrator").size() == 1);
+            assertThat(rpc.status().events()).anySatisfy(e -> assertThat(e).contains("return ").contains("empty since")
+                    .contains(">= t_idle 3 s"));
+            client.closeAllocation(runner.instance());
+        }
+    }
+
+    @Test
     void refusedCallsChangeNothing() throws Exception {
         try (RunnerMain.Started runner = start(jdf("ondemand", 0, "(fMax = 2)"))) {
             RunnerClient rpc = rpc(runner);
