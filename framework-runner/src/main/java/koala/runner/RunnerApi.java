@@ -12,6 +12,7 @@ import koala.common.http.Response;
 import koala.common.runner.RunnerMessages.Exit;
 import koala.common.runner.RunnerMessages.Grow;
 import koala.common.runner.RunnerMessages.Heartbeat;
+import koala.common.runner.RunnerMessages.HeartbeatReply;
 import koala.common.runner.RunnerMessages.Hello;
 import koala.common.runner.RunnerMessages.Shrink;
 
@@ -48,7 +49,7 @@ final class RunnerApi {
                         runner.heartbeat(r.param("node"), r.body(Heartbeat.class).cpuPercent())))
                 .route("POST", "/nodes/{node}/exit", r -> authorized(r, () -> {
                     runner.exited(r.param("node"), r.body(Exit.class).status());
-                    return runner.status().state();
+                    return new HeartbeatReply(HeartbeatReply.STOP, 0);
                 }));
     }
 

@@ -177,6 +177,20 @@ class FrameworkRunnerIT {
     }
 
     @Test
+    void aWorkerWhoseCommandExitsIsReportedWithItsStatusAndStaticReplacesIt() throws Exception {
+        String jdf = jdf("static", 1, "(samplePeriod = 1)").replace("(executable = /bin/sh)(arguments = \"-c\" \"",
+                "(executable = /bin/sh)(arguments = \"-c\" \"sleep 2; exit 3; ");
+        try (RunnerMain.Started runner = start(jdf)) {
+            RunnerClient rpc = rpc(runner);
+            Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300))
+                    .until(() -> rpc.status().events().stream().anyMatch(e -> e.contains("exited with status 3")));
+            Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300))
+                    .until(() -> rpc.status().events().stream().anyMatch(e -> e.contains("keeps its 1 initial workers")));
+            client.closeAllocation(runner.instance());
+        }
+    }
+
+    @Test
     void proactiveGrowsWhileWorkersBurnCpuAndShrinksToItsInitialWorkersWhenTheyIdle() throws Exception {
         Path burn = dir.resolve("burn-proactive");
         try (RunnerMain.Started runner = start(jdf("proactive", 1,
