@@ -1,0 +1,55 @@
+package koala.fluent;
+
+import java.util.Comparator;
+
+/**
+ * The order ties are broken in: ids compared with their runs of digits as numbers, so w2 comes
+ * before w10; ids equal that way ("w02", "w2") fall back to plain string order. Total and deterministic.
+ */
+final class NaturalOrder implements Comparator<String> {
+    static final NaturalOrder IDS = new NaturalOrder();
+
+    private NaturalOrder() {
+    }
+
+    @Override
+    public int compare(String a, String b) {
+        int i = 0;
+        int j = 0;
+        while (i < a.length() && j < b.length()) {
+            if (Character.isDigit(a.charAt(i)) && Character.isDigit(b.charAt(j))) {
+                int endA = digitsEnd(a, i);
+                int endB = digitsEnd(b, j);
+                int c = compareNumbers(a.substring(i, endA), b.substring(j, endB));
+                if (c != 0) {
+                    return c;
+                }
+                i = endA;
+                j = endB;
+            } else {
+                if (a.charAt(i) != b.charAt(j)) {
+                    return Character.compare(a.charAt(i), b.charAt(j));
+                }
+                i++;
+                j++;
+            }
+        }
+        int c = Integer.compare(a.length() - i, b.length() - j);
+        return c != 0 ? c : a.compareTo(b);
+    }
+
+    private static int digitsEnd(String s, int from) {
+        int end = from;
+        while (end < s.length() && Character.isDigit(s.charAt(end))) {
+            end++;
+        }
+        return end;
+    }
+
+    /** Compares digit strings of any length as numbers. */
+    private static int compareNumbers(String x, String y) {
+        String a = x.replaceFirst("^0+(?=.)", "");
+        String b = y.replaceFirst("^0+(?=.)", "");
+        return a.length() != b.length() ? Integer.compare(a.length(), b.length()) : a.compareTo(b);
+    }
+}
