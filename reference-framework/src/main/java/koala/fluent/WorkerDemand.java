@@ -62,8 +62,9 @@ public final class WorkerDemand {
     /** "job j1 lacks 3 workers of 8 slots: rl-2, rl-3 need an idle worker each; swc-4 needs 4 slots more". */
     private static String reason(Job job, int k, int slots, PlacementOutcome outcome) {
         if (k == 0) {
-            return "job " + job.id() + " lacks no workers: " + Texts.count(job.apps().size(), "application")
-                    + " start on the current workers";
+            int apps = job.apps().size();
+            return "job " + job.id() + " lacks no workers: its " + Texts.count(apps, "application")
+                    + (apps == 1 ? " starts" : " start") + " on the current workers";
         }
         List<String> rls = new ArrayList<>();
         List<String> parts = new ArrayList<>();

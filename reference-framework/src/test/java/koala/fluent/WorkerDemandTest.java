@@ -33,7 +33,7 @@ class WorkerDemandTest {
                 job("j2", rl("rl-1"), swc("swc-2", 2, 300)), 8);
 
         assertThat(demand.workers()).isZero();
-        assertThat(demand.reason()).isEqualTo("job j2 lacks no workers: 2 applications start on the current workers");
+        assertThat(demand.reason()).isEqualTo("job j2 lacks no workers: its 2 applications start on the current workers");
     }
 
     @Test
