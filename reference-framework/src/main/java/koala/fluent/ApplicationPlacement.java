@@ -1,5 +1,7 @@
 package koala.fluent;
 
+import koala.provisioning.NaturalOrder;
+import koala.provisioning.Texts;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;

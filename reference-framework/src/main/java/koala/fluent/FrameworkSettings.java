@@ -1,5 +1,6 @@
 package koala.fluent;
 
+import koala.provisioning.PolicyKind;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -10,7 +11,7 @@ import java.util.Objects;
  *                       workers a grow asks for (8 in the issue's example)
  * @param tIdle          how long a worker is idle before the master asks to release it
  */
-public record FrameworkSettings(Provisioning provisioning, int slotsPerWorker, Duration tIdle) {
+public record FrameworkSettings(PolicyKind provisioning, int slotsPerWorker, Duration tIdle) {
     public FrameworkSettings {
         Objects.requireNonNull(provisioning, "provisioning");
         Objects.requireNonNull(tIdle, "tIdle");

@@ -1,5 +1,7 @@
 package koala.fluent;
 
+import koala.provisioning.Texts;
+import koala.provisioning.PolicyKind;
 import java.util.List;
 import java.util.Objects;
 
@@ -23,26 +25,26 @@ public record ResizeRequest(int grow, List<String> release, boolean ask, String 
         }
     }
 
-    static ResizeRequest grow(Provisioning policy, WorkerDemand.Demand demand) {
+    static ResizeRequest grow(PolicyKind policy, WorkerDemand.Demand demand) {
         if (demand.workers() == 0) {
             return new ResizeRequest(0, List.of(), false, "no grow: " + demand.reason());
         }
-        boolean ask = policy.frameworkAsks();
+        boolean ask = policy == PolicyKind.ONDEMAND;
         String head = ask ? "ask to grow " + demand.workers() : reportOnly(policy);
         return new ResizeRequest(demand.workers(), List.of(), ask, head + ": " + demand.reason());
     }
 
-    static ResizeRequest release(Provisioning policy, List<WorkerDemand.IdleWorker> idle, String tIdle) {
+    static ResizeRequest release(PolicyKind policy, List<WorkerDemand.IdleWorker> idle, String tIdle) {
         if (idle.isEmpty()) {
             return new ResizeRequest(0, List.of(), false, "no release: no worker idle >= t_idle " + tIdle);
         }
-        boolean ask = policy.frameworkAsks();
+        boolean ask = policy == PolicyKind.ONDEMAND;
         List<String> ids = idle.stream().map(WorkerDemand.IdleWorker::id).toList();
         String head = ask ? "ask to release " + Texts.list(ids) : reportOnly(policy);
         return new ResizeRequest(0, ids, ask, head + ": " + WorkerDemand.describe(idle));
     }
 
-    private static String reportOnly(Provisioning policy) {
+    private static String reportOnly(PolicyKind policy) {
         return "report only (" + policy + " provisioning)";
     }
 }

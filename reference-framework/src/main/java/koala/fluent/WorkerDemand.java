@@ -1,5 +1,7 @@
 package koala.fluent;
 
+import koala.provisioning.NaturalOrder;
+import koala.provisioning.Texts;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -31,7 +31,7 @@
  * <h2>In a master or a simulator</h2>
  * <pre>{@code
  * FrameworkState master = new FrameworkState(
- *         new FrameworkSettings(Provisioning.ONDEMAND, 8, Duration.ofSeconds(180)), now);
+ *         new FrameworkSettings(PolicyKind.ONDEMAND, 8, Duration.ofSeconds(180)), now);
  * // a job arrives
  * ResizeRequest up = master.growRequest(job);
  * if (up.ask()) { runner.grow(up.grow()); }   // then wait for the workers, or the refusal
@@ -48,3 +48,5 @@
  * }</pre>
  */
 package koala.fluent;
+
+import koala.provisioning.PolicyKind;

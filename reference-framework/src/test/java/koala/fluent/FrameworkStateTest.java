@@ -1,5 +1,6 @@
 package koala.fluent;
 
+import koala.provisioning.PolicyKind;
 import static koala.fluent.Fixtures.T0;
 import static koala.fluent.Fixtures.at;
 import static koala.fluent.Fixtures.job;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.Test;
 /** 8-slot workers, t_idle 180 s; T0 is 10:00:00. RLs run 600 s. */
 class FrameworkStateTest {
 
-    private static FrameworkState master(Provisioning policy) {
+    private static FrameworkState master(PolicyKind policy) {
         return new FrameworkState(new FrameworkSettings(policy, 8, Duration.ofSeconds(180)), T0);
     }
 
@@ -27,7 +28,7 @@ class FrameworkStateTest {
 
     @Test
     void queuedSwcsStartFirstComeFirstServedAsApplicationsFinish() {
-        FrameworkState master = master(Provisioning.ONDEMAND);
+        FrameworkState master = master(PolicyKind.ONDEMAND);
         master.addWorker("w1", T0);
         master.addWorker("w2", T0);
         master.submit(job("j1", rl("rl-1"), swc("swc-a", 2, 300)), T0);
@@ -55,7 +56,7 @@ class FrameworkStateTest {
 
     @Test
     void theHeadOfTheQueueIsNotOvertakenByASmallerSwcBehindIt() {
-        FrameworkState master = master(Provisioning.STATIC);
+        FrameworkState master = master(PolicyKind.STATIC);
         master.addWorker("w1", T0);
         master.submit(job("j1", swc("big-0", 2, 100)), T0);
         master.submit(job("j2", swc("big-1", 2, 100), swc("small-2", 0, 100)), T0);
@@ -68,7 +69,7 @@ class FrameworkStateTest {
 
     @Test
     void metricsCountApplicationsAndEachWorkersBusyAndIdleTime() {
-        FrameworkState master = master(Provisioning.ONDEMAND);
+        FrameworkState master = master(PolicyKind.ONDEMAND);
         master.addWorker("w1", T0);
         master.addWorker("w2", T0);
         master.submit(job("j1", rl("rl-1"), swc("swc-a", 2, 300)), T0);
@@ -95,7 +96,7 @@ class FrameworkStateTest {
 
     @Test
     void aWorkerIdleBetweenApplicationsCountsThatTimeAsIdle() {
-        FrameworkState master = master(Provisioning.ONDEMAND);
+        FrameworkState master = master(PolicyKind.ONDEMAND);
         master.addWorker("w1", T0);
         master.submit(jobAt(at(100), "j1", swc("a", 0, 200)), at(100));
         master.finish("a", at(300));
@@ -106,7 +107,7 @@ class FrameworkStateTest {
 
     @Test
     void onDemandAsksForExactlyTheWorkersAJobLacksAndTheJobStartsOnceTheyJoin() {
-        FrameworkState master = master(Provisioning.ONDEMAND);
+        FrameworkState master = master(PolicyKind.ONDEMAND);
         master.addWorker("w1", T0);
         master.addWorker("w2", T0);
         master.submit(job("j1", swc("swc-0", 2, 900)), T0);
@@ -129,7 +130,7 @@ class FrameworkStateTest {
 
     @Test
     void proactiveAndStaticOnlyReportWhatOnDemandWouldAsk() {
-        FrameworkState master = master(Provisioning.PROACTIVE);
+        FrameworkState master = master(PolicyKind.PROACTIVE);
         Job job = job("j1", rl("rl-1"));
 
         assertThat(master.growRequest(job)).isEqualTo(new ResizeRequest(1, List.of(), false,
@@ -141,7 +142,7 @@ class FrameworkStateTest {
 
     @Test
     void onDemandAsksToReleaseWorkersIdleAtLeastTIdleLongestIdleFirst() {
-        FrameworkState onDemand = releaseScene(Provisioning.ONDEMAND);
+        FrameworkState onDemand = releaseScene(PolicyKind.ONDEMAND);
 
         assertThat(onDemand.releaseRequest(at(200))).isEqualTo(new ResizeRequest(0, List.of("w2"), true,
                 "ask to release w2: w2 idle since 10:00:00, 200 s >= t_idle 180 s"));
@@ -150,12 +151,12 @@ class FrameworkStateTest {
                         + "w3 idle since 10:01:00, 180 s >= t_idle 180 s"));
         assertThat(onDemand.releaseRequest(at(179))).isEqualTo(new ResizeRequest(0, List.of(), false,
                 "no release: no worker idle >= t_idle 180 s"));
-        assertThat(releaseScene(Provisioning.STATIC).releaseRequest(at(200))).isEqualTo(new ResizeRequest(0,
+        assertThat(releaseScene(PolicyKind.STATIC).releaseRequest(at(200))).isEqualTo(new ResizeRequest(0,
                 List.of("w2"), false, "report only (static provisioning): w2 idle since 10:00:00, 200 s >= t_idle 180 s"));
     }
 
     /** w1 runs an RL from T0, w2 is idle from T0, w3 joins at 10:01:00. */
-    private static FrameworkState releaseScene(Provisioning policy) {
+    private static FrameworkState releaseScene(PolicyKind policy) {
         FrameworkState master = master(policy);
         master.addWorker("w1", T0);
         master.addWorker("w2", T0);
@@ -166,7 +167,7 @@ class FrameworkStateTest {
 
     @Test
     void aBusyWorkerIsNotRemovedAndTimeDoesNotGoBack() {
-        FrameworkState master = master(Provisioning.ONDEMAND);
+        FrameworkState master = master(PolicyKind.ONDEMAND);
         master.addWorker("w1", T0);
         master.submit(job("j1", rl("rl-1")), T0);
 
@@ -179,7 +180,7 @@ class FrameworkStateTest {
 
     @Test
     void anApplicationIdIsUniqueAmongLiveApplicationsOnly() {
-        FrameworkState master = master(Provisioning.ONDEMAND);
+        FrameworkState master = master(PolicyKind.ONDEMAND);
         master.addWorker("w1", T0);
         master.submit(job("j1", rl("rl-1")), T0);
 

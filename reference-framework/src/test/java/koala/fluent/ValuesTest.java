@@ -1,5 +1,6 @@
 package koala.fluent;
 
+import koala.provisioning.NaturalOrder;
 import static koala.fluent.Fixtures.T0;
 import static koala.fluent.Fixtures.rl;
 import static koala.fluent.Fixtures.swc;
