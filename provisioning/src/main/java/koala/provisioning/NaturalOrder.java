@@ -6,8 +6,8 @@ import java.util.Comparator;
  * The order ties are broken in: ids compared with their runs of digits as numbers, so w2 comes
  * before w10; ids equal that way ("w02", "w2") fall back to plain string order. Total and deterministic.
  */
-final class NaturalOrder implements Comparator<String> {
-    static final NaturalOrder IDS = new NaturalOrder();
+public final class NaturalOrder implements Comparator<String> {
+    public static final NaturalOrder IDS = new NaturalOrder();
 
     private NaturalOrder() {
     }

@@ -9,39 +9,39 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 
 /** How numbers, durations and instants read in reasons: "240 s", "46%", "10:02:00" (UTC). */
-final class Texts {
+public final class Texts {
     private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneOffset.UTC);
 
     private Texts() {
     }
 
     /** Seconds, to the millisecond, without trailing zeros: "240 s", "30.5 s". */
-    static String seconds(Duration duration) {
+    public static String seconds(Duration duration) {
         return BigDecimal.valueOf(duration.toMillis(), 3).stripTrailingZeros().toPlainString() + " s";
     }
 
     /** A percentage to one decimal: "46%", "45.7%". */
-    static String percent(double value) {
+    public static String percent(double value) {
         return rounded(value, 1) + "%";
     }
 
     /** A number to two decimals: "45", "2.5". */
-    static String number(double value) {
+    public static String number(double value) {
         return rounded(value, 2);
     }
 
     /** The UTC time of day, "10:02:00": reasons are read next to the runner's log. */
-    static String clock(Instant instant) {
+    public static String clock(Instant instant) {
         return CLOCK.format(instant);
     }
 
     /** "w3, w7". */
-    static String list(List<String> ids) {
+    public static String list(List<String> ids) {
         return String.join(", ", ids);
     }
 
     /** "1 worker", "3 workers". */
-    static String count(long n, String noun) {
+    public static String count(long n, String noun) {
         return n + " " + noun + (n == 1 ? "" : "s");
     }
 

@@ -1,0 +1,224 @@
+package koala.fluent;
+
+import koala.provisioning.NaturalOrder;
+import koala.provisioning.Texts;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The FrameworkManager's state as a state machine of events, each given its instant: a worker
+ * joins or leaves, a job is submitted, an application finishes. No I/O, no threads, no clock: the
+ * framework master feeds it real events at real time, the simulator virtual ones at virtual time,
+ * and both get the same outcomes. Events must come in time order.
+ *
+ * <p>A submitted job is placed by {@link ApplicationPlacement} behind the SWCs already waiting.
+ * Whenever slots are freed or a worker joins, the queue is started first come, first served: the
+ * head starts when it fits, and nothing overtakes a head that does not. Each running application
+ * has its Orchestrator; where orchestrators run is the provisioning module's concern.
+ *
+ * <p>Under OnDemand the master asks {@link #growRequest(Job)} when a job arrives, lets its runner
+ * grow, and submits the job once the new workers have joined or the grow was refused, so that an
+ * RL finds the idle worker asked for it. Joining workers start waiting SWCs first: FCFS holds
+ * across jobs too.
+ */
+public final class FrameworkState {
+
+    /** An application running on {@code where} since {@code startedAt}, under its job's orchestrator. */
+    public record RunningApp(String jobId, Application app, List<Assignment> where, Instant startedAt) {
+        public RunningApp {
+            where = List.copyOf(where);
+        }
+
+        public Instant endsAt() {
+            return startedAt.plus(app.duration());
+        }
+    }
+
+    private record Waiting(String jobId, Application app, Instant queuedAt) {
+    }
+
+    private final FrameworkSettings settings;
+    private final Deque<Waiting> queue = new ArrayDeque<>();
+    private final Map<String, RunningApp> running = new LinkedHashMap<>();
+    private final Map<String, WorkerTime> time = new LinkedHashMap<>();
+    private List<Worker> workers = List.of();
+    private Instant last;
+    private int accepted;
+    private int queued;
+    private int rejected;
+    private int startedFromQueue;
+    private int finished;
+
+    /** A master with no workers yet, at {@code start}. */
+    public FrameworkState(FrameworkSettings settings, Instant start) {
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.last = Objects.requireNonNull(start, "start");
+    }
+
+    /** A worker of {@link FrameworkSettings#slotsPerWorker()} slots joins, idle; waiting SWCs may start on it. */
+    public List<AppOutcome> addWorker(String id, Instant now) {
+        return addWorker(id, settings.slotsPerWorker(), now);
+    }
+
+    /** A worker of {@code slots} slots joins, idle; returns the waiting SWCs that started, in queue order. */
+    public List<AppOutcome> addWorker(String id, int slots, Instant now) {
+        if (worker(id).isPresent()) {
+            throw new IllegalArgumentException("worker " + id + " is already in the framework");
+        }
+        advance(now);
+        List<Worker> after = new ArrayList<>(workers);
+        after.add(Worker.idle(id, slots, now));
+        workers = List.copyOf(after);
+        time.putIfAbsent(id, WorkerTime.NONE);
+        return startQueued(now);
+    }
+
+    /**
+     * An idle worker leaves, e.g. once a release was granted. A busy one is refused: the master
+     * only gives back idle workers, and what a lost node means for its applications is not modelled.
+     */
+    public void removeWorker(String id, Instant now) {
+        Worker w = worker(id).orElseThrow(() -> new IllegalArgumentException("no worker " + id));
+        if (!w.isIdle()) {
+            List<String> apps = w.running().stream().map(Worker.Running::appId).toList();
+            throw new IllegalStateException(id + " runs " + Texts.list(apps) + "; only an idle worker is removed");
+        }
+        advance(now);
+        workers = workers.stream().filter(x -> !x.id().equals(id)).toList();
+    }
+
+    /** Places {@code job}: each application starts, queues or is rejected, as the outcome says. */
+    public PlacementOutcome submit(Job job, Instant now) {
+        job.apps().forEach(a -> requireNotLive(a.id()));
+        advance(now);
+        PlacementOutcome outcome = ApplicationPlacement.place(workers, job, queue.size());
+        workers = outcome.workers();
+        for (AppOutcome app : outcome.apps()) {
+            switch (app.verdict()) {
+                case PLACED -> {
+                    running.put(app.app().id(), new RunningApp(job.id(), app.app(), app.assignments(), now));
+                    accepted++;
+                }
+                case QUEUED -> {
+                    queue.addLast(new Waiting(job.id(), app.app(), now));
+                    queued++;
+                }
+                case REJECTED -> rejected++;
+            }
+        }
+        return outcome;
+    }
+
+    /** {@code appId} finished: its slots are freed, then waiting SWCs start FCFS; returns those, in order. */
+    public List<AppOutcome> finish(String appId, Instant now) {
+        if (!running.containsKey(appId)) {
+            throw new IllegalArgumentException("no running application " + appId);
+        }
+        advance(now);
+        RunningApp done = running.remove(appId);
+        List<String> hosts = done.where().stream().map(Assignment::workerId).toList();
+        workers = workers.stream().map(w -> hosts.contains(w.id()) ? w.stop(appId, now) : w).toList();
+        finished++;
+        return startQueued(now);
+    }
+
+    /** The running application that ends first, ties by id: the simulator's next finish event. */
+    public Optional<RunningApp> nextFinish() {
+        return running.values().stream().min(Comparator.comparing(RunningApp::endsAt)
+                .thenComparing(r -> r.app().id(), NaturalOrder.IDS));
+    }
+
+    /** The grow the master asks for {@code job} under OnDemand, or reports under Static and Proactive. */
+    public ResizeRequest growRequest(Job job) {
+        return ResizeRequest.grow(settings.provisioning(),
+                WorkerDemand.lacking(workers, job, settings.slotsPerWorker()));
+    }
+
+    /** The release of workers idle at least t_idle at {@code now}, asked under OnDemand, else reported. */
+    public ResizeRequest releaseRequest(Instant now) {
+        requireNotBefore(now);
+        List<WorkerDemand.IdleWorker> idle = WorkerDemand.idleWorkers(workers, settings.tIdle(), now);
+        return ResizeRequest.release(settings.provisioning(), idle, Texts.seconds(settings.tIdle()));
+    }
+
+    /** The counters and each worker's busy and idle time up to {@code now}. */
+    public Metrics metrics(Instant now) {
+        requireNotBefore(now);
+        Map<String, WorkerTime> upToNow = new LinkedHashMap<>(time);
+        Duration elapsed = Duration.between(last, now);
+        workers.forEach(w -> upToNow.put(w.id(), upToNow.get(w.id()).plus(!w.isIdle(), elapsed)));
+        return new Metrics(accepted, queued, rejected, startedFromQueue, finished, queue.size(), running.size(), upToNow);
+    }
+
+    public List<Worker> workers() {
+        return workers;
+    }
+
+    /** The waiting SWCs, head first. */
+    public List<Application> queue() {
+        return queue.stream().map(Waiting::app).toList();
+    }
+
+    /** The running applications, in the order they started. */
+    public List<RunningApp> running() {
+        return List.copyOf(running.values());
+    }
+
+    public FrameworkSettings settings() {
+        return settings;
+    }
+
+    private List<AppOutcome> startQueued(Instant now) {
+        List<AppOutcome> started = new ArrayList<>();
+        while (!queue.isEmpty()) {
+            Waiting head = queue.peekFirst();
+            Optional<List<Assignment>> fit = ApplicationPlacement.fit(workers, head.app());
+            if (fit.isEmpty()) {
+                break;
+            }
+            queue.removeFirst();
+            Application app = head.app();
+            workers = ApplicationPlacement.apply(workers, app.id(), fit.get());
+            running.put(app.id(), new RunningApp(head.jobId(), app, fit.get(), now));
+            startedFromQueue++;
+            started.add(AppOutcome.placed(app, fit.get(), app.id() + " started from the queue: "
+                    + ApplicationPlacement.describe(app, fit.get()) + ", waited "
+                    + Texts.seconds(Duration.between(head.queuedAt(), now))));
+        }
+        return started;
+    }
+
+    /** Moves the clock to {@code now}, adding the time since the last event to each worker's busy or idle time. */
+    private void advance(Instant now) {
+        requireNotBefore(now);
+        Duration elapsed = Duration.between(last, now);
+        workers.forEach(w -> time.put(w.id(), time.get(w.id()).plus(!w.isIdle(), elapsed)));
+        last = now;
+    }
+
+    private void requireNotBefore(Instant now) {
+        Objects.requireNonNull(now, "now");
+        if (now.isBefore(last)) {
+            throw new IllegalArgumentException("time went back from " + last + " to " + now);
+        }
+    }
+
+    private void requireNotLive(String appId) {
+        if (running.containsKey(appId) || queue.stream().anyMatch(w -> w.app().id().equals(appId))) {
+            throw new IllegalArgumentException("application " + appId + " is already running or queued");
+        }
+    }
+
+    private Optional<Worker> worker(String id) {
+        return workers.stream().filter(w -> w.id().equals(id)).findFirst();
+    }
+}
