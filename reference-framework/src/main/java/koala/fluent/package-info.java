@@ -44,9 +44,7 @@
  * master.finish(appId, now).forEach(started -> deploy(started));
  * // every sample period
  * ResizeRequest down = master.releaseRequest(now);
- * if (down.ask()) { runner.release(down.release()); }
+ * if (down.ask()) { runner.shrink(down.release()); }
  * }</pre>
  */
 package koala.fluent;
-
-import koala.provisioning.PolicyKind;
