@@ -48,7 +48,6 @@ public final class FrameworkRunner {
     private final CountDownLatch ended = new CountDownLatch(1);
     private State state = State.DEPLOYING;
     private Instant lastSample;
-    private Duration initialDeployment;
 
     FrameworkRunner(InstantSource clock, JobDescription jdf, Schedd schedd, Deployd deployd, SiteSettings settings,
                     Duration runnerGone) {
@@ -99,11 +98,11 @@ public final class FrameworkRunner {
             if (state != State.DEPLOYING) {
                 return false;
             }
-            initialDeployment = Duration.between(start, clock.instant());
+            Duration took = Duration.between(start, clock.instant());
             state = State.RUNNING;
             lastSample = clock.instant();
             events.add(clock.instant(), "initial deployment " + (allRunning() ? "done" : "timed out, going on")
-                    + " in " + initialDeployment.toMillis() / 1000.0 + " s: " + entities.all().size() + " nodes");
+                    + " in " + took.toMillis() / 1000.0 + " s: " + entities.all().size() + " nodes");
             return true;
         }
     }
@@ -249,10 +248,6 @@ public final class FrameworkRunner {
 
     Resizer resizer() {
         return resizer;
-    }
-
-    synchronized Optional<Duration> initialDeployment() {
-        return Optional.ofNullable(initialDeployment);
     }
 
     synchronized RunnerMessages.Status status() {
