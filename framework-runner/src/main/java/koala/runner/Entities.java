@@ -4,10 +4,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import koala.common.runner.RunnerMessages;
 import koala.provisioning.OrchestratorLayer;
 import koala.provisioning.OrchestratorNode;
@@ -15,7 +17,8 @@ import koala.provisioning.Worker;
 import koala.provisioning.WorkerLayer;
 
 /**
- * The runner's book of its instance's entities, by node. Not thread-safe: the runner calls it
+ * The runner's book of its instance's entities, by node. A worker is busy while its CPU use is
+ * at least {@link #BUSY_CPU_PERCENT}, until its framework reports its activity itself. Not thread-safe: the runner calls it
  * under its own lock. Time is always a parameter.
  */
 final class Entities {
@@ -26,6 +29,8 @@ final class Entities {
     static final double BUSY_CPU_PERCENT = 5;
 
     private final Map<String, Entity> byNode = new LinkedHashMap<>();
+    /** Workers whose framework reports their activity: for them CPU use no longer decides busy or idle. */
+    private final Set<String> frameworkReported = new HashSet<>();
 
     /** Nodes asked for; a new orchestrator node may already have orchestrators sent to it. */
     void starting(List<String> nodes, String role, Instant at, int orchestrators) {
@@ -55,6 +60,7 @@ final class Entities {
     }
 
     Optional<Entity> remove(String node) {
+        frameworkReported.remove(node);
         return Optional.ofNullable(byNode.remove(node));
     }
 
@@ -65,9 +71,22 @@ final class Entities {
     }
 
     Entity beat(Entity e, double cpu, Duration period, Instant now) {
-        Entity beaten = e.beat(cpu, !e.is(WORKER) || cpu >= BUSY_CPU_PERCENT, period, now);
+        boolean busy = frameworkReported.contains(e.node()) ? e.idleSince() == null : !e.is(WORKER) || cpu >= BUSY_CPU_PERCENT;
+        Entity beaten = e.beat(cpu, busy, period, now);
         put(beaten);
         return beaten;
+    }
+
+    /**
+     * The framework says worker {@code e} is busy, or idle since {@code since}; an idle-since in the
+     * future or before the worker reported in is taken as now or as its report-in.
+     */
+    Entity activity(Entity e, boolean busy, Instant since, Instant now) {
+        Instant from = since.isAfter(now) ? now : since.isBefore(e.requestedAt()) ? e.requestedAt() : since;
+        Entity reported = e.activity(busy, from);
+        frameworkReported.add(e.node());
+        put(reported);
+        return reported;
     }
 
     WorkerLayer workerLayer(int gridFreeNodes, Duration growOverhead) {

@@ -49,6 +49,12 @@ record Entity(String node, String role, String site, State state, Instant reques
                 emptySince);
     }
 
+    /** The framework's word on a worker: busy, or idle since {@code since}. */
+    Entity activity(boolean busy, Instant since) {
+        return new Entity(node, role, site, state, requestedAt, host, port, lastBeat, beatPeriod, cpuPercent,
+                busy ? null : since, orchestrators, emptySince);
+    }
+
     Entity hosting(int count, Instant now) {
         return new Entity(node, role, site, state, requestedAt, host, port, lastBeat, beatPeriod, cpuPercent,
                 idleSince, count, count > 0 ? null : emptySince != null ? emptySince : now);

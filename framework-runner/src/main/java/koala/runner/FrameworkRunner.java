@@ -135,6 +135,13 @@ public final class FrameworkRunner {
         return new HeartbeatReply(HeartbeatReply.KEEP, period.toMillis());
     }
 
+    synchronized void activity(String node, boolean busy, Instant since) {
+        Entity e = entities.get(node).filter(w -> w.is(Entities.WORKER) && w.running()).orElseThrow(() ->
+                new ApiException(409, "node " + node + " is not a running worker of instance " + schedd.instance(),
+                        "node"));
+        entities.activity(e, busy, since, clock.instant());
+    }
+
     synchronized void exited(String node, int status) {
         known(node);
         lost(node, "its entity exited with status " + status);
@@ -254,7 +261,7 @@ public final class FrameworkRunner {
         String master = entities.master().filter(Entity::running).map(m -> m.host() + ":" + m.port()).orElse(null);
         return new RunnerMessages.Status(schedd.instance(), jdf.name(), state.name(),
                 resizer.policy().kind().name().toLowerCase(), settings.current().describe(), master, entities.views(),
-                events.recent());
+                events.recent(), resizer.idleTime().toMillis(), period().toMillis());
     }
 
     private void home(String site) {

@@ -1,5 +1,6 @@
 package koala.runner;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,6 +54,11 @@ final class Resizer {
 
     WorkerPolicy policy() {
         return workers;
+    }
+
+    /** t_idle in force now, with the home site's current O_grow estimate. */
+    Duration idleTime() {
+        return workers.settings().idleTime(growOverhead.estimate(home));
     }
 
     RunnerMessages.GrowResult grow(int requested, Instant now) {

@@ -9,6 +9,7 @@ import koala.common.http.ApiException;
 import koala.common.http.JsonHttpServer;
 import koala.common.http.Request;
 import koala.common.http.Response;
+import koala.common.runner.RunnerMessages.Activity;
 import koala.common.runner.RunnerMessages.Exit;
 import koala.common.runner.RunnerMessages.Grow;
 import koala.common.runner.RunnerMessages.Heartbeat;
@@ -19,7 +20,8 @@ import koala.common.runner.RunnerMessages.Shrink;
 /**
  * The runner's HTTP/JSON API. For the framework: {@code POST /grow {nodes, role}},
  * {@code POST /shrink {nodes: [ids]}} (or {@code {idle: true}}), {@code POST /orchestrators},
- * {@code POST /orchestrators/{node}/done}, {@code GET /status}. For its node launchers:
+ * {@code POST /orchestrators/{node}/done}, {@code POST /workers/{node}/activity {busy, since}},
+ * {@code GET /status}. For its node launchers:
  * {@code POST /nodes/{id}/hello|heartbeat|exit}. Every call needs the instance's secret as
  * {@code Authorization: Bearer TOKEN} (401 otherwise); a malformed body is a 400 naming the field;
  * a node that is not the instance's a 409 (410 to a launcher). A refused call changes nothing.
@@ -42,6 +44,8 @@ final class RunnerApi {
                         runner.resizer().placeOrchestrator(clock.instant()))))
                 .route("POST", "/orchestrators/{node}/done", r -> authorized(r, () -> resize(() ->
                         runner.resizer().orchestratorDone(r.param("node"), clock.instant()))))
+                .route("POST", "/workers/{node}/activity", r -> authorized(r, () -> activity(r.param("node"),
+                        r.body(Activity.class))))
                 .route("GET", "/status", r -> authorized(r, runner::status))
                 .route("POST", "/nodes/{node}/hello", r -> authorized(r, () ->
                         runner.hello(r.param("node"), r.body(Hello.class))))
@@ -63,6 +67,17 @@ final class RunnerApi {
                     + "orchestrator nodes come through POST /orchestrators, the master is fixed");
         }
         return resize(() -> runner.resizer().grow(grow.nodes(), clock.instant()));
+    }
+
+    private Object activity(String node, Activity activity) {
+        if (activity.busy() == null) {
+            throw ApiException.badRequest("busy", "missing: true while the worker runs anything, false once it is idle");
+        }
+        if (!activity.busy() && activity.since() == null) {
+            throw ApiException.badRequest("since", "missing: since when the worker has been idle");
+        }
+        runner.activity(node, activity.busy(), activity.busy() ? clock.instant() : activity.since());
+        return java.util.Map.of("node", node, "busy", activity.busy());
     }
 
     private Object shrink(Shrink shrink) {

@@ -40,6 +40,28 @@ class EntitiesTest {
     }
 
     @Test
+    void onceTheFrameworkReportsAWorkersActivityItsWordBeatsTheCpu() {
+        entities.starting(List.of("7.2.0"), Entities.WORKER, T, 0);
+        entities.put(entities.get("7.2.0").orElseThrow().reportedIn("fs0", "vm", 4000, PERIOD, T.plusSeconds(2)));
+
+        entities.activity(entities.get("7.2.0").orElseThrow(), true, T.plusSeconds(3), T.plusSeconds(3));
+        beat("7.2.0", 0.1, 12);
+        assertThat(entities.get("7.2.0").orElseThrow().idleSince()).as("busy by the framework at 0.1% CPU").isNull();
+
+        entities.activity(entities.get("7.2.0").orElseThrow(), false, T.plusSeconds(14), T.plusSeconds(15));
+        beat("7.2.0", 90, 22);
+        assertThat(entities.get("7.2.0").orElseThrow().idleSince()).as("idle by the framework at 90% CPU")
+                .isEqualTo(T.plusSeconds(14));
+
+        entities.activity(entities.get("7.2.0").orElseThrow(), false, T.plusSeconds(99), T.plusSeconds(30));
+        assertThat(entities.get("7.2.0").orElseThrow().idleSince()).as("a future instant is taken as now")
+                .isEqualTo(T.plusSeconds(30));
+        entities.activity(entities.get("7.2.0").orElseThrow(), false, T.minusSeconds(60), T.plusSeconds(31));
+        assertThat(entities.get("7.2.0").orElseThrow().idleSince()).as("not before it was asked for")
+                .isEqualTo(T);
+    }
+
+    @Test
     void anEntityIsSilentOnceTwoHeartbeatPeriodsPassWithoutABeat() {
         entities.starting(List.of("7.2.0", "7.2.1"), Entities.WORKER, T, 0);
         entities.put(entities.get("7.2.0").orElseThrow().reportedIn("fs0", "vm", 4000, PERIOD, T));

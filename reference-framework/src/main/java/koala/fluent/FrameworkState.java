@@ -46,7 +46,7 @@ public final class FrameworkState {
     private record Waiting(String jobId, Application app, Instant queuedAt) {
     }
 
-    private final FrameworkSettings settings;
+    private FrameworkSettings settings;
     private final Deque<Waiting> queue = new ArrayDeque<>();
     private final Map<String, RunningApp> running = new LinkedHashMap<>();
     private final Map<String, WorkerTime> time = new LinkedHashMap<>();
@@ -175,6 +175,14 @@ public final class FrameworkState {
 
     public FrameworkSettings settings() {
         return settings;
+    }
+
+    /**
+     * New settings from now on, e.g. when an admin changed t_idle: later requests follow them;
+     * workers keep their slots.
+     */
+    public void retune(FrameworkSettings changed) {
+        this.settings = Objects.requireNonNull(changed, "settings");
     }
 
     private List<AppOutcome> startQueued(Instant now) {

@@ -2,9 +2,11 @@ package koala.common.runner;
 
 import java.net.URI;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import koala.common.http.JsonHttpClient;
+import koala.common.runner.RunnerMessages.Activity;
 import koala.common.runner.RunnerMessages.Exit;
 import koala.common.runner.RunnerMessages.Grow;
 import koala.common.runner.RunnerMessages.GrowResult;
@@ -64,6 +66,11 @@ public final class RunnerClient {
     /** An orchestrator on {@code node} has ended (its application finished). */
     public OrchestratorPlace orchestratorDone(String node) {
         return http.post("/orchestrators/" + node + "/done", Map.of(), OrchestratorPlace.class);
+    }
+
+    /** Tells the runner that worker {@code node} runs something ({@code busy}) or has run nothing since {@code since}. */
+    public void activity(String node, boolean busy, Instant since) {
+        http.post("/workers/" + node + "/activity", new Activity(busy, since), Map.class);
     }
 
     public Status status() {

@@ -43,9 +43,22 @@ public final class RunnerMessages {
                          double cpuPercent, Instant idleSince, int orchestrators) {
     }
 
-    /** RPC status: the instance, its settings with their origins, entities and recent decisions. */
+    /**
+     * RPC {@code activity}: the framework says whether a worker runs anything, and since when. Once
+     * told, the runner takes the framework's word over the worker's CPU use for its t_idle timer.
+     */
+    public record Activity(Boolean busy, Instant since) {
+    }
+
+    /**
+     * RPC status: the instance, its settings with their origins, entities and recent decisions.
+     *
+     * @param tIdleMillis        t_idle in force now (a factor of O_grow resolved with the current estimate)
+     * @param samplePeriodMillis how often the runner samples, and the launchers beat
+     */
     public record Status(long instance, String name, String state, String policy, List<String> settings,
-                         String master, List<Entity> entities, List<String> events) {
+                         String master, List<Entity> entities, List<String> events, long tIdleMillis,
+                         long samplePeriodMillis) {
         public Status {
             settings = List.copyOf(settings);
             entities = List.copyOf(entities);

@@ -1,0 +1,71 @@
+package koala.fluent.device;
+
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import koala.common.http.ApiException;
+import koala.common.http.JsonHttpClient;
+import koala.common.http.JsonHttpServer;
+import koala.common.time.Poll;
+import koala.fluent.wire.FluentMessages.DeviceHello;
+
+/**
+ * A worker node's DeviceManager process, started by the node launcher with the framework entity
+ * environment: it serves on {@code KOALA_ENTITY_PORT}, then reports to the master at
+ * {@code KOALA_MASTER} with its node id ({@code KOALA_NODE_ID}) and its slots ({@code --slots},
+ * default 4).
+ */
+public final class DeviceMain {
+    private static final Duration REPORT_TIMEOUT = Duration.ofSeconds(60);
+
+    private DeviceMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> env = System.getenv();
+        String node = required(env, "KOALA_NODE_ID");
+        String host = env.getOrDefault("KOALA_ENTITY_HOST", "127.0.0.1");
+        int port = Integer.parseInt(env.getOrDefault("KOALA_ENTITY_PORT", "0"));
+        int slots = args.length == 2 && args[0].equals("--slots") ? Integer.parseInt(args[1]) : 4;
+        JsonHttpClient master = new JsonHttpClient(URI.create("http://" + required(env, "KOALA_MASTER")),
+                Duration.ofSeconds(30));
+        ScheduledExecutorService executor = Executors.newScheduledThreadPool(4);
+        DeviceManager device = new DeviceManager(node, master, executor, InstantSource.system());
+        JsonHttpServer server = new JsonHttpServer(new InetSocketAddress(port), 8);
+        device.routes(server);
+        server.start();
+        String url = "http://" + host + ":" + server.port();
+        String[] refused = new String[1];
+        boolean reported = Poll.system().until(() -> {
+            try {
+                master.post("/devices", new DeviceHello(node, url, slots), Map.class);
+                return true;
+            } catch (ApiException e) {
+                if (e.status() < 500) {
+                    System.err.println("the master refused this DeviceManager: " + e.getMessage());
+                    System.exit(2);
+                }
+                refused[0] = e.getMessage();
+                return false;
+            }
+        }, REPORT_TIMEOUT);
+        if (!reported) {
+            System.err.println("DeviceManager " + node + ": the master did not take it in: " + refused[0]);
+            System.exit(2);
+        }
+        System.out.println("DeviceManager " + node + " serving " + url + " with " + slots + " slots");
+    }
+
+    private static String required(Map<String, String> env, String name) {
+        String value = env.get(name);
+        if (value == null || value.isBlank()) {
+            System.err.println(name + " is not set: a DeviceManager runs as a framework worker started by KOALA");
+            System.exit(2);
+        }
+        return value;
+    }
+}

@@ -1,0 +1,160 @@
+package koala.fluent.device;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import koala.common.http.ApiException;
+import koala.common.http.JsonHttpClient;
+import koala.common.http.JsonHttpServer;
+import koala.fluent.wire.FluentMessages.AppDone;
+import koala.fluent.wire.FluentMessages.Counts;
+import koala.fluent.wire.FluentMessages.Deploy;
+import koala.fluent.wire.FluentMessages.Lines;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * The DeviceManager of one worker node: it runs the application components the master sends it
+ * and tells the master when an application it finishes (an RL, or an SWC's counter) is done.
+ * Routes: {@code POST /components} (a {@link Deploy}), {@code POST /swc/{app}/mappers/{i}/lines},
+ * {@code POST /swc/{app}/counter}, {@code POST /apps/{app}/stop}, {@code GET /status}.
+ */
+public final class DeviceManager {
+    private static final Logger LOG = LogManager.getLogger(DeviceManager.class);
+
+    private final String node;
+    private final JsonHttpClient master;
+    private final ScheduledExecutorService executor;
+    private final InstantSource clock;
+    private final Map<String, VideoFilter> filters = new ConcurrentHashMap<>();
+    private final Map<String, WordCount.Reader> readers = new ConcurrentHashMap<>();
+    private final Map<String, WordCount.Mapper> mappers = new ConcurrentHashMap<>();
+    private final Map<String, WordCount.Counter> counters = new ConcurrentHashMap<>();
+
+    public DeviceManager(String node, JsonHttpClient master, ScheduledExecutorService executor, InstantSource clock) {
+        this.node = node;
+        this.master = master;
+        this.executor = executor;
+        this.clock = clock;
+    }
+
+    public void routes(JsonHttpServer server) {
+        server.route("POST", "/components", r -> ok(deploy(r.body(Deploy.class))))
+                .route("POST", "/swc/{app}/mappers/{index}/lines", r -> ok(lines(r.param("app"),
+                        index(r.param("index")), r.body(Lines.class))))
+                .route("POST", "/swc/{app}/counter", r -> ok(counts(r.param("app"), r.body(Counts.class))))
+                .route("POST", "/apps/{app}/stop", r -> ok(stop(r.param("app"))))
+                .route("GET", "/status", r -> ok(Map.of("node", node, "rl", List.copyOf(filters.keySet()),
+                        "readers", List.copyOf(readers.keySet()), "mappers", List.copyOf(mappers.keySet()),
+                        "counters", List.copyOf(counters.keySet()))));
+    }
+
+    private Map<String, Object> deploy(Deploy d) {
+        if (d.app() == null || d.role() == null) {
+            throw ApiException.badRequest(d.app() == null ? "app" : "role", "missing");
+        }
+        switch (d.role()) {
+            case "rl" -> {
+                VideoFilter filter = new VideoFilter(d.app(), Duration.ofMillis(d.durationMillis()), d.cpuPercent(),
+                        Duration.ofMillis(d.loadPeriodMillis()), clock);
+                filters.put(d.app(), filter);
+                filter.start(executor, result -> {
+                    filters.remove(d.app());
+                    done(d.app(), result, null);
+                });
+            }
+            case "counter" -> counters.put(d.app(), new WordCount.Counter(d.mappers().size()));
+            case "mapper" -> mappers.put(d.app() + "#" + d.index(), new WordCount.Mapper(d.app(), d.index(), d.counter()));
+            case "reader" -> startReader(d);
+            default -> throw ApiException.badRequest("role", "'" + d.role() + "': one of rl, reader, mapper, counter");
+        }
+        LOG.info("{}: started {} of {}", node, d.role() + (d.role().equals("mapper") ? " " + d.index() : ""), d.app());
+        return Map.of("node", node, "app", d.app(), "role", d.role());
+    }
+
+    private void startReader(Deploy d) {
+        WordCount.Reader reader = new WordCount.Reader(d.app(), Path.of(d.file()), Duration.ofMillis(d.durationMillis()),
+                d.mappers());
+        readers.put(d.app(), reader);
+        try {
+            reader.start(executor, error -> done(d.app(), Map.of(), error));
+        } catch (IOException e) {
+            readers.remove(d.app());
+            done(d.app(), Map.of(), "reader of " + d.app() + " cannot read " + d.file() + ": " + e);
+        }
+    }
+
+    private Map<String, Object> lines(String app, int index, Lines lines) {
+        WordCount.Mapper mapper = mappers.get(app + "#" + index);
+        if (mapper == null) {
+            throw new ApiException(404, "no mapper " + index + " of " + app + " on " + node);
+        }
+        if (mapper.take(lines)) {
+            mappers.remove(app + "#" + index);
+            readers.remove(app);
+        }
+        return Map.of("taken", lines.lines().size());
+    }
+
+    private Map<String, Object> counts(String app, Counts counts) {
+        WordCount.Counter counter = counters.get(app);
+        if (counter == null) {
+            throw new ApiException(404, "no counter of " + app + " on " + node);
+        }
+        Map<String, Object> result;
+        try {
+            result = counter.take(counts);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest("mapper", e.getMessage());
+        }
+        if (result != null) {
+            counters.remove(app);
+            done(app, result, null);
+        }
+        return Map.of("merged", counts.counts().size());
+    }
+
+    /** The master gave up on {@code app} (it failed elsewhere): its components here end. */
+    private Map<String, Object> stop(String app) {
+        VideoFilter filter = filters.remove(app);
+        if (filter != null) {
+            filter.stop();
+        }
+        WordCount.Reader reader = readers.remove(app);
+        if (reader != null) {
+            reader.stop();
+        }
+        counters.remove(app);
+        mappers.keySet().removeIf(key -> key.startsWith(app + "#"));
+        return Map.of("stopped", app);
+    }
+
+    /** Tells the master, off the caller's thread: the caller may be serving the master itself. */
+    private void done(String app, Map<String, Object> result, String error) {
+        executor.execute(() -> {
+            try {
+                master.post("/apps/" + app + "/done", new AppDone(node, result, error), Map.class);
+                LOG.info("{}: {} {}", node, app, error == null ? "done: " + result : "failed: " + error);
+            } catch (RuntimeException e) {
+                LOG.warn("{}: could not tell the master that {} is done: {}", node, app, e.getMessage());
+            }
+        });
+    }
+
+    private static int index(String text) {
+        try {
+            return Integer.parseInt(text);
+        } catch (NumberFormatException e) {
+            throw ApiException.badRequest("index", "'" + text + "' is not a mapper number");
+        }
+    }
+
+    private static koala.common.http.Response ok(Object body) {
+        return koala.common.http.Response.ok(body);
+    }
+}

@@ -1,0 +1,154 @@
+package koala.fluent.device;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import koala.common.http.JsonHttpClient;
+import koala.fluent.wire.FluentMessages.Counts;
+import koala.fluent.wire.FluentMessages.Lines;
+
+/**
+ * The SWC application, streaming word count, as three kinds of components that may sit on
+ * different DeviceManagers: the reader streams its file's lines, in batches spread evenly over
+ * the application's duration, round-robin to the 2^n mappers; each mapper counts the words of
+ * what it gets and, at the end of the stream, sends its counts to the counter; the counter merges
+ * them and, once every mapper has reported, finishes the application.
+ */
+final class WordCount {
+    /** Lines per batch, at most; a short file still gives every mapper a batch when it has enough lines. */
+    static final int BATCH = 200;
+    private static final Duration CALL = Duration.ofSeconds(30);
+
+    private WordCount() {
+    }
+
+    static String linesPath(String app, int mapper) {
+        return "/swc/" + app + "/mappers/" + mapper + "/lines";
+    }
+
+    static String countsPath(String app) {
+        return "/swc/" + app + "/counter";
+    }
+
+    /** Streams {@code file} to the mappers; started last, once the mappers and the counter are in place. */
+    static final class Reader {
+        private final String app;
+        private final Path file;
+        private final Duration duration;
+        private final List<JsonHttpClient> mappers = new ArrayList<>();
+        private volatile boolean stopped;
+
+        Reader(String app, Path file, Duration duration, List<String> mapperUrls) {
+            this.app = app;
+            this.file = file;
+            this.duration = duration;
+            mapperUrls.forEach(url -> mappers.add(new JsonHttpClient(URI.create(url), CALL)));
+        }
+
+        /** Reads the file now (an unreadable one fails at once), then streams it on {@code executor}. */
+        void start(ScheduledExecutorService executor, Consumer<String> failed) throws IOException {
+            List<String> lines = Files.readAllLines(file);
+            List<List<String>> batches = batches(lines, mappers.size());
+            long gapMillis = duration.toMillis() / Math.max(1, batches.size());
+            send(executor, batches, 0, gapMillis, failed);
+        }
+
+        void stop() {
+            stopped = true;
+        }
+
+        private void send(ScheduledExecutorService executor, List<List<String>> batches, int next, long gapMillis,
+                          Consumer<String> failed) {
+            if (stopped) {
+                return;
+            }
+            try {
+                if (next == batches.size()) {
+                    for (int m = 0; m < mappers.size(); m++) {
+                        mappers.get(m).post(linesPath(app, m), new Lines(List.of(), true), Map.class);
+                    }
+                    return;
+                }
+                int m = next % mappers.size();
+                mappers.get(m).post(linesPath(app, m), new Lines(batches.get(next), false), Map.class);
+                executor.schedule(() -> send(executor, batches, next + 1, gapMillis, failed), gapMillis,
+                        TimeUnit.MILLISECONDS);
+            } catch (RuntimeException e) {
+                failed.accept("reader of " + app + " could not reach a mapper: " + e.getMessage());
+            }
+        }
+
+        static List<List<String>> batches(List<String> lines, int mappers) {
+            int size = Math.max(1, Math.min(BATCH, lines.size() / Math.max(1, mappers)));
+            List<List<String>> batches = new ArrayList<>();
+            for (int i = 0; i < lines.size(); i += size) {
+                batches.add(List.copyOf(lines.subList(i, Math.min(lines.size(), i + size))));
+            }
+            return batches;
+        }
+    }
+
+    /** Counts the words of the lines it is sent; at the end of the stream, sends them to the counter. */
+    static final class Mapper {
+        private final String app;
+        private final int index;
+        private final JsonHttpClient counter;
+        private final Map<String, Long> counts = new HashMap<>();
+
+        Mapper(String app, int index, String counterUrl) {
+            this.app = app;
+            this.index = index;
+            this.counter = new JsonHttpClient(URI.create(counterUrl), CALL);
+        }
+
+        /** True once the stream has ended and the counts went to the counter. */
+        synchronized boolean take(Lines lines) {
+            lines.lines().forEach(line -> Words.count(line, counts));
+            if (lines.end()) {
+                counter.post(countsPath(app), new Counts(index, counts), Map.class);
+            }
+            return lines.end();
+        }
+    }
+
+    /** Merges the mappers' counts; finishes the application when all have reported. */
+    static final class Counter {
+        private final int mappers;
+        private final Map<String, Long> counts = new HashMap<>();
+        private final boolean[] reported;
+        private int reports;
+
+        Counter(int mappers) {
+            this.mappers = mappers;
+            this.reported = new boolean[mappers];
+        }
+
+        /** The result once the last mapper has reported, else null. */
+        synchronized Map<String, Object> take(Counts from) {
+            if (from.mapper() < 0 || from.mapper() >= mappers || reported[from.mapper()]) {
+                throw new IllegalArgumentException("mapper " + from.mapper() + " is not a mapper of this counter "
+                        + "or has already reported");
+            }
+            reported[from.mapper()] = true;
+            from.counts().forEach((word, n) -> counts.merge(word, n, Long::sum));
+            return ++reports < mappers ? null : result(counts);
+        }
+
+        static Map<String, Object> result(Map<String, Long> counts) {
+            long total = counts.values().stream().mapToLong(Long::longValue).sum();
+            List<String> top = counts.entrySet().stream()
+                    .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
+                    .limit(5).map(e -> e.getKey() + "=" + e.getValue()).toList();
+            return Map.of("words", total, "distinct", counts.size(), "top", top);
+        }
+    }
+}

@@ -1,0 +1,81 @@
+package koala.fluent.master;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import koala.fluent.AppOutcome;
+import koala.fluent.Assignment;
+import koala.fluent.wire.FluentMessages.AppReply;
+import koala.fluent.wire.FluentMessages.AppRequest;
+
+/** Every application the master has been given, with what became of it, by id in submission order. */
+final class AppBook {
+    enum State { QUEUED, RUNNING, REJECTED, FINISHED, FAILED }
+
+    /** One application: how it was asked for, its verdict at submission, where and how it runs now. */
+    record Entry(String id, String job, AppRequest request, JobIntake.Expected expected, String verdict, State state,
+                 List<String> workers, String orchestrator, String reason, Map<String, Object> result) {
+
+        Entry with(State next, List<String> where, String orchestratorNode, String why, Map<String, Object> out) {
+            return new Entry(id, job, request, expected, verdict, next, where, orchestratorNode, why, out);
+        }
+
+        AppReply view() {
+            return new AppReply(id, request.kind(), verdict, state.name(), workers, orchestrator, reason, result);
+        }
+
+        boolean ended() {
+            return state == State.REJECTED || state == State.FINISHED || state == State.FAILED;
+        }
+    }
+
+    private final Map<String, Entry> apps = new LinkedHashMap<>();
+
+    /** An application's verdict at submission: PLACED (running), QUEUED or REJECTED. */
+    void submitted(String job, AppOutcome outcome, AppRequest request, JobIntake.Expected expected) {
+        State state = switch (outcome.verdict()) {
+            case PLACED -> State.RUNNING;
+            case QUEUED -> State.QUEUED;
+            case REJECTED -> State.REJECTED;
+        };
+        String id = outcome.app().id();
+        apps.put(id, new Entry(id, job, request, expected, outcome.verdict().name(), state, workers(outcome),
+                null, outcome.reason(), Map.of()));
+    }
+
+    void started(AppOutcome fromQueue) {
+        Entry e = get(fromQueue.app().id());
+        apps.put(e.id(), e.with(State.RUNNING, workers(fromQueue), e.orchestrator(), fromQueue.reason(), e.result()));
+    }
+
+    void orchestrator(String app, String node) {
+        Entry e = get(app);
+        apps.put(app, e.with(e.state(), e.workers(), node, e.reason(), e.result()));
+    }
+
+    void ended(String app, State state, String reason, Map<String, Object> result) {
+        Entry e = get(app);
+        apps.put(app, e.with(state, e.workers(), e.orchestrator(), reason, result));
+    }
+
+    Entry get(String app) {
+        return find(app).orElseThrow(() -> new IllegalArgumentException("no application " + app));
+    }
+
+    Optional<Entry> find(String app) {
+        return Optional.ofNullable(apps.get(app));
+    }
+
+    List<Entry> ofJob(String job) {
+        return apps.values().stream().filter(e -> e.job().equals(job)).toList();
+    }
+
+    List<Entry> all() {
+        return List.copyOf(apps.values());
+    }
+
+    private static List<String> workers(AppOutcome outcome) {
+        return outcome.assignments().stream().map(Assignment::workerId).toList();
+    }
+}

@@ -1,0 +1,131 @@
+package koala.fluent.master;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import koala.common.http.ApiException;
+import koala.fluent.Application;
+import koala.fluent.Job;
+import koala.fluent.device.Words;
+import koala.fluent.wire.FluentMessages.AppRequest;
+import koala.fluent.wire.FluentMessages.JobRequest;
+
+/**
+ * Checks a client's job and fills in defaults, before anything is placed: a bad field is a 400
+ * naming it ({@code apps[2].durationMillis}), and the job changes nothing. For each SWC the master
+ * counts the file's words itself, to check the application's output against.
+ */
+final class JobIntake {
+    static final Duration RL_DURATION = Duration.ofSeconds(60);
+    static final double RL_CPU = 50;
+    static final Duration RL_LOAD_PERIOD = Duration.ofSeconds(10);
+    static final Duration SWC_DURATION = Duration.ofSeconds(10);
+    static final double SWC_CPU = 5;
+    static final int MAX_SWC_N = 6;
+    private static final long MAX_FILE_BYTES = 64L << 20;
+
+    /** What a word count of an SWC's file must give. */
+    record Expected(long words, int distinct) {
+    }
+
+    /** A checked job: its applications, with their requests as completed and the SWCs' expected counts. */
+    record Accepted(Job job, Map<String, AppRequest> requests, Map<String, Expected> expected) {
+    }
+
+    private JobIntake() {
+    }
+
+    static Accepted check(String jobId, JobRequest request, Instant now) {
+        if (request == null || request.apps() == null || request.apps().isEmpty()) {
+            throw ApiException.badRequest("apps", "missing: a job has at least 1 application");
+        }
+        List<Application> apps = new ArrayList<>();
+        Map<String, AppRequest> requests = new LinkedHashMap<>();
+        Map<String, Expected> expected = new HashMap<>();
+        Map<String, Integer> perKind = new HashMap<>();
+        for (int i = 0; i < request.apps().size(); i++) {
+            AppRequest a = request.apps().get(i);
+            String field = "apps[" + i + "]";
+            if (a == null || a.kind() == null) {
+                throw ApiException.badRequest(field + ".kind", "missing: rl or swc");
+            }
+            String kind = a.kind().toLowerCase(java.util.Locale.ROOT);
+            if (!kind.equals("rl") && !kind.equals("swc")) {
+                throw ApiException.badRequest(field + ".kind", "'" + a.kind() + "': rl or swc");
+            }
+            String id = jobId + "." + kind + perKind.merge(kind, 1, Integer::sum);
+            AppRequest full = kind.equals("rl") ? rl(a, field) : swc(a, field);
+            apps.add(kind.equals("rl")
+                    ? Application.rl(id, Duration.ofMillis(full.durationMillis()), full.cpuPercent(),
+                            Duration.ofMillis(full.loadPeriodMillis()))
+                    : Application.swc(id, full.n(), Duration.ofMillis(full.durationMillis()), full.cpuPercent()));
+            requests.put(id, full);
+            if (kind.equals("swc")) {
+                expected.put(id, count(Path.of(full.file()), field + ".file"));
+            }
+        }
+        return new Accepted(new Job(jobId, apps, now), requests, expected);
+    }
+
+    private static AppRequest rl(AppRequest a, String field) {
+        return new AppRequest("rl", positive(a.durationMillis(), RL_DURATION.toMillis(), field + ".durationMillis"),
+                cpu(a.cpuPercent(), RL_CPU, field + ".cpuPercent"),
+                positive(a.loadPeriodMillis(), RL_LOAD_PERIOD.toMillis(), field + ".loadPeriodMillis"), null, null);
+    }
+
+    private static AppRequest swc(AppRequest a, String field) {
+        int n = a.n() == null ? 1 : a.n();
+        if (n < 0 || n > MAX_SWC_N) {
+            throw ApiException.badRequest(field + ".n", n + ": 0.." + MAX_SWC_N + " (2^n mappers)");
+        }
+        if (a.file() == null || a.file().isBlank()) {
+            throw ApiException.badRequest(field + ".file", "missing: the text file whose words are counted");
+        }
+        Path file = Path.of(a.file());
+        if (!file.isAbsolute() || !Files.isRegularFile(file) || !Files.isReadable(file)) {
+            throw ApiException.badRequest(field + ".file", a.file() + ": not an absolute path of a readable file");
+        }
+        return new AppRequest("swc", positive(a.durationMillis(), SWC_DURATION.toMillis(), field + ".durationMillis"),
+                cpu(a.cpuPercent(), SWC_CPU, field + ".cpuPercent"), 0L, n, a.file());
+    }
+
+    private static long positive(Long value, long otherwise, String field) {
+        if (value == null) {
+            return otherwise;
+        }
+        if (value <= 0) {
+            throw ApiException.badRequest(field, value + ": must be positive");
+        }
+        return value;
+    }
+
+    private static double cpu(Double value, double otherwise, String field) {
+        if (value == null) {
+            return otherwise;
+        }
+        if (!(value > 0 && value <= 100)) {
+            throw ApiException.badRequest(field, value + ": a percentage in (0, 100]");
+        }
+        return value;
+    }
+
+    private static Expected count(Path file, String field) {
+        try {
+            if (Files.size(file) > MAX_FILE_BYTES) {
+                throw ApiException.badRequest(field, file + ": larger than " + (MAX_FILE_BYTES >> 20) + " MB");
+            }
+            Map<String, Long> counts = new HashMap<>();
+            Files.readAllLines(file).forEach(line -> Words.count(line, counts));
+            return new Expected(counts.values().stream().mapToLong(Long::longValue).sum(), counts.size());
+        } catch (IOException | java.io.UncheckedIOException e) {
+            throw ApiException.badRequest(field, file + ": cannot be read as text: " + e.getMessage());
+        }
+    }
+}

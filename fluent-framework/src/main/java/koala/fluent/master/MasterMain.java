@@ -1,0 +1,96 @@
+package koala.fluent.master;
+
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import koala.common.http.ApiException;
+import koala.common.http.JsonHttpServer;
+import koala.common.runner.RunnerClient;
+import koala.common.runner.RunnerMessages.Status;
+import koala.common.time.Poll;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * The framework's master process, started by the node launcher as the instance's master entity:
+ * it serves clients and DeviceManagers on {@code KOALA_ENTITY_PORT} and talks to its runner
+ * through {@code KOALA_RUNNER_URL}. Options: {@code --slots N} (slots per worker, default 4),
+ * {@code --grow-wait S} (how long a job waits for the workers grown for it, default 90),
+ * {@code --log-dir DIR} (where metrics.csv, workers.csv and events.log go; none by default).
+ */
+public final class MasterMain {
+    private static final Logger LOG = LogManager.getLogger(MasterMain.class);
+
+    private MasterMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        Map<String, String> options = options(args);
+        int slots = Integer.parseInt(options.getOrDefault("--slots", "4"));
+        Duration growWait = Duration.ofSeconds(Long.parseLong(options.getOrDefault("--grow-wait", "90")));
+        Optional<Path> logDir = Optional.ofNullable(options.get("--log-dir"))
+                .map(d -> Path.of(d, "instance-" + System.getenv().getOrDefault("KOALA_INSTANCE", "0")));
+        int port = Integer.parseInt(System.getenv().getOrDefault("KOALA_ENTITY_PORT", "0"));
+        RunnerClient client = RunnerClient.fromEnvironment();
+        Status first = firstStatus(client);
+        InstantSource clock = InstantSource.system();
+        MetricsLog metrics = new MetricsLog(logDir);
+        MasterEvents events = new MasterEvents(clock, metrics);
+        Runner runner = Runner.of(client);
+        FrameworkManager master = new FrameworkManager(clock, runner, Devices.http(), events,
+                new Provisioning(runner, first, events, metrics, slots), growWait);
+        JsonHttpServer server = new JsonHttpServer(new InetSocketAddress(port), 8);
+        new MasterApi(master, growWait).routes(server);
+        server.start();
+        ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor();
+        ticks.scheduleWithFixedDelay(() -> {
+            try {
+                master.tick();
+            } catch (RuntimeException e) {
+                LOG.error("tick failed; the master goes on", e);
+            }
+        }, 1, 1, TimeUnit.SECONDS);
+        events.add("master of instance " + first.instance() + " (" + first.name() + ", " + first.policy()
+                + ") serving on port " + server.port() + ", " + slots + " slots per worker"
+                + logDir.map(d -> ", metrics in " + d).orElse(""));
+    }
+
+    /** The runner answers before the master starts (it waited for this entity's hello); a few tries cover a slow start. */
+    private static Status firstStatus(RunnerClient client) {
+        Status[] status = new Status[1];
+        String[] error = new String[1];
+        Poll.system().until(() -> {
+            try {
+                status[0] = client.status();
+                return true;
+            } catch (ApiException e) {
+                error[0] = e.getMessage();
+                return false;
+            }
+        }, Duration.ofSeconds(30));
+        if (status[0] == null) {
+            throw new IllegalStateException("the runner did not answer: " + error[0]);
+        }
+        return status[0];
+    }
+
+    private static Map<String, String> options(String[] args) {
+        Map<String, String> options = new java.util.HashMap<>();
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            if (!args[i].startsWith("--")) {
+                throw new IllegalArgumentException("unexpected argument " + args[i]);
+            }
+            options.put(args[i], args[i + 1]);
+        }
+        if (args.length % 2 != 0) {
+            throw new IllegalArgumentException("option " + args[args.length - 1] + " has no value");
+        }
+        return options;
+    }
+}

@@ -1,0 +1,165 @@
+package koala.fluent.master;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import koala.common.http.ApiException;
+import koala.common.runner.RunnerMessages;
+import koala.common.runner.RunnerMessages.GrowResult;
+import koala.common.runner.RunnerMessages.ShrinkResult;
+import koala.common.runner.RunnerMessages.Status;
+import koala.fluent.FrameworkSettings;
+import koala.fluent.FrameworkState;
+import koala.fluent.Metrics;
+import koala.fluent.ResizeRequest;
+import koala.fluent.Worker;
+import koala.fluent.wire.FluentMessages.MetricsSample;
+import koala.provisioning.PolicyKind;
+
+/**
+ * The master's side of provisioning: the runner's settings (policy, t_idle, sample period, read
+ * from its status each sample so an admin's edit reaches the master), the grow and release
+ * requests it asks under OnDemand, the activity of its workers it reports, and the metrics it
+ * samples. A refused or failed call is logged and changes nothing.
+ */
+final class Provisioning {
+    private record Activity(boolean busy, Instant since) {
+    }
+
+    private final Runner runner;
+    private final MasterEvents events;
+    private final MetricsLog metrics;
+    private final int slotsPerWorker;
+    private final Map<String, Activity> reported = new HashMap<>();
+    private Status status;
+    private Instant lastSample = Instant.MIN;
+    private String lastRelease = "";
+
+    Provisioning(Runner runner, Status first, MasterEvents events, MetricsLog metrics, int slotsPerWorker) {
+        this.runner = runner;
+        this.status = first;
+        this.events = events;
+        this.metrics = metrics;
+        this.slotsPerWorker = slotsPerWorker;
+    }
+
+    FrameworkSettings settings() {
+        return new FrameworkSettings(policy(status), slotsPerWorker, Duration.ofMillis(status.tIdleMillis()));
+    }
+
+    Status status() {
+        return status;
+    }
+
+    MetricsLog metrics() {
+        return metrics;
+    }
+
+    GrowResult grow(int workers) {
+        try {
+            GrowResult result = runner.grow(workers);
+            events.add("runner: grow " + workers + " → " + result.granted() + " " + result.nodes()
+                    + (result.reason() == null ? "" : ": " + result.reason()));
+            return result;
+        } catch (ApiException e) {
+            events.add("runner refused the grow of " + workers + ": " + e.getMessage());
+            return new GrowResult(workers, 0, List.of(), e.getMessage());
+        }
+    }
+
+    /** Under OnDemand asks to release the workers idle at least t_idle; returns those released. */
+    List<String> release(FrameworkState state, Instant now) {
+        ResizeRequest down = state.releaseRequest(now);
+        if (down.release().isEmpty()) {
+            lastRelease = "";
+            return List.of();
+        }
+        if (!down.ask()) {
+            once(down.reason());
+            return List.of();
+        }
+        try {
+            ShrinkResult result = runner.shrink(down.release());
+            if (!result.released().isEmpty()) {
+                events.add(down.reason() + " → released " + result.released());
+                result.released().forEach(reported::remove);
+                lastRelease = "";
+            }
+            result.refused().forEach(r -> once("runner kept " + r.node() + ": " + r.reason()));
+            return result.released();
+        } catch (ApiException e) {
+            once("runner refused the release of " + down.release() + ": " + e.getMessage());
+            return List.of();
+        }
+    }
+
+    /** Tells the runner each worker's activity, when it changed since last told. */
+    void reportActivity(List<Worker> workers) {
+        for (Worker w : workers) {
+            Activity now = new Activity(!w.isIdle(), w.isIdle() ? w.idleSince() : null);
+            if (now.equals(reported.get(w.id()))) {
+                continue;
+            }
+            try {
+                runner.activity(w.id(), now.busy(), now.since());
+                reported.put(w.id(), now);
+            } catch (ApiException e) {
+                once("runner did not take " + w.id() + "'s activity: " + e.getMessage());
+            }
+        }
+    }
+
+    /**
+     * Each sample period: the runner's status (its settings may have changed), a metrics sample,
+     * and the workers the runner no longer has, which are returned as lost.
+     */
+    List<String> sample(FrameworkState state, Instant now, Set<String> registered) {
+        if (now.isBefore(lastSample.plusMillis(Math.max(1000, status.samplePeriodMillis())))) {
+            return List.of();
+        }
+        lastSample = now;
+        try {
+            status = runner.status();
+        } catch (ApiException e) {
+            events.add("runner status unavailable: " + e.getMessage());
+            return List.of();
+        }
+        FrameworkSettings next = settings();
+        if (!next.equals(state.settings())) {
+            events.add("settings from the runner: " + next.provisioning().shortName() + ", t_idle "
+                    + next.tIdle().toMillis() / 1000.0 + " s");
+            state.retune(next);
+        }
+        List<RunnerMessages.Entity> workers = status.role("worker");
+        Metrics m = state.metrics(now);
+        double cpu = workers.stream().filter(w -> w.state().equals("RUNNING"))
+                .mapToDouble(RunnerMessages.Entity::cpuPercent).average().orElse(0);
+        int busy = (int) state.workers().stream().filter(w -> !w.isIdle()).count();
+        metrics.sample(new MetricsSample(now, workers.size(), busy, cpu, m.accepted(), m.queued(), m.rejected(),
+                m.finished(), m.waiting(), m.running()), m.workerTime());
+        Set<String> held = Set.copyOf(workers.stream().map(RunnerMessages.Entity::node).toList());
+        return registered.stream().filter(node -> !held.contains(node)).toList();
+    }
+
+    /** Logs a release that is not asked or not granted once, not every second: numbers aside, as long as it stays the same. */
+    private void once(String event) {
+        String kind = event.replaceAll("[0-9.]+", "#");
+        if (!Objects.equals(kind, lastRelease)) {
+            events.add(event);
+            lastRelease = kind;
+        }
+    }
+
+    static PolicyKind policy(Status status) {
+        try {
+            return PolicyKind.valueOf(status.policy().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException | NullPointerException e) {
+            return PolicyKind.byName(status.policy()).orElse(PolicyKind.ONDEMAND);
+        }
+    }
+}

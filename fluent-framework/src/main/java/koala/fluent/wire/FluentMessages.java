@@ -1,0 +1,143 @@
+package koala.fluent.wire;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the framework's processes say to each other over HTTP/JSON: a client to the master
+ * ({@code POST /jobs}), a DeviceManager to the master ({@code POST /devices},
+ * {@code POST /apps/{id}/done}), the master to a DeviceManager ({@code POST /components}), and
+ * the word-count components to one another ({@code POST /swc/{app}/...}).
+ */
+public final class FluentMessages {
+    private FluentMessages() {
+    }
+
+    /** A job: a batch of applications, placed in this order. */
+    public record JobRequest(String name, List<AppRequest> apps) {
+    }
+
+    /**
+     * One application of a job.
+     *
+     * @param kind             "rl" or "swc"
+     * @param durationMillis   RL: how long it runs; SWC: over how long the reader streams its file
+     * @param cpuPercent       RL: mean CPU load of its node's core; SWC: load of each mapper while it works
+     * @param loadPeriodMillis RL: every how long its load changes
+     * @param n                SWC: 2^n mappers
+     * @param file             SWC: the text file whose words are counted
+     */
+    public record AppRequest(String kind, Long durationMillis, Double cpuPercent, Long loadPeriodMillis, Integer n,
+                             String file) {
+    }
+
+    /** What became of a job: each application placed, queued or rejected, and what the master asked its runner. */
+    public record JobReply(String job, List<AppReply> apps, String grow) {
+        public JobReply {
+            apps = List.copyOf(apps);
+        }
+
+        public long count(String verdict) {
+            return apps.stream().filter(a -> a.verdict().equals(verdict)).count();
+        }
+    }
+
+    /**
+     * One application as the master sees it.
+     *
+     * @param verdict what happened when its job was submitted: PLACED, QUEUED or REJECTED
+     * @param state   now: RUNNING, QUEUED, REJECTED, FINISHED or FAILED
+     * @param result  once finished: an RL's frames, an SWC's counts and whether they check
+     */
+    public record AppReply(String id, String kind, String verdict, String state, List<String> workers,
+                           String orchestrator, String reason, Map<String, Object> result) {
+        public AppReply {
+            workers = workers == null ? List.of() : List.copyOf(workers);
+            result = result == null ? Map.of() : Map.copyOf(result);
+        }
+    }
+
+    /** A DeviceManager has started on {@code node} and serves {@code url}. */
+    public record DeviceHello(String node, String url, Integer slots) {
+    }
+
+    /**
+     * The master starts one component of {@code app} on a DeviceManager.
+     *
+     * @param role    "rl", or for an SWC "reader", "mapper" or "counter"
+     * @param index   a mapper's number, 0 .. mappers-1
+     * @param mappers the mappers' DeviceManager URLs, by index (reader and counter)
+     * @param counter the counter's DeviceManager URL (mappers)
+     */
+    public record Deploy(String app, String role, int index, long durationMillis, double cpuPercent,
+                         long loadPeriodMillis, String file, List<String> mappers, String counter) {
+        public Deploy {
+            mappers = mappers == null ? List.of() : List.copyOf(mappers);
+        }
+    }
+
+    /** A component has finished {@code app} (an RL, or an SWC's counter); {@code error} when it failed. */
+    public record AppDone(String node, Map<String, Object> result, String error) {
+        public AppDone {
+            result = result == null ? Map.of() : Map.copyOf(result);
+        }
+    }
+
+    /** Lines of the file from the reader to mapper {@code index}; {@code end} after the last batch. */
+    public record Lines(List<String> lines, boolean end) {
+        public Lines {
+            lines = lines == null ? List.of() : List.copyOf(lines);
+        }
+    }
+
+    /** A mapper's word counts for the counter, once the reader has ended. */
+    public record Counts(int mapper, Map<String, Long> counts) {
+        public Counts {
+            counts = counts == null ? Map.of() : Map.copyOf(counts);
+        }
+    }
+
+    /** One worker in the master's registry. */
+    public record WorkerView(String node, String url, int slots, int usedSlots, List<String> running,
+                             Instant idleSince) {
+        public WorkerView {
+            running = List.copyOf(running);
+        }
+    }
+
+    /**
+     * The master's view: its workers, the waiting SWCs, the applications, its counters and its
+     * latest decisions.
+     */
+    public record MasterStatus(long instance, String policy, long tIdleMillis, int slotsPerWorker,
+                               List<WorkerView> workers, List<String> queue, List<AppReply> apps,
+                               Map<String, Integer> counters, List<String> events) {
+        public MasterStatus {
+            workers = List.copyOf(workers);
+            queue = List.copyOf(queue);
+            apps = List.copyOf(apps);
+            counters = Map.copyOf(counters);
+            events = List.copyOf(events);
+        }
+    }
+
+    /**
+     * One metrics sample of an instance, as logged each sample period.
+     *
+     * @param allocated   worker nodes the runner holds (starting ones too)
+     * @param busy        workers running an application
+     * @param cpuPercent  mean CPU utilization of the allocated worker nodes, as their launchers measure it
+     */
+    public record MetricsSample(Instant at, int allocated, int busy, double cpuPercent, int accepted, int queued,
+                                int rejected, int finished, int waiting, int running) {
+    }
+
+    /** The instance's metrics: the samples so far and each worker's busy and idle seconds. */
+    public record MetricsReport(List<MetricsSample> samples, Map<String, double[]> workerSeconds) {
+        public MetricsReport {
+            samples = List.copyOf(samples);
+            workerSeconds = Map.copyOf(workerSeconds);
+        }
+    }
+}
