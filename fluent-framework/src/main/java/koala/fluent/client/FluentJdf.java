@@ -1,0 +1,64 @@
+package koala.fluent.client;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * The JDF of an instance of the reference framework: a master (FrameworkManager), an
+ * orchestrator node, and DeviceManager workers, each a JVM on the given class path. Orchestrators
+ * are hosted by count on orchestrator nodes (the runner places them), so an orchestrator node
+ * runs no process of its own beyond holding its node.
+ *
+ * @param provisioning ondemand, static or proactive
+ * @param workers      the initial workers (0 for OnDemand, as in the paper)
+ * @param settings     further provisioning attributes, e.g. {@code (tIdle = 10)(samplePeriod = 2)}
+ * @param site         where the master goes, or null to let KOALA choose
+ * @param logDir       where the master writes its metrics, or null
+ */
+public record FluentJdf(String name, String provisioning, int workers, int fMax, String settings, int slots,
+                        String site, Path logDir, Path java, List<Path> classpath) {
+
+    /** Small heaps and a quick JIT: a 2-core machine hosts a 20-worker instance. */
+    static final List<String> JVM = List.of("-Xmx64m", "-Xss512k", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+            "-XX:CICompilerCount=1", "-Xshare:auto");
+
+    public String text() {
+        List<String> master = new ArrayList<>(List.of("--slots", Integer.toString(slots)));
+        if (logDir != null) {
+            master.addAll(List.of("--log-dir", logDir.toString()));
+        }
+        return "+( &(jobType = framework)\n"
+                + "    (name = " + name + ")\n"
+                + "    (role = master)\n"
+                + "    (count = 1)\n"
+                + (site == null ? "" : "    (resourceManagerContact = " + site + ")\n")
+                + "    (executable = " + java + ")\n"
+                + "    (arguments = " + arguments("koala.fluent.master.MasterMain", master) + ")\n"
+                + "    (provisioning = " + provisioning + ")\n"
+                + "    (fMax = " + fMax + ")\n"
+                + (settings == null || settings.isBlank() ? "" : "    " + settings + "\n")
+                + " )\n"
+                + " ( &(role = orchestrator)\n"
+                + "    (count = 1)\n"
+                + "    (executable = /bin/sleep)\n"
+                + "    (arguments = infinity)\n"
+                + " )\n"
+                + " ( &(role = worker)\n"
+                + "    (count = " + workers + ")\n"
+                + "    (executable = " + java + ")\n"
+                + "    (arguments = " + arguments("koala.fluent.device.DeviceMain",
+                        List.of("--slots", Integer.toString(slots))) + ")\n"
+                + " )\n";
+    }
+
+    private String arguments(String main, List<String> args) {
+        List<String> all = new ArrayList<>(JVM);
+        all.add("-cp");
+        all.add(classpath.stream().map(Path::toString).collect(Collectors.joining(":")));
+        all.add(main);
+        all.addAll(args);
+        return all.stream().map(a -> "\"" + a + "\"").collect(Collectors.joining(" "));
+    }
+}

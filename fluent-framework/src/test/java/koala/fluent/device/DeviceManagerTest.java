@@ -1,0 +1,121 @@
+package koala.fluent.device;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.stream.IntStream;
+import koala.common.http.JsonHttpClient;
+import koala.common.http.JsonHttpServer;
+import koala.common.http.Response;
+import koala.fluent.wire.FluentMessages.AppDone;
+import koala.fluent.wire.FluentMessages.Deploy;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Two DeviceManagers on loopback and a stand-in master that records what is done: real HTTP between components. */
+class DeviceManagerTest {
+    private final Map<String, AppDone> done = new ConcurrentHashMap<>();
+    private final List<JsonHttpServer> servers = new ArrayList<>();
+    private final ScheduledExecutorService executor = Executors.newScheduledThreadPool(4);
+    private String dm1;
+    private String dm2;
+
+    @TempDir
+    Path dir;
+
+    @BeforeEach
+    void start() throws IOException {
+        JsonHttpServer master = server();
+        master.route("POST", "/apps/{app}/done", r -> {
+            done.put(r.param("app"), r.body(AppDone.class));
+            return Response.ok(Map.of());
+        });
+        JsonHttpClient toMaster = new JsonHttpClient(URI.create("http://127.0.0.1:" + master.port()),
+                Duration.ofSeconds(5));
+        dm1 = device("n1", toMaster);
+        dm2 = device("n2", toMaster);
+    }
+
+    @AfterEach
+    void stop() {
+        servers.forEach(JsonHttpServer::close);
+        executor.shutdownNow();
+    }
+
+    @Test
+    void aWordCountSpreadOverTwoDeviceManagersCountsEveryWordOfTheFile() throws IOException {
+        List<String> lines = IntStream.range(0, 1000).mapToObj(i -> "Line " + i + " of the text, the end? " + (i % 7))
+                .toList();
+        Path text = Files.write(dir.resolve("text.txt"), lines);
+        Map<String, Long> expected = new HashMap<>();
+        lines.forEach(l -> Words.count(l, expected));
+
+        List<String> mappers = List.of(dm1, dm2, dm2, dm1);
+        deploy(dm1, new Deploy("a.swc1", "counter", 0, 500, 5, 0, null, mappers, null));
+        for (int m = 0; m < mappers.size(); m++) {
+            deploy(mappers.get(m), new Deploy("a.swc1", "mapper", m, 500, 5, 0, null, List.of(), dm1));
+        }
+        deploy(dm2, new Deploy("a.swc1", "reader", 0, 500, 5, 0, text.toString(), mappers, null));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> done.containsKey("a.swc1"));
+        AppDone result = done.get("a.swc1");
+        assertThat(result.node()).isEqualTo("n1");
+        assertThat(result.error()).isNull();
+        assertThat(((Number) result.result().get("words")).longValue()).isEqualTo(8000);
+        assertThat(((Number) result.result().get("distinct")).longValue()).isEqualTo(expected.size());
+        assertThat(result.result().get("top")).asList().first().isEqualTo("the=2000");
+    }
+
+    @Test
+    void anUnreadableFileFailsTheWordCountWithTheReason() {
+        deploy(dm1, new Deploy("a.swc2", "counter", 0, 500, 5, 0, null, List.of(dm1), null));
+        deploy(dm1, new Deploy("a.swc2", "mapper", 0, 500, 5, 0, null, List.of(), dm1));
+        deploy(dm1, new Deploy("a.swc2", "reader", 0, 500, 5, 0, dir.resolve("gone.txt").toString(), List.of(dm1),
+                null));
+        await().atMost(Duration.ofSeconds(10)).until(() -> done.containsKey("a.swc2"));
+        assertThat(done.get("a.swc2").error()).contains("cannot read").contains("gone.txt");
+    }
+
+    @Test
+    void aVideoFilterRunsItsDurationFilteringFramesAndChangesItsLoadEachPeriod() {
+        deploy(dm2, new Deploy("a.rl1", "rl", 0, 1500, 60, 500, null, List.of(), null));
+        await().atMost(Duration.ofSeconds(10)).until(() -> done.containsKey("a.rl1"));
+        Map<String, Object> result = done.get("a.rl1").result();
+        assertThat(((Number) result.get("frames")).longValue()).isPositive();
+        assertThat(((Number) result.get("loadChanges")).intValue()).isBetween(2, 3);
+        assertThat(((Number) result.get("seconds")).doubleValue()).isBetween(1.5, 3.0);
+    }
+
+    private void deploy(String url, Deploy d) {
+        new JsonHttpClient(URI.create(url), Duration.ofSeconds(5)).post("/components", d, Map.class);
+    }
+
+    private String device(String node, JsonHttpClient master) throws IOException {
+        JsonHttpServer server = server();
+        new DeviceManager(node, master, executor, InstantSource.system()).routes(server);
+        return "http://127.0.0.1:" + server.port();
+    }
+
+    private JsonHttpServer server() throws IOException {
+        JsonHttpServer server = new JsonHttpServer(new InetSocketAddress("127.0.0.1", 0), 4);
+        server.start();
+        servers.add(server);
+        return server;
+    }
+}

@@ -1,0 +1,154 @@
+package koala.fluent.master;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import koala.common.http.ApiException;
+import koala.fluent.wire.FluentMessages.AppDone;
+import koala.fluent.wire.FluentMessages.AppReply;
+import koala.fluent.wire.FluentMessages.AppRequest;
+import koala.fluent.wire.FluentMessages.Deploy;
+import koala.fluent.wire.FluentMessages.DeviceHello;
+import koala.fluent.wire.FluentMessages.JobReply;
+import koala.fluent.wire.FluentMessages.JobRequest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The master's job flow against a fake runner and fake DeviceManagers, on a clock the test moves. */
+class FrameworkManagerTest {
+    private static final Instant T = Instant.parse("2026-11-21T10:00:00Z");
+    private static final AppRequest RL = new AppRequest("rl", 20_000L, 40.0, 5_000L, null, null);
+
+    private Instant now = T;
+    private final InstantSource clock = () -> now;
+    private final List<String> deployed = new ArrayList<>();
+    private final Devices devices = new Devices() {
+        @Override
+        public void deploy(String url, Deploy d) {
+            deployed.add(d.app() + " " + d.role() + (d.role().equals("mapper") ? d.index() : "") + " @" + url);
+        }
+
+        @Override
+        public void stop(String url, String app) {
+            deployed.add("stop " + app + " @" + url);
+        }
+    };
+
+    @TempDir
+    Path dir;
+
+    private FrameworkManager master(FakeRunner runner, int slots) {
+        MetricsLog metrics = new MetricsLog(Optional.empty());
+        MasterEvents events = new MasterEvents(clock, metrics);
+        return new FrameworkManager(clock, runner, devices, events,
+                new Provisioning(runner, runner.status(), events, metrics, slots), Duration.ofSeconds(60));
+    }
+
+    private void join(FrameworkManager master, String node) {
+        master.device(new DeviceHello(node, "http://" + node, null));
+    }
+
+    @Test
+    void onDemandGrowsExactlyWhatAJobLacksPlacesItOnceTheWorkersJoinAndReleasesThemAfterTIdle() throws Exception {
+        FakeRunner runner = new FakeRunner("ondemand", 20, Duration.ofSeconds(10));
+        FrameworkManager master = master(runner, 4);
+
+        CompletableFuture<JobReply> reply = master.submit(new JobRequest("batch", List.of(RL, RL)));
+        assertThat(runner.calls).containsExactly("grow 2");
+        assertThat(reply).as("the job waits for its workers").isNotDone();
+
+        now = T.plusSeconds(2);
+        join(master, "w1");
+        assertThat(reply).isNotDone();
+        join(master, "w2");
+        JobReply placed = reply.get();
+        assertThat(placed.apps()).extracting(AppReply::id, AppReply::verdict, AppReply::workers).containsExactly(
+                org.assertj.core.groups.Tuple.tuple("j1.rl1", "PLACED", List.of("w1")),
+                org.assertj.core.groups.Tuple.tuple("j1.rl2", "PLACED", List.of("w2")));
+        assertThat(placed.grow()).isEqualTo("asked to grow 2, granted 2; the new workers joined");
+        assertThat(deployed).containsExactly("j1.rl1 rl @http://w1", "j1.rl2 rl @http://w2");
+        assertThat(runner.calls).contains("orchestrator", "w1 busy", "w2 busy");
+
+        now = T.plusSeconds(22);
+        master.done("j1.rl1", new AppDone("w1", Map.of("frames", 100), null));
+        assertThat(master.job("j1").apps().get(0).state()).isEqualTo("FINISHED");
+        assertThat(runner.calls).contains("orchestrator done o1", "w1 idle since " + T.plusSeconds(22));
+
+        now = T.plusSeconds(31);
+        master.tick();
+        assertThat(runner.calls).noneMatch(c -> c.startsWith("shrink"));
+        now = T.plusSeconds(32);
+        master.tick();
+        assertThat(runner.calls).contains("shrink [w1]");
+        assertThat(master.status().workers()).extracting(w -> w.node()).containsExactly("w2");
+    }
+
+    @Test
+    void whatTheRunnerCannotGrantPastFMaxIsRejected() throws Exception {
+        FakeRunner runner = new FakeRunner("ondemand", 1, Duration.ofSeconds(10));
+        FrameworkManager master = master(runner, 4);
+        CompletableFuture<JobReply> reply = master.submit(new JobRequest(null, List.of(RL, RL, RL)));
+        join(master, "w1");
+        JobReply placed = reply.get();
+        assertThat(placed.count("PLACED")).isEqualTo(1);
+        assertThat(placed.count("REJECTED")).isEqualTo(2);
+        assertThat(placed.grow()).isEqualTo("asked to grow 3, granted 1 (F_max 1); the new workers joined");
+        assertThat(placed.apps().get(2).reason()).contains("j1.rl3 rejected");
+    }
+
+    @Test
+    void aWordCountQueuesWithoutRoomStartsCounterMappersReaderInThatOrderAndIsCheckedAgainstTheFile()
+            throws Exception {
+        Path text = Files.writeString(dir.resolve("text.txt"), "the cat and the hat\nthe end\n");
+        AppRequest swc = new AppRequest("swc", 1000L, null, null, 1, text.toString());
+        FakeRunner runner = new FakeRunner("static", 20, Duration.ofSeconds(10));
+        FrameworkManager master = master(runner, 4);
+        join(master, "w1");
+
+        JobReply first = master.submit(new JobRequest("wc", List.of(swc, swc))).get();
+        assertThat(first.apps()).extracting(AppReply::verdict).containsExactly("PLACED", "QUEUED");
+        assertThat(runner.calls).as("static: no grow asked").noneMatch(c -> c.startsWith("grow"));
+        assertThat(deployed).containsExactly("j1.swc1 counter @http://w1", "j1.swc1 mapper0 @http://w1",
+                "j1.swc1 mapper1 @http://w1", "j1.swc1 reader @http://w1");
+
+        master.done("j1.swc1", new AppDone("w1", Map.of("words", 7, "distinct", 5), null));
+        assertThat(master.job("j1").apps()).extracting(AppReply::state).containsExactly("FINISHED", "RUNNING");
+        assertThat(master.job("j1").apps().get(0).result()).containsEntry("check", "ok")
+                .containsEntry("expectedWords", 7L);
+
+        master.done("j1.swc2", new AppDone("w1", Map.of("words", 6, "distinct", 5), null));
+        AppReply wrong = master.job("j1").apps().get(1);
+        assertThat(wrong.state()).isEqualTo("FAILED");
+        assertThat(wrong.reason()).isEqualTo("MISMATCH: counted 6 words, 5 distinct, the file has 7 words, 5 distinct");
+    }
+
+    @Test
+    void aBadJobIsRefusedNamingTheFieldAndChangesNothing() throws IOException {
+        FakeRunner runner = new FakeRunner("ondemand", 20, Duration.ofSeconds(10));
+        FrameworkManager master = master(runner, 4);
+        assertThatThrownBy(() -> master.submit(new JobRequest("bad", List.of(RL, new AppRequest("video", null,
+                null, null, null, null))))).isInstanceOfSatisfying(ApiException.class, e -> {
+                    assertThat(e.status()).isEqualTo(400);
+                    assertThat(e.field()).isEqualTo("apps[1].kind");
+                });
+        assertThatThrownBy(() -> master.submit(new JobRequest("bad", List.of(new AppRequest("swc", null, null, null,
+                2, dir.resolve("missing.txt").toString()))))).isInstanceOfSatisfying(ApiException.class,
+                e -> assertThat(e.field()).isEqualTo("apps[0].file"));
+        assertThat(runner.calls).isEmpty();
+        assertThat(master.status().apps()).isEmpty();
+        master.submit(new JobRequest("good", List.of(RL)));
+        assertThat(runner.calls).as("the refused jobs took no id").containsExactly("grow 1");
+        assertThat(master.status().events()).anySatisfy(e -> assertThat(e).contains("job j1 (good) arrived"));
+    }
+}

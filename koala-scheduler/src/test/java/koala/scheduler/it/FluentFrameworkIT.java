@@ -1,0 +1,155 @@
+package koala.scheduler.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import koala.common.api.SchedulerClient;
+import koala.common.grid.GridConfig;
+import koala.common.grid.KoalaHome;
+import koala.common.jdf.ClusterCatalog;
+import koala.common.jdf.JdfParser;
+import koala.common.process.JavaCommand;
+import koala.common.process.RuntimeImage;
+import koala.common.runner.RunnerClient;
+import koala.fluent.client.FluentClient;
+import koala.fluent.client.FluentJdf;
+import koala.fluent.device.Words;
+import koala.fluent.wire.FluentMessages.AppReply;
+import koala.fluent.wire.FluentMessages.AppRequest;
+import koala.fluent.wire.FluentMessages.JobReply;
+import koala.fluent.wire.FluentMessages.JobRequest;
+import koala.fluent.wire.FluentMessages.MetricsReport;
+import koala.fluent.wire.FluentMessages.MetricsSample;
+import koala.runner.RunnerMain;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The reference framework end to end on the real testbed: its master, DeviceManagers and
+ * applications run as KOALA framework entities, and OnDemand resizing is driven by the master's
+ * own requests to its runner.
+ */
+class FluentFrameworkIT {
+    private static final AppRequest RL = new AppRequest("rl", 3_000L, 20.0, 1_000L, null, null);
+
+    private static TestScheduler scheduler;
+    private static SchedulerClient client;
+    private static Path dir;
+
+    @BeforeAll
+    static void start() throws IOException {
+        scheduler = TestScheduler.start(Map.of());
+        client = scheduler.client();
+        dir = Files.createTempDirectory("koala-fluent-it-",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxrwxrwx")));
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
+    }
+
+    @AfterAll
+    static void stop() {
+        scheduler.close();
+    }
+
+    @Test
+    void onDemandGrowsForAnRlBatchReleasesAfterTIdleAndRejectsWhatExceedsFMax() throws Exception {
+        try (RunnerMain.Started runner = start("ondemand", 0, 3, "(tIdle = 4)(samplePeriod = 1)")) {
+            RunnerClient rpc = new RunnerClient(runner.url(), runner.token());
+            FluentClient fluent = FluentClient.of(client, runner.instance());
+            assertThat(rpc.status().role("worker")).isEmpty();
+
+            JobReply two = fluent.submit(new JobRequest("two", List.of(RL, RL)));
+            assertThat(two.apps()).extracting(AppReply::verdict).containsExactly("PLACED", "PLACED");
+            assertThat(two.grow()).isEqualTo("asked to grow 2, granted 2; the new workers joined");
+            assertThat(two.apps().get(0).workers()).doesNotContainAnyElementsOf(two.apps().get(1).workers());
+            assertThat(two.apps()).allSatisfy(a -> assertThat(a.orchestrator()).isNotNull());
+
+            awaitEnded(fluent, two.job());
+            assertThat(fluent.job(two.job()).apps()).allSatisfy(a -> {
+                assertThat(a.state()).isEqualTo("FINISHED");
+                assertThat(((Number) a.result().get("frames")).longValue()).isPositive();
+            });
+            Awaitility.await("workers released after t_idle").atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(500)).until(() -> rpc.status().role("worker").isEmpty());
+            assertThat(fluent.status().workers()).isEmpty();
+            assertThat(fluent.status().events()).anySatisfy(e -> assertThat(e).contains("ask to release")
+                    .contains(">= t_idle 4 s").contains("released"));
+            assertThat(client.framework(runner.instance()).history())
+                    .anySatisfy(t -> assertThat(t.reason()).contains("t_idle"));
+
+            JobReply five = fluent.submit(new JobRequest("five", List.of(RL, RL, RL, RL, RL)));
+            assertThat(five.grow()).startsWith("asked to grow 5, granted 3").contains("F_max 3");
+            assertThat(five.count("PLACED")).isEqualTo(3);
+            assertThat(five.count("REJECTED")).isEqualTo(2);
+            assertThat(five.apps().get(4).reason()).contains("rejected");
+            awaitEnded(fluent, five.job());
+
+            MetricsReport metrics = fluent.metrics();
+            assertThat(metrics.samples()).extracting(MetricsSample::allocated).contains(2, 3);
+            assertThat(metrics.samples()).anySatisfy(s -> assertThat(s.busy()).isEqualTo(3));
+            assertThat(metrics.samples().get(metrics.samples().size() - 1).rejected()).isEqualTo(2);
+            assertThat(metrics.workerSeconds()).hasSize(5);
+            Path csv = dir.resolve("instance-" + runner.instance()).resolve("metrics.csv");
+            assertThat(Files.readAllLines(csv).get(0)).startsWith("at,allocated,busy,cpuPercent,accepted");
+            assertThat(Files.readAllLines(csv)).hasSizeGreaterThan(5);
+            client.closeAllocation(runner.instance());
+        }
+    }
+
+    @Test
+    void wordCountsQueueForTheOneStaticWorkerAndAllCountRight() throws Exception {
+        List<String> lines = IntStream.range(0, 3000).mapToObj(i -> "stream " + i % 50 + " of words, word " + i)
+                .toList();
+        Path text = Files.write(dir.resolve("words.txt"), lines);
+        Map<String, Long> expected = new HashMap<>();
+        lines.forEach(l -> Words.count(l, expected));
+        long words = expected.values().stream().mapToLong(Long::longValue).sum();
+        AppRequest swc = new AppRequest("swc", 1_500L, null, null, 1, text.toString());
+
+        try (RunnerMain.Started runner = start("static", 1, 4, "(samplePeriod = 1)")) {
+            FluentClient fluent = FluentClient.of(client, runner.instance());
+            Awaitility.await("the static worker joined").atMost(Duration.ofSeconds(30))
+                    .until(() -> fluent.status().workers().size() == 1);
+            JobReply three = fluent.submit(new JobRequest("wc", List.of(swc, swc, swc)));
+            assertThat(three.apps()).extracting(AppReply::verdict).containsExactly("PLACED", "QUEUED", "QUEUED");
+            assertThat(three.grow()).contains("report only");
+
+            awaitEnded(fluent, three.job());
+            assertThat(fluent.job(three.job()).apps()).allSatisfy(a -> {
+                assertThat(a.state()).isEqualTo("FINISHED");
+                assertThat(a.result()).containsEntry("check", "ok").containsEntry("words", (int) words)
+                        .containsEntry("distinct", expected.size());
+            });
+            assertThat(fluent.status().counters()).containsEntry("startedFromQueue", 2).containsEntry("finished", 3);
+            client.closeAllocation(runner.instance());
+        }
+    }
+
+    private static void awaitEnded(FluentClient fluent, String job) {
+        Awaitility.await("job " + job + " ended").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+                .until(() -> fluent.job(job).apps().stream().allMatch(a -> List.of("FINISHED", "FAILED", "REJECTED")
+                        .contains(a.state())));
+    }
+
+    private static RunnerMain.Started start(String policy, int workers, int fMax, String settings) throws IOException {
+        FluentJdf jdf = new FluentJdf("it-fluent-" + policy, policy, workers, fMax, settings, 4, "fs1", dir,
+                JavaCommand.currentJava(), RuntimeImage.publishedClasspath(KoalaHome.dir()));
+        GridConfig config = GridConfig.load(scheduler.config());
+        RunnerMain.Setup setup = new RunnerMain.Setup(JdfParser.parse("fluent.jdf", jdf.text(),
+                new ClusterCatalog(config.nodeCounts())), jdf.text(), scheduler.config(), client.base(), 0, dir,
+                Duration.ofSeconds(10), Duration.ofSeconds(60));
+        RunnerMain.Started started = RunnerMain.start(setup, InstantSource.system());
+        assertThat(started.runner().deploy(Duration.ofSeconds(60))).as("initial deployment").isTrue();
+        return started;
+    }
+}
