@@ -27,13 +27,19 @@ import koala.testbed.TestbedPlan;
 import picocli.CommandLine.Command;
 
 @Command(name = "demo", mixinStandardHelpOptions = true,
-        description = {"A walk through KOALA on the local testbed (a minute or two): bring the testbed up, start "
-                + "the scheduler (or use the one running), let a local user fill part of fs1 with plain qsub, and "
-                + "submit four jobs: two components on two clusters that exchange messages, a flexible job larger "
-                + "than any cluster, a co-allocated job placed by Worst-Fit, and a job pinned to fs1 that must wait "
-                + "for the local user. Shows the sites and the jobs live, then a summary."})
+        description = {"A walk through KOALA on the local testbed (about two minutes): bring the testbed up, start "
+                + "the scheduler (or use the one running), deploy an OnDemand instance of the reference framework "
+                + "and feed it a burst of jobs: watch it grow for them, reject what F_max leaves no room for, queue "
+                + "word counts, and shrink after t_idle; then a summary.",
+                "With --placement instead: a local user fills part of fs1 with plain qsub, and four jobs show "
+                        + "co-allocation: two components on two clusters that exchange messages, a flexible job "
+                        + "larger than any cluster, a co-allocated job placed by Worst-Fit, and a job pinned to fs1 "
+                        + "that must wait for the local user."})
 final class DemoCommand implements Callable<Integer> {
     private static final Duration LOCAL_LOAD = Duration.ofSeconds(20);
+
+    @picocli.CommandLine.Option(names = "--placement", description = "the co-allocation walk instead of the framework")
+    boolean placement;
 
     @Override
     public Integer call() throws Exception {
@@ -44,7 +50,7 @@ final class DemoCommand implements Callable<Integer> {
         SchedulerClient client = new SchedulerClient(URI.create("http://127.0.0.1:" + grid.integer("scheduler.port", 7400)));
         SchedulerDaemon own = running(client) ? null : startScheduler(grid);
         try {
-            return walk(grid, client);
+            return placement ? walk(grid, client) : new FrameworkDemo(client, testbed.gridConfig()).run(3);
         } finally {
             if (own != null) {
                 own.close();

@@ -50,6 +50,33 @@ final class JobCommands {
         }
     }
 
+    /**
+     * A framework JDF goes to a runner of its own, which registers the instance and deploys it;
+     * follows the initial deployment. 0 once the instance is RUNNING.
+     */
+    static int launchFramework(Path file, GridOptions grid, SchedulerClient client, boolean json) throws IOException {
+        try {
+            client.sites();
+        } catch (ApiException e) {
+            return refused(e);
+        }
+        RunnerLaunch.Launched launched = RunnerLaunch.start(file, grid.configFile(), client.base());
+        if (!json) {
+            System.out.printf("framework instance %d: runner pid %d, RPC %s%n", launched.instance(), launched.pid(),
+                    launched.url());
+            System.out.printf("  token and address in %s, log %s%n",
+                    RunnerLaunch.dir().resolve("runner-" + launched.instance() + ".json"), launched.log());
+        }
+        String state = RunnerLaunch.follow(launched, Duration.ofMinutes(5), json);
+        if (json) {
+            System.out.println(Json.pretty(launched.client().status()));
+        } else {
+            System.out.println("instance " + launched.instance() + " " + state
+                    + (state.equals("RUNNING") ? "; see bin/koala framework " + launched.instance() : ""));
+        }
+        return state.equals("RUNNING") ? 0 : Koala.FAILURE;
+    }
+
     static int refused(ApiException e) {
         boolean unreachable = e.status() == 503 && e.getMessage().startsWith("cannot reach");
         System.err.println("koala: " + e.getMessage() + (unreachable ? " (is the scheduler running? bin/koala scheduler)" : ""));
@@ -105,31 +132,11 @@ final class JobCommands {
             }
         }
 
-        /** A framework JDF goes to a runner of its own, which registers the instance and deploys it. */
         private int framework(SchedulerClient client) throws IOException {
             if (file.toString().equals("-")) {
                 throw new IllegalArgumentException("a framework JDF is read by its runner: give a file, not '-'");
             }
-            try {
-                client.sites();
-            } catch (ApiException e) {
-                return refused(e);
-            }
-            RunnerLaunch.Launched launched = RunnerLaunch.start(file, grid.configFile(), client.base());
-            if (!json) {
-                System.out.printf("framework instance %d: runner pid %d, RPC %s%n", launched.instance(), launched.pid(),
-                        launched.url());
-                System.out.printf("  token and address in %s, log %s%n",
-                        RunnerLaunch.dir().resolve("runner-" + launched.instance() + ".json"), launched.log());
-            }
-            String state = RunnerLaunch.follow(launched, Duration.ofMinutes(5), json);
-            if (json) {
-                System.out.println(Json.pretty(launched.client().status()));
-            } else {
-                System.out.println("instance " + launched.instance() + " " + state
-                        + (state.equals("RUNNING") ? "; see bin/koala framework " + launched.instance() : ""));
-            }
-            return state.equals("RUNNING") ? 0 : Koala.FAILURE;
+            return launchFramework(file, grid, client, json);
         }
 
         private static String readFile(Path file) throws IOException {

@@ -1,0 +1,266 @@
+package koala.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import koala.common.grid.KoalaHome;
+import koala.common.http.ApiException;
+import koala.common.json.Json;
+import koala.common.process.JavaCommand;
+import koala.common.process.RuntimeImage;
+import koala.common.time.Poll;
+import koala.fluent.client.FluentClient;
+import koala.fluent.client.FluentJdf;
+import koala.fluent.client.JobFile;
+import koala.fluent.client.MetricsSummary;
+import koala.fluent.wire.FluentMessages.AppReply;
+import koala.fluent.wire.FluentMessages.JobReply;
+import koala.fluent.wire.FluentMessages.MasterStatus;
+import koala.fluent.wire.FluentMessages.MetricsReport;
+import koala.fluent.wire.FluentMessages.MetricsSample;
+import koala.fluent.wire.FluentMessages.WorkerView;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code koala fluent ...}: the reference framework's instances, and jobs for them. */
+@Command(name = "fluent", mixinStandardHelpOptions = true,
+        description = {"The reference framework (FLUENT-like): a master that places applications, DeviceManager "
+                + "workers that run them, resized by KOALA. Deploy an instance, submit job files to it, watch it.",
+                "Job file: one application per line, e.g. 'rl count=3 duration=20s cpu=40 loadPeriod=5s' or "
+                        + "'swc n=2 file=words.txt duration=10s'; # starts a comment."},
+        subcommands = {FluentCommands.Deploy.class, FluentCommands.Submit.class, FluentCommands.Status.class,
+                FluentCommands.Metrics.class})
+final class FluentCommands {
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
+
+    /** Where instances' JDFs and metrics go; writable by the pilots' account. */
+    static Path dir() throws IOException {
+        Path dir = KoalaHome.dir().resolve("fluent");
+        Files.createDirectories(dir);
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
+        return dir;
+    }
+
+    /** Writes an instance's JDF under {@link #dir()}; its entities run from a published copy of this class path. */
+    static Path writeJdf(String name, String policy, int workers, int fMax, String settings, int slots, String site)
+            throws IOException {
+        FluentJdf jdf = new FluentJdf(name, policy, workers, fMax, settings, slots, site, dir(),
+                JavaCommand.currentJava(), RuntimeImage.publishedClasspath(KoalaHome.dir()));
+        Path file = dir().resolve(name + "-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
+                .withZone(ZoneId.systemDefault()).format(InstantSource.system().instant()) + ".jdf");
+        Files.writeString(file, jdf.text());
+        return file;
+    }
+
+    @Command(name = "deploy", mixinStandardHelpOptions = true,
+            description = "Start an instance of the reference framework: writes its JDF (KOALA_HOME/fluent/) and "
+                    + "submits it like 'koala submit'. The master writes metrics.csv, workers.csv and events.log to "
+                    + "KOALA_HOME/fluent/instance-ID/.")
+    static final class Deploy implements Callable<Integer> {
+        @Mixin
+        GridOptions grid;
+
+        @Option(names = "--provisioning", defaultValue = "ondemand", description = "ondemand, static or proactive "
+                + "(default: ${DEFAULT-VALUE})")
+        String policy;
+
+        @Option(names = "--workers", description = "initial workers (default: 0 for ondemand, 2 otherwise)")
+        Integer workers;
+
+        @Option(names = "--fmax", defaultValue = "8", description = "F_max, the most workers (default: ${DEFAULT-VALUE})")
+        int fMax;
+
+        @Option(names = "--slots", defaultValue = "4", description = "slots per worker (default: ${DEFAULT-VALUE})")
+        int slots;
+
+        @Option(names = "--set", paramLabel = "KEY=VALUE", description = "another provisioning attribute, e.g. "
+                + "tIdle=10, samplePeriod=2, uMin=20 (repeatable)")
+        List<String> set = List.of();
+
+        @Option(names = "--site", description = "the master's site (default: KOALA chooses)")
+        String site;
+
+        @Option(names = "--name", defaultValue = "fluent", description = "the instance's name (default: ${DEFAULT-VALUE})")
+        String name;
+
+        @Option(names = "--print-jdf", description = "print the JDF and stop")
+        boolean print;
+
+        @Override
+        public Integer call() throws IOException {
+            StringBuilder settings = new StringBuilder();
+            for (String kv : set) {
+                String[] parts = kv.split("=", 2);
+                if (parts.length != 2 || parts[0].isBlank() || parts[1].isBlank()) {
+                    System.err.println("koala: --set " + kv + ": write KEY=VALUE, e.g. tIdle=10");
+                    return Koala.BAD_INPUT;
+                }
+                settings.append("(").append(parts[0].trim()).append(" = ").append(parts[1].trim()).append(")");
+            }
+            int initial = workers != null ? workers : policy.equals("ondemand") ? 0 : 2;
+            Path jdf = writeJdf(name + "-" + policy, policy, initial, fMax, settings.toString(), slots, site);
+            if (print) {
+                System.out.print(Files.readString(jdf));
+                return 0;
+            }
+            System.out.println("JDF " + jdf);
+            return JobCommands.launchFramework(jdf, grid, grid.client(), false);
+        }
+    }
+
+    @Command(name = "submit", mixinStandardHelpOptions = true,
+            description = "Submit a job file to an instance's master (found through the FrameworkJobManager); "
+                    + "reports each application accepted, queued or rejected.")
+    static final class Submit implements Callable<Integer> {
+        @Mixin
+        GridOptions grid;
+
+        @Option(names = "--instance", required = true, description = "the framework instance")
+        long instance;
+
+        @Parameters(paramLabel = "JOB-FILE", description = "the job file")
+        Path file;
+
+        @Option(names = "--wait", description = "wait until every application has ended and show the results")
+        boolean await;
+
+        @Option(names = "--json", description = "print the reply as JSON")
+        boolean json;
+
+        @Override
+        public Integer call() throws IOException {
+            if (!Files.isReadable(file)) {
+                System.err.println("koala: " + file + ": no such readable file");
+                return Koala.BAD_INPUT;
+            }
+            try {
+                var job = JobFile.parse(file.toString(), Files.readString(file),
+                        file.toAbsolutePath().getParent());
+                FluentClient master = FluentClient.of(grid.client(), instance);
+                JobReply reply = master.submit(job);
+                if (await) {
+                    reply = awaitEnd(master, reply.job(), reply.grow());
+                }
+                if (json) {
+                    System.out.println(Json.pretty(reply));
+                } else {
+                    print(reply);
+                }
+                return reply.apps().stream().anyMatch(a -> a.state().equals("FAILED")) ? Koala.FAILURE : 0;
+            } catch (JobFile.JobFileException e) {
+                System.err.println(e.getMessage());
+                return Koala.BAD_INPUT;
+            } catch (ApiException e) {
+                return JobCommands.refused(e);
+            }
+        }
+
+        static JobReply awaitEnd(FluentClient master, String job, String grow) {
+            JobReply[] latest = new JobReply[1];
+            new Poll(InstantSource.system(), Duration.ofSeconds(1)).until(() -> {
+                latest[0] = master.job(job);
+                return latest[0].apps().stream().allMatch(a -> List.of("FINISHED", "FAILED", "REJECTED")
+                        .contains(a.state()));
+            }, Duration.ofHours(2));
+            return new JobReply(job, latest[0].apps(), grow);
+        }
+
+        static void print(JobReply reply) {
+            System.out.printf("job %s: %d placed, %d queued, %d rejected%n", reply.job(), reply.count("PLACED"),
+                    reply.count("QUEUED"), reply.count("REJECTED"));
+            if (reply.grow() != null) {
+                System.out.println("  " + reply.grow());
+            }
+            for (AppReply a : reply.apps()) {
+                System.out.printf("  %-10s %-9s %-9s %s%n", a.id(), a.verdict(), a.state(), a.result().isEmpty()
+                        ? a.reason() : result(a));
+            }
+        }
+
+        static String result(AppReply a) {
+            if (a.result().containsKey("check")) {
+                return "counted " + a.result().get("words") + " words, " + a.result().get("distinct") + " distinct: "
+                        + a.result().get("check") + "; top " + a.result().get("top");
+            }
+            return a.result().get("frames") + " frames in " + a.result().get("seconds") + " s, mean load "
+                    + a.result().get("meanLoadPercent") + "%";
+        }
+    }
+
+    @Command(name = "status", mixinStandardHelpOptions = true,
+            description = "An instance as its master sees it: workers and what runs on them, the queue, the "
+                    + "counters and the latest decisions.")
+    static final class Status implements Callable<Integer> {
+        @Mixin
+        GridOptions grid;
+
+        @Option(names = "--instance", required = true, description = "the framework instance")
+        long instance;
+
+        @Option(names = "--json", description = "print JSON")
+        boolean json;
+
+        @Override
+        public Integer call() {
+            return JobCommands.show(json, () -> FluentClient.of(grid.client(), instance).status(), Status::print);
+        }
+
+        static void print(MasterStatus s) {
+            System.out.printf("instance %d: %s, t_idle %.1f s, %d slots per worker%n", s.instance(), s.policy(),
+                    s.tIdleMillis() / 1000.0, s.slotsPerWorker());
+            System.out.printf("  %-10s %-7s %-20s %s%n", "WORKER", "SLOTS", "IDLE SINCE", "RUNNING");
+            for (WorkerView w : s.workers()) {
+                System.out.printf("  %-10s %d/%-5d %-20s %s%n", w.node(), w.usedSlots(), w.slots(),
+                        w.idleSince() == null ? "-" : TIME.format(w.idleSince()), String.join(", ", w.running()));
+            }
+            System.out.println("  queue: " + (s.queue().isEmpty() ? "empty" : String.join(", ", s.queue())));
+            System.out.println("  " + s.counters());
+            s.events().subList(Math.max(0, s.events().size() - 10), s.events().size())
+                    .forEach(e -> System.out.println("  " + e));
+        }
+    }
+
+    @Command(name = "metrics", mixinStandardHelpOptions = true,
+            description = "An instance's metrics: allocated and busy workers and their CPU over time, applications "
+                    + "accepted, queued and rejected, each worker's busy and idle time, and the summary.")
+    static final class Metrics implements Callable<Integer> {
+        @Mixin
+        GridOptions grid;
+
+        @Option(names = "--instance", required = true, description = "the framework instance")
+        long instance;
+
+        @Option(names = "--json", description = "print JSON")
+        boolean json;
+
+        @Override
+        public Integer call() {
+            return JobCommands.show(json, () -> FluentClient.of(grid.client(), instance).metrics(), Metrics::print);
+        }
+
+        static void print(MetricsReport report) {
+            System.out.printf("  %-8s %9s %4s %5s %8s %6s %8s%n", "TIME", "ALLOCATED", "BUSY", "CPU", "ACCEPTED",
+                    "QUEUED", "REJECTED");
+            List<MetricsSample> samples = report.samples();
+            int every = Math.max(1, samples.size() / 30);
+            for (int i = 0; i < samples.size(); i += every) {
+                MetricsSample s = samples.get(i);
+                System.out.printf(Locale.ROOT, "  %-8s %9d %4d %4.0f%% %8d %6d %8d%n", TIME.format(s.at()),
+                        s.allocated(), s.busy(), s.cpuPercent(), s.accepted(), s.queued(), s.rejected());
+            }
+            report.workerSeconds().forEach((w, t) -> System.out.printf(Locale.ROOT,
+                    "  worker %-10s busy %6.1f s, idle %6.1f s%n", w, t[0], t[1]));
+            MetricsSummary.of(report).lines().forEach(l -> System.out.println("  " + l));
+        }
+    }
+}
