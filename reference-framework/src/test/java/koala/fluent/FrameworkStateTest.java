@@ -189,4 +189,17 @@ class FrameworkStateTest {
         master.finish("rl-1", at(600));
         assertThat(master.submit(jobAt(at(600), "j3", rl("rl-1")), at(600)).allPlaced()).isTrue();
     }
+
+    @Test
+    void retunedSettingsApplyToTheNextRequests() {
+        FrameworkState master = new FrameworkState(new FrameworkSettings(PolicyKind.ONDEMAND, 8,
+                Duration.ofSeconds(180)), Instant.parse("2026-11-21T10:00:00Z"));
+        master.addWorker("w1", Instant.parse("2026-11-21T10:00:00Z"));
+        Instant later = Instant.parse("2026-11-21T10:01:00Z");
+        assertThat(master.releaseRequest(later).release()).isEmpty();
+        master.retune(new FrameworkSettings(PolicyKind.ONDEMAND, 8, Duration.ofSeconds(60)));
+        assertThat(master.releaseRequest(later).release()).containsExactly("w1");
+        master.retune(new FrameworkSettings(PolicyKind.PROACTIVE, 8, Duration.ofSeconds(60)));
+        assertThat(master.releaseRequest(later).ask()).as("proactive: reported, not asked").isFalse();
+    }
 }
