@@ -43,6 +43,19 @@ import picocli.CommandLine.Parameters;
 final class FluentCommands {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
 
+    /** The instance a command is about, and the grid to find its master in. */
+    static final class Instance {
+        @Mixin
+        GridOptions grid;
+
+        @Option(names = "--instance", required = true, paramLabel = "ID", description = "the framework instance")
+        long id;
+
+        FluentClient master() {
+            return FluentClient.of(grid.client(), id);
+        }
+    }
+
     /** Where instances' JDFs and metrics go; writable by the pilots' account. */
     static Path dir() throws IOException {
         Path dir = KoalaHome.dir().resolve("fluent");
@@ -123,10 +136,7 @@ final class FluentCommands {
                     + "reports each application accepted, queued or rejected.")
     static final class Submit implements Callable<Integer> {
         @Mixin
-        GridOptions grid;
-
-        @Option(names = "--instance", required = true, description = "the framework instance")
-        long instance;
+        Instance instance;
 
         @Parameters(paramLabel = "JOB-FILE", description = "the job file")
         Path file;
@@ -146,7 +156,7 @@ final class FluentCommands {
             try {
                 var job = JobFile.parse(file.toString(), Files.readString(file),
                         file.toAbsolutePath().getParent());
-                FluentClient master = FluentClient.of(grid.client(), instance);
+                FluentClient master = instance.master();
                 JobReply reply = master.submit(job);
                 if (await) {
                     reply = awaitEnd(master, reply.job(), reply.grow());
@@ -202,17 +212,14 @@ final class FluentCommands {
                     + "counters and the latest decisions.")
     static final class Status implements Callable<Integer> {
         @Mixin
-        GridOptions grid;
-
-        @Option(names = "--instance", required = true, description = "the framework instance")
-        long instance;
+        Instance instance;
 
         @Option(names = "--json", description = "print JSON")
         boolean json;
 
         @Override
         public Integer call() {
-            return JobCommands.show(json, () -> FluentClient.of(grid.client(), instance).status(), Status::print);
+            return JobCommands.show(json, () -> instance.master().status(), Status::print);
         }
 
         static void print(MasterStatus s) {
@@ -235,17 +242,14 @@ final class FluentCommands {
                     + "accepted, queued and rejected, each worker's busy and idle time, and the summary.")
     static final class Metrics implements Callable<Integer> {
         @Mixin
-        GridOptions grid;
-
-        @Option(names = "--instance", required = true, description = "the framework instance")
-        long instance;
+        Instance instance;
 
         @Option(names = "--json", description = "print JSON")
         boolean json;
 
         @Override
         public Integer call() {
-            return JobCommands.show(json, () -> FluentClient.of(grid.client(), instance).metrics(), Metrics::print);
+            return JobCommands.show(json, () -> instance.master().metrics(), Metrics::print);
         }
 
         static void print(MetricsReport report) {

@@ -14,9 +14,15 @@ import koala.fluent.wire.FluentMessages.MetricsReport;
 /** A client of one framework instance's master, found through the FrameworkJobManager. */
 public final class FluentClient {
     private final JsonHttpClient master;
+    private final String who;
 
     public FluentClient(URI master) {
+        this(master, "the master at " + master);
+    }
+
+    private FluentClient(URI master, String who) {
         this.master = new JsonHttpClient(master, Duration.ofSeconds(150));
+        this.who = who;
     }
 
     /** The master of instance {@code id}, as its runner registered it with the FJM. */
@@ -25,7 +31,8 @@ public final class FluentClient {
         if (instance.master() == null || instance.master().address() == null) {
             throw new ApiException(409, "instance " + id + " (" + instance.state() + ") has no master address yet");
         }
-        return new FluentClient(URI.create("http://" + instance.master().address()));
+        return new FluentClient(URI.create("http://" + instance.master().address()),
+                "the master of instance " + id + " (" + instance.state() + ") at " + instance.master().address());
     }
 
     public URI url() {
@@ -34,18 +41,31 @@ public final class FluentClient {
 
     /** Submits a job; answers once it is placed (after the grow the master waits for, under OnDemand). */
     public JobReply submit(JobRequest job) {
-        return master.post("/jobs", job, JobReply.class);
+        return answered(() -> master.post("/jobs", job, JobReply.class));
     }
 
     public JobReply job(String id) {
-        return master.get("/jobs/" + id, JobReply.class);
+        return answered(() -> master.get("/jobs/" + id, JobReply.class));
     }
 
     public MasterStatus status() {
-        return master.get("/status", MasterStatus.class);
+        return answered(() -> master.get("/status", MasterStatus.class));
+    }
+
+    /** A master that does not answer is named as such, not mistaken for the scheduler. */
+    private <T> T answered(java.util.function.Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (ApiException e) {
+            if (e.status() == 503 || e.status() == 504) {
+                throw new ApiException(e.status(), who + " does not answer (" + e.getMessage() + "); is the instance "
+                        + "still running?");
+            }
+            throw e;
+        }
     }
 
     public MetricsReport metrics() {
-        return master.get("/metrics", MetricsReport.class);
+        return answered(() -> master.get("/metrics", MetricsReport.class));
     }
 }

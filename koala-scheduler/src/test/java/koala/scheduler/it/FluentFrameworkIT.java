@@ -7,16 +7,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.time.InstantSource;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 import koala.common.api.SchedulerClient;
-import koala.common.grid.GridConfig;
 import koala.common.grid.KoalaHome;
-import koala.common.jdf.ClusterCatalog;
-import koala.common.jdf.JdfParser;
 import koala.common.process.JavaCommand;
 import koala.common.process.RuntimeImage;
 import koala.common.runner.RunnerClient;
@@ -141,15 +137,9 @@ class FluentFrameworkIT {
                         .contains(a.state())));
     }
 
-    private static RunnerMain.Started start(String policy, int workers, int fMax, String settings) throws IOException {
+    private static RunnerMain.Started start(String policy, int workers, int fMax, String settings) {
         FluentJdf jdf = new FluentJdf("it-fluent-" + policy, policy, workers, fMax, settings, 4, "fs1", dir,
                 JavaCommand.currentJava(), RuntimeImage.publishedClasspath(KoalaHome.dir()));
-        GridConfig config = GridConfig.load(scheduler.config());
-        RunnerMain.Setup setup = new RunnerMain.Setup(JdfParser.parse("fluent.jdf", jdf.text(),
-                new ClusterCatalog(config.nodeCounts())), jdf.text(), scheduler.config(), client.base(), 0, dir,
-                Duration.ofSeconds(10), Duration.ofSeconds(60));
-        RunnerMain.Started started = RunnerMain.start(setup, InstantSource.system());
-        assertThat(started.runner().deploy(Duration.ofSeconds(60))).as("initial deployment").isTrue();
-        return started;
+        return scheduler.runner(jdf.text(), scheduler.config(), dir, Duration.ofSeconds(10));
     }
 }

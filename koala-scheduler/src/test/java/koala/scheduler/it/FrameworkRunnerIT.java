@@ -14,7 +14,6 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,8 +24,6 @@ import koala.common.api.SchedulerClient;
 import koala.common.api.SiteStatus;
 import koala.common.grid.GridConfig;
 import koala.common.http.ApiException;
-import koala.common.jdf.ClusterCatalog;
-import koala.common.jdf.JdfParser;
 import koala.common.runner.RunnerClient;
 import koala.common.runner.RunnerMessages;
 import koala.runner.RunnerMain;
@@ -269,17 +266,10 @@ class FrameworkRunnerIT {
         return start(jdf, scheduler.config());
     }
 
-    private static RunnerMain.Started start(String jdf, Path grid) throws IOException {
-        GridConfig config = GridConfig.load(grid);
-        RunnerMain.Setup setup = new RunnerMain.Setup(JdfParser.parse("it.jdf", jdf,
-                new ClusterCatalog(config.nodeCounts())), jdf, grid, client.base(), 0, dir, Duration.ofSeconds(5),
-                Duration.ofSeconds(60));
-        RunnerMain.Started started = RunnerMain.start(setup, InstantSource.system());
-        assertThat(started.runner().deploy(Duration.ofSeconds(60))).as("initial deployment").isTrue();
-        return started;
+    private static RunnerMain.Started start(String jdf, Path grid) {
+        return scheduler.runner(jdf, grid, dir, Duration.ofSeconds(5));
     }
 
-    /** A framework JDF; the master on fs1, the workers burning CPU while {@code burn} exists. */
     private static String jdf(String policy, int workers, String settings, Path burn) {
         String worker = "while true; do if [ -e " + burn + " ]; then while [ -e " + burn + " ]; do :; done; "
                 + "else sleep 0.2; fi; done";

@@ -1,5 +1,7 @@
 package koala.scheduler.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -7,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +18,9 @@ import koala.common.api.SchedulerClient;
 import koala.common.api.SubmitRequest;
 import koala.common.grid.GridConfig;
 import koala.common.grid.KoalaHome;
+import koala.common.jdf.ClusterCatalog;
+import koala.common.jdf.JdfParser;
+import koala.runner.RunnerMain;
 import koala.scheduler.SchedulerDaemon;
 import koala.testbed.CellStatus;
 import koala.testbed.Progress;
@@ -100,6 +106,24 @@ final class TestScheduler implements AutoCloseable {
     static JobView awaitEnd(SchedulerClient client, long id, Duration within) {
         return Awaitility.await("job " + id + " ends").atMost(within).pollInterval(Duration.ofMillis(250))
                 .until(() -> client.job(id), JobView::ended);
+    }
+
+    /**
+     * A framework runner for {@code jdf} on this scheduler, its state in {@code stateDir}, the
+     * initial deployment done (runner-gone {@code runnerGone} for its launchers).
+     */
+    RunnerMain.Started runner(String jdf, Path grid, Path stateDir, Duration runnerGone) {
+        GridConfig config = GridConfig.load(grid);
+        RunnerMain.Setup setup = new RunnerMain.Setup(JdfParser.parse("it.jdf", jdf,
+                new ClusterCatalog(config.nodeCounts())), jdf, grid, client().base(), 0, stateDir, runnerGone,
+                Duration.ofSeconds(60));
+        try {
+            RunnerMain.Started started = RunnerMain.start(setup, InstantSource.system());
+            assertThat(started.runner().deploy(Duration.ofSeconds(60))).as("initial deployment").isTrue();
+            return started;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @Override
