@@ -28,6 +28,7 @@ final class RemoteAgent {
     private static final Logger LOG = LogManager.getLogger(RemoteAgent.class);
     private static final Duration COMMAND_TIMEOUT = Duration.ofSeconds(30);
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
+    private static final String IMAGE = "-Dkoala.image=";
 
     /** Where the agent serves on the head node's loopback, and its process there. */
     record Running(int port, long pid) {
@@ -74,13 +75,33 @@ final class RemoteAgent {
         return names.stream().map(n -> lib + "/" + n).toList();
     }
 
-    /** The agent recorded in the state file, if its process still runs. */
-    Optional<Running> find() {
+    /**
+     * The agent recorded in the state file, if its process still runs. One started from other jars
+     * (an older build) is stopped, so that the head node runs what this scheduler ships.
+     */
+    Optional<Running> find(String image) {
         String f = Sh.quote(file("agent-" + site.name() + ".state"));
         HeadNodeSession.Result r = session.run("if [ -f " + f + " ]; then read port pid < " + f + " && kill -0 \"$pid\" "
-                + "2>/dev/null && tr '\\0' ' ' < /proc/$pid/cmdline | grep -q " + AgentProcess.MAIN_CLASS
-                + " && echo \"$port $pid\"; fi; true", COMMAND_TIMEOUT);
+                + "2>/dev/null && cmd=$(tr '\\0' ' ' < /proc/$pid/cmdline) && case \"$cmd\" in *" + AgentProcess.MAIN_CLASS
+                + "*) case \"$cmd\" in *" + IMAGE + image + "*) echo \"$port $pid\";; *) echo \"stale $pid\";; esac;; "
+                + "esac; fi; true", COMMAND_TIMEOUT);
+        if (r.out().startsWith("stale ")) {
+            long pid = Long.parseLong(r.out().substring(6).trim());
+            LOG.info("site {}: the agent on {} (pid {}) runs an older build; replacing it", site.name(), ssh.host(), pid);
+            stop(new Running(0, pid));
+            return Optional.empty();
+        }
         return running(r.out());
+    }
+
+    /** Names the set of jars an agent runs, on its command line: {@code -Dkoala.image=<digest>}. */
+    static String image(List<String> classpath) {
+        try {
+            return RuntimeJars.sha256(new java.io.ByteArrayInputStream(String.join(":", classpath)
+                    .getBytes(StandardCharsets.UTF_8))).substring(0, 16);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 
     /** Whether the agent process {@code pid} still runs. */
@@ -100,6 +121,9 @@ final class RemoteAgent {
         JavaCommand java = AgentProcess.command(site, Path.of(head.java()), cp, Path.of(nativeDir), List.of("--config",
                 config, "--site", site.name(), "--port", Integer.toString(site.agentPort()), "--state-file", state,
                 "--idle-exit", Long.toString(ssh.agentIdleExit().toSeconds())));
+        List<String> jvm = new ArrayList<>(java.jvmOptions());
+        jvm.add(IMAGE + image(classpath));
+        java = java.withJvmOptions(jvm);
         String script = String.join("\n",
                 "cd / && mkdir -p " + Sh.quote(nativeDir) + " && ln -sfn " + Sh.quote(site.drmaa().library().toString())
                         + " " + Sh.quote(nativeDir + "/libdrmaa.so") + " && rm -f " + Sh.quote(state) + " || exit 1",

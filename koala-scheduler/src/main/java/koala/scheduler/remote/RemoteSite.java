@@ -78,6 +78,10 @@ public final class RemoteSite implements AutoCloseable {
     /** Why the site cannot be reached now; empty while the link is up. */
     public Optional<String> down() {
         Link l = link;
+        Attached a = attached;
+        if (l.up() && a != null && !a.session().connected()) {
+            return Optional.of(lostReason() + "; reconnecting"); // noticed by JSch before the watch's next round
+        }
         return l.up() ? Optional.empty() : Optional.of(l.reason() + (l.nextTry().isAfter(java.time.Instant.EPOCH)
                 ? "; next try at " + l.nextTry().truncatedTo(java.time.temporal.ChronoUnit.SECONDS) : ""));
     }
@@ -103,7 +107,7 @@ public final class RemoteSite implements AutoCloseable {
                 return;
             }
             if (a != null) {
-                lost(a, "SSH connection to " + ssh.address() + " lost");
+                lost(a, lostReason());
             }
             if (link.due(clock.instant())) {
                 connect();
@@ -111,6 +115,10 @@ public final class RemoteSite implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.error("site {}: {}", site.name(), e.getMessage(), e);
         }
+    }
+
+    private String lostReason() {
+        return "SSH connection to " + ssh.address() + " lost";
     }
 
     private void lost(Attached a, String why) {
@@ -126,7 +134,7 @@ public final class RemoteSite implements AutoCloseable {
             session = HeadNodeSession.open(site, new Poll(clock, Duration.ofMillis(50)));
             RemoteAgent agent = RemoteAgent.probe(site, session);
             List<String> jars = agent.sync(RuntimeJars.of(classpath));
-            RemoteAgent.Running running = agent.find().orElse(null);
+            RemoteAgent.Running running = agent.find(RemoteAgent.image(jars)).orElse(null);
             if (running != null) {
                 LOG.info("site {}: re-attaching to the agent on {} (pid {})", site.name(), ssh.host(), running.pid());
             } else {
