@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import koala.common.grid.SiteConfig;
 import koala.common.grid.SshConfig;
@@ -37,13 +38,14 @@ final class HeadNodeSession implements AutoCloseable {
     /** Connects and logs in; a failure is an {@link SshFailure} whose message says what to fix. */
     static HeadNodeSession open(SiteConfig site, Poll poll) {
         SshConfig ssh = site.ssh().orElseThrow();
+        JSch jsch = new JSch();
+        Session session = null;
         try {
-            JSch jsch = new JSch();
             jsch.addIdentity(ssh.key().toString());
             if (ssh.checkHostKey()) {
                 jsch.setKnownHosts(ssh.knownHosts().toString());
             }
-            Session session = jsch.getSession(ssh.user(), ssh.host(), ssh.port());
+            session = jsch.getSession(ssh.user(), ssh.host(), ssh.port());
             session.setConfig("StrictHostKeyChecking", ssh.checkHostKey() ? "yes" : "no");
             session.setConfig("PreferredAuthentications", "publickey");
             session.setServerAliveInterval(5000);
@@ -51,7 +53,9 @@ final class HeadNodeSession implements AutoCloseable {
             session.connect((int) CONNECT_TIMEOUT.toMillis());
             return new HeadNodeSession(site, session, poll);
         } catch (JSchException e) {
-            throw new SshFailure(SshErrors.explain(site, e), e);
+            Optional<String> offered = Optional.ofNullable(session).map(Session::getHostKey)
+                    .map(k -> k.getType() + " " + k.getFingerPrint(jsch));
+            throw new SshFailure(SshErrors.explain(site, e, offered), e);
         }
     }
 

@@ -22,13 +22,19 @@ public final class SshErrors {
 
     /** The message for a failure to connect or log in to {@code site}'s head node. */
     public static String explain(SiteConfig site, Exception e) {
+        return explain(site, e, java.util.Optional.empty());
+    }
+
+    /** @param offered the host key the head node offered ("ssh-ed25519 SHA256:..."), when known */
+    public static String explain(SiteConfig site, Exception e, java.util.Optional<String> offered) {
         SshConfig ssh = site.ssh().orElseThrow();
         String key = "site." + site.name() + ".ssh.";
         String at = "site " + site.name() + ": ";
         String text = String.valueOf(e.getMessage());
         if (e instanceof JSchUnknownHostKeyException) {
             return at + "the host key of " + ssh.host() + ":" + ssh.port() + " is not in " + key + "knownHosts = "
-                    + ssh.knownHosts() + " (" + fingerprint(text) + "); check it with the cluster's admins, then add it: "
+                    + ssh.knownHosts() + offered.or(() -> fingerprint(text)).map(k -> " (it offers " + k + ")").orElse("")
+                    + "; check it with the cluster's admins, then add it: "
                     + "ssh-keyscan -p " + ssh.port() + " " + ssh.host() + " >> " + ssh.knownHosts();
         }
         if (e instanceof JSchChangedHostKeyException) {
@@ -57,9 +63,11 @@ public final class SshErrors {
         return at + "SSH to " + ssh.address() + " failed: " + text;
     }
 
-    private static String fingerprint(String message) {
+    /** The fingerprint in JSch's "UnknownHostKey: h. ED25519 key fingerprint is SHA256:..." */
+    private static java.util.Optional<String> fingerprint(String message) {
         int at = message.indexOf(" key fingerprint is ");
-        return at < 0 ? message : "it offers " + message.substring(message.lastIndexOf(". ", at) + 2).trim();
+        return at < 0 ? java.util.Optional.empty() : java.util.Optional.of(message.substring(message.lastIndexOf(". ", at)
+                + 2, at) + " " + message.substring(at + " key fingerprint is ".length()).trim());
     }
 
     private static boolean has(Throwable e, Class<? extends Throwable> type) {

@@ -66,9 +66,19 @@ class SshErrorsTest {
         JSchException e = HostKeyFailures.unknown("UnknownHostKey: [fs0.das4.example]:2222. ED25519 key fingerprint is "
                 + "SHA256:4RsHCnk/KkbAbuTsYWbUGiPr224WG3wtkQfZeaZsuiw");
         assertThat(explain(e)).isEqualTo("site das4: the host key of fs0.das4.example:2222 is not in "
-                + "site.das4.ssh.knownHosts = /etc/koala/known_hosts (it offers ED25519 key fingerprint is "
+                + "site.das4.ssh.knownHosts = /etc/koala/known_hosts (it offers ED25519 "
                 + "SHA256:4RsHCnk/KkbAbuTsYWbUGiPr224WG3wtkQfZeaZsuiw); check it with the cluster's admins, then add it: "
                 + "ssh-keyscan -p 2222 fs0.das4.example >> /etc/koala/known_hosts");
+    }
+
+    @Test
+    void strictCheckingRejectsWithoutAFingerprintSoTheOfferedKeyIsAddedFromTheSession() {
+        JSchException e = HostKeyFailures.unknown("reject HostKey: [fs0.das4.example]:2222");
+        assertThat(explain(e)).isEqualTo("site das4: the host key of fs0.das4.example:2222 is not in "
+                + "site.das4.ssh.knownHosts = /etc/koala/known_hosts; check it with the cluster's admins, then add it: "
+                + "ssh-keyscan -p 2222 fs0.das4.example >> /etc/koala/known_hosts");
+        assertThat(SshErrors.explain(SITE, e, Optional.of("ssh-ed25519 SHA256:abc")))
+                .contains("/etc/koala/known_hosts (it offers ssh-ed25519 SHA256:abc); check");
     }
 
     @Test
