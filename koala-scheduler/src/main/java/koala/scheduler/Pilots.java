@@ -5,8 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import koala.common.api.NodeTask;
 import koala.common.grid.SiteConfig;
 import koala.common.http.ApiException;
+import koala.common.runner.RunnerClient;
 import koala.common.site.PilotSpec;
 import koala.common.site.SiteAgentClient;
 import koala.scheduler.claiming.NodeClaim;
@@ -35,9 +37,10 @@ final class Pilots {
      * @param archiveOptions JVM options mapping a class archive of the launcher, or none
      * @param schedulerUrl   where the launcher calls back
      * @param logDir         where the pilots' output goes
+     * @param reachable      a URL on this machine's loopback (a runner's) as the site's nodes reach it
      */
     record Launcher(String java, List<String> classpath, List<String> archiveOptions, String schedulerUrl,
-                    String logDir) {
+                    String logDir, java.util.function.UnaryOperator<String> reachable) {
     }
 
     private final Map<String, SiteAgentClient> agents;
@@ -65,6 +68,21 @@ final class Pilots {
         PilotSpec spec = new PilotSpec(node.pilotName(), launcher.java(), args, Map.of("KOALA_NODE_TOKEN", node.token()),
                 site.nodeNativeSpec(), launcher.logDir() + "/" + node.pilotName() + ".log", null, "/tmp");
         return agents.get(node.site()).submit(spec).id();
+    }
+
+    /**
+     * The task as the node's launcher must see it: a runner's address on this machine becomes one
+     * the node can reach (on a remote site, a port of its head node forwarded here).
+     */
+    NodeTask forNode(String site, NodeTask task) {
+        String runner = task.environment() == null ? null : task.environment().get(RunnerClient.URL_VARIABLE);
+        if (runner == null) {
+            return task;
+        }
+        Map<String, String> env = new java.util.HashMap<>(task.environment());
+        env.put(RunnerClient.URL_VARIABLE, launchers.apply(site).reachable().apply(runner));
+        return new NodeTask(task.action(), task.executable(), task.arguments(), env, task.directory(), task.stdout(),
+                task.stderr());
     }
 
     /** Kills the node's pilot; a pilot already gone is fine. */

@@ -91,9 +91,11 @@ public final class SchedulerDaemon implements AutoCloseable {
         List<Path> classpath = RuntimeImage.publishedClasspath(koalaHome);
         Pilots.Launcher local = new Pilots.Launcher(JavaCommand.currentJava().toString(),
                 classpath.stream().map(Path::toString).toList(), ClassArchive.options(koalaHome.resolve("runtime"),
-                classpath, Pilots.JVM_OPTIONS, Pilots.LAUNCHER, Pilots.TRAINING), url.toString(), pilotLogs.toString());
+                classpath, Pilots.JVM_OPTIONS, Pilots.LAUNCHER, Pilots.TRAINING), url.toString(), pilotLogs.toString(),
+                address -> address);
         Pilots pilots = new Pilots(agents, sites, site -> siteAgents.remoteLauncher(site).map(r -> new Pilots.Launcher(
-                r.java(), r.classpath(), List.of(), r.schedulerUrl(), r.logDir())).orElse(local), settings.nodeGiveUp());
+                r.java(), r.classpath(), List.of(), r.schedulerUrl(), r.logDir(), a -> siteAgents.reachable(site, a)))
+                .orElse(local), settings.nodeGiveUp());
         Map<String, Integer> nodes = new LinkedHashMap<>();
         grid.sites().forEach(s -> nodes.put(s.name(), s.nodes()));
         Scheduler scheduler = new Scheduler(settings, store, kis, nodes, pilots, FileCatalog.from(grid),

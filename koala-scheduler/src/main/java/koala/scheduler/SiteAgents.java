@@ -87,6 +87,11 @@ final class SiteAgents implements AutoCloseable {
         return Optional.ofNullable(remotes.get(site)).map(RemoteSite::launcher);
     }
 
+    /** A URL on this machine's loopback as nodes of {@code site} reach it. */
+    String reachable(String site, String url) {
+        return Optional.ofNullable(remotes.get(site)).map(r -> r.reachable(url)).orElse(url);
+    }
+
     /** The current agent of every site; the map follows restarts. */
     Map<String, SiteAgentClient> clients() {
         return clients;

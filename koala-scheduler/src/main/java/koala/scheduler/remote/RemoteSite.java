@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -23,8 +24,8 @@ import org.apache.logging.log4j.Logger;
  * if one runs, started otherwise), a local forward to the agent's port and a remote forward of the
  * scheduler's port for the pilots' call-backs. A watch checks every second: a dropped connection
  * marks the site down (its nodes are kept: their pilots run on in SGE) and is made again with
- * backoff ({@link Link}); a dead agent is started again. The remote forward asks for the same port
- * each time, so launchers that lost the scheduler during an outage find it again.
+ * backoff ({@link Link}); a dead agent is started again. The remote forwards ask for the same ports
+ * each time, so launchers that lost the scheduler (or their runner) during an outage find it again.
  */
 public final class RemoteSite implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(RemoteSite.class);
@@ -47,7 +48,9 @@ public final class RemoteSite implements AutoCloseable {
     private final ScheduledExecutorService timer;
     private volatile Link link = Link.initial();
     private volatile Attached attached;
-    private int callbackPort;
+    private volatile boolean closed;
+    /** Ports of this machine (the scheduler's, runners') forwarded from the head node: local -> head node. */
+    private final Map<Integer, Integer> callbacks = new java.util.concurrent.ConcurrentHashMap<>();
     private java.time.Instant nextAgentCheck = java.time.Instant.EPOCH;
 
     /**
@@ -96,6 +99,12 @@ public final class RemoteSite implements AutoCloseable {
     }
 
     synchronized void tick() {
+        if (closed) {
+            return;
+        }
+        // JSch's disconnect of a dropped session can leave the calling thread's interrupt flag set, and
+        // every later wait of this thread would then end at once; only close() stops this watch
+        Thread.interrupted();
         try {
             Attached a = attached;
             if (a != null && a.session().connected()) {
@@ -140,7 +149,7 @@ public final class RemoteSite implements AutoCloseable {
             } else {
                 running = agent.start(jars);
             }
-            int callback = forwardCallback(session, agent);
+            int callback = forwardCallbacks(session, agent);
             Launcher launcher = new Launcher(agent.head().java(), jars, "http://127.0.0.1:" + callback,
                     agent.file("pilots"));
             attach(new Attached(session, agent, running, 0, launcher), jars);
@@ -191,26 +200,58 @@ public final class RemoteSite implements AutoCloseable {
 
     /**
      * The head node's port that reaches this scheduler: the one granted before if it is free (the
-     * pilots running there were told it), any other otherwise.
+     * pilots running there were told it), any other otherwise. Runners' ports forwarded before are
+     * asked for again too.
      */
-    private int forwardCallback(HeadNodeSession session, RemoteAgent agent) {
-        int wanted = callbackPort != 0 ? callbackPort : agent.callbackPort().orElse(0);
-        try {
-            callbackPort = session.forwardRemote(wanted, schedulerPort);
-        } catch (JSchException e) {
-            LOG.warn("site {}: port {} on {} is taken; pilots started before cannot call back", site.name(), wanted,
-                    ssh.host());
-            try {
-                callbackPort = session.forwardRemote(0, schedulerPort);
-            } catch (JSchException again) {
-                throw new SshFailure("site " + site.name() + ": " + ssh.host() + " refuses to forward a port back to "
-                        + "the scheduler (AllowTcpForwarding?): " + again.getMessage(), again);
+    private int forwardCallbacks(HeadNodeSession session, RemoteAgent agent) {
+        int wanted = callbacks.getOrDefault(schedulerPort, agent.callbackPort().orElse(0));
+        int granted = forwardBack(session, schedulerPort, wanted);
+        if (granted != wanted) {
+            agent.rememberCallbackPort(granted);
+        }
+        for (Map.Entry<Integer, Integer> runner : Map.copyOf(callbacks).entrySet()) {
+            if (runner.getKey() != schedulerPort) {
+                forwardBack(session, runner.getKey(), runner.getValue());
             }
         }
-        if (callbackPort != wanted) {
-            agent.rememberCallbackPort(callbackPort);
+        return granted;
+    }
+
+    /** Forwards a head-node port to {@code localPort} here: {@code wanted} if free, any otherwise. */
+    private int forwardBack(HeadNodeSession session, int localPort, int wanted) {
+        try {
+            callbacks.put(localPort, session.forwardRemote(wanted, localPort));
+        } catch (JSchException e) {
+            LOG.warn("site {}: port {} on {} is taken; launchers told it before cannot call back to port {}",
+                    site.name(), wanted, ssh.host(), localPort);
+            try {
+                callbacks.put(localPort, session.forwardRemote(0, localPort));
+            } catch (JSchException again) {
+                throw new SshFailure("site " + site.name() + ": " + ssh.host() + " refuses to forward a port back to "
+                        + "this machine (AllowTcpForwarding?): " + again.getMessage(), again);
+            }
         }
-        return callbackPort;
+        return callbacks.get(localPort);
+    }
+
+    /**
+     * A URL on this machine's loopback (a framework runner's RPC) as the site's nodes reach it: the
+     * same path on a head-node port forwarded here. Any other URL, or while the site is down, as it is.
+     */
+    public String reachable(String url) {
+        URI uri = URI.create(url);
+        Attached a = attached;
+        if (a == null || !List.of("127.0.0.1", "localhost").contains(uri.getHost()) || uri.getPort() < 0) {
+            return url;
+        }
+        try {
+            int port = callbacks.containsKey(uri.getPort()) ? callbacks.get(uri.getPort())
+                    : forwardBack(a.session(), uri.getPort(), 0);
+            return url.replaceFirst("//[^/]+", "//127.0.0.1:" + port);
+        } catch (SshFailure e) {
+            LOG.warn("{}", e.getMessage());
+            return url;
+        }
     }
 
     /** Every few seconds: is the agent's process still there? One that died is started again. */
@@ -230,8 +271,15 @@ public final class RemoteSite implements AutoCloseable {
 
     /** Stops the watch and the agent on the head node, and closes the connection. */
     @Override
-    public synchronized void close() {
+    public void close() {
+        closed = true;
         timer.shutdownNow();
+        synchronized (this) {
+            stopAgent();
+        }
+    }
+
+    private void stopAgent() {
         Attached a = attached;
         if (a != null) {
             try {

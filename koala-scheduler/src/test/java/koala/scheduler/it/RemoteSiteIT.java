@@ -13,6 +13,13 @@ import koala.common.api.JobView;
 import koala.common.api.NodeView;
 import koala.common.api.SchedulerClient;
 import koala.common.api.SiteStatus;
+import koala.common.grid.GridConfig;
+import koala.common.jdf.ClusterCatalog;
+import koala.common.jdf.JdfParser;
+import koala.common.runner.RunnerClient;
+import koala.common.runner.RunnerMessages;
+import koala.runner.RunnerMain;
+import java.time.InstantSource;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -76,6 +83,11 @@ class RemoteSiteIT {
         Awaitility.await("every node started its command").atMost(Duration.ofSeconds(20))
                 .pollInterval(Duration.ofMillis(200)).until(() -> Files.exists(out) && Files.readAllLines(out).size() == 3);
         assertThat(Files.readAllLines(out)).extracting(l -> l.split(" ")[0]).containsExactlyInAnyOrder("fs0", "fs2", "fs2");
+        // fs2's launchers run from the jars copied to the head node and call back through its forwarded port
+        List<String> fs2Launchers = ProcessHandle.allProcesses().map(p -> p.info().commandLine().orElse(""))
+                .filter(c -> c.contains("koala.node.NodeLauncher") && c.contains("--node " + id + ".1.")).toList();
+        assertThat(fs2Launchers).hasSize(2).allSatisfy(c -> assertThat(c).contains(REMOTE_DIR + "/lib/")
+                .doesNotContain("--scheduler " + client.base()).containsPattern("--scheduler http://127.0.0.1:\\d+ "));
 
         sshd.stop();
         Awaitility.await("fs2 down").atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(200))
@@ -99,6 +111,39 @@ class RemoteSiteIT {
         assertThat(done.nodes()).extracting(NodeView::site, NodeView::exitStatus).containsExactlyInAnyOrder(
                 org.assertj.core.groups.Tuple.tuple("fs0", 0), org.assertj.core.groups.Tuple.tuple("fs2", 0),
                 org.assertj.core.groups.Tuple.tuple("fs2", 0));
+    }
+
+    @Test
+    void aFrameworkMasterOnTheRemoteSiteReportsToItsRunnerThroughTheHeadNode() throws Exception {
+        Path runnerUrl = Files.createTempDirectory("koala-remote-runner-url-",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxrwxrwx"))).resolve("url");
+        Files.setPosixFilePermissions(runnerUrl.getParent(), PosixFilePermissions.fromString("rwxrwxrwx"));
+        String jdf = "+( &(jobType = framework)(name = it-remote)(role = master)(count = 1)(resourceManagerContact = fs2)"
+                + "(executable = /bin/sh)(arguments = \"-c\" \"echo $KOALA_RUNNER_URL > " + runnerUrl + "; sleep 100000\")"
+                + "(provisioning = static)(samplePeriod = 1))"
+                + " ( &(role = orchestrator)(count = 1)(executable = /bin/sleep)(arguments = 100000) )"
+                + " ( &(role = worker)(count = 0)(executable = /bin/sleep)(arguments = 100000) )";
+        GridConfig grid = GridConfig.load(scheduler.config());
+        Path dir = Files.createTempDirectory("koala-remote-runner-",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
+        RunnerMain.Setup setup = new RunnerMain.Setup(JdfParser.parse("remote.jdf", jdf,
+                new ClusterCatalog(grid.nodeCounts())), jdf, scheduler.config(), client.base(), 0, dir,
+                Duration.ofSeconds(5), Duration.ofSeconds(60));
+        try (RunnerMain.Started runner = RunnerMain.start(setup, InstantSource.system())) {
+            assertThat(runner.runner().deploy(Duration.ofSeconds(60))).as("initial deployment").isTrue();
+            RunnerMessages.Status status = new RunnerClient(runner.url(), runner.token()).status();
+            assertThat(status.role("master")).singleElement().satisfies(m -> {
+                assertThat(m.site()).isEqualTo("fs2");
+                assertThat(m.state()).isEqualTo("RUNNING");
+            });
+            // the master was told a port of the head node forwarded to the runner, not the runner's own
+            String told = Awaitility.await("the master wrote its KOALA_RUNNER_URL").atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(200)).until(() -> Files.exists(runnerUrl) ? Files.readString(runnerUrl).trim()
+                            : "", t -> !t.isEmpty());
+            assertThat(told).startsWith("http://127.0.0.1:").isNotEqualTo(runner.url().toString());
+            client.closeAllocation(runner.instance());
+            assertThat(runner.runner().awaitEnd(Duration.ofSeconds(20))).isTrue();
+        }
     }
 
     private static String component(String cluster, int count, String command) {
