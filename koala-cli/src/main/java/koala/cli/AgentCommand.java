@@ -26,6 +26,12 @@ final class AgentCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         SiteConfig siteConfig = GridConfig.load(config).site(site);
+        if (siteConfig.remote()) {
+            System.err.println("koala agent: site " + site + " is remote (site." + site + ".ssh.host = "
+                    + siteConfig.ssh().orElseThrow().host() + "): its agent runs on that head node, where the scheduler "
+                    + "starts it over SSH");
+            return 2;
+        }
         int agentPort = port != null ? port : siteConfig.agentPort();
         ProcessBuilder builder = new ProcessBuilder(
                 AgentProcess.commandFor(siteConfig, config.toAbsolutePath(), KoalaHome.dir(), agentPort).commandLine())

@@ -1,6 +1,7 @@
 package koala.scheduler;
 
 import java.util.Optional;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import koala.common.api.NodeTask;
 import koala.common.http.ApiException;
@@ -21,15 +22,18 @@ final class NodeDesk {
     private final JobBook book;
     private final Consumer<Job> claims;
     private final Consumer<Job> running;
+    private final BiFunction<String, NodeTask, NodeTask> forSite;
 
     /**
      * @param claims  checks a claiming job after one of its nodes arrived
      * @param running checks a running job after one of its nodes exited
+     * @param forSite a task as a node of the given site must see it (addresses it can reach)
      */
-    NodeDesk(JobBook book, Consumer<Job> claims, Consumer<Job> running) {
+    NodeDesk(JobBook book, Consumer<Job> claims, Consumer<Job> running, BiFunction<String, NodeTask, NodeTask> forSite) {
         this.book = book;
         this.claims = claims;
         this.running = running;
+        this.forSite = forSite;
     }
 
     /** A launcher says its pilot runs on {@code host}; answers what it should do. */
@@ -57,7 +61,7 @@ final class NodeDesk {
         if (node.state() == NodeState.ARRIVED) {
             book.save(job, node.with(NodeState.RUNNING));
         }
-        return ComponentLaunch.task(job.record(), job.description(), node, job.nodes());
+        return forSite.apply(node.site(), ComponentLaunch.task(job.record(), job.description(), node, job.nodes()));
     }
 
     /** A launcher reports how its command ended. */

@@ -1,14 +1,14 @@
 package koala.scheduler;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
+import java.util.function.Function;
+import koala.common.api.NodeTask;
 import koala.common.grid.SiteConfig;
 import koala.common.http.ApiException;
-import koala.common.process.JavaCommand;
+import koala.common.runner.RunnerClient;
 import koala.common.site.PilotSpec;
 import koala.common.site.SiteAgentClient;
 import koala.scheduler.claiming.NodeClaim;
@@ -18,7 +18,9 @@ import org.apache.logging.log4j.Logger;
 /**
  * Claims and releases nodes through the site agents. A node's pilot runs the node launcher, which
  * calls back to this scheduler with the node's token; the pilot asks for one node with the site's
- * native specification.
+ * native specification. Where the launcher is and how it reaches the scheduler depends on the site:
+ * on this machine, this JVM's Java and class path; on a remote site, the copies on its head node
+ * and the SSH link's call-back port there.
  */
 final class Pilots {
     private static final Logger LOG = LogManager.getLogger(Pilots.class);
@@ -29,42 +31,58 @@ final class Pilots {
     static final List<String> TRAINING = List.of("--scheduler", "http://127.0.0.1:1", "--node", "training",
             "--give-up", "0");
 
-    private final List<String> archiveOptions;
-    private final Map<String, SiteAgentClient> agents;
-    private final Map<String, SiteConfig> sites;
-    private final List<Path> classpath;
-    private final String schedulerUrl;
-    private final Duration giveUp;
-    private final Path logDir;
-
-    Pilots(Map<String, SiteAgentClient> agents, Map<String, SiteConfig> sites, List<Path> classpath, String schedulerUrl,
-           Duration giveUp, Path logDir) {
-        this(agents, sites, classpath, List.of(), schedulerUrl, giveUp, logDir);
+    /**
+     * How a site's pilots start the node launcher; every path is one on the machines that run them.
+     *
+     * @param archiveOptions JVM options mapping a class archive of the launcher, or none
+     * @param schedulerUrl   where the launcher calls back
+     * @param logDir         where the pilots' output goes
+     * @param reachable      a URL on this machine's loopback (a runner's) as the site's nodes reach it
+     */
+    record Launcher(String java, List<String> classpath, List<String> archiveOptions, String schedulerUrl,
+                    String logDir, java.util.function.UnaryOperator<String> reachable) {
     }
 
-    /** @param archiveOptions JVM options mapping a class archive of the launcher, or none */
-    Pilots(Map<String, SiteAgentClient> agents, Map<String, SiteConfig> sites, List<Path> classpath,
-           List<String> archiveOptions, String schedulerUrl, Duration giveUp, Path logDir) {
-        this.archiveOptions = List.copyOf(archiveOptions);
+    private final Map<String, SiteAgentClient> agents;
+    private final Map<String, SiteConfig> sites;
+    private final Function<String, Launcher> launchers;
+    private final Duration giveUp;
+
+    /** @param launchers each site's launcher; may throw an {@link ApiException} while a site is unreachable */
+    Pilots(Map<String, SiteAgentClient> agents, Map<String, SiteConfig> sites, Function<String, Launcher> launchers,
+           Duration giveUp) {
         this.agents = agents;
         this.sites = sites;
-        this.classpath = classpath;
-        this.schedulerUrl = schedulerUrl;
+        this.launchers = launchers;
         this.giveUp = giveUp;
-        this.logDir = logDir;
     }
 
     /** Submits the node's pilot; returns its SGE job id. */
     String submit(NodeClaim node) {
         SiteConfig site = sites.get(node.site());
+        Launcher launcher = launchers.apply(node.site());
         List<String> args = new ArrayList<>(JVM_OPTIONS);
-        args.addAll(archiveOptions);
-        args.addAll(List.of("-cp", classpath.stream().map(Path::toString).collect(Collectors.joining(":")), LAUNCHER,
-                "--scheduler", schedulerUrl, "--node", node.id(), "--give-up", Long.toString(giveUp.toSeconds())));
-        PilotSpec spec = new PilotSpec(node.pilotName(), JavaCommand.currentJava().toString(), args,
-                Map.of("KOALA_NODE_TOKEN", node.token()), site.nodeNativeSpec(),
-                logDir.resolve(node.pilotName() + ".log").toString(), null, "/tmp");
+        args.addAll(launcher.archiveOptions());
+        args.addAll(List.of("-cp", String.join(":", launcher.classpath()), LAUNCHER, "--scheduler",
+                launcher.schedulerUrl(), "--node", node.id(), "--give-up", Long.toString(giveUp.toSeconds())));
+        PilotSpec spec = new PilotSpec(node.pilotName(), launcher.java(), args, Map.of("KOALA_NODE_TOKEN", node.token()),
+                site.nodeNativeSpec(), launcher.logDir() + "/" + node.pilotName() + ".log", null, "/tmp");
         return agents.get(node.site()).submit(spec).id();
+    }
+
+    /**
+     * The task as the node's launcher must see it: a runner's address on this machine becomes one
+     * the node can reach (on a remote site, a port of its head node forwarded here).
+     */
+    NodeTask forNode(String site, NodeTask task) {
+        String runner = task.environment() == null ? null : task.environment().get(RunnerClient.URL_VARIABLE);
+        if (runner == null) {
+            return task;
+        }
+        Map<String, String> env = new java.util.HashMap<>(task.environment());
+        env.put(RunnerClient.URL_VARIABLE, launchers.apply(site).reachable().apply(runner));
+        return new NodeTask(task.action(), task.executable(), task.arguments(), env, task.directory(), task.stdout(),
+                task.stderr());
     }
 
     /** Kills the node's pilot; a pilot already gone is fine. */
@@ -72,8 +90,13 @@ final class Pilots {
         if (node.pilot() == null) {
             return;
         }
+        SiteAgentClient agent = agents.get(node.site());
+        if (agent == null) {
+            LOG.warn("cannot kill pilot {} of node {}: site {} has not been reached", node.pilot(), node.id(), node.site());
+            return;
+        }
         try {
-            agents.get(node.site()).kill(node.pilot());
+            agent.kill(node.pilot());
         } catch (ApiException e) {
             if (e.status() != 404) {
                 LOG.warn("could not kill pilot {} of node {} on {}: {}", node.pilot(), node.id(), node.site(),

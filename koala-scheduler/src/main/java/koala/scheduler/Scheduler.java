@@ -82,7 +82,7 @@ final class Scheduler {
         this.watch = new PilotWatch(kis);
         this.claimer = new Claimer(book, pilots, new ClaimRules(settings.claimTimeout(), settings.maxClaimFailures()),
                 this::policyFor, this::gridView, this::fire, clock);
-        this.desk = new NodeDesk(book, claimer::check, this::checkRunning);
+        this.desk = new NodeDesk(book, claimer::check, this::checkRunning, pilots::forNode);
         this.frameworks = new Frameworks(store, book, clock);
         this.recovery = new Recovery(book, store, kis, queue, claimer::submitPilot, clock);
         this.allocations = new Allocations(book, new Allocations.Claims() {

@@ -27,6 +27,7 @@ import koala.common.grid.SiteConfig;
 import koala.common.http.ApiException;
 import koala.common.http.JsonHttpServer;
 import koala.common.process.ClassArchive;
+import koala.common.process.JavaCommand;
 import koala.common.process.RuntimeImage;
 import koala.common.site.SiteAgentClient;
 import koala.scheduler.api.SchedulerApi;
@@ -65,7 +66,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         Files.createDirectories(settings.database().getParent());
         Path pilotLogs = pilotLogs();
         Store store = H2Store.open(settings.database());
-        SiteAgents agents = new SiteAgents(grid, koalaHome, store);
+        SiteAgents agents = new SiteAgents(grid, koalaHome, store, settings.port());
         try {
             agents.attachOrStart();
             return serve(grid, koalaHome, settings, store, agents, pilotLogs);
@@ -80,16 +81,21 @@ public final class SchedulerDaemon implements AutoCloseable {
     private static SchedulerDaemon serve(GridConfig grid, Path koalaHome, SchedulerSettings settings, Store store,
                                          SiteAgents siteAgents, Path pilotLogs) throws IOException {
         Map<String, SiteAgentClient> agents = siteAgents.clients();
-        InformationService kis = new InformationService(agents, InstantSource.system(),
-                Executors.newSingleThreadScheduledExecutor(daemon("kis")));
+        InformationService kis = new InformationService(grid.sites().stream().map(SiteConfig::name).toList(), agents,
+                siteAgents::unreachable, InstantSource.system(), Executors.newSingleThreadScheduledExecutor(daemon("kis")));
         awaitAgents(agents.values());
         kis.pollAll();
         URI url = URI.create("http://127.0.0.1:" + settings.port());
         Map<String, SiteConfig> sites = new LinkedHashMap<>();
         grid.sites().forEach(s -> sites.put(s.name(), s));
         List<Path> classpath = RuntimeImage.publishedClasspath(koalaHome);
-        Pilots pilots = new Pilots(agents, sites, classpath, ClassArchive.options(koalaHome.resolve("runtime"), classpath,
-                Pilots.JVM_OPTIONS, Pilots.LAUNCHER, Pilots.TRAINING), url.toString(), settings.nodeGiveUp(), pilotLogs);
+        Pilots.Launcher local = new Pilots.Launcher(JavaCommand.currentJava().toString(),
+                classpath.stream().map(Path::toString).toList(), ClassArchive.options(koalaHome.resolve("runtime"),
+                classpath, Pilots.JVM_OPTIONS, Pilots.LAUNCHER, Pilots.TRAINING), url.toString(), pilotLogs.toString(),
+                address -> address);
+        Pilots pilots = new Pilots(agents, sites, site -> siteAgents.remoteLauncher(site).map(r -> new Pilots.Launcher(
+                r.java(), r.classpath(), List.of(), r.schedulerUrl(), r.logDir(), a -> siteAgents.reachable(site, a)))
+                .orElse(local), settings.nodeGiveUp());
         Map<String, Integer> nodes = new LinkedHashMap<>();
         grid.sites().forEach(s -> nodes.put(s.name(), s.nodes()));
         Scheduler scheduler = new Scheduler(settings, store, kis, nodes, pilots, FileCatalog.from(grid),
@@ -126,6 +132,9 @@ public final class SchedulerDaemon implements AutoCloseable {
         scheduler.recovery().reload();
         scheduler.recovery().adoptUnconfirmedPilots();
         for (String site : sites) {
+            if (!agents.containsKey(site)) {
+                continue; // a remote site not reached yet; its orphans wait for the next start
+            }
             for (String orphan : scheduler.recovery().orphanPilots(site)) {
                 LOG.info("killing orphan pilot {} on {}: no live node owns it", orphan, site);
                 try {
@@ -237,7 +246,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         }
     }
 
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
+    static java.util.concurrent.ThreadFactory daemon(String name) {
         return r -> {
             Thread t = new Thread(r, name);
             t.setDaemon(true);

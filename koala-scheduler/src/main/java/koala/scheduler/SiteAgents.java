@@ -3,16 +3,20 @@ package koala.scheduler;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import koala.common.grid.GridConfig;
 import koala.common.grid.SiteConfig;
 import koala.common.http.ApiException;
 import koala.common.process.AgentProcess;
+import koala.common.process.RuntimeImage;
 import koala.common.site.SiteAgentClient;
+import koala.scheduler.remote.RemoteSite;
 import koala.scheduler.storage.Store;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
@@ -22,7 +26,8 @@ import org.apache.logging.log4j.Logger;
  * answers is re-attached, otherwise a new one is started. A watch then checks every agent's
  * process: one that has died — killed, crashed, or exited 75 because its DRMAA session wedged — is
  * started again and its new address used from then on. The clients map is live: the information
- * service and the pilots always reach the current agent.
+ * service and the pilots always reach the current agent. A remote site's agent runs on its head
+ * node and is kept by its {@link RemoteSite}, over SSH.
  */
 final class SiteAgents implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(SiteAgents.class);
@@ -34,18 +39,33 @@ final class SiteAgents implements AutoCloseable {
     private final Map<String, SiteAgentClient> clients = new ConcurrentHashMap<>();
     private final Map<String, Long> pids = new ConcurrentHashMap<>();
     private final Map<String, AgentProcess> started = new ConcurrentHashMap<>();
+    private final Map<String, RemoteSite> remotes = new ConcurrentHashMap<>();
+    private final int schedulerPort;
     private ScheduledExecutorService watch;
 
-    SiteAgents(GridConfig grid, Path koalaHome, Store store) {
+    /** @param schedulerPort the port remote sites' pilots call back to, through their SSH link */
+    SiteAgents(GridConfig grid, Path koalaHome, Store store, int schedulerPort) {
         this.grid = grid;
         this.koalaHome = koalaHome;
         this.store = store;
+        this.schedulerPort = schedulerPort;
     }
 
-    /** Re-attaches to the agents recorded before, if they still answer, and starts the others. */
+    /**
+     * Re-attaches to the agents recorded before, if they still answer, and starts the others. A
+     * remote site that cannot be reached is not fatal: it shows down with the reason, and is tried again.
+     */
     void attachOrStart() {
         Map<String, Store.AgentRecord> known = store.agents();
         for (SiteConfig site : grid.sites()) {
+            if (site.remote()) {
+                RemoteSite remote = new RemoteSite(site, schedulerPort, RuntimeImage.currentClasspath(),
+                        InstantSource.system(), Executors.newSingleThreadScheduledExecutor(SchedulerDaemon.daemon("ssh-" + site.name())),
+                        client -> clients.put(site.name(), client));
+                remotes.put(site.name(), remote);
+                remote.start();
+                continue;
+            }
             Optional<Store.AgentRecord> previous = Optional.ofNullable(known.get(site.name())).filter(SiteAgents::answers);
             if (previous.isPresent()) {
                 LOG.info("re-attached to the agent of site {} at {}", site.name(), previous.get().url());
@@ -55,6 +75,21 @@ final class SiteAgents implements AutoCloseable {
                 start(site);
             }
         }
+    }
+
+    /** Why {@code site} cannot be reached at all now: a remote site whose SSH link is down. */
+    Optional<String> unreachable(String site) {
+        return Optional.ofNullable(remotes.get(site)).flatMap(RemoteSite::down);
+    }
+
+    /** How pilots of a remote site run there; empty for a site on this machine. */
+    Optional<RemoteSite.Launcher> remoteLauncher(String site) {
+        return Optional.ofNullable(remotes.get(site)).map(RemoteSite::launcher);
+    }
+
+    /** A URL on this machine's loopback as nodes of {@code site} reach it. */
+    String reachable(String site, String url) {
+        return Optional.ofNullable(remotes.get(site)).map(r -> r.reachable(url)).orElse(url);
     }
 
     /** The current agent of every site; the map follows restarts. */
@@ -70,6 +105,9 @@ final class SiteAgents implements AutoCloseable {
 
     private void restartDead() {
         for (SiteConfig site : grid.sites()) {
+            if (site.remote()) {
+                continue; // kept by its RemoteSite
+            }
             Long pid = pids.get(site.name());
             boolean alive = pid != null && ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
             if (!alive) {
@@ -110,6 +148,7 @@ final class SiteAgents implements AutoCloseable {
         if (watch != null) {
             watch.shutdownNow();
         }
+        remotes.values().forEach(RemoteSite::close);
         started.values().forEach(AgentProcess::close);
         pids.forEach((site, pid) -> {
             if (!started.containsKey(site) || started.get(site).pid() != pid) {

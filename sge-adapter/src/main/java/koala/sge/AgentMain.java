@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import koala.common.grid.ConfigException;
@@ -18,11 +19,16 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
 /**
- * Entry point of a site agent process: {@code --config FILE --site NAME [--port N]}. The process
- * must have been started with the cell's environment ({@code SGE_ROOT}, {@code SGE_CELL}, ports)
- * and with libdrmaa loadable; {@code bin/koala agent} and the scheduler do that. Prints
- * {@code READY <url>} once it serves. Exits 2 on bad arguments or configuration, 75 when its
- * DRMAA session is wedged (the supervisor restarts it).
+ * Entry point of a site agent process: {@code --config FILE --site NAME [--port N] [--state-file F]
+ * [--idle-exit SECONDS]}. The process must have been started with the cell's environment
+ * ({@code SGE_ROOT}, {@code SGE_CELL}, ports) and with libdrmaa loadable; {@code bin/koala agent}
+ * and the scheduler do that. Prints {@code READY <url>} once it serves. Exits 2 on bad arguments or
+ * configuration, 75 when its DRMAA session is wedged (the supervisor restarts it), 0 after
+ * {@code --idle-exit} seconds without a request.
+ *
+ * <p>An agent on a remote head node is started detached from the SSH session: it writes
+ * {@code PORT PID} to its state file once it serves (and removes the file when it stops), so that
+ * a scheduler that reconnects finds and re-attaches to it instead of starting a second one.
  */
 public final class AgentMain {
     public static final int EXIT_WEDGED = 75;
@@ -43,10 +49,11 @@ public final class AgentMain {
             System.exit(2);
             return;
         }
-        run(site, options.port());
+        run(site, options);
     }
 
-    static void run(SiteConfig site, int port) throws IOException, InterruptedException {
+    static void run(SiteConfig site, Options options) throws IOException, InterruptedException {
+        int port = options.port();
         SiteAgent agent = new SiteAgent(site, new SgeCommands(site.cell(), Duration.ofSeconds(20)),
                 new DrmaaCell(InstantSource.system()), InstantSource.system(),
                 Executors.newSingleThreadScheduledExecutor(daemon("probe")), Executors.newSingleThreadExecutor(daemon("reaper")),
@@ -56,8 +63,11 @@ public final class AgentMain {
         server.start();
         agent.start();
         CountDownLatch stopped = new CountDownLatch(1);
+        options.stateFile().ifPresent(file -> StateFile.write(file, server.port()));
+        options.idleExit().ifPresent(limit -> exitWhenIdle(server, site, new IdleExit(InstantSource.system(), limit)));
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             LOG.info("agent for site {} stopping", site.name());
+            options.stateFile().ifPresent(StateFile::remove);
             server.close();
             agent.close();
             stopped.countDown();
@@ -68,6 +78,18 @@ public final class AgentMain {
         System.out.println(AgentProcess.READY + url);
         System.out.flush();
         stopped.await();
+    }
+
+    /** Checks every tenth of the limit (at most every 30 s) whether the scheduler still calls. */
+    private static void exitWhenIdle(JsonHttpServer server, SiteConfig site, IdleExit idle) {
+        long every = Math.max(1, Math.min(30_000, idle.limit().toMillis() / 10));
+        Executors.newSingleThreadScheduledExecutor(daemon("idle-exit")).scheduleWithFixedDelay(() -> {
+            if (idle.idle(server.requestsSeen())) {
+                LOG.warn("agent for site {}: no request for {} s, the scheduler is gone; stopping", site.name(),
+                        idle.limit().toSeconds());
+                System.exit(0);
+            }
+        }, every, every, java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
     /** DRMAA binds to the cell named by the environment; a mismatch would submit to the wrong cluster. */
@@ -89,25 +111,31 @@ public final class AgentMain {
         };
     }
 
-    record Options(Path config, String site, int port) {
+    record Options(Path config, String site, int port, Optional<Path> stateFile, Optional<Duration> idleExit) {
         static Options parse(List<String> args) {
             Path config = null;
             String site = null;
             int port = 0;
+            Path stateFile = null;
+            Duration idleExit = null;
             for (int i = 0; i < args.size(); i++) {
                 String value = i + 1 < args.size() ? args.get(i + 1) : null;
                 switch (args.get(i)) {
                     case "--config" -> config = Path.of(required("--config", value));
                     case "--site" -> site = required("--site", value);
                     case "--port" -> port = Integer.parseInt(required("--port", value));
+                    case "--state-file" -> stateFile = Path.of(required("--state-file", value));
+                    case "--idle-exit" -> idleExit = Duration.ofSeconds(Long.parseLong(required("--idle-exit", value)));
                     default -> throw new IllegalArgumentException("unknown option " + args.get(i));
                 }
                 i++;
             }
             if (config == null || site == null) {
-                throw new IllegalArgumentException("usage: AgentMain --config FILE --site NAME [--port N]");
+                throw new IllegalArgumentException("usage: AgentMain --config FILE --site NAME [--port N] "
+                        + "[--state-file FILE] [--idle-exit SECONDS]");
             }
-            return new Options(config, site, port);
+            return new Options(config, site, port, Optional.ofNullable(stateFile),
+                    Optional.ofNullable(idleExit).filter(d -> !d.isZero()));
         }
 
         private static String required(String option, String value) {

@@ -139,9 +139,29 @@ public final class GridConfig {
             DrmaaInstall drmaa = new DrmaaInstall(path(p + "drmaa.jar", debian.jar()),
                     path(p + "drmaa.library", debian.library()),
                     string(p + "drmaa.preload").map(Path::of).or(debian::preload).filter(x -> !x.toString().isBlank()));
-            return new SiteConfig(name, cell, string(p + "agent.user").orElse("koala"),
-                    port(p + "agent.port", 0), string(p + "node.nativeSpec").orElse(""),
-                    positive(p + "node.count", 1), drmaa);
+            Optional<SshConfig> ssh = string(p + "ssh.host").filter(h -> !h.isEmpty()).map(host -> ssh(p, host));
+            String agentUser = ssh.map(SshConfig::user).orElseGet(() -> string(p + "agent.user").orElse("koala"));
+            return new SiteConfig(name, cell, agentUser, port(p + "agent.port", 0),
+                    string(p + "node.nativeSpec").orElse(""), positive(p + "node.count", 1), drmaa, ssh);
+        }
+
+        /** A remote site's head node; the agent runs as the account KOALA logs in as. */
+        private SshConfig ssh(String p, String host) {
+            Path home = Path.of(System.getProperty("user.home"));
+            Path key = path(p + "ssh.key", null);
+            if (key == null) {
+                throw missing(p + "ssh.key");
+            }
+            String check = string(p + "ssh.hostKeyCheck").filter(s -> !s.isEmpty()).orElse("yes");
+            if (!check.equals("yes") && !check.equals("no")) {
+                throw new ConfigException(file + ": " + p + "ssh.hostKeyCheck = '" + check + "': yes or no");
+            }
+            int idleExit = positive(p + "ssh.agentIdleExit", 600);
+            return new SshConfig(host, port(p + "ssh.port", 22),
+                    string(p + "ssh.user").filter(s -> !s.isEmpty()).orElseGet(() -> string(p + "agent.user").orElse("koala")),
+                    key, path(p + "ssh.knownHosts", home.resolve(".ssh").resolve("known_hosts")), check.equals("yes"),
+                    string(p + "ssh.dir").filter(s -> !s.isEmpty()).orElse(".koala"),
+                    string(p + "ssh.java").filter(s -> !s.isEmpty()).orElse("java"), java.time.Duration.ofSeconds(idleExit));
         }
 
         Optional<String> string(String key) {

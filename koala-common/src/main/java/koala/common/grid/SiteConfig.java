@@ -1,6 +1,9 @@
 package koala.common.grid;
 
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
 
 /**
  * One cluster of the grid as the configuration describes it.
@@ -10,7 +13,37 @@ import java.nio.file.Path;
  * @param nodeNativeSpec DRMAA native specification that asks SGE for one KOALA node
  * @param nodes      expected number of nodes, a hint for planning before the first snapshot
  * @param drmaa      where this site's DRMAA binding and native library are
+ * @param ssh        for a remote site, how to reach its head node; empty for a cell on this machine
  */
 public record SiteConfig(String name, CellEnvironment cell, String agentUser, int agentPort,
-                         String nodeNativeSpec, int nodes, DrmaaInstall drmaa) {
+                         String nodeNativeSpec, int nodes, DrmaaInstall drmaa, Optional<SshConfig> ssh) {
+
+    public boolean remote() {
+        return ssh.isPresent();
+    }
+
+    /**
+     * This site as a grid configuration of its own, for an agent started on a remote head node: the
+     * cell and DRMAA keys (paths there) and no SSH keys, since that agent runs on the cell's side.
+     */
+    public String agentProperties() {
+        String p = "site." + name + ".";
+        StringBuilder s = new StringBuilder("# written by the KOALA scheduler for the agent of site " + name + "\n")
+                .append("grid.sites = ").append(name).append('\n');
+        Map<String, String> keys = new LinkedHashMap<>();
+        keys.put("sge.root", cell.sgeRoot().toString());
+        keys.put("sge.cell", cell.cell());
+        keys.put("sge.qmasterPort", Integer.toString(cell.qmasterPort()));
+        keys.put("sge.execdPort", Integer.toString(cell.execdPort()));
+        keys.put("sge.bin", cell.binDir().toString());
+        keys.put("agent.user", agentUser);
+        keys.put("agent.port", Integer.toString(agentPort));
+        keys.put("node.nativeSpec", nodeNativeSpec);
+        keys.put("node.count", Integer.toString(nodes));
+        keys.put("drmaa.jar", drmaa.jar().toString());
+        keys.put("drmaa.library", drmaa.library().toString());
+        keys.put("drmaa.preload", drmaa.preload().map(Path::toString).orElse(""));
+        keys.forEach((k, v) -> s.append(p).append(k).append(" = ").append(v.replace("\\", "\\\\")).append('\n'));
+        return s.toString();
+    }
 }

@@ -38,6 +38,7 @@ public final class JsonHttpServer implements AutoCloseable {
     }
 
     private final List<Route> routes = new ArrayList<>();
+    private final java.util.concurrent.atomic.AtomicLong requests = new java.util.concurrent.atomic.AtomicLong();
     private final HttpServer server;
     private final ExecutorService executor;
 
@@ -65,6 +66,11 @@ public final class JsonHttpServer implements AutoCloseable {
         return server.getAddress().getPort();
     }
 
+    /** Requests received so far: a process can tell from it that nobody calls it any more. */
+    public long requestsSeen() {
+        return requests.get();
+    }
+
     @Override
     public void close() {
         server.stop(0);
@@ -72,6 +78,7 @@ public final class JsonHttpServer implements AutoCloseable {
     }
 
     private void dispatch(HttpExchange exchange) throws IOException {
+        requests.incrementAndGet();
         Response response;
         try {
             response = answer(exchange);

@@ -11,6 +11,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -64,12 +66,24 @@ public final class AgentProcess implements AutoCloseable {
         if (classpath.stream().noneMatch(p -> p.getFileName().toString().contains("drmaa"))) {
             classpath.add(site.drmaa().jar());
         }
-        return JavaCommand.of(MAIN_CLASS, classpath, "--config", gridConfig.toString(), "--site", site.name(),
-                        "--port", Integer.toString(port))
-                .withNative(RuntimeImage.nativeDir(koalaHome, site.drmaa().library()), site.drmaa().preload())
+        return command(site, JavaCommand.currentJava(), classpath, RuntimeImage.nativeDir(koalaHome,
+                site.drmaa().library()), List.of("--config", gridConfig.toString(), "--site", site.name(), "--port",
+                Integer.toString(port))).as(site.agentUser());
+    }
+
+    /**
+     * The agent's JVM with the cell's environment and libdrmaa loadable, wherever it runs: here, or
+     * on a remote head node, where every path is one there.
+     *
+     * @param nativeDir a directory holding {@code libdrmaa.so}
+     */
+    public static JavaCommand command(SiteConfig site, Path java, List<Path> classpath, Path nativeDir,
+                                      List<String> args) {
+        return new JavaCommand(java, classpath, Optional.empty(), Optional.empty(), Map.of(), Optional.empty(),
+                        List.of(), MAIN_CLASS, List.copyOf(args))
+                .withNative(nativeDir, site.drmaa().preload())
                 .withEnv(site.cell().variables())
-                .withJvmOptions(List.of("-Xmx256m", "-XX:+UseSerialGC"))
-                .as(site.agentUser());
+                .withJvmOptions(List.of("-Xmx256m", "-XX:+UseSerialGC"));
     }
 
     private static URI awaitReady(Process process, Path log, Duration timeout) {

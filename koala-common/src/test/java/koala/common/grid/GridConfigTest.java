@@ -80,4 +80,53 @@ class GridConfigTest {
                 """));
         assertThat(grid.nodeCounts()).containsExactly(entry("fs2", 8), entry("fs0", 16), entry("fs1", 1));
     }
+
+    @Test
+    void aRemoteSiteIsReachedOverSshAndItsAgentRunsAsTheLoginAccount() throws Exception {
+        GridConfig grid = GridConfig.load(write("""
+                grid.sites = local, das4
+                site.local.sge.cell = fs0
+                site.das4.sge.root = /cm/shared/apps/sge
+                site.das4.sge.cell = default
+                site.das4.node.nativeSpec = -l exclusive=true,h_rt=900
+                site.das4.agent.user = ignored-for-remote
+                site.das4.ssh.host = fs0.das4.cs.vu.nl
+                site.das4.ssh.user = koala
+                site.das4.ssh.key = /etc/koala/id_ed25519
+                site.das4.ssh.knownHosts = /etc/koala/known_hosts
+                """));
+
+        assertThat(grid.site("local").ssh()).isEmpty();
+        SiteConfig das4 = grid.site("das4");
+        assertThat(das4.remote()).isTrue();
+        assertThat(das4.agentUser()).isEqualTo("koala");
+        assertThat(das4.ssh().orElseThrow()).isEqualTo(new SshConfig("fs0.das4.cs.vu.nl", 22, "koala",
+                Path.of("/etc/koala/id_ed25519"), Path.of("/etc/koala/known_hosts"), true, ".koala", "java",
+                java.time.Duration.ofMinutes(10)));
+
+        // the agent on the head node reads the same site, without the SSH keys
+        Path agentView = write(das4.agentProperties());
+        SiteConfig seenThere = GridConfig.load(agentView).site("das4");
+        assertThat(seenThere.ssh()).isEmpty();
+        assertThat(seenThere.cell()).isEqualTo(das4.cell());
+        assertThat(seenThere.nodeNativeSpec()).isEqualTo("-l exclusive=true,h_rt=900");
+        assertThat(seenThere.drmaa()).isEqualTo(das4.drmaa());
+        assertThat(seenThere.agentUser()).isEqualTo("koala");
+    }
+
+    @Test
+    void aRemoteSiteNeedsAKeyAndAYesOrNoHostKeyCheck() throws Exception {
+        Path noKey = write("grid.sites = r\nsite.r.sge.cell = c\nsite.r.ssh.host = head\n");
+        assertThatThrownBy(() -> GridConfig.load(noKey)).hasMessage(noKey + ": site.r.ssh.key: missing");
+
+        Path badCheck = write("grid.sites = r\nsite.r.sge.cell = c\nsite.r.ssh.host = head\nsite.r.ssh.key = /k\n"
+                + "site.r.ssh.hostKeyCheck = maybe\n");
+        assertThatThrownBy(() -> GridConfig.load(badCheck))
+                .hasMessage(badCheck + ": site.r.ssh.hostKeyCheck = 'maybe': yes or no");
+
+        Path badPort = write("grid.sites = r\nsite.r.sge.cell = c\nsite.r.ssh.host = head\nsite.r.ssh.key = /k\n"
+                + "site.r.ssh.port = 99999\n");
+        assertThatThrownBy(() -> GridConfig.load(badPort))
+                .hasMessage(badPort + ": site.r.ssh.port = 99999: a port is 0..65535");
+    }
 }

@@ -2,11 +2,13 @@ package koala.scheduler.kis;
 
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import koala.common.http.ApiException;
 import koala.common.site.AgentHealth;
 import koala.common.site.CellSnapshot;
@@ -26,9 +28,23 @@ public final class InformationService implements AutoCloseable {
     private final Map<String, SiteInfo> latest = new ConcurrentHashMap<>();
     private final InstantSource clock;
     private final ScheduledExecutorService timer;
+    private final List<String> sites;
+    private final Function<String, Optional<String>> unreachable;
 
     public InformationService(Map<String, SiteAgentClient> agents, InstantSource clock, ScheduledExecutorService timer) {
+        this(List.copyOf(agents.keySet()), agents, site -> Optional.empty(), clock, timer);
+    }
+
+    /**
+     * @param unreachable why a site cannot be reached at all right now (a remote site whose SSH link is
+     *                    down), so that it is shown down with that reason rather than a refused connection
+     */
+    public InformationService(List<String> sites, Map<String, SiteAgentClient> agents,
+                              Function<String, Optional<String>> unreachable, InstantSource clock,
+                              ScheduledExecutorService timer) {
+        this.sites = List.copyOf(sites);
         this.agents = agents; // live: a restarted agent is polled at its new address
+        this.unreachable = unreachable;
         this.clock = clock;
         this.timer = timer;
     }
@@ -43,10 +59,14 @@ public final class InformationService implements AutoCloseable {
 
     /** Polls every site now, on the caller's thread. */
     public void pollAll() {
-        agents.forEach((site, agent) -> latest.put(site, poll(site, agent)));
+        sites.forEach(site -> latest.put(site, poll(site, agents.get(site))));
     }
 
     private SiteInfo poll(String site, SiteAgentClient agent) {
+        Optional<String> cut = unreachable.apply(site);
+        if (cut.isPresent() || agent == null) {
+            return new SiteInfo(site, null, null, cut.orElse("no agent yet"), clock.instant());
+        }
         try {
             AgentHealth health = agent.health();
             CellSnapshot snapshot = health.up() ? agent.snapshot() : null;

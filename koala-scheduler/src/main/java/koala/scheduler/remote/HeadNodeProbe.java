@@ -1,0 +1,104 @@
+package koala.scheduler.remote;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import koala.common.grid.SiteConfig;
+import koala.common.grid.SshConfig;
+
+/**
+ * What the scheduler checks on a head node before it starts an agent there: the agent's directory,
+ * a Java 17 or later, the SGE cell and its client commands, and the DRMAA binding the site names.
+ * One shell script prints {@code key=value} lines; {@link #read} turns them into the head node's
+ * facts or into problems that each name the configuration key to fix.
+ */
+final class HeadNodeProbe {
+    static final int JAVA_NEEDED = 17;
+    private static final Pattern VERSION = Pattern.compile("version \"(\\d+)(?:\\.(\\d+))?");
+
+    /** The head node as the agent and the pilots will use it. */
+    record HeadNode(String dir, String java) {
+    }
+
+    private HeadNodeProbe() {
+    }
+
+    /** The probe, run by the login account's shell. */
+    static String script(SiteConfig site) {
+        SshConfig ssh = site.ssh().orElseThrow();
+        return String.join("\n",
+                "J=" + Sh.quote(ssh.java()) + "; R=" + Sh.quote(site.cell().sgeRoot().toString())
+                        + "; C=" + Sh.quote(site.cell().cell()) + "; B=" + Sh.quote(site.cell().binDir().toString()),
+                "DJ=" + Sh.quote(site.drmaa().jar().toString()) + "; DL=" + Sh.quote(site.drmaa().library().toString())
+                        + "; P=" + Sh.quote(site.drmaa().preload().map(Object::toString).orElse("")),
+                "D=$(cd && mkdir -p " + Sh.quote(ssh.dir()) + " && cd " + Sh.quote(ssh.dir()) + " && pwd) && echo \"dir=$D\"",
+                "JP=$(command -v \"$J\" 2>/dev/null); echo \"java=$JP\"",
+                "[ -n \"$JP\" ] && echo \"javaVersion=$(\"$JP\" -version 2>&1 | head -n 1)\"",
+                "[ -f \"$R/$C/common/act_qmaster\" ] && echo cell=yes || echo cell=no",
+                "[ -x \"$B/qstat\" ] && echo qstat=yes || echo qstat=no",
+                "[ -f \"$DJ\" ] && echo drmaaJar=yes || echo drmaaJar=no",
+                "[ -f \"$DL\" ] && echo drmaaLibrary=yes || echo drmaaLibrary=no",
+                "[ -z \"$P\" ] || { [ -f \"$P\" ] && echo preload=yes || echo preload=no; }",
+                "exit 0");
+    }
+
+    /** The head node's facts, or an {@link IllegalStateException} listing every problem found. */
+    static HeadNode read(SiteConfig site, String output) {
+        Map<String, String> facts = new LinkedHashMap<>();
+        output.lines().map(l -> l.split("=", 2)).filter(kv -> kv.length == 2).forEach(kv -> facts.put(kv[0], kv[1].trim()));
+        SshConfig ssh = site.ssh().orElseThrow();
+        String p = "site." + site.name() + ".";
+        List<String> problems = new ArrayList<>();
+        String dir = facts.getOrDefault("dir", "");
+        if (dir.isEmpty()) {
+            problems.add(p + "ssh.dir = " + ssh.dir() + ": cannot be created in the home of " + ssh.user());
+        }
+        String java = facts.getOrDefault("java", "");
+        if (java.isEmpty()) {
+            problems.add("no Java on the head node: " + p + "ssh.java = " + ssh.java() + " is not found"
+                    + " (install Java " + JAVA_NEEDED + " there, or name its path)");
+        } else {
+            Optional<Integer> major = major(facts.getOrDefault("javaVersion", ""));
+            if (major.isEmpty() || major.get() < JAVA_NEEDED) {
+                problems.add(p + "ssh.java = " + java + " is " + major.map(m -> "Java " + m)
+                        .orElse("not a Java (" + facts.getOrDefault("javaVersion", "") + ")")
+                        + "; the agent needs Java " + JAVA_NEEDED + " or later");
+            }
+        }
+        if ("no".equals(facts.get("cell"))) {
+            problems.add("no SGE cell on the head node at " + p + "sge.root/" + p + "sge.cell = "
+                    + site.cell().sgeRoot() + "/" + site.cell().cell() + " (no common/act_qmaster)");
+        }
+        if ("no".equals(facts.get("qstat"))) {
+            problems.add("no SGE commands on the head node: " + p + "sge.bin = " + site.cell().binDir() + " has no qstat");
+        }
+        missing(facts, "drmaaJar", p + "drmaa.jar = " + site.drmaa().jar(), problems);
+        missing(facts, "drmaaLibrary", p + "drmaa.library = " + site.drmaa().library(), problems);
+        missing(facts, "preload", p + "drmaa.preload = " + site.drmaa().preload().map(Object::toString).orElse(""), problems);
+        if (!problems.isEmpty()) {
+            throw new IllegalStateException("site " + site.name() + ": head node " + ssh.host() + ": "
+                    + String.join("; ", problems));
+        }
+        return new HeadNode(dir, java);
+    }
+
+    private static void missing(Map<String, String> facts, String fact, String setting, List<String> problems) {
+        if ("no".equals(facts.get(fact))) {
+            problems.add(setting + ": no such file on the head node");
+        }
+    }
+
+    /** The major version in {@code java -version}'s first line: 17 for "17.0.15", 8 for "1.8.0_392". */
+    static Optional<Integer> major(String versionLine) {
+        Matcher m = VERSION.matcher(versionLine);
+        if (!m.find()) {
+            return Optional.empty();
+        }
+        int first = Integer.parseInt(m.group(1));
+        return Optional.of(first == 1 && m.group(2) != null ? Integer.parseInt(m.group(2)) : first);
+    }
+}

@@ -1,0 +1,46 @@
+package koala.scheduler.remote;
+
+import java.time.Duration;
+import java.time.Instant;
+
+/**
+ * The state of the SSH link to a remote site, as a value: UP, or DOWN with the reason and when to
+ * try again. Failures in a row back off 1, 2, 4, 8, 16 s and then every 30 s, so that a head node
+ * that is away for long is not hammered and one that blinked is back within a second or two.
+ *
+ * <pre>
+ * event        from   to     next try
+ * connected    any    UP     -
+ * lost         UP     DOWN   now + 1 s            (the connection dropped: try again at once)
+ * failed       DOWN   DOWN   now + backoff(n+1)   (n failures in a row so far)
+ * </pre>
+ */
+public record Link(boolean up, String reason, int failures, Instant nextTry) {
+    static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+
+    static Link initial() {
+        return new Link(false, "not connected yet", 0, Instant.EPOCH);
+    }
+
+    Link connected() {
+        return new Link(true, null, 0, null);
+    }
+
+    Link lost(String why, Instant now) {
+        return new Link(false, why, 0, now.plus(backoff(1)));
+    }
+
+    Link failed(String why, Instant now) {
+        return new Link(false, why, failures + 1, now.plus(backoff(failures + 1)));
+    }
+
+    boolean due(Instant now) {
+        return !up && !now.isBefore(nextTry);
+    }
+
+    /** Delay after the n-th failure in a row: 2^(n-1) seconds, at most 30. */
+    static Duration backoff(int n) {
+        long seconds = 1L << Math.min(Math.max(n - 1, 0), 5);
+        return Duration.ofSeconds(Math.min(seconds, MAX_BACKOFF.toSeconds()));
+    }
+}

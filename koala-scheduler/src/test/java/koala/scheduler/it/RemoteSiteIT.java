@@ -1,0 +1,163 @@
+package koala.scheduler.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import koala.common.api.JobView;
+import koala.common.api.NodeView;
+import koala.common.api.SchedulerClient;
+import koala.common.api.SiteStatus;
+import koala.common.grid.GridConfig;
+import koala.common.jdf.ClusterCatalog;
+import koala.common.jdf.JdfParser;
+import koala.common.runner.RunnerClient;
+import koala.common.runner.RunnerMessages;
+import koala.runner.RunnerMain;
+import java.time.InstantSource;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A remote site for real: the testbed's cell fs2 is reached as if it were another cluster, through
+ * an OpenSSH server on a loopback port (its "head node"), with the agent copied there, started
+ * detached and reached through a port forward, and the pilots calling back through a remote
+ * forward. A co-allocated job runs across fs0 (local) and fs2 (remote); the SSH server is then
+ * stopped with its connections and started again, and the site must go down and come back with
+ * its agent and its nodes intact.
+ */
+class RemoteSiteIT {
+    private static final String REMOTE_DIR = ".koala-it"; // in the koala account's home; jars are reused run to run
+    private static TestSshd sshd;
+    private static TestScheduler scheduler;
+    private static SchedulerClient client;
+
+    @BeforeAll
+    static void start() throws Exception {
+        sshd = TestSshd.start();
+        Map<String, String> keys = new HashMap<>(sshd.siteKeys("fs2", REMOTE_DIR));
+        keys.put("scheduler.claimTimeout", "45");
+        scheduler = TestScheduler.start(keys);
+        client = scheduler.client();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (sshd != null && client != null) {
+            sshd.restart(); // if a check failed during the outage: the link comes back so the cancel reaches fs2
+            Awaitility.await("fs2 back").atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(250))
+                    .until(() -> site("fs2").agent().equals("UP"));
+            client.jobs().stream().filter(j -> !j.ended()).forEach(j -> client.cancel(j.id()));
+        }
+        if (scheduler != null) {
+            scheduler.close();
+        }
+        if (sshd != null) {
+            sshd.close();
+        }
+    }
+
+    @Test
+    void aCoAllocatedJobRunsAcrossALocalAndARemoteSiteAndOutlivesAnSshOutage() throws Exception {
+        assertThat(site("fs2").agent()).as("fs2 through SSH: %s", site("fs2").agentReason()).isEqualTo("UP");
+        List<ProcessHandle> agent = remoteAgent();
+        assertThat(agent).as("one agent on the head node").hasSize(1);
+
+        Path dir = Files.createTempDirectory("koala-remote-it-",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxrwxrwx")));
+        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
+        Path out = dir.resolve("nodes.out");
+        Path go = dir.resolve("go");
+        String command = "echo $KOALA_SITE $KOALA_NODE_ID >> " + out + "; while [ ! -f " + go + " ]; do sleep 0.2; done";
+        String jdf = "+" + component("fs0", 1, command) + component("fs2", 2, command);
+        long id = TestScheduler.submit(client, "across-ssh", jdf).id();
+
+        assertThat(TestScheduler.awaitState(client, id, "RUNNING", Duration.ofSeconds(60)).state()).isEqualTo("RUNNING");
+        Awaitility.await("every node started its command").atMost(Duration.ofSeconds(20))
+                .pollInterval(Duration.ofMillis(200)).until(() -> Files.exists(out) && Files.readAllLines(out).size() == 3);
+        assertThat(Files.readAllLines(out)).extracting(l -> l.split(" ")[0]).containsExactlyInAnyOrder("fs0", "fs2", "fs2");
+        // fs2's launchers run from the jars copied to the head node and call back through its forwarded port
+        List<String> fs2Launchers = ProcessHandle.allProcesses().map(p -> p.info().commandLine().orElse(""))
+                .filter(c -> c.contains("koala.node.NodeLauncher") && c.contains("--node " + id + ".1.")).toList();
+        assertThat(fs2Launchers).hasSize(2).allSatisfy(c -> assertThat(c).contains(REMOTE_DIR + "/lib/")
+                .doesNotContain("--scheduler " + client.base()).containsPattern("--scheduler http://127.0.0.1:\\d+ "));
+
+        sshd.stop();
+        Awaitility.await("fs2 down").atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(200))
+                .until(() -> site("fs2").agent().equals("DOWN") && site("fs2").agentReason()
+                        .contains("SSH connection to koala@127.0.0.1:" + sshd.port() + " lost"));
+        assertThat(site("fs0").agent()).isEqualTo("UP");
+        JobView during = client.job(id);
+        assertThat(during.state()).isEqualTo("RUNNING");
+        assertThat(during.nodes()).filteredOn(n -> n.site().equals("fs2")).extracting(NodeView::state)
+                .containsOnly("RUNNING").hasSize(2);
+
+        sshd.restart();
+        Awaitility.await("fs2 back").atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(250))
+                .until(() -> site("fs2").agent().equals("UP"));
+        assertThat(remoteAgent()).as("re-attached to the same agent, no second one").isEqualTo(agent);
+        assertThat(client.job(id).nodes()).extracting(NodeView::state).containsOnly("RUNNING");
+
+        Files.writeString(go, "");
+        JobView done = TestScheduler.awaitEnd(client, id, Duration.ofSeconds(60));
+        assertThat(done.state()).as("%s", done.history()).isEqualTo("FINISHED");
+        assertThat(done.nodes()).extracting(NodeView::site, NodeView::exitStatus).containsExactlyInAnyOrder(
+                org.assertj.core.groups.Tuple.tuple("fs0", 0), org.assertj.core.groups.Tuple.tuple("fs2", 0),
+                org.assertj.core.groups.Tuple.tuple("fs2", 0));
+    }
+
+    @Test
+    void aFrameworkMasterOnTheRemoteSiteReportsToItsRunnerThroughTheHeadNode() throws Exception {
+        Path runnerUrl = Files.createTempDirectory("koala-remote-runner-url-",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxrwxrwx"))).resolve("url");
+        Files.setPosixFilePermissions(runnerUrl.getParent(), PosixFilePermissions.fromString("rwxrwxrwx"));
+        String jdf = "+( &(jobType = framework)(name = it-remote)(role = master)(count = 1)(resourceManagerContact = fs2)"
+                + "(executable = /bin/sh)(arguments = \"-c\" \"echo $KOALA_RUNNER_URL > " + runnerUrl + "; sleep 100000\")"
+                + "(provisioning = static)(samplePeriod = 1))"
+                + " ( &(role = orchestrator)(count = 1)(executable = /bin/sleep)(arguments = 100000) )"
+                + " ( &(role = worker)(count = 0)(executable = /bin/sleep)(arguments = 100000) )";
+        GridConfig grid = GridConfig.load(scheduler.config());
+        Path dir = Files.createTempDirectory("koala-remote-runner-",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
+        RunnerMain.Setup setup = new RunnerMain.Setup(JdfParser.parse("remote.jdf", jdf,
+                new ClusterCatalog(grid.nodeCounts())), jdf, scheduler.config(), client.base(), 0, dir,
+                Duration.ofSeconds(5), Duration.ofSeconds(60));
+        try (RunnerMain.Started runner = RunnerMain.start(setup, InstantSource.system())) {
+            assertThat(runner.runner().deploy(Duration.ofSeconds(60))).as("initial deployment").isTrue();
+            RunnerMessages.Status status = new RunnerClient(runner.url(), runner.token()).status();
+            assertThat(status.role("master")).singleElement().satisfies(m -> {
+                assertThat(m.site()).isEqualTo("fs2");
+                assertThat(m.state()).isEqualTo("RUNNING");
+            });
+            // the master was told a port of the head node forwarded to the runner, not the runner's own
+            String told = Awaitility.await("the master wrote its KOALA_RUNNER_URL").atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(200)).until(() -> Files.exists(runnerUrl) ? Files.readString(runnerUrl).trim()
+                            : "", t -> !t.isEmpty());
+            assertThat(told).startsWith("http://127.0.0.1:").isNotEqualTo(runner.url().toString());
+            client.closeAllocation(runner.instance());
+            assertThat(runner.runner().awaitEnd(Duration.ofSeconds(20))).isTrue();
+        }
+    }
+
+    private static String component(String cluster, int count, String command) {
+        return "(&(resourceManagerContact = \"" + cluster + "\")(count = " + count + ")"
+                + "(executable = \"/bin/sh\")(arguments = \"-c\" \"" + command + "\"))";
+    }
+
+    /** The agent JVM started on the "head node" for fs2: it reads the site file the scheduler copied there. */
+    private static List<ProcessHandle> remoteAgent() {
+        return ProcessHandle.allProcesses().filter(p -> p.info().commandLine().map(c -> c.contains("koala.sge.AgentMain")
+                && c.contains(REMOTE_DIR + "/site-fs2.properties")).orElse(false)).toList();
+    }
+
+    private static SiteStatus site(String name) {
+        return client.sites().stream().filter(s -> s.site().equals(name)).findFirst().orElseThrow();
+    }
+}

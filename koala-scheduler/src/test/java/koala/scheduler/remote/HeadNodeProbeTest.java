@@ -1,0 +1,67 @@
+package koala.scheduler.remote;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+/** The head node's probe output, as its script prints it, and what the scheduler makes of it. */
+class HeadNodeProbeTest {
+    private static final String GOOD = """
+            dir=/home/koala/.koala
+            java=/usr/bin/java
+            javaVersion=openjdk version "17.0.15" 2025-04-15
+            cell=yes
+            qstat=yes
+            drmaaJar=yes
+            drmaaLibrary=yes
+            preload=yes
+            """;
+
+    @Test
+    void aReadyHeadNodeGivesItsDirectoryAndJava() {
+        assertThat(HeadNodeProbe.read(SshErrorsTest.SITE, GOOD))
+                .isEqualTo(new HeadNodeProbe.HeadNode("/home/koala/.koala", "/usr/bin/java"));
+    }
+
+    @Test
+    void noJavaNamesTheKey() {
+        assertThatThrownBy(() -> HeadNodeProbe.read(SshErrorsTest.SITE, GOOD.replace("java=/usr/bin/java", "java=")
+                .replaceAll("javaVersion=.*\n", ""))).hasMessage("site das4: head node fs0.das4.example: no Java on the "
+                + "head node: site.das4.ssh.java = java is not found (install Java 17 there, or name its path)");
+    }
+
+    @Test
+    void anOldJavaIsRefusedWithItsVersion() {
+        assertThatThrownBy(() -> HeadNodeProbe.read(SshErrorsTest.SITE, GOOD.replace("\"17.0.15\"", "\"1.8.0_392\"")))
+                .hasMessage("site das4: head node fs0.das4.example: site.das4.ssh.java = /usr/bin/java is Java 8; "
+                        + "the agent needs Java 17 or later");
+        assertThat(HeadNodeProbe.major("openjdk version \"21\" 2023-09-19")).contains(21);
+        assertThat(HeadNodeProbe.major("java version \"11.0.2\" 2019-01-15 LTS")).contains(11);
+        assertThat(HeadNodeProbe.major("bash: java: command not found")).isEmpty();
+    }
+
+    @Test
+    void noSgeListsEveryMissingPieceWithItsKey() {
+        String noSge = GOOD.replace("cell=yes", "cell=no").replace("qstat=yes", "qstat=no")
+                .replace("drmaaLibrary=yes", "drmaaLibrary=no");
+        assertThatThrownBy(() -> HeadNodeProbe.read(SshErrorsTest.SITE, noSge)).hasMessage("site das4: head node "
+                + "fs0.das4.example: no SGE cell on the head node at site.das4.sge.root/site.das4.sge.cell = "
+                + "/cm/sge/default (no common/act_qmaster); no SGE commands on the head node: site.das4.sge.bin = "
+                + "/cm/sge/bin has no qstat; site.das4.drmaa.library = /usr/lib/gridengine-drmaa/lib/libdrmaa.so.1.0: "
+                + "no such file on the head node");
+    }
+
+    @Test
+    void aDirectoryThatCannotBeMadeIsNamed() {
+        assertThatThrownBy(() -> HeadNodeProbe.read(SshErrorsTest.SITE, GOOD.replace("dir=/home/koala/.koala\n", "")))
+                .hasMessageContaining("site.das4.ssh.dir = .koala: cannot be created in the home of koala");
+    }
+
+    @Test
+    void theScriptQuotesWhatTheConfigurationSays() {
+        assertThat(HeadNodeProbe.script(SshErrorsTest.SITE)).contains("J='java'; R='/cm/sge'; C='default'; B='/cm/sge/bin'")
+                .contains("mkdir -p '.koala'");
+        assertThat(Sh.quote("it's")).isEqualTo("'it'\\''s'");
+    }
+}

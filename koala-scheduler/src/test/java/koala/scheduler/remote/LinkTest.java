@@ -1,0 +1,36 @@
+package koala.scheduler.remote;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+class LinkTest {
+    private static final Instant T0 = Instant.parse("2026-01-01T10:00:00Z");
+
+    @Test
+    void failuresInARowBackOffOneTwoFourEightSixteenThenThirtySeconds() {
+        assertThat(java.util.stream.IntStream.rangeClosed(1, 8).mapToObj(Link::backoff).map(Duration::toSeconds))
+                .containsExactly(1L, 2L, 4L, 8L, 16L, 30L, 30L, 30L);
+        Link link = Link.initial();
+        assertThat(link.due(T0)).isTrue();
+        link = link.failed("refused", T0).failed("refused", T0.plusSeconds(1)).failed("refused", T0.plusSeconds(3));
+        assertThat(link.failures()).isEqualTo(3);
+        assertThat(link.nextTry()).isEqualTo(T0.plusSeconds(7));
+        assertThat(link.due(T0.plusSeconds(6))).isFalse();
+        assertThat(link.due(T0.plusSeconds(7))).isTrue();
+    }
+
+    @Test
+    void aLostConnectionIsTriedAgainWithinASecondAndAConnectionResetsTheCount() {
+        Link link = Link.initial().failed("x", T0).failed("x", T0).connected();
+        assertThat(link.up()).isTrue();
+        assertThat(link.due(T0.plusSeconds(100))).isFalse();
+        Link lost = link.lost("SSH connection lost", T0.plusSeconds(100));
+        assertThat(lost.up()).isFalse();
+        assertThat(lost.reason()).isEqualTo("SSH connection lost");
+        assertThat(lost.nextTry()).isEqualTo(T0.plusSeconds(101));
+        assertThat(lost.failed("refused", T0.plusSeconds(101)).nextTry()).isEqualTo(T0.plusSeconds(102));
+    }
+}
