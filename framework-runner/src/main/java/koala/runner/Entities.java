@@ -2,7 +2,6 @@ package koala.runner;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,7 +10,7 @@ import java.util.Optional;
 import koala.common.runner.RunnerMessages;
 import koala.provisioning.OrchestratorLayer;
 import koala.provisioning.OrchestratorNode;
-import koala.provisioning.Worker;
+import koala.provisioning.WorkerReport;
 import koala.provisioning.WorkerLayer;
 
 /**
@@ -22,8 +21,6 @@ final class Entities {
     static final String MASTER = "master";
     static final String ORCHESTRATOR = "orchestrator";
     static final String WORKER = "worker";
-    /** A worker using at least this much of its node's CPU is busy; below, idle (its t_idle timer runs). */
-    static final double BUSY_CPU_PERCENT = 5;
 
     private final Map<String, Entity> byNode = new LinkedHashMap<>();
 
@@ -65,25 +62,16 @@ final class Entities {
     }
 
     Entity beat(Entity e, double cpu, Duration period, Instant now) {
-        Entity beaten = e.beat(cpu, !e.is(WORKER) || cpu >= BUSY_CPU_PERCENT, period, now);
+        Entity beaten = e.beat(cpu, !e.is(WORKER) || WorkerReport.isBusy(cpu), period, now);
         put(beaten);
         return beaten;
     }
 
+    /** The worker layer as the policies see it; {@code gridFreeNodes} -1 when not known. */
     WorkerLayer workerLayer(int gridFreeNodes, Duration growOverhead) {
-        List<Worker> running = new ArrayList<>();
-        int starting = 0;
-        for (Entity e : role(WORKER)) {
-            if (!e.running()) {
-                starting++;
-            } else if (e.idleSince() == null) {
-                running.add(Worker.busy(e.node(), e.cpuPercent()));
-            } else {
-                running.add(Worker.idle(e.node(), e.idleSince(), e.cpuPercent()));
-            }
-        }
-        WorkerLayer layer = new WorkerLayer(running, starting, java.util.OptionalInt.empty(), growOverhead);
-        return gridFreeNodes < 0 ? layer : layer.withGridFreeNodes(gridFreeNodes);
+        return WorkerReport.layer(role(WORKER).stream()
+                .map(e -> new WorkerReport(e.node(), e.running(), e.cpuPercent(), e.running() ? e.idleSince() : null))
+                .toList(), gridFreeNodes, growOverhead);
     }
 
     OrchestratorLayer orchestratorLayer(Duration growOverhead) {

@@ -1,0 +1,2 @@
+/** Discrete-event simulator (filled in below). */
+package koala.sim;
