@@ -115,7 +115,7 @@ public final class Generators {
 
     /**
      * P(k) proportional to (1 − p)^(k−1) on k = 1..max, with p chosen (by bisection) so that the
-     * mean is as asked: for max 10 and mean 2.5, p = 0.3795 (an untruncated geometric would have 0.4).
+     * mean is as asked: for max 10 and mean 2.5, p = 0.3886 (an untruncated geometric would have 0.4).
      */
     record TruncatedGeometric(double[] cumulative) {
         static TruncatedGeometric withMean(int max, double mean) {

@@ -115,8 +115,9 @@ final class Instance {
         Instant now = events.instant();
         while (!pending.isEmpty()) {
             Job head = pending.peekFirst();
-            ResizeRequest ask = master.growRequest(head);
-            if (ask.ask()) {
+            // the master computes the request under every policy, but asks only when the framework resizes
+            ResizeRequest ask = settings.policy().frameworkResizes() ? master.growRequest(head) : null;
+            if (ask != null && ask.ask()) {
                 WorkerDecision d = policy.onGrowRequest(book.layer(grid.idleNodes()), ask.grow());
                 if (d instanceof WorkerDecision.Grow g) {
                     List<SimGrid.Node> nodes = grow(g.workers(), now);
