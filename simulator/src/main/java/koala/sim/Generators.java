@@ -54,7 +54,10 @@ public final class Generators {
 
     /** {@code W_rl} over {@code length}. Application ids are "b7.2": the second RL of the seventh batch. */
     public static Workload rl(RlParameters p, Duration length, long seed) {
+        // arrivals and CPU levels draw from streams of their own, so that workloads of one seed that
+        // differ only in the CPU profile have the very same arrivals
         Random random = new Random(seed);
+        Random loads = new Random(seed * 0x9E3779B97F4A7C15L + 1);
         TruncatedGeometric sizes = TruncatedGeometric.withMean(p.maxBatch(), p.meanBatch());
         int periods = (int) Math.max(1, -Math.floorDiv(-p.rlDuration().toMillis(), p.loadPeriod().toMillis()));
         List<Job> jobs = new ArrayList<>();
@@ -69,7 +72,7 @@ public final class Generators {
             List<Application> apps = new ArrayList<>(size);
             for (int i = 1; i <= size; i++) {
                 String id = "b" + b + "." + i;
-                double[] l = p.cpu().draw(random, periods);
+                double[] l = p.cpu().draw(loads, periods);
                 levels.put(id, l);
                 apps.add(Application.rl(id, p.rlDuration(), mean(l), p.loadPeriod()));
             }

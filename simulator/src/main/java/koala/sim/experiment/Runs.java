@@ -30,6 +30,11 @@ public record Runs(Generators.RlParameters workload, Duration length, int seeds,
         return new Runs(value, length, seeds, delay, progress);
     }
 
+    /** The same runs without a progress line per setting. */
+    public Runs quiet() {
+        return new Runs(workload, length, seeds, delay, new PrintStream(java.io.OutputStream.nullOutputStream()));
+    }
+
     public Workload workload(long seed) {
         return Generators.rl(workload, length, seed);
     }

@@ -80,8 +80,8 @@ public final class Sensitivity {
         for (PolicyKind p : Table2.POLICIES) {
             RunMetrics m = Simulation.one(w, Setup.PAPER.settings(p), runs.delay(), 1);
             List<RunMetrics.Point> points = m.series().stream().filter(pt -> pt.seconds() <= window.toSeconds()).toList();
-            List<Double> t = points.stream().map(pt -> pt.seconds() / 60).toList();
-            XYChart chart = Charts.chart(p.shortName() + ": workers allocated and used (W_rl, seed 1)", "minutes",
+            List<Double> t = points.stream().map(pt -> pt.seconds() / 3600).toList();
+            XYChart chart = Charts.chart(p.shortName() + ": workers allocated and used (W_rl, seed 1)", "hours",
                     "workers");
             Charts.add(chart, series("allocated", t, points.stream().map(pt -> (double) pt.allocated()).toList()));
             Charts.add(chart, series("busy", t, points.stream().map(pt -> (double) pt.busy()).toList()));

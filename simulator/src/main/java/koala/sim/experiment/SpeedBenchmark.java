@@ -34,8 +34,16 @@ public final class SpeedBenchmark {
         return small && grid;
     }
 
-    /** 24 h of W_rl for Static, OnDemand and Proactive, one after the other, workload generation included. */
+    /**
+     * 24 h of W_rl for Static, OnDemand and Proactive, one after the other, workload generation
+     * included, after an untimed warm-up of 2 simulated hours each (class loading and the JIT's first
+     * compilations are not the simulator's speed).
+     */
     public boolean threePolicies() {
+        for (PolicyKind p : List.of(PolicyKind.STATIC, PolicyKind.ONDEMAND, PolicyKind.PROACTIVE)) {
+            Simulation.one(Generators.rl(Generators.RlParameters.PAPER, Duration.ofHours(2), 2), Setup.PAPER.settings(p),
+                    GrowDelay.PAPER, 2);
+        }
         long t0 = System.nanoTime();
         for (PolicyKind p : List.of(PolicyKind.STATIC, PolicyKind.ONDEMAND, PolicyKind.PROACTIVE)) {
             long t = System.nanoTime();

@@ -79,6 +79,7 @@ public final class Table2 {
     private void sensitivity() {
         out.println();
         out.println("Sensitivity (mean of the seeds; reject % / CPU utilization %)");
+        Runs runs = this.runs.quiet();
         List<String> csv = new ArrayList<>();
         for (CpuProfile cpu : List.of(CpuProfile.parse("constant:100"), CpuProfile.DEFAULT,
                 CpuProfile.parse("uniform:20:100"), CpuProfile.parse("constant:50"))) {
