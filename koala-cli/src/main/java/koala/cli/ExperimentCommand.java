@@ -59,7 +59,7 @@ final class ExperimentCommand {
     }
 
     @Command(name = "table2", mixinStandardHelpOptions = true,
-            description = {"The paper's Table 2 (Static 13%/46%, OnDemand 13%/73%, Proactive 21%/65% rejected/"
+            description = {"The paper's Table 2 (Static 13%%/46%%, OnDemand 13%%/73%%, Proactive 21%%/65%% rejected/"
                     + "utilization on W_rl) beside ours, with the reserve policy, the clairvoyant bound and the "
                     + "sensitivity to what the paper leaves unstated. Writes table2*.csv. About a minute."})
     static final class Table2Command implements Callable<Integer> {
