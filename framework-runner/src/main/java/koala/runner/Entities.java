@@ -2,7 +2,6 @@ package koala.runner;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -13,20 +12,18 @@ import java.util.Set;
 import koala.common.runner.RunnerMessages;
 import koala.provisioning.OrchestratorLayer;
 import koala.provisioning.OrchestratorNode;
-import koala.provisioning.Worker;
+import koala.provisioning.WorkerReport;
 import koala.provisioning.WorkerLayer;
 
 /**
  * The runner's book of its instance's entities, by node. A worker is busy while its CPU use is
- * at least {@link #BUSY_CPU_PERCENT}, until its framework reports its activity itself. Not thread-safe: the runner calls it
+ * at least {@link WorkerReport#isBusy its CPU threshold}, until its framework reports its activity itself. Not thread-safe: the runner calls it
  * under its own lock. Time is always a parameter.
  */
 final class Entities {
     static final String MASTER = "master";
     static final String ORCHESTRATOR = "orchestrator";
     static final String WORKER = "worker";
-    /** A worker using at least this much of its node's CPU is busy; below, idle (its t_idle timer runs). */
-    static final double BUSY_CPU_PERCENT = 5;
 
     private final Map<String, Entity> byNode = new LinkedHashMap<>();
     /** Workers whose framework reports their activity: for them CPU use no longer decides busy or idle. */
@@ -71,7 +68,8 @@ final class Entities {
     }
 
     Entity beat(Entity e, double cpu, Duration period, Instant now) {
-        boolean busy = frameworkReported.contains(e.node()) ? e.idleSince() == null : !e.is(WORKER) || cpu >= BUSY_CPU_PERCENT;
+        boolean busy = frameworkReported.contains(e.node()) ? e.idleSince() == null
+                : !e.is(WORKER) || WorkerReport.isBusy(cpu);
         Entity beaten = e.beat(cpu, busy, period, now);
         put(beaten);
         return beaten;
@@ -89,20 +87,11 @@ final class Entities {
         return reported;
     }
 
+    /** The worker layer as the policies see it; {@code gridFreeNodes} -1 when not known. */
     WorkerLayer workerLayer(int gridFreeNodes, Duration growOverhead) {
-        List<Worker> running = new ArrayList<>();
-        int starting = 0;
-        for (Entity e : role(WORKER)) {
-            if (!e.running()) {
-                starting++;
-            } else if (e.idleSince() == null) {
-                running.add(Worker.busy(e.node(), e.cpuPercent()));
-            } else {
-                running.add(Worker.idle(e.node(), e.idleSince(), e.cpuPercent()));
-            }
-        }
-        WorkerLayer layer = new WorkerLayer(running, starting, java.util.OptionalInt.empty(), growOverhead);
-        return gridFreeNodes < 0 ? layer : layer.withGridFreeNodes(gridFreeNodes);
+        return WorkerReport.layer(role(WORKER).stream()
+                .map(e -> new WorkerReport(e.node(), e.running(), e.cpuPercent(), e.running() ? e.idleSince() : null))
+                .toList(), gridFreeNodes, growOverhead);
     }
 
     OrchestratorLayer orchestratorLayer(Duration growOverhead) {

@@ -2,11 +2,12 @@ package koala.runner;
 
 import java.time.Duration;
 import java.time.Instant;
+import koala.provisioning.WorkerReport;
 
 /**
  * One entity of a framework instance, on its own node: asked for (STARTING) until its launcher
  * reports in, then RUNNING with its latest heartbeat. Workers are busy while their CPU use is at
- * least {@link Entities#BUSY_CPU_PERCENT}; orchestrator nodes count the orchestrators they host.
+ * least {@link WorkerReport#BUSY_CPU_PERCENT}; orchestrator nodes count the orchestrators they host.
  *
  * @param node       the scheduler's node id, e.g. "12.3.0"; the name the framework uses
  * @param site       where the node is, once known
@@ -44,7 +45,7 @@ record Entity(String node, String role, String site, State state, Instant reques
     }
 
     Entity beat(double cpu, boolean busy, Duration period, Instant now) {
-        Instant idle = busy ? null : idleSince != null ? idleSince : now;
+        Instant idle = WorkerReport.idleSince(idleSince, busy, now);
         return new Entity(node, role, site, state, requestedAt, host, port, now, period, cpu, idle, orchestrators,
                 emptySince);
     }

@@ -210,11 +210,11 @@ public final class FrameworkRunner {
         }
     }
 
-    /** Static and Proactive never run below their initial workers; an instance always has an orchestrator node. */
+    /** Static and Proactive never run below their initial workers (see PolicyKind); an instance always has an orchestrator node. */
     private void keepFloors(Instant now) {
         PolicyKind kind = resizer.policy().kind();
         int missing = deployd.initial(Entities.WORKER) - entities.role(Entities.WORKER).size();
-        if (missing > 0 && kind != PolicyKind.ONDEMAND) {
+        if (missing > 0 && kind.keepsInitialWorkers()) {
             resizer.deploy(Entities.WORKER, missing, kind.name().toLowerCase() + " keeps its " + deployd.initial(
                     Entities.WORKER) + " initial workers: " + missing + " missing", now, 0);
         }

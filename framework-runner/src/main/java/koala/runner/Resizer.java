@@ -91,7 +91,7 @@ final class Resizer {
 
     /** A sample period has passed: the worker policy and the orchestrator layer's idle rule. */
     void sample(Instant now) {
-        WorkerDecision decision = workers.onSample(layer(workers.kind() == koala.provisioning.PolicyKind.PROACTIVE), now);
+        WorkerDecision decision = workers.onSample(layer(workers.kind().growsOnSample()), now);
         if (decision instanceof WorkerDecision.Grow g) {
             deploy(Entities.WORKER, g.workers(), g.reason(), now, 0);
         } else if (decision instanceof WorkerDecision.Release) {

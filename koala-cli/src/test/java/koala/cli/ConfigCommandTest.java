@@ -49,7 +49,8 @@ class ConfigCommandTest {
                 "  uMax = 50% from default",
                 "  samplePeriod = 40 s from default",
                 "  orchestratorThreshold = 45 from default",
-                "  initialWorkers = 2 from jdf");
+                "  initialWorkers = 2 from jdf",
+                "  reserve = 50% from default");
     }
 
     @Test

@@ -11,21 +11,53 @@ import java.util.stream.Collectors;
  */
 public enum PolicyKind {
     /** Never grows or shrinks: the instance keeps its initial workers. n = 6 only matters for orchestrator nodes. */
-    STATIC("static", 6),
+    STATIC("static", 6, Initiative.NOBODY),
     /** Grows and shrinks when the framework asks; the paper's n = 6. */
-    ONDEMAND("ondemand", 6),
+    ONDEMAND("ondemand", 6, Initiative.FRAMEWORK),
     /** Grows and shrinks from the workers' mean CPU utilization; the paper's n = 2. */
-    PROACTIVE("proactive", 2);
+    PROACTIVE("proactive", 2, Initiative.SCHEDULER),
+    /**
+     * OnDemand's grows, with a warm reserve of idle workers sized from the load: the reserve is kept
+     * for t_idle (n = 6), the other idle workers go at once. Not in the paper; see {@link ReservePolicy}.
+     */
+    RESERVE("reserve", 6, Initiative.FRAMEWORK);
+
+    /** Who takes the initiative to resize, the paper's table: what runners and framework masters act on. */
+    private enum Initiative { NOBODY, FRAMEWORK, SCHEDULER }
 
     private final String shortName;
     private final double defaultIdleFactor;
+    private final Initiative initiative;
 
-    PolicyKind(String shortName, double defaultIdleFactor) {
+    PolicyKind(String shortName, double defaultIdleFactor, Initiative initiative) {
         this.shortName = shortName;
         this.defaultIdleFactor = defaultIdleFactor;
+        this.initiative = initiative;
     }
 
-    /** The name used in JDFs and the grid configuration: static, ondemand, proactive. */
+    /**
+     * True when the framework asks for its grows and shrinks (OnDemand): its master sends the
+     * requests it computes instead of only reporting them.
+     */
+    public boolean frameworkResizes() {
+        return initiative == Initiative.FRAMEWORK;
+    }
+
+    /**
+     * True when the instance never runs below its initial workers whatever the framework does
+     * (Static, Proactive): the runner replaces a lost worker. Under a framework-driven policy the
+     * framework asks for what it needs instead.
+     */
+    public boolean keepsInitialWorkers() {
+        return initiative != Initiative.FRAMEWORK;
+    }
+
+    /** True when a sample may grow the layer, so the runner gives the policy the grid's free nodes then (Proactive). */
+    public boolean growsOnSample() {
+        return initiative == Initiative.SCHEDULER;
+    }
+
+    /** The name used in JDFs and the grid configuration: static, ondemand, proactive, reserve. */
     public String shortName() {
         return shortName;
     }
@@ -41,7 +73,7 @@ public enum PolicyKind {
         return Arrays.stream(values()).filter(p -> p.shortName.equals(wanted)).findFirst();
     }
 
-    /** "static, ondemand, proactive", for messages. */
+    /** "static, ondemand, proactive, reserve", for messages. */
     static String names() {
         return Arrays.stream(values()).map(PolicyKind::shortName).collect(Collectors.joining(", "));
     }

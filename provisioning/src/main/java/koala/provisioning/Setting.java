@@ -16,7 +16,9 @@ public enum Setting {
     U_MAX("uMax", s -> Texts.percent(s.uMax())),
     SAMPLE_PERIOD("samplePeriod", s -> Texts.seconds(s.samplePeriod())),
     ORCHESTRATOR_THRESHOLD("orchestratorThreshold", s -> Texts.number(s.orchestratorThreshold())),
-    INITIAL_WORKERS("initialWorkers", s -> String.valueOf(s.initialWorkers()));
+    INITIAL_WORKERS("initialWorkers", s -> String.valueOf(s.initialWorkers())),
+    /** The reserve policy's warm reserve, percent of the busy workers. */
+    RESERVE("reserve", s -> Texts.percent(s.reservePercent()));
 
     /** The other spelling of {@link #T_IDLE}: {@code t_idle} as a multiple of O_grow. */
     public static final String T_IDLE_FACTOR_KEY = "tIdleFactor";

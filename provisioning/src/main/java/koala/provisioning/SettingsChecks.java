@@ -4,6 +4,7 @@ import static koala.provisioning.Setting.F_MAX;
 import static koala.provisioning.Setting.INITIAL_WORKERS;
 import static koala.provisioning.Setting.ORCHESTRATOR_THRESHOLD;
 import static koala.provisioning.Setting.POLICY;
+import static koala.provisioning.Setting.RESERVE;
 import static koala.provisioning.Setting.SAMPLE_PERIOD;
 import static koala.provisioning.Setting.T_IDLE;
 import static koala.provisioning.Setting.U_MAX;
@@ -78,6 +79,7 @@ final class SettingsChecks {
     private void utilization() {
         boolean minOk = percent(U_MIN, layer.uMin());
         boolean maxOk = percent(U_MAX, layer.uMax());
+        percent(RESERVE, layer.reservePercent());
         if (minOk && maxOk && layer.uMin() >= layer.uMax()) {
             add(U_MAX.key(), Texts.number(layer.uMax()) + " must be above uMin (" + Texts.number(layer.uMin()) + ")",
                     U_MAX, U_MIN);

@@ -14,15 +14,16 @@ import java.util.Objects;
  * {@code with…} methods. A layer may hold bad values; {@link #problems()} lists them.
  */
 public record SettingsLayer(PolicyKind policy, Integer fMax, IdleTime tIdle, Double uMin, Double uMax,
-        Duration samplePeriod, Double orchestratorThreshold, Integer initialWorkers) {
+        Duration samplePeriod, Double orchestratorThreshold, Integer initialWorkers, Double reservePercent) {
 
     /** A layer that says nothing. */
-    public static final SettingsLayer EMPTY = new SettingsLayer(null, null, null, null, null, null, null, null);
+    public static final SettingsLayer EMPTY = new SettingsLayer(null, null, null, null, null, null, null, null, null);
 
     /**
      * Reads settings written as text, keyed as in a JDF: {@code provisioning}, {@code fMax},
      * {@code tIdle} (whole seconds) or {@code tIdleFactor}, {@code uMin}, {@code uMax} (0 to 100),
-     * {@code samplePeriod} (whole seconds), {@code orchestratorThreshold}, {@code initialWorkers}.
+     * {@code samplePeriod} (whole seconds), {@code orchestratorThreshold}, {@code initialWorkers},
+     * {@code reserve} (0 to 100).
      * A JDF's framework attributes or a site's {@code provisioning.*} keys, prefix removed, go here as they are.
      *
      * @throws InvalidSettingsException listing every malformed value, unknown key and conflict
@@ -40,7 +41,8 @@ public record SettingsLayer(PolicyKind policy, Integer fMax, IdleTime tIdle, Dou
     /** True when this layer gives every setting. */
     public boolean isComplete() {
         return policy != null && fMax != null && tIdle != null && uMin != null && uMax != null
-                && samplePeriod != null && orchestratorThreshold != null && initialWorkers != null;
+                && samplePeriod != null && orchestratorThreshold != null && initialWorkers != null
+                && reservePercent != null;
     }
 
     /**
@@ -54,41 +56,55 @@ public record SettingsLayer(PolicyKind policy, Integer fMax, IdleTime tIdle, Dou
             throw new IllegalStateException("not every setting is given: " + this);
         }
         return new ProvisioningSettings(policy, fMax, tIdle, uMin, uMax, samplePeriod, orchestratorThreshold,
-                initialWorkers);
+                initialWorkers, reservePercent);
     }
 
     public SettingsLayer withPolicy(PolicyKind value) {
-        return new SettingsLayer(value, fMax, tIdle, uMin, uMax, samplePeriod, orchestratorThreshold, initialWorkers);
+        return new SettingsLayer(value, fMax, tIdle, uMin, uMax, samplePeriod, orchestratorThreshold, initialWorkers,
+                reservePercent);
     }
 
     public SettingsLayer withFMax(int value) {
-        return new SettingsLayer(policy, value, tIdle, uMin, uMax, samplePeriod, orchestratorThreshold, initialWorkers);
+        return new SettingsLayer(policy, value, tIdle, uMin, uMax, samplePeriod, orchestratorThreshold, initialWorkers,
+                reservePercent);
     }
 
     public SettingsLayer withTIdle(IdleTime value) {
         Objects.requireNonNull(value, "tIdle");
-        return new SettingsLayer(policy, fMax, value, uMin, uMax, samplePeriod, orchestratorThreshold, initialWorkers);
+        return new SettingsLayer(policy, fMax, value, uMin, uMax, samplePeriod, orchestratorThreshold, initialWorkers,
+                reservePercent);
     }
 
     public SettingsLayer withUMin(double percent) {
-        return new SettingsLayer(policy, fMax, tIdle, percent, uMax, samplePeriod, orchestratorThreshold, initialWorkers);
+        return new SettingsLayer(policy, fMax, tIdle, percent, uMax, samplePeriod, orchestratorThreshold, initialWorkers,
+                reservePercent);
     }
 
     public SettingsLayer withUMax(double percent) {
-        return new SettingsLayer(policy, fMax, tIdle, uMin, percent, samplePeriod, orchestratorThreshold, initialWorkers);
+        return new SettingsLayer(policy, fMax, tIdle, uMin, percent, samplePeriod, orchestratorThreshold, initialWorkers,
+                reservePercent);
     }
 
     public SettingsLayer withSamplePeriod(Duration value) {
         Objects.requireNonNull(value, "samplePeriod");
-        return new SettingsLayer(policy, fMax, tIdle, uMin, uMax, value, orchestratorThreshold, initialWorkers);
+        return new SettingsLayer(policy, fMax, tIdle, uMin, uMax, value, orchestratorThreshold, initialWorkers,
+                reservePercent);
     }
 
     public SettingsLayer withOrchestratorThreshold(double value) {
-        return new SettingsLayer(policy, fMax, tIdle, uMin, uMax, samplePeriod, value, initialWorkers);
+        return new SettingsLayer(policy, fMax, tIdle, uMin, uMax, samplePeriod, value, initialWorkers,
+                reservePercent);
     }
 
     /** The JDF's worker count: the sum of its worker components' {@code count}. */
     public SettingsLayer withInitialWorkers(int value) {
-        return new SettingsLayer(policy, fMax, tIdle, uMin, uMax, samplePeriod, orchestratorThreshold, value);
+        return new SettingsLayer(policy, fMax, tIdle, uMin, uMax, samplePeriod, orchestratorThreshold, value,
+                reservePercent);
+    }
+
+    /** The warm reserve of the reserve policy, percent of the busy workers. */
+    public SettingsLayer withReservePercent(double percent) {
+        return new SettingsLayer(policy, fMax, tIdle, uMin, uMax, samplePeriod, orchestratorThreshold, initialWorkers,
+                percent);
     }
 }

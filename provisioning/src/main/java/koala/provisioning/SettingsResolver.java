@@ -4,6 +4,7 @@ import static koala.provisioning.Setting.F_MAX;
 import static koala.provisioning.Setting.INITIAL_WORKERS;
 import static koala.provisioning.Setting.ORCHESTRATOR_THRESHOLD;
 import static koala.provisioning.Setting.POLICY;
+import static koala.provisioning.Setting.RESERVE;
 import static koala.provisioning.Setting.SAMPLE_PERIOD;
 import static koala.provisioning.Setting.T_IDLE;
 import static koala.provisioning.Setting.U_MAX;
@@ -73,7 +74,8 @@ public final class SettingsResolver {
                     pick(SAMPLE_PERIOD, jdf.samplePeriod(), siteLayer.samplePeriod(), d.samplePeriod(), ""),
                     pick(ORCHESTRATOR_THRESHOLD, jdf.orchestratorThreshold(), siteLayer.orchestratorThreshold(),
                             d.orchestratorThreshold(), ""),
-                    pick(INITIAL_WORKERS, jdf.initialWorkers(), siteLayer.initialWorkers(), d.initialWorkers(), ""));
+                    pick(INITIAL_WORKERS, jdf.initialWorkers(), siteLayer.initialWorkers(), d.initialWorkers(), ""),
+                    pick(RESERVE, jdf.reservePercent(), siteLayer.reservePercent(), d.reservePercent(), ""));
         }
 
         private <T> T pick(Setting setting, T jdf, T siteValue, T builtIn, String defaultNote) {

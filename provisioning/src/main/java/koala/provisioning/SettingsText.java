@@ -47,7 +47,8 @@ final class SettingsText {
                 t -> Duration.ofSeconds(positiveWhole(t, "is not a positive whole number of seconds")));
         Double threshold = read(Setting.ORCHESTRATOR_THRESHOLD.key(), SettingsText::positiveNumber);
         Integer initial = read(Setting.INITIAL_WORKERS.key(), t -> whole(t, "is not a whole number"));
-        return new SettingsLayer(policy, fMax, tIdle, uMin, uMax, samplePeriod, threshold, initial);
+        Double reserve = read(Setting.RESERVE.key(), SettingsText::percent);
+        return new SettingsLayer(policy, fMax, tIdle, uMin, uMax, samplePeriod, threshold, initial, reserve);
     }
 
     private IdleTime idleTime() {

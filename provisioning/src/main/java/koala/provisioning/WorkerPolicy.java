@@ -17,6 +17,9 @@ import java.util.List;
  *   onShrinkRequest     refused   named workers idle >= t_idle      refused (the scheduler decides)
  *   onIdleReleaseRequest refused  all workers idle >= t_idle        refused (the scheduler decides)
  *   onSample            keep      keep                              CPU above U_max: grow; below U_min: release
+ *
+ * Reserve (not in the paper) answers as OnDemand does, except that only a warm reserve of idle
+ * workers waits t_idle: the others are released as soon as they are idle.
  * </pre>
  * The runner calls {@link #onSample} every {@code samplePeriod}. OnDemand releases idle workers only
  * when the framework asks: once, with a shrink that names no workers ({@link #onIdleReleaseRequest}),
@@ -25,12 +28,16 @@ import java.util.List;
  */
 public interface WorkerPolicy {
 
-    /** The policy for these settings: {@link StaticPolicy}, {@link OnDemandPolicy} or {@link ProactivePolicy}. */
+    /**
+     * The policy for these settings: {@link StaticPolicy}, {@link OnDemandPolicy}, {@link ProactivePolicy}
+     * or {@link ReservePolicy}.
+     */
     static WorkerPolicy of(ProvisioningSettings settings) {
         return switch (settings.policy()) {
             case STATIC -> new StaticPolicy(settings);
             case ONDEMAND -> new OnDemandPolicy(settings);
             case PROACTIVE -> new ProactivePolicy(settings);
+            case RESERVE -> new ReservePolicy(settings);
         };
     }
 

@@ -15,9 +15,9 @@ class SettingsLayerTest {
     void readsEveryKeyAsAJdfWritesIt() {
         SettingsLayer layer = SettingsLayer.parse(Map.of("provisioning", "OnDemand", "fMax", "20", "tIdle", "180",
                 "uMin", "40", "uMax", "50.5", "samplePeriod", "40", "orchestratorThreshold", "45",
-                "initialWorkers", "2"));
+                "initialWorkers", "2", "reserve", "25"));
         assertThat(layer).isEqualTo(new SettingsLayer(PolicyKind.ONDEMAND, 20, IdleTime.fixed(Duration.ofSeconds(180)),
-                40.0, 50.5, Duration.ofSeconds(40), 45.0, 2));
+                40.0, 50.5, Duration.ofSeconds(40), 45.0, 2, 25.0));
     }
 
     @Test
@@ -34,7 +34,7 @@ class SettingsLayerTest {
         assertThatThrownBy(() -> SettingsLayer.parse(bad))
                 .isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.problems()).extracting(
                         SettingProblem::toString).containsExactly(
-                        "provisioning: 'elastic' is not one of: static, ondemand, proactive",
+                        "provisioning: 'elastic' is not one of: static, ondemand, proactive, reserve",
                         "fMax: '0' is not a positive whole number",
                         "tIdle: '-1' is not a whole number of seconds",
                         "uMin: '101' is not a percentage (0 to 100)",
@@ -56,7 +56,7 @@ class SettingsLayerTest {
         assertThat(problemsOf(Map.of("tidle", "60", "fMax", " "))).containsExactly(
                 "fMax: no value",
                 "tidle: unknown setting; known: provisioning, fMax, tIdle, uMin, uMax, samplePeriod, "
-                        + "orchestratorThreshold, initialWorkers, tIdleFactor");
+                        + "orchestratorThreshold, initialWorkers, reserve, tIdleFactor");
     }
 
     @Test

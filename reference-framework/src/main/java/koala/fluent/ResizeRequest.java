@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * What the master would ask its runner for, and whether it asks: under OnDemand it asks, under
- * Static and Proactive the same computation is only reported. A grow names a count
+ * What the master would ask its runner for, and whether it asks: under a policy where the framework
+ * resizes (OnDemand) it asks, under Static and Proactive the same computation is only reported. A grow names a count
  * ({@link #grow()}), a release names workers ({@link #release()}); a request for nothing is never asked.
  *
  * @param reason e.g. "ask to grow 3: job j1 lacks 3 workers of 8 slots: ..." or
@@ -29,7 +29,7 @@ public record ResizeRequest(int grow, List<String> release, boolean ask, String 
         if (demand.workers() == 0) {
             return new ResizeRequest(0, List.of(), false, "no grow: " + demand.reason());
         }
-        boolean ask = policy == PolicyKind.ONDEMAND;
+        boolean ask = policy.frameworkResizes();
         String head = ask ? "ask to grow " + demand.workers() : reportOnly(policy);
         return new ResizeRequest(demand.workers(), List.of(), ask, head + ": " + demand.reason());
     }
@@ -38,7 +38,7 @@ public record ResizeRequest(int grow, List<String> release, boolean ask, String 
         if (idle.isEmpty()) {
             return new ResizeRequest(0, List.of(), false, "no release: no worker idle >= t_idle " + tIdle);
         }
-        boolean ask = policy == PolicyKind.ONDEMAND;
+        boolean ask = policy.frameworkResizes();
         List<String> ids = idle.stream().map(WorkerDemand.IdleWorker::id).toList();
         String head = ask ? "ask to release " + Texts.list(ids) : reportOnly(policy);
         return new ResizeRequest(0, ids, ask, head + ": " + WorkerDemand.describe(idle));

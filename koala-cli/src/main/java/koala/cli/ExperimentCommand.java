@@ -1,0 +1,113 @@
+package koala.cli;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import koala.sim.CpuProfile;
+import koala.sim.Generators;
+import koala.sim.GrowDelay;
+import koala.sim.experiment.Runs;
+import koala.sim.experiment.Sensitivity;
+import koala.sim.experiment.SpeedBenchmark;
+import koala.sim.experiment.Table2;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code koala experiment}: the paper's experiments in the simulator, which runs the project's own
+ * provisioning and framework code in virtual time. Results go to {@code --out} (default
+ * {@code results/} in the current directory) as CSV and PNG; tables are printed. A {@code testbed}
+ * subcommand, running the same on the real SGE testbed, is to come.
+ */
+@Command(name = "experiment", mixinStandardHelpOptions = true,
+        description = {"The paper's experiments in the simulator (virtual time, the daemons' own policy code). "
+                + "Results: CSV and PNG in --out, tables printed."},
+        subcommands = {ExperimentCommand.Table2Command.class, ExperimentCommand.SensitivityCommand.class,
+                ExperimentCommand.SpeedCommand.class})
+final class ExperimentCommand {
+
+    /** Options every simulated experiment shares. */
+    static final class Common {
+        @Option(names = "--out", defaultValue = "results", description = "results folder (default: ${DEFAULT-VALUE}, "
+                + "under the current directory)")
+        Path out;
+
+        @Option(names = "--seeds", defaultValue = "10", description = "runs per setting, seeds 1..N; mean and spread "
+                + "are reported (default: ${DEFAULT-VALUE})")
+        int seeds;
+
+        @Option(names = "--hours", defaultValue = "24", description = "simulated hours per run (default: ${DEFAULT-VALUE})")
+        int hours;
+
+        @Option(names = "--cpu", defaultValue = "uniform:50:100", description = "RL CPU load each 30 s: uniform:MIN:MAX "
+                + "or constant:V, percent (default: ${DEFAULT-VALUE}; the paper does not say)")
+        String cpu;
+
+        @Option(names = "--o-grow", defaultValue = "30", description = "O_grow, seconds from grant to worker reporting in "
+                + "(default: ${DEFAULT-VALUE}, the paper's)")
+        int oGrow;
+
+        Runs runs(PrintStream progress) {
+            if (seeds < 1 || hours < 1 || oGrow < 0) {
+                throw new IllegalArgumentException("--seeds and --hours must be at least 1, --o-grow at least 0");
+            }
+            return new Runs(Generators.RlParameters.PAPER.withCpu(CpuProfile.parse(cpu)), Duration.ofHours(hours), seeds,
+                    GrowDelay.fixed(Duration.ofSeconds(oGrow)), progress);
+        }
+    }
+
+    @Command(name = "table2", mixinStandardHelpOptions = true,
+            description = {"The paper's Table 2 (Static 13%%/46%%, OnDemand 13%%/73%%, Proactive 21%%/65%% rejected/"
+                    + "utilization on W_rl) beside ours, with the reserve policy, the clairvoyant bound and the "
+                    + "sensitivity to what the paper leaves unstated. Writes table2*.csv. About a minute."})
+    static final class Table2Command implements Callable<Integer> {
+        @Mixin
+        Common common = new Common();
+
+        @Override
+        public Integer call() {
+            new Table2(common.runs(System.out), common.out, System.out).run();
+            System.out.println("\nresults in " + common.out.toAbsolutePath());
+            return 0;
+        }
+    }
+
+    @Command(name = "sensitivity", mixinStandardHelpOptions = true,
+            description = {"The paper's Figures 5 (OnDemand: grow overhead and idle time vs t_idle = n · O_grow), "
+                    + "6 (Proactive: reject rate and idle time vs U_min-U_max) and 7 (allocated vs used over time), "
+                    + "and the reject-vs-utilization trade-off of OnDemand and the reserve policy. PNG and CSV. "
+                    + "A few minutes."})
+    static final class SensitivityCommand implements Callable<Integer> {
+        @Mixin
+        Common common = new Common();
+
+        @Override
+        public Integer call() {
+            new Sensitivity(common.runs(System.out), common.out, System.out).run();
+            System.out.println("\nresults in " + common.out.toAbsolutePath());
+            return 0;
+        }
+    }
+
+    @Command(name = "speed", mixinStandardHelpOptions = true,
+            description = {"Targets: 24 simulated hours of W_rl for Static, OnDemand and Proactive in under 5 s; a grid "
+                    + "of 100 sites × 1,000 nodes with 100 framework instances at over 1,000× real time."})
+    static final class SpeedCommand implements Callable<Integer> {
+        @Option(names = "--grid-hours", defaultValue = "24", description = "simulated hours of the grid run "
+                + "(default: ${DEFAULT-VALUE})")
+        int gridHours;
+
+        @Override
+        public Integer call() {
+            if (gridHours < 1) {
+                throw new IllegalArgumentException("--grid-hours must be at least 1");
+            }
+            boolean met = new SpeedBenchmark(System.out).run(Duration.ofHours(gridHours));
+            System.out.printf("  machine: %d cores, load average %.1f%n", Runtime.getRuntime().availableProcessors(),
+                    java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
+            return met ? 0 : Koala.FAILURE;
+        }
+    }
+}

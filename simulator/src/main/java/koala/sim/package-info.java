@@ -1,0 +1,18 @@
+/**
+ * A discrete-event simulator that runs the project's own decision code in virtual time: the
+ * provisioning policies ({@code koala.provisioning.WorkerPolicy#of}), the reference framework's
+ * master ({@code koala.fluent.FrameworkState}) and the scheduler's grow placement
+ * ({@code koala.placement.FlexibleClusterMinimization}). It owns only what the daemons get from the
+ * world: events and the clock ({@link koala.sim.EventQueue}), SGE sites with local users' load and
+ * a grant delay ({@link koala.sim.SimGrid}, {@link koala.sim.GrowDelay}), workloads
+ * ({@link koala.sim.Generators}, {@link koala.sim.WorkloadFile}), the runner's book of workers
+ * ({@link koala.sim.RunnerBook}, on the runner's own {@code WorkerReport}) and the metrics
+ * ({@link koala.sim.RunMetrics}, with {@link koala.sim.Clairvoyant} as the bound).
+ *
+ * <pre>{@code
+ * Workload w = Generators.rl(Generators.RlParameters.PAPER, Duration.ofHours(24), seed);
+ * RunMetrics m = Simulation.one(w, ProvisioningSettings.defaults(PolicyKind.ONDEMAND, 0), GrowDelay.PAPER, seed);
+ * }</pre>
+ * The experiments of {@code bin/koala experiment} are in {@code koala.sim.experiment}.
+ */
+package koala.sim;
