@@ -14,24 +14,30 @@ import java.time.Instant;
  * lost         UP     DOWN   now + 1 s            (the connection dropped: try again at once)
  * failed       DOWN   DOWN   now + backoff(n+1)   (n failures in a row so far)
  * </pre>
+ *
+ * @param lostBecause why and when a connection that was up dropped; kept in the reason of the
+ *                    failed tries that follow, until the link is up again
  */
-public record Link(boolean up, String reason, int failures, Instant nextTry) {
+public record Link(boolean up, String reason, int failures, Instant nextTry, String lostBecause) {
     static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
 
     static Link initial() {
-        return new Link(false, "not connected yet", 0, Instant.EPOCH);
+        return new Link(false, "not connected yet", 0, Instant.EPOCH, null);
     }
 
     Link connected() {
-        return new Link(true, null, 0, null);
+        return new Link(true, null, 0, null, null);
     }
 
     Link lost(String why, Instant now) {
-        return new Link(false, why, 0, now.plus(backoff(1)));
+        String cause = why + " at " + now.truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        return new Link(false, cause, 0, now.plus(backoff(1)), cause);
     }
 
     Link failed(String why, Instant now) {
-        return new Link(false, why, failures + 1, now.plus(backoff(failures + 1)));
+        // after a loss, the loss stays in the reason: an admin sees why the site went down, not only the last try
+        return new Link(false, lostBecause == null ? why : lostBecause + "; reconnecting: " + why, failures + 1,
+                now.plus(backoff(failures + 1)), lostBecause);
     }
 
     boolean due(Instant now) {

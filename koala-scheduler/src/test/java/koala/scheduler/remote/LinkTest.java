@@ -29,8 +29,12 @@ class LinkTest {
         assertThat(link.due(T0.plusSeconds(100))).isFalse();
         Link lost = link.lost("SSH connection lost", T0.plusSeconds(100));
         assertThat(lost.up()).isFalse();
-        assertThat(lost.reason()).isEqualTo("SSH connection lost");
+        assertThat(lost.reason()).isEqualTo("SSH connection lost at 2026-01-01T10:01:40Z");
         assertThat(lost.nextTry()).isEqualTo(T0.plusSeconds(101));
-        assertThat(lost.failed("refused", T0.plusSeconds(101)).nextTry()).isEqualTo(T0.plusSeconds(102));
+        Link retried = lost.failed("refused", T0.plusSeconds(101));
+        assertThat(retried.nextTry()).isEqualTo(T0.plusSeconds(102));
+        assertThat(retried.failed("refused (try 2)", T0.plusSeconds(102)).reason()).as("the loss stays in the reason")
+                .isEqualTo("SSH connection lost at 2026-01-01T10:01:40Z; reconnecting: refused (try 2)");
+        assertThat(retried.connected().failed("refused", T0.plusSeconds(200)).reason()).isEqualTo("refused");
     }
 }
