@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
+import java.util.List;
 import koala.fluent.wire.FluentMessages.AppRequest;
 import koala.fluent.wire.FluentMessages.JobRequest;
 import org.junit.jupiter.api.Test;
@@ -49,5 +50,22 @@ class JobFileTest {
                 .hasMessage("b.jobs:1:8: cpu '150': a percentage in (0, 100]");
         assertThatThrownBy(() -> JobFile.parse("b.jobs", "# nothing\n", BASE))
                 .hasMessage("b.jobs:1:1: no application: write e.g. 'rl count=2 duration=30s'");
+    }
+
+    @Test
+    void theExampleJobFilesParseAndNameFilesThatExist() throws java.io.IOException {
+        Path examples = Path.of("..", "jdf-examples", "fluent").toAbsolutePath().normalize();
+        try (var files = java.nio.file.Files.list(examples)) {
+            List<Path> jobs = files.filter(f -> f.toString().endsWith(".jobs")).sorted().toList();
+            assertThat(jobs).extracting(f -> f.getFileName().toString()).containsExactly("burst.jobs", "rl-batch.jobs");
+            for (Path f : jobs) {
+                JobRequest job = JobFile.parse(f.toString(), java.nio.file.Files.readString(f), examples);
+                assertThat(job.apps()).isNotEmpty().allSatisfy(a -> {
+                    if (a.file() != null) {
+                        assertThat(Path.of(a.file())).isRegularFile();
+                    }
+                });
+            }
+        }
     }
 }
