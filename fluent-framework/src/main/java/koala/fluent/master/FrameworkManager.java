@@ -135,10 +135,13 @@ public final class FrameworkManager {
                     + " s, placed with the workers there");
             takeArrivals();
         }
-        provisioning.release(state, now).forEach(node -> {
-            state.removeWorker(node, now);
-            urls.remove(node);
-        });
+        if (pending == null) {
+            // while a job waits for its grow, the idle workers are the ones it counted on: none goes
+            provisioning.release(state, now).forEach(node -> {
+                state.removeWorker(node, now);
+                urls.remove(node);
+            });
+        }
         provisioning.sample(state, now, urls.keySet()).forEach(this::lost);
         provisioning.reportActivity(state.workers());
     }

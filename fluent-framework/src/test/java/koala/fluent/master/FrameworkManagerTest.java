@@ -151,4 +151,23 @@ class FrameworkManagerTest {
         assertThat(runner.calls).as("the refused jobs took no id").containsExactly("grow 1");
         assertThat(master.status().events()).anySatisfy(e -> assertThat(e).contains("job j1 (good) arrived"));
     }
+
+    @Test
+    void idleWorkersAJobWaitsOnAreNotReleasedWhileItsGrowIsUnderWay() throws Exception {
+        FakeRunner runner = new FakeRunner("ondemand", 20, Duration.ofSeconds(10));
+        FrameworkManager master = master(runner, 4);
+        master.submit(new JobRequest("one", List.of(RL))).thenAccept(r -> { });
+        join(master, "w1");
+        now = T.plusSeconds(20);
+        master.done("j1.rl1", new AppDone("w1", Map.of(), null));
+
+        now = T.plusSeconds(25);
+        CompletableFuture<JobReply> two = master.submit(new JobRequest("two", List.of(RL, RL)));
+        assertThat(runner.calls).as("w1 is idle: the job lacks 1").contains("grow 1");
+        now = T.plusSeconds(31);
+        master.tick();
+        assertThat(runner.calls).as("w1 idle 11 s >= t_idle, but j2 counts on it").noneMatch(c -> c.startsWith("shrink"));
+        join(master, "w2");
+        assertThat(two.get().count("PLACED")).isEqualTo(2);
+    }
 }
