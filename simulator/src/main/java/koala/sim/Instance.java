@@ -36,7 +36,8 @@ import koala.provisioning.WorkerPolicy;
  *       then asks for what it lacks then. Under the other policies a job is submitted on arrival.</li>
  *   <li>Each sample period: every running worker reports its CPU (the sum of what runs on it at
  *       that instant); the policy decides on the sample ({@link WorkerPolicy#onSample}); and if the
- *       framework resizes, the master asks to release its idle workers (its t_idle is 0: it asks
+ *       framework resizes and no job waits for its grow (the idle workers are the ones such a job
+ *       counted on), the master asks to release its idle workers (its t_idle is 0: it asks
  *       for all of them and the policy releases those idle at least the policy's t_idle, as the
  *       runner's view has them).</li>
  *   <li>An application ends when its duration is up; queued SWCs then start as the master says.</li>
@@ -195,8 +196,9 @@ final class Instance {
         }
         account.point(Workload.START, now, book.size(), busy, cpuUsed);
         act(policy.onSample(book.layer(grid.idleNodes()), now), inMaster, now);
-        if (settings.policy().frameworkResizes()) {
-            List<String> idle = master.releaseRequest(now).release().stream().filter(id -> !awaited.contains(id)).toList();
+        // as the real master: while a job waits for its grow, the idle workers are the ones it counted on
+        if (settings.policy().frameworkResizes() && awaited.isEmpty()) {
+            List<String> idle = master.releaseRequest(now).release();
             if (!idle.isEmpty()) {
                 act(policy.onShrinkRequest(book.layer(-1), idle, now), inMaster, now);
             }
