@@ -2,10 +2,12 @@ package koala.fluent.client;
 
 import java.net.URI;
 import java.time.Duration;
+import java.time.InstantSource;
 import koala.common.api.FrameworkView;
 import koala.common.api.SchedulerClient;
 import koala.common.http.ApiException;
 import koala.common.http.JsonHttpClient;
+import koala.common.time.Poll;
 import koala.fluent.wire.FluentMessages.JobReply;
 import koala.fluent.wire.FluentMessages.JobRequest;
 import koala.fluent.wire.FluentMessages.MasterStatus;
@@ -13,6 +15,8 @@ import koala.fluent.wire.FluentMessages.MetricsReport;
 
 /** A client of one framework instance's master, found through the FrameworkJobManager. */
 public final class FluentClient {
+    private static final Duration PLACE_TIMEOUT = Duration.ofMinutes(15);
+
     private final JsonHttpClient master;
     private final String who;
 
@@ -21,7 +25,7 @@ public final class FluentClient {
     }
 
     private FluentClient(URI master, String who) {
-        this.master = new JsonHttpClient(master, Duration.ofSeconds(150));
+        this.master = new JsonHttpClient(master, Duration.ofSeconds(60));
         this.who = who;
     }
 
@@ -39,9 +43,20 @@ public final class FluentClient {
         return master.base();
     }
 
-    /** Submits a job; answers once it is placed (after the grow the master waits for, under OnDemand). */
+    /**
+     * Submits a job and returns once it is placed: the master answers at once or, while the job
+     * waits for a grow (or behind jobs that do), with its id, and the job is then polled.
+     */
     public JobReply submit(JobRequest job) {
-        return answered(() -> master.post("/jobs", job, JobReply.class));
+        JobReply reply = answered(() -> master.post("/jobs", job, JobReply.class));
+        JobReply[] latest = {reply};
+        boolean placed = reply.apps().isEmpty() ? new Poll(InstantSource.system(), Duration.ofMillis(300))
+                .until(() -> !(latest[0] = job(reply.job())).apps().isEmpty(), PLACE_TIMEOUT) : true;
+        if (!placed) {
+            throw new ApiException(504, "job " + reply.job() + " not placed within " + PLACE_TIMEOUT.toMinutes()
+                    + " min: " + latest[0].grow());
+        }
+        return latest[0];
     }
 
     public JobReply job(String id) {

@@ -40,6 +40,10 @@ public final class FrameworkManager {
     private record Arrival(JobIntake.Accepted job, CompletableFuture<JobReply> reply) {
     }
 
+    /** A job taken in: its id, and its reply once it is placed. */
+    public record Submitted(String job, CompletableFuture<JobReply> reply) {
+    }
+
     private record PendingGrow(Arrival arrival, Set<String> nodes, Instant deadline, String note) {
     }
 
@@ -51,6 +55,8 @@ public final class FrameworkManager {
     private final AppBook book = new AppBook();
     private final Map<String, String> urls = new LinkedHashMap<>();
     private final Deque<Arrival> arrivals = new ArrayDeque<>();
+    /** What each placed job's grow came to, for its later readers. */
+    private final Map<String, String> growNotes = new java.util.HashMap<>();
     private final MasterEvents events;
     private final Provisioning provisioning;
     private PendingGrow pending;
@@ -68,7 +74,7 @@ public final class FrameworkManager {
     }
 
     /** A client's job: checked, then placed in arrival order; the reply completes once it is placed. */
-    public synchronized CompletableFuture<JobReply> submit(JobRequest request) {
+    public synchronized Submitted submit(JobRequest request) {
         String id = "j" + (jobs + 1);
         JobIntake.Accepted job = JobIntake.check(id, request, clock.instant());
         jobs++;
@@ -77,7 +83,7 @@ public final class FrameworkManager {
         events.add("job " + id + (request.name() == null ? "" : " (" + request.name() + ")") + " arrived: "
                 + job.job().apps().size() + " applications");
         takeArrivals();
-        return arrival.reply();
+        return new Submitted(id, arrival.reply());
     }
 
     /** A DeviceManager reports in: its worker joins, and may start waiting SWCs or complete a pending grow. */
@@ -176,8 +182,8 @@ public final class FrameworkManager {
             events.add(app.reason());
         }
         outcome.with(AppOutcome.Verdict.PLACED).forEach(this::launch);
-        arrival.reply().complete(new JobReply(id, book.ofJob(id).stream().map(AppBook.Entry::view).toList(),
-                growNote));
+        growNotes.put(id, growNote);
+        arrival.reply().complete(job(id));
     }
 
     private void startFromQueue(AppOutcome started) {
@@ -245,12 +251,24 @@ public final class FrameworkManager {
         });
     }
 
+    /** A job's applications once it is placed; before that, no applications and why it waits. */
     public synchronized JobReply job(String id) {
         List<AppReply> apps = book.ofJob(id).stream().map(AppBook.Entry::view).toList();
-        if (apps.isEmpty()) {
-            throw ApiException.notFound("job " + id);
+        if (!apps.isEmpty()) {
+            return new JobReply(id, apps, growNotes.get(id));
         }
-        return new JobReply(id, apps, null);
+        if (pending != null && pending.arrival().job().job().id().equals(id)) {
+            return new JobReply(id, List.of(), "waiting for its grow: " + pending.note());
+        }
+        int ahead = 0;
+        for (Arrival a : arrivals) {
+            if (a.job().job().id().equals(id)) {
+                return new JobReply(id, List.of(), "waiting behind " + (ahead + (pending == null ? 0 : 1))
+                        + " earlier job(s), first come first served");
+            }
+            ahead++;
+        }
+        throw ApiException.notFound("job " + id);
     }
 
     public synchronized MasterStatus status() {

@@ -12,22 +12,23 @@ import koala.fluent.wire.FluentMessages.DeviceHello;
 import koala.fluent.wire.FluentMessages.JobRequest;
 
 /**
- * The master's HTTP/JSON API. For clients: {@code POST /jobs} (answers once the job is placed,
- * after the grow it waits for under OnDemand), {@code GET /jobs/{id}}, {@code GET /status},
+ * The master's HTTP/JSON API. For clients: {@code POST /jobs?wait=S} (answers once the job is
+ * placed, or after S seconds, 5 by default, with 202 and why it still waits), {@code GET /jobs/{id}}, {@code GET /status},
  * {@code GET /metrics}. For DeviceManagers: {@code POST /devices}, {@code POST /apps/{id}/done}.
  * A bad request is a 400 naming the field and changes nothing.
  */
 final class MasterApi {
-    private final FrameworkManager master;
-    private final Duration placeTimeout;
+    static final Duration DEFAULT_WAIT = Duration.ofSeconds(5);
+    static final Duration MAX_WAIT = Duration.ofSeconds(30);
 
-    MasterApi(FrameworkManager master, Duration growWait) {
+    private final FrameworkManager master;
+
+    MasterApi(FrameworkManager master) {
         this.master = master;
-        this.placeTimeout = growWait.plusSeconds(30);
     }
 
     void routes(JsonHttpServer server) {
-        server.route("POST", "/jobs", r -> Response.ok(placed(r.body(JobRequest.class))))
+        server.route("POST", "/jobs", r -> placed(r.body(JobRequest.class), wait(r.queryParam("wait").orElse(null))))
                 .route("GET", "/jobs/{id}", r -> Response.ok(master.job(r.param("id"))))
                 .route("GET", "/status", r -> Response.ok(master.status()))
                 .route("GET", "/metrics", r -> Response.ok(master.metrics()))
@@ -41,17 +42,37 @@ final class MasterApi {
                 });
     }
 
-    private Object placed(JobRequest job) {
+    /**
+     * Answers with the placed job (200) or, when it is not placed within {@code wait} (it waits for
+     * a grow, or behind jobs that do), with its id and why it waits (202); the client then polls
+     * {@code GET /jobs/{id}}. No request holds a thread for long: DeviceManagers' reports must get in.
+     */
+    private Response placed(JobRequest job, Duration wait) {
+        FrameworkManager.Submitted submitted = master.submit(job);
         try {
-            return master.submit(job).get(placeTimeout.toMillis(), TimeUnit.MILLISECONDS);
+            return Response.ok(submitted.reply().get(wait.toMillis(), TimeUnit.MILLISECONDS));
         } catch (TimeoutException e) {
-            throw new ApiException(504, "the job was not placed within " + placeTimeout.toSeconds() + " s; "
-                    + "see GET /status");
+            return Response.accepted(master.job(submitted.job()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw ApiException.unavailable("interrupted");
         } catch (ExecutionException e) {
             throw new ApiException(500, "placing the job failed: " + e.getCause());
         }
+    }
+
+    private static Duration wait(String seconds) {
+        if (seconds == null) {
+            return DEFAULT_WAIT;
+        }
+        try {
+            long s = Long.parseLong(seconds);
+            if (s >= 0 && s <= MAX_WAIT.toSeconds()) {
+                return Duration.ofSeconds(s);
+            }
+        } catch (NumberFormatException e) {
+            // refused below
+        }
+        throw ApiException.badRequest("wait", "'" + seconds + "': seconds, 0.." + MAX_WAIT.toSeconds());
     }
 }

@@ -46,7 +46,7 @@ public final class MasterMain {
         FrameworkManager master = new FrameworkManager(clock, runner, Devices.http(), events,
                 new Provisioning(runner, first, events, metrics, slots), growWait);
         JsonHttpServer server = new JsonHttpServer(new InetSocketAddress(port), 8);
-        new MasterApi(master, growWait).routes(server);
+        new MasterApi(master).routes(server);
         server.start();
         ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor();
         ticks.scheduleWithFixedDelay(() -> {

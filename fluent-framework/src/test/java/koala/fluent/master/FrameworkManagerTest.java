@@ -64,9 +64,11 @@ class FrameworkManagerTest {
         FakeRunner runner = new FakeRunner("ondemand", 20, Duration.ofSeconds(10));
         FrameworkManager master = master(runner, 4);
 
-        CompletableFuture<JobReply> reply = master.submit(new JobRequest("batch", List.of(RL, RL)));
+        CompletableFuture<JobReply> reply = master.submit(new JobRequest("batch", List.of(RL, RL))).reply();
         assertThat(runner.calls).containsExactly("grow 2");
         assertThat(reply).as("the job waits for its workers").isNotDone();
+        assertThat(master.job("j1").apps()).isEmpty();
+        assertThat(master.job("j1").grow()).isEqualTo("waiting for its grow: asked to grow 2, granted 2");
 
         now = T.plusSeconds(2);
         join(master, "w1");
@@ -98,7 +100,7 @@ class FrameworkManagerTest {
     void whatTheRunnerCannotGrantPastFMaxIsRejected() throws Exception {
         FakeRunner runner = new FakeRunner("ondemand", 1, Duration.ofSeconds(10));
         FrameworkManager master = master(runner, 4);
-        CompletableFuture<JobReply> reply = master.submit(new JobRequest(null, List.of(RL, RL, RL)));
+        CompletableFuture<JobReply> reply = master.submit(new JobRequest(null, List.of(RL, RL, RL))).reply();
         join(master, "w1");
         JobReply placed = reply.get();
         assertThat(placed.count("PLACED")).isEqualTo(1);
@@ -116,7 +118,7 @@ class FrameworkManagerTest {
         FrameworkManager master = master(runner, 4);
         join(master, "w1");
 
-        JobReply first = master.submit(new JobRequest("wc", List.of(swc, swc))).get();
+        JobReply first = master.submit(new JobRequest("wc", List.of(swc, swc))).reply().get();
         assertThat(first.apps()).extracting(AppReply::verdict).containsExactly("PLACED", "QUEUED");
         assertThat(runner.calls).as("static: no grow asked").noneMatch(c -> c.startsWith("grow"));
         assertThat(deployed).containsExactly("j1.swc1 counter @http://w1", "j1.swc1 mapper0 @http://w1",
@@ -156,13 +158,13 @@ class FrameworkManagerTest {
     void idleWorkersAJobWaitsOnAreNotReleasedWhileItsGrowIsUnderWay() throws Exception {
         FakeRunner runner = new FakeRunner("ondemand", 20, Duration.ofSeconds(10));
         FrameworkManager master = master(runner, 4);
-        master.submit(new JobRequest("one", List.of(RL))).thenAccept(r -> { });
+        master.submit(new JobRequest("one", List.of(RL)));
         join(master, "w1");
         now = T.plusSeconds(20);
         master.done("j1.rl1", new AppDone("w1", Map.of(), null));
 
         now = T.plusSeconds(25);
-        CompletableFuture<JobReply> two = master.submit(new JobRequest("two", List.of(RL, RL)));
+        CompletableFuture<JobReply> two = master.submit(new JobRequest("two", List.of(RL, RL))).reply();
         assertThat(runner.calls).as("w1 is idle: the job lacks 1").contains("grow 1");
         now = T.plusSeconds(31);
         master.tick();
