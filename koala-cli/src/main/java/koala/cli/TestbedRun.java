@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -99,15 +100,21 @@ final class TestbedRun {
         Instant start = clock.instant();
         ConcurrentLinkedQueue<Submitted> submitted = new ConcurrentLinkedQueue<>();
         AtomicInteger sent = new AtomicInteger();
-        ScheduledExecutorService submitter = Executors.newScheduledThreadPool(8);
+        // jobs go to the master one at a time, in arrival order: the master serves them first come,
+        // first served anyway, and each POST /jobs it holds (until the job's grow is done) takes one
+        // of its few HTTP threads, which the new workers' hellos then lack
+        ScheduledExecutorService arrivals = Executors.newSingleThreadScheduledExecutor();
+        ExecutorService sender = Executors.newSingleThreadExecutor();
         try {
             for (Job job : workload.jobs()) {
-                long offset = Duration.between(Workload.START, job.submittedAt()).toMillis();
-                submitter.schedule(() -> submit(fluent, job, submitted, sent), offset, TimeUnit.MILLISECONDS);
+                Duration offset = Duration.between(Workload.START, job.submittedAt());
+                arrivals.schedule(() -> sender.execute(() -> submit(fluent, job, start.plus(offset), submitted, sent)),
+                        offset.toMillis(), TimeUnit.MILLISECONDS);
             }
             watch(fluent, start, workload, sent);
         } finally {
-            submitter.shutdownNow();
+            arrivals.shutdownNow();
+            sender.shutdownNow();
         }
         MetricsReport after = latestSample(fluent, start.plus(workload.length()));
         Instant to = sampleTime(after);
@@ -128,13 +135,14 @@ final class TestbedRun {
         return new Result(figures, growTimes, launched.instance());
     }
 
-    private void submit(FluentClient fluent, Job job, ConcurrentLinkedQueue<Submitted> submitted, AtomicInteger sent) {
+    /** Submits {@code job}, which arrived at {@code arrived}: its wait runs from then to the master's answer. */
+    private void submit(FluentClient fluent, Job job, Instant arrived, ConcurrentLinkedQueue<Submitted> submitted,
+                        AtomicInteger sent) {
         List<AppRequest> apps = job.apps().stream().map(TestbedRun::request).toList();
-        Instant asked = clock.instant();
         try {
             JobReply reply = fluent.submit(new JobRequest(job.id(), apps));
             submitted.add(new Submitted(reply.job(), apps.size(),
-                    Duration.between(asked, clock.instant()).toMillis() / 1000.0));
+                    Duration.between(arrived, clock.instant()).toMillis() / 1000.0));
         } catch (ApiException e) {
             out.println("  job " + job.id() + " refused by the master: " + e.getMessage());
         }
