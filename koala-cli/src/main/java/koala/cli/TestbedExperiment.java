@@ -15,7 +15,6 @@ import java.util.concurrent.Callable;
 import koala.common.api.SchedulerClient;
 import koala.common.grid.GridConfig;
 import koala.common.grid.KoalaHome;
-import koala.common.http.ApiException;
 import koala.provisioning.PolicyKind;
 import koala.scheduler.SchedulerDaemon;
 import koala.sim.Generators;
@@ -85,7 +84,7 @@ final class TestbedExperiment implements Callable<Integer> {
         }
         GridConfig grid = GridConfig.load(gridFile);
         SchedulerClient client = new SchedulerClient(URI.create("http://127.0.0.1:" + grid.integer("scheduler.port", 7400)));
-        SchedulerDaemon own = reachable(client) ? null : SchedulerDaemon.start(grid, KoalaHome.dir());
+        SchedulerDaemon own = GrowBenchCommand.reachable(client) ? null : SchedulerDaemon.start(grid, KoalaHome.dir());
         o.println(own == null ? "scheduler: the one running at " + client.base() : "scheduler: started here, "
                 + own.url());
         Map<PolicyKind, TestbedRun.Result> real = new LinkedHashMap<>();
@@ -93,9 +92,14 @@ final class TestbedExperiment implements Callable<Integer> {
             TestbedRun run = new TestbedRun(client, gridFile, setup, InstantSource.system(), o);
             for (PolicyKind p : kinds) {
                 o.printf("%n%s on the testbed%n", p);
-                TestbedRun.Result r = run.run(p, workload);
-                real.put(p, r);
-                o.println("  " + TestbedReport.line("real", r.figures().metrics()));
+                try {
+                    TestbedRun.Result r = run.run(p, workload);
+                    real.put(p, r);
+                    o.println("  " + TestbedReport.line("real", r.figures().metrics()));
+                } catch (RuntimeException | java.io.IOException e) {
+                    // one policy's failure leaves the others' runs to compare
+                    o.println("  " + p + " failed, left out of the comparison: " + e.getMessage());
+                }
             }
         } finally {
             if (own != null) {
@@ -104,17 +108,17 @@ final class TestbedExperiment implements Callable<Integer> {
         }
         List<Double> grows = new ArrayList<>();
         real.values().forEach(r -> grows.addAll(r.growTimes()));
-        double oGrow = grows.isEmpty() ? fallbackOGrow : TestbedReport.median(grows);
+        double oGrow = grows.isEmpty() ? fallbackOGrow : GrowBenchCommand.median(grows);
         o.printf(Locale.ROOT, "%nO_grow measured on the testbed (grow request to worker joined the master): median %.2f s "
                 + "of %d grown workers%s%n", oGrow, grows.size(), grows.isEmpty() ? " (none: --o-grow used)" : "");
         Map<PolicyKind, RunMetrics> sim = new LinkedHashMap<>();
-        for (PolicyKind p : kinds) {
+        for (PolicyKind p : real.keySet()) {
             sim.put(p, Simulation.one(workload, setup.settings(p),
                     GrowDelay.fixed(Duration.ofMillis(Math.round(oGrow * 1000))), seed));
         }
         new TestbedReport(out, o).write(real, sim, oGrow, grows);
         o.println("\nresults in " + out.toAbsolutePath());
-        return 0;
+        return real.size() == kinds.size() ? 0 : Koala.FAILURE;
     }
 
     /** W_rl over minutes × scale of paper time, compressed; extended so what arrives last can finish. */
@@ -144,15 +148,6 @@ final class TestbedExperiment implements Callable<Integer> {
                 p.cpu().spec(), p.loadPeriod().toSeconds() / scale, w.length().toSeconds());
         for (PolicyKind k : kinds) {
             o.printf("  %-9s initial %2d  F_max %2d  %s%n", k, s.initialWorkers(k), s.fMax(k), s.jdfAttributes(k));
-        }
-    }
-
-    private static boolean reachable(SchedulerClient client) {
-        try {
-            client.sites();
-            return true;
-        } catch (ApiException e) {
-            return false;
         }
     }
 }

@@ -31,7 +31,7 @@ final class TestbedReport {
             new Figure("grows", "", m -> m.grows()),
             new Figure("allocated", "node-min", m -> m.allocatedHours() * 60),
             new Figure("wait per application", "s", RunMetrics::meanWaitSeconds),
-            new Figure("allocated workers over time", "mean |real - sim|", m -> 0));
+            new Figure("workers allocated, mean", "diff: mean gap", m -> 0));
 
     private final Path dir;
     private final PrintStream out;
@@ -45,7 +45,7 @@ final class TestbedReport {
         List<String> csv = new ArrayList<>();
         List<String> series = new ArrayList<>();
         out.printf("%nReal (testbed) vs simulated, same workload, O_grow %.2f s%n", oGrow);
-        out.printf("  %-10s %-30s %10s %10s %10s%n", "policy", "figure", "real", "simulated", "|diff|");
+        out.printf("  %-10s %-38s %10s %10s %10s%n", "policy", "figure", "real", "simulated", "|diff|");
         double[] worst = new double[FIGURES.size()];
         for (Map.Entry<PolicyKind, TestbedRun.Result> e : real.entrySet()) {
             RunMetrics r = e.getValue().figures().metrics();
@@ -57,7 +57,7 @@ final class TestbedReport {
                 double d = i == FIGURES.size() - 1 ? seriesGap(r.series(), s.series()) : Math.abs(a - b);
                 worst[i] = Math.max(worst[i], d);
                 String label = f.name() + (f.unit().isEmpty() ? "" : " (" + f.unit() + ")");
-                out.printf(Locale.ROOT, "  %-10s %-30s %10.1f %10.1f %10.1f%n", e.getKey(), label, a, b, d);
+                out.printf(Locale.ROOT, "  %-10s %-38s %10.1f %10.1f %10.1f%n", e.getKey(), label, a, b, d);
                 csv.add(String.format(Locale.ROOT, "%s,%s,%s,%.3f,%.3f,%.3f", e.getKey(), f.name(), f.unit(), a, b, d));
             }
             series.addAll(rows(e.getKey(), "real", r.series()));
@@ -66,7 +66,8 @@ final class TestbedReport {
         }
         out.println("\nHow far they agree (largest absolute difference over the policies):");
         for (int i = 0; i < FIGURES.size(); i++) {
-            out.printf(Locale.ROOT, "  %-30s %6.1f %s%n", FIGURES.get(i).name(), worst[i], FIGURES.get(i).unit());
+            out.printf(Locale.ROOT, "  %-30s %6.1f %s%n", FIGURES.get(i).name(), worst[i], i == FIGURES.size() - 1
+                    ? "workers (mean over the run of |allocated real - allocated simulated|)" : FIGURES.get(i).unit());
         }
         csv.add(String.format(Locale.ROOT, "all,O_grow measured (median of %d grown workers),s,%.3f,%.3f,0",
                 grows.size(), oGrow, oGrow));
@@ -104,11 +105,6 @@ final class TestbedReport {
             sum += Math.abs(p.allocated() - sim.get(j).allocated());
         }
         return sum / real.size();
-    }
-
-    static double median(List<Double> values) {
-        double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }
 
     static String num(double v) {

@@ -117,7 +117,7 @@ class TestbedFiguresTest {
         List<RunMetrics.Point> sim = List.of(point(0, 0), point(4, 2), point(8, 6));
         // |0-0| + |3-2| + |5-6| over 3 samples
         assertThat(TestbedReport.seriesGap(real, sim)).isCloseTo(2.0 / 3, within(1e-12));
-        assertThat(TestbedReport.median(List.of(3.0, 1.0, 2.0, 10.0))).isEqualTo(2.5);
+        assertThat(GrowBenchCommand.median(List.of(3.0, 1.0, 2.0, 10.0))).isEqualTo(2.5);
     }
 
     @Test
