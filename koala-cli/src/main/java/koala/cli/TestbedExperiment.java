@@ -147,7 +147,7 @@ final class TestbedExperiment implements Callable<Integer> {
                 Math.round(p.rlDuration().toSeconds() / scale), minutes, 1 / p.batchRate() / scale, p.meanBatch(),
                 p.cpu().spec(), p.loadPeriod().toSeconds() / scale, w.length().toSeconds());
         for (PolicyKind k : kinds) {
-            o.printf("  %-9s initial %2d  F_max %2d  %s%n", k, s.initialWorkers(k), s.fMax(k), s.jdfAttributes(k));
+            o.printf("  %-9s initial %2d  F_max %2d  %s%n", k, s.initialWorkers(k), s.fMax(k), s.jdfAttributes(k, Runtime.getRuntime().availableProcessors()));
         }
     }
 }

@@ -68,7 +68,7 @@ final class TestbedRun {
     Result run(PolicyKind policy, Workload workload) throws IOException {
         int initial = setup.initialWorkers(policy);
         Path jdf = FluentCommands.writeJdf("testbed-" + policy.shortName(), policy.shortName(), initial,
-                setup.fMax(policy), setup.jdfAttributes(policy), 1, null);
+                setup.fMax(policy), setup.jdfAttributes(policy, Runtime.getRuntime().availableProcessors()), 1, null);
         RunnerLaunch.Launched launched = RunnerLaunch.start(jdf, gridFile, client.base());
         long id = launched.instance();
         try {
@@ -77,7 +77,7 @@ final class TestbedRun {
                 throw new IllegalStateException(policy + " instance " + id + " is " + state + "; see " + launched.log());
             }
             FluentClient fluent = FluentClient.of(client, id);
-            if (!new Poll(clock, Duration.ofSeconds(1)).until(() -> fluent.status().workers().size() >= initial, DEPLOY)) {
+            if (!new Poll(clock, Duration.ofSeconds(1)).until(() -> joined(fluent) >= initial, DEPLOY)) {
                 throw new IllegalStateException(policy + " instance " + id + ": its " + initial + " initial workers did "
                         + "not all join the master within " + DEPLOY.toMinutes() + " min; see " + launched.log());
             }
@@ -90,6 +90,15 @@ final class TestbedRun {
             } catch (ApiException e) {
                 out.println("  could not end instance " + id + ": " + e.getMessage());
             }
+        }
+    }
+
+    /** Workers joined so far; none while the master, just started by its launcher, does not serve yet. */
+    private static int joined(FluentClient fluent) {
+        try {
+            return fluent.status().workers().size();
+        } catch (ApiException e) {
+            return -1;
         }
     }
 

@@ -70,12 +70,17 @@ record TestbedSetup(double scale, int fMax, int staticWorkers, int proactiveInit
                 .withUMin(uMin()).withUMax(uMax()).toSettings();
     }
 
-    /** The same settings as JDF attributes (besides provisioning, F_max and the initial workers). */
-    String jdfAttributes(PolicyKind policy) {
+    /**
+     * The same settings as JDF attributes (besides provisioning, F_max and the initial workers).
+     * The real runner reads its workers' CPU as the node launchers measure it, a share of all the
+     * host's cores, where the simulator's is a share of one worker node (a core): on a host of
+     * {@code hostCores} the thresholds are divided by that many to mean the same.
+     */
+    String jdfAttributes(PolicyKind policy, int hostCores) {
         ProvisioningSettings s = settings(policy);
         return String.format(Locale.ROOT, "(tIdle = %d)(samplePeriod = %d)(uMin = %s)(uMax = %s)(reserve = %s)",
-                s.tIdle().after(Duration.ZERO).toSeconds(), s.samplePeriod().toSeconds(), num(s.uMin()),
-                num(s.uMax()), num(s.reservePercent()));
+                s.tIdle().after(Duration.ZERO).toSeconds(), s.samplePeriod().toSeconds(), num(s.uMin() / hostCores),
+                num(s.uMax() / hostCores), num(s.reservePercent()));
     }
 
     /** F_max as the JDF gives it: Static's workers when they are more (as {@link Setup#settings} does). */

@@ -135,8 +135,11 @@ class TestbedFiguresTest {
         assertThat(p.initialWorkers()).isEqualTo(2);
         assertThat(s.initialWorkers(PolicyKind.STATIC)).isEqualTo(20);
         assertThat(s.initialWorkers(PolicyKind.ONDEMAND)).isZero();
-        assertThat(s.jdfAttributes(PolicyKind.ONDEMAND))
+        assertThat(s.jdfAttributes(PolicyKind.ONDEMAND, 1))
                 .isEqualTo("(tIdle = 18)(samplePeriod = 4)(uMin = 4)(uMax = 5)(reserve = 50)");
+        // the real runner's CPU is a share of the host's cores: on 2 cores, 4% of a core is 2%
+        assertThat(s.jdfAttributes(PolicyKind.PROACTIVE, 2))
+                .isEqualTo("(tIdle = 6)(samplePeriod = 4)(uMin = 2)(uMax = 2.50)(reserve = 50)");
     }
 
     private static MetricsSample sample(Instant at, int allocated, int busy, double cpu) {
