@@ -18,14 +18,14 @@ import picocli.CommandLine.Option;
 /**
  * {@code koala experiment}: the paper's experiments in the simulator, which runs the project's own
  * provisioning and framework code in virtual time. Results go to {@code --out} (default
- * {@code results/} in the current directory) as CSV and PNG; tables are printed. A {@code testbed}
- * subcommand, running the same on the real SGE testbed, is to come.
+ * {@code results/} in the current directory) as CSV and PNG; tables are printed. {@code testbed}
+ * runs the policies on the real SGE testbed beside the simulator's prediction ({@link TestbedExperiment}).
  */
 @Command(name = "experiment", mixinStandardHelpOptions = true,
         description = {"The paper's experiments in the simulator (virtual time, the daemons' own policy code). "
                 + "Results: CSV and PNG in --out, tables printed."},
         subcommands = {ExperimentCommand.Table2Command.class, ExperimentCommand.SensitivityCommand.class,
-                ExperimentCommand.SpeedCommand.class})
+                ExperimentCommand.SpeedCommand.class, TestbedExperiment.class})
 final class ExperimentCommand {
 
     /** Options every simulated experiment shares. */

@@ -64,15 +64,28 @@ final class FluentCommands {
         return dir;
     }
 
-    /** Writes an instance's JDF under {@link #dir()}; its entities run from a published copy of this class path. */
+    /**
+     * Writes an instance's JDF under {@link #dir()}; its entities run from a published copy of this
+     * class path. More initial workers than the grid's largest cluster holds are split over several
+     * worker components, since a component must fit in one cluster.
+     */
     static Path writeJdf(String name, String policy, int workers, int fMax, String settings, int slots, String site)
             throws IOException {
         FluentJdf jdf = new FluentJdf(name, policy, workers, fMax, settings, slots, site, dir(),
                 JavaCommand.currentJava(), RuntimeImage.publishedClasspath(KoalaHome.dir()));
         Path file = dir().resolve(name + "-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
                 .withZone(ZoneId.systemDefault()).format(InstantSource.system().instant()) + ".jdf");
-        Files.writeString(file, jdf.text());
+        Files.writeString(file, jdf.text(largestCluster()));
         return file;
+    }
+
+    private static int largestCluster() {
+        Path grid = KoalaHome.gridConfig();
+        if (!Files.isReadable(grid)) {
+            return Integer.MAX_VALUE;
+        }
+        return koala.common.grid.GridConfig.load(grid).nodeCounts().values().stream().mapToInt(Integer::intValue).max()
+                .orElse(Integer.MAX_VALUE);
     }
 
     @Command(name = "deploy", mixinStandardHelpOptions = true,

@@ -144,7 +144,8 @@ final class GrowBenchCommand implements Callable<Integer> {
         return RunnerMain.start(setup, InstantSource.system());
     }
 
-    private static boolean reachable(SchedulerClient client) {
+    /** Whether a scheduler answers at {@code client}'s address. */
+    static boolean reachable(SchedulerClient client) {
         try {
             client.sites();
             return true;
@@ -153,7 +154,7 @@ final class GrowBenchCommand implements Callable<Integer> {
         }
     }
 
-    private static double median(List<Double> values) {
+    static double median(List<Double> values) {
         double[] v = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
         return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }

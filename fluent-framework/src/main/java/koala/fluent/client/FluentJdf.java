@@ -25,6 +25,15 @@ public record FluentJdf(String name, String provisioning, int workers, int fMax,
             "-XX:CICompilerCount=1", "-Xshare:auto");
 
     public String text() {
+        return text(Integer.MAX_VALUE);
+    }
+
+    /**
+     * The JDF with the initial workers split into worker components of at most {@code largestCluster}
+     * each: a component must fit in one cluster, but the runner deploys the workers of all its
+     * worker components as one grow, which KOALA may spread over the clusters.
+     */
+    public String text(int largestCluster) {
         List<String> master = new ArrayList<>(List.of("--slots", Integer.toString(slots)));
         if (logDir != null) {
             master.addAll(List.of("--log-dir", logDir.toString()));
@@ -45,12 +54,23 @@ public record FluentJdf(String name, String provisioning, int workers, int fMax,
                 + "    (executable = /bin/sleep)\n"
                 + "    (arguments = infinity)\n"
                 + " )\n"
-                + " ( &(role = worker)\n"
-                + "    (count = " + workers + ")\n"
-                + "    (executable = " + java + ")\n"
-                + "    (arguments = " + arguments("koala.fluent.device.DeviceMain",
-                        List.of("--slots", Integer.toString(slots))) + ")\n"
-                + " )\n";
+                + workerComponents(Math.max(1, largestCluster));
+    }
+
+    private String workerComponents(int largest) {
+        StringBuilder text = new StringBuilder();
+        int left = workers;
+        do {
+            int count = Math.min(left, largest);
+            text.append(" ( &(role = worker)\n")
+                    .append("    (count = ").append(count).append(")\n")
+                    .append("    (executable = ").append(java).append(")\n")
+                    .append("    (arguments = ").append(arguments("koala.fluent.device.DeviceMain",
+                            List.of("--slots", Integer.toString(slots)))).append(")\n")
+                    .append(" )\n");
+            left -= count;
+        } while (left > 0);
+        return text.toString();
     }
 
     private String arguments(String main, List<String> args) {

@@ -1,0 +1,35 @@
+package koala.fluent.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/** An instance's JDF: initial workers split over components that each fit in one cluster. */
+class FluentJdfTest {
+    private static FluentJdf jdf(int workers) {
+        return new FluentJdf("t", "static", workers, 20, null, 1, null, null, Path.of("/usr/bin/java"),
+                List.of(Path.of("/x.jar")));
+    }
+
+    @Test
+    void twentyWorkersOnAGridWhoseLargestClusterHas16AreAComponentOf16AndOneOf4() {
+        assertThat(workerCounts(jdf(20).text(16))).containsExactly(16, 4);
+        assertThat(workerCounts(jdf(32).text(16))).containsExactly(16, 16);
+        assertThat(workerCounts(jdf(20).text())).containsExactly(20);
+    }
+
+    @Test
+    void noInitialWorkersIsOneWorkerComponentOfNone() {
+        // the runner takes the worker component as the template of the workers it grows
+        assertThat(workerCounts(jdf(0).text(16))).containsExactly(0);
+    }
+
+    private static List<Integer> workerCounts(String text) {
+        Matcher m = Pattern.compile("\\(role = worker\\)\\n    \\(count = (\\d+)\\)").matcher(text);
+        return m.results().map(r -> Integer.parseInt(r.group(1))).toList();
+    }
+}
