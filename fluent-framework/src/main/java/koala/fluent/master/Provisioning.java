@@ -39,6 +39,7 @@ final class Provisioning {
     private Status status;
     private Instant lastSample = Instant.MIN;
     private String lastRelease = "";
+    private String unasked;
 
     Provisioning(Runner runner, Status first, MasterEvents events, MetricsLog metrics, int slotsPerWorker) {
         this.runner = runner;
@@ -80,7 +81,7 @@ final class Provisioning {
             return List.of();
         }
         if (!down.ask()) {
-            once(down.reason());
+            unasked = down.reason(); // logged with the next sample, not every second
             return List.of();
         }
         try {
@@ -123,6 +124,10 @@ final class Provisioning {
             return List.of();
         }
         lastSample = now;
+        if (unasked != null) {
+            once(unasked);
+            unasked = null;
+        }
         try {
             status = runner.status();
         } catch (ApiException e) {
