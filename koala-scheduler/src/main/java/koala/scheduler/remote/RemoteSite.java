@@ -30,6 +30,7 @@ import org.apache.logging.log4j.Logger;
 public final class RemoteSite implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(RemoteSite.class);
     private static final Duration AGENT_CHECK = Duration.ofSeconds(5);
+    private static final int CHECKS_BEFORE_LOST = 3;
 
     /** What a pilot on this site runs: the head node's Java, the jars there, the call-back address. */
     public record Launcher(String java, List<String> classpath, String schedulerUrl, String logDir) {
@@ -46,6 +47,7 @@ public final class RemoteSite implements AutoCloseable {
     private final InstantSource clock;
     private final Consumer<SiteAgentClient> onAgent;
     private final ScheduledExecutorService timer;
+    private int failedChecks;
     private volatile Link link = Link.initial();
     private volatile Attached attached;
     private volatile boolean closed;
@@ -110,8 +112,17 @@ public final class RemoteSite implements AutoCloseable {
             if (a != null && a.session().connected()) {
                 try {
                     checkAgent(a);
+                    failedChecks = 0;
                 } catch (SshFailure | IllegalStateException | ApiException e) {
-                    lost(a, e.getMessage());
+                    // a command refused on a live connection (e.g. "channel is not opened" under load) is
+                    // tried again at the next check; only repeated failures take the site down
+                    if (++failedChecks >= CHECKS_BEFORE_LOST || !a.session().connected()) {
+                        failedChecks = 0;
+                        lost(a, e.getMessage());
+                    } else {
+                        LOG.warn("site {}: agent check failed ({}), trying again", site.name(), e.getMessage());
+                        nextAgentCheck = clock.instant();
+                    }
                 }
                 return;
             }

@@ -66,7 +66,8 @@ class RemoteSiteIT {
 
     @Test
     void aCoAllocatedJobRunsAcrossALocalAndARemoteSiteAndOutlivesAnSshOutage() throws Exception {
-        assertThat(site("fs2").agent()).as("fs2 through SSH: %s", site("fs2").agentReason()).isEqualTo("UP");
+        Awaitility.await("fs2 up through SSH").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                .until(() -> site("fs2").agent().equals("UP"));
         List<ProcessHandle> agent = remoteAgent();
         assertThat(agent).as("one agent on the head node").hasSize(1);
 
@@ -115,6 +116,8 @@ class RemoteSiteIT {
 
     @Test
     void aFrameworkMasterOnTheRemoteSiteReportsToItsRunnerThroughTheHeadNode() throws Exception {
+        Awaitility.await("fs2 up through SSH").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                .until(() -> site("fs2").agent().equals("UP"));
         Path runnerUrl = Files.createTempDirectory("koala-remote-runner-url-",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxrwxrwx"))).resolve("url");
         Files.setPosixFilePermissions(runnerUrl.getParent(), PosixFilePermissions.fromString("rwxrwxrwx"));
