@@ -199,6 +199,9 @@ public final class RemoteSite implements AutoCloseable {
     }
 
     private boolean answers(SiteAgentClient client) {
+        // JSch may leave this thread's interrupt flag set while it connects, and the poll would then
+        // give up at once: the agent would be taken for dead and a second one started
+        Thread.interrupted();
         return new Poll(clock, Duration.ofMillis(200)).until(() -> {
             try {
                 client.health();
