@@ -169,7 +169,7 @@ final class FluentCommands {
             try {
                 var job = JobFile.parse(file.toString(), Files.readString(file),
                         file.toAbsolutePath().getParent());
-                FluentClient master = instance.master();
+                FluentClient master = instance.master().awaitServing(Duration.ofSeconds(30));
                 JobReply reply = master.submit(job);
                 if (await) {
                     reply = awaitEnd(master, reply.job(), reply.grow());

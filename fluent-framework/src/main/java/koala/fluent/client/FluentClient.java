@@ -39,6 +39,28 @@ public final class FluentClient {
                 "the master of instance " + id + " (" + instance.state() + ") at " + instance.master().address());
     }
 
+    /**
+     * Waits until the master serves: its launcher reports it in as soon as the process starts, so
+     * right after deployment a client may still find its port closed. Returns this client.
+     */
+    public FluentClient awaitServing(Duration timeout) {
+        ApiException[] refused = {null};
+        new Poll(InstantSource.system(), Duration.ofMillis(250)).until(() -> {
+            try {
+                status();
+                refused[0] = null;
+                return true;
+            } catch (ApiException e) {
+                refused[0] = e;
+                return e.status() != 503 && e.status() != 504;
+            }
+        }, timeout);
+        if (refused[0] != null) {
+            throw refused[0];
+        }
+        return this;
+    }
+
     public URI url() {
         return master.base();
     }

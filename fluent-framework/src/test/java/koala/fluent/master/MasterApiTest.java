@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
 class MasterApiTest {
     private static final AppRequest RL = new AppRequest("rl", 20_000L, 40.0, 5_000L, null, null);
     private final List<Deploy> deployed = new ArrayList<>();
-    private JsonHttpServer server;
+    private volatile JsonHttpServer server;
 
     @AfterEach
     void stop() {
@@ -37,6 +37,10 @@ class MasterApiTest {
     }
 
     private URI start(FakeRunner runner) throws IOException {
+        return start(runner, 0);
+    }
+
+    private URI start(FakeRunner runner, int port) throws IOException {
         MetricsLog metrics = new MetricsLog(Optional.empty());
         MasterEvents events = new MasterEvents(Instant::now, metrics);
         Devices devices = new Devices() {
@@ -52,7 +56,7 @@ class MasterApiTest {
         FrameworkManager master = new FrameworkManager(Instant::now, runner, devices, events,
                 new Provisioning(runner, runner.status(), events, metrics, 4), Duration.ofSeconds(60));
         // two threads only: more jobs wait for grows than the server has threads
-        server = new JsonHttpServer(new InetSocketAddress("127.0.0.1", 0), 2);
+        server = new JsonHttpServer(new InetSocketAddress("127.0.0.1", port), 2);
         new MasterApi(master).routes(server);
         server.start();
         return URI.create("http://127.0.0.1:" + server.port());
@@ -82,5 +86,26 @@ class MasterApiTest {
         assertThat(deployed).hasSize(5);
         assertThatThrownBy(() -> http.post("/jobs?wait=forever", new JobRequest("j", List.of(RL)), JobReply.class))
                 .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.field()).isEqualTo("wait"));
+    }
+
+    @Test
+    void aClientWaitsForAMasterWhosePortOpensLate() throws Exception {
+        int port;
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0)) {
+            port = probe.getLocalPort();
+        }
+        FluentClient client = new FluentClient(URI.create("http://127.0.0.1:" + port));
+        assertThatThrownBy(() -> client.awaitServing(Duration.ofMillis(600)))
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(503))
+                .hasMessageContaining("does not answer").hasMessageContaining("connection refused");
+
+        var later = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+        try {
+            later.schedule(() -> start(new FakeRunner("ondemand", 20, Duration.ofSeconds(60)), port), 700,
+                    java.util.concurrent.TimeUnit.MILLISECONDS);
+            assertThat(client.awaitServing(Duration.ofSeconds(20)).status().workers()).isEmpty();
+        } finally {
+            later.shutdownNow();
+        }
     }
 }
