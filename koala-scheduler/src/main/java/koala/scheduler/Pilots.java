@@ -47,10 +47,12 @@ final class Pilots {
     private final Map<String, SiteConfig> sites;
     private final Function<String, Launcher> launchers;
     private final Duration giveUp;
+    private final String tag;
 
     /** @param launchers each site's launcher; may throw an {@link ApiException} while a site is unreachable */
     Pilots(Map<String, SiteAgentClient> agents, Map<String, SiteConfig> sites, Function<String, Launcher> launchers,
-           Duration giveUp) {
+           Duration giveUp, String tag) {
+        this.tag = tag;
         this.agents = agents;
         this.sites = sites;
         this.launchers = launchers;
@@ -65,8 +67,8 @@ final class Pilots {
         args.addAll(launcher.archiveOptions());
         args.addAll(List.of("-cp", String.join(":", launcher.classpath()), LAUNCHER, "--scheduler",
                 launcher.schedulerUrl(), "--node", node.id(), "--give-up", Long.toString(giveUp.toSeconds())));
-        PilotSpec spec = new PilotSpec(node.pilotName(), launcher.java(), args, Map.of("KOALA_NODE_TOKEN", node.token()),
-                site.nodeNativeSpec(), launcher.logDir() + "/" + node.pilotName() + ".log", null, "/tmp");
+        PilotSpec spec = new PilotSpec(node.pilotName(tag), launcher.java(), args, Map.of("KOALA_NODE_TOKEN", node.token()),
+                site.nodeNativeSpec(), launcher.logDir() + "/" + node.pilotName(tag) + ".log", null, "/tmp");
         return agents.get(node.site()).submit(spec).id();
     }
 

@@ -67,7 +67,7 @@ final class Recovery {
             for (NodeClaim node : job.heldNodes()) {
                 if (node.pilot() == null && !job.state().ended()) {
                     Optional<String> pilot = kis.site(node.site()).filter(SiteInfo::up)
-                            .flatMap(i -> i.snapshot().jobs().stream().filter(j -> node.pilotName().equals(j.name()))
+                            .flatMap(i -> i.snapshot().jobs().stream().filter(j -> node.pilotName(store.pilotTag()).equals(j.name()))
                                     .map(j -> j.id()).findFirst());
                     if (pilot.isPresent()) {
                         book.save(job, node.submitted(pilot.get(), clock.instant()));
@@ -85,7 +85,7 @@ final class Recovery {
         book.all().forEach(j -> j.heldNodes().stream().filter(n -> n.site().equals(site) && n.pilot() != null)
                 .forEach(n -> owned.add(n.pilot())));
         return kis.site(site).filter(SiteInfo::up).map(i -> i.snapshot().jobs().stream()
-                .filter(j -> j.koala() && j.name() != null && j.name().matches("koala-\\d+-\\d+-\\d+-a\\d+"))
+                .filter(j -> j.koala() && NodeClaim.isPilotName(j.name(), store.pilotTag()))
                 .map(j -> j.id()).filter(id -> !owned.contains(id)).toList()).orElse(List.of());
     }
 }

@@ -95,7 +95,7 @@ public final class SchedulerDaemon implements AutoCloseable {
                 address -> address);
         Pilots pilots = new Pilots(agents, sites, site -> siteAgents.remoteLauncher(site).map(r -> new Pilots.Launcher(
                 r.java(), r.classpath(), List.of(), r.schedulerUrl(), r.logDir(), a -> siteAgents.reachable(site, a)))
-                .orElse(local), settings.nodeGiveUp());
+                .orElse(local), settings.nodeGiveUp(), store.pilotTag());
         Map<String, Integer> nodes = new LinkedHashMap<>();
         grid.sites().forEach(s -> nodes.put(s.name(), s.nodes()));
         Scheduler scheduler = new Scheduler(settings, store, kis, nodes, pilots, FileCatalog.from(grid),
@@ -112,7 +112,8 @@ public final class SchedulerDaemon implements AutoCloseable {
         kis.start(settings.kisEvery());
         loop.every(Duration.ofSeconds(1), scheduler::tick);
         siteAgents.watch(Executors.newSingleThreadScheduledExecutor(daemon("agent-watch")), Duration.ofSeconds(5));
-        LOG.info("scheduler serving on {} with sites {}", url, sites.keySet());
+        LOG.info("scheduler serving on {} with sites {}; its pilots are named koala-{}-JOB-COMPONENT-RANK-aATTEMPT", url,
+                sites.keySet(), store.pilotTag());
         return new SchedulerDaemon(store, siteAgents, kis, loop, server, url);
     }
 

@@ -37,8 +37,13 @@ public record NodeClaim(String id, long job, int component, int rank, String sit
                 attempt + 1);
     }
 
-    /** The SGE job name of its pilot: KOALA's prefix, the node and the attempt. */
-    public String pilotName() {
-        return "koala-" + id.replace('.', '-') + "-a" + attempt;
+    /** The SGE job name of its pilot: KOALA's prefix, the scheduler's tag, the node and the attempt. */
+    public String pilotName(String tag) {
+        return "koala-" + tag + "-" + id.replace('.', '-') + "-a" + attempt;
+    }
+
+    /** Whether an SGE job name is that of a pilot of the scheduler tagged {@code tag}. */
+    public static boolean isPilotName(String name, String tag) {
+        return name != null && name.matches("koala-" + java.util.regex.Pattern.quote(tag) + "-\\d+-\\d+-\\d+-a\\d+");
     }
 }

@@ -41,6 +41,7 @@ public final class H2Store implements Store {
             CREATE TABLE IF NOT EXISTS frameworks (id BIGINT PRIMARY KEY, name VARCHAR, jdf_file VARCHAR, jdf CLOB,
               policy VARCHAR, parameters CLOB, runner VARCHAR, master_node VARCHAR, master_address VARCHAR,
               registered_at TIMESTAMP WITH TIME ZONE);
+            CREATE TABLE IF NOT EXISTS meta (name VARCHAR PRIMARY KEY, val VARCHAR);
             CREATE SEQUENCE IF NOT EXISTS job_ids START WITH 1;
             """;
 
@@ -62,6 +63,22 @@ public final class H2Store implements Store {
         } catch (SQLException e) {
             throw new StoreException("cannot open the scheduler database " + file + ".mv.db: " + e.getMessage(), e);
         }
+    }
+
+    /** Made on the database's first open from 6 random letters and digits, then read back ever after. */
+    @Override
+    public synchronized String pilotTag() {
+        List<String> kept = query("SELECT val FROM meta WHERE name = 'pilot_tag'", List.of(), rs -> rs.getString(1));
+        if (!kept.isEmpty()) {
+            return kept.get(0);
+        }
+        java.security.SecureRandom random = new java.security.SecureRandom();
+        StringBuilder tag = new StringBuilder();
+        for (int i = 0; i < 6; i++) {
+            tag.append(Character.forDigit(random.nextInt(36), 36));
+        }
+        update("INSERT INTO meta (name, val) VALUES ('pilot_tag', ?)", List.of(tag.toString()));
+        return tag.toString();
     }
 
     @Override

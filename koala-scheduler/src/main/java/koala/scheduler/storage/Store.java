@@ -15,6 +15,13 @@ public interface Store extends FrameworkStore, AutoCloseable {
     record AgentRecord(String site, String url, long pid) {
     }
 
+    /**
+     * This scheduler's mark in its pilots' SGE job names, kept with its state: a scheduler treats as
+     * its own (adopts, or kills as orphans) only pilots with its mark, so that several schedulers
+     * — a test one beside a production one — can share a cell and its account.
+     */
+    String pilotTag();
+
     long nextJobId();
 
     void saveJob(JobRecord job);

@@ -58,9 +58,14 @@ class ClaimRulesTest {
     }
 
     @Test
-    void pilotNamesTellTheNodeAndTheAttempt() {
+    void pilotNamesTellTheSchedulerTheNodeAndTheAttempt() {
         NodeClaim first = node(1, 2, "fs1", NodeState.SUBMITTED);
-        assertThat(first.pilotName()).isEqualTo("koala-7-1-2-a1");
-        assertThat(first.movedTo("fs2", "t2").pilotName()).isEqualTo("koala-7-1-2-a2");
+        assertThat(first.pilotName("k3x9q2")).isEqualTo("koala-k3x9q2-7-1-2-a1");
+        assertThat(first.movedTo("fs2", "t2").pilotName("k3x9q2")).isEqualTo("koala-k3x9q2-7-1-2-a2");
+        assertThat(NodeClaim.isPilotName("koala-k3x9q2-7-1-2-a1", "k3x9q2")).isTrue();
+        assertThat(NodeClaim.isPilotName("koala-zzzzzz-7-1-2-a1", "k3x9q2")).as("another scheduler's").isFalse();
+        assertThat(NodeClaim.isPilotName("koala-7-1-2-a1", "k3x9q2")).as("untagged, from before tags").isFalse();
+        assertThat(NodeClaim.isPilotName("koala-k3x9q2-7-1-2-a1.sh", "k3x9q2")).isFalse();
+        assertThat(NodeClaim.isPilotName(null, "k3x9q2")).isFalse();
     }
 }

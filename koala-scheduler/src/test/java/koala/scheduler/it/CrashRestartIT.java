@@ -45,9 +45,14 @@ class CrashRestartIT {
         long queued = TestScheduler.submit(client, "too-big-for-now", "&(resourceManagerContact = \"fs1\")(count = 8)"
                 + "(executable = \"/bin/true\")").id();
 
+        String tag = pilotsNamedFor(grid, allocation).get(0).replaceFirst("^[^:]+:koala-([a-z0-9]+)-.*$", "$1");
+
         first.destroyForcibly().waitFor(10, TimeUnit.SECONDS); // SIGKILL: no shutdown hook runs
-        // a pilot of KOALA's that no job owns, as a crash between submitting and recording leaves
-        String orphan = LocalUser.qsub(grid.site("fs0"), "koala-9999-0-0-a1", "/bin/sleep", "600");
+        // a pilot of this scheduler's that no job owns, as a crash between submitting and recording leaves
+        String orphan = LocalUser.qsub(grid.site("fs0"), "koala-" + tag + "-9999-0-0-a1", "/bin/sleep", "600");
+        // and one of another scheduler sharing the cell and its account: not this one's to kill
+        String other = (tag.startsWith("zz") ? "yy" : "zz") + tag.substring(2);
+        String foreign = LocalUser.qsub(grid.site("fs0"), "koala-" + other + "-9998-0-0-a1", "/bin/sleep", "600");
         Process second = startScheduler(config);
         try {
             JobView survivor = TestScheduler.awaitEnd(client, running, Duration.ofSeconds(120));
@@ -63,7 +68,10 @@ class CrashRestartIT {
             assertThat(client.closeAllocation(allocation).nodes()).extracting(NodeView::state).containsOnly("RELEASED");
             assertThat(pilotsNamedFor(grid, running)).isEmpty();
             assertThat(pilotsNamedFor(grid, 9999)).as("orphan pilot " + orphan + " killed").isEmpty();
+            assertThat(pilotsNamedFor(grid, 9998)).as("another scheduler's pilot " + foreign + " left alone")
+                    .hasSize(1);
         } finally {
+            LocalUser.qdel(grid.site("fs0"), List.of(foreign));
             second.destroy();
             second.waitFor(30, TimeUnit.SECONDS);
         }
@@ -74,7 +82,7 @@ class CrashRestartIT {
         List<String> found = new java.util.ArrayList<>();
         for (var site : grid.sites()) {
             String xml = LocalUser.run(site, "qstat", "-xml", "-u", "*");
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("<JB_name>(koala-" + job + "-[^<]*)</JB_name>")
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("<JB_name>(koala-[a-z0-9]+-" + job + "-[^<]*)</JB_name>")
                     .matcher(xml);
             while (m.find()) {
                 found.add(site.name() + ":" + m.group(1));
