@@ -41,6 +41,7 @@ public final class FrameworkRunner {
     private final Deployd deployd;
     private final SiteSettings settings;
     private final Duration runnerGone;
+    private final SchedulerSilence schedulerSilence;
     private final Entities entities = new Entities();
     private final Events events = new Events();
     private final GrowOverhead growOverhead = new GrowOverhead();
@@ -50,8 +51,9 @@ public final class FrameworkRunner {
     private Instant lastSample;
 
     FrameworkRunner(InstantSource clock, JobDescription jdf, Schedd schedd, Deployd deployd, SiteSettings settings,
-                    Duration runnerGone) {
+                    Duration runnerGone, Duration schedulerGone) {
         this.clock = clock;
+        this.schedulerSilence = new SchedulerSilence(schedulerGone);
         this.jdf = jdf;
         this.schedd = schedd;
         this.deployd = deployd;
@@ -162,7 +164,9 @@ public final class FrameworkRunner {
             events.add(now, change);
             applySettings();
         });
-        reconcile();
+        if (!schedulerAnswers(now)) {
+            return;
+        }
         entities.silent(now).forEach(e -> lost(e.node(), "no heartbeat for "
                 + Duration.between(e.lastBeat(), now).toSeconds() + " s (two periods: " + e.beatPeriod().toSeconds()
                 + " s each)"));
@@ -170,6 +174,31 @@ public final class FrameworkRunner {
             lastSample = now;
             resizer.sample(now);
             keepFloors(now);
+        }
+    }
+
+    /**
+     * Reconciles with the scheduler; false while it does not answer (nothing else is done then:
+     * grows and releases need it), and the instance fails once it has been silent for the time the
+     * launchers wait too.
+     */
+    private boolean schedulerAnswers(Instant now) {
+        try {
+            reconcile();
+            schedulerSilence.answered(now).ifPresent(text -> events.add(now, text));
+            return true;
+        } catch (ApiException e) {
+            if (e.status() != 503 && e.status() != 504) {
+                throw e;
+            }
+            if (schedulerSilence.silent(now)) {
+                end(State.FAILED, "the scheduler has not answered for " + schedulerSilence.giveUp().toSeconds()
+                        + " s (" + e.getMessage() + ")");
+            } else if (schedulerSilence.began(now)) {
+                events.add(now, "the scheduler does not answer (" + e.getMessage() + "); trying every second, giving "
+                        + "up after " + schedulerSilence.giveUp().toSeconds() + " s");
+            }
+            return false;
         }
     }
 

@@ -76,6 +76,7 @@ final class FrameworkDemo {
         } finally {
             try {
                 client.closeAllocation(launched.instance());
+                launched.awaitExit(Duration.ofSeconds(15));
             } catch (ApiException e) {
                 System.out.println("  could not end instance " + launched.instance() + ": " + e.getMessage());
             }

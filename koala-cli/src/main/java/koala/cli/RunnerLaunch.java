@@ -36,6 +36,26 @@ final class RunnerLaunch {
         RunnerClient client() {
             return new RunnerClient(url, token);
         }
+
+        /**
+         * Waits for the runner to see its allocation closed and exit (at its next tick), so that a
+         * scheduler stopped right after does not leave it calling for the scheduler's give-up time.
+         */
+        boolean awaitExit(Duration timeout) {
+            return ProcessHandle.of(pid).map(p -> {
+                try {
+                    p.onExit().get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+                    return true;
+                } catch (java.util.concurrent.TimeoutException e) {
+                    return false;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                } catch (java.util.concurrent.ExecutionException e) {
+                    return true;
+                }
+            }).orElse(true);
+        }
     }
 
     private RunnerLaunch() {

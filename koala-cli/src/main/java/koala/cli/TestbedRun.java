@@ -87,6 +87,7 @@ final class TestbedRun {
         } finally {
             try {
                 client.closeAllocation(id);
+                launched.awaitExit(Duration.ofSeconds(15));
             } catch (ApiException e) {
                 out.println("  could not end instance " + id + ": " + e.getMessage());
             }
