@@ -45,10 +45,15 @@ public record Runs(Generators.RlParameters workload, Duration length, int seeds,
     }
 
     public Summary summary(String label, ProvisioningSettings settings) {
+        return Summary.of(label, timed(label, settings));
+    }
+
+    /** The runs of one setting, one per seed in seed order, with a progress line. */
+    public List<RunMetrics> timed(String label, ProvisioningSettings settings) {
         long t0 = System.nanoTime();
-        Summary s = Summary.of(label, of(settings));
+        List<RunMetrics> runs = of(settings).stream().map(RunMetrics::withoutSeries).toList();
         progress.printf("  %-28s %d × %d h in %.1f s%n", label, seeds, length.toHours(), (System.nanoTime() - t0) / 1e9);
-        return s;
+        return runs;
     }
 
     public Summary clairvoyant(int fMax) {
