@@ -7,21 +7,37 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
  * A copy of this JVM's class path that other accounts can read. Site agents and pilot jobs run as
  * an unprivileged account, which cannot read a checkout in root's private temporary directory; on
  * a real site the same jars are copied to the head node. Copies live under
- * {@code KOALA_HOME/runtime/<digest>} and are made once per content.
+ * {@code KOALA_HOME/runtime/<digest>} and are made once per content. Each build makes a new one,
+ * so publishing also prunes: an image is touched whenever it is published, and those beyond the
+ * {@link #KEEP} most recently published that none has published for {@link #UNUSED} are deleted.
  */
 public final class RuntimeImage {
+    /** Images kept whatever their age: a scheduler and its pilots from a few builds ago may still run. */
+    static final int KEEP = 5;
+    /** An image older than the newest {@link #KEEP} goes when not published for this long. */
+    static final Duration UNUSED = Duration.ofDays(1);
+
     private RuntimeImage() {
     }
 
@@ -31,7 +47,7 @@ public final class RuntimeImage {
         if (!"root".equals(System.getProperty("user.name"))) {
             return classpath;
         }
-        return publish(classpath, koalaHome.resolve("runtime"));
+        return publish(classpath, koalaHome.resolve("runtime"), InstantSource.system());
     }
 
     public static List<Path> currentClasspath() {
@@ -44,7 +60,7 @@ public final class RuntimeImage {
         return entries;
     }
 
-    static List<Path> publish(List<Path> classpath, Path runtimeRoot) {
+    static List<Path> publish(List<Path> classpath, Path runtimeRoot, InstantSource clock) {
         try {
             Path image = runtimeRoot.resolve(digest(classpath));
             List<Path> published = new ArrayList<>();
@@ -53,10 +69,55 @@ public final class RuntimeImage {
             }
             if (!Files.isDirectory(image)) {
                 copy(classpath, published, runtimeRoot, image);
+                prune(runtimeRoot, clock.instant(), inUse(runtimeRoot));
+            } else {
+                Files.setLastModifiedTime(image, FileTime.from(clock.instant()));
             }
             return published;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot publish the runtime under " + runtimeRoot, e);
+        }
+    }
+
+    /**
+     * Deletes the images beyond the newest {@link #KEEP} last published before {@code now − UNUSED},
+     * except those named in {@code inUse} (a JVM opens its jars lazily: a running agent may still
+     * need a class from its image); returns them.
+     */
+    static List<Path> prune(Path runtimeRoot, Instant now, Set<String> inUse) throws IOException {
+        List<Path> images;
+        try (Stream<Path> all = Files.list(runtimeRoot)) {
+            images = all.filter(p -> Files.isDirectory(p) && p.getFileName().toString().matches("[0-9a-f]{16}"))
+                    .sorted(Comparator.comparing(RuntimeImage::lastPublished).reversed()).toList();
+        }
+        List<Path> pruned = new ArrayList<>();
+        for (Path image : images.subList(Math.min(KEEP, images.size()), images.size())) {
+            if (lastPublished(image).plus(UNUSED).isBefore(now) && !inUse.contains(image.getFileName().toString())) {
+                deleteTree(image);
+                pruned.add(image);
+            }
+        }
+        return pruned;
+    }
+
+    /** The images named in the command line of a process of this machine. */
+    private static Set<String> inUse(Path runtimeRoot) {
+        Pattern image = Pattern.compile(Pattern.quote(runtimeRoot.toString()) + "/([0-9a-f]{16})/");
+        Set<String> used = new HashSet<>();
+        ProcessHandle.allProcesses().forEach(p -> p.info().commandLine().ifPresent(line -> {
+            Matcher m = image.matcher(line);
+            while (m.find()) {
+                used.add(m.group(1));
+            }
+        }));
+        return used;
+    }
+
+    private static Instant lastPublished(Path image) {
+        try {
+            return Files.getLastModifiedTime(image).toInstant();
+        } catch (IOException e) {
+            return Instant.EPOCH;
         }
     }
 

@@ -41,8 +41,10 @@ class JavaCommandTest {
         Files.setPosixFilePermissions(jar, PosixFilePermissions.fromString("rw-------"));
         Path runtime = dir.resolve("runtime");
 
-        List<Path> first = RuntimeImage.publish(List.of(dir.resolve("src/classes"), jar), runtime);
-        List<Path> second = RuntimeImage.publish(List.of(dir.resolve("src/classes"), jar), runtime);
+        List<Path> first = RuntimeImage.publish(List.of(dir.resolve("src/classes"), jar), runtime,
+                java.time.InstantSource.system());
+        List<Path> second = RuntimeImage.publish(List.of(dir.resolve("src/classes"), jar), runtime,
+                java.time.InstantSource.system());
 
         assertThat(second).isEqualTo(first);
         assertThat(first.get(0).getFileName().toString()).isEqualTo("0-classes");
@@ -52,6 +54,44 @@ class JavaCommandTest {
         try (var images = Files.list(runtime)) {
             assertThat(images.filter(p -> !p.getFileName().toString().startsWith("."))).hasSize(1);
         }
+    }
+
+    @Test
+    void publishingANewImagePrunesOldOnesBeyondTheNewestFiveThatNoProcessUses(@TempDir Path dir) throws Exception {
+        Path runtime = Files.createDirectories(dir.resolve("runtime"));
+        java.time.Instant now = java.time.Instant.parse("2026-11-21T12:00:00Z");
+        // eight images last published 1..8 days ago, newest first; "0000000000000009" only an hour ago
+        for (int age = 1; age <= 8; age++) {
+            Path image = Files.createDirectories(runtime.resolve(String.format("%016d", age)).resolve("0-lib.jar"));
+            Files.setLastModifiedTime(image.getParent(), java.nio.file.attribute.FileTime.from(now.minus(
+                    java.time.Duration.ofDays(age))));
+        }
+        Path recent = Files.createDirectories(runtime.resolve("0000000000000009"));
+        Files.setLastModifiedTime(recent, java.nio.file.attribute.FileTime.from(now.minus(java.time.Duration.ofHours(1))));
+        Files.createDirectories(runtime.resolve(".staging-123"));
+
+        List<Path> pruned = RuntimeImage.prune(runtime, now, java.util.Set.of("0000000000000007"));
+
+        // kept: the newest five (9, 1, 2, 3, 4) and 7, which a running process names; 5, 6 and 8
+        // are older and unused for more than a day
+        assertThat(pruned).extracting(p -> p.getFileName().toString()).containsExactly("0000000000000005",
+                "0000000000000006", "0000000000000008");
+        try (var left = Files.list(runtime)) {
+            assertThat(left.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("0000000000000009",
+                    "0000000000000001", "0000000000000002", "0000000000000003", "0000000000000004",
+                    "0000000000000007", ".staging-123");
+        }
+    }
+
+    @Test
+    void anImageUsedWithinADayIsKeptHoweverMany(@TempDir Path dir) throws Exception {
+        Path runtime = Files.createDirectories(dir.resolve("runtime"));
+        java.time.Instant now = java.time.Instant.parse("2026-11-21T12:00:00Z");
+        for (int i = 1; i <= 8; i++) {
+            Path image = Files.createDirectories(runtime.resolve(String.format("%016d", i)));
+            Files.setLastModifiedTime(image, java.nio.file.attribute.FileTime.from(now.minus(java.time.Duration.ofHours(i))));
+        }
+        assertThat(RuntimeImage.prune(runtime, now, java.util.Set.of())).isEmpty();
     }
 
     @Test
