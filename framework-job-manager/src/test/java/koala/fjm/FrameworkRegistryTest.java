@@ -53,7 +53,7 @@ class FrameworkRegistryTest {
                     assertThat(e.getMessage()).isEqualTo("allocation: allocation 7 already holds instance fluent-1");
                 });
         assertThatThrownBy(() -> registry.register(8, "x", "f.jdf", "", "greedy", Map.of(), "r"))
-                .hasMessage("policy: 'greedy' is not one of static, ondemand, proactive, reserve");
+                .hasMessage("policy: 'greedy' is not one of static, ondemand, proactive, reserve, pool");
         assertThatThrownBy(() -> registry.master(7, "7.0.0", "vm"))
                 .hasMessage("address: 'vm' is not host:port");
         assertThatThrownBy(() -> registry.get(9)).isInstanceOfSatisfying(FrameworkRegistry.Refused.class,

@@ -134,7 +134,7 @@ final class TestbedExperiment implements Callable<Integer> {
         List<PolicyKind> kinds = new ArrayList<>();
         for (String p : policies) {
             kinds.add(PolicyKind.byName(p.strip()).orElseThrow(() -> new IllegalArgumentException("--policies: " + p
-                    + " is not one of static, ondemand, proactive, reserve")));
+                    + " is not one of static, ondemand, proactive, reserve, pool")));
         }
         return kinds;
     }

@@ -78,9 +78,10 @@ record TestbedSetup(double scale, int fMax, int staticWorkers, int proactiveInit
      */
     String jdfAttributes(PolicyKind policy, int hostCores) {
         ProvisioningSettings s = settings(policy);
-        return String.format(Locale.ROOT, "(tIdle = %d)(samplePeriod = %d)(uMin = %s)(uMax = %s)(reserve = %s)",
+        return String.format(Locale.ROOT, "(tIdle = %d)(samplePeriod = %d)(uMin = %s)(uMax = %s)(reserve = %s)"
+                        + "(pool = %d)",
                 s.tIdle().after(Duration.ZERO).toSeconds(), s.samplePeriod().toSeconds(), num(s.uMin() / hostCores),
-                num(s.uMax() / hostCores), num(s.reservePercent()));
+                num(s.uMax() / hostCores), num(s.reservePercent()), s.pool());
     }
 
     /** F_max as the JDF gives it: Static's workers when they are more (as {@link Setup#settings} does). */

@@ -50,7 +50,8 @@ class ConfigCommandTest {
                 "  samplePeriod = 40 s from default",
                 "  orchestratorThreshold = 45 from default",
                 "  initialWorkers = 2 from jdf",
-                "  reserve = 50% from default");
+                "  reserve = 50% from default",
+                "  pool = 8 idle workers from default");
     }
 
     @Test

@@ -136,10 +136,10 @@ class TestbedFiguresTest {
         assertThat(s.initialWorkers(PolicyKind.STATIC)).isEqualTo(20);
         assertThat(s.initialWorkers(PolicyKind.ONDEMAND)).isZero();
         assertThat(s.jdfAttributes(PolicyKind.ONDEMAND, 1))
-                .isEqualTo("(tIdle = 18)(samplePeriod = 4)(uMin = 4)(uMax = 5)(reserve = 50)");
+                .isEqualTo("(tIdle = 18)(samplePeriod = 4)(uMin = 4)(uMax = 5)(reserve = 50)(pool = 8)");
         // the real runner's CPU is a share of the host's cores: on 2 cores, 4% of a core is 2%
         assertThat(s.jdfAttributes(PolicyKind.PROACTIVE, 2))
-                .isEqualTo("(tIdle = 6)(samplePeriod = 4)(uMin = 2)(uMax = 2.50)(reserve = 50)");
+                .isEqualTo("(tIdle = 6)(samplePeriod = 4)(uMin = 2)(uMax = 2.50)(reserve = 50)(pool = 8)");
     }
 
     private static MetricsSample sample(Instant at, int allocated, int busy, double cpu) {

@@ -20,7 +20,12 @@ public enum PolicyKind {
      * OnDemand's grows, with a warm reserve of idle workers sized from the load: the reserve is kept
      * for t_idle (n = 6), the other idle workers go at once. Not in the paper; see {@link ReservePolicy}.
      */
-    RESERVE("reserve", 6, Initiative.FRAMEWORK);
+    RESERVE("reserve", 6, Initiative.FRAMEWORK),
+    /**
+     * OnDemand's grows, with a warm pool of a fixed number of idle workers kept for t_idle (n = 60,
+     * half an hour at O_grow 30 s); the others go at once. Not in the paper; see {@link PoolPolicy}.
+     */
+    POOL("pool", 60, Initiative.FRAMEWORK);
 
     /** Who takes the initiative to resize, the paper's table: what runners and framework masters act on. */
     private enum Initiative { NOBODY, FRAMEWORK, SCHEDULER }
@@ -57,7 +62,7 @@ public enum PolicyKind {
         return initiative == Initiative.SCHEDULER;
     }
 
-    /** The name used in JDFs and the grid configuration: static, ondemand, proactive, reserve. */
+    /** The name used in JDFs and the grid configuration: static, ondemand, proactive, reserve, pool. */
     public String shortName() {
         return shortName;
     }
@@ -73,7 +78,7 @@ public enum PolicyKind {
         return Arrays.stream(values()).filter(p -> p.shortName.equals(wanted)).findFirst();
     }
 
-    /** "static, ondemand, proactive, reserve", for messages. */
+    /** "static, ondemand, proactive, reserve, pool", for messages. */
     static String names() {
         return Arrays.stream(values()).map(PolicyKind::shortName).collect(Collectors.joining(", "));
     }

@@ -20,10 +20,12 @@ import java.util.Objects;
  *                              never shrinks below it
  * @param reservePercent        reserve policy: the warm reserve of idle workers kept for t_idle, as a
  *                              percentage of the busy workers (50); the other idle workers go at once
+ * @param pool                  pool policy: the idle workers kept for t_idle (8); the others go at once
  * @throws InvalidSettingsException listing every refused value
  */
 public record ProvisioningSettings(PolicyKind policy, int fMax, IdleTime tIdle, double uMin, double uMax,
-        Duration samplePeriod, double orchestratorThreshold, int initialWorkers, double reservePercent) {
+        Duration samplePeriod, double orchestratorThreshold, int initialWorkers, double reservePercent,
+        int pool) {
 
     /** The policy when no layer names one: OnDemand, the paper's best on utilization (73%, Table 2). */
     public static final PolicyKind DEFAULT_POLICY = PolicyKind.ONDEMAND;
@@ -34,13 +36,15 @@ public record ProvisioningSettings(PolicyKind policy, int fMax, IdleTime tIdle, 
     public static final double DEFAULT_ORCHESTRATOR_THRESHOLD = 45;
     /** The reserve policy keeps this share of its busy workers idle as a warm reserve (see {@link ReservePolicy}). */
     public static final double DEFAULT_RESERVE_PERCENT = 50;
+    /** The pool policy keeps this many idle workers (see {@link PoolPolicy}): enough for 98% of W_rl's batches. */
+    public static final int DEFAULT_POOL = 8;
 
     public ProvisioningSettings {
         Objects.requireNonNull(policy, "policy");
         Objects.requireNonNull(tIdle, "tIdle");
         Objects.requireNonNull(samplePeriod, "samplePeriod");
         List<SettingProblem> problems = SettingsChecks.problems(new SettingsLayer(policy, fMax, tIdle, uMin, uMax,
-                samplePeriod, orchestratorThreshold, initialWorkers, reservePercent));
+                samplePeriod, orchestratorThreshold, initialWorkers, reservePercent, pool));
         if (!problems.isEmpty()) {
             throw new InvalidSettingsException(problems);
         }
@@ -49,11 +53,11 @@ public record ProvisioningSettings(PolicyKind policy, int fMax, IdleTime tIdle, 
     /**
      * The built-in defaults (the paper's) for a policy, as a complete layer with no initial workers:
      * F_max 20, t_idle = n · O_grow with the policy's n, U_min/U_max 40%/50%, samples every 40 s,
-     * 45 orchestrators per orchestrator node, a reserve of 50% of the busy workers.
+     * 45 orchestrators per orchestrator node, a reserve of 50% of the busy workers, a pool of 8.
      */
     public static SettingsLayer builtIn(PolicyKind policy) {
         return new SettingsLayer(policy, DEFAULT_F_MAX, IdleTime.factor(policy.defaultIdleFactor()), DEFAULT_U_MIN,
-                DEFAULT_U_MAX, DEFAULT_SAMPLE_PERIOD, DEFAULT_ORCHESTRATOR_THRESHOLD, 0, DEFAULT_RESERVE_PERCENT);
+                DEFAULT_U_MAX, DEFAULT_SAMPLE_PERIOD, DEFAULT_ORCHESTRATOR_THRESHOLD, 0, DEFAULT_RESERVE_PERCENT, DEFAULT_POOL);
     }
 
     /** The built-in defaults for a policy and an instance that starts with {@code initialWorkers}. */
@@ -69,6 +73,6 @@ public record ProvisioningSettings(PolicyKind policy, int fMax, IdleTime tIdle, 
     /** These settings as a complete layer, e.g. to change one value and check the result. */
     public SettingsLayer asLayer() {
         return new SettingsLayer(policy, fMax, tIdle, uMin, uMax, samplePeriod, orchestratorThreshold, initialWorkers,
-                reservePercent);
+                reservePercent, pool);
     }
 }

@@ -35,12 +35,45 @@ public final class ReservePolicy implements WorkerPolicy {
     private static final Comparator<IdleLimit.Idle> LATEST_IDLE_FIRST = Comparator.comparing(IdleLimit.Idle::since)
             .reversed().thenComparing(IdleLimit.Idle::id, NaturalOrder.IDS);
 
+    /** How many idle workers are kept warm, given the busy ones, and how a decision names that. */
+    interface Sizing {
+        int size(int busy);
+
+        /** "reserve" or "pool". */
+        String name();
+
+        /** "warm reserve of 3 (50% of 5 busy workers)". */
+        String describe(int size, int busy);
+    }
+
     private final ProvisioningSettings settings;
     private final OnDemandPolicy grows;
+    private final Sizing sizing;
 
     public ReservePolicy(ProvisioningSettings settings) {
+        this(settings, new Sizing() {
+            @Override
+            public int size(int busy) {
+                return (int) Math.ceil(busy * settings.reservePercent() / 100 - 1e-9);
+            }
+
+            @Override
+            public String name() {
+                return "reserve";
+            }
+
+            @Override
+            public String describe(int size, int busy) {
+                return "warm reserve of " + size + " (" + Texts.percent(settings.reservePercent()) + " of "
+                        + Texts.count(busy, "busy worker") + ")";
+            }
+        });
+    }
+
+    ReservePolicy(ProvisioningSettings settings, Sizing sizing) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.grows = new OnDemandPolicy(settings);
+        this.sizing = sizing;
     }
 
     @Override
@@ -56,8 +89,7 @@ public final class ReservePolicy implements WorkerPolicy {
 
     /** The warm reserve's size for this layer: ceil(reserve% of the busy workers). */
     public int reserveSize(WorkerLayer layer) {
-        long busy = layer.workers().stream().filter(Worker::busy).count();
-        return (int) Math.ceil(busy * settings.reservePercent() / 100 - 1e-9);
+        return sizing.size((int) layer.workers().stream().filter(Worker::busy).count());
     }
 
     /**
@@ -108,12 +140,12 @@ public final class ReservePolicy implements WorkerPolicy {
         int size = reserveSize(layer);
         Set<String> reserve = idle.stream().limit(size).map(IdleLimit.Idle::id).collect(Collectors.toSet());
         return new Plan(idle, reserve, size, IdleLimit.of(settings.tIdle(), layer.growOverhead()),
-                layer.workers().size() - idle.size(), settings.reservePercent());
+                layer.workers().size() - idle.size(), sizing);
     }
 
     /** One decision's reserve: the idle workers latest first, which of them are the reserve, and t_idle. */
     private record Plan(List<IdleLimit.Idle> idle, Set<String> reserve, int size, IdleLimit limit, int busy,
-            double percent) {
+            Sizing sizing) {
 
         /** Why {@code id} stays, or empty when it may go. */
         Optional<String> whyKept(WorkerLayer layer, String id, Instant now) {
@@ -127,14 +159,14 @@ public final class ReservePolicy implements WorkerPolicy {
             if (!reserve.contains(id) || limit.reached(i.get(), now)) {
                 return Optional.empty();
             }
-            return Optional.of("in the warm reserve, " + limit.notReached(i.get(), "idle", now));
+            return Optional.of("in the warm " + sizing.name() + ", " + limit.notReached(i.get(), "idle", now));
         }
 
         /** "warm reserve of 3 (50% of 5 busy workers): w4, w6, w7; t_idle 180 s (6 × O_grow 30 s)". */
         String describe() {
             List<String> ids = idle.stream().map(IdleLimit.Idle::id).filter(reserve::contains).toList();
-            return "warm reserve of " + size + " (" + Texts.percent(percent) + " of " + Texts.count(busy, "busy worker") + ")"
-                    + (ids.isEmpty() ? "" : ": " + Texts.list(ids)) + "; reserve kept for " + limit.text();
+            return sizing.describe(size, busy) + (ids.isEmpty() ? "" : ": " + Texts.list(ids)) + "; " + sizing.name()
+                    + " kept for " + limit.text();
         }
     }
 }

@@ -18,7 +18,9 @@ public enum Setting {
     ORCHESTRATOR_THRESHOLD("orchestratorThreshold", s -> Texts.number(s.orchestratorThreshold())),
     INITIAL_WORKERS("initialWorkers", s -> String.valueOf(s.initialWorkers())),
     /** The reserve policy's warm reserve, percent of the busy workers. */
-    RESERVE("reserve", s -> Texts.percent(s.reservePercent()));
+    RESERVE("reserve", s -> Texts.percent(s.reservePercent())),
+    /** The pool policy's warm pool, idle workers. */
+    POOL("pool", s -> Texts.count(s.pool(), "idle worker"));
 
     /** The other spelling of {@link #T_IDLE}: {@code t_idle} as a multiple of O_grow. */
     public static final String T_IDLE_FACTOR_KEY = "tIdleFactor";

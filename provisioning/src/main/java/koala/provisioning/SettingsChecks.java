@@ -58,6 +58,9 @@ final class SettingsChecks {
         if (fMax != null && fMax < 1) {
             add(F_MAX.key(), fMax + " must be at least 1", F_MAX);
         }
+        if (layer.pool() != null && layer.pool() < 0) {
+            add(Setting.POOL.key(), layer.pool() + " must not be negative", Setting.POOL);
+        }
         if (initial != null && initial < 0) {
             add(INITIAL_WORKERS.key(), initial + " must not be negative", INITIAL_WORKERS);
         }

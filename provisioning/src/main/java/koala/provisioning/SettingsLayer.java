@@ -14,16 +14,17 @@ import java.util.Objects;
  * {@code with…} methods. A layer may hold bad values; {@link #problems()} lists them.
  */
 public record SettingsLayer(PolicyKind policy, Integer fMax, IdleTime tIdle, Double uMin, Double uMax,
-        Duration samplePeriod, Double orchestratorThreshold, Integer initialWorkers, Double reservePercent) {
+        Duration samplePeriod, Double orchestratorThreshold, Integer initialWorkers, Double reservePercent,
+        Integer pool) {
 
     /** A layer that says nothing. */
-    public static final SettingsLayer EMPTY = new SettingsLayer(null, null, null, null, null, null, null, null, null);
+    public static final SettingsLayer EMPTY = new SettingsLayer(null, null, null, null, null, null, null, null, null, null);
 
     /**
      * Reads settings written as text, keyed as in a JDF: {@code provisioning}, {@code fMax},
      * {@code tIdle} (whole seconds) or {@code tIdleFactor}, {@code uMin}, {@code uMax} (0 to 100),
      * {@code samplePeriod} (whole seconds), {@code orchestratorThreshold}, {@code initialWorkers},
-     * {@code reserve} (0 to 100).
+     * {@code reserve} (0 to 100), {@code pool} (a whole number of workers).
      * A JDF's framework attributes or a site's {@code provisioning.*} keys, prefix removed, go here as they are.
      *
      * @throws InvalidSettingsException listing every malformed value, unknown key and conflict
@@ -42,7 +43,7 @@ public record SettingsLayer(PolicyKind policy, Integer fMax, IdleTime tIdle, Dou
     public boolean isComplete() {
         return policy != null && fMax != null && tIdle != null && uMin != null && uMax != null
                 && samplePeriod != null && orchestratorThreshold != null && initialWorkers != null
-                && reservePercent != null;
+                && reservePercent != null && pool != null;
     }
 
     /**
@@ -56,55 +57,61 @@ public record SettingsLayer(PolicyKind policy, Integer fMax, IdleTime tIdle, Dou
             throw new IllegalStateException("not every setting is given: " + this);
         }
         return new ProvisioningSettings(policy, fMax, tIdle, uMin, uMax, samplePeriod, orchestratorThreshold,
-                initialWorkers, reservePercent);
+                initialWorkers, reservePercent, pool);
     }
 
     public SettingsLayer withPolicy(PolicyKind value) {
         return new SettingsLayer(value, fMax, tIdle, uMin, uMax, samplePeriod, orchestratorThreshold, initialWorkers,
-                reservePercent);
+                reservePercent, pool);
     }
 
     public SettingsLayer withFMax(int value) {
         return new SettingsLayer(policy, value, tIdle, uMin, uMax, samplePeriod, orchestratorThreshold, initialWorkers,
-                reservePercent);
+                reservePercent, pool);
     }
 
     public SettingsLayer withTIdle(IdleTime value) {
         Objects.requireNonNull(value, "tIdle");
         return new SettingsLayer(policy, fMax, value, uMin, uMax, samplePeriod, orchestratorThreshold, initialWorkers,
-                reservePercent);
+                reservePercent, pool);
     }
 
     public SettingsLayer withUMin(double percent) {
         return new SettingsLayer(policy, fMax, tIdle, percent, uMax, samplePeriod, orchestratorThreshold, initialWorkers,
-                reservePercent);
+                reservePercent, pool);
     }
 
     public SettingsLayer withUMax(double percent) {
         return new SettingsLayer(policy, fMax, tIdle, uMin, percent, samplePeriod, orchestratorThreshold, initialWorkers,
-                reservePercent);
+                reservePercent, pool);
     }
 
     public SettingsLayer withSamplePeriod(Duration value) {
         Objects.requireNonNull(value, "samplePeriod");
         return new SettingsLayer(policy, fMax, tIdle, uMin, uMax, value, orchestratorThreshold, initialWorkers,
-                reservePercent);
+                reservePercent, pool);
     }
 
     public SettingsLayer withOrchestratorThreshold(double value) {
         return new SettingsLayer(policy, fMax, tIdle, uMin, uMax, samplePeriod, value, initialWorkers,
-                reservePercent);
+                reservePercent, pool);
     }
 
     /** The JDF's worker count: the sum of its worker components' {@code count}. */
     public SettingsLayer withInitialWorkers(int value) {
         return new SettingsLayer(policy, fMax, tIdle, uMin, uMax, samplePeriod, orchestratorThreshold, value,
-                reservePercent);
+                reservePercent, pool);
     }
 
     /** The warm reserve of the reserve policy, percent of the busy workers. */
     public SettingsLayer withReservePercent(double percent) {
         return new SettingsLayer(policy, fMax, tIdle, uMin, uMax, samplePeriod, orchestratorThreshold, initialWorkers,
-                percent);
+                percent, pool);
+    }
+
+    /** The warm pool of the pool policy, idle workers. */
+    public SettingsLayer withPool(int workers) {
+        return new SettingsLayer(policy, fMax, tIdle, uMin, uMax, samplePeriod, orchestratorThreshold, initialWorkers,
+                reservePercent, workers);
     }
 }

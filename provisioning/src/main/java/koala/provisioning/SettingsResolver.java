@@ -4,6 +4,7 @@ import static koala.provisioning.Setting.F_MAX;
 import static koala.provisioning.Setting.INITIAL_WORKERS;
 import static koala.provisioning.Setting.ORCHESTRATOR_THRESHOLD;
 import static koala.provisioning.Setting.POLICY;
+import static koala.provisioning.Setting.POOL;
 import static koala.provisioning.Setting.RESERVE;
 import static koala.provisioning.Setting.SAMPLE_PERIOD;
 import static koala.provisioning.Setting.T_IDLE;
@@ -75,7 +76,8 @@ public final class SettingsResolver {
                     pick(ORCHESTRATOR_THRESHOLD, jdf.orchestratorThreshold(), siteLayer.orchestratorThreshold(),
                             d.orchestratorThreshold(), ""),
                     pick(INITIAL_WORKERS, jdf.initialWorkers(), siteLayer.initialWorkers(), d.initialWorkers(), ""),
-                    pick(RESERVE, jdf.reservePercent(), siteLayer.reservePercent(), d.reservePercent(), ""));
+                    pick(RESERVE, jdf.reservePercent(), siteLayer.reservePercent(), d.reservePercent(), ""),
+                    pick(POOL, jdf.pool(), siteLayer.pool(), d.pool(), ""));
         }
 
         private <T> T pick(Setting setting, T jdf, T siteValue, T builtIn, String defaultNote) {

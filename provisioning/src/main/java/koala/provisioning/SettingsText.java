@@ -48,7 +48,8 @@ final class SettingsText {
         Double threshold = read(Setting.ORCHESTRATOR_THRESHOLD.key(), SettingsText::positiveNumber);
         Integer initial = read(Setting.INITIAL_WORKERS.key(), t -> whole(t, "is not a whole number"));
         Double reserve = read(Setting.RESERVE.key(), SettingsText::percent);
-        return new SettingsLayer(policy, fMax, tIdle, uMin, uMax, samplePeriod, threshold, initial, reserve);
+        Integer pool = read(Setting.POOL.key(), t -> whole(t, "is not a whole number of workers"));
+        return new SettingsLayer(policy, fMax, tIdle, uMin, uMax, samplePeriod, threshold, initial, reserve, pool);
     }
 
     private IdleTime idleTime() {

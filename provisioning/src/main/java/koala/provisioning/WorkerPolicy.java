@@ -19,7 +19,8 @@ import java.util.List;
  *   onSample            keep      keep                              CPU above U_max: grow; below U_min: release
  *
  * Reserve (not in the paper) answers as OnDemand does, except that only a warm reserve of idle
- * workers waits t_idle: the others are released as soon as they are idle.
+ * workers waits t_idle: the others are released as soon as they are idle. Pool (not in the paper
+ * either) keeps a fixed number of idle workers however long they are idle and releases the others.
  * </pre>
  * The runner calls {@link #onSample} every {@code samplePeriod}. OnDemand releases idle workers only
  * when the framework asks: once, with a shrink that names no workers ({@link #onIdleReleaseRequest}),
@@ -30,7 +31,7 @@ public interface WorkerPolicy {
 
     /**
      * The policy for these settings: {@link StaticPolicy}, {@link OnDemandPolicy}, {@link ProactivePolicy}
-     * or {@link ReservePolicy}.
+     * {@link ReservePolicy} or {@link PoolPolicy}.
      */
     static WorkerPolicy of(ProvisioningSettings settings) {
         return switch (settings.policy()) {
@@ -38,6 +39,7 @@ public interface WorkerPolicy {
             case ONDEMAND -> new OnDemandPolicy(settings);
             case PROACTIVE -> new ProactivePolicy(settings);
             case RESERVE -> new ReservePolicy(settings);
+            case POOL -> new PoolPolicy(settings);
         };
     }
 

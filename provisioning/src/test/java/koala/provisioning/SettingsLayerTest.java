@@ -15,9 +15,9 @@ class SettingsLayerTest {
     void readsEveryKeyAsAJdfWritesIt() {
         SettingsLayer layer = SettingsLayer.parse(Map.of("provisioning", "OnDemand", "fMax", "20", "tIdle", "180",
                 "uMin", "40", "uMax", "50.5", "samplePeriod", "40", "orchestratorThreshold", "45",
-                "initialWorkers", "2", "reserve", "25"));
+                "initialWorkers", "2", "reserve", "25", "pool", "6"));
         assertThat(layer).isEqualTo(new SettingsLayer(PolicyKind.ONDEMAND, 20, IdleTime.fixed(Duration.ofSeconds(180)),
-                40.0, 50.5, Duration.ofSeconds(40), 45.0, 2, 25.0));
+                40.0, 50.5, Duration.ofSeconds(40), 45.0, 2, 25.0, 6));
     }
 
     @Test
@@ -30,18 +30,19 @@ class SettingsLayerTest {
     @Test
     void everyMalformedValueIsRefusedWithItsKeyInTheJdfCheckersWords() {
         Map<String, String> bad = Map.of("provisioning", "elastic", "fMax", "0", "tIdle", "-1", "uMin", "101",
-                "uMax", "x", "samplePeriod", "0", "orchestratorThreshold", "1e3", "initialWorkers", "two");
+                "uMax", "x", "samplePeriod", "0", "orchestratorThreshold", "1e3", "initialWorkers", "two", "pool", "-1");
         assertThatThrownBy(() -> SettingsLayer.parse(bad))
                 .isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.problems()).extracting(
                         SettingProblem::toString).containsExactly(
-                        "provisioning: 'elastic' is not one of: static, ondemand, proactive, reserve",
+                        "provisioning: 'elastic' is not one of: static, ondemand, proactive, reserve, pool",
                         "fMax: '0' is not a positive whole number",
                         "tIdle: '-1' is not a whole number of seconds",
                         "uMin: '101' is not a percentage (0 to 100)",
                         "uMax: 'x' is not a percentage (0 to 100)",
                         "samplePeriod: '0' is not a positive whole number of seconds",
                         "orchestratorThreshold: '1e3' is not a positive number",
-                        "initialWorkers: 'two' is not a whole number"));
+                        "initialWorkers: 'two' is not a whole number",
+                        "pool: '-1' is not a whole number of workers"));
     }
 
     @Test
@@ -56,7 +57,7 @@ class SettingsLayerTest {
         assertThat(problemsOf(Map.of("tidle", "60", "fMax", " "))).containsExactly(
                 "fMax: no value",
                 "tidle: unknown setting; known: provisioning, fMax, tIdle, uMin, uMax, samplePeriod, "
-                        + "orchestratorThreshold, initialWorkers, reserve, tIdleFactor");
+                        + "orchestratorThreshold, initialWorkers, reserve, pool, tIdleFactor");
     }
 
     @Test

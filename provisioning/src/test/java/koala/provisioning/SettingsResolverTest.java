@@ -16,7 +16,7 @@ class SettingsResolverTest {
     void withNothingConfiguredThePapersDefaultsApply() {
         ResolvedSettings resolved = SettingsResolver.resolve(jdf(Map.of("initialWorkers", "2")));
         assertThat(resolved.settings()).isEqualTo(new ProvisioningSettings(PolicyKind.ONDEMAND, 20, IdleTime.factor(6),
-                40, 50, Duration.ofSeconds(40), 45, 2, 50));
+                40, 50, Duration.ofSeconds(40), 45, 2, 50, 8));
         assertThat(resolved.describe()).containsExactly(
                 "provisioning = ondemand from default",
                 "fMax = 20 from default",
@@ -26,7 +26,8 @@ class SettingsResolverTest {
                 "samplePeriod = 40 s from default",
                 "orchestratorThreshold = 45 from default",
                 "initialWorkers = 2 from jdf",
-                "reserve = 50% from default");
+                "reserve = 50% from default",
+                "pool = 8 idle workers from default");
     }
 
     @Test
@@ -35,9 +36,9 @@ class SettingsResolverTest {
         SettingsLayer jdf = jdf(Map.of("provisioning", "proactive", "uMax", "70", "initialWorkers", "2"));
         ResolvedSettings resolved = SettingsResolver.resolve("fs0", site, jdf);
         assertThat(resolved.settings()).isEqualTo(new ProvisioningSettings(PolicyKind.PROACTIVE, 20,
-                IdleTime.fixed(Duration.ofSeconds(300)), 30, 70, Duration.ofSeconds(20), 45, 2, 50));
+                IdleTime.fixed(Duration.ofSeconds(300)), 30, 70, Duration.ofSeconds(20), 45, 2, 50, 8));
         assertThat(resolved.origins().values()).extracting(Origin::label).containsExactly(
-                "jdf", "default", "site fs0", "site fs0", "jdf", "site fs0", "default", "jdf", "default");
+                "jdf", "default", "site fs0", "site fs0", "jdf", "site fs0", "default", "jdf", "default", "default");
     }
 
     @Test

@@ -28,7 +28,8 @@ enum Attribute {
     PLACEMENT("placement", Level.JOB, Shape.ONE, Values.oneOf(JdfParser.PLACEMENT_POLICIES.toArray(String[]::new))),
     PRIORITY("priority", Level.JOB, Shape.ONE, Values.oneOf("high", "low")),
 
-    PROVISIONING("provisioning", Level.FRAMEWORK, Shape.ONE, Values.oneOf("static", "ondemand", "proactive", "reserve")),
+    PROVISIONING("provisioning", Level.FRAMEWORK, Shape.ONE, Values.oneOf("static", "ondemand", "proactive", "reserve",
+            "pool")),
     F_MAX("fMax", Level.FRAMEWORK, Shape.ONE, Values::positiveWholeText),
     T_IDLE("tIdle", Level.FRAMEWORK, Shape.ONE, Values::seconds),
     T_IDLE_FACTOR("tIdleFactor", Level.FRAMEWORK, Shape.ONE, Values::positiveNumber),
@@ -36,7 +37,8 @@ enum Attribute {
     U_MAX("uMax", Level.FRAMEWORK, Shape.ONE, Values::percent),
     SAMPLE_PERIOD("samplePeriod", Level.FRAMEWORK, Shape.ONE, Values::positiveSeconds),
     ORCHESTRATOR_THRESHOLD("orchestratorThreshold", Level.FRAMEWORK, Shape.ONE, Values::positiveNumber),
-    RESERVE("reserve", Level.FRAMEWORK, Shape.ONE, Values::percent);
+    RESERVE("reserve", Level.FRAMEWORK, Shape.ONE, Values::percent),
+    POOL("pool", Level.FRAMEWORK, Shape.ONE, Values::workers);
 
     /** Where an attribute belongs. */
     enum Level {

@@ -48,6 +48,11 @@ final class Values {
         return text;
     }
 
+    static String workers(String text) {
+        whole(text, "is not a whole number of workers");
+        return text;
+    }
+
     static String seconds(String text) {
         whole(text, "is not a whole number of seconds");
         return text;

@@ -101,7 +101,7 @@ class JdfValueErrorsTest {
         assertThat(errors("+(&(jobType = framework)(role = master)(provisioning = elastic)(fMax = 0)(tIdle = -1)"
                 + "(tIdleFactor = 0)(uMin = 101)(uMax = x)(samplePeriod = 0)(orchestratorThreshold = 1e3))"
                 + "(&(role = orchestrator)(role = boss))")).containsExactly(
-                "job.jdf:1:56: provisioning: 'elastic' is not one of: static, ondemand, proactive, reserve",
+                "job.jdf:1:56: provisioning: 'elastic' is not one of: static, ondemand, proactive, reserve, pool",
                 "job.jdf:1:72: fMax: '0' is not a positive whole number",
                 "job.jdf:1:83: tIdle: '-1' is not a whole number of seconds",
                 "job.jdf:1:87: tIdleFactor: give tIdle (seconds) or tIdleFactor (times the grow time), not both",

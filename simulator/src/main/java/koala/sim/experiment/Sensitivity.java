@@ -17,8 +17,8 @@ import org.knowm.xchart.XYChart;
  *   <li>fig5: OnDemand's grow overhead and idle fraction against {@code t_idle = n · O_grow}, n = 1..10;</li>
  *   <li>fig6: Proactive's reject rate and idle fraction against U_min–U_max ranges 10 points wide;</li>
  *   <li>fig7-POLICY: workers allocated, busy and CPU in use over the first hours of one run;</li>
- *   <li>tradeoff: reject rate against CPU utilization for OnDemand's n and the reserve policy's
- *       reserve, Static and Proactive as points: where the reserve policy wins and where it loses.</li>
+ *   <li>tradeoff: reject rate against CPU utilization for OnDemand's n, the reserve policy's
+ *       reserve and the pool policy's pool, Static and Proactive as points: where ours win and lose.</li>
  * </ul>
  * Each as a PNG and a CSV in the results folder.
  */
@@ -93,9 +93,9 @@ public final class Sensitivity {
         Charts.csv(dir, "fig7", "policy,seconds,allocated,busy,cpu_used_nodes", csv);
     }
 
-    /** Reject rate against CPU utilization: OnDemand's n = 1..10 and the reserve policy's 0..100%. */
+    /** Reject rate against CPU utilization: OnDemand's n = 1..10, the reserve policy's 0..100%, the pool's 2..14. */
     private void tradeoff(Setup setup) {
-        out.println("Trade-off, F_max " + setup.fMax() + ": OnDemand's t_idle against the reserve policy's reserve");
+        out.println("Trade-off, F_max " + setup.fMax() + ": OnDemand's t_idle against the reserve and the pool");
         List<Summary> onDemand = new ArrayList<>();
         for (double n : List.of(1.0, 2.0, 3.0, 4.0, 6.0, 8.0, 10.0)) {
             onDemand.add(runs.summary("ondemand n=" + (int) n, setup.onDemand(n)));
@@ -104,12 +104,17 @@ public final class Sensitivity {
         for (double p : List.of(0.0, 25.0, 50.0, 75.0, 100.0)) {
             reserve.add(runs.summary("reserve " + (int) p + "%", setup.withReservePercent(p).settings(PolicyKind.RESERVE)));
         }
+        List<Summary> pool = new ArrayList<>();
+        for (int workers : List.of(2, 4, 6, 8, 10, 12, 14)) {
+            pool.add(runs.summary("pool " + workers, setup.pool(workers)));
+        }
         Summary fixed = runs.summary("static", setup.settings(PolicyKind.STATIC));
         Summary proactive = runs.summary("proactive", setup.settings(PolicyKind.PROACTIVE));
         XYChart chart = Charts.chart("Reject rate vs CPU utilization, F_max " + setup.fMax() + " (up and left is better)",
                 "applications rejected (%)", "CPU utilization (%)");
         Charts.add(chart, curve("OnDemand, n = 1 (top) .. 10", onDemand));
         Charts.add(chart, curve("reserve, 0% (top) .. 100%", reserve));
+        Charts.add(chart, curve("pool, 2 (top) .. 14 idle workers", pool));
         Charts.add(chart, curve("static (" + setup.staticWorkers() + " workers)", List.of(fixed)));
         Charts.add(chart, curve("proactive", List.of(proactive)));
         String name = "tradeoff-fmax" + setup.fMax();
@@ -117,6 +122,7 @@ public final class Sensitivity {
         List<String> rows = new ArrayList<>();
         onDemand.forEach(s -> rows.add(s.csv()));
         reserve.forEach(s -> rows.add(s.csv()));
+        pool.forEach(s -> rows.add(s.csv()));
         rows.add(fixed.csv());
         rows.add(proactive.csv());
         Charts.csv(dir, name, Summary.CSV_HEADER, rows);

@@ -40,8 +40,13 @@ public record Setup(int fMax, int staticWorkers, int proactiveInitial, double re
         return switch (policy) {
             case STATIC -> layer.withFMax(Math.max(fMax, staticWorkers)).withInitialWorkers(staticWorkers).toSettings();
             case PROACTIVE -> layer.withFMax(fMax).withInitialWorkers(proactiveInitial).toSettings();
-            case ONDEMAND, RESERVE -> layer.withFMax(fMax).withInitialWorkers(0).toSettings();
+            case ONDEMAND, RESERVE, POOL -> layer.withFMax(fMax).withInitialWorkers(0).toSettings();
         };
+    }
+
+    /** The pool policy's settings with a pool of {@code workers}. */
+    public ProvisioningSettings pool(int workers) {
+        return settings(PolicyKind.POOL).asLayer().withPool(workers).toSettings();
     }
 
     /** OnDemand's settings with {@code t_idle = n · O_grow}. */

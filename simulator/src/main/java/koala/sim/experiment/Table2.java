@@ -12,7 +12,7 @@ import koala.sim.RunMetrics;
 
 /**
  * The paper's Table 2 — reject rate and utilization of Static, OnDemand and Proactive on
- * {@code W_rl} — beside ours, with the reserve policy and the clairvoyant bound, and how
+ * {@code W_rl} — beside ours, with the reserve and pool policies and the clairvoyant bound, and how
  * sensitive ours are to what the paper leaves unstated. Writes {@code table2*.csv}.
  */
 public final class Table2 {
@@ -20,7 +20,7 @@ public final class Table2 {
     public static final Map<PolicyKind, double[]> PAPER = Map.of(PolicyKind.STATIC, new double[] {13, 46},
             PolicyKind.ONDEMAND, new double[] {13, 73}, PolicyKind.PROACTIVE, new double[] {21, 65});
     static final List<PolicyKind> POLICIES = List.of(PolicyKind.STATIC, PolicyKind.ONDEMAND, PolicyKind.PROACTIVE,
-            PolicyKind.RESERVE);
+            PolicyKind.RESERVE, PolicyKind.POOL);
 
     private final Runs runs;
     private final Path dir;
@@ -73,7 +73,7 @@ public final class Table2 {
     private void bar(String file, Map<PolicyKind, List<RunMetrics>> bySeed) {
         out.println("  the bar, paired by seed: rejected % − Static's, and CPU utilization % − OnDemand's");
         List<String> csv = new ArrayList<>();
-        for (PolicyKind p : List.of(PolicyKind.ONDEMAND, PolicyKind.PROACTIVE, PolicyKind.RESERVE)) {
+        for (PolicyKind p : List.of(PolicyKind.ONDEMAND, PolicyKind.PROACTIVE, PolicyKind.RESERVE, PolicyKind.POOL)) {
             Paired reject = Paired.of(bySeed.get(p), bySeed.get(PolicyKind.STATIC), RunMetrics::rejectPercent);
             Paired cpu = Paired.of(bySeed.get(p), bySeed.get(PolicyKind.ONDEMAND), RunMetrics::cpuUtilization);
             boolean met = reject.difference().mean() <= 0 && cpu.difference().mean() > 0 && p != PolicyKind.ONDEMAND;
