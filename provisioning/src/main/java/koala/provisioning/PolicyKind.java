@@ -57,6 +57,15 @@ public enum PolicyKind {
         return initiative != Initiative.FRAMEWORK;
     }
 
+    /**
+     * True when the policy, not t_idle alone, decides which idle workers go (Reserve, Pool): the
+     * framework asks each sample period to release every idle worker, and the policy keeps its warm
+     * ones. Under OnDemand the framework asks only for those idle at least t_idle.
+     */
+    public boolean keepsWarm() {
+        return this == RESERVE || this == POOL;
+    }
+
     /** True when a sample may grow the layer, so the runner gives the policy the grid's free nodes then (Proactive). */
     public boolean growsOnSample() {
         return initiative == Initiative.SCHEDULER;

@@ -38,6 +38,7 @@ final class Provisioning {
     private final Map<String, Activity> reported = new HashMap<>();
     private Status status;
     private Instant lastSample = Instant.MIN;
+    private Instant lastAsked = Instant.MIN;
     private String lastRelease = "";
     private String unasked;
 
@@ -49,8 +50,11 @@ final class Provisioning {
         this.slotsPerWorker = slotsPerWorker;
     }
 
+    /** Under a policy that keeps warm workers the master asks for every idle one (its t_idle is 0): the policy picks. */
     FrameworkSettings settings() {
-        return new FrameworkSettings(policy(status), slotsPerWorker, Duration.ofMillis(status.tIdleMillis()));
+        PolicyKind policy = policy(status);
+        return new FrameworkSettings(policy, slotsPerWorker,
+                policy.keepsWarm() ? Duration.ZERO : Duration.ofMillis(status.tIdleMillis()));
     }
 
     Status status() {
@@ -73,8 +77,15 @@ final class Provisioning {
         }
     }
 
-    /** Under OnDemand asks to release the workers idle at least t_idle; returns those released. */
+    /**
+     * Under OnDemand asks to release the workers idle at least t_idle; under a policy that keeps
+     * warm workers, every idle worker, once a sample period; returns those released.
+     */
     List<String> release(FrameworkState state, Instant now) {
+        if (state.settings().provisioning().keepsWarm()
+                && now.isBefore(lastAsked.plusMillis(Math.max(1000, status.samplePeriodMillis())))) {
+            return List.of();
+        }
         ResizeRequest down = state.releaseRequest(now);
         if (down.release().isEmpty()) {
             lastRelease = "";
@@ -84,6 +95,7 @@ final class Provisioning {
             unasked = down.reason(); // logged with the next sample, not every second
             return List.of();
         }
+        lastAsked = now;
         try {
             ShrinkResult result = runner.shrink(down.release());
             if (!result.released().isEmpty()) {

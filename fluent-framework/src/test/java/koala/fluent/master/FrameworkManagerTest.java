@@ -97,6 +97,29 @@ class FrameworkManagerTest {
     }
 
     @Test
+    void underPoolTheMasterAsksForEveryIdleWorkerOnceASampleAndThePolicyPicks() throws Exception {
+        // the runner's t_idle is 1800 s (60 × O_grow), its samples every 2 s: the master asks anyway
+        FakeRunner runner = new FakeRunner("pool", 20, Duration.ofSeconds(1800));
+        FrameworkManager master = master(runner, 4);
+        CompletableFuture<JobReply> reply = master.submit(new JobRequest("batch", List.of(RL, RL))).reply();
+        join(master, "w1");
+        join(master, "w2");
+        reply.get();
+
+        now = T.plusSeconds(22);
+        master.done("j1.rl1", new AppDone("w1", Map.of("frames", 100), null));
+        master.tick();
+        assertThat(runner.calls).contains("shrink [w1]");
+        now = T.plusSeconds(23);
+        master.done("j1.rl2", new AppDone("w2", Map.of("frames", 100), null));
+        master.tick();
+        assertThat(runner.calls).as("one ask a sample period").doesNotContain("shrink [w2]");
+        now = T.plusSeconds(24);
+        master.tick();
+        assertThat(runner.calls).contains("shrink [w2]");
+    }
+
+    @Test
     void whatTheRunnerCannotGrantPastFMaxIsRejected() throws Exception {
         FakeRunner runner = new FakeRunner("ondemand", 1, Duration.ofSeconds(10));
         FrameworkManager master = master(runner, 4);
