@@ -34,7 +34,7 @@ import picocli.CommandLine.Option;
  * worker joined) of all the real runs' grows.
  */
 @Command(name = "testbed", mixinStandardHelpOptions = true,
-        description = {"Static, OnDemand, Proactive and reserve on the real SGE testbed with W_rl compressed in time "
+        description = {"Static, OnDemand, Proactive, Reserve and Pool on the real SGE testbed with W_rl compressed in time "
                 + "(--scale 10: RLs of 30 s, a batch every 3.6 s on average; --minutes of arrivals per policy), F_max "
                 + "20, 1 slot per worker, RL CPU 5-10%% of a core (the paper's 50-100%% times 0.1, U_min/U_max "
                 + "likewise 4%%/5%%); measured from the master's metrics and the runner's and master's logs, beside "
@@ -46,7 +46,7 @@ final class TestbedExperiment implements Callable<Integer> {
             + "${DEFAULT-VALUE})")
     double minutes;
 
-    @Option(names = "--policies", defaultValue = "static,ondemand,proactive,reserve", split = ",",
+    @Option(names = "--policies", defaultValue = "static,ondemand,proactive,reserve,pool", split = ",",
             description = "policies, in this order (default: ${DEFAULT-VALUE})")
     List<String> policies;
 
