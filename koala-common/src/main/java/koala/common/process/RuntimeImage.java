@@ -30,7 +30,8 @@ import java.util.stream.Stream;
  * a real site the same jars are copied to the head node. Copies live under
  * {@code KOALA_HOME/runtime/<digest>} and are made once per content. Each build makes a new one,
  * so publishing also prunes: an image is touched whenever it is published, and those beyond the
- * {@link #KEEP} most recently published that none has published for {@link #UNUSED} are deleted.
+ * {@link #KEEP} most recently published that none has published for {@link #UNUSED} are deleted,
+ * and likewise the class archives made for them.
  */
 public final class RuntimeImage {
     /** Images kept whatever their age: a scheduler and its pilots from a few builds ago may still run. */
@@ -85,27 +86,36 @@ public final class RuntimeImage {
      * need a class from its image); returns them.
      */
     static List<Path> prune(Path runtimeRoot, Instant now, Set<String> inUse) throws IOException {
-        List<Path> images;
+        List<Path> pruned = new ArrayList<>(pruneKind(runtimeRoot, "[0-9a-f]{16}", now, inUse));
+        // class archives of the images' class paths (ClassArchive): a new build makes new ones too
+        pruned.addAll(pruneKind(runtimeRoot, "cds-[0-9a-f]+\\.jsa", now, inUse));
+        return pruned;
+    }
+
+    private static List<Path> pruneKind(Path runtimeRoot, String name, Instant now, Set<String> inUse)
+            throws IOException {
+        List<Path> entries;
         try (Stream<Path> all = Files.list(runtimeRoot)) {
-            images = all.filter(p -> Files.isDirectory(p) && p.getFileName().toString().matches("[0-9a-f]{16}"))
+            entries = all.filter(p -> p.getFileName().toString().matches(name))
                     .sorted(Comparator.comparing(RuntimeImage::lastPublished).reversed()).toList();
         }
         List<Path> pruned = new ArrayList<>();
-        for (Path image : images.subList(Math.min(KEEP, images.size()), images.size())) {
-            if (lastPublished(image).plus(UNUSED).isBefore(now) && !inUse.contains(image.getFileName().toString())) {
-                deleteTree(image);
-                pruned.add(image);
+        for (Path entry : entries.subList(Math.min(KEEP, entries.size()), entries.size())) {
+            if (lastPublished(entry).plus(UNUSED).isBefore(now) && !inUse.contains(entry.getFileName().toString())) {
+                deleteTree(entry);
+                pruned.add(entry);
             }
         }
         return pruned;
     }
 
-    /** The images named in the command line of a process of this machine. */
+    /** The images and class archives named in the command line of a process of this machine. */
     private static Set<String> inUse(Path runtimeRoot) {
-        Pattern image = Pattern.compile(Pattern.quote(runtimeRoot.toString()) + "/([0-9a-f]{16})/");
+        Pattern named = Pattern.compile(Pattern.quote(runtimeRoot.toString())
+                + "/([0-9a-f]{16}(?=/)|cds-[0-9a-f]+\\.jsa)");
         Set<String> used = new HashSet<>();
         ProcessHandle.allProcesses().forEach(p -> p.info().commandLine().ifPresent(line -> {
-            Matcher m = image.matcher(line);
+            Matcher m = named.matcher(line);
             while (m.find()) {
                 used.add(m.group(1));
             }

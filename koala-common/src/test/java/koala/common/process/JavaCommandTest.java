@@ -69,17 +69,24 @@ class JavaCommandTest {
         Path recent = Files.createDirectories(runtime.resolve("0000000000000009"));
         Files.setLastModifiedTime(recent, java.nio.file.attribute.FileTime.from(now.minus(java.time.Duration.ofHours(1))));
         Files.createDirectories(runtime.resolve(".staging-123"));
+        // class archives: the newest five stay, the sixth (old) goes
+        for (int age = 1; age <= 6; age++) {
+            Path archive = Files.writeString(runtime.resolve("cds-a" + age + ".jsa"), "cds");
+            Files.setLastModifiedTime(archive, java.nio.file.attribute.FileTime.from(now.minus(
+                    java.time.Duration.ofDays(age))));
+        }
 
         List<Path> pruned = RuntimeImage.prune(runtime, now, java.util.Set.of("0000000000000007"));
 
         // kept: the newest five (9, 1, 2, 3, 4) and 7, which a running process names; 5, 6 and 8
         // are older and unused for more than a day
         assertThat(pruned).extracting(p -> p.getFileName().toString()).containsExactly("0000000000000005",
-                "0000000000000006", "0000000000000008");
+                "0000000000000006", "0000000000000008", "cds-a6.jsa");
         try (var left = Files.list(runtime)) {
             assertThat(left.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder("0000000000000009",
                     "0000000000000001", "0000000000000002", "0000000000000003", "0000000000000004",
-                    "0000000000000007", ".staging-123");
+                    "0000000000000007", ".staging-123", "cds-a1.jsa", "cds-a2.jsa", "cds-a3.jsa", "cds-a4.jsa",
+                    "cds-a5.jsa");
         }
     }
 
