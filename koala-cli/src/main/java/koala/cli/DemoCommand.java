@@ -45,7 +45,7 @@ final class DemoCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Testbed testbed = TestbedCommand.testbed(System.out);
         section("1. The testbed: independent SGE cells on this machine");
-        testbed.up(TestbedPlan.of(null, List.of()));
+        testbed.up(TestbedPlan.of(null, List.of(), 1, null));
         GridConfig grid = GridConfig.load(testbed.gridConfig());
         SchedulerClient client = new SchedulerClient(URI.create("http://127.0.0.1:" + grid.integer("scheduler.port", 7400)));
         SchedulerDaemon own = running(client) ? null : startScheduler(grid);

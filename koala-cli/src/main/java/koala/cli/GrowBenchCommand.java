@@ -48,7 +48,7 @@ final class GrowBenchCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--runs must be at least 1 and --warmup at least 0");
         }
         Testbed testbed = TestbedCommand.testbed(System.out);
-        testbed.up(TestbedPlan.of(null, List.of()));
+        testbed.up(TestbedPlan.of(null, List.of(), 1, null));
         GridConfig grid = GridConfig.load(testbed.gridConfig());
         SchedulerClient client = new SchedulerClient(URI.create("http://127.0.0.1:" + grid.integer("scheduler.port", 7400)));
         SchedulerDaemon own = reachable(client) ? null : SchedulerDaemon.start(grid, KoalaHome.dir());

@@ -7,7 +7,10 @@ import java.util.concurrent.Callable;
 import koala.common.grid.KoalaHome;
 import koala.common.json.Json;
 import koala.common.time.Poll;
+import java.util.Set;
 import koala.testbed.CellStatus;
+import koala.testbed.HostStatus;
+import koala.testbed.TestbedStatus;
 import koala.testbed.Progress;
 import koala.testbed.Testbed;
 import koala.testbed.TestbedPlan;
@@ -15,7 +18,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "testbed", mixinStandardHelpOptions = true,
-        description = "A local multicluster testbed: several independent SGE cells on this machine (needs root).",
+        description = {"A local multicluster testbed: independent SGE cells whose head nodes and compute nodes are "
+                + "hosts of their own (network, UTS and mount namespaces on this machine, addresses in 198.18.0.0/15 "
+                + "on bridges with no route off it). Needs root."},
         subcommands = {TestbedCommand.Up.class, TestbedCommand.Down.class, TestbedCommand.Status.class})
 final class TestbedCommand {
 
@@ -23,33 +28,53 @@ final class TestbedCommand {
         return new Testbed(KoalaHome.dir(), new Progress(out, InstantSource.system()), Poll.system());
     }
 
+    /** The default testbed: fs0 of 16 nodes, fs1 and fs2 of 8, one slot a node, fs2 remote. */
+    static TestbedPlan defaultPlan() {
+        return TestbedPlan.of(null, List.of(), 1, null);
+    }
+
     @Command(name = "up", mixinStandardHelpOptions = true,
-            description = {"Install Debian's gridengine packages if missing, create the account 'koala' that site "
-                    + "agents submit as, and start each cell's qmaster and execd. Idempotent: on a running testbed "
-                    + "it changes nothing and says so. Writes the grid configuration (KOALA_HOME/grid.properties)."})
+            description = {"Install Debian's gridengine and OpenSSH packages if missing, create the account 'koala' "
+                    + "that site agents submit as, make the hosts and start each cell's qmaster (on its head node), "
+                    + "an execd on every compute node and, on a remote cell's head node, an SSH server. Idempotent: "
+                    + "on a running testbed it changes nothing and says so, and a host whose daemon died is repaired. "
+                    + "Writes the grid configuration (KOALA_HOME/grid.properties)."})
     static final class Up implements Callable<Integer> {
-        @Option(names = "--clusters", description = "number of cells (default: 3, or as many as --slots lists)")
+        @Option(names = "--clusters", description = "number of cells (default: 3, or as many as --nodes lists)")
         Integer clusters;
 
-        @Option(names = "--slots", split = ",", paramLabel = "S",
-                description = "slots per cell, one slot standing for one node (default: 16,8,8,...)")
-        List<Integer> slots = List.of();
+        @Option(names = "--nodes", split = ",", paramLabel = "N",
+                description = "compute nodes per cell, each a host of its own (default: 16,8,8,...)")
+        List<Integer> nodes = List.of();
+
+        @Option(names = "--slots-per-node", paramLabel = "S", defaultValue = "1",
+                description = "slots of each node's execd (default: ${DEFAULT-VALUE}); with more than one, KOALA "
+                        + "claims a whole node with -l exclusive=true")
+        int slotsPerNode;
+
+        @Option(names = "--remote", split = ",", paramLabel = "CELL",
+                description = "cells reached only by SSH to their head node (default: fs2 when there are 3 or more; "
+                        + "'none' for none)")
+        Set<String> remote;
 
         @Override
         public Integer call() {
-            TestbedPlan plan = TestbedPlan.of(clusters, slots);
+            Set<String> remotes = remote == null ? null : remote.contains("none") ? Set.of() : remote;
+            TestbedPlan plan = TestbedPlan.of(clusters, nodes, slotsPerNode, remotes);
             Testbed testbed = testbed(System.out);
             List<String> changes = testbed.up(plan);
             System.out.println(changes.isEmpty()
                     ? "Testbed already up with " + plan.cells().size() + " cells; nothing changed."
-                    : "Testbed up with " + plan.cells().size() + " cells; " + changes.size() + " changes.");
+                    : "Testbed up with " + plan.cells().size() + " cells and " + plan.hosts().size() + " hosts; "
+                    + changes.size() + " changes.");
             System.out.println("Grid configuration: " + testbed.gridConfig());
             return 0;
         }
     }
 
     @Command(name = "down", mixinStandardHelpOptions = true,
-            description = "Stop the jobs, execds and qmasters of the testbed's cells (their files stay for the next up).")
+            description = "Stop the jobs and daemons of the testbed and remove its hosts, bridges and /etc/hosts lines "
+                    + "(the cells' files stay for the next up).")
     static final class Down implements Callable<Integer> {
         @Override
         public Integer call() {
@@ -61,34 +86,49 @@ final class TestbedCommand {
     }
 
     @Command(name = "status", mixinStandardHelpOptions = true,
-            description = "Each cell: its ports, daemons, slots and jobs.")
+            description = "Every host with its address and daemons, every cell with its slots and jobs, and what the "
+                    + "testbed's daemons cost in memory. Exit 1 when something is down.")
     static final class Status implements Callable<Integer> {
         @Option(names = "--json", description = "print JSON")
         boolean json;
 
         @Override
         public Integer call() {
-            List<CellStatus> cells = testbed(System.err).status();
+            TestbedStatus status = testbed(System.err).status();
             if (json) {
-                System.out.println(Json.pretty(cells));
-                return 0;
+                System.out.println(Json.pretty(status));
+                return status.up() ? 0 : 1;
             }
-            if (cells.isEmpty()) {
+            if (status.cells().isEmpty()) {
                 System.out.println("No testbed here (bin/koala testbed up).");
-                return 0;
+                return 1;
             }
-            System.out.printf("%-6s %-6s %-18s %-18s %-12s %s%n", "CELL", "STATE", "QMASTER", "EXECD", "SLOTS", "JOBS");
-            for (CellStatus c : cells) {
-                System.out.printf("%-6s %-6s %-18s %-18s %-12s %s%n", c.name(), c.running() ? "up" : "down",
-                        daemon(c.qmasterPort(), c.qmasterPid()), daemon(c.execdPort(), c.execdPid()),
-                        c.slotsUsed() < 0 ? "-/" + c.slotsTotal() : c.slotsUsed() + "/" + c.slotsTotal() + " used",
-                        c.slotsUsed() < 0 ? "-" : c.jobsRunning() + " running, " + c.jobsPending() + " pending");
+            System.out.printf("%-6s %-6s %-7s %-24s %-6s %s%n", "CELL", "STATE", "KIND", "QMASTER", "NODES", "SLOTS / JOBS");
+            for (CellStatus c : status.cells()) {
+                System.out.printf("%-6s %-6s %-7s %-24s %-6s %s%n", c.name(), c.running() ? "up" : "down",
+                        c.remote() ? "remote" : "local", c.head() + ":" + c.qmasterPort(), c.execds() + "/" + c.nodes(),
+                        c.slotsUsed() < 0 ? "qmaster does not answer"
+                                : c.slotsUsed() + "/" + c.slotsTotal() + " slots used, " + c.jobsRunning() + " running, "
+                                + c.jobsPending() + " pending");
             }
-            return cells.stream().allMatch(CellStatus::running) ? 0 : 1;
+            System.out.println();
+            System.out.printf("%-10s %-5s %-26s %-6s %s%n", "HOST", "ROLE", "ADDRESS", "STATE", "DAEMONS");
+            for (HostStatus h : status.hosts()) {
+                System.out.printf("%-10s %-5s %-26s %-6s %s%n", h.name(), h.role(), h.address(),
+                        h.up() ? "up" : h.present() ? "broken" : "absent", daemons(h));
+            }
+            System.out.printf("%nMemory: %d MB resident for %d daemons on %d hosts (qmasters, execds, SSH servers; the "
+                            + "namespaces themselves cost the kernel a little more).%n", status.daemonMemory() >> 20,
+                    status.hosts().stream().mapToLong(h -> h.daemons().size()).sum(), status.hosts().size());
+            return status.up() ? 0 : 1;
         }
 
-        private static String daemon(int port, Long pid) {
-            return ":" + port + (pid == null ? " stopped" : " pid " + pid);
+        private static String daemons(HostStatus h) {
+            if (h.role().equals("koala")) {
+                return "scheduler, site agents of local cells, runners, CLI";
+            }
+            return h.daemons().stream().map(d -> d.name() + (d.pid() == null ? " stopped"
+                    : " pid " + d.pid() + " " + (d.rss() >> 20) + " MB")).collect(java.util.stream.Collectors.joining(", "));
         }
     }
 }

@@ -9,26 +9,47 @@ final class GridConfigFile {
     private GridConfigFile() {
     }
 
-    static String render(List<SgeCell> cells, String agentUser) {
+    /**
+     * @param remoteHead how KOALA reaches a remote cell's head node (its key and known host key)
+     */
+    static String render(TestbedPlan plan, String agentUser, java.util.function.Function<CellPlan, RemoteHead> remoteHead) {
+        int cores = Runtime.getRuntime().availableProcessors();
         StringBuilder s = new StringBuilder();
         s.append("# KOALA grid configuration, written by 'bin/koala testbed up'.\n")
-                .append("# One site per SGE cell of the local testbed. See README.md, \"Configuration\".\n\n")
-                .append("grid.sites = ").append(cells.stream().map(c -> c.plan().name()).collect(Collectors.joining(", ")))
-                .append("\n");
-        for (SgeCell cell : cells) {
-            String p = "site." + cell.plan().name() + ".";
-            s.append("\n# ").append(cell.plan().name()).append(": ").append(cell.plan().slots())
-                    .append(" slots; one slot stands for one node on the testbed\n")
-                    .append(p).append("sge.root = ").append(cell.environment().sgeRoot()).append('\n')
-                    .append(p).append("sge.cell = ").append(cell.plan().name()).append('\n')
-                    .append(p).append("sge.qmasterPort = ").append(cell.plan().qmasterPort()).append('\n')
-                    .append(p).append("sge.execdPort = ").append(cell.plan().execdPort()).append('\n')
-                    .append(p).append("sge.bin = ").append(cell.environment().binDir()).append('\n')
-                    .append(p).append("agent.user = ").append(agentUser).append('\n')
-                    .append(p).append("agent.port = 0\n")
-                    .append("# DRMAA native specification for one node; a real site would ask for an exclusive host\n")
-                    .append(p).append("node.nativeSpec = \n")
-                    .append(p).append("node.count = ").append(cell.plan().slots()).append('\n')
+                .append("# One site per SGE cell of the local testbed; see docs/admin-guide.md, \"Configuration\".\n\n")
+                .append("grid.sites = ").append(plan.cells().stream().map(CellPlan::name).collect(Collectors.joining(", ")))
+                .append("\n# the KOALA host as the testbed's hosts reach it (the scheduler's node endpoint, runners)\n")
+                .append("grid.host = ").append(TestbedPlan.KOALA_NAME).append('\n');
+        for (CellPlan cell : plan.cells()) {
+            String p = "site." + cell.name() + ".";
+            s.append("\n# ").append(cell.name()).append(": ").append(cell.nodes()).append(" compute nodes of ")
+                    .append(cell.slotsPerNode()).append(" slot(s), qmaster on ").append(cell.head())
+                    .append(cell.remote() ? "; a remote site, reached by SSH to its head node only" : "").append('\n')
+                    .append(p).append("sge.root = ").append(SgeCell.SGE_ROOT).append('\n')
+                    .append(p).append("sge.cell = ").append(cell.name()).append('\n')
+                    .append(p).append("sge.qmasterPort = ").append(cell.qmasterPort()).append('\n')
+                    .append(p).append("sge.execdPort = ").append(cell.execdPort()).append('\n')
+                    .append(p).append("sge.bin = /usr/bin\n");
+            if (cell.remote()) {
+                RemoteHead head = remoteHead.apply(cell);
+                s.append(p).append("ssh.host = ").append(cell.head()).append('\n')
+                        .append(p).append("ssh.user = ").append(agentUser).append('\n')
+                        .append(p).append("ssh.key = ").append(head.key()).append('\n')
+                        .append(p).append("ssh.knownHosts = ").append(head.knownHosts()).append('\n')
+                        .append("# the head node's address on the cluster's own network: pilots call back through a relay there\n")
+                        .append(p).append("ssh.relayHost = ").append(cell.head()).append('\n');
+            } else {
+                s.append(p).append("agent.user = ").append(agentUser).append('\n')
+                        .append(p).append("agent.port = 0\n")
+                        .append("# seen by the site's compute nodes: KOALA's jars and the pilots' output\n")
+                        .append(p).append("shared = ").append(Testbed.sharedDir(cell.name())).append('\n');
+            }
+            s.append("# DRMAA native specification for one node; a site whose nodes have several slots asks for a whole one\n")
+                    .append(p).append("node.nativeSpec = ").append(cell.slotsPerNode() > 1 ? "-l exclusive=true" : "")
+                    .append('\n')
+                    .append(p).append("node.count = ").append(cell.nodes()).append('\n')
+                    .append("# the testbed's hosts share this machine's cores\n")
+                    .append(p).append("node.cores = ").append(cores).append('\n')
                     .append(p).append("drmaa.jar = ").append(DrmaaInstall.DEBIAN_JAR).append('\n')
                     .append(p).append("drmaa.library = ").append(DrmaaInstall.DEBIAN_LIBRARY).append('\n')
                     .append(p).append("drmaa.preload = ").append(DrmaaInstall.DEBIAN_JEMALLOC).append('\n');

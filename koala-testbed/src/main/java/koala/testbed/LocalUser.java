@@ -9,7 +9,8 @@ import koala.common.grid.SiteConfig;
  * A local user of a cell: runs SGE's own client commands ({@code qsub}, {@code qdel},
  * {@code qstat}) with the cell's environment and knows nothing of KOALA. Used by the demo and the
  * tests to put load on a cell that KOALA did not put there. Runs as the site's agent account,
- * since SGE refuses root's jobs.
+ * since SGE refuses root's jobs; on a remote site it runs on the cell's head node, where that
+ * site's users log in.
  */
 public final class LocalUser {
     private LocalUser() {
@@ -30,7 +31,8 @@ public final class LocalUser {
 
     /** Runs one of the cell's client commands; its output, or a TestbedException with what it said. */
     public static String run(SiteConfig site, String command, String... args) {
-        List<String> line = new ArrayList<>(List.of("runuser", "-u", site.agentUser(), "--", "/usr/bin/env"));
+        List<String> line = new ArrayList<>(site.ssh().map(ssh -> Hosts.enter(ssh.host())).orElse(List.of()));
+        line.addAll(List.of("runuser", "-u", site.agentUser(), "--", "/usr/bin/env"));
         site.cell().variables().forEach((k, v) -> line.add(k + "=" + v));
         line.add(site.cell().command(command).toString());
         line.addAll(List.of(args));

@@ -15,9 +15,11 @@ import koala.common.grid.CellEnvironment;
 import koala.common.time.Poll;
 
 /**
- * One independent SGE cell on this machine: its files under {@code $SGE_ROOT/<cell>}, its spool
- * under {@code /var/spool/gridengine/<cell>}, its qmaster and execd. The steps are those of
- * Debian's {@code init_cluster} for the default cell, with the cell's own spool and ports.
+ * One independent SGE cell of the testbed: its files under {@code $SGE_ROOT/<cell>}, its spool
+ * under {@code /var/spool/gridengine/<cell>}, its qmaster on the cell's head node and an execd on
+ * each compute node (hosts of their own, see {@link Hosts}). The steps are those of Debian's
+ * {@code init_cluster} for the default cell, with the cell's own spool and ports; administration
+ * ({@code qconf}) runs on the head node, as a cluster's admin would run it.
  */
 final class SgeCell {
     static final Path SGE_ROOT = Path.of("/var/lib/gridengine");
@@ -28,16 +30,19 @@ final class SgeCell {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
     private final CellPlan plan;
-    private final String host;
+    private final String koalaHost;
     private final Shell root;
+    private final Shell head;
     private final Shell admin;
     private final Poll poll;
 
-    SgeCell(CellPlan plan, String host, Poll poll) {
+    /** @param koalaHost the KOALA host's name, a submit host of a local cell */
+    SgeCell(CellPlan plan, String koalaHost, Poll poll) {
         this.plan = plan;
-        this.host = host;
+        this.koalaHost = koalaHost;
         this.poll = poll;
         this.root = Shell.root().with(environment().variables());
+        this.head = Hosts.shell(plan.head()).with(environment().variables());
         this.admin = root.as(ADMIN);
     }
 
@@ -57,8 +62,29 @@ final class SgeCell {
         return SPOOL_ROOT.resolve(plan.name());
     }
 
+    /** True when {@link #initialise} ran to its end (it writes its mark last). */
     boolean initialised() {
-        return Files.exists(spool().resolve("spooldb").resolve("sge"));
+        return Files.exists(spool().resolve(".koala-initialised"));
+    }
+
+    /** True when an earlier {@link #initialise} began but did not finish: its files must go first. */
+    boolean halfInitialised() {
+        return !initialised() && (Files.exists(spool()) || Files.exists(commonDir()));
+    }
+
+    /** True when the cell was made for another head node (by the single-host testbed before hosts). */
+    boolean madeForAnotherHead() {
+        try {
+            Path act = commonDir().resolve("act_qmaster");
+            return Files.exists(act) && !Files.readString(act).trim().equals(plan.head());
+        } catch (IOException e) {
+            return true;
+        }
+    }
+
+    /** Deletes the cell's files and spool (its daemons must be stopped). */
+    void wipe() {
+        root.check("rm", "-rf", SGE_ROOT.resolve(plan.name()).toString(), spool().toString());
     }
 
     /** Creates the cell's files and its Berkeley DB spool, as the SGE admin account. */
@@ -69,10 +95,7 @@ final class SgeCell {
             root.check("mkdir", "-p", dir.toString());
         }
         write(commonDir().resolve("bootstrap"), bootstrap());
-        // SGE compares the name a client claims with the name its address resolves to; here the
-        // machine's name resolves to 127.0.0.1, which resolves back to "localhost".
-        write(commonDir().resolve("host_aliases"), host + " localhost\n");
-        write(commonDir().resolve("act_qmaster"), host + "\n");
+        write(commonDir().resolve("act_qmaster"), plan.head() + "\n");
         write(commonDir().resolve("settings.sh"), "SGE_ROOT=" + SGE_ROOT + "; export SGE_ROOT\nSGE_CELL=" + plan.name()
                 + "; export SGE_CELL\nSGE_QMASTER_PORT=" + plan.qmasterPort() + "; export SGE_QMASTER_PORT\n"
                 + "SGE_EXECD_PORT=" + plan.execdPort() + "; export SGE_EXECD_PORT\n");
@@ -85,6 +108,12 @@ final class SgeCell {
         spoolDefaults("complexes", SGE_SHARE.resolve("util/resources/centry").toString());
         spoolDefaults("usersets", SGE_SHARE.resolve("util/resources/usersets").toString());
         spoolDefaults("managers", ADMIN);
+        // the head node administers the cell; every later change is made there with qconf
+        Path admins = spool().resolve("adminhosts.template");
+        write(admins.resolve(plan.head()), "hostname " + plan.head() + "\n");
+        root.check("chown", "-R", ADMIN + ":" + ADMIN, admins.toString());
+        spoolDefaults("adminhosts", admins.toString());
+        write(spool().resolve(".koala-initialised"), "made by bin/koala testbed up for head node " + plan.head() + "\n");
     }
 
     private void spoolDefaults(String what, String from) {
@@ -128,12 +157,18 @@ final class SgeCell {
         return daemonPid(spool().resolve("qmaster/qmaster.pid"), "sge_qmaster");
     }
 
-    Optional<Long> execdPid() {
+    /** Every execd of the cell that runs, on the plan's hosts or others (a single-host cell's). */
+    List<Long> execdPids() {
         try (Stream<Path> hosts = Files.list(spool().resolve("execd"))) {
-            return hosts.map(h -> daemonPid(h.resolve("execd.pid"), "sge_execd")).flatMap(Optional::stream).findFirst();
+            return hosts.map(h -> daemonPid(h.resolve("execd.pid"), "sge_execd")).flatMap(Optional::stream).toList();
         } catch (IOException e) {
-            return Optional.empty();
+            return List.of();
         }
+    }
+
+    /** The execd of compute node {@code node}, if it runs. */
+    Optional<Long> execdPid(String node) {
+        return daemonPid(spool().resolve("execd").resolve(node).resolve("execd.pid"), "sge_execd");
     }
 
     /** The pid in {@code pidFile} if that process is alive and is {@code daemon}. */
@@ -148,36 +183,36 @@ final class SgeCell {
     }
 
     void startQmaster(Progress progress) {
-        progress.step(plan.name() + ": starting sge_qmaster (port " + plan.qmasterPort() + ")");
-        root.check("/usr/sbin/sge_qmaster");
+        progress.step(plan.name() + ": starting sge_qmaster on " + plan.head() + " (port " + plan.qmasterPort() + ")");
+        head.check("/usr/sbin/sge_qmaster");
         if (!poll.until(this::answers, START_TIMEOUT)) {
             throw new TestbedException(plan.name() + ": qmaster did not answer within " + START_TIMEOUT.toSeconds()
                     + " s; see " + spool().resolve("qmaster/messages"));
         }
     }
 
-    void startExecd(Progress progress) {
-        progress.step(plan.name() + ": starting sge_execd (port " + plan.execdPort() + ")");
-        root.check("/usr/sbin/sge_execd");
-        awaitQueueReady();
+    /** Starts the execd of compute node {@code node} on that host; it daemonizes. */
+    void startExecd(String node) {
+        Hosts.shell(node).with(environment().variables()).check("/usr/sbin/sge_execd");
     }
 
-    /** Waits until the execd has reported to the qmaster and the queue takes jobs. */
+    /** Waits until every compute node's execd has reported to the qmaster and its queue instance takes jobs. */
     void awaitQueueReady() {
-        if (!poll.until(this::queueReady, START_TIMEOUT)) {
-            throw new TestbedException(plan.name() + ": queue " + plan.queue() + " not ready within "
-                    + START_TIMEOUT.toSeconds() + " s; see " + spool().resolve("execd") + "/*/messages");
+        if (!poll.until(() -> readyNodes() == plan.nodes(), START_TIMEOUT)) {
+            throw new TestbedException(plan.name() + ": " + readyNodes() + " of " + plan.nodes() + " queue instances of "
+                    + plan.queue() + " ready after " + START_TIMEOUT.toSeconds() + " s; see " + spool().resolve("execd")
+                    + "/<host>/messages");
         }
     }
 
-    /** True when the qmaster answers a client. */
+    /** True when the qmaster answers a client on its head node. */
     boolean answers() {
-        return root.run("qstat").ok();
+        return head.run("qstat").ok();
     }
 
-    private boolean queueReady() {
-        Shell.Result r = root.run("qstat", "-f", "-q", plan.queue());
-        return r.ok() && r.out().lines().anyMatch(l -> l.startsWith(plan.queue() + "@") && queueUsable(l));
+    int readyNodes() {
+        Shell.Result r = head.run("qstat", "-f", "-q", plan.queue());
+        return r.ok() ? (int) r.out().lines().filter(l -> l.startsWith(plan.queue() + "@") && queueUsable(l)).count() : 0;
     }
 
     private static boolean queueUsable(String line) {
@@ -229,16 +264,34 @@ final class SgeCell {
     /** Makes the cell's hosts and queue match the plan; returns what it changed. */
     List<String> configure(Path scratch) {
         List<String> changes = new ArrayList<>();
-        if (!root.run("qconf", "-se", host).ok()) {
-            write(scratch.resolve("exechost"), "hostname " + host + "\nload_scaling NONE\ncomplex_values NONE\n"
-                    + "user_lists NONE\nxuser_lists NONE\nprojects NONE\nxprojects NONE\nusage_scaling NONE\n"
-                    + "report_variables NONE\n");
-            root.check("qconf", "-Ae", scratch.resolve("exechost").toString());
-            changes.add("added execution host " + host);
+        if (plan.slotsPerNode() > 1) {
+            changes.addAll(exclusiveComplex(scratch));
         }
-        if (!root.run("qconf", "-ss").out().lines().anyMatch(host::equals)) {
-            root.check("qconf", "-as", host);
-            changes.add("added submit host " + host);
+        List<String> execHosts = head.run("qconf", "-sel").out().lines().map(String::trim).toList();
+        List<String> localConfs = head.run("qconf", "-sconfl").out().lines().map(String::trim).toList();
+        for (int i = 1; i <= plan.nodes(); i++) {
+            String node = plan.node(i);
+            if (!execHosts.contains(node)) {
+                write(scratch.resolve(node + ".exechost"), "hostname " + node + "\nload_scaling NONE\n"
+                        + "complex_values " + (plan.slotsPerNode() > 1 ? "exclusive=true" : "NONE") + "\nuser_lists NONE\nxuser_lists NONE\nprojects NONE\nxprojects NONE\n"
+                        + "usage_scaling NONE\nreport_variables NONE\n");
+                head.check("qconf", "-Ae", scratch.resolve(node + ".exechost").toString());
+                changes.add("added execution host " + node);
+            }
+            if (!localConfs.contains(node)) {
+                // qconf names a local configuration after its file
+                Path conf = scratch.resolve("conf").resolve(node);
+                write(conf, "gid_range " + plan.gidRange(i) + "\n");
+                head.check("qconf", "-Aconf", conf.toString());
+            }
+        }
+        List<String> submitters = plan.remote() ? List.of(plan.head()) : List.of(plan.head(), koalaHost);
+        List<String> submitHosts = head.run("qconf", "-ss").out().lines().map(String::trim).toList();
+        for (String submitter : submitters) {
+            if (!submitHosts.contains(submitter)) {
+                head.check("qconf", "-as", submitter);
+                changes.add("added submit host " + submitter);
+            }
         }
         changes.addAll(configureGlobal(scratch));
         changes.addAll(configureQueue(scratch));
@@ -246,9 +299,23 @@ final class SgeCell {
         return changes;
     }
 
+    /**
+     * The complex {@code exclusive} (a job asking {@code -l exclusive=true} gets a whole host), which
+     * SGE ships without: KOALA's node request on a cell whose hosts have several slots.
+     */
+    private List<String> exclusiveComplex(Path scratch) {
+        String complexes = head.check("qconf", "-sc").out();
+        if (complexes.lines().anyMatch(l -> l.startsWith("exclusive "))) {
+            return List.of();
+        }
+        write(scratch.resolve("complexes"), complexes + "exclusive excl BOOL EXCL YES YES 0 1000\n");
+        head.check("qconf", "-Mc", scratch.resolve("complexes").toString());
+        return List.of("added complex exclusive");
+    }
+
     /** The cell's own additional group ids (cells created before this rule get it here). */
     private List<String> configureGlobal(Path scratch) {
-        String global = root.check("qconf", "-sconf", "global").out();
+        String global = head.check("qconf", "-sconf", "global").out();
         String current = value(global, "gid_range");
         if (plan.gidRange().equals(current)) {
             return List.of();
@@ -256,47 +323,49 @@ final class SgeCell {
         // qconf -Mconf names the configuration after the file
         write(scratch.resolve("global"), edit(global.replaceFirst("^#global:\\s*\n", ""),
                 Map.of("gid_range", plan.gidRange())));
-        root.check("qconf", "-Mconf", scratch.resolve("global").toString());
+        head.check("qconf", "-Mconf", scratch.resolve("global").toString());
         return List.of("gid_range " + current + " -> " + plan.gidRange());
     }
 
     private List<String> configureQueue(Path scratch) {
-        Shell.Result existing = root.run("qconf", "-sq", plan.queue());
+        Shell.Result existing = head.run("qconf", "-sq", plan.queue());
+        String hosts = String.join(" ", plan.nodeNames());
+        String slots = Integer.toString(plan.slotsPerNode());
         if (!existing.ok()) {
             Map<String, String> values = new LinkedHashMap<>();
             values.put("qname", plan.queue());
-            values.put("hostlist", host);
-            values.put("slots", Integer.toString(plan.slots()));
+            values.put("hostlist", hosts);
+            values.put("slots", slots);
             values.put("pe_list", "NONE");
             // a loaded two-core machine must not push the queue into alarm state
             values.put("load_thresholds", "NONE");
-            write(scratch.resolve("queue"), edit(root.check("qconf", "-sq").out(), values));
-            root.check("qconf", "-Aq", scratch.resolve("queue").toString());
-            return List.of("created queue " + plan.queue() + " with " + plan.slots() + " slots");
+            write(scratch.resolve("queue"), edit(head.check("qconf", "-sq").out(), values));
+            head.check("qconf", "-Aq", scratch.resolve("queue").toString());
+            return List.of("created queue " + plan.queue() + " on " + plan.nodes() + " hosts of " + slots + " slots");
         }
-        String slots = value(existing.out(), "slots");
-        if (!Integer.toString(plan.slots()).equals(slots)) {
-            root.check("qconf", "-mattr", "queue", "slots", Integer.toString(plan.slots()), plan.queue());
-            return List.of("queue " + plan.queue() + " slots " + slots + " -> " + plan.slots());
+        List<String> changes = new ArrayList<>();
+        String listed = value(existing.out().replace("\\\n", " "), "hostlist");
+        if (listed == null || !List.of(listed.split("\\s+")).equals(plan.nodeNames())) {
+            head.check("qconf", "-mattr", "queue", "hostlist", hosts, plan.queue());
+            changes.add("queue " + plan.queue() + " hosts " + listed + " -> " + hosts);
         }
-        return List.of();
+        if (!slots.equals(value(existing.out(), "slots"))) {
+            head.check("qconf", "-mattr", "queue", "slots", slots, plan.queue());
+            changes.add("queue " + plan.queue() + " slots -> " + slots + " per host");
+        }
+        return changes;
     }
 
     /** A scheduling interval of one second instead of fifteen, so that jobs start promptly. */
     private List<String> configureScheduler(Path scratch) {
-        String current = root.check("qconf", "-ssconf").out();
+        String current = head.check("qconf", "-ssconf").out();
         if ("0:0:1".equals(value(current, "schedule_interval"))) {
             return List.of();
         }
         write(scratch.resolve("sconf"), edit(current, Map.of("schedule_interval", "0:0:1", "flush_submit_sec", "1",
                 "flush_finish_sec", "1")));
-        root.check("qconf", "-Msconf", scratch.resolve("sconf").toString());
+        head.check("qconf", "-Msconf", scratch.resolve("sconf").toString());
         return List.of("scheduler interval 1 s");
-    }
-
-    int configuredSlots() {
-        String slots = value(root.run("qconf", "-sq", plan.queue()).out(), "slots");
-        return slots == null ? 0 : Integer.parseInt(slots);
     }
 
     /** SGE's "key value" files with some values replaced. */
@@ -314,8 +383,9 @@ final class SgeCell {
                 .map(p -> p[1].trim()).findFirst().orElse(null);
     }
 
+    /** Runs one of SGE's client commands on the cell's head node. */
     Shell.Result client(String... command) {
-        return root.run(command);
+        return head.run(command);
     }
 
     private static void write(Path file, String content) {

@@ -33,22 +33,29 @@ final class Shell {
 
     private final Map<String, String> env;
     private final String user;
+    private final List<String> host;
 
-    Shell(Map<String, String> env, String user) {
+    Shell(Map<String, String> env, String user, List<String> host) {
         this.env = Map.copyOf(env);
         this.user = user;
+        this.host = List.copyOf(host);
     }
 
     static Shell root() {
-        return new Shell(Map.of(), null);
+        return new Shell(Map.of(), null, List.of());
     }
 
     Shell with(Map<String, String> variables) {
-        return new Shell(variables, user);
+        return new Shell(variables, user, host);
     }
 
     Shell as(String account) {
-        return new Shell(env, account);
+        return new Shell(env, account, host);
+    }
+
+    /** Commands run on another host: inside its namespaces, entered with {@code enter}. */
+    Shell on(List<String> enter) {
+        return new Shell(env, user, enter);
     }
 
     Result run(String... command) {
@@ -61,7 +68,7 @@ final class Shell {
 
     /** Runs {@code command}, handing each line of its output to {@code lines} as it comes. */
     Result run(List<String> command, Consumer<String> lines) {
-        List<String> full = new ArrayList<>();
+        List<String> full = new ArrayList<>(host);
         if (user != null) {
             full.addAll(List.of("runuser", "-u", user, "--", "/usr/bin/env"));
             env.forEach((k, v) -> full.add(k + "=" + v));

@@ -7,28 +7,32 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
+import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 import koala.common.time.Poll;
 
 /**
- * The local multicluster testbed: several independent SGE cells on this machine, each with its own
- * qmaster and execd, brought up from Debian's packages. {@code up} is idempotent and says what it
- * changed; {@code down} stops the daemons {@code up} recorded, and the jobs in their cells.
+ * The local multicluster testbed: several independent SGE cells whose head nodes and compute
+ * nodes are hosts of their own (namespaces on this machine, {@link Hosts}), on bridges of the
+ * testbed's own with no route off the machine. {@code up} is idempotent: it makes what is missing,
+ * repairs a host whose daemon died and says what it changed; {@code down} stops every daemon and
+ * job and removes the hosts, the bridges and the testbed's lines of {@code /etc/hosts}. The cells'
+ * files stay for the next {@code up}.
  */
 public final class Testbed {
     /** The unprivileged account site agents submit as: SGE refuses jobs of root (min_uid 1000). */
     public static final String AGENT_USER = "koala";
+    /** Where each cell keeps what its hosts share: KOALA's directory, and a remote site's homes. */
+    public static final Path SITES = Path.of("/srv/koala-testbed");
 
     private final Path koalaHome;
     private final Progress progress;
     private final Poll poll;
+    private final Hosts hosts = new Hosts();
+    private final EtcHosts etcHosts = new EtcHosts(Path.of("/etc/hosts"));
 
     public Testbed(Path koalaHome, Progress progress, Poll poll) {
         this.koalaHome = koalaHome;
@@ -40,7 +44,12 @@ public final class Testbed {
         return koalaHome.resolve("grid.properties");
     }
 
-    /** Brings the plan's cells up; returns the changes made, empty when all was already running. */
+    /** The directory of {@code cell} that KOALA's pilots use on its nodes (jars, logs). */
+    public static Path sharedDir(String cell) {
+        return SITES.resolve(cell).resolve("shared");
+    }
+
+    /** Brings the plan's hosts and cells up; returns the changes made, empty when all was already running. */
     public List<String> up(TestbedPlan plan) {
         requireRoot();
         List<String> changes = new ArrayList<>();
@@ -50,108 +59,268 @@ public final class Testbed {
             changes.add("installed " + String.join(" ", missing));
         }
         changes.addAll(ensureAccount());
-        String host = hostname();
-        List<SgeCell> cells = plan.cells().stream().map(c -> new SgeCell(c, host, poll)).toList();
-        Map<String, List<Long>> daemons = new LinkedHashMap<>();
-        for (SgeCell cell : cells) {
-            changes.addAll(bringUp(cell));
-            daemons.put(cell.plan().name(), List.of(cell.qmasterPid().orElseThrow(), cell.execdPid().orElseThrow()));
-        }
-        reportStrays(plan);
-        new TestbedRecord(host, plan.cells(), daemons).write(koalaHome);
-        if (writeIfChanged(gridConfig(), GridConfigFile.render(cells, AGENT_USER))) {
+        String koalaHost = hostname();
+        TestbedRecord previous = readRecord();
+        changes.addAll(removeStrays(plan, previous));
+        changes.addAll(network(plan, koalaHost));
+        changes.addAll(siteDirectories(plan));
+        changes.addAll(makeHosts(plan));
+        new TestbedRecord(koalaHost, plan).write(koalaHome);
+        List<CompletableFuture<List<String>>> cells = plan.cells().stream()
+                .map(c -> CompletableFuture.supplyAsync(() -> bringUp(new SgeCell(c, koalaHost, poll)))).toList();
+        // every cell finishes (or fails) before a failure is reported: none is left half made
+        CompletableFuture.allOf(cells.toArray(CompletableFuture[]::new)).exceptionally(e -> null).join();
+        cells.forEach(f -> changes.addAll(join(f)));
+        if (writeIfChanged(gridConfig(), GridConfigFile.render(plan, AGENT_USER, this::remoteHead))) {
             changes.add("wrote " + gridConfig());
         }
         return changes;
     }
 
-    private List<String> bringUp(SgeCell cell) {
-        String name = cell.plan().name();
+    private RemoteHead remoteHead(CellPlan cell) {
+        return new RemoteHead(cell, SITES.resolve(cell.name()), koalaHome);
+    }
+
+    /** The bridges, the hosts files of each view, and the testbed's block of /etc/hosts. */
+    private List<String> network(TestbedPlan plan, String koalaHost) {
         List<String> changes = new ArrayList<>();
+        if (!Shell.root().run("ip", "link", "show", TestbedPlan.GRID_BRIDGE).ok()) {
+            progress.step("making bridge " + TestbedPlan.GRID_BRIDGE + " (" + TestbedPlan.KOALA_ADDRESS + "/16, "
+                    + "the KOALA host " + TestbedPlan.KOALA_NAME + ")");
+            changes.add("made bridge " + TestbedPlan.GRID_BRIDGE);
+        }
+        hosts.bridge(TestbedPlan.GRID_BRIDGE, TestbedPlan.KOALA_ADDRESS + "/16");
+        for (CellPlan c : plan.cells()) {
+            if (c.remote()) {
+                hosts.bridge(TestbedPlan.clusterBridge(c), null);
+            }
+        }
+        try {
+            Files.createDirectories(Hosts.VIEWS);
+            writeIfChanged(view(HostPlan.GRID_VIEW), plan.hostsFile(HostPlan.GRID_VIEW, koalaHost));
+            for (CellPlan c : plan.cells()) {
+                if (c.remote()) {
+                    writeIfChanged(view(c.name()), plan.hostsFile(c.name(), koalaHost));
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        if (etcHosts.set(plan.machineHosts())) {
+            changes.add("wrote the testbed's hosts into /etc/hosts");
+        }
+        return changes;
+    }
+
+    private static Path view(String name) {
+        return Hosts.VIEWS.resolve(name + ".hosts");
+    }
+
+    /** Each local cell's shared directory for KOALA (its account's, readable by the cell's users). */
+    private List<String> siteDirectories(TestbedPlan plan) {
+        List<String> changes = new ArrayList<>();
+        Shell root = Shell.root();
+        for (CellPlan c : plan.cells()) {
+            Path dir = c.remote() ? remoteHead(c).home() : sharedDir(c.name());
+            if (!Files.isDirectory(dir)) {
+                root.check("mkdir", "-p", dir.toString());
+                changes.add(c.name() + ": made " + dir);
+            }
+            root.check("chmod", "755", SITES.toString(), SITES.resolve(c.name()).toString(), dir.toString());
+            if (!c.remote()) {
+                root.check("chown", AGENT_USER + ":" + AGENT_USER, dir.toString());
+            } else {
+                changes.addAll(remoteHead(c).prepare(AGENT_USER));
+            }
+        }
+        return changes;
+    }
+
+    private List<String> makeHosts(TestbedPlan plan) {
+        List<String> changes = new ArrayList<>();
+        List<HostPlan> wanted = plan.hosts().stream().filter(h -> !hosts.exists(h.name())).toList();
+        if (!wanted.isEmpty()) {
+            progress.step("making " + wanted.size() + " hosts (network, UTS and mount namespaces)");
+        }
+        for (HostPlan h : wanted) {
+            hosts.create(h, links(plan, h), view(plan, h));
+            changes.add("made host " + h.name() + " (" + h.address() + ")");
+        }
+        if (!wanted.isEmpty()) {
+            progress.step("hosts made: " + wanted.stream().map(HostPlan::name).toList());
+        }
+        return changes;
+    }
+
+    private static List<String[]> links(TestbedPlan plan, HostPlan h) {
+        List<String[]> links = new ArrayList<>();
+        if (h.gridAddress() != null) {
+            links.add(new String[] {TestbedPlan.GRID_BRIDGE, h.gridAddress() + "/16"});
+        }
+        if (h.clusterAddress() != null) {
+            links.add(new String[] {TestbedPlan.clusterBridge(plan.cell(h.cell())), h.clusterAddress() + "/24"});
+        }
+        return links;
+    }
+
+    /** What a host of {@code cell} sees: its view's names, no KOALA state, no other site's files. */
+    private Hosts.View view(TestbedPlan plan, HostPlan h) {
+        List<Path> hidden = new ArrayList<>(List.of(koalaHome, Path.of("/root"), Path.of("/var/tmp")));
+        projectHome().filter(p -> !p.startsWith("/tmp")).ifPresent(hidden::add);
+        plan.cells().stream().filter(c -> !c.name().equals(h.cell())).forEach(c -> hidden.add(SITES.resolve(c.name())));
+        List<Path[]> binds = new ArrayList<>();
+        CellPlan cell = plan.cell(h.cell());
+        if (cell.remote()) {
+            binds.add(new Path[] {remoteHead(cell).home(), Path.of("/home")});
+        }
+        return new Hosts.View(view(h.view()), hidden, binds);
+    }
+
+    /** The checkout or installation this process runs from: the compute nodes must not see it. */
+    static Optional<Path> projectHome() {
+        try {
+            Path p = Path.of(Testbed.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toAbsolutePath();
+            for (; p != null; p = p.getParent()) {
+                if (Files.exists(p.resolve("bin/koala")) && Files.exists(p.resolve("pom.xml"))) {
+                    return Optional.of(p);
+                }
+            }
+        } catch (java.net.URISyntaxException | RuntimeException e) {
+            return Optional.empty();
+        }
+        return Optional.empty();
+    }
+
+    private List<String> bringUp(SgeCell cell) {
+        CellPlan plan = cell.plan();
+        String name = plan.name();
+        List<String> changes = new ArrayList<>();
+        if (cell.madeForAnotherHead() || cell.halfInitialised()) {
+            progress.step(name + ": " + (cell.madeForAnotherHead() ? "made by the single-host testbed"
+                    : "half made by an earlier try") + "; stopping it and making it anew");
+            stopCell(cell, plan);
+            cell.wipe();
+            changes.add(name + ": removed the old cell");
+        }
         if (!cell.initialised()) {
             cell.initialise(progress);
             changes.add(name + ": created cell");
         }
         if (cell.qmasterPid().isEmpty()) {
             cell.startQmaster(progress);
-            changes.add(name + ": started qmaster");
+            changes.add(name + ": started qmaster on " + plan.head());
         }
         try {
-            Path scratch = Files.createTempDirectory("koala-testbed-");
-            cell.configure(scratch).forEach(c -> changes.add(name + ": " + c));
+            // qconf runs on the head node, which does not see this machine's /tmp
+            Path scratch = Files.createTempDirectory(cell.spool(), "qconf-");
+            try {
+                cell.configure(scratch).forEach(c -> changes.add(name + ": " + c));
+            } finally {
+                Shell.root().run("rm", "-rf", scratch.toString());
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        if (cell.execdPid().isEmpty()) {
-            cell.startExecd(progress);
-            changes.add(name + ": started execd");
+        List<String> started = new ArrayList<>();
+        for (String node : plan.nodeNames()) {
+            if (cell.execdPid(node).isEmpty()) {
+                cell.startExecd(node);
+                started.add(node);
+            }
         }
-        progress.step(name + ": " + (changes.isEmpty() ? "already running, unchanged" : "up") + " (qmaster port "
-                + cell.plan().qmasterPort() + ", execd port " + cell.plan().execdPort() + ", " + cell.plan().slots()
-                + " slots)");
+        if (!started.isEmpty()) {
+            progress.step(name + ": started sge_execd on " + started.size() + " hosts");
+            changes.add(name + ": started execd on " + String.join(" ", started));
+        }
+        if (plan.remote() && remoteHead(plan).sshdPid().isEmpty()) {
+            remoteHead(plan).startSshd(progress);
+            changes.add(name + ": started sshd on " + plan.head());
+        }
+        cell.awaitQueueReady();
+        progress.step(name + ": " + (changes.isEmpty() ? "already running, unchanged" : "up") + " (" + plan.nodes()
+                + " nodes of " + plan.slotsPerNode() + " slot" + (plan.slotsPerNode() == 1 ? "" : "s") + ", qmaster on "
+                + plan.head() + ":" + plan.qmasterPort() + (plan.remote() ? ", remote: SSH to " + plan.head() : "") + ")");
         return changes;
     }
 
-    private void reportStrays(TestbedPlan plan) {
-        TestbedRecord previous = TestbedRecord.read(koalaHome);
-        if (previous == null) {
-            return;
-        }
-        Set<String> planned = new LinkedHashSet<>();
-        plan.cells().forEach(c -> planned.add(c.name()));
-        previous.cells().stream().filter(c -> !planned.contains(c.name())).forEach(c -> {
-            SgeCell cell = new SgeCell(c, previous.host(), poll);
-            if (cell.qmasterPid().isPresent()) {
-                progress.step(c.name() + ": running but not in this plan; stopping it");
-                stopCell(cell);
+    /** Hosts and cells of an earlier plan that this one does not have: stopped and removed. */
+    private List<String> removeStrays(TestbedPlan plan, TestbedRecord previous) {
+        List<String> changes = new ArrayList<>();
+        if (previous != null) {
+            for (CellPlan old : previous.cells()) {
+                if (plan.cells().stream().noneMatch(c -> c.name().equals(old.name()))) {
+                    progress.step(old.name() + ": running but not in this plan; stopping it");
+                    changes.addAll(stopCell(new SgeCell(old, previous.host(), poll), old));
+                }
             }
-        });
+        }
+        List<String> planned = plan.hosts().stream().map(HostPlan::name).toList();
+        for (String host : hosts.existing()) {
+            if (!planned.contains(host)) {
+                hosts.remove(host);
+                changes.add("removed host " + host + " (not in this plan)");
+            }
+        }
+        return changes;
     }
 
-    /** Stops every recorded cell's jobs and daemons; returns what it stopped. */
+    /** Stops every host and daemon and removes the hosts, bridges and /etc/hosts lines; returns what it did. */
     public List<String> down() {
         requireRoot();
-        TestbedRecord record = TestbedRecord.read(koalaHome);
-        if (record == null) {
-            return List.of();
-        }
-        // cells stop independently, and a daemon takes seconds to go: stop them side by side
-        List<CompletableFuture<List<String>>> stopping = record.cells().stream()
-                .map(plan -> CompletableFuture.supplyAsync(() -> stopIfRunning(new SgeCell(plan, record.host(), poll),
-                        record.daemons().getOrDefault(plan.name(), List.of()))))
-                .toList();
+        TestbedRecord record = readRecord();
         List<String> stopped = new ArrayList<>();
-        stopping.forEach(f -> stopped.addAll(f.join()));
+        if (record != null) {
+            List<CompletableFuture<List<String>>> stopping = record.cells().stream()
+                    .map(plan -> CompletableFuture.supplyAsync(() -> stopCell(new SgeCell(plan, record.host(), poll), plan)))
+                    .toList();
+            stopping.forEach(f -> stopped.addAll(join(f)));
+        }
+        List<String> existing = hosts.existing();
+        if (!existing.isEmpty()) {
+            progress.step("removing " + existing.size() + " hosts");
+            existing.forEach(hosts::remove);
+            stopped.add("removed " + existing.size() + " hosts");
+        }
+        List<String> bridges = new ArrayList<>(List.of(TestbedPlan.GRID_BRIDGE));
+        if (record != null) {
+            record.cells().stream().filter(CellPlan::remote).forEach(c -> bridges.add(TestbedPlan.clusterBridge(c)));
+        }
+        for (String bridge : bridges) {
+            if (Shell.root().run("ip", "link", "show", bridge).ok()) {
+                hosts.removeBridge(bridge);
+                stopped.add("removed bridge " + bridge);
+            }
+        }
+        if (etcHosts.clear()) {
+            stopped.add("removed the testbed's lines from /etc/hosts");
+        }
         return stopped;
     }
 
-    private List<String> stopIfRunning(SgeCell cell, List<Long> recorded) {
-        Set<Long> pids = new LinkedHashSet<>(recorded);
-        cell.qmasterPid().ifPresent(pids::add);
-        cell.execdPid().ifPresent(pids::add);
-        if (pids.stream().noneMatch(p -> ProcessHandle.of(p).map(ProcessHandle::isAlive).orElse(false))) {
-            return List.of();
-        }
-        progress.step(cell.plan().name() + ": stopping jobs, execd and qmaster");
-        return stopCell(cell);
-    }
-
-    private List<String> stopCell(SgeCell cell) {
+    private List<String> stopCell(SgeCell cell, CellPlan plan) {
         List<String> stopped = new ArrayList<>();
-        String name = cell.plan().name();
+        String name = plan.name();
         List<ProcessHandle> jobs = cell.jobProcesses();
         jobs.forEach(ProcessHandle::destroyForcibly);
         if (!jobs.isEmpty()) {
             stopped.add(name + ": killed " + jobs.size() + " job processes");
         }
-        cell.execdPid().ifPresent(pid -> {
-            cell.stop(pid, Duration.ofSeconds(20));
-            stopped.add(name + ": stopped execd " + pid);
-        });
+        List<Long> execds = cell.execdPids();
+        if (!execds.isEmpty()) {
+            progress.step(name + ": stopping " + execds.size() + " execds and the qmaster");
+            execds.parallelStream().forEach(pid -> cell.stop(pid, Duration.ofSeconds(20)));
+            stopped.add(name + ": stopped " + execds.size() + " execds");
+        }
         cell.qmasterPid().ifPresent(pid -> {
             cell.stop(pid, Duration.ofSeconds(30));
             stopped.add(name + ": stopped qmaster " + pid);
         });
+        if (plan.remote()) {
+            remoteHead(plan).sshdPid().ifPresent(pid -> {
+                cell.stop(pid, Duration.ofSeconds(10));
+                stopped.add(name + ": stopped sshd " + pid);
+            });
+        }
         leftovers(name).forEach(p -> {
             p.destroyForcibly();
             stopped.add(name + ": killed stray " + p.info().command().orElse("?") + " " + p.pid());
@@ -176,56 +345,82 @@ public final class Testbed {
         }
     }
 
-    /** Every recorded cell: its ports, daemons, slots and jobs. */
-    public List<CellStatus> status() {
-        TestbedRecord record = TestbedRecord.read(koalaHome);
-        if (record == null) {
-            return List.of();
+    /** Every recorded host and cell: addresses, daemons, memory, slots and jobs. */
+    public TestbedStatus status() {
+        TestbedRecord record = readRecord();
+        if (record == null || record.plan() == null) {
+            return new TestbedStatus(List.of(), List.of());
         }
-        return record.cells().stream().map(plan -> status(new SgeCell(plan, record.host(), poll))).toList();
+        List<CellStatus> cells = new ArrayList<>();
+        List<HostStatus> hostStatus = new ArrayList<>();
+        hostStatus.add(new HostStatus(TestbedPlan.KOALA_NAME, "koala", TestbedPlan.KOALA_ADDRESS, true, List.of()));
+        for (CellPlan plan : record.cells()) {
+            SgeCell cell = new SgeCell(plan, record.host(), poll);
+            cells.add(cellStatus(cell));
+            for (HostPlan h : record.plan().hosts()) {
+                if (plan.name().equals(h.cell())) {
+                    hostStatus.add(hostStatus(cell, h));
+                }
+            }
+        }
+        return new TestbedStatus(hostStatus, cells);
     }
 
-    private static CellStatus status(SgeCell cell) {
+    private HostStatus hostStatus(SgeCell cell, HostPlan h) {
+        List<HostStatus.Daemon> daemons = new ArrayList<>();
+        if (h.role() == HostPlan.Role.HEAD) {
+            daemons.add(HostStatus.daemon("sge_qmaster", cell.qmasterPid()));
+            if (cell.plan().remote()) {
+                daemons.add(HostStatus.daemon("sshd", remoteHead(cell.plan()).sshdPid()));
+            }
+        } else {
+            daemons.add(HostStatus.daemon("sge_execd", cell.execdPid(h.name())));
+        }
+        String address = h.gridAddress() != null && h.clusterAddress() != null
+                ? h.gridAddress() + ", " + h.clusterAddress() : h.address();
+        return new HostStatus(h.name(), h.role().name().toLowerCase(java.util.Locale.ROOT), address,
+                hosts.exists(h.name()), daemons);
+    }
+
+    private static CellStatus cellStatus(SgeCell cell) {
         CellPlan plan = cell.plan();
         Long qmaster = cell.qmasterPid().orElse(null);
-        Long execd = cell.execdPid().orElse(null);
+        int execds = (int) plan.nodeNames().stream().filter(n -> cell.execdPid(n).isPresent()).count();
         if (qmaster == null || !cell.answers()) {
-            return new CellStatus(plan.name(), plan.qmasterPort(), plan.execdPort(), qmaster, execd, plan.slots(), -1, 0, 0);
+            return new CellStatus(plan.name(), plan.head(), plan.remote(), plan.qmasterPort(), qmaster, execds,
+                    plan.nodes(), plan.slots(), -1, 0, 0);
         }
-        String summary = cell.client("qstat", "-g", "c").out();
-        int[] slots = QstatText.clusterQueueSlots(summary, plan.queue());
+        int[] slots = QstatText.clusterQueueSlots(cell.client("qstat", "-g", "c").out(), plan.queue());
         int[] jobs = QstatText.runningAndPending(cell.client("qstat", "-u", "*").out());
-        return new CellStatus(plan.name(), plan.qmasterPort(), plan.execdPort(), qmaster, execd, slots[1], slots[0],
-                jobs[0], jobs[1]);
+        return new CellStatus(plan.name(), plan.head(), plan.remote(), plan.qmasterPort(), qmaster, execds,
+                plan.nodes(), slots[1], slots[0], jobs[0], jobs[1]);
     }
 
     // ---- for tests of outages ----------------------------------------------------------------
 
-    /** Stops the qmaster of {@code cell} (its execd and jobs go on, as when a head node fails). */
+    /** Stops the qmaster of {@code cell} (its execds and jobs go on, as when a head node fails). */
     public void stopQmaster(String cell) {
         SgeCell c = cell(cell);
         c.qmasterPid().ifPresent(pid -> c.stop(pid, Duration.ofSeconds(30)));
     }
 
-    /** Starts the qmaster of {@code cell} again and waits until its execd has reported back. */
+    /** Starts the qmaster of {@code cell} again and waits until its execds have reported back. */
     public void startQmaster(String cell) {
         SgeCell c = cell(cell);
         if (c.qmasterPid().isEmpty()) {
             c.startQmaster(progress);
             c.awaitQueueReady();
-            TestbedRecord record = TestbedRecord.read(koalaHome);
-            Map<String, List<Long>> daemons = new LinkedHashMap<>(record.daemons());
-            daemons.put(cell, List.of(c.qmasterPid().orElseThrow(), c.execdPid().orElse(-1L)));
-            new TestbedRecord(record.host(), record.cells(), daemons).write(koalaHome);
         }
     }
 
     private SgeCell cell(String name) {
-        TestbedRecord record = Optional.ofNullable(TestbedRecord.read(koalaHome))
+        TestbedRecord record = Optional.ofNullable(readRecord()).filter(r -> r.plan() != null)
                 .orElseThrow(() -> new TestbedException("no testbed recorded under " + koalaHome));
-        return record.cells().stream().filter(c -> c.name().equals(name)).findFirst()
-                .map(c -> new SgeCell(c, record.host(), poll))
-                .orElseThrow(() -> new TestbedException("no testbed cell " + name));
+        return new SgeCell(record.plan().cell(name), record.host(), poll);
+    }
+
+    private TestbedRecord readRecord() {
+        return TestbedRecord.read(koalaHome);
     }
 
     // ---- machine ----------------------------------------------------------------------------
@@ -250,7 +445,18 @@ public final class Testbed {
 
     private static void requireRoot() {
         if (!"root".equals(System.getProperty("user.name"))) {
-            throw new TestbedException("the testbed installs packages and starts SGE daemons: run it as root");
+            throw new TestbedException("the testbed makes hosts and starts SGE daemons: run it as root");
+        }
+    }
+
+    private static <T> T join(CompletableFuture<T> f) {
+        try {
+            return f.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw e;
         }
     }
 
@@ -269,5 +475,11 @@ public final class Testbed {
 
     static Stream<String> lines(String text) {
         return text.lines();
+    }
+
+    static List<String> sorted(List<String> names) {
+        List<String> copy = new ArrayList<>(names);
+        Collections.sort(copy);
+        return copy;
     }
 }

@@ -2,41 +2,136 @@ package koala.testbed;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
- * Which cells the testbed runs. Cells are named like DAS-4's clusters ({@code fs0}, {@code fs1},
- * ...); cell {@code i} listens on qmaster port {@code 6460 + 2i} and execd port {@code 6461 + 2i},
- * clear of the default cell's 6444/6445. By default the first cell is the largest, as on DAS-4.
+ * Which cells and hosts the testbed runs. Cells are named like DAS-4's clusters ({@code fs0},
+ * {@code fs1}, ...); cell {@code i} listens on qmaster port {@code 6460 + 2i} and execd port
+ * {@code 6461 + 2i}. By default three cells of 16, 8 and 8 nodes, one slot each, the third
+ * remote.
+ *
+ * <p>Addresses come from 198.18.0.0/15, the block reserved for network test labs (RFC 2544), on
+ * bridges that have no route off the machine. The grid's bridge {@value #GRID_BRIDGE} holds
+ * 198.18.0.0/16: the KOALA host at {@value #KOALA_ADDRESS}, head node of cell {@code i} at
+ * 198.18.0.(10+i), compute node {@code k} of a local cell {@code i} at 198.18.(1+i).(10+k). A
+ * remote cell {@code i} has a bridge of its own, 198.19.i.0/24: its head node at 198.19.i.1 (and
+ * on the grid's bridge, where KOALA reaches its SSH server), node {@code k} at 198.19.i.(10+k).
  */
 public record TestbedPlan(List<CellPlan> cells) {
     public static final int DEFAULT_CLUSTERS = 3;
     public static final int FIRST_PORT = 6460;
     public static final int MAX_CLUSTERS = 16;
+    public static final int MAX_NODES = 240;
+    public static final String GRID_BRIDGE = "koala0";
+    public static final String KOALA_ADDRESS = "198.18.0.1";
+    /** The KOALA host's name on the grid's bridge, as every host of the testbed resolves it. */
+    public static final String KOALA_NAME = "koala-host";
 
     public TestbedPlan {
         cells = List.copyOf(cells);
     }
 
     /**
-     * @param clusters how many cells, or null to take it from {@code slots} (else 3)
-     * @param slots    slots per cell, or empty for 16 on the first cell and 8 on the others
+     * @param clusters     how many cells, or null to take it from {@code nodes} (else 3)
+     * @param nodes        compute nodes per cell, or empty for 16 on the first cell and 8 on the others
+     * @param slotsPerNode slots of each node's execd
+     * @param remote       the cells reached over SSH, or null for the third cell ({@code fs2}) when there is one
      */
-    public static TestbedPlan of(Integer clusters, List<Integer> slots) {
-        int n = clusters != null ? clusters : slots.isEmpty() ? DEFAULT_CLUSTERS : slots.size();
+    public static TestbedPlan of(Integer clusters, List<Integer> nodes, int slotsPerNode, Set<String> remote) {
+        int n = clusters != null ? clusters : nodes.isEmpty() ? DEFAULT_CLUSTERS : nodes.size();
         if (n < 1 || n > MAX_CLUSTERS) {
             throw new IllegalArgumentException("--clusters " + n + ": choose 1.." + MAX_CLUSTERS);
         }
-        if (!slots.isEmpty() && slots.size() != n) {
-            throw new IllegalArgumentException("--slots gives " + slots.size() + " sizes for " + n + " clusters");
+        if (!nodes.isEmpty() && nodes.size() != n) {
+            throw new IllegalArgumentException("--nodes gives " + nodes.size() + " sizes for " + n + " clusters");
         }
+        if (slotsPerNode < 1 || slotsPerNode > 64) {
+            throw new IllegalArgumentException("--slots-per-node " + slotsPerNode + ": choose 1..64");
+        }
+        Set<String> remotes = remote != null ? remote : n >= 3 ? Set.of("fs2") : Set.of();
         List<CellPlan> cells = new ArrayList<>();
         for (int i = 0; i < n; i++) {
-            int size = slots.isEmpty() ? (i == 0 ? 16 : 8) : slots.get(i);
-            if (size < 1 || size > 1024) {
-                throw new IllegalArgumentException("--slots " + size + " for fs" + i + ": choose 1..1024");
+            int size = nodes.isEmpty() ? (i == 0 ? 16 : 8) : nodes.get(i);
+            if (size < 1 || size > MAX_NODES) {
+                throw new IllegalArgumentException("--nodes " + size + " for fs" + i + ": choose 1.." + MAX_NODES);
             }
-            cells.add(new CellPlan("fs" + i, size, FIRST_PORT + 2 * i, FIRST_PORT + 2 * i + 1));
+            cells.add(new CellPlan("fs" + i, i, size, slotsPerNode, FIRST_PORT + 2 * i, FIRST_PORT + 2 * i + 1,
+                    remotes.contains("fs" + i)));
+        }
+        for (String r : remotes) {
+            if (cells.stream().noneMatch(c -> c.name().equals(r))) {
+                throw new IllegalArgumentException("--remote " + r + ": no such cell (fs0..fs" + (n - 1) + ")");
+            }
         }
         return new TestbedPlan(cells);
+    }
+
+    public CellPlan cell(String name) {
+        return cells.stream().filter(c -> c.name().equals(name)).findFirst()
+                .orElseThrow(() -> new TestbedException("no testbed cell " + name));
+    }
+
+    /** Every host but the KOALA host: head nodes first, then compute nodes, cell by cell. */
+    public List<HostPlan> hosts() {
+        List<HostPlan> hosts = new ArrayList<>();
+        for (CellPlan c : cells) {
+            hosts.add(head(c));
+        }
+        for (CellPlan c : cells) {
+            for (int k = 1; k <= c.nodes(); k++) {
+                hosts.add(c.remote()
+                        ? new HostPlan(c.node(k), c.name(), HostPlan.Role.NODE, null, privateNet(c) + "." + (10 + k), c.name())
+                        : new HostPlan(c.node(k), c.name(), HostPlan.Role.NODE, "198.18." + (1 + c.index()) + "." + (10 + k),
+                                null, HostPlan.GRID_VIEW));
+            }
+        }
+        return hosts;
+    }
+
+    public HostPlan host(String name) {
+        return hosts().stream().filter(h -> h.name().equals(name)).findFirst()
+                .orElseThrow(() -> new TestbedException("no testbed host " + name));
+    }
+
+    private static HostPlan head(CellPlan c) {
+        String grid = "198.18.0." + (10 + c.index());
+        return c.remote() ? new HostPlan(c.head(), c.name(), HostPlan.Role.HEAD, grid, privateNet(c) + ".1", c.name())
+                : new HostPlan(c.head(), c.name(), HostPlan.Role.HEAD, grid, null, HostPlan.GRID_VIEW);
+    }
+
+    /** A remote cell's own bridge: 15 characters at most. */
+    public static String clusterBridge(CellPlan cell) {
+        return "koala-" + cell.name();
+    }
+
+    static String privateNet(CellPlan c) {
+        return "198.19." + c.index();
+    }
+
+    /**
+     * The hosts file of a view: the names its hosts resolve. In the grid's view the KOALA host is
+     * {@code koalaHostname} (the machine's own name, which SGE's clients claim) and
+     * {@value #KOALA_NAME}; a remote cell's view knows only its own hosts, by their private addresses.
+     */
+    public String hostsFile(String view, String koalaHostname) {
+        StringBuilder s = new StringBuilder("# written by bin/koala testbed up: the hosts of view '" + view + "'\n")
+                .append("127.0.0.1 localhost\n");
+        if (view.equals(HostPlan.GRID_VIEW)) {
+            s.append(KOALA_ADDRESS).append(' ').append(koalaHostname).append(' ').append(KOALA_NAME).append('\n');
+        }
+        for (HostPlan h : hosts()) {
+            String address = view.equals(HostPlan.GRID_VIEW) ? h.gridAddress() : view.equals(h.cell()) ? h.address() : null;
+            if (address != null) {
+                s.append(address).append(' ').append(h.name()).append('\n');
+            }
+        }
+        return s.toString();
+    }
+
+    /** The lines {@code up} adds to the machine's /etc/hosts: every host the KOALA host can reach. */
+    public List<String> machineHosts() {
+        List<String> lines = new ArrayList<>(List.of(KOALA_ADDRESS + " " + KOALA_NAME));
+        hosts().stream().filter(h -> h.gridAddress() != null).forEach(h -> lines.add(h.gridAddress() + " " + h.name()));
+        return lines;
     }
 }

@@ -1,18 +1,20 @@
 package koala.testbed;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 import koala.common.json.Json;
 
 /**
- * What {@code testbed up} brought up, kept in {@code KOALA_HOME/testbed/testbed.json}: the plan and
- * the process ids of the daemons it started, so that {@code down} stops exactly those.
+ * What {@code testbed up} brought up, kept in {@code KOALA_HOME/testbed/testbed.json}: the KOALA
+ * host's name and the plan, so that {@code down} and {@code status} find exactly those hosts and
+ * cells. A record of the single-host testbed that came before reads with no {@code plan}.
  */
-public record TestbedRecord(String host, List<CellPlan> cells, Map<String, List<Long>> daemons) {
+@JsonIgnoreProperties(ignoreUnknown = true)
+public record TestbedRecord(String host, TestbedPlan plan) {
     static Path file(Path koalaHome) {
         return koalaHome.resolve("testbed").resolve("testbed.json");
     }
@@ -36,5 +38,9 @@ public record TestbedRecord(String host, List<CellPlan> cells, Map<String, List<
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    List<CellPlan> cells() {
+        return plan == null ? List.of() : plan.cells();
     }
 }

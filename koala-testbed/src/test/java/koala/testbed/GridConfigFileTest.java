@@ -7,21 +7,20 @@ import java.nio.file.Path;
 import java.util.List;
 import koala.common.grid.GridConfig;
 import koala.common.grid.SiteConfig;
-import koala.common.time.Poll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class GridConfigFileTest {
     @Test
     void theConfigurationTheTestbedWritesIsTheOneTheSchedulerReads(@TempDir Path dir) throws Exception {
-        List<SgeCell> cells = TestbedPlan.of(null, List.of(16, 8)).cells().stream()
-                .map(c -> new SgeCell(c, "vm", Poll.system())).toList();
+        TestbedPlan plan = TestbedPlan.of(null, List.of(16, 8, 8), 1, null);
         Path file = dir.resolve("grid.properties");
-        Files.writeString(file, GridConfigFile.render(cells, "koala"));
+        Files.writeString(file, GridConfigFile.render(plan, "koala", c -> new RemoteHead(c, dir.resolve(c.name()), dir)));
 
         GridConfig grid = GridConfig.load(file);
 
-        assertThat(grid.sites()).extracting(SiteConfig::name).containsExactly("fs0", "fs1");
+        assertThat(grid.sites()).extracting(SiteConfig::name).containsExactly("fs0", "fs1", "fs2");
+        assertThat(grid.host()).contains("koala-host");
         SiteConfig fs1 = grid.site("fs1");
         assertThat(fs1.cell().variables()).containsEntry("SGE_ROOT", "/var/lib/gridengine")
                 .containsEntry("SGE_CELL", "fs1").containsEntry("SGE_QMASTER_PORT", "6462")
@@ -30,5 +29,13 @@ class GridConfigFileTest {
         assertThat(fs1.nodes()).isEqualTo(8);
         assertThat(fs1.nodeNativeSpec()).isEmpty();
         assertThat(fs1.drmaa().preload()).contains(Path.of("/usr/lib/x86_64-linux-gnu/libjemalloc.so.2"));
+        assertThat(fs1.shared()).contains(Path.of("/srv/koala-testbed/fs1/shared"));
+        assertThat(fs1.nodeCores()).isEqualTo(Runtime.getRuntime().availableProcessors());
+        assertThat(fs1.remote()).isFalse();
+        SiteConfig fs2 = grid.site("fs2");
+        assertThat(fs2.remote()).isTrue();
+        assertThat(fs2.ssh().orElseThrow().host()).isEqualTo("fs2-head");
+        assertThat(fs2.ssh().orElseThrow().key()).isEqualTo(dir.resolve("testbed/ssh/koala-fs2"));
+        assertThat(fs2.ssh().orElseThrow().knownHosts()).isEqualTo(dir.resolve("testbed/ssh/known_hosts-fs2"));
     }
 }

@@ -4,33 +4,67 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class TestbedPlanTest {
+    private static final TestbedPlan DEFAULT = TestbedPlan.of(null, List.of(), 1, null);
+
     @Test
-    void defaultIsThreeCellsLikeDas4WithTheFirstTheLargest() {
-        assertThat(TestbedPlan.of(null, List.of()).cells()).containsExactly(
-                new CellPlan("fs0", 16, 6460, 6461),
-                new CellPlan("fs1", 8, 6462, 6463),
-                new CellPlan("fs2", 8, 6464, 6465));
+    void defaultIsThreeCellsLikeDas4WithTheFirstTheLargestAndTheThirdRemote() {
+        assertThat(DEFAULT.cells()).containsExactly(
+                new CellPlan("fs0", 0, 16, 1, 6460, 6461, false),
+                new CellPlan("fs1", 1, 8, 1, 6462, 6463, false),
+                new CellPlan("fs2", 2, 8, 1, 6464, 6465, true));
     }
 
     @Test
-    void slotsAloneDecideTheNumberOfCells() {
-        assertThat(TestbedPlan.of(null, List.of(4, 2)).cells()).containsExactly(
-                new CellPlan("fs0", 4, 6460, 6461), new CellPlan("fs1", 2, 6462, 6463));
-        assertThat(TestbedPlan.of(5, List.of()).cells()).extracting(CellPlan::slots).containsExactly(16, 8, 8, 8, 8);
+    void nodesAloneDecideTheNumberOfCells() {
+        assertThat(TestbedPlan.of(null, List.of(4, 2), 1, null).cells()).extracting(CellPlan::nodes).containsExactly(4, 2);
+        assertThat(TestbedPlan.of(null, List.of(4, 2), 1, null).cells()).noneMatch(CellPlan::remote);
+        assertThat(TestbedPlan.of(5, List.of(), 2, Set.of()).cells()).extracting(CellPlan::slots)
+                .containsExactly(32, 16, 16, 16, 16);
     }
 
     @Test
     void inconsistentOrOutOfRangeRequestsAreRefusedWithTheOption() {
-        assertThatThrownBy(() -> TestbedPlan.of(2, List.of(8, 8, 8))).hasMessage("--slots gives 3 sizes for 2 clusters");
-        assertThatThrownBy(() -> TestbedPlan.of(0, List.of())).hasMessage("--clusters 0: choose 1..16");
-        assertThatThrownBy(() -> TestbedPlan.of(null, List.of(8, 0))).hasMessage("--slots 0 for fs1: choose 1..1024");
+        assertThatThrownBy(() -> TestbedPlan.of(2, List.of(8, 8, 8), 1, null)).hasMessage("--nodes gives 3 sizes for 2 clusters");
+        assertThatThrownBy(() -> TestbedPlan.of(0, List.of(), 1, null)).hasMessage("--clusters 0: choose 1..16");
+        assertThatThrownBy(() -> TestbedPlan.of(null, List.of(8, 0), 1, null)).hasMessage("--nodes 0 for fs1: choose 1..240");
+        assertThatThrownBy(() -> TestbedPlan.of(null, List.of(8), 1, Set.of("fs3"))).hasMessage("--remote fs3: no such cell (fs0..fs0)");
+        assertThatThrownBy(() -> TestbedPlan.of(null, List.of(8), 0, null)).hasMessage("--slots-per-node 0: choose 1..64");
     }
 
     @Test
-    void queueIsNamedAfterTheCell() {
-        assertThat(new CellPlan("fs1", 8, 6462, 6463).queue()).isEqualTo("fs1.q");
+    void everyHostHasItsOwnNameAndAddressAndRemoteNodesArePrivate() {
+        List<HostPlan> hosts = DEFAULT.hosts();
+        assertThat(hosts).hasSize(3 + 32);
+        assertThat(hosts.get(0)).isEqualTo(new HostPlan("fs0-head", "fs0", HostPlan.Role.HEAD, "198.18.0.10", null, "grid"));
+        assertThat(hosts.get(2)).isEqualTo(new HostPlan("fs2-head", "fs2", HostPlan.Role.HEAD, "198.18.0.12", "198.19.2.1", "fs2"));
+        assertThat(DEFAULT.host("fs0-n16")).isEqualTo(new HostPlan("fs0-n16", "fs0", HostPlan.Role.NODE, "198.18.1.26", null, "grid"));
+        assertThat(DEFAULT.host("fs1-n1").gridAddress()).isEqualTo("198.18.2.11");
+        assertThat(DEFAULT.host("fs2-n8")).isEqualTo(new HostPlan("fs2-n8", "fs2", HostPlan.Role.NODE, null, "198.19.2.18", "fs2"));
+        assertThat(hosts).extracting(HostPlan::address).doesNotHaveDuplicates();
+        assertThat(hosts).allSatisfy(h -> assertThat(h.link("koala0")).hasSizeLessThanOrEqualTo(14));
+    }
+
+    @Test
+    void theGridViewKnowsTheKoalaHostAndARemoteCellsViewOnlyItsOwnHosts() {
+        String grid = DEFAULT.hostsFile("grid", "vm");
+        assertThat(grid).contains("198.18.0.1 vm koala-host\n", "198.18.0.12 fs2-head\n", "198.18.1.11 fs0-n1\n")
+                .doesNotContain("fs2-n1");
+        String fs2 = DEFAULT.hostsFile("fs2", "vm");
+        assertThat(fs2).contains("198.19.2.1 fs2-head\n", "198.19.2.11 fs2-n1\n").doesNotContain("vm", "fs0", "koala-host");
+        assertThat(DEFAULT.machineHosts()).contains("198.18.0.1 koala-host", "198.18.0.12 fs2-head")
+                .noneMatch(l -> l.contains("fs2-n"));
+    }
+
+    @Test
+    void queueIsNamedAfterTheCellAndEachHostHasItsOwnGroupIds() {
+        CellPlan fs1 = DEFAULT.cell("fs1");
+        assertThat(fs1.queue()).isEqualTo("fs1.q");
+        assertThat(fs1.gidRange()).isEqualTo("130000-130099");
+        assertThat(fs1.gidRange(1)).isEqualTo("130100-130199");
+        assertThat(DEFAULT.cell("fs0").gidRange(16)).isEqualTo("101600-101699");
     }
 }

@@ -57,6 +57,15 @@ public final class GridConfig {
         return new GridConfig(file, sites, reader);
     }
 
+    /**
+     * The KOALA host's name or address as the grid's hosts reach it ({@code grid.host}): daemons
+     * that hosts call back (the scheduler's node endpoint, runners) listen there and hand it out.
+     * Empty for a grid on one machine, where loopback serves.
+     */
+    public Optional<String> host() {
+        return value("grid.host");
+    }
+
     /** A setting outside the sites (e.g. {@code scheduler.port}), if given. */
     public Optional<String> value(String key) {
         return reader.string(key).filter(s -> !s.isEmpty());
@@ -142,7 +151,8 @@ public final class GridConfig {
             Optional<SshConfig> ssh = string(p + "ssh.host").filter(h -> !h.isEmpty()).map(host -> ssh(p, host));
             String agentUser = ssh.map(SshConfig::user).orElseGet(() -> string(p + "agent.user").orElse("koala"));
             return new SiteConfig(name, cell, agentUser, port(p + "agent.port", 0),
-                    string(p + "node.nativeSpec").orElse(""), positive(p + "node.count", 1), drmaa, ssh);
+                    string(p + "node.nativeSpec").orElse(""), positive(p + "node.count", 1), drmaa, ssh,
+                    Optional.ofNullable(path(p + "shared", null)), positive(p + "node.cores", 1));
         }
 
         /** A remote site's head node; the agent runs as the account KOALA logs in as. */

@@ -14,9 +14,19 @@ import java.util.Optional;
  * @param nodes      expected number of nodes, a hint for planning before the first snapshot
  * @param drmaa      where this site's DRMAA binding and native library are
  * @param ssh        for a remote site, how to reach its head node; empty for a cell on this machine
+ * @param shared     a local site's directory that its compute nodes see (KOALA's jars and the pilots'
+ *                   output go there); empty on a single host, where the nodes see this machine's files
+ * @param nodeCores  cores of one node: a node's CPU utilization is a share of them
  */
 public record SiteConfig(String name, CellEnvironment cell, String agentUser, int agentPort,
-                         String nodeNativeSpec, int nodes, DrmaaInstall drmaa, Optional<SshConfig> ssh) {
+                         String nodeNativeSpec, int nodes, DrmaaInstall drmaa, Optional<SshConfig> ssh,
+                         Optional<Path> shared, int nodeCores) {
+
+    /** A site as before shared directories and node sizes: nodes see this machine's files, one core each. */
+    public SiteConfig(String name, CellEnvironment cell, String agentUser, int agentPort, String nodeNativeSpec,
+                      int nodes, DrmaaInstall drmaa, Optional<SshConfig> ssh) {
+        this(name, cell, agentUser, agentPort, nodeNativeSpec, nodes, drmaa, ssh, Optional.empty(), 1);
+    }
 
     public boolean remote() {
         return ssh.isPresent();
@@ -40,6 +50,7 @@ public record SiteConfig(String name, CellEnvironment cell, String agentUser, in
         keys.put("agent.port", Integer.toString(agentPort));
         keys.put("node.nativeSpec", nodeNativeSpec);
         keys.put("node.count", Integer.toString(nodes));
+        keys.put("node.cores", Integer.toString(nodeCores));
         keys.put("drmaa.jar", drmaa.jar().toString());
         keys.put("drmaa.library", drmaa.library().toString());
         keys.put("drmaa.preload", drmaa.preload().map(Path::toString).orElse(""));

@@ -22,7 +22,7 @@ import koala.common.jdf.ClusterCatalog;
 import koala.common.jdf.JdfParser;
 import koala.runner.RunnerMain;
 import koala.scheduler.SchedulerDaemon;
-import koala.testbed.CellStatus;
+import koala.testbed.TestbedStatus;
 import koala.testbed.Progress;
 import koala.testbed.Testbed;
 import koala.testbed.TestbedPlan;
@@ -50,9 +50,9 @@ final class TestScheduler implements AutoCloseable {
     /** The testbed's grid configuration with a fresh database, a free port and quick settings. */
     static Path config(Map<String, String> overrides) throws IOException {
         Testbed testbed = new Testbed(KoalaHome.dir(), Progress.quiet(), Poll.system());
-        List<CellStatus> cells = testbed.status();
-        if (cells.size() < 3 || !cells.stream().allMatch(CellStatus::running)) {
-            testbed.up(TestbedPlan.of(null, List.of()));
+        TestbedStatus status = testbed.status();
+        if (status.cells().size() < 3 || !status.up()) {
+            testbed.up(TestbedPlan.of(null, List.of(), 1, null));
         }
         // readable by the agents' account, which loads this configuration too
         Path dir = Files.createTempDirectory("koala-scheduler-it-",

@@ -11,7 +11,7 @@ import koala.common.grid.SiteConfig;
 import koala.common.process.AgentProcess;
 import koala.common.site.SiteAgentClient;
 import koala.common.time.Poll;
-import koala.testbed.CellStatus;
+import koala.testbed.TestbedStatus;
 import koala.testbed.Progress;
 import koala.testbed.Testbed;
 import koala.testbed.TestbedPlan;
@@ -30,9 +30,9 @@ final class TestGrid {
     static synchronized GridConfig grid() {
         if (grid == null) {
             Testbed testbed = testbed();
-            List<CellStatus> cells = testbed.status();
-            if (cells.size() < 3 || !cells.stream().allMatch(CellStatus::running)) {
-                testbed.up(TestbedPlan.of(null, List.of()));
+            TestbedStatus status = testbed.status();
+            if (status.cells().size() < 3 || !status.up()) {
+                testbed.up(TestbedPlan.of(null, List.of(), 1, null));
             }
             grid = GridConfig.load(testbed.gridConfig());
         }
