@@ -13,6 +13,7 @@ import java.time.InstantSource;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -83,9 +84,11 @@ public final class RunnerMain {
     /** Serves the RPC, registers the instance and starts the ticks; the caller then calls {@code deploy}. */
     public static Started start(Setup setup, InstantSource clock) throws IOException {
         String token = secret();
-        JsonHttpServer server = new JsonHttpServer(new InetSocketAddress(InetAddress.getLoopbackAddress(),
-                setup.port()), 8);
-        URI url = URI.create("http://127.0.0.1:" + server.port());
+        // the instance's entities call the runner from their nodes: it listens on the grid's address
+        Optional<String> gridHost = GridConfig.load(setup.gridFile()).host();
+        InetAddress bind = gridHost.isPresent() ? InetAddress.getByName(gridHost.get()) : InetAddress.getLoopbackAddress();
+        JsonHttpServer server = new JsonHttpServer(new InetSocketAddress(bind, setup.port()), 8);
+        URI url = URI.create("http://" + gridHost.orElse("127.0.0.1") + ":" + server.port());
         int workers = setup.jdf().components().stream().filter(c -> Entities.WORKER.equals(c.role()))
                 .mapToInt(c -> c.count()).sum();
         SiteSettings settings = new SiteSettings(setup.gridFile(),

@@ -11,6 +11,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import koala.common.grid.Accounts;
 import koala.common.grid.KoalaHome;
 import koala.common.http.ApiException;
 import koala.common.json.Json;
@@ -56,12 +57,21 @@ final class FluentCommands {
         }
     }
 
-    /** Where instances' JDFs and metrics go; writable by the pilots' account. */
+    /**
+     * Where instances' JDFs, input files and metrics go: in the home of the account the pilots run as
+     * ({@code ~koala/koala-fluent}), which every compute node of a local site sees.
+     */
     static Path dir() throws IOException {
-        Path dir = KoalaHome.dir().resolve("fluent");
-        Files.createDirectories(dir);
-        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
-        return dir;
+        return Accounts.directoryOf(pilotAccount(), "koala-fluent");
+    }
+
+    private static String pilotAccount() {
+        Path grid = KoalaHome.gridConfig();
+        if (!Files.isReadable(grid)) {
+            return "koala";
+        }
+        return koala.common.grid.GridConfig.load(grid).sites().stream().filter(s -> !s.remote())
+                .map(koala.common.grid.SiteConfig::agentUser).findFirst().orElse("koala");
     }
 
     /**
@@ -71,8 +81,7 @@ final class FluentCommands {
      */
     static Path writeJdf(String name, String policy, int workers, int fMax, String settings, int slots, String site)
             throws IOException {
-        FluentJdf jdf = new FluentJdf(name, policy, workers, fMax, settings, slots, site, dir(),
-                JavaCommand.currentJava(), RuntimeImage.publishedClasspath(KoalaHome.dir()));
+        FluentJdf jdf = new FluentJdf(name, policy, workers, fMax, settings, slots, site, dir(), null, List.of());
         Path file = dir().resolve(name + "-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
                 .withZone(ZoneId.systemDefault()).format(InstantSource.system().instant()) + ".jdf");
         Files.writeString(file, jdf.text(largestCluster()));
@@ -89,9 +98,9 @@ final class FluentCommands {
     }
 
     @Command(name = "deploy", mixinStandardHelpOptions = true,
-            description = "Start an instance of the reference framework: writes its JDF (KOALA_HOME/fluent/) and "
+            description = "Start an instance of the reference framework: writes its JDF (~koala/koala-fluent/) and "
                     + "submits it like 'koala submit'. The master writes metrics.csv, workers.csv and events.log to "
-                    + "KOALA_HOME/fluent/instance-ID/.")
+                    + "~koala/koala-fluent/instance-ID/ (the pilots' account's home, which the nodes see).")
     static final class Deploy implements Callable<Integer> {
         @Mixin
         GridOptions grid;

@@ -43,6 +43,12 @@ final class Pilots {
                     String logDir, java.util.function.UnaryOperator<String> reachable) {
     }
 
+    /** The launcher's options after its main class: where to call back, which node, how long to wait, the node's cores. */
+    static List<String> launcherArguments(String schedulerUrl, String node, Duration giveUp, int cores) {
+        return List.of("--scheduler", schedulerUrl, "--node", node, "--give-up", Long.toString(giveUp.toSeconds()),
+                "--cores", Integer.toString(cores));
+    }
+
     private final Map<String, SiteAgentClient> agents;
     private final Map<String, SiteConfig> sites;
     private final Function<String, Launcher> launchers;
@@ -65,8 +71,8 @@ final class Pilots {
         Launcher launcher = launchers.apply(node.site());
         List<String> args = new ArrayList<>(JVM_OPTIONS);
         args.addAll(launcher.archiveOptions());
-        args.addAll(List.of("-cp", String.join(":", launcher.classpath()), LAUNCHER, "--scheduler",
-                launcher.schedulerUrl(), "--node", node.id(), "--give-up", Long.toString(giveUp.toSeconds())));
+        args.addAll(List.of("-cp", String.join(":", launcher.classpath()), LAUNCHER));
+        args.addAll(launcherArguments(launcher.schedulerUrl(), node.id(), giveUp, site.nodeCores()));
         PilotSpec spec = new PilotSpec(node.pilotName(tag), launcher.java(), args, Map.of("KOALA_NODE_TOKEN", node.token()),
                 site.nodeNativeSpec(), launcher.logDir() + "/" + node.pilotName(tag) + ".log", null, "/tmp");
         return agents.get(node.site()).submit(spec).id();

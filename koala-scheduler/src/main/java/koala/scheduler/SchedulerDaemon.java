@@ -48,28 +48,27 @@ public final class SchedulerDaemon implements AutoCloseable {
     private final SiteAgents agents;
     private final InformationService kis;
     private final SchedulerLoop loop;
-    private final JsonHttpServer server;
+    private final List<JsonHttpServer> servers;
     private final URI url;
 
     private SchedulerDaemon(Store store, SiteAgents agents, InformationService kis, SchedulerLoop loop,
-                            JsonHttpServer server, URI url) {
+                            List<JsonHttpServer> servers, URI url) {
         this.store = store;
         this.agents = agents;
         this.kis = kis;
         this.loop = loop;
-        this.server = server;
+        this.servers = servers;
         this.url = url;
     }
 
     public static SchedulerDaemon start(GridConfig grid, Path koalaHome) throws IOException {
         SchedulerSettings settings = SchedulerSettings.from(grid, koalaHome);
         Files.createDirectories(settings.database().getParent());
-        Path pilotLogs = pilotLogs();
         Store store = H2Store.open(settings.database());
         SiteAgents agents = new SiteAgents(grid, koalaHome, store, settings.port());
         try {
             agents.attachOrStart();
-            return serve(grid, koalaHome, settings, store, agents, pilotLogs);
+            return serve(grid, koalaHome, settings, store, agents);
         } catch (RuntimeException | IOException e) {
             // a scheduler that cannot start leaves nothing running behind it
             agents.close();
@@ -79,23 +78,21 @@ public final class SchedulerDaemon implements AutoCloseable {
     }
 
     private static SchedulerDaemon serve(GridConfig grid, Path koalaHome, SchedulerSettings settings, Store store,
-                                         SiteAgents siteAgents, Path pilotLogs) throws IOException {
+                                         SiteAgents siteAgents) throws IOException {
         Map<String, SiteAgentClient> agents = siteAgents.clients();
         InformationService kis = new InformationService(grid.sites().stream().map(SiteConfig::name).toList(), agents,
                 siteAgents::unreachable, InstantSource.system(), Executors.newSingleThreadScheduledExecutor(daemon("kis")));
         awaitAgents(agents.values());
         kis.pollAll();
         URI url = URI.create("http://127.0.0.1:" + settings.port());
+        // nodes call back on the grid's address: other hosts cannot reach this machine's loopback
+        URI nodeUrl = grid.host().map(h -> URI.create("http://" + h + ":" + settings.port())).orElse(url);
         Map<String, SiteConfig> sites = new LinkedHashMap<>();
         grid.sites().forEach(s -> sites.put(s.name(), s));
-        List<Path> classpath = RuntimeImage.publishedClasspath(koalaHome);
-        Pilots.Launcher local = new Pilots.Launcher(JavaCommand.currentJava().toString(),
-                classpath.stream().map(Path::toString).toList(), ClassArchive.options(koalaHome.resolve("runtime"),
-                classpath, Pilots.JVM_OPTIONS, Pilots.LAUNCHER, Pilots.TRAINING), url.toString(), pilotLogs.toString(),
-                address -> address);
+        LocalLaunchers local = new LocalLaunchers(koalaHome, nodeUrl);
         Pilots pilots = new Pilots(agents, sites, site -> siteAgents.remoteLauncher(site).map(r -> new Pilots.Launcher(
                 r.java(), r.classpath(), List.of(), r.schedulerUrl(), r.logDir(), a -> siteAgents.reachable(site, a)))
-                .orElse(local), settings.nodeGiveUp(), store.pilotTag());
+                .orElseGet(() -> local.of(sites.get(site))), settings.nodeGiveUp(), store.pilotTag());
         Map<String, Integer> nodes = new LinkedHashMap<>();
         grid.sites().forEach(s -> nodes.put(s.name(), s.nodes()));
         Scheduler scheduler = new Scheduler(settings, store, kis, nodes, pilots, FileCatalog.from(grid),
@@ -107,14 +104,23 @@ public final class SchedulerDaemon implements AutoCloseable {
         });
         JsonHttpServer server = new JsonHttpServer(new InetSocketAddress(InetAddress.getLoopbackAddress(),
                 settings.port()), 64);
-        SchedulerApi.register(server, operations(scheduler, loop));
-        server.start();
+        SchedulerApi.Operations operations = operations(scheduler, loop);
+        SchedulerApi.register(server, operations);
+        List<JsonHttpServer> servers = new java.util.ArrayList<>(List.of(server));
+        if (!nodeUrl.equals(url)) {
+            // the grid's hosts reach only the nodes' routes, each call checked against the node's token
+            JsonHttpServer nodeServer = new JsonHttpServer(new InetSocketAddress(InetAddress.getByName(nodeUrl.getHost()),
+                    settings.port()), 32);
+            SchedulerApi.registerNodes(nodeServer, operations);
+            servers.add(nodeServer);
+        }
+        servers.forEach(JsonHttpServer::start);
         kis.start(settings.kisEvery());
         loop.every(Duration.ofSeconds(1), scheduler::tick);
         siteAgents.watch(Executors.newSingleThreadScheduledExecutor(daemon("agent-watch")), Duration.ofSeconds(5));
-        LOG.info("scheduler serving on {} with sites {}; its pilots are named koala-{}-JOB-COMPONENT-RANK-aATTEMPT", url,
-                sites.keySet(), store.pilotTag());
-        return new SchedulerDaemon(store, siteAgents, kis, loop, server, url);
+        LOG.info("scheduler serving on {} (nodes call back on {}) with sites {}; its pilots are named "
+                + "koala-{}-JOB-COMPONENT-RANK-aATTEMPT", url, nodeUrl, sites.keySet(), store.pilotTag());
+        return new SchedulerDaemon(store, siteAgents, kis, loop, servers, url);
     }
 
     /** Gives freshly started agents a moment to reach their cells; a site still down is not waited for. */
@@ -236,17 +242,6 @@ public final class SchedulerDaemon implements AutoCloseable {
         };
     }
 
-    private static Path pilotLogs() {
-        try {
-            Path dir = Path.of("/tmp/koala-pilots");
-            Files.createDirectories(dir);
-            Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
-            return dir;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
     static java.util.concurrent.ThreadFactory daemon(String name) {
         return r -> {
             Thread t = new Thread(r, name);
@@ -262,7 +257,7 @@ public final class SchedulerDaemon implements AutoCloseable {
     /** A clean stop: the API, the loop, the agents this process started, the store. */
     @Override
     public void close() {
-        server.close();
+        servers.forEach(JsonHttpServer::close);
         loop.close();
         kis.close();
         agents.close();

@@ -36,9 +36,11 @@ final class EntityRun {
     private final String host;
     private final InstantSource clock;
     private final RunnerClient runner;
+    private final int cores;
 
-    EntityRun(NodeTask task, String node, String host, InstantSource clock) {
+    EntityRun(NodeTask task, String node, String host, int cores, InstantSource clock) {
         this.task = task;
+        this.cores = cores;
         this.node = node;
         this.host = host;
         this.clock = clock;
@@ -76,7 +78,7 @@ final class EntityRun {
 
     /** Beats until the entity ends (its status) or must be stopped (-1 for "stopped"). */
     private int watch(Process entity, Orders orders) throws InterruptedException {
-        CpuSampler sampler = CpuSampler.of(entity.pid());
+        CpuSampler sampler = new CpuSampler(entity.pid(), java.nio.file.Path.of("/proc"), cores, clock);
         CpuSampler.Sample last = sampler.sample();
         Instant heard = clock.instant();
         Duration gone = Duration.ofMillis(orders.runnerGoneMillis());

@@ -26,8 +26,16 @@ import koala.common.time.Poll;
  * not come back), the launcher stops what it runs and exits, so that a lost scheduler never holds
  * nodes forever.
  *
- * <p>Usage: {@code NodeLauncher --scheduler URL --node ID [--give-up SECONDS]}, with the node's
- * token in {@code KOALA_NODE_TOKEN}.
+ * <p>Usage: {@code NodeLauncher --scheduler URL --node ID [--give-up SECONDS] [--cores N]}, with the
+ * node's token in {@code KOALA_NODE_TOKEN}. {@code --cores} is the node's number of cores, of which
+ * an entity's CPU utilization is a share (default: the cores this JVM sees).
+ *
+ * <p>A task's executable and arguments may name KOALA's own runtime as the site's nodes see it:
+ * {@code ${KOALA_JAVA}} becomes the Java this launcher runs on and {@code ${KOALA_CLASSPATH}} its
+ * class path, so that one job description runs KOALA's programs on every site, wherever each site
+ * keeps KOALA's jars. Any other {@code ${NAME}} becomes that variable of the node's environment
+ * (e.g. {@code ${HOME}}, the user's home directory, which a cluster's nodes share), or stays as it
+ * is when there is none.
  */
 public final class NodeLauncher {
     private static final Duration LONG_POLL = Duration.ofSeconds(20);
@@ -39,8 +47,11 @@ public final class NodeLauncher {
     private final InstantSource clock;
     private final Poll retry;
 
-    NodeLauncher(SchedulerClient scheduler, String node, String token, Duration giveUp, InstantSource clock) {
+    private final int cores;
+
+    NodeLauncher(SchedulerClient scheduler, String node, String token, Duration giveUp, int cores, InstantSource clock) {
         this.scheduler = scheduler;
+        this.cores = cores;
         this.node = node;
         this.token = token;
         this.giveUp = giveUp;
@@ -53,8 +64,9 @@ public final class NodeLauncher {
         String node = option(args, "--node").orElseThrow(() -> new IllegalArgumentException("--node ID"));
         Duration giveUp = Duration.ofSeconds(option(args, "--give-up").map(Long::parseLong).orElse(300L));
         String token = Optional.ofNullable(System.getenv("KOALA_NODE_TOKEN")).orElse("");
-        System.exit(new NodeLauncher(new SchedulerClient(URI.create(url)), node, token, giveUp, InstantSource.system())
-                .run());
+        int cores = option(args, "--cores").map(Integer::parseInt).orElse(Runtime.getRuntime().availableProcessors());
+        System.exit(new NodeLauncher(new SchedulerClient(URI.create(url)), node, token, giveUp, cores,
+                InstantSource.system()).run());
     }
 
     int run() throws IOException, InterruptedException {
@@ -68,7 +80,7 @@ public final class NodeLauncher {
             log(task.isEmpty() ? "scheduler gone; giving the node back" : "told to exit");
             return 0;
         }
-        int status = EntityRun.wanted(task.get()) ? new EntityRun(task.get(), node, host, clock).run()
+        int status = EntityRun.wanted(task.get()) ? new EntityRun(task.get(), node, host, cores, clock).run()
                 : execute(task.get());
         log("command ended with status " + status);
         call(() -> scheduler.exited(node, new NodeReport(token, host, status)));
@@ -92,12 +104,12 @@ public final class NodeLauncher {
     /** The task's command, in its directory, with this environment added, output where the task says. */
     static ProcessBuilder builder(NodeTask task, Map<String, String> environment) {
         List<String> command = new ArrayList<>();
-        command.add(task.executable());
-        command.addAll(task.arguments());
+        command.add(expand(task.executable()));
+        task.arguments().forEach(a -> command.add(expand(a)));
         ProcessBuilder builder = new ProcessBuilder(command);
         builder.environment().putAll(environment);
         if (task.directory() != null) {
-            builder.directory(new File(task.directory()));
+            builder.directory(new File(expand(task.directory())));
         }
         builder.redirectOutput(output(task.stdout()));
         builder.redirectError(task.stderr() == null ? ProcessBuilder.Redirect.INHERIT : output(task.stderr()));
@@ -105,8 +117,26 @@ public final class NodeLauncher {
         return builder;
     }
 
+    private static final java.util.regex.Pattern VARIABLE = java.util.regex.Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
+
+    /** {@code ${KOALA_JAVA}}, {@code ${KOALA_CLASSPATH}} (this launcher's own) and the node's environment variables. */
+    static String expand(String text) {
+        return expand(text, System.getenv());
+    }
+
+    static String expand(String text, Map<String, String> environment) {
+        if (text == null || !text.contains("${")) {
+            return text;
+        }
+        return VARIABLE.matcher(text).replaceAll(m -> java.util.regex.Matcher.quoteReplacement(switch (m.group(1)) {
+            case "KOALA_JAVA" -> ProcessHandle.current().info().command().orElse("java");
+            case "KOALA_CLASSPATH" -> System.getProperty("java.class.path");
+            default -> environment.getOrDefault(m.group(1), m.group());
+        }));
+    }
+
     private static ProcessBuilder.Redirect output(String path) {
-        return path == null ? ProcessBuilder.Redirect.INHERIT : ProcessBuilder.Redirect.appendTo(new File(path));
+        return path == null ? ProcessBuilder.Redirect.INHERIT : ProcessBuilder.Redirect.appendTo(new File(expand(path)));
     }
 
     /**

@@ -15,7 +15,10 @@ import java.util.stream.Collectors;
  * @param workers      the initial workers (0 for OnDemand, as in the paper)
  * @param settings     further provisioning attributes, e.g. {@code (tIdle = 10)(samplePeriod = 2)}
  * @param site         where the master goes, or null to let KOALA choose
- * @param logDir       where the master writes its metrics, or null
+ * @param logDir       where the master writes its metrics (a directory its node sees), or null
+ * @param java         the Java on the nodes, or null for the one KOALA's node launcher runs on there
+ * @param classpath    the framework's jars as the nodes see them, or empty for KOALA's own copy on
+ *                     each site (the launcher fills in {@code ${KOALA_CLASSPATH}})
  */
 public record FluentJdf(String name, String provisioning, int workers, int fMax, String settings, int slots,
                         String site, Path logDir, Path java, List<Path> classpath) {
@@ -23,6 +26,10 @@ public record FluentJdf(String name, String provisioning, int workers, int fMax,
     /** Small heaps and a quick JIT: a 2-core machine hosts a 20-worker instance. */
     static final List<String> JVM = List.of("-Xmx64m", "-Xss512k", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
             "-XX:CICompilerCount=1", "-Xshare:auto");
+
+    /** Entities on KOALA's own runtime as each site's nodes see it: the launcher's Java and class path. */
+    public static final String LAUNCHER_JAVA = "${KOALA_JAVA}";
+    public static final String LAUNCHER_CLASSPATH = "${KOALA_CLASSPATH}";
 
     public String text() {
         return text(Integer.MAX_VALUE);
@@ -43,7 +50,7 @@ public record FluentJdf(String name, String provisioning, int workers, int fMax,
                 + "    (role = master)\n"
                 + "    (count = 1)\n"
                 + (site == null ? "" : "    (resourceManagerContact = " + site + ")\n")
-                + "    (executable = " + java + ")\n"
+                + "    (executable = " + javaCommand() + ")\n"
                 + "    (arguments = " + arguments("koala.fluent.master.MasterMain", master) + ")\n"
                 + "    (provisioning = " + provisioning + ")\n"
                 + "    (fMax = " + fMax + ")\n"
@@ -64,7 +71,7 @@ public record FluentJdf(String name, String provisioning, int workers, int fMax,
             int count = Math.min(left, largest);
             text.append(" ( &(role = worker)\n")
                     .append("    (count = ").append(count).append(")\n")
-                    .append("    (executable = ").append(java).append(")\n")
+                    .append("    (executable = ").append(javaCommand()).append(")\n")
                     .append("    (arguments = ").append(arguments("koala.fluent.device.DeviceMain",
                             List.of("--slots", Integer.toString(slots)))).append(")\n")
                     .append(" )\n");
@@ -73,10 +80,15 @@ public record FluentJdf(String name, String provisioning, int workers, int fMax,
         return text.toString();
     }
 
+    private String javaCommand() {
+        return java == null ? "\"" + LAUNCHER_JAVA + "\"" : java.toString();
+    }
+
     private String arguments(String main, List<String> args) {
         List<String> all = new ArrayList<>(JVM);
         all.add("-cp");
-        all.add(classpath.stream().map(Path::toString).collect(Collectors.joining(":")));
+        all.add(classpath == null || classpath.isEmpty() ? LAUNCHER_CLASSPATH
+                : classpath.stream().map(Path::toString).collect(Collectors.joining(":")));
         all.add(main);
         all.addAll(args);
         return all.stream().map(a -> "\"" + a + "\"").collect(Collectors.joining(" "));

@@ -35,7 +35,9 @@ public final class DeviceMain {
                 Duration.ofSeconds(30));
         ScheduledExecutorService executor = Executors.newScheduledThreadPool(4);
         DeviceManager device = new DeviceManager(node, master, executor, InstantSource.system());
-        JsonHttpServer server = new JsonHttpServer(new InetSocketAddress(port), 8);
+        // on the node's own address only: nothing of the instance answers on a node's loopback
+        JsonHttpServer server = new JsonHttpServer(new InetSocketAddress(java.net.InetAddress.getByName(
+                System.getenv().getOrDefault("KOALA_ENTITY_HOST", "127.0.0.1")), port), 8);
         device.routes(server);
         server.start();
         String url = "http://" + host + ":" + server.port();

@@ -45,7 +45,9 @@ public final class MasterMain {
         Runner runner = Runner.of(client);
         FrameworkManager master = new FrameworkManager(clock, runner, Devices.http(), events,
                 new Provisioning(runner, first, events, metrics, slots), growWait);
-        JsonHttpServer server = new JsonHttpServer(new InetSocketAddress(port), 8);
+        // on the node's own address only: nothing of the instance answers on a node's loopback
+        JsonHttpServer server = new JsonHttpServer(new InetSocketAddress(java.net.InetAddress.getByName(
+                System.getenv().getOrDefault("KOALA_ENTITY_HOST", "127.0.0.1")), port), 8);
         new MasterApi(master).routes(server);
         server.start();
         ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor();

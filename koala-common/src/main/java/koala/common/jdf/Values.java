@@ -77,8 +77,9 @@ final class Values {
         return text;
     }
 
+    /** An absolute path, or one that starts with a variable the node fills in (e.g. {@code ${HOME}/out}). */
     static String absolutePath(String text) {
-        if (!text.startsWith("/")) {
+        if (!text.startsWith("/") && !text.matches("\\$\\{[A-Za-z_][A-Za-z0-9_]*}(/.*)?")) {
             throw new Bad("is not an absolute path");
         }
         return text;

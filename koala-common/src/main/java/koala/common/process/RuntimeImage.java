@@ -44,11 +44,19 @@ public final class RuntimeImage {
 
     /** The current class path, published for other accounts when this process is root. */
     public static List<Path> publishedClasspath(Path koalaHome) {
+        return publishedClasspathIn(koalaHome.resolve("runtime"));
+    }
+
+    /**
+     * The current class path, published under {@code runtimeRoot} (e.g. a site's shared directory,
+     * which its compute nodes see) when this process is root.
+     */
+    public static List<Path> publishedClasspathIn(Path runtimeRoot) {
         List<Path> classpath = currentClasspath();
         if (!"root".equals(System.getProperty("user.name"))) {
             return classpath;
         }
-        return publish(classpath, koalaHome.resolve("runtime"), InstantSource.system());
+        return publish(classpath, runtimeRoot, InstantSource.system());
     }
 
     public static List<Path> currentClasspath() {

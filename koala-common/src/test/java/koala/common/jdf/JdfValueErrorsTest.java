@@ -47,6 +47,7 @@ class JdfValueErrorsTest {
                 "job.jdf:1:38: directory: 'tmp' is not an absolute path",
                 "job.jdf:1:52: stdout: 'out.txt' is not an absolute path",
                 "job.jdf:1:70: stderr: '~/err' is not an absolute path");
+        assertThat(Values.absolutePath("${HOME}/out")).as("a variable the node fills in").isEqualTo("${HOME}/out");
     }
 
     @Test

@@ -79,7 +79,13 @@ public final class SchedulerApi {
     private SchedulerApi() {
     }
 
+    /** Every route: for this machine's users and KOALA's own processes. */
     public static void register(JsonHttpServer server, Operations ops) {
+        registerUsers(server, ops);
+        registerNodes(server, ops);
+    }
+
+    private static void registerUsers(JsonHttpServer server, Operations ops) {
         server.route("POST", "/jobs", r -> Response.created(submit(ops, r)))
                 .route("GET", "/jobs", r -> Response.ok(ops.jobs()))
                 .route("GET", "/jobs/{id}", r -> Response.ok(ops.job(id(r))))
@@ -94,8 +100,15 @@ public final class SchedulerApi {
                 .route("POST", "/frameworks", r -> Response.created(ops.register(r.body(FrameworkRegistration.class))))
                 .route("POST", "/frameworks/{id}/master", r -> Response.ok(ops.master(id(r), r.body(MasterAddress.class))))
                 .route("GET", "/frameworks", r -> Response.ok(ops.frameworks()))
-                .route("GET", "/frameworks/{id}", r -> Response.ok(ops.framework(id(r))))
-                .route("POST", "/nodes/{id}/arrive", r -> Response.ok(ops.arrive(r.param("id"), report(r, false))))
+                .route("GET", "/frameworks/{id}", r -> Response.ok(ops.framework(id(r))));
+    }
+
+    /**
+     * The node launchers' routes only, each authenticated by the node's token: what the scheduler
+     * serves on the grid's address, which every host of the grid reaches.
+     */
+    public static void registerNodes(JsonHttpServer server, Operations ops) {
+        server.route("POST", "/nodes/{id}/arrive", r -> Response.ok(ops.arrive(r.param("id"), report(r, false))))
                 .route("GET", "/nodes/{id}/task", r -> Response.ok(longPoll(ops, r)))
                 .route("POST", "/nodes/{id}/exit", r -> Response.ok(ops.exited(r.param("id"), report(r, true))));
     }

@@ -47,9 +47,7 @@ class FluentFrameworkIT {
     static void start() throws IOException {
         scheduler = TestScheduler.start(Map.of());
         client = scheduler.client();
-        dir = Files.createTempDirectory("koala-fluent-it-",
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxrwxrwx")));
-        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
+        dir = TestScheduler.nodeDir("koala-fluent-it");
     }
 
     @AfterAll
@@ -138,8 +136,8 @@ class FluentFrameworkIT {
     }
 
     private static RunnerMain.Started start(String policy, int workers, int fMax, String settings) {
-        FluentJdf jdf = new FluentJdf("it-fluent-" + policy, policy, workers, fMax, settings, 4, "fs1", dir,
-                JavaCommand.currentJava(), RuntimeImage.publishedClasspath(KoalaHome.dir()));
+        FluentJdf jdf = new FluentJdf("it-fluent-" + policy, policy, workers, fMax, settings, 4, "fs1", dir, null,
+                List.of());
         return scheduler.runner(jdf.text(), scheduler.config(), dir, Duration.ofSeconds(10));
     }
 }

@@ -42,8 +42,7 @@ class JobTypesIT {
 
     @Test
     void aFixedJobRunsEachComponentOnItsClusterAndTellsEveryNodeWhereTheOthersAre() throws Exception {
-        Path out = Files.createTempFile("koala-fixed-", ".out");
-        out.toFile().setWritable(true, false);
+        Path out = TestScheduler.nodeDir("koala-fixed").resolve("nodes.out");
         String jdf = "+" + component("fs0", 2, "echo $KOALA_NODES >> " + out) + component("fs1", 1, "true");
 
         JobView job = awaitEnd(client, submit(client, "fixed", jdf).id(), Duration.ofSeconds(90));
@@ -92,14 +91,15 @@ class JobTypesIT {
     @Test
     void componentsOnTwoClustersExchangeMessages() throws Exception {
         String jdf = Files.readString(Path.of("../jdf-examples/exchange.jdf"));
-        Files.deleteIfExists(Path.of("/tmp/koala-exchange-0.out"));
-        Files.deleteIfExists(Path.of("/tmp/koala-exchange-1.out"));
+        Path home = koala.common.grid.Accounts.home("koala").orElseThrow();
+        Files.deleteIfExists(home.resolve("koala-exchange-0.out"));
+        Files.deleteIfExists(home.resolve("koala-exchange-1.out"));
 
         JobView job = awaitEnd(client, submit(client, "exchange.jdf", jdf).id(), Duration.ofSeconds(90));
 
         assertThat(job.state()).as(job.history().toString()).isEqualTo("FINISHED");
-        assertThat(Files.readString(Path.of("/tmp/koala-exchange-0.out"))).contains("fs0 got: ping from fs1");
-        assertThat(Files.readString(Path.of("/tmp/koala-exchange-1.out"))).contains("fs1 got: pong from fs0");
+        assertThat(Files.readString(home.resolve("koala-exchange-0.out"))).contains("fs0 got: ping from fs1");
+        assertThat(Files.readString(home.resolve("koala-exchange-1.out"))).contains("fs1 got: pong from fs0");
     }
 
     @Test

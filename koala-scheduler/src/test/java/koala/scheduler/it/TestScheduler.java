@@ -78,6 +78,14 @@ final class TestScheduler implements AutoCloseable {
         return file;
     }
 
+    /**
+     * A new directory that jobs on the testbed's local sites see: in the home of the pilots' account,
+     * which the nodes share (their /tmp is their own), owned by that account.
+     */
+    static Path nodeDir(String prefix) {
+        return koala.common.grid.Accounts.directoryOf("koala", prefix + "-" + Long.toHexString(System.nanoTime()));
+    }
+
     static int freePort() {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();

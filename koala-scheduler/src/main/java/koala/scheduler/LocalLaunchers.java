@@ -1,0 +1,63 @@
+package koala.scheduler;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import koala.common.grid.SiteConfig;
+import koala.common.process.ClassArchive;
+import koala.common.process.JavaCommand;
+import koala.common.process.RuntimeImage;
+
+/**
+ * How pilots start on a site whose cell this machine submits to. A site that declares a shared
+ * directory ({@code site.S.shared}, which its compute nodes see) gets KOALA's jars, the launcher's
+ * class archive and the pilots' output there; a site without one (all on one host) gets them under
+ * {@code KOALA_HOME}. The pilots' output directory belongs to the site's agent account, which runs
+ * the pilots, and is closed to others.
+ */
+final class LocalLaunchers {
+    private final Path koalaHome;
+    private final URI callback;
+    private final Map<String, Pilots.Launcher> launchers = new ConcurrentHashMap<>();
+
+    /** @param callback where the launchers call the scheduler back, an address the sites' nodes reach */
+    LocalLaunchers(Path koalaHome, URI callback) {
+        this.koalaHome = koalaHome;
+        this.callback = callback;
+    }
+
+    Pilots.Launcher of(SiteConfig site) {
+        return launchers.computeIfAbsent(site.name(), name -> make(site));
+    }
+
+    private Pilots.Launcher make(SiteConfig site) {
+        Path runtime = site.shared().map(d -> d.resolve("runtime")).orElse(koalaHome.resolve("runtime"));
+        List<Path> classpath = RuntimeImage.publishedClasspathIn(runtime);
+        List<String> archive = ClassArchive.options(runtime, classpath, Pilots.JVM_OPTIONS, Pilots.LAUNCHER,
+                Pilots.TRAINING);
+        Path logs = site.shared().map(d -> d.resolve("pilots")).orElse(koalaHome.resolve("pilots"));
+        ownedBy(logs, site.agentUser());
+        return new Pilots.Launcher(JavaCommand.currentJava().toString(), classpath.stream().map(Path::toString).toList(),
+                archive, callback.toString(), logs.toString(), address -> address);
+    }
+
+    /** The pilots' output directory: the agent account's, closed to everyone else. */
+    private static void ownedBy(Path dir, String account) {
+        try {
+            Files.createDirectories(dir);
+            Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));
+            if ("root".equals(System.getProperty("user.name"))) {
+                var users = dir.getFileSystem().getUserPrincipalLookupService();
+                Files.setOwner(dir, users.lookupPrincipalByName(account));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot prepare the pilots' output directory " + dir, e);
+        }
+    }
+}
