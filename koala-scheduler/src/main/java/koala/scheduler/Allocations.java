@@ -52,6 +52,9 @@ final class Allocations {
 
         String token();
 
+        /** The network {@code site}'s nodes are on ({@link Pilots#network}). */
+        String network(String site);
+
         void fire(Job job, JobEvent event, String reason);
     }
 
@@ -84,11 +87,14 @@ final class Allocations {
     GrowResult grow(long id, GrowRequest request) {
         Job job = open(id);
         check(request);
-        GridView view = only(claims.view(), request.site());
+        GridView view = onNetworkOf(job, only(claims.view(), request.site()));
         int idle = view.sites().stream().mapToInt(SiteView::idleNodes).sum();
         int granted = Math.min(request.nodes(), idle);
         if (granted == 0) {
-            String why = "grid full: no idle node" + (request.site() == null ? "" : " on " + request.site());
+            String why = "grid full: no idle node" + (request.site() == null ? "" : " on " + request.site())
+                    + (view.sites().size() < claims.view().sites().size() ? " on the sites whose nodes reach this "
+                    + "instance's (" + view.sites().stream().map(SiteView::site).collect(Collectors.joining(", ")) + ")"
+                    : "");
             book.record(job, JobState.RUNNING, JobState.RUNNING, "GROW_REFUSED", request.nodes() + " "
                     + role(request) + " nodes: " + why + because(request.reason()));
             return new GrowResult(id, request.nodes(), 0, List.of(), why);
@@ -191,6 +197,18 @@ final class Allocations {
         if (request.executable() == null || !request.executable().startsWith("/")) {
             throw ApiException.badRequest("executable", "'" + request.executable() + "' must be an absolute path");
         }
+    }
+
+    /**
+     * The sites whose nodes reach the allocation's: those on the network of its first node that still
+     * holds one. A remote site's nodes reach only each other, so an instance stays on one network.
+     */
+    private GridView onNetworkOf(Job job, GridView view) {
+        return job.nodes().stream().filter(n -> n.state().held()).findFirst()
+                .map(n -> claims.network(n.site()))
+                .map(net -> new GridView(view.sites().stream().filter(s -> claims.network(s.site()).equals(net))
+                        .toList(), view.files()))
+                .orElse(view);
     }
 
     private static GridView only(GridView view, String site) {

@@ -65,6 +65,16 @@ final class Pilots {
         this.giveUp = giveUp;
     }
 
+    /**
+     * The network a site's nodes are on: the grid's own for sites whose nodes this machine reaches,
+     * a remote site's private one for its nodes, which reach only each other and their head node.
+     * Entities of one framework instance must talk to each other, so they share one.
+     */
+    String network(String site) {
+        SiteConfig config = sites.get(site);
+        return config != null && config.remote() ? site : "grid";
+    }
+
     /** Submits the node's pilot; returns its SGE job id. */
     String submit(NodeClaim node) {
         SiteConfig site = sites.get(node.site());

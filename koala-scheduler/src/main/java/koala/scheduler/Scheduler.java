@@ -107,6 +107,11 @@ final class Scheduler {
             }
 
             @Override
+            public String network(String site) {
+                return pilots.network(site);
+            }
+
+            @Override
             public void fire(Job job, JobEvent event, String reason) {
                 Scheduler.this.fire(job, event, reason);
             }
