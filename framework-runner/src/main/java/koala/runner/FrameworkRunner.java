@@ -43,6 +43,8 @@ public final class FrameworkRunner {
     private final Duration runnerGone;
     private final SchedulerSilence schedulerSilence;
     private final Entities entities = new Entities();
+    /** Each running entity's start, step by step (what a grow's overhead is made of). */
+    private final java.util.Map<String, RunnerMessages.Startup> startups = new java.util.HashMap<>();
     private final Events events = new Events();
     private final GrowOverhead growOverhead = new GrowOverhead();
     private final Resizer resizer;
@@ -125,6 +127,9 @@ public final class FrameworkRunner {
         if (!e.running() && in.site() != null) {
             growOverhead.record(in.site(), e.requestedAt(), now);
         }
+        if (hello.startup() != null) {
+            startups.put(node, hello.startup().reported(now));
+        }
         events.add(now, e.role() + " " + node + " reported in on " + hello.host() + " (" + in.site() + ") after "
                 + Duration.between(e.requestedAt(), now).toMillis() / 1000.0 + " s");
         return new Orders(period.toMillis(), runnerGone.toMillis());
@@ -142,6 +147,14 @@ public final class FrameworkRunner {
                 new ApiException(409, "node " + node + " is not a running worker of instance " + schedd.instance(),
                         "node"));
         entities.activity(e, busy, since, clock.instant());
+    }
+
+    /** How {@code node}'s start went, as its launcher reported it; empty once the node has gone. */
+    synchronized java.util.Optional<RunnerMessages.Startup> startup(String node) {
+        if (entities.get(node).isEmpty()) {
+            startups.remove(node);
+        }
+        return java.util.Optional.ofNullable(startups.get(node));
     }
 
     synchronized void exited(String node, int status) {

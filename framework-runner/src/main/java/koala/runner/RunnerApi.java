@@ -47,6 +47,8 @@ final class RunnerApi {
                 .route("POST", "/workers/{node}/activity", r -> authorized(r, () -> activity(r.param("node"),
                         r.body(Activity.class))))
                 .route("GET", "/status", r -> authorized(r, runner::status))
+                .route("GET", "/nodes/{node}/startup", r -> authorized(r, () -> runner.startup(r.param("node"))
+                        .orElseThrow(() -> new ApiException(404, "node " + r.param("node") + ": no start reported"))))
                 .route("POST", "/nodes/{node}/hello", r -> authorized(r, () ->
                         runner.hello(r.param("node"), r.body(Hello.class))))
                 .route("POST", "/nodes/{node}/heartbeat", r -> authorized(r, () ->

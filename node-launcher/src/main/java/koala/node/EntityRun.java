@@ -37,10 +37,13 @@ final class EntityRun {
     private final InstantSource clock;
     private final RunnerClient runner;
     private final int cores;
+    private final koala.common.runner.RunnerMessages.Startup steps;
 
-    EntityRun(NodeTask task, String node, String host, int cores, InstantSource clock) {
+    EntityRun(NodeTask task, String node, String host, int cores, InstantSource clock,
+              koala.common.runner.RunnerMessages.Startup steps) {
         this.task = task;
         this.cores = cores;
+        this.steps = steps;
         this.node = node;
         this.host = host;
         this.clock = clock;
@@ -65,8 +68,10 @@ final class EntityRun {
             report(127);
             return 127;
         }
-        Optional<Orders> orders = hello(new Hello(task.environment().get("KOALA_SITE"), host, port,
-                entity.pid()));
+        Instant started = clock.instant();
+        Optional<Orders> orders = hello(new Hello(task.environment().get("KOALA_SITE"), host, port, entity.pid(),
+                steps == null ? null : new koala.common.runner.RunnerMessages.Startup(steps.launcherStarted(),
+                        steps.launcherMain(), steps.arrived(), steps.told(), started, null)));
         if (orders.isEmpty()) {
             stop(entity);
             return 0;

@@ -48,6 +48,7 @@ public final class NodeLauncher {
     private final Poll retry;
 
     private final int cores;
+    private koala.common.runner.RunnerMessages.Startup steps;
 
     NodeLauncher(SchedulerClient scheduler, String node, String token, Duration giveUp, int cores, InstantSource clock) {
         this.scheduler = scheduler;
@@ -58,6 +59,9 @@ public final class NodeLauncher {
         this.clock = clock;
         this.retry = new Poll(clock, Duration.ofSeconds(1));
     }
+
+    /** When this JVM's {@code main} began: the end of its start, one step of a grow's overhead. */
+    static final java.time.Instant MAIN = java.time.Instant.now();
 
     public static void main(String[] args) throws Exception {
         String url = option(args, "--scheduler").orElseThrow(() -> new IllegalArgumentException("--scheduler URL"));
@@ -73,14 +77,17 @@ public final class NodeLauncher {
         String host = InetAddress.getLocalHost().getHostName();
         log("node " + node + " arrived on " + host);
         Optional<NodeTask> task = call(() -> scheduler.arrive(node, new NodeReport(token, host, null)));
+        Instant arrived = clock.instant();
         while (task.isPresent() && task.get().action().equals("WAIT")) {
             task = call(() -> scheduler.task(node, token, LONG_POLL));
         }
+        steps = new koala.common.runner.RunnerMessages.Startup(ProcessHandle.current().info().startInstant()
+                .orElse(MAIN), MAIN, arrived, clock.instant(), null, null);
         if (task.isEmpty() || !task.get().action().equals("RUN")) {
             log(task.isEmpty() ? "scheduler gone; giving the node back" : "told to exit");
             return 0;
         }
-        int status = EntityRun.wanted(task.get()) ? new EntityRun(task.get(), node, host, cores, clock).run()
+        int status = EntityRun.wanted(task.get()) ? new EntityRun(task.get(), node, host, cores, clock, steps).run()
                 : execute(task.get());
         log("command ended with status " + status);
         call(() -> scheduler.exited(node, new NodeReport(token, host, status)));

@@ -77,6 +77,11 @@ public final class RunnerClient {
         return http.get("/status", Status.class);
     }
 
+    /** How the node's start went, step by step; 404 for a node that has not reported in (or left). */
+    public RunnerMessages.Startup startup(String node) {
+        return http.get("/nodes/" + node + "/startup", RunnerMessages.Startup.class);
+    }
+
     public Orders hello(String node, Hello hello) {
         return http.post("/nodes/" + node + "/hello", hello, Orders.class);
     }

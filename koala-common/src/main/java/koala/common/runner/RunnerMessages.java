@@ -71,7 +71,23 @@ public final class RunnerMessages {
     }
 
     /** A node launcher has started its entity: on which site and host it runs, and the port it was given. */
-    public record Hello(String site, String host, int port, long pid) {
+    public record Hello(String site, String host, int port, long pid, Startup startup) {
+        public Hello(String site, String host, int port, long pid) {
+            this(site, host, port, pid, null);
+        }
+    }
+
+    /**
+     * When each step of a node's start happened, as the node's launcher saw them, and when its
+     * runner heard the entity report in: what a grow's overhead is made of (SGE's dispatch ends at
+     * {@code launcherStarted}, the JVM's start at {@code launcherMain}). The runner fills in
+     * {@code reportedAt}.
+     */
+    public record Startup(Instant launcherStarted, Instant launcherMain, Instant arrived, Instant told,
+                          Instant entityStarted, Instant reportedAt) {
+        public Startup reported(Instant at) {
+            return new Startup(launcherStarted, launcherMain, arrived, told, entityStarted, at);
+        }
     }
 
     /** How often the launcher beats, and after how long without its runner it gives the node back. */
