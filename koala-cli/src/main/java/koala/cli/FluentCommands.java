@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -27,6 +28,7 @@ import koala.fluent.wire.FluentMessages.MasterStatus;
 import koala.fluent.wire.FluentMessages.MetricsReport;
 import koala.fluent.wire.FluentMessages.MetricsSample;
 import koala.fluent.wire.FluentMessages.WorkerView;
+import koala.provisioning.PolicyKind;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -42,6 +44,14 @@ import picocli.CommandLine.Parameters;
                 FluentCommands.Metrics.class})
 final class FluentCommands {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
+
+    /** The provisioning policies' names, for {@code --provisioning}'s help. */
+    static final class PolicyNames implements Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            return PolicyKind.shortNames().iterator();
+        }
+    }
 
     /** The instance a command is about, and the grid to find its master in. */
     static final class Instance {
@@ -96,8 +106,8 @@ final class FluentCommands {
         @Mixin
         GridOptions grid;
 
-        @Option(names = "--provisioning", defaultValue = "ondemand", description = "ondemand, static or proactive "
-                + "(default: ${DEFAULT-VALUE})")
+        @Option(names = "--provisioning", defaultValue = "ondemand", completionCandidates = PolicyNames.class,
+                description = "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
         String policy;
 
         @Option(names = "--workers", description = "initial workers (default: 0 for ondemand, 2 otherwise)")
@@ -133,7 +143,7 @@ final class FluentCommands {
                 }
                 settings.append("(").append(parts[0].trim()).append(" = ").append(parts[1].trim()).append(")");
             }
-            int initial = workers != null ? workers : policy.equals("ondemand") ? 0 : 2;
+            int initial = workers != null ? workers : policy.equals(PolicyKind.ONDEMAND.shortName()) ? 0 : 2;
             Path jdf = writeJdf(name + "-" + policy, policy, initial, fMax, settings.toString(), slots, site);
             if (print) {
                 System.out.print(Files.readString(jdf));

@@ -22,6 +22,7 @@ import koala.common.jdf.JdfException;
 import koala.common.jdf.JdfParser;
 import koala.common.jdf.JobDescription;
 import koala.common.json.Json;
+import koala.provisioning.PolicyKind;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -86,7 +87,7 @@ final class ValidateCommand implements Callable<Integer> {
             return Optional.empty();
         }
         try {
-            return Optional.of(JdfParser.parse(file, text.get(), clusters));
+            return Optional.of(JdfParser.parse(file, text.get(), clusters, PolicyKind.shortNames()));
         } catch (JdfException e) {
             e.errors().stream().map(JdfError::toString).forEach(err::println);
             return Optional.empty();

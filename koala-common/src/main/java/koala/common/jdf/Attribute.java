@@ -2,6 +2,7 @@ package koala.common.jdf;
 
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -28,8 +29,8 @@ enum Attribute {
     PLACEMENT("placement", Level.JOB, Shape.ONE, Values.oneOf(JdfParser.PLACEMENT_POLICIES.toArray(String[]::new))),
     PRIORITY("priority", Level.JOB, Shape.ONE, Values.oneOf("high", "low")),
 
-    PROVISIONING("provisioning", Level.FRAMEWORK, Shape.ONE, Values.oneOf("static", "ondemand", "proactive", "reserve",
-            "pool")),
+    /** Which names are policies is the provisioning module's to say: see {@link JdfParser#parse(String, String, ClusterCatalog, List)}. */
+    PROVISIONING("provisioning", Level.FRAMEWORK, Shape.ONE, Values::text),
     F_MAX("fMax", Level.FRAMEWORK, Shape.ONE, Values::positiveWholeText),
     T_IDLE("tIdle", Level.FRAMEWORK, Shape.ONE, Values::seconds),
     T_IDLE_FACTOR("tIdleFactor", Level.FRAMEWORK, Shape.ONE, Values::positiveNumber),
