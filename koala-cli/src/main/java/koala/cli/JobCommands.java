@@ -108,7 +108,7 @@ final class JobCommands {
                 parsed = JdfParser.parse(file.toString(), text, new ClusterCatalog(grid.grid().nodeCounts()),
                         PolicyKind.shortNames());
             } catch (JdfException e) {
-                e.errors().forEach(System.err::println);
+                ValidateCommand.printed(file.toString(), e.errors()).forEach(System.err::println);
                 return Koala.BAD_INPUT;
             }
             SchedulerClient client = grid.client();
