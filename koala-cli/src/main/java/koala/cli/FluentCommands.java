@@ -81,12 +81,21 @@ final class FluentCommands {
      */
     static Path writeJdf(String name, String policy, int workers, int fMax, String settings, int slots, String site)
             throws IOException {
-        FluentJdf jdf = new FluentJdf(name, policy, workers, fMax, settings, slots, site, dir(),
-                JavaCommand.currentJava(), RuntimeImage.publishedClasspath(KoalaHome.dir()));
+        String text = jdfText(name, policy, workers, fMax, settings, slots, site, dir());
         Path file = dir().resolve(name + "-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
                 .withZone(ZoneId.systemDefault()).format(InstantSource.system().instant()) + ".jdf");
-        Files.writeString(file, jdf.text(largestCluster()));
+        Files.writeString(file, text);
         return file;
+    }
+
+    /**
+     * The text of an instance's JDF, the master writing its metrics under {@code logDir}; writes
+     * nothing under {@link #dir()} (the published class path it names is shared by every process).
+     */
+    static String jdfText(String name, String policy, int workers, int fMax, String settings, int slots, String site,
+                          Path logDir) {
+        return new FluentJdf(name, policy, workers, fMax, settings, slots, site, logDir, JavaCommand.currentJava(),
+                RuntimeImage.publishedClasspath(KoalaHome.dir())).text(largestCluster());
     }
 
     private static int largestCluster() {
@@ -144,11 +153,12 @@ final class FluentCommands {
                 settings.append("(").append(parts[0].trim()).append(" = ").append(parts[1].trim()).append(")");
             }
             int initial = workers != null ? workers : policy.equals(PolicyKind.ONDEMAND.shortName()) ? 0 : 2;
-            Path jdf = writeJdf(name + "-" + policy, policy, initial, fMax, settings.toString(), slots, site);
-            if (print) {
-                System.out.print(Files.readString(jdf));
+            if (print) { // print only: no JDF file, no KOALA_HOME/fluent
+                System.out.print(jdfText(name + "-" + policy, policy, initial, fMax, settings.toString(), slots, site,
+                        KoalaHome.dir().resolve("fluent")));
                 return 0;
             }
+            Path jdf = writeJdf(name + "-" + policy, policy, initial, fMax, settings.toString(), slots, site);
             System.out.println("JDF " + jdf);
             return JobCommands.launchFramework(jdf, grid, grid.client(), false);
         }
