@@ -3,7 +3,6 @@ package koala.common.jdf;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -19,7 +18,7 @@ final class RequestReader {
     /** @param provisioningPolicies the names {@code provisioning} may take, or null to take any (lower-cased) */
     RequestReader(Problems problems, List<String> provisioningPolicies) {
         this.problems = problems;
-        this.provisioning = provisioningPolicies == null ? text -> Values.text(text).toLowerCase(Locale.ROOT)
+        this.provisioning = provisioningPolicies == null ? Attribute.PROVISIONING::read
                 : Values.oneOf(provisioningPolicies.toArray(String[]::new));
     }
 
