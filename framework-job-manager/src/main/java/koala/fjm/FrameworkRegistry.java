@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import koala.provisioning.PolicyKind;
 
 /**
  * The FrameworkJobManager: registry of every framework instance on the grid. A runner registers
@@ -51,8 +52,8 @@ public final class FrameworkRegistry {
     public FrameworkRecord register(long allocation, String name, String jdfFile, String jdf, String policy,
                                     Map<String, String> parameters, String runner) {
         require(name != null && !name.isBlank(), 400, "name", "missing");
-        require(policy != null && List.of("static", "ondemand", "proactive", "reserve", "pool").contains(policy), 400,
-                "policy", "'" + policy + "' is not one of static, ondemand, proactive, reserve, pool");
+        require(policy != null && PolicyKind.shortNames().contains(policy), 400,
+                "policy", "'" + policy + "' is not one of " + PolicyKind.names());
         require(!records.containsKey(allocation), 409, "allocation",
                 "allocation " + allocation + " already holds instance " + Optional.ofNullable(records.get(allocation))
                         .map(FrameworkRecord::name).orElse(""));

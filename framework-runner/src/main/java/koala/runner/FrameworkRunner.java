@@ -68,11 +68,11 @@ public final class FrameworkRunner {
     /** Opens the allocation and registers the instance; returns its id. */
     synchronized long open(String jdfText, String runnerUrl) {
         ProvisioningSettings s = settings.current().settings();
-        long id = schedd.open(jdf.name(), jdf.source(), jdfText, s.policy().name().toLowerCase(), jdf.framework(),
+        long id = schedd.open(jdf.name(), jdf.source(), jdfText, s.policy().shortName(), jdf.framework(),
                 runnerUrl);
         deployd.instance(id);
         events.instance(id);
-        events.add(clock.instant(), "registered instance " + id + " (" + s.policy().name().toLowerCase() + ")");
+        events.add(clock.instant(), "registered instance " + id + " (" + s.policy().shortName() + ")");
         return id;
     }
 

@@ -24,6 +24,7 @@ import koala.common.jdf.ClusterCatalog;
 import koala.common.jdf.JdfParser;
 import koala.common.jdf.JobDescription;
 import koala.common.json.Json;
+import koala.provisioning.PolicyKind;
 import koala.provisioning.SettingsLayer;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
@@ -47,7 +48,8 @@ public final class RunnerMain {
         Path jdfFile = Path.of(required(options, "--jdf"));
         GridConfig grid = GridConfig.load(Path.of(required(options, "--config")));
         String text = Files.readString(jdfFile);
-        JobDescription jdf = JdfParser.parse(jdfFile.toString(), text, new ClusterCatalog(grid.nodeCounts()));
+        JobDescription jdf = JdfParser.parse(jdfFile.toString(), text, new ClusterCatalog(grid.nodeCounts()),
+                PolicyKind.shortNames());
         System.exit(run(new Setup(jdf, text, grid.file(), URI.create(required(options, "--scheduler")),
                 Integer.parseInt(options.getOrDefault("--port", "0")),
                 Path.of(options.getOrDefault("--state", System.getProperty("java.io.tmpdir"))),

@@ -12,6 +12,7 @@ import koala.common.jdf.JdfException;
 import koala.common.jdf.JdfParser;
 import koala.common.jdf.JobDescription;
 import koala.provisioning.InvalidSettingsException;
+import koala.provisioning.PolicyKind;
 import koala.provisioning.ResolvedSettings;
 import koala.provisioning.SettingProblem;
 import koala.provisioning.SettingsLayer;
@@ -81,7 +82,8 @@ final class ConfigCommand implements Callable<Integer> {
         if (!Files.isReadable(jdf)) {
             throw new IllegalArgumentException(jdf + ": no such readable file");
         }
-        JobDescription job = JdfParser.parse(jdf.toString(), Files.readString(jdf), new ClusterCatalog(config.nodeCounts()));
+        JobDescription job = JdfParser.parse(jdf.toString(), Files.readString(jdf), new ClusterCatalog(config.nodeCounts()),
+                PolicyKind.shortNames());
         int workers = job.components().stream().filter(c -> "worker".equals(c.role())).mapToInt(c -> c.count()).sum();
         return SettingsLayer.parse(job.framework()).withInitialWorkers(workers);
     }

@@ -3,11 +3,11 @@ package koala.cli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -15,8 +15,6 @@ import koala.common.grid.Accounts;
 import koala.common.grid.KoalaHome;
 import koala.common.http.ApiException;
 import koala.common.json.Json;
-import koala.common.process.JavaCommand;
-import koala.common.process.RuntimeImage;
 import koala.common.time.Poll;
 import koala.fluent.client.FluentClient;
 import koala.fluent.client.FluentJdf;
@@ -28,6 +26,7 @@ import koala.fluent.wire.FluentMessages.MasterStatus;
 import koala.fluent.wire.FluentMessages.MetricsReport;
 import koala.fluent.wire.FluentMessages.MetricsSample;
 import koala.fluent.wire.FluentMessages.WorkerView;
+import koala.provisioning.PolicyKind;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -43,6 +42,14 @@ import picocli.CommandLine.Parameters;
                 FluentCommands.Metrics.class})
 final class FluentCommands {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
+
+    /** The provisioning policies' names, for {@code --provisioning}'s help. */
+    static final class PolicyNames implements Iterable<String> {
+        @Override
+        public Iterator<String> iterator() {
+            return PolicyKind.shortNames().iterator();
+        }
+    }
 
     /** The instance a command is about, and the grid to find its master in. */
     static final class Instance {
@@ -81,11 +88,22 @@ final class FluentCommands {
      */
     static Path writeJdf(String name, String policy, int workers, int fMax, String settings, int slots, String site)
             throws IOException {
-        FluentJdf jdf = new FluentJdf(name, policy, workers, fMax, settings, slots, site, dir(), null, List.of());
+        String text = jdfText(name, policy, workers, fMax, settings, slots, site, dir());
         Path file = dir().resolve(name + "-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
                 .withZone(ZoneId.systemDefault()).format(InstantSource.system().instant()) + ".jdf");
-        Files.writeString(file, jdf.text(largestCluster()));
+        Files.writeString(file, text);
         return file;
+    }
+
+    /**
+     * The text of an instance's JDF, the master writing its metrics under {@code logDir}; writes
+     * nothing under {@link #dir()} (the published class path it names is shared by every process).
+     */
+    static String jdfText(String name, String policy, int workers, int fMax, String settings, int slots, String site,
+                          Path logDir) {
+        // the entities run on KOALA's copy of its jars on each site: the launcher there fills in Java and class path
+        return new FluentJdf(name, policy, workers, fMax, settings, slots, site, logDir, null, List.of())
+                .text(largestCluster());
     }
 
     private static int largestCluster() {
@@ -105,8 +123,8 @@ final class FluentCommands {
         @Mixin
         GridOptions grid;
 
-        @Option(names = "--provisioning", defaultValue = "ondemand", description = "ondemand, static or proactive "
-                + "(default: ${DEFAULT-VALUE})")
+        @Option(names = "--provisioning", defaultValue = "ondemand", completionCandidates = PolicyNames.class,
+                description = "${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE})")
         String policy;
 
         @Option(names = "--workers", description = "initial workers (default: 0 for ondemand, 2 otherwise)")
@@ -142,12 +160,13 @@ final class FluentCommands {
                 }
                 settings.append("(").append(parts[0].trim()).append(" = ").append(parts[1].trim()).append(")");
             }
-            int initial = workers != null ? workers : policy.equals("ondemand") ? 0 : 2;
-            Path jdf = writeJdf(name + "-" + policy, policy, initial, fMax, settings.toString(), slots, site);
-            if (print) {
-                System.out.print(Files.readString(jdf));
+            int initial = workers != null ? workers : policy.equals(PolicyKind.ONDEMAND.shortName()) ? 0 : 2;
+            if (print) { // print only: no JDF file, no directory made
+                System.out.print(jdfText(name + "-" + policy, policy, initial, fMax, settings.toString(), slots, site,
+                        Accounts.home(pilotAccount()).orElse(Path.of("/home", pilotAccount())).resolve("koala-fluent")));
                 return 0;
             }
+            Path jdf = writeJdf(name + "-" + policy, policy, initial, fMax, settings.toString(), slots, site);
             System.out.println("JDF " + jdf);
             return JobCommands.launchFramework(jdf, grid, grid.client(), false);
         }

@@ -81,9 +81,12 @@ final class FrameworkCommands {
             if (!f.state().equals("RUNNING")) {
                 return;
             }
-            RunnerLaunch.status(f.id()).ifPresentOrElse(One::live, () -> System.out.println(
-                    "runner   (its live view needs " + RunnerLaunch.dir().resolve("runner-" + f.id() + ".json")
-                            + ", readable by the submitter)"));
+            RunnerLaunch.Live live = RunnerLaunch.status(f.id());
+            if (live.status() != null) {
+                live(live.status());
+            } else {
+                System.out.println("runner   (" + live.why() + ")");
+            }
         }
 
         /** What the runner sees now: each entity's state and CPU, its settings, its latest decisions. */

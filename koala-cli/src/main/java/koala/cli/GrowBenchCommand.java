@@ -18,6 +18,7 @@ import koala.common.jdf.JdfParser;
 import koala.common.runner.RunnerClient;
 import koala.common.runner.RunnerMessages;
 import koala.common.time.Poll;
+import koala.provisioning.PolicyKind;
 import koala.runner.RunnerMain;
 import koala.scheduler.SchedulerDaemon;
 import koala.testbed.SgeLatencyBenchmark;
@@ -174,7 +175,7 @@ final class GrowBenchCommand implements Callable<Integer> {
                 java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
                         java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
         RunnerMain.Setup setup = new RunnerMain.Setup(JdfParser.parse("bench.jdf", jdf,
-                new ClusterCatalog(grid.nodeCounts())), jdf, grid.file(), client.base(), 0, dir,
+                new ClusterCatalog(grid.nodeCounts()), PolicyKind.shortNames()), jdf, grid.file(), client.base(), 0, dir,
                 Duration.ofSeconds(30), WAIT);
         return RunnerMain.start(setup, InstantSource.system());
     }

@@ -22,6 +22,7 @@ import koala.common.jdf.JobKind;
 import koala.common.jdf.JobDescription;
 import koala.common.json.Json;
 import koala.common.time.Poll;
+import koala.provisioning.PolicyKind;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -104,9 +105,10 @@ final class JobCommands {
             JobDescription parsed;
             try {
                 // the same checks the scheduler makes, here first, so that errors show without a scheduler
-                parsed = JdfParser.parse(file.toString(), text, new ClusterCatalog(grid.grid().nodeCounts()));
+                parsed = JdfParser.parse(file.toString(), text, new ClusterCatalog(grid.grid().nodeCounts()),
+                        PolicyKind.shortNames());
             } catch (JdfException e) {
-                e.errors().forEach(System.err::println);
+                ValidateCommand.printed(file.toString(), e.errors()).forEach(System.err::println);
                 return Koala.BAD_INPUT;
             }
             SchedulerClient client = grid.client();

@@ -117,18 +117,48 @@ final class RunnerLaunch {
         return state[0];
     }
 
-    /** The live status from instance {@code id}'s runner, when its runner file is readable and the runner answers. */
-    static Optional<RunnerMessages.Status> status(long id) {
-        Path file = dir().resolve("runner-" + id + ".json");
-        if (!Files.isReadable(file)) {
-            return Optional.empty();
+    /** What {@code koala framework ID} shows of the runner: its live status, or why there is none. */
+    record Live(RunnerMessages.Status status, String why) {
+        static Live unavailable(String why) {
+            return new Live(null, why);
         }
+    }
+
+    /** The live status from instance {@code id}'s runner, or why it cannot be had. */
+    static Live status(long id) {
+        return status(dir().resolve("runner-" + id + ".json"));
+    }
+
+    /**
+     * The live status from the runner that {@code file} (its {@code runner-ID.json}) names. Without the
+     * file, or unable to read it, the submitter's file is what is missing; with it, a runner that
+     * refuses the connection or does not answer has most likely died.
+     */
+    static Live status(Path file) {
+        if (!Files.isReadable(file)) {
+            return Live.unavailable("its live view needs " + file + ", readable by the submitter");
+        }
+        RunnerClient client;
         try {
             JsonNode state = Json.mapper().readTree(file.toFile());
-            return Optional.of(new RunnerClient(URI.create(state.get("url").asText()), state.get("token").asText())
-                    .status());
-        } catch (IOException | ApiException e) {
-            return Optional.empty();
+            String url = state.path("url").asText("");
+            String token = state.path("token").asText("");
+            if (url.isEmpty() || token.isEmpty()) {
+                return Live.unavailable("cannot read " + file + ": it gives no url or no token");
+            }
+            client = new RunnerClient(URI.create(url), token);
+        } catch (IOException | IllegalArgumentException e) {
+            return Live.unavailable("cannot read " + file + ": " + e.getMessage());
+        }
+        try {
+            return new Live(client.status(), null);
+        } catch (ApiException e) {
+            if (e.status() == 503 || e.status() == 504) {
+                Path log = file.resolveSibling(file.getFileName().toString().replaceFirst("\\.json$", ".log"));
+                return Live.unavailable("the runner does not answer (" + e.getMessage() + "); it may have died: "
+                        + "see its log " + log);
+            }
+            return Live.unavailable("the runner refused its status: " + e.getMessage());
         }
     }
 

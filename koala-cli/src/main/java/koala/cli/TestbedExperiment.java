@@ -24,6 +24,9 @@ import koala.sim.Simulation;
 import koala.sim.TimeScale;
 import koala.sim.Workload;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.IDefaultValueProvider;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 
 /**
@@ -33,7 +36,7 @@ import picocli.CommandLine.Option;
  * policy; the simulator then runs it with {@code O_grow} fixed at the median grow time (request to
  * worker joined) of all the real runs' grows.
  */
-@Command(name = "testbed", mixinStandardHelpOptions = true,
+@Command(name = "testbed", mixinStandardHelpOptions = true, defaultValueProvider = TestbedExperiment.EveryPolicy.class,
         description = {"Static, OnDemand, Proactive, Reserve and Pool on the real SGE testbed with W_rl compressed in time "
                 + "(--scale 10: RLs of 30 s, a batch every 3.6 s on average; --minutes of arrivals per policy), F_max "
                 + "20, 1 slot per worker, RL CPU 5-10%% of a core (the paper's 50-100%% times 0.1, U_min/U_max "
@@ -42,12 +45,20 @@ import picocli.CommandLine.Option;
                 + "testbed up; uses the scheduler running on the grid's port, or starts one. About --minutes + 1.5 "
                 + "minutes per policy. Writes testbed.csv, testbed-series.csv and testbed-POLICY.png to --out."})
 final class TestbedExperiment implements Callable<Integer> {
+    /** The default of {@code --policies}: every policy, in {@link PolicyKind}'s order. */
+    static final class EveryPolicy implements IDefaultValueProvider {
+        @Override
+        public String defaultValue(ArgSpec arg) {
+            return arg instanceof OptionSpec o && o.longestName().equals("--policies")
+                    ? String.join(",", PolicyKind.shortNames()) : null;
+        }
+    }
+
     @Option(names = "--minutes", defaultValue = "10", description = "minutes of arrivals per policy (default: "
             + "${DEFAULT-VALUE})")
     double minutes;
 
-    @Option(names = "--policies", defaultValue = "static,ondemand,proactive,reserve,pool", split = ",",
-            description = "policies, in this order (default: ${DEFAULT-VALUE})")
+    @Option(names = "--policies", split = ",", description = "policies, in this order (default: ${DEFAULT-VALUE})")
     List<String> policies;
 
     @Option(names = "--seed", defaultValue = "1", description = "the workload's seed (default: ${DEFAULT-VALUE})")
@@ -134,7 +145,7 @@ final class TestbedExperiment implements Callable<Integer> {
         List<PolicyKind> kinds = new ArrayList<>();
         for (String p : policies) {
             kinds.add(PolicyKind.byName(p.strip()).orElseThrow(() -> new IllegalArgumentException("--policies: " + p
-                    + " is not one of static, ondemand, proactive, reserve, pool")));
+                    + " is not one of " + PolicyKind.names())));
         }
         return kinds;
     }

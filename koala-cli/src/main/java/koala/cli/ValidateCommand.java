@@ -12,6 +12,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import koala.common.grid.GridConfig;
@@ -22,6 +23,7 @@ import koala.common.jdf.JdfException;
 import koala.common.jdf.JdfParser;
 import koala.common.jdf.JobDescription;
 import koala.common.json.Json;
+import koala.provisioning.PolicyKind;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -36,6 +38,9 @@ import picocli.CommandLine.Spec;
                 + "Exit status 0 when every file is valid, 2 when one is not or cannot be read.",
                 "The format: jdf-examples/README.md."})
 final class ValidateCommand implements Callable<Integer> {
+    /** Errors printed for one file before the rest are only counted. */
+    static final int MAX_ERRORS = 100;
+
     @Parameters(paramLabel = "FILE", arity = "1..*", description = "job description files; - for standard input")
     List<String> files;
 
@@ -86,11 +91,25 @@ final class ValidateCommand implements Callable<Integer> {
             return Optional.empty();
         }
         try {
-            return Optional.of(JdfParser.parse(file, text.get(), clusters));
+            return Optional.of(JdfParser.parse(file, text.get(), clusters, PolicyKind.shortNames()));
         } catch (JdfException e) {
-            e.errors().stream().map(JdfError::toString).forEach(err::println);
+            printed(file, e.errors()).forEach(err::println);
             return Optional.empty();
         }
+    }
+
+    /**
+     * A file's errors as printed: the first {@link #MAX_ERRORS}, then how many more there are, as
+     * compilers do (a file repeating one bad attribute 300,000 times gives 101 lines, not 300,000).
+     */
+    static List<String> printed(String file, List<JdfError> errors) {
+        List<String> lines = new ArrayList<>();
+        errors.stream().limit(MAX_ERRORS).map(JdfError::toString).forEach(lines::add);
+        int more = errors.size() - MAX_ERRORS;
+        if (more > 0) {
+            lines.add(String.format(Locale.ROOT, "%s: ... and %,d more error%s", file, more, more == 1 ? "" : "s"));
+        }
+        return lines;
     }
 
     private static Optional<String> read(String file, PrintWriter err) {

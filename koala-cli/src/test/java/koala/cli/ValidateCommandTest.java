@@ -104,6 +104,21 @@ class ValidateCommandTest {
     }
 
     @Test
+    void afterAHundredErrorsOfAFileTheRestAreOnlyCounted() throws Exception {
+        // one count, then the same attribute 300,000 times more: 300,000 errors, the first 100 printed
+        Path bad = file("repeated.jdf", "&(executable = /bin/true)(count = 1)" + "(count = 1)".repeat(300_000));
+
+        int status = koala("validate", "--config", grid.toString(), bad.toString());
+
+        assertThat(status).isEqualTo(Koala.BAD_INPUT);
+        List<String> errors = lines(err);
+        assertThat(errors).hasSize(101);
+        assertThat(errors.get(0)).isEqualTo(bad + ":1:38: count: given twice in one request (first at 1:27)");
+        assertThat(errors.get(99)).isEqualTo(bad + ":1:1127: count: given twice in one request (first at 1:27)");
+        assertThat(errors.get(100)).isEqualTo(bad + ": ... and 299,900 more errors");
+    }
+
+    @Test
     void aMissingOrUnreadableFileIsBadInputWithAClearMessage() throws Exception {
         Path absent = dir.resolve("absent.jdf");
         Path binary = dir.resolve("binary.jdf");

@@ -220,15 +220,25 @@ final class Scheduler {
     }
 
     private void notPlaced(Job job, Decision.NotPlaced decision) {
-        String why = decision.reasons().stream().map(Reason::text).collect(Collectors.joining("; "));
-        if (kis.site(siteNames.get(0)).isEmpty()) {
-            why = "no site information yet";
-        }
+        List<String> unheard = siteNames.stream().filter(s -> kis.site(s).isEmpty()).toList();
+        String why = waitingReason(decision.reasons(), unheard, siteNames.size());
         update(job, job.record().triedOnce(why));
         if (job.record().placeTries() >= settings.maxPlaceTries()) {
             queue.remove(job.id());
             fire(job, JobEvent.GAVE_UP_PLACING, "not placed in " + job.record().placeTries() + " tries: " + why);
         }
+    }
+
+    /**
+     * Why a job waits: the policy's reasons, naming the sites the information service has not heard
+     * from yet (the policy saw none of their nodes); "no site information yet" when that is every site.
+     */
+    static String waitingReason(List<Reason> reasons, List<String> unheard, int sites) {
+        if (unheard.size() == sites) {
+            return "no site information yet";
+        }
+        String why = reasons.stream().map(Reason::text).collect(Collectors.joining("; "));
+        return unheard.isEmpty() ? why : why + " (no information yet from " + String.join(", ", unheard) + ")";
     }
 
     koala.placement.PlacementPolicy policyFor(Job job) {

@@ -2,8 +2,10 @@ package koala.scheduler;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Locale;
 import koala.common.grid.ConfigException;
 import koala.common.grid.GridConfig;
+import koala.placement.PlacementPolicies;
 
 /**
  * The scheduler's settings, from the {@code scheduler.*} keys of the grid configuration.
@@ -27,7 +29,7 @@ public record SchedulerSettings(int port, Duration placementEvery, int maxPlaceT
                 grid.integer("scheduler.placementTries", 150),
                 grid.seconds("scheduler.claimTimeout", Duration.ofSeconds(60)),
                 grid.integer("scheduler.claimFailures", 3),
-                grid.value("scheduler.placement").orElse("worst-fit"),
+                placement(grid),
                 grid.seconds("scheduler.kisInterval", Duration.ofSeconds(2)),
                 grid.seconds("scheduler.nodeGiveUp", Duration.ofSeconds(300)),
                 grid.value("scheduler.database").map(Path::of).orElse(koalaHome.resolve("scheduler").resolve("koala")));
@@ -40,6 +42,18 @@ public record SchedulerSettings(int port, Duration placementEvery, int maxPlaceT
         require(maxPlaceTries >= 1, grid, "scheduler.placementTries", "must be at least 1");
         require(maxClaimFailures >= 1, grid, "scheduler.claimFailures", "must be at least 1");
         require(!claimTimeout.isNegative() && !claimTimeout.isZero(), grid, "scheduler.claimTimeout", "must be positive");
+    }
+
+    /**
+     * The default placement policy's short name, checked now rather than at the first submit that
+     * names no policy (which an unknown name would fail with a 500); case and blanks ignored.
+     */
+    private static String placement(GridConfig grid) {
+        String written = grid.value("scheduler.placement").orElse(PlacementPolicies.DEFAULT);
+        String name = written.strip().toLowerCase(Locale.ROOT);
+        require(PlacementPolicies.names().contains(name), grid, "scheduler.placement = " + written,
+                "not a placement policy; known: " + String.join(", ", PlacementPolicies.names()));
+        return name;
     }
 
     private static void require(boolean ok, GridConfig grid, String key, String reason) {

@@ -1,6 +1,21 @@
 /**
- * The KOALA scheduler: grid model, information service, placement policies, placement queue,
- * claiming, job lifecycle and persistence. Talks to site agents over their HTTP API
- * ({@code koala.common.site.SiteAgentClient}). Filled in by the scheduler issue.
+ * The KOALA scheduler: the grid model, the placement queue, claiming, the job lifecycle,
+ * allocations for framework runners and the FrameworkJobManager, all on one loop thread.
+ *
+ * <p>{@link koala.scheduler.SchedulerDaemon} wires the process ({@link koala.scheduler.SchedulerMain}
+ * runs it): the store ({@code koala.scheduler.storage}), one site agent per site
+ * ({@code SiteAgents}, kept alive; remote ones through {@code koala.scheduler.remote}), the
+ * information service ({@code koala.scheduler.kis}), the loop ({@code SchedulerLoop}) and the API
+ * ({@code koala.scheduler.api}). {@code Scheduler} holds the state and the decisions: a submitted job
+ * waits in the {@code PlacementQueue}; each round it is placed over the grid as {@code GridViews}
+ * builds it (snapshots less KOALA's own books) by a policy of the {@code placement} module; a placed
+ * job's nodes are claimed with pilot jobs ({@code Pilots}, {@code Claimer} on the rules of
+ * {@code koala.scheduler.claiming}) and the job's life follows the table of
+ * {@code koala.scheduler.state}. {@code NodeDesk} answers the node launchers, {@code ComponentLaunch}
+ * says what a node runs, {@code PilotWatch} notices lost pilots, {@code Recovery} rebuilds the state
+ * after a crash, {@code Allocations} serves framework runners and {@code Frameworks} is the
+ * FrameworkJobManager's registry with its allocations. {@link koala.scheduler.SchedulerSettings}
+ * reads the {@code scheduler.*} keys, {@code FileCatalog} the file catalog for Close-to-Files,
+ * {@code SiteReport} what {@code koala sites} shows.
  */
 package koala.scheduler;

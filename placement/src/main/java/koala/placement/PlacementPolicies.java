@@ -13,7 +13,10 @@ import java.util.stream.Collectors;
 public final class PlacementPolicies {
     /** The policy for a job that names none: Worst-Fit. */
     public static final String DEFAULT = WorstFit.NAME;
-    /** The policy for a flexible job that names none: Flexible Cluster Minimization. */
+    /**
+     * The policy for a flexible job that names none: Flexible Cluster Minimization. A flexible job
+     * that names another policy gets it, and that policy places the job whole, without splitting it.
+     */
     public static final String DEFAULT_FLEXIBLE = FlexibleClusterMinimization.NAME;
 
     private static final List<PlacementPolicy> ALL = List.of(new WorstFit(), new CloseToFiles(),
@@ -44,20 +47,5 @@ public final class PlacementPolicies {
                     + String.join(", ", names()));
         }
         return policy;
-    }
-
-    /**
-     * The policy for one job: the one it names, else {@link #DEFAULT_FLEXIBLE} for a flexible job
-     * and {@link #DEFAULT} for any other. A flexible job that names a policy other than Flexible
-     * Cluster Minimization gets it, and that policy places the job whole, without splitting it.
-     *
-     * @param nameOrNull the job's {@code placement}, or null / blank when it names none
-     * @throws IllegalArgumentException for an unknown name
-     */
-    public static PlacementPolicy forJob(String nameOrNull, boolean flexible) {
-        if (nameOrNull == null || nameOrNull.isBlank()) {
-            return byName(flexible ? DEFAULT_FLEXIBLE : DEFAULT);
-        }
-        return byName(nameOrNull);
     }
 }

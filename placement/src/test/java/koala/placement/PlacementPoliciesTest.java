@@ -38,18 +38,8 @@ class PlacementPoliciesTest {
 
     @Test
     void defaultsAreWorstFitAndForFlexibleJobsFlexibleClusterMinimization() {
-        assertThat(PlacementPolicies.DEFAULT).isEqualTo("worst-fit");
-        assertThat(PlacementPolicies.forJob(null, false)).isInstanceOf(WorstFit.class);
-        assertThat(PlacementPolicies.forJob(" ", false)).isInstanceOf(WorstFit.class);
-        assertThat(PlacementPolicies.forJob(null, true)).isInstanceOf(FlexibleClusterMinimization.class);
-        assertThat(PlacementPolicies.forJob("", true)).isInstanceOf(FlexibleClusterMinimization.class);
-    }
-
-    @Test
-    void aJobThatNamesAPolicyGetsIt() {
-        assertThat(PlacementPolicies.forJob("close-to-files", false)).isInstanceOf(CloseToFiles.class);
-        assertThat(PlacementPolicies.forJob("cluster-minimization", true)).isInstanceOf(ClusterMinimization.class);
-        assertThatThrownBy(() -> PlacementPolicies.forJob("best-fit", true))
-                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(PlacementPolicies.byName(PlacementPolicies.DEFAULT)).isInstanceOf(WorstFit.class);
+        assertThat(PlacementPolicies.byName(PlacementPolicies.DEFAULT_FLEXIBLE))
+                .isInstanceOf(FlexibleClusterMinimization.class);
     }
 }

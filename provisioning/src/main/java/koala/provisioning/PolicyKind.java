@@ -1,13 +1,16 @@
 package koala.provisioning;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.stream.Collectors;
 
 /**
  * The provisioning policy of a framework instance's worker layer, as the JDF names it
  * ({@code provisioning = ondemand}). Each carries the paper's factor n for {@code t_idle = n · O_grow}.
+ *
+ * <p>The one list of policy names: the JDF parser (given {@link #shortNames()} by the runner and the
+ * CLI), the FrameworkJobManager's registry and the CLI's options read them from here.
  */
 public enum PolicyKind {
     /** Never grows or shrinks: the instance keeps its initial workers. n = 6 only matters for orchestrator nodes. */
@@ -87,9 +90,14 @@ public enum PolicyKind {
         return Arrays.stream(values()).filter(p -> p.shortName.equals(wanted)).findFirst();
     }
 
+    /** Every short name, in declaration order: static, ondemand, proactive, reserve, pool. */
+    public static List<String> shortNames() {
+        return Arrays.stream(values()).map(PolicyKind::shortName).toList();
+    }
+
     /** "static, ondemand, proactive, reserve, pool", for messages. */
-    static String names() {
-        return Arrays.stream(values()).map(PolicyKind::shortName).collect(Collectors.joining(", "));
+    public static String names() {
+        return String.join(", ", shortNames());
     }
 
     @Override

@@ -16,8 +16,8 @@ import java.util.Objects;
  * common spares most jobs that wait, whatever the load, for the idle time of {@code pool} workers;
  * OnDemand's t_idle instead keeps every idle worker for 6 · O_grow, many more than the next batch
  * takes when the load is high, none when a quiet spell outlasts t_idle. On the paper's {@code W_rl}
- * a pool of 8 rejects no more than OnDemand with about 3 points more utilization (README,
- * Evaluation).
+ * a pool of 8 rejects no more than OnDemand with about 3 points more utilization
+ * ({@code docs/evaluation.md}).
  *
  * <p>The pool is the {@code pool} idle workers that became idle last (ties by id); with 12 idle
  * workers and a pool of 8, the 4 idle longest go. An instance left alone keeps its pool for t_idle.

@@ -15,12 +15,15 @@
  * applied, so the caller keeps its previous settings.
  *
  * <h2>Decisions</h2>
- * {@link koala.provisioning.WorkerPolicy#of} gives Static, OnDemand or Proactive for the worker
- * layer, answering {@link koala.provisioning.WorkerDecision}s (Grow, Release, Keep) to the
+ * {@link koala.provisioning.WorkerPolicy#of} gives Static, OnDemand, Proactive, or our Reserve and
+ * Pool ({@link koala.provisioning.PolicyKind}, whose short names are the only list of them) for the
+ * worker layer, answering {@link koala.provisioning.WorkerDecision}s (Grow, Release, Keep) to the
  * framework's requests and to samples; {@link koala.provisioning.OrchestratorPolicy} places
  * orchestrators and returns empty orchestrator nodes. Both take snapshots
  * ({@link koala.provisioning.WorkerLayer}, {@link koala.provisioning.OrchestratorLayer}) and
- * {@code now}. {@link koala.provisioning.GrowOverhead} estimates O_grow for t_idle = n · O_grow.
+ * {@code now}. {@link koala.provisioning.GrowOverhead} estimates O_grow for t_idle = n · O_grow;
+ * {@link koala.provisioning.WorkerReport} says when a worker counts as busy, for the runner and the
+ * simulator alike.
  *
  * <h2>In a runner</h2>
  * <pre>{@code

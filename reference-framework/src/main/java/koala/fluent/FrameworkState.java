@@ -1,12 +1,10 @@
 package koala.fluent;
 
-import koala.provisioning.NaturalOrder;
 import koala.provisioning.Texts;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -129,12 +127,6 @@ public final class FrameworkState {
         workers = workers.stream().map(w -> hosts.contains(w.id()) ? w.stop(appId, now) : w).toList();
         finished++;
         return startQueued(now);
-    }
-
-    /** The running application that ends first, ties by id: the simulator's next finish event. */
-    public Optional<RunningApp> nextFinish() {
-        return running.values().stream().min(Comparator.comparing(RunningApp::endsAt)
-                .thenComparing(r -> r.app().id(), NaturalOrder.IDS));
     }
 
     /** The grow the master asks for {@code job} under OnDemand, or reports under Static and Proactive. */

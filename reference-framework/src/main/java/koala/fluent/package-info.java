@@ -40,7 +40,7 @@
  * master.addWorker(nodeId, now).forEach(started -> deploy(started));
  * // the grow settled
  * master.submit(job, now).apps().forEach(outcome -> log.info(outcome.reason()));
- * // an application ends (the simulator takes master.nextFinish() as its next event)
+ * // an application ends (its endsAt; the simulator schedules a finish event for each started one)
  * master.finish(appId, now).forEach(started -> deploy(started));
  * // every sample period
  * ResizeRequest down = master.releaseRequest(now);

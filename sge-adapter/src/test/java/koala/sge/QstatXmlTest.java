@@ -42,7 +42,6 @@ class QstatXmlTest {
         assertThat(snapshot.slotsFree()).isZero();
         assertThat(snapshot.slotsUsedByOthers()).isEqualTo(1);
         assertThat(snapshot.slotsUsedByKoala()).isEqualTo(15);
-        assertThat(snapshot.pendingJobs()).isEqualTo(3);
         assertThat(result.jobs()).filteredOn(j -> !j.running()).extracting(CellJob::id)
                 .containsExactly("18", "19", "20");
         assertThat(result.jobs()).filteredOn(j -> j.id().equals("18")).singleElement()

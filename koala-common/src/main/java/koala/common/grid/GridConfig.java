@@ -16,7 +16,8 @@ import org.apache.commons.configuration2.io.FileHandler;
 
 /**
  * The grid configuration file (a properties file read with Commons Configuration): the sites and
- * how to reach them. Keys per site are {@code site.NAME.*}; see the README for the reference.
+ * how to reach them. Keys per site are {@code site.NAME.*}; see {@code docs/admin-guide.md},
+ * "Configuration reference".
  */
 public final class GridConfig {
     public static final Path DEFAULT_SGE_ROOT = Path.of("/var/lib/gridengine");

@@ -2,6 +2,8 @@ package koala.common.jdf;
 
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -28,8 +30,11 @@ enum Attribute {
     PLACEMENT("placement", Level.JOB, Shape.ONE, Values.oneOf(JdfParser.PLACEMENT_POLICIES.toArray(String[]::new))),
     PRIORITY("priority", Level.JOB, Shape.ONE, Values.oneOf("high", "low")),
 
-    PROVISIONING("provisioning", Level.FRAMEWORK, Shape.ONE, Values.oneOf("static", "ondemand", "proactive", "reserve",
-            "pool")),
+    /**
+     * Any name, lower-cased: which names are policies is the provisioning module's to say, and
+     * {@link JdfParser#parse(String, String, ClusterCatalog, List)} checks them.
+     */
+    PROVISIONING("provisioning", Level.FRAMEWORK, Shape.ONE, text -> Values.text(text).toLowerCase(Locale.ROOT)),
     F_MAX("fMax", Level.FRAMEWORK, Shape.ONE, Values::positiveWholeText),
     T_IDLE("tIdle", Level.FRAMEWORK, Shape.ONE, Values::seconds),
     T_IDLE_FACTOR("tIdleFactor", Level.FRAMEWORK, Shape.ONE, Values::positiveNumber),

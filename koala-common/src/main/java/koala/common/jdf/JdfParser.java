@@ -36,7 +36,8 @@ public final class JdfParser {
     }
 
     /**
-     * Parses and checks one job description.
+     * Parses and checks one job description; a framework's {@code provisioning} may be any name (see
+     * the next method).
      *
      * @param file     the name used in messages and as the default job name ("-" for standard input)
      * @param text     the file's content
@@ -45,13 +46,33 @@ public final class JdfParser {
      * @throws JdfException with every problem found, in file order, when the job cannot be used
      */
     public static JobDescription parse(String file, String text, ClusterCatalog clusters) {
+        return read(file, text, clusters, null);
+    }
+
+    /**
+     * Parses and checks one job description, a framework's {@code provisioning} among the given
+     * policy names. The names are the provisioning module's ({@code PolicyKind.shortNames()}), which
+     * this module does not depend on: callers that run framework instances (the runner, the CLI)
+     * pass them; without them ({@link #parse(String, String, ClusterCatalog)}) any name is read and
+     * the runner's settings refuse an unknown one.
+     *
+     * @param provisioningPolicies the names {@code provisioning} may take
+     * @throws JdfException with every problem found, in file order, when the job cannot be used
+     */
+    public static JobDescription parse(String file, String text, ClusterCatalog clusters,
+                                       List<String> provisioningPolicies) {
+        return read(file, text, clusters, Objects.requireNonNull(provisioningPolicies, "provisioningPolicies"));
+    }
+
+    private static JobDescription read(String file, String text, ClusterCatalog clusters,
+                                       List<String> provisioningPolicies) {
         Objects.requireNonNull(file, "file");
         Objects.requireNonNull(text, "text");
         Objects.requireNonNull(clusters, "clusters");
         Problems problems = new Problems(file);
         List<Rsl.Request> requests = RslParser.parse(JdfLexer.lex(text, problems), problems);
         boolean soundSyntax = !problems.any();
-        RequestReader reader = new RequestReader(problems);
+        RequestReader reader = new RequestReader(problems, provisioningPolicies);
         JobAssembler.Assembled job = JobAssembler.assemble(requests.stream().map(reader::read).toList(), problems);
         if (soundSyntax && !reader.sawUnknownAttribute()) {
             JobChecks.check(job, problems);

@@ -12,10 +12,14 @@ import java.util.Optional;
  */
 final class RequestReader {
     private final Problems problems;
+    private final Values.Reader provisioning;
     private boolean unknown;
 
-    RequestReader(Problems problems) {
+    /** @param provisioningPolicies the names {@code provisioning} may take, or null to take any (lower-cased) */
+    RequestReader(Problems problems, List<String> provisioningPolicies) {
         this.problems = problems;
+        this.provisioning = provisioningPolicies == null ? Attribute.PROVISIONING::read
+                : Values.oneOf(provisioningPolicies.toArray(String[]::new));
     }
 
     /** Whether some request named an attribute that does not exist. */
@@ -95,7 +99,7 @@ final class RequestReader {
             return null;
         }
         try {
-            return attribute.read(literal.text());
+            return attribute == Attribute.PROVISIONING ? provisioning.read(literal.text()) : attribute.read(literal.text());
         } catch (Values.Bad bad) {
             problems.add(literal.at(), attribute.spelling() + ": '" + literal.text() + "' " + bad.getMessage());
             return null;

@@ -36,8 +36,4 @@ public record CellSnapshot(String site, Instant takenAt, List<HostInfo> hosts, L
     public int slotsUsedByKoala() {
         return jobs.stream().filter(j -> j.running() && j.koala()).mapToInt(CellJob::slots).sum();
     }
-
-    public long pendingJobs() {
-        return jobs.stream().filter(j -> !j.running()).count();
-    }
 }

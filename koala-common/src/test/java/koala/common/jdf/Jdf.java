@@ -10,11 +10,14 @@ final class Jdf {
     /** The local testbed: fs0 with 16 nodes, fs1 and fs2 with 8. */
     static final ClusterCatalog TESTBED = new ClusterCatalog(Map.of("fs0", 16, "fs1", 8, "fs2", 8));
 
+    /** The provisioning policies' names as the runner and the CLI pass them (PolicyKind's, in provisioning). */
+    static final List<String> POLICIES = List.of("static", "ondemand", "proactive", "reserve", "pool");
+
     private Jdf() {
     }
 
     static JobDescription parse(String text) {
-        return JdfParser.parse("job.jdf", text, TESTBED);
+        return JdfParser.parse("job.jdf", text, TESTBED, POLICIES);
     }
 
     /** The errors, each as {@code job.jdf:line:column: message}; fails if the text parses. */
@@ -24,7 +27,7 @@ final class Jdf {
 
     static List<String> errors(String text, ClusterCatalog clusters) {
         JdfException[] caught = new JdfException[1];
-        assertThatThrownBy(() -> JdfParser.parse("job.jdf", text, clusters))
+        assertThatThrownBy(() -> JdfParser.parse("job.jdf", text, clusters, POLICIES))
                 .isInstanceOfSatisfying(JdfException.class, e -> caught[0] = e);
         return caught[0].errors().stream().map(JdfError::toString).toList();
     }

@@ -117,6 +117,15 @@ class JdfParserTest {
     }
 
     @Test
+    void withoutThePolicyNamesAnyProvisioningNameIsReadLowerCased() {
+        String text = "+(&(jobType = framework)(role = master)(provisioning = Elastic))(&(role = orchestrator))";
+
+        assertThat(JdfParser.parse("job.jdf", text, Jdf.TESTBED).framework()).containsEntry("provisioning", "elastic");
+        assertThat(Jdf.errors(text)).containsExactly(
+                "job.jdf:1:56: provisioning: 'Elastic' is not one of: static, ondemand, proactive, reserve, pool");
+    }
+
+    @Test
     void aFrameworkComponentNeedsNoExecutable() {
         JobDescription job = parse("+(&(jobType = framework)(role = master))(&(role = orchestrator))");
         assertThat(job.components()).extracting(ComponentSpec::executable).containsOnlyNulls();

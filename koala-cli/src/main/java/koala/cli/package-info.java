@@ -1,0 +1,19 @@
+/**
+ * {@code bin/koala}: one picocli command line ({@link koala.cli.Koala}) for the testbed, the daemons
+ * and the grid's users. Exit 0 on success, 2 on bad input, 1 on failure; {@code --json} where the
+ * output is data.
+ * <ul>
+ * <li>Users: {@code JobCommands} (submit, jobs, status, cancel, sites), {@code ValidateCommand},
+ *     {@code FrameworkCommands} (frameworks, framework), {@code RunnerLaunch} (a framework JDF starts
+ *     its runner), {@code FluentCommands} (the reference framework's instances and job files),
+ *     {@code ConfigCommand} (effective provisioning settings).</li>
+ * <li>Daemons and testbed: {@code SchedulerCommand}, {@code AgentCommand}, {@code TestbedCommand},
+ *     {@code DemoCommand} with {@code FrameworkDemo}.</li>
+ * <li>Measurements: {@code BenchCommand} ({@code GrowBenchCommand}, {@code PlacementBenchCommand}),
+ *     {@code ExperimentCommand} (the simulator's experiments) and the testbed experiment
+ *     ({@code TestbedExperiment}, {@code TestbedSetup}, {@code TestbedRun}, {@code TestbedLogs},
+ *     {@code TestbedFigures}, {@code TestbedReport}).</li>
+ * </ul>
+ * {@code GridOptions} is what every command that talks to the grid shares.
+ */
+package koala.cli;

@@ -1,0 +1,33 @@
+package koala.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import koala.provisioning.PolicyKind;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/** The CLI names the provisioning policies as {@link PolicyKind} does, without a list of its own. */
+class PolicyNamesTest {
+    private static String help(String... command) {
+        StringWriter out = new StringWriter();
+        CommandLine cli = Koala.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.execute(command);
+        return out.toString().replaceAll("\\s+", ""); // help wraps lines anywhere
+    }
+
+    @Test
+    void theTestbedExperimentRunsEveryPolicyByDefault() {
+        assertThat(help("experiment", "testbed", "--help"))
+                .contains("policies,inthisorder(default:static,ondemand,proactive,reserve,pool)");
+        assertThat(PolicyKind.shortNames()).containsExactly("static", "ondemand", "proactive", "reserve", "pool");
+    }
+
+    @Test
+    void fluentDeployListsEveryPolicy() {
+        assertThat(help("fluent", "deploy", "--help"))
+                .contains("static,ondemand,proactive,reserve,pool(default:ondemand)");
+    }
+}

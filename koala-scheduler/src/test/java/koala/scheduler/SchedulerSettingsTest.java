@@ -1,0 +1,48 @@
+package koala.scheduler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import koala.common.grid.ConfigException;
+import koala.common.grid.GridConfig;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The {@code scheduler.*} keys: defaults, and values refused at start with the file and the key. */
+class SchedulerSettingsTest {
+    @TempDir
+    Path dir;
+
+    private SchedulerSettings settings(String extra) throws Exception {
+        Path file = dir.resolve("grid.properties");
+        Files.writeString(file, "grid.sites = fs0\nsite.fs0.sge.cell = fs0\n" + extra);
+        return SchedulerSettings.from(GridConfig.load(file), dir);
+    }
+
+    @Test
+    void defaultsWhenNothingIsSet() throws Exception {
+        SchedulerSettings s = settings("");
+
+        assertThat(s.port()).isEqualTo(7400);
+        assertThat(s.defaultPolicy()).isEqualTo("worst-fit");
+        assertThat(s.placementEvery()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(s.maxPlaceTries()).isEqualTo(150);
+        assertThat(s.database()).isEqualTo(dir.resolve("scheduler").resolve("koala"));
+    }
+
+    @Test
+    void aPlacementPolicyIsReadWithoutRegardToCaseOrBlanks() throws Exception {
+        assertThat(settings("scheduler.placement = Close-To-Files \n").defaultPolicy()).isEqualTo("close-to-files");
+    }
+
+    @Test
+    void anUnknownPlacementPolicyIsRefusedAtStartWithTheFileTheKeyAndTheKnownNames() {
+        assertThatThrownBy(() -> settings("scheduler.placement = best-fit\n"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage(dir.resolve("grid.properties") + ": scheduler.placement = best-fit: not a placement "
+                        + "policy; known: worst-fit, close-to-files, cluster-minimization, flexible-cluster-minimization");
+    }
+}

@@ -1,0 +1,12 @@
+/**
+ * The local multicluster testbed: several independent SGE cells on this machine, each with its own
+ * qmaster and execd, from Debian's packages ({@code SgePackages}). {@link koala.testbed.Testbed}
+ * brings them up and down following a {@link koala.testbed.TestbedPlan} of
+ * {@link koala.testbed.CellPlan}s, one {@code SgeCell} each, records what it started
+ * ({@link koala.testbed.TestbedRecord}), reports {@link koala.testbed.CellStatus}es and writes the
+ * grid configuration ({@code GridConfigFile}). {@link koala.testbed.LocalUser} plays a
+ * cell's local user with plain {@code qsub}; {@link koala.testbed.SgeLatencyBenchmark} times a job
+ * through a site agent against {@code qsub -sync y}. See "The local multicluster testbed" in
+ * {@code docs/admin-guide.md}.
+ */
+package koala.testbed;

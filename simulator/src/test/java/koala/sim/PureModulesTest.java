@@ -1,0 +1,63 @@
+package koala.sim;
+
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaMethodCall;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.List;
+
+/**
+ * The pure modules stay pure: the decision code that the daemons run in real time and this
+ * simulator runs in virtual time does no I/O over the network or to a database and never reads
+ * the clock or sleeps — time is always a parameter. Guarded here because this module depends on
+ * every one of them:
+ * <ul>
+ * <li>{@code provisioning} ({@code koala.provisioning..});</li>
+ * <li>{@code placement} ({@code koala.placement..});</li>
+ * <li>{@code reference-framework} ({@code koala.fluent} only: {@code koala.fluent.master}, {@code .device},
+ *     {@code .client} and {@code .wire} are the framework's processes, in {@code fluent-framework});</li>
+ * <li>the simulator's core ({@code koala.sim..}, but not {@code koala.sim.experiment}, which writes
+ *     CSV and PNG files and times the simulator with the wall clock).</li>
+ * </ul>
+ */
+@AnalyzeClasses(packages = {"koala.provisioning", "koala.placement", "koala.fluent", "koala.sim"},
+        importOptions = ImportOption.DoNotIncludeTests.class)
+class PureModulesTest {
+    private static final DescribedPredicate<JavaClass> PURE = resideInAnyPackage("koala.provisioning..",
+            "koala.placement..", "koala.fluent", "koala.sim..")
+            .and(not(resideInAnyPackage("koala.sim.experiment..")))
+            .as("classes of provisioning, placement, reference-framework and the simulator's core");
+
+    @ArchTest
+    static final ArchRule NO_NETWORK_SERVER_OR_DATABASE = noClasses().that(PURE).should().dependOnClassesThat()
+            .resideInAnyPackage("java.net..", "java.sql..", "javax.sql..", "com.sun.net.httpserver..",
+                    "org.eclipse.jetty..", "org.h2..", "com.jcraft.jsch..")
+            .because("decisions are made from the state they are given; I/O belongs to the daemons");
+
+    @ArchTest
+    static final ArchRule NO_CLOCK_READS_OR_SLEEPS = noClasses().that(PURE).should()
+            .callMethodWhere(calls(InstantSource.class, "system"))
+            .orShould().callMethodWhere(calls(Clock.class, "systemUTC", "systemDefaultZone", "system"))
+            .orShould().callMethodWhere(calls(Instant.class, "now"))
+            .orShould().callMethodWhere(calls(System.class, "currentTimeMillis", "nanoTime"))
+            .orShould().callMethodWhere(calls(Thread.class, "sleep"))
+            .because("time is a parameter, so the runner (real time) and the simulator (virtual time) run the "
+                    + "same code");
+
+    /** A call to one of the named methods of {@code owner}, whatever its parameters. */
+    private static DescribedPredicate<JavaMethodCall> calls(Class<?> owner, String... names) {
+        List<String> wanted = List.of(names);
+        return DescribedPredicate.describe(owner.getSimpleName() + "." + String.join("/", names) + "()",
+                call -> call.getTargetOwner().isEquivalentTo(owner) && wanted.contains(call.getName()));
+    }
+}
