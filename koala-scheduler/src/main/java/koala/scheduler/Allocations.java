@@ -194,7 +194,8 @@ final class Allocations {
         if (request.nodes() < 1) {
             throw ApiException.badRequest("nodes", request.nodes() + ": ask for at least 1 node");
         }
-        if (request.executable() == null || !request.executable().startsWith("/")) {
+        // or one the node's launcher fills in, such as ${KOALA_JAVA}
+        if (request.executable() == null || !request.executable().matches("/.*|\\$\\{[A-Za-z_][A-Za-z0-9_]*}(/.*)?")) {
             throw ApiException.badRequest("executable", "'" + request.executable() + "' must be an absolute path");
         }
     }
