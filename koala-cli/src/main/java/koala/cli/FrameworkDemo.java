@@ -165,11 +165,24 @@ final class FrameworkDemo {
                 .toList()));
         System.out.println("  busy workers over time:      " + spark(samples.stream().map(MetricsSample::busy).toList()));
         MetricsSummary.of(fluent.metrics()).lines().forEach(l -> System.out.println("  " + l));
+        hosts(instance);
         System.out.println("  Metrics of instance " + instance + ": bin/koala fluent metrics --instance " + instance
-                + " (while it runs) and KOALA_HOME/fluent/instance-" + instance + "/");
+                + " (while it runs) and ~koala/koala-fluent/instance-" + instance + "/");
         System.out.println("  Your own instance: bin/koala fluent deploy --fmax 8 --set tIdle=20, then "
                 + "bin/koala fluent submit --instance ID jobs-file (see bin/koala fluent --help)");
         return failed ? Koala.FAILURE : 0;
+    }
+
+    /** Which compute hosts the instance's nodes ran on: each node is a host of its own. */
+    private void hosts(long instance) {
+        java.util.Map<String, java.util.List<String>> byRole = new java.util.TreeMap<>();
+        client.job(instance).nodes().stream().filter(n -> n.host() != null).forEach(n -> byRole
+                .computeIfAbsent(n.component() == 0 ? "master" : n.component() == 1 ? "orchestrator" : "workers",
+                        r -> new ArrayList<>()).add(n.host()));
+        long distinct = byRole.values().stream().flatMap(List::stream).distinct().count();
+        System.out.println("  compute hosts: " + distinct + " distinct; " + byRole.entrySet().stream()
+                .map(e -> e.getKey() + " on " + String.join(", ", new java.util.TreeSet<>(e.getValue())))
+                .collect(java.util.stream.Collectors.joining("; ")));
     }
 
     private static String spark(List<Integer> values) {

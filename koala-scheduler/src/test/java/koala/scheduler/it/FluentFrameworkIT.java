@@ -67,6 +67,12 @@ class FluentFrameworkIT {
             assertThat(two.grow()).isEqualTo("asked to grow 2, granted 2; the new workers joined");
             assertThat(two.apps().get(0).workers()).doesNotContainAnyElementsOf(two.apps().get(1).workers());
             assertThat(two.apps()).allSatisfy(a -> assertThat(a.orchestrator()).isNotNull());
+            // the master and the workers run on compute hosts of their own, and answer only on their addresses
+            List<String> hosts = client.job(runner.instance()).nodes().stream().filter(n -> n.state().equals("RUNNING"))
+                    .map(n -> n.host()).toList();
+            assertThat(hosts).hasSize(4).doesNotHaveDuplicates().allMatch(h -> h.matches("fs1-n\\d+"));
+            assertThat(fluent.status().workers()).allSatisfy(w -> assertThat(w.url()).matches("http://fs1-n\\d+:\\d+"));
+            hosts.forEach(h -> assertThat(TestScheduler.javaOnLoopback(h)).as("KOALA on %s's loopback", h).isEmpty());
 
             awaitEnded(fluent, two.job());
             assertThat(fluent.job(two.job()).apps()).allSatisfy(a -> {

@@ -86,6 +86,27 @@ final class TestScheduler implements AutoCloseable {
         return koala.common.grid.Accounts.directoryOf("koala", prefix + "-" + Long.toHexString(System.nanoTime()));
     }
 
+    /**
+     * The JVMs listening on {@code host}'s loopback or on every address of it (a testbed host's
+     * network namespace is named after it): KOALA's processes on a compute node listen on the
+     * node's own address only.
+     */
+    static List<String> javaOnLoopback(String host) {
+        try {
+            Process p = new ProcessBuilder("ip", "netns", "exec", host, "ss", "-ltnpH").redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes());
+            p.waitFor();
+            return out.lines().filter(l -> l.contains("\"java\""))
+                    .filter(l -> l.matches(".*\\s(127\\.0\\.0\\.1|0\\.0\\.0\\.0|\\*|\\[::]|\\[::1]|\\[::ffff:127\\.0\\.0\\.1]):\\d+\\s.*"))
+                    .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     static int freePort() {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
