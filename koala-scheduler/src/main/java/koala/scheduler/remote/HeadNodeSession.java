@@ -6,15 +6,15 @@ import com.jcraft.jsch.JSch;
 import com.jcraft.jsch.JSchException;
 import com.jcraft.jsch.Session;
 import com.jcraft.jsch.SftpException;
-import java.io.ByteArrayOutputStream;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import koala.common.grid.SiteConfig;
 import koala.common.grid.SshConfig;
+import koala.common.process.Completion;
+import koala.common.time.Durations;
 import koala.common.time.Poll;
 
 /**
@@ -72,29 +72,49 @@ final class HeadNodeSession implements AutoCloseable {
 
     /** Runs {@code command} with the account's shell; waits at most {@code timeout} for it to end. */
     Result run(String command, Duration timeout) {
+        return run(command, timeout, null);
+    }
+
+    /**
+     * Runs {@code command} with {@code input} on its standard input (the channel's: how a secret
+     * reaches the head node without showing on a command line), then end of file. At most
+     * {@code timeout}: a command still running then is sent a KILL and its channel closed.
+     */
+    Result run(String command, Duration timeout, byte[] input) {
         ChannelExec exec = null;
         try {
             exec = (ChannelExec) session.openChannel("exec");
             exec.setCommand(command);
-            exec.setInputStream(null);
+            exec.setInputStream(input == null ? null : new ByteArrayInputStream(input));
             InputStream out = exec.getInputStream();
             InputStream err = exec.getErrStream();
             exec.connect((int) CONNECT_TIMEOUT.toMillis());
-            CompletableFuture<String> errText = CompletableFuture.supplyAsync(() -> read(err));
-            String outText = read(out);
             ChannelExec channel = exec;
-            if (!poll.until(channel::isClosed, timeout)) {
-                throw new SshFailure("site " + site.name() + ": a command on the head node did not end within "
-                        + timeout.toSeconds() + " s", null);
-            }
-            return new Result(exec.getExitStatus(), outText, errText.join());
+            Completion.Output output = Completion.await(out, err, t -> poll.until(channel::isClosed, t), timeout,
+                    "ssh-" + site.name()).orElseThrow(() -> timedOut(channel, command, timeout));
+            return new Result(exec.getExitStatus(), output.outText(), output.errText());
         } catch (JSchException | IOException e) {
             throw new SshFailure("site " + site.name() + ": lost the head node while running a command: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SshFailure("site " + site.name() + ": interrupted while running " + Sh.brief(command)
+                    + " on the head node", e);
         } finally {
             if (exec != null) {
                 exec.disconnect();
             }
         }
+    }
+
+    /** Asks the server to kill the command (sshd honours it since OpenSSH 7.9; closing the channel alone does not). */
+    private SshFailure timedOut(ChannelExec channel, String command, Duration timeout) {
+        try {
+            channel.sendSignal("KILL");
+        } catch (Exception e) {
+            // an older sshd refuses signals; the channel is closed below either way
+        }
+        return new SshFailure("site " + site.name() + ": " + Sh.brief(command) + " on the head node did not end within "
+                + Durations.text(timeout) + "; stopped it", null);
     }
 
     /** Copies {@code content} to {@code path} on the head node, whole or not at all. */
@@ -146,13 +166,4 @@ final class HeadNodeSession implements AutoCloseable {
         session.disconnect();
     }
 
-    private static String read(InputStream in) {
-        try {
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-            in.transferTo(bytes);
-            return bytes.toString(StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return "";
-        }
-    }
 }
