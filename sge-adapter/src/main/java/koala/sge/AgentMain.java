@@ -32,6 +32,9 @@ import org.apache.logging.log4j.Logger;
  */
 public final class AgentMain {
     public static final int EXIT_WEDGED = 75;
+    /** Probe every 2 s; DOWN when a probe has not answered within 5 s; a DRMAA call stuck for 60 s is a wedge. */
+    static final SiteAgent.Timing TIMING = new SiteAgent.Timing(Duration.ofSeconds(2), Duration.ofSeconds(5),
+            Duration.ofSeconds(60));
     private static final Logger LOG = LogManager.getLogger(AgentMain.class);
 
     private AgentMain() {
@@ -54,10 +57,12 @@ public final class AgentMain {
 
     static void run(SiteConfig site, Options options) throws IOException, InterruptedException {
         int port = options.port();
+        SiteAgent.Threads threads = new SiteAgent.Threads(Executors.newSingleThreadScheduledExecutor(daemon("health")),
+                Executors.newSingleThreadExecutor(daemon("probe")), Executors.newSingleThreadExecutor(daemon("drmaa-session")),
+                Executors.newSingleThreadExecutor(daemon("reaper")));
         SiteAgent agent = new SiteAgent(site, new SgeCommands(site.cell(), Duration.ofSeconds(20)),
-                new DrmaaCell(InstantSource.system()), InstantSource.system(),
-                Executors.newSingleThreadScheduledExecutor(daemon("probe")), Executors.newSingleThreadExecutor(daemon("reaper")),
-                Duration.ofSeconds(2), Duration.ofSeconds(60), () -> Runtime.getRuntime().halt(EXIT_WEDGED));
+                new DrmaaCell(InstantSource.system()), InstantSource.system(), threads, TIMING,
+                () -> Runtime.getRuntime().halt(EXIT_WEDGED));
         JsonHttpServer server = new JsonHttpServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 8);
         AgentApi.register(server, agent);
         server.start();

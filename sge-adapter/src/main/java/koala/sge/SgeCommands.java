@@ -55,7 +55,7 @@ public final class SgeCommands {
             Process process = builder.start();
             process.getOutputStream().close();
             Completion.Output output = Completion.await(process, timeout, command).orElseThrow(() ->
-                    new CellUnreachableException(what + " did not answer within " + Durations.text(timeout)));
+                    new CellUnreachableException(silence(what, timeout), true));
             if (process.exitValue() != 0) {
                 String stderr = output.errText().trim();
                 throw new CellUnreachableException(lastLine(stderr.isEmpty() ? output.outText() : stderr,
@@ -68,6 +68,11 @@ public final class SgeCommands {
             Thread.currentThread().interrupt();
             throw new CellUnreachableException("interrupted while running " + what);
         }
+    }
+
+    /** What a command that did not answer in time is reported as: "qstat -u koala did not answer within 5 s". */
+    static String silence(String what, Duration timeout) {
+        return what + " did not answer within " + Durations.text(timeout);
     }
 
     /** SGE's messages often start with "error: "; the last line carries the reason. */
