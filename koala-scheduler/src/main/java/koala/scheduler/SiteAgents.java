@@ -15,6 +15,7 @@ import koala.common.grid.SiteConfig;
 import koala.common.http.ApiException;
 import koala.common.process.AgentProcess;
 import koala.common.process.RuntimeImage;
+import koala.common.site.AgentSecret;
 import koala.common.site.SiteAgentClient;
 import koala.scheduler.remote.RemoteSite;
 import koala.scheduler.storage.Store;
@@ -69,7 +70,8 @@ final class SiteAgents implements AutoCloseable {
             Optional<Store.AgentRecord> previous = Optional.ofNullable(known.get(site.name())).filter(SiteAgents::answers);
             if (previous.isPresent()) {
                 LOG.info("re-attached to the agent of site {} at {}", site.name(), previous.get().url());
-                clients.put(site.name(), new SiteAgentClient(URI.create(previous.get().url())));
+                clients.put(site.name(), new SiteAgentClient(URI.create(previous.get().url()),
+                        AgentSecret.of(previous.get().secret())));
                 pids.put(site.name(), previous.get().pid());
             } else {
                 start(site);
@@ -121,10 +123,12 @@ final class SiteAgents implements AutoCloseable {
         }
     }
 
+    /** Starts an agent with a new secret, kept in the store so that a restarted scheduler can re-attach. */
     private void start(SiteConfig site) {
-        AgentProcess agent = AgentProcess.start(site, grid.file(), koalaHome, site.agentPort(), START_TIMEOUT);
+        AgentSecret secret = AgentSecret.random();
+        AgentProcess agent = AgentProcess.start(site, grid.file(), koalaHome, site.agentPort(), START_TIMEOUT, secret);
         Optional.ofNullable(started.put(site.name(), agent)).ifPresent(AgentProcess::close);
-        store.saveAgent(new Store.AgentRecord(site.name(), agent.url().toString(), agent.pid()));
+        store.saveAgent(new Store.AgentRecord(site.name(), agent.url().toString(), agent.pid(), secret.value()));
         clients.put(site.name(), agent.client());
         pids.put(site.name(), agent.pid());
         LOG.info("agent of site {} serving on {}", site.name(), agent.url());
@@ -134,10 +138,15 @@ final class SiteAgents implements AutoCloseable {
         if (!ProcessHandle.of(agent.pid()).map(ProcessHandle::isAlive).orElse(false)) {
             return false;
         }
+        if (agent.secret() == null) {
+            LOG.warn("the agent of site {} (pid {}) was recorded without a secret, by an older scheduler; starting a "
+                    + "new one", agent.site(), agent.pid());
+            return false;
+        }
         try {
-            new SiteAgentClient(URI.create(agent.url())).health();
+            new SiteAgentClient(URI.create(agent.url()), AgentSecret.of(agent.secret())).health();
             return true;
-        } catch (ApiException e) {
+        } catch (ApiException | IllegalArgumentException e) {
             return false;
         }
     }

@@ -9,7 +9,8 @@ import koala.common.site.PilotSpec;
 import koala.common.site.PilotState;
 
 /**
- * The site agent's HTTP/JSON API.
+ * The site agent's HTTP/JSON API. Every route needs {@code Authorization: Bearer <secret>}
+ * ({@link CallerCheck}); without it, or with a wrong one: 401.
  *
  * <pre>
  * GET    /health          is the cell reachable (UP/DOWN, reason, since)
@@ -26,13 +27,13 @@ final class AgentApi {
     private AgentApi() {
     }
 
-    static void register(JsonHttpServer server, SiteAgent agent) {
-        server.route("GET", "/health", r -> Response.ok(agent.health()))
-                .route("GET", "/snapshot", r -> Response.ok(agent.snapshot()))
-                .route("POST", "/pilots", r -> Response.created(agent.submit(r.body(PilotSpec.class))))
-                .route("GET", "/pilots", r -> Response.ok(agent.pilots()))
-                .route("GET", "/pilots/{id}", r -> Response.ok(status(agent, r)))
-                .route("DELETE", "/pilots/{id}", r -> Response.ok(agent.kill(r.param("id"))));
+    static void register(JsonHttpServer server, CallerCheck check, SiteAgent agent) {
+        server.route("GET", "/health", check.guard(r -> Response.ok(agent.health())))
+                .route("GET", "/snapshot", check.guard(r -> Response.ok(agent.snapshot())))
+                .route("POST", "/pilots", check.guard(r -> Response.created(agent.submit(r.body(PilotSpec.class)))))
+                .route("GET", "/pilots", check.guard(r -> Response.ok(agent.pilots())))
+                .route("GET", "/pilots/{id}", check.guard(r -> Response.ok(status(agent, r))))
+                .route("DELETE", "/pilots/{id}", check.guard(r -> Response.ok(agent.kill(r.param("id")))));
     }
 
     private static Object status(SiteAgent agent, Request r) {

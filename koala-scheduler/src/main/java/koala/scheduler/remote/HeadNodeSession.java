@@ -22,7 +22,7 @@ import koala.common.time.Poll;
  * forwards. The server is asked every five seconds whether it is alive, so a connection that dies
  * without a word (a cable, a firewall) is noticed within fifteen.
  */
-final class HeadNodeSession implements AutoCloseable {
+final class HeadNodeSession implements HeadNodeShell, AutoCloseable {
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(15);
 
     private final SiteConfig site;
@@ -63,24 +63,13 @@ final class HeadNodeSession implements AutoCloseable {
         return session.isConnected();
     }
 
-    /** What a command printed and how it ended. */
-    record Result(int exit, String out, String err) {
-        boolean ok() {
-            return exit == 0;
-        }
-    }
-
-    /** Runs {@code command} with the account's shell; waits at most {@code timeout} for it to end. */
-    Result run(String command, Duration timeout) {
-        return run(command, timeout, null);
-    }
-
     /**
      * Runs {@code command} with {@code input} on its standard input (the channel's: how a secret
      * reaches the head node without showing on a command line), then end of file. At most
      * {@code timeout}: a command still running then is sent a KILL and its channel closed.
      */
-    Result run(String command, Duration timeout, byte[] input) {
+    @Override
+    public Result run(String command, Duration timeout, byte[] input) {
         ChannelExec exec = null;
         try {
             exec = (ChannelExec) session.openChannel("exec");
@@ -117,8 +106,8 @@ final class HeadNodeSession implements AutoCloseable {
                 + Durations.text(timeout) + "; stopped it", null);
     }
 
-    /** Copies {@code content} to {@code path} on the head node, whole or not at all. */
-    void upload(InputStream content, String path) {
+    @Override
+    public void upload(InputStream content, String path) {
         ChannelSftp sftp = null;
         try (content) {
             sftp = (ChannelSftp) session.openChannel("sftp");

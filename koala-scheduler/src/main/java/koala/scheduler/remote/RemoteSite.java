@@ -14,6 +14,7 @@ import java.util.function.Consumer;
 import koala.common.grid.SiteConfig;
 import koala.common.grid.SshConfig;
 import koala.common.http.ApiException;
+import koala.common.site.AgentSecret;
 import koala.common.site.SiteAgentClient;
 import koala.common.time.Poll;
 import org.apache.logging.log4j.LogManager;
@@ -158,7 +159,7 @@ public final class RemoteSite implements AutoCloseable {
             if (running != null) {
                 LOG.info("site {}: re-attaching to the agent on {} (pid {})", site.name(), ssh.host(), running.pid());
             } else {
-                running = agent.start(jars);
+                running = agent.start(jars, AgentSecret.random());
             }
             int callback = forwardCallbacks(session, agent);
             Launcher launcher = new Launcher(agent.head().java(), jars, "http://127.0.0.1:" + callback,
@@ -176,16 +177,16 @@ public final class RemoteSite implements AutoCloseable {
     /** Forwards to the agent's port, checks that it answers, and makes it the site's agent. */
     private void attach(Attached a, List<String> jars) {
         int local = a.session().forwardLocal(a.running().port());
-        SiteAgentClient client = new SiteAgentClient(URI.create("http://127.0.0.1:" + local));
+        SiteAgentClient client = new SiteAgentClient(URI.create("http://127.0.0.1:" + local), a.running().secret());
         RemoteAgent.Running running = a.running();
         if (!answers(client)) {
             LOG.warn("site {}: the agent on {} (pid {}) does not answer; starting another", site.name(), ssh.host(),
                     running.pid());
             a.session().unforwardLocal(local);
-            a.agent().stop(running);
-            running = a.agent().start(jars);
+            a.agent().stop(running.pid());
+            running = a.agent().start(jars, AgentSecret.random());
             local = a.session().forwardLocal(running.port());
-            client = new SiteAgentClient(URI.create("http://127.0.0.1:" + local));
+            client = new SiteAgentClient(URI.create("http://127.0.0.1:" + local), running.secret());
             if (!answers(client)) {
                 throw new IllegalStateException("site " + site.name() + ": the agent on " + ssh.host()
                         + " does not answer through the SSH forward");
@@ -279,7 +280,7 @@ public final class RemoteSite implements AutoCloseable {
                     a.running().pid());
             a.session().unforwardLocal(a.localPort());
             List<String> jars = a.launcher().classpath();
-            attach(new Attached(a.session(), a.agent(), a.agent().start(jars), 0, a.launcher()), jars);
+            attach(new Attached(a.session(), a.agent(), a.agent().start(jars, AgentSecret.random()), 0, a.launcher()), jars);
         }
     }
 
@@ -297,7 +298,7 @@ public final class RemoteSite implements AutoCloseable {
         Attached a = attached;
         if (a != null) {
             try {
-                a.agent().stop(a.running());
+                a.agent().stop(a.running().pid());
             } catch (RuntimeException e) {
                 LOG.warn("site {}: could not stop the agent on {}: {}", site.name(), ssh.host(), e.getMessage());
             }

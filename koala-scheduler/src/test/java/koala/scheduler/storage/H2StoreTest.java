@@ -25,4 +25,32 @@ class H2StoreTest {
             assertThat(other.pilotTag()).as("another scheduler's database").isNotEqualTo(tag);
         }
     }
+
+    @Test
+    void anAgentsSecretIsKeptForARestartedSchedulerToReattach() {
+        try (H2Store store = H2Store.open(dir.resolve("a"))) {
+            store.saveAgent(new Store.AgentRecord("fs0", "http://127.0.0.1:41234", 777, "c2VjcmV0"));
+            store.saveAgent(new Store.AgentRecord("fs0", "http://127.0.0.1:41235", 778, "bmV3ZXI"));
+        }
+        try (H2Store reopened = H2Store.open(dir.resolve("a"))) {
+            assertThat(reopened.agents()).containsExactly(java.util.Map.entry("fs0",
+                    new Store.AgentRecord("fs0", "http://127.0.0.1:41235", 778, "bmV3ZXI")));
+            assertThat(reopened.agents().get("fs0").toString()).doesNotContain("bmV3ZXI");
+        }
+    }
+
+    @Test
+    void aDatabaseFromBeforeAgentsHadSecretsGainsTheColumnAndReadsNone() throws Exception {
+        Path file = dir.resolve("old");
+        try (java.sql.Connection db = java.sql.DriverManager.getConnection("jdbc:h2:file:" + file.toAbsolutePath(), "koala", "");
+             java.sql.Statement s = db.createStatement()) {
+            s.execute("CREATE TABLE agents (site VARCHAR PRIMARY KEY, url VARCHAR, pid BIGINT)");
+            s.execute("INSERT INTO agents VALUES ('fs0', 'http://127.0.0.1:41234', 777)");
+        }
+        try (H2Store store = H2Store.open(file)) {
+            assertThat(store.agents().get("fs0")).isEqualTo(new Store.AgentRecord("fs0", "http://127.0.0.1:41234", 777, null));
+            store.saveAgent(new Store.AgentRecord("fs0", "http://127.0.0.1:41236", 779, "c2VjcmV0"));
+            assertThat(store.agents().get("fs0").secret()).isEqualTo("c2VjcmV0");
+        }
+    }
 }
