@@ -66,7 +66,10 @@ public final class SchedulerDaemon implements AutoCloseable {
         Files.createDirectories(settings.database().getParent());
         Path pilotLogs = pilotLogs();
         Store store = H2Store.open(settings.database());
-        SiteAgents agents = new SiteAgents(grid, koalaHome, store, settings.port());
+        // the scheduler serves on loopback, so remote sites relay call-backs to loopback; once it
+        // serves on an advertised address, pass that here
+        SiteAgents agents = new SiteAgents(grid, koalaHome, store, InetAddress.getLoopbackAddress().getHostAddress(),
+                settings.port());
         try {
             agents.attachOrStart();
             return serve(grid, koalaHome, settings, store, agents, pilotLogs);

@@ -41,14 +41,20 @@ final class SiteAgents implements AutoCloseable {
     private final Map<String, Long> pids = new ConcurrentHashMap<>();
     private final Map<String, AgentProcess> started = new ConcurrentHashMap<>();
     private final Map<String, RemoteSite> remotes = new ConcurrentHashMap<>();
+    private final String koalaHost;
     private final int schedulerPort;
     private ScheduledExecutorService watch;
 
-    /** @param schedulerPort the port remote sites' pilots call back to, through their SSH link */
-    SiteAgents(GridConfig grid, Path koalaHome, Store store, int schedulerPort) {
+    /**
+     * @param koalaHost     the name or address this machine advertises for the scheduler and its runners;
+     *                      remote sites relay call-backs to it (and to this machine's loopback)
+     * @param schedulerPort the scheduler's port there, which remote sites' pilots call back to through their relay
+     */
+    SiteAgents(GridConfig grid, Path koalaHome, Store store, String koalaHost, int schedulerPort) {
         this.grid = grid;
         this.koalaHome = koalaHome;
         this.store = store;
+        this.koalaHost = koalaHost;
         this.schedulerPort = schedulerPort;
     }
 
@@ -60,7 +66,7 @@ final class SiteAgents implements AutoCloseable {
         Map<String, Store.AgentRecord> known = store.agents();
         for (SiteConfig site : grid.sites()) {
             if (site.remote()) {
-                RemoteSite remote = new RemoteSite(site, schedulerPort, RuntimeImage.currentClasspath(),
+                RemoteSite remote = new RemoteSite(site, koalaHost, schedulerPort, RuntimeImage.currentClasspath(),
                         InstantSource.system(), Executors.newSingleThreadScheduledExecutor(SchedulerDaemon.daemon("ssh-" + site.name())),
                         client -> clients.put(site.name(), client));
                 remotes.put(site.name(), remote);
@@ -89,7 +95,7 @@ final class SiteAgents implements AutoCloseable {
         return Optional.ofNullable(remotes.get(site)).map(RemoteSite::launcher);
     }
 
-    /** A URL on this machine's loopback as nodes of {@code site} reach it. */
+    /** A URL on this machine (loopback, or the advertised KOALA host) as nodes of {@code site} reach it. */
     String reachable(String site, String url) {
         return Optional.ofNullable(remotes.get(site)).map(r -> r.reachable(url)).orElse(url);
     }

@@ -24,7 +24,7 @@ import org.apache.logging.log4j.Logger;
 
 /**
  * Entry point of a site agent process: {@code --config FILE --site NAME [--port N] [--state-file F]
- * [--idle-exit SECONDS]}, with its secret as the first line of standard input (never an argument:
+ * [--idle-exit SECONDS] [--relay-host HOST]}, with its secret as the first line of standard input (never an argument:
  * command lines are public on a machine). The process must have been started with the cell's
  * environment ({@code SGE_ROOT}, {@code SGE_CELL}, ports) and with libdrmaa loadable;
  * {@code bin/koala agent} and the scheduler do that. Prints {@code READY <url>} once it serves.
@@ -34,7 +34,8 @@ import org.apache.logging.log4j.Logger;
  * <p>An agent on a remote head node is started detached from the SSH session: it writes
  * {@code agent PORT PID SECRET} to its state file once it serves (and takes the line out when it
  * stops), so that a scheduler that reconnects finds and re-attaches to it instead of starting a
- * second one.
+ * second one. With {@code --relay-host} (a remote site's agent) it runs {@link Relays} there for the
+ * pilots' call-backs, re-opened from the state file on start.
  */
 public final class AgentMain {
     public static final int EXIT_WEDGED = 75;
@@ -46,6 +47,9 @@ public final class AgentMain {
      * {@code /health} must still find one free.
      */
     private static final int HTTP_THREADS = 32;
+    /** The most connections relayed at once, over all relays: each holds two threads. */
+    static final int RELAYED_CONNECTIONS = 256;
+    private static final Duration RELAY_CONNECT_TIMEOUT = Duration.ofSeconds(5);
     private static final Logger LOG = LogManager.getLogger(AgentMain.class);
 
     private AgentMain() {
@@ -60,6 +64,7 @@ public final class AgentMain {
             secret = readSecret(System.in);
             site = GridConfig.load(options.config()).site(options.site());
             checkEnvironment(site);
+            options.relayHost().ifPresent(AgentMain::resolve);
         } catch (IllegalArgumentException | ConfigException e) {
             System.err.println("koala agent: " + e.getMessage());
             System.exit(2);
@@ -91,19 +96,22 @@ public final class AgentMain {
                 DrmaaCell.load(InstantSource.system()), InstantSource.system(), threads, TIMING,
                 () -> Runtime.getRuntime().halt(EXIT_WEDGED));
         CallerCheck check = new CallerCheck(secret);
+        Optional<StateFile> state = options.stateFile().map(StateFile::new);
+        Optional<Relays> relays = options.relayHost().map(host -> relays(host, state));
+        relays.ifPresent(Relays::restore);
         JsonHttpServer server = new JsonHttpServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), options.port()),
                 HTTP_THREADS);
-        AgentApi.register(server, check, agent);
+        AgentApi.register(server, check, agent, relays);
         server.start();
         agent.start();
         CountDownLatch stopped = new CountDownLatch(1);
         long pid = ProcessHandle.current().pid();
-        Optional<StateFile> state = options.stateFile().map(StateFile::new);
         state.ifPresent(f -> f.update(s -> s.serving(new AgentState.Serving(server.port(), pid, secret))));
         options.idleExit().ifPresent(limit -> exitWhenIdle(check, site, new IdleExit(InstantSource.system(), limit)));
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             LOG.info("agent for site {} stopping", site.name());
             state.ifPresent(f -> f.stopped(pid));
+            relays.ifPresent(Relays::close);
             server.close();
             agent.close();
             stopped.countDown();
@@ -114,6 +122,19 @@ public final class AgentMain {
         System.out.println(AgentProcess.READY + url);
         System.out.flush();
         stopped.await();
+    }
+
+    private static InetAddress resolve(String host) {
+        try {
+            return InetAddress.getByName(host);
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalArgumentException("--relay-host " + host + ": unknown here (" + e.getMessage() + ")");
+        }
+    }
+
+    private static Relays relays(String host, Optional<StateFile> state) {
+        return new Relays(host, resolve(host), state, RELAYED_CONNECTIONS, Executors.newCachedThreadPool(daemon("relay")),
+                RELAY_CONNECT_TIMEOUT);
     }
 
     /** Checks every tenth of the limit (at most every 30 s) whether the scheduler still calls. */
@@ -147,13 +168,15 @@ public final class AgentMain {
         };
     }
 
-    record Options(Path config, String site, int port, Optional<Path> stateFile, Optional<Duration> idleExit) {
+    record Options(Path config, String site, int port, Optional<Path> stateFile, Optional<Duration> idleExit,
+                   Optional<String> relayHost) {
         static Options parse(List<String> args) {
             Path config = null;
             String site = null;
             int port = 0;
             Path stateFile = null;
             Duration idleExit = null;
+            String relayHost = null;
             for (int i = 0; i < args.size(); i++) {
                 String value = i + 1 < args.size() ? args.get(i + 1) : null;
                 switch (args.get(i)) {
@@ -162,16 +185,17 @@ public final class AgentMain {
                     case "--port" -> port = Integer.parseInt(required("--port", value));
                     case "--state-file" -> stateFile = Path.of(required("--state-file", value));
                     case "--idle-exit" -> idleExit = Duration.ofSeconds(Long.parseLong(required("--idle-exit", value)));
+                    case "--relay-host" -> relayHost = required("--relay-host", value);
                     default -> throw new IllegalArgumentException("unknown option " + args.get(i));
                 }
                 i++;
             }
             if (config == null || site == null) {
                 throw new IllegalArgumentException("usage: AgentMain --config FILE --site NAME [--port N] "
-                        + "[--state-file FILE] [--idle-exit SECONDS] < SECRET");
+                        + "[--state-file FILE] [--idle-exit SECONDS] [--relay-host HOST] < SECRET");
             }
             return new Options(config, site, port, Optional.ofNullable(stateFile),
-                    Optional.ofNullable(idleExit).filter(d -> !d.isZero()));
+                    Optional.ofNullable(idleExit).filter(d -> !d.isZero()), Optional.ofNullable(relayHost));
         }
 
         private static String required(String option, String value) {

@@ -48,7 +48,7 @@ class AgentApiTest {
         agent = new SiteAgent(SITE, new SgeCommands(SITE.cell(), Duration.ofSeconds(5)), new DrmaaCell(timer, noDrmaa()),
                 timer, new SiteAgent.Threads(timer, timer, timer, timer), AgentMain.TIMING, () -> { });
         server = new JsonHttpServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4);
-        AgentApi.register(server, new CallerCheck(secret), agent);
+        AgentApi.register(server, new CallerCheck(secret), agent, Optional.empty());
         server.start();
         base = URI.create("http://127.0.0.1:" + server.port());
     }
@@ -78,7 +78,7 @@ class AgentApiTest {
     @Test
     void everyRouteRefusesACallerWithoutTheSecretWith401AndAReason() throws Exception {
         for (String[] route : new String[][] {{"GET", "/health"}, {"GET", "/snapshot"}, {"POST", "/pilots"},
-                {"GET", "/pilots"}, {"GET", "/pilots/17"}, {"DELETE", "/pilots/17"}}) {
+                {"GET", "/pilots"}, {"GET", "/pilots/17"}, {"DELETE", "/pilots/17"}, {"POST", "/relays"}, {"GET", "/relays"}}) {
             HttpResponse<String> response = call(route[0], route[1], Map.of());
 
             assertThat(response.statusCode()).as(route[0] + " " + route[1]).isEqualTo(401);
@@ -112,6 +112,39 @@ class AgentApiTest {
         // past the check, the agent itself answers: its cell has not been reached
         assertThatThrownBy(() -> client.submit(PilotSpec.of("koala-x", "/bin/true")))
                 .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(503));
+    }
+
+    @Test
+    void aRemoteSitesAgentOpensRelaysForItsCaller(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
+        try (Relays relays = new Relays("fs0-head", InetAddress.getLoopbackAddress(),
+                Optional.of(new StateFile(dir.resolve("agent.state"))), 8, Executors.newCachedThreadPool(),
+                Duration.ofSeconds(1));
+             JsonHttpServer remote = new JsonHttpServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4)) {
+            AgentApi.register(remote, new CallerCheck(secret), agent, Optional.of(relays));
+            remote.start();
+            SiteAgentClient client = new SiteAgentClient(URI.create("http://127.0.0.1:" + remote.port()), secret);
+
+            koala.common.site.RelayAddress relay = client.relay(45001, 0);
+
+            assertThat(relay.host()).isEqualTo("fs0-head");
+            assertThat(relay.target()).isEqualTo(45001);
+            assertThat(client.relay(45001, 0)).isEqualTo(relay);
+            assertThat(client.relays()).containsExactly(relay);
+            assertThatThrownBy(() -> new SiteAgentClient(URI.create("http://127.0.0.1:" + remote.port()),
+                    AgentSecret.random()).relay(45002, 0)).isInstanceOfSatisfying(ApiException.class,
+                    e -> assertThat(e.status()).isEqualTo(401));
+            assertThat(client.relays()).as("nothing opened for a stranger").hasSize(1);
+        }
+    }
+
+    @Test
+    void anAgentStartedWithoutARelayHostRunsNoRelays() {
+        SiteAgentClient client = new SiteAgentClient(base, secret);
+
+        assertThatThrownBy(() -> client.relay(45001, 0)).isInstanceOfSatisfying(ApiException.class, e -> {
+            assertThat(e.status()).isEqualTo(404);
+            assertThat(e.getMessage()).startsWith("this agent runs no relays: it was started without --relay-host");
+        });
     }
 
     @Test

@@ -51,4 +51,17 @@ public final class SiteAgentClient {
     public CellSnapshot snapshot() {
         return http.get("/snapshot", CellSnapshot.class);
     }
+
+    /**
+     * A relay to {@code target} on the agent's loopback: the one on {@code port} if that is given
+     * (re-pointed if it led elsewhere), else the one to {@code target} if there is one, else a new
+     * one on {@code port}, or on any port when that is 0 or taken.
+     */
+    public RelayAddress relay(int target, int port) {
+        return http.post("/relays", new RelayRequest(target, port), RelayAddress.class);
+    }
+
+    public List<RelayAddress> relays() {
+        return http.get("/relays", new TypeReference<List<RelayAddress>>() { });
+    }
 }

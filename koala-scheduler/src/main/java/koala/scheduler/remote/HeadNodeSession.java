@@ -143,11 +143,13 @@ final class HeadNodeSession implements HeadNodeShell, AutoCloseable {
     }
 
     /**
-     * A port on the head node's loopback that reaches {@code localPort} on this machine: how pilots
-     * call back. {@code wanted} is the port to ask for, 0 for any; the one granted is returned.
+     * A port on the head node's loopback that reaches {@code host:port} as this machine sees it
+     * (this machine's loopback, or the address KOALA advertises): how pilots call back, through the
+     * agent's relay there. {@code wanted} is the port to ask for, 0 for any; the one granted is
+     * returned. {@code host} is a name or an IPv4 address (JSch's forwarding syntax splits on ':').
      */
-    int forwardRemote(int wanted, int localPort) throws JSchException {
-        return session.setPortForwardingR("127.0.0.1:" + wanted + ":127.0.0.1:" + localPort);
+    int forwardRemote(int wanted, String host, int port) throws JSchException {
+        return session.setPortForwardingR("127.0.0.1:" + wanted + ":" + host + ":" + port);
     }
 
     @Override

@@ -41,6 +41,10 @@ final class RemoteAgent {
     record Running(int port, long pid, AgentSecret secret) {
     }
 
+    /** The ports this head node gave the scheduler's call-back last: the SSH remote forward's and its relay's. */
+    record CallbackPorts(int forward, int relay) {
+    }
+
     /** What the state file and the process it names say. */
     sealed interface Lookup {
         /** An agent of this build serves: re-attach to it. */
@@ -127,10 +131,13 @@ final class RemoteAgent {
                 : new Lookup.Stale(s.pid());
     }
 
-    /** Names the set of jars an agent runs, on its command line: {@code -Dkoala.image=<digest>}. */
-    static String image(List<String> classpath) {
+    /**
+     * Names what an agent runs, on its command line ({@code -Dkoala.image=<digest>}): its jars and
+     * its relay host, so that an agent of another build, or whose relays listen elsewhere, is replaced.
+     */
+    static String image(List<String> classpath, String relayHost) {
         try {
-            return RuntimeJars.sha256(new java.io.ByteArrayInputStream(String.join(":", classpath)
+            return RuntimeJars.sha256(new java.io.ByteArrayInputStream((String.join(":", classpath) + "|" + relayHost)
                     .getBytes(StandardCharsets.UTF_8))).substring(0, 16);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
@@ -142,11 +149,12 @@ final class RemoteAgent {
         return session.run("kill -0 " + pid, COMMAND_TIMEOUT).ok();
     }
 
-    /** Starts an agent on the head node with {@code secret} and waits until it serves. */
-    Running start(List<String> classpath, AgentSecret secret) {
+    /** Starts an agent on the head node with {@code secret}, its relays on {@code relayHost}, and waits until it serves. */
+    Running start(List<String> classpath, AgentSecret secret, String relayHost) {
         session.upload(new java.io.ByteArrayInputStream(site.agentProperties().getBytes(StandardCharsets.UTF_8)),
                 file("site-" + site.name() + ".properties"));
-        HeadNodeShell.Result r = session.run(startScript(classpath), START_TIMEOUT.plusSeconds(10), secret.inputLine());
+        HeadNodeShell.Result r = session.run(startScript(classpath, relayHost), START_TIMEOUT.plusSeconds(10),
+                secret.inputLine());
         Running agent = running(r.out(), secret).filter(x -> r.ok()).orElseThrow(() -> new IllegalStateException("site "
                 + site.name() + ": could not start the agent on " + ssh.host() + ": " + (r.out() + r.err()).strip()));
         LOG.info("site {}: started an agent on {} (pid {}, port {} there)", site.name(), ssh.host(), agent.pid(), agent.port());
@@ -158,7 +166,7 @@ final class RemoteAgent {
      * state file (relays stay), starts the agent with the secret piped to it, and prints
      * {@code PORT PID} once the agent has written its line.
      */
-    String startScript(List<String> classpath) {
+    String startScript(List<String> classpath, String relayHost) {
         String nativeDir = file("native-" + site.name());
         String state = Sh.quote(stateFile());
         String log = file("logs/agent-" + site.name() + ".log");
@@ -167,9 +175,9 @@ final class RemoteAgent {
         cp.add(site.drmaa().jar());
         JavaCommand java = AgentProcess.command(site, Path.of(head.java()), cp, Path.of(nativeDir), List.of("--config",
                 config, "--site", site.name(), "--port", Integer.toString(site.agentPort()), "--state-file", stateFile(),
-                "--idle-exit", Long.toString(ssh.agentIdleExit().toSeconds())));
+                "--idle-exit", Long.toString(ssh.agentIdleExit().toSeconds()), "--relay-host", relayHost));
         List<String> jvm = new ArrayList<>(java.jvmOptions());
-        jvm.add(IMAGE + image(classpath));
+        jvm.add(IMAGE + image(classpath, relayHost));
         java = java.withJvmOptions(jvm);
         return String.join("\n",
                 "IFS= read -r secret || { echo 'no secret on the input'; exit 1; }",
@@ -194,19 +202,26 @@ final class RemoteAgent {
         session.run("kill " + pid + " 2>/dev/null; true", COMMAND_TIMEOUT);
     }
 
-    /** The port pilots call back on, as last granted on this head node (kept there across restarts). */
-    Optional<Integer> callbackPort() {
+    /** The call-back's ports as last granted on this head node (kept there across scheduler restarts). */
+    Optional<CallbackPorts> callbackPorts() {
         HeadNodeShell.Result r = session.run("cat " + Sh.quote(file("callback-" + site.name() + ".port"))
                 + " 2>/dev/null; true", COMMAND_TIMEOUT);
+        return parseCallbackPorts(r.out());
+    }
+
+    /** {@code FORWARD RELAY}; a file from before relays holds {@code FORWARD} alone. */
+    static Optional<CallbackPorts> parseCallbackPorts(String text) {
+        String[] w = text.trim().split("\\s+");
         try {
-            return Optional.of(Integer.parseInt(r.out().trim()));
+            return Optional.of(new CallbackPorts(Integer.parseInt(w[0]), w.length > 1 ? Integer.parseInt(w[1]) : 0));
         } catch (NumberFormatException e) {
             return Optional.empty();
         }
     }
 
-    void rememberCallbackPort(int port) {
-        session.run("echo " + port + " > " + Sh.quote(file("callback-" + site.name() + ".port")), COMMAND_TIMEOUT);
+    void rememberCallbackPorts(CallbackPorts ports) {
+        session.run("echo " + ports.forward() + " " + ports.relay() + " > "
+                + Sh.quote(file("callback-" + site.name() + ".port")), COMMAND_TIMEOUT);
     }
 
     String file(String name) {

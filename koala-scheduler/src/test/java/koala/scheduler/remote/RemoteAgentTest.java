@@ -23,7 +23,7 @@ class RemoteAgentTest {
     private static final SiteConfig SITE = new SiteConfig("fs2", new CellEnvironment(Path.of("/var/lib/gridengine"),
             "fs2", 6464, 6465, Path.of("/usr/bin")), "koala", 0, "", 8, new DrmaaInstall(Path.of("/usr/share/java/drmaa.jar"),
             Path.of("/usr/lib/libdrmaa.so.1.0"), Optional.empty()), Optional.of(new SshConfig("head", 22, "koala",
-            Path.of("/k"), Path.of("/kh"), true, ".koala", "java", Duration.ofMinutes(10))));
+            Path.of("/k"), Path.of("/kh"), true, ".koala", "java", Duration.ofMinutes(10), Optional.empty())));
     private static final List<String> JARS = List.of("/home/koala/.koala/lib/abc-koala.jar");
 
     @TempDir
@@ -42,16 +42,17 @@ class RemoteAgentTest {
     @Test
     void theSecretGoesOnTheChannelsInputAndNotIntoTheCommand() {
         LocalShell shell = new LocalShell(command -> new HeadNodeShell.Result(0, "41234 777\n", ""));
-        RemoteAgent agent = new RemoteAgent(SITE, shell, new HeadNodeProbe.HeadNode("/home/koala/.koala", "/usr/bin/java"));
+        RemoteAgent agent = new RemoteAgent(SITE, shell, new HeadNodeProbe.HeadNode("/home/koala/.koala", "/usr/bin/java", "fs2"));
 
-        RemoteAgent.Running running = agent.start(JARS, secret);
+        RemoteAgent.Running running = agent.start(JARS, secret, "fs2-head");
 
         assertThat(running).isEqualTo(new RemoteAgent.Running(41234, 777, secret));
         LocalShell.Call start = shell.calls.get(0);
         assertThat(new String(start.input(), StandardCharsets.UTF_8)).isEqualTo(secret.value() + "\n");
         assertThat(start.command()).doesNotContain(secret.value())
                 .startsWith("IFS= read -r secret ")
-                .contains("printf '%s\\n' \"$secret\" | nohup setsid '/usr/bin/env'");
+                .contains("printf '%s\\n' \"$secret\" | nohup setsid '/usr/bin/env'")
+                .contains("'--relay-host' 'fs2-head'");
     }
 
     /**
@@ -70,9 +71,9 @@ class RemoteAgentTest {
         Files.createDirectories(dir.resolve("logs")); // made by sync() before a start
         Path state = dir.resolve("agent-fs2.state");
         Files.writeString(state, "agent 1 2 " + AgentSecret.random().value() + "\nrelay 45001 47400\n");
-        RemoteAgent agent = new RemoteAgent(SITE, new LocalShell(), new HeadNodeProbe.HeadNode(dir.toString(), java.toString()));
+        RemoteAgent agent = new RemoteAgent(SITE, new LocalShell(), new HeadNodeProbe.HeadNode(dir.toString(), java.toString(), "fs2"));
 
-        RemoteAgent.Running running = agent.start(JARS, secret);
+        RemoteAgent.Running running = agent.start(JARS, secret, "fs2-head");
         started = running.pid();
 
         assertThat(running.port()).isEqualTo(41234);
@@ -83,14 +84,27 @@ class RemoteAgentTest {
 
     @Test
     void aReconnectingSchedulerReadsTheSecretFromTheStateFile() {
-        String image = RemoteAgent.image(JARS);
+        String image = RemoteAgent.image(JARS, "fs2-head");
         String out = "relay 45001 47400\nagent 41234 777 " + secret.value() + "\n"
                 + "cmdline /usr/bin/java -Xmx256m -Dkoala.image=" + image + " -cp x koala.sge.AgentMain --site fs2\n";
         LocalShell shell = new LocalShell(command -> new HeadNodeShell.Result(0, out, ""));
-        RemoteAgent agent = new RemoteAgent(SITE, shell, new HeadNodeProbe.HeadNode("/home/koala/.koala", "/usr/bin/java"));
+        RemoteAgent agent = new RemoteAgent(SITE, shell, new HeadNodeProbe.HeadNode("/home/koala/.koala", "/usr/bin/java", "fs2"));
 
         assertThat(agent.find(image)).contains(new RemoteAgent.Running(41234, 777, secret));
         assertThat(shell.calls).hasSize(1);
+    }
+
+    @Test
+    void anAgentWhoseRelaysListenElsewhereIsOfAnotherImage() {
+        assertThat(RemoteAgent.image(JARS, "fs2-head")).isNotEqualTo(RemoteAgent.image(JARS, "198.18.0.3"))
+                .isEqualTo(RemoteAgent.image(List.copyOf(JARS), "fs2-head")).hasSize(16);
+    }
+
+    @Test
+    void theCallBacksPortsAreKeptAsForwardAndRelayAndAnOlderFileHoldsTheForwardAlone() {
+        assertThat(RemoteAgent.parseCallbackPorts("45001 47400\n")).contains(new RemoteAgent.CallbackPorts(45001, 47400));
+        assertThat(RemoteAgent.parseCallbackPorts("45001\n")).contains(new RemoteAgent.CallbackPorts(45001, 0));
+        assertThat(RemoteAgent.parseCallbackPorts("")).isEmpty();
     }
 
     @Test
@@ -105,7 +119,7 @@ class RemoteAgentTest {
 
         LocalShell shell = new LocalShell(command -> new HeadNodeShell.Result(0, command.startsWith("[ -f")
                 ? agentLine + "cmdline java -Dkoala.image=0123456789abcdef koala.sge.AgentMain\n" : "", ""));
-        RemoteAgent agent = new RemoteAgent(SITE, shell, new HeadNodeProbe.HeadNode("/home/koala/.koala", "/usr/bin/java"));
+        RemoteAgent agent = new RemoteAgent(SITE, shell, new HeadNodeProbe.HeadNode("/home/koala/.koala", "/usr/bin/java", "fs2"));
         assertThat(agent.find("fedcba9876543210")).isEmpty();
         assertThat(shell.calls.get(1).command()).isEqualTo("kill 777 2>/dev/null; true");
     }
@@ -116,7 +130,7 @@ class RemoteAgentTest {
         long pid = ProcessHandle.current().pid(); // a live process; its command line is not an agent's
         Files.writeString(state, "agent 41234 " + pid + " " + secret.value() + "\n");
         LocalShell shell = new LocalShell();
-        RemoteAgent agent = new RemoteAgent(SITE, shell, new HeadNodeProbe.HeadNode(dir.toString(), "/usr/bin/java"));
+        RemoteAgent agent = new RemoteAgent(SITE, shell, new HeadNodeProbe.HeadNode(dir.toString(), "/usr/bin/java", "fs2"));
 
         assertThat(agent.find("x")).isEmpty();
         HeadNodeShell.Result r = shell.run(shell.calls.get(0).command(), Duration.ofSeconds(10), null);
