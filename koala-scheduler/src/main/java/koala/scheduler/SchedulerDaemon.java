@@ -63,7 +63,6 @@ public final class SchedulerDaemon implements AutoCloseable {
 
     public static SchedulerDaemon start(GridConfig grid, Path koalaHome) throws IOException {
         SchedulerSettings settings = SchedulerSettings.from(grid, koalaHome);
-        Files.createDirectories(settings.database().getParent());
         Path pilotLogs = pilotLogs();
         Store store = H2Store.open(settings.database());
         // the scheduler serves on loopback, so remote sites relay call-backs to loopback; once it

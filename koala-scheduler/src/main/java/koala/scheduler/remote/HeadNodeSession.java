@@ -95,7 +95,10 @@ final class HeadNodeSession implements HeadNodeShell, AutoCloseable {
         }
     }
 
-    /** Asks the server to kill the command (sshd honours it since OpenSSH 7.9; closing the channel alone does not). */
+    /**
+     * Asks the server to kill the command: closing the channel alone leaves it running there. An sshd
+     * without support for the "signal" request ignores it; the channel is closed all the same.
+     */
     private SshFailure timedOut(ChannelExec channel, String command, Duration timeout) {
         try {
             channel.sendSignal("KILL");

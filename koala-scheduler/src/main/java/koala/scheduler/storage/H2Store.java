@@ -56,17 +56,43 @@ public final class H2Store implements Store {
         this.db = db;
     }
 
-    /** Opens (creating if needed) the database {@code file}.mv.db. */
+    /**
+     * Opens (creating if needed) the database {@code file}.mv.db, readable by this account only: it
+     * holds the agents' secrets and the nodes' tokens. A directory made for it is private too (one
+     * that exists is left as it is: {@code scheduler.database} may name a file in a shared one).
+     */
     public static H2Store open(Path file) {
+        privateDirectory(file.toAbsolutePath().getParent());
         try {
             Connection db = DriverManager.getConnection("jdbc:h2:file:" + file.toAbsolutePath() + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0",
                     "koala", "");
+            privateFile(Path.of(file.toAbsolutePath() + ".mv.db"));
             try (Statement s = db.createStatement()) {
                 s.execute(SCHEMA);
             }
             return new H2Store(db);
         } catch (SQLException e) {
             throw new StoreException("cannot open the scheduler database " + file + ".mv.db: " + e.getMessage(), e);
+        }
+    }
+
+    private static void privateDirectory(Path dir) {
+        if (java.nio.file.Files.isDirectory(dir)) {
+            return;
+        }
+        try {
+            java.nio.file.Files.createDirectories(dir, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+        } catch (java.io.IOException | UnsupportedOperationException e) {
+            throw new StoreException("cannot make the scheduler database's directory " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void privateFile(Path file) {
+        try {
+            java.nio.file.Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        } catch (java.io.IOException | UnsupportedOperationException e) {
+            throw new StoreException("cannot make the scheduler database " + file + " private: " + e.getMessage(), e);
         }
     }
 

@@ -40,6 +40,25 @@ class H2StoreTest {
     }
 
     @Test
+    void theDatabaseAndADirectoryMadeForItAreReadableByItsAccountOnly() throws Exception {
+        try (H2Store store = H2Store.open(dir.resolve("db").resolve("koala"))) {
+            assertThat(permissions(dir.resolve("db"))).isEqualTo("rwx------");
+            assertThat(permissions(dir.resolve("db").resolve("koala.mv.db"))).isEqualTo("rw-------");
+        }
+        Path shared = java.nio.file.Files.createDirectory(dir.resolve("shared"),
+                java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x")));
+        try (H2Store store = H2Store.open(shared.resolve("koala"))) {
+            assertThat(permissions(shared)).as("a directory that was there is left as it is").isEqualTo("rwxr-xr-x");
+            assertThat(permissions(shared.resolve("koala.mv.db"))).isEqualTo("rw-------");
+        }
+    }
+
+    private static String permissions(Path p) throws java.io.IOException {
+        return java.nio.file.attribute.PosixFilePermissions.toString(java.nio.file.Files.getPosixFilePermissions(p));
+    }
+
+    @Test
     void aDatabaseFromBeforeAgentsHadSecretsGainsTheColumnAndReadsNone() throws Exception {
         Path file = dir.resolve("old");
         try (java.sql.Connection db = java.sql.DriverManager.getConnection("jdbc:h2:file:" + file.toAbsolutePath(), "koala", "");
