@@ -341,7 +341,8 @@ public final class SiteAgent implements AutoCloseable {
     void keepSession() {
         sessionQueued.set(false);
         CellHealth.State s = cell.now();
-        if (drmaa.open() && (sessionLost.getAndSet(false) || (!s.up() && !s.timedOut()))) {
+        boolean lost = sessionLost.getAndSet(false); // taken even if closed: it must not close a later session
+        if (drmaa.open() && (lost || (!s.up() && !s.timedOut()))) {
             drmaa.closeSession();
             LOG.info("DRMAA session on cell {} closed", site.cell().cell());
         }
