@@ -1,18 +1,22 @@
 package koala.cli;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.concurrent.Callable;
 import koala.common.grid.GridConfig;
 import koala.common.grid.KoalaHome;
 import koala.common.grid.SiteConfig;
 import koala.common.process.AgentProcess;
+import koala.common.site.AgentSecret;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "agent", mixinStandardHelpOptions = true,
         description = {"Run the site agent of one SGE cell in the foreground: one DRMAA session bound to that cell, "
                 + "an HTTP/JSON API on the loopback interface (prints READY <url> once it serves). Runs as the site's "
-                + "agent account with the cell's environment; the scheduler starts agents itself."})
+                + "agent account with the cell's environment; the scheduler starts agents itself. Every request must "
+                + "carry the agent's secret: Authorization: Bearer <the secret in --secret-file>."})
 final class AgentCommand implements Callable<Integer> {
     @Option(names = "--site", required = true, description = "site name from the grid configuration")
     String site;
@@ -22,6 +26,10 @@ final class AgentCommand implements Callable<Integer> {
 
     @Option(names = "--config", description = "grid configuration (default: ${DEFAULT-VALUE})")
     Path config = KoalaHome.gridConfig();
+
+    @Option(names = "--secret-file", description = "the agent's secret; made (readable by you only) if missing "
+            + "(default: KOALA_HOME/agent-SITE.secret)")
+    Path secretFile;
 
     @Override
     public Integer call() throws Exception {
@@ -33,14 +41,32 @@ final class AgentCommand implements Callable<Integer> {
             return 2;
         }
         int agentPort = port != null ? port : siteConfig.agentPort();
+        Path secretPath = secretFile != null ? secretFile : KoalaHome.dir().resolve("agent-" + site + ".secret");
+        AgentSecret secret = secret(secretPath);
+        // the secret goes on the agent's input, never its command line: only the output is the terminal's
         ProcessBuilder builder = new ProcessBuilder(
                 AgentProcess.commandFor(siteConfig, config.toAbsolutePath(), KoalaHome.dir(), agentPort).commandLine())
-                .directory(new java.io.File("/")).inheritIO();
+                .directory(new java.io.File("/")).redirectOutput(ProcessBuilder.Redirect.INHERIT)
+                .redirectError(ProcessBuilder.Redirect.INHERIT);
         Process agent = builder.start();
+        AgentProcess.handOver(agent.getOutputStream(), secret);
+        System.err.println("koala agent: callers send Authorization: Bearer <the secret in " + secretPath + ">");
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             agent.descendants().forEach(ProcessHandle::destroy);
             agent.destroy();
         }));
         return agent.waitFor();
+    }
+
+    /** The secret in {@code file}, or a new one written there readable by this account only. */
+    static AgentSecret secret(Path file) throws java.io.IOException {
+        if (Files.exists(file)) {
+            return AgentSecret.of(Files.readString(file));
+        }
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        AgentSecret secret = AgentSecret.random();
+        Files.writeString(Files.createFile(file, PosixFilePermissions.asFileAttribute(
+                PosixFilePermissions.fromString("rw-------"))), secret.value() + "\n");
+        return secret;
     }
 }

@@ -20,7 +20,7 @@ import org.apache.logging.log4j.Logger;
  * calls back to this scheduler with the node's token; the pilot asks for one node with the site's
  * native specification. Where the launcher is and how it reaches the scheduler depends on the site:
  * on this machine, this JVM's Java and class path; on a remote site, the copies on its head node
- * and the SSH link's call-back port there.
+ * and the agent's relay there, which compute nodes reach.
  */
 final class Pilots {
     private static final Logger LOG = LogManager.getLogger(Pilots.class);
@@ -37,7 +37,8 @@ final class Pilots {
      * @param archiveOptions JVM options mapping a class archive of the launcher, or none
      * @param schedulerUrl   where the launcher calls back
      * @param logDir         where the pilots' output goes
-     * @param reachable      a URL on this machine's loopback (a runner's) as the site's nodes reach it
+     * @param reachable      a URL on this machine (a runner's, on loopback or the advertised KOALA host) as the
+     *                       site's nodes reach it
      */
     record Launcher(String java, List<String> classpath, List<String> archiveOptions, String schedulerUrl,
                     String logDir, java.util.function.UnaryOperator<String> reachable) {
@@ -90,7 +91,7 @@ final class Pilots {
 
     /**
      * The task as the node's launcher must see it: a runner's address on this machine becomes one
-     * the node can reach (on a remote site, a port of its head node forwarded here).
+     * the node can reach (on a remote site, a relay on its head node, to a port forwarded here).
      */
     NodeTask forNode(String site, NodeTask task) {
         String runner = task.environment() == null ? null : task.environment().get(RunnerClient.URL_VARIABLE);

@@ -63,9 +63,10 @@ public final class SchedulerDaemon implements AutoCloseable {
 
     public static SchedulerDaemon start(GridConfig grid, Path koalaHome) throws IOException {
         SchedulerSettings settings = SchedulerSettings.from(grid, koalaHome);
-        Files.createDirectories(settings.database().getParent());
         Store store = H2Store.open(settings.database());
-        SiteAgents agents = new SiteAgents(grid, koalaHome, store, settings.port());
+        // remote sites relay their nodes' call-backs to the address where the scheduler serves nodes
+        SiteAgents agents = new SiteAgents(grid, koalaHome, store,
+                grid.host().orElse(InetAddress.getLoopbackAddress().getHostAddress()), settings.port());
         try {
             agents.attachOrStart();
             return serve(grid, koalaHome, settings, store, agents);

@@ -15,6 +15,7 @@ import koala.common.grid.SiteConfig;
 import koala.common.http.ApiException;
 import koala.common.process.AgentProcess;
 import koala.common.process.RuntimeImage;
+import koala.common.site.AgentSecret;
 import koala.common.site.SiteAgentClient;
 import koala.scheduler.remote.RemoteSite;
 import koala.scheduler.storage.Store;
@@ -40,14 +41,20 @@ final class SiteAgents implements AutoCloseable {
     private final Map<String, Long> pids = new ConcurrentHashMap<>();
     private final Map<String, AgentProcess> started = new ConcurrentHashMap<>();
     private final Map<String, RemoteSite> remotes = new ConcurrentHashMap<>();
+    private final String koalaHost;
     private final int schedulerPort;
     private ScheduledExecutorService watch;
 
-    /** @param schedulerPort the port remote sites' pilots call back to, through their SSH link */
-    SiteAgents(GridConfig grid, Path koalaHome, Store store, int schedulerPort) {
+    /**
+     * @param koalaHost     the name or address this machine advertises for the scheduler and its runners;
+     *                      remote sites relay call-backs to it (and to this machine's loopback)
+     * @param schedulerPort the scheduler's port there, which remote sites' pilots call back to through their relay
+     */
+    SiteAgents(GridConfig grid, Path koalaHome, Store store, String koalaHost, int schedulerPort) {
         this.grid = grid;
         this.koalaHome = koalaHome;
         this.store = store;
+        this.koalaHost = koalaHost;
         this.schedulerPort = schedulerPort;
     }
 
@@ -59,7 +66,7 @@ final class SiteAgents implements AutoCloseable {
         Map<String, Store.AgentRecord> known = store.agents();
         for (SiteConfig site : grid.sites()) {
             if (site.remote()) {
-                RemoteSite remote = new RemoteSite(site, schedulerPort, RuntimeImage.currentClasspath(),
+                RemoteSite remote = new RemoteSite(site, koalaHost, schedulerPort, RuntimeImage.currentClasspath(),
                         InstantSource.system(), Executors.newSingleThreadScheduledExecutor(SchedulerDaemon.daemon("ssh-" + site.name())),
                         client -> clients.put(site.name(), client));
                 remotes.put(site.name(), remote);
@@ -69,7 +76,8 @@ final class SiteAgents implements AutoCloseable {
             Optional<Store.AgentRecord> previous = Optional.ofNullable(known.get(site.name())).filter(SiteAgents::answers);
             if (previous.isPresent()) {
                 LOG.info("re-attached to the agent of site {} at {}", site.name(), previous.get().url());
-                clients.put(site.name(), new SiteAgentClient(URI.create(previous.get().url())));
+                clients.put(site.name(), new SiteAgentClient(URI.create(previous.get().url()),
+                        AgentSecret.of(previous.get().secret())));
                 pids.put(site.name(), previous.get().pid());
             } else {
                 start(site);
@@ -87,7 +95,7 @@ final class SiteAgents implements AutoCloseable {
         return Optional.ofNullable(remotes.get(site)).map(RemoteSite::launcher);
     }
 
-    /** A URL on this machine's loopback as nodes of {@code site} reach it. */
+    /** A URL on this machine (loopback, or the advertised KOALA host) as nodes of {@code site} reach it. */
     String reachable(String site, String url) {
         return Optional.ofNullable(remotes.get(site)).map(r -> r.reachable(url)).orElse(url);
     }
@@ -121,10 +129,12 @@ final class SiteAgents implements AutoCloseable {
         }
     }
 
+    /** Starts an agent with a new secret, kept in the store so that a restarted scheduler can re-attach. */
     private void start(SiteConfig site) {
-        AgentProcess agent = AgentProcess.start(site, grid.file(), koalaHome, site.agentPort(), START_TIMEOUT);
+        AgentSecret secret = AgentSecret.random();
+        AgentProcess agent = AgentProcess.start(site, grid.file(), koalaHome, site.agentPort(), START_TIMEOUT, secret);
         Optional.ofNullable(started.put(site.name(), agent)).ifPresent(AgentProcess::close);
-        store.saveAgent(new Store.AgentRecord(site.name(), agent.url().toString(), agent.pid()));
+        store.saveAgent(new Store.AgentRecord(site.name(), agent.url().toString(), agent.pid(), secret.value()));
         clients.put(site.name(), agent.client());
         pids.put(site.name(), agent.pid());
         LOG.info("agent of site {} serving on {}", site.name(), agent.url());
@@ -134,10 +144,15 @@ final class SiteAgents implements AutoCloseable {
         if (!ProcessHandle.of(agent.pid()).map(ProcessHandle::isAlive).orElse(false)) {
             return false;
         }
+        if (agent.secret() == null) {
+            LOG.warn("the agent of site {} (pid {}) was recorded without a secret, by an older scheduler; starting a "
+                    + "new one", agent.site(), agent.pid());
+            return false;
+        }
         try {
-            new SiteAgentClient(URI.create(agent.url())).health();
+            new SiteAgentClient(URI.create(agent.url()), AgentSecret.of(agent.secret())).health();
             return true;
-        } catch (ApiException e) {
+        } catch (ApiException | IllegalArgumentException e) {
             return false;
         }
     }

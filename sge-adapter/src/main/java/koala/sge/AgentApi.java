@@ -1,15 +1,18 @@
 package koala.sge;
 
 import java.time.Duration;
+import java.util.Optional;
 import koala.common.http.ApiException;
 import koala.common.http.JsonHttpServer;
 import koala.common.http.Request;
 import koala.common.http.Response;
 import koala.common.site.PilotSpec;
 import koala.common.site.PilotState;
+import koala.common.site.RelayRequest;
 
 /**
- * The site agent's HTTP/JSON API.
+ * The site agent's HTTP/JSON API. Every route needs {@code Authorization: Bearer <secret>}
+ * ({@link CallerCheck}); without it, or with a wrong one: 401.
  *
  * <pre>
  * GET    /health          is the cell reachable (UP/DOWN, reason, since)
@@ -18,6 +21,8 @@ import koala.common.site.PilotState;
  * GET    /pilots          the pilots this agent submitted
  * GET    /pilots/{id}     one pilot; ?waitWhile=STATE&amp;timeoutMs=N waits for it to leave STATE
  * DELETE /pilots/{id}     kill a pilot
+ * POST   /relays          {target, port}: a relay to loopback port target ({@link Relays#open}); {host, port, target}
+ * GET    /relays          the relays this agent runs
  * </pre>
  */
 final class AgentApi {
@@ -26,13 +31,24 @@ final class AgentApi {
     private AgentApi() {
     }
 
-    static void register(JsonHttpServer server, SiteAgent agent) {
-        server.route("GET", "/health", r -> Response.ok(agent.health()))
-                .route("GET", "/snapshot", r -> Response.ok(agent.snapshot()))
-                .route("POST", "/pilots", r -> Response.created(agent.submit(r.body(PilotSpec.class))))
-                .route("GET", "/pilots", r -> Response.ok(agent.pilots()))
-                .route("GET", "/pilots/{id}", r -> Response.ok(status(agent, r)))
-                .route("DELETE", "/pilots/{id}", r -> Response.ok(agent.kill(r.param("id"))));
+    static void register(JsonHttpServer server, CallerCheck check, SiteAgent agent, Optional<Relays> relays) {
+        server.route("GET", "/health", check.guard(r -> Response.ok(agent.health())))
+                .route("GET", "/snapshot", check.guard(r -> Response.ok(agent.snapshot())))
+                .route("POST", "/pilots", check.guard(r -> Response.created(agent.submit(r.body(PilotSpec.class)))))
+                .route("GET", "/pilots", check.guard(r -> Response.ok(agent.pilots())))
+                .route("GET", "/pilots/{id}", check.guard(r -> Response.ok(status(agent, r))))
+                .route("DELETE", "/pilots/{id}", check.guard(r -> Response.ok(agent.kill(r.param("id")))))
+                .route("POST", "/relays", check.guard(r -> Response.ok(open(relays(relays), r.body(RelayRequest.class)))))
+                .route("GET", "/relays", check.guard(r -> Response.ok(relays(relays).all())));
+    }
+
+    private static Object open(Relays relays, RelayRequest request) {
+        return relays.open(request.target(), request.port());
+    }
+
+    private static Relays relays(Optional<Relays> relays) {
+        return relays.orElseThrow(() -> new ApiException(404, "this agent runs no relays: it was started without "
+                + "--relay-host (only a remote site's agent relays call-backs)"));
     }
 
     private static Object status(SiteAgent agent, Request r) {

@@ -32,7 +32,7 @@ final class DrmaaCell {
         T run() throws DrmaaException;
     }
 
-    private final Session session = SessionFactory.getFactory().getSession();
+    private final Session session;
     private final InstantSource clock;
     private final Map<Long, Call> calls = new ConcurrentHashMap<>();
     private final AtomicLong callIds = new AtomicLong();
@@ -40,8 +40,14 @@ final class DrmaaCell {
     private volatile int generation;
     private volatile String drmSystem = "";
 
-    DrmaaCell(InstantSource clock) {
+    /** @param session from {@code SessionFactory.getFactory().getSession()}: loads libdrmaa, so a missing one fails at start */
+    DrmaaCell(InstantSource clock, Session session) {
         this.clock = clock;
+        this.session = session;
+    }
+
+    static DrmaaCell load(InstantSource clock) {
+        return new DrmaaCell(clock, SessionFactory.getFactory().getSession());
     }
 
     boolean open() {

@@ -19,6 +19,8 @@ final class PilotBook {
 
     private final Map<String, Entry> entries = new LinkedHashMap<>();
     private final int keepFinished;
+    /** The number of entries, readable without the lock: {@code /health} shows it and must never wait. */
+    private volatile int size;
 
     PilotBook(int keepFinished) {
         this.keepFinished = keepFinished;
@@ -27,6 +29,7 @@ final class PilotBook {
     synchronized void add(PilotStatus status, int generation) {
         entries.put(status.id(), new Entry(status, generation, false));
         forgetOldFinished();
+        size = entries.size();
         notifyAll();
     }
 
@@ -64,8 +67,8 @@ final class PilotBook {
         return entries.values().stream().map(Entry::status).toList();
     }
 
-    synchronized int size() {
-        return entries.size();
+    int size() {
+        return size;
     }
 
     /** Unfinished pilots submitted in session {@code generation}. */

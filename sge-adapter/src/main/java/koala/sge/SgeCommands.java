@@ -1,15 +1,18 @@
 package koala.sge;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import koala.common.grid.CellEnvironment;
+import koala.common.process.Completion;
+import koala.common.time.Durations;
 
-/** Runs the cell's client commands ({@code qstat}, {@code qhost}, {@code qacct}) with its environment. */
+/**
+ * Runs the cell's client commands ({@code qstat}, {@code qhost}, {@code qacct}) with its
+ * environment. Each run ends within the time-out: a command that has not answered by then (its
+ * qmaster paused or unreachable) is killed, with anything it started, and reported as such.
+ */
 public final class SgeCommands {
     private final CellEnvironment cell;
     private final Duration timeout;
@@ -17,6 +20,15 @@ public final class SgeCommands {
     public SgeCommands(CellEnvironment cell, Duration timeout) {
         this.cell = cell;
         this.timeout = timeout;
+    }
+
+    /** The same commands with another time-out (the health probe's is short). */
+    public SgeCommands withTimeout(Duration other) {
+        return new SgeCommands(cell, other);
+    }
+
+    public Duration timeout() {
+        return timeout;
     }
 
     public String qstatFull() {
@@ -36,41 +48,35 @@ public final class SgeCommands {
         List<String> line = new ArrayList<>();
         line.add(cell.command(command).toString());
         line.addAll(List.of(args));
+        String what = String.join(" ", command, String.join(" ", args)).strip();
         ProcessBuilder builder = new ProcessBuilder(line);
         builder.environment().putAll(cell.variables());
         try {
             Process process = builder.start();
             process.getOutputStream().close();
-            CompletableFuture<byte[]> err = CompletableFuture.supplyAsync(() -> readAll(process.getErrorStream()));
-            byte[] out = process.getInputStream().readAllBytes();
-            if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly();
-                throw new CellUnreachableException(command + " did not answer within " + timeout.toSeconds() + " s");
-            }
-            String stderr = new String(err.join(), StandardCharsets.UTF_8).trim();
+            Completion.Output output = Completion.await(process, timeout, command).orElseThrow(() ->
+                    new CellUnreachableException(silence(what, timeout), true));
             if (process.exitValue() != 0) {
-                throw new CellUnreachableException(firstLine(stderr.isEmpty()
-                        ? new String(out, StandardCharsets.UTF_8) : stderr, command + " exited with " + process.exitValue()));
+                String stderr = output.errText().trim();
+                throw new CellUnreachableException(lastLine(stderr.isEmpty() ? output.outText() : stderr,
+                        command + " exited with " + process.exitValue()));
             }
-            return new String(out, StandardCharsets.UTF_8);
+            return output.outText();
         } catch (IOException e) {
             throw new CellUnreachableException("cannot run " + line.get(0) + ": " + e.getMessage());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new CellUnreachableException("interrupted while running " + command);
+            throw new CellUnreachableException("interrupted while running " + what);
         }
     }
 
-    private static byte[] readAll(java.io.InputStream in) {
-        try {
-            return in.readAllBytes();
-        } catch (IOException e) {
-            return new byte[0];
-        }
+    /** What a command that did not answer in time is reported as: "qstat -u koala did not answer within 5 s". */
+    static String silence(String what, Duration timeout) {
+        return what + " did not answer within " + Durations.text(timeout);
     }
 
     /** SGE's messages often start with "error: "; the last line carries the reason. */
-    private static String firstLine(String text, String fallback) {
+    private static String lastLine(String text, String fallback) {
         String[] lines = text.strip().split("\n");
         String last = lines[lines.length - 1].trim();
         return last.isEmpty() ? fallback : last.replaceFirst("^error: ", "");

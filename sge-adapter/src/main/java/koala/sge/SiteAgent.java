@@ -25,51 +25,86 @@ import org.apache.logging.log4j.Logger;
 
 /**
  * The site agent of one SGE cell: submits, tracks and kills KOALA's pilot jobs through DRMAA and
- * reports the cell's state. A probe checks the cell every few seconds; when the qmaster does not
- * answer the agent says so in {@link #health()}, refuses work with a 503, closes its DRMAA session,
- * and opens a new one once the qmaster is back. Pilots submitted before an outage are followed by
+ * reports the cell's state. {@link CellHealth} probes the cell every few seconds; when the qmaster
+ * does not answer the agent says so in {@link #health()} and refuses work with a 503. The DRMAA
+ * session is opened and closed on a thread of its own (libdrmaa can block there): opened while the
+ * cell answers, closed when the qmaster refused or DRMAA lost it, and kept through a stall (a
+ * paused qmaster keeps its sessions). Pilots submitted in an earlier session are followed by
  * polling, since a new DRMAA session cannot wait on an old one's jobs.
+ *
+ * <p>Threads: {@code timer} runs the health rounds and the wedge check and never blocks;
+ * {@code prober} runs the probe; {@code session} opens and closes the DRMAA session; {@code reaper}
+ * collects finished pilots. {@link #health()} reads volatile fields only.
  */
 public final class SiteAgent implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(SiteAgent.class);
     private static final Duration POLL = Duration.ofMillis(100);
     private static final Duration REAP_GRACE = Duration.ofSeconds(5);
 
+    /** The agent's threads, each with one job (see the class comment). */
+    record Threads(ScheduledExecutorService timer, ExecutorService prober, ExecutorService session,
+                   ExecutorService reaper) {
+        void shutdownNow() {
+            timer.shutdownNow();
+            prober.shutdownNow();
+            session.shutdownNow();
+            reaper.shutdownNow();
+        }
+    }
+
+    /**
+     * @param probeEvery   how often the cell is probed
+     * @param probeTimeout how long a probe may take before the cell reads DOWN
+     * @param callLimit    how long a DRMAA call may run before the session counts as wedged
+     */
+    record Timing(Duration probeEvery, Duration probeTimeout, Duration callLimit) {
+    }
+
     private final SiteConfig site;
     private final SgeCommands sge;
     private final DrmaaCell drmaa;
     private final PilotBook book = new PilotBook(10_000);
     private final InstantSource clock;
-    private final ScheduledExecutorService timer;
-    private final ExecutorService reaperThread;
-    private final Duration probeEvery;
-    private final Duration callLimit;
+    private final Threads threads;
+    private final Timing timing;
     private final Runnable onWedged;
-    private volatile AgentHealth health;
+    private final CellHealth cell;
+    /** Why DRMAA would not open a session although the cell answers; null when it did. */
+    private volatile String sessionProblem;
+    /** Set when DRMAA said it lost the qmaster: the session thread closes the session. */
+    private final java.util.concurrent.atomic.AtomicBoolean sessionLost = new java.util.concurrent.atomic.AtomicBoolean();
+    private final java.util.concurrent.atomic.AtomicBoolean sessionQueued = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile boolean closed;
 
-    SiteAgent(SiteConfig site, SgeCommands sge, DrmaaCell drmaa, InstantSource clock, ScheduledExecutorService timer,
-              ExecutorService reaperThread, Duration probeEvery, Duration callLimit, Runnable onWedged) {
+    SiteAgent(SiteConfig site, SgeCommands sge, DrmaaCell drmaa, InstantSource clock, Threads threads, Timing timing,
+              Runnable onWedged) {
         this.site = site;
         this.sge = sge;
         this.drmaa = drmaa;
         this.clock = clock;
-        this.timer = timer;
-        this.reaperThread = reaperThread;
-        this.probeEvery = probeEvery;
-        this.callLimit = callLimit;
+        this.threads = threads;
+        this.timing = timing;
         this.onWedged = onWedged;
-        this.health = health("DOWN", "not checked yet");
+        SgeCommands probe = sge.withTimeout(timing.probeTimeout());
+        this.cell = new CellHealth(site.cell().cell(), () -> probe.run("qstat", "-u", site.agentUser()),
+                "qstat -u " + site.agentUser(), clock, threads.timer(), threads.prober(), timing.probeEvery(),
+                timing.probeTimeout(), s -> keepSessionSoon());
     }
 
     public void start() {
-        timer.scheduleWithFixedDelay(this::probe, 0, probeEvery.toMillis(), TimeUnit.MILLISECONDS);
-        reaperThread.execute(this::reapLoop);
+        cell.start();
+        long every = timing.probeEvery().toMillis();
+        threads.timer().scheduleWithFixedDelay(this::checkWedged, every, every, TimeUnit.MILLISECONDS);
+        threads.reaper().execute(this::reapLoop);
     }
 
+    /** UP when the cell answers and the DRMAA session is open; never waits on SGE, DRMAA or a lock. */
     public AgentHealth health() {
-        AgentHealth h = health;
-        return new AgentHealth(h.site(), h.cell(), h.status(), h.reason(), h.since(), drmaa.drmSystem(), book.size());
+        CellHealth.State s = cell.now();
+        String status = s.up() && drmaa.open() ? "UP" : "DOWN";
+        String reason = !s.up() ? s.reason() : drmaa.open() ? null
+                : Optional.ofNullable(sessionProblem).map(p -> "DRMAA: " + p).orElse("the cell answers; DRMAA session not open yet");
+        return new AgentHealth(site.name(), site.cell().cell(), status, reason, s.since(), drmaa.drmSystem(), book.size());
     }
 
     // ---- cell state -------------------------------------------------------------------------
@@ -80,7 +115,7 @@ public final class SiteAgent implements AutoCloseable {
             QstatXml.Result qstat = QstatXml.parse(sge.qstatFull(), this::isKoala);
             return new CellSnapshot(site.name(), now, QhostXml.parse(sge.qhost()), qstat.queues(), qstat.jobs());
         } catch (CellUnreachableException e) {
-            markDown(e.getMessage());
+            cell.report(e);
             throw unavailable();
         }
     }
@@ -225,9 +260,14 @@ public final class SiteAgent implements AutoCloseable {
         }
     }
 
-    /** A pilot SGE no longer knows and this session never saw finish: look it up in accounting. */
+    /**
+     * A pilot SGE no longer knows and this session never saw finish: look it up in accounting.
+     * {@code qacct} runs before the book is locked: it can take seconds, and the book's lock is one
+     * that other requests need.
+     */
     private PilotStatus finishUnseen(String id) {
-        PilotStatus result = book.update(id, s -> Accounting.lookUp(sge, id)
+        Optional<Accounting.Outcome> outcome = Accounting.lookUp(sge, id);
+        PilotStatus result = book.update(id, s -> outcome
                 .map(a -> a.exitStatus() != null ? end(s, PilotState.DONE, a.exitStatus(), null)
                         : end(s, PilotState.FAILED, null, a.reason()))
                 .orElseGet(() -> end(s, PilotState.FAILED, null,
@@ -256,12 +296,12 @@ public final class SiteAgent implements AutoCloseable {
                         finish(info.get().getJobId(), info.get());
                     }
                 } else {
-                    book.awaitChange(probeEvery.toMillis());
+                    book.awaitChange(timing.probeEvery().toMillis());
                 }
             } catch (InterruptedException e) {
                 return;
             } catch (DrmCommunicationException e) {
-                markDown(e.getMessage());
+                lostSession(e.getMessage());
                 pause();
             } catch (DrmaaException | RuntimeException e) {
                 if (!closed) {
@@ -282,77 +322,78 @@ public final class SiteAgent implements AutoCloseable {
 
     private void pause() {
         try {
-            book.awaitChange(probeEvery.toMillis());
+            book.awaitChange(timing.probeEvery().toMillis());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
     }
 
-    // ---- health -----------------------------------------------------------------------------
+    // ---- health and the DRMAA session -------------------------------------------------------
 
-    /** Checks the cell, opens the DRMAA session when it can, and notices a wedged session. */
-    void probe() {
-        try {
-            sge.run("qstat", "-u", site.agentUser());
-            if (!drmaa.open()) {
-                drmaa.openSession();
-                LOG.info("DRMAA session open on cell {} ({})", site.cell().cell(), drmaa.drmSystem());
-            }
-            markUp();
-        } catch (CellUnreachableException e) {
-            markDown(e.getMessage());
-        } catch (DrmaaException e) {
-            markDown("DRMAA: " + e.getMessage());
-        } catch (RuntimeException e) {
-            LOG.error("probe failed", e);
+    /** Asks the session thread to look, once: while it is stuck in DRMAA, further asks are not queued up. */
+    private void keepSessionSoon() {
+        if (!closed && sessionQueued.compareAndSet(false, true)) {
+            threads.session().execute(this::keepSession);
         }
-        checkWedged();
     }
 
+    /** On the session thread: close a session DRMAA lost or whose qmaster refused; open one while the cell answers. */
+    void keepSession() {
+        sessionQueued.set(false);
+        CellHealth.State s = cell.now();
+        boolean lost = sessionLost.getAndSet(false); // taken even if closed: it must not close a later session
+        if (drmaa.open() && (lost || (!s.up() && !s.timedOut()))) {
+            drmaa.closeSession();
+            LOG.info("DRMAA session on cell {} closed", site.cell().cell());
+        }
+        if (s.up() && !drmaa.open() && !closed) {
+            try {
+                drmaa.openSession();
+                sessionProblem = null;
+                LOG.info("DRMAA session open on cell {} ({})", site.cell().cell(), drmaa.drmSystem());
+            } catch (DrmaaException e) {
+                sessionProblem = e.getMessage();
+                LOG.warn("cell {}: DRMAA would not open a session: {}", site.cell().cell(), e.getMessage());
+            }
+        }
+    }
+
+    /** DRMAA lost the qmaster: the cell reads DOWN and the session is closed, to be opened anew. */
+    private void lostSession(String reason) {
+        sessionLost.set(true);
+        cell.report(new CellUnreachableException(reason));
+        keepSessionSoon();
+    }
+
+    /** On the timer: a DRMAA call that has not returned for the limit means libdrmaa is stuck for good. */
     private void checkWedged() {
+        if (cell.now().up() && !drmaa.open()) {
+            keepSessionSoon(); // a failed open is tried again each round
+        }
         drmaa.oldestCall().ifPresent(call -> {
             Duration stuck = Duration.between(call.started(), clock.instant());
-            if (stuck.compareTo(callLimit) > 0) {
-                markDown("DRMAA call '" + call.what() + "' has not returned for " + stuck.toSeconds()
-                        + " s; the session is wedged, restarting the agent");
+            if (stuck.compareTo(timing.callLimit()) > 0) {
+                LOG.error("cell {}: DRMAA call '{}' has not returned for {} s; the session is wedged, restarting the agent",
+                        site.cell().cell(), call.what(), stuck.toSeconds());
                 onWedged.run();
             }
         });
     }
 
-    private void markUp() {
-        if (!"UP".equals(health.status())) {
-            LOG.info("cell {} reachable", site.cell().cell());
-            health = health("UP", null);
-        }
-    }
-
-    private void markDown(String reason) {
-        if (!"DOWN".equals(health.status()) || !reason.equals(health.reason())) {
-            LOG.warn("cell {} unreachable: {}", site.cell().cell(), reason);
-            health = health("DOWN", reason);
-        }
-        drmaa.closeSession();
-    }
-
-    private AgentHealth health(String status, String reason) {
-        return new AgentHealth(site.name(), site.cell().cell(), status, reason, clock.instant(), null, 0);
-    }
-
     private void requireUp() {
-        if (!drmaa.open() || !health.up()) {
+        if (!health().up()) {
             throw unavailable();
         }
     }
 
     private ApiException unavailable() {
         return ApiException.unavailable("cell " + site.cell().cell() + " of site " + site.name() + " is unreachable: "
-                + Optional.ofNullable(health.reason()).orElse("DRMAA session not open"));
+                + Optional.ofNullable(health().reason()).orElse("DRMAA session not open"));
     }
 
     private ApiException refused(String what, DrmaaException e) {
         if (e instanceof DrmCommunicationException) {
-            markDown(e.getMessage());
+            lostSession(e.getMessage());
             return unavailable();
         }
         return new ApiException(422, what + " refused by SGE: " + e.getMessage());
@@ -361,8 +402,7 @@ public final class SiteAgent implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        timer.shutdownNow();
-        reaperThread.shutdownNow();
+        threads.shutdownNow();
         drmaa.closeSession();
     }
 }

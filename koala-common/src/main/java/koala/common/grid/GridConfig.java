@@ -172,7 +172,8 @@ public final class GridConfig {
                     string(p + "ssh.user").filter(s -> !s.isEmpty()).orElseGet(() -> string(p + "agent.user").orElse("koala")),
                     key, path(p + "ssh.knownHosts", home.resolve(".ssh").resolve("known_hosts")), check.equals("yes"),
                     string(p + "ssh.dir").filter(s -> !s.isEmpty()).orElse(".koala"),
-                    string(p + "ssh.java").filter(s -> !s.isEmpty()).orElse("java"), java.time.Duration.ofSeconds(idleExit));
+                    string(p + "ssh.java").filter(s -> !s.isEmpty()).orElse("java"), java.time.Duration.ofSeconds(idleExit),
+                    string(p + "ssh.relayHost").filter(s -> !s.isEmpty()));
         }
 
         Optional<String> string(String key) {

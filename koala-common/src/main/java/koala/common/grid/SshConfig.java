@@ -2,6 +2,7 @@ package koala.common.grid;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * How the scheduler reaches a remote site: an account on the cluster's head node, reached over
@@ -18,9 +19,12 @@ import java.time.Duration;
  *                    account's home. Pilots run from it too, so compute nodes must see it (a shared home)
  * @param java        the Java 17+ command on the head node (and on its compute nodes)
  * @param agentIdleExit how long the remote agent keeps running with no scheduler calling it
+ * @param relayHost   the head node's name or address as its compute nodes reach it, where the agent's
+ *                    relays for the pilots' call-backs listen; empty for the name {@code hostname}
+ *                    prints there
  */
 public record SshConfig(String host, int port, String user, Path key, Path knownHosts, boolean checkHostKey,
-                        String dir, String java, Duration agentIdleExit) {
+                        String dir, String java, Duration agentIdleExit, Optional<String> relayHost) {
 
     /** {@code user@host:port}, as messages name the head node. */
     public String address() {

@@ -3,6 +3,7 @@ package koala.common.process;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -18,13 +19,15 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import koala.common.grid.SiteConfig;
+import koala.common.site.AgentSecret;
 import koala.common.site.SiteAgentClient;
 
 /**
  * A site agent running as a child process on this machine, with its cell's environment, as the
- * site's agent account, with the DRMAA library loadable. The agent prints one line
- * {@code READY <url>} on standard output once it serves; everything else it logs goes to
- * {@code KOALA_HOME/logs/agent-<site>.log}.
+ * site's agent account, with the DRMAA library loadable. The agent reads its secret from the first
+ * line of its standard input (a pipe that passes through {@code runuser} untouched; a command line
+ * or the environment would show it to others), prints one line {@code READY <url>} on standard
+ * output once it serves; everything else it logs goes to {@code KOALA_HOME/logs/agent-<site>.log}.
  */
 public final class AgentProcess implements AutoCloseable {
     public static final String MAIN_CLASS = "koala.sge.AgentMain";
@@ -34,29 +37,52 @@ public final class AgentProcess implements AutoCloseable {
     private final Process process;
     private final URI url;
     private final Path log;
+    private final AgentSecret secret;
 
-    private AgentProcess(SiteConfig site, Process process, URI url, Path log) {
+    private AgentProcess(SiteConfig site, Process process, URI url, Path log, AgentSecret secret) {
         this.site = site;
         this.process = process;
         this.url = url;
         this.log = log;
+        this.secret = secret;
     }
 
-    /** Starts the agent for {@code site} and waits until it serves. */
+    /** Starts the agent for {@code site} with a new secret and waits until it serves. */
     public static AgentProcess start(SiteConfig site, Path gridConfig, Path koalaHome, int port, Duration timeout) {
-        JavaCommand command = commandFor(site, gridConfig, koalaHome, port);
+        return start(site, gridConfig, koalaHome, port, timeout, AgentSecret.random());
+    }
+
+    /** Starts the agent for {@code site}, handing it {@code secret}, and waits until it serves. */
+    public static AgentProcess start(SiteConfig site, Path gridConfig, Path koalaHome, int port, Duration timeout,
+                                     AgentSecret secret) {
         Path log = koalaHome.resolve("logs").resolve("agent-" + site.name() + ".log");
+        return start(site, commandFor(site, gridConfig, koalaHome, port).commandLine(), log, timeout, secret);
+    }
+
+    /** Runs {@code commandLine} as the agent: the secret on its standard input, READY awaited on its output. */
+    static AgentProcess start(SiteConfig site, List<String> commandLine, Path log, Duration timeout, AgentSecret secret) {
         try {
             Files.createDirectories(log.getParent());
             // from "/": the agent account may not be allowed into the caller's working directory
-            Process process = new ProcessBuilder(command.commandLine()).directory(new java.io.File("/"))
+            Process process = new ProcessBuilder(commandLine).directory(new java.io.File("/"))
                     .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                     .start();
+            try {
+                handOver(process.getOutputStream(), secret);
+            } catch (IOException e) {
+                // it exited before reading its secret; awaitReady reports how, with its log
+            }
             URI url = awaitReady(process, log, timeout);
-            return new AgentProcess(site, process, url, log);
+            return new AgentProcess(site, process, url, log, secret);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start the agent for site " + site.name(), e);
+        }
+    }
+
+    /** Writes the secret's line and closes the agent's standard input: it reads nothing else there. */
+    public static void handOver(OutputStream stdin, AgentSecret secret) throws IOException {
+        try (stdin) {
+            stdin.write(secret.inputLine());
         }
     }
 
@@ -142,7 +168,12 @@ public final class AgentProcess implements AutoCloseable {
     }
 
     public SiteAgentClient client() {
-        return new SiteAgentClient(url);
+        return new SiteAgentClient(url, secret);
+    }
+
+    /** The secret this agent was given, for a store that lets a restarted scheduler re-attach. */
+    public AgentSecret secret() {
+        return secret;
     }
 
     /** The process id of the agent's launcher (a {@code runuser} when it runs as another account). */

@@ -4,14 +4,18 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import koala.common.http.JsonHttpClient;
 
-/** The site agent's HTTP API as the scheduler, the CLI and the tests call it. */
+/**
+ * The site agent's HTTP API as the scheduler, the CLI and the tests call it. Every request carries
+ * the agent's secret ({@code Authorization: Bearer}); the agent refuses any other with a 401.
+ */
 public final class SiteAgentClient {
     private final JsonHttpClient http;
 
-    public SiteAgentClient(URI base) {
-        this.http = new JsonHttpClient(base, Duration.ofSeconds(30));
+    public SiteAgentClient(URI base, AgentSecret secret) {
+        this.http = new JsonHttpClient(base, Duration.ofSeconds(30), Map.of("Authorization", secret.authorization()));
     }
 
     public URI base() {
@@ -46,5 +50,18 @@ public final class SiteAgentClient {
 
     public CellSnapshot snapshot() {
         return http.get("/snapshot", CellSnapshot.class);
+    }
+
+    /**
+     * A relay to {@code target} on the agent's loopback: the one on {@code port} if that is given
+     * (re-pointed if it led elsewhere), else the one to {@code target} if there is one, else a new
+     * one on {@code port}, or on any port when that is 0 or taken.
+     */
+    public RelayAddress relay(int target, int port) {
+        return http.post("/relays", new RelayRequest(target, port), RelayAddress.class);
+    }
+
+    public List<RelayAddress> relays() {
+        return http.get("/relays", new TypeReference<List<RelayAddress>>() { });
     }
 }

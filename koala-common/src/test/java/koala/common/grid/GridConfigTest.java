@@ -102,7 +102,7 @@ class GridConfigTest {
         assertThat(das4.agentUser()).isEqualTo("koala");
         assertThat(das4.ssh().orElseThrow()).isEqualTo(new SshConfig("fs0.das4.cs.vu.nl", 22, "koala",
                 Path.of("/etc/koala/id_ed25519"), Path.of("/etc/koala/known_hosts"), true, ".koala", "java",
-                java.time.Duration.ofMinutes(10)));
+                java.time.Duration.ofMinutes(10), java.util.Optional.empty()));
 
         // the agent on the head node reads the same site, without the SSH keys
         Path agentView = write(das4.agentProperties());
@@ -128,5 +128,18 @@ class GridConfigTest {
                 + "site.r.ssh.port = 99999\n");
         assertThatThrownBy(() -> GridConfig.load(badPort))
                 .hasMessage(badPort + ": site.r.ssh.port = 99999: a port is 0..65535");
+    }
+
+    @Test
+    void aRemoteSitesRelayHostIsTheNameItsComputeNodesReachItBy() throws Exception {
+        GridConfig grid = GridConfig.load(write("""
+                grid.sites = fs2
+                site.fs2.sge.cell = fs2
+                site.fs2.ssh.host = 127.0.0.1
+                site.fs2.ssh.key = /k
+                site.fs2.ssh.relayHost = fs2-head
+                """));
+
+        assertThat(grid.site("fs2").ssh().orElseThrow().relayHost()).contains("fs2-head");
     }
 }

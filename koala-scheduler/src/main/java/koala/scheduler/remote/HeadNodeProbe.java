@@ -12,7 +12,8 @@ import koala.common.grid.SshConfig;
 
 /**
  * What the scheduler checks on a head node before it starts an agent there: the agent's directory,
- * a Java 17 or later, the SGE cell and its client commands, and the DRMAA binding the site names.
+ * a Java 17 or later, the SGE cell and its client commands, the DRMAA binding the site names, and
+ * the head node's host name (where the relays listen unless {@code ssh.relayHost} names another).
  * One shell script prints {@code key=value} lines; {@link #read} turns them into the head node's
  * facts or into problems that each name the configuration key to fix.
  */
@@ -20,8 +21,12 @@ final class HeadNodeProbe {
     static final int JAVA_NEEDED = 17;
     private static final Pattern VERSION = Pattern.compile("version \"(\\d+)(?:\\.(\\d+))?");
 
-    /** The head node as the agent and the pilots will use it. */
-    record HeadNode(String dir, String java) {
+    /**
+     * The head node as the agent and the pilots will use it.
+     *
+     * @param hostname what {@code hostname} prints there; empty if nothing
+     */
+    record HeadNode(String dir, String java, String hostname) {
     }
 
     private HeadNodeProbe() {
@@ -43,6 +48,7 @@ final class HeadNodeProbe {
                 "[ -f \"$DJ\" ] && echo drmaaJar=yes || echo drmaaJar=no",
                 "[ -f \"$DL\" ] && echo drmaaLibrary=yes || echo drmaaLibrary=no",
                 "[ -z \"$P\" ] || { [ -f \"$P\" ] && echo preload=yes || echo preload=no; }",
+                "echo \"hostname=$(hostname 2>/dev/null)\"",
                 "exit 0");
     }
 
@@ -79,11 +85,16 @@ final class HeadNodeProbe {
         missing(facts, "drmaaJar", p + "drmaa.jar = " + site.drmaa().jar(), problems);
         missing(facts, "drmaaLibrary", p + "drmaa.library = " + site.drmaa().library(), problems);
         missing(facts, "preload", p + "drmaa.preload = " + site.drmaa().preload().map(Object::toString).orElse(""), problems);
+        String hostname = facts.getOrDefault("hostname", "");
+        if (hostname.isEmpty() && ssh.relayHost().isEmpty()) {
+            problems.add("hostname printed nothing there: set " + p + "ssh.relayHost to the head node's name or address "
+                    + "as its compute nodes reach it");
+        }
         if (!problems.isEmpty()) {
             throw new IllegalStateException("site " + site.name() + ": head node " + ssh.host() + ": "
                     + String.join("; ", problems));
         }
-        return new HeadNode(dir, java);
+        return new HeadNode(dir, java, hostname);
     }
 
     private static void missing(Map<String, String> facts, String fact, String setting, List<String> problems) {

@@ -6,15 +6,15 @@ import com.jcraft.jsch.JSch;
 import com.jcraft.jsch.JSchException;
 import com.jcraft.jsch.Session;
 import com.jcraft.jsch.SftpException;
-import java.io.ByteArrayOutputStream;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import koala.common.grid.SiteConfig;
 import koala.common.grid.SshConfig;
+import koala.common.process.Completion;
+import koala.common.time.Durations;
 import koala.common.time.Poll;
 
 /**
@@ -22,7 +22,7 @@ import koala.common.time.Poll;
  * forwards. The server is asked every five seconds whether it is alive, so a connection that dies
  * without a word (a cable, a firewall) is noticed within fifteen.
  */
-final class HeadNodeSession implements AutoCloseable {
+final class HeadNodeSession implements HeadNodeShell, AutoCloseable {
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(15);
 
     private final SiteConfig site;
@@ -63,33 +63,31 @@ final class HeadNodeSession implements AutoCloseable {
         return session.isConnected();
     }
 
-    /** What a command printed and how it ended. */
-    record Result(int exit, String out, String err) {
-        boolean ok() {
-            return exit == 0;
-        }
-    }
-
-    /** Runs {@code command} with the account's shell; waits at most {@code timeout} for it to end. */
-    Result run(String command, Duration timeout) {
+    /**
+     * Runs {@code command} with {@code input} on its standard input (the channel's: how a secret
+     * reaches the head node without showing on a command line), then end of file. At most
+     * {@code timeout}: a command still running then is sent a KILL and its channel closed.
+     */
+    @Override
+    public Result run(String command, Duration timeout, byte[] input) {
         ChannelExec exec = null;
         try {
             exec = (ChannelExec) session.openChannel("exec");
             exec.setCommand(command);
-            exec.setInputStream(null);
+            exec.setInputStream(input == null ? null : new ByteArrayInputStream(input));
             InputStream out = exec.getInputStream();
             InputStream err = exec.getErrStream();
             exec.connect((int) CONNECT_TIMEOUT.toMillis());
-            CompletableFuture<String> errText = CompletableFuture.supplyAsync(() -> read(err));
-            String outText = read(out);
             ChannelExec channel = exec;
-            if (!poll.until(channel::isClosed, timeout)) {
-                throw new SshFailure("site " + site.name() + ": a command on the head node did not end within "
-                        + timeout.toSeconds() + " s", null);
-            }
-            return new Result(exec.getExitStatus(), outText, errText.join());
+            Completion.Output output = Completion.await(out, err, t -> poll.until(channel::isClosed, t), timeout,
+                    "ssh-" + site.name()).orElseThrow(() -> timedOut(channel, command, timeout));
+            return new Result(exec.getExitStatus(), output.outText(), output.errText());
         } catch (JSchException | IOException e) {
             throw new SshFailure("site " + site.name() + ": lost the head node while running a command: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SshFailure("site " + site.name() + ": interrupted while running " + Sh.brief(command)
+                    + " on the head node", e);
         } finally {
             if (exec != null) {
                 exec.disconnect();
@@ -97,8 +95,22 @@ final class HeadNodeSession implements AutoCloseable {
         }
     }
 
-    /** Copies {@code content} to {@code path} on the head node, whole or not at all. */
-    void upload(InputStream content, String path) {
+    /**
+     * Asks the server to kill the command: closing the channel alone leaves it running there. An sshd
+     * without support for the "signal" request ignores it; the channel is closed all the same.
+     */
+    private SshFailure timedOut(ChannelExec channel, String command, Duration timeout) {
+        try {
+            channel.sendSignal("KILL");
+        } catch (Exception e) {
+            // an older sshd refuses signals; the channel is closed below either way
+        }
+        return new SshFailure("site " + site.name() + ": " + Sh.brief(command) + " on the head node did not end within "
+                + Durations.text(timeout) + "; stopped it", null);
+    }
+
+    @Override
+    public void upload(InputStream content, String path) {
         ChannelSftp sftp = null;
         try (content) {
             sftp = (ChannelSftp) session.openChannel("sftp");
@@ -134,11 +146,13 @@ final class HeadNodeSession implements AutoCloseable {
     }
 
     /**
-     * A port on the head node's loopback that reaches {@code localPort} on this machine: how pilots
-     * call back. {@code wanted} is the port to ask for, 0 for any; the one granted is returned.
+     * A port on the head node's loopback that reaches {@code host:port} as this machine sees it
+     * (this machine's loopback, or the address KOALA advertises): how pilots call back, through the
+     * agent's relay there. {@code wanted} is the port to ask for, 0 for any; the one granted is
+     * returned. {@code host} is a name or an IPv4 address (JSch's forwarding syntax splits on ':').
      */
-    int forwardRemote(int wanted, int localPort) throws JSchException {
-        return session.setPortForwardingR("127.0.0.1:" + wanted + ":127.0.0.1:" + localPort);
+    int forwardRemote(int wanted, String host, int port) throws JSchException {
+        return session.setPortForwardingR("127.0.0.1:" + wanted + ":" + host + ":" + port);
     }
 
     @Override
@@ -146,13 +160,4 @@ final class HeadNodeSession implements AutoCloseable {
         session.disconnect();
     }
 
-    private static String read(InputStream in) {
-        try {
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-            in.transferTo(bytes);
-            return bytes.toString(StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            return "";
-        }
-    }
 }

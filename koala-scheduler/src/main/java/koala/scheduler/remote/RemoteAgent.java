@@ -10,19 +10,26 @@ import koala.common.grid.SiteConfig;
 import koala.common.grid.SshConfig;
 import koala.common.process.AgentProcess;
 import koala.common.process.JavaCommand;
+import koala.common.site.AgentSecret;
+import koala.common.site.AgentState;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
 /**
- * Puts a site agent on a head node, through an open {@link HeadNodeSession}: checks the head node,
+ * Puts a site agent on a head node, through an open {@link HeadNodeShell}: checks the head node,
  * brings its jars up to date, and finds the agent already running there (from its state file) or
  * starts one, detached from the SSH session ({@code nohup setsid}), so that it outlives a lost
  * connection and the scheduler re-attaches to it.
  *
+ * <p>The agent's secret goes to it on the SSH channel's standard input, which the start script
+ * reads and pipes on to the agent with the shell's built-in {@code printf}: it never shows on a
+ * command line or in an environment there. The agent keeps it in its state file (mode 0600,
+ * readable by the SSH account, which is KOALA's), where a scheduler that reconnects reads it back.
+ *
  * <p>Files on the head node, under the site's {@code ssh.dir}: {@code lib/} (jars by checksum),
  * {@code site-S.properties} (the site as the agent reads it), {@code agent-S.state}
- * ({@code PORT PID} of the running agent), {@code callback-S.port}, {@code native-S/libdrmaa.so},
- * {@code logs/agent-S.log} and {@code pilots/} (the pilots' output).
+ * ({@link AgentState}: the running agent, its relays), {@code callback-S.port},
+ * {@code native-S/libdrmaa.so}, {@code logs/agent-S.log} and {@code pilots/} (the pilots' output).
  */
 final class RemoteAgent {
     private static final Logger LOG = LogManager.getLogger(RemoteAgent.class);
@@ -30,16 +37,35 @@ final class RemoteAgent {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
     private static final String IMAGE = "-Dkoala.image=";
 
-    /** Where the agent serves on the head node's loopback, and its process there. */
-    record Running(int port, long pid) {
+    /** Where the agent serves on the head node's loopback, its process there, and the secret that reaches it. */
+    record Running(int port, long pid, AgentSecret secret) {
+    }
+
+    /** The ports this head node gave the scheduler's call-back last: the SSH remote forward's and its relay's. */
+    record CallbackPorts(int forward, int relay) {
+    }
+
+    /** What the state file and the process it names say. */
+    sealed interface Lookup {
+        /** An agent of this build serves: re-attach to it. */
+        record Live(Running agent) implements Lookup {
+        }
+
+        /** An agent of another build runs: replace it. */
+        record Stale(long pid) implements Lookup {
+        }
+
+        /** No agent runs (no file, no agent line, or its process is gone). */
+        record None() implements Lookup {
+        }
     }
 
     private final SiteConfig site;
     private final SshConfig ssh;
-    private final HeadNodeSession session;
+    private final HeadNodeShell session;
     private final HeadNodeProbe.HeadNode head;
 
-    private RemoteAgent(SiteConfig site, HeadNodeSession session, HeadNodeProbe.HeadNode head) {
+    RemoteAgent(SiteConfig site, HeadNodeShell session, HeadNodeProbe.HeadNode head) {
         this.site = site;
         this.ssh = site.ssh().orElseThrow();
         this.session = session;
@@ -47,8 +73,8 @@ final class RemoteAgent {
     }
 
     /** Checks the head node; an {@link IllegalStateException} lists what is missing there. */
-    static RemoteAgent probe(SiteConfig site, HeadNodeSession session) {
-        HeadNodeSession.Result r = session.run(HeadNodeProbe.script(site), COMMAND_TIMEOUT);
+    static RemoteAgent probe(SiteConfig site, HeadNodeShell session) {
+        HeadNodeShell.Result r = session.run(HeadNodeProbe.script(site), COMMAND_TIMEOUT);
         return new RemoteAgent(site, session, HeadNodeProbe.read(site, r.out()));
     }
 
@@ -60,7 +86,7 @@ final class RemoteAgent {
     List<String> sync(List<RuntimeJars.Jar> jars) {
         String lib = head.dir() + "/lib";
         List<String> names = jars.stream().map(RuntimeJars.Jar::remoteName).toList();
-        HeadNodeSession.Result listing = session.run("mkdir -p " + Sh.quote(lib) + " " + Sh.quote(head.dir() + "/logs")
+        HeadNodeShell.Result listing = session.run("mkdir -p " + Sh.quote(lib) + " " + Sh.quote(head.dir() + "/logs")
                 + " " + Sh.quote(head.dir() + "/pilots") + " && cd " + Sh.quote(lib) + " && { sha256sum "
                 + Sh.words(names) + " 2>/dev/null; true; }", COMMAND_TIMEOUT);
         List<RuntimeJars.Jar> send = RuntimeJars.toSend(jars, listing.out());
@@ -80,24 +106,38 @@ final class RemoteAgent {
      * (an older build) is stopped, so that the head node runs what this scheduler ships.
      */
     Optional<Running> find(String image) {
-        String f = Sh.quote(file("agent-" + site.name() + ".state"));
-        HeadNodeSession.Result r = session.run("if [ -f " + f + " ]; then read port pid < " + f + " && kill -0 \"$pid\" "
-                + "2>/dev/null && cmd=$(tr '\\0' ' ' < /proc/$pid/cmdline) && case \"$cmd\" in *" + AgentProcess.MAIN_CLASS
-                + "*) case \"$cmd\" in *" + IMAGE + image + "*) echo \"$port $pid\";; *) echo \"stale $pid\";; esac;; "
-                + "esac; fi; true", COMMAND_TIMEOUT);
-        if (r.out().startsWith("stale ")) {
-            long pid = Long.parseLong(r.out().substring(6).trim());
-            LOG.info("site {}: the agent on {} (pid {}) runs an older build; replacing it", site.name(), ssh.host(), pid);
-            stop(new Running(0, pid));
-            return Optional.empty();
+        String f = Sh.quote(stateFile());
+        HeadNodeShell.Result r = session.run("[ -f " + f + " ] || exit 0; cat " + f + "; pid=$(sed -n "
+                + "'s/^agent [0-9]* \\([0-9]*\\) .*/\\1/p' " + f + " | head -n 1); [ -n \"$pid\" ] && kill -0 \"$pid\" "
+                + "2>/dev/null && echo \"cmdline $(tr '\\0' ' ' < /proc/$pid/cmdline)\"; true", COMMAND_TIMEOUT);
+        Lookup found = lookUp(r.out(), image);
+        if (found instanceof Lookup.Stale stale) {
+            LOG.info("site {}: the agent on {} (pid {}) runs an older build; replacing it", site.name(), ssh.host(),
+                    stale.pid());
+            stop(stale.pid());
         }
-        return running(r.out());
+        return found instanceof Lookup.Live live ? Optional.of(live.agent()) : Optional.empty();
     }
 
-    /** Names the set of jars an agent runs, on its command line: {@code -Dkoala.image=<digest>}. */
-    static String image(List<String> classpath) {
+    /** Reads {@link #find}'s output: the state file, then {@code cmdline ...} if the process it names lives. */
+    static Lookup lookUp(String out, String image) {
+        Optional<AgentState.Serving> serving = AgentState.parse(out).serving();
+        Optional<String> cmdline = out.lines().filter(l -> l.startsWith("cmdline ")).findFirst();
+        if (serving.isEmpty() || cmdline.isEmpty() || !cmdline.get().contains(AgentProcess.MAIN_CLASS)) {
+            return new Lookup.None(); // no agent, or its pid now belongs to another program
+        }
+        AgentState.Serving s = serving.get();
+        return cmdline.get().contains(IMAGE + image) ? new Lookup.Live(new Running(s.port(), s.pid(), s.secret()))
+                : new Lookup.Stale(s.pid());
+    }
+
+    /**
+     * Names what an agent runs, on its command line ({@code -Dkoala.image=<digest>}): its jars and
+     * its relay host, so that an agent of another build, or whose relays listen elsewhere, is replaced.
+     */
+    static String image(List<String> classpath, String relayHost) {
         try {
-            return RuntimeJars.sha256(new java.io.ByteArrayInputStream(String.join(":", classpath)
+            return RuntimeJars.sha256(new java.io.ByteArrayInputStream((String.join(":", classpath) + "|" + relayHost)
                     .getBytes(StandardCharsets.UTF_8))).substring(0, 16);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
@@ -109,69 +149,94 @@ final class RemoteAgent {
         return session.run("kill -0 " + pid, COMMAND_TIMEOUT).ok();
     }
 
-    /** Starts an agent on the head node and waits until it serves. */
-    Running start(List<String> classpath) {
-        String nativeDir = file("native-" + site.name());
-        String state = file("agent-" + site.name() + ".state");
-        String log = file("logs/agent-" + site.name() + ".log");
-        String config = file("site-" + site.name() + ".properties");
-        session.upload(new java.io.ByteArrayInputStream(site.agentProperties().getBytes(StandardCharsets.UTF_8)), config);
-        List<Path> cp = new ArrayList<>(classpath.stream().map(Path::of).toList());
-        cp.add(site.drmaa().jar());
-        JavaCommand java = AgentProcess.command(site, Path.of(head.java()), cp, Path.of(nativeDir), List.of("--config",
-                config, "--site", site.name(), "--port", Integer.toString(site.agentPort()), "--state-file", state,
-                "--idle-exit", Long.toString(ssh.agentIdleExit().toSeconds())));
-        List<String> jvm = new ArrayList<>(java.jvmOptions());
-        jvm.add(IMAGE + image(classpath));
-        java = java.withJvmOptions(jvm);
-        String script = String.join("\n",
-                "cd / && mkdir -p " + Sh.quote(nativeDir) + " && ln -sfn " + Sh.quote(site.drmaa().library().toString())
-                        + " " + Sh.quote(nativeDir + "/libdrmaa.so") + " && rm -f " + Sh.quote(state) + " || exit 1",
-                "nohup setsid " + Sh.words(java.commandLine()) + " >> " + Sh.quote(log) + " 2>&1 < /dev/null &",
-                "pid=$!; i=0",
-                "while [ $i -lt " + START_TIMEOUT.toSeconds() * 10 + " ]; do",
-                "  [ -s " + Sh.quote(state) + " ] && { cat " + Sh.quote(state) + "; exit 0; }",
-                "  kill -0 $pid 2>/dev/null || { echo \"the agent exited; its log " + log + " ends:\"; tail -n 12 "
-                        + Sh.quote(log) + "; exit 1; }",
-                "  sleep 0.1; i=$((i+1))",
-                "done",
-                "echo \"the agent was not ready within " + START_TIMEOUT.toSeconds() + " s; see " + log + "\"; exit 1");
-        HeadNodeSession.Result r = session.run(script, START_TIMEOUT.plusSeconds(10));
-        Running agent = running(r.out()).filter(x -> r.ok()).orElseThrow(() -> new IllegalStateException("site "
+    /** Starts an agent on the head node with {@code secret}, its relays on {@code relayHost}, and waits until it serves. */
+    Running start(List<String> classpath, AgentSecret secret, String relayHost) {
+        session.upload(new java.io.ByteArrayInputStream(site.agentProperties().getBytes(StandardCharsets.UTF_8)),
+                file("site-" + site.name() + ".properties"));
+        HeadNodeShell.Result r = session.run(startScript(classpath, relayHost), START_TIMEOUT.plusSeconds(10),
+                secret.inputLine());
+        Running agent = running(r.out(), secret).filter(x -> r.ok()).orElseThrow(() -> new IllegalStateException("site "
                 + site.name() + ": could not start the agent on " + ssh.host() + ": " + (r.out() + r.err()).strip()));
         LOG.info("site {}: started an agent on {} (pid {}, port {} there)", site.name(), ssh.host(), agent.pid(), agent.port());
         return agent;
     }
 
-    /** Stops the agent (TERM: it removes its state file and closes its DRMAA session). */
-    void stop(Running agent) {
-        session.run("kill " + agent.pid() + " 2>/dev/null; true", COMMAND_TIMEOUT);
+    /**
+     * The start script: reads the secret from its input, takes the last agent's line out of the
+     * state file (relays stay), starts the agent with the secret piped to it, and prints
+     * {@code PORT PID} once the agent has written its line.
+     */
+    String startScript(List<String> classpath, String relayHost) {
+        String nativeDir = file("native-" + site.name());
+        String state = Sh.quote(stateFile());
+        String log = file("logs/agent-" + site.name() + ".log");
+        String config = file("site-" + site.name() + ".properties");
+        List<Path> cp = new ArrayList<>(classpath.stream().map(Path::of).toList());
+        cp.add(site.drmaa().jar());
+        JavaCommand java = AgentProcess.command(site, Path.of(head.java()), cp, Path.of(nativeDir), List.of("--config",
+                config, "--site", site.name(), "--port", Integer.toString(site.agentPort()), "--state-file", stateFile(),
+                "--idle-exit", Long.toString(ssh.agentIdleExit().toSeconds()), "--relay-host", relayHost));
+        List<String> jvm = new ArrayList<>(java.jvmOptions());
+        jvm.add(IMAGE + image(classpath, relayHost));
+        java = java.withJvmOptions(jvm);
+        return String.join("\n",
+                "IFS= read -r secret || { echo 'no secret on the input'; exit 1; }",
+                "cd / && mkdir -p " + Sh.quote(nativeDir) + " && ln -sfn " + Sh.quote(site.drmaa().library().toString())
+                        + " " + Sh.quote(nativeDir + "/libdrmaa.so") + " || exit 1",
+                "[ ! -f " + state + " ] || sed -i '/^agent /d' " + state + " || exit 1",
+                "printf '%s\\n' \"$secret\" | nohup setsid " + Sh.words(java.commandLine()) + " >> " + Sh.quote(log)
+                        + " 2>&1 &",
+                "pid=$!; secret=; i=0",
+                "while [ $i -lt " + START_TIMEOUT.toSeconds() * 10 + " ]; do",
+                "  line=$(sed -n 's/^agent \\([0-9]*\\) \\([0-9]*\\) .*/\\1 \\2/p' " + state + " 2>/dev/null)",
+                "  [ -n \"$line\" ] && { echo \"$line\"; exit 0; }",
+                "  kill -0 $pid 2>/dev/null || { echo \"the agent exited; its log " + log + " ends:\"; tail -n 12 "
+                        + Sh.quote(log) + "; exit 1; }",
+                "  sleep 0.1; i=$((i+1))",
+                "done",
+                "echo \"the agent was not ready within " + START_TIMEOUT.toSeconds() + " s; see " + log + "\"; exit 1");
     }
 
-    /** The port pilots call back on, as last granted on this head node (kept there across restarts). */
-    Optional<Integer> callbackPort() {
-        HeadNodeSession.Result r = session.run("cat " + Sh.quote(file("callback-" + site.name() + ".port"))
+    /** Stops the agent (TERM: it takes its line out of the state file and closes its DRMAA session). */
+    void stop(long pid) {
+        session.run("kill " + pid + " 2>/dev/null; true", COMMAND_TIMEOUT);
+    }
+
+    /** The call-back's ports as last granted on this head node (kept there across scheduler restarts). */
+    Optional<CallbackPorts> callbackPorts() {
+        HeadNodeShell.Result r = session.run("cat " + Sh.quote(file("callback-" + site.name() + ".port"))
                 + " 2>/dev/null; true", COMMAND_TIMEOUT);
+        return parseCallbackPorts(r.out());
+    }
+
+    /** {@code FORWARD RELAY}; a file from before relays holds {@code FORWARD} alone. */
+    static Optional<CallbackPorts> parseCallbackPorts(String text) {
+        String[] w = text.trim().split("\\s+");
         try {
-            return Optional.of(Integer.parseInt(r.out().trim()));
+            return Optional.of(new CallbackPorts(Integer.parseInt(w[0]), w.length > 1 ? Integer.parseInt(w[1]) : 0));
         } catch (NumberFormatException e) {
             return Optional.empty();
         }
     }
 
-    void rememberCallbackPort(int port) {
-        session.run("echo " + port + " > " + Sh.quote(file("callback-" + site.name() + ".port")), COMMAND_TIMEOUT);
+    void rememberCallbackPorts(CallbackPorts ports) {
+        session.run("echo " + ports.forward() + " " + ports.relay() + " > "
+                + Sh.quote(file("callback-" + site.name() + ".port")), COMMAND_TIMEOUT);
     }
 
     String file(String name) {
         return head.dir() + "/" + name;
     }
 
-    private static Optional<Running> running(String out) {
+    private String stateFile() {
+        return file("agent-" + site.name() + ".state");
+    }
+
+    private static Optional<Running> running(String out, AgentSecret secret) {
         for (String line : out.lines().toList()) {
             String[] parts = line.trim().split(" ");
             if (parts.length == 2 && parts[0].matches("\\d+") && parts[1].matches("\\d+")) {
-                return Optional.of(new Running(Integer.parseInt(parts[0]), Long.parseLong(parts[1])));
+                return Optional.of(new Running(Integer.parseInt(parts[0]), Long.parseLong(parts[1]), secret));
             }
         }
         return Optional.empty();

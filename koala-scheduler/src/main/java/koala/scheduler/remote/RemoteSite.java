@@ -1,12 +1,10 @@
 package koala.scheduler.remote;
 
-import com.jcraft.jsch.JSchException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -14,6 +12,7 @@ import java.util.function.Consumer;
 import koala.common.grid.SiteConfig;
 import koala.common.grid.SshConfig;
 import koala.common.http.ApiException;
+import koala.common.site.AgentSecret;
 import koala.common.site.SiteAgentClient;
 import koala.common.time.Poll;
 import org.apache.logging.log4j.LogManager;
@@ -21,11 +20,14 @@ import org.apache.logging.log4j.Logger;
 
 /**
  * A remote site, kept reachable: an SSH connection to its head node, its agent there (re-attached
- * if one runs, started otherwise), a local forward to the agent's port and a remote forward of the
- * scheduler's port for the pilots' call-backs. A watch checks every second: a dropped connection
- * marks the site down (its nodes are kept: their pilots run on in SGE) and is made again with
- * backoff ({@link Link}); a dead agent is started again. The remote forwards ask for the same ports
- * each time, so launchers that lost the scheduler (or their runner) during an outage find it again.
+ * if one runs, started otherwise), a local forward to the agent's port, and for each address on
+ * the KOALA side that pilots call back to (the scheduler's, runners') an SSH remote forward to it
+ * on the head node's loopback and a relay of the agent's on the head node's cluster-facing address
+ * ({@code ssh.relayHost}) to that forward: compute nodes are other hosts and cannot reach the head
+ * node's loopback. A watch checks every second: a dropped connection marks the site down (its
+ * nodes are kept: their pilots run on in SGE) and is made again with backoff ({@link Link}); a dead
+ * agent is started again. Forwards and relays ask for the same ports each time, so launchers that
+ * lost the scheduler (or their runner) during an outage find it again at the address they were told.
  */
 public final class RemoteSite implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(RemoteSite.class);
@@ -36,13 +38,17 @@ public final class RemoteSite implements AutoCloseable {
     public record Launcher(String java, List<String> classpath, String schedulerUrl, String logDir) {
     }
 
-    private record Attached(HeadNodeSession session, RemoteAgent agent, RemoteAgent.Running running, int localPort,
+    /** The agent reached through the local forward. */
+    private record Reached(RemoteAgent.Running running, int localPort, SiteAgentClient client) {
+    }
+
+    private record Attached(HeadNodeSession session, RemoteAgent agent, Reached reached, String relayHost,
                             Launcher launcher) {
     }
 
     private final SiteConfig site;
     private final SshConfig ssh;
-    private final int schedulerPort;
+    private final CallBacks callBacks;
     private final List<Path> classpath;
     private final InstantSource clock;
     private final Consumer<SiteAgentClient> onAgent;
@@ -51,19 +57,20 @@ public final class RemoteSite implements AutoCloseable {
     private volatile Link link = Link.initial();
     private volatile Attached attached;
     private volatile boolean closed;
-    /** Ports of this machine (the scheduler's, runners') forwarded from the head node: local -> head node. */
-    private final Map<Integer, Integer> callbacks = new java.util.concurrent.ConcurrentHashMap<>();
     private java.time.Instant nextAgentCheck = java.time.Instant.EPOCH;
 
     /**
-     * @param classpath the scheduler's class path, sent to the head node
-     * @param onAgent   told the client of the agent each time it is (re)attached, at its new local port
+     * @param koalaHost     the name or address this machine advertises to others for itself and its
+     *                      runners (e.g. {@code koala-host}); URLs on it, or on loopback, are relayed
+     * @param schedulerPort the scheduler's port on {@code koalaHost}, where the site's pilots call back
+     * @param classpath     the scheduler's class path, sent to the head node
+     * @param onAgent       told the client of the agent each time it is (re)attached, at its new local port
      */
-    public RemoteSite(SiteConfig site, int schedulerPort, List<Path> classpath, InstantSource clock,
+    public RemoteSite(SiteConfig site, String koalaHost, int schedulerPort, List<Path> classpath, InstantSource clock,
                       ScheduledExecutorService timer, Consumer<SiteAgentClient> onAgent) {
         this.site = site;
         this.ssh = site.ssh().orElseThrow();
-        this.schedulerPort = schedulerPort;
+        this.callBacks = new CallBacks(site, koalaHost, schedulerPort);
         this.classpath = List.copyOf(classpath);
         this.clock = clock;
         this.timer = timer;
@@ -154,16 +161,14 @@ public final class RemoteSite implements AutoCloseable {
             session = HeadNodeSession.open(site, new Poll(clock, Duration.ofMillis(50)));
             RemoteAgent agent = RemoteAgent.probe(site, session);
             List<String> jars = agent.sync(RuntimeJars.of(classpath));
-            RemoteAgent.Running running = agent.find(RemoteAgent.image(jars)).orElse(null);
+            String relayHost = ssh.relayHost().orElse(agent.head().hostname());
+            RemoteAgent.Running running = agent.find(RemoteAgent.image(jars, relayHost)).orElse(null);
             if (running != null) {
                 LOG.info("site {}: re-attaching to the agent on {} (pid {})", site.name(), ssh.host(), running.pid());
             } else {
-                running = agent.start(jars);
+                running = agent.start(jars, AgentSecret.random(), relayHost);
             }
-            int callback = forwardCallbacks(session, agent);
-            Launcher launcher = new Launcher(agent.head().java(), jars, "http://127.0.0.1:" + callback,
-                    agent.file("pilots"));
-            attach(new Attached(session, agent, running, 0, launcher), jars);
+            attach(session, agent, reach(session, agent, running, jars, relayHost), jars, relayHost);
         } catch (SshFailure | IllegalStateException | ApiException e) {
             if (session != null) {
                 session.close();
@@ -173,29 +178,38 @@ public final class RemoteSite implements AutoCloseable {
         }
     }
 
-    /** Forwards to the agent's port, checks that it answers, and makes it the site's agent. */
-    private void attach(Attached a, List<String> jars) {
-        int local = a.session().forwardLocal(a.running().port());
-        SiteAgentClient client = new SiteAgentClient(URI.create("http://127.0.0.1:" + local));
-        RemoteAgent.Running running = a.running();
-        if (!answers(client)) {
-            LOG.warn("site {}: the agent on {} (pid {}) does not answer; starting another", site.name(), ssh.host(),
-                    running.pid());
-            a.session().unforwardLocal(local);
-            a.agent().stop(running);
-            running = a.agent().start(jars);
-            local = a.session().forwardLocal(running.port());
-            client = new SiteAgentClient(URI.create("http://127.0.0.1:" + local));
-            if (!answers(client)) {
-                throw new IllegalStateException("site " + site.name() + ": the agent on " + ssh.host()
-                        + " does not answer through the SSH forward");
-            }
+    /** Forwards to the agent's port and checks that it answers; starts another agent if it does not. */
+    private Reached reach(HeadNodeSession session, RemoteAgent agent, RemoteAgent.Running running, List<String> jars,
+                          String relayHost) {
+        int local = session.forwardLocal(running.port());
+        SiteAgentClient client = new SiteAgentClient(URI.create("http://127.0.0.1:" + local), running.secret());
+        if (answers(client)) {
+            return new Reached(running, local, client);
         }
-        attached = new Attached(a.session(), a.agent(), running, local, a.launcher());
+        LOG.warn("site {}: the agent on {} (pid {}) does not answer; starting another", site.name(), ssh.host(),
+                running.pid());
+        session.unforwardLocal(local);
+        agent.stop(running.pid());
+        RemoteAgent.Running again = agent.start(jars, AgentSecret.random(), relayHost);
+        local = session.forwardLocal(again.port());
+        client = new SiteAgentClient(URI.create("http://127.0.0.1:" + local), again.secret());
+        if (!answers(client)) {
+            throw new IllegalStateException("site " + site.name() + ": the agent on " + ssh.host()
+                    + " does not answer through the SSH forward");
+        }
+        return new Reached(again, local, client);
+    }
+
+    /** Restores the call-backs through the agent reached, and makes it the site's agent. */
+    private void attach(HeadNodeSession session, RemoteAgent agent, Reached reached, List<String> jars, String relayHost) {
+        CallBacks.Callback back = callBacks.restore(session, agent, reached.client());
+        Launcher launcher = new Launcher(agent.head().java(), jars, "http://" + back.authority(), agent.file("pilots"));
+        attached = new Attached(session, agent, reached, relayHost, launcher);
         link = link.connected();
-        onAgent.accept(client);
-        LOG.info("site {}: agent on {} reached at {}; pilots call back on {}", site.name(), ssh.address(),
-                client.base(), a.launcher().schedulerUrl());
+        onAgent.accept(reached.client());
+        LOG.info("site {}: agent on {} reached at {}; pilots call back on {} (relayed to {}:{} here)", site.name(),
+                ssh.address(), reached.client().base(), launcher.schedulerUrl(), callBacks.scheduler().host(),
+                callBacks.scheduler().port());
     }
 
     private boolean answers(SiteAgentClient client) {
@@ -213,57 +227,21 @@ public final class RemoteSite implements AutoCloseable {
     }
 
     /**
-     * The head node's port that reaches this scheduler: the one granted before if it is free (the
-     * pilots running there were told it), any other otherwise. Runners' ports forwarded before are
-     * asked for again too.
-     */
-    private int forwardCallbacks(HeadNodeSession session, RemoteAgent agent) {
-        int wanted = callbacks.getOrDefault(schedulerPort, agent.callbackPort().orElse(0));
-        int granted = forwardBack(session, schedulerPort, wanted);
-        if (granted != wanted) {
-            agent.rememberCallbackPort(granted);
-        }
-        for (Map.Entry<Integer, Integer> runner : Map.copyOf(callbacks).entrySet()) {
-            if (runner.getKey() != schedulerPort) {
-                forwardBack(session, runner.getKey(), runner.getValue());
-            }
-        }
-        return granted;
-    }
-
-    /** Forwards a head-node port to {@code localPort} here: {@code wanted} if free, any otherwise. */
-    private int forwardBack(HeadNodeSession session, int localPort, int wanted) {
-        try {
-            callbacks.put(localPort, session.forwardRemote(wanted, localPort));
-        } catch (JSchException e) {
-            LOG.warn("site {}: port {} on {} is taken; launchers told it before cannot call back to port {}",
-                    site.name(), wanted, ssh.host(), localPort);
-            try {
-                callbacks.put(localPort, session.forwardRemote(0, localPort));
-            } catch (JSchException again) {
-                throw new SshFailure("site " + site.name() + ": " + ssh.host() + " refuses to forward a port back to "
-                        + "this machine (AllowTcpForwarding?): " + again.getMessage(), again);
-            }
-        }
-        return callbacks.get(localPort);
-    }
-
-    /**
-     * A URL on this machine's loopback (a framework runner's RPC) as the site's nodes reach it: the
-     * same path on a head-node port forwarded here. Any other URL, or while the site is down, as it is.
+     * A URL on this machine (a framework runner's RPC) as the site's nodes reach it: the same path
+     * on the agent's relay on the head node. URLs on loopback or on the advertised KOALA host are
+     * relayed; any other URL, or any while the site is down, is returned as it is.
      */
     public String reachable(String url) {
-        URI uri = URI.create(url);
         Attached a = attached;
-        if (a == null || !List.of("127.0.0.1", "localhost").contains(uri.getHost()) || uri.getPort() < 0) {
+        Optional<CallBacks.Endpoint> to = callBacks.endpoint(URI.create(url));
+        if (a == null || to.isEmpty()) {
             return url;
         }
         try {
-            int port = callbacks.containsKey(uri.getPort()) ? callbacks.get(uri.getPort())
-                    : forwardBack(a.session(), uri.getPort(), 0);
-            return url.replaceFirst("//[^/]+", "//127.0.0.1:" + port);
-        } catch (SshFailure e) {
-            LOG.warn("{}", e.getMessage());
+            return CallBacks.relayed(url, callBacks.known(to.get())
+                    .orElseGet(() -> callBacks.make(a.session(), a.reached().client(), to.get(), 0, 0)));
+        } catch (SshFailure | ApiException e) {
+            LOG.warn("site {}: no relay for {}: {}", site.name(), url, e.getMessage());
             return url;
         }
     }
@@ -274,12 +252,14 @@ public final class RemoteSite implements AutoCloseable {
             return;
         }
         nextAgentCheck = clock.instant().plus(AGENT_CHECK);
-        if (!a.agent().alive(a.running().pid())) {
+        if (!a.agent().alive(a.reached().running().pid())) {
             LOG.warn("site {}: the agent on {} (pid {}) is gone; starting a new one", site.name(), ssh.host(),
-                    a.running().pid());
-            a.session().unforwardLocal(a.localPort());
+                    a.reached().running().pid());
+            a.session().unforwardLocal(a.reached().localPort());
             List<String> jars = a.launcher().classpath();
-            attach(new Attached(a.session(), a.agent(), a.agent().start(jars), 0, a.launcher()), jars);
+            RemoteAgent.Running running = a.agent().start(jars, AgentSecret.random(), a.relayHost());
+            attach(a.session(), a.agent(), reach(a.session(), a.agent(), running, jars, a.relayHost()), jars,
+                    a.relayHost());
         }
     }
 
@@ -297,7 +277,7 @@ public final class RemoteSite implements AutoCloseable {
         Attached a = attached;
         if (a != null) {
             try {
-                a.agent().stop(a.running());
+                a.agent().stop(a.reached().running().pid());
             } catch (RuntimeException e) {
                 LOG.warn("site {}: could not stop the agent on {}: {}", site.name(), ssh.host(), e.getMessage());
             }

@@ -16,4 +16,11 @@ final class Sh {
     static String words(List<String> values) {
         return values.stream().map(Sh::quote).collect(Collectors.joining(" "));
     }
+
+    /** A command as a message names it: its first line, cut at 60 characters. */
+    static String brief(String command) {
+        String first = command.strip().lines().findFirst().orElse("");
+        boolean cut = first.length() > 60 || command.strip().lines().count() > 1;
+        return "`" + (first.length() > 60 ? first.substring(0, 60) : first) + (cut ? " ..." : "") + "`";
+    }
 }

@@ -22,8 +22,12 @@ import koala.scheduler.state.JobState;
 
 /**
  * The store as an embedded H2 file database. One connection, used by the scheduler's loop thread
- * and, for {@link #saveAgent}, by the agent watch (H2 serialises statements on a connection); every statement commits on its own and is written out at once ({@code WRITE_DELAY=0}: H2
- * otherwise holds commits back for a second), so a {@code kill -9} loses at most the call in flight.
+ * and, for {@link #saveAgent}, by the agent watch (H2 serialises statements on a connection); every
+ * statement commits on its own and is written out at once ({@code WRITE_DELAY=0}: H2 otherwise
+ * holds commits back for a second), so a {@code kill -9} loses at most the call in flight. The
+ * schema is made, and brought up to date, on every open: {@code CREATE ... IF NOT EXISTS} for
+ * tables, {@code ALTER TABLE ... ADD COLUMN IF NOT EXISTS} for columns added since (rows from before
+ * read them as NULL).
  */
 public final class H2Store implements Store {
     private static final String SCHEMA = """
@@ -38,6 +42,7 @@ public final class H2Store implements Store {
               at TIMESTAMP WITH TIME ZONE, from_state VARCHAR, to_state VARCHAR, event VARCHAR, reason VARCHAR);
             CREATE INDEX IF NOT EXISTS transitions_job ON transitions(job);
             CREATE TABLE IF NOT EXISTS agents (site VARCHAR PRIMARY KEY, url VARCHAR, pid BIGINT);
+            ALTER TABLE agents ADD COLUMN IF NOT EXISTS secret VARCHAR;
             CREATE TABLE IF NOT EXISTS frameworks (id BIGINT PRIMARY KEY, name VARCHAR, jdf_file VARCHAR, jdf CLOB,
               policy VARCHAR, parameters CLOB, runner VARCHAR, master_node VARCHAR, master_address VARCHAR,
               registered_at TIMESTAMP WITH TIME ZONE);
@@ -51,17 +56,43 @@ public final class H2Store implements Store {
         this.db = db;
     }
 
-    /** Opens (creating if needed) the database {@code file}.mv.db. */
+    /**
+     * Opens (creating if needed) the database {@code file}.mv.db, readable by this account only: it
+     * holds the agents' secrets and the nodes' tokens. A directory made for it is private too (one
+     * that exists is left as it is: {@code scheduler.database} may name a file in a shared one).
+     */
     public static H2Store open(Path file) {
+        privateDirectory(file.toAbsolutePath().getParent());
         try {
             Connection db = DriverManager.getConnection("jdbc:h2:file:" + file.toAbsolutePath() + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0",
                     "koala", "");
+            privateFile(Path.of(file.toAbsolutePath() + ".mv.db"));
             try (Statement s = db.createStatement()) {
                 s.execute(SCHEMA);
             }
             return new H2Store(db);
         } catch (SQLException e) {
             throw new StoreException("cannot open the scheduler database " + file + ".mv.db: " + e.getMessage(), e);
+        }
+    }
+
+    private static void privateDirectory(Path dir) {
+        if (java.nio.file.Files.isDirectory(dir)) {
+            return;
+        }
+        try {
+            java.nio.file.Files.createDirectories(dir, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+        } catch (java.io.IOException | UnsupportedOperationException e) {
+            throw new StoreException("cannot make the scheduler database's directory " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void privateFile(Path file) {
+        try {
+            java.nio.file.Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+        } catch (java.io.IOException | UnsupportedOperationException e) {
+            throw new StoreException("cannot make the scheduler database " + file + " private: " + e.getMessage(), e);
         }
     }
 
@@ -108,7 +139,8 @@ public final class H2Store implements Store {
 
     @Override
     public void saveAgent(AgentRecord a) {
-        update("MERGE INTO agents KEY(site) VALUES (?,?,?)", List.of(a.site(), a.url(), a.pid()));
+        update("MERGE INTO agents (site, url, pid, secret) KEY(site) VALUES (?,?,?,?)", List.of(a.site(), a.url(), a.pid(),
+                nullable(a.secret())));
     }
 
     @Override
@@ -140,7 +172,7 @@ public final class H2Store implements Store {
     public Map<String, AgentRecord> agents() {
         Map<String, AgentRecord> agents = new LinkedHashMap<>();
         query("SELECT * FROM agents", List.of(), rs -> new AgentRecord(rs.getString("site"), rs.getString("url"),
-                rs.getLong("pid"))).forEach(a -> agents.put(a.site(), a));
+                rs.getLong("pid"), rs.getString("secret"))).forEach(a -> agents.put(a.site(), a));
         return agents;
     }
 

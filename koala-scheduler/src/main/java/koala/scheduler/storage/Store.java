@@ -11,8 +11,16 @@ import koala.scheduler.claiming.NodeClaim;
  * never sees a database. Writes are durable when the call returns.
  */
 public interface Store extends FrameworkStore, AutoCloseable {
-    /** Where a site's agent was, so that a restarted scheduler re-attaches to it. */
-    record AgentRecord(String site, String url, long pid) {
+    /**
+     * Where a site's agent was, so that a restarted scheduler re-attaches to it.
+     *
+     * @param secret the secret the agent was given (base64url); null in a record from before agents had one
+     */
+    record AgentRecord(String site, String url, long pid, String secret) {
+        @Override
+        public String toString() {
+            return "AgentRecord[site=" + site + ", url=" + url + ", pid=" + pid + "]"; // never the secret, in a log
+        }
     }
 
     /**

@@ -84,11 +84,13 @@ class RemoteSiteIT {
         Awaitility.await("every node started its command").atMost(Duration.ofSeconds(20))
                 .pollInterval(Duration.ofMillis(200)).until(() -> Files.exists(out) && Files.readAllLines(out).size() == 3);
         assertThat(Files.readAllLines(out)).extracting(l -> l.split(" ")[0]).containsExactlyInAnyOrder("fs0", "fs2", "fs2");
-        // fs2's launchers run from the jars copied to the head node and call back through its forwarded port
+        // fs2's launchers run from the jars copied to the head node and call back through the agent's relay there
+        String relay = java.util.regex.Pattern.quote(relayHost());
         List<String> fs2Launchers = ProcessHandle.allProcesses().map(p -> p.info().commandLine().orElse(""))
                 .filter(c -> c.contains("koala.node.NodeLauncher") && c.contains("--node " + id + ".1.")).toList();
         assertThat(fs2Launchers).hasSize(2).allSatisfy(c -> assertThat(c).contains(REMOTE_DIR + "/lib/")
-                .doesNotContain("--scheduler " + client.base()).containsPattern("--scheduler http://127.0.0.1:\\d+ "));
+                .doesNotContain("--scheduler " + client.base())
+                .containsPattern("--scheduler http://" + relay + ":\\d+ "));
 
         sshd.stop();
         Awaitility.await("fs2 down").atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(200))
@@ -139,11 +141,11 @@ class RemoteSiteIT {
                 assertThat(m.site()).isEqualTo("fs2");
                 assertThat(m.state()).isEqualTo("RUNNING");
             });
-            // the master was told a port of the head node forwarded to the runner, not the runner's own
+            // the master was told a relay on the head node, to a port forwarded to the runner, not the runner's own
             String told = Awaitility.await("the master wrote its KOALA_RUNNER_URL").atMost(Duration.ofSeconds(10))
                     .pollInterval(Duration.ofMillis(200)).until(() -> Files.exists(runnerUrl) ? Files.readString(runnerUrl).trim()
                             : "", t -> !t.isEmpty());
-            assertThat(told).startsWith("http://127.0.0.1:").isNotEqualTo(runner.url().toString());
+            assertThat(told).startsWith("http://" + relayHost() + ":").isNotEqualTo(runner.url().toString());
             client.closeAllocation(runner.instance());
             assertThat(runner.runner().awaitEnd(Duration.ofSeconds(20))).isTrue();
         }
@@ -162,5 +164,19 @@ class RemoteSiteIT {
 
     private static SiteStatus site(String name) {
         return client.sites().stream().filter(s -> s.site().equals(name)).findFirst().orElseThrow();
+    }
+
+    /**
+     * Where fs2's agent relays the pilots' call-backs: {@code site.fs2.ssh.relayHost} if the testbed
+     * sets it, else the name {@code hostname} prints on the "head node", which is this machine.
+     */
+    private static String relayHost() throws java.io.IOException {
+        java.util.Optional<String> configured = GridConfig.load(scheduler.config()).site("fs2").ssh().orElseThrow()
+                .relayHost();
+        if (configured.isPresent()) {
+            return configured.get();
+        }
+        Process hostname = new ProcessBuilder("hostname").start();
+        return new String(hostname.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).trim();
     }
 }

@@ -16,12 +16,13 @@ class HeadNodeProbeTest {
             drmaaJar=yes
             drmaaLibrary=yes
             preload=yes
+            hostname=fs0
             """;
 
     @Test
     void aReadyHeadNodeGivesItsDirectoryAndJava() {
         assertThat(HeadNodeProbe.read(SshErrorsTest.SITE, GOOD))
-                .isEqualTo(new HeadNodeProbe.HeadNode("/home/koala/.koala", "/usr/bin/java"));
+                .isEqualTo(new HeadNodeProbe.HeadNode("/home/koala/.koala", "/usr/bin/java", "fs0"));
     }
 
     @Test
@@ -63,5 +64,13 @@ class HeadNodeProbeTest {
         assertThat(HeadNodeProbe.script(SshErrorsTest.SITE)).contains("J='java'; R='/cm/sge'; C='default'; B='/cm/sge/bin'")
                 .contains("mkdir -p '.koala'");
         assertThat(Sh.quote("it's")).isEqualTo("'it'\\''s'");
+    }
+
+    @Test
+    void aHeadNodeWithoutAHostNameNeedsTheRelayHostSetting() {
+        assertThatThrownBy(() -> HeadNodeProbe.read(SshErrorsTest.SITE, GOOD.replace("hostname=fs0", "hostname=")))
+                .hasMessage("site das4: head node fs0.das4.example: hostname printed nothing there: set "
+                        + "site.das4.ssh.relayHost to the head node's name or address as its compute nodes reach it");
+        assertThat(HeadNodeProbe.script(SshErrorsTest.SITE)).contains("echo \"hostname=$(hostname 2>/dev/null)\"");
     }
 }

@@ -44,7 +44,7 @@ class RemoteSiteErrorsIT {
     private static SiteConfig remote(String host, String key, Path knownHosts, String java, CellEnvironment cell) {
         return new SiteConfig("fs2", cell, TestSshd.USER, 0, "", 8, fs2.drmaa(), Optional.of(new SshConfig(host,
                 sshd.port(), TestSshd.USER, sshd.dir().resolve(key), knownHosts, true, ".koala-it", java,
-                Duration.ofMinutes(10))));
+                Duration.ofMinutes(10), Optional.empty())));
     }
 
     private static SiteConfig remote(String key, Path knownHosts) {
@@ -69,7 +69,7 @@ class RemoteSiteErrorsIT {
                 + sshd.port() + " refused the key site.fs2.ssh.key = " + sshd.dir().resolve("stranger_key")
                 + " for site.fs2.ssh.user = koala (is its public key in ~koala/.ssh/authorized_keys on the head node?)");
 
-        try (RemoteSite remote = new RemoteSite(site, 1, List.of(), InstantSource.system(),
+        try (RemoteSite remote = new RemoteSite(site, "127.0.0.1", 1, List.of(), InstantSource.system(),
                 Executors.newSingleThreadScheduledExecutor(), client -> { })) {
             remote.start();
             assertThat(remote.down()).hasValueSatisfying(why -> assertThat(why)

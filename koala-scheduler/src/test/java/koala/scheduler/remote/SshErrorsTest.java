@@ -22,7 +22,7 @@ class SshErrorsTest {
     static final SiteConfig SITE = new SiteConfig("das4", new CellEnvironment(Path.of("/cm/sge"), "default", 6444,
             6445, Path.of("/cm/sge/bin")), "koala", 0, "", 8, DrmaaInstall.debian(), Optional.of(new SshConfig(
             "fs0.das4.example", 2222, "koala", Path.of("/etc/koala/id_ed25519"), Path.of("/etc/koala/known_hosts"),
-            true, ".koala", "java", Duration.ofMinutes(10))));
+            true, ".koala", "java", Duration.ofMinutes(10), Optional.empty())));
 
     private static String explain(Exception e) {
         return SshErrors.explain(SITE, e);

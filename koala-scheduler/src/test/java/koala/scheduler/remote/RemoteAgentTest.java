@@ -1,0 +1,139 @@
+package koala.scheduler.remote;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import koala.common.grid.CellEnvironment;
+import koala.common.grid.DrmaaInstall;
+import koala.common.grid.SiteConfig;
+import koala.common.grid.SshConfig;
+import koala.common.site.AgentSecret;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** How the agent's secret reaches a head node's agent, and how a reconnecting scheduler reads it back. */
+class RemoteAgentTest {
+    private static final SiteConfig SITE = new SiteConfig("fs2", new CellEnvironment(Path.of("/var/lib/gridengine"),
+            "fs2", 6464, 6465, Path.of("/usr/bin")), "koala", 0, "", 8, new DrmaaInstall(Path.of("/usr/share/java/drmaa.jar"),
+            Path.of("/usr/lib/libdrmaa.so.1.0"), Optional.empty()), Optional.of(new SshConfig("head", 22, "koala",
+            Path.of("/k"), Path.of("/kh"), true, ".koala", "java", Duration.ofMinutes(10), Optional.empty())));
+    private static final List<String> JARS = List.of("/home/koala/.koala/lib/abc-koala.jar");
+
+    @TempDir
+    Path dir;
+
+    private final AgentSecret secret = AgentSecret.random();
+    private Long started;
+
+    @AfterEach
+    void stopFakeAgent() {
+        if (started != null) {
+            ProcessHandle.of(started).ifPresent(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    @Test
+    void theSecretGoesOnTheChannelsInputAndNotIntoTheCommand() {
+        LocalShell shell = new LocalShell(command -> new HeadNodeShell.Result(0, "41234 777\n", ""));
+        RemoteAgent agent = new RemoteAgent(SITE, shell, new HeadNodeProbe.HeadNode("/home/koala/.koala", "/usr/bin/java", "fs2"));
+
+        RemoteAgent.Running running = agent.start(JARS, secret, "fs2-head");
+
+        assertThat(running).isEqualTo(new RemoteAgent.Running(41234, 777, secret));
+        LocalShell.Call start = shell.calls.get(0);
+        assertThat(new String(start.input(), StandardCharsets.UTF_8)).isEqualTo(secret.value() + "\n");
+        assertThat(start.command()).doesNotContain(secret.value())
+                .startsWith("IFS= read -r secret ")
+                .contains("printf '%s\\n' \"$secret\" | nohup setsid '/usr/bin/env'")
+                .contains("'--relay-host' 'fs2-head'");
+    }
+
+    /**
+     * The start script run by a real shell, with a stand-in for Java that does what the agent does
+     * with its input: writes its line, with the secret it read, to the state file.
+     */
+    @Test
+    void theStartScriptHandsTheSecretToTheAgentOnItsInputAndKeepsTheRelays() throws Exception {
+        Path java = dir.resolve("java");
+        Files.writeString(java, String.join("\n", "#!/bin/sh",
+                "while [ $# -gt 0 ]; do [ \"$1\" = --state-file ] && f=$2; shift; done",
+                "IFS= read -r s",
+                "printf 'agent 41234 %s %s\\n' $$ \"$s\" >> \"$f\"",
+                "exec sleep 30", ""));
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwx------"));
+        Files.createDirectories(dir.resolve("logs")); // made by sync() before a start
+        Path state = dir.resolve("agent-fs2.state");
+        Files.writeString(state, "agent 1 2 " + AgentSecret.random().value() + "\nrelay 45001 47400\n");
+        RemoteAgent agent = new RemoteAgent(SITE, new LocalShell(), new HeadNodeProbe.HeadNode(dir.toString(), java.toString(), "fs2"));
+
+        RemoteAgent.Running running = agent.start(JARS, secret, "fs2-head");
+        started = running.pid();
+
+        assertThat(running.port()).isEqualTo(41234);
+        assertThat(Files.readString(state)).isEqualTo("relay 45001 47400\nagent 41234 " + running.pid() + " "
+                + secret.value() + "\n");
+        assertThat(ProcessHandle.of(running.pid()).orElseThrow().info().commandLine().orElse("")).doesNotContain(secret.value());
+    }
+
+    @Test
+    void aReconnectingSchedulerReadsTheSecretFromTheStateFile() {
+        String image = RemoteAgent.image(JARS, "fs2-head");
+        String out = "relay 45001 47400\nagent 41234 777 " + secret.value() + "\n"
+                + "cmdline /usr/bin/java -Xmx256m -Dkoala.image=" + image + " -cp x koala.sge.AgentMain --site fs2\n";
+        LocalShell shell = new LocalShell(command -> new HeadNodeShell.Result(0, out, ""));
+        RemoteAgent agent = new RemoteAgent(SITE, shell, new HeadNodeProbe.HeadNode("/home/koala/.koala", "/usr/bin/java", "fs2"));
+
+        assertThat(agent.find(image)).contains(new RemoteAgent.Running(41234, 777, secret));
+        assertThat(shell.calls).hasSize(1);
+    }
+
+    @Test
+    void anAgentWhoseRelaysListenElsewhereIsOfAnotherImage() {
+        assertThat(RemoteAgent.image(JARS, "fs2-head")).isNotEqualTo(RemoteAgent.image(JARS, "198.18.0.3"))
+                .isEqualTo(RemoteAgent.image(List.copyOf(JARS), "fs2-head")).hasSize(16);
+    }
+
+    @Test
+    void theCallBacksPortsAreKeptAsForwardAndRelayAndAnOlderFileHoldsTheForwardAlone() {
+        assertThat(RemoteAgent.parseCallbackPorts("45001 47400\n")).contains(new RemoteAgent.CallbackPorts(45001, 47400));
+        assertThat(RemoteAgent.parseCallbackPorts("45001\n")).contains(new RemoteAgent.CallbackPorts(45001, 0));
+        assertThat(RemoteAgent.parseCallbackPorts("")).isEmpty();
+    }
+
+    @Test
+    void anAgentOfAnotherBuildIsStoppedAndOneWhosePidIsGoneOrReusedIsNone() {
+        String agentLine = "agent 41234 777 " + secret.value() + "\n";
+
+        assertThat(RemoteAgent.lookUp(agentLine + "cmdline java -Dkoala.image=0123456789abcdef koala.sge.AgentMain\n",
+                "fedcba9876543210")).isEqualTo(new RemoteAgent.Lookup.Stale(777));
+        assertThat(RemoteAgent.lookUp(agentLine, "fedcba9876543210")).isEqualTo(new RemoteAgent.Lookup.None());
+        assertThat(RemoteAgent.lookUp(agentLine + "cmdline /usr/sbin/cron\n", "x")).isEqualTo(new RemoteAgent.Lookup.None());
+        assertThat(RemoteAgent.lookUp("relay 45001 47400\n", "x")).isEqualTo(new RemoteAgent.Lookup.None());
+
+        LocalShell shell = new LocalShell(command -> new HeadNodeShell.Result(0, command.startsWith("[ -f")
+                ? agentLine + "cmdline java -Dkoala.image=0123456789abcdef koala.sge.AgentMain\n" : "", ""));
+        RemoteAgent agent = new RemoteAgent(SITE, shell, new HeadNodeProbe.HeadNode("/home/koala/.koala", "/usr/bin/java", "fs2"));
+        assertThat(agent.find("fedcba9876543210")).isEmpty();
+        assertThat(shell.calls.get(1).command()).isEqualTo("kill 777 2>/dev/null; true");
+    }
+
+    @Test
+    void theFindScriptReadsTheFileAndTheLiveProcessCommandLine() throws Exception {
+        Path state = dir.resolve("agent-fs2.state");
+        long pid = ProcessHandle.current().pid(); // a live process; its command line is not an agent's
+        Files.writeString(state, "agent 41234 " + pid + " " + secret.value() + "\n");
+        LocalShell shell = new LocalShell();
+        RemoteAgent agent = new RemoteAgent(SITE, shell, new HeadNodeProbe.HeadNode(dir.toString(), "/usr/bin/java", "fs2"));
+
+        assertThat(agent.find("x")).isEmpty();
+        HeadNodeShell.Result r = shell.run(shell.calls.get(0).command(), Duration.ofSeconds(10), null);
+        assertThat(r.out()).startsWith("agent 41234 " + pid + " " + secret.value() + "\ncmdline ").contains("java");
+    }
+}

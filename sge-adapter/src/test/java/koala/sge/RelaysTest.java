@@ -1,0 +1,88 @@
+package koala.sge;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import koala.common.http.ApiException;
+import koala.common.site.AgentSecret;
+import koala.common.site.AgentState;
+import koala.common.site.RelayAddress;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The rules of {@link Relays#open}, and relays that outlive their agent in its state file. */
+class RelaysTest {
+    private static final InetAddress LOOPBACK = InetAddress.getLoopbackAddress();
+
+    @TempDir
+    Path dir;
+
+    private Relays relays(StateFile state) {
+        return new Relays("fs2-head", LOOPBACK, Optional.of(state), 8, Executors.newCachedThreadPool(), Duration.ofSeconds(1));
+    }
+
+    @Test
+    void askingAgainGivesTheSameRelayAndAPortAskedForIsRepointed() {
+        try (Relays relays = relays(new StateFile(dir.resolve("agent-fs2.state")))) {
+            RelayAddress first = relays.open(45001, 0);
+            assertThat(first.host()).isEqualTo("fs2-head");
+            assertThat(first.target()).isEqualTo(45001);
+
+            assertThat(relays.open(45001, 0)).as("the same target again").isEqualTo(first);
+            // the SSH forward was granted another port after a reconnection: the relay launchers know follows it
+            assertThat(relays.open(45009, first.port())).isEqualTo(new RelayAddress("fs2-head", first.port(), 45009));
+            assertThat(relays.all()).containsExactly(new RelayAddress("fs2-head", first.port(), 45009));
+        }
+    }
+
+    @Test
+    void aRestartedAgentListensWhereTheLastOneDidAndKeepsItsSecretLineApart() {
+        StateFile state = new StateFile(dir.resolve("agent-fs2.state"));
+        AgentSecret secret = AgentSecret.random();
+        state.update(s -> s.serving(new AgentState.Serving(41234, 777, secret)));
+        RelayAddress scheduler;
+        RelayAddress runner;
+        try (Relays before = relays(state)) {
+            scheduler = before.open(45001, 0);
+            runner = before.open(45002, 0);
+        }
+        assertThat(state.read().relays()).containsExactly(new AgentState.Relay(45001, scheduler.port()),
+                new AgentState.Relay(45002, runner.port()));
+        assertThat(state.read().serving()).contains(new AgentState.Serving(41234, 777, secret));
+
+        try (Relays after = relays(state)) {
+            after.restore();
+            assertThat(after.all()).containsExactly(scheduler, runner);
+        }
+    }
+
+    @Test
+    void aPortTakenByAnotherProgramGivesAnyOther() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, LOOPBACK); Relays relays = relays(new StateFile(dir.resolve("s")))) {
+            RelayAddress relay = relays.open(45001, taken.getLocalPort());
+
+            assertThat(relay.port()).isNotEqualTo(taken.getLocalPort()).isPositive();
+            assertThat(relay.target()).isEqualTo(45001);
+        }
+    }
+
+    @Test
+    void aTargetOrPortThatIsNotOneIsABadRequest() {
+        try (Relays relays = relays(new StateFile(dir.resolve("s")))) {
+            assertThatThrownBy(() -> relays.open(0, 0)).isInstanceOfSatisfying(ApiException.class, e -> {
+                assertThat(e.status()).isEqualTo(400);
+                assertThat(e.field()).isEqualTo("target");
+            });
+            assertThatThrownBy(() -> relays.open(45001, 70000)).isInstanceOfSatisfying(ApiException.class,
+                    e -> assertThat(e.field()).isEqualTo("port"));
+            assertThat(relays.all()).isEqualTo(List.of());
+        }
+    }
+}
