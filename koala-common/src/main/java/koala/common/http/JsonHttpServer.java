@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.AbstractConnector;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -176,6 +177,9 @@ public final class JsonHttpServer implements AutoCloseable {
         HttpConfiguration config = new HttpConfiguration();
         config.setSendServerVersion(false);
         config.setSendXPoweredBy(false);
+        // "//jobs" is "/jobs" to our routes, as it was on the JDK's server; an encoded slash
+        // inside a segment (%2F) stays refused as ambiguous (400)
+        config.setUriCompliance(UriCompliance.DEFAULT.with("koala", UriCompliance.Violation.AMBIGUOUS_EMPTY_SEGMENT));
         HttpConnectionFactory http = new HttpConnectionFactory(config);
         // No acceptor thread: the selector accepts, so an endpoint costs one thread, not two.
         AbstractConnector connector;

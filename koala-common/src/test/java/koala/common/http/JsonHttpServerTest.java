@@ -46,10 +46,16 @@ class JsonHttpServerTest {
     }
 
     @Test
-    void aWellFormedBodyRoundTrips() {
+    void aWellFormedBodyRoundTrips() throws Exception {
         assertThat(client.post("/grow", new Grow(3, "worker", List.of("fs0")), Grow.class))
                 .isEqualTo(new Grow(3, "worker", List.of("fs0")));
         assertThat(client.get("/nodes/fs0-17", Map.class)).isEqualTo(Map.of("id", "fs0-17"));
+        // path parameters are decoded; extra slashes do not matter
+        assertThat(client.get("/nodes/fs0%2D%C3%A9", Map.class)).isEqualTo(Map.of("id", "fs0-\u00e9"));
+        try (RawHttp raw = new RawHttp(server.port())) { // (java.net.URI reads "//nodes" as a host)
+            assertThat(RawHttp.body(raw.send("GET //nodes//fs0-17/ HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
+                    .untilClosed())).isEqualTo("{\"id\":\"fs0-17\"}");
+        }
     }
 
     @Test
