@@ -8,18 +8,15 @@ import java.net.UnixDomainSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import org.eclipse.jetty.http.UriCompliance;
 import org.eclipse.jetty.server.AbstractConnector;
-import org.eclipse.jetty.server.HttpConfiguration;
-import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
-import org.eclipse.jetty.unixdomain.server.UnixDomainServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
 
@@ -42,7 +39,8 @@ public final class JsonHttpServer implements AutoCloseable {
     private final List<Endpoint> endpoints;
     private final Server server;
     private final JettyBridge bridge;
-    private final Map<String, AbstractConnector> connectors = new LinkedHashMap<>();
+    private final List<AbstractConnector> connectors = new ArrayList<>();
+    private final Map<String, SocketAddress> addresses = new LinkedHashMap<>();
     private final List<UnixSocketFile> socketFiles = new ArrayList<>();
 
     /** One TCP endpoint, named {@link Endpoint#DEFAULT}, with the default limits. */
@@ -61,13 +59,13 @@ public final class JsonHttpServer implements AutoCloseable {
         }
         this.endpoints = List.copyOf(b.endpoints);
         this.bridge = new JettyBridge(routes, new BodyLimit(b.maxBodyBytes));
-        QueuedThreadPool pool = threadPool(b.threads, endpoints.size());
+        QueuedThreadPool pool = Connectors.threadPool(b.threads, endpoints.size());
         this.server = new Server(pool, new ScheduledExecutorScheduler("http-timer", true), null);
         server.setErrorHandler(new JsonErrorHandler());
         server.setHandler(bridge);
         try {
             for (Endpoint endpoint : endpoints) {
-                connectors.put(endpoint.name(), connector(endpoint, b.idleTimeout));
+                listen(endpoint, b.idleTimeout);
             }
         } catch (IOException | RuntimeException e) {
             close();
@@ -92,9 +90,7 @@ public final class JsonHttpServer implements AutoCloseable {
 
     /** Every request that comes through the endpoint named {@code endpoint} must pass {@code guard}, before routing. */
     public JsonHttpServer guard(String endpoint, Guard guard) {
-        if (!connectors.containsKey(endpoint)) {
-            throw new IllegalArgumentException("no endpoint named " + endpoint + "; there are " + connectors.keySet());
-        }
+        address(endpoint); // one of ours, or an IllegalArgumentException
         routes.guard(endpoint, guard);
         return this;
     }
@@ -123,25 +119,16 @@ public final class JsonHttpServer implements AutoCloseable {
 
     /** Where the endpoint named {@code name} listens: the bound TCP address, or the socket file. */
     public SocketAddress address(String name) {
-        AbstractConnector connector = connectors.get(name);
-        if (connector == null) {
-            throw new IllegalArgumentException("no endpoint named " + name + "; there are " + connectors.keySet());
+        SocketAddress address = addresses.get(name);
+        if (address == null) {
+            throw new IllegalArgumentException("no endpoint named " + name + "; there are " + addresses.keySet());
         }
-        if (connector instanceof ServerConnector tcp) {
-            try {
-                return ((ServerSocketChannel) tcp.getTransport()).getLocalAddress();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }
-        return UnixDomainSocketAddress.of(((Endpoint.Unix) endpoint(name)).path());
+        return address;
     }
 
     /** Every endpoint's name and address, in the order they were given. */
     public Map<String, SocketAddress> addresses() {
-        Map<String, SocketAddress> addresses = new LinkedHashMap<>();
-        connectors.keySet().forEach(name -> addresses.put(name, address(name)));
-        return addresses;
+        return Collections.unmodifiableMap(addresses);
     }
 
     /** Requests received so far: a process can tell from it that nobody calls it any more. */
@@ -156,7 +143,7 @@ public final class JsonHttpServer implements AutoCloseable {
         } catch (Exception e) {
             // stopping: nothing more to do about a connector that would not close
         }
-        for (AbstractConnector connector : connectors.values()) {
+        for (AbstractConnector connector : connectors) {
             // bound before start(): a server closed without starting must let go of its port too
             if (connector.getTransport() instanceof ServerSocketChannel channel) {
                 try {
@@ -169,51 +156,18 @@ public final class JsonHttpServer implements AutoCloseable {
         socketFiles.forEach(UnixSocketFile::remove);
     }
 
-    private Endpoint endpoint(String name) {
-        return endpoints.stream().filter(e -> e.name().equals(name)).findFirst().orElseThrow();
-    }
-
-    private AbstractConnector connector(Endpoint endpoint, Duration idleTimeout) throws IOException {
-        HttpConfiguration config = new HttpConfiguration();
-        config.setSendServerVersion(false);
-        config.setSendXPoweredBy(false);
-        // "//jobs" is "/jobs" to our routes, as it was on the JDK's server; an encoded slash
-        // inside a segment (%2F) stays refused as ambiguous (400)
-        config.setUriCompliance(UriCompliance.DEFAULT.with("koala", UriCompliance.Violation.AMBIGUOUS_EMPTY_SEGMENT));
-        HttpConnectionFactory http = new HttpConnectionFactory(config);
-        // No acceptor thread: the selector accepts, so an endpoint costs one thread, not two.
-        AbstractConnector connector;
+    private void listen(Endpoint endpoint, Duration idleTimeout) throws IOException {
         if (endpoint instanceof Endpoint.Tcp tcp) {
-            ServerConnector c = new ServerConnector(server, 0, 1, http);
-            c.setHost(tcp.address().getHostString());
-            c.setPort(tcp.address().getPort());
-            c.open(); // bind now, so port() is known before start() and a port in use fails here
-            connector = c;
+            ServerConnector connector = Connectors.tcp(server, tcp, idleTimeout);
+            connectors.add(connector);
+            addresses.put(endpoint.name(), ((ServerSocketChannel) connector.getTransport()).getLocalAddress());
         } else {
-            UnixSocketFile file = UnixSocketFile.prepare((Endpoint.Unix) endpoint);
+            Endpoint.Unix unix = (Endpoint.Unix) endpoint;
+            UnixSocketFile file = UnixSocketFile.prepare(unix);
             socketFiles.add(file);
-            UnixDomainServerConnector c = new UnixDomainServerConnector(server, 0, 1, http);
-            c.setUnixDomainPath(file.bindPath());
-            connector = c;
+            connectors.add(Connectors.unix(server, unix, file, idleTimeout));
+            addresses.put(endpoint.name(), UnixDomainSocketAddress.of(unix.path()));
         }
-        connector.setName(endpoint.name());
-        connector.setIdleTimeout(idleTimeout.toMillis());
-        server.addConnector(connector);
-        return connector;
-    }
-
-    /**
-     * Handler threads plus one selector per endpoint and two spare for Jetty's own short tasks.
-     * Long polls hold a handler thread while they wait, so a server that serves them needs as
-     * many handler threads as it has waiting clients (the scheduler has 64).
-     */
-    private static QueuedThreadPool threadPool(int handlerThreads, int endpoints) {
-        int max = handlerThreads + endpoints + 2;
-        QueuedThreadPool pool = new QueuedThreadPool(max, Math.min(max, endpoints + 2));
-        pool.setDaemon(true);
-        pool.setReservedThreads(0); // every thread counted above; none parked in reserve
-        pool.setStopTimeout(200); // then handlers still running (long polls) are interrupted
-        return pool;
     }
 
     /** {@code http-PORT} as the JDK's server named them, or {@code http-ENDPOINT} for a Unix socket only. */
