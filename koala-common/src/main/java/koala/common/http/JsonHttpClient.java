@@ -5,19 +5,23 @@ import com.fasterxml.jackson.databind.JavaType;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import koala.common.json.Json;
 
-/** A client for a {@link JsonHttpServer}: JSON in, JSON out, a refused request as {@link ApiException}. */
+/**
+ * A client for a {@link JsonHttpServer}: JSON in, JSON out, a refused request as {@link ApiException}.
+ * It reaches the server over TCP, or over a Unix domain socket ({@link #unixSocket}), and can
+ * carry a bearer token on every request ({@link #withBearer}).
+ */
 public final class JsonHttpClient {
     private final URI base;
     private final Duration timeout;
-    private final HttpClient http;
+    private final Transport transport;
     private final Map<String, String> headers;
 
     public JsonHttpClient(URI base, Duration timeout) {
@@ -26,10 +30,27 @@ public final class JsonHttpClient {
 
     /** A client that sends these headers with every request (e.g. {@code Authorization}). */
     public JsonHttpClient(URI base, Duration timeout, Map<String, String> headers) {
+        this(base, timeout, Transport.jdk(base, timeout), headers);
+    }
+
+    private JsonHttpClient(URI base, Duration timeout, Transport transport, Map<String, String> headers) {
         this.base = base;
         this.timeout = timeout;
+        this.transport = transport;
         this.headers = Map.copyOf(headers);
-        this.http = HttpClient.newBuilder().connectTimeout(timeout).build();
+    }
+
+    /** A client of the server listening on this Unix domain socket; {@link #base()} is {@code unix:PATH}. */
+    public static JsonHttpClient unixSocket(Path socket, Duration timeout) {
+        Path path = socket.toAbsolutePath();
+        return new JsonHttpClient(URI.create("unix:" + path), timeout, new UnixSocketTransport(path), Map.of());
+    }
+
+    /** The same client (sharing its connections) sending {@code Authorization: Bearer TOKEN} on every request. */
+    public JsonHttpClient withBearer(String token) {
+        Map<String, String> withToken = new HashMap<>(headers);
+        withToken.put("Authorization", "Bearer " + token);
+        return new JsonHttpClient(base, timeout, transport, withToken);
     }
 
     public URI base() {
@@ -37,60 +58,59 @@ public final class JsonHttpClient {
     }
 
     public <T> T get(String path, Class<T> type) {
-        return call(builder(path).GET(), Json.mapper().constructType(type));
+        return call("GET", path, null, timeout, Json.mapper().constructType(type));
     }
 
     public <T> T get(String path, TypeReference<T> type) {
-        return call(builder(path).GET(), Json.mapper().constructType(type));
+        return call("GET", path, null, timeout, Json.mapper().constructType(type));
     }
 
     /** A GET that may legitimately take {@code extra} longer than the usual timeout (long polls). */
     public <T> T getLong(String path, Class<T> type, Duration extra) {
-        return call(builder(path).timeout(timeout.plus(extra)).GET(), Json.mapper().constructType(type));
+        return call("GET", path, null, timeout.plus(extra), Json.mapper().constructType(type));
     }
 
     public <T> T post(String path, Object body, Class<T> type) {
-        return call(builder(path).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(Json.write(body))), Json.mapper().constructType(type));
+        return call("POST", path, Json.write(body).getBytes(StandardCharsets.UTF_8), timeout,
+                Json.mapper().constructType(type));
     }
 
     public <T> T delete(String path, Class<T> type) {
-        return call(builder(path).DELETE(), Json.mapper().constructType(type));
+        return call("DELETE", path, null, timeout, Json.mapper().constructType(type));
     }
 
-    private HttpRequest.Builder builder(String path) {
-        HttpRequest.Builder builder = HttpRequest.newBuilder(base.resolve(path)).timeout(timeout);
-        headers.forEach(builder::header);
-        return builder;
-    }
-
-    private <T> T call(HttpRequest.Builder request, JavaType type) {
-        HttpResponse<byte[]> response;
+    private <T> T call(String method, String path, byte[] body, Duration within, JavaType type) {
+        Map<String, String> sent = headers;
+        if (body != null) {
+            sent = new HashMap<>(headers);
+            sent.put("Content-Type", "application/json");
+        }
+        Transport.Reply reply;
         try {
-            response = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+            reply = transport.send(method, path, body, sent, within);
         } catch (ConnectException e) {
             throw new ApiException(503, "cannot reach " + base + ": connection refused");
         } catch (HttpTimeoutException e) {
-            throw new ApiException(504, "no answer from " + base + " within " + timeout.toSeconds() + " s");
+            throw new ApiException(504, "no answer from " + base + " within " + within.toSeconds() + " s");
         } catch (IOException e) {
             throw new ApiException(503, "cannot reach " + base + ": " + e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ApiException(503, "interrupted while calling " + base);
         }
-        return read(response, type);
+        return read(reply, type);
     }
 
-    private static <T> T read(HttpResponse<byte[]> response, JavaType type) {
+    private static <T> T read(Transport.Reply reply, JavaType type) {
         try {
-            if (response.statusCode() >= 400) {
-                ApiError error = response.body().length == 0 ? new ApiError("HTTP " + response.statusCode(), null)
-                        : Json.mapper().readValue(response.body(), ApiError.class);
-                throw new ApiException(response.statusCode(), error.error(), error.field());
+            if (reply.status() >= 400) {
+                ApiError error = reply.body().length == 0 ? new ApiError("HTTP " + reply.status(), null)
+                        : Json.mapper().readValue(reply.body(), ApiError.class);
+                throw new ApiException(reply.status(), error.error(), error.field());
             }
-            return response.body().length == 0 ? null : Json.mapper().readValue(response.body(), type);
+            return reply.body().length == 0 ? null : Json.mapper().readValue(reply.body(), type);
         } catch (IOException e) {
-            throw new ApiException(502, "unreadable answer (HTTP " + response.statusCode() + "): " + e.getMessage());
+            throw new ApiException(502, "unreadable answer (HTTP " + reply.status() + "): " + e.getMessage());
         }
     }
 }

@@ -1,174 +1,234 @@
 package koala.common.http;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
+import java.net.SocketAddress;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import koala.common.json.Json;
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.Logger;
+import java.util.Objects;
+import org.eclipse.jetty.server.AbstractConnector;
+import org.eclipse.jetty.server.Server;
+import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
 
 /**
- * A small JSON-over-HTTP server on the JDK's built-in HTTP server. Routes are a method and a path
- * pattern whose {@code {name}} segments become path parameters. A handler that throws
- * {@link ApiException} answers with that status and reason; anything else is a 500 that is logged
- * and never takes the process down.
+ * A small JSON-over-HTTP server on Jetty. Routes are a method and a path pattern whose
+ * {@code {name}} segments become path parameters, optionally behind a {@link Guard}. A handler that
+ * throws {@link ApiException} answers with that status and reason; anything else is a 500 that
+ * is logged and never takes the process down. It listens on one or more {@link Endpoint}s (TCP
+ * addresses, Unix domain sockets), bounds request bodies and drops stalled clients: see the
+ * package documentation for the limits. Its threads are daemon threads.
  */
 public final class JsonHttpServer implements AutoCloseable {
-    private static final Logger LOG = LogManager.getLogger(JsonHttpServer.class);
-
     /** Handles one request. */
     @FunctionalInterface
     public interface Handler {
         Response handle(Request request);
     }
 
-    private record Route(String method, String[] segments, Handler handler) {
+    private final Routes routes = new Routes();
+    private final List<Endpoint> endpoints;
+    private final Server server;
+    private final JettyBridge bridge;
+    private final List<AbstractConnector> connectors = new ArrayList<>();
+    private final Map<String, SocketAddress> addresses = new LinkedHashMap<>();
+    private final List<UnixSocketFile> socketFiles = new ArrayList<>();
+
+    /** One TCP endpoint, named {@link Endpoint#DEFAULT}, with the default limits. */
+    public JsonHttpServer(InetSocketAddress address, int threads) throws IOException {
+        this(builder().endpoint(Endpoint.tcp(Endpoint.DEFAULT, address)).threads(threads));
     }
 
-    private final List<Route> routes = new ArrayList<>();
-    private final java.util.concurrent.atomic.AtomicLong requests = new java.util.concurrent.atomic.AtomicLong();
-    private final HttpServer server;
-    private final ExecutorService executor;
+    /** These endpoints, with the default limits. */
+    public JsonHttpServer(List<Endpoint> endpoints, int threads) throws IOException {
+        this(builder().endpoints(endpoints).threads(threads));
+    }
 
-    public JsonHttpServer(InetSocketAddress address, int threads) throws IOException {
-        server = HttpServer.create(address, 64);
-        executor = Executors.newFixedThreadPool(threads, r -> {
-            Thread t = new Thread(r, "http-" + address.getPort());
-            t.setDaemon(true);
-            return t;
-        });
-        server.setExecutor(executor);
-        server.createContext("/", this::dispatch);
+    private JsonHttpServer(Builder b) throws IOException {
+        if (b.endpoints.isEmpty()) {
+            throw new IllegalArgumentException("a server needs at least one endpoint");
+        }
+        this.endpoints = List.copyOf(b.endpoints);
+        this.bridge = new JettyBridge(routes, new BodyLimit(b.maxBodyBytes));
+        QueuedThreadPool pool = Connectors.threadPool(b.threads, endpoints.size());
+        this.server = new Server(pool, new ScheduledExecutorScheduler("http-timer", true), null);
+        server.setErrorHandler(new JsonErrorHandler());
+        server.setHandler(bridge);
+        try {
+            for (Endpoint endpoint : endpoints) {
+                listen(endpoint, b.idleTimeout);
+            }
+        } catch (IOException | RuntimeException e) {
+            close();
+            throw e;
+        }
+        pool.setName(threadName());
+    }
+
+    public static Builder builder() {
+        return new Builder();
     }
 
     public JsonHttpServer route(String method, String pattern, Handler handler) {
-        routes.add(new Route(method, split(pattern), handler));
+        return route(method, pattern, Guard.OPEN, handler);
+    }
+
+    /** A route whose handler runs only for requests that pass {@code guard}. */
+    public JsonHttpServer route(String method, String pattern, Guard guard, Handler handler) {
+        routes.add(method, pattern, Objects.requireNonNull(guard, "guard"), handler);
+        return this;
+    }
+
+    /** Every request that comes through the endpoint named {@code endpoint} must pass {@code guard}, before routing. */
+    public JsonHttpServer guard(String endpoint, Guard guard) {
+        address(endpoint); // one of ours, or an IllegalArgumentException
+        routes.guard(endpoint, guard);
         return this;
     }
 
     public void start() {
-        server.start();
+        try {
+            server.start();
+            for (UnixSocketFile file : socketFiles) {
+                file.publish();
+            }
+        } catch (IOException e) {
+            close();
+            throw new UncheckedIOException("cannot serve on " + endpoints + ": " + e.getMessage(), e);
+        } catch (Exception e) {
+            close();
+            throw new IllegalStateException("cannot serve on " + endpoints + ": " + e, e);
+        }
     }
 
+    /** The port of the first TCP endpoint (bound already: the server knows it before {@link #start()}). */
     public int port() {
-        return server.getAddress().getPort();
+        return endpoints.stream().filter(Endpoint.Tcp.class::isInstance).findFirst()
+                .map(e -> ((InetSocketAddress) address(e.name())).getPort())
+                .orElseThrow(() -> new IllegalStateException("no TCP endpoint in " + endpoints));
+    }
+
+    /** Where the endpoint named {@code name} listens: the bound TCP address, or the socket file. */
+    public SocketAddress address(String name) {
+        SocketAddress address = addresses.get(name);
+        if (address == null) {
+            throw new IllegalArgumentException("no endpoint named " + name + "; there are " + addresses.keySet());
+        }
+        return address;
+    }
+
+    /** Every endpoint's name and address, in the order they were given. */
+    public Map<String, SocketAddress> addresses() {
+        return Collections.unmodifiableMap(addresses);
     }
 
     /** Requests received so far: a process can tell from it that nobody calls it any more. */
     public long requestsSeen() {
-        return requests.get();
+        return bridge.requests();
     }
 
     @Override
     public void close() {
-        server.stop(0);
-        executor.shutdownNow();
-    }
-
-    private void dispatch(HttpExchange exchange) throws IOException {
-        requests.incrementAndGet();
-        Response response;
         try {
-            response = answer(exchange);
-        } catch (ApiException e) {
-            response = new Response(e.status(), e.toError());
-        } catch (RuntimeException e) {
-            LOG.error("{} {} failed", exchange.getRequestMethod(), exchange.getRequestURI(), e);
-            response = new Response(500, new ApiError("internal error: " + e, null));
+            server.stop();
+        } catch (Exception e) {
+            // stopping: nothing more to do about a connector that would not close
         }
-        send(exchange, response);
-    }
-
-    private Response answer(HttpExchange exchange) throws IOException {
-        URI uri = exchange.getRequestURI();
-        String[] path = split(uri.getPath());
-        boolean pathKnown = false;
-        for (Route route : routes) {
-            Map<String, String> params = match(route.segments(), path);
-            if (params == null) {
-                continue;
-            }
-            pathKnown = true;
-            if (route.method().equals(exchange.getRequestMethod())) {
-                byte[] body;
-                try (InputStream in = exchange.getRequestBody()) {
-                    body = in.readAllBytes();
+        for (AbstractConnector connector : connectors) {
+            // bound before start(): a server closed without starting must let go of its port too
+            if (connector.getTransport() instanceof ServerSocketChannel channel) {
+                try {
+                    channel.close();
+                } catch (IOException e) {
+                    // already closing
                 }
-                return route.handler().handle(new Request(exchange.getRequestMethod(), uri.getPath(), params,
-                        query(uri.getRawQuery()), body, headers(exchange)));
             }
         }
-        if (pathKnown) {
-            throw new ApiException(405, exchange.getRequestMethod() + " is not allowed on " + uri.getPath());
-        }
-        throw new ApiException(404, "no such resource: " + uri.getPath());
+        socketFiles.forEach(UnixSocketFile::remove);
     }
 
-    private static void send(HttpExchange exchange, Response response) throws IOException {
-        byte[] bytes = response.body() == null ? new byte[0]
-                : Json.write(response.body()).getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", "application/json");
-        exchange.sendResponseHeaders(response.status(), bytes.length == 0 ? -1 : bytes.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(bytes);
+    private void listen(Endpoint endpoint, Duration idleTimeout) throws IOException {
+        if (endpoint instanceof Endpoint.Tcp tcp) {
+            ServerConnector connector = Connectors.tcp(server, tcp, idleTimeout);
+            connectors.add(connector);
+            addresses.put(endpoint.name(), ((ServerSocketChannel) connector.getTransport()).getLocalAddress());
+        } else {
+            Endpoint.Unix unix = (Endpoint.Unix) endpoint;
+            UnixSocketFile file = UnixSocketFile.prepare(unix);
+            socketFiles.add(file);
+            connectors.add(Connectors.unix(server, unix, file, idleTimeout));
+            addresses.put(endpoint.name(), UnixDomainSocketAddress.of(unix.path()));
         }
     }
 
-    private static Map<String, String> headers(HttpExchange exchange) {
-        Map<String, String> headers = new HashMap<>();
-        exchange.getRequestHeaders().forEach((name, values) -> {
-            if (!values.isEmpty()) {
-                headers.put(name.toLowerCase(java.util.Locale.ROOT), values.get(0));
+    /** {@code http-PORT} as the JDK's server named them, or {@code http-ENDPOINT} for a Unix socket only. */
+    private String threadName() {
+        Endpoint first = endpoints.get(0);
+        return "http-" + (first instanceof Endpoint.Tcp ? String.valueOf(port()) : first.name());
+    }
+
+    /** How to build a server with several endpoints or other limits than the defaults. */
+    public static final class Builder {
+        private final List<Endpoint> endpoints = new ArrayList<>();
+        private int threads = 8;
+        private long maxBodyBytes = BodyLimit.DEFAULT;
+        private Duration idleTimeout = Duration.ofSeconds(30);
+
+        private Builder() {
+        }
+
+        public Builder endpoint(Endpoint endpoint) {
+            if (endpoints.stream().anyMatch(e -> e.name().equals(endpoint.name()))) {
+                throw new IllegalArgumentException("two endpoints named " + endpoint.name());
             }
-        });
-        return headers;
-    }
-
-    private static String[] split(String path) {
-        String trimmed = path.replaceAll("^/+|/+$", "");
-        return trimmed.isEmpty() ? new String[0] : trimmed.split("/+");
-    }
-
-    private static Map<String, String> match(String[] pattern, String[] path) {
-        if (pattern.length != path.length) {
-            return null;
+            endpoints.add(endpoint);
+            return this;
         }
-        Map<String, String> params = new HashMap<>();
-        for (int i = 0; i < pattern.length; i++) {
-            if (pattern[i].startsWith("{") && pattern[i].endsWith("}")) {
-                params.put(pattern[i].substring(1, pattern[i].length() - 1), decode(path[i]));
-            } else if (!pattern[i].equals(path[i])) {
-                return null;
+
+        public Builder endpoints(List<Endpoint> list) {
+            if (new HashSet<>(list.stream().map(Endpoint::name).toList()).size() < list.size()) {
+                throw new IllegalArgumentException("endpoint names must differ: " + list);
             }
+            list.forEach(this::endpoint);
+            return this;
         }
-        return params;
-    }
 
-    private static Map<String, String> query(String raw) {
-        Map<String, String> query = new HashMap<>();
-        if (raw == null || raw.isEmpty()) {
-            return query;
+        /** Requests handled at once; more wait in a queue. Default 8. */
+        public Builder threads(int threads) {
+            if (threads < 1) {
+                throw new IllegalArgumentException("at least 1 handler thread, not " + threads);
+            }
+            this.threads = threads;
+            return this;
         }
-        for (String pair : raw.split("&")) {
-            int eq = pair.indexOf('=');
-            query.put(decode(eq < 0 ? pair : pair.substring(0, eq)), eq < 0 ? "" : decode(pair.substring(eq + 1)));
-        }
-        return query;
-    }
 
-    private static String decode(String s) {
-        return URLDecoder.decode(s, StandardCharsets.UTF_8);
+        /** The largest request body accepted (413 past it). Default 1 MiB. */
+        public Builder maxBodyBytes(long bytes) {
+            this.maxBodyBytes = new BodyLimit(bytes).maxBytes();
+            return this;
+        }
+
+        /** How long a client may send nothing mid-request (or read nothing of a response) before it is dropped. Default 30 s. */
+        public Builder idleTimeout(Duration timeout) {
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("an idle timeout must be positive, not " + timeout);
+            }
+            this.idleTimeout = timeout;
+            return this;
+        }
+
+        /** Binds the TCP endpoints; Unix sockets are bound by {@link JsonHttpServer#start()}. */
+        public JsonHttpServer build() throws IOException {
+            return new JsonHttpServer(this);
+        }
     }
 }

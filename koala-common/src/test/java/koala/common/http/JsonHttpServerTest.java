@@ -9,12 +9,19 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 class JsonHttpServerTest {
     record Grow(int nodes, String role, List<String> sites) {
+    }
+
+    record Component(String site, int count) {
+    }
+
+    record Job(List<Component> components) {
     }
 
     private JsonHttpServer server;
@@ -24,6 +31,7 @@ class JsonHttpServerTest {
     void start() throws Exception {
         server = new JsonHttpServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 2);
         server.route("POST", "/grow", r -> Response.created(r.body(Grow.class)))
+                .route("POST", "/jobs", r -> Response.created(r.body(Job.class)))
                 .route("GET", "/nodes/{id}", r -> Response.ok(Map.of("id", r.param("id"))))
                 .route("GET", "/boom", r -> {
                     throw new IllegalStateException("bug");
@@ -38,19 +46,65 @@ class JsonHttpServerTest {
     }
 
     @Test
-    void aWellFormedBodyRoundTrips() {
+    void aWellFormedBodyRoundTrips() throws Exception {
         assertThat(client.post("/grow", new Grow(3, "worker", List.of("fs0")), Grow.class))
                 .isEqualTo(new Grow(3, "worker", List.of("fs0")));
         assertThat(client.get("/nodes/fs0-17", Map.class)).isEqualTo(Map.of("id", "fs0-17"));
+        // path parameters are decoded; extra slashes do not matter
+        assertThat(client.get("/nodes/fs0%2D%C3%A9", Map.class)).isEqualTo(Map.of("id", "fs0-\u00e9"));
+        try (RawHttp raw = new RawHttp(server.port())) { // (java.net.URI reads "//nodes" as a host)
+            assertThat(RawHttp.body(raw.send("GET //nodes//fs0-17/ HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
+                    .untilClosed())).isEqualTo("{\"id\":\"fs0-17\"}");
+        }
     }
 
     @Test
     void malformedBodiesAre400sNamingTheField() {
-        assertRefused(Map.of("nodes", "three", "role", "worker"), 400, "nodes", "nodes: expected a number");
+        assertRefused(Map.of("nodes", "three", "role", "worker"), 400, "nodes",
+                "nodes: expected a whole number, got the string \"three\"");
         assertRefused(Map.of("nodes", 3, "role", "worker", "colour", "red"), 400, "colour", "colour: unknown field");
-        assertRefused(Map.of("nodes", 3, "sites", "fs0"), 400, "sites", "sites: expected a list");
+        assertRefused(Map.of("nodes", 3, "sites", "fs0"), 400, "sites", "sites: expected a list, got the string \"fs0\"");
         assertRefused("{\"nodes\": 3,", 400, null, null);
         assertRefused("", 400, null, "request body is empty; expected a JSON object");
+    }
+
+    @Test
+    void numbersAreNotCoercedIntoWholeNumbers() {
+        assertRefused(Map.of("nodes", 1.5), 400, "nodes", "nodes: expected a whole number, got 1.5");
+        assertRefused(Map.of("nodes", "2"), 400, "nodes", "nodes: expected a whole number, got the string \"2\"");
+        assertRefused(Map.of("nodes", true), 400, "nodes", "nodes: expected a whole number, got true");
+        assertRefused(Map.of("nodes", 2.0), 400, "nodes", "nodes: expected a whole number, got 2.0");
+        // the field is named by its whole path
+        assertThatThrownBy(() -> client.post("/jobs", Map.of("components", List.of(Map.of("site", "fs0", "count", 1),
+                Map.of("site", "fs1", "count", "2"))), Job.class)).isInstanceOfSatisfying(ApiException.class, e -> {
+                    assertThat(e.status()).isEqualTo(400);
+                    assertThat(e.field()).isEqualTo("components[1].count");
+                    assertThat(e.getMessage()).isEqualTo("components[1].count: expected a whole number, got the string \"2\"");
+                });
+    }
+
+    @Test
+    void whatJettyRefusesItselfIsJsonToo() {
+        // an encoded slash inside a segment is ambiguous; Jetty refuses it before any route
+        assertThatThrownBy(() -> client.get("/nodes/a%2Fb", Map.class)).isInstanceOfSatisfying(ApiException.class, e -> {
+            assertThat(e.status()).isEqualTo(400);
+            assertThat(e.getMessage()).isEqualTo("HTTP 400: Ambiguous URI path separator");
+        });
+    }
+
+    @Test
+    void theServerStartsNoThreadThatKeepsTheProcessAlive() throws Exception {
+        Set<Thread> before = Thread.getAllStackTraces().keySet();
+        try (JsonHttpServer another = new JsonHttpServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4)) {
+            another.route("GET", "/ping", r -> Response.ok(Map.of()));
+            another.start();
+            new JsonHttpClient(URI.create("http://127.0.0.1:" + another.port()), Duration.ofSeconds(5)).get("/ping", Map.class);
+            List<String> started = Thread.getAllStackTraces().keySet().stream()
+                    .filter(t -> !before.contains(t) && t.getName().startsWith("http-")).map(Thread::getName).toList();
+            assertThat(started).isNotEmpty();
+            assertThat(Thread.getAllStackTraces().keySet().stream()
+                    .filter(t -> !before.contains(t) && !t.isDaemon()).map(Thread::getName)).isEmpty();
+        }
     }
 
     @Test
