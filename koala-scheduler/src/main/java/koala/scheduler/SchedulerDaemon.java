@@ -91,6 +91,9 @@ public final class SchedulerDaemon implements AutoCloseable {
         Map<String, SiteConfig> sites = new LinkedHashMap<>();
         grid.sites().forEach(s -> sites.put(s.name(), s));
         LocalLaunchers local = new LocalLaunchers(koalaHome, nodeUrl);
+        // publishing the jars to a site and training the launcher's class archive take seconds: done
+        // here, before the loop serves, never on the loop thread in the middle of a claim
+        grid.sites().stream().filter(s -> !s.remote()).forEach(local::of);
         Pilots pilots = new Pilots(agents, sites, site -> siteAgents.remoteLauncher(site).map(r -> new Pilots.Launcher(
                 r.java(), r.classpath(), List.of(), r.schedulerUrl(), r.logDir(), a -> siteAgents.reachable(site, a)))
                 .orElseGet(() -> local.of(sites.get(site))), settings.nodeGiveUp(), store.pilotTag());

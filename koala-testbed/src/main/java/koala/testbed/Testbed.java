@@ -413,6 +413,32 @@ public final class Testbed {
         }
     }
 
+    /**
+     * Stops the SSH server of remote cell {@code cell}'s head node and every session it serves, as
+     * when the head node drops off the network; its qmaster, agent and jobs go on.
+     */
+    public void stopSshd(String cell) {
+        SgeCell c = cell(cell);
+        for (long pid : hosts.pids(c.plan().head())) {
+            ProcessHandle.of(pid).filter(p -> p.info().command().map(x -> x.endsWith("/sshd")).orElse(false))
+                    .ifPresent(ProcessHandle::destroyForcibly);
+        }
+        poll.until(() -> remoteHead(c.plan()).sshdPid().isEmpty(), Duration.ofSeconds(10));
+    }
+
+    /** Starts the SSH server of remote cell {@code cell}'s head node again, with the same host key. */
+    public void startSshd(String cell) {
+        SgeCell c = cell(cell);
+        if (remoteHead(c.plan()).sshdPid().isEmpty()) {
+            remoteHead(c.plan()).startSshd(progress);
+        }
+    }
+
+    /** A home directory on remote cell {@code cell} as this machine sees it (its hosts see it under /home). */
+    public static Path remoteHome(String cell, String account) {
+        return SITES.resolve(cell).resolve("home").resolve(account);
+    }
+
     private SgeCell cell(String name) {
         TestbedRecord record = Optional.ofNullable(readRecord()).filter(r -> r.plan() != null)
                 .orElseThrow(() -> new TestbedException("no testbed recorded under " + koalaHome));

@@ -70,8 +70,8 @@ class FluentFrameworkIT {
             // the master and the workers run on compute hosts of their own, and answer only on their addresses
             List<String> hosts = client.job(runner.instance()).nodes().stream().filter(n -> n.state().equals("RUNNING"))
                     .map(n -> n.host()).toList();
-            assertThat(hosts).hasSize(4).doesNotHaveDuplicates().allMatch(h -> h.matches("fs1-n\\d+"));
-            assertThat(fluent.status().workers()).allSatisfy(w -> assertThat(w.url()).matches("http://fs1-n\\d+:\\d+"));
+            assertThat(hosts).hasSize(4).doesNotHaveDuplicates().allMatch(h -> h.matches("fs[01]-n\\d+"));
+            assertThat(fluent.status().workers()).allSatisfy(w -> assertThat(w.url()).matches("http://fs[01]-n\\d+:\\d+"));
             hosts.forEach(h -> assertThat(TestScheduler.javaOnLoopback(h)).as("KOALA on %s's loopback", h).isEmpty());
 
             awaitEnded(fluent, two.job());

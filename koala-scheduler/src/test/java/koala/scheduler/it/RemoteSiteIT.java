@@ -6,14 +6,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import koala.common.api.JobView;
 import koala.common.api.NodeView;
 import koala.common.api.SchedulerClient;
 import koala.common.api.SiteStatus;
+import koala.common.grid.Accounts;
 import koala.common.grid.GridConfig;
+import koala.common.grid.KoalaHome;
+import koala.common.time.Poll;
+import koala.testbed.Progress;
+import koala.testbed.Testbed;
 import koala.common.jdf.ClusterCatalog;
 import koala.common.jdf.JdfParser;
 import koala.common.runner.RunnerClient;
@@ -26,41 +30,37 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * A remote site for real: the testbed's cell fs2 is reached as if it were another cluster, through
- * an OpenSSH server on a loopback port (its "head node"), with the agent copied there, started
- * detached and reached through a port forward, and the pilots calling back through a remote
- * forward. A co-allocated job runs across fs0 (local) and fs2 (remote); the SSH server is then
- * stopped with its connections and started again, and the site must go down and come back with
- * its agent and its nodes intact.
+ * A remote site for real: the testbed's cell fs2 is another cluster, reached only by SSH to its
+ * head node {@code fs2-head}, whose compute nodes sit on a private network of their own. The agent
+ * is copied there, started detached and reached through a port forward; the pilots, on fs2's
+ * compute nodes, call back through the agent's relay on the head node's cluster address. A
+ * co-allocated job runs across fs0 (local) and fs2 (remote); the head node's SSH server is then
+ * stopped with its sessions and started again, and the site must go down and come back with its
+ * agent and its nodes intact.
  */
 class RemoteSiteIT {
-    private static final String REMOTE_DIR = ".koala-it"; // in the koala account's home; jars are reused run to run
-    private static TestSshd sshd;
+    private static final String REMOTE_DIR = ".koala-it"; // in fs2's koala home; jars are reused run to run
     private static TestScheduler scheduler;
     private static SchedulerClient client;
+    private static Testbed testbed;
 
     @BeforeAll
     static void start() throws Exception {
-        sshd = TestSshd.start();
-        Map<String, String> keys = new HashMap<>(sshd.siteKeys("fs2", REMOTE_DIR));
-        keys.put("scheduler.claimTimeout", "45");
-        scheduler = TestScheduler.start(keys);
+        scheduler = TestScheduler.start(Map.of("scheduler.claimTimeout", "45", "site.fs2.ssh.dir", REMOTE_DIR));
         client = scheduler.client();
+        testbed = new Testbed(KoalaHome.dir(), Progress.quiet(), Poll.system());
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (sshd != null && client != null) {
-            sshd.restart(); // if a check failed during the outage: the link comes back so the cancel reaches fs2
+        if (testbed != null && client != null) {
+            testbed.startSshd("fs2"); // if a check failed during the outage: the link comes back so the cancel reaches fs2
             Awaitility.await("fs2 back").atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(250))
                     .until(() -> site("fs2").agent().equals("UP"));
             client.jobs().stream().filter(j -> !j.ended()).forEach(j -> client.cancel(j.id()));
         }
         if (scheduler != null) {
             scheduler.close();
-        }
-        if (sshd != null) {
-            sshd.close();
         }
     }
 
@@ -71,19 +71,23 @@ class RemoteSiteIT {
         List<ProcessHandle> agent = remoteAgent();
         assertThat(agent).as("one agent on the head node").hasSize(1);
 
-        Path dir = Files.createTempDirectory("koala-remote-it-",
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxrwxrwx")));
-        Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
-        Path out = dir.resolve("nodes.out");
-        Path go = dir.resolve("go");
-        String command = "echo $KOALA_SITE $KOALA_NODE_ID >> " + out + "; while [ ! -f " + go + " ]; do sleep 0.2; done";
+        // each site's nodes write in their own home: fs0's is this machine's, fs2's the remote site's own
+        String name = "koala-remote-it-" + Long.toHexString(System.nanoTime());
+        Path local = Accounts.directoryOf("koala", name);
+        Path remote = Testbed.remoteHome("fs2", "koala").resolve(name);
+        Files.createDirectories(remote);
+        Files.setOwner(remote, local.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("koala"));
+        String command = "echo $KOALA_SITE $KOALA_NODE_ID $(hostname) >> $HOME/" + name + "/nodes.out; "
+                + "while [ ! -f $HOME/" + name + "/go ]; do sleep 0.2; done";
         String jdf = "+" + component("fs0", 1, command) + component("fs2", 2, command);
         long id = TestScheduler.submit(client, "across-ssh", jdf).id();
 
         assertThat(TestScheduler.awaitState(client, id, "RUNNING", Duration.ofSeconds(60)).state()).isEqualTo("RUNNING");
         Awaitility.await("every node started its command").atMost(Duration.ofSeconds(20))
-                .pollInterval(Duration.ofMillis(200)).until(() -> Files.exists(out) && Files.readAllLines(out).size() == 3);
-        assertThat(Files.readAllLines(out)).extracting(l -> l.split(" ")[0]).containsExactlyInAnyOrder("fs0", "fs2", "fs2");
+                .pollInterval(Duration.ofMillis(200)).until(() -> lines(local).size() + lines(remote).size() == 3);
+        assertThat(lines(local)).extracting(l -> l.split(" ")[0]).containsExactly("fs0");
+        assertThat(lines(remote)).extracting(l -> l.split(" ")[0]).containsExactly("fs2", "fs2");
+        assertThat(lines(remote)).extracting(l -> l.split(" ")[2]).allMatch(h -> h.matches("fs2-n\\d+"));
         // fs2's launchers run from the jars copied to the head node and call back through the agent's relay there
         String relay = java.util.regex.Pattern.quote(relayHost());
         List<String> fs2Launchers = ProcessHandle.allProcesses().map(p -> p.info().commandLine().orElse(""))
@@ -92,23 +96,24 @@ class RemoteSiteIT {
                 .doesNotContain("--scheduler " + client.base())
                 .containsPattern("--scheduler http://" + relay + ":\\d+ "));
 
-        sshd.stop();
+        testbed.stopSshd("fs2");
         Awaitility.await("fs2 down").atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(200))
                 .until(() -> site("fs2").agent().equals("DOWN") && site("fs2").agentReason()
-                        .contains("SSH connection to koala@127.0.0.1:" + sshd.port() + " lost"));
+                        .contains("SSH connection to koala@fs2-head:22 lost"));
         assertThat(site("fs0").agent()).isEqualTo("UP");
         JobView during = client.job(id);
         assertThat(during.state()).isEqualTo("RUNNING");
         assertThat(during.nodes()).filteredOn(n -> n.site().equals("fs2")).extracting(NodeView::state)
                 .containsOnly("RUNNING").hasSize(2);
 
-        sshd.restart();
+        testbed.startSshd("fs2");
         Awaitility.await("fs2 back").atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(250))
                 .until(() -> site("fs2").agent().equals("UP"));
         assertThat(remoteAgent()).as("re-attached to the same agent, no second one").isEqualTo(agent);
         assertThat(client.job(id).nodes()).extracting(NodeView::state).containsOnly("RUNNING");
 
-        Files.writeString(go, "");
+        Files.writeString(local.resolve("go"), "");
+        Files.writeString(remote.resolve("go"), "");
         JobView done = TestScheduler.awaitEnd(client, id, Duration.ofSeconds(60));
         assertThat(done.state()).as("%s", done.history()).isEqualTo("FINISHED");
         assertThat(done.nodes()).extracting(NodeView::site, NodeView::exitStatus).containsExactlyInAnyOrder(
@@ -120,11 +125,10 @@ class RemoteSiteIT {
     void aFrameworkMasterOnTheRemoteSiteReportsToItsRunnerThroughTheHeadNode() throws Exception {
         Awaitility.await("fs2 up through SSH").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
                 .until(() -> site("fs2").agent().equals("UP"));
-        Path runnerUrl = Files.createTempDirectory("koala-remote-runner-url-",
-                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxrwxrwx"))).resolve("url");
-        Files.setPosixFilePermissions(runnerUrl.getParent(), PosixFilePermissions.fromString("rwxrwxrwx"));
+        String name = "koala-remote-runner-url-" + Long.toHexString(System.nanoTime());
+        Path runnerUrl = Testbed.remoteHome("fs2", "koala").resolve(name); // the master's node sees it as $HOME/name
         String jdf = "+( &(jobType = framework)(name = it-remote)(role = master)(count = 1)(resourceManagerContact = fs2)"
-                + "(executable = /bin/sh)(arguments = \"-c\" \"echo $KOALA_RUNNER_URL > " + runnerUrl + "; sleep 100000\")"
+                + "(executable = /bin/sh)(arguments = \"-c\" \"echo $KOALA_RUNNER_URL > $HOME/" + name + "; sleep 100000\")"
                 + "(provisioning = static)(samplePeriod = 1))"
                 + " ( &(role = orchestrator)(count = 1)(executable = /bin/sleep)(arguments = 100000) )"
                 + " ( &(role = worker)(count = 0)(executable = /bin/sleep)(arguments = 100000) )";
@@ -151,12 +155,17 @@ class RemoteSiteIT {
         }
     }
 
+    private static List<String> lines(Path dir) throws java.io.IOException {
+        Path out = dir.resolve("nodes.out");
+        return Files.exists(out) ? Files.readAllLines(out) : List.of();
+    }
+
     private static String component(String cluster, int count, String command) {
         return "(&(resourceManagerContact = \"" + cluster + "\")(count = " + count + ")"
                 + "(executable = \"/bin/sh\")(arguments = \"-c\" \"" + command + "\"))";
     }
 
-    /** The agent JVM started on the "head node" for fs2: it reads the site file the scheduler copied there. */
+    /** The agent JVM started on fs2's head node: it reads the site file the scheduler copied there. */
     private static List<ProcessHandle> remoteAgent() {
         return ProcessHandle.allProcesses().filter(p -> p.info().commandLine().map(c -> c.contains("koala.sge.AgentMain")
                 && c.contains(REMOTE_DIR + "/site-fs2.properties")).orElse(false)).toList();
