@@ -31,8 +31,9 @@ class PilotsOnTwoCellsIT {
         second = TestGrid.startAgent(TestGrid.site(1));
         TestGrid.awaitUp(first);
         TestGrid.awaitUp(second);
-        outputs = Files.createTempDirectory("koala-it-");
-        Files.setPosixFilePermissions(outputs, PosixFilePermissions.fromString("rwxrwxrwx"));
+        // the jobs run on the cells' compute nodes, which see the account's home, not this machine's /tmp
+        outputs = koala.common.grid.Accounts.directoryOf(TestGrid.site(0).agentUser(),
+                "koala-it-" + Long.toHexString(System.nanoTime()));
     }
 
     @AfterAll
