@@ -14,6 +14,7 @@ import koala.common.http.JsonHttpServer;
 import koala.common.runner.RunnerClient;
 import koala.common.runner.RunnerMessages.Status;
 import koala.common.time.Poll;
+import koala.fluent.wire.Secret;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
@@ -23,6 +24,8 @@ import org.apache.logging.log4j.Logger;
  * through {@code KOALA_RUNNER_URL}. Options: {@code --slots N} (slots per worker, default 4),
  * {@code --grow-wait S} (how long a job waits for the workers grown for it, default 90),
  * {@code --log-dir DIR} (where metrics.csv, workers.csv and events.log go; none by default).
+ * Every caller must present the instance's token ({@code KOALA_RUNNER_TOKEN}); the master makes a
+ * key of its own at each start and hands it to its DeviceManagers, which take commands only with it.
  */
 public final class MasterMain {
     private static final Logger LOG = LogManager.getLogger(MasterMain.class);
@@ -38,17 +41,21 @@ public final class MasterMain {
                 .map(d -> Path.of(d, "instance-" + System.getenv().getOrDefault("KOALA_INSTANCE", "0")));
         int port = Integer.parseInt(System.getenv().getOrDefault("KOALA_ENTITY_PORT", "0"));
         RunnerClient client = RunnerClient.fromEnvironment();
+        Secret token = new Secret(System.getenv(RunnerClient.TOKEN_VARIABLE));
+        // the master's own, not the instance's: a client holds the instance's token, and must not
+        // command DeviceManagers (whose reader streams files to the URLs it is given)
+        Secret key = Secret.random();
         Status first = firstStatus(client);
         InstantSource clock = InstantSource.system();
         MetricsLog metrics = new MetricsLog(logDir);
         MasterEvents events = new MasterEvents(clock, metrics);
         Runner runner = Runner.of(client);
-        FrameworkManager master = new FrameworkManager(clock, runner, Devices.http(), events,
+        FrameworkManager master = new FrameworkManager(clock, runner, Devices.http(key), events,
                 new Provisioning(runner, first, events, metrics, slots), growWait);
         // on the node's own address only: nothing of the instance answers on a node's loopback
         JsonHttpServer server = new JsonHttpServer(new InetSocketAddress(java.net.InetAddress.getByName(
                 System.getenv().getOrDefault("KOALA_ENTITY_HOST", "127.0.0.1")), port), 8);
-        new MasterApi(master).routes(server);
+        new MasterApi(master, token, key).routes(server);
         server.start();
         ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor();
         ticks.scheduleWithFixedDelay(() -> {
