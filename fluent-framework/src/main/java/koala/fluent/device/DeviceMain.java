@@ -3,9 +3,12 @@ package koala.fluent.device;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import koala.common.http.ApiException;
@@ -19,7 +22,8 @@ import koala.fluent.wire.Secret;
  * A worker node's DeviceManager process, started by the node launcher with the framework entity
  * environment: it serves on {@code KOALA_ENTITY_PORT}, then reports to the master at
  * {@code KOALA_MASTER} with its node id ({@code KOALA_NODE_ID}) and its slots ({@code --slots},
- * default 4), presenting the instance's token ({@code KOALA_RUNNER_TOKEN}).
+ * default 4), presenting the instance's token ({@code KOALA_RUNNER_TOKEN}). Its reader reads files
+ * under the account's home and {@code --log-dir DIR} (the instance's log directory, if any).
  */
 public final class DeviceMain {
     private static final Duration REPORT_TIMEOUT = Duration.ofSeconds(60);
@@ -32,11 +36,13 @@ public final class DeviceMain {
         String node = required(env, "KOALA_NODE_ID");
         String host = env.getOrDefault("KOALA_ENTITY_HOST", "127.0.0.1");
         int port = Integer.parseInt(env.getOrDefault("KOALA_ENTITY_PORT", "0"));
-        int slots = args.length == 2 && args[0].equals("--slots") ? Integer.parseInt(args[1]) : 4;
+        Map<String, String> options = Options.parse(args, Set.of("--slots", "--log-dir"));
+        int slots = Integer.parseInt(options.getOrDefault("--slots", "4"));
+        ReaderRoots roots = ReaderRoots.of(Optional.ofNullable(options.get("--log-dir")).map(Path::of));
         MasterLink master = new MasterLink(URI.create("http://" + required(env, "KOALA_MASTER")),
                 new Secret(required(env, RunnerClient.TOKEN_VARIABLE)));
         ScheduledExecutorService executor = Executors.newScheduledThreadPool(4);
-        DeviceManager device = new DeviceManager(node, master, executor, InstantSource.system());
+        DeviceManager device = new DeviceManager(node, master, roots, executor, InstantSource.system());
         // on the node's own address only: nothing of the instance answers on a node's loopback
         JsonHttpServer server = new JsonHttpServer(new InetSocketAddress(InetAddress.getByName(host), port), 8);
         device.routes(server);
@@ -60,7 +66,8 @@ public final class DeviceMain {
             System.err.println("DeviceManager " + node + ": the master did not take it in: " + refused[0]);
             System.exit(2);
         }
-        System.out.println("DeviceManager " + node + " serving " + url + " with " + slots + " slots");
+        System.out.println("DeviceManager " + node + " serving " + url + " with " + slots + " slots, reading under "
+                + roots.roots());
     }
 
     private static String required(Map<String, String> env, String name) {

@@ -25,8 +25,8 @@ import org.apache.logging.log4j.Logger;
  * {@code POST /swc/{app}/counter}, {@code POST /apps/{app}/stop}, {@code GET /status}. It obeys
  * only its master: every call needs the master's key as {@code Authorization: Bearer KEY} (401
  * otherwise, and nothing starts), which the master gave it in answer to its hello and which the
- * word-count components sign their calls to each other with. A reader sends its file only to
- * the mappers its master named.
+ * word-count components sign their calls to each other with. A reader reads only a regular file
+ * under the {@link ReaderRoots}, and sends it only to the mappers its master named.
  */
 public final class DeviceManager {
     private static final Logger LOG = LogManager.getLogger(DeviceManager.class);
@@ -35,6 +35,7 @@ public final class DeviceManager {
 
     private final String node;
     private final MasterLink master;
+    private final ReaderRoots roots;
     private final ScheduledExecutorService executor;
     private final InstantSource clock;
     private final Map<String, VideoFilter> filters = new ConcurrentHashMap<>();
@@ -42,9 +43,11 @@ public final class DeviceManager {
     private final Map<String, WordCount.Mapper> mappers = new ConcurrentHashMap<>();
     private final Map<String, WordCount.Counter> counters = new ConcurrentHashMap<>();
 
-    public DeviceManager(String node, MasterLink master, ScheduledExecutorService executor, InstantSource clock) {
+    public DeviceManager(String node, MasterLink master, ReaderRoots roots, ScheduledExecutorService executor,
+                         InstantSource clock) {
         this.node = node;
         this.master = master;
+        this.roots = roots;
         this.executor = executor;
         this.clock = clock;
     }
@@ -88,8 +91,23 @@ public final class DeviceManager {
         return Map.of("node", node, "app", d.app(), "role", d.role());
     }
 
+    /**
+     * A reader of a file under the roots, which streams it to the mappers named in the command (the
+     * master's: nobody else's command gets this far); a file outside is refused (403) and nothing
+     * starts. A file that cannot be read fails the application, as it would a moment later.
+     */
     private void startReader(Deploy d) {
-        WordCount.Reader reader = new WordCount.Reader(d.app(), Path.of(d.file()), Duration.ofMillis(d.durationMillis()),
+        Path file;
+        try {
+            file = realFile(d.file());
+        } catch (IOException e) {
+            done(d.app(), Map.of(), "reader of " + d.app() + " cannot read " + d.file() + ": " + e);
+            return;
+        }
+        roots.refusal(file).ifPresent(why -> {
+            throw new ApiException(403, "reader of " + d.app() + ": " + why, "file");
+        });
+        WordCount.Reader reader = new WordCount.Reader(d.app(), file, Duration.ofMillis(d.durationMillis()),
                 d.mappers(), master.key());
         readers.put(d.app(), reader);
         try {
@@ -98,6 +116,13 @@ public final class DeviceManager {
             readers.remove(d.app());
             done(d.app(), Map.of(), "reader of " + d.app() + " cannot read " + d.file() + ": " + e);
         }
+    }
+
+    private static Path realFile(String file) throws IOException {
+        if (file == null || !Path.of(file).isAbsolute()) {
+            throw ApiException.badRequest("file", "'" + file + "': the reader needs an absolute path");
+        }
+        return Path.of(file).toRealPath();
     }
 
     private Map<String, Object> lines(String app, int index, Lines lines) {

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -14,6 +15,7 @@ import koala.common.http.JsonHttpServer;
 import koala.common.runner.RunnerClient;
 import koala.common.runner.RunnerMessages.Status;
 import koala.common.time.Poll;
+import koala.fluent.device.Options;
 import koala.fluent.wire.Secret;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
@@ -34,7 +36,7 @@ public final class MasterMain {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> options = options(args);
+        Map<String, String> options = Options.parse(args, Set.of("--slots", "--grow-wait", "--log-dir"));
         int slots = Integer.parseInt(options.getOrDefault("--slots", "4"));
         Duration growWait = Duration.ofSeconds(Long.parseLong(options.getOrDefault("--grow-wait", "90")));
         Optional<Path> logDir = Optional.ofNullable(options.get("--log-dir"))
@@ -87,19 +89,5 @@ public final class MasterMain {
             throw new IllegalStateException("the runner did not answer: " + error[0]);
         }
         return status[0];
-    }
-
-    private static Map<String, String> options(String[] args) {
-        Map<String, String> options = new java.util.HashMap<>();
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            if (!args[i].startsWith("--")) {
-                throw new IllegalArgumentException("unexpected argument " + args[i]);
-            }
-            options.put(args[i], args[i + 1]);
-        }
-        if (args.length % 2 != 0) {
-            throw new IllegalArgumentException("option " + args[args.length - 1] + " has no value");
-        }
-        return options;
     }
 }

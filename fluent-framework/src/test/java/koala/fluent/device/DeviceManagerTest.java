@@ -35,7 +35,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Two DeviceManagers on loopback and a stand-in master that records what is done: real HTTP between
- * components. The stand-in takes the instance's token and answers a hello with its key.
+ * components. The stand-in takes the instance's token and answers a hello with its key; the
+ * DeviceManagers read files under the test's directory only.
  */
 class DeviceManagerTest {
     private static final Secret TOKEN = new Secret("instance-token");
@@ -131,12 +132,42 @@ class DeviceManagerTest {
 
         // a DeviceManager whose hello no master has answered knows no key and lets nobody in
         JsonHttpServer lonely = server();
-        new DeviceManager("n3", new MasterLink(URI.create("http://127.0.0.1:1"), TOKEN), executor,
-                InstantSource.system()).routes(lonely);
+        new DeviceManager("n3", new MasterLink(URI.create("http://127.0.0.1:1"), TOKEN), new ReaderRoots(List.of(dir)),
+                executor, InstantSource.system()).routes(lonely);
         assertThatThrownBy(() -> signed("http://127.0.0.1:" + lonely.port(), KEY).post("/components", counter,
                 Map.class))
                 .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(401))
                 .hasMessage("its master's key is not known here yet: nobody is let in");
+    }
+
+    @Test
+    void aReaderReadsOnlyRegularFilesUnderItsRootsAfterResolvingLinks() throws IOException {
+        Path outside = Files.createTempFile("koala-secret", ".txt");
+        try {
+            Files.write(outside, List.of("the pilot account's secret"));
+            Path link = Files.createSymbolicLink(dir.resolve("innocent.txt"), outside);
+            deploy(dm1, new Deploy("a.swc4", "counter", 0, 500, 5, 0, null, List.of(dm1), null));
+            deploy(dm1, new Deploy("a.swc4", "mapper", 0, 500, 5, 0, null, List.of(), dm1));
+            for (Path file : List.of(outside, link)) {
+                assertThatThrownBy(() -> deploy(dm1, new Deploy("a.swc4", "reader", 0, 500, 5, 0, file.toString(),
+                        List.of(dm1), null)))
+                        .isInstanceOfSatisfying(ApiException.class, e -> {
+                            assertThat(e.status()).isEqualTo(403);
+                            assertThat(e.field()).isEqualTo("file");
+                        })
+                        .hasMessage("reader of a.swc4: " + outside.toRealPath() + " is outside the directories this "
+                                + "DeviceManager reads from: " + dir);
+            }
+            assertThatThrownBy(() -> deploy(dm1, new Deploy("a.swc4", "reader", 0, 500, 5, 0, dir.toString(),
+                    List.of(dm1), null)))
+                    .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(403))
+                    .hasMessage("reader of a.swc4: " + dir.toRealPath() + " is not a regular file");
+            assertThat(signed(dm1, KEY).get("/status", Map.class).get("readers")).as("no reader started").asList()
+                    .isEmpty();
+            assertThat(done).as("nothing was streamed, nothing counted").isEmpty();
+        } finally {
+            Files.deleteIfExists(outside);
+        }
     }
 
     private void deploy(String url, Deploy d) {
@@ -150,7 +181,7 @@ class DeviceManagerTest {
     private String device(String node, URI master) throws IOException {
         JsonHttpServer server = server();
         MasterLink link = new MasterLink(master, TOKEN);
-        new DeviceManager(node, link, executor, InstantSource.system()).routes(server);
+        new DeviceManager(node, link, new ReaderRoots(List.of(dir)), executor, InstantSource.system()).routes(server);
         String url = "http://127.0.0.1:" + server.port();
         link.hello(new DeviceHello(node, url, null));
         return url;

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -23,6 +24,7 @@ import koala.common.http.JsonHttpServer;
 import koala.fluent.client.FluentClient;
 import koala.fluent.device.DeviceManager;
 import koala.fluent.device.MasterLink;
+import koala.fluent.device.ReaderRoots;
 import koala.fluent.wire.FluentMessages.AppRequest;
 import koala.fluent.wire.FluentMessages.Deploy;
 import koala.fluent.wire.FluentMessages.DeviceHello;
@@ -31,6 +33,7 @@ import koala.fluent.wire.FluentMessages.JobRequest;
 import koala.fluent.wire.Secret;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Who may command whom, over real HTTP on loopback: a real master (with a fake runner) and a real
@@ -44,6 +47,9 @@ class TrustTest {
 
     private final List<JsonHttpServer> servers = new ArrayList<>();
     private final ScheduledExecutorService executor = Executors.newScheduledThreadPool(2);
+
+    @TempDir
+    Path dir;
 
     @AfterEach
     void stop() {
@@ -117,7 +123,7 @@ class TrustTest {
     private String device(String node, URI master) throws IOException {
         JsonHttpServer server = new JsonHttpServer(new InetSocketAddress("127.0.0.1", 0), 4);
         MasterLink link = new MasterLink(master, TOKEN);
-        new DeviceManager(node, link, executor, InstantSource.system()).routes(server);
+        new DeviceManager(node, link, new ReaderRoots(List.of(dir)), executor, InstantSource.system()).routes(server);
         server.start();
         servers.add(server);
         String url = "http://127.0.0.1:" + server.port();
