@@ -33,7 +33,8 @@ final class MasterApi {
 
     /**
      * @param token the instance's secret, which its runner gave every entity and its submitter
-     * @param key   the master's own, which only its DeviceManagers learn (in the answer to their hello)
+     * @param key   the master's own, handed in answer to a hello; note that a hello needs only the
+     *              instance's token, so a token holder posing as a DeviceManager would get it too
      */
     MasterApi(FrameworkManager master, Secret token, Secret key) {
         this.master = master;

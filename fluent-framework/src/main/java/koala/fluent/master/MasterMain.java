@@ -44,8 +44,8 @@ public final class MasterMain {
         int port = Integer.parseInt(System.getenv().getOrDefault("KOALA_ENTITY_PORT", "0"));
         RunnerClient client = RunnerClient.fromEnvironment();
         Secret token = new Secret(System.getenv(RunnerClient.TOKEN_VARIABLE));
-        // the master's own, not the instance's: a client holds the instance's token, and must not
-        // command DeviceManagers (whose reader streams files to the URLs it is given)
+        // the master's own, not the instance's: every client holds the instance's token, and a
+        // DeviceManager must not take it as a command (its reader streams files to the URLs it is given)
         Secret key = Secret.random();
         Status first = firstStatus(client);
         InstantSource clock = InstantSource.system();
