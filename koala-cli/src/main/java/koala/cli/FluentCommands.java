@@ -59,8 +59,9 @@ final class FluentCommands {
         @Option(names = "--instance", required = true, paramLabel = "ID", description = "the framework instance")
         long id;
 
+        /** The master, called with the instance's token from the runner's state file (the submitter's). */
         FluentClient master() {
-            return FluentClient.of(grid.client(), id);
+            return FluentClient.of(grid.client(), id, RunnerLaunch.token(id));
         }
     }
 

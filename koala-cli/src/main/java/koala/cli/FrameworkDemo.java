@@ -63,7 +63,8 @@ final class FrameworkDemo {
             return Koala.FAILURE;
         }
         try {
-            FluentClient fluent = FluentClient.of(client, launched.instance()).awaitServing(Duration.ofSeconds(60));
+            FluentClient fluent = FluentClient.of(client, launched.instance(), launched.token())
+                    .awaitServing(Duration.ofSeconds(60));
             List<Burst> bursts = bursts(words());
             section(firstSection + 1, "A burst of jobs; the master asks its runner for exactly the workers each "
                     + "lacks, and gives back those idle for t_idle");

@@ -117,6 +117,24 @@ final class RunnerLaunch {
         return state[0];
     }
 
+    /**
+     * Instance {@code id}'s token, which its master asks of every caller, from its runner's state
+     * file: only the instance's submitter can read it.
+     */
+    static String token(long id) {
+        Path file = dir().resolve("runner-" + id + ".json");
+        try {
+            JsonNode token = Json.mapper().readTree(file.toFile()).get("token");
+            if (token == null || token.asText().isBlank()) {
+                throw new IOException("no token in it");
+            }
+            return token.asText();
+        } catch (IOException e) {
+            throw new ApiException(401, "instance " + id + " takes only callers holding its token, kept for its "
+                    + "submitter in " + file + ", which cannot be read here: " + e.getMessage());
+        }
+    }
+
     /** What {@code koala framework ID} shows of the runner: its live status, or why there is none. */
     record Live(RunnerMessages.Status status, String why) {
         static Live unavailable(String why) {

@@ -7,36 +7,55 @@ import koala.common.api.FrameworkView;
 import koala.common.api.SchedulerClient;
 import koala.common.http.ApiException;
 import koala.common.http.JsonHttpClient;
+import koala.common.runner.RunnerClient;
 import koala.common.time.Poll;
 import koala.fluent.wire.FluentMessages.JobReply;
 import koala.fluent.wire.FluentMessages.JobRequest;
 import koala.fluent.wire.FluentMessages.MasterStatus;
 import koala.fluent.wire.FluentMessages.MetricsReport;
+import koala.fluent.wire.Secret;
 
-/** A client of one framework instance's master, found through the FrameworkJobManager. */
+/**
+ * A client of one framework instance's master, found through the FrameworkJobManager. The master
+ * takes only callers holding the instance's token: its submitter has it in the runner's state file
+ * ({@code KOALA_HOME/runners/runner-ID.json}), the instance's own processes in
+ * {@code KOALA_RUNNER_TOKEN}.
+ */
 public final class FluentClient {
     private static final Duration PLACE_TIMEOUT = Duration.ofMinutes(15);
 
     private final JsonHttpClient master;
     private final String who;
 
-    public FluentClient(URI master) {
-        this(master, "the master at " + master);
+    /** The master at {@code master}, called with the instance's {@code token}. */
+    public FluentClient(URI master, String token) {
+        this(master, token, "the master at " + master);
     }
 
-    private FluentClient(URI master, String who) {
-        this.master = new JsonHttpClient(master, Duration.ofSeconds(60));
+    private FluentClient(URI master, String token, String who) {
+        this.master = new JsonHttpClient(master, Duration.ofSeconds(60), new Secret(token).header());
         this.who = who;
     }
 
-    /** The master of instance {@code id}, as its runner registered it with the FJM. */
-    public static FluentClient of(SchedulerClient scheduler, long id) {
+    /** The master of instance {@code id}, as its runner registered it with the FJM, called with the instance's token. */
+    public static FluentClient of(SchedulerClient scheduler, long id, String token) {
         FrameworkView instance = scheduler.framework(id);
         if (instance.master() == null || instance.master().address() == null) {
             throw new ApiException(409, "instance " + id + " (" + instance.state() + ") has no master address yet");
         }
-        return new FluentClient(URI.create("http://" + instance.master().address()),
+        return new FluentClient(URI.create("http://" + instance.master().address()), token,
                 "the master of instance " + id + " (" + instance.state() + ") at " + instance.master().address());
+    }
+
+    /** For a process of the instance: its master ({@code KOALA_MASTER}), with the token in {@code KOALA_RUNNER_TOKEN}. */
+    public static FluentClient fromEnvironment() {
+        String master = System.getenv("KOALA_MASTER");
+        String token = System.getenv(RunnerClient.TOKEN_VARIABLE);
+        if (master == null || token == null) {
+            throw new IllegalStateException("KOALA_MASTER and " + RunnerClient.TOKEN_VARIABLE
+                    + " are set only for the entities of a framework instance (not its master)");
+        }
+        return new FluentClient(URI.create("http://" + master), token);
     }
 
     /**
@@ -89,7 +108,7 @@ public final class FluentClient {
         return answered(() -> master.get("/status", MasterStatus.class));
     }
 
-    /** A master that does not answer is named as such, not mistaken for the scheduler. */
+    /** A master that does not answer, or refuses the token, is named as such, not mistaken for the scheduler. */
     private <T> T answered(java.util.function.Supplier<T> call) {
         try {
             return call.get();
@@ -97,6 +116,9 @@ public final class FluentClient {
             if (e.status() == 503 || e.status() == 504) {
                 throw new ApiException(e.status(), who + " does not answer (" + e.getMessage() + "); is the instance "
                         + "still running?");
+            }
+            if (e.status() == 401) {
+                throw new ApiException(401, who + " refused the call: " + e.getMessage(), e.field());
             }
             throw e;
         }

@@ -15,7 +15,8 @@ import java.util.stream.Collectors;
  * @param workers      the initial workers (0 for OnDemand, as in the paper)
  * @param settings     further provisioning attributes, e.g. {@code (tIdle = 10)(samplePeriod = 2)}
  * @param site         where the master goes, or null to let KOALA choose
- * @param logDir       where the master writes its metrics (a directory its node sees), or null
+ * @param logDir       where the master writes its metrics (a directory its node sees), or null;
+ *                     the DeviceManagers' readers may read files under it
  * @param java         the Java on the nodes, or null for the one KOALA's node launcher runs on there
  * @param classpath    the framework's jars as the nodes see them, or empty for KOALA's own copy on
  *                     each site (the launcher fills in {@code ${KOALA_CLASSPATH}})
@@ -41,10 +42,7 @@ public record FluentJdf(String name, String provisioning, int workers, int fMax,
      * worker components as one grow, which KOALA may spread over the clusters.
      */
     public String text(int largestCluster) {
-        List<String> master = new ArrayList<>(List.of("--slots", Integer.toString(slots)));
-        if (logDir != null) {
-            master.addAll(List.of("--log-dir", logDir.toString()));
-        }
+        List<String> master = withLogDir(List.of("--slots", Integer.toString(slots)));
         return "+( &(jobType = framework)\n"
                 + "    (name = " + name + ")\n"
                 + "    (role = master)\n"
@@ -73,11 +71,20 @@ public record FluentJdf(String name, String provisioning, int workers, int fMax,
                     .append("    (count = ").append(count).append(")\n")
                     .append("    (executable = ").append(javaCommand()).append(")\n")
                     .append("    (arguments = ").append(arguments("koala.fluent.device.DeviceMain",
-                            List.of("--slots", Integer.toString(slots)))).append(")\n")
+                            withLogDir(List.of("--slots", Integer.toString(slots))))).append(")\n")
                     .append(" )\n");
             left -= count;
         } while (left > 0);
         return text.toString();
+    }
+
+    /** The master writes its metrics there; a DeviceManager's reader may read files there. */
+    private List<String> withLogDir(List<String> options) {
+        List<String> all = new ArrayList<>(options);
+        if (logDir != null) {
+            all.addAll(List.of("--log-dir", logDir.toString()));
+        }
+        return all;
     }
 
     private String javaCommand() {

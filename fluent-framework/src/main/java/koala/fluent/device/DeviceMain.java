@@ -1,23 +1,29 @@
 package koala.fluent.device;
 
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import koala.common.http.ApiException;
-import koala.common.http.JsonHttpClient;
 import koala.common.http.JsonHttpServer;
+import koala.common.runner.RunnerClient;
 import koala.common.time.Poll;
 import koala.fluent.wire.FluentMessages.DeviceHello;
+import koala.fluent.wire.Secret;
 
 /**
  * A worker node's DeviceManager process, started by the node launcher with the framework entity
  * environment: it serves on {@code KOALA_ENTITY_PORT}, then reports to the master at
  * {@code KOALA_MASTER} with its node id ({@code KOALA_NODE_ID}) and its slots ({@code --slots},
- * default 4).
+ * default 4), presenting the instance's token ({@code KOALA_RUNNER_TOKEN}). Its reader reads files
+ * under the account's home and {@code --log-dir DIR} (the instance's log directory, if any).
  */
 public final class DeviceMain {
     private static final Duration REPORT_TIMEOUT = Duration.ofSeconds(60);
@@ -30,21 +36,22 @@ public final class DeviceMain {
         String node = required(env, "KOALA_NODE_ID");
         String host = env.getOrDefault("KOALA_ENTITY_HOST", "127.0.0.1");
         int port = Integer.parseInt(env.getOrDefault("KOALA_ENTITY_PORT", "0"));
-        int slots = args.length == 2 && args[0].equals("--slots") ? Integer.parseInt(args[1]) : 4;
-        JsonHttpClient master = new JsonHttpClient(URI.create("http://" + required(env, "KOALA_MASTER")),
-                Duration.ofSeconds(30));
+        Map<String, String> options = Options.parse(args, Set.of("--slots", "--log-dir"));
+        int slots = Integer.parseInt(options.getOrDefault("--slots", "4"));
+        ReaderRoots roots = ReaderRoots.of(Optional.ofNullable(options.get("--log-dir")).map(Path::of));
+        MasterLink master = new MasterLink(URI.create("http://" + required(env, "KOALA_MASTER")),
+                new Secret(required(env, RunnerClient.TOKEN_VARIABLE)));
         ScheduledExecutorService executor = Executors.newScheduledThreadPool(4);
-        DeviceManager device = new DeviceManager(node, master, executor, InstantSource.system());
+        DeviceManager device = new DeviceManager(node, master, roots, executor, InstantSource.system());
         // on the node's own address only: nothing of the instance answers on a node's loopback
-        JsonHttpServer server = new JsonHttpServer(new InetSocketAddress(java.net.InetAddress.getByName(
-                System.getenv().getOrDefault("KOALA_ENTITY_HOST", "127.0.0.1")), port), 8);
+        JsonHttpServer server = new JsonHttpServer(new InetSocketAddress(InetAddress.getByName(host), port), 8);
         device.routes(server);
         server.start();
         String url = "http://" + host + ":" + server.port();
         String[] refused = new String[1];
         boolean reported = Poll.system().until(() -> {
             try {
-                master.post("/devices", new DeviceHello(node, url, slots), Map.class);
+                master.hello(new DeviceHello(node, url, slots));
                 return true;
             } catch (ApiException e) {
                 if (e.status() < 500) {
@@ -59,7 +66,8 @@ public final class DeviceMain {
             System.err.println("DeviceManager " + node + ": the master did not take it in: " + refused[0]);
             System.exit(2);
         }
-        System.out.println("DeviceManager " + node + " serving " + url + " with " + slots + " slots");
+        System.out.println("DeviceManager " + node + " serving " + url + " with " + slots + " slots, reading under "
+                + roots.roots());
     }
 
     private static String required(Map<String, String> env, String name) {

@@ -9,12 +9,12 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import koala.common.http.ApiException;
-import koala.common.http.JsonHttpClient;
 import koala.common.http.JsonHttpServer;
 import koala.fluent.wire.FluentMessages.AppDone;
 import koala.fluent.wire.FluentMessages.Counts;
 import koala.fluent.wire.FluentMessages.Deploy;
 import koala.fluent.wire.FluentMessages.Lines;
+import koala.fluent.wire.Secret;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
@@ -22,13 +22,20 @@ import org.apache.logging.log4j.Logger;
  * The DeviceManager of one worker node: it runs the application components the master sends it
  * and tells the master when an application it finishes (an RL, or an SWC's counter) is done.
  * Routes: {@code POST /components} (a {@link Deploy}), {@code POST /swc/{app}/mappers/{i}/lines},
- * {@code POST /swc/{app}/counter}, {@code POST /apps/{app}/stop}, {@code GET /status}.
+ * {@code POST /swc/{app}/counter}, {@code POST /apps/{app}/stop}, {@code GET /status}. It obeys
+ * only its master: every call needs the master's key as {@code Authorization: Bearer KEY} (401
+ * otherwise, and nothing starts), which the master gave it in answer to its hello and which the
+ * word-count components sign their calls to each other with. A reader reads only a regular file
+ * under the {@link ReaderRoots}, and sends it only to the mappers its master named.
  */
 public final class DeviceManager {
     private static final Logger LOG = LogManager.getLogger(DeviceManager.class);
 
+    static final String KEY = "its master's key";
+
     private final String node;
-    private final JsonHttpClient master;
+    private final MasterLink master;
+    private final ReaderRoots roots;
     private final ScheduledExecutorService executor;
     private final InstantSource clock;
     private final Map<String, VideoFilter> filters = new ConcurrentHashMap<>();
@@ -36,22 +43,28 @@ public final class DeviceManager {
     private final Map<String, WordCount.Mapper> mappers = new ConcurrentHashMap<>();
     private final Map<String, WordCount.Counter> counters = new ConcurrentHashMap<>();
 
-    public DeviceManager(String node, JsonHttpClient master, ScheduledExecutorService executor, InstantSource clock) {
+    public DeviceManager(String node, MasterLink master, ReaderRoots roots, ScheduledExecutorService executor,
+                         InstantSource clock) {
         this.node = node;
         this.master = master;
+        this.roots = roots;
         this.executor = executor;
         this.clock = clock;
     }
 
     public void routes(JsonHttpServer server) {
-        server.route("POST", "/components", r -> ok(deploy(r.body(Deploy.class))))
-                .route("POST", "/swc/{app}/mappers/{index}/lines", r -> ok(lines(r.param("app"),
-                        index(r.param("index")), r.body(Lines.class))))
-                .route("POST", "/swc/{app}/counter", r -> ok(counts(r.param("app"), r.body(Counts.class))))
-                .route("POST", "/apps/{app}/stop", r -> ok(stop(r.param("app"))))
-                .route("GET", "/status", r -> ok(Map.of("node", node, "rl", List.copyOf(filters.keySet()),
+        server.route("POST", "/components", guarded(r -> ok(deploy(r.body(Deploy.class)))))
+                .route("POST", "/swc/{app}/mappers/{index}/lines", guarded(r -> ok(lines(r.param("app"),
+                        index(r.param("index")), r.body(Lines.class)))))
+                .route("POST", "/swc/{app}/counter", guarded(r -> ok(counts(r.param("app"), r.body(Counts.class)))))
+                .route("POST", "/apps/{app}/stop", guarded(r -> ok(stop(r.param("app")))))
+                .route("GET", "/status", guarded(r -> ok(Map.of("node", node, "rl", List.copyOf(filters.keySet()),
                         "readers", List.copyOf(readers.keySet()), "mappers", List.copyOf(mappers.keySet()),
-                        "counters", List.copyOf(counters.keySet()))));
+                        "counters", List.copyOf(counters.keySet())))));
+    }
+
+    private JsonHttpServer.Handler guarded(JsonHttpServer.Handler handler) {
+        return Secret.required(master::key, KEY, handler);
     }
 
     private Map<String, Object> deploy(Deploy d) {
@@ -69,7 +82,8 @@ public final class DeviceManager {
                 });
             }
             case "counter" -> counters.put(d.app(), new WordCount.Counter(d.mappers().size()));
-            case "mapper" -> mappers.put(d.app() + "#" + d.index(), new WordCount.Mapper(d.app(), d.index(), d.counter()));
+            case "mapper" -> mappers.put(d.app() + "#" + d.index(),
+                    new WordCount.Mapper(d.app(), d.index(), d.counter(), master.key()));
             case "reader" -> startReader(d);
             default -> throw ApiException.badRequest("role", "'" + d.role() + "': one of rl, reader, mapper, counter");
         }
@@ -77,9 +91,24 @@ public final class DeviceManager {
         return Map.of("node", node, "app", d.app(), "role", d.role());
     }
 
+    /**
+     * A reader of a file under the roots, which streams it to the mappers named in the command (the
+     * master's: nobody else's command gets this far); a file outside is refused (403) and nothing
+     * starts. A file that cannot be read fails the application, as it would a moment later.
+     */
     private void startReader(Deploy d) {
-        WordCount.Reader reader = new WordCount.Reader(d.app(), Path.of(d.file()), Duration.ofMillis(d.durationMillis()),
-                d.mappers());
+        Path file;
+        try {
+            file = realFile(d.file());
+        } catch (IOException e) {
+            done(d.app(), Map.of(), "reader of " + d.app() + " cannot read " + d.file() + ": " + e);
+            return;
+        }
+        roots.refusal(file).ifPresent(why -> {
+            throw new ApiException(403, "reader of " + d.app() + ": " + why, "file");
+        });
+        WordCount.Reader reader = new WordCount.Reader(d.app(), file, Duration.ofMillis(d.durationMillis()),
+                d.mappers(), master.key());
         readers.put(d.app(), reader);
         try {
             reader.start(executor, error -> done(d.app(), Map.of(), error));
@@ -87,6 +116,13 @@ public final class DeviceManager {
             readers.remove(d.app());
             done(d.app(), Map.of(), "reader of " + d.app() + " cannot read " + d.file() + ": " + e);
         }
+    }
+
+    private static Path realFile(String file) throws IOException {
+        if (file == null || !Path.of(file).isAbsolute()) {
+            throw ApiException.badRequest("file", "'" + file + "': the reader needs an absolute path");
+        }
+        return Path.of(file).toRealPath();
     }
 
     private Map<String, Object> lines(String app, int index, Lines lines) {
@@ -138,7 +174,7 @@ public final class DeviceManager {
     private void done(String app, Map<String, Object> result, String error) {
         executor.execute(() -> {
             try {
-                master.post("/apps/" + app + "/done", new AppDone(node, result, error), Map.class);
+                master.done(app, new AppDone(node, result, error));
                 LOG.info("{}: {} {}", node, app, error == null ? "done: " + result : "failed: " + error);
             } catch (RuntimeException e) {
                 LOG.warn("{}: could not tell the master that {} is done: {}", node, app, e.getMessage());

@@ -15,13 +15,15 @@ import java.util.function.Consumer;
 import koala.common.http.JsonHttpClient;
 import koala.fluent.wire.FluentMessages.Counts;
 import koala.fluent.wire.FluentMessages.Lines;
+import koala.fluent.wire.Secret;
 
 /**
  * The SWC application, streaming word count, as three kinds of components that may sit on
  * different DeviceManagers: the reader streams its file's lines, in batches spread evenly over
  * the application's duration, round-robin to the 2^n mappers; each mapper counts the words of
  * what it gets and, at the end of the stream, sends its counts to the counter; the counter merges
- * them and, once every mapper has reported, finishes the application.
+ * them and, once every mapper has reported, finishes the application. The components sign their
+ * calls to each other with the master's key, which every DeviceManager of the instance holds.
  */
 final class WordCount {
     /** Lines per batch, at most; a short file still gives every mapper a batch when it has enough lines. */
@@ -47,11 +49,11 @@ final class WordCount {
         private final List<JsonHttpClient> mappers = new ArrayList<>();
         private volatile boolean stopped;
 
-        Reader(String app, Path file, Duration duration, List<String> mapperUrls) {
+        Reader(String app, Path file, Duration duration, List<String> mapperUrls, Secret key) {
             this.app = app;
             this.file = file;
             this.duration = duration;
-            mapperUrls.forEach(url -> mappers.add(new JsonHttpClient(URI.create(url), CALL)));
+            mapperUrls.forEach(url -> mappers.add(new JsonHttpClient(URI.create(url), CALL, key.header())));
         }
 
         /** Reads the file now (an unreadable one fails at once), then streams it on {@code executor}. */
@@ -104,10 +106,10 @@ final class WordCount {
         private final JsonHttpClient counter;
         private final Map<String, Long> counts = new HashMap<>();
 
-        Mapper(String app, int index, String counterUrl) {
+        Mapper(String app, int index, String counterUrl, Secret key) {
             this.app = app;
             this.index = index;
-            this.counter = new JsonHttpClient(URI.create(counterUrl), CALL);
+            this.counter = new JsonHttpClient(URI.create(counterUrl), CALL, key.header());
         }
 
         /** True once the stream has ended and the counts went to the counter. */

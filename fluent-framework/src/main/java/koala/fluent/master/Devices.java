@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import koala.common.http.JsonHttpClient;
 import koala.fluent.wire.FluentMessages.Deploy;
+import koala.fluent.wire.Secret;
 
 /** The master's calls to DeviceManagers, by URL. */
 public interface Devices {
@@ -15,8 +16,8 @@ public interface Devices {
     /** Ends whatever {@code app} still runs there. */
     void stop(String url, String app);
 
-    /** Over HTTP, one client (and its connections) per DeviceManager. */
-    static Devices http() {
+    /** Over HTTP, one client (and its connections) per DeviceManager, every call signed with the master's key. */
+    static Devices http(Secret key) {
         Map<String, JsonHttpClient> clients = new ConcurrentHashMap<>();
         Duration timeout = Duration.ofSeconds(20);
         return new Devices() {
@@ -31,7 +32,7 @@ public interface Devices {
             }
 
             private JsonHttpClient client(String url) {
-                return clients.computeIfAbsent(url, u -> new JsonHttpClient(URI.create(u), timeout));
+                return clients.computeIfAbsent(url, u -> new JsonHttpClient(URI.create(u), timeout, key.header()));
             }
         };
     }

@@ -9,37 +9,57 @@ import koala.common.http.JsonHttpServer;
 import koala.common.http.Response;
 import koala.fluent.wire.FluentMessages.AppDone;
 import koala.fluent.wire.FluentMessages.DeviceHello;
+import koala.fluent.wire.FluentMessages.DeviceWelcome;
 import koala.fluent.wire.FluentMessages.JobRequest;
+import koala.fluent.wire.Secret;
 
 /**
  * The master's HTTP/JSON API. For clients: {@code POST /jobs?wait=S} (answers once the job is
  * placed, or after S seconds, 5 by default, with 202 and why it still waits), {@code GET /jobs/{id}}, {@code GET /status},
- * {@code GET /metrics}. For DeviceManagers: {@code POST /devices}, {@code POST /apps/{id}/done}.
- * A bad request is a 400 naming the field and changes nothing.
+ * {@code GET /metrics}. For DeviceManagers: {@code POST /devices} (answered with the key the
+ * master signs its commands to them with), {@code POST /apps/{id}/done}. Every call needs the
+ * instance's token as {@code Authorization: Bearer TOKEN} (401 otherwise, and nothing changes):
+ * the master listens on its node's address, which every host of the grid reaches. A bad request is
+ * a 400 naming the field and changes nothing.
  */
 final class MasterApi {
     static final Duration DEFAULT_WAIT = Duration.ofSeconds(5);
     static final Duration MAX_WAIT = Duration.ofSeconds(30);
+    static final String TOKEN = "the instance's token";
 
     private final FrameworkManager master;
+    private final Secret token;
+    private final Secret key;
 
-    MasterApi(FrameworkManager master) {
+    /**
+     * @param token the instance's secret, which its runner gave every entity and its submitter
+     * @param key   the master's own, handed in answer to a hello; note that a hello needs only the
+     *              instance's token, so a token holder posing as a DeviceManager would get it too
+     */
+    MasterApi(FrameworkManager master, Secret token, Secret key) {
         this.master = master;
+        this.token = token;
+        this.key = key;
     }
 
     void routes(JsonHttpServer server) {
-        server.route("POST", "/jobs", r -> placed(r.body(JobRequest.class), wait(r.queryParam("wait").orElse(null))))
-                .route("GET", "/jobs/{id}", r -> Response.ok(master.job(r.param("id"))))
-                .route("GET", "/status", r -> Response.ok(master.status()))
-                .route("GET", "/metrics", r -> Response.ok(master.metrics()))
-                .route("POST", "/devices", r -> {
+        server.route("POST", "/jobs", guarded(r -> placed(r.body(JobRequest.class),
+                        wait(r.queryParam("wait").orElse(null)))))
+                .route("GET", "/jobs/{id}", guarded(r -> Response.ok(master.job(r.param("id")))))
+                .route("GET", "/status", guarded(r -> Response.ok(master.status())))
+                .route("GET", "/metrics", guarded(r -> Response.ok(master.metrics())))
+                .route("POST", "/devices", guarded(r -> {
                     master.device(r.body(DeviceHello.class));
-                    return Response.ok(java.util.Map.of("joined", true));
-                })
-                .route("POST", "/apps/{app}/done", r -> {
+                    return Response.ok(new DeviceWelcome(true, key.value()));
+                }))
+                .route("POST", "/apps/{app}/done", guarded(r -> {
                     master.done(r.param("app"), r.body(AppDone.class));
                     return Response.ok(java.util.Map.of("app", r.param("app")));
-                });
+                }));
+    }
+
+    private JsonHttpServer.Handler guarded(JsonHttpServer.Handler handler) {
+        return Secret.required(() -> token, TOKEN, handler);
     }
 
     /**

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.InstantSource;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -14,6 +15,8 @@ import koala.common.http.JsonHttpServer;
 import koala.common.runner.RunnerClient;
 import koala.common.runner.RunnerMessages.Status;
 import koala.common.time.Poll;
+import koala.fluent.device.Options;
+import koala.fluent.wire.Secret;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
@@ -23,6 +26,8 @@ import org.apache.logging.log4j.Logger;
  * through {@code KOALA_RUNNER_URL}. Options: {@code --slots N} (slots per worker, default 4),
  * {@code --grow-wait S} (how long a job waits for the workers grown for it, default 90),
  * {@code --log-dir DIR} (where metrics.csv, workers.csv and events.log go; none by default).
+ * Every caller must present the instance's token ({@code KOALA_RUNNER_TOKEN}); the master makes a
+ * key of its own at each start and hands it to its DeviceManagers, which take commands only with it.
  */
 public final class MasterMain {
     private static final Logger LOG = LogManager.getLogger(MasterMain.class);
@@ -31,24 +36,28 @@ public final class MasterMain {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> options = options(args);
+        Map<String, String> options = Options.parse(args, Set.of("--slots", "--grow-wait", "--log-dir"));
         int slots = Integer.parseInt(options.getOrDefault("--slots", "4"));
         Duration growWait = Duration.ofSeconds(Long.parseLong(options.getOrDefault("--grow-wait", "90")));
         Optional<Path> logDir = Optional.ofNullable(options.get("--log-dir"))
                 .map(d -> Path.of(d, "instance-" + System.getenv().getOrDefault("KOALA_INSTANCE", "0")));
         int port = Integer.parseInt(System.getenv().getOrDefault("KOALA_ENTITY_PORT", "0"));
         RunnerClient client = RunnerClient.fromEnvironment();
+        Secret token = new Secret(System.getenv(RunnerClient.TOKEN_VARIABLE));
+        // the master's own, not the instance's: every client holds the instance's token, and a
+        // DeviceManager must not take it as a command (its reader streams files to the URLs it is given)
+        Secret key = Secret.random();
         Status first = firstStatus(client);
         InstantSource clock = InstantSource.system();
         MetricsLog metrics = new MetricsLog(logDir);
         MasterEvents events = new MasterEvents(clock, metrics);
         Runner runner = Runner.of(client);
-        FrameworkManager master = new FrameworkManager(clock, runner, Devices.http(), events,
+        FrameworkManager master = new FrameworkManager(clock, runner, Devices.http(key), events,
                 new Provisioning(runner, first, events, metrics, slots), growWait);
         // on the node's own address only: nothing of the instance answers on a node's loopback
         JsonHttpServer server = new JsonHttpServer(new InetSocketAddress(java.net.InetAddress.getByName(
                 System.getenv().getOrDefault("KOALA_ENTITY_HOST", "127.0.0.1")), port), 8);
-        new MasterApi(master).routes(server);
+        new MasterApi(master, token, key).routes(server);
         server.start();
         ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor();
         ticks.scheduleWithFixedDelay(() -> {
@@ -80,19 +89,5 @@ public final class MasterMain {
             throw new IllegalStateException("the runner did not answer: " + error[0]);
         }
         return status[0];
-    }
-
-    private static Map<String, String> options(String[] args) {
-        Map<String, String> options = new java.util.HashMap<>();
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            if (!args[i].startsWith("--")) {
-                throw new IllegalArgumentException("unexpected argument " + args[i]);
-            }
-            options.put(args[i], args[i + 1]);
-        }
-        if (args.length % 2 != 0) {
-            throw new IllegalArgumentException("option " + args[args.length - 1] + " has no value");
-        }
-        return options;
     }
 }

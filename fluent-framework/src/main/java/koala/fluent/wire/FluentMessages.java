@@ -8,7 +8,9 @@ import java.util.Map;
  * What the framework's processes say to each other over HTTP/JSON: a client to the master
  * ({@code POST /jobs}), a DeviceManager to the master ({@code POST /devices},
  * {@code POST /apps/{id}/done}), the master to a DeviceManager ({@code POST /components}), and
- * the word-count components to one another ({@code POST /swc/{app}/...}).
+ * the word-count components to one another ({@code POST /swc/{app}/...}). Every call to the
+ * master carries the instance's token, every call to a DeviceManager the master's key
+ * ({@link Secret}).
  */
 public final class FluentMessages {
     private FluentMessages() {
@@ -60,6 +62,13 @@ public final class FluentMessages {
 
     /** A DeviceManager has started on {@code node} and serves {@code url}. */
     public record DeviceHello(String node, String url, Integer slots) {
+    }
+
+    /**
+     * The master's answer to a {@link DeviceHello}: the worker is in, and the key the master signs
+     * its commands with; the DeviceManager takes commands only with this key.
+     */
+    public record DeviceWelcome(boolean joined, String key) {
     }
 
     /**

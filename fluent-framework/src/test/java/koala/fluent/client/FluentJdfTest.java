@@ -32,4 +32,14 @@ class FluentJdfTest {
         Matcher m = Pattern.compile("\\(role = worker\\)\\n    \\(count = (\\d+)\\)").matcher(text);
         return m.results().map(r -> Integer.parseInt(r.group(1))).toList();
     }
+
+    @Test
+    void theLogDirectoryGoesToTheMasterForItsMetricsAndToTheWorkersForTheirReaders() {
+        String text = new FluentJdf("t", "static", 1, 20, null, 4, null, Path.of("/home/koala/koala-fluent"), null,
+                List.of()).text();
+        assertThat(text).contains("\"koala.fluent.master.MasterMain\" \"--slots\" \"4\" \"--log-dir\" "
+                + "\"/home/koala/koala-fluent\")");
+        assertThat(text).contains("\"koala.fluent.device.DeviceMain\" \"--slots\" \"4\" \"--log-dir\" "
+                + "\"/home/koala/koala-fluent\")");
+    }
 }

@@ -1,6 +1,7 @@
 package koala.fluent.device;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
@@ -18,18 +19,28 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.stream.IntStream;
+import koala.common.http.ApiException;
 import koala.common.http.JsonHttpClient;
 import koala.common.http.JsonHttpServer;
 import koala.common.http.Response;
 import koala.fluent.wire.FluentMessages.AppDone;
 import koala.fluent.wire.FluentMessages.Deploy;
+import koala.fluent.wire.FluentMessages.DeviceHello;
+import koala.fluent.wire.FluentMessages.DeviceWelcome;
+import koala.fluent.wire.Secret;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Two DeviceManagers on loopback and a stand-in master that records what is done: real HTTP between components. */
+/**
+ * Two DeviceManagers on loopback and a stand-in master that records what is done: real HTTP between
+ * components. The stand-in takes the instance's token and answers a hello with its key; the
+ * DeviceManagers read files under the test's directory only.
+ */
 class DeviceManagerTest {
+    private static final Secret TOKEN = new Secret("instance-token");
+    private static final Secret KEY = new Secret("master-key");
     private final Map<String, AppDone> done = new ConcurrentHashMap<>();
     private final List<JsonHttpServer> servers = new ArrayList<>();
     private final ScheduledExecutorService executor = Executors.newScheduledThreadPool(4);
@@ -42,12 +53,12 @@ class DeviceManagerTest {
     @BeforeEach
     void start() throws IOException {
         JsonHttpServer master = server();
-        master.route("POST", "/apps/{app}/done", r -> {
+        master.route("POST", "/apps/{app}/done", Secret.required(() -> TOKEN, "the instance's token", r -> {
             done.put(r.param("app"), r.body(AppDone.class));
             return Response.ok(Map.of());
-        });
-        JsonHttpClient toMaster = new JsonHttpClient(URI.create("http://127.0.0.1:" + master.port()),
-                Duration.ofSeconds(5));
+        })).route("POST", "/devices", Secret.required(() -> TOKEN, "the instance's token",
+                r -> Response.ok(new DeviceWelcome(true, KEY.value()))));
+        URI toMaster = URI.create("http://127.0.0.1:" + master.port());
         dm1 = device("n1", toMaster);
         dm2 = device("n2", toMaster);
     }
@@ -102,14 +113,78 @@ class DeviceManagerTest {
         assertThat(((Number) result.get("seconds")).doubleValue()).isBetween(1.5, 3.0);
     }
 
-    private void deploy(String url, Deploy d) {
-        new JsonHttpClient(URI.create(url), Duration.ofSeconds(5)).post("/components", d, Map.class);
+    @Test
+    void aDeviceManagerTakesCommandsOnlyWithItsMastersKeyNotTheInstancesToken() throws IOException {
+        Deploy counter = new Deploy("a.swc3", "counter", 0, 500, 5, 0, null, List.of(dm2), null);
+        for (Secret other : List.of(TOKEN, new Secret("a-guess"))) {
+            assertThatThrownBy(() -> signed(dm1, other).post("/components", counter, Map.class))
+                    .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(401))
+                    .hasMessage("the secret presented is not its master's key");
+        }
+        assertThatThrownBy(() -> new JsonHttpClient(URI.create(dm1), Duration.ofSeconds(5))
+                .post("/apps/a.swc3/stop", Map.of(), Map.class))
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(401))
+                .hasMessage("missing credentials: send Authorization: Bearer <its master's key>");
+        assertThat(signed(dm1, KEY).get("/status", Map.class).get("counters")).as("nothing started").asList().isEmpty();
+
+        deploy(dm1, counter);
+        assertThat(signed(dm1, KEY).get("/status", Map.class).get("counters")).asList().containsExactly("a.swc3");
+
+        // a DeviceManager whose hello no master has answered knows no key and lets nobody in
+        JsonHttpServer lonely = server();
+        new DeviceManager("n3", new MasterLink(URI.create("http://127.0.0.1:1"), TOKEN), new ReaderRoots(List.of(dir)),
+                executor, InstantSource.system()).routes(lonely);
+        assertThatThrownBy(() -> signed("http://127.0.0.1:" + lonely.port(), KEY).post("/components", counter,
+                Map.class))
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(401))
+                .hasMessage("its master's key is not known here yet: nobody is let in");
     }
 
-    private String device(String node, JsonHttpClient master) throws IOException {
+    @Test
+    void aReaderReadsOnlyRegularFilesUnderItsRootsAfterResolvingLinks() throws IOException {
+        Path outside = Files.createTempFile("koala-secret", ".txt");
+        try {
+            Files.write(outside, List.of("the pilot account's secret"));
+            Path link = Files.createSymbolicLink(dir.resolve("innocent.txt"), outside);
+            deploy(dm1, new Deploy("a.swc4", "counter", 0, 500, 5, 0, null, List.of(dm1), null));
+            deploy(dm1, new Deploy("a.swc4", "mapper", 0, 500, 5, 0, null, List.of(), dm1));
+            for (Path file : List.of(outside, link)) {
+                assertThatThrownBy(() -> deploy(dm1, new Deploy("a.swc4", "reader", 0, 500, 5, 0, file.toString(),
+                        List.of(dm1), null)))
+                        .isInstanceOfSatisfying(ApiException.class, e -> {
+                            assertThat(e.status()).isEqualTo(403);
+                            assertThat(e.field()).isEqualTo("file");
+                        })
+                        .hasMessage("reader of a.swc4: " + outside.toRealPath() + " is outside the directories this "
+                                + "DeviceManager reads from: " + dir);
+            }
+            assertThatThrownBy(() -> deploy(dm1, new Deploy("a.swc4", "reader", 0, 500, 5, 0, dir.toString(),
+                    List.of(dm1), null)))
+                    .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(403))
+                    .hasMessage("reader of a.swc4: " + dir.toRealPath() + " is not a regular file");
+            assertThat(signed(dm1, KEY).get("/status", Map.class).get("readers")).as("no reader started").asList()
+                    .isEmpty();
+            assertThat(done).as("nothing was streamed, nothing counted").isEmpty();
+        } finally {
+            Files.deleteIfExists(outside);
+        }
+    }
+
+    private void deploy(String url, Deploy d) {
+        signed(url, KEY).post("/components", d, Map.class);
+    }
+
+    private static JsonHttpClient signed(String url, Secret secret) {
+        return new JsonHttpClient(URI.create(url), Duration.ofSeconds(5), secret.header());
+    }
+
+    private String device(String node, URI master) throws IOException {
         JsonHttpServer server = server();
-        new DeviceManager(node, master, executor, InstantSource.system()).routes(server);
-        return "http://127.0.0.1:" + server.port();
+        MasterLink link = new MasterLink(master, TOKEN);
+        new DeviceManager(node, link, new ReaderRoots(List.of(dir)), executor, InstantSource.system()).routes(server);
+        String url = "http://127.0.0.1:" + server.port();
+        link.hello(new DeviceHello(node, url, null));
+        return url;
     }
 
     private JsonHttpServer server() throws IOException {

@@ -20,14 +20,22 @@ import koala.fluent.client.FluentClient;
 import koala.fluent.wire.FluentMessages.AppRequest;
 import koala.fluent.wire.FluentMessages.Deploy;
 import koala.fluent.wire.FluentMessages.DeviceHello;
+import koala.fluent.wire.FluentMessages.DeviceWelcome;
 import koala.fluent.wire.FluentMessages.JobReply;
 import koala.fluent.wire.FluentMessages.JobRequest;
+import koala.fluent.wire.FluentMessages.MasterStatus;
+import koala.fluent.wire.Secret;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The master's API over real HTTP, with a fake runner: jobs waiting for grows hold no thread. */
+/**
+ * The master's API over real HTTP, with a fake runner: only holders of the instance's token get in;
+ * jobs waiting for grows hold no thread.
+ */
 class MasterApiTest {
     private static final AppRequest RL = new AppRequest("rl", 20_000L, 40.0, 5_000L, null, null);
+    private static final String TOKEN = "instance-7-token";
+    private final Secret key = Secret.random();
     private final List<Deploy> deployed = new ArrayList<>();
     private volatile JsonHttpServer server;
 
@@ -57,7 +65,7 @@ class MasterApiTest {
                 new Provisioning(runner, runner.status(), events, metrics, 4), Duration.ofSeconds(60));
         // two threads only: more jobs wait for grows than the server has threads
         server = new JsonHttpServer(new InetSocketAddress("127.0.0.1", port), 2);
-        new MasterApi(master).routes(server);
+        new MasterApi(master, new Secret(TOKEN), key).routes(server);
         server.start();
         return URI.create("http://127.0.0.1:" + server.port());
     }
@@ -65,7 +73,7 @@ class MasterApiTest {
     @Test
     void jobsWaitingForGrowsAreAnswered202AndTheNewWorkersStillGetIn() throws Exception {
         URI url = start(new FakeRunner("ondemand", 20, Duration.ofSeconds(60)));
-        JsonHttpClient http = new JsonHttpClient(url, Duration.ofSeconds(10));
+        JsonHttpClient http = client(url, TOKEN);
         List<JobReply> waiting = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             waiting.add(http.post("/jobs?wait=0", new JobRequest("j", List.of(RL)), JobReply.class));
@@ -74,7 +82,7 @@ class MasterApiTest {
         assertThat(waiting.get(0).grow()).isEqualTo("waiting for its grow: asked to grow 1, granted 1");
         assertThat(waiting.get(3).grow()).isEqualTo("waiting behind 3 earlier job(s), first come first served");
 
-        CompletableFuture<JobReply> placed = CompletableFuture.supplyAsync(() -> new FluentClient(url)
+        CompletableFuture<JobReply> placed = CompletableFuture.supplyAsync(() -> new FluentClient(url, TOKEN)
                 .submit(new JobRequest("fifth", List.of(RL))));
         for (int w = 1; w <= 5; w++) {
             http.post("/devices", new DeviceHello("w" + w, "http://w" + w, null), Map.class);
@@ -94,7 +102,7 @@ class MasterApiTest {
         try (java.net.ServerSocket probe = new java.net.ServerSocket(0)) {
             port = probe.getLocalPort();
         }
-        FluentClient client = new FluentClient(URI.create("http://127.0.0.1:" + port));
+        FluentClient client = new FluentClient(URI.create("http://127.0.0.1:" + port), TOKEN);
         assertThatThrownBy(() -> client.awaitServing(Duration.ofMillis(600)))
                 .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(503))
                 .hasMessageContaining("does not answer").hasMessageContaining("connection refused");
@@ -107,5 +115,50 @@ class MasterApiTest {
         } finally {
             later.shutdownNow();
         }
+    }
+
+    @Test
+    void onlyTheInstancesTokenGetsInAndARefusedCallChangesNothing() throws Exception {
+        URI url = start(new FakeRunner("ondemand", 20, Duration.ofSeconds(60)));
+        JsonHttpClient anonymous = new JsonHttpClient(url, Duration.ofSeconds(10));
+        JsonHttpClient wrong = client(url, "instance-8-token");
+        JsonHttpClient right = client(url, TOKEN);
+
+        assertThatThrownBy(() -> anonymous.post("/jobs?wait=0", new JobRequest("j", List.of(RL)), JobReply.class))
+                .isInstanceOfSatisfying(ApiException.class, e -> {
+                    assertThat(e.status()).isEqualTo(401);
+                    assertThat(e.field()).isEqualTo("Authorization");
+                })
+                .hasMessage("missing credentials: send Authorization: Bearer <the instance's token>");
+        assertThatThrownBy(() -> wrong.post("/devices", new DeviceHello("w1", "http://w1", null), DeviceWelcome.class))
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(401))
+                .hasMessage("the secret presented is not the instance's token");
+        for (String path : List.of("/status", "/metrics", "/jobs/j1")) {
+            assertThatThrownBy(() -> wrong.get(path, Map.class)).as(path)
+                    .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(401));
+        }
+        assertThatThrownBy(() -> anonymous.post("/apps/j1.rl1/done", Map.of("node", "w1"), Map.class))
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(401));
+
+        MasterStatus untouched = right.get("/status", MasterStatus.class);
+        assertThat(untouched.workers()).as("the refused hello did not join").isEmpty();
+        assertThat(untouched.apps()).as("the refused job was not taken").isEmpty();
+        assertThatThrownBy(() -> right.get("/jobs/j1", JobReply.class))
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(404));
+
+        // the right token: a worker joins (and learns the master's key, not the instance's token), a job is placed
+        DeviceWelcome welcome = right.post("/devices", new DeviceHello("w1", "http://w1", null), DeviceWelcome.class);
+        assertThat(welcome.key()).isEqualTo(key.value()).isNotEqualTo(TOKEN);
+        JobReply placed = new FluentClient(url, TOKEN).submit(new JobRequest("j", List.of(RL)));
+        assertThat(placed.job()).isEqualTo("j1");
+        assertThat(placed.apps()).singleElement().satisfies(a -> assertThat(a.workers()).containsExactly("w1"));
+        assertThatThrownBy(() -> new FluentClient(url, "instance-8-token").status())
+                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(401))
+                .hasMessage("the master at " + url + " refused the call: the secret presented is not the instance's "
+                        + "token");
+    }
+
+    private static JsonHttpClient client(URI url, String token) {
+        return new JsonHttpClient(url, Duration.ofSeconds(10), new Secret(token).header());
     }
 }

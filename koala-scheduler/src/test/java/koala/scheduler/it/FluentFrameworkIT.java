@@ -59,7 +59,8 @@ class FluentFrameworkIT {
     void onDemandGrowsForAnRlBatchReleasesAfterTIdleAndRejectsWhatExceedsFMax() throws Exception {
         try (RunnerMain.Started runner = start("ondemand", 0, 3, "(tIdle = 4)(samplePeriod = 1)")) {
             RunnerClient rpc = new RunnerClient(runner.url(), runner.token());
-            FluentClient fluent = FluentClient.of(client, runner.instance()).awaitServing(Duration.ofSeconds(60));
+            FluentClient fluent = FluentClient.of(client, runner.instance(), runner.token())
+                    .awaitServing(Duration.ofSeconds(60));
             assertThat(rpc.status().role("worker")).isEmpty();
 
             JobReply two = fluent.submit(new JobRequest("two", List.of(RL, RL)));
@@ -117,7 +118,8 @@ class FluentFrameworkIT {
         AppRequest swc = new AppRequest("swc", 1_500L, null, null, 1, text.toString());
 
         try (RunnerMain.Started runner = start("static", 1, 4, "(samplePeriod = 1)")) {
-            FluentClient fluent = FluentClient.of(client, runner.instance()).awaitServing(Duration.ofSeconds(60));
+            FluentClient fluent = FluentClient.of(client, runner.instance(), runner.token())
+                    .awaitServing(Duration.ofSeconds(60));
             Awaitility.await("the static worker joined").atMost(Duration.ofSeconds(30))
                     .until(() -> fluent.status().workers().size() == 1);
             JobReply three = fluent.submit(new JobRequest("wc", List.of(swc, swc, swc)));
