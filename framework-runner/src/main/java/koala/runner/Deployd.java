@@ -16,6 +16,8 @@ import koala.common.runner.RunnerClient;
  * KOALA_ROLE                            master, orchestrator or worker
  * KOALA_MASTER                          the master's host:port (not for the master itself)
  * KOALA_RUNNER_URL, KOALA_RUNNER_TOKEN  the runner's RPC and the instance's secret
+ * KOALA_DEVICE_TOKEN                    a secret of the instance's entities alone (its clients get only
+ *                                       the instance's secret): how workers prove to the master they are its
  * KOALA_NODE_ID, KOALA_SITE             its node (from the scheduler)
  * KOALA_ENTITY_HOST, KOALA_ENTITY_PORT  its host, and a free port there (the master listens on it)
  * </pre>
@@ -24,13 +26,15 @@ final class Deployd {
     private final JobDescription jdf;
     private final String runnerUrl;
     private final String token;
+    private final String deviceToken;
     private long instance;
     private String master;
 
-    Deployd(JobDescription jdf, String runnerUrl, String token) {
+    Deployd(JobDescription jdf, String runnerUrl, String token, String deviceToken) {
         this.jdf = jdf;
         this.runnerUrl = runnerUrl;
         this.token = token;
+        this.deviceToken = deviceToken;
     }
 
     void instance(long id) {
@@ -53,6 +57,7 @@ final class Deployd {
         env.put("KOALA_ROLE", role);
         env.put(RunnerClient.URL_VARIABLE, runnerUrl);
         env.put(RunnerClient.TOKEN_VARIABLE, token);
+        env.put("KOALA_DEVICE_TOKEN", deviceToken);
         if (master != null) {
             env.put("KOALA_MASTER", master);
         }

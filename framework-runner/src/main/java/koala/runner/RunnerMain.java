@@ -96,7 +96,7 @@ public final class RunnerMain {
         SiteSettings settings = new SiteSettings(setup.gridFile(),
                 SettingsLayer.parse(setup.jdf().framework()).withInitialWorkers(workers));
         FrameworkRunner runner = new FrameworkRunner(clock, setup.jdf(), new Schedd(new SchedulerClient(setup.scheduler())),
-                new Deployd(setup.jdf(), url.toString(), token), settings, setup.runnerGone(),
+                new Deployd(setup.jdf(), url.toString(), token, secret()), settings, setup.runnerGone(),
                 GridConfig.load(setup.gridFile()).seconds("scheduler.nodeGiveUp", Duration.ofSeconds(300)));
         new RunnerApi(runner, token, clock).routes(server);
         server.start();

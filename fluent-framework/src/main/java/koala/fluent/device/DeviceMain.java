@@ -40,7 +40,8 @@ public final class DeviceMain {
         int slots = Integer.parseInt(options.getOrDefault("--slots", "4"));
         ReaderRoots roots = ReaderRoots.of(Optional.ofNullable(options.get("--log-dir")).map(Path::of));
         MasterLink master = new MasterLink(URI.create("http://" + required(env, "KOALA_MASTER")),
-                new Secret(required(env, RunnerClient.TOKEN_VARIABLE)));
+                new Secret(env.getOrDefault(koala.fluent.master.MasterMain.DEVICE_TOKEN_VARIABLE,
+                        required(env, RunnerClient.TOKEN_VARIABLE))));
         ScheduledExecutorService executor = Executors.newScheduledThreadPool(4);
         DeviceManager device = new DeviceManager(node, master, roots, executor, InstantSource.system());
         // on the node's own address only: nothing of the instance answers on a node's loopback

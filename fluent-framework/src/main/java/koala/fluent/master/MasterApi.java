@@ -26,20 +26,30 @@ final class MasterApi {
     static final Duration DEFAULT_WAIT = Duration.ofSeconds(5);
     static final Duration MAX_WAIT = Duration.ofSeconds(30);
     static final String TOKEN = "the instance's token";
+    static final String DEVICE_TOKEN = "the instance's DeviceManager token";
 
     private final FrameworkManager master;
     private final Secret token;
     private final Secret key;
+    private final Secret devices;
+
+    /** A master whose DeviceManagers present the instance's token, as its clients do. */
+    MasterApi(FrameworkManager master, Secret token, Secret key) {
+        this(master, token, key, token);
+    }
 
     /**
-     * @param token the instance's secret, which its runner gave every entity and its submitter
-     * @param key   the master's own, handed in answer to a hello; note that a hello needs only the
-     *              instance's token, so a token holder posing as a DeviceManager would get it too
+     * @param token   the instance's secret, which its runner gave every entity and its submitter
+     * @param key     the master's own, handed in answer to a DeviceManager's hello
+     * @param devices what a DeviceManager presents to say hello and report: a secret the runner gives
+     *                the instance's entities only ({@code KOALA_DEVICE_TOKEN}), never its clients, so
+     *                that a client cannot pose as a DeviceManager and learn the master's key
      */
-    MasterApi(FrameworkManager master, Secret token, Secret key) {
+    MasterApi(FrameworkManager master, Secret token, Secret key, Secret devices) {
         this.master = master;
         this.token = token;
         this.key = key;
+        this.devices = devices;
     }
 
     void routes(JsonHttpServer server) {
@@ -48,11 +58,11 @@ final class MasterApi {
                 .route("GET", "/jobs/{id}", guarded(r -> Response.ok(master.job(r.param("id")))))
                 .route("GET", "/status", guarded(r -> Response.ok(master.status())))
                 .route("GET", "/metrics", guarded(r -> Response.ok(master.metrics())))
-                .route("POST", "/devices", guarded(r -> {
+                .route("POST", "/devices", fromDevices(r -> {
                     master.device(r.body(DeviceHello.class));
                     return Response.ok(new DeviceWelcome(true, key.value()));
                 }))
-                .route("POST", "/apps/{app}/done", guarded(r -> {
+                .route("POST", "/apps/{app}/done", fromDevices(r -> {
                     master.done(r.param("app"), r.body(AppDone.class));
                     return Response.ok(java.util.Map.of("app", r.param("app")));
                 }));
@@ -60,6 +70,10 @@ final class MasterApi {
 
     private JsonHttpServer.Handler guarded(JsonHttpServer.Handler handler) {
         return Secret.required(() -> token, TOKEN, handler);
+    }
+
+    private JsonHttpServer.Handler fromDevices(JsonHttpServer.Handler handler) {
+        return Secret.required(() -> devices, devices == token ? TOKEN : DEVICE_TOKEN, handler);
     }
 
     /**

@@ -30,6 +30,8 @@ import org.apache.logging.log4j.Logger;
  * key of its own at each start and hands it to its DeviceManagers, which take commands only with it.
  */
 public final class MasterMain {
+    /** What the instance's DeviceManagers present to the master, given by the runner to its entities only. */
+    public static final String DEVICE_TOKEN_VARIABLE = "KOALA_DEVICE_TOKEN";
     private static final Logger LOG = LogManager.getLogger(MasterMain.class);
 
     private MasterMain() {
@@ -57,7 +59,8 @@ public final class MasterMain {
         // on the node's own address only: nothing of the instance answers on a node's loopback
         JsonHttpServer server = new JsonHttpServer(new InetSocketAddress(java.net.InetAddress.getByName(
                 System.getenv().getOrDefault("KOALA_ENTITY_HOST", "127.0.0.1")), port), 8);
-        new MasterApi(master, token, key).routes(server);
+        String deviceToken = System.getenv(DEVICE_TOKEN_VARIABLE);
+        new MasterApi(master, token, key, deviceToken == null ? token : new Secret(deviceToken)).routes(server);
         server.start();
         ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor();
         ticks.scheduleWithFixedDelay(() -> {

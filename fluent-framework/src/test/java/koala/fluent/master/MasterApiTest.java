@@ -158,6 +158,27 @@ class MasterApiTest {
                         + "token");
     }
 
+    @Test
+    void aClientHoldingTheInstancesTokenCannotPoseAsADeviceManager() throws Exception {
+        MetricsLog metrics = new MetricsLog(Optional.empty());
+        MasterEvents events = new MasterEvents(Instant::now, metrics);
+        FakeRunner runner = new FakeRunner("ondemand", 20, Duration.ofSeconds(60));
+        FrameworkManager master = new FrameworkManager(Instant::now, runner, Devices.http(key), events,
+                new Provisioning(runner, runner.status(), events, metrics, 4), Duration.ofSeconds(60));
+        server = new JsonHttpServer(new InetSocketAddress("127.0.0.1", 0), 2);
+        new MasterApi(master, new Secret(TOKEN), key, new Secret("devices-only")).routes(server);
+        server.start();
+        URI url = URI.create("http://127.0.0.1:" + server.port());
+
+        assertThatThrownBy(() -> client(url, TOKEN).post("/devices", new DeviceHello("w1", "http://w1", null),
+                DeviceWelcome.class)).isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(401))
+                .hasMessage("the secret presented is not the instance's DeviceManager token");
+        assertThat(client(url, TOKEN).get("/status", MasterStatus.class).workers()).as("nobody joined").isEmpty();
+        DeviceWelcome welcome = client(url, "devices-only").post("/devices", new DeviceHello("w1", "http://w1", null),
+                DeviceWelcome.class);
+        assertThat(welcome.key()).isEqualTo(key.value());
+    }
+
     private static JsonHttpClient client(URI url, String token) {
         return new JsonHttpClient(url, Duration.ofSeconds(10), new Secret(token).header());
     }
