@@ -69,6 +69,8 @@ public final class DeviceMain {
         }
         System.out.println("DeviceManager " + node + " serving " + url + " with " + slots + " slots, reading under "
                 + roots.roots());
+        // the server's threads are daemons: this one keeps the process until its launcher stops it
+        new java.util.concurrent.CountDownLatch(1).await();
     }
 
     private static String required(Map<String, String> env, String name) {

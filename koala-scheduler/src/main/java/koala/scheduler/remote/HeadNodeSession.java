@@ -152,8 +152,24 @@ final class HeadNodeSession implements HeadNodeShell, AutoCloseable {
      * returned. {@code host} is a name or an IPv4 address (JSch's forwarding syntax splits on ':').
      */
     int forwardRemote(int wanted, String host, int port) throws JSchException {
-        return session.setPortForwardingR("127.0.0.1:" + wanted + ":" + host + ":" + port);
+        if (wanted != 0) {
+            return session.setPortForwardingR("127.0.0.1:" + wanted + ":" + host + ":" + port);
+        }
+        // JSch keys remote forwards by the port asked for, so a second "any port" (0) is refused as
+        // "already registered": ask for free-looking ports of our own choosing instead
+        JSchException last = null;
+        for (int attempt = 0; attempt < 20; attempt++) {
+            int candidate = 20000 + RANDOM.nextInt(40000);
+            try {
+                return session.setPortForwardingR("127.0.0.1:" + candidate + ":" + host + ":" + port);
+            } catch (JSchException taken) {
+                last = taken;
+            }
+        }
+        throw last;
     }
+
+    private static final java.util.Random RANDOM = new java.security.SecureRandom();
 
     @Override
     public void close() {

@@ -79,8 +79,19 @@ public final class RemoteSite implements AutoCloseable {
 
     /** Connects now (a failure is logged and shown as the site's reason), then keeps watching. */
     public void start() {
-        tick();
+        // the first connection is made on the site's own thread, not the caller's: JSch may leave the
+        // interrupt flag of the thread it ran on set, which would break the caller's next blocking call
+        java.util.concurrent.Future<?> first = timer.submit(this::tick);
         timer.scheduleWithFixedDelay(this::tick, 1, 1, TimeUnit.SECONDS);
+        try {
+            first.get(90, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            LOG.warn("site {}: no answer from {} within 90 s; trying on in the background", site.name(), ssh.address());
+        } catch (java.util.concurrent.ExecutionException e) {
+            LOG.error("site {}: {}", site.name(), e.getCause().getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     public String name() {

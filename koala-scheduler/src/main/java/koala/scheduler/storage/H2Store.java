@@ -64,7 +64,9 @@ public final class H2Store implements Store {
     public static H2Store open(Path file) {
         privateDirectory(file.toAbsolutePath().getParent());
         try {
-            Connection db = DriverManager.getConnection("jdbc:h2:file:" + file.toAbsolutePath() + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0",
+            // "retry:": a thread interrupted while it writes (JSch leaves interrupt flags behind, executors
+            // interrupt on shutdown) must not close the database's file under every other thread
+            Connection db = DriverManager.getConnection("jdbc:h2:retry:" + file.toAbsolutePath() + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0",
                     "koala", "");
             privateFile(Path.of(file.toAbsolutePath() + ".mv.db"));
             try (Statement s = db.createStatement()) {

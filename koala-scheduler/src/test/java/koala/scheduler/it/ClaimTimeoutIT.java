@@ -24,7 +24,7 @@ class ClaimTimeoutIT {
 
     @Test
     void aClaimThatDoesNotStartInTimeIsReleasedAndPlacedElsewhere() throws Exception {
-        try (TestScheduler scheduler = TestScheduler.start(Map.of("scheduler.claimTimeout", "6",
+        try (TestScheduler scheduler = TestScheduler.start(Map.of("scheduler.claimTimeout", "15",
                 "site.fs2.node.nativeSpec", "-w n -l arch=sparc"))) {
             SchedulerClient client = scheduler.client();
             GridConfig grid = GridConfig.load(scheduler.config());
@@ -42,7 +42,7 @@ class ClaimTimeoutIT {
                         .containsExactly("SUBMITTED", "PLACED", "REPLACED", "ALL_CLAIMED", "COMPLETED");
                 assertThat(end.history().get(1).reason()).isEqualTo("component 0: 6 on fs2");
                 assertThat(end.history().get(2).reason()).isEqualTo("component 0 on fs2: not all pilots started "
-                        + "within 6 s; placing again: component 0: 6 on fs1");
+                        + "within 15 s; placing again: component 0: 6 on fs1");
                 assertThat(end.claimFailures()).isEqualTo(1);
                 assertThat(end.nodes()).extracting(NodeView::site).containsOnly("fs1");
                 assertThat(end.nodes()).extracting(NodeView::state).containsOnly("EXITED");

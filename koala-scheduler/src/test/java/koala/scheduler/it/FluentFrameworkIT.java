@@ -69,9 +69,10 @@ class FluentFrameworkIT {
             assertThat(two.apps().get(0).workers()).doesNotContainAnyElementsOf(two.apps().get(1).workers());
             assertThat(two.apps()).allSatisfy(a -> assertThat(a.orchestrator()).isNotNull());
             // the master and the workers run on compute hosts of their own, and answer only on their addresses
-            List<String> hosts = client.job(runner.instance()).nodes().stream().filter(n -> n.state().equals("RUNNING"))
-                    .map(n -> n.host()).toList();
-            assertThat(hosts).hasSize(4).doesNotHaveDuplicates().allMatch(h -> h.matches("fs[01]-n\\d+"));
+            List<String> hosts = client.job(runner.instance()).nodes().stream()
+                    .filter(n -> List.of("ARRIVED", "RUNNING").contains(n.state())).map(n -> n.host()).toList();
+            assertThat(hosts).as("master, orchestrator node, two workers").hasSize(4).doesNotHaveDuplicates()
+                    .allMatch(h -> h.matches("fs[01]-n\\d+"));
             assertThat(fluent.status().workers()).allSatisfy(w -> assertThat(w.url()).matches("http://fs[01]-n\\d+:\\d+"));
             hosts.forEach(h -> assertThat(TestScheduler.javaOnLoopback(h)).as("KOALA on %s's loopback", h).isEmpty());
 

@@ -91,8 +91,9 @@ class RemoteSiteIT {
         // fs2's launchers run from the jars copied to the head node and call back through the agent's relay there
         String relay = java.util.regex.Pattern.quote(relayHost());
         List<String> fs2Launchers = ProcessHandle.allProcesses().map(p -> p.info().commandLine().orElse(""))
-                .filter(c -> c.contains("koala.node.NodeLauncher") && c.contains("--node " + id + ".1.")).toList();
-        assertThat(fs2Launchers).hasSize(2).allSatisfy(c -> assertThat(c).contains(REMOTE_DIR + "/lib/")
+                .filter(c -> c.contains("koala.node.NodeLauncher") && c.contains("--node " + id + ".1.")
+                        && c.contains(REMOTE_DIR + "/lib/")).toList(); // not another test's scheduler's, still ending
+        assertThat(fs2Launchers).hasSize(2).allSatisfy(c -> assertThat(c)
                 .doesNotContain("--scheduler " + client.base())
                 .containsPattern("--scheduler http://" + relay + ":\\d+ "));
 
