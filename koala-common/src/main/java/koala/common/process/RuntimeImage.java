@@ -74,7 +74,8 @@ public final class RuntimeImage {
             Path image = runtimeRoot.resolve(digest(classpath));
             List<Path> published = new ArrayList<>();
             for (int i = 0; i < classpath.size(); i++) {
-                published.add(image.resolve(i + "-" + classpath.get(i).getFileName()));
+                published.add(image.resolve(i + "-" + classpath.get(i).getFileName()
+                        + (Files.isDirectory(classpath.get(i)) ? ".jar" : "")));
             }
             if (!Files.isDirectory(image)) {
                 copy(classpath, published, runtimeRoot, image);
@@ -144,7 +145,13 @@ public final class RuntimeImage {
         readable(runtimeRoot);
         Path staging = Files.createTempDirectory(runtimeRoot, ".staging-");
         for (int i = 0; i < from.size(); i++) {
-            copyTree(from.get(i), staging.resolve(to.get(i).getFileName()));
+            if (Files.isDirectory(from.get(i))) {
+                // a class directory (a build's target/classes) goes in as a jar: the JVM's class-data
+                // archive refuses non-empty directories on the class path, and pilots start faster with one
+                jar(from.get(i), staging.resolve(to.get(i).getFileName()));
+            } else {
+                copyTree(from.get(i), staging.resolve(to.get(i).getFileName()));
+            }
         }
         try (Stream<Path> all = Files.walk(staging)) {
             for (Path p : (Iterable<Path>) all::iterator) {
@@ -156,6 +163,22 @@ public final class RuntimeImage {
         } catch (IOException raced) {
             // another process published the same content first; its copy is as good as ours
             deleteTree(staging);
+        }
+    }
+
+    private static void jar(Path dir, Path jar) throws IOException {
+        try (var out = new java.util.jar.JarOutputStream(Files.newOutputStream(jar)); Stream<Path> all = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) all.sorted()::iterator) {
+                if (p.equals(dir)) {
+                    continue;
+                }
+                String name = dir.relativize(p).toString().replace('\\', '/') + (Files.isDirectory(p) ? "/" : "");
+                out.putNextEntry(new java.util.jar.JarEntry(name));
+                if (Files.isRegularFile(p)) {
+                    Files.copy(p, out);
+                }
+                out.closeEntry();
+            }
         }
     }
 

@@ -47,9 +47,11 @@ class JavaCommandTest {
                 java.time.InstantSource.system());
 
         assertThat(second).isEqualTo(first);
-        assertThat(first.get(0).getFileName().toString()).isEqualTo("0-classes");
+        assertThat(first.get(0).getFileName().toString()).as("a class directory goes in as a jar").isEqualTo("0-classes.jar");
         assertThat(first.get(1).getFileName().toString()).isEqualTo("1-lib.jar");
-        assertThat(Files.readString(first.get(0).resolve("koala/A.class"))).isEqualTo("a");
+        try (var jarred = new java.util.jar.JarFile(first.get(0).toFile())) {
+            assertThat(new String(jarred.getInputStream(jarred.getEntry("koala/A.class")).readAllBytes())).isEqualTo("a");
+        }
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(first.get(1)))).isEqualTo("rw-r--r--");
         try (var images = Files.list(runtime)) {
             assertThat(images.filter(p -> !p.getFileName().toString().startsWith("."))).hasSize(1);
