@@ -87,12 +87,13 @@ final class Allocations {
     GrowResult grow(long id, GrowRequest request) {
         Job job = open(id);
         check(request);
-        GridView view = onNetworkOf(job, only(claims.view(), request.site()));
+        GridView asked = only(claims.view(), request.site());
+        GridView view = onNetworkOf(job, asked);
         int idle = view.sites().stream().mapToInt(SiteView::idleNodes).sum();
         int granted = Math.min(request.nodes(), idle);
         if (granted == 0) {
             String why = "grid full: no idle node" + (request.site() == null ? "" : " on " + request.site())
-                    + (view.sites().size() < claims.view().sites().size() ? " on the sites whose nodes reach this "
+                    + (view.sites().size() < asked.sites().size() ? " on the sites whose nodes reach this "
                     + "instance's (" + view.sites().stream().map(SiteView::site).collect(Collectors.joining(", ")) + ")"
                     : "");
             book.record(job, JobState.RUNNING, JobState.RUNNING, "GROW_REFUSED", request.nodes() + " "

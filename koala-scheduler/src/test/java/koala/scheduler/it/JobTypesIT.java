@@ -114,13 +114,15 @@ class JobTypesIT {
 
     @Test
     void cancelKillsEveryComponentAndGivesTheNodesBack() {
+        // pilots of other schedulers (an earlier test's, ending) may still hold nodes of fs1: count from here
+        int before = client.sites().stream().filter(s -> s.site().equals("fs1")).mapToInt(s -> s.koala()).sum();
         JobView job = submit(client, "long", "+" + component("fs1", 2, "sleep 600") + component("fs2", 1, "sleep 600"));
         awaitState(client, job.id(), "RUNNING", Duration.ofSeconds(90));
 
         assertThat(client.cancel(job.id()).state()).isEqualTo("CANCELLED");
 
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> client.sites().stream()
-                .filter(s -> s.site().equals("fs1")).allMatch(s -> s.koala() == 0));
+                .filter(s -> s.site().equals("fs1")).allMatch(s -> s.koala() <= before));
         assertThat(client.job(job.id()).nodes()).extracting(NodeView::state).containsOnly("RELEASED");
     }
 
