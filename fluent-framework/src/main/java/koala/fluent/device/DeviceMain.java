@@ -39,9 +39,10 @@ public final class DeviceMain {
         Map<String, String> options = Options.parse(args, Set.of("--slots", "--log-dir"));
         int slots = Integer.parseInt(options.getOrDefault("--slots", "4"));
         ReaderRoots roots = ReaderRoots.of(Optional.ofNullable(options.get("--log-dir")).map(Path::of));
+        String deviceToken = env.get(koala.fluent.master.MasterMain.DEVICE_TOKEN_VARIABLE);
         MasterLink master = new MasterLink(URI.create("http://" + required(env, "KOALA_MASTER")),
-                new Secret(env.getOrDefault(koala.fluent.master.MasterMain.DEVICE_TOKEN_VARIABLE,
-                        required(env, RunnerClient.TOKEN_VARIABLE))));
+                new Secret(deviceToken != null ? deviceToken : required(env, RunnerClient.TOKEN_VARIABLE)),
+                deviceToken == null ? null : new Secret(deviceToken));
         ScheduledExecutorService executor = Executors.newScheduledThreadPool(4);
         DeviceManager device = new DeviceManager(node, master, roots, executor, InstantSource.system());
         // on the node's own address only: nothing of the instance answers on a node's loopback

@@ -30,7 +30,16 @@ public final class MasterLink {
     private volatile Secret key;
 
     public MasterLink(URI master, Secret instanceToken) {
+        this(master, instanceToken, null);
+    }
+
+    /**
+     * @param known the master's key when the runner gave it to the instance's entities beforehand
+     *              (its DeviceManager token): a command may then come before the answer to the hello
+     */
+    public MasterLink(URI master, Secret instanceToken, Secret known) {
         this.master = new JsonHttpClient(master, CALL, instanceToken.header());
+        this.key = known;
     }
 
     /** Joins the master; throws {@link ApiException} when it refuses (4xx) or does not answer (5xx). */

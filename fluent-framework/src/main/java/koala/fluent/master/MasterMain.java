@@ -48,7 +48,10 @@ public final class MasterMain {
         Secret token = new Secret(System.getenv(RunnerClient.TOKEN_VARIABLE));
         // the master's own, not the instance's: every client holds the instance's token, and a
         // DeviceManager must not take it as a command (its reader streams files to the URLs it is given)
-        Secret key = Secret.random();
+        // with a runner, the instance's DeviceManager token, which its workers hold from their start: the
+        // master's first command to a new worker may come before the worker has read the hello's answer
+        String deviceToken = System.getenv(DEVICE_TOKEN_VARIABLE);
+        Secret key = deviceToken != null ? new Secret(deviceToken) : Secret.random();
         Status first = firstStatus(client);
         InstantSource clock = InstantSource.system();
         MetricsLog metrics = new MetricsLog(logDir);
@@ -59,7 +62,6 @@ public final class MasterMain {
         // on the node's own address only: nothing of the instance answers on a node's loopback
         JsonHttpServer server = new JsonHttpServer(new InetSocketAddress(java.net.InetAddress.getByName(
                 System.getenv().getOrDefault("KOALA_ENTITY_HOST", "127.0.0.1")), port), 8);
-        String deviceToken = System.getenv(DEVICE_TOKEN_VARIABLE);
         new MasterApi(master, token, key, deviceToken == null ? token : new Secret(deviceToken)).routes(server);
         server.start();
         ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor();
