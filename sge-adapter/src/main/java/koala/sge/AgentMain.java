@@ -39,8 +39,9 @@ import org.apache.logging.log4j.Logger;
  */
 public final class AgentMain {
     public static final int EXIT_WEDGED = 75;
-    /** Probe every 2 s; DOWN when a probe has not answered within 5 s; a DRMAA call stuck for 60 s is a wedge. */
-    static final SiteAgent.Timing TIMING = new SiteAgent.Timing(Duration.ofSeconds(2), Duration.ofSeconds(5),
+    /** Probe every 2 s; DOWN when a probe has not answered within 10 s; a DRMAA call stuck for 60 s is a wedge. */
+    // a qstat of a loaded head node can take seconds: 10 s without an answer is a stall, not a slow moment
+    static final SiteAgent.Timing TIMING = new SiteAgent.Timing(Duration.ofSeconds(2), Duration.ofSeconds(10),
             Duration.ofSeconds(60));
     /**
      * Threads serving requests: long polls and DRMAA calls stuck in a stall hold theirs, and

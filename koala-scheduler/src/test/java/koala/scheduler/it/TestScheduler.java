@@ -58,6 +58,9 @@ final class TestScheduler implements AutoCloseable {
         Path dir = Files.createTempDirectory("koala-scheduler-it-",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
         Map<String, String> settings = new java.util.LinkedHashMap<>(Map.of(
+                // the remote site's agent and files of this test JVM's schedulers alone: two schedulers
+                // sharing a head node's directory take each other's agent for an old one and replace it
+                "site.fs2.ssh.dir", ".koala-it-" + ProcessHandle.current().pid(),
                 "scheduler.port", Integer.toString(freePort()),
                 "scheduler.database", dir.resolve("koala").toString(),
                 "scheduler.placementInterval", "1",
