@@ -38,7 +38,10 @@ import koala.provisioning.Worker;
  *       floor — its minimum share, or the nodes moved to it within the stabilization window if more,
  *       so that no node moves twice within the window — and no more than
  *       {@link ArbitrationSettings#roundBudget} nodes are taken back per round period. An instance
- *       owed nodes gives nothing; one that is giving back takes nothing. What cannot be had is
+ *       owed nodes gives nothing; one refused below its share takes back only once it has been so
+ *       for the patience (a shortfall that free nodes soon make good moves nothing); one that gave
+ *       nodes back within the window takes nothing back
+ *       (it still gets free nodes), so that nodes do not flow back and forth. What cannot be had is
  *       refused ({@link ShareDecision.Refuse}) with the bound that stopped it.</li>
  *   <li><b>Owed nodes.</b> Nodes that came free (ended, released or free in the snapshot) go to the
  *       instances they were taken back for, oldest promise first ({@link ShareDecision.Grant},
@@ -80,6 +83,7 @@ public final class Arbiter {
         private final List<TakeBackBook.Ask> asks;
         private final List<TakeBackBook.Move> moves;
         private final List<TakeBackBook.Taking> takings;
+        private final Map<String, Instant> starved = new LinkedHashMap<>();
         private final List<ShareDecision> ends = new ArrayList<>();
         private final List<ShareDecision> shrinks = new ArrayList<>();
         private final List<ShareDecision> grants = new ArrayList<>();
@@ -101,6 +105,8 @@ public final class Arbiter {
             this.asks = new ArrayList<>(book.asks().stream().filter(a -> tenants.containsKey(a.donor())).toList());
             this.moves = new ArrayList<>(book.moves());
             this.takings = new ArrayList<>(book.takings());
+            book.starved().stream().filter(x -> tenants.containsKey(x.tenant()))
+                    .forEach(x -> starved.put(x.tenant(), x.since()));
             this.free = grid.freeNodes();
         }
 
@@ -150,18 +156,38 @@ public final class Arbiter {
             }
             int rest = asking - fromFree;
             if (rest == 0) {
+                starved.remove(s.id());
                 return;
             }
-            if (s.asked()) {
-                refuse(s.id(), rest, asking, new Reason(Reason.Kind.GIVING_BACK, "it is giving nodes back itself"));
+            if (s.gave() != null) {
+                refuse(s.id(), rest, asking, new Reason(Reason.Kind.GAVE_RECENTLY, "it gave nodes back at "
+                        + Texts.clock(s.gave()) + " and takes none back before " + Texts.clock(s.gave().plus(
+                                settings.window())) + " (stabilization window " + Texts.seconds(settings.window()) + ")"));
                 return;
             }
             SharePolicy.Plan plan = policy.plan(view, shares, s, s.holds() + fromFree, rest);
             int want = Math.min(rest, plan.entitled());
+            if (want == 0) {
+                starved.remove(s.id());
+            } else if (impatient(s.id())) {
+                Instant from = starved.get(s.id()).plus(settings.patience());
+                refuse(s.id(), rest, asking, new Reason(Reason.Kind.PATIENCE, "refused below its share since "
+                        + Texts.clock(starved.get(s.id())) + "; nodes are taken back for it from " + Texts.clock(from)
+                        + " (patience " + Texts.seconds(settings.patience()) + ")"));
+                return;
+            }
             int got = takeBack(view, s, plan, want);
-            if (got < rest) {
+            if (got == rest) {
+                starved.remove(s.id());
+            } else {
                 refuse(s.id(), rest - got, asking, got < want ? shortOf(view.capacity(), want, got) : plan.limit());
             }
+        }
+
+        /** True while {@code tenant}, refused below its share, has not yet been so for the patience; marks it from now. */
+        private boolean impatient(String tenant) {
+            Instant since = starved.computeIfAbsent(tenant, t -> now);
+            return now.isBefore(since.plus(settings.patience()));
         }
 
         /** Takes up to {@code want} nodes for {@code taker} from the plan's donors; the nodes taken. */
@@ -170,7 +196,7 @@ public final class Arbiter {
             for (SharePolicy.Donation d : plan.donations()) {
                 ShareView.Standing donor = view.standing(d.donor()).orElseThrow();
                 int n = Math.min(Math.min(d.upTo(), donor.takeable() - takenFrom.getOrDefault(donor.id(), 0)),
-                        Math.min(budgetLeft(view.capacity()), want - got));
+                        Math.min(Math.min(budgetLeft(view.capacity()), hourLeft(donor.id())), want - got));
                 if (n > 0 && !donor.id().equals(taker.id())) {
                     give(donor, taker.id(), n);
                     got += n;
@@ -205,7 +231,7 @@ public final class Arbiter {
             }
             int already = takenFrom.merge(donor.id(), n, Integer::sum) - n;
             asks.add(new TakeBackBook.Ask(donor.id(), taker, n, donor.alloc() - already - n, now, deadline));
-            takings.add(new TakeBackBook.Taking(n, now));
+            takings.add(new TakeBackBook.Taking(donor.id(), n, now));
             taken += n;
         }
 
@@ -254,7 +280,8 @@ public final class Arbiter {
         }
 
         private TakeBackBook book() {
-            return new TakeBackBook(owed, asks, moves, takings);
+            return new TakeBackBook(owed, asks, moves, takings, starved.entrySet().stream()
+                    .map(e -> new TakeBackBook.Starved(e.getKey(), e.getValue())).toList());
         }
 
         private int owedTotal() {
@@ -265,6 +292,15 @@ public final class Arbiter {
             return Math.max(0, settings.roundBudget(capacity) - before.takenWithin(now, settings.roundPeriod()) - taken);
         }
 
+        /** Nodes that may still be taken from {@code donor} this hour: unbounded unless maxPerHour is set. */
+        private int hourLeft(String donor) {
+            if (settings.maxPerHour() == 0) {
+                return Integer.MAX_VALUE;
+            }
+            return Math.max(0, settings.maxPerHour() - before.takenFrom(donor, now, java.time.Duration.ofHours(1))
+                    - takenFrom.getOrDefault(donor, 0));
+        }
+
         private Reason shortOf(int capacity, int want, int got) {
             if (budgetLeft(capacity) == 0) {
                 return new Reason(Reason.Kind.ROUND_BUDGET, "at most " + settings.roundBudget(capacity)
@@ -273,7 +309,8 @@ public final class Arbiter {
             }
             return new Reason(Reason.Kind.DONORS_AT_FLOOR, "entitled to " + want + " more, but the instances above "
                     + "their share could give only " + got + " (minimum shares, nodes moved within "
-                    + Texts.seconds(settings.window()) + ")");
+                    + Texts.seconds(settings.window()) + (settings.maxPerHour() > 0 ? ", at most " + settings.maxPerHour()
+                    + " nodes from one instance an hour" : "") + ")");
         }
 
         private void refuse(String tenant, int nodes, int asked, Reason why) {

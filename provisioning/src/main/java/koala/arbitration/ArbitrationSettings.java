@@ -27,13 +27,20 @@ import koala.provisioning.SettingProblem;
  *                      of the bound on taking back ({@code round}, seconds; 15 s)
  * @param margin        performance only: an instance takes from one whose figure is lower than its
  *                      own by more than this fraction ({@code margin}, percent; 25%)
+ * @param maxPerHour    at most this many nodes are taken back from one instance in any hour
+ *                      ({@code maxPerHour}; 0, the default, for no such bound)
+ * @param patience      nodes are taken back for an instance only once it has been refused, below
+ *                      its share, for this long ({@code patience}, seconds; as YARN's fair-share
+ *                      preemption timeout): a shortfall that free nodes soon make good moves nothing
  */
 public record ArbitrationSettings(ShareRule rule, double roundFraction, Duration grace, Duration window,
-        Duration roundPeriod, double margin) {
+        Duration roundPeriod, double margin, int maxPerHour, Duration patience) {
 
     public static final ArbitrationSettings DEFAULTS = new ArbitrationSettings(ShareRule.FCFS, 0.10,
-            Duration.ofSeconds(15), Duration.ofSeconds(300), Duration.ofSeconds(15), 0.25);
+            Duration.ofSeconds(15), Duration.ofSeconds(300), Duration.ofSeconds(15), 0.25, 0, Duration.ZERO);
 
+    private static final List<String> KEYS = List.of("policy", "maxTakeBack", "grace", "window", "round", "margin",
+            "maxPerHour", "patience");
     private static final Pattern WHOLE = Pattern.compile("\\d{1,9}");
     private static final Pattern NUMBER = Pattern.compile("\\d{1,9}(\\.\\d+)?|\\.\\d+");
 
@@ -42,18 +49,23 @@ public record ArbitrationSettings(ShareRule rule, double roundFraction, Duration
         Objects.requireNonNull(grace, "grace");
         Objects.requireNonNull(window, "window");
         Objects.requireNonNull(roundPeriod, "roundPeriod");
+        Objects.requireNonNull(patience, "patience");
         List<SettingProblem> problems = new ArrayList<>();
         if (!(roundFraction > 0 && roundFraction <= 1)) {
             problems.add(new SettingProblem("maxTakeBack", percent(roundFraction) + " is not above 0% and at most 100%"));
         }
-        if (grace.isNegative() || window.isNegative()) {
-            problems.add(new SettingProblem(grace.isNegative() ? "grace" : "window", "must not be negative"));
+        if (grace.isNegative() || window.isNegative() || patience.isNegative()) {
+            problems.add(new SettingProblem(grace.isNegative() ? "grace" : window.isNegative() ? "window" : "patience",
+                    "must not be negative"));
         }
         if (roundPeriod.isNegative() || roundPeriod.isZero()) {
             problems.add(new SettingProblem("round", "must be positive"));
         }
         if (!(margin >= 0 && Double.isFinite(margin))) {
             problems.add(new SettingProblem("margin", percent(margin) + " must not be negative"));
+        }
+        if (maxPerHour < 0) {
+            problems.add(new SettingProblem("maxPerHour", maxPerHour + " must not be negative"));
         }
         if (!problems.isEmpty()) {
             throw new InvalidSettingsException(problems);
@@ -67,7 +79,8 @@ public record ArbitrationSettings(ShareRule rule, double roundFraction, Duration
 
     /**
      * Reads {@code policy}, {@code maxTakeBack} (percent), {@code grace}, {@code window},
-     * {@code round} (whole seconds) and {@code margin} (percent); what is not given keeps its default.
+     * {@code round}, {@code patience} (whole seconds), {@code margin} (percent) and {@code maxPerHour}
+     * (nodes); what is not given keeps its default.
      *
      * @throws InvalidSettingsException listing every malformed value and unknown key
      */
@@ -88,40 +101,49 @@ public record ArbitrationSettings(ShareRule rule, double roundFraction, Duration
         Duration window = Duration.ofSeconds((long) whole(values, "window", d.window.toSeconds(), problems));
         Duration round = Duration.ofSeconds((long) whole(values, "round", d.roundPeriod.toSeconds(), problems));
         double margin = number(values, "margin", d.margin * 100, problems) / 100;
+        int perHour = (int) whole(values, "maxPerHour", d.maxPerHour, problems, "is not a whole number of nodes");
+        Duration patience = Duration.ofSeconds((long) whole(values, "patience", d.patience.toSeconds(), problems));
         for (String key : new TreeSet<>(values.keySet())) {
-            if (!List.of("policy", "maxTakeBack", "grace", "window", "round", "margin").contains(key)) {
-                problems.add(new SettingProblem(key, "unknown setting; known: policy, maxTakeBack, grace, window, "
-                        + "round, margin"));
+            if (!KEYS.contains(key)) {
+                problems.add(new SettingProblem(key, "unknown setting; known: " + String.join(", ", KEYS)));
             }
         }
         if (!problems.isEmpty()) {
             throw new InvalidSettingsException(problems);
         }
-        return new ArbitrationSettings(rule, fraction, grace, window, round, margin);
+        return new ArbitrationSettings(rule, fraction, grace, window, round, margin, perHour, patience);
     }
 
     public ArbitrationSettings withRule(ShareRule value) {
-        return new ArbitrationSettings(value, roundFraction, grace, window, roundPeriod, margin);
+        return new ArbitrationSettings(value, roundFraction, grace, window, roundPeriod, margin, maxPerHour, patience);
     }
 
     public ArbitrationSettings withRoundFraction(double value) {
-        return new ArbitrationSettings(rule, value, grace, window, roundPeriod, margin);
+        return new ArbitrationSettings(rule, value, grace, window, roundPeriod, margin, maxPerHour, patience);
     }
 
     public ArbitrationSettings withGrace(Duration value) {
-        return new ArbitrationSettings(rule, roundFraction, value, window, roundPeriod, margin);
+        return new ArbitrationSettings(rule, roundFraction, value, window, roundPeriod, margin, maxPerHour, patience);
     }
 
     public ArbitrationSettings withWindow(Duration value) {
-        return new ArbitrationSettings(rule, roundFraction, grace, value, roundPeriod, margin);
+        return new ArbitrationSettings(rule, roundFraction, grace, value, roundPeriod, margin, maxPerHour, patience);
     }
 
     public ArbitrationSettings withRoundPeriod(Duration value) {
-        return new ArbitrationSettings(rule, roundFraction, grace, window, value, margin);
+        return new ArbitrationSettings(rule, roundFraction, grace, window, value, margin, maxPerHour, patience);
     }
 
     public ArbitrationSettings withMargin(double value) {
-        return new ArbitrationSettings(rule, roundFraction, grace, window, roundPeriod, value);
+        return new ArbitrationSettings(rule, roundFraction, grace, window, roundPeriod, value, maxPerHour, patience);
+    }
+
+    public ArbitrationSettings withPatience(Duration value) {
+        return new ArbitrationSettings(rule, roundFraction, grace, window, roundPeriod, margin, maxPerHour, value);
+    }
+
+    public ArbitrationSettings withMaxPerHour(int value) {
+        return new ArbitrationSettings(rule, roundFraction, grace, window, roundPeriod, margin, value, patience);
     }
 
     /** Nodes that may be taken back per round period: the fraction of the capacity, rounded down, at least 1. */
@@ -133,7 +155,9 @@ public record ArbitrationSettings(ShareRule rule, double roundFraction, Duration
     public String describe() {
         return "policy " + rule + ", at most " + percent(roundFraction) + " of the capacity taken back per "
                 + roundPeriod.toSeconds() + " s, grace " + grace.toSeconds() + " s, window " + window.toSeconds() + " s"
-                + (rule == ShareRule.PERFORMANCE ? ", margin " + percent(margin) : "");
+                + (rule == ShareRule.PERFORMANCE ? ", margin " + percent(margin) : "")
+                + (patience.isZero() ? "" : ", patience " + patience.toSeconds() + " s")
+                + (maxPerHour > 0 ? ", at most " + maxPerHour + " nodes from one instance an hour" : "");
     }
 
     private static String percent(double fraction) {
@@ -153,12 +177,17 @@ public record ArbitrationSettings(ShareRule rule, double roundFraction, Duration
     }
 
     private static double whole(Map<String, String> values, String key, double fallback, List<SettingProblem> problems) {
+        return whole(values, key, fallback, problems, "is not a whole number of seconds");
+    }
+
+    private static double whole(Map<String, String> values, String key, double fallback, List<SettingProblem> problems,
+                                String what) {
         String raw = values.get(key);
         if (raw == null) {
             return fallback;
         }
         if (!WHOLE.matcher(raw.strip()).matches()) {
-            problems.add(new SettingProblem(key, "'" + raw.strip() + "' is not a whole number of seconds"));
+            problems.add(new SettingProblem(key, "'" + raw.strip() + "' " + what));
             return fallback;
         }
         return Long.parseLong(raw.strip());

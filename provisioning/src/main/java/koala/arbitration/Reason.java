@@ -28,8 +28,10 @@ public record Reason(Kind kind, String text) {
         DONORS_AT_FLOOR,
         /** Refused: this round has taken back all it may (a fraction of the capacity). */
         ROUND_BUDGET,
-        /** Refused: the instance is giving nodes back itself. */
-        GIVING_BACK,
+        /** Refused: the instance has not been short of its share for the patience yet. */
+        PATIENCE,
+        /** Refused: the instance gave nodes back within the stabilization window; it takes none back in it. */
+        GAVE_RECENTLY,
         /** Refused: nodes promised earlier did not come free in time (taken by local users, say). */
         TAKE_BACK_SHORT,
         /** Idle workers of an instance above its share, ended now. */

@@ -24,9 +24,9 @@ record ShareView(int capacity, List<Standing> standings, ArbitrationSettings set
      * @param demand nodes it uses or wants: busy and starting workers, owed nodes and what it asks
      * @param floor  nodes never taken from it now: its minimum share, or the nodes moved to it
      *               within the stabilization window if more
-     * @param asked  true while it has been asked to shrink and the grace period runs
+     * @param gave   when it last gave nodes back within the stabilization window; null if it did not
      */
-    record Standing(Tenant tenant, int alloc, int owed, int demand, int floor, boolean asked) {
+    record Standing(Tenant tenant, int alloc, int owed, int demand, int floor, Instant gave) {
         String id() {
             return tenant.id();
         }
@@ -54,7 +54,8 @@ record ShareView(int capacity, List<Standing> standings, ArbitrationSettings set
         int alloc = book.askedSize(t.id(), t.held());
         int owed = book.owedTo(t.id());
         int floor = Math.max(t.minShare(), Math.min(t.held(), book.moved(t.id(), now, settings.window())));
-        return new Standing(t, alloc, owed, t.using() + owed + t.asking(), floor, book.asked(t.id()));
+        return new Standing(t, alloc, owed, t.using() + owed + t.asking(), floor,
+                book.gaveAfter(t.id(), now, settings.window()));
     }
 
     Optional<Standing> standing(String id) {

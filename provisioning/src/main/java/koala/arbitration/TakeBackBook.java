@@ -15,10 +15,14 @@ import java.util.Objects;
  * @param asks     instances asked to come down to a size by a deadline
  * @param moves    nodes granted to an instance from nodes taken back: they are not taken again
  *                 within the stabilization window
- * @param takings  nodes taken back, when: the bound per round counts those of the last round period
+ * @param takings  nodes taken back, from whom, when: the bound per round counts those of the last
+ *                 round period; an instance that gave within the stabilization window takes nothing
+ *                 back within it
+ * @param starved  since when an instance has been refused below its share, for the patience rule
  */
-public record TakeBackBook(List<Owed> owed, List<Ask> asks, List<Move> moves, List<Taking> takings) {
-    public static final TakeBackBook EMPTY = new TakeBackBook(List.of(), List.of(), List.of(), List.of());
+public record TakeBackBook(List<Owed> owed, List<Ask> asks, List<Move> moves, List<Taking> takings,
+        List<Starved> starved) {
+    public static final TakeBackBook EMPTY = new TakeBackBook(List.of(), List.of(), List.of(), List.of(), List.of());
 
     /** {@code nodes} taken back for {@code tenant} since {@code since}; refused if not free by {@code expires}. */
     public record Owed(String tenant, int nodes, Instant since, Instant expires) {
@@ -35,11 +39,16 @@ public record TakeBackBook(List<Owed> owed, List<Ask> asks, List<Move> moves, Li
     public record Move(String tenant, int nodes, Instant at) {
     }
 
-    /** {@code nodes} nodes were taken back at {@code at}. */
-    public record Taking(int nodes, Instant at) {
+    /** {@code nodes} nodes were taken back from {@code donor} at {@code at}. */
+    public record Taking(String donor, int nodes, Instant at) {
+    }
+
+    /** {@code tenant} has been refused nodes below its share since {@code since}, and not fully granted since. */
+    public record Starved(String tenant, Instant since) {
     }
 
     public TakeBackBook {
+        starved = List.copyOf(starved);
         owed = List.copyOf(owed);
         asks = List.copyOf(asks);
         moves = List.copyOf(moves);
@@ -61,14 +70,24 @@ public record TakeBackBook(List<Owed> owed, List<Ask> asks, List<Move> moves, Li
         return asks.stream().filter(a -> a.donor().equals(donor)).mapToInt(Ask::toSize).reduce(held, Math::min);
     }
 
-    boolean asked(String donor) {
-        return asks.stream().anyMatch(a -> a.donor().equals(donor));
-    }
-
     /** Nodes moved to {@code tenant} after {@code now − window}: they stay. */
     int moved(String tenant, Instant now, Duration window) {
         Instant after = now.minus(window);
         return moves.stream().filter(m -> m.tenant().equals(tenant) && m.at().isAfter(after)).mapToInt(Move::nodes)
+                .sum();
+    }
+
+    /** When nodes were last taken back from {@code donor} after {@code now − window}; null if not. */
+    Instant gaveAfter(String donor, Instant now, Duration window) {
+        Instant after = now.minus(window);
+        return takings.stream().filter(t -> t.donor().equals(donor) && t.at().isAfter(after)).map(Taking::at)
+                .max(Instant::compareTo).orElse(null);
+    }
+
+    /** Nodes taken back from {@code donor} after {@code now − period}. */
+    int takenFrom(String donor, Instant now, Duration period) {
+        Instant after = now.minus(period);
+        return takings.stream().filter(t -> t.donor().equals(donor) && t.at().isAfter(after)).mapToInt(Taking::nodes)
                 .sum();
     }
 
@@ -78,12 +97,16 @@ public record TakeBackBook(List<Owed> owed, List<Ask> asks, List<Move> moves, Li
         return takings.stream().filter(t -> t.at().isAfter(after)).mapToInt(Taking::nodes).sum();
     }
 
-    /** Without moves older than the window and takings older than the round period: they no longer matter. */
+    /** Without moves and takings older than the window and the round period: they no longer matter. */
     TakeBackBook pruned(Instant now, ArbitrationSettings settings) {
         Objects.requireNonNull(now, "now");
         Instant moveAfter = now.minus(settings.window());
-        Instant takeAfter = now.minus(settings.roundPeriod());
+        Duration keep = settings.window().compareTo(settings.roundPeriod()) > 0 ? settings.window() : settings.roundPeriod();
+        if (settings.maxPerHour() > 0 && keep.compareTo(Duration.ofHours(1)) < 0) {
+            keep = Duration.ofHours(1);
+        }
+        Instant takeAfter = now.minus(keep);
         return new TakeBackBook(owed, asks, moves.stream().filter(m -> m.at().isAfter(moveAfter)).toList(),
-                takings.stream().filter(t -> t.at().isAfter(takeAfter)).toList());
+                takings.stream().filter(t -> t.at().isAfter(takeAfter)).toList(), starved);
     }
 }

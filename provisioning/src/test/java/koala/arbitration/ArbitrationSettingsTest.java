@@ -27,10 +27,11 @@ class ArbitrationSettingsTest {
     @Test
     void theGridConfigurationGivesThemByKey() {
         ArbitrationSettings s = ArbitrationSettings.parse(Map.of("policy", "Performance", "maxTakeBack", "5",
-                "grace", "30", "window", "600", "round", "10", "margin", "10"));
+                "grace", "30", "window", "600", "round", "10", "margin", "10", "maxPerHour", "6", "patience", "120"));
         assertThat(s).isEqualTo(new ArbitrationSettings(ShareRule.PERFORMANCE, 0.05, Duration.ofSeconds(30),
-                Duration.ofSeconds(600), Duration.ofSeconds(10), 0.10));
-        assertThat(s.describe()).endsWith("window 600 s, margin 10%");
+                Duration.ofSeconds(600), Duration.ofSeconds(10), 0.10, 6, Duration.ofSeconds(120)));
+        assertThat(s.describe()).endsWith("window 600 s, margin 10%, patience 120 s, at most 6 nodes from one instance "
+                + "an hour");
         assertThat(ArbitrationSettings.parse(Map.of())).isEqualTo(ArbitrationSettings.DEFAULTS);
     }
 
@@ -42,7 +43,8 @@ class ArbitrationSettingsTest {
                         "policy: 'drf' is not one of: fcfs, static-partition, fair, performance",
                         "grace: '-1' is not a whole number of seconds",
                         "margin: 'x' is not a number",
-                        "slack: unknown setting; known: policy, maxTakeBack, grace, window, round, margin"));
+                        "slack: unknown setting; known: policy, maxTakeBack, grace, window, round, margin, maxPerHour, "
+                                + "patience"));
         assertThatThrownBy(() -> ArbitrationSettings.parse(Map.of("maxTakeBack", "0")))
                 .hasMessage("maxTakeBack: 0% is not above 0% and at most 100%");
         assertThatThrownBy(() -> ArbitrationSettings.DEFAULTS.withRoundPeriod(Duration.ZERO))

@@ -117,7 +117,7 @@ class FairArbitrationTest {
                         "grace 15 s over: asked at 10:00:00 to be down to 10 nodes for c, holds 12: ending a7, a3")),
                 new Grant("c", 2, reason(Reason.Kind.TAKEN_BACK, "grant 2 taken back for it at 10:00:00")));
         assertThat(over.book()).isEqualTo(new TakeBackBook(List.of(), List.of(),
-                List.of(new TakeBackBook.Move("c", 2, at(15))), List.of()));
+                List.of(new TakeBackBook.Move("c", 2, at(15))), List.of(new TakeBackBook.Taking("a", 2, T0)), List.of()));
     }
 
     @Test
@@ -152,7 +152,7 @@ class FairArbitrationTest {
         // c was granted 2 nodes taken back from a at 10:00:15 (the grace example); by 10:02:00 both are idle
         // and a asks for 2. c's demand is 0, its share 0, yet both its nodes moved to it within 300 s: they stay
         TakeBackBook book = new TakeBackBook(List.of(), List.of(), List.of(new TakeBackBook.Move("c", 2, at(15))),
-                List.of());
+                List.of(), List.of());
         Tenant cIdle = with(c, Worker.idle("c1", at(60), 0), Worker.idle("c2", at(90), 0));
         Tenant aAsks = tenant("a", 1, 10).asking(2);
         Arbitration within = decide(fair, book, at(120), 0, aAsks, b, cIdle);
@@ -164,6 +164,69 @@ class FairArbitrationTest {
         Arbitration after = decide(fair, book, at(315), 0, aAsks, b, cIdle);
         assertThat(after.decisions()).extracting(d -> d.getClass().getSimpleName() + " " + d.tenant() + " " + nodes(d))
                 .containsExactly("ReleaseIdle c [c1, c2]", "Grant a 2");
+    }
+
+    @Test
+    void anInstanceThatGaveNodesBackTakesNoneBackWithinTheWindow() {
+        // a gave 2 nodes back at 10:00:00. At 10:01:00 it runs 5 busy workers and asks for 2; b runs 12, c 3,
+        // nothing is free. Demands 7, 12, 3 on 20: a and c are met, b gets the other 10 — a is entitled to its 2,
+        // but nodes that just left it do not flow back within the window: free nodes only, and none are free
+        TakeBackBook gave = new TakeBackBook(List.of(), List.of(), List.of(),
+                List.of(new TakeBackBook.Taking("a", 2, T0)), List.of());
+        Arbitration r = decide(fair, gave, at(60), 0, tenant("a", 1, 5).asking(2), tenant("b", 1, 12),
+                tenant("c", 2, 3));
+        assertThat(r.shares().get("a").nodes()).hasValue(7);
+        assertThat(r.decisions()).containsExactly(new Refuse("a", 2, reason(Reason.Kind.GAVE_RECENTLY,
+                "2 of 2 refused: it gave nodes back at 10:00:00 and takes none back before 10:05:00 (stabilization "
+                        + "window 300 s)")));
+        // 10:05:01: it may take again; b is 2 above its share
+        assertThat(decide(fair, gave, at(301), 0, tenant("a", 1, 5).asking(2), tenant("b", 1, 12), tenant("c", 2, 3))
+                .decisions()).extracting(d -> d.getClass().getSimpleName() + " " + d.tenant() + " " + nodes(d))
+                .containsExactly("AskShrink b 2", "Promised a 2");
+    }
+
+    @Test
+    void withPatienceNodesAreTakenBackOnlyForAShortfallThatLasts() {
+        // patience 60 s: c is first refused below its share at 10:00:00, and still at 10:00:30; at 10:01:00 it has
+        // been short for the patience and a gives
+        Arbiter patient = new Arbiter(ArbitrationSettings.of(ShareRule.FAIR).withPatience(java.time.Duration.ofSeconds(60)));
+        Arbitration first = decide(patient, TakeBackBook.EMPTY, T0, 0, a, b, c.asking(2));
+        assertThat(first.decisions()).containsExactly(new Refuse("c", 2, reason(Reason.Kind.PATIENCE, "2 of 2 refused: "
+                + "refused below its share since 10:00:00; nodes are taken back for it from 10:01:00 (patience 60 s)")));
+        Arbitration second = decide(patient, first.book(), at(30), 0, a, b, c.asking(2));
+        assertThat(second.decisions()).extracting(ShareDecision::reason).extracting(Reason::kind)
+                .containsExactly(Reason.Kind.PATIENCE);
+        Arbitration third = decide(patient, second.book(), at(60), 0, a, b, c.asking(2));
+        assertThat(third.decisions()).extracting(d -> d.getClass().getSimpleName() + " " + d.tenant() + " " + nodes(d))
+                .containsExactly("AskShrink a 2", "Promised c 2");
+
+        // a grow granted in full from free nodes ends the shortfall: the patience starts again
+        Arbitration met = decide(patient, second.book(), at(40), 2, a, b, c.asking(2));
+        assertThat(met.book().starved()).isEmpty();
+        assertThat(decide(patient, met.book(), at(60), 0, a, b, with(c, Worker.busy("c1", 90), Worker.busy("c2", 90))
+                .asking(2)).decisions()).extracting(ShareDecision::reason).extracting(Reason::kind)
+                .containsExactly(Reason.Kind.PATIENCE);
+    }
+
+    @Test
+    void atMostMaxPerHourNodesAreTakenFromOneInstanceInAnHour() {
+        // at most 3 an hour from one instance: of c's 6 (shares 7, 7, 6), a gives 3 where it could give 5, b its 1
+        Arbiter hourly = new Arbiter(ArbitrationSettings.of(ShareRule.FAIR).withRoundFraction(0.5).withMaxPerHour(3));
+        Arbitration r = decide(hourly, TakeBackBook.EMPTY, T0, 0, a, b, c.asking(6));
+        assertThat(r.decisions()).extracting(d -> d.getClass().getSimpleName() + " " + d.tenant() + " " + nodes(d))
+                .containsExactly("AskShrink a 3", "AskShrink b 1", "Promised c 4", "Refuse c 2");
+        assertThat(r.of(Refuse.class).get(0).reason().text()).isEqualTo("2 of 6 refused: entitled to 6 more, but the "
+                + "instances above their share could give only 4 (minimum shares, nodes moved within 300 s, at most 3 "
+                + "nodes from one instance an hour)");
+        // 10:59:59 a still gives nothing more; at 11:00:00 the takings of 10:00:00 are an hour old
+        Tenant aDown = tenant("a", 1, 9);
+        Tenant cUp = with(c, Worker.busy("c1", 90), Worker.busy("c2", 90), Worker.busy("c3", 90), Worker.busy("c4", 90));
+        TakeBackBook after = new TakeBackBook(List.of(), List.of(), List.of(), r.book().takings(), List.of());
+        assertThat(decide(hourly, after, at(3599), 0, aDown, tenant("b", 1, 7), cUp.asking(2)).decisions())
+                .extracting(d -> d.getClass().getSimpleName() + " " + d.tenant()).containsExactly("Refuse c");
+        assertThat(decide(hourly, after, at(3600), 0, aDown, tenant("b", 1, 7), cUp.asking(2)).decisions())
+                .extracting(d -> d.getClass().getSimpleName() + " " + d.tenant() + " " + nodes(d))
+                .containsExactly("AskShrink a 2", "Promised c 2");
     }
 
     @Test
