@@ -29,7 +29,8 @@ import koala.provisioning.Worker;
  *       deadline passes has workers ended by KOALA ({@link ShareDecision.EndWorkers}): idle ones
  *       first, longest idle first; then busy ones, the least CPU first, ties to the highest id in
  *       {@link NaturalOrder} (the most recently granted, as YARN preempts the youngest container).</li>
- *   <li><b>Asks.</b> Instances asking are answered in id order. First from the free nodes not owed
+ *   <li><b>Asks.</b> Instances asking are answered in id order; one asked to give nodes back gets
+ *       none until its deadline has passed. First from the free nodes not owed
  *       to anyone, as far as the policy allows ({@link ShareDecision.Grant}, {@code FREE_NODES});
  *       the rest, when the policy finds the asker entitled to it, is taken back from the donors the
  *       policy names, in its order. From each donor: its idle workers first, longest idle first
@@ -145,6 +146,11 @@ public final class Arbiter {
 
         private void answer(ShareView view, ShareView.Standing s) {
             int asking = s.tenant().asking();
+            if (s.asked() != null) {
+                refuse(s.id(), asking, asking, new Reason(Reason.Kind.GIVING_BACK, "it is to give nodes back by "
+                        + Texts.clock(s.asked()) + " and gets none meanwhile"));
+                return;
+            }
             int available = Math.max(0, free - owedTotal() - freeGranted);
             int room = Math.max(0, policy.freeLimit(view, shares, s) - s.holds());
             int fromFree = Math.min(asking, Math.min(available, room));

@@ -28,6 +28,8 @@ public record Reason(Kind kind, String text) {
         DONORS_AT_FLOOR,
         /** Refused: this round has taken back all it may (a fraction of the capacity). */
         ROUND_BUDGET,
+        /** Refused: the instance is to give nodes back (its grace period runs); it gets none meanwhile. */
+        GIVING_BACK,
         /** Refused: the instance has not been short of its share for the patience yet. */
         PATIENCE,
         /** Refused: the instance gave nodes back within the stabilization window; it takes none back in it. */

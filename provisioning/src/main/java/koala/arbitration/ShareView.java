@@ -25,8 +25,9 @@ record ShareView(int capacity, List<Standing> standings, ArbitrationSettings set
      * @param floor  nodes never taken from it now: its minimum share, or the nodes moved to it
      *               within the stabilization window if more
      * @param gave   when it last gave nodes back within the stabilization window; null if it did not
+     * @param asked  the deadline of the ask it is to give nodes back by, while one runs; null if none
      */
-    record Standing(Tenant tenant, int alloc, int owed, int demand, int floor, Instant gave) {
+    record Standing(Tenant tenant, int alloc, int owed, int demand, int floor, Instant gave, Instant asked) {
         String id() {
             return tenant.id();
         }
@@ -55,7 +56,7 @@ record ShareView(int capacity, List<Standing> standings, ArbitrationSettings set
         int owed = book.owedTo(t.id());
         int floor = Math.max(t.minShare(), Math.min(t.held(), book.moved(t.id(), now, settings.window())));
         return new Standing(t, alloc, owed, t.using() + owed + t.asking(), floor,
-                book.gaveAfter(t.id(), now, settings.window()));
+                book.gaveAfter(t.id(), now, settings.window()), book.askedUntil(t.id()));
     }
 
     Optional<Standing> standing(String id) {

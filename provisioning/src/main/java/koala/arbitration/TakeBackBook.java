@@ -77,6 +77,11 @@ public record TakeBackBook(List<Owed> owed, List<Ask> asks, List<Move> moves, Li
                 .sum();
     }
 
+    /** The latest deadline of the asks {@code donor} is to give nodes back by; null when it is asked nothing. */
+    Instant askedUntil(String donor) {
+        return asks.stream().filter(a -> a.donor().equals(donor)).map(Ask::deadline).max(Instant::compareTo).orElse(null);
+    }
+
     /** When nodes were last taken back from {@code donor} after {@code now − window}; null if not. */
     Instant gaveAfter(String donor, Instant now, Duration window) {
         Instant after = now.minus(window);

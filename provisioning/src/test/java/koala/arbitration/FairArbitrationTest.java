@@ -121,6 +121,18 @@ class FairArbitrationTest {
     }
 
     @Test
+    void anInstanceAskedToGiveBackGetsNoNodesMeanwhile() {
+        // a is asked for 2 by 10:00:15; at 10:00:05 a node comes free and a asks for 1: refused — else it could hold
+        // what it was asked to give and have the workers of its new job ended. The free node is c's, owed 2
+        Arbitration asked = decide(fair, TakeBackBook.EMPTY, T0, 0, a, b, c.asking(2));
+        Arbitration r = decide(fair, asked.book(), at(5), 1, a.asking(1), b, c);
+        assertThat(r.decisions()).containsExactly(
+                new Grant("c", 1, reason(Reason.Kind.TAKEN_BACK, "grant 1 taken back for it at 10:00:00")),
+                new Refuse("a", 1, reason(Reason.Kind.GIVING_BACK,
+                        "1 of 1 refused: it is to give nodes back by 10:00:15 and gets none meanwhile")));
+    }
+
+    @Test
     void anInstanceThatGivesBackInTimeChoosesItsWorkersAndTheNodesGoToTheAsker() {
         Arbitration asked = decide(fair, TakeBackBook.EMPTY, T0, 0, a, b, c.asking(2));
         // 10:00:12 a has ended a11 and a12 itself: 2 nodes are free
