@@ -111,7 +111,12 @@ public final class Arbiter {
             this.free = grid.freeNodes();
         }
 
-        /** Step 1: asks whose deadline has passed with the donor still above its asked size. */
+        /**
+         * Step 1: asks whose deadline has passed with the donor still above its asked size. KOALA ends
+         * workers down to the asked size — or down to the donor's share now, if that is more (workers
+         * that were idle when it was asked may run something by now): what it no longer owes, the
+         * instance it was owed to is refused.
+         */
         void graceOver() {
             asks.sort(Comparator.comparing(TakeBackBook.Ask::deadline).thenComparing(TakeBackBook.Ask::donor,
                     NaturalOrder.IDS));
@@ -121,15 +126,49 @@ public final class Arbiter {
                     asks.remove(ask);
                 } else if (!now.isBefore(ask.deadline())) {
                     asks.remove(ask);
-                    List<String> ids = toEnd(donor, donor.held() - ask.toSize());
+                    int keep = Math.min(donor.held(), Math.max(ask.toSize(), shareNow(donor.id())));
+                    if (keep > ask.toSize()) {
+                        excuse(ask, keep - ask.toSize());
+                    }
+                    List<String> ids = toEnd(donor, donor.held() - keep);
                     if (!ids.isEmpty()) {
                         ends.add(new ShareDecision.EndWorkers(donor.id(), ids, new Reason(Reason.Kind.GRACE_OVER,
                                 "grace " + Texts.seconds(settings.grace()) + " over: asked at " + Texts.clock(ask.at())
-                                        + " to be down to " + Texts.count(ask.toSize(), "node") + " for "
-                                        + ask.forTenant() + ", holds " + donor.held() + ": ending " + Texts.list(ids))));
+                                        + " to be down to " + Texts.count(keep, "node") + " for " + ask.forTenant()
+                                        + ", holds " + donor.held() + ": ending " + Texts.list(ids))));
                         without(donor, ids);
                     }
                 }
+            }
+        }
+
+        /** The nodes the policy holds {@code donor} to now, its asks aside; 0 when the policy counts no nodes. */
+        private int shareNow(String donor) {
+            TakeBackBook others = new TakeBackBook(owed, asks.stream().filter(a -> !a.donor().equals(donor)).toList(),
+                    moves, takings, List.of());
+            ShareView view = ShareView.of(new GridShare(free, List.copyOf(tenants.values())), others, settings, now);
+            return policy.shares(view).get(donor).nodes().orElse(0);
+        }
+
+        /** {@code nodes} of an ask are not taken after all: the instance they were for is owed that many fewer. */
+        private void excuse(TakeBackBook.Ask ask, int nodes) {
+            int left = nodes;
+            for (TakeBackBook.Owed o : List.copyOf(owed)) {
+                if (left > 0 && o.tenant().equals(ask.forTenant())) {
+                    int less = Math.min(left, o.nodes());
+                    left -= less;
+                    int at = owed.indexOf(o);
+                    if (less == o.nodes()) {
+                        owed.remove(at);
+                    } else {
+                        owed.set(at, new TakeBackBook.Owed(o.tenant(), o.nodes() - less, o.since(), o.expires()));
+                    }
+                }
+            }
+            if (left < nodes) {
+                refusals.add(new ShareDecision.Refuse(ask.forTenant(), nodes - left, new Reason(
+                        Reason.Kind.TAKE_BACK_SHORT, Texts.count(nodes - left, "node") + " taken back for it from "
+                        + ask.donor() + " are not: " + ask.donor() + " is no longer above its share")));
             }
         }
 
