@@ -59,12 +59,12 @@ class FrameworkStateTest {
         FrameworkState master = master(PolicyKind.ONDEMAND);
         master.addWorker("w1", T0);
         master.addWorker("w2", T0);
-        // swc-a takes 6 slots of w1 (2 left), swc-b 3 (the 2 of w1 and 1 of w2), rl-c is rejected for want of an idle
-        // worker; swc-d (6) waits
-        master.submit(job("j1", swc("swc-a", 2, 300), swc("swc-b", 0, 300), rl("rl-c"), swc("swc-d", 2, 300)), T0);
-        assertThat(master.queue()).extracting(Application::id).containsExactly("swc-d");
+        // swc-a takes 6 slots of w1 (2 left), swc-b 6 (the 2 of w1 and 4 of w2); swc-d (6) finds 4 free and waits
+        assertThat(master.submit(job("j1", swc("swc-a", 2, 300), swc("swc-b", 2, 300), swc("swc-d", 2, 300)), T0)
+                .reasons()).containsExactly("swc-a placed: 6 slots on w1", "swc-b placed: 6 slots on w1 (2), w2 (4)",
+                "swc-d queued: needs 6 slots, 4 free");
 
-        // w1 is ended at 10:01:00: swc-a and swc-b fail (swc-b's slot on w2 is free again) and swc-d starts on w2,
+        // w1 is ended at 10:01:00: swc-a and swc-b fail (swc-b's 4 slots on w2 are free again) and swc-d starts on w2,
         // not on w1, which is gone
         FrameworkState.Lost lost = master.lose("w1", at(60));
         assertThat(lost.failed()).extracting(Application::id).containsExactly("swc-a", "swc-b");
