@@ -190,6 +190,21 @@ public final class Arbiter {
                         + Texts.clock(s.asked()) + " and gets none meanwhile"));
                 return;
             }
+            int rest = asking - grantFree(view, s);
+            if (rest == 0) {
+                starved.remove(s.id());
+            } else if (s.gave() != null) {
+                refuse(s.id(), rest, asking, new Reason(Reason.Kind.GAVE_RECENTLY, "it gave nodes back at "
+                        + Texts.clock(s.gave()) + " and takes none back before " + Texts.clock(s.gave().plus(
+                                settings.window())) + " (stabilization window " + Texts.seconds(settings.window()) + ")"));
+            } else {
+                takeBackFor(view, s, asking - rest, rest);
+            }
+        }
+
+        /** Grants what the policy allows of the free nodes no one is owed; the nodes granted. */
+        private int grantFree(ShareView view, ShareView.Standing s) {
+            int asking = s.tenant().asking();
             int available = Math.max(0, free - owedTotal() - freeGranted);
             int room = Math.max(0, policy.freeLimit(view, shares, s) - s.holds());
             int fromFree = Math.min(asking, Math.min(available, room));
@@ -199,26 +214,21 @@ public final class Arbiter {
                         fromFree == asking ? "grant " + asking + " as asked, from the free nodes"
                                 : "grant " + fromFree + " of " + asking + " from the free nodes")));
             }
-            int rest = asking - fromFree;
-            if (rest == 0) {
-                starved.remove(s.id());
-                return;
-            }
-            if (s.gave() != null) {
-                refuse(s.id(), rest, asking, new Reason(Reason.Kind.GAVE_RECENTLY, "it gave nodes back at "
-                        + Texts.clock(s.gave()) + " and takes none back before " + Texts.clock(s.gave().plus(
-                                settings.window())) + " (stabilization window " + Texts.seconds(settings.window()) + ")"));
-                return;
-            }
+            return fromFree;
+        }
+
+        /** The rest of an ask, after {@code fromFree} free nodes: taken back as the policy plans, within the bounds. */
+        private void takeBackFor(ShareView view, ShareView.Standing s, int fromFree, int rest) {
+            int asking = fromFree + rest;
             SharePolicy.Plan plan = policy.plan(view, shares, s, s.holds() + fromFree, rest);
             int want = Math.min(rest, plan.entitled());
             if (want == 0) {
                 starved.remove(s.id());
             } else if (impatient(s.id())) {
-                Instant from = starved.get(s.id()).plus(settings.patience());
+                Instant since = starved.get(s.id());
                 refuse(s.id(), rest, asking, new Reason(Reason.Kind.PATIENCE, "refused below its share since "
-                        + Texts.clock(starved.get(s.id())) + "; nodes are taken back for it from " + Texts.clock(from)
-                        + " (patience " + Texts.seconds(settings.patience()) + ")"));
+                        + Texts.clock(since) + "; nodes are taken back for it from " + Texts.clock(since.plus(
+                                settings.patience())) + " (patience " + Texts.seconds(settings.patience()) + ")"));
                 return;
             }
             int got = takeBack(view, s, plan, want);

@@ -172,6 +172,8 @@ public final class Sharing {
                 + "first), at most N nodes from one instance an hour", rows.subList(POLICIES, rows.size()));
         printInstances(rows);
         write(rows, seeds);
+        out.println();
+        out.println("results in " + dir.toAbsolutePath());
         return verdict(rows, seeds);
     }
 
