@@ -97,8 +97,8 @@ final class ExperimentCommand {
                     + "instances with bursts out of phase, one of word counts that queue, one Static), under each "
                     + "arbitration policy (fcfs, static-partition, fair, performance): each instance's figure "
                     + "normalised by its figure alone, the worst/best ratio, utilization, nodes taken back, waits. "
-                    + "Writes sharing*.csv and sharing*.png; the last line is the best policy. About 4 minutes on 2 "
-                    + "busy cores (13 simulated days per seed)."})
+                    + "Writes sharing*.csv and sharing*.png; the last line is the best policy. 4 to 5 minutes on "
+                    + "2 busy cores, under 2 minutes of CPU (13 simulated days per seed)."})
     static final class SharingCommand implements Callable<Integer> {
         @Mixin
         Common common = new Common();
