@@ -51,7 +51,9 @@ class ConfigCommandTest {
                 "  orchestratorThreshold = 45 from default",
                 "  initialWorkers = 2 from jdf",
                 "  reserve = 50% from default",
-                "  pool = 8 idle workers from default");
+                "  pool = 8 idle workers from default",
+                "  weight = 1 from default",
+                "  minShare = 0 nodes from default");
     }
 
     @Test

@@ -77,5 +77,8 @@ final class GridConfigFile {
             # site.fs0.provisioning.uMax = 50
             # site.fs0.provisioning.samplePeriod = 40
             # site.fs0.provisioning.orchestratorThreshold = 45
+            # and each instance's claim when the grid is full (weight and minShare cap what a JDF asks):
+            # site.fs0.provisioning.weight = 1
+            # site.fs0.provisioning.minShare = 0
             """;
 }

@@ -15,7 +15,7 @@ public record Origin(Kind kind, String site, String note) {
         DEFAULT,
         /** The site's configured default. */
         SITE,
-        /** The site's F_max, lower than the JDF's: a ceiling the JDF cannot exceed. */
+        /** The site's F_max (weight, minShare), lower than the JDF's: a ceiling the JDF cannot exceed. */
         SITE_CAP,
         /** The JDF's own value. */
         JDF
@@ -36,6 +36,11 @@ public record Origin(Kind kind, String site, String note) {
     }
 
     public static Origin siteCap(String site, int jdfAsked) {
+        return siteCap(site, String.valueOf(jdfAsked));
+    }
+
+    /** The site's value capped what the JDF asked, written as the setting is ("2.5"). */
+    public static Origin siteCap(String site, String jdfAsked) {
         return new Origin(Kind.SITE_CAP, site, "jdf asked " + jdfAsked);
     }
 

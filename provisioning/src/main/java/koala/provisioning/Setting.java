@@ -20,7 +20,11 @@ public enum Setting {
     /** The reserve policy's warm reserve, percent of the busy workers. */
     RESERVE("reserve", s -> Texts.percent(s.reservePercent())),
     /** The pool policy's warm pool, idle workers. */
-    POOL("pool", s -> Texts.count(s.pool(), "idle worker"));
+    POOL("pool", s -> Texts.count(s.pool(), "idle worker")),
+    /** The instance's weight when a full grid is shared out; a site's value is a ceiling. */
+    WEIGHT("weight", s -> Texts.number(s.weight())),
+    /** Nodes never taken back when a full grid is shared out; a site's value is a ceiling. */
+    MIN_SHARE("minShare", s -> Texts.count(s.minShare(), "node"));
 
     /** The other spelling of {@link #T_IDLE}: {@code t_idle} as a multiple of O_grow. */
     public static final String T_IDLE_FACTOR_KEY = "tIdleFactor";

@@ -16,7 +16,7 @@ import java.util.List;
 /**
  * The rules a set of provisioning settings must keep, checked on whatever a layer gives: a value
  * alone when only it is given, a pair (uMin below uMax, fMax not below the initial workers,
- * Proactive with at least one initial worker) when both are. Each problem names the settings it
+ * Proactive with at least one initial worker, minShare not above fMax) when both are. Each problem names the settings it
  * involves, so that the resolver can say where each value came from.
  */
 final class SettingsChecks {
@@ -42,6 +42,7 @@ final class SettingsChecks {
         checks.idleTime();
         checks.utilization();
         checks.periodAndThreshold();
+        checks.sharing();
         return List.copyOf(checks.found);
     }
 
@@ -113,5 +114,20 @@ final class SettingsChecks {
 
     private void add(String key, String reason, Setting... involved) {
         found.add(new Found(new SettingProblem(key, reason), List.of(involved)));
+    }
+
+    private void sharing() {
+        Double weight = layer.weight();
+        if (weight != null && !(weight > 0 && Double.isFinite(weight))) {
+            add(Setting.WEIGHT.key(), Texts.number(weight) + " must be above 0", Setting.WEIGHT);
+        }
+        Integer minShare = layer.minShare();
+        if (minShare != null && minShare < 0) {
+            add(Setting.MIN_SHARE.key(), minShare + " must not be negative", Setting.MIN_SHARE);
+        }
+        if (minShare != null && layer.fMax() != null && layer.fMax() >= 1 && minShare > layer.fMax()) {
+            add(Setting.MIN_SHARE.key(), Texts.count(minShare, "node") + " is more than fMax (" + layer.fMax()
+                    + "): the instance could never hold it", Setting.MIN_SHARE, F_MAX);
+        }
     }
 }

@@ -2,6 +2,7 @@ package koala.provisioning;
 
 import static koala.provisioning.Setting.F_MAX;
 import static koala.provisioning.Setting.INITIAL_WORKERS;
+import static koala.provisioning.Setting.MIN_SHARE;
 import static koala.provisioning.Setting.ORCHESTRATOR_THRESHOLD;
 import static koala.provisioning.Setting.POLICY;
 import static koala.provisioning.Setting.POOL;
@@ -10,6 +11,7 @@ import static koala.provisioning.Setting.SAMPLE_PERIOD;
 import static koala.provisioning.Setting.T_IDLE;
 import static koala.provisioning.Setting.U_MAX;
 import static koala.provisioning.Setting.U_MIN;
+import static koala.provisioning.Setting.WEIGHT;
 
 import java.util.EnumMap;
 import java.util.List;
@@ -20,8 +22,9 @@ import java.util.stream.Collectors;
 /**
  * Merges three layers of settings into the effective ones: built-in defaults &lt; the site's
  * configured defaults &lt; the JDF's explicit values. Each setting takes the value of the highest
- * layer that gives it, with one exception: a site's {@code fMax} is also a ceiling — a JDF may
- * ask for fewer workers than the site allows, never more (the site value then wins, marked
+ * layer that gives it, with one exception: a site's {@code fMax}, {@code weight} and
+ * {@code minShare} are also ceilings — a JDF may ask for fewer workers, a lighter weight or a
+ * smaller guaranteed share than the site allows, never more (the site value then wins, marked
  * "site fs0 cap"). The built-in {@code t_idle} depends on the effective policy (n = 6 for
  * OnDemand and Static, 2 for Proactive), so the policy is settled first.
  *
@@ -68,7 +71,7 @@ public final class SettingsResolver {
             PolicyKind policy = pick(POLICY, jdf.policy(), siteLayer.policy(), ProvisioningSettings.DEFAULT_POLICY, "");
             SettingsLayer d = ProvisioningSettings.builtIn(policy);
             String n = "n = " + Texts.number(policy.defaultIdleFactor()) + " for " + policy;
-            layer = new SettingsLayer(policy, fMax(jdf.fMax(), siteLayer.fMax(), d.fMax()),
+            layer = new SettingsLayer(policy, capped(F_MAX, jdf.fMax(), siteLayer.fMax(), d.fMax()),
                     pick(T_IDLE, jdf.tIdle(), siteLayer.tIdle(), d.tIdle(), n),
                     pick(U_MIN, jdf.uMin(), siteLayer.uMin(), d.uMin(), ""),
                     pick(U_MAX, jdf.uMax(), siteLayer.uMax(), d.uMax(), ""),
@@ -77,7 +80,9 @@ public final class SettingsResolver {
                             d.orchestratorThreshold(), ""),
                     pick(INITIAL_WORKERS, jdf.initialWorkers(), siteLayer.initialWorkers(), d.initialWorkers(), ""),
                     pick(RESERVE, jdf.reservePercent(), siteLayer.reservePercent(), d.reservePercent(), ""),
-                    pick(POOL, jdf.pool(), siteLayer.pool(), d.pool(), ""));
+                    pick(POOL, jdf.pool(), siteLayer.pool(), d.pool(), ""),
+                    capped(WEIGHT, jdf.weight(), siteLayer.weight(), d.weight()),
+                    capped(MIN_SHARE, jdf.minShare(), siteLayer.minShare(), d.minShare()));
         }
 
         private <T> T pick(Setting setting, T jdf, T siteValue, T builtIn, String defaultNote) {
@@ -93,13 +98,13 @@ public final class SettingsResolver {
             return builtIn;
         }
 
-        /** The JDF's fMax unless the site's is lower; the site's is a ceiling as well as a default. */
-        private Integer fMax(Integer jdf, Integer siteValue, Integer builtIn) {
-            if (jdf != null && siteValue != null && jdf > siteValue) {
-                origins.put(F_MAX, Origin.siteCap(site, jdf));
+        /** The JDF's value unless the site's is lower; the site's is a ceiling as well as a default. */
+        private <T extends Number & Comparable<T>> T capped(Setting setting, T jdf, T siteValue, T builtIn) {
+            if (jdf != null && siteValue != null && jdf.compareTo(siteValue) > 0) {
+                origins.put(setting, Origin.siteCap(site, Texts.number(jdf.doubleValue())));
                 return siteValue;
             }
-            return pick(F_MAX, jdf, siteValue, builtIn, "");
+            return pick(setting, jdf, siteValue, builtIn, "");
         }
 
         /** The merged values' problems, each ending with where its values came from. */

@@ -49,7 +49,10 @@ final class SettingsText {
         Integer initial = read(Setting.INITIAL_WORKERS.key(), t -> whole(t, "is not a whole number"));
         Double reserve = read(Setting.RESERVE.key(), SettingsText::percent);
         Integer pool = read(Setting.POOL.key(), t -> whole(t, "is not a whole number of workers"));
-        return new SettingsLayer(policy, fMax, tIdle, uMin, uMax, samplePeriod, threshold, initial, reserve, pool);
+        Double weight = read(Setting.WEIGHT.key(), SettingsText::positiveNumber);
+        Integer minShare = read(Setting.MIN_SHARE.key(), t -> whole(t, "is not a whole number of nodes"));
+        return new SettingsLayer(policy, fMax, tIdle, uMin, uMax, samplePeriod, threshold, initial, reserve, pool,
+                weight, minShare);
     }
 
     private IdleTime idleTime() {

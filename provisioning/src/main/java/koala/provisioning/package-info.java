@@ -9,7 +9,9 @@
  * {@link koala.provisioning.SettingsLayer} holds what one source says (built-in defaults, a site's
  * configured defaults, a JDF); {@link koala.provisioning.SettingsResolver} merges them into
  * {@link koala.provisioning.ProvisioningSettings} and says where each value came from
- * ({@link koala.provisioning.ResolvedSettings#describe()}). A site's {@code fMax} is a ceiling.
+ * ({@link koala.provisioning.ResolvedSettings#describe()}). A site's {@code fMax}, {@code weight}
+ * and {@code minShare} are ceilings; the last two are the instance's claim when a full grid is
+ * shared out between instances ({@code koala.arbitration}).
  * Refused values come back as {@link koala.provisioning.SettingProblem}s (key, reason), as a list
  * from {@code check} or in an {@link koala.provisioning.InvalidSettingsException}; nothing is
  * applied, so the caller keeps its previous settings.

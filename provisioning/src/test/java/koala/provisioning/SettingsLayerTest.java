@@ -13,11 +13,11 @@ class SettingsLayerTest {
 
     @Test
     void readsEveryKeyAsAJdfWritesIt() {
-        SettingsLayer layer = SettingsLayer.parse(Map.of("provisioning", "OnDemand", "fMax", "20", "tIdle", "180",
+        SettingsLayer layer = SettingsLayer.parse(map("provisioning", "OnDemand", "fMax", "20", "tIdle", "180",
                 "uMin", "40", "uMax", "50.5", "samplePeriod", "40", "orchestratorThreshold", "45",
-                "initialWorkers", "2", "reserve", "25", "pool", "6"));
+                "initialWorkers", "2", "reserve", "25", "pool", "6", "weight", "2.5", "minShare", "4"));
         assertThat(layer).isEqualTo(new SettingsLayer(PolicyKind.ONDEMAND, 20, IdleTime.fixed(Duration.ofSeconds(180)),
-                40.0, 50.5, Duration.ofSeconds(40), 45.0, 2, 25.0, 6));
+                40.0, 50.5, Duration.ofSeconds(40), 45.0, 2, 25.0, 6, 2.5, 4));
     }
 
     @Test
@@ -29,8 +29,9 @@ class SettingsLayerTest {
 
     @Test
     void everyMalformedValueIsRefusedWithItsKeyInTheJdfCheckersWords() {
-        Map<String, String> bad = Map.of("provisioning", "elastic", "fMax", "0", "tIdle", "-1", "uMin", "101",
-                "uMax", "x", "samplePeriod", "0", "orchestratorThreshold", "1e3", "initialWorkers", "two", "pool", "-1");
+        Map<String, String> bad = map("provisioning", "elastic", "fMax", "0", "tIdle", "-1", "uMin", "101",
+                "uMax", "x", "samplePeriod", "0", "orchestratorThreshold", "1e3", "initialWorkers", "two", "pool", "-1",
+                "weight", "0", "minShare", "some");
         assertThatThrownBy(() -> SettingsLayer.parse(bad))
                 .isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.problems()).extracting(
                         SettingProblem::toString).containsExactly(
@@ -42,7 +43,9 @@ class SettingsLayerTest {
                         "samplePeriod: '0' is not a positive whole number of seconds",
                         "orchestratorThreshold: '1e3' is not a positive number",
                         "initialWorkers: 'two' is not a whole number",
-                        "pool: '-1' is not a whole number of workers"));
+                        "pool: '-1' is not a whole number of workers",
+                        "weight: '0' is not a positive number",
+                        "minShare: 'some' is not a whole number of nodes"));
     }
 
     @Test
@@ -57,7 +60,7 @@ class SettingsLayerTest {
         assertThat(problemsOf(Map.of("tidle", "60", "fMax", " "))).containsExactly(
                 "fMax: no value",
                 "tidle: unknown setting; known: provisioning, fMax, tIdle, uMin, uMax, samplePeriod, "
-                        + "orchestratorThreshold, initialWorkers, reserve, pool, tIdleFactor");
+                        + "orchestratorThreshold, initialWorkers, reserve, pool, weight, minShare, tIdleFactor");
     }
 
     @Test
@@ -68,13 +71,15 @@ class SettingsLayerTest {
                 .containsExactly("fMax: 3 is fewer than the 4 workers the job starts with");
         assertThat(problemsOf(Map.of("provisioning", "proactive", "initialWorkers", "0"))).containsExactly(
                 "provisioning: proactive grows by the number of initial workers, and this job starts with none");
+        assertThat(problemsOf(Map.of("fMax", "10", "minShare", "12"))).containsExactly(
+                "minShare: 12 nodes is more than fMax (10): the instance could never hold it");
     }
 
     @Test
     void typedValuesAreCheckedWithoutBeingApplied() {
         SettingsLayer layer = SettingsLayer.EMPTY.withFMax(0).withInitialWorkers(-1)
                 .withTIdle(IdleTime.fixed(Duration.ofSeconds(-5))).withUMin(-1).withUMax(100.5)
-                .withSamplePeriod(Duration.ZERO).withOrchestratorThreshold(0);
+                .withSamplePeriod(Duration.ZERO).withOrchestratorThreshold(0).withWeight(-1).withMinShare(-2);
         assertThat(layer.problems()).extracting(SettingProblem::toString).containsExactly(
                 "fMax: 0 must be at least 1",
                 "initialWorkers: -1 must not be negative",
@@ -82,7 +87,9 @@ class SettingsLayerTest {
                 "uMin: -1 is not a percentage (0 to 100)",
                 "uMax: 100.5 is not a percentage (0 to 100)",
                 "samplePeriod: 0 s must be positive",
-                "orchestratorThreshold: 0 must be above 0");
+                "orchestratorThreshold: 0 must be above 0",
+                "weight: -1 must be above 0",
+                "minShare: -2 must not be negative");
         assertThat(SettingsLayer.EMPTY.withTIdle(IdleTime.factor(-2)).problems()).extracting(SettingProblem::toString)
                 .containsExactly("tIdleFactor: -2 must be above 0");
         assertThat(SettingsLayer.EMPTY.withUMin(0).withUMax(100).problems()).isEmpty();
@@ -106,6 +113,15 @@ class SettingsLayerTest {
         ProvisioningSettings fixed = onDemand.asLayer().withTIdle(IdleTime.fixed(Duration.ofSeconds(100))).toSettings();
         assertThat(fixed.idleTime(Duration.ofSeconds(30))).isEqualTo(Duration.ofSeconds(100));
         assertThat(IdleTime.factor(2.5).describe()).isEqualTo("2.5 × O_grow");
+    }
+
+    /** A map of any number of key, value pairs (Map.of takes at most 10). */
+    private static Map<String, String> map(String... keysAndValues) {
+        Map<String, String> m = new java.util.LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            m.put(keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return m;
     }
 
     private static List<String> problemsOf(Map<String, String> values) {

@@ -16,7 +16,7 @@ class SettingsResolverTest {
     void withNothingConfiguredThePapersDefaultsApply() {
         ResolvedSettings resolved = SettingsResolver.resolve(jdf(Map.of("initialWorkers", "2")));
         assertThat(resolved.settings()).isEqualTo(new ProvisioningSettings(PolicyKind.ONDEMAND, 20, IdleTime.factor(6),
-                40, 50, Duration.ofSeconds(40), 45, 2, 50, 8));
+                40, 50, Duration.ofSeconds(40), 45, 2, 50, 8, 1, 0));
         assertThat(resolved.describe()).containsExactly(
                 "provisioning = ondemand from default",
                 "fMax = 20 from default",
@@ -27,7 +27,9 @@ class SettingsResolverTest {
                 "orchestratorThreshold = 45 from default",
                 "initialWorkers = 2 from jdf",
                 "reserve = 50% from default",
-                "pool = 8 idle workers from default");
+                "pool = 8 idle workers from default",
+                "weight = 1 from default",
+                "minShare = 0 nodes from default");
     }
 
     @Test
@@ -36,9 +38,10 @@ class SettingsResolverTest {
         SettingsLayer jdf = jdf(Map.of("provisioning", "proactive", "uMax", "70", "initialWorkers", "2"));
         ResolvedSettings resolved = SettingsResolver.resolve("fs0", site, jdf);
         assertThat(resolved.settings()).isEqualTo(new ProvisioningSettings(PolicyKind.PROACTIVE, 20,
-                IdleTime.fixed(Duration.ofSeconds(300)), 30, 70, Duration.ofSeconds(20), 45, 2, 50, 8));
+                IdleTime.fixed(Duration.ofSeconds(300)), 30, 70, Duration.ofSeconds(20), 45, 2, 50, 8, 1, 0));
         assertThat(resolved.origins().values()).extracting(Origin::label).containsExactly(
-                "jdf", "default", "site fs0", "site fs0", "jdf", "site fs0", "default", "jdf", "default", "default");
+                "jdf", "default", "site fs0", "site fs0", "jdf", "site fs0", "default", "jdf", "default", "default", "default",
+                "default");
     }
 
     @Test
@@ -56,6 +59,32 @@ class SettingsResolverTest {
         ResolvedSettings asksNothing = SettingsResolver.resolve("fs0", site, jdf(Map.of()));
         assertThat(asksNothing.settings().fMax()).isEqualTo(16);
         assertThat(asksNothing.origin(Setting.F_MAX)).isEqualTo(Origin.site("fs0"));
+    }
+
+    @Test
+    void theSitesWeightAndMinShareAreCeilingsTooAJdfMayAskLess() {
+        SettingsLayer site = SettingsLayer.parse(Map.of("weight", "2", "minShare", "4"));
+        ResolvedSettings asksMore = SettingsResolver.resolve("fs0", site, jdf(Map.of("weight", "3.5", "minShare", "8")));
+        assertThat(asksMore.settings().weight()).isEqualTo(2);
+        assertThat(asksMore.settings().minShare()).isEqualTo(4);
+        assertThat(asksMore.describe()).contains("weight = 2 from site fs0 cap (jdf asked 3.5)",
+                "minShare = 4 nodes from site fs0 cap (jdf asked 8)");
+
+        ResolvedSettings asksLess = SettingsResolver.resolve("fs0", site, jdf(Map.of("weight", "0.5", "minShare", "1")));
+        assertThat(asksLess.describe()).contains("weight = 0.5 from jdf", "minShare = 1 node from jdf");
+
+        ResolvedSettings asksNothing = SettingsResolver.resolve("fs0", site, jdf(Map.of()));
+        assertThat(asksNothing.describe()).contains("weight = 2 from site fs0", "minShare = 4 nodes from site fs0");
+
+        // with no site value the JDF's is taken as it is
+        assertThat(SettingsResolver.resolve(jdf(Map.of("weight", "3"))).settings().weight()).isEqualTo(3);
+    }
+
+    @Test
+    void aMinShareAboveFMaxIsRefusedSayingWhereBothCameFrom() {
+        assertThat(SettingsResolver.check("fs0", SettingsLayer.EMPTY.withFMax(6), jdf(Map.of("minShare", "8"))))
+                .extracting(SettingProblem::toString).containsExactly("minShare: 8 nodes is more than fMax (6): the "
+                        + "instance could never hold it; minShare from jdf, fMax from site fs0");
     }
 
     @Test

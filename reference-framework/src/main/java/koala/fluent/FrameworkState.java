@@ -94,6 +94,36 @@ public final class FrameworkState {
         workers = workers.stream().filter(x -> !x.id().equals(id)).toList();
     }
 
+    /**
+     * What losing a worker did: the applications that ran on it failed (their slots on other
+     * workers are free again), and the waiting SWCs that then started, in queue order.
+     */
+    public record Lost(List<Application> failed, List<AppOutcome> started) {
+        public Lost {
+            failed = List.copyOf(failed);
+            started = List.copyOf(started);
+        }
+    }
+
+    /**
+     * A worker is gone, busy or not — its node was ended (taken back by KOALA, or lost): it leaves
+     * first, then every application with a component on it fails and frees its slots elsewhere,
+     * then waiting SWCs start FCFS on the workers that remain (never on the one gone).
+     */
+    public Lost lose(String id, Instant now) {
+        Worker gone = worker(id).orElseThrow(() -> new IllegalArgumentException("no worker " + id));
+        advance(now);
+        workers = workers.stream().filter(x -> !x.id().equals(id)).toList();
+        List<Application> failed = new ArrayList<>();
+        for (Worker.Running r : gone.running()) {
+            RunningApp app = running.remove(r.appId());
+            List<String> hosts = app.where().stream().map(Assignment::workerId).toList();
+            workers = workers.stream().map(w -> hosts.contains(w.id()) ? w.stop(r.appId(), now) : w).toList();
+            failed.add(app.app());
+        }
+        return new Lost(failed, startQueued(now));
+    }
+
     /** Places {@code job}: each application starts, queues or is rejected, as the outcome says. */
     public PlacementOutcome submit(Job job, Instant now) {
         job.apps().forEach(a -> requireNotLive(a.id()));

@@ -55,6 +55,28 @@ class FrameworkStateTest {
     }
 
     @Test
+    void aLostWorkerFailsWhatRanOnItAndTheQueueStartsOnTheWorkersLeftNeverOnIt() {
+        FrameworkState master = master(PolicyKind.ONDEMAND);
+        master.addWorker("w1", T0);
+        master.addWorker("w2", T0);
+        // swc-a takes 6 slots of w1 (2 left), swc-b 6 (the 2 of w1 and 4 of w2); swc-d (6) finds 4 free and waits
+        assertThat(master.submit(job("j1", swc("swc-a", 2, 300), swc("swc-b", 2, 300), swc("swc-d", 2, 300)), T0)
+                .reasons()).containsExactly("swc-a placed: 6 slots on w1", "swc-b placed: 6 slots on w1 (2), w2 (4)",
+                "swc-d queued: needs 6 slots, 4 free");
+
+        // w1 is ended at 10:01:00: swc-a and swc-b fail (swc-b's 4 slots on w2 are free again) and swc-d starts on w2,
+        // not on w1, which is gone
+        FrameworkState.Lost lost = master.lose("w1", at(60));
+        assertThat(lost.failed()).extracting(Application::id).containsExactly("swc-a", "swc-b");
+        assertThat(lost.started()).extracting(AppOutcome::reason)
+                .containsExactly("swc-d started from the queue: 6 slots on w2, waited 60 s");
+        assertThat(master.workers()).extracting(Worker::id).containsExactly("w2");
+        assertThat(master.running()).extracting(r -> r.app().id()).containsExactly("swc-d");
+        // w1's busy time up to its end is kept
+        assertThat(master.metrics(at(60)).workerTime().get("w1").busy()).isEqualTo(Duration.ofSeconds(60));
+    }
+
+    @Test
     void theHeadOfTheQueueIsNotOvertakenByASmallerSwcBehindIt() {
         FrameworkState master = master(PolicyKind.STATIC);
         master.addWorker("w1", T0);

@@ -8,8 +8,12 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.Random;
 import java.util.Set;
+import koala.arbitration.PerformanceWindow;
+import koala.arbitration.Tenant;
 import koala.fluent.AppOutcome;
 import koala.fluent.Application;
 import koala.fluent.FrameworkSettings;
@@ -44,6 +48,17 @@ import koala.provisioning.WorkerPolicy;
  * </ul>
  * A release that names a worker the master has busy is not carried out (it cannot happen with
  * CPU loads of at least 5%, the runner's busy threshold; it is counted in case a profile goes lower).
+ *
+ * <p>On a shared grid ({@link GridArbiter}) a grow is bounded by the policy's F_max only and then
+ * answered by the arbiter: nodes now, nodes promised (the job waits for them too), the rest
+ * refused. The arbiter may take nodes back: idle workers it names go at once; asked to shrink, the
+ * master gives back idle workers, longest idle first, as they come, until the deadline; workers
+ * KOALA ends itself are lost with what runs on them ({@link FrameworkState#lose}) — an RL is lost,
+ * an SWC is submitted again by its user at once (its slowdown counts from its first arrival). An
+ * instance that keeps its initial workers (Static, Proactive) asks for the ones it lost at each
+ * sample, as the runner replaces lost workers. It reports its figure for the performance policy:
+ * {@link PerformanceWindow#stretch} of the share of RLs lost (rejected or killed) over the window,
+ * or the mean slowdown of its SWCs (finished in the window, or waiting now), the larger if both.
  */
 final class Instance {
     private final String name;
@@ -60,16 +75,34 @@ final class Instance {
     private final Deque<Job> pending = new ArrayDeque<>();
     private final Set<String> awaited = new HashSet<>();
     private final Map<String, Running> apps = new HashMap<>();
+    private final GridArbiter arbiter;
+    private final PerformanceWindow lostWindow;
+    private final PerformanceWindow slowdownWindow;
+    private final Map<String, Instant> arrivedAt = new HashMap<>();
     private long submittedApps;
     private long busyReleasesRefused;
     private int nextJob;
+    private long runs;
+    private boolean headWaits;
+    private int owed;
+    private int giveBack;
+    private Instant giveBackUntil = Instant.MIN;
+    private long killed;
+    private long takenBack;
+    private long resubmitted;
+    private double usefulNodeSeconds;
+    private double slowdownSum;
+    private long slowdowns;
 
-    private record Running(Application app, Instant start) {
+    private record Running(Application app, Instant start, long run) {
     }
 
     Instance(String name, EventQueue events, SimGrid grid, Workload workload, WorkerPolicy policy,
-             GrowDelay delay, String home, long seed) {
+             GrowDelay delay, String home, long seed, GridArbiter arbiter, Duration figureWindow) {
         this.name = name;
+        this.arbiter = arbiter;
+        this.lostWindow = new PerformanceWindow(figureWindow);
+        this.slowdownWindow = new PerformanceWindow(figureWindow);
         this.events = events;
         this.grid = grid;
         this.workload = workload;
@@ -94,6 +127,10 @@ final class Instance {
         events.after(settings.samplePeriod(), this::sample);
     }
 
+    String name() {
+        return name;
+    }
+
     private void nextArrival() {
         if (nextJob < workload.jobs().size() && workload.jobs().get(nextJob).submittedAt().isBefore(workload.end())) {
             Job job = workload.jobs().get(nextJob++);
@@ -105,6 +142,7 @@ final class Instance {
     }
 
     private void arrive(Job job) {
+        job.apps().forEach(a -> arrivedAt.putIfAbsent(a.id(), job.submittedAt()));
         pending.addLast(job);
         if (pending.size() == 1) {
             serveHead();
@@ -119,11 +157,12 @@ final class Instance {
             // the master computes the request under every policy, but asks only when the framework resizes
             ResizeRequest ask = settings.policy().frameworkResizes() ? master.growRequest(head) : null;
             if (ask != null && ask.ask()) {
-                WorkerDecision d = policy.onGrowRequest(book.layer(grid.idleNodes()), ask.grow());
+                WorkerDecision d = policy.onGrowRequest(book.layer(arbiter == null ? grid.idleNodes() : -1), ask.grow());
                 if (d instanceof WorkerDecision.Grow g) {
                     List<SimGrid.Node> nodes = grow(g.workers(), now);
-                    if (!nodes.isEmpty()) {
+                    if (!nodes.isEmpty() || owed > 0) {
                         nodes.forEach(n -> awaited.add(n.id()));
+                        headWaits = true;
                         return;
                     }
                 }
@@ -132,8 +171,14 @@ final class Instance {
         }
     }
 
+    /** Grows by up to {@code workers}: what the grid grants (alone, or through the arbiter, which may also promise). */
     private List<SimGrid.Node> grow(int workers, Instant now) {
-        List<SimGrid.Node> nodes = grid.grant(workers);
+        List<SimGrid.Node> nodes = arbiter == null ? grid.grant(workers) : arbiter.grow(this, workers);
+        startWorkers(nodes, now);
+        return nodes;
+    }
+
+    private void startWorkers(List<SimGrid.Node> nodes, Instant now) {
         if (!nodes.isEmpty()) {
             account.grew();
         }
@@ -141,14 +186,24 @@ final class Instance {
             book.starting(node, now);
             events.after(delay.draw(random), () -> join(node.id()));
         }
-        return nodes;
     }
 
     private void join(String id) {
+        if (book.requestedAt(id) == null) {
+            return;
+        }
         Instant now = events.instant();
         account.joined(book.reportedIn(id, now, true));
         started(master.addWorker(id, now), now);
-        if (awaited.remove(id) && awaited.isEmpty()) {
+        if (awaited.remove(id)) {
+            submitHeadWhenReady(now);
+        }
+    }
+
+    /** The head job waited for its grow: submitted once every worker granted for it reported in and none is owed. */
+    private void submitHeadWhenReady(Instant now) {
+        if (headWaits && awaited.isEmpty() && owed == 0) {
+            headWaits = false;
             submit(pending.pollFirst(), now);
             serveHead();
         }
@@ -158,28 +213,59 @@ final class Instance {
         PlacementOutcome out = master.submit(job, now);
         submittedApps += job.apps().size();
         account.submitted(job.submittedAt(), now, job.apps().size());
+        for (AppOutcome o : out.apps()) {
+            if (o.verdict() == AppOutcome.Verdict.REJECTED) {
+                lostWindow.record(now, 1);
+            }
+        }
         started(out.with(AppOutcome.Verdict.PLACED), now);
     }
 
     private void started(List<AppOutcome> placed, Instant now) {
         for (AppOutcome o : placed) {
             Application app = o.app();
-            apps.put(app.id(), new Running(app, now));
-            events.at(now.plus(app.duration()), () -> finish(app.id()));
+            long run = ++runs;
+            apps.put(app.id(), new Running(app, now, run));
+            events.at(now.plus(app.duration()), () -> finish(app.id(), run));
         }
     }
 
-    private void finish(String appId) {
+    private void finish(String appId, long run) {
+        Running r = apps.get(appId);
+        if (r == null || r.run() != run) {
+            return;
+        }
         Instant now = events.instant();
-        Running r = apps.remove(appId);
+        apps.remove(appId);
         account.used(nodePercentSeconds(r, now));
+        usefulNodeSeconds += nodeSeconds(r, now);
+        if (r.app().isRl()) {
+            lostWindow.record(now, 0);
+        } else {
+            double slowdown = slowdown(r.app(), now);
+            slowdownSum += slowdown;
+            slowdowns++;
+            slowdownWindow.record(now, slowdown);
+        }
         started(master.finish(appId, now), now);
+        giveBackIdle(now);
+    }
+
+    /** (finished − first arrival) / duration. */
+    private double slowdown(Application app, Instant finished) {
+        return Duration.between(arrivedAt.get(app.id()), finished).toMillis() / (double) app.duration().toMillis();
     }
 
     /** CPU an application used from its start to {@code until}, in percent of a node × seconds. */
     private double nodePercentSeconds(Running r, Instant until) {
         double perComponent = workload.cpuSeconds(r.app(), r.start(), until);
         return r.app().isRl() ? perComponent : perComponent * r.app().components() / master.settings().slotsPerWorker();
+    }
+
+    /** Node-time an application held from its start to {@code until}: an RL its worker, an SWC its share of slots. */
+    private double nodeSeconds(Running r, Instant until) {
+        double seconds = Math.min(Duration.between(r.start(), until).toMillis(), r.app().duration().toMillis()) / 1000.0;
+        return r.app().isRl() ? seconds : seconds * r.app().components() / master.settings().slotsPerWorker();
     }
 
     private void sample() {
@@ -195,14 +281,16 @@ final class Instance {
             busy += w.isIdle() ? 0 : 1;
         }
         account.point(Workload.START, now, book.size(), busy, cpuUsed);
-        act(policy.onSample(book.layer(grid.idleNodes()), now), inMaster, now);
+        act(policy.onSample(book.layer(arbiter == null ? grid.idleNodes() : -1), now), inMaster, now);
         // as the real master: while a job waits for its grow, the idle workers are the ones it counted on
-        if (settings.policy().frameworkResizes() && awaited.isEmpty()) {
+        if (settings.policy().frameworkResizes() && !headWaits) {
             List<String> idle = master.releaseRequest(now).release();
             if (!idle.isEmpty()) {
                 act(policy.onShrinkRequest(book.layer(-1), idle, now), inMaster, now);
             }
         }
+        giveBackIdle(now);
+        replaceLost(now);
         events.after(settings.samplePeriod(), this::sample);
     }
 
@@ -227,10 +315,145 @@ final class Instance {
                     continue;
                 }
                 master.removeWorker(id, now);
-                RunnerBook.Released gone = book.remove(id);
-                grid.release(gone.node());
-                account.released(gone.requestedAt(), now);
+                giveNode(id, now);
             }
+        }
+    }
+
+    private void giveNode(String id, Instant now) {
+        RunnerBook.Released gone = book.remove(id);
+        grid.release(gone.node());
+        account.released(gone.requestedAt(), now);
+    }
+
+    // ---- on a shared grid: what the arbiter asks of this instance, and what it tells the arbiter
+
+    /** This instance as the arbiter sees it: its runner's view of its workers, its claim, its figure. */
+    Tenant tenant(int asking) {
+        Tenant t = Tenant.of(name, settings, book.layer(-1)).asking(asking);
+        OptionalDouble figure = figure(events.instant());
+        return figure.isPresent() ? t.reporting(figure.getAsDouble()) : t;
+    }
+
+    /** The figure it reports: the stretch of its RLs lost, the slowdown of its SWCs, the larger if both. */
+    OptionalDouble figure(Instant now) {
+        OptionalDouble lost = lostWindow.mean(now);
+        List<Double> waits = new java.util.ArrayList<>();
+        OptionalDouble done = slowdownWindow.mean(now);
+        master.queue().forEach(a -> waits.add(waitingSlowdown(a, now)));
+        pending.forEach(j -> j.apps().stream().filter(a -> !a.isRl()).forEach(a -> waits.add(waitingSlowdown(a, now))));
+        OptionalDouble swc = OptionalDouble.empty();
+        if (done.isPresent() || !waits.isEmpty()) {
+            int n = slowdownWindow.size();
+            double sum = (done.isPresent() ? done.getAsDouble() * n : 0) + waits.stream().mapToDouble(d -> d).sum();
+            swc = OptionalDouble.of(sum / (n + waits.size()));
+        }
+        OptionalDouble rl = lost.isPresent() ? OptionalDouble.of(PerformanceWindow.stretch(lost.getAsDouble()))
+                : OptionalDouble.empty();
+        if (rl.isPresent() && swc.isPresent()) {
+            return OptionalDouble.of(Math.max(rl.getAsDouble(), swc.getAsDouble()));
+        }
+        return rl.isPresent() ? rl : swc;
+    }
+
+    /** The slowdown an application waiting now would have if it started now. */
+    private double waitingSlowdown(Application app, Instant now) {
+        Instant arrived = arrivedAt.getOrDefault(app.id(), now);
+        return (Duration.between(arrived, now).toMillis() + app.duration().toMillis()) / (double) app.duration().toMillis();
+    }
+
+    /** Nodes taken back for this instance, granted now: they start as a grow's, and a waiting job waits for them too. */
+    void deliver(List<SimGrid.Node> nodes) {
+        startWorkers(nodes, events.instant());
+        if (headWaits) {
+            nodes.forEach(n -> awaited.add(n.id()));
+        }
+    }
+
+    /**
+     * The nodes the arbiter owes this instance now (taken back for it, not yet granted): a waiting
+     * job waits for them; once none is owed (granted, or refused) it goes ahead when its workers are in.
+     */
+    void owed(int nodes) {
+        int before = owed;
+        owed = nodes;
+        if (before > 0 && nodes == 0 && headWaits) {
+            // after the arbiter's decision is carried out: submitting may ask for another grow
+            events.at(events.instant(), () -> submitHeadWhenReady(events.instant()));
+        }
+    }
+
+    /** Idle workers taken back: ended at once; one the master has busy by now stays (the arbiter ends it after the grace). */
+    void releaseIdle(List<String> ids) {
+        Instant now = events.instant();
+        for (String id : ids) {
+            Optional<Worker> w = master.workers().stream().filter(x -> x.id().equals(id)).findFirst();
+            if (w.isPresent() && w.get().isIdle()) {
+                master.removeWorker(id, now);
+                giveNode(id, now);
+                takenBack++;
+            }
+        }
+    }
+
+    /** Asked to give back {@code nodes} workers by {@code deadline}: the master gives idle ones as they come. */
+    void askShrink(int nodes, Instant deadline) {
+        giveBack += nodes;
+        giveBackUntil = deadline;
+        giveBackIdle(events.instant());
+    }
+
+    private void giveBackIdle(Instant now) {
+        if (giveBack == 0) {
+            return;
+        }
+        if (!now.isBefore(giveBackUntil)) {
+            giveBack = 0;
+            return;
+        }
+        List<String> idle = master.workers().stream().filter(Worker::isIdle)
+                .sorted(java.util.Comparator.comparing(Worker::idleSince).thenComparing(Worker::id,
+                        koala.provisioning.NaturalOrder.IDS)).map(Worker::id).limit(giveBack).toList();
+        for (String id : idle) {
+            master.removeWorker(id, now);
+            giveNode(id, now);
+            giveBack--;
+            takenBack++;
+        }
+    }
+
+    /** The grace period is over: KOALA ends these workers, busy or not; what runs on them is lost. */
+    void endWorkers(List<String> ids) {
+        Instant now = events.instant();
+        for (String id : ids) {
+            if (master.workers().stream().noneMatch(w -> w.id().equals(id))) {
+                continue;
+            }
+            FrameworkState.Lost lost = master.lose(id, now);
+            giveNode(id, now);
+            takenBack++;
+            for (Application app : lost.failed()) {
+                Running r = apps.remove(app.id());
+                account.used(nodePercentSeconds(r, now));
+                killed++;
+                if (app.isRl()) {
+                    lostWindow.record(now, 1);
+                } else {
+                    resubmitted++;
+                    // its user submits it again, once the arbiter's decision is carried out
+                    Job again = new Job("again-" + app.id() + "-" + resubmitted, List.of(app), now);
+                    events.at(now, () -> arrive(again));
+                }
+            }
+            started(lost.started(), now);
+        }
+    }
+
+    /** Static and Proactive keep their initial workers: the runner asks for the ones taken back. */
+    private void replaceLost(Instant now) {
+        int missing = settings.initialWorkers() - book.size() - owed;
+        if (arbiter != null && settings.policy().keepsInitialWorkers() && missing > 0) {
+            startWorkers(arbiter.grow(this, missing), now);
         }
     }
 
@@ -246,6 +469,34 @@ final class Instance {
             }
         }
         return account.metrics(name, submittedApps, master.metrics(end));
+    }
+
+    /**
+     * The figures of a shared grid at {@code end} (after {@link #metrics}): applications running then
+     * count their node-time so far and their slowdown as if they finish; waiting SWCs at least the
+     * slowdown they have had (their wait so far and a run).
+     */
+    TenantMetrics tenantMetrics(RunMetrics run, Instant end) {
+        double useful = usefulNodeSeconds;
+        double sum = slowdownSum;
+        long n = slowdowns;
+        for (Running r : apps.values()) {
+            useful += nodeSeconds(r, end);
+            if (!r.app().isRl()) {
+                sum += slowdown(r.app(), r.start().plus(r.app().duration()));
+                n++;
+            }
+        }
+        List<Application> waiting = new java.util.ArrayList<>(master.queue());
+        pending.forEach(j -> j.apps().stream().filter(a -> !a.isRl()).forEach(waiting::add));
+        for (Application a : waiting) {
+            sum += waitingSlowdown(a, end);
+            n++;
+        }
+        long lost = run.rejected() + killed - resubmitted;
+        long offered = run.applications() - resubmitted;
+        return new TenantMetrics(name, run, killed, offered == 0 ? 0 : 100.0 * lost / offered, n == 0 ? Double.NaN
+                : sum / n, n, useful / 3600, takenBack);
     }
 
     long busyReleasesRefused() {

@@ -1,8 +1,11 @@
 package koala.sim;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import koala.arbitration.Arbiter;
+import koala.arbitration.ArbitrationSettings;
 import koala.provisioning.ProvisioningSettings;
 import koala.provisioning.WorkerPolicy;
 
@@ -15,12 +18,20 @@ import koala.provisioning.WorkerPolicy;
  * Workload w = Generators.rl(Generators.RlParameters.PAPER, Duration.ofHours(24), seed);
  * RunMetrics m = Simulation.one(w, ProvisioningSettings.defaults(PolicyKind.ONDEMAND, 0), GrowDelay.PAPER, seed);
  * }</pre>
+ *
+ * <p>By default each instance grows from whatever the grid has idle, as the scheduler grants a grow
+ * today. {@link #arbitrated} shares the grid through the scheduler's arbitration code instead
+ * ({@code koala.arbitration}): grows are answered, and nodes taken back, by the policy named.
  */
 public final class Simulation {
+    /** How far back an instance's reported figure looks (the performance policy's input). */
+    public static final Duration FIGURE_WINDOW = Duration.ofMinutes(30);
+
     private final EventQueue events = new EventQueue(Workload.START);
     private final SimGrid grid;
     private final long seed;
     private final List<Instance> instances = new ArrayList<>();
+    private GridArbiter arbiter;
 
     public Simulation(SimGrid grid, long seed) {
         this.grid = grid;
@@ -35,7 +46,24 @@ public final class Simulation {
 
     /** Adds an instance run by {@code policy}: one of {@link WorkerPolicy#of}, or one under study not yet in provisioning. */
     public Simulation instance(String name, Workload workload, WorkerPolicy policy, GrowDelay delay, String home) {
-        instances.add(new Instance(name, events, grid, workload, policy, delay, home, seed * 7919 + instances.size()));
+        Instance i = new Instance(name, events, grid, workload, policy, delay, home, seed * 7919 + instances.size(),
+                arbiter, FIGURE_WINDOW);
+        instances.add(i);
+        if (arbiter != null) {
+            arbiter.add(i);
+        }
+        return this;
+    }
+
+    /**
+     * Shares the grid between the instances added from now on through the scheduler's arbiter with
+     * these settings: every grow goes through it, and it takes nodes back by its policy.
+     */
+    public Simulation arbitrated(ArbitrationSettings settings) {
+        if (!instances.isEmpty()) {
+            throw new IllegalStateException("choose the arbitration before adding instances");
+        }
+        this.arbiter = new GridArbiter(new Arbiter(settings), grid, events);
         return this;
     }
 
@@ -43,8 +71,43 @@ public final class Simulation {
     public List<RunMetrics> run(Instant end) {
         grid.startBackground(events);
         instances.forEach(Instance::start);
+        if (arbiter != null) {
+            arbiter.start();
+        }
         events.runUntil(end);
         return instances.stream().map(i -> i.metrics(end)).toList();
+    }
+
+    /** What a run of a shared grid gave: each instance's figures, and what the arbiter did, in nodes. */
+    public record Shared(List<TenantMetrics> tenants, int nodes, double hours, long takenBack, long ended,
+            long askedToShrink, long idleTaken, long grantedTakenBack, long grantedShort) {
+        public Shared {
+            tenants = List.copyOf(tenants);
+        }
+
+        /** Node-time of applications not killed / the grid's node-time, percent. */
+        public double utilization() {
+            return 100 * tenants.stream().mapToDouble(TenantMetrics::usefulNodeHours).sum() / (nodes * hours);
+        }
+
+        /** Worker node-time the instances held / the grid's node-time, percent. */
+        public double held() {
+            return 100 * tenants.stream().mapToDouble(t -> t.run().allocatedHours()).sum() / (nodes * hours);
+        }
+    }
+
+    /** Runs until {@code end} and returns the figures of a shared grid (with {@link #arbitrated}, or without: fcfs as today). */
+    public Shared runShared(Instant end) {
+        List<RunMetrics> runs = run(end);
+        List<TenantMetrics> tenants = new ArrayList<>();
+        for (int i = 0; i < instances.size(); i++) {
+            tenants.add(instances.get(i).tenantMetrics(runs.get(i), end));
+        }
+        double hours = java.time.Duration.between(Workload.START, end).toMillis() / 3.6e6;
+        GridArbiter.Counts c = arbiter == null ? new GridArbiter.Counts() : arbiter.counts();
+        long taken = tenants.stream().mapToLong(TenantMetrics::takenBack).sum();
+        return new Shared(tenants, grid.nodes(), hours, taken, c.ended, c.askedToShrink, c.idleTaken,
+                c.grantedTakenBack, c.grantedShort);
     }
 
     /** Events processed so far, for the speed benchmark. */

@@ -7,7 +7,9 @@
  * a grant delay ({@link koala.sim.SimGrid}, {@link koala.sim.GrowDelay}), workloads
  * ({@link koala.sim.Generators}, {@link koala.sim.WorkloadFile}), the runner's book of workers
  * ({@link koala.sim.RunnerBook}, on the runner's own {@code WorkerReport}) and the metrics
- * ({@link koala.sim.RunMetrics}, with {@link koala.sim.Clairvoyant} as the bound).
+ * ({@link koala.sim.RunMetrics}, with {@link koala.sim.Clairvoyant} as the bound). Instances may
+ * share a grid through the scheduler's arbitration code ({@code koala.arbitration.Arbiter}, carried
+ * out by {@link koala.sim.GridArbiter}; {@link koala.sim.Simulation#arbitrated}).
  *
  * <pre>{@code
  * Workload w = Generators.rl(Generators.RlParameters.PAPER, Duration.ofHours(24), seed);

@@ -43,7 +43,9 @@ enum Attribute {
     SAMPLE_PERIOD("samplePeriod", Level.FRAMEWORK, Shape.ONE, Values::positiveSeconds),
     ORCHESTRATOR_THRESHOLD("orchestratorThreshold", Level.FRAMEWORK, Shape.ONE, Values::positiveNumber),
     RESERVE("reserve", Level.FRAMEWORK, Shape.ONE, Values::percent),
-    POOL("pool", Level.FRAMEWORK, Shape.ONE, Values::workers);
+    POOL("pool", Level.FRAMEWORK, Shape.ONE, Values::workers),
+    WEIGHT("weight", Level.FRAMEWORK, Shape.ONE, Values::positiveNumber),
+    MIN_SHARE("minShare", Level.FRAMEWORK, Shape.ONE, Values::nodes);
 
     /** Where an attribute belongs. */
     enum Level {

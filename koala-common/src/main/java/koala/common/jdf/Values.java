@@ -53,6 +53,11 @@ final class Values {
         return text;
     }
 
+    static String nodes(String text) {
+        whole(text, "is not a whole number of nodes");
+        return text;
+    }
+
     static String seconds(String text) {
         whole(text, "is not a whole number of seconds");
         return text;

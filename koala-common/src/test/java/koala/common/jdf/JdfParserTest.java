@@ -101,7 +101,7 @@ class JdfParserTest {
         JobDescription job = parse("""
                 +( &(jobType = framework)(role = master)(executable = /bin/sleep)(arguments = infinity)
                     (provisioning = OnDemand)(fMax = 20)(tIdle = 180)(uMin = 40)(uMax = 50.5)
-                    (samplePeriod = 40)(orchestratorThreshold = 45) )
+                    (samplePeriod = 40)(orchestratorThreshold = 45)(weight = 2)(min_share = 4) )
                  ( &(role = orchestrator)(count = 1)(executable = /bin/sleep) )
                  ( &(role = worker)(count = 0)(executable = /bin/sleep) )
                 """);
@@ -113,7 +113,7 @@ class JdfParserTest {
                 tuple("worker", 0));
         assertThat(job.framework()).containsOnly(entry("provisioning", "ondemand"), entry("fMax", "20"),
                 entry("tIdle", "180"), entry("uMin", "40"), entry("uMax", "50.5"), entry("samplePeriod", "40"),
-                entry("orchestratorThreshold", "45"));
+                entry("orchestratorThreshold", "45"), entry("weight", "2"), entry("minShare", "4"));
     }
 
     @Test

@@ -115,6 +115,13 @@ class JdfValueErrorsTest {
     }
 
     @Test
+    void weightIsAPositiveNumberAndMinShareAWholeNumberOfNodes() {
+        assertThat(errors("+(&(jobType = framework)(role = master)(weight = 0)(minShare = 2.5))(&(role = orchestrator))"))
+                .containsExactly("job.jdf:1:50: weight: '0' is not a positive number",
+                        "job.jdf:1:64: minShare: '2.5' is not a whole number of nodes");
+    }
+
+    @Test
     void rolesAndFrameworkAttributesBelongToFrameworkJobsOnly() {
         assertThat(errors(job("(role = master)(fMax = 4)(uMin = 10)"))).containsExactly(
                 "job.jdf:1:27: role: only framework jobs (jobType = framework) have roles",

@@ -46,7 +46,7 @@ public final class Charts {
         s.setMarker(line.markers() ? SeriesMarkers.CIRCLE : SeriesMarkers.NONE);
     }
 
-    public static Path png(XYChart chart, Path dir, String name) {
+    public static Path png(org.knowm.xchart.internal.chartpart.Chart<?, ?> chart, Path dir, String name) {
         Path file = dir.resolve(name + ".png");
         try {
             Files.createDirectories(dir);

@@ -24,4 +24,14 @@ public record Stat(double mean, double sd) {
     public String text() {
         return String.format("%.1f ± %.1f", mean, sd);
     }
+
+    /** "1.32 ± 0.06". */
+    public String text2() {
+        return String.format("%.2f ± %.2f", mean, sd);
+    }
+
+    /** "1.3200,0.0600", for CSV files. */
+    public String csv() {
+        return String.format(java.util.Locale.ROOT, "%.4f,%.4f", mean, sd);
+    }
 }
