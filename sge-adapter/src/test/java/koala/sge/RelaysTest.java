@@ -50,8 +50,10 @@ class RelaysTest {
         RelayAddress scheduler;
         RelayAddress runner;
         try (Relays before = relays(state)) {
-            scheduler = before.open(45001, 0);
-            runner = before.open(45002, 0);
+            // ports outside the kernel's ephemeral range: on a busy machine an outgoing connection may
+            // take an ephemeral one between the two agents' lives, and the restore would rightly move
+            scheduler = before.open(45001, freeFixedPort());
+            runner = before.open(45002, freeFixedPort());
         }
         assertThat(state.read().relays()).containsExactly(new AgentState.Relay(45001, scheduler.port()),
                 new AgentState.Relay(45002, runner.port()));
@@ -61,6 +63,20 @@ class RelaysTest {
             after.restore();
             assertThat(after.all()).containsExactly(scheduler, runner);
         }
+    }
+
+    /** A free port below the ephemeral range (32768 and up on Linux). */
+    private static int freeFixedPort() {
+        java.util.Random random = new java.util.Random();
+        for (int attempt = 0; attempt < 100; attempt++) {
+            int port = 20000 + random.nextInt(12000);
+            try (ServerSocket probe = new ServerSocket(port, 1, LOOPBACK)) {
+                return probe.getLocalPort();
+            } catch (java.io.IOException taken) {
+                // try another
+            }
+        }
+        throw new IllegalStateException("no free port in 20000..31999");
     }
 
     @Test
