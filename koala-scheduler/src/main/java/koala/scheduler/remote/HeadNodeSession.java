@@ -152,6 +152,19 @@ final class HeadNodeSession implements HeadNodeShell, AutoCloseable {
      * returned. {@code host} is a name or an IPv4 address (JSch's forwarding syntax splits on ':').
      */
     int forwardRemote(int wanted, String host, int port) throws JSchException {
+        boolean interrupted = Thread.currentThread().isInterrupted();
+        try {
+            return forwardRemoteOnce(wanted, host, port);
+        } finally {
+            // JSch may leave the calling thread's interrupt flag set (here: the scheduler's loop, whose
+            // next call, to the agent for the relay, then failed at once); keep only a flag set before
+            if (!interrupted) {
+                Thread.interrupted();
+            }
+        }
+    }
+
+    private int forwardRemoteOnce(int wanted, String host, int port) throws JSchException {
         if (wanted != 0) {
             return session.setPortForwardingR("127.0.0.1:" + wanted + ":" + host + ":" + port);
         }
