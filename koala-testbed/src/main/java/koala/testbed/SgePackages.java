@@ -3,10 +3,11 @@ package koala.testbed;
 import java.util.List;
 import java.util.Map;
 
-/** Debian's Son of Grid Engine packages: what the testbed needs, installed when missing. */
+/** Debian's packages the testbed needs (Son of Grid Engine and the hosts' tools), installed when missing. */
 final class SgePackages {
+    /** SGE, and what the testbed's hosts need: namespaces and bridges (iproute2, util-linux), a remote head node's SSH server. */
     static final List<String> NAMES = List.of("gridengine-master", "gridengine-exec", "gridengine-client",
-            "gridengine-drmaa1.0", "libdrmaa1.0-java");
+            "gridengine-drmaa1.0", "libdrmaa1.0-java", "iproute2", "util-linux", "openssh-server");
 
     private SgePackages() {
     }
