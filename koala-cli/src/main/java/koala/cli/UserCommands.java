@@ -1,0 +1,54 @@
+package koala.cli;
+
+import java.util.Optional;
+import java.util.Set;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The lean entry point for the commands a grid user runs all day — {@code submit}, {@code jobs},
+ * {@code status}, {@code cancel}, {@code sites} — which {@code bin/koala} starts instead of
+ * {@link Koala} for them, with JVM options for a short-lived client and a class-data archive
+ * ({@link CliTraining}). Picocli builds the model of every subcommand it is given up front, and
+ * {@link Koala}'s reaches the testbed, the scheduler, the simulator and the experiments; this one
+ * is given only the command being run (the very same class, so the same options, help and exit
+ * statuses). Library warnings go to standard error through Log4j's simple logger: Log4j's full
+ * configuration is a daemon's concern.
+ */
+@Command(name = "koala")
+public final class UserCommands {
+    /** The commands this entry point serves; {@code bin/koala} sends these here. */
+    public static final Set<String> NAMES = Set.of("submit", "jobs", "status", "cancel", "sites");
+
+    public static void main(String[] args) {
+        if (args.length == 0 || !NAMES.contains(args[0])) {
+            Koala.main(args);
+            return;
+        }
+        quietLogging();
+        System.exit(commandLine(args[0]).execute(args));
+    }
+
+    /** A command line that knows only {@code name}, one of {@link #NAMES}. */
+    static CommandLine commandLine(String name) {
+        Object command = command(name).orElseThrow(() -> new IllegalArgumentException("not a user command: " + name));
+        return Koala.withErrorHandling(new CommandLine(new UserCommands()).addSubcommand(command));
+    }
+
+    private static Optional<Object> command(String name) {
+        return Optional.ofNullable(switch (name) {
+            case "submit" -> new SubmitCommand();
+            case "jobs" -> new JobCommands.Jobs();
+            case "status" -> new JobCommands.Status();
+            case "cancel" -> new JobCommands.Cancel();
+            case "sites" -> new JobCommands.Sites();
+            default -> null;
+        });
+    }
+
+    /** Log4j's simple logger, warnings and errors to standard error; set before anything logs. */
+    static void quietLogging() {
+        System.setProperty("log4j2.loggerContextFactory", "org.apache.logging.log4j.simple.SimpleLoggerContextFactory");
+        System.setProperty("org.apache.logging.log4j.simplelog.level", "WARN");
+    }
+}
