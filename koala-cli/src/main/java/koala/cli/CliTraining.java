@@ -3,14 +3,12 @@ package koala.cli;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.io.PrintWriter;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import picocli.CommandLine;
 
 /**
  * The training run of the user commands' class-data-sharing archive: {@code bin/koala build} runs
@@ -39,13 +37,16 @@ public final class CliTraining {
         UserCommands.quietLogging();
         Path dir = Files.createTempDirectory("koala-cli-training-");
         PrintStream out = System.out;
+        PrintStream err = System.err;
         ByteArrayOutputStream errors = new ByteArrayOutputStream();
         int failed;
         try (CannedScheduler scheduler = CannedScheduler.start()) {
             System.setOut(new PrintStream(OutputStream.nullOutputStream()));
-            failed = train(dir, scheduler, new PrintStream(errors, true));
+            System.setErr(new PrintStream(errors, true));
+            failed = train(dir, scheduler);
         } finally {
             System.setOut(out);
+            System.setErr(err);
             try (Stream<Path> files = Files.list(dir)) {
                 for (Path f : files.toList()) {
                     Files.delete(f);
@@ -60,35 +61,37 @@ public final class CliTraining {
         System.exit(failed == 0 ? 0 : 1);
     }
 
-    /** Each command once or twice; the number of them that ended otherwise than expected. */
-    static int train(Path dir, CannedScheduler scheduler, PrintStream err) throws IOException {
+    /**
+     * Each command once or twice, as {@code bin/koala} runs it ({@link UserCommands#run}), and one
+     * that picocli reads; the number of them that ended otherwise than expected.
+     */
+    static int train(Path dir, CannedScheduler scheduler) throws IOException {
         String grid = Files.writeString(dir.resolve("grid.properties"), GRID).toString();
         String job = Files.writeString(dir.resolve("job.jdf"), "&(executable = /bin/hostname)(count = 2)\n").toString();
         String bad = Files.writeString(dir.resolve("bad.jdf"), "&(count = two)\n").toString();
         List<String> where = List.of("--config", grid, "--scheduler", scheduler.url().toString());
         int failed = 0;
-        failed += run(err, 0, where, "submit", job, job);
-        failed += run(err, 0, where, "submit", "--json", job);
-        failed += run(err, Koala.BAD_INPUT, where, "submit", bad);
-        failed += run(err, 0, where, "jobs");
-        failed += run(err, 0, where, "jobs", "--json");
-        failed += run(err, 0, where, "status", "1");
-        failed += run(err, 0, where, "status", "--json", "1");
-        failed += run(err, 0, where, "cancel", "1");
-        failed += run(err, 0, where, "sites");
-        failed += run(err, 0, where, "sites", "--json");
+        failed += run(0, where, "submit", job, job);
+        failed += run(0, where, "submit", "--json", job);
+        failed += run(Koala.BAD_INPUT, where, "submit", bad);
+        failed += run(0, where, "jobs");
+        failed += run(0, where, "jobs", "--json");
+        failed += run(0, where, "status", "1");
+        failed += run(0, where, "status", "--json", "1");
+        failed += run(0, where, "cancel", "1");
+        failed += run(0, where, "sites");
+        failed += run(0, where, "sites", "--json");
+        failed += run(0, List.of("--config=" + grid, "--scheduler=" + scheduler.url()), "sites");
         return failed;
     }
 
-    private static int run(PrintStream err, int expected, List<String> where, String command, String... rest) {
+    private static int run(int expected, List<String> where, String command, String... rest) {
         List<String> args = new ArrayList<>(List.of(command));
         args.addAll(where);
         args.addAll(List.of(rest));
-        CommandLine cli = UserCommands.commandLine(command);
-        cli.setErr(new PrintWriter(err, true));
-        int status = cli.execute(args.toArray(String[]::new));
+        int status = UserCommands.run(args.toArray(String[]::new));
         if (status != expected) {
-            err.println("  koala " + String.join(" ", args) + ": exit " + status + ", expected " + expected);
+            System.err.println("  koala " + String.join(" ", args) + ": exit " + status + ", expected " + expected);
             return 1;
         }
         return 0;

@@ -28,12 +28,16 @@ public final class Koala {
 
     /** An exception a command throws becomes a message and exit status 2 (bad input) or 1. */
     static CommandLine withErrorHandling(CommandLine cli) {
-        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-            commandLine.getErr().println("koala: " + (e.getMessage() != null ? e.getMessage() : e.toString()));
-            return e instanceof IllegalArgumentException || e instanceof koala.common.grid.ConfigException
-                    ? BAD_INPUT : FAILURE;
-        });
+        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> failed(e, commandLine.getErr()));
         return cli;
+    }
+
+    /** What a command's exception says on {@code err}, and its exit status: 2 for bad input, else 1. */
+    static int failed(Exception e, java.io.PrintWriter err) {
+        err.println("koala: " + (e.getMessage() != null ? e.getMessage() : e.toString()));
+        err.flush();
+        return e instanceof IllegalArgumentException || e instanceof koala.common.grid.ConfigException
+                ? BAD_INPUT : FAILURE;
     }
 
     static final class Version implements CommandLine.IVersionProvider {

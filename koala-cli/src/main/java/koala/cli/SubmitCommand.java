@@ -68,13 +68,14 @@ final class SubmitCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print each job as JSON (one document per job) instead of a line")
     boolean json;
 
+    /** Set by picocli; null when {@link QuickArgs} read the arguments (then standard output and error). */
     @Spec
     CommandSpec spec;
 
     @Override
     public Integer call() throws IOException {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
+        PrintWriter out = spec != null ? spec.commandLine().getOut() : new PrintWriter(System.out, true);
+        PrintWriter err = spec != null ? spec.commandLine().getErr() : new PrintWriter(System.err, true);
         ClusterCatalog clusters = new ClusterCatalog(grid.grid().nodeCounts());
         SchedulerClient client = grid.client();
         List<Outcome> outcomes = new ArrayList<>();

@@ -1,7 +1,9 @@
 package koala.cli;
 
+import java.io.PrintWriter;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -26,7 +28,20 @@ public final class UserCommands {
             return;
         }
         quietLogging();
-        System.exit(commandLine(args[0]).execute(args));
+        System.exit(run(args));
+    }
+
+    /** Runs a user command: its plain forms straight ({@link QuickArgs}), anything else through picocli. */
+    static int run(String[] args) {
+        Optional<Callable<Integer>> quick = QuickArgs.parse(args);
+        if (quick.isEmpty()) {
+            return commandLine(args[0]).execute(args);
+        }
+        try {
+            return quick.get().call();
+        } catch (Exception e) {
+            return Koala.failed(e, new PrintWriter(System.err, true));
+        }
     }
 
     /** A command line that knows only {@code name}, one of {@link #NAMES}. */

@@ -2,8 +2,6 @@ package koala.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -39,8 +37,7 @@ class UserCommandsTest {
     @Test
     void theTrainingRunOfTheClassArchiveRunsEveryCommandAsExpected() throws Exception {
         try (CannedScheduler scheduler = CannedScheduler.start()) {
-            ByteArrayOutputStream errors = new ByteArrayOutputStream();
-            assertThat(CliTraining.train(dir, scheduler, new PrintStream(errors, true))).isZero();
+            assertThat(CliTraining.train(dir, scheduler)).isZero();
         }
     }
 }
