@@ -9,7 +9,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks that print their figures.",
-        subcommands = {BenchCommand.SgeLatency.class, PlacementBenchCommand.class, GrowBenchCommand.class})
+        subcommands = {BenchCommand.SgeLatency.class, PlacementBenchCommand.class, GrowBenchCommand.class,
+                CliBenchCommand.class})
 final class BenchCommand {
 
     @Command(name = "sge-latency", mixinStandardHelpOptions = true,

@@ -9,23 +9,30 @@ import picocli.CommandLine.Option;
 
 /** Options every command that talks to the grid shares. */
 final class GridOptions {
-    @Option(names = "--config", description = "grid configuration (default: $KOALA_CONFIG or KOALA_HOME/grid.properties)")
+    @Option(names = "--config", paramLabel = "FILE", description = "grid configuration (default: $KOALA_CONFIG or KOALA_HOME/grid.properties)")
     Path config;
 
     @Option(names = "--scheduler", paramLabel = "URL", description = "the scheduler's API (default: from the grid "
             + "configuration, http://127.0.0.1:<scheduler.port>)")
     URI scheduler;
 
+    private GridConfig loaded;
+
     Path configFile() {
         return config != null ? config : KoalaHome.gridConfig();
     }
 
+    /** The grid configuration, read once per command. */
     GridConfig grid() {
-        return GridConfig.load(configFile());
+        if (loaded == null) {
+            loaded = GridConfig.load(configFile());
+        }
+        return loaded;
     }
 
+    /** The scheduler as a command reaches it: a connection per call, no threads (the command is short-lived). */
     SchedulerClient client() {
-        return new SchedulerClient(scheduler != null ? scheduler
+        return SchedulerClient.shortLived(scheduler != null ? scheduler
                 : URI.create("http://127.0.0.1:" + grid().integer("scheduler.port", 7400)));
     }
 }

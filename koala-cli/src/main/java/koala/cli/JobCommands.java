@@ -1,7 +1,7 @@
 package koala.cli;
 
 import java.io.IOException;
-import java.nio.file.Files;
+import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -12,23 +12,15 @@ import koala.common.api.JobView;
 import koala.common.api.NodeView;
 import koala.common.api.SchedulerClient;
 import koala.common.api.SiteStatus;
-import koala.common.api.SubmitRequest;
 import koala.common.api.TransitionView;
 import koala.common.http.ApiException;
-import koala.common.jdf.ClusterCatalog;
-import koala.common.jdf.JdfException;
-import koala.common.jdf.JdfParser;
-import koala.common.jdf.JobKind;
-import koala.common.jdf.JobDescription;
 import koala.common.json.Json;
-import koala.common.time.Poll;
-import koala.provisioning.PolicyKind;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** The commands of a grid user: submit, jobs, status, cancel, sites. */
+/** The commands of a grid user besides {@link SubmitCommand}: jobs, status, cancel, sites. */
 final class JobCommands {
     private JobCommands() {
     }
@@ -79,90 +71,22 @@ final class JobCommands {
     }
 
     static int refused(ApiException e) {
-        boolean unreachable = e.status() == 503 && e.getMessage().startsWith("cannot reach");
-        System.err.println("koala: " + e.getMessage() + (unreachable ? " (is the scheduler running? bin/koala scheduler)" : ""));
+        System.err.println("koala: " + reason(e));
+        return status(e);
+    }
+
+    /** A refusal as the user reads it; an unreachable scheduler with a hint. */
+    static String reason(ApiException e) {
+        return e.getMessage() + (unreachable(e) ? " (is the scheduler running? bin/koala scheduler)" : "");
+    }
+
+    /** The exit status for a refusal: bad input for what the request got wrong, failure otherwise. */
+    static int status(ApiException e) {
         return e.status() == 400 || e.status() == 404 || e.status() == 409 ? Koala.BAD_INPUT : Koala.FAILURE;
     }
 
-    @Command(name = "submit", mixinStandardHelpOptions = true,
-            description = "Submit a job description file to the scheduler; prints the job's id.")
-    static final class Submit implements Callable<Integer> {
-        @Mixin
-        GridOptions grid;
-
-        @Parameters(paramLabel = "FILE", description = "the JDF ('-' for standard input)")
-        Path file;
-
-        @Option(names = "--wait", description = "wait until the job ends; exit 0 only if it FINISHED")
-        boolean await;
-
-        @Option(names = "--json", description = "print the job as JSON")
-        boolean json;
-
-        @Override
-        public Integer call() throws IOException {
-            String text = file.toString().equals("-") ? new String(System.in.readAllBytes()) : readFile(file);
-            JobDescription parsed;
-            try {
-                // the same checks the scheduler makes, here first, so that errors show without a scheduler
-                parsed = JdfParser.parse(file.toString(), text, new ClusterCatalog(grid.grid().nodeCounts()),
-                        PolicyKind.shortNames());
-            } catch (JdfException e) {
-                ValidateCommand.printed(file.toString(), e.errors()).forEach(System.err::println);
-                return Koala.BAD_INPUT;
-            }
-            SchedulerClient client = grid.client();
-            if (parsed.kind() == JobKind.FRAMEWORK) {
-                return framework(client);
-            }
-            try {
-                JobView job = client.submit(new SubmitRequest(file.toString(), text));
-                if (!json) {
-                    System.out.printf("job %d (%s, %s) %s%n", job.id(), job.name(), job.kind(), job.state());
-                }
-                if (await) {
-                    job = awaitEnd(client, job);
-                }
-                if (json) {
-                    System.out.println(Json.pretty(job));
-                } else if (await) {
-                    Status.print(job);
-                }
-                return !await || job.state().equals("FINISHED") ? 0 : Koala.FAILURE;
-            } catch (ApiException e) {
-                return refused(e);
-            }
-        }
-
-        private int framework(SchedulerClient client) throws IOException {
-            if (file.toString().equals("-")) {
-                throw new IllegalArgumentException("a framework JDF is read by its runner: give a file, not '-'");
-            }
-            return launchFramework(file, grid, client, json);
-        }
-
-        private static String readFile(Path file) throws IOException {
-            if (!Files.isReadable(file)) {
-                throw new IllegalArgumentException(file + ": no such readable file");
-            }
-            return Files.readString(file);
-        }
-
-        private JobView awaitEnd(SchedulerClient client, JobView job) {
-            JobView[] latest = {job};
-            String[] shown = {""};
-            new Poll(java.time.InstantSource.system(), Duration.ofMillis(500)).until(() -> {
-                latest[0] = client.job(job.id());
-                String line = latest[0].state() + (latest[0].waitingBecause() == null ? "" : ": "
-                        + latest[0].waitingBecause());
-                if (!json && !line.equals(shown[0])) {
-                    System.out.println("  " + line);
-                    shown[0] = line;
-                }
-                return latest[0].ended();
-            }, Duration.ofDays(365));
-            return latest[0];
-        }
+    static boolean unreachable(ApiException e) {
+        return e.status() == 503 && e.getMessage().startsWith("cannot reach");
     }
 
     @Command(name = "jobs", mixinStandardHelpOptions = true, description = "List the jobs the scheduler knows.")
@@ -202,26 +126,26 @@ final class JobCommands {
 
         @Override
         public Integer call() {
-            return show(json, () -> grid.client().job(id), Status::print);
+            return show(json, () -> grid.client().job(id), j -> print(j, new PrintWriter(System.out, true)));
         }
 
-        static void print(JobView j) {
-            System.out.printf("job %d  %s  (%s, policy %s, priority %s)%n", j.id(), j.name(), j.kind(), j.policy(),
+        static void print(JobView j, PrintWriter out) {
+            out.printf("job %d  %s  (%s, policy %s, priority %s)%n", j.id(), j.name(), j.kind(), j.policy(),
                     j.priority());
-            System.out.printf("state  %s%s%n", j.state(), j.waitingBecause() == null ? "" : "\nwhy    "
+            out.printf("state  %s%s%n", j.state(), j.waitingBecause() == null ? "" : "\nwhy    "
                     + j.waitingBecause());
-            System.out.printf("tries  %d placement, %d failed claims%n", j.placeTries(), j.claimFailures());
+            out.printf("tries  %d placement, %d failed claims%n", j.placeTries(), j.claimFailures());
             if (!j.nodes().isEmpty()) {
-                System.out.println("nodes");
+                out.println("nodes");
                 for (NodeView n : j.nodes()) {
-                    System.out.printf("  %-10s %-5s %-9s pilot %-6s %s%s%n", n.id(), n.site(), n.state(),
+                    out.printf("  %-10s %-5s %-9s pilot %-6s %s%s%n", n.id(), n.site(), n.state(),
                             n.pilot() == null ? "-" : n.pilot(), n.host() == null ? "" : "on " + n.host(),
                             n.exitStatus() == null ? "" : "  exit " + n.exitStatus());
                 }
             }
-            System.out.println("history");
+            out.println("history");
             for (TransitionView t : j.history()) {
-                System.out.printf("  %s  %-9s -> %-9s %-16s %s%n", t.at(), t.from(), t.to(), t.event(),
+                out.printf("  %s  %-9s -> %-9s %-16s %s%n", t.at(), t.from(), t.to(), t.event(),
                         t.reason() == null ? "" : t.reason());
             }
         }

@@ -7,7 +7,7 @@ import picocli.CommandLine.Command;
 @Command(name = "koala", mixinStandardHelpOptions = true, versionProvider = Koala.Version.class,
         description = {"KOALA places jobs across several Sun Grid Engine clusters and runs framework instances "
                 + "whose size follows their load.", ""},
-        subcommands = {DemoCommand.class, TestbedCommand.class, SchedulerCommand.class, JobCommands.Submit.class,
+        subcommands = {DemoCommand.class, TestbedCommand.class, SchedulerCommand.class, SubmitCommand.class,
                 JobCommands.Jobs.class, JobCommands.Status.class, JobCommands.Cancel.class, JobCommands.Sites.class,
                 FrameworkCommands.All.class, FrameworkCommands.One.class, FluentCommands.class,
                 ValidateCommand.class, ConfigCommand.class, AgentCommand.class, BenchCommand.class, ExperimentCommand.class,
@@ -23,13 +23,21 @@ public final class Koala {
     }
 
     static CommandLine commandLine() {
-        CommandLine cli = new CommandLine(new Koala());
-        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
-            commandLine.getErr().println("koala: " + (e.getMessage() != null ? e.getMessage() : e.toString()));
-            return e instanceof IllegalArgumentException || e instanceof koala.common.grid.ConfigException
-                    ? BAD_INPUT : FAILURE;
-        });
+        return withErrorHandling(new CommandLine(new Koala()));
+    }
+
+    /** An exception a command throws becomes a message and exit status 2 (bad input) or 1. */
+    static CommandLine withErrorHandling(CommandLine cli) {
+        cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> failed(e, commandLine.getErr()));
         return cli;
+    }
+
+    /** What a command's exception says on {@code err}, and its exit status: 2 for bad input, else 1. */
+    static int failed(Exception e, java.io.PrintWriter err) {
+        err.println("koala: " + (e.getMessage() != null ? e.getMessage() : e.toString()));
+        err.flush();
+        return e instanceof IllegalArgumentException || e instanceof koala.common.grid.ConfigException
+                ? BAD_INPUT : FAILURE;
     }
 
     static final class Version implements CommandLine.IVersionProvider {

@@ -1,24 +1,15 @@
 package koala.cli;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import koala.common.grid.GridConfig;
 import koala.common.grid.KoalaHome;
 import koala.common.jdf.ClusterCatalog;
-import koala.common.jdf.JdfError;
 import koala.common.jdf.JdfException;
 import koala.common.jdf.JdfParser;
 import koala.common.jdf.JobDescription;
@@ -38,9 +29,6 @@ import picocli.CommandLine.Spec;
                 + "Exit status 0 when every file is valid, 2 when one is not or cannot be read.",
                 "The format: jdf-examples/README.md."})
 final class ValidateCommand implements Callable<Integer> {
-    /** Errors printed for one file before the rest are only counted. */
-    static final int MAX_ERRORS = 100;
-
     @Parameters(paramLabel = "FILE", arity = "1..*", description = "job description files; - for standard input")
     List<String> files;
 
@@ -86,56 +74,16 @@ final class ValidateCommand implements Callable<Integer> {
     }
 
     private static Optional<JobDescription> validate(String file, ClusterCatalog clusters, PrintWriter err) {
-        Optional<String> text = read(file, err);
+        Optional<String> text = JdfFiles.read(file, err);
         if (text.isEmpty()) {
             return Optional.empty();
         }
         try {
             return Optional.of(JdfParser.parse(file, text.get(), clusters, PolicyKind.shortNames()));
         } catch (JdfException e) {
-            printed(file, e.errors()).forEach(err::println);
+            JdfFiles.printed(file, e.errors()).forEach(err::println);
             return Optional.empty();
         }
-    }
-
-    /**
-     * A file's errors as printed: the first {@link #MAX_ERRORS}, then how many more there are, as
-     * compilers do (a file repeating one bad attribute 300,000 times gives 101 lines, not 300,000).
-     */
-    static List<String> printed(String file, List<JdfError> errors) {
-        List<String> lines = new ArrayList<>();
-        errors.stream().limit(MAX_ERRORS).map(JdfError::toString).forEach(lines::add);
-        int more = errors.size() - MAX_ERRORS;
-        if (more > 0) {
-            lines.add(String.format(Locale.ROOT, "%s: ... and %,d more error%s", file, more, more == 1 ? "" : "s"));
-        }
-        return lines;
-    }
-
-    private static Optional<String> read(String file, PrintWriter err) {
-        try {
-            if (file.equals("-")) {
-                return Optional.of(decode(System.in));
-            }
-            if (Files.isDirectory(Path.of(file))) {
-                err.println(file + ": is a directory, not a job description file");
-                return Optional.empty();
-            }
-            return Optional.of(Files.readString(Path.of(file), StandardCharsets.UTF_8));
-        } catch (NoSuchFileException e) {
-            err.println(file + ": no such file");
-        } catch (AccessDeniedException e) {
-            err.println(file + ": cannot read it (permission denied)");
-        } catch (CharacterCodingException e) {
-            err.println(file + ": not UTF-8 text");
-        } catch (IOException e) {
-            err.println(file + ": cannot read it: " + e.getMessage());
-        }
-        return Optional.empty();
-    }
-
-    private static String decode(InputStream in) throws IOException {
-        return StandardCharsets.UTF_8.newDecoder().decode(ByteBuffer.wrap(in.readAllBytes())).toString();
     }
 
     /** {@code (NON_FIXED, 2 components, 12 nodes)}. */

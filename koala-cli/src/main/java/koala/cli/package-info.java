@@ -3,13 +3,17 @@
  * and the grid's users. Exit 0 on success, 2 on bad input, 1 on failure; {@code --json} where the
  * output is data.
  * <ul>
- * <li>Users: {@code JobCommands} (submit, jobs, status, cancel, sites), {@code ValidateCommand},
+ * <li>Users: {@code SubmitCommand} and {@code JobCommands} (jobs, status, cancel, sites), started
+ *     lean by {@code UserCommands} ({@code QuickArgs} reads their plain forms without picocli;
+ *     {@code CliTraining} with {@code CannedScheduler} is the training run of their class-data
+ *     archive), {@code ValidateCommand} ({@code JdfFiles} is what it shares with submit),
  *     {@code FrameworkCommands} (frameworks, framework), {@code RunnerLaunch} (a framework JDF starts
  *     its runner), {@code FluentCommands} (the reference framework's instances and job files),
  *     {@code ConfigCommand} (effective provisioning settings).</li>
  * <li>Daemons and testbed: {@code SchedulerCommand}, {@code AgentCommand}, {@code TestbedCommand},
  *     {@code DemoCommand} with {@code FrameworkDemo}.</li>
- * <li>Measurements: {@code BenchCommand} ({@code GrowBenchCommand}, {@code PlacementBenchCommand}),
+ * <li>Measurements: {@code BenchCommand} ({@code GrowBenchCommand}, {@code PlacementBenchCommand},
+ *     {@code CliBenchCommand}),
  *     {@code ExperimentCommand} (the simulator's experiments) and the testbed experiment
  *     ({@code TestbedExperiment}, {@code TestbedSetup}, {@code TestbedRun}, {@code TestbedLogs},
  *     {@code TestbedFigures}, {@code TestbedReport}).</li>

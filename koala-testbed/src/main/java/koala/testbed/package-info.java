@@ -6,7 +6,8 @@
  * ({@link koala.testbed.TestbedRecord}), reports {@link koala.testbed.CellStatus}es and writes the
  * grid configuration ({@code GridConfigFile}). {@link koala.testbed.LocalUser} plays a
  * cell's local user with plain {@code qsub}; {@link koala.testbed.SgeLatencyBenchmark} times a job
- * through a site agent against {@code qsub -sync y}. See "The local multicluster testbed" in
+ * through a site agent against {@code qsub -sync y}, {@link koala.testbed.CliLatencyBenchmark} a
+ * call of {@code bin/koala submit} against a plain {@code qsub}. See "The local multicluster testbed" in
  * {@code docs/admin-guide.md}.
  */
 package koala.testbed;

@@ -8,10 +8,24 @@ import koala.common.http.JsonHttpClient;
 
 /** The scheduler's HTTP API as the CLI and the node launchers call it. */
 public final class SchedulerClient {
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
     private final JsonHttpClient http;
 
     public SchedulerClient(URI base) {
-        this.http = new JsonHttpClient(base, Duration.ofSeconds(30));
+        this(new JsonHttpClient(base, TIMEOUT));
+    }
+
+    private SchedulerClient(JsonHttpClient http) {
+        this.http = http;
+    }
+
+    /**
+     * A client for a process that makes a few calls and exits (the command line): a connection per
+     * call, no threads ({@link JsonHttpClient#shortLived}).
+     */
+    public static SchedulerClient shortLived(URI base) {
+        return new SchedulerClient(JsonHttpClient.shortLived(base, TIMEOUT));
     }
 
     public URI base() {

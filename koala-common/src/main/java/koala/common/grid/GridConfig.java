@@ -1,5 +1,8 @@
 package koala.common.grid;
 
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -7,6 +10,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.commons.configuration2.Configuration;
@@ -32,6 +36,13 @@ public final class GridConfig {
         this.reader = reader;
     }
 
+    /**
+     * Reads {@code file}. A file that includes others ({@code include = other.properties}) is read
+     * through Commons Configuration's {@code FileHandler}, which resolves them against the file's
+     * directory; any other is read straight, in ISO-8859-1 as properties files are: the handler's
+     * location strategies start Commons Logging, whose search of every jar on the class path is
+     * a fifth of a command-line call.
+     */
     public static GridConfig load(Path file) {
         if (!Files.isRegularFile(file)) {
             throw new ConfigException(file + ": no grid configuration here (bin/koala testbed up writes one, "
@@ -39,9 +50,14 @@ public final class GridConfig {
         }
         try {
             PropertiesConfiguration config = new PropertiesConfiguration();
-            new FileHandler(config).load(file.toFile());
+            String text = Files.readString(file, StandardCharsets.ISO_8859_1);
+            if (text.toLowerCase(Locale.ROOT).contains(PropertiesConfiguration.getInclude())) {
+                new FileHandler(config).load(file.toFile());
+            } else {
+                config.read(new StringReader(text));
+            }
             return from(file, config);
-        } catch (ConfigurationException e) {
+        } catch (ConfigurationException | IOException e) {
             throw new ConfigException(file + ": unreadable: " + e.getMessage(), e);
         }
     }

@@ -15,8 +15,9 @@ import koala.common.json.Json;
 
 /**
  * A client for a {@link JsonHttpServer}: JSON in, JSON out, a refused request as {@link ApiException}.
- * It reaches the server over TCP, or over a Unix domain socket ({@link #unixSocket}), and can
- * carry a bearer token on every request ({@link #withBearer}).
+ * It reaches the server over TCP — with the JDK's client, or a socket per request for a
+ * short-lived process ({@link #shortLived}) — or over a Unix domain socket ({@link #unixSocket}),
+ * and can carry a bearer token on every request ({@link #withBearer}).
  */
 public final class JsonHttpClient {
     private final URI base;
@@ -44,6 +45,17 @@ public final class JsonHttpClient {
     public static JsonHttpClient unixSocket(Path socket, Duration timeout) {
         Path path = socket.toAbsolutePath();
         return new JsonHttpClient(URI.create("unix:" + path), timeout, new UnixSocketTransport(path), Map.of());
+    }
+
+    /**
+     * A client for a process that makes a request or two and exits, such as the command line: over
+     * {@code http://} it opens a plain socket per request ({@link SocketTransport}) and starts no
+     * thread, where the JDK's client would set up TLS, a pool and a selector thread first; an
+     * {@code https://} address gets the JDK's client.
+     */
+    public static JsonHttpClient shortLived(URI base, Duration timeout) {
+        Transport transport = "http".equals(base.getScheme()) ? new SocketTransport(base) : Transport.jdk(base, timeout);
+        return new JsonHttpClient(base, timeout, transport, Map.of());
     }
 
     /** The same client (sharing its connections) sending {@code Authorization: Bearer TOKEN} on every request. */

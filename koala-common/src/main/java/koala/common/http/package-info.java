@@ -45,5 +45,12 @@
  * logged and never takes the process down; what Jetty refuses itself (a malformed request) is
  * answered in the same format. The client turns each back into an {@code ApiException}, and a
  * server it cannot reach into a 503 (504 when it does not answer in time).
+ *
+ * <h2>Clients</h2>
+ * Over TCP the client uses the JDK's {@code HttpClient} (a pool, a selector thread); a process that
+ * makes a request or two and exits, like the command line, takes
+ * {@link koala.common.http.JsonHttpClient#shortLived} instead: a plain socket per request and no
+ * thread. Over a Unix socket it is a connection per request too. Both speak just enough HTTP/1.1
+ * for a {@code JsonHttpServer} ({@code Http1}).
  */
 package koala.common.http;

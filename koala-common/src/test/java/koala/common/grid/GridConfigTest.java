@@ -63,6 +63,18 @@ class GridConfigTest {
     }
 
     @Test
+    void anIncludedFileIsFoundBesideTheFileThatIncludesItAndLatin1IsRead() throws Exception {
+        Files.writeString(dir.resolve("sites.properties"), "site.fs0.sge.cell = fs0\nsite.fs0.node.count = 16\n");
+        GridConfig grid = GridConfig.load(write("grid.sites = fs0\ninclude = sites.properties\n"));
+        assertThat(grid.nodeCounts()).containsExactly(entry("fs0", 16));
+
+        Path latin1 = dir.resolve("latin1.properties");
+        Files.write(latin1, "grid.sites = fs0\nsite.fs0.sge.cell = fs0\ngrid.host = k\u00f6ala\n"
+                .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+        assertThat(GridConfig.load(latin1).host()).contains("k\u00f6ala");
+    }
+
+    @Test
     void anUnknownSiteListsTheKnownOnes() throws Exception {
         GridConfig grid = GridConfig.load(write("grid.sites = fs0, fs1\nsite.fs0.sge.cell = a\nsite.fs1.sge.cell = b\n"));
         assertThatThrownBy(() -> grid.site("fs9")).hasMessageEndingWith("no site 'fs9' (sites: fs0, fs1)");

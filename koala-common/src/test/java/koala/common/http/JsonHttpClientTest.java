@@ -16,7 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The client carries a bearer token, and speaks over a Unix socket as it does over TCP. */
+/** The client carries a bearer token, and speaks over a Unix socket or a socket per request as it does over TCP. */
 class JsonHttpClientTest {
     record Grow(int nodes, String role) {
     }
@@ -68,6 +68,35 @@ class JsonHttpClientTest {
         assertRefused(() -> unix.withBearer("t0ken").post("/grow", Map.of("nodes", 1.5), Grow.class), 400,
                 "nodes: expected a whole number, got 1.5");
         assertRefused(() -> unix.delete("/nodes/1", Map.class), 405, "DELETE is not allowed on /nodes/1");
+    }
+
+    @Test
+    void theShortLivedClientBehavesAsTheJdkOne() {
+        URI base = URI.create("http://127.0.0.1:" + server.port());
+        JsonHttpClient plain = JsonHttpClient.shortLived(base, Duration.ofSeconds(5));
+        assertThat(plain.base()).isEqualTo(base);
+        assertThat(plain.get("/nodes/fs0%2D3", Map.class)).isEqualTo(Map.of("id", "fs0-3"));
+        assertThat(plain.withBearer("t0ken").post("/grow", new Grow(3, "worker"), Grow.class))
+                .isEqualTo(new Grow(3, "worker"));
+        assertRefused(() -> plain.post("/grow", new Grow(3, "worker"), Grow.class), 401,
+                "missing token: send Authorization: Bearer <token>");
+        assertRefused(() -> plain.withBearer("t0ken").post("/grow", Map.of("nodes", 1.5), Grow.class), 400,
+                "nodes: expected a whole number, got 1.5");
+        assertRefused(() -> plain.delete("/nodes/1", Map.class), 405, "DELETE is not allowed on /nodes/1");
+    }
+
+    @Test
+    void theShortLivedClientNamesAClosedPortA503AndASilentServerA504() throws IOException {
+        int closed;
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            closed = probe.getLocalPort();
+        }
+        URI nowhere = URI.create("http://127.0.0.1:" + closed);
+        assertRefused(() -> JsonHttpClient.shortLived(nowhere, Duration.ofSeconds(5)).get("/nodes/1", Map.class), 503,
+                "cannot reach " + nowhere + ": connection refused");
+        URI base = URI.create("http://127.0.0.1:" + server.port());
+        assertRefused(() -> JsonHttpClient.shortLived(base, Duration.ofMillis(300)).get("/stuck", Map.class), 504,
+                "no answer from " + base + " within 0 s");
     }
 
     @Test
