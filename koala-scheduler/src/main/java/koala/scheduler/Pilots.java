@@ -27,9 +27,8 @@ final class Pilots {
     static final String LAUNCHER = "koala.node.NodeLauncher";
     /** A launcher is small and short-lived: a small heap, the simplest collector, no optimizing compiler. */
     static final List<String> JVM_OPTIONS = List.of("-Xmx64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
-    /** A launcher run that loads what a real one does (HTTP, JSON) and exits at once, to train the class archive. */
-    static final List<String> TRAINING = List.of("--scheduler", "http://127.0.0.1:1", "--node", "training",
-            "--give-up", "0");
+    /** A launcher run through its whole path against a stand-in scheduler on loopback, to train the class archive. */
+    static final List<String> TRAINING = List.of("--train");
 
     /**
      * How a site's pilots start the node launcher; every path is one on the machines that run them.

@@ -35,7 +35,7 @@ final class EntityRun {
     private final String node;
     private final String host;
     private final InstantSource clock;
-    private final RunnerClient runner;
+    private final RunnerLine runner;
     private final int cores;
     private final koala.common.runner.RunnerMessages.Startup steps;
 
@@ -47,7 +47,7 @@ final class EntityRun {
         this.node = node;
         this.host = host;
         this.clock = clock;
-        this.runner = new RunnerClient(URI.create(task.environment().get(RunnerClient.URL_VARIABLE)),
+        this.runner = new RunnerLine(URI.create(task.environment().get(RunnerClient.URL_VARIABLE)),
                 task.environment().getOrDefault(RunnerClient.TOKEN_VARIABLE, ""));
     }
 

@@ -4,6 +4,7 @@ import java.io.File;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -14,7 +15,6 @@ import java.util.Optional;
 import java.util.function.Supplier;
 import koala.common.api.NodeReport;
 import koala.common.api.NodeTask;
-import koala.common.api.SchedulerClient;
 import koala.common.http.ApiException;
 import koala.common.time.Poll;
 
@@ -26,7 +26,8 @@ import koala.common.time.Poll;
  * not come back), the launcher stops what it runs and exits, so that a lost scheduler never holds
  * nodes forever.
  *
- * <p>Usage: {@code NodeLauncher --scheduler URL --node ID [--give-up SECONDS] [--cores N]}, with the
+ * <p>Usage: {@code NodeLauncher --scheduler URL --node ID [--give-up SECONDS] [--cores N]} (or {@code --train},
+ * the class archive's training run: {@link Training}), with the
  * node's token in {@code KOALA_NODE_TOKEN}. {@code --cores} is the node's number of cores, of which
  * an entity's CPU utilization is a share (default: the cores this JVM sees).
  *
@@ -40,7 +41,7 @@ import koala.common.time.Poll;
 public final class NodeLauncher {
     private static final Duration LONG_POLL = Duration.ofSeconds(20);
 
-    private final SchedulerClient scheduler;
+    private final SchedulerLine scheduler;
     private final String node;
     private final String token;
     private final Duration giveUp;
@@ -50,7 +51,7 @@ public final class NodeLauncher {
     private final int cores;
     private koala.common.runner.RunnerMessages.Startup steps;
 
-    NodeLauncher(SchedulerClient scheduler, String node, String token, Duration giveUp, int cores, InstantSource clock) {
+    NodeLauncher(SchedulerLine scheduler, String node, String token, Duration giveUp, int cores, InstantSource clock) {
         this.scheduler = scheduler;
         this.cores = cores;
         this.node = node;
@@ -64,25 +65,28 @@ public final class NodeLauncher {
     static final java.time.Instant MAIN = java.time.Instant.now();
 
     public static void main(String[] args) throws Exception {
+        if (args.length == 1 && args[0].equals("--train")) {
+            System.exit(Training.run());
+        }
         String url = option(args, "--scheduler").orElseThrow(() -> new IllegalArgumentException("--scheduler URL"));
         String node = option(args, "--node").orElseThrow(() -> new IllegalArgumentException("--node ID"));
         Duration giveUp = Duration.ofSeconds(option(args, "--give-up").map(Long::parseLong).orElse(300L));
         String token = Optional.ofNullable(System.getenv("KOALA_NODE_TOKEN")).orElse("");
         int cores = option(args, "--cores").map(Integer::parseInt).orElse(Runtime.getRuntime().availableProcessors());
-        System.exit(new NodeLauncher(new SchedulerClient(URI.create(url)), node, token, giveUp, cores,
+        System.exit(new NodeLauncher(new SchedulerLine(URI.create(url)), node, token, giveUp, cores,
                 InstantSource.system()).run());
     }
 
     int run() throws IOException, InterruptedException {
-        String host = InetAddress.getLocalHost().getHostName();
+        String host = hostName();
         log("node " + node + " arrived on " + host);
         Optional<NodeTask> task = call(() -> scheduler.arrive(node, new NodeReport(token, host, null)));
         Instant arrived = clock.instant();
         while (task.isPresent() && task.get().action().equals("WAIT")) {
             task = call(() -> scheduler.task(node, token, LONG_POLL));
         }
-        steps = new koala.common.runner.RunnerMessages.Startup(ProcessHandle.current().info().startInstant()
-                .orElse(MAIN), MAIN, arrived, clock.instant(), null, null);
+        steps = new koala.common.runner.RunnerMessages.Startup(ProcessStart.of(Path.of("/proc"), clock.instant()).orElse(MAIN),
+                MAIN, arrived, clock.instant(), null, null);
         if (task.isEmpty() || !task.get().action().equals("RUN")) {
             log(task.isEmpty() ? "scheduler gone; giving the node back" : "told to exit");
             return 0;
@@ -168,6 +172,15 @@ public final class NodeLauncher {
             }
         }, Duration.between(clock.instant(), deadline));
         return refused[0] ? Optional.empty() : Optional.ofNullable(answer[0]);
+    }
+
+    /** This host's name: the kernel's (no look-up of its address, which {@link InetAddress#getLocalHost} makes). */
+    static String hostName() throws IOException {
+        try {
+            return java.nio.file.Files.readString(Path.of("/proc/sys/kernel/hostname")).trim();
+        } catch (IOException e) {
+            return InetAddress.getLocalHost().getHostName();
+        }
     }
 
     private static Optional<String> option(String[] args, String name) {
