@@ -38,6 +38,7 @@ final class ComponentLaunch {
         env.put("KOALA_NODES", all.stream().filter(n -> n.state() != NodeState.RELEASED)
                 .map(n -> n.component() + ":" + n.rank() + ":" + n.site() + ":" + n.host())
                 .collect(Collectors.joining(" ")));
-        return new NodeTask("RUN", c.executable(), c.arguments(), env, c.directory(), c.stdout(), c.stderr());
+        return new NodeTask("RUN", c.executable(), c.arguments(), env, c.directory(), c.stdout(), c.stderr(),
+                c.maxWallTime() == null ? null : c.maxWallTime().toSeconds());
     }
 }

@@ -100,7 +100,7 @@ final class Pilots {
         Map<String, String> env = new java.util.HashMap<>(task.environment());
         env.put(RunnerClient.URL_VARIABLE, launchers.apply(site).reachable().apply(runner));
         return new NodeTask(task.action(), task.executable(), task.arguments(), env, task.directory(), task.stdout(),
-                task.stderr());
+                task.stderr(), task.maxWallSeconds());
     }
 
     /** Kills the node's pilot; a pilot already gone is fine. */

@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import koala.common.api.JobView;
+import koala.common.api.NodeReport;
 import koala.common.api.SiteStatus;
 import koala.common.http.ApiException;
 import koala.common.jdf.ClusterCatalog;
@@ -278,10 +279,15 @@ final class Scheduler {
             if (failed.isEmpty()) {
                 fire(job, JobEvent.COMPLETED, "every component ended with status 0");
             } else {
-                fire(job, JobEvent.BROKE, failed.stream().map(n -> "node " + n.id() + " exited with " + n.exitStatus())
-                        .collect(Collectors.joining(", ")));
+                fire(job, JobEvent.BROKE, failed.stream().map(Scheduler::howItEnded).collect(Collectors.joining(", ")));
             }
         }
+    }
+
+    private static String howItEnded(NodeClaim node) {
+        return node.exitStatus() == NodeReport.PAST_WALL_TIME
+                ? "node " + node.id() + " ran past its component's maxWallTime and was stopped"
+                : "node " + node.id() + " exited with " + node.exitStatus();
     }
 
     // ---- transitions ------------------------------------------------------------------------

@@ -19,7 +19,7 @@ class PilotsTest {
             Duration.ofMinutes(5), "k3x9q2");
 
     private static NodeTask task(Map<String, String> env) {
-        return new NodeTask("RUN", "/bin/sleep", List.of("1"), env, null, null, null);
+        return new NodeTask("RUN", "/bin/sleep", List.of("1"), env, null, null, null, null);
     }
 
     @Test

@@ -132,7 +132,7 @@ final class EntityRun {
         return Optional.ofNullable(orders[0]);
     }
 
-    private static int stop(Process entity) throws InterruptedException {
+    static int stop(Process entity) throws InterruptedException {
         entity.descendants().forEach(ProcessHandle::destroy);
         entity.destroy();
         if (!entity.waitFor(STOP_GRACE.toMillis(), TimeUnit.MILLISECONDS)) {

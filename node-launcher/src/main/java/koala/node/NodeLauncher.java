@@ -109,7 +109,23 @@ public final class NodeLauncher {
             log("cannot start: " + e.getMessage());
             return 127;
         }
-        return process.waitFor();
+        return finish(process, task.maxWallSeconds() == null ? null : Duration.ofSeconds(task.maxWallSeconds()));
+    }
+
+    /**
+     * The command's exit status; or, when it runs past {@code maxWall}, {@link NodeReport#PAST_WALL_TIME}
+     * after stopping it and what it started (SIGTERM, SIGKILL after a grace).
+     */
+    static int finish(Process process, Duration maxWall) throws InterruptedException {
+        if (maxWall == null) {
+            return process.waitFor();
+        }
+        if (process.waitFor(maxWall.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+            return process.exitValue();
+        }
+        log("ran past its maxWallTime of " + maxWall.toSeconds() + " s; stopping it");
+        EntityRun.stop(process);
+        return NodeReport.PAST_WALL_TIME;
     }
 
     /** The task's command, in its directory, with this environment added, output where the task says. */

@@ -113,6 +113,17 @@ class JobTypesIT {
     }
 
     @Test
+    void aComponentPastItsMaxWallTimeIsStoppedAndFailsTheJobWithThatReason() {
+        String overrun = "(&(resourceManagerContact = \"fs0\")(count = 1)(maxWallTime = 00:00:03)"
+                + "(executable = \"/bin/sleep\")(arguments = \"600\"))";
+        JobView job = awaitEnd(client, submit(client, "overrun", "+" + overrun).id(), Duration.ofSeconds(90));
+
+        assertThat(job.state()).isEqualTo("FAILED");
+        assertThat(job.history().get(job.history().size() - 1).reason()).isEqualTo("node " + job.id()
+                + ".0.0 ran past its component's maxWallTime and was stopped");
+    }
+
+    @Test
     void cancelKillsEveryComponentAndGivesTheNodesBack() {
         // pilots of other schedulers (an earlier test's, ending) may still hold nodes of fs1: count from here
         int before = client.sites().stream().filter(s -> s.site().equals("fs1")).mapToInt(s -> s.koala()).sum();
