@@ -231,7 +231,7 @@ public final class SchedulerDaemon implements AutoCloseable {
 
             @Override
             public NodeTask task(String node, String token) {
-                return loop.call(() -> s.nodes().task(node, token));
+                return loop.look(() -> s.nodes().task(node, token));
             }
 
             @Override

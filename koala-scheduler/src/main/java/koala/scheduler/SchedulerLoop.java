@@ -37,10 +37,19 @@ final class SchedulerLoop implements AutoCloseable {
 
     /** Runs {@code work} on the loop and returns its result; its ApiException reaches the caller. */
     <T> T call(Callable<T> work) {
+        T result = look(work);
+        changed();
+        return result;
+    }
+
+    /**
+     * As {@link #call}, without waking the long-polls afterwards: for a long-poll's own look at its
+     * node, which changes nothing another poll waits for. (Were it to wake them, two polls would
+     * wake each other for ever and keep the loop thread busy.)
+     */
+    <T> T look(Callable<T> work) {
         try {
-            T result = thread.submit(work).get(60, TimeUnit.SECONDS);
-            changed();
-            return result;
+            return thread.submit(work).get(60, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RuntimeException r) {
                 throw r;
