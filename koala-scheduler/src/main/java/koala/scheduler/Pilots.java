@@ -54,6 +54,9 @@ final class Pilots {
     private final Function<String, Launcher> launchers;
     private final Duration giveUp;
     private final String tag;
+    /** Kills go to the agents from here, never from the scheduler's loop: an agent may be slow to answer. */
+    private final java.util.concurrent.ExecutorService killer = java.util.concurrent.Executors.newSingleThreadExecutor(
+            SchedulerDaemon.daemon("pilot-kills"));
 
     /** @param launchers each site's launcher; may throw an {@link ApiException} while a site is unreachable */
     Pilots(Map<String, SiteAgentClient> agents, Map<String, SiteConfig> sites, Function<String, Launcher> launchers,
@@ -105,21 +108,32 @@ final class Pilots {
 
     /** Kills the node's pilot; a pilot already gone is fine. */
     void kill(NodeClaim node) {
-        if (node.pilot() == null) {
-            return;
+        if (node.pilot() != null) {
+            kill(node.site(), node.pilot(), "node " + node.id());
         }
-        SiteAgentClient agent = agents.get(node.site());
-        if (agent == null) {
-            LOG.warn("cannot kill pilot {} of node {}: site {} has not been reached", node.pilot(), node.id(), node.site());
-            return;
-        }
-        try {
-            agent.kill(node.pilot());
-        } catch (ApiException e) {
-            if (e.status() != 404) {
-                LOG.warn("could not kill pilot {} of node {} on {}: {}", node.pilot(), node.id(), node.site(),
-                        e.getMessage());
+    }
+
+    /**
+     * Asks the site's agent, off the caller's thread, to kill {@code pilot}; a pilot already gone is
+     * fine. A kill that fails is only logged: the scheduler's sweep finds the pilot again among the
+     * cell's jobs as one no node owns ({@link Recovery#orphanPilots}) and asks again.
+     */
+    void kill(String site, String pilot, String whose) {
+        killer.execute(() -> {
+            SiteAgentClient agent = agents.get(site);
+            if (agent == null) {
+                LOG.warn("cannot kill pilot {} of {}: site {} has not been reached", pilot, whose, site);
+                return;
             }
-        }
+            try {
+                agent.kill(pilot);
+            } catch (ApiException e) {
+                if (e.status() != 404) {
+                    LOG.warn("could not kill pilot {} of {} on {}: {}", pilot, whose, site, e.getMessage());
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("could not kill pilot {} of {} on {}: {}", pilot, whose, site, e.toString());
+            }
+        });
     }
 }

@@ -61,6 +61,8 @@ final class Recovery {
                 book.all().stream().filter(j -> !j.state().ended()).count());
     }
 
+    private final java.util.Map<String, List<String>> lastOrphans = new java.util.HashMap<>();
+
     /** Nodes recorded but whose pilot was never confirmed: adopt the pilot SGE has by name, or claim again. */
     void adoptUnconfirmedPilots() {
         for (Job job : book.all()) {
@@ -79,13 +81,33 @@ final class Recovery {
         }
     }
 
-    /** Pilots of KOALA's in the cells that no live node owns: left by a crash; kill them. */
+    /**
+     * Pilots of this scheduler's in the site's cell that no live node owns, by id or by name (a node
+     * whose submit has not yet told it its pilot's id): left by a crash, or by a kill the agent
+     * refused. Kill them.
+     */
     List<String> orphanPilots(String site) {
         Set<String> owned = new HashSet<>();
-        book.all().forEach(j -> j.heldNodes().stream().filter(n -> n.site().equals(site) && n.pilot() != null)
-                .forEach(n -> owned.add(n.pilot())));
+        book.all().forEach(j -> j.heldNodes().stream().filter(n -> n.site().equals(site)).forEach(n -> {
+            owned.add(n.pilotName(store.pilotTag()));
+            if (n.pilot() != null) {
+                owned.add(n.pilot());
+            }
+        }));
         return kis.site(site).filter(SiteInfo::up).map(i -> i.snapshot().jobs().stream()
                 .filter(j -> j.koala() && NodeClaim.isPilotName(j.name(), store.pilotTag()))
-                .map(j -> j.id()).filter(id -> !owned.contains(id)).toList()).orElse(List.of());
+                .filter(j -> !owned.contains(j.id()) && !owned.contains(j.name()))
+                .map(j -> j.id()).toList()).orElse(List.of());
+    }
+
+    /**
+     * The orphans to kill now: those found in this sweep and the one before, so that a pilot whose
+     * node was saved a moment after the snapshot was taken is never taken for one.
+     */
+    List<String> orphansSeenTwice(String site) {
+        List<String> now = orphanPilots(site);
+        List<String> before = lastOrphans.getOrDefault(site, List.of());
+        lastOrphans.put(site, now);
+        return now.stream().filter(before::contains).toList();
     }
 }

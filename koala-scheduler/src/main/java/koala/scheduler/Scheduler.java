@@ -65,6 +65,9 @@ final class Scheduler {
     private final Frameworks frameworks;
     private final PilotWatch watch;
     private Instant nextPlacement = Instant.EPOCH;
+    private Instant nextSweep = Instant.EPOCH;
+    /** How often the cells are swept for pilots no node owns (a kill that failed, a crash). */
+    static final java.time.Duration SWEEP_EVERY = java.time.Duration.ofSeconds(30);
 
     /**
      * @param configuredNodes each site's {@code node.count}, in the configuration's order
@@ -202,6 +205,20 @@ final class Scheduler {
         if (!clock.instant().isBefore(nextPlacement)) {
             placeQueued();
             nextPlacement = clock.instant().plus(settings.placementEvery());
+        }
+        if (!clock.instant().isBefore(nextSweep)) {
+            sweepOrphanPilots();
+            nextSweep = clock.instant().plus(SWEEP_EVERY);
+        }
+    }
+
+    /** SGE's pilots must equal KOALA's nodes: a pilot of ours that no node owns is killed again. */
+    private void sweepOrphanPilots() {
+        for (String site : siteNames) {
+            for (String orphan : recovery.orphansSeenTwice(site)) {
+                LOG.info("killing pilot {} on {}: no live node owns it", orphan, site);
+                pilots.kill(site, orphan, "no node");
+            }
         }
     }
 

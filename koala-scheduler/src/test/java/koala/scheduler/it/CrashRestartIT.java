@@ -45,7 +45,7 @@ class CrashRestartIT {
         long queued = TestScheduler.submit(client, "too-big-for-now", "&(resourceManagerContact = \"fs1\")(count = 8)"
                 + "(executable = \"/bin/true\")").id();
 
-        String tag = pilotsNamedFor(grid, allocation).get(0).replaceFirst("^[^:]+:koala-([a-z0-9]+)-.*$", "$1");
+        String tag = TestScheduler.pilotsNamedFor(grid, allocation).get(0).replaceFirst("^[^:]+:koala-([a-z0-9]+)-.*$", "$1");
 
         first.destroyForcibly().waitFor(10, TimeUnit.SECONDS); // SIGKILL: no shutdown hook runs
         // a pilot of this scheduler's that no job owns, as a crash between submitting and recording leaves
@@ -66,29 +66,15 @@ class CrashRestartIT {
             assertThat(held.state()).isEqualTo("RUNNING");
             assertThat(held.nodes()).extracting(NodeView::state).containsOnly("RUNNING");
             assertThat(client.closeAllocation(allocation).nodes()).extracting(NodeView::state).containsOnly("RELEASED");
-            assertThat(pilotsNamedFor(grid, running)).isEmpty();
-            assertThat(pilotsNamedFor(grid, 9999)).as("orphan pilot " + orphan + " killed").isEmpty();
-            assertThat(pilotsNamedFor(grid, 9998)).as("another scheduler's pilot " + foreign + " left alone")
+            assertThat(TestScheduler.pilotsNamedFor(grid, running)).isEmpty();
+            assertThat(TestScheduler.pilotsNamedFor(grid, 9999)).as("orphan pilot " + orphan + " killed").isEmpty();
+            assertThat(TestScheduler.pilotsNamedFor(grid, 9998)).as("another scheduler's pilot " + foreign + " left alone")
                     .hasSize(1);
         } finally {
             LocalUser.qdel(grid.site("fs0"), List.of(foreign));
             second.destroy();
             second.waitFor(30, TimeUnit.SECONDS);
         }
-    }
-
-    /** Pilots of the job still in SGE, on any site: none once it ended (none duplicated, none left over). */
-    private static List<String> pilotsNamedFor(GridConfig grid, long job) throws Exception {
-        List<String> found = new java.util.ArrayList<>();
-        for (var site : grid.sites()) {
-            String xml = LocalUser.run(site, "qstat", "-xml", "-u", "*");
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("<JB_name>(koala-[a-z0-9]+-" + job + "-[^<]*)</JB_name>")
-                    .matcher(xml);
-            while (m.find()) {
-                found.add(site.name() + ":" + m.group(1));
-            }
-        }
-        return found;
     }
 
     private static Process startScheduler(Path config) throws Exception {

@@ -123,6 +123,26 @@ class JobTypesIT {
                 + ".0.0 ran past its component's maxWallTime and was stopped");
     }
 
+    /** SGE's pilots equal KOALA's nodes: a pilot of this scheduler's that no node owns (a kill that failed) goes. */
+    @Test
+    void aPilotNoNodeOwnsIsKilledByTheSweepWhileTheSchedulerRuns() throws Exception {
+        JobView job = submit(client, "owner", "+" + component("fs1", 1, "sleep 600"));
+        awaitState(client, job.id(), "RUNNING", Duration.ofSeconds(90));
+        koala.common.grid.GridConfig grid = koala.common.grid.GridConfig.load(scheduler.config());
+        String tag = TestScheduler.pilotsNamedFor(grid, job.id()).get(0).replaceFirst("^[^:]+:koala-([a-z0-9]+)-.*$", "$1");
+        String orphan = koala.testbed.LocalUser.qsub(grid.site("fs0"), "koala-" + tag + "-9997-0-0-a1", "/bin/sleep", "600");
+        try {
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(2))
+                    .until(() -> TestScheduler.pilotsNamedFor(grid, 9997).isEmpty());
+            assertThat(TestScheduler.pilotsNamedFor(grid, job.id())).as("the owned pilot stays").hasSize(1);
+        } finally {
+            if (!TestScheduler.pilotsNamedFor(grid, 9997).isEmpty()) {
+                koala.testbed.LocalUser.qdel(grid.site("fs0"), java.util.List.of(orphan));
+            }
+            client.cancel(job.id());
+        }
+    }
+
     @Test
     void cancelKillsEveryComponentAndGivesTheNodesBack() {
         // pilots of other schedulers (an earlier test's, ending) may still hold nodes of fs1: count from here

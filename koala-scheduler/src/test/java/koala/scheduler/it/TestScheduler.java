@@ -23,6 +23,7 @@ import koala.common.jdf.JdfParser;
 import koala.runner.RunnerMain;
 import koala.scheduler.SchedulerDaemon;
 import koala.testbed.TestbedStatus;
+import koala.testbed.LocalUser;
 import koala.testbed.Progress;
 import koala.testbed.Testbed;
 import koala.testbed.TestbedPlan;
@@ -124,6 +125,20 @@ final class TestScheduler implements AutoCloseable {
 
     SchedulerClient client() {
         return new SchedulerClient(daemon.url());
+    }
+
+    /** Pilots of the job still in SGE, on any site: none once it ended (none duplicated, none left over). */
+    static List<String> pilotsNamedFor(GridConfig grid, long job) throws Exception {
+        List<String> found = new java.util.ArrayList<>();
+        for (var site : grid.sites()) {
+            String xml = LocalUser.run(site, "qstat", "-xml", "-u", "*");
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("<JB_name>(koala-[a-z0-9]+-" + job + "-[^<]*)</JB_name>")
+                    .matcher(xml);
+            while (m.find()) {
+                found.add(site.name() + ":" + m.group(1));
+            }
+        }
+        return found;
     }
 
     static JobView submit(SchedulerClient client, String name, String jdf) {
