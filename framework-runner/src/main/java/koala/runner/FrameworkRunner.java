@@ -248,7 +248,7 @@ public final class FrameworkRunner {
             events.add(now, "could not give " + node + " back: " + ex.getMessage());
         }
         if (e.is(Entities.MASTER)) {
-            end(State.ENDED, "its master was lost (" + why + ")");
+            end(State.FAILED, "its master was lost (" + why + ")");
         }
     }
 
@@ -273,7 +273,9 @@ public final class FrameworkRunner {
         state = how;
         events.add(clock.instant(), "instance " + (how == State.FAILED ? "failed" : "ends") + ": " + why);
         try {
-            if (!schedd.allocation().ended()) {
+            if (!schedd.allocation().ended() && how == State.FAILED) {
+                schedd.fail(why);
+            } else if (!schedd.allocation().ended()) {
                 schedd.close();
             }
         } catch (ApiException e) {

@@ -59,4 +59,9 @@ final class Schedd {
     void close() {
         scheduler.closeAllocation(allocation);
     }
+
+    /** Ends the allocation as FAILED, with the cause. */
+    void fail(String reason) {
+        scheduler.failAllocation(allocation, reason);
+    }
 }

@@ -167,6 +167,13 @@ final class Allocations {
         return job.view();
     }
 
+    /** Ends the allocation as FAILED with its instance's cause (its master lost, say): every node given back. */
+    JobView fail(long id, String reason) {
+        Job job = open(id);
+        claims.fire(job, JobEvent.BROKE, "the instance failed: " + reason);
+        return job.view();
+    }
+
     /** Releases the nodes whose pilots have not started within the claim time-out. */
     void checkClaims(Job job) {
         for (NodeClaim node : job.heldNodes()) {

@@ -205,6 +205,11 @@ public final class SchedulerDaemon implements AutoCloseable {
             }
 
             @Override
+            public Object fail(long id, String reason) {
+                return loop.call(() -> s.allocations().fail(id, reason));
+            }
+
+            @Override
             public Object register(FrameworkRegistration r) {
                 return loop.call(() -> s.frameworks().register(r));
             }

@@ -68,6 +68,11 @@ public final class SchedulerClient {
         return http.delete("/allocations/" + allocation, JobView.class);
     }
 
+    /** Ends the allocation as FAILED, with why its instance failed. */
+    public JobView failAllocation(long allocation, String reason) {
+        return http.post("/allocations/" + allocation + "/fail", new AllocationFailure(reason), JobView.class);
+    }
+
     public FrameworkView register(FrameworkRegistration registration) {
         return http.post("/frameworks", registration, FrameworkView.class);
     }

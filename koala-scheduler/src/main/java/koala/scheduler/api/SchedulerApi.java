@@ -2,6 +2,7 @@ package koala.scheduler.api;
 
 import java.util.Optional;
 import java.util.function.Function;
+import koala.common.api.AllocationFailure;
 import koala.common.api.AllocationRequest;
 import koala.common.api.FrameworkRegistration;
 import koala.common.api.GrowRequest;
@@ -29,6 +30,7 @@ import koala.common.jdf.JdfException;
  * POST   /allocations/{id}/release  {nodes: [ids]}: give nodes back; 409 if one is not the allocation's
  * GET    /allocations/{id}     the allocation and its nodes (as a job)
  * DELETE /allocations/{id}     close it: every node given back
+ * POST   /allocations/{id}/fail     {reason}: end it as FAILED (its instance failed): every node given back
  * POST   /frameworks          register a framework instance on its allocation (FrameworkJobManager)
  * POST   /frameworks/{id}/master  {node, address}: where clients reach the instance's master
  * GET    /frameworks          every instance; GET /frameworks/{id} one
@@ -58,6 +60,8 @@ public final class SchedulerApi {
         Object release(long id, ReleaseRequest request);
 
         Object close(long id);
+
+        Object fail(long id, String reason);
 
         Object register(FrameworkRegistration registration);
 
@@ -97,6 +101,7 @@ public final class SchedulerApi {
                         r.body(ReleaseRequest.class))))
                 .route("GET", "/allocations/{id}", r -> Response.ok(ops.job(id(r))))
                 .route("DELETE", "/allocations/{id}", r -> Response.ok(ops.close(id(r))))
+                .route("POST", "/allocations/{id}/fail", r -> Response.ok(ops.fail(id(r), failure(r))))
                 .route("POST", "/frameworks", r -> Response.created(ops.register(r.body(FrameworkRegistration.class))))
                 .route("POST", "/frameworks/{id}/master", r -> Response.ok(ops.master(id(r), r.body(MasterAddress.class))))
                 .route("GET", "/frameworks", r -> Response.ok(ops.frameworks()))
@@ -111,6 +116,14 @@ public final class SchedulerApi {
         server.route("POST", "/nodes/{id}/arrive", r -> Response.ok(ops.arrive(r.param("id"), report(r, false))))
                 .route("GET", "/nodes/{id}/task", r -> Response.ok(longPoll(ops, r)))
                 .route("POST", "/nodes/{id}/exit", r -> Response.ok(ops.exited(r.param("id"), report(r, true))));
+    }
+
+    private static String failure(Request r) {
+        AllocationFailure failure = r.body(AllocationFailure.class);
+        if (failure.reason() == null || failure.reason().isBlank()) {
+            throw ApiException.badRequest("reason", "missing: why the instance failed");
+        }
+        return failure.reason();
     }
 
     private static Object submit(Operations ops, Request r) {

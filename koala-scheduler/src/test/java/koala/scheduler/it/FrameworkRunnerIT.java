@@ -148,7 +148,7 @@ class FrameworkRunnerIT {
     }
 
     @Test
-    void staticStaysPutAndReplacesAWorkerKilledWithQdelAndALostMasterEndsTheInstance() throws Exception {
+    void staticStaysPutAndReplacesAWorkerKilledWithQdelAndALostMasterFailsTheInstanceWithItsCause() throws Exception {
         try (RunnerMain.Started runner = start(jdf("static", 2, "(samplePeriod = 2)"))) {
             RunnerClient rpc = rpc(runner);
             List<RunnerMessages.Entity> workers = awaitWorkers(rpc, 2);
@@ -170,6 +170,10 @@ class FrameworkRunnerIT {
             assertThat(runner.runner().awaitEnd(Duration.ofSeconds(15))).isTrue();
             JobView allocation = TestScheduler.awaitEnd(client, runner.instance(), Duration.ofSeconds(15));
             assertThat(allocation.nodes()).noneMatch(n -> List.of("SUBMITTED", "ARRIVED", "RUNNING").contains(n.state()));
+            assertThat(runner.runner().state()).isEqualTo(koala.runner.FrameworkRunner.State.FAILED);
+            assertThat(allocation.state()).isEqualTo("FAILED");
+            assertThat(allocation.history().get(allocation.history().size() - 1).reason())
+                    .startsWith("the instance failed: its master was lost");
         }
     }
 
