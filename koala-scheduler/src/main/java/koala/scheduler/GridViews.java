@@ -3,17 +3,20 @@ package koala.scheduler;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import koala.common.site.CellJob;
 import koala.common.site.CellSnapshot;
 import koala.placement.FileLocations;
 import koala.placement.GridView;
 import koala.placement.SiteView;
+import koala.scheduler.claiming.NodeClaim;
 import koala.scheduler.kis.SiteInfo;
 
 /**
  * The grid as placement must see it. A site's idle nodes are those its snapshot shows free, plus
- * those KOALA's running pilots occupy in the snapshot, minus every node KOALA's own books say it
- * holds or is claiming there: a pilot still queued in SGE takes no slot yet, but its node is
- * spoken for, and the books are newer than the last snapshot.
+ * those this scheduler's running pilots occupy in the snapshot, minus every node its own books say
+ * it holds or is claiming there: a pilot still queued in SGE takes no slot yet, but its node is
+ * spoken for, and the books are newer than the last snapshot. Another scheduler's pilots in the
+ * same cell are load like any user's.
  */
 final class GridViews {
     private GridViews() {
@@ -21,15 +24,18 @@ final class GridViews {
 
     /**
      * @param held nodes KOALA holds or is claiming, per site
+     * @param pilotTag the mark in this scheduler's pilot names
      */
-    static GridView of(List<SiteInfo> sites, Map<String, Integer> held, FileLocations files) {
+    static GridView of(List<SiteInfo> sites, Map<String, Integer> held, String pilotTag, FileLocations files) {
         List<SiteView> views = new ArrayList<>();
         for (SiteInfo info : sites) {
             if (!info.up()) {
                 continue; // a site whose agent is down gets no new work
             }
             CellSnapshot s = info.snapshot();
-            int idle = s.slotsFree() + s.slotsUsedByKoala() - held.getOrDefault(info.site(), 0);
+            int ours = s.jobs().stream().filter(j -> j.running() && j.koala() && NodeClaim.isPilotName(j.name(), pilotTag))
+                    .mapToInt(CellJob::slots).sum();
+            int idle = s.slotsFree() + ours - held.getOrDefault(info.site(), 0);
             views.add(new SiteView(info.site(), s.slotsTotal(), Math.max(0, Math.min(idle, s.slotsTotal()))));
         }
         return new GridView(views, files);

@@ -280,7 +280,7 @@ final class Scheduler {
         Map<String, Integer> held = new HashMap<>();
         book.all().forEach(j -> j.heldNodes().forEach(n -> held.merge(n.site(), 1, Integer::sum)));
         List<SiteInfo> infos = siteNames.stream().map(kis::site).flatMap(Optional::stream).toList();
-        return GridViews.of(infos, held, files);
+        return GridViews.of(infos, held, store.pilotTag(), files);
     }
 
     void checkRunning(Job job) {

@@ -15,39 +15,42 @@ import koala.scheduler.kis.SiteInfo;
 import org.junit.jupiter.api.Test;
 
 /**
- * fs0 has 16 slots: 3 used by a local user, 2 by KOALA pilots that run; KOALA's books hold 5 nodes
- * there (the 2 running and 3 whose pilots still wait in SGE's queue).
+ * fs0 has 16 slots: 3 used by a local user, 2 by this scheduler's pilots that run, 1 by a pilot of
+ * another scheduler sharing the cell; this scheduler's books hold 5 nodes there (the 2 running and 3
+ * whose pilots still wait in SGE's queue).
  */
 class GridViewsTest {
     private static final Instant T = Instant.parse("2026-11-21T10:00:00Z");
+    private static final String TAG = "ab12cd";
 
     private static SiteInfo fs0(boolean up) {
         List<CellJob> jobs = List.of(
                 new CellJob("1", "local", "alice", "r", 3, "fs0.q@vm", null, false),
-                new CellJob("2", "koala-7-0-0-a1", "koala", "r", 1, "fs0.q@vm", null, true),
-                new CellJob("3", "koala-7-0-1-a1", "koala", "r", 1, "fs0.q@vm", null, true),
-                new CellJob("4", "koala-7-0-2-a1", "koala", "qw", 1, null, null, true));
-        CellSnapshot snapshot = new CellSnapshot("fs0", T, List.of(), List.of(new QueueInstance("fs0.q@vm", "vm", 16, 5,
+                new CellJob("2", "koala-ab12cd-7-0-0-a1", "koala", "r", 1, "fs0.q@vm", null, true),
+                new CellJob("3", "koala-ab12cd-7-0-1-a1", "koala", "r", 1, "fs0.q@vm", null, true),
+                new CellJob("4", "koala-ab12cd-7-0-2-a1", "koala", "qw", 1, null, null, true),
+                new CellJob("5", "koala-zz12cd-3-0-0-a1", "koala", "r", 1, "fs0.q@vm", null, true));
+        CellSnapshot snapshot = new CellSnapshot("fs0", T, List.of(), List.of(new QueueInstance("fs0.q@vm", "vm", 16, 6,
                 0, "")), jobs);
         AgentHealth health = new AgentHealth("fs0", "fs0", up ? "UP" : "DOWN", up ? null : "qmaster gone", T, "", 0);
         return new SiteInfo("fs0", health, snapshot, null, T);
     }
 
     @Test
-    void idleNodesAreWhatNeitherLocalUsersNorKoalasBooksHold() {
-        // free 11, plus KOALA's 2 running pilots given back, minus the 5 KOALA holds: 16 - 3 - 5 = 8
-        assertThat(GridViews.of(List.of(fs0(true)), Map.of("fs0", 5), FileLocations.NONE).sites())
-                .containsExactly(new SiteView("fs0", 16, 8));
+    void idleNodesAreWhatNeitherLocalUsersNorOtherSchedulersNorTheBooksHold() {
+        // free 10, plus this scheduler's 2 running pilots given back, minus the 5 it holds: 16 - 3 - 1 - 5 = 7
+        assertThat(GridViews.of(List.of(fs0(true)), Map.of("fs0", 5), TAG, FileLocations.NONE).sites())
+                .containsExactly(new SiteView("fs0", 16, 7));
     }
 
     @Test
     void aSiteWhoseAgentIsDownGetsNoNewWork() {
-        assertThat(GridViews.of(List.of(fs0(false)), Map.of(), FileLocations.NONE).sites()).isEmpty();
+        assertThat(GridViews.of(List.of(fs0(false)), Map.of(), TAG, FileLocations.NONE).sites()).isEmpty();
     }
 
     @Test
     void idleNeverGoesBelowZeroWhenTheBooksRunAheadOfTheSnapshot() {
-        assertThat(GridViews.of(List.of(fs0(true)), Map.of("fs0", 20), FileLocations.NONE).sites())
+        assertThat(GridViews.of(List.of(fs0(true)), Map.of("fs0", 20), TAG, FileLocations.NONE).sites())
                 .containsExactly(new SiteView("fs0", 16, 0));
     }
 
