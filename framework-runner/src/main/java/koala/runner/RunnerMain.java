@@ -87,7 +87,7 @@ public final class RunnerMain {
     public static Started start(Setup setup, InstantSource clock) throws IOException {
         String token = secret();
         // the instance's entities call the runner from their nodes: it listens on the grid's address
-        Optional<String> gridHost = GridConfig.load(setup.gridFile()).host();
+        Optional<String> gridHost = GridConfig.load(setup.gridFile()).hostAddress();
         InetAddress bind = gridHost.isPresent() ? InetAddress.getByName(gridHost.get()) : InetAddress.getLoopbackAddress();
         JsonHttpServer server = new JsonHttpServer(new InetSocketAddress(bind, setup.port()), 8);
         URI url = URI.create("http://" + gridHost.orElse("127.0.0.1") + ":" + server.port());

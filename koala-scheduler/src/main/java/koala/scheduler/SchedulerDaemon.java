@@ -66,7 +66,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         Store store = H2Store.open(settings.database());
         // remote sites relay their nodes' call-backs to the address where the scheduler serves nodes
         SiteAgents agents = new SiteAgents(grid, koalaHome, store,
-                grid.host().orElse(InetAddress.getLoopbackAddress().getHostAddress()), settings.port());
+                grid.hostAddress().orElse(InetAddress.getLoopbackAddress().getHostAddress()), settings.port());
         try {
             agents.attachOrStart();
             return serve(grid, koalaHome, settings, store, agents);
@@ -87,7 +87,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         kis.pollAll();
         URI url = URI.create("http://127.0.0.1:" + settings.port());
         // nodes call back on the grid's address: other hosts cannot reach this machine's loopback
-        URI nodeUrl = grid.host().map(h -> URI.create("http://" + h + ":" + settings.port())).orElse(url);
+        URI nodeUrl = grid.hostAddress().map(h -> URI.create("http://" + h + ":" + settings.port())).orElse(url);
         Map<String, SiteConfig> sites = new LinkedHashMap<>();
         grid.sites().forEach(s -> sites.put(s.name(), s));
         LocalLaunchers local = new LocalLaunchers(koalaHome, nodeUrl);

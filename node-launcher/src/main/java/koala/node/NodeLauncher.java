@@ -68,13 +68,19 @@ public final class NodeLauncher {
         if (args.length == 1 && args[0].equals("--train")) {
             System.exit(Training.run());
         }
+        System.exit(of(args, Optional.ofNullable(System.getenv("KOALA_NODE_TOKEN")).orElse("")).run());
+    }
+
+    /**
+     * The launcher a command line asks for. The training run comes through here too: a lambda the
+     * class archive has not seen is spun at run time, which costs a fresh JVM some 20 ms.
+     */
+    static NodeLauncher of(String[] args, String token) {
         String url = option(args, "--scheduler").orElseThrow(() -> new IllegalArgumentException("--scheduler URL"));
         String node = option(args, "--node").orElseThrow(() -> new IllegalArgumentException("--node ID"));
         Duration giveUp = Duration.ofSeconds(option(args, "--give-up").map(Long::parseLong).orElse(300L));
-        String token = Optional.ofNullable(System.getenv("KOALA_NODE_TOKEN")).orElse("");
         int cores = option(args, "--cores").map(Integer::parseInt).orElse(Runtime.getRuntime().availableProcessors());
-        System.exit(new NodeLauncher(new SchedulerLine(URI.create(url)), node, token, giveUp, cores,
-                InstantSource.system()).run());
+        return new NodeLauncher(new SchedulerLine(URI.create(url)), node, token, giveUp, cores, InstantSource.system());
     }
 
     int run() throws IOException, InterruptedException {

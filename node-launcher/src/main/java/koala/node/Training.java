@@ -6,10 +6,7 @@ import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import koala.common.json.PlainJson;
@@ -30,8 +27,8 @@ final class Training {
             Thread standIn = new Thread(() -> answerUntilClosed(server, url), "training stand-in");
             standIn.setDaemon(true);
             standIn.start();
-            return new NodeLauncher(new SchedulerLine(URI.create(url)), "1.0.0", "training", Duration.ofSeconds(10), 1,
-                    InstantSource.system()).run();
+            return NodeLauncher.of(new String[] {"--scheduler", url, "--node", "1.0.0", "--give-up", "10", "--cores", "1"},
+                    "training").run();
         }
     }
 
