@@ -39,7 +39,7 @@ final class CliBenchCommand implements Callable<Integer> {
         Testbed testbed = TestbedCommand.testbed(System.out);
         testbed.up(TestbedCommand.defaultPlan());
         GridConfig grid = GridConfig.load(testbed.gridConfig());
-        SchedulerClient client = new SchedulerClient(URI.create("http://127.0.0.1:" + grid.integer("scheduler.port", 7400)));
+        SchedulerClient client = new SchedulerClient(grid.schedulerAddress());
         SchedulerDaemon own = GrowBenchCommand.reachable(client) ? null : SchedulerDaemon.start(grid, KoalaHome.dir());
         try {
             CliLatencyBenchmark.Result r = new CliLatencyBenchmark(grid, site, launcher, InstantSource.system(),

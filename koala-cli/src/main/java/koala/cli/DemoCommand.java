@@ -47,7 +47,7 @@ final class DemoCommand implements Callable<Integer> {
         section("1. The testbed: independent SGE cells on this machine");
         testbed.up(TestbedPlan.of(null, List.of(), 1, null));
         GridConfig grid = GridConfig.load(testbed.gridConfig());
-        SchedulerClient client = new SchedulerClient(URI.create("http://127.0.0.1:" + grid.integer("scheduler.port", 7400)));
+        SchedulerClient client = new SchedulerClient(grid.schedulerAddress());
         SchedulerDaemon own = running(client) ? null : startScheduler(grid);
         try {
             return placement ? walk(grid, client) : new FrameworkDemo(client, testbed.gridConfig()).run(3);

@@ -12,8 +12,8 @@ final class GridOptions {
     @Option(names = "--config", paramLabel = "FILE", description = "grid configuration (default: $KOALA_CONFIG or KOALA_HOME/grid.properties)")
     Path config;
 
-    @Option(names = "--scheduler", paramLabel = "URL", description = "the scheduler's API (default: from the grid "
-            + "configuration, http://127.0.0.1:<scheduler.port>)")
+    @Option(names = "--scheduler", paramLabel = "URL", description = "the scheduler's API (default: its Unix socket, "
+            + "unix:<scheduler.socket> from the grid configuration; an http:// address needs a token in $KOALA_TOKEN)")
     URI scheduler;
 
     private GridConfig loaded;
@@ -32,7 +32,6 @@ final class GridOptions {
 
     /** The scheduler as a command reaches it: a connection per call, no threads (the command is short-lived). */
     SchedulerClient client() {
-        return SchedulerClient.shortLived(scheduler != null ? scheduler
-                : URI.create("http://127.0.0.1:" + grid().integer("scheduler.port", 7400)));
+        return SchedulerClient.shortLived(scheduler != null ? scheduler : grid().schedulerAddress());
     }
 }

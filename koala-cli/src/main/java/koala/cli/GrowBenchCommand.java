@@ -51,7 +51,7 @@ final class GrowBenchCommand implements Callable<Integer> {
         Testbed testbed = TestbedCommand.testbed(System.out);
         testbed.up(TestbedPlan.of(null, List.of(), 1, null));
         GridConfig grid = GridConfig.load(testbed.gridConfig());
-        SchedulerClient client = new SchedulerClient(URI.create("http://127.0.0.1:" + grid.integer("scheduler.port", 7400)));
+        SchedulerClient client = new SchedulerClient(grid.schedulerAddress());
         SchedulerDaemon own = reachable(client) ? null : SchedulerDaemon.start(grid, KoalaHome.dir());
         try {
             Duration onDemand = initialDeployment(grid, client, "ondemand", 0);

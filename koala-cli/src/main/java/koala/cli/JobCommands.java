@@ -103,9 +103,11 @@ final class JobCommands {
         }
 
         private static void table(List<JobView> jobs) {
-            System.out.printf("%-6s %-22s %-10s %-10s %-6s %s%n", "JOB", "NAME", "KIND", "STATE", "NODES", "WHY WAITING");
+            System.out.printf("%-6s %-22s %-10s %-10s %-10s %-6s %s%n", "JOB", "NAME", "OWNER", "KIND", "STATE", "NODES",
+                    "WHY WAITING");
             for (JobView j : jobs) {
-                System.out.printf("%-6d %-22s %-10s %-10s %-6d %s%n", j.id(), j.name(), j.kind(), j.state(),
+                System.out.printf("%-6d %-22s %-10s %-10s %-10s %-6d %s%n", j.id(), j.name(),
+                        j.owner() == null ? "-" : j.owner(), j.kind(), j.state(),
                         j.nodes().stream().filter(n -> !n.state().equals("RELEASED")).count(),
                         j.waitingBecause() == null ? "" : j.waitingBecause());
             }
@@ -132,6 +134,8 @@ final class JobCommands {
         static void print(JobView j, PrintWriter out) {
             out.printf("job %d  %s  (%s, policy %s, priority %s)%n", j.id(), j.name(), j.kind(), j.policy(),
                     j.priority());
+            out.printf("owner  %s%n", j.owner() == null ? "- (from before jobs had owners: only an admin may change it)"
+                    : j.owner());
             out.printf("state  %s%s%n", j.state(), j.waitingBecause() == null ? "" : "\nwhy    "
                     + j.waitingBecause());
             out.printf("tries  %d placement, %d failed claims%n", j.placeTries(), j.claimFailures());

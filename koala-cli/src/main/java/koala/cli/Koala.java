@@ -10,7 +10,8 @@ import picocli.CommandLine.Command;
         subcommands = {DemoCommand.class, TestbedCommand.class, SchedulerCommand.class, SubmitCommand.class,
                 JobCommands.Jobs.class, JobCommands.Status.class, JobCommands.Cancel.class, JobCommands.Sites.class,
                 FrameworkCommands.All.class, FrameworkCommands.One.class, FluentCommands.class,
-                ValidateCommand.class, ConfigCommand.class, AgentCommand.class, BenchCommand.class, ExperimentCommand.class,
+                TokenCommand.class, ValidateCommand.class, ConfigCommand.class, AgentCommand.class, BenchCommand.class,
+                ExperimentCommand.class,
                 CommandLine.HelpCommand.class},
         footer = {"", "Also: bin/koala test   builds, brings the testbed up and runs every test.",
                 "Exit status: 0 success, 1 failure, 2 bad input."})

@@ -94,7 +94,7 @@ final class TestbedExperiment implements Callable<Integer> {
             return Koala.FAILURE;
         }
         GridConfig grid = GridConfig.load(gridFile);
-        SchedulerClient client = new SchedulerClient(URI.create("http://127.0.0.1:" + grid.integer("scheduler.port", 7400)));
+        SchedulerClient client = new SchedulerClient(grid.schedulerAddress());
         SchedulerDaemon own = GrowBenchCommand.reachable(client) ? null : SchedulerDaemon.start(grid, KoalaHome.dir());
         o.println(own == null ? "scheduler: the one running at " + client.base() : "scheduler: started here, "
                 + own.url());

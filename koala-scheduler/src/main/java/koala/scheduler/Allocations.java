@@ -70,17 +70,21 @@ final class Allocations {
         this.claimTimeout = claimTimeout;
     }
 
-    JobView open(String owner) {
-        if (owner == null || owner.isBlank()) {
+    /**
+     * @param holder what holds it, e.g. a runner's name (the request's {@code owner} field)
+     * @param owner  the user it belongs to
+     */
+    JobView open(String holder, String owner) {
+        if (holder == null || holder.isBlank()) {
             throw ApiException.badRequest("owner", "missing: who holds the allocation");
         }
-        JobDescription empty = new JobDescription("-", owner, JobKind.FRAMEWORK, null, "high", List.of(), Map.of(), null);
-        JobRecord record = new JobRecord(book.nextId(), owner, "-", Json.write(empty), KIND, JobState.RUNNING,
-                FlexibleClusterMinimization.NAME, "high", 0, 0, null, clock.instant());
+        JobDescription empty = new JobDescription("-", holder, JobKind.FRAMEWORK, null, "high", List.of(), Map.of(), null);
+        JobRecord record = new JobRecord(book.nextId(), holder, "-", Json.write(empty), KIND, JobState.RUNNING,
+                FlexibleClusterMinimization.NAME, "high", 0, 0, null, clock.instant(), owner);
         Job job = new Job(record, empty);
         book.add(job);
-        book.record(job, null, JobState.RUNNING, "ALLOCATED", "opened by " + owner);
-        LOG.info("allocation {} opened by {}", job.id(), owner);
+        book.record(job, null, JobState.RUNNING, "ALLOCATED", "opened by " + holder + " of " + owner);
+        LOG.info("allocation {} opened by {} of {}", job.id(), holder, owner);
         return job.view();
     }
 
@@ -123,7 +127,7 @@ final class Allocations {
                 d.framework(), d.position()));
         book.update(job, new JobRecord(job.id(), job.record().name(), job.record().source(), Json.write(job.description()),
                 KIND, job.state(), job.record().policy(), job.record().priority(), 0, 0, null,
-                job.record().submittedAt()));
+                job.record().submittedAt(), job.record().owner()));
         List<String> ids = new ArrayList<>();
         int rank = 0;
         for (Assignment a : assignments) {

@@ -82,7 +82,7 @@ final class Job {
     JobView view() {
         List<NodeView> nodeViews = nodes.values().stream().map(n -> new NodeView(n.id(), n.component(), n.rank(),
                 n.site(), n.state().name(), n.pilot(), n.host(), n.exitStatus())).toList();
-        return new JobView(record.id(), record.name(), record.kind(), record.state().name(), record.policy(),
+        return new JobView(record.id(), record.name(), record.owner(), record.kind(), record.state().name(), record.policy(),
                 record.priority(), record.placeTries(), record.claimFailures(),
                 record.state().ended() || record.state() == JobState.RUNNING ? null : record.waitingBecause(),
                 record.submittedAt(), nodeViews, history);

@@ -63,6 +63,7 @@ final class Scheduler {
     private final Allocations allocations;
     private final Claimer claimer;
     private final Frameworks frameworks;
+    private final Owners owners;
     private final PilotWatch watch;
     private Instant nextPlacement = Instant.EPOCH;
     private Instant nextSweep = Instant.EPOCH;
@@ -88,6 +89,7 @@ final class Scheduler {
                 this::policyFor, this::gridView, this::fire, clock);
         this.desk = new NodeDesk(book, claimer::check, this::checkRunning, pilots::forNode);
         this.frameworks = new Frameworks(store, book, clock);
+        this.owners = new Owners(book);
         this.recovery = new Recovery(book, store, kis, queue, claimer::submitPilot, clock);
         this.allocations = new Allocations(book, new Allocations.Claims() {
             @Override
@@ -134,6 +136,11 @@ final class Scheduler {
         return allocations;
     }
 
+    /** Who may change what. */
+    Owners owners() {
+        return owners;
+    }
+
     /** The FrameworkJobManager. */
     Frameworks frameworks() {
         return frameworks;
@@ -141,7 +148,7 @@ final class Scheduler {
 
     // ---- jobs from users --------------------------------------------------------------------
 
-    JobView submit(String file, String text) {
+    JobView submit(String file, String text, String owner) {
         JobDescription description = JdfParser.parse(file, text, catalog());
         if (description.kind() == JobKind.FRAMEWORK) {
             throw new ApiException(400, file + ": framework jobs are started with their framework runner");
@@ -151,13 +158,13 @@ final class Scheduler {
                 : settings.defaultPolicy()).name();
         JobRecord record = new JobRecord(book.nextId(), description.name(), file, text, description.kind().name(),
                 JobState.QUEUED, policy, description.priority(), 0, 0, "waiting for the first placement round",
-                clock.instant());
+                clock.instant(), owner);
         Job job = new Job(record, description);
         book.add(job);
-        book.record(job, null, JobState.QUEUED, "SUBMITTED", "from " + file);
+        book.record(job, null, JobState.QUEUED, "SUBMITTED", "from " + file + " by " + owner);
         queue.add(job.id(), record.priority());
-        LOG.info("job {} ({}, {}, {} nodes) queued, policy {}", job.id(), record.name(), record.kind(),
-                description.totalNodes(), policy);
+        LOG.info("job {} ({}, {}, {} nodes) of {} queued, policy {}", job.id(), record.name(), record.kind(),
+                description.totalNodes(), owner, policy);
         nextPlacement = Instant.EPOCH;
         return job.view();
     }

@@ -24,12 +24,18 @@ import koala.common.api.NodeTask;
 import koala.common.api.SubmitRequest;
 import koala.common.grid.GridConfig;
 import koala.common.grid.SiteConfig;
+import koala.common.auth.TokenKey;
+import koala.common.auth.Tokens;
 import koala.common.http.ApiException;
+import koala.common.http.Endpoint;
 import koala.common.http.JsonHttpServer;
 import koala.common.process.ClassArchive;
 import koala.common.process.JavaCommand;
 import koala.common.process.RuntimeImage;
 import koala.common.site.SiteAgentClient;
+import koala.scheduler.api.Admins;
+import koala.scheduler.api.AuditLog;
+import koala.scheduler.api.Callers;
 import koala.scheduler.api.SchedulerApi;
 import koala.scheduler.kis.InformationService;
 import koala.scheduler.storage.H2Store;
@@ -106,10 +112,19 @@ public final class SchedulerDaemon implements AutoCloseable {
             recover(scheduler, agents, sites.keySet());
             return null;
         });
-        JsonHttpServer server = new JsonHttpServer(new InetSocketAddress(InetAddress.getLoopbackAddress(),
-                settings.port()), 64);
-        SchedulerApi.Operations operations = operations(scheduler, loop);
-        SchedulerApi.register(server, operations);
+        // users on this host call through the socket, where the kernel names them; programs may use
+        // loopback TCP with a token the scheduler signed
+        Path socket = grid.schedulerSocket();
+        Files.createDirectories(socket.getParent(), PosixFilePermissions.asFileAttribute(
+                PosixFilePermissions.fromString("rwxr-xr-x")));
+        JsonHttpServer server = new JsonHttpServer(List.of(Endpoint.unix("unix", socket, "rw-rw-rw-"),
+                Endpoint.loopback("local", settings.port())), 64);
+        TokenKey key = TokenKey.in(koalaHome.resolve("token.key"));
+        AuditLog audit = AuditLog.in(koalaHome.resolve("logs").resolve("audit.log"), InstantSource.system());
+        Callers callers = new Callers(new Tokens(key), Admins.of(grid.value("admin.group").orElse("koala-admin")),
+                InstantSource.system());
+        SchedulerApi.Operations operations = operations(scheduler, loop, key);
+        SchedulerApi.register(server, operations, callers, audit);
         List<JsonHttpServer> servers = new java.util.ArrayList<>(List.of(server));
         if (!nodeUrl.equals(url)) {
             // the grid's hosts reach only the nodes' routes, each call checked against the node's token
@@ -122,9 +137,9 @@ public final class SchedulerDaemon implements AutoCloseable {
         kis.start(settings.kisEvery());
         loop.every(Duration.ofSeconds(1), scheduler::tick);
         siteAgents.watch(Executors.newSingleThreadScheduledExecutor(daemon("agent-watch")), Duration.ofSeconds(5));
-        LOG.info("scheduler serving on {} (nodes call back on {}) with sites {}; its pilots are named "
-                + "koala-{}-JOB-COMPONENT-RANK-aATTEMPT", url, nodeUrl, sites.keySet(), store.pilotTag());
-        return new SchedulerDaemon(store, siteAgents, kis, loop, servers, url);
+        LOG.info("scheduler serving users on {} and {} (with a token), nodes on {}, with sites {}; its pilots are "
+                + "named koala-{}-JOB-COMPONENT-RANK-aATTEMPT", socket, url, nodeUrl, sites.keySet(), store.pilotTag());
+        return new SchedulerDaemon(store, siteAgents, kis, loop, servers, URI.create("unix:" + socket));
     }
 
     /** Gives freshly started agents a moment to reach their cells; a site still down is not waited for. */
@@ -157,11 +172,11 @@ public final class SchedulerDaemon implements AutoCloseable {
         }
     }
 
-    private static SchedulerApi.Operations operations(Scheduler s, SchedulerLoop loop) {
+    private static SchedulerApi.Operations operations(Scheduler s, SchedulerLoop loop, TokenKey key) {
         return new SchedulerApi.Operations() {
             @Override
-            public Object submit(SubmitRequest r) {
-                return loop.call(() -> s.submit(r.file(), r.jdf()));
+            public Object submit(Caller c, SubmitRequest r) {
+                return loop.call(() -> s.submit(r.file(), r.jdf(), c.user()));
             }
 
             @Override
@@ -175,8 +190,11 @@ public final class SchedulerDaemon implements AutoCloseable {
             }
 
             @Override
-            public Object cancel(long id) {
-                return loop.call(() -> s.cancel(id));
+            public Object cancel(Caller c, long id) {
+                return loop.call(() -> {
+                    s.owners().check(c, id, "cancel");
+                    return s.cancel(id);
+                });
             }
 
             @Override
@@ -185,38 +203,65 @@ public final class SchedulerDaemon implements AutoCloseable {
             }
 
             @Override
-            public Object allocate(AllocationRequest r) {
-                return loop.call(() -> s.allocations().open(r.owner()));
+            public Object allocate(Caller c, AllocationRequest r) {
+                return loop.call(() -> s.allocations().open(r.owner(), c.user()));
             }
 
             @Override
-            public Object grow(long id, GrowRequest r) {
-                return loop.call(() -> s.allocations().grow(id, r));
+            public Object grow(Caller c, long id, GrowRequest r) {
+                return loop.call(() -> {
+                    s.owners().check(c, id, "grow");
+                    return s.allocations().grow(id, r);
+                });
             }
 
             @Override
-            public Object release(long id, ReleaseRequest r) {
-                return loop.call(() -> s.allocations().release(id, r.nodes(), r.reason()));
+            public Object release(Caller c, long id, ReleaseRequest r) {
+                return loop.call(() -> {
+                    s.owners().check(c, id, "release nodes of");
+                    return s.allocations().release(id, r.nodes(), r.reason());
+                });
             }
 
             @Override
-            public Object close(long id) {
-                return loop.call(() -> s.allocations().close(id));
+            public Object close(Caller c, long id) {
+                return loop.call(() -> {
+                    s.owners().check(c, id, "close");
+                    return s.allocations().close(id);
+                });
             }
 
             @Override
-            public Object fail(long id, String reason) {
-                return loop.call(() -> s.allocations().fail(id, reason));
+            public Object fail(Caller c, long id, String reason) {
+                return loop.call(() -> {
+                    s.owners().check(c, id, "fail");
+                    return s.allocations().fail(id, reason);
+                });
             }
 
             @Override
-            public Object register(FrameworkRegistration r) {
-                return loop.call(() -> s.frameworks().register(r));
+            public Object register(Caller c, FrameworkRegistration r) {
+                return loop.call(() -> {
+                    s.owners().check(c, r.allocation(), "register an instance on");
+                    return s.frameworks().register(r);
+                });
             }
 
             @Override
-            public Object master(long id, MasterAddress m) {
-                return loop.call(() -> s.frameworks().master(id, m));
+            public Object master(Caller c, long id, MasterAddress m) {
+                return loop.call(() -> {
+                    s.owners().check(c, id, "re-point the master of");
+                    return s.frameworks().master(id, m);
+                });
+            }
+
+            @Override
+            public void rotateTokenKey() {
+                try {
+                    key.rotate();
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot rotate the token key: " + e.getMessage(), e);
+                }
             }
 
             @Override

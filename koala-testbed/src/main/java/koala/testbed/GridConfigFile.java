@@ -9,13 +9,16 @@ final class GridConfigFile {
     private GridConfigFile() {
     }
 
+    /** The file's first line, by which the testbed knows a configuration it wrote. */
+    static final String HEADER = "# KOALA grid configuration, written by 'bin/koala testbed up'.";
+
     /**
      * @param remoteHead how KOALA reaches a remote cell's head node (its key and known host key)
      */
     static String render(TestbedPlan plan, String agentUser, java.util.function.Function<CellPlan, RemoteHead> remoteHead) {
         int cores = Runtime.getRuntime().availableProcessors();
         StringBuilder s = new StringBuilder();
-        s.append("# KOALA grid configuration, written by 'bin/koala testbed up'.\n")
+        s.append(HEADER).append('\n')
                 .append("# One site per SGE cell of the local testbed; see docs/admin-guide.md, \"Configuration\".\n\n")
                 .append("grid.sites = ").append(plan.cells().stream().map(CellPlan::name).collect(Collectors.joining(", ")))
                 .append("\n# the KOALA host as the testbed's hosts reach it (the scheduler's node endpoint, runners)\n")

@@ -5,9 +5,12 @@ import java.util.Map;
 
 /** Debian's packages the testbed needs (Son of Grid Engine and the hosts' tools), installed when missing. */
 final class SgePackages {
-    /** SGE, and what the testbed's hosts need: namespaces and bridges (iproute2, util-linux), a remote head node's SSH server. */
+    /**
+     * SGE, and what the testbed's hosts need: namespaces and bridges (iproute2, util-linux), a remote
+     * head node's SSH server; and curl, with which tests call the scheduler's socket as its users.
+     */
     static final List<String> NAMES = List.of("gridengine-master", "gridengine-exec", "gridengine-client",
-            "gridengine-drmaa1.0", "libdrmaa1.0-java", "iproute2", "util-linux", "openssh-server");
+            "gridengine-drmaa1.0", "libdrmaa1.0-java", "iproute2", "util-linux", "openssh-server", "curl");
 
     private SgePackages() {
     }

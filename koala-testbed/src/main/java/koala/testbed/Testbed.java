@@ -1,5 +1,7 @@
 package koala.testbed;
 
+import koala.common.grid.KoalaHome;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -40,8 +42,15 @@ public final class Testbed {
         this.poll = poll;
     }
 
+    /** Two ordinary users of the testbed's head node (uid 1000 and up, not admins). */
+    public static final List<String> USERS = List.of("alice", "bob");
+
+    /**
+     * The grid configuration the testbed writes: the machine's, which every user of the head node
+     * reads ({@link KoalaHome#SYSTEM_CONFIG}); it holds no secret.
+     */
     public Path gridConfig() {
-        return koalaHome.resolve("grid.properties");
+        return KoalaHome.SYSTEM_CONFIG;
     }
 
     /** The directory of {@code cell} that KOALA's pilots use on its nodes (jars, logs). */
@@ -59,6 +68,7 @@ public final class Testbed {
             changes.add("installed " + String.join(" ", missing));
         }
         changes.addAll(ensureAccount());
+        changes.addAll(ensureUsers());
         String koalaHost = hostname();
         TestbedRecord previous = readRecord();
         changes.addAll(removeStrays(plan, previous));
@@ -74,6 +84,7 @@ public final class Testbed {
         if (writeIfChanged(gridConfig(), GridConfigFile.render(plan, AGENT_USER, this::remoteHead))) {
             changes.add("wrote " + gridConfig());
         }
+        changes.addAll(removeOldConfig());
         return changes;
     }
 
@@ -465,6 +476,23 @@ public final class Testbed {
         return List.of("created account " + AGENT_USER);
     }
 
+    /**
+     * The grid's ordinary users, as a head node has them: two accounts that share nothing with KOALA
+     * ({@link #USERS}), so that tests and the demo can act as someone who is neither root nor KOALA.
+     */
+    private List<String> ensureUsers() {
+        Shell shell = Shell.root();
+        List<String> made = new ArrayList<>();
+        for (String user : USERS) {
+            if (!shell.run("id", "-u", user).ok()) {
+                progress.step("creating user " + user + " (an ordinary user of the grid)");
+                shell.check("useradd", "--create-home", "--shell", "/bin/bash", "--comment", "KOALA testbed user", user);
+                made.add("created user " + user);
+            }
+        }
+        return made;
+    }
+
     private static String hostname() {
         return Shell.root().check("hostname").out().trim();
     }
@@ -486,13 +514,32 @@ public final class Testbed {
         }
     }
 
+    /**
+     * The copy earlier testbeds wrote into KOALA_HOME, which would shadow the machine's for root
+     * ({@link KoalaHome#gridConfig}); only one the testbed wrote is removed.
+     */
+    private List<String> removeOldConfig() {
+        Path old = koalaHome.resolve("grid.properties");
+        try {
+            if (Files.isRegularFile(old) && Files.readString(old).startsWith(GridConfigFile.HEADER)) {
+                Files.delete(old);
+                return List.of("removed " + old + " (the grid configuration is now " + gridConfig() + ")");
+            }
+            return List.of();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private static boolean writeIfChanged(Path file, String content) {
         try {
             if (Files.exists(file) && Files.readString(file).equals(content)) {
                 return false;
             }
-            Files.createDirectories(file.getParent());
+            Files.createDirectories(file.getParent(), java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x")));
             Files.writeString(file, content);
+            Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
             return true;
         } catch (IOException e) {
             throw new UncheckedIOException(e);

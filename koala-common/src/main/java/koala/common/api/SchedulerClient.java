@@ -2,6 +2,7 @@ package koala.common.api;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import koala.common.http.JsonHttpClient;
@@ -12,8 +13,13 @@ public final class SchedulerClient {
 
     private final JsonHttpClient http;
 
+    /**
+     * A client of the scheduler at {@code base}: {@code unix:/PATH} for its Unix socket (the caller is
+     * who the kernel says), or {@code http://127.0.0.1:PORT} with the token in {@code KOALA_TOKEN}.
+     */
     public SchedulerClient(URI base) {
-        this(new JsonHttpClient(base, TIMEOUT));
+        this(withToken(isUnix(base) ? JsonHttpClient.unixSocket(Path.of(base.getSchemeSpecificPart()), TIMEOUT)
+                : new JsonHttpClient(base, TIMEOUT)));
     }
 
     private SchedulerClient(JsonHttpClient http) {
@@ -25,7 +31,28 @@ public final class SchedulerClient {
      * call, no threads ({@link JsonHttpClient#shortLived}).
      */
     public static SchedulerClient shortLived(URI base) {
-        return new SchedulerClient(JsonHttpClient.shortLived(base, TIMEOUT));
+        return isUnix(base) ? new SchedulerClient(base)
+                : new SchedulerClient(withToken(JsonHttpClient.shortLived(base, TIMEOUT)));
+    }
+
+    private static boolean isUnix(URI base) {
+        return "unix".equals(base.getScheme());
+    }
+
+    /** Over TCP the scheduler wants a token; a program finds its own in {@code KOALA_TOKEN}. */
+    private static JsonHttpClient withToken(JsonHttpClient http) {
+        String token = System.getenv("KOALA_TOKEN");
+        return isUnix(http.base()) || token == null || token.isBlank() ? http : http.withBearer(token.strip());
+    }
+
+    /** A token naming the caller for this long (over the Unix socket only). */
+    public TokenView createToken(java.time.Duration lifetime) {
+        return http.post("/tokens", new TokenRequest(lifetime.toSeconds()), TokenView.class);
+    }
+
+    /** A new token key: every token issued so far is refused (admins only). */
+    public void rotateTokenKey() {
+        http.post("/tokens/rotate", java.util.Map.of(), java.util.Map.class);
     }
 
     public URI base() {

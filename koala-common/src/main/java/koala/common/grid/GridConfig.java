@@ -99,6 +99,20 @@ public final class GridConfig {
         return Optional.of(address instanceof java.net.Inet6Address ? "[" + literal + "]" : literal);
     }
 
+    /**
+     * Where the scheduler serves this host's users ({@code scheduler.socket}, default
+     * {@code /run/koala/scheduler.sock}): a Unix domain socket any local user may connect to, the
+     * kernel telling the scheduler who they are.
+     */
+    public Path schedulerSocket() {
+        return Path.of(value("scheduler.socket").orElse("/run/koala/scheduler.sock"));
+    }
+
+    /** The scheduler's address for users and KOALA's programs on this host: {@code unix:} and its socket. */
+    public java.net.URI schedulerAddress() {
+        return java.net.URI.create("unix:" + schedulerSocket().toAbsolutePath());
+    }
+
     /** A setting outside the sites (e.g. {@code scheduler.port}), if given. */
     public Optional<String> value(String key) {
         return reader.string(key).filter(s -> !s.isEmpty());

@@ -23,8 +23,18 @@ public final class KoalaHome {
     /** The grid configuration: {@code $KOALA_CONFIG}, else {@code grid.properties} in the home. */
     public static Path gridConfig() {
         String env = System.getenv("KOALA_CONFIG");
-        return env != null && !env.isBlank() ? Path.of(env) : dir().resolve("grid.properties");
+        if (env != null && !env.isBlank()) {
+            return Path.of(env);
+        }
+        Path own = dir().resolve("grid.properties");
+        return java.nio.file.Files.exists(own) || !java.nio.file.Files.exists(SYSTEM_CONFIG) ? own : SYSTEM_CONFIG;
     }
+
+    /**
+     * The grid's configuration as every user of the head node reads it (mode 0644; it holds no
+     * secret): used when neither {@code KOALA_CONFIG} nor {@code KOALA_HOME/grid.properties} is there.
+     */
+    public static final Path SYSTEM_CONFIG = Path.of("/etc/koala/grid.properties");
 
     public static Path logs() {
         return dir().resolve("logs");

@@ -1,5 +1,7 @@
 package koala.scheduler.api;
 
+import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import koala.common.api.AllocationFailure;
@@ -11,16 +13,24 @@ import koala.common.api.NodeReport;
 import koala.common.api.ReleaseRequest;
 import koala.common.api.NodeTask;
 import koala.common.api.SubmitRequest;
+import koala.common.api.TokenRequest;
+import koala.common.api.TokenView;
 import koala.common.http.ApiException;
 import koala.common.http.JsonHttpServer;
 import koala.common.http.Request;
 import koala.common.http.Response;
 import koala.common.jdf.JdfException;
+import koala.scheduler.Caller;
+import koala.scheduler.NotAllowed;
 
 /**
  * The scheduler's HTTP/JSON API.
  *
  * <pre>
+ * Every route but the nodes' needs an identity ({@link Callers}: the Unix socket's peer, or a
+ * token); changing a job, an allocation or an instance needs its owner or an admin (403
+ * otherwise), and every change asked for is written to the audit log, done or refused.
+ *
  * POST   /jobs                 submit {file, jdf}; 201 with the job, 400 listing every JDF error
  * GET    /jobs                 every job
  * GET    /jobs/{id}            one job: state, why it waits, nodes, history
@@ -35,6 +45,8 @@ import koala.common.jdf.JdfException;
  * POST   /frameworks/{id}/master  {node, address}: where clients reach the instance's master
  * GET    /frameworks          every instance; GET /frameworks/{id} one
  * GET    /sites                every site: nodes total, idle, KOALA's, others', claiming, agent health
+ * POST   /tokens               {lifetimeSeconds}: a signed token naming the caller (Unix socket callers only)
+ * POST   /tokens/rotate        a new token key: every token issued so far is refused (admins only)
  * POST   /nodes/{id}/arrive    a node launcher arrived {token, host}; answers its task
  * GET    /nodes/{id}/task      ?token=..&amp;waitMs=N: long-poll for the node's task (WAIT, RUN, EXIT)
  * POST   /nodes/{id}/exit      the node's command ended {token, exitStatus}
@@ -43,29 +55,32 @@ import koala.common.jdf.JdfException;
 public final class SchedulerApi {
     /** The operations the API exposes, each run on the scheduler's loop. */
     public interface Operations {
-        Object submit(SubmitRequest request);
+        Object submit(Caller caller, SubmitRequest request);
 
         Object job(long id);
 
         Object jobs();
 
-        Object cancel(long id);
+        Object cancel(Caller caller, long id);
 
         Object sites();
 
-        Object allocate(AllocationRequest request);
+        Object allocate(Caller caller, AllocationRequest request);
 
-        Object grow(long id, GrowRequest request);
+        Object grow(Caller caller, long id, GrowRequest request);
 
-        Object release(long id, ReleaseRequest request);
+        Object release(Caller caller, long id, ReleaseRequest request);
 
-        Object close(long id);
+        Object close(Caller caller, long id);
 
-        Object fail(long id, String reason);
+        Object fail(Caller caller, long id, String reason);
 
-        Object register(FrameworkRegistration registration);
+        Object register(Caller caller, FrameworkRegistration registration);
 
-        Object master(long id, MasterAddress master);
+        Object master(Caller caller, long id, MasterAddress master);
+
+        /** Makes a new token key. */
+        void rotateTokenKey();
 
         Object framework(long id);
 
@@ -84,28 +99,91 @@ public final class SchedulerApi {
     }
 
     /** Every route: for this machine's users and KOALA's own processes. */
-    public static void register(JsonHttpServer server, Operations ops) {
-        registerUsers(server, ops);
+    public static void register(JsonHttpServer server, Operations ops, Callers callers, AuditLog audit) {
+        registerUsers(server, ops, new Asking(callers, audit));
         registerNodes(server, ops);
     }
 
-    private static void registerUsers(JsonHttpServer server, Operations ops) {
-        server.route("POST", "/jobs", r -> Response.created(submit(ops, r)))
-                .route("GET", "/jobs", r -> Response.ok(ops.jobs()))
-                .route("GET", "/jobs/{id}", r -> Response.ok(ops.job(id(r))))
-                .route("DELETE", "/jobs/{id}", r -> Response.ok(ops.cancel(id(r))))
-                .route("GET", "/sites", r -> Response.ok(ops.sites()))
-                .route("POST", "/allocations", r -> Response.created(ops.allocate(r.body(AllocationRequest.class))))
-                .route("POST", "/allocations/{id}/grow", r -> Response.ok(ops.grow(id(r), r.body(GrowRequest.class))))
-                .route("POST", "/allocations/{id}/release", r -> Response.ok(ops.release(id(r),
-                        r.body(ReleaseRequest.class))))
-                .route("GET", "/allocations/{id}", r -> Response.ok(ops.job(id(r))))
-                .route("DELETE", "/allocations/{id}", r -> Response.ok(ops.close(id(r))))
-                .route("POST", "/allocations/{id}/fail", r -> Response.ok(ops.fail(id(r), failure(r))))
-                .route("POST", "/frameworks", r -> Response.created(ops.register(r.body(FrameworkRegistration.class))))
-                .route("POST", "/frameworks/{id}/master", r -> Response.ok(ops.master(id(r), r.body(MasterAddress.class))))
-                .route("GET", "/frameworks", r -> Response.ok(ops.frameworks()))
-                .route("GET", "/frameworks/{id}", r -> Response.ok(ops.framework(id(r))));
+    private static void registerUsers(JsonHttpServer server, Operations ops, Asking ask) {
+        server.route("POST", "/jobs", r -> Response.created(ask.change(r, "submit", "a job",
+                        c -> submit(ops, c, r))))
+                .route("GET", "/jobs", r -> Response.ok(ask.look(r, ops::jobs)))
+                .route("GET", "/jobs/{id}", r -> Response.ok(ask.look(r, () -> ops.job(id(r)))))
+                .route("DELETE", "/jobs/{id}", r -> Response.ok(ask.change(r, "cancel", "job " + id(r),
+                        c -> ops.cancel(c, id(r)))))
+                .route("GET", "/sites", r -> Response.ok(ask.look(r, ops::sites)))
+                .route("POST", "/allocations", r -> Response.created(ask.change(r, "open", "an allocation",
+                        c -> ops.allocate(c, r.body(AllocationRequest.class)))))
+                .route("POST", "/allocations/{id}/grow", r -> Response.ok(ask.change(r, "grow", "allocation " + id(r),
+                        c -> ops.grow(c, id(r), r.body(GrowRequest.class)))))
+                .route("POST", "/allocations/{id}/release", r -> Response.ok(ask.change(r, "release",
+                        "allocation " + id(r), c -> ops.release(c, id(r), r.body(ReleaseRequest.class)))))
+                .route("GET", "/allocations/{id}", r -> Response.ok(ask.look(r, () -> ops.job(id(r)))))
+                .route("DELETE", "/allocations/{id}", r -> Response.ok(ask.change(r, "close", "allocation " + id(r),
+                        c -> ops.close(c, id(r)))))
+                .route("POST", "/allocations/{id}/fail", r -> Response.ok(ask.change(r, "fail", "allocation " + id(r),
+                        c -> ops.fail(c, id(r), failure(r)))))
+                .route("POST", "/frameworks", r -> Response.created(ask.change(r, "register", "a framework instance",
+                        c -> ops.register(c, r.body(FrameworkRegistration.class)))))
+                .route("POST", "/frameworks/{id}/master", r -> Response.ok(ask.change(r, "re-point",
+                        "framework instance " + id(r), c -> ops.master(c, id(r), r.body(MasterAddress.class)))))
+                .route("GET", "/frameworks", r -> Response.ok(ask.look(r, ops::frameworks)))
+                .route("GET", "/frameworks/{id}", r -> Response.ok(ask.look(r, () -> ops.framework(id(r)))))
+                .route("POST", "/tokens", r -> Response.created(ask.change(r, "create", "a token",
+                        c -> token(ask, c, r))))
+                .route("POST", "/tokens/rotate", r -> Response.ok(ask.change(r, "rotate", "the token key",
+                        c -> rotate(ops, c))));
+    }
+
+    private static TokenView token(Asking ask, Caller c, Request r) {
+        if (!c.via().equals(Callers.UNIX)) {
+            throw new NotAllowed("a token is made over the scheduler's Unix socket only, not with another token");
+        }
+        TokenRequest request = r.body().length == 0 ? new TokenRequest(null) : r.body(TokenRequest.class);
+        long seconds = Optional.ofNullable(request.lifetimeSeconds()).orElse(86_400L);
+        if (seconds < 1 || seconds > 366L * 86_400) {
+            throw ApiException.badRequest("lifetimeSeconds", seconds + " is out of range: 1 to 31622400 (366 days)");
+        }
+        return ask.callers.issue(c, Duration.ofSeconds(seconds));
+    }
+
+    private static Map<String, String> rotate(Operations ops, Caller c) {
+        if (!c.admin()) {
+            throw new NotAllowed(c.user() + " may not rotate the token key: admins only");
+        }
+        ops.rotateTokenKey();
+        return Map.of("rotated", "every token issued before now is refused");
+    }
+
+    /** Identifies each request's caller and writes each change it asks for to the audit log. */
+    private static final class Asking {
+        private final Callers callers;
+        private final AuditLog audit;
+
+        Asking(Callers callers, AuditLog audit) {
+            this.callers = callers;
+            this.audit = audit;
+        }
+
+        Object look(Request r, java.util.function.Supplier<Object> read) {
+            callers.of(r);
+            return read.get();
+        }
+
+        <T> T change(Request r, String action, String target, Function<Caller, T> work) {
+            Caller caller = callers.of(r);
+            try {
+                T result = work.apply(caller);
+                audit.done(caller, action, target);
+                return result;
+            } catch (NotAllowed e) {
+                audit.refused(caller, action, target, e.getMessage());
+                throw new ApiException(403, e.getMessage());
+            } catch (ApiException e) {
+                audit.refused(caller, action, target, e.getMessage());
+                throw e;
+            }
+        }
     }
 
     /**
@@ -126,13 +204,13 @@ public final class SchedulerApi {
         return failure.reason();
     }
 
-    private static Object submit(Operations ops, Request r) {
+    private static Object submit(Operations ops, Caller caller, Request r) {
         SubmitRequest request = r.body(SubmitRequest.class);
         if (request.jdf() == null || request.jdf().isBlank()) {
             throw ApiException.badRequest("jdf", "missing: the text of the job description");
         }
         try {
-            return ops.submit(new SubmitRequest(Optional.ofNullable(request.file()).orElse("-"), request.jdf()));
+            return ops.submit(caller, new SubmitRequest(Optional.ofNullable(request.file()).orElse("-"), request.jdf()));
         } catch (JdfException e) {
             throw new ApiException(400, e.getMessage(), "jdf");
         }

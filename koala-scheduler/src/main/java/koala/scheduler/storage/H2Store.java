@@ -46,6 +46,7 @@ public final class H2Store implements Store {
             CREATE TABLE IF NOT EXISTS frameworks (id BIGINT PRIMARY KEY, name VARCHAR, jdf_file VARCHAR, jdf CLOB,
               policy VARCHAR, parameters CLOB, runner VARCHAR, master_node VARCHAR, master_address VARCHAR,
               registered_at TIMESTAMP WITH TIME ZONE);
+            ALTER TABLE jobs ADD COLUMN IF NOT EXISTS owner VARCHAR;
             CREATE TABLE IF NOT EXISTS meta (name VARCHAR PRIMARY KEY, val VARCHAR);
             CREATE SEQUENCE IF NOT EXISTS job_ids START WITH 1;
             """;
@@ -121,9 +122,10 @@ public final class H2Store implements Store {
 
     @Override
     public void saveJob(JobRecord j) {
-        update("MERGE INTO jobs KEY(id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", List.of(j.id(), j.name(), j.source(), j.jdf(),
-                j.kind(), j.state().name(), j.policy(), j.priority(), j.placeTries(), j.claimFailures(),
-                nullable(j.waitingBecause()), ts(j.submittedAt())));
+        update("MERGE INTO jobs (id, name, source, jdf, kind, state, policy, priority, place_tries, claim_failures, "
+                + "waiting, submitted_at, owner) KEY(id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", List.of(j.id(), j.name(),
+                j.source(), j.jdf(), j.kind(), j.state().name(), j.policy(), j.priority(), j.placeTries(),
+                j.claimFailures(), nullable(j.waitingBecause()), ts(j.submittedAt()), nullable(j.owner())));
     }
 
     @Override
@@ -151,7 +153,7 @@ public final class H2Store implements Store {
                 rs.getString("name"), rs.getString("source"), rs.getString("jdf"), rs.getString("kind"),
                 JobState.valueOf(rs.getString("state")), rs.getString("policy"), rs.getString("priority"),
                 rs.getInt("place_tries"), rs.getInt("claim_failures"), rs.getString("waiting"),
-                instant(rs.getTimestamp("submitted_at"))));
+                instant(rs.getTimestamp("submitted_at")), rs.getString("owner")));
     }
 
     @Override

@@ -52,7 +52,7 @@ final class TestScheduler implements AutoCloseable {
     static Path config(Map<String, String> overrides) throws IOException {
         Testbed testbed = new Testbed(KoalaHome.dir(), Progress.quiet(), Poll.system());
         TestbedStatus status = testbed.status();
-        if (status.cells().size() < 3 || !status.up()) {
+        if (status.cells().size() < 3 || !status.up() || !Users.exist()) {
             testbed.up(TestbedPlan.of(null, List.of(), 1, null));
         }
         // readable by the agents' account, which loads this configuration too
@@ -64,6 +64,7 @@ final class TestScheduler implements AutoCloseable {
                 "site.fs2.ssh.dir", ".koala-it-" + ProcessHandle.current().pid(),
                 "scheduler.port", Integer.toString(freePort()),
                 "scheduler.database", dir.resolve("koala").toString(),
+                "scheduler.socket", dir.resolve("scheduler.sock").toString(),
                 "scheduler.placementInterval", "1",
                 "scheduler.kisInterval", "1",
                 "scheduler.claimTimeout", "30"));

@@ -1,0 +1,59 @@
+package koala.scheduler.api;
+
+import java.time.Duration;
+import java.time.InstantSource;
+import koala.common.api.TokenView;
+import koala.common.auth.Identity;
+import koala.common.auth.TokenRefused;
+import koala.common.auth.Tokens;
+import koala.common.http.ApiException;
+import koala.common.http.PeerCredentials;
+import koala.common.http.Request;
+import koala.scheduler.Caller;
+
+/**
+ * Who sent a request: over the scheduler's Unix socket, the user the kernel names
+ * ({@code SO_PEERCRED}); otherwise the user named by a token the scheduler signed
+ * ({@code Authorization: Bearer koala1....}). Anyone else gets a 401 saying how to identify.
+ */
+public final class Callers {
+    static final String UNIX = "unix socket";
+    static final String TOKEN = "token";
+
+    private final Tokens tokens;
+    private final Admins admins;
+    private final InstantSource clock;
+
+    public Callers(Tokens tokens, Admins admins, InstantSource clock) {
+        this.tokens = tokens;
+        this.admins = admins;
+        this.clock = clock;
+    }
+
+    public Caller of(Request r) {
+        if (r.peer().credentials().isPresent()) {
+            PeerCredentials c = r.peer().credentials().get();
+            return new Caller(c.user(), c.uid(), admins.isAdmin(c.user(), c.uid()), UNIX);
+        }
+        String header = r.header("Authorization").orElse("");
+        if (header.isEmpty()) {
+            throw new ApiException(401, "who is calling? Call through the scheduler's Unix socket (bin/koala does), "
+                    + "or send 'Authorization: Bearer TOKEN' with a token from 'koala token create'");
+        }
+        if (!header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            throw new ApiException(401, "unsupported authorization: send 'Authorization: Bearer TOKEN'");
+        }
+        try {
+            Identity who = tokens.verify(header.substring(7).strip(), clock.instant());
+            return new Caller(who.user(), who.uid(), admins.isAdmin(who.user(), who.uid()), TOKEN);
+        } catch (TokenRefused e) {
+            throw new ApiException(401, e.getMessage());
+        }
+    }
+
+    /** A token naming {@code caller} for {@code lifetime} from now. */
+    TokenView issue(Caller caller, Duration lifetime) {
+        String token = tokens.issue(new Identity(caller.user(), caller.uid()), clock.instant(), lifetime);
+        return new TokenView(token, caller.user(), caller.uid(), Tokens.expiry(token));
+    }
+}

@@ -1,0 +1,125 @@
+package koala.scheduler.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import koala.common.api.JobView;
+import koala.common.api.NodeView;
+import koala.common.api.SchedulerClient;
+import koala.common.grid.GridConfig;
+import koala.common.grid.KoalaHome;
+import koala.common.http.ApiException;
+import koala.common.http.JsonHttpClient;
+import koala.common.json.Json;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two real users of the head node, alice and bob, call the scheduler's Unix socket as themselves:
+ * what alice owns, bob cannot cancel, grow, shrink, close or re-point (403, nothing changed, the
+ * refusal in the audit log); a token alice makes names her over TCP, and nothing else gets in there.
+ */
+class UsersIT {
+
+    @Test
+    void bobCannotTouchWhatAliceOwns() throws Exception {
+        try (TestScheduler scheduler = TestScheduler.start(Map.of())) {
+            GridConfig grid = GridConfig.load(scheduler.config());
+            Path socket = grid.schedulerSocket();
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(socket))).isEqualTo("rw-rw-rw-");
+
+            Users.Reply submitted = Users.call("alice", socket, "POST", "/jobs",
+                    "{\"file\":\"a.jdf\",\"jdf\":\"&(resourceManagerContact = fs1)(count = 1)(executable = /bin/sleep)(arguments = 600)\"}");
+            assertThat(submitted.status()).as(submitted.body()).isEqualTo(201);
+            long job = tree(submitted).get("id").asLong();
+            assertThat(tree(submitted).get("owner").asText()).isEqualTo("alice");
+
+            Users.Reply opened = Users.call("alice", socket, "POST", "/allocations", "{\"owner\":\"fluent-alice\"}");
+            assertThat(opened.status()).as(opened.body()).isEqualTo(201);
+            long allocation = tree(opened).get("id").asLong();
+            Users.Reply grown = Users.call("alice", socket, "POST", "/allocations/" + allocation + "/grow",
+                    "{\"nodes\":1,\"role\":\"worker\",\"executable\":\"/bin/sleep\",\"arguments\":[\"600\"],\"site\":\"fs1\"}");
+            assertThat(grown.status()).as(grown.body()).isEqualTo(200);
+            String node = tree(grown).get("nodes").get(0).asText();
+            Users.Reply registered = Users.call("alice", socket, "POST", "/frameworks", "{\"allocation\":" + allocation
+                    + ",\"name\":\"fluent-alice\",\"jdfFile\":\"f.jdf\",\"jdf\":\"-\",\"policy\":\"ondemand\"}");
+            assertThat(registered.status()).as(registered.body()).isEqualTo(201);
+            SchedulerClient root = scheduler.client();
+            TestScheduler.awaitState(root, job, "RUNNING", Duration.ofSeconds(60));
+            Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> root.job(allocation).nodes().stream()
+                    .allMatch(n -> n.state().equals("RUNNING")));
+
+            // bob sees everyone's jobs, as qstat shows them, and may change none of alice's
+            Users.Reply listed = Users.call("bob", socket, "GET", "/jobs", null);
+            assertThat(listed.status()).isEqualTo(200);
+            assertThat(listed.body()).contains("\"owner\":\"alice\"");
+            assertRefused(Users.call("bob", socket, "DELETE", "/jobs/" + job, null),
+                    "bob may not cancel job " + job + ": it belongs to alice");
+            assertRefused(Users.call("bob", socket, "POST", "/allocations/" + allocation + "/grow",
+                    "{\"nodes\":12,\"role\":\"worker\",\"executable\":\"/usr/bin/id\",\"arguments\":[]}"),
+                    "bob may not grow allocation " + allocation + ": it belongs to alice");
+            assertRefused(Users.call("bob", socket, "POST", "/allocations/" + allocation + "/release",
+                    "{\"nodes\":[\"" + node + "\"]}"), "bob may not release nodes of allocation " + allocation
+                    + ": it belongs to alice");
+            assertRefused(Users.call("bob", socket, "DELETE", "/allocations/" + allocation, null),
+                    "bob may not close allocation " + allocation + ": it belongs to alice");
+            assertRefused(Users.call("bob", socket, "POST", "/frameworks/" + allocation + "/master",
+                    "{\"address\":\"198.18.0.1:6666\"}"), "bob may not re-point the master of allocation " + allocation
+                    + ": it belongs to alice");
+            assertThat(root.job(job).state()).isEqualTo("RUNNING");
+            assertThat(root.job(allocation).nodes()).extracting(NodeView::id, NodeView::state)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple(node, "RUNNING"));
+            assertThat(root.framework(allocation).master()).isNull();
+            List<String> audit = Files.readAllLines(KoalaHome.dir().resolve("logs/audit.log"));
+            assertThat(audit).anyMatch(l -> l.contains("\"user\":\"bob\"") && l.contains("\"action\":\"cancel\"")
+                    && l.contains("\"target\":\"job " + job + "\"") && l.contains("\"outcome\":\"refused\""));
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(KoalaHome.dir().resolve("logs/audit.log"))))
+                    .isEqualTo("rw-------");
+
+            // over TCP only a token gets in; alice's names her and no one else
+            URI tcp = URI.create("http://127.0.0.1:" + grid.integer("scheduler.port", 0));
+            JsonHttpClient anonymous = new JsonHttpClient(tcp, Duration.ofSeconds(10));
+            assertStatus(() -> anonymous.get("/jobs", JsonNode.class), 401);
+            assertStatus(() -> anonymous.withBearer("koala1.forged.x").get("/jobs", JsonNode.class), 401);
+            Users.Reply token = Users.call("alice", socket, "POST", "/tokens", "{\"lifetimeSeconds\":600}");
+            assertThat(token.status()).as(token.body()).isEqualTo(201);
+            JsonHttpClient asAlice = anonymous.withBearer(tree(token).get("token").asText());
+            assertThat(asAlice.get("/jobs/" + job, JobView.class).owner()).isEqualTo("alice");
+            assertStatus(() -> asAlice.post("/tokens", Map.of(), JsonNode.class), 403);
+            assertStatus(() -> asAlice.post("/tokens/rotate", Map.of(), JsonNode.class), 403);
+
+            // alice may, and so may root (an admin)
+            Users.Reply cancelled = Users.call("alice", socket, "DELETE", "/jobs/" + job, null);
+            assertThat(cancelled.status()).as(cancelled.body()).isEqualTo(200);
+            assertThat(TestScheduler.awaitEnd(root, job, Duration.ofSeconds(30)).state()).isEqualTo("CANCELLED");
+            assertThat(root.closeAllocation(allocation).state()).isEqualTo("FINISHED");
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(KoalaHome.dir().resolve("token.key"))))
+                    .isEqualTo("rw-------");
+        }
+    }
+
+    private static JsonNode tree(Users.Reply reply) throws Exception {
+        return Json.mapper().readTree(reply.body());
+    }
+
+    private static void assertRefused(Users.Reply reply, String reason) throws Exception {
+        assertThat(reply.status()).as(reply.body()).isEqualTo(403);
+        assertThat(tree(reply).get("error").asText()).isEqualTo(reason);
+    }
+
+    private static void assertStatus(Runnable call, int status) {
+        try {
+            call.run();
+            throw new AssertionError("expected HTTP " + status);
+        } catch (ApiException e) {
+            assertThat(e.status()).as(e.getMessage()).isEqualTo(status);
+        }
+    }
+}
