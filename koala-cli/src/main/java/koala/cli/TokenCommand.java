@@ -17,7 +17,7 @@ final class TokenCommand {
     @Command(name = "create", mixinStandardHelpOptions = true,
             description = {"Prints a token naming you, signed by the scheduler and valid for --lifetime. Whoever "
                     + "holds it acts as you until it expires or an admin rotates the key: keep it like a password.",
-                    "Use: export KOALA_TOKEN=$(koala token create); koala --scheduler http://127.0.0.1:PORT jobs"})
+                    "Use: export KOALA_TOKEN=$(koala token create); koala jobs --scheduler http://127.0.0.1:PORT"})
     static final class Create implements Callable<Integer> {
         @Mixin
         GridOptions grid;

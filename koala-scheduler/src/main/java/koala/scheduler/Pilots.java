@@ -86,8 +86,11 @@ final class Pilots {
         args.addAll(launcher.archiveOptions());
         args.addAll(List.of("-cp", String.join(":", launcher.classpath()), LAUNCHER));
         args.addAll(launcherArguments(launcher.schedulerUrl(), node.id(), giveUp, site.nodeCores()));
-        PilotSpec spec = new PilotSpec(node.pilotName(tag), launcher.java(), args, Map.of("KOALA_NODE_TOKEN", node.token()),
-                site.nodeNativeSpec(), launcher.logDir() + "/" + node.pilotName(tag) + ".log", null, "/tmp");
+        // the token goes in a file only the pilot's account reads: qstat -j shows a job's environment to everyone
+        String tokenFile = launcher.logDir() + "/" + node.pilotName(tag) + ".token";
+        args.addAll(List.of("--token-file", tokenFile));
+        PilotSpec spec = new PilotSpec(node.pilotName(tag), launcher.java(), args, Map.of(), site.nodeNativeSpec(),
+                launcher.logDir() + "/" + node.pilotName(tag) + ".log", null, "/tmp", node.token(), tokenFile);
         return agents.get(node.site()).submit(spec).id();
     }
 
@@ -104,6 +107,21 @@ final class Pilots {
         env.put(RunnerClient.URL_VARIABLE, launchers.apply(site).reachable().apply(runner));
         return new NodeTask(task.action(), task.executable(), task.arguments(), env, task.directory(), task.stdout(),
                 task.stderr(), task.maxWallSeconds());
+    }
+
+    /**
+     * Waits, at most {@code within}, for the kills already asked for, and takes no more: a scheduler
+     * that stops must not stop its agents under a kill still on its way (the pilot would outlive it).
+     */
+    void finishKills(Duration within) {
+        killer.shutdown();
+        try {
+            if (!killer.awaitTermination(within.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                LOG.warn("kills of pilots still pending after {} s; the next start sweeps what they leave", within.toSeconds());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Kills the node's pilot; a pilot already gone is fine. */

@@ -150,6 +150,12 @@ final class Scheduler {
 
     JobView submit(String file, String text, String owner) {
         JobDescription description = JdfParser.parse(file, text, catalog());
+        long queued = book.all().stream().filter(j -> j.state() == JobState.QUEUED && owner.equals(j.record().owner()))
+                .count();
+        if (queued >= settings.maxQueuedPerUser()) {
+            throw new OverLimit(owner + " has " + queued + " jobs queued, the most one user may "
+                    + "(scheduler.maxQueuedPerUser); wait for some to start, or cancel some");
+        }
         if (description.kind() == JobKind.FRAMEWORK) {
             throw new ApiException(400, file + ": framework jobs are started with their framework runner");
         }

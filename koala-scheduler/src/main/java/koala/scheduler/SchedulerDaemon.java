@@ -54,15 +54,17 @@ public final class SchedulerDaemon implements AutoCloseable {
     private final SiteAgents agents;
     private final InformationService kis;
     private final SchedulerLoop loop;
+    private final Pilots pilots;
     private final List<JsonHttpServer> servers;
     private final URI url;
 
-    private SchedulerDaemon(Store store, SiteAgents agents, InformationService kis, SchedulerLoop loop,
+    private SchedulerDaemon(Store store, SiteAgents agents, InformationService kis, SchedulerLoop loop, Pilots pilots,
                             List<JsonHttpServer> servers, URI url) {
         this.store = store;
         this.agents = agents;
         this.kis = kis;
         this.loop = loop;
+        this.pilots = pilots;
         this.servers = servers;
         this.url = url;
     }
@@ -139,7 +141,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         siteAgents.watch(Executors.newSingleThreadScheduledExecutor(daemon("agent-watch")), Duration.ofSeconds(5));
         LOG.info("scheduler serving users on {} and {} (with a token), nodes on {}, with sites {}; its pilots are "
                 + "named koala-{}-JOB-COMPONENT-RANK-aATTEMPT", socket, url, nodeUrl, sites.keySet(), store.pilotTag());
-        return new SchedulerDaemon(store, siteAgents, kis, loop, servers, URI.create("unix:" + socket));
+        return new SchedulerDaemon(store, siteAgents, kis, loop, pilots, servers, URI.create("unix:" + socket));
     }
 
     /** Gives freshly started agents a moment to reach their cells; a site still down is not waited for. */
@@ -313,6 +315,7 @@ public final class SchedulerDaemon implements AutoCloseable {
     public void close() {
         servers.forEach(JsonHttpServer::close);
         loop.close();
+        pilots.finishKills(Duration.ofSeconds(20));
         kis.close();
         agents.close();
         store.close();

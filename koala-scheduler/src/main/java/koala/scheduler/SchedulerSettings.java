@@ -21,7 +21,7 @@ import koala.placement.PlacementPolicies;
  */
 public record SchedulerSettings(int port, Duration placementEvery, int maxPlaceTries, Duration claimTimeout,
                                 int maxClaimFailures, String defaultPolicy, Duration kisEvery, Duration nodeGiveUp,
-                                Path database) {
+                                Path database, int maxQueuedPerUser) {
 
     public static SchedulerSettings from(GridConfig grid, Path koalaHome) {
         SchedulerSettings s = new SchedulerSettings(grid.integer("scheduler.port", 7400),
@@ -32,7 +32,8 @@ public record SchedulerSettings(int port, Duration placementEvery, int maxPlaceT
                 placement(grid),
                 grid.seconds("scheduler.kisInterval", Duration.ofSeconds(2)),
                 grid.seconds("scheduler.nodeGiveUp", Duration.ofSeconds(300)),
-                grid.value("scheduler.database").map(Path::of).orElse(koalaHome.resolve("scheduler").resolve("koala")));
+                grid.value("scheduler.database").map(Path::of).orElse(koalaHome.resolve("scheduler").resolve("koala")),
+                grid.integer("scheduler.maxQueuedPerUser", 1000));
         s.check(grid);
         return s;
     }
@@ -41,6 +42,7 @@ public record SchedulerSettings(int port, Duration placementEvery, int maxPlaceT
         require(port > 0 && port < 65536, grid, "scheduler.port", "a port is 1..65535");
         require(maxPlaceTries >= 1, grid, "scheduler.placementTries", "must be at least 1");
         require(maxClaimFailures >= 1, grid, "scheduler.claimFailures", "must be at least 1");
+        require(maxQueuedPerUser >= 1, grid, "scheduler.maxQueuedPerUser", "must be at least 1");
         require(!claimTimeout.isNegative() && !claimTimeout.isZero(), grid, "scheduler.claimTimeout", "must be positive");
     }
 

@@ -26,9 +26,9 @@ import koala.common.time.Poll;
  * not come back), the launcher stops what it runs and exits, so that a lost scheduler never holds
  * nodes forever.
  *
- * <p>Usage: {@code NodeLauncher --scheduler URL --node ID [--give-up SECONDS] [--cores N]} (or {@code --train},
- * the class archive's training run: {@link Training}), with the
- * node's token in {@code KOALA_NODE_TOKEN}. {@code --cores} is the node's number of cores, of which
+ * <p>Usage: {@code NodeLauncher --scheduler URL --node ID --token-file FILE [--give-up SECONDS] [--cores N]}
+ * (or {@code --train}, the class archive's training run: {@link Training}), the node's token in
+ * {@code FILE}, which the launcher deletes once read. {@code --cores} is the node's number of cores, of which
  * an entity's CPU utilization is a share (default: the cores this JVM sees).
  *
  * <p>A task's executable and arguments may name KOALA's own runtime as the site's nodes see it:
@@ -68,7 +68,22 @@ public final class NodeLauncher {
         if (args.length == 1 && args[0].equals("--train")) {
             System.exit(Training.run());
         }
-        System.exit(of(args, Optional.ofNullable(System.getenv("KOALA_NODE_TOKEN")).orElse("")).run());
+        System.exit(of(args, token(option(args, "--token-file"))).run());
+    }
+
+    /**
+     * The node's token, from the file the site agent wrote for this pilot alone (0600), which is
+     * deleted once read: the token never appears in the job's environment or arguments, which
+     * {@code qstat -j} shows every user.
+     */
+    static String token(Optional<String> file) throws IOException {
+        if (file.isEmpty()) {
+            return "";
+        }
+        Path path = Path.of(file.get());
+        String token = java.nio.file.Files.readString(path).strip();
+        java.nio.file.Files.deleteIfExists(path);
+        return token;
     }
 
     /**

@@ -27,8 +27,10 @@ final class Training {
             Thread standIn = new Thread(() -> answerUntilClosed(server, url), "training stand-in");
             standIn.setDaemon(true);
             standIn.start();
+            java.nio.file.Path tokenFile = java.nio.file.Files.createTempFile("koala-training-", ".token");
+            java.nio.file.Files.writeString(tokenFile, "training");
             return NodeLauncher.of(new String[] {"--scheduler", url, "--node", "1.0.0", "--give-up", "10", "--cores", "1"},
-                    "training").run();
+                    NodeLauncher.token(java.util.Optional.of(tokenFile.toString()))).run();
         }
     }
 

@@ -19,6 +19,11 @@ final class PilotSpecs {
         absolute(spec.stdout(), "stdout");
         absolute(spec.stderr(), "stderr");
         absolute(spec.workingDirectory(), "workingDirectory");
+        require((spec.secret() == null) == (spec.secretFile() == null), "secretFile",
+                "a secret and the file to hand it over in go together");
+        require(spec.secret() == null || spec.secret().matches("[A-Za-z0-9_\\-]{1,256}"), "secret",
+                "not a token (1 to 256 letters, digits, _ or -)");
+        absolute(spec.secretFile(), "secretFile");
     }
 
     private static void absolute(String path, String field) {

@@ -1,5 +1,9 @@
 package koala.sge;
 
+import java.io.IOException;
+
+import java.nio.file.Path;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -131,6 +135,14 @@ public final class SiteAgent implements AutoCloseable {
         PilotSpecs.validate(spec);
         requireUp();
         PilotSpec withSiteDefaults = spec.nativeSpec() == null ? spec.withNativeSpec(site.nodeNativeSpec()) : spec;
+        if (spec.secret() != null) {
+            try {
+                SecretFiles.write(Path.of(spec.secretFile()), spec.secret());
+            } catch (IOException e) {
+                throw new ApiException(409, "cannot hand pilot " + spec.name() + " its secret in " + spec.secretFile()
+                        + ": " + e.getMessage(), "secretFile");
+            }
+        }
         try {
             String id = drmaa.submit(withSiteDefaults);
             PilotStatus status = new PilotStatus(id, site.name(), spec.name(), PilotState.QUEUED, null, null,
@@ -139,6 +151,9 @@ public final class SiteAgent implements AutoCloseable {
             LOG.info("submitted pilot {} ({}) to cell {}", id, spec.name(), site.cell().cell());
             return status;
         } catch (DrmaaException e) {
+            if (spec.secretFile() != null) {
+                SecretFiles.deleteQuietly(Path.of(spec.secretFile()));
+            }
             throw refused("submit", e);
         }
     }

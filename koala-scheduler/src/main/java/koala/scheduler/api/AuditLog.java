@@ -52,8 +52,14 @@ public final class AuditLog implements AutoCloseable {
         write(caller, action, target, "done", null);
     }
 
-    public void refused(Caller caller, String action, String target, String reason) {
+    /** Refused because the caller may not (not theirs, over their limit): also in the daemon's log. */
+    public void denied(Caller caller, String action, String target, String reason) {
         LOG.warn("refused {} {} to {}: {}", action, target, caller, reason);
+        write(caller, action, target, "refused", reason);
+    }
+
+    /** Refused for what was asked (an unknown job, a bad value): the answer told the caller why. */
+    public void refused(Caller caller, String action, String target, String reason) {
         write(caller, action, target, "refused", reason);
     }
 

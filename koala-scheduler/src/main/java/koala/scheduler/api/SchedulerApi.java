@@ -22,6 +22,7 @@ import koala.common.http.Response;
 import koala.common.jdf.JdfException;
 import koala.scheduler.Caller;
 import koala.scheduler.NotAllowed;
+import koala.scheduler.OverLimit;
 
 /**
  * The scheduler's HTTP/JSON API.
@@ -177,8 +178,11 @@ public final class SchedulerApi {
                 audit.done(caller, action, target);
                 return result;
             } catch (NotAllowed e) {
-                audit.refused(caller, action, target, e.getMessage());
+                audit.denied(caller, action, target, e.getMessage());
                 throw new ApiException(403, e.getMessage());
+            } catch (OverLimit e) {
+                audit.denied(caller, action, target, e.getMessage());
+                throw new ApiException(429, e.getMessage());
             } catch (ApiException e) {
                 audit.refused(caller, action, target, e.getMessage());
                 throw e;

@@ -45,7 +45,11 @@ class CrashRestartIT {
         long queued = TestScheduler.submit(client, "too-big-for-now", "&(resourceManagerContact = \"fs1\")(count = 8)"
                 + "(executable = \"/bin/true\")").id();
 
-        String tag = TestScheduler.pilotsNamedFor(grid, allocation).get(0).replaceFirst("^[^:]+:koala-([a-z0-9]+)-.*$", "$1");
+        // this scheduler's mark, from one of its own pilots (another scheduler's leftovers may share the job number)
+        String ownPilot = client.job(allocation).nodes().get(0).pilot();
+        String tag = LocalUser.run(grid.site("fs0"), "qstat", "-j", ownPilot).lines()
+                .filter(l -> l.startsWith("job_name:")).findFirst().orElseThrow()
+                .replaceFirst("^job_name:\\s*koala-([a-z0-9]+)-.*$", "$1");
 
         first.destroyForcibly().waitFor(10, TimeUnit.SECONDS); // SIGKILL: no shutdown hook runs
         // a pilot of this scheduler's that no job owns, as a crash between submitting and recording leaves

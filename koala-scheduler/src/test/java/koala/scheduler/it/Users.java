@@ -40,6 +40,20 @@ final class Users {
         return new Reply(Integer.parseInt(raw.body().substring(cut + 1).trim()), raw.body().substring(0, cut));
     }
 
+    /**
+     * {@code user} streams {@code bytes} of zeros as the body of {@code POST path} (chunked: curl
+     * does not know the length); the reply's body is how many bytes the server took before it
+     * answered and closed.
+     */
+    static Reply flood(String user, Path socket, String path, long bytes) {
+        List<String> line = List.of("runuser", "-u", user, "--", "sh", "-c", "head -c " + bytes + " /dev/zero | curl -sS "
+                + "--max-time 60 --unix-socket " + socket + " -X POST -H 'Content-Type: application/json' -T - "
+                + "-o /dev/null -w '%{size_upload}\n%{http_code}' http://koala" + path);
+        Reply raw = run(line);
+        String[] out = raw.body().strip().split("\n");
+        return new Reply(Integer.parseInt(out[out.length - 1].trim()), out[out.length - 2].trim());
+    }
+
     private static Reply run(List<String> line) {
         try {
             Process p = new ProcessBuilder(line).redirectErrorStream(true).start();

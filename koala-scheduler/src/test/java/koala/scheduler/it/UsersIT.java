@@ -30,7 +30,7 @@ class UsersIT {
 
     @Test
     void bobCannotTouchWhatAliceOwns() throws Exception {
-        try (TestScheduler scheduler = TestScheduler.start(Map.of())) {
+        try (TestScheduler scheduler = TestScheduler.start(Map.of("scheduler.maxQueuedPerUser", "1"))) {
             GridConfig grid = GridConfig.load(scheduler.config());
             Path socket = grid.schedulerSocket();
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(socket))).isEqualTo("rw-rw-rw-");
@@ -55,6 +55,33 @@ class UsersIT {
             TestScheduler.awaitState(root, job, "RUNNING", Duration.ofSeconds(60));
             Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> root.job(allocation).nodes().stream()
                     .allMatch(n -> n.state().equals("RUNNING")));
+
+            // the node's token is in no SGE job's environment or arguments, and its hand-over file is gone
+            NodeView running = root.job(job).nodes().get(0);
+            String shown = koala.testbed.LocalUser.run(grid.site("fs1"), "qstat", "-j", running.pilot());
+            assertThat(shown).contains("--token-file").doesNotContain("KOALA_NODE_TOKEN");
+            java.util.regex.Matcher file = java.util.regex.Pattern.compile("--token-file,(\\S+\\.token)").matcher(shown);
+            assertThat(file.find()).as(shown).isTrue();
+            assertThat(Path.of(file.group(1))).doesNotExist();
+
+            // one queued job per user here: alice's second waits (fs1 has 6 idle of 8), her third is refused, bob's goes
+            String eight = "{\"file\":\"w.jdf\",\"jdf\":\"&(resourceManagerContact = fs1)(count = 8)(executable = /bin/true)\"}";
+            Users.Reply waits = Users.call("alice", socket, "POST", "/jobs", eight);
+            assertThat(waits.status()).as(waits.body()).isEqualTo(201);
+            Users.Reply third = Users.call("alice", socket, "POST", "/jobs", eight);
+            assertThat(third.status()).as(third.body()).isEqualTo(429);
+            assertThat(tree(third).get("error").asText()).isEqualTo("alice has 1 jobs queued, the most one user may "
+                    + "(scheduler.maxQueuedPerUser); wait for some to start, or cancel some");
+            Users.Reply bobs = Users.call("bob", socket, "POST", "/jobs", eight);
+            assertThat(bobs.status()).as(bobs.body()).isEqualTo(201);
+            assertThat(tree(bobs).get("owner").asText()).isEqualTo("bob");
+            root.cancel(tree(waits).get("id").asLong());
+            root.cancel(tree(bobs).get("id").asLong());
+
+            // a 2 GB body is cut off after the 1 MiB limit: the scheduler never holds it
+            Users.Reply flood = Users.flood("bob", socket, "/jobs", 2L << 30);
+            assertThat(flood.status()).isEqualTo(413);
+            assertThat(Long.parseLong(flood.body())).as("bytes the scheduler took").isLessThan(64L << 20);
 
             // bob sees everyone's jobs, as qstat shows them, and may change none of alice's
             Users.Reply listed = Users.call("bob", socket, "GET", "/jobs", null);
