@@ -46,7 +46,7 @@ final class Allocations {
     interface Claims {
         void submit(Job job, NodeClaim node);
 
-        void kill(NodeClaim node);
+        void kill(Job job, NodeClaim node);
 
         GridView view();
 
@@ -156,7 +156,7 @@ final class Allocations {
         for (String node : nodes) {
             NodeClaim claim = job.node(node);
             if (claim.state().held()) {
-                claims.kill(claim);
+                claims.kill(job, claim);
                 book.save(job, claim.with(NodeState.RELEASED));
             }
         }
@@ -183,7 +183,7 @@ final class Allocations {
         for (NodeClaim node : job.heldNodes()) {
             if (node.state() == NodeState.SUBMITTED && node.submittedAt() != null
                     && !clock.instant().isBefore(node.submittedAt().plus(claimTimeout))) {
-                claims.kill(node);
+                claims.kill(job, node);
                 book.save(job, node.with(NodeState.RELEASED));
                 book.record(job, JobState.RUNNING, JobState.RUNNING, "CLAIM_TIMED_OUT", "node " + node.id() + " on "
                         + node.site() + " did not start within " + claimTimeout.toSeconds() + " s; released");

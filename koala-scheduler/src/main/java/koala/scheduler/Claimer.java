@@ -83,7 +83,7 @@ final class Claimer {
     void submitPilot(Job job, NodeClaim node) {
         book.save(job, node); // recorded before it exists in SGE, so a crash in between leaves a trace
         try {
-            String pilot = pilots.submit(node);
+            String pilot = pilots.submit(node, job.record().owner());
             book.save(job, node.submitted(pilot, clock.instant()));
         } catch (ApiException e) {
             LOG.warn("pilot for node {} on {} refused: {}", node.id(), node.site(), e.getMessage());
@@ -130,7 +130,7 @@ final class Claimer {
         for (ClaimVerdict.Part part : replace.parts()) {
             job.nodes().stream().filter(n -> n.component() == part.component() && n.site().equals(part.site())
                     && n.state() != NodeState.RELEASED).forEach(n -> {
-                        pilots.kill(n);
+                        pilots.kill(n, job.record().owner());
                         moving.add(n);
                         book.save(job, n.with(NodeState.RELEASED));
                     });

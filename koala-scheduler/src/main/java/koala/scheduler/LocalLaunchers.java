@@ -41,14 +41,24 @@ final class LocalLaunchers {
         List<Path> classpath = RuntimeImage.publishedClasspathIn(runtime);
         List<String> archive = ClassArchive.options(runtime, classpath, Pilots.JVM_OPTIONS, Pilots.LAUNCHER,
                 Pilots.TRAINING);
-        Path logs = site.shared().map(d -> d.resolve("pilots")).orElse(koalaHome.resolve("pilots"));
+        Path logs = pilotLogs(site, koalaHome, site.agentUser());
         ownedBy(logs, site.agentUser());
         return new Pilots.Launcher(JavaCommand.currentJava().toString(), classpath.stream().map(Path::toString).toList(),
                 archive, callback.toString(), logs.toString(), address -> address);
     }
 
-    /** The pilots' output directory: the agent account's, closed to everyone else. */
-    private static void ownedBy(Path dir, String account) {
+    /**
+     * Where the pilots of {@code account} write their output and find their tokens: {@code pilots} for
+     * the site's account, {@code pilots-USER} for a user's own (a sibling: the site account's is closed
+     * to everyone else).
+     */
+    static Path pilotLogs(SiteConfig site, Path koalaHome, String account) {
+        String name = account.equals(site.agentUser()) ? "pilots" : "pilots-" + account;
+        return site.shared().map(d -> d.resolve(name)).orElse(koalaHome.resolve(name));
+    }
+
+    /** The pilots' output directory: the account's, closed to everyone else. */
+    static void ownedBy(Path dir, String account) {
         try {
             Files.createDirectories(dir);
             Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwx------"));

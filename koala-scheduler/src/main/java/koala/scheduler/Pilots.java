@@ -49,7 +49,17 @@ final class Pilots {
                 "--cores", Integer.toString(cores));
     }
 
-    private final Map<String, SiteAgentClient> agents;
+    /** The agent that submits and kills an owner's pilots on a site, and the account they run as there. */
+    record Agent(SiteAgentClient client, String account) {
+    }
+
+    /** Finds {@link Agent}s; null when the site has not been reached. */
+    @FunctionalInterface
+    interface Agents {
+        Agent of(String site, String owner);
+    }
+
+    private final Agents agents;
     private final Map<String, SiteConfig> sites;
     private final Function<String, Launcher> launchers;
     private final Duration giveUp;
@@ -59,7 +69,7 @@ final class Pilots {
             SchedulerDaemon.daemon("pilot-kills"));
 
     /** @param launchers each site's launcher; may throw an {@link ApiException} while a site is unreachable */
-    Pilots(Map<String, SiteAgentClient> agents, Map<String, SiteConfig> sites, Function<String, Launcher> launchers,
+    Pilots(Agents agents, Map<String, SiteConfig> sites, Function<String, Launcher> launchers,
            Duration giveUp, String tag) {
         this.tag = tag;
         this.agents = agents;
@@ -78,20 +88,34 @@ final class Pilots {
         return config != null && config.remote() ? site : "grid";
     }
 
-    /** Submits the node's pilot; returns its SGE job id. */
-    String submit(NodeClaim node) {
+    /** Submits the node's pilot, to run as {@code owner} where the site allows; returns its SGE job id. */
+    String submit(NodeClaim node, String owner) {
         SiteConfig site = sites.get(node.site());
         Launcher launcher = launchers.apply(node.site());
+        Agent agent = agents.of(node.site(), owner);
+        if (agent == null) {
+            throw ApiException.unavailable("site " + node.site() + " has not been reached");
+        }
+        // a user's pilots write where only that user may: their own directory beside the site account's
+        String logDir = agent.account().equals(site.agentUser()) ? launcher.logDir()
+                : launcher.logDir() + "-" + agent.account();
         List<String> args = new ArrayList<>(JVM_OPTIONS);
         args.addAll(launcher.archiveOptions());
         args.addAll(List.of("-cp", String.join(":", launcher.classpath()), LAUNCHER));
         args.addAll(launcherArguments(launcher.schedulerUrl(), node.id(), giveUp, site.nodeCores()));
         // the token goes in a file only the pilot's account reads: qstat -j shows a job's environment to everyone
-        String tokenFile = launcher.logDir() + "/" + node.pilotName(tag) + ".token";
+        String tokenFile = logDir + "/" + node.pilotName(tag) + ".token";
         args.addAll(List.of("--token-file", tokenFile));
-        PilotSpec spec = new PilotSpec(node.pilotName(tag), launcher.java(), args, Map.of(), site.nodeNativeSpec(),
-                launcher.logDir() + "/" + node.pilotName(tag) + ".log", null, "/tmp", node.token(), tokenFile);
-        return agents.get(node.site()).submit(spec).id();
+        String nativeSpec = site.remote() && owner != null ? accountString(site.nodeNativeSpec(), owner) : site.nodeNativeSpec();
+        PilotSpec spec = new PilotSpec(node.pilotName(tag), launcher.java(), args, Map.of(), nativeSpec,
+                logDir + "/" + node.pilotName(tag) + ".log", null, "/tmp", node.token(), tokenFile);
+        return agent.client().submit(spec).id();
+    }
+
+    /** On a remote site every pilot runs as its one account: the owner goes into SGE's account string ({@code -A}). */
+    static String accountString(String nativeSpec, String owner) {
+        String spec = nativeSpec == null ? "" : nativeSpec.strip();
+        return (spec.isEmpty() ? "" : spec + " ") + "-A " + owner;
     }
 
     /**
@@ -124,10 +148,10 @@ final class Pilots {
         }
     }
 
-    /** Kills the node's pilot; a pilot already gone is fine. */
-    void kill(NodeClaim node) {
+    /** Kills the node's pilot, through the agent that runs {@code owner}'s; a pilot already gone is fine. */
+    void kill(NodeClaim node, String owner) {
         if (node.pilot() != null) {
-            kill(node.site(), node.pilot(), "node " + node.id());
+            kill(node.site(), node.pilot(), owner, "node " + node.id());
         }
     }
 
@@ -136,15 +160,21 @@ final class Pilots {
      * fine. A kill that fails is only logged: the scheduler's sweep finds the pilot again among the
      * cell's jobs as one no node owns ({@link Recovery#orphanPilots}) and asks again.
      */
-    void kill(String site, String pilot, String whose) {
+    void kill(String site, String pilot, String owner, String whose) {
         killer.execute(() -> {
-            SiteAgentClient agent = agents.get(site);
+            Agent agent;
+            try {
+                agent = agents.of(site, owner);
+            } catch (RuntimeException e) {
+                LOG.warn("cannot kill pilot {} of {}: no agent for {} on {}: {}", pilot, whose, owner, site, e.getMessage());
+                return;
+            }
             if (agent == null) {
                 LOG.warn("cannot kill pilot {} of {}: site {} has not been reached", pilot, whose, site);
                 return;
             }
             try {
-                agent.kill(pilot);
+                agent.client().kill(pilot);
             } catch (ApiException e) {
                 if (e.status() != 404) {
                     LOG.warn("could not kill pilot {} of {} on {}: {}", pilot, whose, site, e.getMessage());

@@ -86,7 +86,7 @@ final class Recovery {
      * whose submit has not yet told it its pilot's id): left by a crash, or by a kill the agent
      * refused. Kill them.
      */
-    List<String> orphanPilots(String site) {
+    List<koala.common.site.CellJob> orphanPilots(String site) {
         Set<String> owned = new HashSet<>();
         book.all().forEach(j -> j.heldNodes().stream().filter(n -> n.site().equals(site)).forEach(n -> {
             owned.add(n.pilotName(store.pilotTag()));
@@ -97,17 +97,17 @@ final class Recovery {
         return kis.site(site).filter(SiteInfo::up).map(i -> i.snapshot().jobs().stream()
                 .filter(j -> j.koala() && NodeClaim.isPilotName(j.name(), store.pilotTag()))
                 .filter(j -> !owned.contains(j.id()) && !owned.contains(j.name()))
-                .map(j -> j.id()).toList()).orElse(List.of());
+                .toList()).orElse(List.of());
     }
 
     /**
      * The orphans to kill now: those found in this sweep and the one before, so that a pilot whose
      * node was saved a moment after the snapshot was taken is never taken for one.
      */
-    List<String> orphansSeenTwice(String site) {
-        List<String> now = orphanPilots(site);
+    List<koala.common.site.CellJob> orphansSeenTwice(String site) {
+        List<koala.common.site.CellJob> now = orphanPilots(site);
         List<String> before = lastOrphans.getOrDefault(site, List.of());
-        lastOrphans.put(site, now);
-        return now.stream().filter(before::contains).toList();
+        lastOrphans.put(site, now.stream().map(koala.common.site.CellJob::id).toList());
+        return now.stream().filter(j -> before.contains(j.id())).toList();
     }
 }

@@ -98,8 +98,8 @@ final class Scheduler {
             }
 
             @Override
-            public void kill(NodeClaim node) {
-                pilots.kill(node);
+            public void kill(Job job, NodeClaim node) {
+                pilots.kill(node, job.record().owner());
             }
 
             @Override
@@ -228,9 +228,9 @@ final class Scheduler {
     /** SGE's pilots must equal KOALA's nodes: a pilot of ours that no node owns is killed again. */
     private void sweepOrphanPilots() {
         for (String site : siteNames) {
-            for (String orphan : recovery.orphansSeenTwice(site)) {
-                LOG.info("killing pilot {} on {}: no live node owns it", orphan, site);
-                pilots.kill(site, orphan, "no node");
+            for (koala.common.site.CellJob orphan : recovery.orphansSeenTwice(site)) {
+                LOG.info("killing pilot {} of {} on {}: no live node owns it", orphan.id(), orphan.owner(), site);
+                pilots.kill(site, orphan.id(), orphan.owner(), "no node");
             }
         }
     }
@@ -346,7 +346,7 @@ final class Scheduler {
 
     private void release(Job job) {
         for (NodeClaim node : job.heldNodes()) {
-            pilots.kill(node);
+            pilots.kill(node, job.record().owner());
             save(job, node.with(NodeState.RELEASED));
         }
     }

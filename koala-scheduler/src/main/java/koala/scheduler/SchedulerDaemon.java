@@ -102,7 +102,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         // publishing the jars to a site and training the launcher's class archive take seconds: done
         // here, before the loop serves, never on the loop thread in the middle of a claim
         grid.sites().stream().filter(s -> !s.remote()).forEach(local::of);
-        Pilots pilots = new Pilots(agents, sites, site -> siteAgents.remoteLauncher(site).map(r -> new Pilots.Launcher(
+        Pilots pilots = new Pilots(siteAgents::agentFor, sites, site -> siteAgents.remoteLauncher(site).map(r -> new Pilots.Launcher(
                 r.java(), r.classpath(), List.of(), r.schedulerUrl(), r.logDir(), a -> siteAgents.reachable(site, a)))
                 .orElseGet(() -> local.of(sites.get(site))), settings.nodeGiveUp(), store.pilotTag());
         Map<String, Integer> nodes = new LinkedHashMap<>();
@@ -111,7 +111,7 @@ public final class SchedulerDaemon implements AutoCloseable {
                 InstantSource.system());
         SchedulerLoop loop = new SchedulerLoop(Executors.newSingleThreadScheduledExecutor(daemon("scheduler")));
         loop.call(() -> {
-            recover(scheduler, agents, sites.keySet());
+            recover(scheduler, agents, pilots, sites.keySet());
             return null;
         });
         // users on this host call through the socket, where the kernel names them; programs may use
@@ -156,20 +156,17 @@ public final class SchedulerDaemon implements AutoCloseable {
                 }), Duration.ofSeconds(15));
     }
 
-    private static void recover(Scheduler scheduler, Map<String, SiteAgentClient> agents, Iterable<String> sites) {
+    private static void recover(Scheduler scheduler, Map<String, SiteAgentClient> agents, Pilots pilots,
+                                Iterable<String> sites) {
         scheduler.recovery().reload();
         scheduler.recovery().adoptUnconfirmedPilots();
         for (String site : sites) {
             if (!agents.containsKey(site)) {
                 continue; // a remote site not reached yet; its orphans wait for the next start
             }
-            for (String orphan : scheduler.recovery().orphanPilots(site)) {
-                LOG.info("killing orphan pilot {} on {}: no live node owns it", orphan, site);
-                try {
-                    agents.get(site).kill(orphan);
-                } catch (ApiException e) {
-                    LOG.warn("could not kill orphan pilot {} on {}: {}", orphan, site, e.getMessage());
-                }
+            for (koala.common.site.CellJob orphan : scheduler.recovery().orphanPilots(site)) {
+                LOG.info("killing orphan pilot {} of {} on {}: no live node owns it", orphan.id(), orphan.owner(), site);
+                pilots.kill(site, orphan.id(), orphan.owner(), "no node");
             }
         }
     }

@@ -1,5 +1,6 @@
 package koala.scheduler;
 
+import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -100,6 +101,61 @@ final class SiteAgents implements AutoCloseable {
         return Optional.ofNullable(remotes.get(site)).map(r -> r.reachable(url)).orElse(url);
     }
 
+    /**
+     * The agent that submits and kills {@code owner}'s pilots on {@code site}: on a local site the
+     * user's own, started the first time it is needed (a few seconds) and stopping by itself after
+     * {@link #USER_AGENT_IDLE} without calls; the site's own agent for a remote site (one account
+     * there: the owner goes into SGE's account string), for an owner below uid 1000 (root and
+     * system accounts: admins' jobs) or without an account here, and for the site's account itself.
+     */
+    Pilots.Agent agentFor(String site, String owner) {
+        SiteConfig config = grid.site(site);
+        if (config.remote() || owner == null || owner.equals(config.agentUser()) || !ordinaryUser(owner)) {
+            SiteAgentClient own = clients.get(site);
+            return own == null ? null : new Pilots.Agent(own, config.agentUser());
+        }
+        String key = site + "/" + owner;
+        synchronized (userAgents) {
+            AgentProcess known = userAgents.get(key);
+            if (known != null && known.alive()) {
+                return new Pilots.Agent(known.client(), owner);
+            }
+            LocalLaunchers.ownedBy(LocalLaunchers.pilotLogs(config, koalaHome, owner), owner);
+            AgentSecret secret = AgentSecret.random();
+            AgentProcess agent = AgentProcess.startForUser(config, owner, grid.file(), koalaHome, START_TIMEOUT, secret,
+                    USER_AGENT_IDLE);
+            userAgents.put(key, agent);
+            store.saveAgent(new Store.AgentRecord(key, agent.url().toString(), agent.pid(), secret.value()));
+            LOG.info("agent of site {} for {}'s pilots serving on {}", site, owner, agent.url());
+            return new Pilots.Agent(agent.client(), owner);
+        }
+    }
+
+    /** How long a user's agent lives without calls. */
+    static final Duration USER_AGENT_IDLE = Duration.ofMinutes(10);
+
+    private final Map<String, AgentProcess> userAgents = new java.util.HashMap<>();
+
+    private final Map<String, Boolean> ordinary = new ConcurrentHashMap<>();
+
+    /** A local account with a uid of 1000 or more. */
+    private boolean ordinaryUser(String user) {
+        return ordinary.computeIfAbsent(user, SiteAgents::lookUp);
+    }
+
+    private static boolean lookUp(String user) {
+        try {
+            Process p = new ProcessBuilder("id", "-u", user).redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes()).trim();
+            return p.waitFor() == 0 && Integer.parseInt(out) >= 1000;
+        } catch (IOException | NumberFormatException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     /** The current agent of every site; the map follows restarts. */
     Map<String, SiteAgentClient> clients() {
         return clients;
@@ -165,6 +221,9 @@ final class SiteAgents implements AutoCloseable {
         }
         remotes.values().forEach(RemoteSite::close);
         started.values().forEach(AgentProcess::close);
+        synchronized (userAgents) {
+            userAgents.values().forEach(AgentProcess::close);
+        }
         pids.forEach((site, pid) -> {
             if (!started.containsKey(site) || started.get(site).pid() != pid) {
                 ProcessHandle.of(pid).ifPresent(p -> {

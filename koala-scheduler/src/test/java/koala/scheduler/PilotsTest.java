@@ -15,7 +15,7 @@ class PilotsTest {
     private final Pilots.Launcher remote = new Pilots.Launcher("/usr/bin/java", List.of("/home/koala/.koala/lib/a.jar"),
             List.of(), "http://127.0.0.1:35867", "/home/koala/.koala/pilots",
             url -> url.replace("127.0.0.1:7501", "127.0.0.1:40001"));
-    private final Pilots pilots = new Pilots(Map.of(), Map.of(), site -> site.equals("das4") ? remote : local,
+    private final Pilots pilots = new Pilots((site, owner) -> null, Map.of(), site -> site.equals("das4") ? remote : local,
             Duration.ofMinutes(5), "k3x9q2");
 
     private static NodeTask task(Map<String, String> env) {
@@ -37,5 +37,12 @@ class PilotsTest {
         assertThat(pilots.forNode("das4", rigid)).isSameAs(rigid);
         NodeTask waiting = NodeTask.waiting();
         assertThat(pilots.forNode("das4", waiting)).isSameAs(waiting);
+    }
+
+    @Test
+    void onARemoteSiteTheOwnerGoesIntoSgesAccountString() {
+        assertThat(Pilots.accountString("-l exclusive=true", "alice")).isEqualTo("-l exclusive=true -A alice");
+        assertThat(Pilots.accountString("", "alice")).isEqualTo("-A alice");
+        assertThat(Pilots.accountString(null, "bob")).isEqualTo("-A bob");
     }
 }

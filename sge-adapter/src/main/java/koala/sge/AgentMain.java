@@ -63,7 +63,8 @@ public final class AgentMain {
         try {
             options = Options.parse(List.of(args));
             secret = readSecret(System.in);
-            site = GridConfig.load(options.config()).site(options.site());
+            // the account the agent runs as is the one its pilots run as: the site's, or a user's own
+            site = GridConfig.load(options.config()).site(options.site()).withAgentUser(System.getProperty("user.name"));
             checkEnvironment(site);
             options.relayHost().ifPresent(AgentMain::resolve);
         } catch (IllegalArgumentException | ConfigException e) {

@@ -28,6 +28,11 @@ public record SiteConfig(String name, CellEnvironment cell, String agentUser, in
         this(name, cell, agentUser, agentPort, nodeNativeSpec, nodes, drmaa, ssh, Optional.empty(), 1);
     }
 
+    /** This site as an agent running as {@code user} sees it: a user's own agent submits and kills that user's pilots. */
+    public SiteConfig withAgentUser(String user) {
+        return new SiteConfig(name, cell, user, agentPort, nodeNativeSpec, nodes, drmaa, ssh, shared, nodeCores);
+    }
+
     public boolean remote() {
         return ssh.isPresent();
     }

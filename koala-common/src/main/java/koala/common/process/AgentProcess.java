@@ -63,6 +63,11 @@ public final class AgentProcess implements AutoCloseable {
     static AgentProcess start(SiteConfig site, List<String> commandLine, Path log, Duration timeout, AgentSecret secret) {
         try {
             Files.createDirectories(log.getParent());
+            if (!Files.exists(log, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                // it names the agent's port: for KOALA's eyes only
+                Files.createFile(log, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+            }
             // from "/": the agent account may not be allowed into the caller's working directory
             Process process = new ProcessBuilder(commandLine).directory(new java.io.File("/"))
                     .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()))
@@ -88,13 +93,32 @@ public final class AgentProcess implements AutoCloseable {
 
     /** The command that runs the agent of {@code site} here. */
     public static JavaCommand commandFor(SiteConfig site, Path gridConfig, Path koalaHome, int port) {
+        return commandFor(site, gridConfig, koalaHome, port, List.of());
+    }
+
+    private static JavaCommand commandFor(SiteConfig site, Path gridConfig, Path koalaHome, int port, List<String> more) {
         List<Path> classpath = new ArrayList<>(RuntimeImage.publishedClasspath(koalaHome));
         if (classpath.stream().noneMatch(p -> p.getFileName().toString().contains("drmaa"))) {
             classpath.add(site.drmaa().jar());
         }
+        List<String> args = new ArrayList<>(List.of("--config", gridConfig.toString(), "--site", site.name(), "--port",
+                Integer.toString(port)));
+        args.addAll(more);
         return command(site, JavaCommand.currentJava(), classpath, RuntimeImage.nativeDir(koalaHome,
-                site.drmaa().library()), List.of("--config", gridConfig.toString(), "--site", site.name(), "--port",
-                Integer.toString(port))).as(site.agentUser());
+                site.drmaa().library()), args).as(site.agentUser());
+    }
+
+    /**
+     * Starts an agent of {@code site} under {@code user}'s account, which submits and kills that
+     * user's pilots, so that SGE (its accounting, fair share, file permissions) sees the real user.
+     * It stops by itself once no one has called it for {@code idleExit}.
+     */
+    public static AgentProcess startForUser(SiteConfig site, String user, Path gridConfig, Path koalaHome,
+                                            Duration timeout, AgentSecret secret, Duration idleExit) {
+        SiteConfig theirs = site.withAgentUser(user);
+        Path log = koalaHome.resolve("logs").resolve("agent-" + site.name() + "-" + user + ".log");
+        return start(theirs, commandFor(theirs, gridConfig, koalaHome, 0, List.of("--idle-exit",
+                Long.toString(idleExit.toSeconds()))).commandLine(), log, timeout, secret);
     }
 
     /**

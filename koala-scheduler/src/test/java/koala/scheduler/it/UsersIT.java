@@ -60,9 +60,18 @@ class UsersIT {
             NodeView running = root.job(job).nodes().get(0);
             String shown = koala.testbed.LocalUser.run(grid.site("fs1"), "qstat", "-j", running.pilot());
             assertThat(shown).contains("--token-file").doesNotContain("KOALA_NODE_TOKEN");
+            // alice's pilots run as alice: SGE's accounting, fair share and file permissions see her
+            assertThat(shown).containsPattern("(?m)^owner:\\s+alice$");
+            String allocationPilot = root.job(allocation).nodes().get(0).pilot();
+            assertThat(koala.testbed.LocalUser.run(grid.site("fs1"), "qstat", "-j", allocationPilot))
+                    .containsPattern("(?m)^owner:\\s+alice$");
             java.util.regex.Matcher file = java.util.regex.Pattern.compile("--token-file,(\\S+\\.token)").matcher(shown);
             assertThat(file.find()).as(shown).isTrue();
             assertThat(Path.of(file.group(1))).doesNotExist();
+            Path theirs = Path.of(file.group(1)).getParent();
+            assertThat(theirs.getFileName().toString()).isEqualTo("pilots-alice");
+            assertThat(Files.getOwner(theirs).getName()).isEqualTo("alice");
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(theirs))).isEqualTo("rwx------");
 
             // one queued job per user here: alice's second waits (fs1 has 6 idle of 8), her third is refused, bob's goes
             String eight = "{\"file\":\"w.jdf\",\"jdf\":\"&(resourceManagerContact = fs1)(count = 8)(executable = /bin/true)\"}";
@@ -127,6 +136,9 @@ class UsersIT {
             assertThat(cancelled.status()).as(cancelled.body()).isEqualTo(200);
             assertThat(TestScheduler.awaitEnd(root, job, Duration.ofSeconds(30)).state()).isEqualTo("CANCELLED");
             assertThat(root.closeAllocation(allocation).state()).isEqualTo("FINISHED");
+            // her pilots were killed through her own agent: SGE lets no one else (but its managers) kill them
+            Awaitility.await("alice's pilots gone").atMost(Duration.ofSeconds(60)).until(() ->
+                    TestScheduler.pilotsNamedFor(grid, job).isEmpty() && TestScheduler.pilotsNamedFor(grid, allocation).isEmpty());
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(KoalaHome.dir().resolve("token.key"))))
                     .isEqualTo("rw-------");
         }
