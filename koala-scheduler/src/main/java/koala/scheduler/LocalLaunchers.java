@@ -9,6 +9,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import koala.common.grid.KoalaHome;
 import koala.common.grid.SiteConfig;
 import koala.common.process.ClassArchive;
 import koala.common.process.JavaCommand;
@@ -37,7 +38,7 @@ final class LocalLaunchers {
     }
 
     private Pilots.Launcher make(SiteConfig site) {
-        Path runtime = site.shared().map(d -> d.resolve("runtime")).orElse(koalaHome.resolve("runtime"));
+        Path runtime = site.shared().map(d -> d.resolve("runtime")).orElse(KoalaHome.shared(koalaHome).resolve("runtime"));
         List<Path> classpath = RuntimeImage.publishedClasspathIn(runtime);
         List<String> archive = ClassArchive.options(runtime, classpath, Pilots.JVM_OPTIONS, Pilots.LAUNCHER,
                 Pilots.TRAINING);
@@ -54,7 +55,7 @@ final class LocalLaunchers {
      */
     static Path pilotLogs(SiteConfig site, Path koalaHome, String account) {
         String name = account.equals(site.agentUser()) ? "pilots" : "pilots-" + account;
-        return site.shared().map(d -> d.resolve(name)).orElse(koalaHome.resolve(name));
+        return site.shared().map(d -> d.resolve(name)).orElse(KoalaHome.shared(koalaHome).resolve(name));
     }
 
     /** The pilots' output directory: the account's, closed to everyone else. */

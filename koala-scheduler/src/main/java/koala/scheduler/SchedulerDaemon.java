@@ -23,6 +23,7 @@ import koala.common.api.ReleaseRequest;
 import koala.common.api.NodeTask;
 import koala.common.api.SubmitRequest;
 import koala.common.grid.GridConfig;
+import koala.common.grid.KoalaHome;
 import koala.common.grid.SiteConfig;
 import koala.common.auth.TokenKey;
 import koala.common.auth.Tokens;
@@ -71,6 +72,13 @@ public final class SchedulerDaemon implements AutoCloseable {
 
     public static SchedulerDaemon start(GridConfig grid, Path koalaHome) throws IOException {
         SchedulerSettings settings = SchedulerSettings.from(grid, koalaHome);
+        if (grid.file().toAbsolutePath().startsWith(koalaHome.toAbsolutePath())
+                && grid.sites().stream().anyMatch(s -> !s.remote())) {
+            throw new IllegalArgumentException(grid.file() + ": the grid configuration is inside KOALA_HOME ("
+                    + koalaHome + "), which the scheduler closes (0700), so the site agents' accounts could not read it;"
+                    + " move it to " + KoalaHome.SYSTEM_CONFIG);
+        }
+        KoalaHome.closeUp(koalaHome);
         Store store = H2Store.open(settings.database());
         // remote sites relay their nodes' call-backs to the address where the scheduler serves nodes
         SiteAgents agents = new SiteAgents(grid, koalaHome, store,

@@ -36,6 +36,31 @@ public final class KoalaHome {
      */
     public static final Path SYSTEM_CONFIG = Path.of("/etc/koala/grid.properties");
 
+    /**
+     * What KOALA's other accounts must read — the published jars and class archives, the DRMAA
+     * library link, and the pilots' directories of a site without a shared one — beside
+     * {@code koalaHome}, which is closed to them ({@link #closeUp}): {@code /var/lib/koala-shared}.
+     */
+    public static Path shared(Path koalaHome) {
+        return koalaHome.toAbsolutePath().resolveSibling(koalaHome.getFileName() + "-shared");
+    }
+
+    /**
+     * Closes {@code koalaHome} and its logs to everyone but their owner (0700): the database, the
+     * token key, the audit and agent logs are KOALA's alone. Not done to a directory of someone
+     * else's.
+     */
+    public static void closeUp(Path koalaHome) throws java.io.IOException {
+        java.nio.file.attribute.FileAttribute<?> closed = java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+        for (Path dir : java.util.List.of(koalaHome, koalaHome.resolve("logs"))) {
+            java.nio.file.Files.createDirectories(dir, closed);
+            if (java.nio.file.Files.getOwner(dir).getName().equals(System.getProperty("user.name"))) {
+                java.nio.file.Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwx------"));
+            }
+        }
+    }
+
     public static Path logs() {
         return dir().resolve("logs");
     }

@@ -23,6 +23,7 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import koala.common.grid.KoalaHome;
 
 /**
  * A copy of this JVM's class path that other accounts can read. Site agents and pilot jobs run as
@@ -42,9 +43,9 @@ public final class RuntimeImage {
     private RuntimeImage() {
     }
 
-    /** The current class path, published for other accounts when this process is root. */
+    /** The current class path, published for other accounts when this process is root (in {@link KoalaHome#shared}). */
     public static List<Path> publishedClasspath(Path koalaHome) {
-        return publishedClasspathIn(koalaHome.resolve("runtime"));
+        return publishedClasspathIn(KoalaHome.shared(koalaHome).resolve("runtime"));
     }
 
     /**
@@ -123,7 +124,7 @@ public final class RuntimeImage {
         Pattern named = Pattern.compile(Pattern.quote(runtimeRoot.toString())
                 + "/([0-9a-f]{16}(?=/)|cds-[0-9a-f]+\\.jsa)");
         Set<String> used = new HashSet<>();
-        ProcessHandle.allProcesses().forEach(p -> p.info().commandLine().ifPresent(line -> {
+        ProcessHandle.allProcesses().forEach(p -> CommandLines.of(p).ifPresent(line -> {
             Matcher m = named.matcher(line);
             while (m.find()) {
                 used.add(m.group(1));
@@ -234,11 +235,13 @@ public final class RuntimeImage {
      */
     public static Path nativeDir(Path koalaHome, Path library) {
         try {
-            Path dir = koalaHome.resolve("native").resolve(Integer.toHexString(library.toString().hashCode()));
+            Path natives = KoalaHome.shared(koalaHome).resolve("native");
+            Path dir = natives.resolve(Integer.toHexString(library.toString().hashCode()));
             Path link = dir.resolve("libdrmaa.so");
             if (!Files.isSymbolicLink(link) || !Files.readSymbolicLink(link).equals(library)) {
                 Files.createDirectories(dir);
-                readable(koalaHome.resolve("native"));
+                readable(natives.getParent());
+                readable(natives);
                 readable(dir);
                 Files.deleteIfExists(link);
                 Files.createSymbolicLink(link, library);

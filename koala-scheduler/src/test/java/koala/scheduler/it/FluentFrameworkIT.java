@@ -1,8 +1,10 @@
 package koala.scheduler.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -75,6 +77,18 @@ class FluentFrameworkIT {
                     .allMatch(h -> h.matches("fs[01]-n\\d+"));
             assertThat(fluent.status().workers()).allSatisfy(w -> assertThat(w.url()).matches("http://fs[01]-n\\d+:\\d+"));
             hosts.forEach(h -> assertThat(TestScheduler.javaOnLoopback(h)).as("KOALA on %s's loopback", h).isEmpty());
+            // a DeviceManager obeys only its master: a component sent by anyone else, even with the
+            // instance's own token, is refused and nothing is started
+            URI device = URI.create(fluent.status().workers().get(0).url());
+            Map<String, Object> reader = Map.of("app", "x-steal", "role", "reader", "path", "/etc/shadow",
+                    "target", "http://198.18.0.1:9/");
+            for (koala.common.http.JsonHttpClient caller : List.of(new koala.common.http.JsonHttpClient(device,
+                    Duration.ofSeconds(10)), new koala.common.http.JsonHttpClient(device, Duration.ofSeconds(10))
+                    .withBearer(runner.token()))) {
+                assertThatThrownBy(() -> caller.post("/components", reader, Map.class))
+                        .isInstanceOfSatisfying(koala.common.http.ApiException.class,
+                                e -> assertThat(e.status()).as(e.getMessage()).isEqualTo(401));
+            }
 
             awaitEnded(fluent, two.job());
             assertThat(fluent.job(two.job()).apps()).allSatisfy(a -> {

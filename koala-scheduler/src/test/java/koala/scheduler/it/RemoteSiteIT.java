@@ -90,7 +90,7 @@ class RemoteSiteIT {
         assertThat(lines(remote)).extracting(l -> l.split(" ")[2]).allMatch(h -> h.matches("fs2-n\\d+"));
         // fs2's launchers run from the jars copied to the head node and call back through the agent's relay there
         String relay = java.util.regex.Pattern.quote(relayHost());
-        List<String> fs2Launchers = ProcessHandle.allProcesses().map(p -> p.info().commandLine().orElse(""))
+        List<String> fs2Launchers = ProcessHandle.allProcesses().map(p -> koala.common.process.CommandLines.of(p).orElse(""))
                 .filter(c -> c.contains("koala.node.NodeLauncher") && c.contains("--node " + id + ".1.")
                         && c.contains(REMOTE_DIR + "/lib/")).toList(); // not another test's scheduler's, still ending
         assertThat(fs2Launchers).hasSize(2).allSatisfy(c -> assertThat(c)
@@ -168,7 +168,7 @@ class RemoteSiteIT {
 
     /** The agent JVM started on fs2's head node: it reads the site file the scheduler copied there. */
     private static List<ProcessHandle> remoteAgent() {
-        return ProcessHandle.allProcesses().filter(p -> p.info().commandLine().map(c -> c.contains("koala.sge.AgentMain")
+        return ProcessHandle.allProcesses().filter(p -> koala.common.process.CommandLines.of(p).map(c -> c.contains("koala.sge.AgentMain")
                 && c.contains(REMOTE_DIR + "/site-fs2.properties")).orElse(false)).toList();
     }
 

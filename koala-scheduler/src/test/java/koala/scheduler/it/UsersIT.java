@@ -141,6 +141,25 @@ class UsersIT {
                     TestScheduler.pilotsNamedFor(grid, job).isEmpty() && TestScheduler.pilotsNamedFor(grid, allocation).isEmpty());
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(KoalaHome.dir().resolve("token.key"))))
                     .isEqualTo("rw-------");
+
+            // nothing of KOALA's is open to other users: no directory they may write, no secret they may read
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(KoalaHome.dir()))).isEqualTo("rwx------");
+            List<Path> roots = new java.util.ArrayList<>(List.of(KoalaHome.dir(), KoalaHome.shared(KoalaHome.dir()), socket.getParent(),
+                    scheduler.config().getParent(), Path.of("/etc/koala")));
+            grid.sites().forEach(site -> site.shared().ifPresent(roots::add));
+            assertThat(Exposure.under(roots)).isEmpty();
+            Path planted = Files.createTempDirectory("koala-exposure-");
+            Files.setPosixFilePermissions(Files.createDirectory(planted.resolve("open")), PosixFilePermissions.fromString("rwxrwxrwx"));
+            Files.writeString(planted.resolve("x.token"), "t");
+            Files.setPosixFilePermissions(planted.resolve("x.token"), PosixFilePermissions.fromString("rw-r--r--"));
+            Files.setPosixFilePermissions(planted, PosixFilePermissions.fromString("rwxr-xr-x"));
+            try {
+                assertThat(Exposure.under(List.of(planted))).as("the check sees what it looks for").hasSize(2);
+            } finally {
+                Files.delete(planted.resolve("open"));
+                Files.delete(planted.resolve("x.token"));
+                Files.delete(planted);
+            }
         }
     }
 
