@@ -27,6 +27,7 @@ final class Relay implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(Relay.class);
 
     private final ServerSocket listener;
+    private final java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
     private final Semaphore connections;
     private final ExecutorService workers;
     private final Duration connectTimeout;
@@ -64,6 +65,14 @@ final class Relay implements AutoCloseable {
     }
 
     private void acceptLoop() {
+        try {
+            accept();
+        } finally {
+            stopped.countDown();
+        }
+    }
+
+    private void accept() {
         while (!listener.isClosed()) {
             Socket caller;
             try {
@@ -142,6 +151,13 @@ final class Relay implements AutoCloseable {
             listener.close();
         } catch (IOException e) {
             // closed either way
+        }
+        // the kernel frees the port only when the thread blocked in accept() has been woken and left
+        // it: until then a new listener on the same port (a restarted agent's) is refused
+        try {
+            stopped.await(2, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }
