@@ -56,6 +56,9 @@ final class Allocations {
         String network(String site);
 
         void fire(Job job, JobEvent event, String reason);
+
+        /** Makes ready, off the loop, the way {@code site}'s nodes reach {@code url} (a runner's). */
+        void prepare(String site, String url);
     }
 
     private final JobBook book;
@@ -130,7 +133,12 @@ final class Allocations {
                 job.record().submittedAt(), job.record().owner()));
         List<String> ids = new ArrayList<>();
         int rank = 0;
+        String runner = request.environment() == null ? null
+                : request.environment().get(koala.common.runner.RunnerClient.URL_VARIABLE);
         for (Assignment a : assignments) {
+            if (runner != null) {
+                claims.prepare(a.site(), runner);
+            }
             for (int i = 0; i < a.nodes(); i++, rank++) {
                 NodeClaim node = new NodeClaim(job.id() + "." + component + "." + rank, job.id(), component, rank,
                         a.site(), NodeState.SUBMITTED, null, null, null, claims.token(), null, 1);

@@ -11,7 +11,6 @@ import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
-import koala.common.http.ApiException;
 import koala.placement.Assignment;
 import koala.placement.ComponentNeed;
 import koala.placement.Decision;
@@ -43,6 +42,7 @@ final class Claimer {
 
     private final JobBook book;
     private final Pilots pilots;
+    private final Submissions submissions;
     private final ClaimRules rules;
     private final int maxFailures;
     private final Function<Job, PlacementPolicy> policyFor;
@@ -51,10 +51,11 @@ final class Claimer {
     private final InstantSource clock;
     private final SecureRandom random = new SecureRandom();
 
-    Claimer(JobBook book, Pilots pilots, ClaimRules rules, Function<Job, PlacementPolicy> policyFor,
+    Claimer(JobBook book, Pilots pilots, Submissions submissions, ClaimRules rules, Function<Job, PlacementPolicy> policyFor,
             Supplier<GridView> gridView, Lifecycle lifecycle, InstantSource clock) {
         this.book = book;
         this.pilots = pilots;
+        this.submissions = submissions;
         this.rules = rules;
         this.maxFailures = rules.maxFailures();
         this.policyFor = policyFor;
@@ -80,14 +81,34 @@ final class Claimer {
         }
     }
 
+    /**
+     * Records the node, then has its pilot submitted off the loop. The claim's clock starts now, so a
+     * site slow to accept the pilot counts against the claim time-out like one slow to start it.
+     */
     void submitPilot(Job job, NodeClaim node) {
-        book.save(job, node); // recorded before it exists in SGE, so a crash in between leaves a trace
-        try {
-            String pilot = pilots.submit(node, job.record().owner());
-            book.save(job, node.submitted(pilot, clock.instant()));
-        } catch (ApiException e) {
-            LOG.warn("pilot for node {} on {} refused: {}", node.id(), node.site(), e.getMessage());
-            book.save(job, node.submitted(null, clock.instant()).with(NodeState.LOST));
+        NodeClaim asked = node.submitted(null, clock.instant());
+        book.save(job, asked); // recorded before it exists in SGE, so a crash in between leaves a trace
+        submissions.submit(asked, job.record().owner(), outcome -> submitted(job.id(), asked, outcome));
+    }
+
+    /** Back on the loop: the site's answer to the pilot of claim {@code asked}. */
+    private void submitted(long jobId, NodeClaim asked, Submissions.Outcome outcome) {
+        Job job = book.find(jobId).orElse(null);
+        NodeClaim now = job == null ? null : job.node(asked.id());
+        boolean same = now != null && now.token().equals(asked.token());
+        if (!outcome.submitted()) {
+            LOG.warn("pilot for node {} on {} refused: {}", asked.id(), asked.site(), outcome.failure());
+            if (same && now.state() == NodeState.SUBMITTED) {
+                book.save(job, now.with(NodeState.LOST));
+            }
+            return;
+        }
+        if (same) {
+            book.save(job, now.withPilot(outcome.pilot()));
+        }
+        if (!same || !now.state().held()) {
+            // released (cancelled, claimed anew) while its submit was on its way: its kill found no pilot
+            pilots.kill(asked.site(), outcome.pilot(), job == null ? null : job.record().owner(), "node " + asked.id());
         }
     }
 

@@ -64,13 +64,24 @@ final class Pilots {
     private final Function<String, Launcher> launchers;
     private final Duration giveUp;
     private final String tag;
+    /** Relays made on remote head nodes, by site and URL. */
+    private final Map<String, String> relayed = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.util.Set<String> preparing = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private final java.util.concurrent.Executor relays;
+    private final Runnable changed;
     /** Kills go to the agents from here, never from the scheduler's loop: an agent may be slow to answer. */
     private final java.util.concurrent.ExecutorService killer = java.util.concurrent.Executors.newSingleThreadExecutor(
             SchedulerDaemon.daemon("pilot-kills"));
 
-    /** @param launchers each site's launcher; may throw an {@link ApiException} while a site is unreachable */
+    /**
+     * @param launchers each site's launcher; may throw an {@link ApiException} while a site is unreachable
+     * @param relays    where relays on remote head nodes are made (SSH work)
+     * @param changed   wakes the nodes' long-polls: a relay they wait for is made
+     */
     Pilots(Agents agents, Map<String, SiteConfig> sites, Function<String, Launcher> launchers,
-           Duration giveUp, String tag) {
+           Duration giveUp, String tag, java.util.concurrent.Executor relays, Runnable changed) {
+        this.relays = relays;
+        this.changed = changed;
         this.tag = tag;
         this.agents = agents;
         this.sites = sites;
@@ -121,16 +132,59 @@ final class Pilots {
     /**
      * The task as the node's launcher must see it: a runner's address on this machine becomes one
      * the node can reach (on a remote site, a relay on its head node, to a port forwarded here).
+     * Making a relay is SSH work on the head node, never done on the caller's thread (the loop): until
+     * it is made the node is told to wait, and {@code changed} wakes its long-poll when it is.
      */
     NodeTask forNode(String site, NodeTask task) {
         String runner = task.environment() == null ? null : task.environment().get(RunnerClient.URL_VARIABLE);
         if (runner == null) {
             return task;
         }
+        String reachable = reachable(site, runner);
+        if (reachable == null) {
+            return NodeTask.waiting();
+        }
         Map<String, String> env = new java.util.HashMap<>(task.environment());
-        env.put(RunnerClient.URL_VARIABLE, launchers.apply(site).reachable().apply(runner));
+        env.put(RunnerClient.URL_VARIABLE, reachable);
         return new NodeTask(task.action(), task.executable(), task.arguments(), env, task.directory(), task.stdout(),
                 task.stderr(), task.maxWallSeconds());
+    }
+
+    /** {@code url} as {@code site}'s nodes reach it, or null while a relay for it is still being made. */
+    private String reachable(String site, String url) {
+        SiteConfig config = sites.get(site);
+        if (config == null || !config.remote()) {
+            return launchers.apply(site).reachable().apply(url);
+        }
+        String key = site + " " + url;
+        String known = relayed.get(key);
+        if (known == null) {
+            prepare(site, url);
+            known = relayed.get(key);
+        }
+        return known;
+    }
+
+    /**
+     * Makes, off the caller's thread, the relay through which {@code site}'s nodes will reach
+     * {@code url}: called when nodes are asked for, so that it is ready when they start.
+     */
+    void prepare(String site, String url) {
+        SiteConfig config = sites.get(site);
+        String key = site + " " + url;
+        if (config == null || !config.remote() || relayed.containsKey(key) || !preparing.add(key)) {
+            return;
+        }
+        relays.execute(() -> {
+            try {
+                relayed.put(key, launchers.apply(site).reachable().apply(url));
+            } catch (RuntimeException e) {
+                LOG.warn("no relay on {} for {} yet: {}", site, url, e.getMessage());
+            } finally {
+                preparing.remove(key);
+                changed.run();
+            }
+        });
     }
 
     /**

@@ -72,9 +72,10 @@ final class Scheduler {
 
     /**
      * @param configuredNodes each site's {@code node.count}, in the configuration's order
+     * @param submissions     where pilots are submitted, off this loop
      */
     Scheduler(SchedulerSettings settings, Store store, InformationService kis, Map<String, Integer> configuredNodes,
-              Pilots pilots, FileLocations files, InstantSource clock) {
+              Pilots pilots, Submissions submissions, FileLocations files, InstantSource clock) {
         this.settings = settings;
         this.store = store;
         this.kis = kis;
@@ -85,7 +86,7 @@ final class Scheduler {
         this.clock = clock;
         this.book = new JobBook(store, clock);
         this.watch = new PilotWatch(kis);
-        this.claimer = new Claimer(book, pilots, new ClaimRules(settings.claimTimeout(), settings.maxClaimFailures()),
+        this.claimer = new Claimer(book, pilots, submissions, new ClaimRules(settings.claimTimeout(), settings.maxClaimFailures()),
                 this::policyFor, this::gridView, this::fire, clock);
         this.desk = new NodeDesk(book, claimer::check, this::checkRunning, pilots::forNode);
         this.frameworks = new Frameworks(store, book, clock);
@@ -120,6 +121,11 @@ final class Scheduler {
             @Override
             public void fire(Job job, JobEvent event, String reason) {
                 Scheduler.this.fire(job, event, reason);
+            }
+
+            @Override
+            public void prepare(String site, String url) {
+                pilots.prepare(site, url);
             }
         }, clock, settings.claimTimeout());
     }

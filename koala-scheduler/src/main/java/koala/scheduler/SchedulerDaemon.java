@@ -56,16 +56,18 @@ public final class SchedulerDaemon implements AutoCloseable {
     private final InformationService kis;
     private final SchedulerLoop loop;
     private final Pilots pilots;
+    private final Submissions submissions;
     private final List<JsonHttpServer> servers;
     private final URI url;
 
     private SchedulerDaemon(Store store, SiteAgents agents, InformationService kis, SchedulerLoop loop, Pilots pilots,
-                            List<JsonHttpServer> servers, URI url) {
+                            Submissions submissions, List<JsonHttpServer> servers, URI url) {
         this.store = store;
         this.agents = agents;
         this.kis = kis;
         this.loop = loop;
         this.pilots = pilots;
+        this.submissions = submissions;
         this.servers = servers;
         this.url = url;
     }
@@ -110,14 +112,16 @@ public final class SchedulerDaemon implements AutoCloseable {
         // publishing the jars to a site and training the launcher's class archive take seconds: done
         // here, before the loop serves, never on the loop thread in the middle of a claim
         grid.sites().stream().filter(s -> !s.remote()).forEach(local::of);
+        SchedulerLoop loop = new SchedulerLoop(Executors.newSingleThreadScheduledExecutor(daemon("scheduler")));
         Pilots pilots = new Pilots(siteAgents::agentFor, sites, site -> siteAgents.remoteLauncher(site).map(r -> new Pilots.Launcher(
                 r.java(), r.classpath(), List.of(), r.schedulerUrl(), r.logDir(), a -> siteAgents.reachable(site, a)))
-                .orElseGet(() -> local.of(sites.get(site))), settings.nodeGiveUp(), store.pilotTag());
+                .orElseGet(() -> local.of(sites.get(site))), settings.nodeGiveUp(), store.pilotTag(),
+                Executors.newSingleThreadExecutor(daemon("relays")), () -> loop.post(() -> { }));
         Map<String, Integer> nodes = new LinkedHashMap<>();
         grid.sites().forEach(s -> nodes.put(s.name(), s.nodes()));
-        Scheduler scheduler = new Scheduler(settings, store, kis, nodes, pilots, FileCatalog.from(grid),
+        Submissions submissions = Submissions.threaded(pilots::submit, loop::post);
+        Scheduler scheduler = new Scheduler(settings, store, kis, nodes, pilots, submissions, FileCatalog.from(grid),
                 InstantSource.system());
-        SchedulerLoop loop = new SchedulerLoop(Executors.newSingleThreadScheduledExecutor(daemon("scheduler")));
         loop.call(() -> {
             recover(scheduler, agents, pilots, sites.keySet());
             return null;
@@ -149,7 +153,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         siteAgents.watch(Executors.newSingleThreadScheduledExecutor(daemon("agent-watch")), Duration.ofSeconds(5));
         LOG.info("scheduler serving users on {} and {} (with a token), nodes on {}, with sites {}; its pilots are "
                 + "named koala-{}-JOB-COMPONENT-RANK-aATTEMPT", socket, url, nodeUrl, sites.keySet(), store.pilotTag());
-        return new SchedulerDaemon(store, siteAgents, kis, loop, pilots, servers, URI.create("unix:" + socket));
+        return new SchedulerDaemon(store, siteAgents, kis, loop, pilots, submissions, servers, URI.create("unix:" + socket));
     }
 
     /** Gives freshly started agents a moment to reach their cells; a site still down is not waited for. */
@@ -320,6 +324,7 @@ public final class SchedulerDaemon implements AutoCloseable {
     public void close() {
         servers.forEach(JsonHttpServer::close);
         loop.close();
+        submissions.close();
         pilots.finishKills(Duration.ofSeconds(20));
         kis.close();
         agents.close();

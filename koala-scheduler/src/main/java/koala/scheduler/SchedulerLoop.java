@@ -63,6 +63,25 @@ final class SchedulerLoop implements AutoCloseable {
         }
     }
 
+    /**
+     * Queues {@code work} onto the loop without waiting for it: how the outcome of work done off the
+     * loop (a pilot's submission, a relay made on a remote head node) comes back as an event.
+     */
+    void post(Runnable work) {
+        try {
+            thread.execute(() -> {
+                try {
+                    work.run();
+                } catch (RuntimeException e) {
+                    LOG.error("scheduler event failed; carrying on", e);
+                }
+                changed();
+            });
+        } catch (java.util.concurrent.RejectedExecutionException stopping) {
+            LOG.debug("the loop has stopped; an event is dropped");
+        }
+    }
+
     /** Blocks the calling (HTTP) thread until the loop has done something, or {@code millis} pass. */
     void awaitChange(long millis) throws InterruptedException {
         synchronized (changes) {

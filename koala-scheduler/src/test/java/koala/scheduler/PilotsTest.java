@@ -16,7 +16,7 @@ class PilotsTest {
             List.of(), "http://127.0.0.1:35867", "/home/koala/.koala/pilots",
             url -> url.replace("127.0.0.1:7501", "127.0.0.1:40001"));
     private final Pilots pilots = new Pilots((site, owner) -> null, Map.of(), site -> site.equals("das4") ? remote : local,
-            Duration.ofMinutes(5), "k3x9q2");
+            Duration.ofMinutes(5), "k3x9q2", Runnable::run, () -> { });
 
     private static NodeTask task(Map<String, String> env) {
         return new NodeTask("RUN", "/bin/sleep", List.of("1"), env, null, null, null, null);

@@ -32,6 +32,12 @@ public record NodeClaim(String id, long job, int component, int rank, String sit
         return new NodeClaim(id, job, component, rank, site, NodeState.SUBMITTED, pilotId, null, null, token, at, attempt);
     }
 
+    /** Its pilot's SGE job id, learnt when the submit returned: the node may have arrived already. */
+    public NodeClaim withPilot(String pilotId) {
+        return new NodeClaim(id, job, component, rank, site, state, pilotId, host, exitStatus, token, submittedAt,
+                attempt);
+    }
+
     public NodeClaim movedTo(String newSite, String newToken) {
         return new NodeClaim(id, job, component, rank, newSite, NodeState.SUBMITTED, null, null, null, newToken, null,
                 attempt + 1);

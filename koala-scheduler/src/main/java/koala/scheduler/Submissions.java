@@ -1,0 +1,92 @@
+package koala.scheduler;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Consumer;
+import koala.scheduler.claiming.NodeClaim;
+
+/**
+ * Pilot submissions, off the scheduler's loop. Each site's go one after another on a thread of that
+ * site's own, so a cell whose qmaster stalls holds up only its own claims (its agent's time-out ends
+ * each one), never the loop and never another site's. The outcome comes back to the loop as an
+ * event, where the claim it answers is looked up again: by then the node may have arrived (SGE can
+ * start a pilot before its submit returns), been released, or been claimed anew elsewhere.
+ */
+final class Submissions implements AutoCloseable {
+    /** The pilot's SGE job id, or why the site refused it. */
+    record Outcome(String pilot, String failure) {
+        boolean submitted() {
+            return pilot != null;
+        }
+    }
+
+    /** Submits a node's pilot, blocking, within the agent's time-out; returns the SGE job id. */
+    @FunctionalInterface
+    interface Submit {
+        String submit(NodeClaim node, String owner);
+    }
+
+    private final Submit submit;
+    private final Executor loop;
+    private final java.util.function.Function<String, Executor> siteThreads;
+    private final Map<String, Executor> sites = new ConcurrentHashMap<>();
+    private final Map<String, ExecutorService> started = new ConcurrentHashMap<>();
+
+    /** Submits on a daemon thread per site; outcomes are handed to {@code loop}. */
+    static Submissions threaded(Submit submit, Executor loop) {
+        return new Submissions(submit, loop, null);
+    }
+
+    /** Submits on the caller's thread and hands the outcome over at once (tests, and the simulator's way). */
+    static Submissions direct(Submit submit) {
+        return new Submissions(submit, Runnable::run, site -> Runnable::run);
+    }
+
+    private Submissions(Submit submit, Executor loop, java.util.function.Function<String, Executor> siteThreads) {
+        this.submit = submit;
+        this.loop = loop;
+        this.siteThreads = siteThreads;
+    }
+
+    /** Asks for {@code node}'s pilot as {@code owner}'s; {@code then} runs on the loop with the outcome. */
+    void submit(NodeClaim node, String owner, Consumer<Outcome> then) {
+        on(node.site()).execute(() -> {
+            Outcome outcome;
+            try {
+                outcome = new Outcome(submit.submit(node, owner), null);
+            } catch (RuntimeException e) {
+                outcome = new Outcome(null, e.getMessage() == null ? e.toString() : e.getMessage());
+            }
+            Outcome done = outcome;
+            loop.execute(() -> then.accept(done));
+        });
+    }
+
+    /** Runs {@code work} on {@code site}'s thread, after the submissions already asked for there. */
+    void onSite(String site, Runnable work) {
+        on(site).execute(work);
+    }
+
+    private Executor on(String site) {
+        return sites.computeIfAbsent(site, s -> {
+            if (siteThreads != null) {
+                return siteThreads.apply(s);
+            }
+            ExecutorService thread = Executors.newSingleThreadExecutor(SchedulerDaemon.daemon("submit-" + s));
+            started.put(s, thread);
+            return thread;
+        });
+    }
+
+    /**
+     * Stops taking submissions. One under way is not waited for: its node is recorded without a
+     * pilot, and the next start adopts the pilot by name or claims the node again.
+     */
+    @Override
+    public void close() {
+        started.values().forEach(ExecutorService::shutdownNow);
+    }
+}
