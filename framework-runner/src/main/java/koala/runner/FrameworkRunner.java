@@ -222,16 +222,19 @@ public final class FrameworkRunner {
             end(State.ENDED, "its allocation is " + allocation.state());
             return;
         }
+        java.util.Set<String> held = new java.util.HashSet<>();
         for (NodeView n : allocation.nodes()) {
+            held.add(n.id());
             entities.get(n.id()).ifPresent(e -> {
                 if (e.site() == null) {
                     entities.put(e.at(n.site()));
                 }
-                if (List.of("EXITED", "RELEASED", "LOST").contains(n.state())) {
-                    lost(n.id(), "its node is " + n.state() + " at the scheduler");
-                }
             });
         }
+        // the scheduler shows only the nodes it holds: one of ours it no longer holds exited, was
+        // released or was lost there
+        entities.all().stream().filter(e -> !held.contains(e.node()))
+                .forEach(e -> lost(e.node(), "its node is no longer held at the scheduler"));
     }
 
     private void lost(String node, String why) {

@@ -47,8 +47,9 @@ final class Schedd {
         scheduler.master(allocation, new MasterAddress(node, address));
     }
 
+    /** The allocation with the nodes it holds now (not every node it ever had, nor its history). */
     JobView allocation() {
-        return scheduler.job(allocation);
+        return scheduler.heldNow(allocation);
     }
 
     /** Idle nodes over the grid, as the scheduler's KIS sees them now. */

@@ -62,12 +62,15 @@ final class Allocations {
     }
 
     private final JobBook book;
+    private final koala.scheduler.storage.Store answers;
     private final Claims claims;
     private final InstantSource clock;
     private final java.time.Duration claimTimeout;
 
-    Allocations(JobBook book, Claims claims, InstantSource clock, java.time.Duration claimTimeout) {
+    Allocations(JobBook book, koala.scheduler.storage.Store answers, Claims claims, InstantSource clock,
+                java.time.Duration claimTimeout) {
         this.book = book;
+        this.answers = answers;
         this.claims = claims;
         this.clock = clock;
         this.claimTimeout = claimTimeout;
@@ -91,9 +94,31 @@ final class Allocations {
         return job.view();
     }
 
+    /**
+     * Grows the allocation. A request named {@code requestId} that was carried out before is answered
+     * as it was then, and nothing more is claimed: a retry never grants the nodes twice.
+     */
     GrowResult grow(long id, GrowRequest request) {
         Job job = open(id);
         check(request);
+        String owner = job.record().owner() == null ? "" : job.record().owner();
+        if (request.requestId() != null) {
+            java.util.Optional<GrowResult> done = answers.answer(owner, id + "/" + request.requestId())
+                    .map(Allocations::growResult);
+            if (done.isPresent()) {
+                LOG.info("allocation {}: grow {} asked again; answered as before", id, request.requestId());
+                return done.get();
+            }
+        }
+        GrowResult result = growNow(job, request);
+        if (request.requestId() != null) {
+            answers.saveAnswer(owner, id + "/" + request.requestId(), Json.write(result), clock.instant());
+        }
+        return result;
+    }
+
+    private GrowResult growNow(Job job, GrowRequest request) {
+        long id = job.id();
         GridView asked = only(claims.view(), request.site());
         GridView view = onNetworkOf(job, asked);
         int idle = view.sites().stream().mapToInt(SiteView::idleNodes).sum();
@@ -126,11 +151,8 @@ final class Allocations {
         List<ComponentSpec> components = new ArrayList<>(job.description().components());
         components.add(spec);
         JobDescription d = job.description();
-        job.describe(new JobDescription(d.source(), d.name(), d.kind(), d.placement(), d.priority(), components,
+        book.append(job, new JobDescription(d.source(), d.name(), d.kind(), d.placement(), d.priority(), components,
                 d.framework(), d.position()));
-        book.update(job, new JobRecord(job.id(), job.record().name(), job.record().source(), Json.write(job.description()),
-                KIND, job.state(), job.record().policy(), job.record().priority(), 0, 0, null,
-                job.record().submittedAt(), job.record().owner()));
         List<String> ids = new ArrayList<>();
         int rank = 0;
         String runner = request.environment() == null ? null
@@ -253,6 +275,28 @@ final class Allocations {
 
     private static String describe(List<Assignment> assignments) {
         return assignments.stream().map(a -> a.nodes() + " on " + a.site()).collect(Collectors.joining(", "));
+    }
+
+    /** {@code base} with the components its grows added (stored as JSON, in order) after its own. */
+    static JobDescription withComponents(JobDescription base, List<String> grown) {
+        List<ComponentSpec> components = new ArrayList<>(base.components());
+        for (String json : grown) {
+            try {
+                components.add(Json.mapper().readValue(json, ComponentSpec.class));
+            } catch (java.io.IOException e) {
+                throw new IllegalStateException("unreadable stored component: " + e.getMessage(), e);
+            }
+        }
+        return new JobDescription(base.source(), base.name(), base.kind(), base.placement(), base.priority(), components,
+                base.framework(), base.position());
+    }
+
+    private static GrowResult growResult(String json) {
+        try {
+            return Json.mapper().readValue(json, GrowResult.class);
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("unreadable stored answer to a grow: " + e.getMessage(), e);
+        }
     }
 
     static Function<String, JobDescription> reader() {

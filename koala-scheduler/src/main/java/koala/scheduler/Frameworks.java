@@ -50,8 +50,9 @@ final class Frameworks {
         return view(refusing(() -> registry.get(id)));
     }
 
+    /** Every instance whose allocation the scheduler still knows (the store forgets old ended ones). */
     List<FrameworkView> all() {
-        return registry.all().stream().map(this::view).toList();
+        return registry.all().stream().filter(r -> book.find(r.id()).isPresent()).map(this::view).toList();
     }
 
     private FrameworkView view(FrameworkRecord r) {

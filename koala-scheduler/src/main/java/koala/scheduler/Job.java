@@ -80,12 +80,33 @@ final class Job {
     }
 
     JobView view() {
-        List<NodeView> nodeViews = nodes.values().stream().map(n -> new NodeView(n.id(), n.component(), n.rank(),
+        return view(nodes.values(), history);
+    }
+
+    /** As {@link #view}, with only the nodes held now and no history: its size follows the job's size now. */
+    JobView heldView() {
+        return view(heldNodes(), List.of());
+    }
+
+    private JobView view(java.util.Collection<NodeClaim> shown, List<TransitionView> history) {
+        List<NodeView> nodeViews = shown.stream().map(n -> new NodeView(n.id(), n.component(), n.rank(),
                 n.site(), n.state().name(), n.pilot(), n.host(), n.exitStatus())).toList();
         return new JobView(record.id(), record.name(), record.owner(), record.kind(), record.state().name(), record.policy(),
                 record.priority(), record.placeTries(), record.claimFailures(),
                 record.state().ended() || record.state() == JobState.RUNNING ? null : record.waitingBecause(),
                 record.submittedAt(), nodeViews, history);
+    }
+
+    /** When it ended: its last transition's time, if it has ended. */
+    java.util.Optional<java.time.Instant> endedAt() {
+        return record.state().ended() && !history.isEmpty() ? java.util.Optional.of(history.get(history.size() - 1).at())
+                : java.util.Optional.empty();
+    }
+
+    /** The description a stored job was made from: its JDF, or an allocation's components so far. */
+    static JobDescription describedBy(JobRecord record) {
+        return Allocations.KIND.equals(record.kind()) ? Allocations.reader().apply(record.jdf())
+                : koala.common.jdf.JdfParser.parse(record.source(), record.jdf(), koala.common.jdf.ClusterCatalog.NONE);
     }
 
     boolean allExited() {

@@ -15,7 +15,9 @@ import koala.scheduler.storage.Store;
 
 /**
  * The scheduler's jobs and everything about them that must survive a crash: each change is made in
- * memory and written to the store in the same call.
+ * memory and written to the store in the same call. Memory holds the live jobs and those that ended
+ * lately ({@link #evict}); an older job is read back from the store when asked for, so the cost of a
+ * round follows the jobs in flight, not every job ever submitted.
  */
 final class JobBook {
     private final Map<Long, Job> jobs = new TreeMap<>();
@@ -27,8 +29,32 @@ final class JobBook {
         this.clock = clock;
     }
 
+    /** A job in memory, or an ended one read back from the store (not kept in memory). */
     Optional<Job> find(long id) {
-        return Optional.ofNullable(jobs.get(id));
+        Job known = jobs.get(id);
+        return known != null ? Optional.of(known) : store.job(id).map(this::read);
+    }
+
+    /** A stored job with its nodes and history, as the store has it; an allocation with its grows. */
+    Job read(JobRecord record) {
+        Job job = new Job(record, Job.describedBy(record));
+        List<String> grown = store.components(record.id());
+        if (!grown.isEmpty()) {
+            job.describe(Allocations.withComponents(job.description(), grown));
+        }
+        store.nodes(record.id()).forEach(job::put);
+        store.history(record.id()).forEach(job::record);
+        return job;
+    }
+
+    /**
+     * Lets go of the jobs that ended before {@code before}; the store keeps them. Returns how many.
+     */
+    int evict(java.time.Instant before) {
+        List<Long> old = jobs.values().stream().filter(j -> j.endedAt().map(t -> t.isBefore(before)).orElse(false))
+                .map(Job::id).toList();
+        old.forEach(jobs::remove);
+        return old.size();
     }
 
     Job get(long id) {
@@ -51,7 +77,7 @@ final class JobBook {
     /** A new job, stored. */
     void add(Job job) {
         jobs.put(job.id(), job);
-        store.saveJob(job.record());
+        store.saveJob(job.record(), clock.instant());
     }
 
     /** A job read back from the store. */
@@ -61,7 +87,14 @@ final class JobBook {
 
     void update(Job job, JobRecord next) {
         job.update(next);
-        store.saveJob(next);
+        store.saveJob(next, clock.instant());
+    }
+
+    /** An allocation grows by one component: appended to what is stored, the job not written again. */
+    void append(Job job, koala.common.jdf.JobDescription next) {
+        koala.common.jdf.ComponentSpec added = next.components().get(next.components().size() - 1);
+        job.describe(next);
+        store.appendComponent(job.id(), added.index(), koala.common.json.Json.write(added));
     }
 
     void save(Job job, NodeClaim node) {

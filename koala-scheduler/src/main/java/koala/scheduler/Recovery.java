@@ -6,9 +6,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiConsumer;
-import koala.common.jdf.ClusterCatalog;
-import koala.common.jdf.JdfParser;
-import koala.common.jdf.JobDescription;
 import koala.scheduler.claiming.NodeClaim;
 import koala.scheduler.kis.InformationService;
 import koala.scheduler.kis.SiteInfo;
@@ -43,15 +40,13 @@ final class Recovery {
         this.clock = clock;
     }
 
-    /** Loads the stored jobs after a restart; live ones carry on where they were. */
-    void reload() {
-        for (JobRecord record : store.jobs()) {
-            JobDescription description = Allocations.KIND.equals(record.kind())
-                    ? Allocations.reader().apply(record.jdf())
-                    : JdfParser.parse(record.source(), record.jdf(), ClusterCatalog.NONE);
-            Job job = new Job(record, description);
-            store.nodes(record.id()).forEach(job::put);
-            store.history(record.id()).forEach(job::record);
+    /**
+     * Loads the stored jobs after a restart: the live ones, which carry on where they were, and those
+     * that ended within {@code keepEnded}; older ones stay in the store.
+     */
+    void reload(java.time.Duration keepEnded) {
+        for (JobRecord record : store.jobsSince(clock.instant().minus(keepEnded))) {
+            Job job = book.read(record);
             book.restore(job);
             if (record.state() == JobState.QUEUED) {
                 queue.add(job.id(), record.priority());

@@ -67,6 +67,11 @@ final class Scheduler {
     private final PilotWatch watch;
     private Instant nextPlacement = Instant.EPOCH;
     private Instant nextSweep = Instant.EPOCH;
+    private Instant nextEviction = Instant.EPOCH;
+    private Instant nextRetention = Instant.EPOCH;
+    /** How often ended jobs are let go of (memory) and forgotten (the store). */
+    static final java.time.Duration EVICT_EVERY = java.time.Duration.ofMinutes(1);
+    static final java.time.Duration FORGET_EVERY = java.time.Duration.ofHours(1);
     /** How often the cells are swept for pilots no node owns (a kill that failed, a crash). */
     static final java.time.Duration SWEEP_EVERY = java.time.Duration.ofSeconds(30);
 
@@ -92,7 +97,7 @@ final class Scheduler {
         this.frameworks = new Frameworks(store, book, clock);
         this.owners = new Owners(book);
         this.recovery = new Recovery(book, store, kis, queue, claimer::submitPilot, clock);
-        this.allocations = new Allocations(book, new Allocations.Claims() {
+        this.allocations = new Allocations(book, store, new Allocations.Claims() {
             @Override
             public void submit(Job job, NodeClaim node) {
                 claimer.submitPilot(job, node);
@@ -134,6 +139,10 @@ final class Scheduler {
         return desk;
     }
 
+    SchedulerSettings settings() {
+        return settings;
+    }
+
     Recovery recovery() {
         return recovery;
     }
@@ -154,7 +163,18 @@ final class Scheduler {
 
     // ---- jobs from users --------------------------------------------------------------------
 
-    JobView submit(String file, String text, String owner) {
+    /**
+     * Queues a job of {@code owner}'s. A request named {@code requestId} that was carried out before
+     * (its answer lost to a time-out, say) is answered with the job it made, not made again.
+     */
+    JobView submit(String file, String text, String owner, String requestId) {
+        Optional<Job> done = requestId == null ? Optional.empty() : store.answer(owner, requestId)
+                .flatMap(id -> book.find(Long.parseLong(id)));
+        if (done.isPresent()) {
+            LOG.info("job {} of {}: submit {} asked again; answered with the job it made", done.get().id(), owner,
+                    requestId);
+            return done.get().view();
+        }
         JobDescription description = JdfParser.parse(file, text, catalog());
         long queued = book.all().stream().filter(j -> j.state() == JobState.QUEUED && owner.equals(j.record().owner()))
                 .count();
@@ -172,6 +192,9 @@ final class Scheduler {
                 JobState.QUEUED, policy, description.priority(), 0, 0, "waiting for the first placement round",
                 clock.instant(), owner);
         Job job = new Job(record, description);
+        if (requestId != null) {
+            store.saveAnswer(owner, requestId, Long.toString(job.id()), clock.instant());
+        }
         book.add(job);
         book.record(job, null, JobState.QUEUED, "SUBMITTED", "from " + file + " by " + owner);
         queue.add(job.id(), record.priority());
@@ -183,6 +206,11 @@ final class Scheduler {
 
     JobView status(long id) {
         return book.get(id).view();
+    }
+
+    /** The job with only the nodes it holds now and no history: what a runner follows every second. */
+    JobView heldNow(long id) {
+        return book.get(id).heldView();
     }
 
     List<JobView> list() {
@@ -228,6 +256,27 @@ final class Scheduler {
         if (!clock.instant().isBefore(nextSweep)) {
             sweepOrphanPilots();
             nextSweep = clock.instant().plus(SWEEP_EVERY);
+        }
+        keepBounded();
+    }
+
+    /** Ended jobs leave memory after {@code keepEnded} and the store after {@code retention}. */
+    private void keepBounded() {
+        Instant now = clock.instant();
+        if (!now.isBefore(nextEviction)) {
+            int evicted = book.evict(now.minus(settings.keepEnded()));
+            if (evicted > 0) {
+                LOG.debug("{} ended jobs left memory (the database keeps them)", evicted);
+            }
+            nextEviction = now.plus(EVICT_EVERY);
+        }
+        if (!now.isBefore(nextRetention)) {
+            int forgotten = store.forget(now.minus(settings.retention()));
+            if (forgotten > 0) {
+                LOG.info("{} jobs ended over {} days ago were forgotten (scheduler.retention)", forgotten,
+                        settings.retention().toDays());
+            }
+            nextRetention = now.plus(FORGET_EVERY);
         }
     }
 

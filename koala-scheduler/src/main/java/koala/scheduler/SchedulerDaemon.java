@@ -170,7 +170,7 @@ public final class SchedulerDaemon implements AutoCloseable {
 
     private static void recover(Scheduler scheduler, Map<String, SiteAgentClient> agents, Pilots pilots,
                                 Iterable<String> sites) {
-        scheduler.recovery().reload();
+        scheduler.recovery().reload(scheduler.settings().keepEnded());
         scheduler.recovery().adoptUnconfirmedPilots();
         for (String site : sites) {
             if (!agents.containsKey(site)) {
@@ -187,12 +187,12 @@ public final class SchedulerDaemon implements AutoCloseable {
         return new SchedulerApi.Operations() {
             @Override
             public Object submit(Caller c, SubmitRequest r) {
-                return loop.call(() -> s.submit(r.file(), r.jdf(), c.user()));
+                return loop.call(() -> s.submit(r.file(), r.jdf(), c.user(), r.requestId()));
             }
 
             @Override
-            public Object job(long id) {
-                return loop.call(() -> s.status(id));
+            public Object job(long id, boolean heldOnly) {
+                return loop.look(() -> heldOnly ? s.heldNow(id) : s.status(id));
             }
 
             @Override

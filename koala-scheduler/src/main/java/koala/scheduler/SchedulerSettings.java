@@ -18,10 +18,12 @@ import koala.placement.PlacementPolicies;
  * @param defaultPolicy    placement policy for jobs whose JDF names none
  * @param kisEvery         how often the information service polls each site agent
  * @param nodeGiveUp       how long a node launcher keeps trying to reach a lost scheduler
+ * @param keepEnded        how long an ended job stays in memory (in {@code koala jobs}); the database keeps it
+ * @param retention        how long the database keeps an ended job (then it is forgotten)
  */
 public record SchedulerSettings(int port, Duration placementEvery, int maxPlaceTries, Duration claimTimeout,
                                 int maxClaimFailures, String defaultPolicy, Duration kisEvery, Duration nodeGiveUp,
-                                Path database, int maxQueuedPerUser) {
+                                Path database, int maxQueuedPerUser, Duration keepEnded, Duration retention) {
 
     public static SchedulerSettings from(GridConfig grid, Path koalaHome) {
         SchedulerSettings s = new SchedulerSettings(grid.integer("scheduler.port", 7400),
@@ -33,7 +35,9 @@ public record SchedulerSettings(int port, Duration placementEvery, int maxPlaceT
                 grid.seconds("scheduler.kisInterval", Duration.ofSeconds(2)),
                 grid.seconds("scheduler.nodeGiveUp", Duration.ofSeconds(300)),
                 grid.value("scheduler.database").map(Path::of).orElse(koalaHome.resolve("scheduler").resolve("koala")),
-                grid.integer("scheduler.maxQueuedPerUser", 1000));
+                grid.integer("scheduler.maxQueuedPerUser", 1000),
+                grid.seconds("scheduler.keepEnded", Duration.ofMinutes(10)),
+                grid.seconds("scheduler.retention", Duration.ofDays(30)));
         s.check(grid);
         return s;
     }
@@ -44,6 +48,9 @@ public record SchedulerSettings(int port, Duration placementEvery, int maxPlaceT
         require(maxClaimFailures >= 1, grid, "scheduler.claimFailures", "must be at least 1");
         require(maxQueuedPerUser >= 1, grid, "scheduler.maxQueuedPerUser", "must be at least 1");
         require(!claimTimeout.isNegative() && !claimTimeout.isZero(), grid, "scheduler.claimTimeout", "must be positive");
+        require(!keepEnded.isNegative(), grid, "scheduler.keepEnded", "must not be negative");
+        require(retention.compareTo(keepEnded) >= 0, grid, "scheduler.retention",
+                "must be at least scheduler.keepEnded (" + keepEnded.toSeconds() + " s)");
     }
 
     /**

@@ -10,9 +10,11 @@ import java.util.Map;
  * @param role   what they are for (master, orchestrator, worker), kept with the nodes
  * @param site   the one site to take them from, or null for any
  * @param reason why the owner grows, kept in the allocation's history; may be null
+ * @param requestId the caller's name for this grow, so that a retry after a lost answer gets the
+ *                  nodes the first try was granted instead of as many again; null for none
  */
 public record GrowRequest(int nodes, String role, String executable, List<String> arguments,
-                          Map<String, String> environment, String site, String reason) {
+                          Map<String, String> environment, String site, String reason, String requestId) {
     public GrowRequest {
         arguments = arguments == null ? List.of() : List.copyOf(arguments);
         environment = environment == null ? Map.of() : Map.copyOf(environment);
@@ -20,6 +22,17 @@ public record GrowRequest(int nodes, String role, String executable, List<String
 
     public GrowRequest(int nodes, String role, String executable, List<String> arguments,
                        Map<String, String> environment, String site) {
-        this(nodes, role, executable, arguments, environment, site, null);
+        this(nodes, role, executable, arguments, environment, site, null, null);
+    }
+
+    public GrowRequest(int nodes, String role, String executable, List<String> arguments,
+                       Map<String, String> environment, String site, String reason) {
+        this(nodes, role, executable, arguments, environment, site, reason, null);
+    }
+
+    /** The same request, named {@code id} if it has no name yet. */
+    public GrowRequest named(String id) {
+        return requestId != null ? this
+                : new GrowRequest(nodes, role, executable, arguments, environment, site, reason, id);
     }
 }

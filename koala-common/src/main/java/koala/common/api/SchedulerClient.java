@@ -59,12 +59,23 @@ public final class SchedulerClient {
         return http.base();
     }
 
+    /**
+     * Submits a job. The request is named (if the caller did not) and retried with the same name
+     * while the scheduler cannot be reached or does not answer in time, for at most {@link #RETRY_FOR}:
+     * the scheduler makes one job of every try of one name, so a retry never makes a second job.
+     */
     public JobView submit(SubmitRequest request) {
-        return http.post("/jobs", request, JobView.class);
+        SubmitRequest named = request.named(newRequestId());
+        return retrying(() -> http.post("/jobs", named, JobView.class));
     }
 
     public JobView job(long id) {
         return http.get("/jobs/" + id, JobView.class);
+    }
+
+    /** Job {@code id} with only the nodes it holds now and no history: for following an allocation. */
+    public JobView heldNow(long id) {
+        return http.get("/jobs/" + id + "?held=true", JobView.class);
     }
 
     public List<JobView> jobs() {
@@ -83,8 +94,43 @@ public final class SchedulerClient {
         return http.post("/allocations", request, JobView.class);
     }
 
+    /** Grows an allocation; named and retried as {@link #submit} is: a retry never grants the nodes twice. */
     public GrowResult grow(long allocation, GrowRequest request) {
-        return http.post("/allocations/" + allocation + "/grow", request, GrowResult.class);
+        GrowRequest named = request.named(newRequestId());
+        return retrying(() -> http.post("/allocations/" + allocation + "/grow", named, GrowResult.class));
+    }
+
+    /** How long a named request is tried again while the scheduler is unreachable or silent. */
+    public static final Duration RETRY_FOR = Duration.ofSeconds(75);
+
+    private static String newRequestId() {
+        return java.util.UUID.randomUUID().toString();
+    }
+
+    private static <T> T retrying(java.util.function.Supplier<T> call) {
+        java.time.Instant until = java.time.InstantSource.system().instant().plus(RETRY_FOR);
+        Object[] result = new Object[1];
+        koala.common.http.ApiException[] last = new koala.common.http.ApiException[1];
+        boolean done = new koala.common.time.Poll(java.time.InstantSource.system(), Duration.ofSeconds(1)).until(() -> {
+            try {
+                result[0] = call.get();
+                return true;
+            } catch (koala.common.http.ApiException e) {
+                boolean again = (e.status() == 503 || e.status() == 504)
+                        && java.time.InstantSource.system().instant().isBefore(until);
+                if (!again) {
+                    throw e;
+                }
+                last[0] = e;
+                return false;
+            }
+        }, RETRY_FOR);
+        if (!done) {
+            throw last[0];
+        }
+        @SuppressWarnings("unchecked")
+        T t = (T) result[0];
+        return t;
     }
 
     public JobView release(long allocation, ReleaseRequest request) {

@@ -35,6 +35,7 @@ import koala.scheduler.OverLimit;
  * POST   /jobs                 submit {file, jdf}; 201 with the job, 400 listing every JDF error
  * GET    /jobs                 every job
  * GET    /jobs/{id}            one job: state, why it waits, nodes, history
+ *                               (?held=true: only the nodes it holds now, no history: what a runner follows)
  * DELETE /jobs/{id}            cancel
  * POST   /allocations          a runner opens an allocation {owner}; 201
  * POST   /allocations/{id}/grow     {nodes, role, executable, arguments, environment, site}: granted nodes
@@ -58,7 +59,8 @@ public final class SchedulerApi {
     public interface Operations {
         Object submit(Caller caller, SubmitRequest request);
 
-        Object job(long id);
+        /** @param heldOnly only the nodes it holds now, and no history */
+        Object job(long id, boolean heldOnly);
 
         Object jobs();
 
@@ -109,7 +111,8 @@ public final class SchedulerApi {
         server.route("POST", "/jobs", r -> Response.created(ask.change(r, "submit", "a job",
                         c -> submit(ops, c, r))))
                 .route("GET", "/jobs", r -> Response.ok(ask.look(r, ops::jobs)))
-                .route("GET", "/jobs/{id}", r -> Response.ok(ask.look(r, () -> ops.job(id(r)))))
+                .route("GET", "/jobs/{id}", r -> Response.ok(ask.look(r, () -> ops.job(id(r),
+                        r.queryParam("held").map(Boolean::parseBoolean).orElse(false)))))
                 .route("DELETE", "/jobs/{id}", r -> Response.ok(ask.change(r, "cancel", "job " + id(r),
                         c -> ops.cancel(c, id(r)))))
                 .route("GET", "/sites", r -> Response.ok(ask.look(r, ops::sites)))
@@ -119,7 +122,8 @@ public final class SchedulerApi {
                         c -> ops.grow(c, id(r), r.body(GrowRequest.class)))))
                 .route("POST", "/allocations/{id}/release", r -> Response.ok(ask.change(r, "release",
                         "allocation " + id(r), c -> ops.release(c, id(r), r.body(ReleaseRequest.class)))))
-                .route("GET", "/allocations/{id}", r -> Response.ok(ask.look(r, () -> ops.job(id(r)))))
+                .route("GET", "/allocations/{id}", r -> Response.ok(ask.look(r, () -> ops.job(id(r),
+                        r.queryParam("held").map(Boolean::parseBoolean).orElse(false)))))
                 .route("DELETE", "/allocations/{id}", r -> Response.ok(ask.change(r, "close", "allocation " + id(r),
                         c -> ops.close(c, id(r)))))
                 .route("POST", "/allocations/{id}/fail", r -> Response.ok(ask.change(r, "fail", "allocation " + id(r),

@@ -49,6 +49,11 @@ public final class H2Store implements Store {
             ALTER TABLE jobs ADD COLUMN IF NOT EXISTS owner VARCHAR;
             CREATE TABLE IF NOT EXISTS meta (name VARCHAR PRIMARY KEY, val VARCHAR);
             CREATE SEQUENCE IF NOT EXISTS job_ids START WITH 1;
+            CREATE TABLE IF NOT EXISTS components (job BIGINT, idx INT, spec CLOB, PRIMARY KEY (job, idx));
+            CREATE TABLE IF NOT EXISTS answers (owner VARCHAR, request VARCHAR, answer CLOB,
+              at TIMESTAMP WITH TIME ZONE, PRIMARY KEY (owner, request));
+            ALTER TABLE jobs ADD COLUMN IF NOT EXISTS ended_at TIMESTAMP WITH TIME ZONE;
+            CREATE INDEX IF NOT EXISTS jobs_ended ON jobs(ended_at);
             """;
 
     private final Connection db;
@@ -121,11 +126,13 @@ public final class H2Store implements Store {
     }
 
     @Override
-    public void saveJob(JobRecord j) {
+    public void saveJob(JobRecord j, Instant at) {
         update("MERGE INTO jobs (id, name, source, jdf, kind, state, policy, priority, place_tries, claim_failures, "
-                + "waiting, submitted_at, owner) KEY(id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", List.of(j.id(), j.name(),
-                j.source(), j.jdf(), j.kind(), j.state().name(), j.policy(), j.priority(), j.placeTries(),
-                j.claimFailures(), nullable(j.waitingBecause()), ts(j.submittedAt()), nullable(j.owner())));
+                + "waiting, submitted_at, owner, ended_at) KEY(id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,"
+                + "CASE WHEN ? THEN COALESCE((SELECT ended_at FROM jobs WHERE id = ?), ?) END)",
+                List.of(j.id(), j.name(), j.source(), j.jdf(), j.kind(), j.state().name(), j.policy(), j.priority(),
+                j.placeTries(), j.claimFailures(), nullable(j.waitingBecause()), ts(j.submittedAt()),
+                nullable(j.owner()), j.state().ended(), j.id(), ts(at)));
     }
 
     @Override
@@ -133,6 +140,16 @@ public final class H2Store implements Store {
         update("MERGE INTO nodes KEY(id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", List.of(n.id(), n.job(), n.component(),
                 n.rank(), n.site(), n.state().name(), nullable(n.pilot()), nullable(n.host()), nullable(n.exitStatus()),
                 n.token(), nullable(ts(n.submittedAt())), n.attempt()));
+    }
+
+    @Override
+    public void appendComponent(long job, int index, String component) {
+        update("MERGE INTO components (job, idx, spec) KEY(job, idx) VALUES (?,?,?)", List.of(job, index, component));
+    }
+
+    @Override
+    public List<String> components(long job) {
+        return query("SELECT spec FROM components WHERE job = ? ORDER BY idx", List.of(job), rs -> rs.getString(1));
     }
 
     @Override
@@ -149,11 +166,50 @@ public final class H2Store implements Store {
 
     @Override
     public List<JobRecord> jobs() {
-        return query("SELECT * FROM jobs ORDER BY id", List.of(), rs -> new JobRecord(rs.getLong("id"),
+        return query("SELECT * FROM jobs ORDER BY id", List.of(), H2Store::job);
+    }
+
+    @Override
+    public java.util.Optional<JobRecord> job(long id) {
+        return query("SELECT * FROM jobs WHERE id = ?", List.of(id), H2Store::job).stream().findFirst();
+    }
+
+    @Override
+    public List<JobRecord> jobsSince(Instant endedAfter) {
+        return query("SELECT * FROM jobs WHERE ended_at IS NULL OR ended_at > ? ORDER BY id", List.of(ts(endedAfter)),
+                H2Store::job);
+    }
+
+    private static JobRecord job(ResultSet rs) throws SQLException {
+        return new JobRecord(rs.getLong("id"),
                 rs.getString("name"), rs.getString("source"), rs.getString("jdf"), rs.getString("kind"),
                 JobState.valueOf(rs.getString("state")), rs.getString("policy"), rs.getString("priority"),
                 rs.getInt("place_tries"), rs.getInt("claim_failures"), rs.getString("waiting"),
-                instant(rs.getTimestamp("submitted_at")), rs.getString("owner")));
+                instant(rs.getTimestamp("submitted_at")), rs.getString("owner"));
+    }
+
+    @Override
+    public synchronized int forget(Instant before) {
+        List<Object> at = List.of(ts(before));
+        String old = "(SELECT id FROM jobs WHERE ended_at < ?)";
+        update("DELETE FROM nodes WHERE job IN " + old, at);
+        update("DELETE FROM transitions WHERE job IN " + old, at);
+        update("DELETE FROM components WHERE job IN " + old, at);
+        update("DELETE FROM frameworks WHERE id IN " + old, at);
+        update("DELETE FROM answers WHERE at < ?", at);
+        return updated("DELETE FROM jobs WHERE ended_at < ?", at);
+    }
+
+    @Override
+    public java.util.Optional<String> answer(String owner, String requestId) {
+        return query("SELECT answer FROM answers WHERE owner = ? AND request = ?", List.of(owner, requestId),
+                rs -> rs.getString(1)).stream().findFirst();
+    }
+
+    @Override
+    public void saveAnswer(String owner, String requestId, String answer, Instant at) {
+        update("MERGE INTO answers (owner, request, answer, at) KEY(owner, request) VALUES (?,?,?,?)",
+                List.of(owner, requestId, answer, ts(at)));
     }
 
     @Override
@@ -231,8 +287,12 @@ public final class H2Store implements Store {
     }
 
     private void update(String sql, List<Object> params) {
+        updated(sql, params);
+    }
+
+    private int updated(String sql, List<Object> params) {
         try (PreparedStatement s = prepare(sql, params)) {
-            s.executeUpdate();
+            return s.executeUpdate();
         } catch (SQLException e) {
             throw new StoreException(sql + ": " + e.getMessage(), e);
         }

@@ -32,9 +32,16 @@ public interface Store extends FrameworkStore, AutoCloseable {
 
     long nextJobId();
 
-    void saveJob(JobRecord job);
+    /** Saves a job as it is {@code at}; a job saved ended for the first time ended then. */
+    void saveJob(JobRecord job, java.time.Instant at);
 
     void saveNode(NodeClaim node);
+
+    /** An allocation's new component (one grow), as JSON: kept beside the job, never rewriting it. */
+    void appendComponent(long job, int index, String component);
+
+    /** An allocation's components added by its grows, in order, as JSON. */
+    List<String> components(long job);
 
     void recordTransition(long job, TransitionView transition);
 
@@ -48,6 +55,27 @@ public interface Store extends FrameworkStore, AutoCloseable {
     List<TransitionView> history(long job);
 
     Map<String, AgentRecord> agents();
+
+    /**
+     * The answer given to {@code owner}'s request named {@code requestId} (JSON), if that request was
+     * carried out: what a retry of it is answered, instead of doing it again.
+     */
+    java.util.Optional<String> answer(String owner, String requestId);
+
+    /** Keeps the answer to a named request, in the same call as the work it answers is kept. */
+    void saveAnswer(String owner, String requestId, String answer, java.time.Instant at);
+
+    /** One job, live or ended, as stored; empty if it never was or has been forgotten. */
+    java.util.Optional<JobRecord> job(long id);
+
+    /** Jobs that have not ended, and those that ended after {@code endedAfter}, oldest first. */
+    List<JobRecord> jobsSince(java.time.Instant endedAfter);
+
+    /**
+     * Forgets jobs that ended before {@code before} (with their nodes, history and the answers to
+     * requests older than it): the retention of {@code scheduler.retention}. Returns how many.
+     */
+    int forget(java.time.Instant before);
 
     @Override
     void close();

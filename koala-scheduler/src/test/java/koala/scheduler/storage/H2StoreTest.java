@@ -72,4 +72,54 @@ class H2StoreTest {
             assertThat(store.agents().get("fs0").secret()).isEqualTo("c2VjcmV0");
         }
     }
+
+    private static JobRecord job(long id, koala.scheduler.state.JobState state) {
+        return new JobRecord(id, "j" + id, "j.jdf", "&(count = 1)(executable = /bin/true)", "RIGID", state, "wf",
+                "high", 0, 0, null, java.time.Instant.parse("2026-11-25T10:00:00Z"), "alice");
+    }
+
+    /**
+     * Jobs 1 and 2 end at 10:05 and 11:05, job 3 still runs. Kept in memory for 30 min, at 11:20 a
+     * restarted scheduler loads jobs 2 and 3; a retention of one hour at 11:20 forgets job 1 (ended
+     * 75 min before), its nodes and the answers older than 10:20 with it.
+     */
+    @Test
+    void endedJobsAreLoadedOnlyWhileRecentAndForgottenAfterTheRetention() {
+        java.time.Instant t = java.time.Instant.parse("2026-11-25T10:00:00Z");
+        try (H2Store store = H2Store.open(dir.resolve("a"))) {
+            for (long id = 1; id <= 3; id++) {
+                store.saveJob(job(id, koala.scheduler.state.JobState.RUNNING), t);
+            }
+            store.saveNode(new koala.scheduler.claiming.NodeClaim("1.0.0", 1, 0, 0, "fs0",
+                    koala.scheduler.claiming.NodeState.EXITED, "41", "fs0-n1", 0, "tok", t, 1));
+            store.saveAnswer("alice", "r-1", "1", t);
+            store.saveAnswer("alice", "r-3", "3", t.plusSeconds(3600));
+            store.saveJob(job(1, koala.scheduler.state.JobState.FINISHED), t.plusSeconds(300));
+            store.saveJob(job(1, koala.scheduler.state.JobState.FINISHED), t.plusSeconds(900)); // saved again: still ended at 10:05
+            store.saveJob(job(2, koala.scheduler.state.JobState.FAILED), t.plusSeconds(3900));
+
+            java.time.Instant now = t.plusSeconds(4800);
+            assertThat(store.jobsSince(now.minusSeconds(1800))).extracting(JobRecord::id).containsExactly(2L, 3L);
+            assertThat(store.job(1)).isPresent();
+
+            assertThat(store.forget(now.minusSeconds(3600))).isEqualTo(1);
+            assertThat(store.job(1)).isEmpty();
+            assertThat(store.nodes(1)).isEmpty();
+            assertThat(store.answer("alice", "r-1")).isEmpty();
+            assertThat(store.answer("alice", "r-3")).contains("3");
+            assertThat(store.jobs()).extracting(JobRecord::id).containsExactly(2L, 3L);
+        }
+    }
+
+    @Test
+    void anAllocationsGrowsAreAppendedInOrderAndReadBackAfterARestart() {
+        try (H2Store store = H2Store.open(dir.resolve("a"))) {
+            store.appendComponent(7, 0, "{\"index\":0}");
+            store.appendComponent(7, 1, "{\"index\":1}");
+            store.appendComponent(8, 0, "{\"index\":0,\"other\":true}");
+        }
+        try (H2Store reopened = H2Store.open(dir.resolve("a"))) {
+            assertThat(reopened.components(7)).containsExactly("{\"index\":0}", "{\"index\":1}");
+        }
+    }
 }
