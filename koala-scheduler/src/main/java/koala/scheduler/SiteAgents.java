@@ -126,8 +126,21 @@ final class SiteAgents implements AutoCloseable {
                     USER_AGENT_IDLE);
             userAgents.put(key, agent);
             store.saveAgent(new Store.AgentRecord(key, agent.url().toString(), agent.pid(), secret.value()));
-            LOG.info("agent of site {} for {}'s pilots serving on {}", site, owner, agent.url());
+            // it serves before its DRMAA session is open, and refuses pilots until then (done off the
+            // loop: this runs on the site's submission thread)
+            boolean up = new koala.common.time.Poll(java.time.InstantSource.system(), Duration.ofMillis(100))
+                    .until(() -> healthy(agent.client()), START_TIMEOUT);
+            LOG.info("agent of site {} for {}'s pilots serving on {}{}", site, owner, agent.url(),
+                    up ? "" : ", its cell not reached yet");
             return new Pilots.Agent(agent.client(), owner);
+        }
+    }
+
+    private static boolean healthy(SiteAgentClient agent) {
+        try {
+            return agent.health().up();
+        } catch (RuntimeException e) {
+            return false;
         }
     }
 
