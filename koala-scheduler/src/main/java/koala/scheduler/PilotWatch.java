@@ -6,7 +6,6 @@ import java.util.Optional;
 import koala.common.site.CellSnapshot;
 import koala.scheduler.claiming.NodeClaim;
 import koala.scheduler.claiming.NodeState;
-import koala.scheduler.kis.InformationService;
 import koala.scheduler.kis.SiteInfo;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
@@ -20,23 +19,27 @@ import org.apache.logging.log4j.Logger;
 final class PilotWatch {
     private static final Logger LOG = LogManager.getLogger(PilotWatch.class);
 
-    private final InformationService kis;
+    private final koala.scheduler.kis.SiteInfos kis;
     private final Map<String, Integer> missedSnapshots = new HashMap<>();
 
-    PilotWatch(InformationService kis) {
+    PilotWatch(koala.scheduler.kis.SiteInfos kis) {
         this.kis = kis;
     }
 
     /** A held node whose pilot has left its cell without the launcher saying goodbye is lost. */
     void followPilots(JobBook book) {
+        java.util.Set<String> followed = new java.util.HashSet<>();
         for (Job job : book.all()) {
             for (NodeClaim node : job.heldNodes()) {
                 if (node.pilot() != null && pilotGone(node)) {
                     LOG.warn("node {} lost: pilot {} left {}", node.id(), node.pilot(), node.site());
                     book.save(job, node.with(NodeState.LOST));
+                } else if (node.pilot() != null) {
+                    followed.add(node.id() + "/" + node.pilot());
                 }
             }
         }
+        missedSnapshots.keySet().retainAll(followed); // nodes that ended are followed no more
     }
 
     private boolean pilotGone(NodeClaim node) {

@@ -7,7 +7,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.BiConsumer;
 import koala.scheduler.claiming.NodeClaim;
-import koala.scheduler.kis.InformationService;
 import koala.scheduler.kis.SiteInfo;
 import koala.scheduler.state.JobState;
 import koala.scheduler.storage.JobRecord;
@@ -25,12 +24,12 @@ final class Recovery {
 
     private final JobBook book;
     private final Store store;
-    private final InformationService kis;
+    private final koala.scheduler.kis.SiteInfos kis;
     private final PlacementQueue queue;
     private final BiConsumer<Job, NodeClaim> resubmit;
     private final InstantSource clock;
 
-    Recovery(JobBook book, Store store, InformationService kis, PlacementQueue queue,
+    Recovery(JobBook book, Store store, koala.scheduler.kis.SiteInfos kis, PlacementQueue queue,
              BiConsumer<Job, NodeClaim> resubmit, InstantSource clock) {
         this.book = book;
         this.store = store;

@@ -29,7 +29,6 @@ import koala.placement.Reason;
 import koala.scheduler.claiming.ClaimRules;
 import koala.scheduler.claiming.NodeClaim;
 import koala.scheduler.claiming.NodeState;
-import koala.scheduler.kis.InformationService;
 import koala.scheduler.kis.SiteInfo;
 import koala.scheduler.state.JobEvent;
 import koala.scheduler.state.JobState;
@@ -50,7 +49,7 @@ final class Scheduler {
 
     private final SchedulerSettings settings;
     private final Store store;
-    private final InformationService kis;
+    private final koala.scheduler.kis.SiteInfos kis;
     private final List<String> siteNames;
     private final Map<String, Integer> configuredNodes;
     private final Pilots pilots;
@@ -79,7 +78,7 @@ final class Scheduler {
      * @param configuredNodes each site's {@code node.count}, in the configuration's order
      * @param submissions     where pilots are submitted, off this loop
      */
-    Scheduler(SchedulerSettings settings, Store store, InformationService kis, Map<String, Integer> configuredNodes,
+    Scheduler(SchedulerSettings settings, Store store, koala.scheduler.kis.SiteInfos kis, Map<String, Integer> configuredNodes,
               Pilots pilots, Submissions submissions, FileLocations files, InstantSource clock) {
         this.settings = settings;
         this.store = store;

@@ -9,7 +9,6 @@ import java.util.Optional;
 import koala.common.api.SiteStatus;
 import koala.placement.GridView;
 import koala.scheduler.claiming.NodeState;
-import koala.scheduler.kis.InformationService;
 import koala.scheduler.kis.SiteInfo;
 
 /** Every site as {@code koala sites} shows it: the cell's snapshot beside KOALA's own books. */
@@ -17,7 +16,7 @@ final class SiteReport {
     private SiteReport() {
     }
 
-    static List<SiteStatus> of(List<String> siteNames, InformationService kis, Collection<Job> jobs, GridView view) {
+    static List<SiteStatus> of(List<String> siteNames, koala.scheduler.kis.SiteInfos kis, Collection<Job> jobs, GridView view) {
         Map<String, Integer> claiming = new HashMap<>();
         jobs.forEach(j -> j.heldNodes().stream().filter(n -> n.state() == NodeState.SUBMITTED)
                 .forEach(n -> claiming.merge(n.site(), 1, Integer::sum)));

@@ -21,7 +21,7 @@ import org.apache.logging.log4j.Logger;
  * on its own thread, so that a slow site never holds up scheduling. The snapshot shows local
  * users' jobs as well as KOALA's, which is how KOALA respects load it did not put there.
  */
-public final class InformationService implements AutoCloseable {
+public final class InformationService implements SiteInfos, AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(InformationService.class);
 
     private final Map<String, SiteAgentClient> agents;
@@ -53,6 +53,7 @@ public final class InformationService implements AutoCloseable {
         timer.scheduleWithFixedDelay(this::pollAll, 0, every.toMillis(), TimeUnit.MILLISECONDS);
     }
 
+    @Override
     public Optional<SiteInfo> site(String name) {
         return Optional.ofNullable(latest.get(name));
     }
