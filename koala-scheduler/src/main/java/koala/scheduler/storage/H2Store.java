@@ -84,6 +84,19 @@ public final class H2Store implements Store {
         }
     }
 
+    /** A store in memory, gone when closed: the same schema and SQL, for tests and benchmarks. */
+    public static H2Store inMemory() {
+        try {
+            Connection db = DriverManager.getConnection("jdbc:h2:mem:koala-" + java.util.UUID.randomUUID(), "koala", "");
+            try (Statement s = db.createStatement()) {
+                s.execute(SCHEMA);
+            }
+            return new H2Store(db);
+        } catch (SQLException e) {
+            throw new StoreException("cannot open a database in memory: " + e.getMessage(), e);
+        }
+    }
+
     private static void privateDirectory(Path dir) {
         if (java.nio.file.Files.isDirectory(dir)) {
             return;

@@ -1,0 +1,166 @@
+package koala.scheduler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import koala.common.api.GrowRequest;
+import koala.common.api.GrowResult;
+import koala.common.api.JobView;
+import koala.common.api.NodeView;
+import koala.scheduler.claiming.NodeClaim;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The scheduler's rounds as worked examples on a clock the test moves: sites of one-slot nodes,
+ * pilots accepted at once, nodes that arrive when the test says. Claim time-out 60 s, three claim
+ * failures send a job back to the queue, placement every second.
+ */
+class SchedulerTest {
+    private static final Duration SECOND = Duration.ofSeconds(1);
+    private static final String TWO_NODES = "&(count = 2)(executable = \"/bin/true\")";
+
+    /**
+     * fs0 has 4 idle nodes, fs1 3: Worst-Fit sends the two nodes to fs0 at 10:00:01. Their pilots never
+     * start; at 10:00:31 the job waits, at 10:01:01 (60 s after the submit) the part is late: released
+     * and placed again, away from fs0, on fs1, where both nodes arrive and the job runs.
+     */
+    @Test
+    void aClaimThatTimesOutIsPlacedAgainElsewhere() {
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 4, "fs1", 3), Duration.ofSeconds(60))) {
+            long job = grid.scheduler.submit("two.jdf", TWO_NODES, "alice", null).id();
+            grid.tick(SECOND);
+            assertThat(grid.scheduler.status(job).nodes()).extracting(NodeView::site).containsExactly("fs0", "fs0");
+            grid.tick(Duration.ofSeconds(30));
+            assertThat(grid.scheduler.status(job).waitingBecause()).isEqualTo("claiming nodes: 0 of 2 arrived");
+
+            grid.tick(Duration.ofSeconds(30));
+            JobView replaced = grid.scheduler.status(job);
+            assertThat(replaced.history().get(2).reason()).isEqualTo("component 0 on fs0: not all pilots started "
+                    + "within 60 s; placing again: component 0: 2 on fs1");
+            assertThat(replaced.nodes()).extracting(NodeView::site, NodeView::state)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("fs1", "SUBMITTED"),
+                            org.assertj.core.groups.Tuple.tuple("fs1", "SUBMITTED"));
+            assertThat(replaced.claimFailures()).isEqualTo(1);
+
+            grid.arrive(job);
+            assertThat(grid.events(job)).containsExactly("SUBMITTED", "PLACED", "REPLACED", "ALL_CLAIMED");
+            assertThat(grid.submitted).containsExactly("1.0.0", "1.0.1", "1.0.0", "1.0.1");
+        }
+    }
+
+    /**
+     * A job pinned to fs0 can only try fs0 again: claims fail at 10:01:01 (1) and 10:02:01 (2), each
+     * placing it on fs0 again; the third, at 10:03:01, sends it back to the queue, from which the same
+     * round places it again. Eight pilots were asked for, four claims of two nodes.
+     */
+    @Test
+    void theThirdFailedClaimSendsTheJobBackToTheQueue() {
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 4, "fs1", 3), Duration.ofSeconds(60))) {
+            long job = grid.scheduler.submit("pinned.jdf", "&(resourceManagerContact = fs0)(count = 2)"
+                    + "(executable = \"/bin/true\")", "alice", null).id();
+            grid.tick(SECOND);
+            for (int i = 0; i < 3; i++) {
+                grid.tick(Duration.ofSeconds(60));
+            }
+            JobView view = grid.scheduler.status(job);
+            assertThat(grid.events(job)).containsExactly("SUBMITTED", "PLACED", "REPLACED", "REPLACED",
+                    "CLAIMS_FAILED", "PLACED");
+            assertThat(view.history().get(4).reason()).isEqualTo("component 0 on fs0: not all pilots started within "
+                    + "60 s; claims failed 3 times, back to the queue");
+            assertThat(view.history().get(4).to()).isEqualTo("QUEUED");
+            assertThat(view.state()).isEqualTo("CLAIMING");
+            assertThat(view.claimFailures()).as("counted again from the new placement").isZero();
+            assertThat(grid.submitted).hasSize(8);
+        }
+    }
+
+    /** Local users hold both of fs0's nodes and fs1's one: a grow of two workers gets none, and says why. */
+    @Test
+    void aGrowOnAFullGridIsRefusedWithItsReason() {
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 2, "fs1", 1), Duration.ofSeconds(60))
+                .localUsers("fs0", 2).localUsers("fs1", 1)) {
+            long allocation = grid.scheduler.allocations().open("runner-a", "alice").id();
+            GrowResult grown = grid.scheduler.allocations().grow(allocation, new GrowRequest(2, "worker", "/bin/sleep",
+                    List.of("60"), Map.of(), null));
+            assertThat(grown.granted()).isZero();
+            assertThat(grown.reason()).isEqualTo("grid full: no idle node");
+            assertThat(grid.scheduler.status(allocation).history().get(1).reason())
+                    .isEqualTo("2 worker nodes: grid full: no idle node");
+            assertThat(grid.submitted).isEmpty();
+        }
+    }
+
+    /**
+     * fs0 has 3 idle nodes and fs1 none: a grow of 5 gets 3. Asked again with the same request id (its
+     * answer lost, say), it is answered the same and no pilot more is asked for; a new id gets nothing.
+     */
+    @Test
+    void aRetriedGrowIsAnsweredAsBeforeAndClaimsNothingMore() {
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 3, "fs1", 2), Duration.ofSeconds(60)).localUsers("fs1", 2)) {
+            long allocation = grid.scheduler.allocations().open("runner-a", "alice").id();
+            GrowRequest five = new GrowRequest(5, "worker", "/bin/sleep", List.of("60"), Map.of(), null, null, "g-1");
+            GrowResult first = grid.scheduler.allocations().grow(allocation, five);
+            assertThat(first.granted()).isEqualTo(3);
+            assertThat(first.nodes()).containsExactly("1.0.0", "1.0.1", "1.0.2");
+            assertThat(first.reason()).isEqualTo("partial: 3 of 5 nodes, the grid has no more idle");
+
+            assertThat(grid.scheduler.allocations().grow(allocation, five)).isEqualTo(first);
+            assertThat(grid.submitted).hasSize(3);
+            assertThat(grid.scheduler.allocations().grow(allocation, new GrowRequest(5, "worker", "/bin/sleep",
+                    List.of("60"), Map.of(), null, null, "g-2")).granted())
+                    .isZero();
+        }
+    }
+
+    @Test
+    void aRetriedSubmitFindsTheJobTheFirstOneMade() {
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 3), Duration.ofSeconds(60))) {
+            JobView first = grid.scheduler.submit("two.jdf", TWO_NODES, "alice", "r-1");
+            JobView again = grid.scheduler.submit("two.jdf", TWO_NODES, "alice", "r-1");
+            JobView bobs = grid.scheduler.submit("two.jdf", TWO_NODES, "bob", "r-1");
+            assertThat(again.id()).isEqualTo(first.id());
+            assertThat(bobs.id()).as("another user's request of the same name").isNotEqualTo(first.id());
+            assertThat(grid.scheduler.list()).hasSize(2);
+        }
+    }
+
+    /**
+     * fs0 refuses pilots: the node of a one-node job placed there is lost at once, and the next round
+     * places that part again, away from fs0.
+     */
+    @Test
+    void aRefusedPilotLosesItsNodeAndThePartIsPlacedAgain() {
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 4, "fs1", 3), Duration.ofSeconds(60))) {
+            grid.refuse("fs0");
+            long job = grid.scheduler.submit("one.jdf", "&(count = 1)(executable = \"/bin/true\")", "alice", null).id();
+            grid.tick(SECOND);
+            assertThat(grid.scheduler.status(job).nodes()).extracting(NodeView::state).containsExactly("LOST");
+            grid.tick(SECOND);
+            assertThat(grid.scheduler.status(job).nodes()).extracting(NodeView::site, NodeView::state)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("fs1", "SUBMITTED"));
+            assertThat(grid.submitted).containsExactly("1.0.0");
+        }
+    }
+
+    /** A job that ended leaves memory 10 min later (keepEnded) and is still read back from the store. */
+    @Test
+    void anEndedJobLeavesMemoryAndIsReadBackWhenAskedFor() {
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 2), Duration.ofSeconds(60))) {
+            long job = grid.scheduler.submit("one.jdf", "&(count = 1)(executable = \"/bin/true\")", "alice", null).id();
+            grid.tick(SECOND);
+            grid.arrive(job);
+            NodeClaim node = grid.store.nodes(job).get(0);
+            grid.scheduler.nodes().task(node.id(), node.token());
+            grid.scheduler.nodes().exited(node.id(), node.token(), 0);
+            assertThat(grid.scheduler.status(job).state()).isEqualTo("FINISHED");
+            grid.tick(Duration.ofMinutes(9));
+            assertThat(grid.scheduler.list()).hasSize(1);
+            grid.tick(Duration.ofMinutes(2));
+            assertThat(grid.scheduler.list()).isEmpty();
+            assertThat(grid.scheduler.status(job).state()).isEqualTo("FINISHED");
+            assertThat(grid.events(job)).containsExactly("SUBMITTED", "PLACED", "ALL_CLAIMED", "COMPLETED");
+        }
+    }
+}

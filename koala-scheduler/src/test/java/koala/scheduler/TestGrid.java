@@ -1,0 +1,116 @@
+package koala.scheduler;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import koala.common.site.AgentHealth;
+import koala.common.site.CellSnapshot;
+import koala.common.site.QueueInstance;
+import koala.placement.FileLocations;
+import koala.scheduler.claiming.NodeClaim;
+import koala.scheduler.kis.SiteInfo;
+import koala.scheduler.storage.H2Store;
+
+/**
+ * A scheduler on made-up sites, for worked examples: a clock the test moves, the real store in
+ * memory, sites whose one-slot nodes local users may occupy, and pilots that are accepted (or
+ * refused) at once and start only when the test says their node arrived.
+ */
+final class TestGrid implements AutoCloseable {
+    /** Moved by the test. */
+    static final class Clock implements InstantSource {
+        private Instant now = Instant.parse("2026-11-25T10:00:00Z");
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+
+        void advance(Duration d) {
+            now = now.plus(d);
+        }
+    }
+
+    final Clock clock = new Clock();
+    final H2Store store = H2Store.inMemory();
+    final Scheduler scheduler;
+    /** Pilots submitted, by node id, in order. */
+    final List<String> submitted = new ArrayList<>();
+    private final Map<String, Integer> sizes;
+    private final Map<String, Integer> localUse = new LinkedHashMap<>();
+    private final AtomicInteger pilots = new AtomicInteger();
+    private String refusing;
+
+    /** @param sizes each site's nodes, in the configuration's order */
+    TestGrid(Map<String, Integer> sizes, Duration claimTimeout) {
+        this.sizes = sizes;
+        SchedulerSettings settings = new SchedulerSettings(7400, Duration.ofSeconds(1), 150, claimTimeout, 3,
+                "worst-fit", Duration.ofSeconds(1), Duration.ofMinutes(5), null, 1000, Duration.ofMinutes(10),
+                Duration.ofDays(30));
+        Pilots none = new Pilots((site, owner) -> null, Map.of(), site -> new Pilots.Launcher("java", List.of(),
+                List.of(), "http://koala-host:7400", "/tmp", url -> url), Duration.ofMinutes(5), store.pilotTag(),
+                Runnable::run, () -> { });
+        Submissions submissions = Submissions.direct((node, owner) -> {
+            if (node.site().equals(refusing)) {
+                throw new IllegalStateException("cell " + refusing + " refuses pilots");
+            }
+            submitted.add(node.id());
+            return Integer.toString(pilots.incrementAndGet());
+        });
+        scheduler = new Scheduler(settings, store, site -> Optional.of(info(site)), sizes, none, submissions,
+                FileLocations.NONE, clock);
+    }
+
+    /** Local users' jobs take {@code slots} of {@code site}'s nodes. */
+    TestGrid localUsers(String site, int slots) {
+        localUse.put(site, slots);
+        return this;
+    }
+
+    /** Pilots of {@code site} are refused from now on (null: none). */
+    void refuse(String site) {
+        refusing = site;
+    }
+
+    /** Moves the clock and runs a round. */
+    void tick(Duration after) {
+        clock.advance(after);
+        scheduler.tick();
+    }
+
+    /** Every node of the job that is waiting for its pilot arrives on a host of its site. */
+    void arrive(long job) {
+        for (NodeClaim n : store.nodes(job)) {
+            if (n.state() == koala.scheduler.claiming.NodeState.SUBMITTED) {
+                scheduler.nodes().arrive(n.id(), n.token(), n.site() + "-n" + (n.rank() + 1));
+            }
+        }
+    }
+
+    List<String> events(long job) {
+        return scheduler.status(job).history().stream().map(t -> t.event()).toList();
+    }
+
+    private SiteInfo info(String site) {
+        List<QueueInstance> queues = new ArrayList<>();
+        int used = localUse.getOrDefault(site, 0);
+        for (int i = 1; i <= sizes.get(site); i++) {
+            queues.add(new QueueInstance("all.q@" + site + "-n" + i, site + "-n" + i, 1, i <= used ? 1 : 0, 0, ""));
+        }
+        // seen long ago: no pilot is ever missed from it (PilotWatch)
+        CellSnapshot snapshot = new CellSnapshot(site, Instant.EPOCH, List.of(), queues, List.of());
+        return new SiteInfo(site, new AgentHealth(site, site, "UP", null, Instant.EPOCH, "SGE", 0), snapshot, null,
+                Instant.EPOCH);
+    }
+
+    @Override
+    public void close() {
+        store.close();
+    }
+}
