@@ -64,6 +64,8 @@ final class Scheduler {
     private final Frameworks frameworks;
     private final Owners owners;
     private final PilotWatch watch;
+    /** Wakes the nodes waiting for their task: a job's components may start. */
+    private Runnable started = () -> { };
     private Instant nextPlacement = Instant.EPOCH;
     private Instant nextSweep = Instant.EPOCH;
     private Instant nextEviction = Instant.EPOCH;
@@ -136,6 +138,11 @@ final class Scheduler {
 
     NodeDesk nodes() {
         return desk;
+    }
+
+    /** What wakes the nodes' long-polls when a job's components may start. */
+    void onStart(Runnable wake) {
+        this.started = wake;
     }
 
     SchedulerSettings settings() {
@@ -295,9 +302,8 @@ final class Scheduler {
             Decision decision = policyFor(job).place(need(job), gridView());
             if (decision instanceof Decision.Placed placed) {
                 queue.remove(id);
-                fire(job, JobEvent.PLACED, describe(placed.assignments()));
                 update(job, job.record().waiting("claiming nodes: " + describe(placed.assignments())));
-                claimer.claim(job, placed.assignments());
+                fire(job, JobEvent.PLACED, describe(placed.assignments()), placed.assignments());
             } else {
                 notPlaced(job, (Decision.NotPlaced) decision);
             }
@@ -377,6 +383,14 @@ final class Scheduler {
     // ---- transitions ------------------------------------------------------------------------
 
     void fire(Job job, JobEvent event, String reason) {
+        fire(job, event, reason, List.of());
+    }
+
+    /**
+     * Moves the job by the transition table and carries out every side effect the transition names,
+     * in the table's order; {@code placed} are the assignments a placement claims.
+     */
+    private void fire(Job job, JobEvent event, String reason, List<Assignment> placed) {
         JobStateMachine.Transition t = JobStateMachine.on(job.state(), event).orElseThrow(() -> new ApiException(409,
                 "job " + job.id() + " is " + job.state() + ": cannot " + event.name().toLowerCase()));
         update(job, job.record().withState(t.to()));
@@ -384,13 +398,15 @@ final class Scheduler {
         LOG.info("job {}: {} -> {} ({}): {}", job.id(), t.from(), t.to(), event, reason);
         for (SideEffect effect : t.effects()) {
             switch (effect) {
-                // the caller claims with the assignments it has; launchers poll for their task
-                case CLAIM_NODES, START_COMPONENTS -> { }
+                case CLAIM_NODES -> claimer.claim(job, placed);
+                // its launchers, waiting in long-polls, are woken to fetch their commands
+                case START_COMPONENTS -> started.run();
                 case RELEASE_NODES -> release(job);
                 case REQUEUE -> {
                     update(job, job.record().claimsReset().waiting("back in the queue: " + reason));
                     queue.add(job.id(), job.record().priority());
                 }
+                default -> throw new IllegalStateException("job " + job.id() + ": no way to carry out " + effect);
             }
         }
         if (t.to().ended()) {

@@ -122,6 +122,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         Submissions submissions = Submissions.threaded(pilots::submit, loop::post);
         Scheduler scheduler = new Scheduler(settings, store, kis, nodes, pilots, submissions, FileCatalog.from(grid),
                 InstantSource.system());
+        scheduler.onStart(() -> loop.post(() -> { }));
         loop.call(() -> {
             recover(scheduler, agents, pilots, sites.keySet());
             return null;

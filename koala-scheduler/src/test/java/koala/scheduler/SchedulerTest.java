@@ -44,8 +44,10 @@ class SchedulerTest {
                             org.assertj.core.groups.Tuple.tuple("fs1", "SUBMITTED"));
             assertThat(replaced.claimFailures()).isEqualTo(1);
 
+            assertThat(grid.woken).isZero();
             grid.arrive(job);
             assertThat(grid.events(job)).containsExactly("SUBMITTED", "PLACED", "REPLACED", "ALL_CLAIMED");
+            assertThat(grid.woken).as("the launchers woken to start the components").isEqualTo(1);
             assertThat(grid.submitted).containsExactly("1.0.0", "1.0.1", "1.0.0", "1.0.1");
         }
     }

@@ -46,6 +46,8 @@ final class TestGrid implements AutoCloseable {
     private final Map<String, Integer> localUse = new LinkedHashMap<>();
     private final AtomicInteger pilots = new AtomicInteger();
     private String refusing;
+    /** How often the nodes' long-polls were woken for a job's start. */
+    int woken;
 
     /** @param sizes each site's nodes, in the configuration's order */
     TestGrid(Map<String, Integer> sizes, Duration claimTimeout) {
@@ -65,6 +67,7 @@ final class TestGrid implements AutoCloseable {
         });
         scheduler = new Scheduler(settings, store, site -> Optional.of(info(site)), sizes, none, submissions,
                 FileLocations.NONE, clock);
+        scheduler.onStart(() -> woken++);
     }
 
     /** Local users' jobs take {@code slots} of {@code site}'s nodes. */
