@@ -45,6 +45,11 @@ final class Submissions implements AutoCloseable {
         return new Submissions(submit, Runnable::run, site -> Runnable::run);
     }
 
+    /** Submits on {@code sites} (one executor for every site), outcomes handed to {@code loop}: for tests that hold submissions back. */
+    static Submissions on(Submit submit, Executor sites, Executor loop) {
+        return new Submissions(submit, loop, site -> sites);
+    }
+
     private Submissions(Submit submit, Executor loop, java.util.function.Function<String, Executor> siteThreads) {
         this.submit = submit;
         this.loop = loop;

@@ -39,7 +39,13 @@ final class TestGrid implements AutoCloseable {
 
     final Clock clock = new Clock();
     final H2Store store = H2Store.inMemory();
-    final Scheduler scheduler;
+    Scheduler scheduler;
+    /** Submissions held back while {@link #hold} is set, to be run by {@link #release()}. */
+    final List<Runnable> held = new ArrayList<>();
+    boolean hold;
+    /** Jobs in each site's cell besides what KOALA's books hold (pilots left by a crash, another scheduler's). */
+    final Map<String, List<koala.common.site.CellJob>> cellJobs = new LinkedHashMap<>();
+    private final Duration claimTimeout;
     /** Pilots submitted, by node id, in order. */
     final List<String> submitted = new ArrayList<>();
     private final Map<String, Integer> sizes;
@@ -52,22 +58,42 @@ final class TestGrid implements AutoCloseable {
     /** @param sizes each site's nodes, in the configuration's order */
     TestGrid(Map<String, Integer> sizes, Duration claimTimeout) {
         this.sizes = sizes;
+        this.claimTimeout = claimTimeout;
+        this.scheduler = start();
+    }
+
+    /** A scheduler on this grid's store: a new one is what a restart after a crash gets. */
+    Scheduler start() {
         SchedulerSettings settings = new SchedulerSettings(7400, Duration.ofSeconds(1), 150, claimTimeout, 3,
                 "worst-fit", Duration.ofSeconds(1), Duration.ofMinutes(5), null, 1000, Duration.ofMinutes(10),
                 Duration.ofDays(30));
         Pilots none = new Pilots((site, owner) -> null, Map.of(), site -> new Pilots.Launcher("java", List.of(),
                 List.of(), "http://koala-host:7400", "/tmp", url -> url), Duration.ofMinutes(5), store.pilotTag(),
                 Runnable::run, () -> { });
-        Submissions submissions = Submissions.direct((node, owner) -> {
+        Submissions submissions = Submissions.on((node, owner) -> {
             if (node.site().equals(refusing)) {
                 throw new IllegalStateException("cell " + refusing + " refuses pilots");
             }
             submitted.add(node.id());
             return Integer.toString(pilots.incrementAndGet());
-        });
-        scheduler = new Scheduler(settings, store, site -> Optional.of(info(site)), sizes, none, submissions,
+        }, work -> {
+            if (hold) {
+                held.add(work);
+            } else {
+                work.run();
+            }
+        }, Runnable::run);
+        Scheduler started = new Scheduler(settings, store, site -> Optional.of(info(site)), sizes, none, submissions,
                 FileLocations.NONE, clock);
-        scheduler.onStart(() -> woken++);
+        started.onStart(() -> woken++);
+        return started;
+    }
+
+    /** Runs the submissions held back. */
+    void release() {
+        List<Runnable> now = List.copyOf(held);
+        held.clear();
+        now.forEach(Runnable::run);
     }
 
     /** Local users' jobs take {@code slots} of {@code site}'s nodes. */
@@ -107,7 +133,8 @@ final class TestGrid implements AutoCloseable {
             queues.add(new QueueInstance("all.q@" + site + "-n" + i, site + "-n" + i, 1, i <= used ? 1 : 0, 0, ""));
         }
         // seen long ago: no pilot is ever missed from it (PilotWatch)
-        CellSnapshot snapshot = new CellSnapshot(site, Instant.EPOCH, List.of(), queues, List.of());
+        CellSnapshot snapshot = new CellSnapshot(site, Instant.EPOCH, List.of(), queues,
+                cellJobs.getOrDefault(site, List.of()));
         return new SiteInfo(site, new AgentHealth(site, site, "UP", null, Instant.EPOCH, "SGE", 0), snapshot, null,
                 Instant.EPOCH);
     }
