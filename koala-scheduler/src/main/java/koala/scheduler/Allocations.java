@@ -81,13 +81,27 @@ final class Allocations {
      * @param owner  the user it belongs to
      */
     JobView open(String holder, String owner) {
+        return open(holder, owner, null);
+    }
+
+    /** As {@link #open(String, String)}; a request named {@code requestId} that was carried out is answered with its allocation. */
+    JobView open(String holder, String owner, String requestId) {
         if (holder == null || holder.isBlank()) {
             throw ApiException.badRequest("owner", "missing: who holds the allocation");
+        }
+        String who = owner == null ? "" : owner;
+        java.util.Optional<Job> done = requestId == null ? java.util.Optional.empty()
+                : answers.answer(who, requestId).flatMap(id -> book.find(Long.parseLong(id)));
+        if (done.isPresent()) {
+            return done.get().view();
         }
         JobDescription empty = new JobDescription("-", holder, JobKind.FRAMEWORK, null, "high", List.of(), Map.of(), null);
         JobRecord record = new JobRecord(book.nextId(), holder, "-", Json.write(empty), KIND, JobState.RUNNING,
                 FlexibleClusterMinimization.NAME, "high", 0, 0, null, clock.instant(), owner);
         Job job = new Job(record, empty);
+        if (requestId != null) {
+            answers.saveAnswer(who, requestId, Long.toString(job.id()), clock.instant());
+        }
         book.add(job);
         book.record(job, null, JobState.RUNNING, "ALLOCATED", "opened by " + holder + " of " + owner);
         LOG.info("allocation {} opened by {} of {}", job.id(), holder, owner);

@@ -216,7 +216,7 @@ public final class SchedulerDaemon implements AutoCloseable {
 
             @Override
             public Object allocate(Caller c, AllocationRequest r) {
-                return loop.call(() -> s.allocations().open(r.owner(), c.user()));
+                return loop.call(() -> s.allocations().open(r.owner(), c.user(), r.requestId()));
             }
 
             @Override

@@ -19,9 +19,22 @@ final class SchedulerLoop implements AutoCloseable {
 
     private final ScheduledExecutorService thread;
     private final Object changes = new Object();
+    private final Duration waitFor;
+    private final Duration grace;
 
+    /** Callers wait 20 s for their work to begin and end, and 5 s more once it has begun: less than a client's 30 s. */
     SchedulerLoop(ScheduledExecutorService thread) {
+        this(thread, Duration.ofSeconds(20), Duration.ofSeconds(5));
+    }
+
+    /**
+     * @param waitFor how long a caller waits for its work; work not begun by then is dropped (503)
+     * @param grace   how much longer it waits for work that has begun (then 504)
+     */
+    SchedulerLoop(ScheduledExecutorService thread, Duration waitFor, Duration grace) {
         this.thread = thread;
+        this.waitFor = waitFor;
+        this.grace = grace;
     }
 
     void every(Duration period, Runnable work) {
@@ -48,15 +61,28 @@ final class SchedulerLoop implements AutoCloseable {
      * wake each other for ever and keep the loop thread busy.)
      */
     <T> T look(Callable<T> work) {
+        // 0 waiting, 1 begun, 2 dropped: whichever of the loop and the caller moves it first decides
+        java.util.concurrent.atomic.AtomicInteger state = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.Future<T> done = thread.submit(() -> state.compareAndSet(0, 1) ? work.call() : null);
         try {
-            return thread.submit(work).get(60, TimeUnit.SECONDS);
+            try {
+                return done.get(waitFor.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (TimeoutException e) {
+                if (state.compareAndSet(0, 2)) {
+                    // not begun: it never will be, so the caller is told truly that nothing was done
+                    throw ApiException.unavailable("the scheduler is busy; nothing was done; try again");
+                }
+                // begun: its answer is worth a little more of the caller's time
+                return done.get(grace.toMillis(), TimeUnit.MILLISECONDS);
+            }
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RuntimeException r) {
                 throw r;
             }
             throw new IllegalStateException(e.getCause());
         } catch (TimeoutException e) {
-            throw ApiException.unavailable("the scheduler is busy; try again");
+            throw new ApiException(504, "the scheduler is still at it; ask again with the same request id to learn "
+                    + "what it did");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw ApiException.unavailable("interrupted");

@@ -63,4 +63,35 @@ class SchedulerLoopTest {
             assertThat(waited[0]).isLessThan(10_000);
         }
     }
+
+    /**
+     * The loop is held for 700 ms. A caller that waits at most 200 ms for its work is told 503 and
+     * its work is dropped, never done after it was told it failed; one whose work has begun gets
+     * its answer within the grace.
+     */
+    @Test
+    void workNotBegunInTimeIsDroppedAndTheCallerToldSo() throws Exception {
+        java.util.concurrent.CountDownLatch hold = new java.util.concurrent.CountDownLatch(1);
+        AtomicInteger done = new AtomicInteger();
+        try (SchedulerLoop loop = new SchedulerLoop(Executors.newSingleThreadScheduledExecutor(),
+                java.time.Duration.ofMillis(200), java.time.Duration.ofSeconds(2))) {
+            loop.post(() -> {
+                try {
+                    hold.await(700, java.util.concurrent.TimeUnit.MILLISECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> loop.call(done::incrementAndGet))
+                    .isInstanceOfSatisfying(koala.common.http.ApiException.class, e -> {
+                        assertThat(e.status()).isEqualTo(503);
+                        assertThat(e.getMessage()).isEqualTo("the scheduler is busy; nothing was done; try again");
+                    });
+            hold.countDown();
+            assertThat(loop.call(() -> {
+                Thread.sleep(300); // work that has begun and takes longer than the wait: a slow call on the loop
+                return done.incrementAndGet();
+            })).as("the second call's work, the first one's dropped").isEqualTo(1);
+        }
+    }
 }

@@ -90,8 +90,10 @@ public final class SchedulerClient {
         return http.get("/sites", new TypeReference<List<SiteStatus>>() { });
     }
 
+    /** Opens an allocation; named and retried as {@link #submit} is: a retry never opens a second. */
     public JobView allocate(AllocationRequest request) {
-        return http.post("/allocations", request, JobView.class);
+        AllocationRequest named = request.named(newRequestId());
+        return retrying(() -> http.post("/allocations", named, JobView.class));
     }
 
     /** Grows an allocation; named and retried as {@link #submit} is: a retry never grants the nodes twice. */
