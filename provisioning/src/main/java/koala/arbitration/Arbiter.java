@@ -43,7 +43,11 @@ import koala.provisioning.Worker;
  *       for the patience (a shortfall that free nodes soon make good moves nothing); one that gave
  *       nodes back within the window takes nothing back
  *       (it still gets free nodes), so that nodes do not flow back and forth. What cannot be had is
- *       refused ({@link ShareDecision.Refuse}) with the bound that stopped it.</li>
+ *       refused ({@link ShareDecision.Refuse}) with the bound that stopped it. With
+ *       {@link ArbitrationSettings#queuedDemand()} (not under fcfs), an instance that asks nothing
+ *       but reports queued work ({@link Tenant#queued()}) is served as if it asked for it — free
+ *       nodes, then taking back within the same bounds — and what it cannot have is not refused
+ *       (it asked nothing): its queue is its standing request, as YARN's pending requests.</li>
  *   <li><b>Owed nodes.</b> Nodes that came free (ended, released or free in the snapshot) go to the
  *       instances they were taken back for, oldest promise first ({@link ShareDecision.Grant},
  *       {@code TAKEN_BACK}); what is still to come is announced ({@link ShareDecision.Promised});
@@ -172,13 +176,15 @@ public final class Arbiter {
             }
         }
 
-        /** Step 2: every instance asking, in id order. */
+        /** Step 2: every instance asking, in id order; with queuedDemand, those with queued work too. */
         void asks() {
             ShareView view = ShareView.of(new GridShare(free, List.copyOf(tenants.values())), book(), settings, now);
             shares = policy.shares(view);
             for (ShareView.Standing s : view.standings()) {
                 if (s.tenant().asking() > 0) {
                     answer(view, s);
+                } else if (s.tenant().queued() > 0 && settings.queuedDemand() && settings.rule() != ShareRule.FCFS) {
+                    serveQueue(view, s);
                 }
             }
         }
@@ -190,7 +196,8 @@ public final class Arbiter {
                         + Texts.clock(s.asked()) + " and gets none meanwhile"));
                 return;
             }
-            int rest = asking - grantFree(view, s);
+            int fromFree = grantFree(view, s, asking, "");
+            int rest = asking - fromFree;
             if (rest == 0) {
                 starved.remove(s.id());
             } else if (s.gave() != null) {
@@ -198,27 +205,48 @@ public final class Arbiter {
                         + Texts.clock(s.gave()) + " and takes none back before " + Texts.clock(s.gave().plus(
                                 settings.window())) + " (stabilization window " + Texts.seconds(settings.window()) + ")"));
             } else {
-                takeBackFor(view, s, asking - rest, rest);
+                takeBackFor(view, s, fromFree, rest, true);
+            }
+        }
+
+        /**
+         * An instance that asks nothing but reports queued work: served as if it asked for it, by the same
+         * rules, but nothing is refused to it — it asked nothing, and its queue stands until served.
+         */
+        private void serveQueue(ShareView view, ShareView.Standing s) {
+            int wants = s.tenant().queued();
+            if (s.asked() != null) {
+                return;
+            }
+            int fromFree = grantFree(view, s, wants, " for its queued work");
+            int rest = wants - fromFree;
+            if (rest == 0) {
+                starved.remove(s.id());
+            } else if (s.gave() == null) {
+                takeBackFor(view, s, fromFree, rest, false);
             }
         }
 
         /** Grants what the policy allows of the free nodes no one is owed; the nodes granted. */
-        private int grantFree(ShareView view, ShareView.Standing s) {
-            int asking = s.tenant().asking();
+        private int grantFree(ShareView view, ShareView.Standing s, int asking, String forWhat) {
             int available = Math.max(0, free - owedTotal() - freeGranted);
             int room = Math.max(0, policy.freeLimit(view, shares, s) - s.holds());
             int fromFree = Math.min(asking, Math.min(available, room));
             if (fromFree > 0) {
                 freeGranted += fromFree;
                 grants.add(new ShareDecision.Grant(s.id(), fromFree, new Reason(Reason.Kind.FREE_NODES,
-                        fromFree == asking ? "grant " + asking + " as asked, from the free nodes"
-                                : "grant " + fromFree + " of " + asking + " from the free nodes")));
+                        fromFree == asking ? "grant " + asking + (forWhat.isEmpty() ? " as asked" : forWhat)
+                                + ", from the free nodes" : "grant " + fromFree + " of " + asking + forWhat
+                                + " from the free nodes")));
             }
             return fromFree;
         }
 
-        /** The rest of an ask, after {@code fromFree} free nodes: taken back as the policy plans, within the bounds. */
-        private void takeBackFor(ShareView view, ShareView.Standing s, int fromFree, int rest) {
+        /**
+         * The rest of an ask, after {@code fromFree} free nodes: taken back as the policy plans, within the
+         * bounds; what cannot be had is refused if {@code asked} (not for queued work).
+         */
+        private void takeBackFor(ShareView view, ShareView.Standing s, int fromFree, int rest, boolean asked) {
             int asking = fromFree + rest;
             SharePolicy.Plan plan = policy.plan(view, shares, s, s.holds() + fromFree, rest);
             int want = Math.min(rest, plan.entitled());
@@ -226,7 +254,7 @@ public final class Arbiter {
                 starved.remove(s.id());
             } else if (impatient(s.id())) {
                 Instant since = starved.get(s.id());
-                refuse(s.id(), rest, asking, new Reason(Reason.Kind.PATIENCE, "refused below its share since "
+                refuseIf(asked, s.id(), rest, asking, new Reason(Reason.Kind.PATIENCE, "refused below its share since "
                         + Texts.clock(since) + "; nodes are taken back for it from " + Texts.clock(since.plus(
                                 settings.patience())) + " (patience " + Texts.seconds(settings.patience()) + ")"));
                 return;
@@ -235,7 +263,7 @@ public final class Arbiter {
             if (got == rest) {
                 starved.remove(s.id());
             } else {
-                refuse(s.id(), rest - got, asking, got < want ? shortOf(view.capacity(), want, got) : plan.limit());
+                refuseIf(asked, s.id(), rest - got, asking, got < want ? shortOf(view.capacity(), want, got) : plan.limit());
             }
         }
 
@@ -368,6 +396,12 @@ public final class Arbiter {
                     + " nodes from one instance an hour" : "") + ")");
         }
 
+        private void refuseIf(boolean asked, String tenant, int nodes, int asking, Reason why) {
+            if (asked) {
+                refuse(tenant, nodes, asking, why);
+            }
+        }
+
         private void refuse(String tenant, int nodes, int asked, Reason why) {
             refusals.add(new ShareDecision.Refuse(tenant, nodes, new Reason(why.kind(), nodes + " of " + asked
                     + " refused: " + why.text())));
@@ -394,8 +428,7 @@ public final class Arbiter {
         /** The tenant without the workers just ended; their nodes count as free within this decision. */
         private void without(Tenant t, List<String> ended) {
             List<Worker> left = t.workers().stream().filter(w -> !ended.contains(w.id())).toList();
-            tenants.put(t.id(), new Tenant(t.id(), t.weight(), t.minShare(), left, t.starting(), t.asking(),
-                    t.performance()));
+            tenants.put(t.id(), t.withWorkers(left));
             free += ended.size();
         }
     }

@@ -32,15 +32,25 @@ import koala.provisioning.SettingProblem;
  * @param patience      nodes are taken back for an instance only once it has been refused, below
  *                      its share, for this long ({@code patience}, seconds; as YARN's fair-share
  *                      preemption timeout): a shortfall that free nodes soon make good moves nothing
+ * @param queuedDemand  the queued work instances report ({@link Tenant#queued()}) counts as demand,
+ *                      and is served between their asks as if they asked for it: from free nodes, and
+ *                      by taking back as for an ask ({@code queuedDemand}, true or false; false). fcfs
+ *                      ignores it
  */
 public record ArbitrationSettings(ShareRule rule, double roundFraction, Duration grace, Duration window,
-        Duration roundPeriod, double margin, int maxPerHour, Duration patience) {
+        Duration roundPeriod, double margin, int maxPerHour, Duration patience, boolean queuedDemand) {
+
+    /** Settings that do not count queued work as demand. */
+    public ArbitrationSettings(ShareRule rule, double roundFraction, Duration grace, Duration window,
+            Duration roundPeriod, double margin, int maxPerHour, Duration patience) {
+        this(rule, roundFraction, grace, window, roundPeriod, margin, maxPerHour, patience, false);
+    }
 
     public static final ArbitrationSettings DEFAULTS = new ArbitrationSettings(ShareRule.FCFS, 0.10,
-            Duration.ofSeconds(15), Duration.ofSeconds(300), Duration.ofSeconds(15), 0.25, 0, Duration.ZERO);
+            Duration.ofSeconds(15), Duration.ofSeconds(300), Duration.ofSeconds(15), 0.25, 0, Duration.ZERO, false);
 
     private static final List<String> KEYS = List.of("policy", "maxTakeBack", "grace", "window", "round", "margin",
-            "maxPerHour", "patience");
+            "maxPerHour", "patience", "queuedDemand");
     private static final Pattern WHOLE = Pattern.compile("\\d{1,9}");
     private static final Pattern NUMBER = Pattern.compile("\\d{1,9}(\\.\\d+)?|\\.\\d+");
 
@@ -79,8 +89,8 @@ public record ArbitrationSettings(ShareRule rule, double roundFraction, Duration
 
     /**
      * Reads {@code policy}, {@code maxTakeBack} (percent), {@code grace}, {@code window},
-     * {@code round}, {@code patience} (whole seconds), {@code margin} (percent) and {@code maxPerHour}
-     * (nodes); what is not given keeps its default.
+     * {@code round}, {@code patience} (whole seconds), {@code margin} (percent), {@code maxPerHour}
+     * (nodes) and {@code queuedDemand} (true or false); what is not given keeps its default.
      *
      * @throws InvalidSettingsException listing every malformed value and unknown key
      */
@@ -103,6 +113,7 @@ public record ArbitrationSettings(ShareRule rule, double roundFraction, Duration
         double margin = number(values, "margin", d.margin * 100, problems) / 100;
         int perHour = (int) whole(values, "maxPerHour", d.maxPerHour, problems, "is not a whole number of nodes");
         Duration patience = Duration.ofSeconds((long) whole(values, "patience", d.patience.toSeconds(), problems));
+        boolean queued = yesNo(values, "queuedDemand", d.queuedDemand, problems);
         for (String key : new TreeSet<>(values.keySet())) {
             if (!KEYS.contains(key)) {
                 problems.add(new SettingProblem(key, "unknown setting; known: " + String.join(", ", KEYS)));
@@ -111,39 +122,52 @@ public record ArbitrationSettings(ShareRule rule, double roundFraction, Duration
         if (!problems.isEmpty()) {
             throw new InvalidSettingsException(problems);
         }
-        return new ArbitrationSettings(rule, fraction, grace, window, round, margin, perHour, patience);
+        return new ArbitrationSettings(rule, fraction, grace, window, round, margin, perHour, patience, queued);
     }
 
     public ArbitrationSettings withRule(ShareRule value) {
-        return new ArbitrationSettings(value, roundFraction, grace, window, roundPeriod, margin, maxPerHour, patience);
+        return new ArbitrationSettings(value, roundFraction, grace, window, roundPeriod, margin, maxPerHour,
+                patience, queuedDemand);
     }
 
     public ArbitrationSettings withRoundFraction(double value) {
-        return new ArbitrationSettings(rule, value, grace, window, roundPeriod, margin, maxPerHour, patience);
+        return new ArbitrationSettings(rule, value, grace, window, roundPeriod, margin, maxPerHour, patience,
+                queuedDemand);
     }
 
     public ArbitrationSettings withGrace(Duration value) {
-        return new ArbitrationSettings(rule, roundFraction, value, window, roundPeriod, margin, maxPerHour, patience);
+        return new ArbitrationSettings(rule, roundFraction, value, window, roundPeriod, margin, maxPerHour, patience,
+                queuedDemand);
     }
 
     public ArbitrationSettings withWindow(Duration value) {
-        return new ArbitrationSettings(rule, roundFraction, grace, value, roundPeriod, margin, maxPerHour, patience);
+        return new ArbitrationSettings(rule, roundFraction, grace, value, roundPeriod, margin, maxPerHour, patience,
+                queuedDemand);
     }
 
     public ArbitrationSettings withRoundPeriod(Duration value) {
-        return new ArbitrationSettings(rule, roundFraction, grace, window, value, margin, maxPerHour, patience);
+        return new ArbitrationSettings(rule, roundFraction, grace, window, value, margin, maxPerHour, patience,
+                queuedDemand);
     }
 
     public ArbitrationSettings withMargin(double value) {
-        return new ArbitrationSettings(rule, roundFraction, grace, window, roundPeriod, value, maxPerHour, patience);
+        return new ArbitrationSettings(rule, roundFraction, grace, window, roundPeriod, value, maxPerHour, patience,
+                queuedDemand);
     }
 
     public ArbitrationSettings withPatience(Duration value) {
-        return new ArbitrationSettings(rule, roundFraction, grace, window, roundPeriod, margin, maxPerHour, value);
+        return new ArbitrationSettings(rule, roundFraction, grace, window, roundPeriod, margin, maxPerHour, value,
+                queuedDemand);
     }
 
     public ArbitrationSettings withMaxPerHour(int value) {
-        return new ArbitrationSettings(rule, roundFraction, grace, window, roundPeriod, margin, value, patience);
+        return new ArbitrationSettings(rule, roundFraction, grace, window, roundPeriod, margin, value, patience,
+                queuedDemand);
+    }
+
+    public ArbitrationSettings withQueuedDemand(boolean value) {
+        return new ArbitrationSettings(rule, roundFraction, grace, window, roundPeriod, margin, maxPerHour, patience,
+                value);
     }
 
     /** Nodes that may be taken back per round period: the fraction of the capacity, rounded down, at least 1. */
@@ -157,7 +181,8 @@ public record ArbitrationSettings(ShareRule rule, double roundFraction, Duration
                 + roundPeriod.toSeconds() + " s, grace " + grace.toSeconds() + " s, window " + window.toSeconds() + " s"
                 + (rule == ShareRule.PERFORMANCE ? ", margin " + percent(margin) : "")
                 + (patience.isZero() ? "" : ", patience " + patience.toSeconds() + " s")
-                + (maxPerHour > 0 ? ", at most " + maxPerHour + " nodes from one instance an hour" : "");
+                + (maxPerHour > 0 ? ", at most " + maxPerHour + " nodes from one instance an hour" : "")
+                + (queuedDemand ? ", queued work counted as demand" : "");
     }
 
     private static String percent(double fraction) {
@@ -174,6 +199,19 @@ public record ArbitrationSettings(ShareRule rule, double roundFraction, Duration
             return fallback;
         }
         return Double.parseDouble(raw.strip());
+    }
+
+    private static boolean yesNo(Map<String, String> values, String key, boolean fallback, List<SettingProblem> problems) {
+        String raw = values.get(key);
+        if (raw == null) {
+            return fallback;
+        }
+        String v = raw.strip().toLowerCase(java.util.Locale.ROOT);
+        if (!v.equals("true") && !v.equals("false")) {
+            problems.add(new SettingProblem(key, "'" + raw.strip() + "' is not true or false"));
+            return fallback;
+        }
+        return v.equals("true");
     }
 
     private static double whole(Map<String, String> values, String key, double fallback, List<SettingProblem> problems) {

@@ -10,8 +10,8 @@ import koala.provisioning.Texts;
 
 /**
  * Weighted max-min fair shares of nodes ({@link WaterFilling}): each instance's demand is what it
- * uses or wants — busy and starting workers, nodes owed to it, what it asks for now; idle workers
- * are not demand — its weight its {@code weight} and its floor its {@code minShare}. Free nodes go
+ * uses or wants — busy and starting workers, nodes owed to it, what it asks for now, and with
+ * {@code queuedDemand} what its queued work would use; idle workers are not demand — its weight its {@code weight} and its floor its {@code minShare}. Free nodes go
  * to whoever asks (the policy is work-conserving); when they do not suffice, an instance below its
  * share takes from the instances above theirs, the one furthest above first (ties by id), each
  * down to its share, never below its floor. With one resource this is Dominant Resource Fairness.

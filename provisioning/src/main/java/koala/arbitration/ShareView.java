@@ -21,7 +21,8 @@ record ShareView(int capacity, List<Standing> standings, ArbitrationSettings set
      *
      * @param alloc  the worker nodes it holds, less those it has been asked to give back
      * @param owed   nodes taken back for it, not yet granted
-     * @param demand nodes it uses or wants: busy and starting workers, owed nodes and what it asks
+     * @param demand nodes it uses or wants: busy and starting workers, owed nodes and what it asks, and
+     *               with {@link ArbitrationSettings#queuedDemand()} what its queued work would use
      * @param floor  nodes never taken from it now: its minimum share, or the nodes moved to it
      *               within the stabilization window if more
      * @param gave   when it last gave nodes back within the stabilization window; null if it did not
@@ -55,7 +56,8 @@ record ShareView(int capacity, List<Standing> standings, ArbitrationSettings set
         int alloc = book.askedSize(t.id(), t.held());
         int owed = book.owedTo(t.id());
         int floor = Math.max(t.minShare(), Math.min(t.held(), book.moved(t.id(), now, settings.window())));
-        return new Standing(t, alloc, owed, t.using() + owed + t.asking(), floor,
+        int queued = settings.queuedDemand() ? t.queued() : 0;
+        return new Standing(t, alloc, owed, t.using() + owed + t.asking() + queued, floor,
                 book.gaveAfter(t.id(), now, settings.window()), book.askedUntil(t.id()));
     }
 

@@ -28,17 +28,27 @@ import koala.provisioning.WorkerLayer;
  *                    higher = worse (an instance that rejects applications reports
  *                    {@link PerformanceWindow#stretch 1 / (1 − the share rejected)}, one whose jobs
  *                    queue its mean job slowdown); empty when it reports none (taken as 1)
+ * @param queued      worker nodes its framework's queued work would use beyond the workers it holds,
+ *                    starts and is owed (YARN's pending requests): work that waits between its asks,
+ *                    such as word counts queued for slots; 0 when it reports none. Read only with
+ *                    {@link ArbitrationSettings#queuedDemand()}
  */
 public record Tenant(String id, double weight, int minShare, List<Worker> workers, int starting, int asking,
-        OptionalDouble performance) {
+        OptionalDouble performance, int queued) {
+
+    /** An instance that reports no queued work. */
+    public Tenant(String id, double weight, int minShare, List<Worker> workers, int starting, int asking,
+            OptionalDouble performance) {
+        this(id, weight, minShare, workers, starting, asking, performance, 0);
+    }
 
     public Tenant {
         Objects.requireNonNull(id, "id");
         workers = List.copyOf(workers);
         Objects.requireNonNull(performance, "performance");
-        if (!(weight > 0 && Double.isFinite(weight)) || minShare < 0 || starting < 0 || asking < 0) {
+        if (!(weight > 0 && Double.isFinite(weight)) || minShare < 0 || starting < 0 || asking < 0 || queued < 0) {
             throw new IllegalArgumentException(id + ": need weight > 0 and no negative count, got weight " + weight
-                    + ", minShare " + minShare + ", starting " + starting + ", asking " + asking);
+                    + ", minShare " + minShare + ", starting " + starting + ", asking " + asking + ", queued " + queued);
         }
         Set<String> ids = new HashSet<>();
         workers.forEach(w -> {
@@ -61,12 +71,22 @@ public record Tenant(String id, double weight, int minShare, List<Worker> worker
 
     /** This instance asking for {@code nodes} more nodes now. */
     public Tenant asking(int nodes) {
-        return new Tenant(id, weight, minShare, workers, starting, nodes, performance);
+        return new Tenant(id, weight, minShare, workers, starting, nodes, performance, queued);
     }
 
     /** This instance reporting {@code figure}. */
     public Tenant reporting(double figure) {
-        return new Tenant(id, weight, minShare, workers, starting, asking, OptionalDouble.of(figure));
+        return new Tenant(id, weight, minShare, workers, starting, asking, OptionalDouble.of(figure), queued);
+    }
+
+    /** This instance reporting queued work that would use {@code nodes} more worker nodes. */
+    public Tenant queuing(int nodes) {
+        return new Tenant(id, weight, minShare, workers, starting, asking, performance, nodes);
+    }
+
+    /** This instance with only these workers (the others ended). */
+    Tenant withWorkers(List<Worker> left) {
+        return new Tenant(id, weight, minShare, left, starting, asking, performance, queued);
     }
 
     /** Worker nodes it holds: running and starting. */

@@ -26,7 +26,16 @@
  * instance's minimum share; and a node taken back and granted is not taken again within the
  * stabilization window (300 s). Only a grow the free nodes cannot meet sets it off: nobody gives
  * back nodes nobody asked for, and what a bound stops is refused (the framework asks again when it
- * needs to). {@link koala.arbitration.ArbitrationSettings} holds these for the grid.
+ * needs to). {@link koala.arbitration.ArbitrationSettings} holds these for the grid. With
+ * {@code queuedDemand} an instance's queued work ({@link koala.arbitration.Tenant#queued()}) counts
+ * as demand and is served between its asks, as YARN's pending requests (fcfs ignores it).
+ *
+ * <h2>Runners that keep a floor</h2>
+ * A Static or Proactive runner keeps its initial workers. Under arbitration it should ask for a
+ * worker KOALA took back only when it needs one — one at a time, when none of its workers is idle
+ * and none is starting — not at once: an idle reserve taken for others and asked for again at the
+ * next tick goes back and forth (the simulator's {@code Simulation.FloorKeeping}; see
+ * {@code docs/sharing.md}). Workers lost otherwise (a failure, a qdel) are replaced at once.
  *
  * <h2>In the scheduler</h2>
  * <pre>{@code
@@ -35,7 +44,7 @@
  *
  * // on a grow request of instance i for n nodes, every round period, and after ending workers it decided:
  * List<Tenant> tenants = instances.stream().map(x -> Tenant.of(x.id(), x.settings(), x.workerLayer())
- *         .reporting(x.figure())).toList();        // i's tenant .asking(n) for a grow request
+ *         .reporting(x.figure()).queuing(x.queuedNodes())).toList();  // i's tenant .asking(n) for a grow request
  * Arbitration a = arbiter.decide(new GridShare(kis.freeNodes(), tenants), book, clock.instant());
  * book = a.book();
  * for (ShareDecision d : a.decisions()) {          // in order: ends, shrink requests, grants, promises, refusals

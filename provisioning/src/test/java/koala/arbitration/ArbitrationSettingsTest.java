@@ -36,6 +36,17 @@ class ArbitrationSettingsTest {
     }
 
     @Test
+    void queuedDemandIsTrueOrFalseAndOffByDefault() {
+        assertThat(ArbitrationSettings.DEFAULTS.queuedDemand()).isFalse();
+        ArbitrationSettings s = ArbitrationSettings.parse(Map.of("policy", "fair", "queuedDemand", " True "));
+        assertThat(s).isEqualTo(ArbitrationSettings.of(ShareRule.FAIR).withQueuedDemand(true));
+        assertThat(s.describe()).isEqualTo("policy fair, at most 10% of the capacity taken back per 15 s, grace 15 s, "
+                + "window 300 s, queued work counted as demand");
+        assertThatThrownBy(() -> ArbitrationSettings.parse(Map.of("queuedDemand", "yes")))
+                .hasMessage("queuedDemand: 'yes' is not true or false");
+    }
+
+    @Test
     void badValuesAreRefusedEachWithItsKey() {
         assertThatThrownBy(() -> ArbitrationSettings.parse(Map.of("policy", "drf", "grace", "-1", "margin", "x",
                 "slack", "1"))).isInstanceOfSatisfying(InvalidSettingsException.class, e -> assertThat(e.problems())
@@ -44,7 +55,7 @@ class ArbitrationSettingsTest {
                         "grace: '-1' is not a whole number of seconds",
                         "margin: 'x' is not a number",
                         "slack: unknown setting; known: policy, maxTakeBack, grace, window, round, margin, maxPerHour, "
-                                + "patience"));
+                                + "patience, queuedDemand"));
         assertThatThrownBy(() -> ArbitrationSettings.parse(Map.of("maxTakeBack", "0")))
                 .hasMessage("maxTakeBack: 0% is not above 0% and at most 100%");
         assertThatThrownBy(() -> ArbitrationSettings.DEFAULTS.withRoundPeriod(Duration.ZERO))

@@ -55,10 +55,14 @@ import koala.provisioning.WorkerPolicy;
  * master gives back idle workers, longest idle first, as they come, until the deadline; workers
  * KOALA ends itself are lost with what runs on them ({@link FrameworkState#lose}) — an RL is lost,
  * an SWC is submitted again by its user at once (its slowdown counts from its first arrival). An
- * instance that keeps its initial workers (Static, Proactive) asks for the ones it lost at each
- * sample, as the runner replaces lost workers. It reports its figure for the performance policy:
- * {@link PerformanceWindow#stretch} of the share of RLs lost (rejected or killed) over the window,
- * or the mean slowdown of its SWCs (finished in the window, or waiting now), the larger if both.
+ * instance that keeps its initial workers (Static, Proactive) asks for the ones KOALA took back as
+ * its {@link Simulation.FloorKeeping} says: by default one at a sample, and only when none of its
+ * workers is idle by the runner's samples and none is starting; or all of them at every sample, as
+ * {@code FrameworkRunner.keepFloors} does today. It reports the worker nodes its queued SWCs would
+ * use ({@link #queued}), which the arbiter reads when told to. It reports its figure for the
+ * performance policy: {@link PerformanceWindow#stretch} of the share of RLs lost (rejected or
+ * killed) over the window, or the mean slowdown of its SWCs (finished in the window, or waiting
+ * now), the larger if both.
  */
 final class Instance {
     private final String name;
@@ -76,6 +80,7 @@ final class Instance {
     private final Set<String> awaited = new HashSet<>();
     private final Map<String, Running> apps = new HashMap<>();
     private final GridArbiter arbiter;
+    private final Simulation.FloorKeeping floorKeeping;
     private final PerformanceWindow lostWindow;
     private final PerformanceWindow slowdownWindow;
     private final Map<String, Instant> arrivedAt = new HashMap<>();
@@ -98,9 +103,11 @@ final class Instance {
     }
 
     Instance(String name, EventQueue events, SimGrid grid, Workload workload, WorkerPolicy policy,
-             GrowDelay delay, String home, long seed, GridArbiter arbiter, Duration figureWindow) {
+             GrowDelay delay, String home, long seed, GridArbiter arbiter, Duration figureWindow,
+             Simulation.FloorKeeping floorKeeping) {
         this.name = name;
         this.arbiter = arbiter;
+        this.floorKeeping = floorKeeping;
         this.lostWindow = new PerformanceWindow(figureWindow);
         this.slowdownWindow = new PerformanceWindow(figureWindow);
         this.events = events;
@@ -330,9 +337,27 @@ final class Instance {
 
     /** This instance as the arbiter sees it: its runner's view of its workers, its claim, its figure. */
     Tenant tenant(int asking) {
-        Tenant t = Tenant.of(name, settings, book.layer(-1)).asking(asking);
+        Tenant t = Tenant.of(name, settings, book.layer(-1)).asking(asking).queuing(queued());
         OptionalDouble figure = figure(events.instant());
         return figure.isPresent() ? t.reporting(figure.getAsDouble()) : t;
+    }
+
+    /**
+     * Worker nodes its queued work would use beyond the workers it holds, starts and is owed, within
+     * F_max: the slots of the SWCs waiting in the master's queue less the free slots of its workers,
+     * in whole workers (an SWC's components may spread over workers, as the master places them). The
+     * jobs waiting behind a grow are not counted: the head one has asked.
+     */
+    int queued() {
+        int slotsQueued = master.queue().stream().mapToInt(Application::components).sum();
+        if (slotsQueued == 0) {
+            return 0;
+        }
+        int freeSlots = master.workers().stream().mapToInt(Worker::freeSlots).sum();
+        int perWorker = master.settings().slotsPerWorker();
+        int workers = (Math.max(0, slotsQueued - freeSlots) + perWorker - 1) / perWorker;
+        int starting = book.size() - master.workers().size();
+        return Math.max(0, Math.min(workers - starting - owed, settings.fMax() - book.size() - owed));
     }
 
     /** The figure it reports: the stretch of its RLs lost, the slowdown of its SWCs, the larger if both. */
@@ -449,11 +474,26 @@ final class Instance {
         }
     }
 
-    /** Static and Proactive keep their initial workers: the runner asks for the ones taken back. */
+    /**
+     * Static and Proactive keep their initial workers: the runner asks for the ones KOALA took back.
+     * {@link Simulation.FloorKeeping#AT_ONCE AT_ONCE}: all of them at every sample.
+     * {@link Simulation.FloorKeeping#WHEN_NEEDED WHEN_NEEDED}: one at a sample, only when every
+     * worker is busy by the runner's samples and none is starting — an idle reserve that KOALA took
+     * for others is not taken back from them. (Workers lost otherwise, to a failure or a qdel, are
+     * replaced at once by the real runner; the simulator loses workers only to KOALA.)
+     */
     private void replaceLost(Instant now) {
         int missing = settings.initialWorkers() - book.size() - owed;
-        if (arbiter != null && settings.policy().keepsInitialWorkers() && missing > 0) {
+        if (arbiter == null || !settings.policy().keepsInitialWorkers() || missing <= 0) {
+            return;
+        }
+        if (floorKeeping == Simulation.FloorKeeping.AT_ONCE) {
             startWorkers(arbiter.grow(this, missing), now);
+            return;
+        }
+        koala.provisioning.WorkerLayer layer = book.layer(-1);
+        if (layer.starting() == 0 && layer.workers().stream().allMatch(koala.provisioning.Worker::busy)) {
+            startWorkers(arbiter.grow(this, 1), now);
         }
     }
 

@@ -32,6 +32,18 @@ public final class Simulation {
     private final long seed;
     private final List<Instance> instances = new ArrayList<>();
     private GridArbiter arbiter;
+    private FloorKeeping floorKeeping = FloorKeeping.WHEN_NEEDED;
+
+    /**
+     * How a runner that keeps its initial workers (Static, Proactive) asks for the workers KOALA's
+     * arbitration took back from it. Outside arbitration nothing is taken back and this plays no part.
+     */
+    public enum FloorKeeping {
+        /** One at a sample, and only when every worker is busy by the runner's samples and none is starting. */
+        WHEN_NEEDED,
+        /** All of them at every sample, as {@code FrameworkRunner.keepFloors} does today. */
+        AT_ONCE
+    }
 
     public Simulation(SimGrid grid, long seed) {
         this.grid = grid;
@@ -47,7 +59,7 @@ public final class Simulation {
     /** Adds an instance run by {@code policy}: one of {@link WorkerPolicy#of}, or one under study not yet in provisioning. */
     public Simulation instance(String name, Workload workload, WorkerPolicy policy, GrowDelay delay, String home) {
         Instance i = new Instance(name, events, grid, workload, policy, delay, home, seed * 7919 + instances.size(),
-                arbiter, FIGURE_WINDOW);
+                arbiter, FIGURE_WINDOW, floorKeeping);
         instances.add(i);
         if (arbiter != null) {
             arbiter.add(i);
@@ -64,6 +76,12 @@ public final class Simulation {
             throw new IllegalStateException("choose the arbitration before adding instances");
         }
         this.arbiter = new GridArbiter(new Arbiter(settings), grid, events);
+        return this;
+    }
+
+    /** How the instances added from now on keep their initial workers under arbitration ({@link FloorKeeping#WHEN_NEEDED} unless told). */
+    public Simulation floorKeeping(FloorKeeping value) {
+        this.floorKeeping = java.util.Objects.requireNonNull(value, "floorKeeping");
         return this;
     }
 

@@ -50,11 +50,14 @@ public final class Sharing {
     /**
      * The grid and its instances.
      *
-     * @param nodes the grid's nodes (one site, no local users)
+     * @param nodes        the grid's nodes (one site, no local users)
+     * @param floorKeeping how the Static instance's runner asks for the workers KOALA took back
      */
-    public record Scenario(int nodes, List<Member> members, ArbitrationSettings arbitration) {
+    public record Scenario(int nodes, List<Member> members, ArbitrationSettings arbitration,
+            Simulation.FloorKeeping floorKeeping) {
         public Scenario {
             members = List.copyOf(members);
+            java.util.Objects.requireNonNull(floorKeeping, "floorKeeping");
         }
 
         /**
@@ -64,7 +67,8 @@ public final class Sharing {
          * 20, word counts ({@link Generators#swc}: a batch every 150 s of 2.5 on average, 4–10 slots of
          * 8-slot workers, 600 s at 60% CPU a slot, about 8 workers offered) that queue; static — Static,
          * 12 workers, on {@code W_rl} at 0.3× the paper's rate (6.3 workers offered). Weight 1 and a
-         * minimum share of 4 nodes each.
+         * minimum share of 4 nodes each. The Static runner asks for a worker KOALA took back only when
+         * none of its workers is idle ({@link Simulation.FloorKeeping#WHEN_NEEDED}).
          */
         public static Scenario standard(int nodes, Generators.RlParameters rl) {
             Duration wave = Duration.ofHours(4);
@@ -74,7 +78,8 @@ public final class Sharing {
                     new Member("swc", onDemand(20), true, (s, l) -> Generators.swc(1 / 150.0, Duration.ofSeconds(600),
                             60, l, s + 2000)),
                     new Member("static", staticWorkers(12), false, (s, l) -> Generators.rl(rl.withBatchRate(
-                            rl.batchRate() * 0.3), l, s + 3000))), ArbitrationSettings.DEFAULTS);
+                            rl.batchRate() * 0.3), l, s + 3000))), ArbitrationSettings.DEFAULTS,
+                    Simulation.FloorKeeping.WHEN_NEEDED);
         }
 
         private static ProvisioningSettings onDemand(int fMax) {
@@ -88,7 +93,11 @@ public final class Sharing {
         }
 
         public Scenario withArbitration(ArbitrationSettings value) {
-            return new Scenario(nodes, members, value);
+            return new Scenario(nodes, members, value, floorKeeping);
+        }
+
+        public Scenario withFloorKeeping(Simulation.FloorKeeping value) {
+            return new Scenario(nodes, members, arbitration, value);
         }
 
         int peak() {
@@ -97,36 +106,71 @@ public final class Sharing {
     }
 
     /**
-     * A policy with the scenario's bounds on taking back, or with other bounds.
+     * A policy with the scenario's bounds, or with other bounds, counting queued work or not, with the
+     * scenario's floor keeping or another.
      *
-     * @param label "fair", or "fair ≤6/h" for fair with at most 6 nodes taken from one instance an hour
+     * @param label        "fair", or "fair <=6/h" for fair with at most 6 nodes taken from one instance an hour
+     * @param token        the same for the last line, "fair+maxPerHour=6"
+     * @param floorKeeping the Static runner's floor keeping; null for the scenario's
      */
     public record Variant(String label, String token, ShareRule rule,
-            java.util.function.UnaryOperator<ArbitrationSettings> bounds) {
+            java.util.function.UnaryOperator<ArbitrationSettings> bounds, Simulation.FloorKeeping floorKeeping) {
         static Variant of(ShareRule rule) {
-            return new Variant(rule.shortName(), rule.shortName(), rule, s -> s);
+            return new Variant(rule.shortName(), rule.shortName(), rule, s -> s, null);
         }
 
         static Variant perHour(ShareRule rule, int nodes) {
-            return new Variant(rule.shortName() + " <=" + nodes + "/h", rule.shortName() + "+maxPerHour=" + nodes, rule,
-                    s -> s.withMaxPerHour(nodes));
+            return of(rule).perHour(nodes);
         }
 
         static Variant patience(ShareRule rule, int seconds) {
-            return new Variant(rule.shortName() + " patience " + seconds + "s", rule.shortName() + "+patience=" + seconds
-                    + "s", rule, s -> s.withPatience(Duration.ofSeconds(seconds)));
+            return of(rule).patience(seconds);
+        }
+
+        /** With at most {@code nodes} taken from one instance an hour. */
+        Variant perHour(int nodes) {
+            return new Variant(label + " <=" + nodes + "/h", token + "+maxPerHour=" + nodes, rule,
+                    s -> bounds.apply(s).withMaxPerHour(nodes), floorKeeping);
+        }
+
+        /** With a patience of {@code seconds}. */
+        Variant patience(int seconds) {
+            return new Variant(label + " patience " + seconds + "s", token + "+patience=" + seconds + "s", rule,
+                    s -> bounds.apply(s).withPatience(Duration.ofSeconds(seconds)), floorKeeping);
+        }
+
+        /** Counting the instances' queued work as demand. */
+        Variant queued() {
+            return new Variant(label + " queued", token + "+queuedDemand", rule,
+                    s -> bounds.apply(s).withQueuedDemand(true), floorKeeping);
+        }
+
+        /** With the Static runner keeping its floor {@code how}. */
+        Variant floors(Simulation.FloorKeeping how) {
+            String name = how.name().toLowerCase(Locale.ROOT).replace('_', '-');
+            return new Variant(label + " floors " + name, token + "+floors=" + name, rule, bounds, how);
         }
 
         ArbitrationSettings settings(ArbitrationSettings base) {
             return bounds.apply(base.withRule(rule));
         }
+
+        Simulation.FloorKeeping floorKeeping(Scenario scenario) {
+            return floorKeeping == null ? scenario.floorKeeping() : floorKeeping;
+        }
     }
 
-    /** The four policies with the scenario's bounds, then fair and performance with other bounds on taking back. */
+    /**
+     * The four policies with the scenario's bounds; then fair and performance with other bounds on
+     * taking back, fair counting queued work as demand, and fair with the Static runner asking for
+     * its workers back at once, as before.
+     */
     static final List<Variant> VARIANTS = List.of(Variant.of(ShareRule.FCFS), Variant.of(ShareRule.STATIC_PARTITION),
             Variant.of(ShareRule.FAIR), Variant.of(ShareRule.PERFORMANCE), Variant.patience(ShareRule.FAIR, 120),
-            Variant.perHour(ShareRule.FAIR, 8), Variant.perHour(ShareRule.FAIR, 6), Variant.perHour(ShareRule.FAIR, 4),
-            Variant.perHour(ShareRule.PERFORMANCE, 6));
+            Variant.perHour(ShareRule.FAIR, 6), Variant.perHour(ShareRule.FAIR, 4),
+            Variant.patience(ShareRule.FAIR, 60).perHour(6), Variant.perHour(ShareRule.FAIR, 6).queued(),
+            Variant.perHour(ShareRule.PERFORMANCE, 6), Variant.of(ShareRule.FAIR).floors(Simulation.FloorKeeping.AT_ONCE),
+            Variant.perHour(ShareRule.FAIR, 6).floors(Simulation.FloorKeeping.AT_ONCE));
     /** How many of {@link #VARIANTS} are the policies as the scenario bounds them. */
     static final int POLICIES = ShareRule.values().length;
     /** "A few" nodes taken back from one instance an hour: at most this many (one every ten minutes). */
@@ -151,10 +195,13 @@ public final class Sharing {
 
     /** Runs every seed and policy, prints the tables, writes the files; returns the best policy's row. */
     public Row run() {
-        out.printf("A grid of %d nodes shared by %d framework instances whose peaks add up to %d; %s; %d seeds × %d h, "
-                + "O_grow %d s%n", scenario.nodes(), scenario.members().size(), scenario.peak(),
-                scenario.arbitration().withRule(ShareRule.FAIR).describe().replace("policy fair, ", ""), runs.seeds(),
-                runs.length().toHours(), runs.delay().mean().toSeconds());
+        out.printf("A grid of %d nodes shared by %d framework instances whose peaks add up to %d; %s; the Static runner "
+                + "asks for workers taken back %s; %d seeds × %d h, O_grow %d s%n", scenario.nodes(),
+                scenario.members().size(), scenario.peak(),
+                scenario.arbitration().withRule(ShareRule.FAIR).describe().replace("policy fair, ", ""),
+                scenario.floorKeeping() == Simulation.FloorKeeping.WHEN_NEEDED
+                        ? "one at a time when none of its workers is idle" : "all at once at every sample",
+                runs.seeds(), runs.length().toHours(), runs.delay().mean().toSeconds());
         long t0 = System.nanoTime();
         List<SeedRun> seeds = LongStream.rangeClosed(1, runs.seeds()).parallel().mapToObj(this::seed).toList();
         runs.progress().printf("  %d seeds × (%d alone + %d shared runs) in %.1f s%n", runs.seeds(),
@@ -169,7 +216,9 @@ public final class Sharing {
                 + "applications killed, wait for a grow; what was taken: idle workers ended, workers asked for, "
                 + "workers ended after the grace", rows.subList(0, POLICIES));
         printRows("Other bounds on taking back (fair and performance): patience (refused below its share this long "
-                + "first), at most N nodes from one instance an hour", rows.subList(POLICIES, rows.size()));
+                + "first), at most N nodes from one instance an hour; queued: the instances' queued work counted as "
+                + "demand; floors at-once: the Static runner asking for every worker taken back at every sample, "
+                + "as before", rows.subList(POLICIES, rows.size()));
         printInstances(rows);
         write(rows, seeds);
         out.println();
@@ -189,7 +238,7 @@ public final class Sharing {
         List<Simulation.Shared> shared = new ArrayList<>();
         for (Variant v : rules) {
             Simulation sim = new Simulation(new SimGrid(List.of(scenario.nodes()), SimGrid.Background.NONE, seed), seed)
-                    .arbitrated(v.settings(scenario.arbitration()));
+                    .floorKeeping(v.floorKeeping(scenario)).arbitrated(v.settings(scenario.arbitration()));
             for (int i = 0; i < workloads.size(); i++) {
                 Member m = scenario.members().get(i);
                 sim.instance(m.name(), workloads.get(i), m.settings(), runs.delay(), "fs0");
@@ -290,10 +339,10 @@ public final class Sharing {
     private void printRows(String title, List<Row> rows) {
         out.println();
         out.println(title);
-        out.printf("  %-22s %13s %13s %8s %14s %10s %9s %8s%n", "policy", "ratio", "utilization %", "held %",
+        out.printf("  %-30s %13s %13s %8s %14s %10s %9s %8s%n", "policy", "ratio", "utilization %", "held %",
                 "taken back /h", "most /h", "killed", "wait s");
         for (Row r : rows) {
-            out.printf("  %-22s %13s %13s %8.1f %14s %10.1f %9.0f %8.1f   idle %.1f/h asked %.1f/h ended %.1f/h%n",
+            out.printf("  %-30s %13s %13s %8.1f %14s %10.1f %9.0f %8.1f   idle %.1f/h asked %.1f/h ended %.1f/h%n",
                     r.rule().label(), r.ratio().text2(),
                     r.utilization().text(), r.held().mean(), r.takenBackPerHour().text(),
                     r.mostTakenFromOnePerHour().mean(), r.killed().mean(), r.waitSeconds().mean(), r.idlePerHour().mean(),
@@ -305,11 +354,11 @@ public final class Sharing {
         out.println();
         out.println("Per instance: figure normalised by its figure alone (RLs: 1 / (1 − lost), SWCs: mean slowdown); "
                 + "lost % or slowdown; taken back per hour; wait s");
-        StringBuilder head = new StringBuilder(String.format("  %-22s", "policy"));
+        StringBuilder head = new StringBuilder(String.format("  %-30s", "policy"));
         scenario.members().forEach(m -> head.append(String.format(" | %-32s", m.name())));
         out.println(head);
         for (Row r : rows) {
-            StringBuilder line = new StringBuilder(String.format("  %-22s", r.rule().label()));
+            StringBuilder line = new StringBuilder(String.format("  %-30s", r.rule().label()));
             for (int i = 0; i < scenario.members().size(); i++) {
                 String own = scenario.members().get(i).queues() ? "sd " + String.format("%.2f", r.slowdown().get(i).mean())
                         : String.format("%4.1f%%", r.lostPercent().get(i).mean());
@@ -334,7 +383,7 @@ public final class Sharing {
             boolean ratio = r.ratio().mean() <= GOAL_RATIO;
             boolean util = du.mean() >= 0;
             boolean gentle = r.mostTakenFromOnePerHour().mean() <= GOAL_PER_HOUR;
-            out.printf("  %-22s ratio %s %s  utilization %+.2f ± %.2f points %s  most from one instance %4.1f/h %s  %s%n",
+            out.printf("  %-30s ratio %s %s  utilization %+.2f ± %.2f points %s  most from one instance %4.1f/h %s  %s%n",
                     r.rule().label(), r.ratio().text2(), ratio ? "ok " : "NOT", du.mean(), du.sd(), util ? "ok " : "NOT",
                     r.mostTakenFromOnePerHour().mean(), gentle ? "ok " : "NOT",
                     ratio && util && gentle ? "goal met" : "goal not met");
@@ -389,13 +438,14 @@ public final class Sharing {
     }
 
     private void chart(List<Row> rows) {
-        CategoryChart chart = new CategoryChartBuilder().width(1400).height(550)
+        CategoryChart chart = new CategoryChartBuilder().width(1600).height(650)
                 .title("Each instance's figure normalised by its figure alone (1 = as if alone; " + runs.seeds()
                         + " seeds × " + runs.length().toHours() + " h)").xAxisTitle("policy")
                 .yAxisTitle("normalised figure (lower is better)").build();
         chart.getStyler().setChartBackgroundColor(java.awt.Color.WHITE);
         chart.getStyler().setLegendPosition(org.knowm.xchart.style.Styler.LegendPosition.OutsideS);
         chart.getStyler().setLegendLayout(org.knowm.xchart.style.Styler.LegendLayout.Horizontal);
+        chart.getStyler().setXAxisLabelRotation(20);
         List<String> names = rows.stream().map(r -> r.rule().label()).toList();
         for (int i = 0; i < scenario.members().size(); i++) {
             int k = i;
