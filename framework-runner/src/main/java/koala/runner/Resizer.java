@@ -32,7 +32,7 @@ final class Resizer {
     private WorkerPolicy workers;
     private OrchestratorPolicy orchestrators;
     private String home = "";
-    private String lastKeep;
+    private WorkerDecision.Kind lastKeep;
 
     Resizer(Entities entities, Schedd schedd, Deployd deployd, Events events, GrowOverhead growOverhead) {
         this.entities = entities;
@@ -105,12 +105,12 @@ final class Resizer {
     }
 
     /**
-     * Logs a sample's Keep when it keeps for a new kind of reason (numbers aside), so that the log
-     * shows why a Proactive instance does not move without a line every sample.
+     * Logs a sample's Keep when it keeps for a new kind of reason, so that the log shows why a
+     * Proactive instance does not move without a line every sample.
      */
     private void keeping(WorkerDecision decision, Instant now) {
-        String kind = decision instanceof WorkerDecision.Keep ? decision.reason().replaceAll("[0-9.]+", "#") : null;
-        if (kind != null && !kind.equals(lastKeep)) {
+        WorkerDecision.Kind kind = decision instanceof WorkerDecision.Keep ? decision.kind() : null;
+        if (kind != null && kind != lastKeep) {
             events.add(now, decision.reason());
         }
         lastKeep = kind;
