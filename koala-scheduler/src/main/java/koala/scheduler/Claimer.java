@@ -11,6 +11,7 @@ import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import koala.common.failure.Failure;
 import koala.common.http.ApiException;
 import koala.placement.Assignment;
 import koala.placement.ComponentNeed;
@@ -85,7 +86,7 @@ final class Claimer {
         try {
             String pilot = pilots.submit(node, job.record().owner());
             book.save(job, node.submitted(pilot, clock.instant()));
-        } catch (ApiException e) {
+        } catch (ApiException | Failure e) {
             LOG.warn("pilot for node {} on {} refused: {}", node.id(), node.site(), e.getMessage());
             book.save(job, node.submitted(null, clock.instant()).with(NodeState.LOST));
         }

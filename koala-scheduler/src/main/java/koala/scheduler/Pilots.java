@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.function.Function;
 import koala.common.api.NodeTask;
 import koala.common.grid.SiteConfig;
+import koala.common.failure.Unavailable;
 import koala.common.http.ApiException;
 import koala.common.runner.RunnerClient;
 import koala.common.site.PilotSpec;
@@ -68,7 +69,7 @@ final class Pilots {
     private final java.util.concurrent.ExecutorService killer = java.util.concurrent.Executors.newSingleThreadExecutor(
             SchedulerDaemon.daemon("pilot-kills"));
 
-    /** @param launchers each site's launcher; may throw an {@link ApiException} while a site is unreachable */
+    /** @param launchers each site's launcher; may throw {@link Unavailable} while a site is unreachable */
     Pilots(Agents agents, Map<String, SiteConfig> sites, Function<String, Launcher> launchers,
            Duration giveUp, String tag) {
         this.tag = tag;
@@ -94,7 +95,7 @@ final class Pilots {
         Launcher launcher = launchers.apply(node.site());
         Agent agent = agents.of(node.site(), owner);
         if (agent == null) {
-            throw ApiException.unavailable("site " + node.site() + " has not been reached");
+            throw new Unavailable("site " + node.site() + " has not been reached");
         }
         // a user's pilots write where only that user may: their own directory beside the site account's
         String logDir = agent.account().equals(site.agentUser()) ? launcher.logDir()

@@ -6,7 +6,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import koala.common.http.ApiException;
+import koala.common.failure.Unavailable;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
@@ -35,7 +35,7 @@ final class SchedulerLoop implements AutoCloseable {
         }, 0, period.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /** Runs {@code work} on the loop and returns its result; its ApiException reaches the caller. */
+    /** Runs {@code work} on the loop and returns its result; a Failure it throws reaches the caller. */
     <T> T call(Callable<T> work) {
         T result = look(work);
         changed();
@@ -56,10 +56,10 @@ final class SchedulerLoop implements AutoCloseable {
             }
             throw new IllegalStateException(e.getCause());
         } catch (TimeoutException e) {
-            throw ApiException.unavailable("the scheduler is busy; try again");
+            throw new Unavailable("the scheduler is busy; try again");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw ApiException.unavailable("interrupted");
+            throw new Unavailable("interrupted");
         }
     }
 
