@@ -5,7 +5,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import koala.common.api.GrowResult;
-import koala.common.http.ApiException;
+import koala.common.failure.Conflict;
+import koala.common.failure.Unavailable;
 import koala.common.runner.RunnerMessages;
 import koala.common.runner.RunnerMessages.OrchestratorPlace;
 import koala.common.runner.RunnerMessages.Refusal;
@@ -78,7 +79,7 @@ final class Resizer {
     ShrinkResult shrink(List<String> nodes, Instant now) {
         for (String node : nodes) {
             if (entities.get(node).filter(e -> e.is(Entities.WORKER)).isEmpty()) {
-                throw new ApiException(409, "node " + node + " is not a worker of instance " + schedd.instance(),
+                throw new Conflict("node " + node + " is not a worker of instance " + schedd.instance(),
                         "nodes");
             }
         }
@@ -126,16 +127,16 @@ final class Resizer {
         }
         GrowResult result = deploy(Entities.ORCHESTRATOR, 1, decision.reason(), now, 1);
         if (result.granted() == 0) {
-            throw new ApiException(503, "no orchestrator node: " + decision.reason() + ", but " + result.reason());
+            throw new Unavailable("no orchestrator node: " + decision.reason() + ", but " + result.reason());
         }
         return new OrchestratorPlace(result.nodes().get(0), true, decision.reason());
     }
 
     OrchestratorPlace orchestratorDone(String node, Instant now) {
-        Entity e = entities.get(node).filter(n -> n.is(Entities.ORCHESTRATOR)).orElseThrow(() -> new ApiException(409,
+        Entity e = entities.get(node).filter(n -> n.is(Entities.ORCHESTRATOR)).orElseThrow(() -> new Conflict(
                 "node " + node + " is not an orchestrator node of instance " + schedd.instance(), "node"));
         if (e.orchestrators() == 0) {
-            throw new ApiException(409, "orchestrator node " + node + " hosts no orchestrator", "node");
+            throw new Conflict("orchestrator node " + node + " hosts no orchestrator", "node");
         }
         entities.put(e.hosting(e.orchestrators() - 1, now));
         return new OrchestratorPlace(node, false, node + " hosts " + (e.orchestrators() - 1) + " orchestrators");

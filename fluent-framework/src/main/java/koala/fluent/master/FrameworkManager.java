@@ -11,6 +11,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import koala.common.failure.Conflict;
+import koala.common.failure.InvalidField;
+import koala.common.failure.NotFound;
 import koala.common.http.ApiException;
 import koala.common.runner.RunnerMessages.GrowResult;
 import koala.fluent.AppOutcome;
@@ -89,10 +92,10 @@ public final class FrameworkManager {
     /** A DeviceManager reports in: its worker joins, and may start waiting SWCs or complete a pending grow. */
     public synchronized void device(DeviceHello hello) {
         if (hello.node() == null || hello.url() == null) {
-            throw ApiException.badRequest(hello.node() == null ? "node" : "url", "missing");
+            throw new InvalidField(hello.node() == null ? "node" : "url", "missing");
         }
         if (hello.slots() != null && hello.slots() < 1) {
-            throw ApiException.badRequest("slots", hello.slots() + ": a worker has at least 1 slot");
+            throw new InvalidField("slots", hello.slots() + ": a worker has at least 1 slot");
         }
         if (urls.put(hello.node(), hello.url()) != null) {
             events.add("worker " + hello.node() + " reported in again at " + hello.url());
@@ -113,9 +116,9 @@ public final class FrameworkManager {
 
     /** An application's last component is done (or failed): its slots and orchestrator are freed. */
     public synchronized void done(String app, AppDone done) {
-        AppBook.Entry entry = book.find(app).orElseThrow(() -> ApiException.notFound("application " + app));
+        AppBook.Entry entry = book.find(app).orElseThrow(() -> new NotFound("application " + app));
         if (entry.state() != AppBook.State.RUNNING) {
-            throw new ApiException(409, app + " is " + entry.state() + ", not running", "app");
+            throw new Conflict(app + " is " + entry.state() + ", not running", "app");
         }
         if (done.error() != null) {
             fail(entry, done.error());
@@ -268,7 +271,7 @@ public final class FrameworkManager {
             }
             ahead++;
         }
-        throw ApiException.notFound("job " + id);
+        throw new NotFound("job " + id);
     }
 
     public synchronized MasterStatus status() {

@@ -6,17 +6,18 @@ package koala.common.failure;
  * decides which status that is. The message is what the caller reads; {@link #field()} names the
  * request field at fault, when there is one.
  *
- * <p>Throw the subclass that says what happened: {@link NotFound}, {@link Conflict} (the thing is
+ * <p>Throw the subclass that says what happened: {@link NotFound}, {@link Gone} (was there, is no
+ * more), {@link Conflict} (the thing is
  * in a state that does not allow it), {@link InvalidField}, {@link Unavailable} (try again later),
  * {@link Forbidden} (not the caller's), {@link OverLimit} (past a per-user cap),
  * {@link Unauthenticated} (the caller did not prove who it is) or {@link Refused} (well-formed, but
  * the system behind KOALA will not do it, e.g. SGE refuses a job).
  */
 public abstract sealed class Failure extends RuntimeException
-        permits NotFound, Conflict, InvalidField, Unavailable, Forbidden, OverLimit, Unauthenticated, Refused {
+        permits NotFound, Gone, Conflict, InvalidField, Unavailable, Forbidden, OverLimit, Unauthenticated, Refused {
 
     /** The kinds, one per subclass, for code that switches over them (the edge does, exhaustively). */
-    public enum Kind { NOT_FOUND, CONFLICT, INVALID_FIELD, UNAVAILABLE, FORBIDDEN, OVER_LIMIT, UNAUTHENTICATED, REFUSED }
+    public enum Kind { NOT_FOUND, GONE, CONFLICT, INVALID_FIELD, UNAVAILABLE, FORBIDDEN, OVER_LIMIT, UNAUTHENTICATED, REFUSED }
 
     private final String field;
 

@@ -6,6 +6,11 @@ public final class Forbidden extends Failure {
         super(message, null);
     }
 
+    /** @param field the request field naming what the caller may not have, e.g. "file" */
+    public Forbidden(String message, String field) {
+        super(message, field);
+    }
+
     @Override
     public Kind kind() {
         return Kind.FORBIDDEN;

@@ -17,6 +17,7 @@ public final class FailureStatus {
             case FORBIDDEN -> 403;
             case NOT_FOUND -> 404;
             case CONFLICT -> 409;
+            case GONE -> 410;
             case REFUSED -> 422;
             case OVER_LIMIT -> 429;
             case UNAVAILABLE -> 503;
