@@ -243,7 +243,7 @@ public final class FrameworkRunner {
         }
         Instant now = clock.instant();
         Entity e = gone.get();
-        events.add(now, e.role() + " " + node + " lost: " + why);
+        events.add(now, EventKind.LOST, e.role() + " " + node + " lost: " + why, java.util.Map.of("node", node, "role", e.role()));
         try {
             schedd.release(List.of(node), e.role() + " lost: " + why);
         } catch (ApiException ex) {
@@ -273,7 +273,7 @@ public final class FrameworkRunner {
             return;
         }
         state = how;
-        events.add(clock.instant(), "instance " + (how == State.FAILED ? "failed" : "ends") + ": " + why);
+        events.add(clock.instant(), EventKind.ENDED, "instance " + (how == State.FAILED ? "failed" : "ends") + ": " + why, java.util.Map.of("state", how.name()));
         try {
             if (!schedd.allocation().ended() && how == State.FAILED) {
                 schedd.fail(why);

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import koala.common.api.GrowResult;
 import koala.common.failure.Conflict;
 import koala.common.failure.Unavailable;
@@ -72,7 +73,8 @@ final class Resizer {
             }
             return new RunnerMessages.GrowResult(requested, result.granted(), result.nodes(), reason);
         }
-        events.add(now, "grow request for " + requested + " refused: " + decision.reason());
+        events.add(now, EventKind.GROW_REFUSED, "grow request for " + requested + " refused: " + decision.reason(),
+                Map.of("count", requested, "decision", decision.kind().name()));
         return new RunnerMessages.GrowResult(requested, 0, List.of(), decision.reason());
     }
 
@@ -112,7 +114,7 @@ final class Resizer {
     private void keeping(WorkerDecision decision, Instant now) {
         WorkerDecision.Kind kind = decision instanceof WorkerDecision.Keep ? decision.kind() : null;
         if (kind != null && kind != lastKeep) {
-            events.add(now, decision.reason());
+            events.add(now, EventKind.KEEP, decision.reason(), Map.of("decision", kind.name()));
         }
         lastKeep = kind;
     }
@@ -122,7 +124,8 @@ final class Resizer {
         if (decision instanceof OrchestratorDecision.UseNode use) {
             Entity node = entities.get(use.node()).orElseThrow();
             entities.put(node.hosting(node.orchestrators() + 1, now));
-            events.add(now, "orchestrator on " + use.node() + ": " + use.reason());
+            events.add(now, EventKind.ORCHESTRATOR, "orchestrator on " + use.node() + ": " + use.reason(),
+                    Map.of("node", use.node()));
             return new OrchestratorPlace(use.node(), false, use.reason());
         }
         GrowResult result = deploy(Entities.ORCHESTRATOR, 1, decision.reason(), now, 1);
@@ -146,16 +149,21 @@ final class Resizer {
     GrowResult deploy(String role, int count, String reason, Instant now, int orchestratorsEach) {
         GrowResult result = schedd.grow(deployd.request(role, count, reason));
         entities.starting(result.nodes(), role, now, orchestratorsEach);
-        events.add(now, result.granted() == 0 ? "no " + role + " node: " + result.reason() + " (" + reason + ")"
-                : "grow " + result.granted() + " " + role + (result.granted() == 1 ? "" : "s") + " " + result.nodes()
-                + ": " + reason + (result.reason() == null ? "" : "; " + result.reason()));
+        if (result.granted() == 0) {
+            events.add(now, EventKind.NO_NODE, "no " + role + " node: " + result.reason() + " (" + reason + ")",
+                    Map.of("role", role, "count", count));
+        } else {
+            events.add(now, EventKind.GROW, "grow " + result.granted() + " " + role + (result.granted() == 1 ? "" : "s")
+                    + " " + result.nodes() + ": " + reason + (result.reason() == null ? "" : "; " + result.reason()),
+                    Map.of("role", role, "count", result.granted(), "nodes", result.nodes()));
+        }
         return result;
     }
 
     void release(List<String> nodes, String reason, Instant now) {
         schedd.release(nodes, reason);
         nodes.forEach(entities::remove);
-        events.add(now, "release " + nodes + ": " + reason);
+        events.add(now, EventKind.RELEASE, "release " + nodes + ": " + reason, Map.of("nodes", nodes));
     }
 
     private ShrinkResult apply(WorkerDecision decision, Instant now) {
@@ -165,7 +173,8 @@ final class Resizer {
             release(r.workers(), r.reason(), now);
             return new ShrinkResult(r.workers(), refused, r.reason());
         }
-        events.add(now, "shrink: " + decision.reason());
+        events.add(now, EventKind.SHRINK_REFUSED, "shrink: " + decision.reason(),
+                Map.of("decision", decision.kind().name()));
         return new ShrinkResult(List.of(), refused, decision.reason());
     }
 
