@@ -8,6 +8,7 @@ import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import koala.common.event.EventLine;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
@@ -23,7 +24,17 @@ final class Events {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
 
     private final Deque<String> recent = new ArrayDeque<>();
+    private final Consumer<String> out;
     private long instance = -1;
+
+    Events() {
+        this(LOG::info);
+    }
+
+    /** @param out where each event's JSON line goes */
+    Events(Consumer<String> out) {
+        this.out = out;
+    }
 
     void instance(long id) {
         this.instance = id;
@@ -37,7 +48,7 @@ final class Events {
     synchronized void add(Instant at, EventKind kind, String text, Map<String, ?> fields) {
         Map<String, Object> all = new LinkedHashMap<>(fields);
         all.put("instance", instance);
-        LOG.info(new EventLine(at, kind.name(), text, all).json());
+        out.accept(new EventLine(at, kind.name(), text, all).json());
         recent.addLast(TIME.format(at) + " " + text);
         if (recent.size() > KEPT) {
             recent.removeFirst();
