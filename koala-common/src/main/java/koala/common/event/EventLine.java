@@ -4,11 +4,13 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.TreeMap;
 import koala.common.json.PlainJson;
 
 /**
@@ -29,13 +31,13 @@ public record EventLine(Instant time, String kind, String text, Map<String, Obje
         Objects.requireNonNull(time, "time");
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(text, "text");
-        java.util.TreeMap<String, Object> sorted = new java.util.TreeMap<>();
+        TreeMap<String, Object> sorted = new TreeMap<>();
         fields.forEach((k, v) -> {
             if (v != null) {
                 sorted.put(k, v);
             }
         });
-        fields = java.util.Collections.unmodifiableMap(sorted);
+        fields = Collections.unmodifiableMap(sorted);
         for (String own : OWN) {
             if (fields.containsKey(own)) {
                 throw new IllegalArgumentException("'" + own + "' is an event's own field, not an extra one");
