@@ -5,35 +5,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import koala.common.failure.Conflict;
+import koala.common.failure.InvalidField;
+import koala.common.failure.NotFound;
 import koala.provisioning.PolicyKind;
 
 /**
  * The FrameworkJobManager: registry of every framework instance on the grid. A runner registers
  * its instance on the allocation it holds, then says where the master is; clients look the master
  * up here. Everything else about an instance — its nodes per role, sites, state, grows and
- * shrinks — is its allocation's, kept by the scheduler, and is not copied here.
+ * shrinks — is its allocation's, kept by the scheduler, and is not copied here. What it refuses
+ * it refuses with a domain {@link koala.common.failure.Failure}.
  */
 public final class FrameworkRegistry {
-    /** Why a registration or an update is refused: the field and the reason. */
-    public static final class Refused extends RuntimeException {
-        private final int status;
-        private final String field;
-
-        Refused(int status, String field, String reason) {
-            super(field == null ? reason : field + ": " + reason);
-            this.status = status;
-            this.field = field;
-        }
-
-        public int status() {
-            return status;
-        }
-
-        public String field() {
-            return field;
-        }
-    }
-
     private final Map<Long, FrameworkRecord> records = new TreeMap<>();
     private final FrameworkStore store;
     private final InstantSource clock;
@@ -51,12 +35,16 @@ public final class FrameworkRegistry {
      */
     public FrameworkRecord register(long allocation, String name, String jdfFile, String jdf, String policy,
                                     Map<String, String> parameters, String runner) {
-        require(name != null && !name.isBlank(), 400, "name", "missing");
-        require(policy != null && PolicyKind.shortNames().contains(policy), 400,
-                "policy", "'" + policy + "' is not one of " + PolicyKind.names());
-        require(!records.containsKey(allocation), 409, "allocation",
-                "allocation " + allocation + " already holds instance " + Optional.ofNullable(records.get(allocation))
-                        .map(FrameworkRecord::name).orElse(""));
+        if (name == null || name.isBlank()) {
+            throw new InvalidField("name", "missing");
+        }
+        if (policy == null || !PolicyKind.shortNames().contains(policy)) {
+            throw new InvalidField("policy", "'" + policy + "' is not one of " + PolicyKind.names());
+        }
+        if (records.containsKey(allocation)) {
+            throw new Conflict("allocation: allocation " + allocation + " already holds instance "
+                    + records.get(allocation).name(), "allocation");
+        }
         FrameworkRecord record = new FrameworkRecord(allocation, name, jdfFile, jdf, policy, parameters, runner, null,
                 null, clock.instant());
         save(record);
@@ -66,15 +54,16 @@ public final class FrameworkRegistry {
     /** The runner says where its master runs. */
     public FrameworkRecord master(long id, String node, String address) {
         FrameworkRecord record = get(id);
-        require(address != null && address.matches("[^\\s:]+:\\d{1,5}"), 400, "address",
-                "'" + address + "' is not host:port");
+        if (address == null || !address.matches("[^\\s:]+:\\d{1,5}")) {
+            throw new InvalidField("address", "'" + address + "' is not host:port");
+        }
         FrameworkRecord next = record.withMaster(node, address);
         save(next);
         return next;
     }
 
     public FrameworkRecord get(long id) {
-        return find(id).orElseThrow(() -> new Refused(404, null, "framework instance " + id + " not found"));
+        return find(id).orElseThrow(() -> new NotFound("framework instance " + id));
     }
 
     public Optional<FrameworkRecord> find(long id) {
@@ -88,11 +77,5 @@ public final class FrameworkRegistry {
     private void save(FrameworkRecord record) {
         store.saveFramework(record);
         records.put(record.id(), record);
-    }
-
-    private static void require(boolean ok, int status, String field, String reason) {
-        if (!ok) {
-            throw new Refused(status, field, reason);
-        }
     }
 }

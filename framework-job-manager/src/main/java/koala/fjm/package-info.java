@@ -3,7 +3,7 @@
  * the scheduler. {@link koala.fjm.FrameworkRegistry} registers an instance on the allocation its
  * runner holds (name, JDF, provisioning policy — one of {@code PolicyKind}'s names — and effective
  * settings, runner) and records where its master is, refusing what is wrong with
- * {@link koala.fjm.FrameworkRegistry.Refused} (a status, the field, the reason). Its
+ * a {@link koala.common.failure.Failure} (InvalidField, Conflict, NotFound). Its
  * {@link koala.fjm.FrameworkRecord}s survive a restart through a
  * {@link koala.fjm.FrameworkStore}, the scheduler's database. Nodes, sites, state and history are the
  * allocation's and are not copied here.

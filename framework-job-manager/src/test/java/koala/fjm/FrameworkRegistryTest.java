@@ -8,6 +8,9 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import koala.common.failure.Conflict;
+import koala.common.failure.InvalidField;
+import koala.common.failure.NotFound;
 import org.junit.jupiter.api.Test;
 
 class FrameworkRegistryTest {
@@ -48,16 +51,17 @@ class FrameworkRegistryTest {
     void badRegistrationsAreRefusedWithTheFieldAndChangeNothing() {
         registry.register(7, "fluent-1", "f.jdf", "", "ondemand", Map.of(), "r");
         assertThatThrownBy(() -> registry.register(7, "other", "f.jdf", "", "static", Map.of(), "r"))
-                .isInstanceOfSatisfying(FrameworkRegistry.Refused.class, e -> {
-                    assertThat(e.status()).isEqualTo(409);
+                .isInstanceOfSatisfying(Conflict.class, e -> {
+                    assertThat(e.field()).isEqualTo("allocation");
                     assertThat(e.getMessage()).isEqualTo("allocation: allocation 7 already holds instance fluent-1");
                 });
         assertThatThrownBy(() -> registry.register(8, "x", "f.jdf", "", "greedy", Map.of(), "r"))
+                .isInstanceOfSatisfying(InvalidField.class, e -> assertThat(e.field()).isEqualTo("policy"))
                 .hasMessage("policy: 'greedy' is not one of static, ondemand, proactive, reserve, pool");
-        assertThatThrownBy(() -> registry.master(7, "7.0.0", "vm"))
+        assertThatThrownBy(() -> registry.master(7, "7.0.0", "vm")).isInstanceOf(InvalidField.class)
                 .hasMessage("address: 'vm' is not host:port");
-        assertThatThrownBy(() -> registry.get(9)).isInstanceOfSatisfying(FrameworkRegistry.Refused.class,
-                e -> assertThat(e.status()).isEqualTo(404));
+        assertThatThrownBy(() -> registry.get(9)).isInstanceOf(NotFound.class)
+                .hasMessage("framework instance 9 not found");
         assertThat(store.rows).hasSize(1);
         assertThat(registry.get(7).masterAddress()).isNull();
     }

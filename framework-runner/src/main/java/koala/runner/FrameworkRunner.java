@@ -9,6 +9,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import koala.common.api.JobView;
 import koala.common.api.NodeView;
+import koala.common.failure.Conflict;
+import koala.common.failure.Gone;
 import koala.common.http.ApiException;
 import koala.common.jdf.JobDescription;
 import koala.common.runner.RunnerMessages;
@@ -144,7 +146,7 @@ public final class FrameworkRunner {
 
     synchronized void activity(String node, boolean busy, Instant since) {
         Entity e = entities.get(node).filter(w -> w.is(Entities.WORKER) && w.running()).orElseThrow(() ->
-                new ApiException(409, "node " + node + " is not a running worker of instance " + schedd.instance(),
+                new Conflict("node " + node + " is not a running worker of instance " + schedd.instance(),
                         "node"));
         entities.activity(e, busy, since, clock.instant());
     }
@@ -163,7 +165,7 @@ public final class FrameworkRunner {
     }
 
     private Entity known(String node) {
-        return entities.get(node).orElseThrow(() -> new ApiException(410, "node " + node
+        return entities.get(node).orElseThrow(() -> new Gone("node " + node
                 + " is not (or no longer) a node of instance " + schedd.instance(), "node"));
     }
 
@@ -201,7 +203,7 @@ public final class FrameworkRunner {
             schedulerSilence.answered(now).ifPresent(text -> events.add(now, text));
             return true;
         } catch (ApiException e) {
-            if (e.status() != 503 && e.status() != 504) {
+            if (!e.transientFailure()) {
                 throw e;
             }
             if (schedulerSilence.silent(now)) {
@@ -244,7 +246,7 @@ public final class FrameworkRunner {
         }
         Instant now = clock.instant();
         Entity e = gone.get();
-        events.add(now, e.role() + " " + node + " lost: " + why);
+        events.add(now, EventKind.LOST, e.role() + " " + node + " lost: " + why, java.util.Map.of("node", node, "role", e.role()));
         try {
             schedd.release(List.of(node), e.role() + " lost: " + why);
         } catch (ApiException ex) {
@@ -274,7 +276,7 @@ public final class FrameworkRunner {
             return;
         }
         state = how;
-        events.add(clock.instant(), "instance " + (how == State.FAILED ? "failed" : "ends") + ": " + why);
+        events.add(clock.instant(), EventKind.ENDED, "instance " + (how == State.FAILED ? "failed" : "ends") + ": " + why, java.util.Map.of("state", how.name()));
         try {
             if (!schedd.allocation().ended() && how == State.FAILED) {
                 schedd.fail(why);

@@ -4,8 +4,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import koala.common.api.GrowResult;
-import koala.common.http.ApiException;
+import koala.common.failure.Conflict;
+import koala.common.failure.Unavailable;
 import koala.common.runner.RunnerMessages;
 import koala.common.runner.RunnerMessages.OrchestratorPlace;
 import koala.common.runner.RunnerMessages.Refusal;
@@ -32,7 +34,7 @@ final class Resizer {
     private WorkerPolicy workers;
     private OrchestratorPolicy orchestrators;
     private String home = "";
-    private String lastKeep;
+    private WorkerDecision.Kind lastKeep;
 
     Resizer(Entities entities, Schedd schedd, Deployd deployd, Events events, GrowOverhead growOverhead) {
         this.entities = entities;
@@ -71,14 +73,15 @@ final class Resizer {
             }
             return new RunnerMessages.GrowResult(requested, result.granted(), result.nodes(), reason);
         }
-        events.add(now, "grow request for " + requested + " refused: " + decision.reason());
+        events.add(now, EventKind.GROW_REFUSED, "grow request for " + requested + " refused: " + decision.reason(),
+                Map.of("count", requested, "decision", decision.kind().name()));
         return new RunnerMessages.GrowResult(requested, 0, List.of(), decision.reason());
     }
 
     ShrinkResult shrink(List<String> nodes, Instant now) {
         for (String node : nodes) {
             if (entities.get(node).filter(e -> e.is(Entities.WORKER)).isEmpty()) {
-                throw new ApiException(409, "node " + node + " is not a worker of instance " + schedd.instance(),
+                throw new Conflict("node " + node + " is not a worker of instance " + schedd.instance(),
                         "nodes");
             }
         }
@@ -105,13 +108,13 @@ final class Resizer {
     }
 
     /**
-     * Logs a sample's Keep when it keeps for a new kind of reason (numbers aside), so that the log
-     * shows why a Proactive instance does not move without a line every sample.
+     * Logs a sample's Keep when it keeps for a new kind of reason, so that the log shows why a
+     * Proactive instance does not move without a line every sample.
      */
     private void keeping(WorkerDecision decision, Instant now) {
-        String kind = decision instanceof WorkerDecision.Keep ? decision.reason().replaceAll("[0-9.]+", "#") : null;
-        if (kind != null && !kind.equals(lastKeep)) {
-            events.add(now, decision.reason());
+        WorkerDecision.Kind kind = decision instanceof WorkerDecision.Keep ? decision.kind() : null;
+        if (kind != null && kind != lastKeep) {
+            events.add(now, EventKind.KEEP, decision.reason(), Map.of("decision", kind.name()));
         }
         lastKeep = kind;
     }
@@ -121,21 +124,22 @@ final class Resizer {
         if (decision instanceof OrchestratorDecision.UseNode use) {
             Entity node = entities.get(use.node()).orElseThrow();
             entities.put(node.hosting(node.orchestrators() + 1, now));
-            events.add(now, "orchestrator on " + use.node() + ": " + use.reason());
+            events.add(now, EventKind.ORCHESTRATOR, "orchestrator on " + use.node() + ": " + use.reason(),
+                    Map.of("node", use.node()));
             return new OrchestratorPlace(use.node(), false, use.reason());
         }
         GrowResult result = deploy(Entities.ORCHESTRATOR, 1, decision.reason(), now, 1);
         if (result.granted() == 0) {
-            throw new ApiException(503, "no orchestrator node: " + decision.reason() + ", but " + result.reason());
+            throw new Unavailable("no orchestrator node: " + decision.reason() + ", but " + result.reason());
         }
         return new OrchestratorPlace(result.nodes().get(0), true, decision.reason());
     }
 
     OrchestratorPlace orchestratorDone(String node, Instant now) {
-        Entity e = entities.get(node).filter(n -> n.is(Entities.ORCHESTRATOR)).orElseThrow(() -> new ApiException(409,
+        Entity e = entities.get(node).filter(n -> n.is(Entities.ORCHESTRATOR)).orElseThrow(() -> new Conflict(
                 "node " + node + " is not an orchestrator node of instance " + schedd.instance(), "node"));
         if (e.orchestrators() == 0) {
-            throw new ApiException(409, "orchestrator node " + node + " hosts no orchestrator", "node");
+            throw new Conflict("orchestrator node " + node + " hosts no orchestrator", "node");
         }
         entities.put(e.hosting(e.orchestrators() - 1, now));
         return new OrchestratorPlace(node, false, node + " hosts " + (e.orchestrators() - 1) + " orchestrators");
@@ -145,16 +149,21 @@ final class Resizer {
     GrowResult deploy(String role, int count, String reason, Instant now, int orchestratorsEach) {
         GrowResult result = schedd.grow(deployd.request(role, count, reason));
         entities.starting(result.nodes(), role, now, orchestratorsEach);
-        events.add(now, result.granted() == 0 ? "no " + role + " node: " + result.reason() + " (" + reason + ")"
-                : "grow " + result.granted() + " " + role + (result.granted() == 1 ? "" : "s") + " " + result.nodes()
-                + ": " + reason + (result.reason() == null ? "" : "; " + result.reason()));
+        if (result.granted() == 0) {
+            events.add(now, EventKind.NO_NODE, "no " + role + " node: " + result.reason() + " (" + reason + ")",
+                    Map.of("role", role, "count", count));
+        } else {
+            events.add(now, EventKind.GROW, "grow " + result.granted() + " " + role + (result.granted() == 1 ? "" : "s")
+                    + " " + result.nodes() + ": " + reason + (result.reason() == null ? "" : "; " + result.reason()),
+                    Map.of("role", role, "count", result.granted(), "nodes", result.nodes()));
+        }
         return result;
     }
 
     void release(List<String> nodes, String reason, Instant now) {
         schedd.release(nodes, reason);
         nodes.forEach(entities::remove);
-        events.add(now, "release " + nodes + ": " + reason);
+        events.add(now, EventKind.RELEASE, "release " + nodes + ": " + reason, Map.of("nodes", nodes));
     }
 
     private ShrinkResult apply(WorkerDecision decision, Instant now) {
@@ -164,7 +173,8 @@ final class Resizer {
             release(r.workers(), r.reason(), now);
             return new ShrinkResult(r.workers(), refused, r.reason());
         }
-        events.add(now, "shrink: " + decision.reason());
+        events.add(now, EventKind.SHRINK_REFUSED, "shrink: " + decision.reason(),
+                Map.of("decision", decision.kind().name()));
         return new ShrinkResult(List.of(), refused, decision.reason());
     }
 

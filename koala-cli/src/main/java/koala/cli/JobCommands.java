@@ -86,7 +86,7 @@ final class JobCommands {
     }
 
     static boolean unreachable(ApiException e) {
-        return e.status() == 503 && e.getMessage().startsWith("cannot reach");
+        return e.unreached();
     }
 
     @Command(name = "jobs", mixinStandardHelpOptions = true, description = "List the jobs the scheduler knows.")

@@ -171,7 +171,7 @@ final class RunnerLaunch {
         try {
             return new Live(client.status(), null);
         } catch (ApiException e) {
-            if (e.status() == 503 || e.status() == 504) {
+            if (e.transientFailure()) {
                 Path log = file.resolveSibling(file.getFileName().toString().replaceFirst("\\.json$", ".log"));
                 return Live.unavailable("the runner does not answer (" + e.getMessage() + "); it may have died: "
                         + "see its log " + log);

@@ -2,35 +2,24 @@ package koala.cli;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.LocalTime;
-import java.time.ZoneId;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import koala.common.event.EventLine;
+import koala.fluent.master.MasterEventKind;
+import koala.runner.EventKind;
 
 /**
- * What an instance's logs say of its workers: the runner's log ({@code runners/runner-ID.log}:
- * grows with the nodes granted, each worker reporting in "after" so long since the grow was
- * asked, releases, losses, the instance's end) and the master's {@code events.log} (each worker
- * joining the master, the moment it can run an application). From these, over a window: worker
- * node-time allocated (from the grow request to the release, as the simulator counts it), the
- * grows, and each grow's overhead, request to worker joined.
+ * What an instance's events say of its workers: the runner's (JSON lines in its log,
+ * {@code runners/runner-ID.log}: grows with the nodes granted, stamped with the time they were
+ * asked for; releases, losses, the instance's end) and the master's ({@code events.log}: each
+ * worker joining the master, the moment it can run an application). Both are read as
+ * {@link EventLine}s, by kind and field; other lines of the runner's log are skipped. From these,
+ * over a window: worker node-time allocated (from the grow request to the release, as the
+ * simulator counts it), the grows, and each grow's overhead, request to worker joined.
  */
 final class TestbedLogs {
-    private static final Pattern RUNNER = Pattern.compile(
-            "^(\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}\\.\\d{3}) .*? - instance \\d+: (.*)$");
-    private static final Pattern GROW = Pattern.compile("^grow \\d+ workers? \\[([^]]*)]");
-    private static final Pattern REPORTED = Pattern.compile("^worker (\\S+) reported in on .* after ([0-9.]+) s");
-    private static final Pattern RELEASE = Pattern.compile("^release \\[([^]]*)]");
-    private static final Pattern LOST = Pattern.compile("^worker (\\S+) lost");
-    private static final Pattern JOINED = Pattern.compile("^(\\d{2}:\\d{2}:\\d{2}\\.\\d{3}) worker (\\S+) joined");
-
     /** A grow the runner carried out: when it was granted, and the worker nodes it gave. */
     record Grow(Instant at, List<String> nodes) {
     }
@@ -76,47 +65,36 @@ final class TestbedLogs {
     private TestbedLogs() {
     }
 
-    /**
-     * Reads the runner's log and the master's events; the master's lines carry the time of day
-     * only, taken on the day (in {@code zone}) that puts them nearest to {@code near}.
-     */
-    static Parsed parse(List<String> runnerLog, List<String> masterEvents, Instant near, ZoneId zone) {
+    /** Reads the runner's log and the master's events. */
+    static Parsed parse(List<String> runnerLog, List<String> masterEvents) {
         Map<String, Instant[]> spans = new LinkedHashMap<>();
         List<Grow> grows = new ArrayList<>();
-        for (String line : runnerLog) {
-            Matcher m = RUNNER.matcher(line);
-            if (!m.matches()) {
-                continue;
-            }
-            Instant at = LocalDateTime.parse(m.group(1).replace(' ', 'T')).atZone(zone).toInstant();
-            runnerEvent(m.group(2), at, spans, grows);
-        }
+        runnerLog.stream().flatMap(l -> EventLine.parse(l).stream()).forEach(e -> runnerEvent(e, spans, grows));
         for (String line : masterEvents) {
-            Matcher m = JOINED.matcher(line);
-            if (m.find() && spans.containsKey(m.group(2))) {
-                spans.get(m.group(2))[1] = onNearestDay(LocalTime.parse(m.group(1)), near, zone);
-            }
+            EventLine.parse(line).filter(e -> e.kind().equals(MasterEventKind.JOINED.name()))
+                    .ifPresent(e -> e.string("node").map(spans::get).ifPresent(t -> t[1] = e.time()));
         }
         List<WorkerSpan> workers = new ArrayList<>();
         spans.forEach((node, t) -> workers.add(new WorkerSpan(node, t[0], t[1], t[2])));
         return new Parsed(grows, workers);
     }
 
-    private static void runnerEvent(String text, Instant at, Map<String, Instant[]> spans, List<Grow> grows) {
-        Matcher m;
-        if ((m = GROW.matcher(text)).find()) {
-            List<String> nodes = names(m.group(1));
-            grows.add(new Grow(at, nodes));
-            // the grant's time stands for the request until the worker's report-in says when it was asked
-            nodes.forEach(n -> spans.put(n, new Instant[] {at, null, null}));
-        } else if ((m = REPORTED.matcher(text)).find() && spans.containsKey(m.group(1))) {
-            spans.get(m.group(1))[0] = at.minusMillis(Math.round(Double.parseDouble(m.group(2)) * 1000));
-        } else if ((m = RELEASE.matcher(text)).find()) {
-            names(m.group(1)).stream().filter(spans::containsKey).forEach(n -> released(spans.get(n), at));
-        } else if ((m = LOST.matcher(text)).find() && spans.containsKey(m.group(1))) {
-            released(spans.get(m.group(1)), at);
-        } else if (text.startsWith("instance ends") || text.startsWith("instance failed")) {
-            spans.values().forEach(t -> released(t, at));
+    private static void runnerEvent(EventLine e, Map<String, Instant[]> spans, List<Grow> grows) {
+        EventKind kind = java.util.Arrays.stream(EventKind.values()).filter(k -> k.name().equals(e.kind())).findFirst()
+                .orElse(EventKind.NOTE); // a kind this reader does not know is a note to it
+        switch (kind) {
+            case GROW -> {
+                if (e.string("role").filter("worker"::equals).isPresent()) {
+                    grows.add(new Grow(e.time(), e.strings("nodes")));
+                    // a grow's time is when it was asked for, not when it was granted
+                    e.strings("nodes").forEach(n -> spans.put(n, new Instant[] {e.time(), null, null}));
+                }
+            }
+            case RELEASE -> e.strings("nodes").stream().filter(spans::containsKey).forEach(n -> released(spans.get(n),
+                    e.time()));
+            case LOST -> e.string("node").map(spans::get).ifPresent(t -> released(t, e.time()));
+            case ENDED -> spans.values().forEach(t -> released(t, e.time()));
+            default -> { }
         }
     }
 
@@ -124,22 +102,6 @@ final class TestbedLogs {
         if (span[2] == null) {
             span[2] = at;
         }
-    }
-
-    private static List<String> names(String list) {
-        return Arrays.stream(list.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList();
-    }
-
-    private static Instant onNearestDay(LocalTime time, Instant near, ZoneId zone) {
-        LocalDate day = near.atZone(zone).toLocalDate();
-        Instant best = null;
-        for (LocalDate d : List.of(day.minusDays(1), day, day.plusDays(1))) {
-            Instant t = d.atTime(time).atZone(zone).toInstant();
-            if (best == null || Duration.between(t, near).abs().compareTo(Duration.between(best, near).abs()) < 0) {
-                best = t;
-            }
-        }
-        return best;
     }
 
     private static Instant max(Instant a, Instant b) {

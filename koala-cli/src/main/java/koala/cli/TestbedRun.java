@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -133,8 +132,7 @@ final class TestbedRun {
             apps.addAll(fluent.job(s.job()).apps());
         }
         MetricsSample last = after.samples().get(after.samples().size() - 1);
-        TestbedLogs.Parsed logs = TestbedLogs.parse(Files.readAllLines(launched.log()), masterEvents(launched.instance()),
-                to, ZoneId.systemDefault());
+        TestbedLogs.Parsed logs = TestbedLogs.parse(Files.readAllLines(launched.log()), masterEvents(launched.instance()));
         List<Double> growTimes = logs.growTimes(from, to);
         double wait = submitted.stream().mapToDouble(s -> s.seconds() * s.apps()).sum();
         TestbedFigures figures = new TestbedFigures(policy.shortName(), apps.size(), last.rejected(),

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.within;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
+import koala.common.event.EventLine;
 import koala.fluent.wire.FluentMessages.AppReply;
 import koala.fluent.wire.FluentMessages.MetricsSample;
 import koala.provisioning.PolicyKind;
@@ -19,40 +19,58 @@ import org.junit.jupiter.api.Test;
 class TestbedFiguresTest {
     private static final Instant T0 = Instant.parse("2026-11-21T14:00:00Z");
 
+    /** The runner's log: its events as JSON lines among other lines, which are skipped. */
     private static final List<String> RUNNER = List.of(
-            "2026-11-21 13:59:50.000 INFO  [main] FrameworkRunner - instance 9: registered instance 9 (ondemand)",
+            "2026-11-21 13:59:50.000 INFO  [main] FrameworkRunner - registering instance 9 (ondemand)",
+            event(-10, "NOTE", "registered instance 9 (ondemand)", Map.of()),
             "READY 9 http://127.0.0.1:35409",
-            "2026-11-21 14:00:10.000 INFO  [http-0] FrameworkRunner - instance 9: grow 2 workers [9.2.0, 9.2.1]: "
-                    + "grow request: grow 2 as requested: 2 workers after, F_max 20",
-            "2026-11-21 14:00:11.500 INFO  [http-0] FrameworkRunner - instance 9: worker 9.2.0 reported in on vm "
-                    + "(fs0) after 2.5 s",
-            "2026-11-21 14:00:12.000 INFO  [http-0] FrameworkRunner - instance 9: worker 9.2.1 reported in on vm "
-                    + "(fs1) after 3 s",
-            "2026-11-21 14:00:40.000 INFO  [http-0] FrameworkRunner - instance 9: grow 1 worker [9.3.0]: grow "
-                    + "request: grow 1 of 3 requested: F_max 20 leaves room for 1",
-            "2026-11-21 14:00:50.000 INFO  [http-0] FrameworkRunner - instance 9: release [9.2.0]: release 9.2.0: "
-                    + "idle since 14:00:31, 18.2 s >= t_idle 18 s",
-            "2026-11-21 14:01:30.000 INFO  [runner-tick] FrameworkRunner - instance 9: instance ends: its allocation "
-                    + "is FINISHED");
+            event(9, "GROW", "grow 2 workers [9.2.0, 9.2.1]: grow request: grow 2 as requested: 2 workers after, "
+                    + "F_max 20", Map.of("role", "worker", "count", 2, "nodes", List.of("9.2.0", "9.2.1"))),
+            event(9, "GROW", "grow 1 orchestrator [9.9.0]: an instance keeps one orchestrator node",
+                    Map.of("role", "orchestrator", "count", 1, "nodes", List.of("9.9.0"))),
+            event(40, "GROW", "grow 1 worker [9.3.0]: grow request: grow 1 of 3 requested: F_max 20 leaves room for 1",
+                    Map.of("role", "worker", "count", 1, "nodes", List.of("9.3.0"))),
+            event(50, "RELEASE", "release [9.2.0]: release 9.2.0: idle since 14:00:31, 18.2 s >= t_idle 18 s",
+                    Map.of("nodes", List.of("9.2.0"))),
+            event(90, "ENDED", "instance ends: its allocation is FINISHED", Map.of("state", "ENDED")),
+            event(95, "FUTURE_KIND", "a kind this reader does not know", Map.of()));
+    /** The master's events.log. */
     private static final List<String> EVENTS = List.of(
-            "14:00:08.900 j1: ask to grow 2: job j1 lacks 2 workers of 1 slot",
-            "14:00:13.000 worker 9.2.0 joined (1 slots) at http://vm:36411",
-            "14:00:14.000 worker 9.2.1 joined (1 slots) at http://vm:43007");
+            event(8.9, "NOTE", "j1: ask to grow 2: job j1 lacks 2 workers of 1 slot", Map.of()),
+            event(13, "JOINED", "worker 9.2.0 joined (1 slots) at http://vm:36411",
+                    Map.of("node", "9.2.0", "slots", 1, "url", "http://vm:36411")),
+            event(14, "JOINED", "worker 9.2.1 joined (1 slots) at http://vm:43007",
+                    Map.of("node", "9.2.1", "slots", 1, "url", "http://vm:43007")),
+            event(15, "JOINED", "worker 7.1.0 joined (1 slots) at http://vm:43008", Map.of("node", "7.1.0")));
+
+    private static String event(double second, String kind, String text, Map<String, Object> fields) {
+        return new EventLine(T0.plusMillis(Math.round(second * 1000)), kind, text, fields).json();
+    }
 
     @Test
     void theLogsGiveEachWorkersRequestJoinAndRelease() {
-        TestbedLogs.Parsed p = TestbedLogs.parse(RUNNER, EVENTS, T0, ZoneOffset.UTC);
-        // requested: the report-in time minus its "after"; 9.3.0 never reported in, so its grant stands
+        TestbedLogs.Parsed p = TestbedLogs.parse(RUNNER, EVENTS);
+        // a grow is stamped with its request; 9.3.0 never joined; the orchestrator node is no worker
         assertThat(p.workers()).containsExactly(
                 new TestbedLogs.WorkerSpan("9.2.0", T0.plusSeconds(9), T0.plusSeconds(13), T0.plusSeconds(50)),
                 new TestbedLogs.WorkerSpan("9.2.1", T0.plusSeconds(9), T0.plusSeconds(14), T0.plusSeconds(90)),
                 new TestbedLogs.WorkerSpan("9.3.0", T0.plusSeconds(40), null, T0.plusSeconds(90)));
-        assertThat(p.grows()).extracting(TestbedLogs.Grow::at).containsExactly(T0.plusSeconds(10), T0.plusSeconds(40));
+        assertThat(p.grows()).extracting(TestbedLogs.Grow::at).containsExactly(T0.plusSeconds(9), T0.plusSeconds(40));
+    }
+
+    @Test
+    void aLostWorkerIsReleasedWhenItIsLost() {
+        List<String> runner = List.of(event(0, "GROW", "grow 1 worker [9.2.0]: grow request",
+                Map.of("role", "worker", "count", 1, "nodes", List.of("9.2.0"))),
+                event(30, "LOST", "worker 9.2.0 lost: its entity exited with status 1",
+                        Map.of("node", "9.2.0", "role", "worker")));
+        assertThat(TestbedLogs.parse(runner, List.of()).workers()).containsExactly(
+                new TestbedLogs.WorkerSpan("9.2.0", T0, null, T0.plusSeconds(30)));
     }
 
     @Test
     void allocationAndGrowTimesAreClippedToTheWindow() {
-        TestbedLogs.Parsed p = TestbedLogs.parse(RUNNER, EVENTS, T0, ZoneOffset.UTC);
+        TestbedLogs.Parsed p = TestbedLogs.parse(RUNNER, EVENTS);
         Instant from = T0.plusSeconds(5);
         Instant to = T0.plusSeconds(60);
         // 9.2.0 held 9..50 s: 41; 9.2.1 held 9..60 (window end): 51; 9.3.0 held 40..60: 20
@@ -63,15 +81,6 @@ class TestbedFiguresTest {
         // a window that starts after the first grow counts neither its node-time before nor its grow time
         assertThat(p.growTimes(T0.plusSeconds(20), to)).containsExactly(20.0);
         assertThat(p.allocatedSeconds(T0.plusSeconds(20), to)).isEqualTo(30 + 40 + 20);
-    }
-
-    @Test
-    void theMastersTimesOfDayAreTakenOnTheDayNearestTheRun() {
-        List<String> runner = List.of("2026-11-21 23:59:59.000 INFO  [h] FrameworkRunner - instance 9: grow 1 worker "
-                + "[9.2.0]: grow request");
-        TestbedLogs.Parsed p = TestbedLogs.parse(runner, List.of("00:00:02.000 worker 9.2.0 joined (1 slots)"),
-                Instant.parse("2026-11-22T00:00:30Z"), ZoneOffset.UTC);
-        assertThat(p.workers().get(0).joined()).isEqualTo(Instant.parse("2026-11-22T00:00:02Z"));
     }
 
     @Test

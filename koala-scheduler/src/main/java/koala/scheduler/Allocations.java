@@ -9,7 +9,8 @@ import java.util.stream.Collectors;
 import koala.common.api.GrowRequest;
 import koala.common.api.GrowResult;
 import koala.common.api.JobView;
-import koala.common.http.ApiException;
+import koala.common.failure.Conflict;
+import koala.common.failure.InvalidField;
 import koala.common.jdf.ComponentSpec;
 import koala.common.jdf.JobDescription;
 import koala.common.jdf.JobKind;
@@ -87,7 +88,7 @@ final class Allocations {
     /** As {@link #open(String, String)}; a request named {@code requestId} that was carried out is answered with its allocation. */
     JobView open(String holder, String owner, String requestId) {
         if (holder == null || holder.isBlank()) {
-            throw ApiException.badRequest("owner", "missing: who holds the allocation");
+            throw new InvalidField("owner", "missing: who holds the allocation");
         }
         String who = owner == null ? "" : owner;
         java.util.Optional<Job> done = requestId == null ? java.util.Optional.empty()
@@ -189,12 +190,12 @@ final class Allocations {
     JobView release(long id, List<String> nodes, String reason) {
         Job job = open(id);
         if (nodes.isEmpty()) {
-            throw ApiException.badRequest("nodes", "empty: name the nodes to give back");
+            throw new InvalidField("nodes", "empty: name the nodes to give back");
         }
         for (String node : nodes) {
             NodeClaim claim = job.node(node);
             if (claim == null) {
-                throw new ApiException(409, "node " + node + " is not a node of allocation " + id, "nodes");
+                throw new Conflict("node " + node + " is not a node of allocation " + id, "nodes");
             }
         }
         for (String node : nodes) {
@@ -238,21 +239,21 @@ final class Allocations {
     private Job open(long id) {
         Job job = book.get(id);
         if (!job.allocation()) {
-            throw new ApiException(409, "job " + id + " is not an allocation");
+            throw new Conflict("job " + id + " is not an allocation");
         }
         if (job.state().ended()) {
-            throw new ApiException(409, "allocation " + id + " is " + job.state());
+            throw new Conflict("allocation " + id + " is " + job.state());
         }
         return job;
     }
 
     private void check(GrowRequest request) {
         if (request.nodes() < 1) {
-            throw ApiException.badRequest("nodes", request.nodes() + ": ask for at least 1 node");
+            throw new InvalidField("nodes", request.nodes() + ": ask for at least 1 node");
         }
         // or one the node's launcher fills in, such as ${KOALA_JAVA}
         if (request.executable() == null || !request.executable().matches("/.*|\\$\\{[A-Za-z_][A-Za-z0-9_]*}(/.*)?")) {
-            throw ApiException.badRequest("executable", "'" + request.executable() + "' must be an absolute path");
+            throw new InvalidField("executable", "'" + request.executable() + "' must be an absolute path");
         }
     }
 
@@ -273,7 +274,7 @@ final class Allocations {
             return view;
         }
         if (view.sites().stream().noneMatch(s -> s.site().equals(site))) {
-            throw ApiException.badRequest("site", "no site '" + site + "' up in this grid (sites: " + view.sites()
+            throw new InvalidField("site", "no site '" + site + "' up in this grid (sites: " + view.sites()
                     .stream().map(SiteView::site).collect(Collectors.joining(", ")) + ")");
         }
         return new GridView(view.sites().stream().filter(s -> s.site().equals(site)).toList(), view.files());

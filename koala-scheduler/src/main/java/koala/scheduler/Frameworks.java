@@ -4,11 +4,10 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.Supplier;
 import koala.common.api.FrameworkRegistration;
 import koala.common.api.FrameworkView;
 import koala.common.api.MasterAddress;
-import koala.common.http.ApiException;
+import koala.common.failure.Conflict;
 import koala.fjm.FrameworkRecord;
 import koala.fjm.FrameworkRegistry;
 import koala.scheduler.claiming.NodeClaim;
@@ -28,26 +27,25 @@ final class Frameworks {
     }
 
     FrameworkView register(FrameworkRegistration r) {
-        Job allocation = book.find(r.allocation()).filter(Job::allocation).orElseThrow(() -> new ApiException(409,
+        Job allocation = book.find(r.allocation()).filter(Job::allocation).orElseThrow(() -> new Conflict(
                 "allocation: job " + r.allocation() + " is not an allocation", "allocation"));
         if (allocation.state().ended()) {
-            throw new ApiException(409, "allocation: allocation " + r.allocation() + " is " + allocation.state(),
-                    "allocation");
+            throw new Conflict("allocation: allocation " + r.allocation() + " is " + allocation.state(), "allocation");
         }
-        return view(refusing(() -> registry.register(r.allocation(), r.name(), r.jdfFile(), r.jdf(), r.policy(),
-                r.parameters(), r.runner())));
+        return view(registry.register(r.allocation(), r.name(), r.jdfFile(), r.jdf(), r.policy(), r.parameters(),
+                r.runner()));
     }
 
     FrameworkView master(long id, MasterAddress master) {
-        FrameworkRecord record = refusing(() -> registry.get(id));
+        FrameworkRecord record = registry.get(id);
         if (master.node() != null && book.get(record.id()).node(master.node()) == null) {
-            throw new ApiException(409, "node: " + master.node() + " is not a node of instance " + id, "node");
+            throw new Conflict("node: " + master.node() + " is not a node of instance " + id, "node");
         }
-        return view(refusing(() -> registry.master(id, master.node(), master.address())));
+        return view(registry.master(id, master.node(), master.address()));
     }
 
     FrameworkView get(long id) {
-        return view(refusing(() -> registry.get(id)));
+        return view(registry.get(id));
     }
 
     /** Every instance whose allocation the scheduler still knows (the store forgets old ended ones). */
@@ -66,13 +64,5 @@ final class Frameworks {
         MasterAddress master = r.masterAddress() == null ? null : new MasterAddress(r.masterNode(), r.masterAddress());
         return new FrameworkView(r.id(), r.name(), r.policy(), r.parameters(), r.runner(), job.state().name(), sites,
                 master, perRole, r.registeredAt(), job.history());
-    }
-
-    private static FrameworkRecord refusing(Supplier<FrameworkRecord> call) {
-        try {
-            return call.get();
-        } catch (FrameworkRegistry.Refused e) {
-            throw new ApiException(e.status(), e.getMessage(), e.field());
-        }
     }
 }

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import koala.common.api.TransitionView;
-import koala.common.http.ApiException;
+import koala.common.failure.NotFound;
 import koala.scheduler.claiming.NodeClaim;
 import koala.scheduler.state.JobState;
 import koala.scheduler.storage.JobRecord;
@@ -58,7 +58,7 @@ final class JobBook {
     }
 
     Job get(long id) {
-        return find(id).orElseThrow(() -> ApiException.notFound("job " + id));
+        return find(id).orElseThrow(() -> new NotFound("job " + id));
     }
 
     Collection<Job> all() {

@@ -4,7 +4,8 @@ import java.util.Optional;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import koala.common.api.NodeTask;
-import koala.common.http.ApiException;
+import koala.common.failure.NotFound;
+import koala.common.failure.Unauthenticated;
 import koala.scheduler.claiming.NodeClaim;
 import koala.scheduler.claiming.NodeState;
 import koala.scheduler.state.JobState;
@@ -76,10 +77,10 @@ final class NodeDesk {
     }
 
     private Job jobOfNode(String nodeId, String token) {
-        Job job = book.find(jobIdOf(nodeId)).orElseThrow(() -> ApiException.notFound("node " + nodeId));
-        NodeClaim node = Optional.ofNullable(job.node(nodeId)).orElseThrow(() -> ApiException.notFound("node " + nodeId));
+        Job job = book.find(jobIdOf(nodeId)).orElseThrow(() -> new NotFound("node " + nodeId));
+        NodeClaim node = Optional.ofNullable(job.node(nodeId)).orElseThrow(() -> new NotFound("node " + nodeId));
         if (!node.token().equals(token)) {
-            throw new ApiException(401, "token: wrong token for node " + nodeId, "token");
+            throw new Unauthenticated("token: wrong token for node " + nodeId, "token");
         }
         return job;
     }
@@ -88,7 +89,7 @@ final class NodeDesk {
         try {
             return Long.parseLong(nodeId.substring(0, nodeId.indexOf('.')));
         } catch (RuntimeException e) {
-            throw ApiException.notFound("node " + nodeId);
+            throw new NotFound("node " + nodeId);
         }
     }
 }

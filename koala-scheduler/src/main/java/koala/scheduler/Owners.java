@@ -1,5 +1,7 @@
 package koala.scheduler;
 
+import koala.common.failure.Forbidden;
+
 /**
  * Who may change a job, an allocation or a framework instance (which is its allocation): its owner
  * and the admins. Everyone may look; nobody else may touch.
@@ -13,7 +15,7 @@ final class Owners {
 
     /**
      * Passes when {@code caller} may {@code action} job {@code id}, or when there is no such job (the
-     * operation then answers that itself); otherwise {@link NotAllowed} with whose it is.
+     * operation then answers that itself); otherwise {@link Forbidden} with whose it is.
      */
     void check(Caller caller, long id, String action) {
         book.find(id).ifPresent(job -> {
@@ -22,7 +24,7 @@ final class Owners {
                 return;
             }
             String what = (job.allocation() ? "allocation " : "job ") + id;
-            throw new NotAllowed(caller.user() + " may not " + action + " " + what + (owner == null
+            throw new Forbidden(caller.user() + " may not " + action + " " + what + (owner == null
                     ? ": it has no recorded owner (it predates owners), so only an admin may" : ": it belongs to " + owner));
         });
     }

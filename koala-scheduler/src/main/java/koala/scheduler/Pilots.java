@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.function.Function;
 import koala.common.api.NodeTask;
 import koala.common.grid.SiteConfig;
+import koala.common.failure.Unavailable;
 import koala.common.http.ApiException;
 import koala.common.runner.RunnerClient;
 import koala.common.site.PilotSpec;
@@ -74,7 +75,7 @@ final class Pilots {
             SchedulerDaemon.daemon("pilot-kills"));
 
     /**
-     * @param launchers each site's launcher; may throw an {@link ApiException} while a site is unreachable
+     * @param launchers each site's launcher; may throw {@link Unavailable} while a site is unreachable
      * @param relays    where relays on remote head nodes are made (SSH work)
      * @param changed   wakes the nodes' long-polls: a relay they wait for is made
      */
@@ -105,7 +106,7 @@ final class Pilots {
         Launcher launcher = launchers.apply(node.site());
         Agent agent = agents.of(node.site(), owner);
         if (agent == null) {
-            throw ApiException.unavailable("site " + node.site() + " has not been reached");
+            throw new Unavailable("site " + node.site() + " has not been reached");
         }
         // a user's pilots write where only that user may: their own directory beside the site account's
         String logDir = agent.account().equals(site.agentUser()) ? launcher.logDir()

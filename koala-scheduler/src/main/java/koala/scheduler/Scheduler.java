@@ -12,7 +12,9 @@ import java.util.stream.Collectors;
 import koala.common.api.JobView;
 import koala.common.api.NodeReport;
 import koala.common.api.SiteStatus;
-import koala.common.http.ApiException;
+import koala.common.failure.Conflict;
+import koala.common.failure.InvalidField;
+import koala.common.failure.OverLimit;
 import koala.common.jdf.ClusterCatalog;
 import koala.common.jdf.ComponentSpec;
 import koala.common.jdf.JobDescription;
@@ -189,7 +191,7 @@ final class Scheduler {
                     + "(scheduler.maxQueuedPerUser); wait for some to start, or cancel some");
         }
         if (description.kind() == JobKind.FRAMEWORK) {
-            throw new ApiException(400, file + ": framework jobs are started with their framework runner");
+            throw InvalidField.worded("jdf", file + ": framework jobs are started with their framework runner");
         }
         String policy = PlacementPolicies.byName(description.placement() != null ? description.placement()
                 : description.kind() == JobKind.FLEXIBLE ? PlacementPolicies.DEFAULT_FLEXIBLE
@@ -391,7 +393,7 @@ final class Scheduler {
      * in the table's order; {@code placed} are the assignments a placement claims.
      */
     private void fire(Job job, JobEvent event, String reason, List<Assignment> placed) {
-        JobStateMachine.Transition t = JobStateMachine.on(job.state(), event).orElseThrow(() -> new ApiException(409,
+        JobStateMachine.Transition t = JobStateMachine.on(job.state(), event).orElseThrow(() -> new Conflict(
                 "job " + job.id() + " is " + job.state() + ": cannot " + event.name().toLowerCase()));
         update(job, job.record().withState(t.to()));
         record(job, t.from(), t.to(), event.name(), reason);

@@ -6,7 +6,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import koala.common.http.ApiException;
+import koala.common.failure.Unavailable;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
@@ -48,7 +48,7 @@ final class SchedulerLoop implements AutoCloseable {
         }, 0, period.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /** Runs {@code work} on the loop and returns its result; its ApiException reaches the caller. */
+    /** Runs {@code work} on the loop and returns its result; a Failure it throws reaches the caller. */
     <T> T call(Callable<T> work) {
         T result = look(work);
         changed();
@@ -70,7 +70,7 @@ final class SchedulerLoop implements AutoCloseable {
             } catch (TimeoutException e) {
                 if (state.compareAndSet(0, 2)) {
                     // not begun: it never will be, so the caller is told truly that nothing was done
-                    throw ApiException.unavailable("the scheduler is busy; nothing was done; try again");
+                    throw new Unavailable("the scheduler is busy; nothing was done; try again");
                 }
                 // begun: its answer is worth a little more of the caller's time
                 return done.get(grace.toMillis(), TimeUnit.MILLISECONDS);
@@ -81,11 +81,11 @@ final class SchedulerLoop implements AutoCloseable {
             }
             throw new IllegalStateException(e.getCause());
         } catch (TimeoutException e) {
-            throw new ApiException(504, "the scheduler is still at it; ask again with the same request id to learn "
+            throw new Unavailable("the scheduler is still at it; ask again with the same request id to learn "
                     + "what it did");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw ApiException.unavailable("interrupted");
+            throw new Unavailable("interrupted");
         }
     }
 

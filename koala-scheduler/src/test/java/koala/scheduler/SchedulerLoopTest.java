@@ -83,10 +83,8 @@ class SchedulerLoopTest {
                 }
             });
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> loop.call(done::incrementAndGet))
-                    .isInstanceOfSatisfying(koala.common.http.ApiException.class, e -> {
-                        assertThat(e.status()).isEqualTo(503);
-                        assertThat(e.getMessage()).isEqualTo("the scheduler is busy; nothing was done; try again");
-                    });
+                    .isInstanceOf(koala.common.failure.Unavailable.class)
+                    .hasMessage("the scheduler is busy; nothing was done; try again");
             hold.countDown();
             assertThat(loop.call(() -> {
                 Thread.sleep(300); // work that has begun and takes longer than the wait: a slow call on the loop

@@ -1,5 +1,7 @@
 package koala.placement;
 
+import koala.placement.Reason.Kind;
+
 import static koala.placement.Fixtures.EXAMPLE;
 import static koala.placement.Fixtures.at;
 import static koala.placement.Fixtures.because;
@@ -74,7 +76,7 @@ class ClusterMinimizationTest {
         // 1 + 2 -> fs0 would fit. Documented in the class comment.
         GridView grid = grid(site("fs0", 16, 10), site("fs1", 8, 7), site("fs2", 8, 3));
         assertThat(clusterMinimization.place(rigid(7, 6, 4), grid)).isEqualTo(notPlaced(because(2,
-                "component 2 needs 4 nodes on one cluster, most idle is 3 on fs0 once the job's other "
+                Kind.NOT_ENOUGH_IDLE, "component 2 needs 4 nodes on one cluster, most idle is 3 on fs0 once the job's other "
                         + "components are placed")));
     }
 

@@ -1,5 +1,7 @@
 package koala.placement;
 
+import koala.placement.Reason.Kind;
+
 import static koala.placement.Fixtures.EXAMPLE;
 import static koala.placement.Fixtures.at;
 import static koala.placement.Fixtures.because;
@@ -34,24 +36,24 @@ class CommonRulesTest {
     void fixedComponentThatDoesNotFitStopsTheWholeJob(PlacementPolicy policy) {
         // component 0 alone would be placed; all or nothing: no partial placement
         assertThat(policy.place(job(free(0, 2), fixed(1, 6, "fs2")), EXAMPLE))
-                .isEqualTo(notPlaced(because(1, "component 1 needs 6 nodes on fs2, which has 3 idle")));
+                .isEqualTo(notPlaced(because(1, Kind.NOT_ENOUGH_IDLE, "component 1 needs 6 nodes on fs2, which has 3 idle")));
         GridView bigFs1 = grid(site("fs0", 16, 10), site("fs1", 16, 8));
         assertThat(policy.place(job(free(0, 2), fixed(1, 12, "fs1")), bigFs1))
-                .isEqualTo(notPlaced(because(1, "component 1 needs 12 nodes on fs1, which has 8 idle")));
+                .isEqualTo(notPlaced(because(1, Kind.NOT_ENOUGH_IDLE, "component 1 needs 12 nodes on fs1, which has 8 idle")));
     }
 
     @ParameterizedTest
     @MethodSource("policies")
     void fixedComponentLargerThanItsSiteCanNeverFit(PlacementPolicy policy) {
         assertThat(policy.place(job(fixed(0, 12, "fs1")), EXAMPLE))
-                .isEqualTo(notPlaced(because(0, "component 0 needs 12 nodes on fs1, more than it has (8 nodes in all)")));
+                .isEqualTo(notPlaced(because(0, Kind.NEVER_FITS, "component 0 needs 12 nodes on fs1, more than it has (8 nodes in all)")));
     }
 
     @ParameterizedTest
     @MethodSource("policies")
     void fixedToAnUnknownSite(PlacementPolicy policy) {
         assertThat(policy.place(job(fixed(0, 2, "fs9")), EXAMPLE)).isEqualTo(notPlaced(because(0,
-                "component 0 is fixed to fs9, which is not a cluster of this grid (clusters: fs0, fs1, fs2)")));
+                Kind.UNKNOWN_SITE, "component 0 is fixed to fs9, which is not a cluster of this grid (clusters: fs0, fs1, fs2)")));
     }
 
     @ParameterizedTest
@@ -60,7 +62,7 @@ class CommonRulesTest {
         assertThat(policy.place(job(fixed(0, 6, "fs0"), fixed(1, 4, "fs0")), EXAMPLE))
                 .isEqualTo(placed(at(0, "fs0", 6), at(1, "fs0", 4)));
         assertThat(policy.place(job(fixed(0, 6, "fs0"), fixed(1, 6, "fs0")), EXAMPLE)).isEqualTo(notPlaced(
-                because(1, "component 1 needs 6 nodes on fs0, which has 10 idle, 4 left after the job's other components")));
+                because(1, Kind.NOT_ENOUGH_IDLE, "component 1 needs 6 nodes on fs0, which has 10 idle, 4 left after the job's other components")));
     }
 
     @ParameterizedTest
@@ -68,7 +70,7 @@ class CommonRulesTest {
     void fixedComponentsAreServedBeforeLargerFreeOnes(PlacementPolicy policy) {
         // fixed 1 (5) takes fs0 first (5 left), although component 0 (9) is larger; 0 then fits nowhere
         assertThat(policy.place(job(free(0, 9), fixed(1, 5, "fs0")), EXAMPLE)).isEqualTo(notPlaced(because(0,
-                "component 0 needs 9 nodes on one cluster, most idle is 8 on fs1 once the job's other "
+                Kind.NOT_ENOUGH_IDLE, "component 0 needs 9 nodes on one cluster, most idle is 8 on fs1 once the job's other "
                         + "components are placed")));
     }
 
@@ -77,29 +79,29 @@ class CommonRulesTest {
     void everyComponentThatCannotBePlacedHasItsReasonInComponentOrder(PlacementPolicy policy) {
         JobNeed job = job(fixed(0, 4, "fs2"), free(1, 20), fixed(2, 2, "fs9"), free(3, 1));
         assertThat(policy.place(job, EXAMPLE)).isEqualTo(notPlaced(
-                because(0, "component 0 needs 4 nodes on fs2, which has 3 idle"),
-                because(1, "component 1 needs 20 nodes on one cluster, more than any cluster has "
+                because(0, Kind.NOT_ENOUGH_IDLE, "component 0 needs 4 nodes on fs2, which has 3 idle"),
+                because(1, Kind.NEVER_FITS, "component 1 needs 20 nodes on one cluster, more than any cluster has "
                         + "(largest: fs0 with 16)"),
-                because(2, "component 2 is fixed to fs9, which is not a cluster of this grid "
+                because(2, Kind.UNKNOWN_SITE, "component 2 is fixed to fs9, which is not a cluster of this grid "
                         + "(clusters: fs0, fs1, fs2)")));
     }
 
     @ParameterizedTest
     @MethodSource("policies")
     void malformedJobsAreNotPlaced(PlacementPolicy policy) {
-        assertThat(policy.place(job(), EXAMPLE)).isEqualTo(notPlaced(Reason.job("the job has no components")));
+        assertThat(policy.place(job(), EXAMPLE)).isEqualTo(notPlaced(Reason.job(Kind.NO_COMPONENTS, "the job has no components")));
         assertThat(policy.place(rigid(2, 0), EXAMPLE))
-                .isEqualTo(notPlaced(because(1, "component 1 asks for 0 nodes, it needs at least 1")));
+                .isEqualTo(notPlaced(because(1, Kind.BAD_SIZE, "component 1 asks for 0 nodes, it needs at least 1")));
         JobNeed twoPartFlexible = new JobNeed("f", List.of(free(0, 2), free(1, 2)), true);
         assertThat(policy.place(twoPartFlexible, EXAMPLE))
-                .isEqualTo(notPlaced(Reason.job("a flexible job has exactly one component, this one has 2")));
+                .isEqualTo(notPlaced(Reason.job(Kind.FLEXIBLE_SHAPE, "a flexible job has exactly one component, this one has 2")));
     }
 
     @ParameterizedTest
     @MethodSource("policies")
     void anEmptyGridHasNoRoom(PlacementPolicy policy) {
         assertThat(policy.place(rigid(4), grid()))
-                .isEqualTo(notPlaced(because(0, "component 0 needs 4 nodes, the grid has no clusters")));
+                .isEqualTo(notPlaced(because(0, Kind.NO_CLUSTERS, "component 0 needs 4 nodes, the grid has no clusters")));
     }
 
     @ParameterizedTest
@@ -107,7 +109,7 @@ class CommonRulesTest {
     void aNegativeIdleCountIsReadAsNone(PlacementPolicy policy) {
         GridView grid = grid(site("fs0", 16, -3), site("fs1", 8, 2));
         assertThat(policy.place(rigid(3), grid)).isEqualTo(notPlaced(
-                because(0, "component 0 needs 3 nodes on one cluster, most idle is 2 on fs1")));
+                because(0, Kind.NOT_ENOUGH_IDLE, "component 0 needs 3 nodes on one cluster, most idle is 2 on fs1")));
     }
 
     @ParameterizedTest

@@ -61,7 +61,7 @@ final class Fixtures {
         return new Decision.NotPlaced(List.of(reasons));
     }
 
-    static Reason because(int component, String text) {
-        return new Reason(component, text);
+    static Reason because(int component, Reason.Kind kind, String text) {
+        return new Reason(component, kind, text);
     }
 }

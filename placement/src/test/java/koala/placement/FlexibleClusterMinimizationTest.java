@@ -1,5 +1,7 @@
 package koala.placement;
 
+import koala.placement.Reason.Kind;
+
 import static koala.placement.Fixtures.EXAMPLE;
 import static koala.placement.Fixtures.at;
 import static koala.placement.Fixtures.because;
@@ -50,7 +52,7 @@ class FlexibleClusterMinimizationTest {
     void notEnoughIdleInTheWholeGridSaysWhereTheIdleNodesAre() {
         GridView grid = grid(site("fs0", 16, 12), site("fs1", 8, 6), site("fs2", 8, 4));
         assertThat(flexibleCm.place(flexible(30), grid))
-                .isEqualTo(notPlaced(because(0, "needs 30 nodes, the grid has 22 idle (fs0 12, fs1 6, fs2 4)")));
+                .isEqualTo(notPlaced(because(0, Kind.NOT_ENOUGH_IDLE, "needs 30 nodes, the grid has 22 idle (fs0 12, fs1 6, fs2 4)")));
     }
 
     @Test
@@ -58,13 +60,13 @@ class FlexibleClusterMinimizationTest {
         GridView grid = grid(site("s1", 4, 1), site("s2", 4, 1), site("s3", 4, 1), site("s4", 4, 1),
                 site("s5", 4, 1), site("s6", 4, 1), site("s7", 4, 1), site("s8", 4, 0));
         assertThat(flexibleCm.place(flexible(10), grid)).isEqualTo(notPlaced(
-                because(0, "needs 10 nodes, the grid has 7 idle (s1 1, s2 1, s3 1, s4 1, s5 1, and 2 more)")));
+                because(0, Kind.NOT_ENOUGH_IDLE, "needs 10 nodes, the grid has 7 idle (s1 1, s2 1, s3 1, s4 1, s5 1, and 2 more)")));
     }
 
     @Test
     void moreThanTheWholeGridHasCanNeverFit() {
         assertThat(flexibleCm.place(flexible(40), EXAMPLE))
-                .isEqualTo(notPlaced(because(0, "needs 40 nodes, more than the grid has (32 nodes on 3 clusters)")));
+                .isEqualTo(notPlaced(because(0, Kind.NEVER_FITS, "needs 40 nodes, more than the grid has (32 nodes on 3 clusters)")));
     }
 
     @Test
@@ -73,7 +75,7 @@ class FlexibleClusterMinimizationTest {
         assertThat(flexibleCm.place(pinned, EXAMPLE)).isEqualTo(placed(at(0, "fs1", 6)));
         JobNeed tooBig = new JobNeed("f", List.of(fixed(0, 6, "fs2")), true);
         assertThat(flexibleCm.place(tooBig, EXAMPLE))
-                .isEqualTo(notPlaced(because(0, "component 0 needs 6 nodes on fs2, which has 3 idle")));
+                .isEqualTo(notPlaced(because(0, Kind.NOT_ENOUGH_IDLE, "component 0 needs 6 nodes on fs2, which has 3 idle")));
     }
 
     @Test

@@ -1,5 +1,7 @@
 package koala.placement;
 
+import koala.placement.Reason.Kind;
+
 import static koala.placement.Fixtures.EXAMPLE;
 import static koala.placement.Fixtures.at;
 import static koala.placement.Fixtures.because;
@@ -63,23 +65,23 @@ class WorstFitTest {
     @Test
     void componentLargerThanTheMostIdleWaits() {
         assertThat(worstFit.place(rigid(12), EXAMPLE)).isEqualTo(notPlaced(
-                because(0, "component 0 needs 12 nodes on one cluster, most idle is 10 on fs0")));
+                because(0, Kind.NOT_ENOUGH_IDLE, "component 0 needs 12 nodes on one cluster, most idle is 10 on fs0")));
         GridView busy = grid(site("fs0", 16, 2), site("fs1", 8, 8));
         assertThat(worstFit.place(rigid(12), busy)).isEqualTo(notPlaced(
-                because(0, "component 0 needs 12 nodes on one cluster, most idle is 8 on fs1")));
+                because(0, Kind.NOT_ENOUGH_IDLE, "component 0 needs 12 nodes on one cluster, most idle is 8 on fs1")));
     }
 
     @Test
     void componentLargerThanAnySiteCanNeverFit() {
         assertThat(worstFit.place(rigid(20), EXAMPLE)).isEqualTo(notPlaced(because(0,
-                "component 0 needs 20 nodes on one cluster, more than any cluster has (largest: fs0 with 16)")));
+                Kind.NEVER_FITS, "component 0 needs 20 nodes on one cluster, more than any cluster has (largest: fs0 with 16)")));
     }
 
     @Test
     void componentThatFitsAloneButNotWithTheOthersSaysSo() {
         // 0 (8) -> fs0 (2 left); 1 (8) -> fs1 (0 left); 2 (8): most left is fs2 with 3. All or nothing.
         assertThat(worstFit.place(rigid(8, 8, 8), EXAMPLE)).isEqualTo(notPlaced(because(2,
-                "component 2 needs 8 nodes on one cluster, most idle is 3 on fs2 once the job's other "
+                Kind.NOT_ENOUGH_IDLE, "component 2 needs 8 nodes on one cluster, most idle is 3 on fs2 once the job's other "
                         + "components are placed")));
     }
 
@@ -87,6 +89,6 @@ class WorstFitTest {
     void flexibleJobIsPlacedWholeNotSplit() {
         assertThat(worstFit.place(flexible(9), EXAMPLE)).isEqualTo(placed(at(0, "fs0", 9)));
         assertThat(worstFit.place(flexible(12), EXAMPLE)).isEqualTo(notPlaced(
-                because(0, "component 0 needs 12 nodes on one cluster, most idle is 10 on fs0")));
+                because(0, Kind.NOT_ENOUGH_IDLE, "component 0 needs 12 nodes on one cluster, most idle is 10 on fs0")));
     }
 }

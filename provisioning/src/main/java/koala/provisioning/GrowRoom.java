@@ -8,9 +8,10 @@ import java.util.List;
  * and starting, and no more than the grid's free nodes when the runner knows them. When fewer
  * than wanted are granted, {@code limits} says which bound(s) set the grant:
  * "F_max 20 leaves room for 4", "F_max 20 reached (20 workers)", "the grid has 3 free nodes",
- * "the grid has no free nodes" — both, joined by "and", when both are equally tight.
+ * "the grid has no free nodes" — both, joined by "and", when both are equally tight; {@code bound}
+ * is AT_FMAX when F_max set the grant (first when both did), else GRID_FULL.
  */
-record GrowRoom(int wanted, int granted, String limits) {
+record GrowRoom(int wanted, int granted, String limits, WorkerDecision.Kind bound) {
 
     static GrowRoom of(WorkerLayer layer, int fMax, int wanted) {
         int room = Math.max(0, fMax - layer.size());
@@ -27,7 +28,9 @@ record GrowRoom(int wanted, int granted, String limits) {
         if (granted < wanted && free == granted) {
             limits.add(free == 0 ? "the grid has no free nodes" : "the grid has " + Texts.count(free, "free node"));
         }
-        return new GrowRoom(wanted, granted, String.join(" and ", limits));
+        WorkerDecision.Kind bound = granted < wanted && room == granted ? WorkerDecision.Kind.AT_FMAX
+                : WorkerDecision.Kind.GRID_FULL;
+        return new GrowRoom(wanted, granted, String.join(" and ", limits), bound);
     }
 
     boolean all() {

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import koala.provisioning.WorkerDecision.Kind;
 
 /**
  * OnDemand provisioning: the framework takes the initiative. It asks for exactly the workers a
@@ -36,17 +37,17 @@ public final class OnDemandPolicy implements WorkerPolicy {
     @Override
     public WorkerDecision onGrowRequest(WorkerLayer layer, int workers) {
         if (workers < 1) {
-            return Refusals.grow("asked for " + Texts.count(workers, "worker") + "; ask for at least 1");
+            return Refusals.grow(Kind.BAD_REQUEST, "asked for " + Texts.count(workers, "worker") + "; ask for at least 1");
         }
         GrowRoom room = GrowRoom.of(layer, settings.fMax(), workers);
         if (room.none()) {
-            return Refusals.grow(room.limits());
+            return Refusals.grow(room.bound(), room.limits());
         }
         if (room.all()) {
-            return new WorkerDecision.Grow(workers, "grow " + workers + " as requested: "
+            return new WorkerDecision.Grow(Kind.REQUESTED, workers, "grow " + workers + " as requested: "
                     + (layer.size() + workers) + " workers after, F_max " + settings.fMax());
         }
-        return new WorkerDecision.Grow(room.granted(),
+        return new WorkerDecision.Grow(room.bound(), room.granted(),
                 "grow " + room.granted() + " of " + workers + " requested: " + room.limits());
     }
 
@@ -58,35 +59,35 @@ public final class OnDemandPolicy implements WorkerPolicy {
     @Override
     public WorkerDecision onShrinkRequest(WorkerLayer layer, List<String> workerIds, Instant now) {
         if (workerIds.isEmpty()) {
-            return new WorkerDecision.Keep("shrink refused: no workers named");
+            return new WorkerDecision.Keep(Kind.BAD_REQUEST, "shrink refused: no workers named");
         }
         IdleLimit limit = IdleLimit.of(settings.tIdle(), layer.growOverhead());
         List<IdleLimit.Idle> released = new ArrayList<>();
         List<WorkerDecision.Refusal> refused = new ArrayList<>();
         for (String id : new LinkedHashSet<>(workerIds)) {
             Optional<IdleLimit.Idle> idle = layer.worker(id).flatMap(IdleLimit::idle);
-            Optional<String> why = whyNot(layer, id, idle, limit, now);
-            why.ifPresentOrElse(w -> refused.add(new WorkerDecision.Refusal(id, w)), () -> released.add(idle.get()));
+            whyNot(layer, id, idle, limit, now).ifPresentOrElse(refused::add, () -> released.add(idle.get()));
         }
         String refusals = refused.stream().map(WorkerDecision.Refusal::toString).collect(Collectors.joining("; "));
         if (released.isEmpty()) {
-            return new WorkerDecision.Keep("shrink refused: " + refusals, refused);
+            return new WorkerDecision.Keep(Kind.ALL_REFUSED, "shrink refused: " + refusals, refused);
         }
         List<String> ids = released.stream().map(IdleLimit.Idle::id).toList();
         String reason = "release " + Texts.list(ids) + ": " + limit.describe(released, "idle", now)
                 + (refused.isEmpty() ? "" : "; refused " + refusals);
-        return new WorkerDecision.Release(ids, reason, refused);
+        return new WorkerDecision.Release(Kind.IDLE, ids, reason, refused);
     }
 
-    private static Optional<String> whyNot(WorkerLayer layer, String id, Optional<IdleLimit.Idle> idle,
+    private static Optional<WorkerDecision.Refusal> whyNot(WorkerLayer layer, String id, Optional<IdleLimit.Idle> idle,
             IdleLimit limit, Instant now) {
         if (layer.worker(id).isEmpty()) {
-            return Optional.of("not a worker of this instance");
+            return Optional.of(new WorkerDecision.Refusal(id, Kind.NOT_A_WORKER, "not a worker of this instance"));
         }
         if (idle.isEmpty()) {
-            return Optional.of("busy");
+            return Optional.of(new WorkerDecision.Refusal(id, Kind.BUSY, "busy"));
         }
-        return limit.reached(idle.get(), now) ? Optional.empty() : Optional.of(limit.notReached(idle.get(), "idle", now));
+        return limit.reached(idle.get(), now) ? Optional.empty()
+                : Optional.of(new WorkerDecision.Refusal(id, Kind.NOT_IDLE_LONG, limit.notReached(idle.get(), "idle", now)));
     }
 
     /** Releases every worker idle at least t_idle, longest idle first (ties by id). */
@@ -96,14 +97,14 @@ public final class OnDemandPolicy implements WorkerPolicy {
         List<IdleLimit.Idle> idle = layer.workers().stream().flatMap(w -> IdleLimit.idle(w).stream()).toList();
         List<IdleLimit.Idle> released = limit.reachedLongestFirst(idle, now);
         if (released.isEmpty()) {
-            return new WorkerDecision.Keep("keep: no worker idle >= " + limit.text());
+            return new WorkerDecision.Keep(Kind.NOT_IDLE_LONG, "keep: no worker idle >= " + limit.text());
         }
         List<String> ids = released.stream().map(IdleLimit.Idle::id).toList();
-        return new WorkerDecision.Release(ids, "release " + Texts.list(ids) + ": " + limit.describe(released, "idle", now));
+        return new WorkerDecision.Release(Kind.IDLE, ids, "release " + Texts.list(ids) + ": " + limit.describe(released, "idle", now));
     }
 
     @Override
     public WorkerDecision onSample(WorkerLayer layer, Instant now) {
-        return new WorkerDecision.Keep("keep: ondemand provisioning resizes when the framework asks");
+        return new WorkerDecision.Keep(Kind.NOT_ON_SAMPLE, "keep: ondemand provisioning resizes when the framework asks");
     }
 }

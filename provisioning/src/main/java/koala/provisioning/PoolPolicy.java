@@ -70,6 +70,6 @@ public final class PoolPolicy implements WorkerPolicy {
 
     @Override
     public WorkerDecision onSample(WorkerLayer layer, Instant now) {
-        return new WorkerDecision.Keep("keep: pool provisioning resizes when the framework asks");
+        return new WorkerDecision.Keep(WorkerDecision.Kind.NOT_ON_SAMPLE, "keep: pool provisioning resizes when the framework asks");
     }
 }

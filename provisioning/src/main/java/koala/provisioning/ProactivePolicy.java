@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalDouble;
+import koala.provisioning.WorkerDecision.Kind;
 
 /**
  * Proactive provisioning: the scheduler takes the initiative, from monitored CPU utilization
@@ -38,7 +39,7 @@ public final class ProactivePolicy implements WorkerPolicy {
     public WorkerDecision onSample(WorkerLayer layer, Instant now) {
         OptionalDouble mean = layer.meanCpu();
         if (mean.isEmpty()) {
-            return new WorkerDecision.Keep("keep: no running workers to sample");
+            return new WorkerDecision.Keep(Kind.NO_SAMPLES, "keep: no running workers to sample");
         }
         double u = mean.getAsDouble();
         String cpu = "mean CPU " + Texts.percent(u);
@@ -48,25 +49,25 @@ public final class ProactivePolicy implements WorkerPolicy {
         if (u < settings.uMin()) {
             return shrink(layer, cpu + " < U_min " + Texts.percent(settings.uMin()), now);
         }
-        return new WorkerDecision.Keep("keep: " + cpu + " within " + Texts.percent(settings.uMin()) + "–"
+        return new WorkerDecision.Keep(Kind.WITHIN_BAND, "keep: " + cpu + " within " + Texts.percent(settings.uMin()) + "–"
                 + Texts.percent(settings.uMax()));
     }
 
     private WorkerDecision grow(WorkerLayer layer, String why) {
         if (layer.starting() > 0) {
-            return new WorkerDecision.Keep("keep: " + why + ", but " + Texts.count(layer.starting(), "worker")
+            return new WorkerDecision.Keep(Kind.STILL_STARTING, "keep: " + why + ", but " + Texts.count(layer.starting(), "worker")
                     + " still starting");
         }
         int step = settings.initialWorkers();
         GrowRoom room = GrowRoom.of(layer, settings.fMax(), step);
         if (room.none()) {
-            return new WorkerDecision.Keep("keep: " + why + ", but " + room.limits());
+            return new WorkerDecision.Keep(room.bound(), "keep: " + why + ", but " + room.limits());
         }
         if (room.all()) {
-            return new WorkerDecision.Grow(step, "grow " + step + ": " + why + ", adding the initial "
+            return new WorkerDecision.Grow(Kind.ABOVE_U_MAX, step, "grow " + step + ": " + why + ", adding the initial "
                     + Texts.count(step, "worker"));
         }
-        return new WorkerDecision.Grow(room.granted(), "grow " + room.granted() + " of the initial " + step + ": "
+        return new WorkerDecision.Grow(room.bound(), room.granted(), "grow " + room.granted() + " of the initial " + step + ": "
                 + why + "; " + room.limits());
     }
 
@@ -74,14 +75,14 @@ public final class ProactivePolicy implements WorkerPolicy {
         int initial = settings.initialWorkers();
         int spare = layer.workers().size() - initial;
         if (spare <= 0) {
-            return new WorkerDecision.Keep("keep: " + why + ", but never below the initial "
+            return new WorkerDecision.Keep(Kind.AT_INITIAL, "keep: " + why + ", but never below the initial "
                     + Texts.count(initial, "worker") + " (" + layer.workers().size() + " running)");
         }
         IdleLimit limit = IdleLimit.of(settings.tIdle(), layer.growOverhead());
         List<IdleLimit.Idle> idle = layer.workers().stream().flatMap(w -> IdleLimit.idle(w).stream()).toList();
         List<IdleLimit.Idle> eligible = limit.reachedLongestFirst(idle, now);
         if (eligible.isEmpty()) {
-            return new WorkerDecision.Keep("keep: " + why + ", but no worker idle >= " + limit.text());
+            return new WorkerDecision.Keep(Kind.NOT_IDLE_LONG, "keep: " + why + ", but no worker idle >= " + limit.text());
         }
         List<IdleLimit.Idle> released = eligible.subList(0, Math.min(spare, eligible.size()));
         List<String> ids = released.stream().map(IdleLimit.Idle::id).toList();
@@ -90,23 +91,23 @@ public final class ProactivePolicy implements WorkerPolicy {
             List<String> kept = eligible.subList(spare, eligible.size()).stream().map(IdleLimit.Idle::id).toList();
             reason += "; " + Texts.list(kept) + " kept: never below the initial " + Texts.count(initial, "worker");
         }
-        return new WorkerDecision.Release(ids, reason);
+        return new WorkerDecision.Release(Kind.BELOW_U_MIN, ids, reason);
     }
 
     @Override
     public WorkerDecision onGrowRequest(WorkerLayer layer, int workers) {
-        return Refusals.grow("proactive provisioning grows when mean CPU exceeds U_max "
+        return Refusals.grow(Kind.NOT_ON_REQUEST, "proactive provisioning grows when mean CPU exceeds U_max "
                 + Texts.percent(settings.uMax()) + ", not on request");
     }
 
     @Override
     public WorkerDecision onShrinkRequest(WorkerLayer layer, List<String> workerIds, Instant now) {
-        return Refusals.shrink(workerIds, shrinkWhy());
+        return Refusals.shrink(workerIds, Kind.NOT_ON_REQUEST, shrinkWhy());
     }
 
     @Override
     public WorkerDecision onIdleReleaseRequest(WorkerLayer layer, Instant now) {
-        return Refusals.shrink(List.of(), shrinkWhy());
+        return Refusals.shrink(List.of(), Kind.NOT_ON_REQUEST, shrinkWhy());
     }
 
     private String shrinkWhy() {

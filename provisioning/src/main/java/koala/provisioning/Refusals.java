@@ -9,13 +9,13 @@ final class Refusals {
     }
 
     /** "shrink refused: {why}", with each named worker (once, in the order named) refused for the same reason. */
-    static WorkerDecision.Keep shrink(List<String> workerIds, String why) {
+    static WorkerDecision.Keep shrink(List<String> workerIds, WorkerDecision.Kind kind, String why) {
         List<WorkerDecision.Refusal> refused = new LinkedHashSet<>(workerIds).stream()
-                .map(id -> new WorkerDecision.Refusal(id, why)).toList();
-        return new WorkerDecision.Keep("shrink refused: " + why, refused);
+                .map(id -> new WorkerDecision.Refusal(id, kind, why)).toList();
+        return new WorkerDecision.Keep(kind, "shrink refused: " + why, refused);
     }
 
-    static WorkerDecision.Keep grow(String why) {
-        return new WorkerDecision.Keep("grow refused: " + why);
+    static WorkerDecision.Keep grow(WorkerDecision.Kind kind, String why) {
+        return new WorkerDecision.Keep(kind, "grow refused: " + why);
     }
 }

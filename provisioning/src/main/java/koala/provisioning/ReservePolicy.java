@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
+import koala.provisioning.WorkerDecision.Kind;
 
 /**
  * Reserve provisioning (not in the paper): OnDemand's grows, with releases that keep a warm
@@ -99,20 +100,19 @@ public final class ReservePolicy implements WorkerPolicy {
     @Override
     public WorkerDecision onShrinkRequest(WorkerLayer layer, List<String> workerIds, Instant now) {
         if (workerIds.isEmpty()) {
-            return new WorkerDecision.Keep("shrink refused: no workers named");
+            return new WorkerDecision.Keep(Kind.BAD_REQUEST, "shrink refused: no workers named");
         }
         Plan plan = plan(layer, now);
         List<String> released = new ArrayList<>();
         List<WorkerDecision.Refusal> refused = new ArrayList<>();
         for (String id : new LinkedHashSet<>(workerIds)) {
-            Optional<String> why = plan.whyKept(layer, id, now);
-            why.ifPresentOrElse(w -> refused.add(new WorkerDecision.Refusal(id, w)), () -> released.add(id));
+            plan.whyKept(layer, id, now).ifPresentOrElse(refused::add, () -> released.add(id));
         }
         String refusals = refused.stream().map(WorkerDecision.Refusal::toString).collect(Collectors.joining("; "));
         if (released.isEmpty()) {
-            return new WorkerDecision.Keep("shrink refused: " + refusals, refused);
+            return new WorkerDecision.Keep(Kind.ALL_REFUSED, "shrink refused: " + refusals, refused);
         }
-        return new WorkerDecision.Release(released, "release " + Texts.list(released) + ": " + plan.describe()
+        return new WorkerDecision.Release(Kind.IDLE, released, "release " + Texts.list(released) + ": " + plan.describe()
                 + (refused.isEmpty() ? "" : "; refused " + refusals), refused);
     }
 
@@ -124,14 +124,14 @@ public final class ReservePolicy implements WorkerPolicy {
                 .sorted(Comparator.comparing(IdleLimit.Idle::since).thenComparing(IdleLimit.Idle::id, NaturalOrder.IDS))
                 .map(IdleLimit.Idle::id).filter(id -> plan.whyKept(layer, id, now).isEmpty()).toList();
         if (released.isEmpty()) {
-            return new WorkerDecision.Keep("keep: " + plan.describe());
+            return new WorkerDecision.Keep(Kind.IN_RESERVE, "keep: " + plan.describe());
         }
-        return new WorkerDecision.Release(released, "release " + Texts.list(released) + ": " + plan.describe());
+        return new WorkerDecision.Release(Kind.IDLE, released, "release " + Texts.list(released) + ": " + plan.describe());
     }
 
     @Override
     public WorkerDecision onSample(WorkerLayer layer, Instant now) {
-        return new WorkerDecision.Keep("keep: reserve provisioning resizes when the framework asks");
+        return new WorkerDecision.Keep(Kind.NOT_ON_SAMPLE, "keep: reserve provisioning resizes when the framework asks");
     }
 
     private Plan plan(WorkerLayer layer, Instant now) {
@@ -148,18 +148,19 @@ public final class ReservePolicy implements WorkerPolicy {
             Sizing sizing) {
 
         /** Why {@code id} stays, or empty when it may go. */
-        Optional<String> whyKept(WorkerLayer layer, String id, Instant now) {
+        Optional<WorkerDecision.Refusal> whyKept(WorkerLayer layer, String id, Instant now) {
             if (layer.worker(id).isEmpty()) {
-                return Optional.of("not a worker of this instance");
+                return Optional.of(new WorkerDecision.Refusal(id, Kind.NOT_A_WORKER, "not a worker of this instance"));
             }
             Optional<IdleLimit.Idle> i = idle.stream().filter(x -> x.id().equals(id)).findFirst();
             if (i.isEmpty()) {
-                return Optional.of("busy");
+                return Optional.of(new WorkerDecision.Refusal(id, Kind.BUSY, "busy"));
             }
             if (!reserve.contains(id) || limit.reached(i.get(), now)) {
                 return Optional.empty();
             }
-            return Optional.of("in the warm " + sizing.name() + ", " + limit.notReached(i.get(), "idle", now));
+            return Optional.of(new WorkerDecision.Refusal(id, Kind.IN_RESERVE,
+                    "in the warm " + sizing.name() + ", " + limit.notReached(i.get(), "idle", now)));
         }
 
         /** "warm reserve of 3 (50% of 5 busy workers): w4, w6, w7; t_idle 180 s (6 × O_grow 30 s)". */

@@ -3,6 +3,7 @@ package koala.provisioning;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import koala.provisioning.WorkerDecision.Kind;
 
 /** Static provisioning: the instance keeps its initial workers; every request is refused, no sample acts. */
 public final class StaticPolicy implements WorkerPolicy {
@@ -19,22 +20,22 @@ public final class StaticPolicy implements WorkerPolicy {
 
     @Override
     public WorkerDecision onGrowRequest(WorkerLayer layer, int workers) {
-        return Refusals.grow(why());
+        return Refusals.grow(Kind.NOT_ON_REQUEST, why());
     }
 
     @Override
     public WorkerDecision onShrinkRequest(WorkerLayer layer, List<String> workerIds, Instant now) {
-        return Refusals.shrink(workerIds, why());
+        return Refusals.shrink(workerIds, Kind.NOT_ON_REQUEST, why());
     }
 
     @Override
     public WorkerDecision onIdleReleaseRequest(WorkerLayer layer, Instant now) {
-        return Refusals.shrink(List.of(), why());
+        return Refusals.shrink(List.of(), Kind.NOT_ON_REQUEST, why());
     }
 
     @Override
     public WorkerDecision onSample(WorkerLayer layer, Instant now) {
-        return new WorkerDecision.Keep("keep: " + why());
+        return new WorkerDecision.Keep(Kind.NOT_ON_SAMPLE, "keep: " + why());
     }
 
     private String why() {

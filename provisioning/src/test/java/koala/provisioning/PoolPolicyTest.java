@@ -5,6 +5,7 @@ import static koala.provisioning.Fixtures.at;
 import static koala.provisioning.Fixtures.busy;
 import static koala.provisioning.Fixtures.layer;
 import static org.assertj.core.api.Assertions.assertThat;
+import koala.provisioning.WorkerDecision.Kind;
 
 import java.time.Duration;
 import java.util.List;
@@ -39,7 +40,7 @@ class PoolPolicyTest {
     void idleWorkersBeyondThePoolGoAtOnceWhateverTheLoad() {
         // the pool is the 2 idle last: i3, i4 (10:02:00, ties by id); i1 and i2 go, longest idle first
         assertThat(pool.onIdleReleaseRequest(fiveBusyFourIdle(), at(130))).isEqualTo(new WorkerDecision.Release(
-                List.of("i1", "i2"), "release i1, i2: warm pool of 2 idle workers: i3, i4; pool kept for t_idle 600 s"));
+                Kind.IDLE, List.of("i1", "i2"), "release i1, i2: warm pool of 2 idle workers: i3, i4; pool kept for t_idle 600 s"));
         // with nothing busy the pool is still 2
         WorkerLayer alone = layer(List.of(), Worker.idle("i1", T0, 0), Worker.idle("i2", at(60), 0),
                 Worker.idle("i3", at(120), 0));
@@ -53,7 +54,7 @@ class PoolPolicyTest {
         assertThat(pool.onIdleReleaseRequest(fiveBusyFourIdle(), at(720))).extracting(WorkerDecision::reason)
                 .isEqualTo("release i1, i2, i3, i4: warm pool of 2 idle workers: i3, i4; pool kept for t_idle 600 s");
         assertThat(pool.onIdleReleaseRequest(layer(busy(3, 90), Worker.idle("i3", at(120), 0)), at(719)))
-                .isEqualTo(new WorkerDecision.Keep("keep: warm pool of 2 idle workers: i3; pool kept for t_idle 600 s"));
+                .isEqualTo(new WorkerDecision.Keep(Kind.IN_RESERVE, "keep: warm pool of 2 idle workers: i3; pool kept for t_idle 600 s"));
     }
 
     @Test
@@ -65,7 +66,7 @@ class PoolPolicyTest {
 
     @Test
     void growsAreOnDemandsAndSamplesChangeNothing() {
-        assertThat(pool.onGrowRequest(layer(busy(18, 90)), 5)).isEqualTo(new WorkerDecision.Grow(2,
+        assertThat(pool.onGrowRequest(layer(busy(18, 90)), 5)).isEqualTo(new WorkerDecision.Grow(Kind.AT_FMAX, 2,
                 "grow 2 of 5 requested: F_max 20 leaves room for 2"));
         assertThat(pool.onSample(fiveBusyFourIdle(), at(10))).isInstanceOf(WorkerDecision.Keep.class);
     }

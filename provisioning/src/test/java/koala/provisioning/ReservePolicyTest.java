@@ -5,6 +5,7 @@ import static koala.provisioning.Fixtures.at;
 import static koala.provisioning.Fixtures.busy;
 import static koala.provisioning.Fixtures.layer;
 import static org.assertj.core.api.Assertions.assertThat;
+import koala.provisioning.WorkerDecision.Kind;
 
 import java.util.List;
 import java.util.Map;
@@ -51,7 +52,7 @@ class ReservePolicyTest {
         // at 10:03:00 the reserve of 3 is the latest idle: i3, i4 (10:02:00, ties by id), then i2;
         // i1 is outside it and goes although idle only 180 s... and i2, idle 120 s, stays
         assertThat(reserve.onIdleReleaseRequest(fiveBusyFourIdle(), at(180))).isEqualTo(new WorkerDecision.Release(
-                List.of("i1"), "release i1: warm reserve of 3 (50% of 5 busy workers): i3, i4, i2; reserve kept for "
+                Kind.IDLE, List.of("i1"), "release i1: warm reserve of 3 (50% of 5 busy workers): i3, i4, i2; reserve kept for "
                         + "t_idle 180 s"));
         // at 10:04:00 i2 has been idle 180 s: it goes, although in the reserve; i3 and i4 stay
         assertThat(reserve.onIdleReleaseRequest(fiveBusyFourIdle(), at(240))).extracting(WorkerDecision::reason)
@@ -72,15 +73,15 @@ class ReservePolicyTest {
     void withNothingBusyEveryIdleWorkerGoesAtOnce() {
         WorkerLayer alone = layer(List.of(), Worker.idle("i1", at(100), 0), Worker.idle("i2", at(100), 0));
         assertThat(reserve.onIdleReleaseRequest(alone, at(100))).isEqualTo(new WorkerDecision.Release(
-                List.of("i1", "i2"), "release i1, i2: warm reserve of 0 (50% of 0 busy workers); reserve kept for "
+                Kind.IDLE, List.of("i1", "i2"), "release i1, i2: warm reserve of 0 (50% of 0 busy workers); reserve kept for "
                         + "t_idle 180 s"));
     }
 
     @Test
     void growsAreOnDemandsAndSamplesChangeNothing() {
         assertThat(reserve.onGrowRequest(layer(busy(16, 90)), 6))
-                .isEqualTo(new WorkerDecision.Grow(4, "grow 4 of 6 requested: F_max 20 leaves room for 4"));
+                .isEqualTo(new WorkerDecision.Grow(Kind.AT_FMAX, 4, "grow 4 of 6 requested: F_max 20 leaves room for 4"));
         assertThat(reserve.onSample(fiveBusyFourIdle(), at(600)))
-                .isEqualTo(new WorkerDecision.Keep("keep: reserve provisioning resizes when the framework asks"));
+                .isEqualTo(new WorkerDecision.Keep(Kind.NOT_ON_SAMPLE, "keep: reserve provisioning resizes when the framework asks"));
     }
 }

@@ -1,6 +1,6 @@
 package koala.sge;
 
-import koala.common.http.ApiException;
+import koala.common.failure.InvalidField;
 import koala.common.site.PilotSpec;
 
 /** What a pilot request must satisfy before it reaches SGE, each failure naming its field. */
@@ -32,7 +32,7 @@ final class PilotSpecs {
 
     private static void require(boolean ok, String field, String reason) {
         if (!ok) {
-            throw ApiException.badRequest(field, reason);
+            throw new InvalidField(field, reason);
         }
     }
 }

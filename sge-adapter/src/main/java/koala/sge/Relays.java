@@ -10,7 +10,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
-import koala.common.http.ApiException;
+import koala.common.failure.InvalidField;
+import koala.common.failure.Unavailable;
 import koala.common.site.AgentState;
 import koala.common.site.RelayAddress;
 import org.apache.logging.log4j.LogManager;
@@ -105,16 +106,16 @@ final class Relays implements AutoCloseable {
                 return new Relay(bind, 0, target, connections, workers, connectTimeout);
             }
         } catch (IOException e) {
-            throw new ApiException(503, "cannot listen on " + host + " (" + bind.getHostAddress() + "): " + e.getMessage());
+            throw new Unavailable("cannot listen on " + host + " (" + bind.getHostAddress() + "): " + e.getMessage());
         }
     }
 
     private static void check(int target, int port) {
         if (target < 1 || target > 65535) {
-            throw ApiException.badRequest("target", target + " is not a port (1..65535)");
+            throw new InvalidField("target", target + " is not a port (1..65535)");
         }
         if (port < 0 || port > 65535) {
-            throw ApiException.badRequest("port", port + " is not a port (0..65535, 0 for any)");
+            throw new InvalidField("port", port + " is not a port (0..65535, 0 for any)");
         }
     }
 

@@ -13,7 +13,11 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import koala.common.grid.SiteConfig;
-import koala.common.http.ApiException;
+import koala.common.failure.Conflict;
+import koala.common.failure.Failure;
+import koala.common.failure.NotFound;
+import koala.common.failure.Refused;
+import koala.common.failure.Unavailable;
 import koala.common.site.AgentHealth;
 import koala.common.site.CellJob;
 import koala.common.site.CellSnapshot;
@@ -139,7 +143,7 @@ public final class SiteAgent implements AutoCloseable {
             try {
                 SecretFiles.write(Path.of(spec.secretFile()), spec.secret());
             } catch (IOException e) {
-                throw new ApiException(409, "cannot hand pilot " + spec.name() + " its secret in " + spec.secretFile()
+                throw new Conflict("cannot hand pilot " + spec.name() + " its secret in " + spec.secretFile()
                         + ": " + e.getMessage(), "secretFile");
             }
         }
@@ -164,7 +168,7 @@ public final class SiteAgent implements AutoCloseable {
     }
 
     public PilotStatus status(String id) {
-        PilotStatus known = book.get(id).orElseThrow(() -> ApiException.notFound("pilot " + id + " of site " + site.name()));
+        PilotStatus known = book.get(id).orElseThrow(() -> new NotFound("pilot " + id + " of site " + site.name()));
         if (known.state().isFinal() || !drmaa.open()) {
             return known;
         }
@@ -243,7 +247,7 @@ public final class SiteAgent implements AutoCloseable {
             return new PilotStatus(id, site.name(), null, PilotState.FAILED, null, "killed by KOALA", null,
                     clock.instant());
         } catch (InvalidJobException e) {
-            throw ApiException.notFound("job " + id + " in cell " + site.cell().cell());
+            throw new NotFound("job " + id + " in cell " + site.cell().cell());
         } catch (DrmaaException e) {
             throw refused("kill " + id, e);
         }
@@ -401,17 +405,17 @@ public final class SiteAgent implements AutoCloseable {
         }
     }
 
-    private ApiException unavailable() {
-        return ApiException.unavailable("cell " + site.cell().cell() + " of site " + site.name() + " is unreachable: "
+    private Unavailable unavailable() {
+        return new Unavailable("cell " + site.cell().cell() + " of site " + site.name() + " is unreachable: "
                 + Optional.ofNullable(health().reason()).orElse("DRMAA session not open"));
     }
 
-    private ApiException refused(String what, DrmaaException e) {
+    private Failure refused(String what, DrmaaException e) {
         if (e instanceof DrmCommunicationException) {
             lostSession(e.getMessage());
             return unavailable();
         }
-        return new ApiException(422, what + " refused by SGE: " + e.getMessage());
+        return new Refused(what + " refused by SGE: " + e.getMessage());
     }
 
     @Override

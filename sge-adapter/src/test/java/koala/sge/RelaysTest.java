@@ -10,7 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executors;
-import koala.common.http.ApiException;
+import koala.common.failure.InvalidField;
 import koala.common.site.AgentSecret;
 import koala.common.site.AgentState;
 import koala.common.site.RelayAddress;
@@ -92,12 +92,12 @@ class RelaysTest {
     @Test
     void aTargetOrPortThatIsNotOneIsABadRequest() {
         try (Relays relays = relays(new StateFile(dir.resolve("s")))) {
-            assertThatThrownBy(() -> relays.open(0, 0)).isInstanceOfSatisfying(ApiException.class, e -> {
-                assertThat(e.status()).isEqualTo(400);
+            assertThatThrownBy(() -> relays.open(0, 0)).isInstanceOfSatisfying(InvalidField.class, e -> {
                 assertThat(e.field()).isEqualTo("target");
+                assertThat(e.getMessage()).isEqualTo("target: 0 is not a port (1..65535)");
             });
-            assertThatThrownBy(() -> relays.open(45001, 70000)).isInstanceOfSatisfying(ApiException.class,
-                    e -> assertThat(e.field()).isEqualTo("port"));
+            assertThatThrownBy(() -> relays.open(45001, 70000)).isInstanceOfSatisfying(InvalidField.class,
+                    e -> assertThat(e.getMessage()).isEqualTo("port: 70000 is not a port (0..65535, 0 for any)"));
             assertThat(relays.all()).isEqualTo(List.of());
         }
     }

@@ -71,7 +71,7 @@ public final class FluentClient {
                 return true;
             } catch (ApiException e) {
                 refused[0] = e;
-                return e.status() != 503 && e.status() != 504;
+                return !e.transientFailure();
             }
         }, timeout);
         if (refused[0] != null) {
@@ -113,7 +113,7 @@ public final class FluentClient {
         try {
             return call.get();
         } catch (ApiException e) {
-            if (e.status() == 503 || e.status() == 504) {
+            if (e.transientFailure()) {
                 throw new ApiException(e.status(), who + " does not answer (" + e.getMessage() + "); is the instance "
                         + "still running?");
             }

@@ -8,7 +8,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
-import koala.common.http.ApiException;
+import koala.common.failure.Forbidden;
+import koala.common.failure.InvalidField;
+import koala.common.failure.NotFound;
 import koala.common.http.JsonHttpServer;
 import koala.fluent.wire.FluentMessages.AppDone;
 import koala.fluent.wire.FluentMessages.Counts;
@@ -69,7 +71,7 @@ public final class DeviceManager {
 
     private Map<String, Object> deploy(Deploy d) {
         if (d.app() == null || d.role() == null) {
-            throw ApiException.badRequest(d.app() == null ? "app" : "role", "missing");
+            throw new InvalidField(d.app() == null ? "app" : "role", "missing");
         }
         switch (d.role()) {
             case "rl" -> {
@@ -85,7 +87,7 @@ public final class DeviceManager {
             case "mapper" -> mappers.put(d.app() + "#" + d.index(),
                     new WordCount.Mapper(d.app(), d.index(), d.counter(), master.key()));
             case "reader" -> startReader(d);
-            default -> throw ApiException.badRequest("role", "'" + d.role() + "': one of rl, reader, mapper, counter");
+            default -> throw new InvalidField("role", "'" + d.role() + "': one of rl, reader, mapper, counter");
         }
         LOG.info("{}: started {} of {}", node, d.role() + (d.role().equals("mapper") ? " " + d.index() : ""), d.app());
         return Map.of("node", node, "app", d.app(), "role", d.role());
@@ -105,7 +107,7 @@ public final class DeviceManager {
             return;
         }
         roots.refusal(file).ifPresent(why -> {
-            throw new ApiException(403, "reader of " + d.app() + ": " + why, "file");
+            throw new Forbidden("reader of " + d.app() + ": " + why, "file");
         });
         WordCount.Reader reader = new WordCount.Reader(d.app(), file, Duration.ofMillis(d.durationMillis()),
                 d.mappers(), master.key());
@@ -120,7 +122,7 @@ public final class DeviceManager {
 
     private static Path realFile(String file) throws IOException {
         if (file == null || !Path.of(file).isAbsolute()) {
-            throw ApiException.badRequest("file", "'" + file + "': the reader needs an absolute path");
+            throw new InvalidField("file", "'" + file + "': the reader needs an absolute path");
         }
         return Path.of(file).toRealPath();
     }
@@ -128,7 +130,7 @@ public final class DeviceManager {
     private Map<String, Object> lines(String app, int index, Lines lines) {
         WordCount.Mapper mapper = mappers.get(app + "#" + index);
         if (mapper == null) {
-            throw new ApiException(404, "no mapper " + index + " of " + app + " on " + node);
+            throw new NotFound("mapper " + index + " of " + app + " on " + node);
         }
         if (mapper.take(lines)) {
             mappers.remove(app + "#" + index);
@@ -140,13 +142,13 @@ public final class DeviceManager {
     private Map<String, Object> counts(String app, Counts counts) {
         WordCount.Counter counter = counters.get(app);
         if (counter == null) {
-            throw new ApiException(404, "no counter of " + app + " on " + node);
+            throw new NotFound("counter of " + app + " on " + node);
         }
         Map<String, Object> result;
         try {
             result = counter.take(counts);
         } catch (IllegalArgumentException e) {
-            throw ApiException.badRequest("mapper", e.getMessage());
+            throw new InvalidField("mapper", e.getMessage());
         }
         if (result != null) {
             counters.remove(app);
@@ -186,7 +188,7 @@ public final class DeviceManager {
         try {
             return Integer.parseInt(text);
         } catch (NumberFormatException e) {
-            throw ApiException.badRequest("index", "'" + text + "' is not a mapper number");
+            throw new InvalidField("index", "'" + text + "' is not a mapper number");
         }
     }
 

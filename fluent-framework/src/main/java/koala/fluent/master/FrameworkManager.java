@@ -11,6 +11,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import koala.common.event.EventLine;
+import koala.common.failure.Conflict;
+import koala.common.failure.InvalidField;
+import koala.common.failure.NotFound;
 import koala.common.http.ApiException;
 import koala.common.runner.RunnerMessages.GrowResult;
 import koala.fluent.AppOutcome;
@@ -80,8 +84,9 @@ public final class FrameworkManager {
         jobs++;
         Arrival arrival = new Arrival(job, new CompletableFuture<>());
         arrivals.addLast(arrival);
-        events.add("job " + id + (request.name() == null ? "" : " (" + request.name() + ")") + " arrived: "
-                + job.job().apps().size() + " applications");
+        events.add(MasterEventKind.JOB_ARRIVED, "job " + id + (request.name() == null ? "" : " (" + request.name()
+                + ")") + " arrived: " + job.job().apps().size() + " applications",
+                Map.of("job", id, "apps", job.job().apps().size()));
         takeArrivals();
         return new Submitted(id, arrival.reply());
     }
@@ -89,18 +94,20 @@ public final class FrameworkManager {
     /** A DeviceManager reports in: its worker joins, and may start waiting SWCs or complete a pending grow. */
     public synchronized void device(DeviceHello hello) {
         if (hello.node() == null || hello.url() == null) {
-            throw ApiException.badRequest(hello.node() == null ? "node" : "url", "missing");
+            throw new InvalidField(hello.node() == null ? "node" : "url", "missing");
         }
         if (hello.slots() != null && hello.slots() < 1) {
-            throw ApiException.badRequest("slots", hello.slots() + ": a worker has at least 1 slot");
+            throw new InvalidField("slots", hello.slots() + ": a worker has at least 1 slot");
         }
         if (urls.put(hello.node(), hello.url()) != null) {
-            events.add("worker " + hello.node() + " reported in again at " + hello.url());
+            events.add(MasterEventKind.REJOINED, "worker " + hello.node() + " reported in again at " + hello.url(),
+                    Map.of("node", hello.node(), "url", hello.url()));
             return;
         }
         int slots = hello.slots() == null ? state.settings().slotsPerWorker() : hello.slots();
         List<AppOutcome> started = state.addWorker(hello.node(), slots, clock.instant());
-        events.add("worker " + hello.node() + " joined (" + slots + " slots) at " + hello.url());
+        events.add(MasterEventKind.JOINED, "worker " + hello.node() + " joined (" + slots + " slots) at " + hello.url(),
+                Map.of("node", hello.node(), "slots", slots, "url", hello.url()));
         started.forEach(this::startFromQueue);
         if (pending != null && urls.keySet().containsAll(pending.nodes())) {
             PendingGrow done = pending;
@@ -113,9 +120,9 @@ public final class FrameworkManager {
 
     /** An application's last component is done (or failed): its slots and orchestrator are freed. */
     public synchronized void done(String app, AppDone done) {
-        AppBook.Entry entry = book.find(app).orElseThrow(() -> ApiException.notFound("application " + app));
+        AppBook.Entry entry = book.find(app).orElseThrow(() -> new NotFound("application " + app));
         if (entry.state() != AppBook.State.RUNNING) {
-            throw new ApiException(409, app + " is " + entry.state() + ", not running", "app");
+            throw new Conflict(app + " is " + entry.state() + ", not running", "app");
         }
         if (done.error() != null) {
             fail(entry, done.error());
@@ -123,7 +130,8 @@ public final class FrameworkManager {
             String check = Checks.describe(entry, done.result());
             book.ended(app, check.startsWith("MISMATCH") ? AppBook.State.FAILED : AppBook.State.FINISHED,
                     check, Checks.withCheck(entry, done.result()));
-            events.add(app + " finished on " + done.node() + ": " + check);
+            events.add(MasterEventKind.APP_FINISHED, app + " finished on " + done.node() + ": " + check,
+                    EventLine.fields("app", app, "node", done.node()));
             freed(entry);
         }
         provisioning.reportActivity(state.workers());
@@ -225,7 +233,7 @@ public final class FrameworkManager {
             }
         }
         book.ended(entry.id(), AppBook.State.FAILED, why, Map.of());
-        events.add(entry.id() + " failed: " + why);
+        events.add(MasterEventKind.APP_FAILED, entry.id() + " failed: " + why, Map.of("app", entry.id()));
         freed(book.get(entry.id()));
     }
 
@@ -247,7 +255,8 @@ public final class FrameworkManager {
                     .ifPresent(e -> fail(e, "worker " + node + " was lost")));
             state.removeWorker(node, clock.instant());
             urls.remove(node);
-            events.add("worker " + node + " left: its runner no longer has it");
+            events.add(MasterEventKind.LEFT, "worker " + node + " left: its runner no longer has it",
+                    Map.of("node", node));
         });
     }
 
@@ -268,7 +277,7 @@ public final class FrameworkManager {
             }
             ahead++;
         }
-        throw ApiException.notFound("job " + id);
+        throw new NotFound("job " + id);
     }
 
     public synchronized MasterStatus status() {

@@ -10,7 +10,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import koala.common.http.ApiException;
+import koala.common.failure.InvalidField;
 import koala.fluent.Application;
 import koala.fluent.Job;
 import koala.fluent.device.Words;
@@ -44,7 +44,7 @@ final class JobIntake {
 
     static Accepted check(String jobId, JobRequest request, Instant now) {
         if (request == null || request.apps() == null || request.apps().isEmpty()) {
-            throw ApiException.badRequest("apps", "missing: a job has at least 1 application");
+            throw new InvalidField("apps", "missing: a job has at least 1 application");
         }
         List<Application> apps = new ArrayList<>();
         Map<String, AppRequest> requests = new LinkedHashMap<>();
@@ -54,11 +54,11 @@ final class JobIntake {
             AppRequest a = request.apps().get(i);
             String field = "apps[" + i + "]";
             if (a == null || a.kind() == null) {
-                throw ApiException.badRequest(field + ".kind", "missing: rl or swc");
+                throw new InvalidField(field + ".kind", "missing: rl or swc");
             }
             String kind = a.kind().toLowerCase(java.util.Locale.ROOT);
             if (!kind.equals("rl") && !kind.equals("swc")) {
-                throw ApiException.badRequest(field + ".kind", "'" + a.kind() + "': rl or swc");
+                throw new InvalidField(field + ".kind", "'" + a.kind() + "': rl or swc");
             }
             String id = jobId + "." + kind + perKind.merge(kind, 1, Integer::sum);
             AppRequest full = kind.equals("rl") ? rl(a, field) : swc(a, field);
@@ -83,14 +83,14 @@ final class JobIntake {
     private static AppRequest swc(AppRequest a, String field) {
         int n = a.n() == null ? 1 : a.n();
         if (n < 0 || n > MAX_SWC_N) {
-            throw ApiException.badRequest(field + ".n", n + ": 0.." + MAX_SWC_N + " (2^n mappers)");
+            throw new InvalidField(field + ".n", n + ": 0.." + MAX_SWC_N + " (2^n mappers)");
         }
         if (a.file() == null || a.file().isBlank()) {
-            throw ApiException.badRequest(field + ".file", "missing: the text file whose words are counted");
+            throw new InvalidField(field + ".file", "missing: the text file whose words are counted");
         }
         Path file = Path.of(a.file());
         if (!file.isAbsolute() || !Files.isRegularFile(file) || !Files.isReadable(file)) {
-            throw ApiException.badRequest(field + ".file", a.file() + ": not an absolute path of a readable file");
+            throw new InvalidField(field + ".file", a.file() + ": not an absolute path of a readable file");
         }
         return new AppRequest("swc", positive(a.durationMillis(), SWC_DURATION.toMillis(), field + ".durationMillis"),
                 cpu(a.cpuPercent(), SWC_CPU, field + ".cpuPercent"), 0L, n, a.file());
@@ -101,7 +101,7 @@ final class JobIntake {
             return otherwise;
         }
         if (value <= 0) {
-            throw ApiException.badRequest(field, value + ": must be positive");
+            throw new InvalidField(field, value + ": must be positive");
         }
         return value;
     }
@@ -111,7 +111,7 @@ final class JobIntake {
             return otherwise;
         }
         if (!(value > 0 && value <= 100)) {
-            throw ApiException.badRequest(field, value + ": a percentage in (0, 100]");
+            throw new InvalidField(field, value + ": a percentage in (0, 100]");
         }
         return value;
     }
@@ -119,13 +119,13 @@ final class JobIntake {
     private static Expected count(Path file, String field) {
         try {
             if (Files.size(file) > MAX_FILE_BYTES) {
-                throw ApiException.badRequest(field, file + ": larger than " + (MAX_FILE_BYTES >> 20) + " MB");
+                throw new InvalidField(field, file + ": larger than " + (MAX_FILE_BYTES >> 20) + " MB");
             }
             Map<String, Long> counts = new HashMap<>();
             Files.readAllLines(file).forEach(line -> Words.count(line, counts));
             return new Expected(counts.values().stream().mapToLong(Long::longValue).sum(), counts.size());
         } catch (IOException | java.io.UncheckedIOException e) {
-            throw ApiException.badRequest(field, file + ": cannot be read as text: " + e.getMessage());
+            throw new InvalidField(field, file + ": cannot be read as text: " + e.getMessage());
         }
     }
 }

@@ -1,15 +1,23 @@
 package koala.fluent.master;
 
+import java.time.Instant;
 import java.time.InstantSource;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import koala.common.event.EventLine;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
-/** The master's decisions, each with its reason: logged, written to the metrics folder, the latest kept for status. */
+/**
+ * The master's decisions, each with its reason: logged, written to the metrics folder's
+ * {@code events.log} as one JSON line each ({@link EventLine}: time, kind, text and the event's
+ * fields), the latest kept, as text, for status.
+ */
 final class MasterEvents {
     private static final Logger LOG = LogManager.getLogger(FrameworkManager.class);
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss.SSS")
@@ -25,10 +33,16 @@ final class MasterEvents {
         this.log = log;
     }
 
+    /** An event that is only a note: its kind is {@link MasterEventKind#NOTE}. */
     synchronized void add(String event) {
-        String line = TIME.format(clock.instant()) + " " + event;
+        add(MasterEventKind.NOTE, event, Map.of());
+    }
+
+    synchronized void add(MasterEventKind kind, String event, Map<String, ?> fields) {
+        Instant now = clock.instant();
+        String line = TIME.format(now) + " " + event;
         LOG.info(event);
-        log.event(line);
+        log.event(new EventLine(now, kind.name(), event, new LinkedHashMap<>(fields)).json());
         if (recent.size() == KEEP) {
             recent.removeFirst();
         }

@@ -19,7 +19,7 @@ import org.apache.logging.log4j.Logger;
  * The instance's metrics, kept for {@code GET /metrics} and, when the master has a log folder,
  * written there: {@code metrics.csv} (one sample per sample period: allocated and busy workers,
  * their CPU, the application counters), {@code workers.csv} (each worker's busy and idle seconds,
- * rewritten each sample) and {@code events.log} (the master's decisions).
+ * rewritten each sample) and {@code events.log} (the master's decisions, one JSON line each).
  */
 final class MetricsLog {
     static final String HEADER = "at,allocated,busy,cpuPercent,accepted,queued,rejected,finished,waiting,running";

@@ -68,11 +68,13 @@ final class Provisioning {
     GrowResult grow(int workers) {
         try {
             GrowResult result = runner.grow(workers);
-            events.add("runner: grow " + workers + " → " + result.granted() + " " + result.nodes()
-                    + (result.reason() == null ? "" : ": " + result.reason()));
+            events.add(MasterEventKind.GROWN, "runner: grow " + workers + " → " + result.granted() + " " + result.nodes()
+                    + (result.reason() == null ? "" : ": " + result.reason()),
+                    Map.of("count", workers, "granted", result.granted(), "nodes", result.nodes()));
             return result;
         } catch (ApiException e) {
-            events.add("runner refused the grow of " + workers + ": " + e.getMessage());
+            events.add(MasterEventKind.GROW_REFUSED, "runner refused the grow of " + workers + ": " + e.getMessage(),
+                    Map.of("count", workers));
             return new GrowResult(workers, 0, List.of(), e.getMessage());
         }
     }
@@ -99,7 +101,8 @@ final class Provisioning {
         try {
             ShrinkResult result = runner.shrink(down.release());
             if (!result.released().isEmpty()) {
-                events.add(down.reason() + " → released " + result.released());
+                events.add(MasterEventKind.RELEASED, down.reason() + " → released " + result.released(),
+                        Map.of("nodes", result.released()));
                 result.released().forEach(reported::remove);
                 lastRelease = "";
             }

@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import koala.common.http.ApiException;
+import koala.common.failure.InvalidField;
 import koala.fluent.wire.FluentMessages.AppDone;
 import koala.fluent.wire.FluentMessages.AppReply;
 import koala.fluent.wire.FluentMessages.AppRequest;
@@ -163,12 +163,12 @@ class FrameworkManagerTest {
         FakeRunner runner = new FakeRunner("ondemand", 20, Duration.ofSeconds(10));
         FrameworkManager master = master(runner, 4);
         assertThatThrownBy(() -> master.submit(new JobRequest("bad", List.of(RL, new AppRequest("video", null,
-                null, null, null, null))))).isInstanceOfSatisfying(ApiException.class, e -> {
-                    assertThat(e.status()).isEqualTo(400);
+                null, null, null, null))))).isInstanceOfSatisfying(InvalidField.class, e -> {
                     assertThat(e.field()).isEqualTo("apps[1].kind");
+                    assertThat(e.reason()).isEqualTo("'video': rl or swc");
                 });
         assertThatThrownBy(() -> master.submit(new JobRequest("bad", List.of(new AppRequest("swc", null, null, null,
-                2, dir.resolve("missing.txt").toString()))))).isInstanceOfSatisfying(ApiException.class,
+                2, dir.resolve("missing.txt").toString()))))).isInstanceOfSatisfying(InvalidField.class,
                 e -> assertThat(e.field()).isEqualTo("apps[0].file"));
         assertThat(runner.calls).isEmpty();
         assertThat(master.status().apps()).isEmpty();

@@ -1,21 +1,53 @@
 package koala.common.http;
 
 /**
- * A request the server refuses, with the HTTP status and a reason the caller can read. When the
- * problem is one field of the request body, {@link #field()} names it.
+ * A request refused over HTTP, with the status and a reason the caller can read: what a client
+ * gets back from a server, and what an API class (the HTTP edge) throws for a request it cannot
+ * read. Domain code throws a {@link koala.common.failure.Failure} instead, and the edge maps it
+ * ({@link FailureStatus}). When the problem is one field of the request body, {@link #field()}
+ * names it.
  */
 public class ApiException extends RuntimeException {
     private final int status;
     private final String field;
+    private final boolean unreached;
 
     public ApiException(int status, String message) {
         this(status, message, null);
     }
 
     public ApiException(int status, String message, String field) {
+        this(status, message, field, false);
+    }
+
+    private ApiException(int status, String message, String field, boolean unreached) {
         super(message);
         this.status = status;
         this.field = field;
+        this.unreached = unreached;
+    }
+
+    /** The client could not reach the server at all (connection refused, no route): a 503 the server never sent. */
+    public static ApiException unreached(String message) {
+        return new ApiException(503, message, null, true);
+    }
+
+    /** The answer to a request that failed with {@code failure}, as a client of that server sees it. */
+    public static ApiException of(koala.common.failure.Failure failure) {
+        return new ApiException(FailureStatus.of(failure), failure.getMessage(), failure.field());
+    }
+
+    /**
+     * Whether asking again later may succeed: the server was unreachable, did not answer in time,
+     * or answered that it is unavailable (503, 504). Anything else will fail the same way again.
+     */
+    public boolean transientFailure() {
+        return status == 503 || status == 504;
+    }
+
+    /** Whether the server was never reached: nothing is listening, or the network is in the way. */
+    public boolean unreached() {
+        return unreached;
     }
 
     public static ApiException badRequest(String field, String reason) {

@@ -20,12 +20,14 @@ import org.eclipse.jetty.http.HttpURI;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.ConnectionMetaData;
 import org.eclipse.jetty.server.Handler;
+import koala.common.failure.Failure;
 import org.eclipse.jetty.util.Callback;
 
 /**
  * The one Jetty handler of a {@link JsonHttpServer}: turns Jetty's request into a {@link Request},
  * lets {@link Routes} answer it and writes the {@link Response} as JSON. Every failure becomes a
- * response here: {@link ApiException} its status, anything else a logged 500.
+ * response here: {@link ApiException} its status, a domain {@link Failure} the status
+ * {@link FailureStatus} gives it, anything else a logged 500.
  */
 final class JettyBridge extends Handler.Abstract {
     private static final Logger LOG = LogManager.getLogger(JsonHttpServer.class);
@@ -61,6 +63,8 @@ final class JettyBridge extends Handler.Abstract {
             close = true;
         } catch (ApiException e) {
             answer = new Response(e.status(), e.toError());
+        } catch (Failure e) {
+            answer = new Response(FailureStatus.of(e), new ApiError(e.getMessage(), e.field()));
         } catch (RuntimeException e) {
             LOG.error("{} {} failed", request.getMethod(), request.getHttpURI().getPath(), e);
             answer = new Response(500, new ApiError("internal error: " + e, null));

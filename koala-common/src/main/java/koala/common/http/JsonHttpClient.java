@@ -101,11 +101,11 @@ public final class JsonHttpClient {
         try {
             reply = transport.send(method, path, body, sent, within);
         } catch (ConnectException e) {
-            throw new ApiException(503, "cannot reach " + base + ": connection refused");
+            throw ApiException.unreached("cannot reach " + base + ": connection refused");
         } catch (HttpTimeoutException e) {
             throw new ApiException(504, "no answer from " + base + " within " + within.toSeconds() + " s");
         } catch (IOException e) {
-            throw new ApiException(503, "cannot reach " + base + ": " + e);
+            throw ApiException.unreached("cannot reach " + base + ": " + e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ApiException(503, "interrupted while calling " + base);

@@ -23,7 +23,8 @@ import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
 /**
  * A small JSON-over-HTTP server on Jetty. Routes are a method and a path pattern whose
  * {@code {name}} segments become path parameters, optionally behind a {@link Guard}. A handler that
- * throws {@link ApiException} answers with that status and reason; anything else is a 500 that
+ * throws {@link ApiException} answers with that status and reason, one that throws a domain
+ * {@link koala.common.failure.Failure} with the status {@link FailureStatus} maps it to; anything else is a 500 that
  * is logged and never takes the process down. It listens on one or more {@link Endpoint}s (TCP
  * addresses, Unix domain sockets), bounds request bodies and drops stalled clients: see the
  * package documentation for the limits. Its threads are daemon threads.

@@ -44,11 +44,11 @@ public final class PlainJsonClient {
             byte[] bytes = body == null ? null : PlainJson.write(body).getBytes(StandardCharsets.UTF_8);
             reply = transport.send(method, path, bytes, bytes == null ? headers : withContentType(), within);
         } catch (ConnectException e) {
-            throw new ApiException(503, "cannot reach " + base + ": connection refused");
+            throw ApiException.unreached("cannot reach " + base + ": connection refused");
         } catch (HttpTimeoutException e) {
             throw new ApiException(504, "no answer from " + base + " within " + within.toSeconds() + " s");
         } catch (IOException e) {
-            throw new ApiException(503, "cannot reach " + base + ": " + e);
+            throw ApiException.unreached("cannot reach " + base + ": " + e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ApiException(503, "interrupted while calling " + base);

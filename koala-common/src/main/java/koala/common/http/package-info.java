@@ -41,10 +41,13 @@
  *
  * <h2>Errors</h2>
  * Every error is JSON {@link koala.common.http.ApiError}: a handler's
- * {@link koala.common.http.ApiException} gives its status; any other exception is a 500 that is
+ * {@link koala.common.http.ApiException} gives its status; a domain
+ * {@link koala.common.failure.Failure} gets the status {@link koala.common.http.FailureStatus} maps
+ * its kind to (404, 410, 409, 400, 503, 403, 429, 401, 422); any other exception is a 500 that is
  * logged and never takes the process down; what Jetty refuses itself (a malformed request) is
  * answered in the same format. The client turns each back into an {@code ApiException}, and a
- * server it cannot reach into a 503 (504 when it does not answer in time).
+ * server it cannot reach into a 503 that says so ({@code unreached()}), 504 when it does not
+ * answer in time; {@code transientFailure()} is the one test for "may work if asked again".
  *
  * <h2>Clients</h2>
  * Over TCP the client uses the JDK's {@code HttpClient} (a pool, a selector thread); a process that

@@ -35,6 +35,9 @@ class JsonHttpServerTest {
                 .route("GET", "/nodes/{id}", r -> Response.ok(Map.of("id", r.param("id"))))
                 .route("GET", "/boom", r -> {
                     throw new IllegalStateException("bug");
+                })
+                .route("GET", "/fail/{kind}", r -> {
+                    throw failure(r.param("kind"));
                 });
         server.start();
         client = new JsonHttpClient(URI.create("http://127.0.0.1:" + server.port()), Duration.ofSeconds(5));
@@ -56,6 +59,55 @@ class JsonHttpServerTest {
             assertThat(RawHttp.body(raw.send("GET //nodes//fs0-17/ HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
                     .untilClosed())).isEqualTo("{\"id\":\"fs0-17\"}");
         }
+    }
+
+    private static koala.common.failure.Failure failure(String kind) {
+        return switch (kind) {
+            case "invalid" -> new koala.common.failure.InvalidField("nodes", "0: ask for at least 1 node");
+            case "missing" -> new koala.common.failure.NotFound("job 7");
+            case "busy" -> new koala.common.failure.Unavailable("the scheduler is busy; try again");
+            case "state" -> new koala.common.failure.Conflict("node fs0-3 is not a node of allocation 7", "nodes");
+            case "theirs" -> new koala.common.failure.Forbidden("bob may not cancel job 7 (owned by alice)");
+            case "cap" -> new koala.common.failure.OverLimit("bob has 3 jobs queued");
+            default -> new koala.common.failure.Refused("pilot submission refused by SGE: no queue");
+        };
+    }
+
+    @Test
+    void domainFailuresAnswerWithTheirStatusAndTheUsualErrorBody() throws Exception {
+        assertFails("invalid", 400, "nodes", "nodes: 0: ask for at least 1 node");
+        assertFails("missing", 404, null, "job 7 not found");
+        assertFails("busy", 503, null, "the scheduler is busy; try again");
+        assertFails("state", 409, "nodes", "node fs0-3 is not a node of allocation 7");
+        assertFails("theirs", 403, null, "bob may not cancel job 7 (owned by alice)");
+        assertFails("cap", 429, null, "bob has 3 jobs queued");
+        assertFails("sge", 422, null, "pilot submission refused by SGE: no queue");
+        try (RawHttp raw = new RawHttp(server.port())) {
+            assertThat(RawHttp.body(raw.send("GET /fail/invalid HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n")
+                    .untilClosed())).isEqualTo("{\"error\":\"nodes: 0: ask for at least 1 node\",\"field\":\"nodes\"}");
+        }
+    }
+
+    private void assertFails(String kind, int status, String field, String message) {
+        assertThatThrownBy(() -> client.get("/fail/" + kind, Map.class)).isInstanceOfSatisfying(ApiException.class, e -> {
+            assertThat(e.status()).isEqualTo(status);
+            assertThat(e.field()).isEqualTo(field);
+            assertThat(e.getMessage()).isEqualTo(message);
+            assertThat(e.transientFailure()).isEqualTo(status == 503);
+            assertThat(e.unreached()).isFalse();
+        });
+    }
+
+    @Test
+    void aServerNobodyListensOnIsUnreachedAndTransient() {
+        int port = server.port();
+        server.close();
+        assertThatThrownBy(() -> client.get("/nodes/x", Map.class)).isInstanceOfSatisfying(ApiException.class, e -> {
+            assertThat(e.status()).isEqualTo(503);
+            assertThat(e.unreached()).isTrue();
+            assertThat(e.transientFailure()).isTrue();
+            assertThat(e.getMessage()).startsWith("cannot reach http://127.0.0.1:" + port);
+        });
     }
 
     @Test

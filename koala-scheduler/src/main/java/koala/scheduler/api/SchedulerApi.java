@@ -15,14 +15,15 @@ import koala.common.api.NodeTask;
 import koala.common.api.SubmitRequest;
 import koala.common.api.TokenRequest;
 import koala.common.api.TokenView;
+import koala.common.failure.Failure;
+import koala.common.failure.Forbidden;
+import koala.common.failure.OverLimit;
 import koala.common.http.ApiException;
 import koala.common.http.JsonHttpServer;
 import koala.common.http.Request;
 import koala.common.http.Response;
 import koala.common.jdf.JdfException;
 import koala.scheduler.Caller;
-import koala.scheduler.NotAllowed;
-import koala.scheduler.OverLimit;
 
 /**
  * The scheduler's HTTP/JSON API.
@@ -142,7 +143,7 @@ public final class SchedulerApi {
 
     private static TokenView token(Asking ask, Caller c, Request r) {
         if (!c.via().equals(Callers.UNIX)) {
-            throw new NotAllowed("a token is made over the scheduler's Unix socket only, not with another token");
+            throw new Forbidden("a token is made over the scheduler's Unix socket only, not with another token");
         }
         TokenRequest request = r.body().length == 0 ? new TokenRequest(null) : r.body(TokenRequest.class);
         long seconds = Optional.ofNullable(request.lifetimeSeconds()).orElse(86_400L);
@@ -154,7 +155,7 @@ public final class SchedulerApi {
 
     private static Map<String, String> rotate(Operations ops, Caller c) {
         if (!c.admin()) {
-            throw new NotAllowed(c.user() + " may not rotate the token key: admins only");
+            throw new Forbidden(c.user() + " may not rotate the token key: admins only");
         }
         ops.rotateTokenKey();
         return Map.of("rotated", "every token issued before now is refused");
@@ -181,13 +182,10 @@ public final class SchedulerApi {
                 T result = work.apply(caller);
                 audit.done(caller, action, target);
                 return result;
-            } catch (NotAllowed e) {
+            } catch (Forbidden | OverLimit e) {
                 audit.denied(caller, action, target, e.getMessage());
-                throw new ApiException(403, e.getMessage());
-            } catch (OverLimit e) {
-                audit.denied(caller, action, target, e.getMessage());
-                throw new ApiException(429, e.getMessage());
-            } catch (ApiException e) {
+                throw e;
+            } catch (Failure | ApiException e) {
                 audit.refused(caller, action, target, e.getMessage());
                 throw e;
             }

@@ -9,6 +9,7 @@ import java.util.Optional;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import koala.common.failure.Unavailable;
 import koala.common.grid.SiteConfig;
 import koala.common.grid.SshConfig;
 import koala.common.http.ApiException;
@@ -109,11 +110,11 @@ public final class RemoteSite implements AutoCloseable {
                 ? "; next try at " + l.nextTry().truncatedTo(java.time.temporal.ChronoUnit.SECONDS) : ""));
     }
 
-    /** How pilots run on this site; a 503 while the site is not reachable. */
+    /** How pilots run on this site; {@link Unavailable} while the site is not reachable. */
     public Launcher launcher() {
         Attached a = attached;
         if (a == null || !link.up()) {
-            throw new ApiException(503, "site " + site.name() + " is not reachable: " + down().orElse(""));
+            throw new Unavailable("site " + site.name() + " is not reachable: " + down().orElse(""));
         }
         return a.launcher();
     }
