@@ -63,6 +63,29 @@ public final class DeviceManager {
                         "counters", List.copyOf(counters.keySet())))));
     }
 
+    /** The applications with a component here, in no particular order. */
+    public List<String> running() {
+        java.util.Set<String> apps = new java.util.HashSet<>(filters.keySet());
+        apps.addAll(readers.keySet());
+        apps.addAll(counters.keySet());
+        mappers.keySet().forEach(k -> apps.add(k.substring(0, k.lastIndexOf('#'))));
+        return List.copyOf(apps);
+    }
+
+    /**
+     * Says hello to the master again with what runs here (see {@link MasterLink#beat}): the scheduled
+     * beat. A master that says this worker left is final: false, and the DeviceManager ends.
+     */
+    public boolean beat() {
+        try {
+            master.beat(running());
+            return true;
+        } catch (ApiException e) {
+            LOG.warn("{}: the master says {}; this DeviceManager ends", node, e.getMessage());
+            return false;
+        }
+    }
+
     private JsonHttpServer.Handler guarded(JsonHttpServer.Handler handler) {
         return Secret.required(master::key, KEY, handler);
     }
