@@ -68,6 +68,8 @@ final class FileJournal implements Journal {
                 try {
                     held[0] = channel.tryLock();
                     return held[0] != null;
+                } catch (java.nio.channels.OverlappingFileLockException e) {
+                    return false; // held in this very JVM
                 } catch (IOException e) {
                     throw new UncheckedIOException(e);
                 }
