@@ -144,8 +144,9 @@ public final class FrameworkRunner {
         if (hello.startup() != null) {
             startups.put(node, hello.startup().reported(now));
         }
-        events.add(now, e.role() + " " + node + " reported in on " + hello.host() + " (" + in.site() + ") after "
-                + Duration.between(e.requestedAt(), now).toMillis() / 1000.0 + " s");
+        events.add(now, e.role() + " " + node + (e.running() ? " reported in again on " + hello.host() + " (restarted)"
+                : " reported in on " + hello.host() + " (" + in.site() + ") after "
+                + Duration.between(e.requestedAt(), now).toMillis() / 1000.0 + " s"));
         if (e.is(Entities.MASTER) && state == State.RUNNING) {
             masterBack(in, now);
         }
@@ -208,7 +209,7 @@ public final class FrameworkRunner {
         masterRetry = null;
         events.add(now, "master " + master.node() + " serves at " + address
                 + (masterDied == null ? "" : ", " + Duration.between(masterDied, now).toMillis() / 1000.0
-                + " s after its predecessor died"));
+                + " s after its predecessor was found lost"));
         masterDied = null;
     }
 

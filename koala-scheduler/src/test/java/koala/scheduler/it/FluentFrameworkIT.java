@@ -228,6 +228,61 @@ class FluentFrameworkIT {
         }
     }
 
+    /**
+     * The master's node goes: its launcher and the master are killed (kill -9), so no launcher
+     * restarts it. The runner misses the node's heartbeats, gives the node back and deploys the
+     * master on a new node; the FJM and the DeviceManagers (through the runner's status) find it
+     * there, and the running and queued applications finish, each once.
+     */
+    @Test
+    void aMasterWhoseNodeIsGoneIsRestartedOnANewNode() throws Exception {
+        List<String> lines = IntStream.range(0, 2000).mapToObj(i -> "moved " + i % 30 + " words " + i).toList();
+        Path text = Files.write(dir.resolve("moved-words.txt"), lines);
+        AppRequest longRl = new AppRequest("rl", 20_000L, 20.0, 1_000L, null, null);
+        AppRequest swc = new AppRequest("swc", 4_000L, null, null, 1, text.toString());
+
+        try (RunnerMain.Started runner = start("static", 2, 4, "(samplePeriod = 1)")) {
+            RunnerClient rpc = new RunnerClient(runner.url(), runner.token());
+            FluentClient fluent = FluentClient.of(client, runner.instance(), runner.token())
+                    .awaitServing(Duration.ofSeconds(60));
+            Awaitility.await("the static workers joined").atMost(Duration.ofSeconds(60))
+                    .until(() -> fluent.status().workers().size() == 2);
+            JobReply job = fluent.submit(new JobRequest("moved", List.of(longRl, swc, swc, swc)));
+            assertThat(job.apps()).extracting(AppReply::verdict).containsExactly("PLACED", "PLACED", "QUEUED", "QUEUED");
+
+            String oldNode = rpc.status().role("master").get(0).node();
+            String host = rpc.status().master().split(":")[0];
+            long pid = masterPid(host);
+            assertThat(pid).as("the master's JVM on %s", host).isGreaterThan(1);
+            ProcessHandle launcher = ProcessHandle.of(pid).flatMap(ProcessHandle::parent).orElseThrow();
+            assertThat(new String(Files.readAllBytes(Path.of("/proc", Long.toString(launcher.pid()), "cmdline"))))
+                    .contains("koala.node.NodeLauncher");
+            long killed = System.nanoTime();
+            new ProcessBuilder("kill", "-9", Long.toString(launcher.pid()), Long.toString(pid)).inheritIO().start()
+                    .waitFor();
+
+            FluentClient[] again = new FluentClient[1];
+            Awaitility.await("the master serves on a new node").atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(100)).ignoreExceptions().until(() -> {
+                        again[0] = FluentClient.of(client, runner.instance(), runner.token());
+                        return !again[0].url().getHost().equals(host) && again[0].status().instance() == runner.instance();
+                    });
+            System.out.printf("master of instance %d: node %s (%s) gone; served again on %s after %.2f s%n",
+                    runner.instance(), oldNode, host, again[0].url(), (System.nanoTime() - killed) / 1e9);
+            FluentClient master = again[0];
+            assertThat(rpc.status().state()).isEqualTo("RUNNING");
+            assertThat(rpc.status().role("master")).singleElement().satisfies(m -> assertThat(m.node()).isNotEqualTo(oldNode));
+            assertThat(client.framework(runner.instance()).master().node()).isNotEqualTo(oldNode);
+            assertThat(rpc.status().events()).anySatisfy(e -> assertThat(e).contains("restarting it on a new node"));
+
+            awaitEnded(master, job.job());
+            assertThat(master.job(job.job()).apps()).extracting(AppReply::state).containsOnly("FINISHED");
+            assertThat(master.status().counters()).containsEntry("startedFromQueue", 2).containsEntry("finished", 4);
+            assertThat(master.status().workers()).hasSize(2);
+            client.closeAllocation(runner.instance());
+        }
+    }
+
     private static int indexOf(List<String> lines, String text) {
         for (int i = 0; i < lines.size(); i++) {
             if (lines.get(i).contains(text)) {
