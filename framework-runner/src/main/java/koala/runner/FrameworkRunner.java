@@ -186,7 +186,7 @@ public final class FrameworkRunner {
             MasterRestarts.Decision d = masterRestarts.died(clock.instant(), why, true);
             if (d.restart()) {
                 masterDied = clock.instant();
-                events.add(clock.instant(), e.role() + " " + node + " " + d.reason());
+                events.add(clock.instant(), d.reason().replaceFirst("^master", "master " + node));
                 return new HeartbeatReply(HeartbeatReply.RESTART, period().toMillis());
             }
             end(State.FAILED, d.reason());

@@ -201,9 +201,9 @@ class FrameworkRunnerIT {
                     "the instance failed: its master was lost (its entity exited with status 4) and could not be "
                             + "restarted: it died 4 times, each within 60 s of its start");
             for (int i = 1; i <= 3; i++) {
-                String restart = "master " + node + " master lost (its entity exited with status 4); restarting it "
+                String restart = "master " + node + " lost (its entity exited with status 4); restarting it "
                         + "on its node (restart " + i + " of 3)";
-                assertThat(runner.runner().status().events()).anySatisfy(e -> assertThat(e).contains(restart));
+                assertThat(rpc.status().events()).anySatisfy(e -> assertThat(e).contains(restart));
             }
         }
     }
