@@ -104,20 +104,28 @@ public final class FrameworkManager {
         this.gone = new java.util.HashSet<>(r.gone());
         this.jobs = r.jobs();
         this.floor = written.isEmpty() ? clock.instant() : written.get(written.size() - 1).at();
-        Instant now = now();
+        takeOver(r);
+        journal.compact(snapshot());
+    }
+
+    /**
+     * What the predecessor left beside the state: its waiting jobs (no client waits on them here;
+     * their clients poll), its pending grow (given its full wait again), and its running
+     * applications, to be confirmed by their workers' hellos.
+     */
+    private void takeOver(Recovery.Recovered r) {
         r.waiting().forEach(w -> arrivals.addLast(new Arrival(w.job(), new CompletableFuture<>())));
         if (r.pending() != null) {
             pending = new PendingGrow(new Arrival(r.pending().job().job(), new CompletableFuture<>()),
-                    Set.copyOf(r.pending().nodes()), now.plus(growWait), r.pending().note());
+                    Set.copyOf(r.pending().nodes()), now().plus(growWait), r.pending().note());
         }
         state.running().forEach(app -> unconfirmed.put(app.app().id(), new java.util.HashSet<>(
                 app.where().stream().map(koala.fluent.Assignment::workerId).toList())));
-        if (!written.isEmpty()) {
-            events.add("recovered from the journal (" + written.size() + " entries): " + urls.size() + " workers, "
+        if (r.entries() > 0) {
+            events.add("recovered from the journal (" + r.entries() + " entries): " + urls.size() + " workers, "
                     + state.running().size() + " applications running, " + state.queue().size() + " queued, "
                     + (arrivals.size() + (pending == null ? 0 : 1)) + " jobs waiting; " + jobs + " jobs so far");
         }
-        journal.compact(snapshot());
     }
 
     /** A client's job: checked, then placed in arrival order; the reply completes once it is placed. */
@@ -248,27 +256,8 @@ public final class FrameworkManager {
         gone.add(node);
     }
 
-    /** Everything the journal needs to start again from now, ended applications only the latest {@link #KEEP_ENDED}. */
+    /** Everything the journal needs to start again from now. */
     private JournalEntry.Snapshot snapshot() {
-        List<AppBook.Entry> all = book.all();
-        long ended = all.stream().filter(AppBook.Entry::ended).count();
-        long drop = Math.max(0, ended - KEEP_ENDED);
-        List<AppBook.Entry> kept = new java.util.ArrayList<>();
-        for (AppBook.Entry e : all) {
-            if (e.ended() && drop > 0) {
-                drop--;
-            } else {
-                kept.add(e);
-            }
-        }
-        Set<String> keptJobs = new java.util.HashSet<>();
-        kept.forEach(e -> keptJobs.add(e.job()));
-        Map<String, String> notes = new java.util.HashMap<>();
-        growNotes.forEach((job, note) -> {
-            if (keptJobs.contains(job) && note != null) {
-                notes.put(job, note);
-            }
-        });
         List<JournalEntry.Arrived> waiting = new java.util.ArrayList<>();
         if (pending != null) {
             waiting.add(arrived(pending.arrival()));
@@ -276,8 +265,7 @@ public final class FrameworkManager {
         arrivals.forEach(a -> waiting.add(arrived(a)));
         JournalEntry.GrowAsked grow = pending == null ? null : new JournalEntry.GrowAsked(now(),
                 pending.arrival().job().job().id(), List.copyOf(pending.nodes()), pending.note());
-        return new JournalEntry.Snapshot(now(), state.snapshot(), kept, urls, waiting, grow, jobs, notes,
-                List.copyOf(gone));
+        return Recovery.snapshot(now(), state, book, urls, waiting, grow, jobs, growNotes, gone, KEEP_ENDED);
     }
 
     private static JournalEntry.Arrived arrived(Arrival a) {

@@ -148,6 +148,37 @@ final class Recovery {
         gone.addAll(s.gone());
     }
 
+    /**
+     * The snapshot a master writes in place of its journal: its state as it is, and of the ended
+     * applications only the latest {@code keepEnded} (with their jobs' grow notes), so that the
+     * journal of a long-running instance stays bounded.
+     */
+    static JournalEntry.Snapshot snapshot(java.time.Instant at, FrameworkState state, AppBook book,
+                                          Map<String, String> urls, List<JournalEntry.Arrived> waiting,
+                                          JournalEntry.GrowAsked pending, int jobs, Map<String, String> growNotes,
+                                          Set<String> gone, int keepEnded) {
+        List<AppBook.Entry> all = book.all();
+        long drop = Math.max(0, all.stream().filter(AppBook.Entry::ended).count() - keepEnded);
+        List<AppBook.Entry> kept = new java.util.ArrayList<>();
+        for (AppBook.Entry e : all) {
+            if (e.ended() && drop > 0) {
+                drop--;
+            } else {
+                kept.add(e);
+            }
+        }
+        Set<String> keptJobs = new java.util.HashSet<>();
+        kept.forEach(e -> keptJobs.add(e.job()));
+        Map<String, String> notes = new HashMap<>();
+        growNotes.forEach((job, note) -> {
+            if (keptJobs.contains(job) && note != null) {
+                notes.put(job, note);
+            }
+        });
+        return new JournalEntry.Snapshot(at, state.snapshot(), kept, urls, waiting, pending, jobs, notes,
+                List.copyOf(gone));
+    }
+
     /** A snapshot's pending job is the first of its waiting list, kept there so that its arrival is written once. */
     private static JournalEntry.Arrived arrivedOf(JournalEntry.Snapshot s, String job) {
         return s.waiting().stream().filter(a -> a.job().equals(job)).findFirst().orElseThrow(() ->

@@ -114,6 +114,18 @@ class RecoveryTest {
     }
 
     @Test
+    void aSnapshotKeepsOnlyTheLatestEndedApplications() {
+        Recovery.Recovered r = Recovery.replay(rlAndThreeWordCounts(), STATIC_4, T.plusSeconds(30));
+        JournalEntry.Snapshot none = Recovery.snapshot(T.plusSeconds(11), r.state(), r.book(), r.urls(), List.of(),
+                null, r.jobs(), Map.of("j1", "report only"), java.util.Set.of(), 0);
+        assertThat(none.book()).extracting(AppBook.Entry::id).containsExactly("j1.rl1", "j1.swc2", "j1.swc3");
+        assertThat(none.growNotes()).containsEntry("j1", "report only");
+        JournalEntry.Snapshot one = Recovery.snapshot(T.plusSeconds(11), r.state(), r.book(), r.urls(), List.of(),
+                null, r.jobs(), Map.of(), java.util.Set.of(), 1);
+        assertThat(one.book()).hasSize(4);
+    }
+
+    @Test
     void aJournalThatPlacesAJobThatNeverArrivedIsRefused() {
         assertThatThrownBy(() -> Recovery.replay(List.of(new JournalEntry.Placed(T, "j9", null)), STATIC_4, T))
                 .hasMessageContaining("places job j9 before it arrived");
