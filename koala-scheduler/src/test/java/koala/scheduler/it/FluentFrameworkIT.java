@@ -189,7 +189,8 @@ class FluentFrameworkIT {
             FluentClient[] again = new FluentClient[1];
             Awaitility.await("the master serves again").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
                     .ignoreExceptions().until(() -> {
-                        again[0] = FluentClient.of(client, runner.instance(), runner.token());
+                        again[0] = new FluentClient(URI.create("http://" + client.framework(runner.instance()).master()
+                                .address()), runner.token());
                         return again[0].status().instance() == runner.instance()
                                 && !ProcessHandle.of(pid).isPresent();
                     });
@@ -265,7 +266,8 @@ class FluentFrameworkIT {
             Awaitility.await("the master serves on a new node").atMost(Duration.ofSeconds(120))
                     .pollInterval(Duration.ofMillis(100)).ignoreExceptions().until(() -> {
                         // a new node, which KOALA may well place on the host the old one freed
-                        again[0] = FluentClient.of(client, runner.instance(), runner.token());
+                        again[0] = new FluentClient(URI.create("http://" + client.framework(runner.instance()).master()
+                                .address()), runner.token());
                         return !client.framework(runner.instance()).master().node().equals(oldNode)
                                 && again[0].status().instance() == runner.instance();
                     });
