@@ -64,6 +64,7 @@ public final class DeviceMain {
                     System.exit(2);
                 }
                 refused[0] = e.getMessage();
+                master.relocate(e.getMessage()); // the master may have been restarted elsewhere meanwhile
                 return false;
             }
         }, REPORT_TIMEOUT);

@@ -150,7 +150,7 @@ public final class MasterLink {
     }
 
     /** Asks the runner where the master is; moves there when it is somewhere else. */
-    private void relocate(String why) {
+    void relocate(String why) {
         Optional<String> now;
         try {
             now = locate.get();
