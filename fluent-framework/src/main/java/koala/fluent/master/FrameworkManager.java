@@ -34,7 +34,10 @@ import koala.fluent.wire.FluentMessages.MetricsReport;
  * workers idle at least t_idle are given back. Under Static and Proactive the same requests are
  * only logged. Each running application gets its orchestrator through the runner. The master
  * tells the runner which workers are busy, so that the runner's t_idle timers are the master's.
- * All state is guarded by this object's lock; time comes from the injected clock.
+ * Every change is written to its {@link Journal} before the master acts on it, and a master
+ * started on a journal takes over from its predecessor ({@link Recovery}): the same workers,
+ * running applications, queue and waiting jobs. All state is guarded by this object's lock; time
+ * comes from the injected clock.
  */
 public final class FrameworkManager {
     private record Arrival(JobIntake.Accepted job, CompletableFuture<JobReply> reply) {
