@@ -31,7 +31,10 @@ import koala.provisioning.WorkerPolicy;
  * framework's RPC ({@link Resizer}) and its launchers' heartbeats, and every tick: reloads the
  * settings, notices lost entities (no heartbeat for two periods, or their node gone at the
  * scheduler), keeps Static and Proactive at their initial workers and the instance at one
- * orchestrator node, and on each sample period lets the policy decide. A lost master ends the
+ * orchestrator node, and on each sample period lets the policy decide. A master that dies while the
+ * instance runs is started again ({@link MasterRestarts}): its launcher restarts it on its node when
+ * the node is still there, else it is deployed on a new node; either way the FrameworkJobManager is
+ * pointed at its new address once it reports in. A master that cannot be restarted ends the
  * instance and gives every node back. All state is guarded by this object's lock.
  */
 public final class FrameworkRunner {
@@ -51,8 +54,18 @@ public final class FrameworkRunner {
     private final GrowOverhead growOverhead = new GrowOverhead();
     private final Resizer resizer;
     private final CountDownLatch ended = new CountDownLatch(1);
+    private final MasterRestarts masterRestarts = new MasterRestarts(MASTER_RESTARTS, MASTER_STABLE);
+    /** When the master died, until its successor reports in; when to ask again for a node for it. */
+    private Instant masterDied;
+    private Instant masterRetry;
     private State state = State.DEPLOYING;
     private Instant lastSample;
+
+    /** Restarts of a master in a row, each dying within {@link #MASTER_STABLE} of its start, before the instance fails. */
+    static final int MASTER_RESTARTS = 3;
+    static final Duration MASTER_STABLE = Duration.ofSeconds(60);
+    /** How long after a refused grow for the master's new node the runner asks again. */
+    static final Duration MASTER_RETRY = Duration.ofSeconds(10);
 
     FrameworkRunner(InstantSource clock, JobDescription jdf, Schedd schedd, Deployd deployd, SiteSettings settings,
                     Duration runnerGone, Duration schedulerGone) {
@@ -95,6 +108,7 @@ public final class FrameworkRunner {
             String address = master.get().host() + ":" + master.get().port();
             schedd.master(master.get().node(), address);
             deployd.master(address);
+            masterRestarts.reportedIn(clock.instant());
             home(master.get().site());
             deployInitial(Entities.ORCHESTRATOR, clock.instant());
             deployInitial(Entities.WORKER, clock.instant());
@@ -132,8 +146,12 @@ public final class FrameworkRunner {
         if (hello.startup() != null) {
             startups.put(node, hello.startup().reported(now));
         }
-        events.add(now, e.role() + " " + node + " reported in on " + hello.host() + " (" + in.site() + ") after "
-                + Duration.between(e.requestedAt(), now).toMillis() / 1000.0 + " s");
+        events.add(now, e.role() + " " + node + (e.running() ? " reported in again on " + hello.host() + " (restarted)"
+                : " reported in on " + hello.host() + " (" + in.site() + ") after "
+                + Duration.between(e.requestedAt(), now).toMillis() / 1000.0 + " s"));
+        if (e.is(Entities.MASTER) && state == State.RUNNING) {
+            masterBack(in, now);
+        }
         return new Orders(period.toMillis(), runnerGone.toMillis());
     }
 
@@ -159,9 +177,50 @@ public final class FrameworkRunner {
         return java.util.Optional.ofNullable(startups.get(node));
     }
 
-    synchronized void exited(String node, int status) {
-        known(node);
-        lost(node, "its entity exited with status " + status);
+    /**
+     * The entity on {@code node} exited. A master while the instance runs is restarted on its node
+     * (RESTART: its launcher starts the command again, and says hello again); anything else is lost (STOP).
+     */
+    synchronized HeartbeatReply exited(String node, int status) {
+        Entity e = known(node);
+        String why = "its entity exited with status " + status;
+        if (e.is(Entities.MASTER) && state == State.RUNNING) {
+            MasterRestarts.Decision d = masterRestarts.died(clock.instant(), why, true);
+            if (d.restart()) {
+                masterDied = clock.instant();
+                events.add(clock.instant(), d.reason().replaceFirst("^master", "master " + node));
+                return new HeartbeatReply(HeartbeatReply.RESTART, period().toMillis());
+            }
+            end(State.FAILED, d.reason());
+            return new HeartbeatReply(HeartbeatReply.STOP, 0);
+        }
+        lost(node, why);
+        return new HeartbeatReply(HeartbeatReply.STOP, 0);
+    }
+
+    /** The master (restarted) reported in: the FrameworkJobManager and new entities get its address. */
+    private void masterBack(Entity master, Instant now) {
+        String address = master.host() + ":" + master.port();
+        try {
+            schedd.master(master.node(), address);
+        } catch (ApiException ex) {
+            events.add(now, "could not point the FrameworkJobManager at the master " + address + ": " + ex.getMessage());
+        }
+        deployd.master(address);
+        masterRestarts.reportedIn(now);
+        masterRetry = null;
+        events.add(now, "master " + master.node() + " serves at " + address
+                + (masterDied == null ? "" : ", " + Duration.between(masterDied, now).toMillis() / 1000.0
+                + " s after its predecessor was found lost"));
+        masterDied = null;
+    }
+
+    /** Asks for a new node for the master; one refused is asked for again after {@link #MASTER_RETRY}. */
+    private void masterElsewhere(String reason, Instant now) {
+        masterRetry = null;
+        if (resizer.deploy(Entities.MASTER, 1, reason, now, 0).granted() == 0) {
+            masterRetry = now.plus(MASTER_RETRY);
+        }
     }
 
     private Entity known(String node) {
@@ -181,6 +240,14 @@ public final class FrameworkRunner {
         });
         if (!schedulerAnswers(now)) {
             return;
+        }
+        if (masterRetry != null && !now.isBefore(masterRetry) && entities.master().isEmpty()) {
+            MasterRestarts.Decision d = masterRestarts.failedToStart(now, "no node for it");
+            if (!d.restart()) {
+                end(State.FAILED, d.reason());
+                return;
+            }
+            masterElsewhere(d.reason(), now);
         }
         entities.silent(now).forEach(e -> lost(e.node(), "no heartbeat for "
                 + Duration.between(e.lastBeat(), now).toSeconds() + " s (two periods: " + e.beatPeriod().toSeconds()
@@ -252,7 +319,16 @@ public final class FrameworkRunner {
         } catch (ApiException ex) {
             events.add(now, "could not give " + node + " back: " + ex.getMessage());
         }
-        if (e.is(Entities.MASTER)) {
+        if (e.is(Entities.MASTER) && state == State.RUNNING) {
+            MasterRestarts.Decision d = e.running() ? masterRestarts.died(now, why, false)
+                    : masterRestarts.failedToStart(now, why);
+            if (!d.restart()) {
+                end(State.FAILED, d.reason());
+                return;
+            }
+            masterDied = masterDied == null ? now : masterDied;
+            masterElsewhere(d.reason(), now);
+        } else if (e.is(Entities.MASTER)) {
             end(State.FAILED, "its master was lost (" + why + ")");
         }
     }

@@ -13,7 +13,6 @@ import koala.common.runner.RunnerMessages.Activity;
 import koala.common.runner.RunnerMessages.Exit;
 import koala.common.runner.RunnerMessages.Grow;
 import koala.common.runner.RunnerMessages.Heartbeat;
-import koala.common.runner.RunnerMessages.HeartbeatReply;
 import koala.common.runner.RunnerMessages.Hello;
 import koala.common.runner.RunnerMessages.Shrink;
 
@@ -53,10 +52,8 @@ final class RunnerApi {
                         runner.hello(r.param("node"), r.body(Hello.class))))
                 .route("POST", "/nodes/{node}/heartbeat", r -> authorized(r, () ->
                         runner.heartbeat(r.param("node"), r.body(Heartbeat.class).cpuPercent())))
-                .route("POST", "/nodes/{node}/exit", r -> authorized(r, () -> {
-                    runner.exited(r.param("node"), r.body(Exit.class).status());
-                    return new HeartbeatReply(HeartbeatReply.STOP, 0);
-                }));
+                .route("POST", "/nodes/{node}/exit", r -> authorized(r, () ->
+                        runner.exited(r.param("node"), r.body(Exit.class).status())));
     }
 
     private Object grow(Grow grow) {

@@ -55,30 +55,51 @@ final class EntityRun {
         return task.environment() != null && task.environment().containsKey(RunnerClient.URL_VARIABLE);
     }
 
+    /**
+     * Runs the entity until it ends or must stop. When the runner answers its exit with RESTART (a
+     * master it keeps), the command starts again here — on the same port when it is free, so that
+     * the entity's address stays the same — and the launcher says hello again with it.
+     */
     int run() throws InterruptedException {
         int port = freePort();
-        Map<String, String> env = new HashMap<>(task.environment());
-        env.put("KOALA_ENTITY_HOST", host);
-        env.put("KOALA_ENTITY_PORT", Integer.toString(port));
-        Process entity;
-        try {
-            entity = NodeLauncher.builder(task, env).start();
+        koala.common.runner.RunnerMessages.Startup first = steps;
+        while (true) {
+            Map<String, String> env = new HashMap<>(task.environment());
+            env.put("KOALA_ENTITY_HOST", host);
+            env.put("KOALA_ENTITY_PORT", Integer.toString(port));
+            Process entity;
+            try {
+                entity = NodeLauncher.builder(task, env).start();
+            } catch (IOException e) {
+                log("cannot start " + task.executable() + ": " + e.getMessage());
+                report(127);
+                return 127;
+            }
+            Instant started = clock.instant();
+            Optional<Orders> orders = hello(new Hello(task.environment().get("KOALA_SITE"), host, port, entity.pid(),
+                    first == null ? null : new koala.common.runner.RunnerMessages.Startup(first.launcherStarted(),
+                            first.launcherMain(), first.arrived(), first.told(), started, null)));
+            if (orders.isEmpty()) {
+                stop(entity);
+                return 0;
+            }
+            int status = watch(entity, orders.get());
+            if (status < 0 || !report(status)) {
+                return Math.max(status, 0);
+            }
+            log("runner says restart the entity (it ended with status " + status + ")");
+            first = null; // a restart is not a grow: no start-up steps to report
+            port = portAgain(port);
+        }
+    }
+
+    /** The entity's previous port when nothing listens there now, else a new one. */
+    static int portAgain(int port) {
+        try (ServerSocket socket = new ServerSocket(port)) {
+            return port;
         } catch (IOException e) {
-            log("cannot start " + task.executable() + ": " + e.getMessage());
-            report(127);
-            return 127;
+            return freePort();
         }
-        Instant started = clock.instant();
-        Optional<Orders> orders = hello(new Hello(task.environment().get("KOALA_SITE"), host, port, entity.pid(),
-                steps == null ? null : new koala.common.runner.RunnerMessages.Startup(steps.launcherStarted(),
-                        steps.launcherMain(), steps.arrived(), steps.told(), started, null)));
-        if (orders.isEmpty()) {
-            stop(entity);
-            return 0;
-        }
-        int status = watch(entity, orders.get());
-        report(status);
-        return status;
     }
 
     /** Beats until the entity ends (its status) or must be stopped (-1 for "stopped"). */
@@ -143,11 +164,13 @@ final class EntityRun {
         return 0;
     }
 
-    private void report(int status) {
+    /** Tells the runner the entity ended; true when it answers RESTART. */
+    private boolean report(int status) {
         try {
-            runner.exited(node, status);
+            return HeartbeatReply.RESTART.equals(runner.exited(node, status).action());
         } catch (ApiException e) {
             log("could not tell the runner the entity ended: " + e.getMessage());
+            return false;
         }
     }
 

@@ -34,8 +34,11 @@ class RunnerLine {
         return new HeartbeatReply((String) f.get("action"), number(f, "heartbeatMillis"));
     }
 
-    void exited(String node, int status) {
-        http.call("POST", "/nodes/" + node + "/exit", Map.of("status", status));
+    /** Reports the entity's exit; the runner answers STOP (give the node back) or RESTART (start the command again here). */
+    HeartbeatReply exited(String node, int status) {
+        Map<String, Object> f = http.call("POST", "/nodes/" + node + "/exit", Map.of("status", status));
+        return new HeartbeatReply(f == null ? HeartbeatReply.STOP : (String) f.get("action"), number(f == null ? Map.of() : f,
+                "heartbeatMillis"));
     }
 
     static Map<String, Object> fields(Hello hello) {

@@ -41,7 +41,24 @@ public final class FrameworkState {
         }
     }
 
-    private record Waiting(String jobId, Application app, Instant queuedAt) {
+    /** An SWC waiting in the queue since {@code queuedAt}. */
+    public record Waiting(String jobId, Application app, Instant queuedAt) {
+    }
+
+    /**
+     * Everything the state machine holds at {@link #last}, as values: what a master writes to its
+     * journal to start again from, instead of every event since its first start.
+     */
+    public record Snapshot(Instant last, List<Worker> workers, List<Waiting> queue, List<RunningApp> running,
+                           Map<String, WorkerTime> time, int accepted, int queued, int rejected, int startedFromQueue,
+                           int finished) {
+        public Snapshot {
+            Objects.requireNonNull(last, "last");
+            workers = List.copyOf(workers);
+            queue = List.copyOf(queue);
+            running = List.copyOf(running);
+            time = Map.copyOf(time);
+        }
     }
 
     private FrameworkSettings settings;
@@ -60,6 +77,38 @@ public final class FrameworkState {
     public FrameworkState(FrameworkSettings settings, Instant start) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.last = Objects.requireNonNull(start, "start");
+    }
+
+    /**
+     * The state a {@link #snapshot()} was taken of, under {@code settings}: the same workers, queue
+     * (head first), running applications and counters, and the same outcomes for the same events
+     * from then on.
+     */
+    public static FrameworkState restore(FrameworkSettings settings, Snapshot snapshot) {
+        FrameworkState state = new FrameworkState(settings, snapshot.last());
+        state.workers = snapshot.workers();
+        ApplicationPlacement.requireDistinctIds(state.workers);
+        state.queue.addAll(snapshot.queue());
+        snapshot.running().forEach(r -> state.running.put(r.app().id(), r));
+        state.time.putAll(snapshot.time());
+        state.workers.forEach(w -> state.time.putIfAbsent(w.id(), WorkerTime.NONE));
+        state.accepted = snapshot.accepted();
+        state.queued = snapshot.queued();
+        state.rejected = snapshot.rejected();
+        state.startedFromQueue = snapshot.startedFromQueue();
+        state.finished = snapshot.finished();
+        return state;
+    }
+
+    /** This state as a value, to {@link #restore} it from. */
+    public Snapshot snapshot() {
+        return new Snapshot(last, workers, List.copyOf(queue), List.copyOf(running.values()), time, accepted, queued,
+                rejected, startedFromQueue, finished);
+    }
+
+    /** Whether {@code appId} runs now. */
+    public boolean isRunning(String appId) {
+        return running.containsKey(appId);
     }
 
     /** A worker of {@link FrameworkSettings#slotsPerWorker()} slots joins, idle; waiting SWCs may start on it. */

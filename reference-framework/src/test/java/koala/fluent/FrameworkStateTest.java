@@ -224,4 +224,30 @@ class FrameworkStateTest {
         master.retune(new FrameworkSettings(PolicyKind.PROACTIVE, 8, Duration.ofSeconds(60)));
         assertThat(master.releaseRequest(later).ask()).as("proactive: reported, not asked").isFalse();
     }
+
+    /**
+     * A restored snapshot is the same state machine: w1 runs rl-1 (8 slots), w2 runs swc-a (6 of 8);
+     * swc-b (6) and swc-c (3) wait. When swc-a ends at 300 s, both the original and the restored
+     * start swc-b on w2 and keep swc-c waiting (2 free), with the same counters.
+     */
+    @Test
+    void aRestoredSnapshotMakesTheSameDecisionsAsTheStateItWasTakenOf() {
+        FrameworkState original = master(PolicyKind.STATIC);
+        original.addWorker("w1", T0);
+        original.addWorker("w2", T0);
+        original.submit(job("j1", rl("rl-1"), swc("swc-a", 2, 300)), T0);
+        original.submit(jobAt(at(10), "j2", swc("swc-b", 2, 300), swc("swc-c", 0, 300)), at(10));
+
+        FrameworkState restored = FrameworkState.restore(original.settings(), original.snapshot());
+        assertThat(restored.snapshot()).isEqualTo(original.snapshot());
+
+        List<AppOutcome> fromOriginal = original.finish("swc-a", at(300));
+        List<AppOutcome> fromRestored = restored.finish("swc-a", at(300));
+        assertThat(fromRestored).isEqualTo(fromOriginal);
+        assertThat(fromRestored).extracting(AppOutcome::reason)
+                .containsExactly("swc-b started from the queue: 6 slots on w2, waited 290 s");
+        assertThat(restored.queue()).extracting(Application::id).containsExactly("swc-c");
+        assertThat(restored.metrics(at(300))).isEqualTo(original.metrics(at(300)));
+        assertThatThrownBy(() -> restored.finish("swc-a", at(301))).hasMessageContaining("no running application swc-a");
+    }
 }

@@ -20,21 +20,38 @@ import koala.fluent.wire.Secret;
  * takes only callers holding the instance's token: its submitter has it in the runner's state file
  * ({@code KOALA_HOME/runners/runner-ID.json}), the instance's own processes in
  * {@code KOALA_RUNNER_TOKEN}.
+ *
+ * <p>A master may be restarted, on its node or another. A client found through the FJM follows it:
+ * a read ({@code GET /jobs/{id}}, {@code /status}, {@code /metrics}) that finds no master asks the
+ * FJM where the master is now and tries there, for up to {@link #FOLLOW}. A submission is not
+ * repeated (the master may have taken it): its caller sees the error.
  */
 public final class FluentClient {
     private static final Duration PLACE_TIMEOUT = Duration.ofMinutes(15);
 
-    private final JsonHttpClient master;
+    /** How long a read waits for a master that is being restarted. */
+    static final Duration FOLLOW = Duration.ofSeconds(60);
+
+    private final String token;
     private final String who;
+    private final java.util.function.Supplier<java.util.Optional<URI>> locate;
+    private volatile JsonHttpClient master;
 
     /** The master at {@code master}, called with the instance's {@code token}. */
     public FluentClient(URI master, String token) {
-        this(master, token, "the master at " + master);
+        this(master, token, "the master at " + master, null);
     }
 
-    private FluentClient(URI master, String token, String who) {
-        this.master = new JsonHttpClient(master, Duration.ofSeconds(60), new Secret(token).header());
+    /** @param locate where the master is now (null: always at {@code master}) */
+    FluentClient(URI master, String token, String who, java.util.function.Supplier<java.util.Optional<URI>> locate) {
+        this.token = token;
+        this.master = client(master, token);
         this.who = who;
+        this.locate = locate;
+    }
+
+    private static JsonHttpClient client(URI master, String token) {
+        return new JsonHttpClient(master, Duration.ofSeconds(60), new Secret(token).header());
     }
 
     /** The master of instance {@code id}, as its runner registered it with the FJM, called with the instance's token. */
@@ -44,7 +61,9 @@ public final class FluentClient {
             throw new ApiException(409, "instance " + id + " (" + instance.state() + ") has no master address yet");
         }
         return new FluentClient(URI.create("http://" + instance.master().address()), token,
-                "the master of instance " + id + " (" + instance.state() + ") at " + instance.master().address());
+                "the master of instance " + id + " (" + instance.state() + ") at " + instance.master().address(),
+                () -> java.util.Optional.ofNullable(scheduler.framework(id).master())
+                        .map(m -> URI.create("http://" + m.address())));
     }
 
     /** For a process of the instance: its master ({@code KOALA_MASTER}), with the token in {@code KOALA_RUNNER_TOKEN}. */
@@ -66,7 +85,7 @@ public final class FluentClient {
         ApiException[] refused = {null};
         new Poll(InstantSource.system(), Duration.ofMillis(250)).until(() -> {
             try {
-                status();
+                answered(() -> master.get("/status", MasterStatus.class));
                 refused[0] = null;
                 return true;
             } catch (ApiException e) {
@@ -101,11 +120,41 @@ public final class FluentClient {
     }
 
     public JobReply job(String id) {
-        return answered(() -> master.get("/jobs/" + id, JobReply.class));
+        return read(m -> m.get("/jobs/" + id, JobReply.class));
     }
 
     public MasterStatus status() {
-        return answered(() -> master.get("/status", MasterStatus.class));
+        return read(m -> m.get("/status", MasterStatus.class));
+    }
+
+    /** A read, following a master that is restarted (see the class comment). */
+    private <T> T read(java.util.function.Function<JsonHttpClient, T> call) {
+        try {
+            return answered(() -> call.apply(master));
+        } catch (ApiException e) {
+            if (locate == null || (e.status() != 503 && e.status() != 504)) {
+                throw e;
+            }
+            Object[] answer = {null};
+            boolean back = new Poll(InstantSource.system(), Duration.ofMillis(500)).until(() -> {
+                try {
+                    locate.get().filter(u -> !u.equals(master.base())).ifPresent(u -> master = client(u, token));
+                    answer[0] = call.apply(master);
+                    return true;
+                } catch (ApiException again) {
+                    if (again.status() != 503 && again.status() != 504) {
+                        throw again;
+                    }
+                    return false;
+                }
+            }, FOLLOW);
+            if (!back) {
+                throw e;
+            }
+            @SuppressWarnings("unchecked")
+            T t = (T) answer[0];
+            return t;
+        }
     }
 
     /** A master that does not answer, or refuses the token, is named as such, not mistaken for the scheduler. */
@@ -125,6 +174,6 @@ public final class FluentClient {
     }
 
     public MetricsReport metrics() {
-        return answered(() -> master.get("/metrics", MetricsReport.class));
+        return read(m -> m.get("/metrics", MetricsReport.class));
     }
 }

@@ -22,11 +22,14 @@ import koala.fluent.wire.Secret;
  * A worker node's DeviceManager process, started by the node launcher with the framework entity
  * environment: it serves on {@code KOALA_ENTITY_PORT}, then reports to the master at
  * {@code KOALA_MASTER} with its node id ({@code KOALA_NODE_ID}) and its slots ({@code --slots},
- * default 4), presenting the instance's token ({@code KOALA_RUNNER_TOKEN}). Its reader reads files
+ * default 4), presenting the instance's token ({@code KOALA_RUNNER_TOKEN}), and says hello again
+ * every {@link #BEAT}; when the master does not answer it asks the runner where the master is now. Its reader reads files
  * under the account's home and {@code --log-dir DIR} (the instance's log directory, if any).
  */
 public final class DeviceMain {
     private static final Duration REPORT_TIMEOUT = Duration.ofSeconds(60);
+    /** How often a DeviceManager says hello again: how soon a restarted master hears from it. */
+    private static final Duration BEAT = Duration.ofSeconds(2);
 
     private DeviceMain() {
     }
@@ -42,7 +45,7 @@ public final class DeviceMain {
         String deviceToken = env.get(koala.fluent.master.MasterMain.DEVICE_TOKEN_VARIABLE);
         MasterLink master = new MasterLink(URI.create("http://" + required(env, "KOALA_MASTER")),
                 new Secret(deviceToken != null ? deviceToken : required(env, RunnerClient.TOKEN_VARIABLE)),
-                deviceToken == null ? null : new Secret(deviceToken));
+                deviceToken == null ? null : new Secret(deviceToken), locator(env));
         ScheduledExecutorService executor = Executors.newScheduledThreadPool(4);
         DeviceManager device = new DeviceManager(node, master, roots, executor, InstantSource.system());
         // on the node's own address only: nothing of the instance answers on a node's loopback
@@ -61,6 +64,7 @@ public final class DeviceMain {
                     System.exit(2);
                 }
                 refused[0] = e.getMessage();
+                master.relocate(e.getMessage()); // the master may have been restarted elsewhere meanwhile
                 return false;
             }
         }, REPORT_TIMEOUT);
@@ -68,10 +72,29 @@ public final class DeviceMain {
             System.err.println("DeviceManager " + node + ": the master did not take it in: " + refused[0]);
             System.exit(2);
         }
+        // a restarted master hears from this worker within a beat, and learns what still runs here
+        executor.scheduleWithFixedDelay(() -> {
+            try {
+                if (!device.beat()) {
+                    System.exit(0);
+                }
+            } catch (RuntimeException e) {
+                System.err.println("DeviceManager " + node + ": beat failed, next in " + BEAT.toSeconds() + " s: " + e);
+            }
+        }, BEAT.toMillis(), BEAT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
         System.out.println("DeviceManager " + node + " serving " + url + " with " + slots + " slots, reading under "
                 + roots.roots());
         // the server's threads are daemons: this one keeps the process until its launcher stops it
         new java.util.concurrent.CountDownLatch(1).await();
+    }
+
+    /** Where the master is now, as the instance's runner says (it moves when a master is restarted on another node). */
+    private static java.util.function.Supplier<Optional<String>> locator(Map<String, String> env) {
+        if (env.get(RunnerClient.URL_VARIABLE) == null || env.get(RunnerClient.TOKEN_VARIABLE) == null) {
+            return Optional::empty;
+        }
+        RunnerClient runner = RunnerClient.fromEnvironment();
+        return () -> Optional.ofNullable(runner.status().master());
     }
 
     private static String required(Map<String, String> env, String name) {

@@ -11,6 +11,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import koala.common.failure.Forbidden;
 import koala.common.failure.InvalidField;
 import koala.common.failure.NotFound;
+import koala.common.http.ApiException;
 import koala.common.http.JsonHttpServer;
 import koala.fluent.wire.FluentMessages.AppDone;
 import koala.fluent.wire.FluentMessages.Counts;
@@ -63,6 +64,29 @@ public final class DeviceManager {
                 .route("GET", "/status", guarded(r -> ok(Map.of("node", node, "rl", List.copyOf(filters.keySet()),
                         "readers", List.copyOf(readers.keySet()), "mappers", List.copyOf(mappers.keySet()),
                         "counters", List.copyOf(counters.keySet())))));
+    }
+
+    /** The applications with a component here, in no particular order. */
+    public List<String> running() {
+        java.util.Set<String> apps = new java.util.HashSet<>(filters.keySet());
+        apps.addAll(readers.keySet());
+        apps.addAll(counters.keySet());
+        mappers.keySet().forEach(k -> apps.add(k.substring(0, k.lastIndexOf('#'))));
+        return List.copyOf(apps);
+    }
+
+    /**
+     * Says hello to the master again with what runs here (see {@link MasterLink#beat}): the scheduled
+     * beat. A master that says this worker left is final: false, and the DeviceManager ends.
+     */
+    public boolean beat() {
+        try {
+            master.beat(running());
+            return true;
+        } catch (ApiException e) {
+            LOG.warn("{}: the master says {}; this DeviceManager ends", node, e.getMessage());
+            return false;
+        }
     }
 
     private JsonHttpServer.Handler guarded(JsonHttpServer.Handler handler) {

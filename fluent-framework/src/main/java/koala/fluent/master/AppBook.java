@@ -44,6 +44,11 @@ final class AppBook {
                 null, outcome.reason(), Map.of()));
     }
 
+    /** An entry as a journal's snapshot kept it. */
+    void restore(Entry entry) {
+        apps.put(entry.id(), entry);
+    }
+
     void started(AppOutcome fromQueue) {
         Entry e = get(fromQueue.app().id());
         apps.put(e.id(), e.with(State.RUNNING, workers(fromQueue), e.orchestrator(), fromQueue.reason(), e.result()));

@@ -38,7 +38,10 @@ import koala.fluent.wire.FluentMessages.MetricsReport;
  * workers idle at least t_idle are given back. Under Static and Proactive the same requests are
  * only logged. Each running application gets its orchestrator through the runner. The master
  * tells the runner which workers are busy, so that the runner's t_idle timers are the master's.
- * All state is guarded by this object's lock; time comes from the injected clock.
+ * Every change is written to its {@link Journal} before the master acts on it, and a master
+ * started on a journal takes over from its predecessor ({@link Recovery}): the same workers,
+ * running applications, queue and waiting jobs. All state is guarded by this object's lock; time
+ * comes from the injected clock.
  */
 public final class FrameworkManager {
     private record Arrival(JobIntake.Accepted job, CompletableFuture<JobReply> reply) {
@@ -51,36 +54,93 @@ public final class FrameworkManager {
     private record PendingGrow(Arrival arrival, Set<String> nodes, Instant deadline, String note) {
     }
 
+    /** Entries after which the journal is compacted into one snapshot. */
+    static final int COMPACT_AFTER = 1000;
+    /** Ended applications a snapshot keeps for {@code GET /jobs/{id}}, the latest. */
+    static final int KEEP_ENDED = 1000;
+
     private final InstantSource clock;
     private final Runner runner;
     private final Devices devices;
     private final Duration growWait;
     private final FrameworkState state;
-    private final AppBook book = new AppBook();
-    private final Map<String, String> urls = new LinkedHashMap<>();
+    private final AppBook book;
+    private final Map<String, String> urls;
     private final Deque<Arrival> arrivals = new ArrayDeque<>();
     /** What each placed job's grow came to, for its later readers. */
-    private final Map<String, String> growNotes = new java.util.HashMap<>();
+    private final Map<String, String> growNotes;
     private final MasterEvents events;
     private final Provisioning provisioning;
+    private final Journal journal;
+    /** Workers that left: a late hello of theirs must not bring them back. */
+    private final Set<String> gone;
+    /**
+     * Applications running when this master took over from the journal, and the workers of each
+     * that have not said hello to it yet: one that none of its workers runs any more is failed.
+     */
+    private final Map<String, Set<String>> unconfirmed = new LinkedHashMap<>();
+    /** The latest instant in the journal: a new node's clock behind the old one's does not turn time back. */
+    private final Instant floor;
     private PendingGrow pending;
     private int jobs;
 
     FrameworkManager(InstantSource clock, Runner runner, Devices devices, MasterEvents events,
                      Provisioning provisioning, Duration growWait) {
+        this(clock, runner, devices, events, provisioning, growWait, Journal.memory());
+    }
+
+    /**
+     * A master that starts from {@code journal}: what its predecessor wrote is replayed, then the
+     * journal is compacted into one snapshot, and from now on every change is written to it first.
+     */
+    FrameworkManager(InstantSource clock, Runner runner, Devices devices, MasterEvents events,
+                     Provisioning provisioning, Duration growWait, Journal journal) {
         this.clock = clock;
         this.runner = runner;
         this.devices = devices;
         this.events = events;
         this.provisioning = provisioning;
         this.growWait = growWait;
-        this.state = new FrameworkState(provisioning.settings(), clock.instant());
+        this.journal = journal;
+        List<JournalEntry> written = journal.read();
+        Recovery.Recovered r = Recovery.replay(written, provisioning.settings(), clock.instant());
+        this.state = r.state();
+        this.book = r.book();
+        this.urls = new LinkedHashMap<>(r.urls());
+        this.growNotes = new java.util.HashMap<>(r.growNotes());
+        this.gone = new java.util.HashSet<>(r.gone());
+        this.jobs = r.jobs();
+        this.floor = written.isEmpty() ? clock.instant() : written.get(written.size() - 1).at();
+        takeOver(r);
+        journal.compact(snapshot());
+    }
+
+    /**
+     * What the predecessor left beside the state: its waiting jobs (no client waits on them here;
+     * their clients poll), its pending grow (given its full wait again), and its running
+     * applications, to be confirmed by their workers' hellos.
+     */
+    private void takeOver(Recovery.Recovered r) {
+        r.waiting().forEach(w -> arrivals.addLast(new Arrival(w.job(), new CompletableFuture<>())));
+        if (r.pending() != null) {
+            pending = new PendingGrow(new Arrival(r.pending().job().job(), new CompletableFuture<>()),
+                    Set.copyOf(r.pending().nodes()), now().plus(growWait), r.pending().note());
+        }
+        state.running().forEach(app -> unconfirmed.put(app.app().id(), new java.util.HashSet<>(
+                app.where().stream().map(koala.fluent.Assignment::workerId).toList())));
+        if (r.entries() > 0) {
+            events.add("recovered from the journal (" + r.entries() + " entries): " + urls.size() + " workers, "
+                    + state.running().size() + " applications running, " + state.queue().size() + " queued, "
+                    + (arrivals.size() + (pending == null ? 0 : 1)) + " jobs waiting; " + jobs + " jobs so far");
+        }
     }
 
     /** A client's job: checked, then placed in arrival order; the reply completes once it is placed. */
     public synchronized Submitted submit(JobRequest request) {
         String id = "j" + (jobs + 1);
-        JobIntake.Accepted job = JobIntake.check(id, request, clock.instant());
+        JobIntake.Accepted job = JobIntake.check(id, request, now());
+        journal.append(new JournalEntry.Arrived(job.job().submittedAt(), id, request.name(),
+                List.copyOf(job.requests().keySet()), job.requests(), job.expected()));
         jobs++;
         Arrival arrival = new Arrival(job, new CompletableFuture<>());
         arrivals.addLast(arrival);
@@ -99,13 +159,17 @@ public final class FrameworkManager {
         if (hello.slots() != null && hello.slots() < 1) {
             throw new InvalidField("slots", hello.slots() + ": a worker has at least 1 slot");
         }
-        if (urls.put(hello.node(), hello.url()) != null) {
-            events.add(MasterEventKind.REJOINED, "worker " + hello.node() + " reported in again at " + hello.url(),
-                    Map.of("node", hello.node(), "url", hello.url()));
+        if (gone.contains(hello.node())) {
+            throw new koala.common.failure.Gone("worker " + hello.node() + " has left the instance", "node");
+        }
+        if (urls.containsKey(hello.node())) {
+            again(hello);
             return;
         }
         int slots = hello.slots() == null ? state.settings().slotsPerWorker() : hello.slots();
-        List<AppOutcome> started = state.addWorker(hello.node(), slots, clock.instant());
+        journal.append(new JournalEntry.Joined(now(), hello.node(), hello.url(), slots));
+        urls.put(hello.node(), hello.url());
+        List<AppOutcome> started = state.addWorker(hello.node(), slots, now());
         events.add(MasterEventKind.JOINED, "worker " + hello.node() + " joined (" + slots + " slots) at " + hello.url(),
                 Map.of("node", hello.node(), "slots", slots, "url", hello.url()));
         started.forEach(this::startFromQueue);
@@ -118,18 +182,51 @@ public final class FrameworkManager {
         provisioning.reportActivity(state.workers());
     }
 
+    /**
+     * A known worker's hello: a DeviceManager's regular one (quiet), or its first to this master
+     * after a restart, with the applications it still runs or has not reported yet. An application
+     * recovered from the journal that none of its workers runs any more failed while the master
+     * was away.
+     */
+    private void again(DeviceHello hello) {
+        if (!hello.url().equals(urls.put(hello.node(), hello.url()))) {
+            events.add(MasterEventKind.REJOINED, "worker " + hello.node() + " reported in again at " + hello.url(),
+                    Map.of("node", hello.node(), "url", hello.url()));
+        }
+        if (hello.running() == null) {
+            return;
+        }
+        for (String app : List.copyOf(unconfirmed.keySet())) {
+            Set<String> waiting = unconfirmed.get(app);
+            if (!waiting.remove(hello.node())) {
+                continue;
+            }
+            if (hello.running().contains(app)) {
+                unconfirmed.remove(app);
+                events.add(app + " still runs on " + hello.node() + ", which reported to this master");
+            } else if (waiting.isEmpty()) {
+                unconfirmed.remove(app);
+                book.find(app).filter(e -> e.state() == AppBook.State.RUNNING).ifPresent(e ->
+                        fail(e, "none of its workers runs it any more after the master's restart"));
+            }
+        }
+    }
+
     /** An application's last component is done (or failed): its slots and orchestrator are freed. */
     public synchronized void done(String app, AppDone done) {
         AppBook.Entry entry = book.find(app).orElseThrow(() -> new NotFound("application " + app));
         if (entry.state() != AppBook.State.RUNNING) {
             throw new Conflict(app + " is " + entry.state() + ", not running", "app");
         }
+        unconfirmed.remove(app);
         if (done.error() != null) {
             fail(entry, done.error());
         } else {
             String check = Checks.describe(entry, done.result());
-            book.ended(app, check.startsWith("MISMATCH") ? AppBook.State.FAILED : AppBook.State.FINISHED,
-                    check, Checks.withCheck(entry, done.result()));
+            AppBook.State end = check.startsWith("MISMATCH") ? AppBook.State.FAILED : AppBook.State.FINISHED;
+            Map<String, Object> result = Checks.withCheck(entry, done.result());
+            journal.append(new JournalEntry.Ended(now(), app, end, check, result));
+            book.ended(app, end, check, result);
             events.add(MasterEventKind.APP_FINISHED, app + " finished on " + done.node() + ": " + check,
                     EventLine.fields("app", app, "node", done.node()));
             freed(entry);
@@ -139,7 +236,8 @@ public final class FrameworkManager {
 
     /** Every second: a pending grow's deadline, releases of idle workers, and each sample period the metrics. */
     public synchronized void tick() {
-        Instant now = clock.instant();
+        takeArrivals(); // jobs a restarted master found waiting in its journal
+        Instant now = now();
         if (pending != null && !now.isBefore(pending.deadline())) {
             PendingGrow late = pending;
             pending = null;
@@ -153,11 +251,44 @@ public final class FrameworkManager {
             // while a job waits for its grow, the idle workers are the ones it counted on: none goes
             provisioning.release(state, now).forEach(node -> {
                 state.removeWorker(node, now);
-                urls.remove(node);
+                left(node);
             });
         }
         provisioning.sample(state, now, urls.keySet()).forEach(this::lost);
         provisioning.reportActivity(state.workers());
+        if (journal.sinceCompaction() >= COMPACT_AFTER) {
+            journal.compact(snapshot());
+        }
+    }
+
+    private void left(String node) {
+        journal.append(new JournalEntry.Left(now(), node));
+        urls.remove(node);
+        gone.add(node);
+    }
+
+    /** Everything the journal needs to start again from now. */
+    private JournalEntry.Snapshot snapshot() {
+        List<JournalEntry.Arrived> waiting = new java.util.ArrayList<>();
+        if (pending != null) {
+            waiting.add(arrived(pending.arrival()));
+        }
+        arrivals.forEach(a -> waiting.add(arrived(a)));
+        JournalEntry.GrowAsked grow = pending == null ? null : new JournalEntry.GrowAsked(now(),
+                pending.arrival().job().job().id(), List.copyOf(pending.nodes()), pending.note());
+        return Recovery.snapshot(now(), state, book, urls, waiting, grow, jobs, growNotes, gone, KEEP_ENDED);
+    }
+
+    private static JournalEntry.Arrived arrived(Arrival a) {
+        JobIntake.Accepted job = a.job();
+        return new JournalEntry.Arrived(job.job().submittedAt(), job.job().id(), null,
+                List.copyOf(job.requests().keySet()), job.requests(), job.expected());
+    }
+
+    /** The clock, never before the journal's latest entry. */
+    private Instant now() {
+        Instant now = clock.instant();
+        return now.isBefore(floor) ? floor : now;
     }
 
     private void takeArrivals() {
@@ -175,7 +306,8 @@ public final class FrameworkManager {
             if (grow.granted() == 0) {
                 place(next, note);
             } else {
-                pending = new PendingGrow(next, Set.copyOf(grow.nodes()), clock.instant().plus(growWait), note);
+                journal.append(new JournalEntry.GrowAsked(now(), next.job().job().id(), List.copyOf(grow.nodes()), note));
+                pending = new PendingGrow(next, Set.copyOf(grow.nodes()), now().plus(growWait), note);
             }
         }
     }
@@ -183,7 +315,8 @@ public final class FrameworkManager {
     private void place(Arrival arrival, String growNote) {
         JobIntake.Accepted job = arrival.job();
         String id = job.job().id();
-        PlacementOutcome outcome = state.submit(job.job(), clock.instant());
+        journal.append(new JournalEntry.Placed(now(), id, growNote));
+        PlacementOutcome outcome = state.submit(job.job(), now());
         for (AppOutcome app : outcome.apps()) {
             String appId = app.app().id();
             book.submitted(id, app, job.requests().get(appId), job.expected().get(appId));
@@ -204,7 +337,9 @@ public final class FrameworkManager {
     private void launch(AppOutcome placed) {
         String app = placed.app().id();
         try {
-            book.orchestrator(app, runner.orchestrator().node());
+            String node = runner.orchestrator().node();
+            journal.append(new JournalEntry.Orchestrator(now(), app, node));
+            book.orchestrator(app, node);
         } catch (ApiException e) {
             events.add(app + " runs without an orchestrator: " + e.getMessage());
         }
@@ -232,13 +367,15 @@ public final class FrameworkManager {
                 events.add("could not stop " + entry.id() + " on " + worker + ": " + e.getMessage());
             }
         }
+        unconfirmed.remove(entry.id());
+        journal.append(new JournalEntry.Ended(now(), entry.id(), AppBook.State.FAILED, why, Map.of()));
         book.ended(entry.id(), AppBook.State.FAILED, why, Map.of());
         events.add(MasterEventKind.APP_FAILED, entry.id() + " failed: " + why, Map.of("app", entry.id()));
         freed(book.get(entry.id()));
     }
 
     private void freed(AppBook.Entry entry) {
-        state.finish(entry.id(), clock.instant()).forEach(this::startFromQueue);
+        state.finish(entry.id(), now()).forEach(this::startFromQueue);
         if (entry.orchestrator() != null) {
             try {
                 runner.orchestratorDone(entry.orchestrator());
@@ -253,8 +390,8 @@ public final class FrameworkManager {
         state.workers().stream().filter(w -> w.id().equals(node)).findFirst().ifPresent(w -> {
             w.running().forEach(r -> book.find(r.appId()).filter(e -> e.state() == AppBook.State.RUNNING)
                     .ifPresent(e -> fail(e, "worker " + node + " was lost")));
-            state.removeWorker(node, clock.instant());
-            urls.remove(node);
+            state.removeWorker(node, now());
+            left(node);
             events.add(MasterEventKind.LEFT, "worker " + node + " left: its runner no longer has it",
                     Map.of("node", node));
         });
@@ -281,7 +418,7 @@ public final class FrameworkManager {
     }
 
     public synchronized MasterStatus status() {
-        return MasterView.of(provisioning.status().instance(), state, clock.instant(), book.all(), urls,
+        return MasterView.of(provisioning.status().instance(), state, now(), book.all(), urls,
                 events.recent());
     }
 

@@ -46,7 +46,6 @@ final class JobIntake {
         if (request == null || request.apps() == null || request.apps().isEmpty()) {
             throw new InvalidField("apps", "missing: a job has at least 1 application");
         }
-        List<Application> apps = new ArrayList<>();
         Map<String, AppRequest> requests = new LinkedHashMap<>();
         Map<String, Expected> expected = new HashMap<>();
         Map<String, Integer> perKind = new HashMap<>();
@@ -62,16 +61,31 @@ final class JobIntake {
             }
             String id = jobId + "." + kind + perKind.merge(kind, 1, Integer::sum);
             AppRequest full = kind.equals("rl") ? rl(a, field) : swc(a, field);
-            apps.add(kind.equals("rl")
-                    ? Application.rl(id, Duration.ofMillis(full.durationMillis()), full.cpuPercent(),
-                            Duration.ofMillis(full.loadPeriodMillis()))
-                    : Application.swc(id, full.n(), Duration.ofMillis(full.durationMillis()), full.cpuPercent()));
             requests.put(id, full);
             if (kind.equals("swc")) {
                 expected.put(id, count(Path.of(full.file()), field + ".file"));
             }
         }
-        return new Accepted(new Job(jobId, apps, now), requests, expected);
+        return accepted(jobId, List.copyOf(requests.keySet()), requests, expected, now);
+    }
+
+    /**
+     * The job of checked, completed requests, {@code ids} in the job's order: what a journal's
+     * arrival gives back without reading the files again (they may have changed since).
+     */
+    static Accepted accepted(String jobId, List<String> ids, Map<String, AppRequest> requests,
+                             Map<String, Expected> expected, Instant at) {
+        List<Application> apps = new ArrayList<>();
+        Map<String, AppRequest> ordered = new LinkedHashMap<>();
+        for (String id : ids) {
+            AppRequest full = requests.get(id);
+            apps.add(full.kind().equals("rl")
+                    ? Application.rl(id, Duration.ofMillis(full.durationMillis()), full.cpuPercent(),
+                            Duration.ofMillis(full.loadPeriodMillis()))
+                    : Application.swc(id, full.n(), Duration.ofMillis(full.durationMillis()), full.cpuPercent()));
+            ordered.put(id, full);
+        }
+        return new Accepted(new Job(jobId, apps, at), ordered, expected);
     }
 
     private static AppRequest rl(AppRequest a, String field) {

@@ -25,7 +25,10 @@ import org.apache.logging.log4j.Logger;
  * it serves clients and DeviceManagers on {@code KOALA_ENTITY_PORT} and talks to its runner
  * through {@code KOALA_RUNNER_URL}. Options: {@code --slots N} (slots per worker, default 4),
  * {@code --grow-wait S} (how long a job waits for the workers grown for it, default 90),
- * {@code --log-dir DIR} (where metrics.csv, workers.csv and events.log go; none by default).
+ * {@code --log-dir DIR} (where metrics.csv, workers.csv, events.log and the journal go, under
+ * {@code instance-ID/}; none by default). With a log directory the master journals its jobs,
+ * applications and workers there ({@link FileJournal}) and a master started again takes over from
+ * it; without one it starts empty.
  * Every caller must present the instance's token ({@code KOALA_RUNNER_TOKEN}); the master makes a
  * key of its own at each start and hands it to its DeviceManagers, which take commands only with it.
  */
@@ -33,6 +36,8 @@ public final class MasterMain {
     /** What the instance's DeviceManagers present to the master, given by the runner to its entities only. */
     public static final String DEVICE_TOKEN_VARIABLE = "KOALA_DEVICE_TOKEN";
     private static final Logger LOG = LogManager.getLogger(MasterMain.class);
+    /** How long a new master waits for its predecessor's hold on the journal: a process killed lets go at once. */
+    private static final Duration JOURNAL_LOCK_WAIT = Duration.ofSeconds(30);
 
     private MasterMain() {
     }
@@ -57,8 +62,12 @@ public final class MasterMain {
         MetricsLog metrics = new MetricsLog(logDir);
         MasterEvents events = new MasterEvents(clock, metrics);
         Runner runner = Runner.of(client);
+        // the journal in the instance's log directory, which every node sees: a master restarted on
+        // another node takes over from it; without one the master starts empty each time
+        Journal journal = logDir.<Journal>map(d -> FileJournal.open(d.resolve("journal"), JOURNAL_LOCK_WAIT,
+                Poll.system())).orElseGet(Journal::memory);
         FrameworkManager master = new FrameworkManager(clock, runner, Devices.http(key), events,
-                new Provisioning(runner, first, events, metrics, slots), growWait);
+                new Provisioning(runner, first, events, metrics, slots), growWait, journal);
         // on the node's own address only: nothing of the instance answers on a node's loopback
         JsonHttpServer server = new JsonHttpServer(new InetSocketAddress(java.net.InetAddress.getByName(
                 System.getenv().getOrDefault("KOALA_ENTITY_HOST", "127.0.0.1")), port), 8);

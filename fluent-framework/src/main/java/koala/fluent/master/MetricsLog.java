@@ -32,7 +32,9 @@ final class MetricsLog {
 
     MetricsLog(Optional<Path> dir) {
         this.dir = dir;
-        dir.ifPresent(d -> write("metrics.csv", HEADER + "\n", StandardOpenOption.TRUNCATE_EXISTING));
+        // a restarted master goes on with its predecessor's file
+        dir.filter(d -> !Files.isRegularFile(d.resolve("metrics.csv")))
+                .ifPresent(d -> write("metrics.csv", HEADER + "\n", StandardOpenOption.TRUNCATE_EXISTING));
     }
 
     void sample(MetricsSample s, Map<String, WorkerTime> workers) {

@@ -60,8 +60,21 @@ public final class FluentMessages {
         }
     }
 
-    /** A DeviceManager has started on {@code node} and serves {@code url}. */
-    public record DeviceHello(String node, String url, Integer slots) {
+    /**
+     * A DeviceManager has started on {@code node} and serves {@code url}; it says so again every
+     * few seconds, so that a restarted master hears from it.
+     *
+     * @param running the applications it runs or has not reported done yet (null in a first hello):
+     *                what a restarted master keeps running
+     */
+    public record DeviceHello(String node, String url, Integer slots, List<String> running) {
+        public DeviceHello(String node, String url, Integer slots) {
+            this(node, url, slots, null);
+        }
+
+        public DeviceHello {
+            running = running == null ? null : List.copyOf(running);
+        }
     }
 
     /**

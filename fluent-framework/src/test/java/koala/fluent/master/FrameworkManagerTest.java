@@ -55,6 +55,13 @@ class FrameworkManagerTest {
                 new Provisioning(runner, runner.status(), events, metrics, slots), Duration.ofSeconds(60));
     }
 
+    private FrameworkManager master(FakeRunner runner, int slots, Journal journal) {
+        MetricsLog metrics = new MetricsLog(Optional.empty());
+        MasterEvents events = new MasterEvents(clock, metrics);
+        return new FrameworkManager(clock, runner, devices, events,
+                new Provisioning(runner, runner.status(), events, metrics, slots), Duration.ofSeconds(60), journal);
+    }
+
     private void join(FrameworkManager master, String node) {
         master.device(new DeviceHello(node, "http://" + node, null));
     }
@@ -194,5 +201,88 @@ class FrameworkManagerTest {
         assertThat(runner.calls).as("w1 idle 11 s >= t_idle, but j2 counts on it").noneMatch(c -> c.startsWith("shrink"));
         join(master, "w2");
         assertThat(two.get().count("PLACED")).isEqualTo(2);
+    }
+
+    /**
+     * The master dies with an RL and a word count running and two word counts queued; a new one on
+     * the same journal takes over: nothing is deployed again, the DeviceManagers' reports reach it
+     * (one that finished while it was away too), the queue starts in order, and a job that waited
+     * for a client is still there.
+     */
+    @Test
+    void aMasterStartedAgainOnItsJournalGoesOnWhereItsPredecessorStopped() throws Exception {
+        Path text = Files.writeString(dir.resolve("text.txt"), "the cat and the hat\nthe end\n");
+        AppRequest swc = new AppRequest("swc", 1000L, null, null, 1, text.toString());
+        FakeRunner runner = new FakeRunner("static", 20, Duration.ofSeconds(10));
+        Journal journal = Journal.memory();
+        FrameworkManager first = master(runner, 4, journal);
+        join(first, "w1");
+        join(first, "w2");
+        JobReply job = first.submit(new JobRequest("mix", List.of(RL, swc, swc, swc))).reply().get();
+        assertThat(job.apps()).extracting(AppReply::verdict).containsExactly("PLACED", "PLACED", "QUEUED", "QUEUED");
+        assertThat(deployed).hasSize(5);
+        deployed.clear();
+        runner.calls.clear();
+
+        // the first master is gone (nothing of it is called again); a second one reads the journal
+        now = T.plusSeconds(5);
+        FrameworkManager second = master(runner, 4, journal);
+        assertThat(journal.read()).as("compacted at start").hasSize(1).first().isInstanceOf(JournalEntry.Snapshot.class);
+        assertThat(second.job("j1").apps()).extracting(AppReply::state)
+                .containsExactly("RUNNING", "RUNNING", "QUEUED", "QUEUED");
+        assertThat(second.status().workers()).extracting(w -> w.node() + " " + w.running())
+                .containsExactly("w1 [j1.rl1]", "w2 [j1.swc1]");
+        assertThat(deployed).as("nothing started again").isEmpty();
+        assertThat(second.status().events()).anySatisfy(e -> assertThat(e).contains("recovered from the journal")
+                .contains("2 workers, 2 applications running, 2 queued"));
+
+        // w1 reports in with its RL; the word count finished while no master was there: w2 still has its report
+        second.device(new DeviceHello("w1", "http://w1", 4, List.of("j1.rl1")));
+        second.device(new DeviceHello("w2", "http://w2", 4, List.of("j1.swc1")));
+        second.done("j1.swc1", new AppDone("w2", Map.of("words", 7, "distinct", 5), null));
+        assertThat(deployed).as("the queue's head starts where the first master would have started it")
+                .containsExactly("j1.swc2 counter @http://w2", "j1.swc2 mapper0 @http://w2",
+                        "j1.swc2 mapper1 @http://w2", "j1.swc2 reader @http://w2");
+        second.done("j1.swc2", new AppDone("w2", Map.of("words", 7, "distinct", 5), null));
+        second.done("j1.rl1", new AppDone("w1", Map.of("frames", 40), null));
+        second.done("j1.swc3", new AppDone("w2", Map.of("words", 7, "distinct", 5), null));
+        assertThat(second.job("j1").apps()).extracting(AppReply::state).containsOnly("FINISHED");
+        assertThat(second.status().counters()).containsEntry("startedFromQueue", 2).containsEntry("finished", 4);
+        assertThatThrownBy(() -> second.done("j1.swc1", new AppDone("w2", Map.of(), null)))
+                .as("a report the master already took is not taken twice")
+                .isInstanceOf(koala.common.failure.Conflict.class);
+
+        // a third master from the compacted journal: the same, and the next job is j2
+        FrameworkManager third = master(runner, 4, journal);
+        assertThat(third.job("j1").apps()).extracting(AppReply::state).containsOnly("FINISHED");
+        assertThat(third.submit(new JobRequest("next", List.of(RL))).job()).isEqualTo("j2");
+    }
+
+    @Test
+    void anApplicationNoneOfItsWorkersRunsAfterTheRestartFailsAndALeftWorkerStaysOut() throws Exception {
+        FakeRunner runner = new FakeRunner("static", 20, Duration.ofSeconds(10));
+        runner.workers.addAll(List.of("w1", "w2"));
+        Journal journal = Journal.memory();
+        FrameworkManager first = master(runner, 4, journal);
+        join(first, "w1");
+        join(first, "w2");
+        first.submit(new JobRequest("two", List.of(RL, RL))).reply().get();
+
+        FrameworkManager second = master(runner, 4, journal);
+        second.device(new DeviceHello("w1", "http://w1", 4, List.of()));
+        second.device(new DeviceHello("w2", "http://w2", 4, List.of("j1.rl2")));
+        assertThat(second.job("j1").apps()).extracting(AppReply::state).containsExactly("FAILED", "RUNNING");
+        assertThat(second.job("j1").apps().get(0).reason())
+                .isEqualTo("none of its workers runs it any more after the master's restart");
+
+        now = T.plusSeconds(200);
+        second.tick();
+        runner.workers.remove("w1"); // the runner no longer has it: lost, and gone for good
+        now = T.plusSeconds(203);
+        second.tick();
+        assertThat(second.status().workers()).extracting(w -> w.node()).containsExactly("w2");
+        FrameworkManager third = master(runner, 4, journal);
+        assertThatThrownBy(() -> third.device(new DeviceHello("w1", "http://w1", 4, List.of())))
+                .isInstanceOf(koala.common.failure.Gone.class);
     }
 }

@@ -101,6 +101,8 @@ public final class RunnerMessages {
     public record HeartbeatReply(String action, long heartbeatMillis) {
         public static final String KEEP = "KEEP";
         public static final String STOP = "STOP";
+        /** The answer to an exit: start the entity's command again on this node (a master the runner restarts). */
+        public static final String RESTART = "RESTART";
 
         public boolean stop() {
             return STOP.equals(action);

@@ -152,6 +152,172 @@ class FluentFrameworkIT {
         }
     }
 
+    /**
+     * Issue 14: the master is killed (kill -9 of its JVM on its node) while an RL and a word count
+     * run and two word counts are queued. Its launcher starts it again on its node; it replays its
+     * journal, its DeviceManagers report to it, and the instance goes on: the running applications
+     * finish, the queued ones start in order, each exactly once, and the FJM names the new master.
+     */
+    @Test
+    void aKilledMasterIsRestartedFromItsJournalAndLosesNothing() throws Exception {
+        List<String> lines = IntStream.range(0, 2000).mapToObj(i -> "restart " + i % 40 + " words " + i).toList();
+        Path text = Files.write(dir.resolve("restart-words.txt"), lines);
+        Map<String, Long> expected = new HashMap<>();
+        lines.forEach(l -> Words.count(l, expected));
+        AppRequest longRl = new AppRequest("rl", 15_000L, 20.0, 1_000L, null, null);
+        AppRequest swc = new AppRequest("swc", 5_000L, null, null, 1, text.toString());
+
+        try (RunnerMain.Started runner = start("static", 2, 4, "(samplePeriod = 1)")) {
+            RunnerClient rpc = new RunnerClient(runner.url(), runner.token());
+            FluentClient fluent = FluentClient.of(client, runner.instance(), runner.token())
+                    .awaitServing(Duration.ofSeconds(60));
+            Awaitility.await("the static workers joined").atMost(Duration.ofSeconds(60))
+                    .until(() -> fluent.status().workers().size() == 2);
+            JobReply job = fluent.submit(new JobRequest("restart", List.of(longRl, swc, swc, swc)));
+            assertThat(job.apps()).extracting(AppReply::verdict).containsExactly("PLACED", "PLACED", "QUEUED", "QUEUED");
+
+            String masterNode = rpc.status().role("master").get(0).node();
+            String host = client.job(runner.instance()).nodes().stream().filter(n -> n.id().equals(masterNode))
+                    .findFirst().orElseThrow().host();
+            long pid = masterPid(host);
+            assertThat(pid).as("the master's JVM on %s", host).isGreaterThan(1);
+            String before = client.framework(runner.instance()).master().address();
+            long killed = System.nanoTime();
+            new ProcessBuilder("kill", "-9", Long.toString(pid)).inheritIO().start().waitFor();
+
+            // served again: the FJM names a master that answers, and it is another process
+            FluentClient[] again = new FluentClient[1];
+            Awaitility.await("the master serves again").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                    .ignoreExceptions().until(() -> {
+                        again[0] = new FluentClient(URI.create("http://" + client.framework(runner.instance()).master()
+                                .address()), runner.token());
+                        return again[0].status().instance() == runner.instance()
+                                && !ProcessHandle.of(pid).isPresent();
+                    });
+            double recovery = (System.nanoTime() - killed) / 1e9;
+            FluentClient master = again[0];
+            System.out.printf("master of instance %d killed (pid %d on %s, %s); served again at %s after %.2f s%n",
+                    runner.instance(), pid, host, before, master.url(), recovery);
+            assertThat(rpc.status().state()).isEqualTo("RUNNING");
+            assertThat(masterPid(rpc.status().master().split(":")[0])).isGreaterThan(1).isNotEqualTo(pid);
+            assertThat(client.framework(runner.instance()).master().address()).isEqualTo(rpc.status().master());
+            assertThat(client.framework(runner.instance()).state()).isEqualTo("RUNNING");
+            assertThat(rpc.status().events()).anySatisfy(e -> assertThat(e).contains("restarting it on its node")
+                    .contains("restart 1 of 3"));
+            assertThat(master.status().events()).anySatisfy(e -> assertThat(e).contains("recovered from the journal"));
+
+            awaitEnded(master, job.job());
+            JobReply done = master.job(job.job());
+            assertThat(done.apps()).extracting(AppReply::state).containsOnly("FINISHED");
+            assertThat(done.apps().get(0).result()).containsKey("frames");
+            done.apps().subList(1, 4).forEach(a -> assertThat(a.result()).containsEntry("check", "ok")
+                    .containsEntry("distinct", expected.size()));
+            // each exactly once: two started from the queue, four finished, nothing failed or run again
+            assertThat(master.status().counters()).containsEntry("accepted", 2).containsEntry("queued", 2)
+                    .containsEntry("startedFromQueue", 2).containsEntry("finished", 4);
+            // the queue kept its order: swc2 started before swc3
+            List<String> log = Files.readAllLines(dir.resolve("instance-" + runner.instance()).resolve("events.log"));
+            int second = indexOf(log, job.job() + ".swc2 started from the queue");
+            int third = indexOf(log, job.job() + ".swc3 started from the queue");
+            assertThat(second).isNotNegative().isLessThan(third);
+            // the journal is the instance owner's alone
+            Path journal = dir.resolve("instance-" + runner.instance()).resolve("journal");
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(journal))).isEqualTo("rwx------");
+            assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(journal.resolve("master.journal"))))
+                    .isEqualTo("rw-------");
+            client.closeAllocation(runner.instance());
+        }
+    }
+
+    /**
+     * The master's node goes: its launcher and the master are killed (kill -9), so no launcher
+     * restarts it. The runner misses the node's heartbeats, gives the node back and deploys the
+     * master on a new node; the FJM and the DeviceManagers (through the runner's status) find it
+     * there, and the running and queued applications finish, each once.
+     */
+    @Test
+    void aMasterWhoseNodeIsGoneIsRestartedOnANewNode() throws Exception {
+        List<String> lines = IntStream.range(0, 2000).mapToObj(i -> "moved " + i % 30 + " words " + i).toList();
+        Path text = Files.write(dir.resolve("moved-words.txt"), lines);
+        AppRequest longRl = new AppRequest("rl", 20_000L, 20.0, 1_000L, null, null);
+        AppRequest swc = new AppRequest("swc", 4_000L, null, null, 1, text.toString());
+
+        try (RunnerMain.Started runner = start("static", 2, 4, "(samplePeriod = 1)")) {
+            RunnerClient rpc = new RunnerClient(runner.url(), runner.token());
+            FluentClient fluent = FluentClient.of(client, runner.instance(), runner.token())
+                    .awaitServing(Duration.ofSeconds(60));
+            Awaitility.await("the static workers joined").atMost(Duration.ofSeconds(60))
+                    .until(() -> fluent.status().workers().size() == 2);
+            JobReply job = fluent.submit(new JobRequest("moved", List.of(longRl, swc, swc, swc)));
+            assertThat(job.apps()).extracting(AppReply::verdict).containsExactly("PLACED", "PLACED", "QUEUED", "QUEUED");
+
+            String oldNode = rpc.status().role("master").get(0).node();
+            String host = rpc.status().master().split(":")[0];
+            long pid = masterPid(host);
+            assertThat(pid).as("the master's JVM on %s", host).isGreaterThan(1);
+            ProcessHandle launcher = ProcessHandle.of(pid).flatMap(ProcessHandle::parent).orElseThrow();
+            assertThat(new String(Files.readAllBytes(Path.of("/proc", Long.toString(launcher.pid()), "cmdline"))))
+                    .contains("koala.node.NodeLauncher");
+            long killed = System.nanoTime();
+            new ProcessBuilder("kill", "-9", Long.toString(launcher.pid()), Long.toString(pid)).inheritIO().start()
+                    .waitFor();
+
+            FluentClient[] again = new FluentClient[1];
+            Awaitility.await("the master serves on a new node").atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(100)).ignoreExceptions().until(() -> {
+                        // a new node, which KOALA may well place on the host the old one freed
+                        again[0] = new FluentClient(URI.create("http://" + client.framework(runner.instance()).master()
+                                .address()), runner.token());
+                        return !client.framework(runner.instance()).master().node().equals(oldNode)
+                                && again[0].status().instance() == runner.instance();
+                    });
+            System.out.printf("master of instance %d: node %s (%s) gone; served again on node %s at %s after %.2f s%n",
+                    runner.instance(), oldNode, host, client.framework(runner.instance()).master().node(),
+                    again[0].url(), (System.nanoTime() - killed) / 1e9);
+            FluentClient master = again[0];
+            assertThat(rpc.status().state()).isEqualTo("RUNNING");
+            assertThat(rpc.status().role("master")).singleElement().satisfies(m -> assertThat(m.node()).isNotEqualTo(oldNode));
+            assertThat(client.framework(runner.instance()).master().node()).isNotEqualTo(oldNode);
+            assertThat(rpc.status().events()).anySatisfy(e -> assertThat(e).contains("restarting it on a new node"));
+
+            awaitEnded(master, job.job());
+            assertThat(master.job(job.job()).apps()).extracting(AppReply::state).containsOnly("FINISHED");
+            assertThat(master.status().counters()).containsEntry("startedFromQueue", 2).containsEntry("finished", 4);
+            assertThat(master.status().workers()).hasSize(2);
+            client.closeAllocation(runner.instance());
+        }
+    }
+
+    private static int indexOf(List<String> lines, String text) {
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).contains(text)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    /** The pid of the master's JVM on testbed host {@code host} (a network namespace), from its command line. */
+    private static long masterPid(String host) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder("ip", "netns", "pids", host).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        p.waitFor();
+        for (String line : out.split("\\s+")) {
+            if (line.isBlank()) {
+                continue;
+            }
+            try {
+                String cmd = new String(Files.readAllBytes(Path.of("/proc", line.trim(), "cmdline"))).replace('\0', ' ');
+                if (cmd.contains("koala.fluent.master.MasterMain") && cmd.contains(dir.toString())) {
+                    return Long.parseLong(line.trim());
+                }
+            } catch (IOException gone) {
+                // a process that ended meanwhile
+            }
+        }
+        return -1;
+    }
+
     private static void awaitEnded(FluentClient fluent, String job) {
         Awaitility.await("job " + job + " ended").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
                 .until(() -> fluent.job(job).apps().stream().allMatch(a -> List.of("FINISHED", "FAILED", "REJECTED")

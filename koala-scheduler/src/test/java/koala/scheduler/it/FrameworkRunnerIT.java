@@ -148,7 +148,7 @@ class FrameworkRunnerIT {
     }
 
     @Test
-    void staticStaysPutAndReplacesAWorkerKilledWithQdelAndALostMasterFailsTheInstanceWithItsCause() throws Exception {
+    void staticStaysPutAndReplacesAWorkerKilledWithQdelAndAMasterKilledWithQdelOnANewNode() throws Exception {
         try (RunnerMain.Started runner = start(jdf("static", 2, "(samplePeriod = 2)"))) {
             RunnerClient rpc = rpc(runner);
             List<RunnerMessages.Entity> workers = awaitWorkers(rpc, 2);
@@ -165,15 +165,46 @@ class FrameworkRunnerIT {
             List<RunnerMessages.Entity> now = awaitWorkers(rpc, 2);
             assertThat(now).extracting(RunnerMessages.Entity::node).doesNotContain(victim.id());
 
+            // the master's node is gone: the master is deployed on a new node and the FJM points there
             NodeView master = node(runner.instance(), rpc.status().role("master").get(0).node());
             LocalUser.qdel(GridConfig.load(scheduler.config()).site(master.site()), List.of(master.pilot()));
-            assertThat(runner.runner().awaitEnd(Duration.ofSeconds(15))).isTrue();
+            Awaitility.await("a new master").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300))
+                    .until(() -> rpc.status().role("master").stream().anyMatch(m -> !m.node().equals(master.id())
+                            && m.state().equals("RUNNING")));
+            String now2 = rpc.status().role("master").get(0).node();
+            assertThat(rpc.status().state()).isEqualTo("RUNNING");
+            assertThat(rpc.status().events()).anySatisfy(e -> assertThat(e).contains("restarting it on a new node"));
+            Awaitility.await("the FJM re-pointed").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(300))
+                    .until(() -> client.framework(runner.instance()).master().node().equals(now2));
+            assertThat(client.framework(runner.instance()).master().address()).isEqualTo(rpc.status().master());
+            client.closeAllocation(runner.instance());
+        }
+    }
+
+    /**
+     * A master whose command keeps exiting is restarted on its node 3 times; the 4th death within
+     * a minute of its start fails the instance, with that reason, and gives every node back.
+     */
+    @Test
+    void aMasterThatKeepsDyingIsRestartedThreeTimesAndThenFailsTheInstanceWithTheReason() throws Exception {
+        String jdf = jdf("static", 1, "(samplePeriod = 1)").replace("(executable = /bin/sleep)(arguments = 100000)"
+                + "(provisioning", "(executable = /bin/sh)(arguments = \"-c\" \"sleep 6; exit 4\")(provisioning");
+        try (RunnerMain.Started runner = start(jdf)) {
+            RunnerClient rpc = rpc(runner);
+            String node = rpc.status().role("master").get(0).node();
+            assertThat(runner.runner().awaitEnd(Duration.ofSeconds(90))).isTrue();
             JobView allocation = TestScheduler.awaitEnd(client, runner.instance(), Duration.ofSeconds(15));
             assertThat(allocation.nodes()).noneMatch(n -> List.of("SUBMITTED", "ARRIVED", "RUNNING").contains(n.state()));
             assertThat(runner.runner().state()).isEqualTo(koala.runner.FrameworkRunner.State.FAILED);
             assertThat(allocation.state()).isEqualTo("FAILED");
-            assertThat(allocation.history().get(allocation.history().size() - 1).reason())
-                    .startsWith("the instance failed: its master was lost");
+            assertThat(allocation.history().get(allocation.history().size() - 1).reason()).isEqualTo(
+                    "the instance failed: its master was lost (its entity exited with status 4) and could not be "
+                            + "restarted: it died 4 times, each within 60 s of its start");
+            for (int i = 1; i <= 3; i++) {
+                String restart = "master " + node + " lost (its entity exited with status 4); restarting it "
+                        + "on its node (restart " + i + " of 3)";
+                assertThat(rpc.status().events()).anySatisfy(e -> assertThat(e).contains(restart));
+            }
         }
     }
 

@@ -1,0 +1,52 @@
+package koala.node;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.InetSocketAddress;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import koala.common.api.NodeTask;
+import koala.common.http.JsonHttpServer;
+import koala.common.http.Response;
+import koala.common.runner.RunnerMessages.Exit;
+import koala.common.runner.RunnerMessages.HeartbeatReply;
+import koala.common.runner.RunnerMessages.Hello;
+import koala.common.runner.RunnerMessages.Orders;
+import org.junit.jupiter.api.Test;
+
+/** An entity whose runner answers its exit with RESTART is started again on the same node and port, and says hello again. */
+class EntityRunTest {
+    @Test
+    void anEntityTheRunnerRestartsRunsAgainOnItsPortAndReportsEachExit() throws Exception {
+        List<Integer> ports = new CopyOnWriteArrayList<>();
+        List<Integer> exits = new CopyOnWriteArrayList<>();
+        JsonHttpServer runner = new JsonHttpServer(new InetSocketAddress("127.0.0.1", 0), 2);
+        runner.route("POST", "/nodes/{node}/hello", r -> {
+            ports.add(r.body(Hello.class).port());
+            return Response.ok(new Orders(100, 60_000));
+        }).route("POST", "/nodes/{node}/heartbeat", r -> Response.ok(new HeartbeatReply(HeartbeatReply.KEEP, 100)))
+                .route("POST", "/nodes/{node}/exit", r -> {
+                    exits.add(r.body(Exit.class).status());
+                    // the first exit is restarted, the second is not (as a runner gives up a master)
+                    return Response.ok(new HeartbeatReply(exits.size() == 1 ? HeartbeatReply.RESTART
+                            : HeartbeatReply.STOP, 0));
+                });
+        runner.start();
+        try {
+            NodeTask task = new NodeTask("RUN", "/bin/sh", List.of("-c", "exit 3"),
+                    Map.of("KOALA_RUNNER_URL", "http://127.0.0.1:" + runner.port(), "KOALA_RUNNER_TOKEN", "t"),
+                    null, null, null, null);
+
+            int status = new EntityRun(task, "7.0.0", "127.0.0.1", 1, InstantSource.system(), null).run();
+
+            assertThat(status).isEqualTo(3);
+            assertThat(exits).containsExactly(3, 3);
+            assertThat(ports).hasSize(2);
+            assertThat(ports.get(1)).as("the same port: nothing listened there any more").isEqualTo(ports.get(0));
+        } finally {
+            runner.close();
+        }
+    }
+}
