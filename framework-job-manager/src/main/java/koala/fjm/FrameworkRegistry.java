@@ -51,6 +51,15 @@ public final class FrameworkRegistry {
      */
     public FrameworkRecord register(long allocation, String name, String jdfFile, String jdf, String policy,
                                     Map<String, String> parameters, String runner) {
+        return register(allocation, name, jdfFile, jdf, policy, parameters, runner, null);
+    }
+
+    /**
+     * Registers the instance holding {@code allocation}, whose runner the scheduler restarts from
+     * {@code runnerState} (its durable state file) should it die; null for one it does not.
+     */
+    public FrameworkRecord register(long allocation, String name, String jdfFile, String jdf, String policy,
+                                    Map<String, String> parameters, String runner, String runnerState) {
         require(name != null && !name.isBlank(), 400, "name", "missing");
         require(policy != null && PolicyKind.shortNames().contains(policy), 400,
                 "policy", "'" + policy + "' is not one of " + PolicyKind.names());
@@ -58,7 +67,7 @@ public final class FrameworkRegistry {
                 "allocation " + allocation + " already holds instance " + Optional.ofNullable(records.get(allocation))
                         .map(FrameworkRecord::name).orElse(""));
         FrameworkRecord record = new FrameworkRecord(allocation, name, jdfFile, jdf, policy, parameters, runner, null,
-                null, clock.instant());
+                null, clock.instant(), runnerState);
         save(record);
         return record;
     }

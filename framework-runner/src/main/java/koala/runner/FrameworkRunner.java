@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import koala.common.api.JobView;
 import koala.common.api.NodeView;
 import koala.common.http.ApiException;
@@ -49,8 +50,15 @@ public final class FrameworkRunner {
     private final GrowOverhead growOverhead = new GrowOverhead();
     private final Resizer resizer;
     private final CountDownLatch ended = new CountDownLatch(1);
-    private State state = State.DEPLOYING;
+    private volatile State state = State.DEPLOYING;
     private Instant lastSample;
+    /** Whether the orchestrators and initial workers were asked for: a runner started again mid-deployment goes on from there. */
+    private boolean initialRequested;
+    private String masterAddress;
+    /** Where the durable state goes ({@link RunnerMain} writes it to the state file), and what it last took. */
+    private Consumer<RunnerState.Book> journal = b -> { };
+    private RunnerState.Book written;
+    private String journalTrouble;
 
     FrameworkRunner(InstantSource clock, JobDescription jdf, Schedd schedd, Deployd deployd, SiteSettings settings,
                     Duration runnerGone, Duration schedulerGone) {
@@ -62,17 +70,88 @@ public final class FrameworkRunner {
         this.settings = settings;
         this.runnerGone = runnerGone;
         this.resizer = new Resizer(entities, schedd, deployd, events, growOverhead);
+        this.resizer.persistWith(this::persist);
         applySettings();
     }
 
+    /** Keeps the runner's state durably through {@code sink} from now on, on every change that matters. */
+    synchronized void journal(Consumer<RunnerState.Book> sink) {
+        this.journal = sink;
+        persist();
+    }
+
+    /**
+     * Writes the state if it changed since the last write (CPU use and heartbeat times are not part
+     * of it: a heartbeat alone writes nothing). Called at the end of every call that changes the
+     * state, and before a grow goes to the scheduler. A state that cannot be written is said once
+     * in the events; the instance carries on (only a restart would miss it).
+     */
+    synchronized void persist() {
+        RunnerState.Book book = book();
+        if (book.equals(written)) {
+            return;
+        }
+        try {
+            journal.accept(book);
+            written = book;
+            journalTrouble = null;
+        } catch (RuntimeException e) {
+            if (!String.valueOf(e.getMessage()).equals(journalTrouble)) {
+                journalTrouble = String.valueOf(e.getMessage());
+                events.add(clock.instant(), "cannot keep the runner's state durably (a restart would not find it): "
+                        + e.getMessage());
+            }
+        }
+    }
+
+    private RunnerState.Book book() {
+        java.util.Map<String, List<Long>> grows = new java.util.TreeMap<>();
+        growOverhead.recent().forEach((site, times) -> grows.put(site, times.stream().map(Duration::toMillis).toList()));
+        return new RunnerState.Book(state.name(), initialRequested, masterAddress, settings.site(), lastSample,
+                entities.saved(), grows, resizer.inFlight(), resizer.answered(), events.recent());
+    }
+
+    /**
+     * Takes over instance {@code id} from a runner that died, with the book it kept: its entities
+     * (each running one heard from now), O_grow's samples, its home site's settings, its recent
+     * decisions; and the grow it had in flight, asked again under the same id. Its launchers find
+     * this runner at the same address with the same token; the next tick reconciles with the
+     * scheduler's allocation.
+     */
+    synchronized void adopt(long id, RunnerState.Book book, String why) {
+        Instant now = clock.instant();
+        schedd.adopt(id);
+        deployd.instance(id);
+        events.instance(id);
+        events.restore(book.events());
+        entities.restore(book.entities(), now);
+        book.growMillis().forEach((site, times) -> times.forEach(t -> growOverhead.record(site, Duration.ofMillis(t))));
+        if (book.master() != null) {
+            masterAddress = book.master();
+            deployd.master(book.master());
+        }
+        if (book.home() != null && !book.home().isEmpty()) {
+            home(book.home());
+        }
+        state = State.valueOf(book.state());
+        initialRequested = book.initialRequested();
+        lastSample = book.lastSample() == null ? now : book.lastSample();
+        events.add(now, "runner started again (" + why + "): took over " + entities.all().size() + " nodes "
+                + entities.all().stream().map(Entity::node).toList() + (book.inFlight() == null ? ""
+                : " and the grow in flight (" + book.inFlight().nodes() + " " + book.inFlight().role() + ")"));
+        resizer.resume(book.inFlight(), book.answered(), now);
+        persist();
+    }
+
     /** Opens the allocation and registers the instance; returns its id. */
-    synchronized long open(String jdfText, String runnerUrl) {
+    synchronized long open(String jdfText, String runnerUrl, java.util.function.LongFunction<String> stateFile) {
         ProvisioningSettings s = settings.current().settings();
         long id = schedd.open(jdf.name(), jdf.source(), jdfText, s.policy().shortName(), jdf.framework(),
-                runnerUrl);
+                runnerUrl, stateFile);
         deployd.instance(id);
         events.instance(id);
         events.add(clock.instant(), "registered instance " + id + " (" + s.policy().shortName() + ")");
+        persist();
         return id;
     }
 
@@ -81,7 +160,10 @@ public final class FrameworkRunner {
         Instant start = clock.instant();
         Poll poll = new Poll(clock, Duration.ofMillis(200));
         synchronized (this) {
-            resizer.deploy(Entities.MASTER, 1, "initial deployment: the master", start, 0);
+            if (entities.master().isEmpty()) {
+                resizer.deploy(Entities.MASTER, 1, "initial deployment: the master", start, 0);
+            }
+            persist();
         }
         poll.until(() -> running(Entities.MASTER) || state != State.DEPLOYING, timeout);
         synchronized (this) {
@@ -90,12 +172,17 @@ public final class FrameworkRunner {
                 end(State.FAILED, "the master did not report in within " + timeout.toSeconds() + " s");
                 return false;
             }
-            String address = master.get().host() + ":" + master.get().port();
-            schedd.master(master.get().node(), address);
-            deployd.master(address);
-            home(master.get().site());
-            deployInitial(Entities.ORCHESTRATOR, clock.instant());
-            deployInitial(Entities.WORKER, clock.instant());
+            if (!initialRequested) {
+                String address = master.get().host() + ":" + master.get().port();
+                schedd.master(master.get().node(), address);
+                deployd.master(address);
+                masterAddress = address;
+                home(master.get().site());
+                deployInitial(Entities.ORCHESTRATOR, clock.instant());
+                deployInitial(Entities.WORKER, clock.instant());
+                initialRequested = true;
+            }
+            persist();
         }
         poll.until(() -> allRunning() || state != State.DEPLOYING, timeout);
         synchronized (this) {
@@ -107,6 +194,7 @@ public final class FrameworkRunner {
             lastSample = clock.instant();
             events.add(clock.instant(), "initial deployment " + (allRunning() ? "done" : "timed out, going on")
                     + " in " + took.toMillis() / 1000.0 + " s: " + entities.all().size() + " nodes");
+            persist();
             return true;
         }
     }
@@ -132,6 +220,7 @@ public final class FrameworkRunner {
         }
         events.add(now, e.role() + " " + node + " reported in on " + hello.host() + " (" + in.site() + ") after "
                 + Duration.between(e.requestedAt(), now).toMillis() / 1000.0 + " s");
+        persist();
         return new Orders(period.toMillis(), runnerGone.toMillis());
     }
 
@@ -139,6 +228,7 @@ public final class FrameworkRunner {
         Entity e = known(node);
         Duration period = period();
         entities.beat(e, cpu, period, clock.instant());
+        persist();
         return new HeartbeatReply(HeartbeatReply.KEEP, period.toMillis());
     }
 
@@ -147,6 +237,7 @@ public final class FrameworkRunner {
                 new ApiException(409, "node " + node + " is not a running worker of instance " + schedd.instance(),
                         "node"));
         entities.activity(e, busy, since, clock.instant());
+        persist();
     }
 
     /** How {@code node}'s start went, as its launcher reported it; empty once the node has gone. */
@@ -160,6 +251,7 @@ public final class FrameworkRunner {
     synchronized void exited(String node, int status) {
         known(node);
         lost(node, "its entity exited with status " + status);
+        persist();
     }
 
     private Entity known(String node) {
@@ -188,6 +280,7 @@ public final class FrameworkRunner {
             resizer.sample(now);
             keepFloors(now);
         }
+        persist();
     }
 
     /**
@@ -282,6 +375,7 @@ public final class FrameworkRunner {
             events.add(clock.instant(), "could not close the allocation: " + e.getMessage());
         }
         entities.all().forEach(e -> entities.remove(e.node()));
+        persist();
         ended.countDown();
     }
 
@@ -299,6 +393,11 @@ public final class FrameworkRunner {
 
     Resizer resizer() {
         return resizer;
+    }
+
+    /** Not synchronized: a runner busy under its lock (a grow waiting on the scheduler) is still alive. */
+    RunnerMessages.Health health() {
+        return new RunnerMessages.Health(schedd.instance(), state.name(), ProcessHandle.current().pid());
     }
 
     synchronized RunnerMessages.Status status() {

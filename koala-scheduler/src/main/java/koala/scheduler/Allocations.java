@@ -62,6 +62,9 @@ final class Allocations {
     private final Claims claims;
     private final InstantSource clock;
     private final java.time.Duration claimTimeout;
+    /** Each allocation's latest grants by request id (in memory: a runner restarts within seconds). */
+    private final Map<Long, Map<String, GrowResult>> served = new java.util.HashMap<>();
+    private static final int REMEMBERED_GROWS = 32;
 
     Allocations(JobBook book, Claims claims, InstantSource clock, java.time.Duration claimTimeout) {
         this.book = book;
@@ -88,7 +91,35 @@ final class Allocations {
         return job.view();
     }
 
+    /**
+     * Grows allocation {@code id}. A request with an id this allocation has already been granted
+     * gets that grant again and no more nodes: a runner restarted while its grow was in flight asks
+     * again, not knowing whether the first one arrived.
+     */
     GrowResult grow(long id, GrowRequest request) {
+        Map<String, GrowResult> earlier = served.computeIfAbsent(id, k -> new java.util.LinkedHashMap<>() {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, GrowResult> eldest) {
+                return size() > REMEMBERED_GROWS;
+            }
+        });
+        if (request.requestId() != null && earlier.containsKey(request.requestId())) {
+            return earlier.get(request.requestId());
+        }
+        GrowResult result = place(id, request);
+        if (request.requestId() != null) {
+            earlier.put(request.requestId(), result);
+        }
+        return result;
+    }
+
+    /** Notes something that happened to allocation {@code id}'s holder in its history (its runner restarted, say). */
+    void note(long id, String event, String reason) {
+        Job job = open(id);
+        book.record(job, JobState.RUNNING, JobState.RUNNING, event, reason);
+    }
+
+    private GrowResult place(long id, GrowRequest request) {
         Job job = open(id);
         check(request);
         GridView asked = only(claims.view(), request.site());

@@ -35,7 +35,7 @@ final class Frameworks {
                     "allocation");
         }
         return view(refusing(() -> registry.register(r.allocation(), r.name(), r.jdfFile(), r.jdf(), r.policy(),
-                r.parameters(), r.runner())));
+                r.parameters(), r.runner(), r.runnerState())));
     }
 
     FrameworkView master(long id, MasterAddress master) {

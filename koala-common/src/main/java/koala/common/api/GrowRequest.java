@@ -10,9 +10,12 @@ import java.util.Map;
  * @param role   what they are for (master, orchestrator, worker), kept with the nodes
  * @param site   the one site to take them from, or null for any
  * @param reason why the owner grows, kept in the allocation's history; may be null
+ * @param requestId the owner's name for this grow, or null: a grow repeated with the same id (a runner
+ *                  restarted while its grow was in flight asks again) gets the first one's result and no
+ *                  more nodes
  */
 public record GrowRequest(int nodes, String role, String executable, List<String> arguments,
-                          Map<String, String> environment, String site, String reason) {
+                          Map<String, String> environment, String site, String reason, String requestId) {
     public GrowRequest {
         arguments = arguments == null ? List.of() : List.copyOf(arguments);
         environment = environment == null ? Map.of() : Map.copyOf(environment);
@@ -20,6 +23,16 @@ public record GrowRequest(int nodes, String role, String executable, List<String
 
     public GrowRequest(int nodes, String role, String executable, List<String> arguments,
                        Map<String, String> environment, String site) {
-        this(nodes, role, executable, arguments, environment, site, null);
+        this(nodes, role, executable, arguments, environment, site, null, null);
+    }
+
+    public GrowRequest(int nodes, String role, String executable, List<String> arguments,
+                       Map<String, String> environment, String site, String reason) {
+        this(nodes, role, executable, arguments, environment, site, reason, null);
+    }
+
+    /** The same grow, named {@code id}. */
+    public GrowRequest withRequestId(String id) {
+        return new GrowRequest(nodes, role, executable, arguments, environment, site, reason, id);
     }
 }
