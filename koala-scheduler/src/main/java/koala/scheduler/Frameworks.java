@@ -54,6 +54,15 @@ final class Frameworks {
         return registry.all().stream().map(this::view).toList();
     }
 
+    /** The running instances whose runners the scheduler restarts should they die, with their owners. */
+    List<RunnerSupervisor.Watched> watched() {
+        return registry.all().stream().filter(r -> r.runnerState() != null && r.runner() != null)
+                .filter(r -> book.find(r.id()).filter(j -> !j.state().ended() && j.record().owner() != null).isPresent())
+                .map(r -> new RunnerSupervisor.Watched(r.id(), java.net.URI.create(r.runner()),
+                        java.nio.file.Path.of(r.runnerState()), book.get(r.id()).record().owner()))
+                .toList();
+    }
+
     private FrameworkView view(FrameworkRecord r) {
         Job job = book.get(r.id());
         Map<String, Integer> perRole = new TreeMap<>();
