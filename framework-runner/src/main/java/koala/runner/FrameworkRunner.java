@@ -77,6 +77,7 @@ public final class FrameworkRunner {
     /** Keeps the runner's state durably through {@code sink} from now on, on every change that matters. */
     synchronized void journal(Consumer<RunnerState.Book> sink) {
         this.journal = sink;
+        this.written = null;
         persist();
     }
 

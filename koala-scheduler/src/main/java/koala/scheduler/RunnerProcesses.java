@@ -29,6 +29,12 @@ import koala.common.time.Poll;
 final class RunnerProcesses implements RunnerSupervisor.Runners {
     static final String MAIN_CLASS = "koala.runner.RunnerMain";
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(1);
+    /**
+     * A runner is mostly idle and must start fast on a busy machine: the client compiler alone (the
+     * server compiler's threads compete with everything else for the cores while it starts), a small
+     * serial heap.
+     */
+    static final List<String> JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xshare:auto");
 
     private final InstantSource clock;
     private final Duration startTimeout;
@@ -123,8 +129,9 @@ final class RunnerProcesses implements RunnerSupervisor.Runners {
         if (!w.owner().equals(System.getProperty("user.name"))) {
             line.addAll(List.of("runuser", "-u", w.owner(), "--"));
         }
-        line.addAll(List.of("/bin/sh", "-c", "exec \"$@\" >>\"$0\" 2>&1", log.toString(), java, "-cp",
-                launch.path("classpath").asText(""), MAIN_CLASS, "--adopt", w.state().toString()));
+        line.addAll(List.of("/bin/sh", "-c", "exec \"$@\" >>\"$0\" 2>&1", log.toString(), java));
+        line.addAll(JVM_OPTIONS);
+        line.addAll(List.of("-cp", launch.path("classpath").asText(""), MAIN_CLASS, "--adopt", w.state().toString()));
         return line;
     }
 

@@ -156,7 +156,7 @@ public final class SchedulerDaemon implements AutoCloseable {
     }
 
     /**
-     * Watches the framework runners twice a second, off the loop (which is asked only for the
+     * Watches the framework runners four times a second, off the loop (which is asked only for the
      * instances and to record what happened): a dead one is started again, one that cannot be is
      * failed with the reason ({@code scheduler.runnerRestarts} tries, 3 by default; a runner that
      * does not answer for {@code scheduler.runnerHung}, 30 s, is killed and started again).
@@ -185,7 +185,7 @@ public final class SchedulerDaemon implements AutoCloseable {
                 new RunnerProcesses(InstantSource.system(), Duration.ofSeconds(30)), InstantSource.system(),
                 Executors.newCachedThreadPool(daemon("runner-start")), grid.integer("scheduler.runnerRestarts", 3),
                 grid.seconds("scheduler.runnerHung", Duration.ofSeconds(30)));
-        supervisor.watch(Executors.newSingleThreadScheduledExecutor(daemon("runner-watch")), Duration.ofMillis(500));
+        supervisor.watch(Executors.newSingleThreadScheduledExecutor(daemon("runner-watch")), Duration.ofMillis(250));
         return supervisor;
     }
 

@@ -1,0 +1,177 @@
+package koala.scheduler.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import com.fasterxml.jackson.databind.JsonNode;
+import koala.common.api.JobView;
+import koala.common.api.SchedulerClient;
+import koala.common.grid.GridConfig;
+import koala.common.http.JsonHttpClient;
+import koala.common.json.Json;
+import koala.common.process.JavaCommand;
+import koala.common.runner.RunnerClient;
+import koala.common.runner.RunnerMessages;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A framework runner killed with SIGKILL on the real testbed: the scheduler starts it again, and
+ * the new one serves the same instance at the same address with the same token, on the same nodes
+ * (the same SGE pilots: none killed, none submitted again); one that cannot be started again fails
+ * its instance with the reason and gives its nodes back.
+ */
+class RunnerFailoverIT {
+    private static TestScheduler scheduler;
+    private static SchedulerClient client;
+    private static Path dir;
+
+    @BeforeAll
+    static void start() throws IOException {
+        scheduler = TestScheduler.start(Map.of());
+        client = scheduler.client();
+        dir = Files.createTempDirectory("koala-runner-failover-",
+                java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+    }
+
+    @AfterAll
+    static void stop() {
+        scheduler.close();
+    }
+
+    @Test
+    void aKilledRunnerIsStartedAgainAndServesTheSameInstanceOnTheSameNodesAndGrowsAfter() throws Exception {
+        Runner runner = Runner.start(jdf("ondemand", 1, "(fMax = 4)(samplePeriod = 1)"));
+        RunnerClient rpc = runner.rpc();
+        awaitRunning(rpc, 3);
+        RunnerMessages.GrowResult grew = rpc.grow(1);
+        assertThat(grew.granted()).isEqualTo(1);
+        List<RunnerMessages.Entity> before = awaitRunning(rpc, 4);
+        List<String> pilots = pilots(runner.instance);
+        long oldPid = runner.pid();
+
+        Instant killed = Instant.now();
+        ProcessHandle.of(oldPid).orElseThrow().destroyForcibly();
+        RunnerMessages.Status served = Awaitility.await("served again").atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(50)).ignoreExceptions().until(rpc::status, s -> s != null);
+        Duration took = Duration.between(killed, Instant.now());
+        System.out.println("runner " + oldPid + " killed; instance " + runner.instance + " served again after "
+                + took.toMillis() + " ms");
+        assertThat(took).isLessThan(Duration.ofSeconds(15));
+        assertThat(runner.pid()).isNotEqualTo(oldPid);
+        assertThat(served.state()).isEqualTo("RUNNING");
+        assertThat(served.entities()).extracting(RunnerMessages.Entity::node)
+                .containsExactlyInAnyOrderElementsOf(before.stream().map(RunnerMessages.Entity::node).toList());
+        assertThat(served.events()).anySatisfy(e -> assertThat(e).contains("runner started again"));
+
+        // every launcher beats to the new runner: none lost, no pilot killed or submitted again
+        awaitRunning(rpc, 4);
+        Awaitility.await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5))
+                .until(() -> rpc.status().events().stream().noneMatch(e -> e.contains(" lost: ")));
+        assertThat(pilots(runner.instance)).isEqualTo(pilots);
+        assertThat(client.framework(runner.instance).history()).anySatisfy(t -> {
+            assertThat(t.event()).isEqualTo("RUNNER_RESTARTED");
+            assertThat(t.reason()).contains("its process is gone").contains("pid " + runner.pid());
+        });
+
+        RunnerMessages.GrowResult after = rpc.grow(1);
+        assertThat(after.granted()).isEqualTo(1);
+        awaitRunning(rpc, 5);
+        assertThat(client.job(runner.instance).state()).isEqualTo("RUNNING");
+        client.closeAllocation(runner.instance);
+        assertThat(ProcessHandle.of(runner.pid()).map(p -> p.onExit().orTimeout(15, TimeUnit.SECONDS).join())
+                .map(ProcessHandle::isAlive).orElse(false)).as("the runner exits once its allocation is closed").isFalse();
+    }
+
+    @Test
+    void aRunnerThatCannotBeStartedAgainFailsItsInstanceWithTheReasonAndGivesItsNodesBack() throws Exception {
+        Runner runner = Runner.start(jdf("static", 1, "(samplePeriod = 1)"));
+        awaitRunning(runner.rpc(), 3);
+        long pid = runner.pid();
+        Files.delete(runner.state);
+        ProcessHandle.of(pid).orElseThrow().destroyForcibly();
+
+        JobView ended = TestScheduler.awaitEnd(client, runner.instance, Duration.ofSeconds(30));
+        assertThat(ended.state()).isEqualTo("FAILED");
+        assertThat(ended.history().get(ended.history().size() - 1).reason())
+                .startsWith("the instance failed: its framework runner died").contains("could not be started again")
+                .contains("try 3: ").contains(runner.state.toString());
+        Awaitility.await("nodes given back").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+                .until(() -> TestScheduler.pilotsNamedFor(GridConfig.load(scheduler.config()), runner.instance).isEmpty());
+        assertThat(client.job(runner.instance).nodes())
+                .noneMatch(n -> List.of("SUBMITTED", "ARRIVED", "RUNNING").contains(n.state()));
+    }
+
+    private static List<String> pilots(long instance) {
+        return client.job(instance).nodes().stream().filter(n -> n.state().equals("RUNNING"))
+                .map(n -> n.id() + "=" + n.pilot()).sorted().toList();
+    }
+
+    private static List<RunnerMessages.Entity> awaitRunning(RunnerClient rpc, int count) {
+        return Awaitility.await(count + " entities running").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(300)).ignoreExceptions().until(() -> rpc.status().entities(),
+                        e -> e.size() == count && e.stream().allMatch(x -> x.state().equals("RUNNING")));
+    }
+
+    private static String jdf(String policy, int workers, String settings) {
+        return "+( &(jobType = framework)(name = failover-" + policy + ")(role = master)(count = 1)"
+                + "(resourceManagerContact = fs1)(executable = /bin/sleep)(arguments = 100000)"
+                + "(provisioning = " + policy + ")" + settings + ")"
+                + " ( &(role = orchestrator)(count = 1)(executable = /bin/sleep)(arguments = 100000) )"
+                + " ( &(role = worker)(count = " + workers + ")(executable = /bin/sleep)(arguments = 100000) )";
+    }
+
+    /** A runner process of its own, as {@code koala submit} starts one: supervised by the scheduler. */
+    private record Runner(long instance, URI url, String token, Path state) {
+        static Runner start(String jdf) throws IOException {
+            Path file = Files.createTempFile(dir, "failover-", ".jdf");
+            Files.writeString(file, jdf);
+            Path log = Files.createTempFile(dir, "runner-", ".log");
+            List<String> line = JavaCommand.of("koala.runner.RunnerMain", java.util.Arrays.stream(System.getProperty(
+                            "java.class.path").split(":")).map(Path::of).toList(),
+                    "--scheduler", client.base().toString(), "--jdf", file.toString(), "--config",
+                    scheduler.config().toString(), "--state", dir.toString(), "--deploy-timeout", "60").commandLine();
+            List<String> detached = new java.util.ArrayList<>(List.of("setsid"));
+            detached.addAll(line);
+            Process process = new ProcessBuilder(detached).redirectErrorStream(true).redirectOutput(log.toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+            String ready = Awaitility.await("READY from the runner").atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(200)).until(() -> readyLine(log), r -> r.isPresent()
+                            || !process.isAlive()).orElseThrow(() -> new IllegalStateException("runner exited; see "
+                            + log));
+            long instance = Long.parseLong(ready.split(" ")[1]);
+            Path state = dir.resolve("runner-" + instance + ".json");
+            JsonNode json = Json.mapper().readTree(state.toFile());
+            return new Runner(instance, URI.create(json.get("url").asText()), json.get("token").asText(), state);
+        }
+
+        RunnerClient rpc() {
+            return new RunnerClient(url, token);
+        }
+
+        /** The pid serving now, as the runner itself says. */
+        long pid() {
+            return JsonHttpClient.shortLived(url, Duration.ofSeconds(2)).get("/health", RunnerMessages.Health.class).pid();
+        }
+
+        private static Optional<String> readyLine(Path log) {
+            try {
+                return Files.readAllLines(log).stream().filter(l -> l.startsWith("READY ")).findFirst();
+            } catch (IOException | java.io.UncheckedIOException e) {
+                return Optional.empty();
+            }
+        }
+    }
+}
