@@ -51,6 +51,9 @@ public final class RunnerMain {
 
     public static void main(String[] args) throws Exception {
         Map<String, String> options = options(args);
+        if (options.containsKey("--train")) {
+            System.exit(train(Path.of(options.get("--train"))));
+        }
         if (options.containsKey("--adopt")) {
             System.exit(adopt(Path.of(options.get("--adopt"))));
         }
@@ -174,6 +177,44 @@ public final class RunnerMain {
             started.runner().awaitEnd(Duration.ofDays(3650));
             return started.runner().state() == FrameworkRunner.State.FAILED ? 1 : 0;
         }
+    }
+
+    /**
+     * The class archive's training run ({@code --train GRID}): what a runner started again loads
+     * before it serves — the JDF, the grid configuration, the state file, the RPC server and a call
+     * to it — on a loopback port, with no scheduler; then it exits.
+     */
+    static int train(Path gridFile) throws Exception {
+        String text = "+( &(jobType = framework)(name = train)(role = master)(count = 1)(executable = /bin/true)"
+                + "(provisioning = ondemand) ) ( &(role = orchestrator)(count = 1)(executable = /bin/true) )"
+                + " ( &(role = worker)(count = 1)(executable = /bin/true) )";
+        GridConfig grid = GridConfig.load(gridFile);
+        JobDescription jdf = JdfParser.parse("train.jdf", text, new ClusterCatalog(grid.nodeCounts()),
+                PolicyKind.shortNames());
+        Path dir = Files.createTempDirectory("koala-runner-train-");
+        try (JsonHttpServer server = new JsonHttpServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8)) {
+            URI url = URI.create("http://127.0.0.1:" + server.port());
+            RunnerState.Launch launch = new RunnerState.Launch("http://127.0.0.1:1", "train.jdf", text,
+                    gridFile.toString(), secret(), 120, 180, JavaCommand.currentJava().toString(), "");
+            FrameworkRunner runner = runner(jdf, launch, url, "train", InstantSource.system());
+            new RunnerApi(runner, "train", InstantSource.system()).routes(server);
+            server.start();
+            StateFile file = StateFile.of(dir, 0);
+            runner.journal(book -> file.write(new RunnerState(0, url.toString(), "train", 0, launch, book)));
+            file.read();
+            new koala.common.runner.RunnerClient(url, "train").status();
+            koala.common.http.JsonHttpClient.shortLived(url, Duration.ofSeconds(5)).get("/health",
+                    koala.common.runner.RunnerMessages.Health.class);
+            LOG.info("training run done");
+        } finally {
+            try (var files = Files.list(dir)) {
+                for (Path p : files.toList()) {
+                    Files.delete(p);
+                }
+            }
+            Files.delete(dir);
+        }
+        return 0;
     }
 
     private static JsonHttpServer bindAgain(InetSocketAddress address, InstantSource clock) throws IOException {

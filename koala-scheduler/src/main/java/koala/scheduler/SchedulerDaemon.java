@@ -149,7 +149,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         kis.start(settings.kisEvery());
         loop.every(Duration.ofSeconds(1), scheduler::tick);
         siteAgents.watch(Executors.newSingleThreadScheduledExecutor(daemon("agent-watch")), Duration.ofSeconds(5));
-        RunnerSupervisor runners = supervise(grid, scheduler, loop);
+        RunnerSupervisor runners = supervise(grid, scheduler, loop, koalaHome);
         LOG.info("scheduler serving users on {} and {} (with a token), nodes on {}, with sites {}; its pilots are "
                 + "named koala-{}-JOB-COMPONENT-RANK-aATTEMPT", socket, url, nodeUrl, sites.keySet(), store.pilotTag());
         return new SchedulerDaemon(store, siteAgents, kis, loop, pilots, servers, URI.create("unix:" + socket), runners);
@@ -161,7 +161,7 @@ public final class SchedulerDaemon implements AutoCloseable {
      * failed with the reason ({@code scheduler.runnerRestarts} tries, 3 by default; a runner that
      * does not answer for {@code scheduler.runnerHung}, 30 s, is killed and started again).
      */
-    private static RunnerSupervisor supervise(GridConfig grid, Scheduler scheduler, SchedulerLoop loop) {
+    private static RunnerSupervisor supervise(GridConfig grid, Scheduler scheduler, SchedulerLoop loop, Path koalaHome) {
         RunnerSupervisor.Instances instances = new RunnerSupervisor.Instances() {
             @Override
             public List<RunnerSupervisor.Watched> watched() {
@@ -182,7 +182,9 @@ public final class SchedulerDaemon implements AutoCloseable {
             }
         };
         RunnerSupervisor supervisor = new RunnerSupervisor(instances,
-                new RunnerProcesses(InstantSource.system(), Duration.ofSeconds(30)), InstantSource.system(),
+                new RunnerProcesses(InstantSource.system(), Duration.ofSeconds(30), RuntimeImage.publishedClasspath(koalaHome))
+                        .archived(KoalaHome.shared(koalaHome).resolve("runtime"), grid.file(),
+                                Executors.newSingleThreadExecutor(daemon("runner-archive"))), InstantSource.system(),
                 Executors.newCachedThreadPool(daemon("runner-start")), grid.integer("scheduler.runnerRestarts", 3),
                 grid.seconds("scheduler.runnerHung", Duration.ofSeconds(30)));
         supervisor.watch(Executors.newSingleThreadScheduledExecutor(daemon("runner-watch")), Duration.ofMillis(250));

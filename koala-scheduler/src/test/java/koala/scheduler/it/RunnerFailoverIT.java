@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import com.fasterxml.jackson.databind.JsonNode;
 import koala.common.api.JobView;
+import koala.common.api.NodeView;
 import koala.common.api.SchedulerClient;
 import koala.common.grid.GridConfig;
 import koala.common.http.JsonHttpClient;
@@ -21,6 +22,7 @@ import koala.common.json.Json;
 import koala.common.process.JavaCommand;
 import koala.common.runner.RunnerClient;
 import koala.common.runner.RunnerMessages;
+import koala.testbed.LocalUser;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -99,6 +101,7 @@ class RunnerFailoverIT {
     void aRunnerThatCannotBeStartedAgainFailsItsInstanceWithTheReasonAndGivesItsNodesBack() throws Exception {
         Runner runner = Runner.start(jdf("static", 1, "(samplePeriod = 1)"));
         awaitRunning(runner.rpc(), 3);
+        List<NodeView> nodes = client.job(runner.instance).nodes();
         long pid = runner.pid();
         Files.delete(runner.state);
         ProcessHandle.of(pid).orElseThrow().destroyForcibly();
@@ -108,10 +111,16 @@ class RunnerFailoverIT {
         assertThat(ended.history().get(ended.history().size() - 1).reason())
                 .startsWith("the instance failed: its framework runner died").contains("could not be started again")
                 .contains("try 3: ").contains(runner.state.toString());
-        Awaitility.await("nodes given back").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
-                .until(() -> TestScheduler.pilotsNamedFor(GridConfig.load(scheduler.config()), runner.instance).isEmpty());
+        GridConfig grid = GridConfig.load(scheduler.config());
+        Awaitility.await("its pilots gone from SGE").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> nodes.stream().noneMatch(n -> inQstat(grid, n)));
         assertThat(client.job(runner.instance).nodes())
                 .noneMatch(n -> List.of("SUBMITTED", "ARRIVED", "RUNNING").contains(n.state()));
+    }
+
+    private static boolean inQstat(GridConfig grid, NodeView node) {
+        return LocalUser.run(grid.site(node.site()), "qstat", "-xml", "-u", "*")
+                .contains("<JB_job_number>" + node.pilot() + "</JB_job_number>");
     }
 
     private static List<String> pilots(long instance) {
