@@ -42,9 +42,10 @@ final class RunnerFailoverBenchCommand implements Callable<Integer> {
         }
         Testbed testbed = TestbedCommand.testbed(System.out);
         testbed.up(TestbedPlan.of(null, List.of(), 1, null));
-        GridConfig grid = GridConfig.load(testbed.gridConfig());
+        // a scheduler of this build's own, whatever else runs: it is the one whose supervisor is measured
+        GridConfig grid = GridConfig.load(ownConfig(testbed.gridConfig()));
+        SchedulerDaemon own = SchedulerDaemon.start(grid, KoalaHome.dir());
         SchedulerClient client = new SchedulerClient(grid.schedulerAddress());
-        SchedulerDaemon own = GrowBenchCommand.reachable(client) ? null : SchedulerDaemon.start(grid, KoalaHome.dir());
         Path jdf = Files.createTempFile("koala-bench-failover-", ".jdf");
         try {
             Files.writeString(jdf, "+( &(jobType = framework)(name = bench-failover)(role = master)(count = 1)"
@@ -60,10 +61,32 @@ final class RunnerFailoverBenchCommand implements Callable<Integer> {
             }
         } finally {
             Files.deleteIfExists(jdf);
-            if (own != null) {
-                own.close();
-            }
+            own.close();
         }
+    }
+
+    /**
+     * The testbed's grid configuration with a database, socket and port of this bench's own (in a
+     * new directory the site agents' accounts can read).
+     */
+    private static Path ownConfig(Path testbedConfig) throws java.io.IOException {
+        Path dir = Files.createTempDirectory("koala-bench-failover-", java.nio.file.attribute.PosixFilePermissions
+                .asFileAttribute(java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x")));
+        int port;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        java.util.Map<String, String> own = java.util.Map.of("scheduler.port", Integer.toString(port),
+                "scheduler.database", dir.resolve("koala").toString(),
+                "scheduler.socket", dir.resolve("scheduler.sock").toString(),
+                "site.fs2.ssh.dir", ".koala-bench-" + ProcessHandle.current().pid());
+        List<String> lines = new ArrayList<>(Files.readAllLines(testbedConfig).stream()
+                .filter(l -> !own.containsKey(l.split("=", 2)[0].trim())).toList());
+        own.forEach((k, v) -> lines.add(k + " = " + v));
+        Path file = dir.resolve("grid.properties");
+        Files.write(file, lines);
+        Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        return file;
     }
 
     private int measure(SchedulerClient client, RunnerLaunch.Launched runner) {
