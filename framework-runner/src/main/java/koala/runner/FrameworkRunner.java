@@ -140,6 +140,13 @@ public final class FrameworkRunner {
         events.add(now, "runner started again (" + why + "): took over " + entities.all().size() + " nodes "
                 + entities.all().stream().map(Entity::node).toList() + (book.inFlight() == null ? ""
                 : " and the grow in flight (" + book.inFlight().nodes() + " " + book.inFlight().role() + ")"));
+        if (ended()) {
+            // it died ending the instance (the scheduler did not answer, say): this one ends it again
+            State how = state;
+            state = State.RUNNING;
+            end(how, "the runner before this one had ended it; ending it again");
+            return;
+        }
         resizer.resume(book.inFlight(), book.answered(), now);
         persist();
     }

@@ -118,7 +118,18 @@ final class RunnerFailoverBenchCommand implements Callable<Integer> {
                 kills, median, worst, TARGET.toMillis(), median <= TARGET.toMillis() ? "met" : "NOT met");
         System.out.printf("  the same pilots throughout (none killed, none submitted again): %s%n",
                 after.equals(pilots) ? "yes" : "NO: " + after);
+        System.out.printf("  machine: %d cores, load average %s%n", Runtime.getRuntime().availableProcessors(),
+                loadAverage());
         return after.equals(pilots) ? 0 : 1;
+    }
+
+    private static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).split(" ");
+            return f[0] + " " + f[1] + " " + f[2];
+        } catch (java.io.IOException e) {
+            return "unknown";
+        }
     }
 
     private static RunnerMessages.Health health(RunnerLaunch.Launched runner) {
