@@ -123,6 +123,26 @@ class RunnerFailoverIT {
                 .contains("<JB_job_number>" + node.pilot() + "</JB_job_number>");
     }
 
+    @Test
+    void aRunnerOfAUserIsStartedAgainAsThatUser() throws Exception {
+        Runner runner = Runner.start(jdf("ondemand", 0, "(samplePeriod = 1)"), "alice");
+        awaitRunning(runner.rpc(), 2);
+        long oldPid = runner.pid();
+        assertThat(ProcessHandle.of(oldPid).flatMap(p -> p.info().user())).hasValue("alice");
+        ProcessHandle.of(oldPid).orElseThrow().destroyForcibly();
+
+        Awaitility.await("served again").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                .ignoreExceptions().until(() -> runner.rpc().status() != null);
+        long pid = runner.pid();
+        assertThat(pid).isNotEqualTo(oldPid);
+        assertThat(ProcessHandle.of(pid).flatMap(p -> p.info().user())).hasValue("alice");
+        assertThat(Files.getOwner(runner.state).getName()).isEqualTo("alice");
+        assertThat(Files.getOwner(runner.state.resolveSibling("runner-" + runner.instance + ".log")).getName())
+                .as("its log, opened by a shell running as alice").isEqualTo("alice");
+        awaitRunning(runner.rpc(), 2);
+        client.closeAllocation(runner.instance);
+    }
+
     private static List<String> pilots(long instance) {
         return client.job(instance).nodes().stream().filter(n -> n.state().equals("RUNNING"))
                 .map(n -> n.id() + "=" + n.pilot()).sorted().toList();
@@ -145,13 +165,32 @@ class RunnerFailoverIT {
     /** A runner process of its own, as {@code koala submit} starts one: supervised by the scheduler. */
     private record Runner(long instance, URI url, String token, Path state) {
         static Runner start(String jdf) throws IOException {
-            Path file = Files.createTempFile(dir, "failover-", ".jdf");
-            Files.writeString(file, jdf);
+            return start(jdf, null);
+        }
+
+        /**
+         * As {@code user} (null: this test's account) on the class path published for other accounts,
+         * its state in a directory of that user's own.
+         */
+        static Runner start(String jdf, String user) throws IOException {
+            Path home = dir;
+            List<Path> classpath = java.util.Arrays.stream(System.getProperty("java.class.path").split(":"))
+                    .map(Path::of).toList();
+            if (user != null) {
+                home = Files.createTempDirectory("koala-runner-" + user + "-");
+                classpath = koala.common.process.RuntimeImage.publishedClasspath(koala.common.grid.KoalaHome.dir());
+            }
+            Path file = Files.writeString(home.resolve("failover.jdf"), jdf);
+            if (user != null) {
+                var owner = home.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(user);
+                Files.setOwner(home, owner);
+                Files.setOwner(file, owner);
+            }
             Path log = Files.createTempFile(dir, "runner-", ".log");
-            List<String> line = JavaCommand.of("koala.runner.RunnerMain", java.util.Arrays.stream(System.getProperty(
-                            "java.class.path").split(":")).map(Path::of).toList(),
+            JavaCommand command = JavaCommand.of("koala.runner.RunnerMain", classpath,
                     "--scheduler", client.base().toString(), "--jdf", file.toString(), "--config",
-                    scheduler.config().toString(), "--state", dir.toString(), "--deploy-timeout", "60").commandLine();
+                    scheduler.config().toString(), "--state", home.toString(), "--deploy-timeout", "60");
+            List<String> line = (user == null ? command : command.as(user)).commandLine();
             List<String> detached = new java.util.ArrayList<>(List.of("setsid"));
             detached.addAll(line);
             Process process = new ProcessBuilder(detached).redirectErrorStream(true).redirectOutput(log.toFile())
@@ -161,7 +200,7 @@ class RunnerFailoverIT {
                             || !process.isAlive()).orElseThrow(() -> new IllegalStateException("runner exited; see "
                             + log));
             long instance = Long.parseLong(ready.split(" ")[1]);
-            Path state = dir.resolve("runner-" + instance + ".json");
+            Path state = home.resolve("runner-" + instance + ".json");
             JsonNode json = Json.mapper().readTree(state.toFile());
             return new Runner(instance, URI.create(json.get("url").asText()), json.get("token").asText(), state);
         }
