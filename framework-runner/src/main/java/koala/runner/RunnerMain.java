@@ -119,7 +119,9 @@ public final class RunnerMain {
         FrameworkRunner runner = runner(setup.jdf(), launch, url, token, clock);
         new RunnerApi(runner, token, clock).routes(server);
         server.start();
-        Files.createDirectories(setup.stateDir());
+        // a directory made here is its owner's alone: the state holds the instance's token
+        Files.createDirectories(setup.stateDir(), java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
         long instance = runner.open(setup.jdfText(), url.toString(), id -> setup.supervised()
                 ? StateFile.of(setup.stateDir(), id).path().toAbsolutePath().toString() : null);
         StateFile file = StateFile.of(setup.stateDir(), instance);
