@@ -216,7 +216,7 @@ final class Resizer {
     }
 
     Map<String, RunnerState.Answer> answered() {
-        return Map.copyOf(answered);
+        return new LinkedHashMap<>(answered);
     }
 
     /**

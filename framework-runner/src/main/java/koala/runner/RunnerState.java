@@ -46,7 +46,9 @@ public record RunnerState(long instance, String url, String token, long pid, Lau
         public Book {
             entities = entities == null ? List.of() : List.copyOf(entities);
             growMillis = growMillis == null ? Map.of() : Map.copyOf(growMillis);
-            answered = answered == null ? Map.of() : Map.copyOf(answered);
+            // oldest first: the runner keeps the latest 16
+            answered = answered == null ? Map.of() : java.util.Collections.unmodifiableMap(
+                    new java.util.LinkedHashMap<>(answered));
             events = events == null ? List.of() : List.copyOf(events);
         }
     }

@@ -184,7 +184,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         RunnerSupervisor supervisor = new RunnerSupervisor(instances,
                 new RunnerProcesses(InstantSource.system(), Duration.ofSeconds(30), RuntimeImage.publishedClasspath(koalaHome))
                         .archived(KoalaHome.shared(koalaHome).resolve("runtime"), grid.file(),
-                                Executors.newSingleThreadExecutor(daemon("runner-archive"))), InstantSource.system(),
+                                work -> daemon("runner-archive").newThread(work).start()), InstantSource.system(),
                 Executors.newCachedThreadPool(daemon("runner-start")), grid.integer("scheduler.runnerRestarts", 3),
                 grid.seconds("scheduler.runnerHung", Duration.ofSeconds(30)));
         supervisor.watch(Executors.newSingleThreadScheduledExecutor(daemon("runner-watch")), Duration.ofMillis(250));

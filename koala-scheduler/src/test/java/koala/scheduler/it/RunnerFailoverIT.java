@@ -88,9 +88,17 @@ class RunnerFailoverIT {
             assertThat(t.reason()).contains("its process is gone").contains("pid " + runner.pid());
         });
 
-        RunnerMessages.GrowResult after = rpc.grow(1);
+        RunnerMessages.GrowResult after = rpc.grow(1, "after-the-restart");
         assertThat(after.granted()).isEqualTo(1);
         awaitRunning(rpc, 5);
+        // a grow repeated under its id, to the runner and to the scheduler, is granted once
+        assertThat(rpc.grow(1, "after-the-restart")).isEqualTo(after);
+        awaitRunning(rpc, 5);
+        koala.common.api.GrowRequest named = new koala.common.api.GrowRequest(1, "worker", "/bin/sleep",
+                List.of("600"), Map.of(), null, "a test", "named-grow");
+        koala.common.api.GrowResult once = client.grow(runner.instance, named);
+        assertThat(client.grow(runner.instance, named)).isEqualTo(once);
+        assertThat(client.job(runner.instance).nodes()).hasSize(6);
         assertThat(client.job(runner.instance).state()).isEqualTo("RUNNING");
         client.closeAllocation(runner.instance);
         assertThat(ProcessHandle.of(runner.pid()).map(p -> p.onExit().orTimeout(15, TimeUnit.SECONDS).join())
@@ -125,6 +133,13 @@ class RunnerFailoverIT {
 
     @Test
     void aRunnerOfAUserIsStartedAgainAsThatUser() throws Exception {
+        // alice's agent on fs1 starts on her first job there and refuses pilots until its DRMAA session is
+        // open; a job retries its claim, an allocation's node does not: her first job opens it
+        Users.Reply warm = Users.call("alice", GridConfig.load(scheduler.config()).schedulerSocket(), "POST", "/jobs",
+                "{\"file\":\"warm.jdf\",\"jdf\":\"&(resourceManagerContact = fs1)(count = 1)(executable = /bin/true)\"}");
+        assertThat(warm.status()).as(warm.body()).isEqualTo(201);
+        long job = Json.mapper().readTree(warm.body()).get("id").asLong();
+        assertThat(TestScheduler.awaitEnd(client, job, Duration.ofSeconds(90)).state()).isEqualTo("FINISHED");
         Runner runner = Runner.start(jdf("ondemand", 0, "(samplePeriod = 1)"), "alice");
         awaitRunning(runner.rpc(), 2);
         long oldPid = runner.pid();
