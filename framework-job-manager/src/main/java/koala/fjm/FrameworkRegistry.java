@@ -35,6 +35,15 @@ public final class FrameworkRegistry {
      */
     public FrameworkRecord register(long allocation, String name, String jdfFile, String jdf, String policy,
                                     Map<String, String> parameters, String runner) {
+        return register(allocation, name, jdfFile, jdf, policy, parameters, runner, null);
+    }
+
+    /**
+     * Registers the instance holding {@code allocation}, whose runner the scheduler restarts from
+     * {@code runnerState} (its durable state file) should it die; null for one it does not.
+     */
+    public FrameworkRecord register(long allocation, String name, String jdfFile, String jdf, String policy,
+                                    Map<String, String> parameters, String runner, String runnerState) {
         if (name == null || name.isBlank()) {
             throw new InvalidField("name", "missing");
         }
@@ -46,7 +55,7 @@ public final class FrameworkRegistry {
                     + records.get(allocation).name(), "allocation");
         }
         FrameworkRecord record = new FrameworkRecord(allocation, name, jdfFile, jdf, policy, parameters, runner, null,
-                null, clock.instant());
+                null, clock.instant(), runnerState);
         save(record);
         return record;
     }

@@ -99,6 +99,30 @@ final class Entities {
                 .map(e -> new OrchestratorNode(e.node(), e.orchestrators(), e.emptySince())).toList(), growOverhead);
     }
 
+    /** The book as it is kept durably: what the next heartbeats would not tell again. */
+    List<RunnerState.Saved> saved() {
+        return byNode.values().stream().map(e -> new RunnerState.Saved(e.node(), e.role(), e.site(), e.state().name(),
+                e.requestedAt(), e.host(), e.port(), e.beatPeriod() == null ? 0 : e.beatPeriod().toMillis(),
+                e.idleSince(), e.orchestrators(), e.emptySince(), frameworkReported.contains(e.node()))).toList();
+    }
+
+    /**
+     * Takes back a book kept by {@link #saved()}, at {@code now}: a running entity counts as heard
+     * from now, so that its launcher has two periods to reach the restarted runner.
+     */
+    void restore(List<RunnerState.Saved> saved, Instant now) {
+        for (RunnerState.Saved s : saved) {
+            Entity.State state = Entity.State.valueOf(s.state());
+            Duration period = s.beatMillis() == 0 ? null : Duration.ofMillis(s.beatMillis());
+            byNode.put(s.node(), new Entity(s.node(), s.role(), s.site(), state, s.requestedAt(), s.host(), s.port(),
+                    state == Entity.State.RUNNING ? now : null, period, 0, s.idleSince(), s.orchestrators(),
+                    s.emptySince()));
+            if (s.frameworkReported()) {
+                frameworkReported.add(s.node());
+            }
+        }
+    }
+
     List<RunnerMessages.Entity> views() {
         return byNode.values().stream().map(e -> new RunnerMessages.Entity(e.node(), e.role(), e.site(), e.host(),
                 e.state().name(), e.idleSince() == null && e.running(), e.cpuPercent(), e.idleSince(),

@@ -55,6 +55,12 @@ final class Events {
         }
     }
 
+    /** Takes back the decisions a runner before this one kept (they were logged then). */
+    synchronized void restore(List<String> kept) {
+        recent.clear();
+        recent.addAll(kept.subList(Math.max(0, kept.size() - KEPT), kept.size()));
+    }
+
     synchronized List<String> recent() {
         return List.copyOf(recent);
     }

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import koala.common.api.JobView;
 import koala.common.api.NodeView;
 import koala.common.failure.Conflict;
@@ -58,8 +59,15 @@ public final class FrameworkRunner {
     /** When the master died, until its successor reports in; when to ask again for a node for it. */
     private Instant masterDied;
     private Instant masterRetry;
-    private State state = State.DEPLOYING;
+    private volatile State state = State.DEPLOYING;
     private Instant lastSample;
+    /** Whether the orchestrators and initial workers were asked for: a runner started again mid-deployment goes on from there. */
+    private boolean initialRequested;
+    private String masterAddress;
+    /** Where the durable state goes ({@link RunnerMain} writes it to the state file), and what it last took. */
+    private Consumer<RunnerState.Book> journal = b -> { };
+    private RunnerState.Book written;
+    private String journalTrouble;
 
     /** Restarts of a master in a row, each dying within {@link #MASTER_STABLE} of its start, before the instance fails. */
     static final int MASTER_RESTARTS = 3;
@@ -77,17 +85,96 @@ public final class FrameworkRunner {
         this.settings = settings;
         this.runnerGone = runnerGone;
         this.resizer = new Resizer(entities, schedd, deployd, events, growOverhead);
+        this.resizer.persistWith(this::persist);
         applySettings();
     }
 
+    /** Keeps the runner's state durably through {@code sink} from now on, on every change that matters. */
+    synchronized void journal(Consumer<RunnerState.Book> sink) {
+        this.journal = sink;
+        this.written = null;
+        persist();
+    }
+
+    /**
+     * Writes the state if it changed since the last write (CPU use and heartbeat times are not part
+     * of it: a heartbeat alone writes nothing). Called at the end of every call that changes the
+     * state, and before a grow goes to the scheduler. A state that cannot be written is said once
+     * in the events; the instance carries on (only a restart would miss it).
+     */
+    synchronized void persist() {
+        RunnerState.Book book = book();
+        if (book.equals(written)) {
+            return;
+        }
+        try {
+            journal.accept(book);
+            written = book;
+            journalTrouble = null;
+        } catch (RuntimeException e) {
+            if (!String.valueOf(e.getMessage()).equals(journalTrouble)) {
+                journalTrouble = String.valueOf(e.getMessage());
+                events.add(clock.instant(), "cannot keep the runner's state durably (a restart would not find it): "
+                        + e.getMessage());
+            }
+        }
+    }
+
+    private RunnerState.Book book() {
+        java.util.Map<String, List<Long>> grows = new java.util.TreeMap<>();
+        growOverhead.recent().forEach((site, times) -> grows.put(site, times.stream().map(Duration::toMillis).toList()));
+        return new RunnerState.Book(state.name(), initialRequested, masterAddress, settings.site(), lastSample,
+                entities.saved(), grows, resizer.inFlight(), resizer.answered(), events.recent());
+    }
+
+    /**
+     * Takes over instance {@code id} from a runner that died, with the book it kept: its entities
+     * (each running one heard from now), O_grow's samples, its home site's settings, its recent
+     * decisions; and the grow it had in flight, asked again under the same id. Its launchers find
+     * this runner at the same address with the same token; the next tick reconciles with the
+     * scheduler's allocation.
+     */
+    synchronized void adopt(long id, RunnerState.Book book, String why) {
+        Instant now = clock.instant();
+        schedd.adopt(id);
+        deployd.instance(id);
+        events.instance(id);
+        events.restore(book.events());
+        entities.restore(book.entities(), now);
+        book.growMillis().forEach((site, times) -> times.forEach(t -> growOverhead.record(site, Duration.ofMillis(t))));
+        if (book.master() != null) {
+            masterAddress = book.master();
+            deployd.master(book.master());
+        }
+        if (book.home() != null && !book.home().isEmpty()) {
+            home(book.home());
+        }
+        state = State.valueOf(book.state());
+        initialRequested = book.initialRequested();
+        lastSample = book.lastSample() == null ? now : book.lastSample();
+        events.add(now, "runner started again (" + why + "): took over " + entities.all().size() + " nodes "
+                + entities.all().stream().map(Entity::node).toList() + (book.inFlight() == null ? ""
+                : " and the grow in flight (" + book.inFlight().nodes() + " " + book.inFlight().role() + ")"));
+        if (ended()) {
+            // it died ending the instance (the scheduler did not answer, say): this one ends it again
+            State how = state;
+            state = State.RUNNING;
+            end(how, "the runner before this one had ended it; ending it again");
+            return;
+        }
+        resizer.resume(book.inFlight(), book.answered(), now);
+        persist();
+    }
+
     /** Opens the allocation and registers the instance; returns its id. */
-    synchronized long open(String jdfText, String runnerUrl) {
+    synchronized long open(String jdfText, String runnerUrl, java.util.function.LongFunction<String> stateFile) {
         ProvisioningSettings s = settings.current().settings();
         long id = schedd.open(jdf.name(), jdf.source(), jdfText, s.policy().shortName(), jdf.framework(),
-                runnerUrl);
+                runnerUrl, stateFile);
         deployd.instance(id);
         events.instance(id);
         events.add(clock.instant(), "registered instance " + id + " (" + s.policy().shortName() + ")");
+        persist();
         return id;
     }
 
@@ -96,7 +183,10 @@ public final class FrameworkRunner {
         Instant start = clock.instant();
         Poll poll = new Poll(clock, Duration.ofMillis(200));
         synchronized (this) {
-            resizer.deploy(Entities.MASTER, 1, "initial deployment: the master", start, 0);
+            if (entities.master().isEmpty()) {
+                resizer.deploy(Entities.MASTER, 1, "initial deployment: the master", start, 0);
+            }
+            persist();
         }
         poll.until(() -> running(Entities.MASTER) || state != State.DEPLOYING, timeout);
         synchronized (this) {
@@ -105,13 +195,18 @@ public final class FrameworkRunner {
                 end(State.FAILED, "the master did not report in within " + timeout.toSeconds() + " s");
                 return false;
             }
-            String address = master.get().host() + ":" + master.get().port();
-            schedd.master(master.get().node(), address);
-            deployd.master(address);
-            masterRestarts.reportedIn(clock.instant());
-            home(master.get().site());
-            deployInitial(Entities.ORCHESTRATOR, clock.instant());
-            deployInitial(Entities.WORKER, clock.instant());
+            if (!initialRequested) {
+                String address = master.get().host() + ":" + master.get().port();
+                schedd.master(master.get().node(), address);
+                deployd.master(address);
+                masterAddress = address;
+                masterRestarts.reportedIn(clock.instant());
+                home(master.get().site());
+                deployInitial(Entities.ORCHESTRATOR, clock.instant());
+                deployInitial(Entities.WORKER, clock.instant());
+                initialRequested = true;
+            }
+            persist();
         }
         poll.until(() -> allRunning() || state != State.DEPLOYING, timeout);
         synchronized (this) {
@@ -123,6 +218,7 @@ public final class FrameworkRunner {
             lastSample = clock.instant();
             events.add(clock.instant(), "initial deployment " + (allRunning() ? "done" : "timed out, going on")
                     + " in " + took.toMillis() / 1000.0 + " s: " + entities.all().size() + " nodes");
+            persist();
             return true;
         }
     }
@@ -152,6 +248,7 @@ public final class FrameworkRunner {
         if (e.is(Entities.MASTER) && state == State.RUNNING) {
             masterBack(in, now);
         }
+        persist();
         return new Orders(period.toMillis(), runnerGone.toMillis());
     }
 
@@ -159,6 +256,7 @@ public final class FrameworkRunner {
         Entity e = known(node);
         Duration period = period();
         entities.beat(e, cpu, period, clock.instant());
+        persist();
         return new HeartbeatReply(HeartbeatReply.KEEP, period.toMillis());
     }
 
@@ -167,6 +265,7 @@ public final class FrameworkRunner {
                 new Conflict("node " + node + " is not a running worker of instance " + schedd.instance(),
                         "node"));
         entities.activity(e, busy, since, clock.instant());
+        persist();
     }
 
     /** How {@code node}'s start went, as its launcher reported it; empty once the node has gone. */
@@ -189,12 +288,14 @@ public final class FrameworkRunner {
             if (d.restart()) {
                 masterDied = clock.instant();
                 events.add(clock.instant(), d.reason().replaceFirst("^master", "master " + node));
+                persist();
                 return new HeartbeatReply(HeartbeatReply.RESTART, period().toMillis());
             }
             end(State.FAILED, d.reason());
             return new HeartbeatReply(HeartbeatReply.STOP, 0);
         }
         lost(node, why);
+        persist();
         return new HeartbeatReply(HeartbeatReply.STOP, 0);
     }
 
@@ -207,6 +308,7 @@ public final class FrameworkRunner {
             events.add(now, "could not point the FrameworkJobManager at the master " + address + ": " + ex.getMessage());
         }
         deployd.master(address);
+        masterAddress = address;
         masterRestarts.reportedIn(now);
         masterRetry = null;
         events.add(now, "master " + master.node() + " serves at " + address
@@ -257,6 +359,7 @@ public final class FrameworkRunner {
             resizer.sample(now);
             keepFloors(now);
         }
+        persist();
     }
 
     /**
@@ -363,6 +466,7 @@ public final class FrameworkRunner {
             events.add(clock.instant(), "could not close the allocation: " + e.getMessage());
         }
         entities.all().forEach(e -> entities.remove(e.node()));
+        persist();
         ended.countDown();
     }
 
@@ -380,6 +484,11 @@ public final class FrameworkRunner {
 
     Resizer resizer() {
         return resizer;
+    }
+
+    /** Not synchronized: a runner busy under its lock (a grow waiting on the scheduler) is still alive. */
+    RunnerMessages.Health health() {
+        return new RunnerMessages.Health(schedd.instance(), state.name(), ProcessHandle.current().pid());
     }
 
     synchronized RunnerMessages.Status status() {

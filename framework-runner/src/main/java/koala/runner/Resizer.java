@@ -3,8 +3,11 @@ package koala.runner;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import koala.common.http.ApiException;
 import koala.common.api.GrowResult;
 import koala.common.failure.Conflict;
 import koala.common.failure.Unavailable;
@@ -35,6 +38,17 @@ final class Resizer {
     private OrchestratorPolicy orchestrators;
     private String home = "";
     private WorkerDecision.Kind lastKeep;
+    /** Kept durably before a grow is asked of the scheduler, so that a runner started again asks again under its id. */
+    private Runnable persist = () -> { };
+    private RunnerState.InFlight inFlight;
+    /** The framework's latest grows by its request id: one it repeats (its runner restarted under it) is answered again. */
+    private final Map<String, RunnerState.Answer> answered = new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, RunnerState.Answer> eldest) {
+            return size() > ANSWERS_KEPT;
+        }
+    };
+    private static final int ANSWERS_KEPT = 16;
 
     Resizer(Entities entities, Schedd schedd, Deployd deployd, Events events, GrowOverhead growOverhead) {
         this.entities = entities;
@@ -63,10 +77,32 @@ final class Resizer {
         return workers.settings().idleTime(growOverhead.estimate(home));
     }
 
-    RunnerMessages.GrowResult grow(int requested, Instant now) {
+    /** Called before a grow is asked of the scheduler and whenever the durable state must be written now. */
+    void persistWith(Runnable write) {
+        this.persist = write;
+    }
+
+    /**
+     * The framework's grow. With a {@code requestId} it has used before, the earlier answer again
+     * and no more nodes: the framework repeats a grow whose answer a runner's death cut off.
+     */
+    RunnerMessages.GrowResult grow(int requested, String requestId, Instant now) {
+        RunnerState.Answer earlier = requestId == null ? null : answered.get(requestId);
+        if (earlier != null) {
+            return new RunnerMessages.GrowResult(earlier.requested(), earlier.granted(), earlier.nodes(), earlier.reason());
+        }
+        RunnerMessages.GrowResult result = decideGrow(requested, requestId, now);
+        if (requestId != null) {
+            answered.put(requestId, new RunnerState.Answer(requested, result.granted(), result.nodes(), result.reason()));
+        }
+        return result;
+    }
+
+    private RunnerMessages.GrowResult decideGrow(int requested, String requestId, Instant now) {
         WorkerDecision decision = workers.onGrowRequest(layer(true), requested);
         if (decision instanceof WorkerDecision.Grow g) {
-            GrowResult result = deploy(Entities.WORKER, g.workers(), "grow request: " + g.reason(), now, 0);
+            GrowResult result = deploy(Entities.WORKER, g.workers(), "grow request: " + g.reason(), now, 0, requestId,
+                    requested);
             String reason = g.workers() < requested ? g.reason() : null;
             if (result.reason() != null) {
                 reason = (reason == null ? "" : reason + "; ") + result.reason();
@@ -147,17 +183,76 @@ final class Resizer {
 
     /** Asks the scheduler for {@code count} nodes of {@code role}; they start as STARTING entities. */
     GrowResult deploy(String role, int count, String reason, Instant now, int orchestratorsEach) {
-        GrowResult result = schedd.grow(deployd.request(role, count, reason));
-        entities.starting(result.nodes(), role, now, orchestratorsEach);
+        return deploy(role, count, reason, now, orchestratorsEach, null, count);
+    }
+
+    /**
+     * As {@link #deploy(String, int, String, Instant, int)}, for the framework's request
+     * {@code rpcRequest} (null for the runner's own). The grow is kept durably as in flight, under
+     * an id of its own, until the scheduler has answered.
+     */
+    private GrowResult deploy(String role, int count, String reason, Instant now, int orchestratorsEach,
+                              String rpcRequest, int requested) {
+        inFlight = new RunnerState.InFlight(UUID.randomUUID().toString(), role, count, reason, now, orchestratorsEach,
+                rpcRequest, requested);
+        persist.run();
+        GrowResult result;
+        try {
+            result = schedd.grow(deployd.request(role, count, reason).withRequestId(inFlight.requestId()));
+        } finally {
+            inFlight = null;
+        }
+        granted(result, role, reason, now, orchestratorsEach);
+        return result;
+    }
+
+    private void granted(GrowResult result, String role, String reason, Instant now, int orchestratorsEach) {
+        entities.starting(result.nodes().stream().filter(n -> entities.get(n).isEmpty()).toList(), role, now,
+                orchestratorsEach);
         if (result.granted() == 0) {
             events.add(now, EventKind.NO_NODE, "no " + role + " node: " + result.reason() + " (" + reason + ")",
-                    Map.of("role", role, "count", count));
+                    Map.of("role", role, "count", result.requested()));
         } else {
             events.add(now, EventKind.GROW, "grow " + result.granted() + " " + role + (result.granted() == 1 ? "" : "s")
                     + " " + result.nodes() + ": " + reason + (result.reason() == null ? "" : "; " + result.reason()),
                     Map.of("role", role, "count", result.granted(), "nodes", result.nodes()));
         }
-        return result;
+    }
+
+    /** The grow in flight, if any: what the durable state keeps of it. */
+    RunnerState.InFlight inFlight() {
+        return inFlight;
+    }
+
+    Map<String, RunnerState.Answer> answered() {
+        return new LinkedHashMap<>(answered);
+    }
+
+    /**
+     * A runner started again takes back its predecessor's grow in flight: it asks the scheduler again
+     * under the same id, which gives the first grant's nodes if the first request arrived, and grows
+     * (or refuses) now if it did not. The framework's request it was for gets that answer.
+     */
+    void resume(RunnerState.InFlight grow, Map<String, RunnerState.Answer> earlier, Instant now) {
+        answered.putAll(earlier);
+        if (grow == null) {
+            return;
+        }
+        GrowResult result;
+        try {
+            result = schedd.grow(deployd.request(grow.role(), grow.nodes(), grow.reason())
+                    .withRequestId(grow.requestId()));
+        } catch (ApiException e) {
+            events.add(now, "the grow in flight when the runner before this one died (" + grow.nodes() + " "
+                    + grow.role() + ") is refused: " + e.getMessage());
+            result = new GrowResult(schedd.instance(), grow.nodes(), 0, List.of(), e.getMessage());
+        }
+        granted(result, grow.role(), "in flight when the runner before this one died: " + grow.reason(), grow.at(),
+                grow.orchestratorsEach());
+        if (grow.rpcRequest() != null) {
+            answered.put(grow.rpcRequest(), new RunnerState.Answer(grow.requested(), result.granted(), result.nodes(),
+                    result.reason()));
+        }
     }
 
     void release(List<String> nodes, String reason, Instant now) {

@@ -20,7 +20,7 @@ import koala.common.runner.RunnerMessages.Shrink;
  * The runner's HTTP/JSON API. For the framework: {@code POST /grow {nodes, role}},
  * {@code POST /shrink {nodes: [ids]}} (or {@code {idle: true}}), {@code POST /orchestrators},
  * {@code POST /orchestrators/{node}/done}, {@code POST /workers/{node}/activity {busy, since}},
- * {@code GET /status}. For its node launchers:
+ * {@code GET /status}. For the scheduler's supervisor, without a token: {@code GET /health}. For its node launchers:
  * {@code POST /nodes/{id}/hello|heartbeat|exit}. Every call needs the instance's secret as
  * {@code Authorization: Bearer TOKEN} (401 otherwise); a malformed body is a 400 naming the field;
  * a node that is not the instance's a 409 (410 to a launcher). A refused call changes nothing.
@@ -46,6 +46,8 @@ final class RunnerApi {
                 .route("POST", "/workers/{node}/activity", r -> authorized(r, () -> activity(r.param("node"),
                         r.body(Activity.class))))
                 .route("GET", "/status", r -> authorized(r, runner::status))
+                // for the scheduler's supervisor: says only that the runner serves, and whom
+                .route("GET", "/health", r -> Response.ok(runner.health()))
                 .route("GET", "/nodes/{node}/startup", r -> authorized(r, () -> runner.startup(r.param("node"))
                         .orElseThrow(() -> new ApiException(404, "node " + r.param("node") + ": no start reported"))))
                 .route("POST", "/nodes/{node}/hello", r -> authorized(r, () ->
@@ -65,7 +67,7 @@ final class RunnerApi {
             throw ApiException.badRequest("role", "'" + grow.role() + "': the framework grows workers; "
                     + "orchestrator nodes come through POST /orchestrators, the master is fixed");
         }
-        return resize(() -> runner.resizer().grow(grow.nodes(), clock.instant()));
+        return resize(() -> runner.resizer().grow(grow.nodes(), grow.requestId(), clock.instant()));
     }
 
     private Object activity(String node, Activity activity) {
@@ -96,7 +98,11 @@ final class RunnerApi {
             if (runner.state() != FrameworkRunner.State.RUNNING) {
                 throw new ApiException(409, "instance is " + runner.state() + "; it can be resized while RUNNING");
             }
-            return call.get();
+            try {
+                return call.get();
+            } finally {
+                runner.persist();
+            }
         }
     }
 

@@ -6,7 +6,6 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -23,7 +22,8 @@ import koala.common.http.JsonHttpServer;
 import koala.common.jdf.ClusterCatalog;
 import koala.common.jdf.JdfParser;
 import koala.common.jdf.JobDescription;
-import koala.common.json.Json;
+import koala.common.process.JavaCommand;
+import koala.common.time.Poll;
 import koala.provisioning.PolicyKind;
 import koala.provisioning.SettingsLayer;
 import org.apache.logging.log4j.LogManager;
@@ -32,9 +32,15 @@ import org.apache.logging.log4j.Logger;
 /**
  * A framework runner process, one per instance: {@code RunnerMain --scheduler URL --jdf FILE
  * --config GRID [--port N] [--state DIR] [--runner-gone S] [--deploy-timeout S]}. It prints
- * {@code READY <instance> <rpc url>} once the instance is registered, writes {@code runner.json}
- * (url, token, pid; readable only by its owner) to the state directory, deploys the instance and
- * runs until the instance ends (its master is lost, or its allocation is cancelled).
+ * {@code READY <instance> <rpc url>} once the instance is registered, keeps its durable state in
+ * {@code runner-ID.json} in the state directory (url, token, pid and all it knows of the instance;
+ * readable only by its owner; see {@link RunnerState}), deploys the instance and runs until the
+ * instance ends (its master is lost, or its allocation is cancelled).
+ *
+ * <p>{@code RunnerMain --adopt STATE_FILE} starts a runner again in the place of one that died,
+ * as the scheduler's supervisor does: it takes over the instance from the state file, on the same
+ * address and port with the same token, so that the instance's launchers, entities and framework
+ * carry on. It prints the same {@code READY} line once it serves.
  */
 public final class RunnerMain {
     public static final String READY = "READY ";
@@ -45,6 +51,12 @@ public final class RunnerMain {
 
     public static void main(String[] args) throws Exception {
         Map<String, String> options = options(args);
+        if (options.containsKey("--train")) {
+            System.exit(train(Path.of(options.get("--train"))));
+        }
+        if (options.containsKey("--adopt")) {
+            System.exit(adopt(Path.of(options.get("--adopt"))));
+        }
         Path jdfFile = Path.of(required(options, "--jdf"));
         GridConfig grid = GridConfig.load(Path.of(required(options, "--config")));
         String text = Files.readString(jdfFile);
@@ -54,12 +66,21 @@ public final class RunnerMain {
                 Integer.parseInt(options.getOrDefault("--port", "0")),
                 Path.of(options.getOrDefault("--state", System.getProperty("java.io.tmpdir"))),
                 Duration.ofSeconds(Long.parseLong(options.getOrDefault("--runner-gone", "120"))),
-                Duration.ofSeconds(Long.parseLong(options.getOrDefault("--deploy-timeout", "180"))))));
+                Duration.ofSeconds(Long.parseLong(options.getOrDefault("--deploy-timeout", "180"))), true)));
     }
 
-    /** What one runner needs. */
+    /**
+     * What one runner needs.
+     *
+     * @param supervised whether the scheduler restarts this runner should it die (a runner process of its
+     *                   own); not one inside another program, such as a test's
+     */
     public record Setup(JobDescription jdf, String jdfText, Path gridFile, URI scheduler, int port, Path stateDir,
-                        Duration runnerGone, Duration deployTimeout) {
+                        Duration runnerGone, Duration deployTimeout, boolean supervised) {
+        public Setup(JobDescription jdf, String jdfText, Path gridFile, URI scheduler, int port, Path stateDir,
+                     Duration runnerGone, Duration deployTimeout) {
+            this(jdf, jdfText, gridFile, scheduler, port, stateDir, runnerGone, deployTimeout, false);
+        }
     }
 
     /** A started runner: its instance id, RPC address and token, and the runner itself. */
@@ -91,17 +112,132 @@ public final class RunnerMain {
         InetAddress bind = gridHost.isPresent() ? InetAddress.getByName(gridHost.get()) : InetAddress.getLoopbackAddress();
         JsonHttpServer server = new JsonHttpServer(new InetSocketAddress(bind, setup.port()), 8);
         URI url = URI.create("http://" + gridHost.orElse("127.0.0.1") + ":" + server.port());
-        int workers = setup.jdf().components().stream().filter(c -> Entities.WORKER.equals(c.role()))
-                .mapToInt(c -> c.count()).sum();
-        SiteSettings settings = new SiteSettings(setup.gridFile(),
-                SettingsLayer.parse(setup.jdf().framework()).withInitialWorkers(workers));
-        FrameworkRunner runner = new FrameworkRunner(clock, setup.jdf(), new Schedd(new SchedulerClient(setup.scheduler())),
-                new Deployd(setup.jdf(), url.toString(), token, secret()), settings, setup.runnerGone(),
-                GridConfig.load(setup.gridFile()).seconds("scheduler.nodeGiveUp", Duration.ofSeconds(300)));
+        RunnerState.Launch launch = new RunnerState.Launch(setup.scheduler().toString(), setup.jdf().source(),
+                setup.jdfText(), setup.gridFile().toAbsolutePath().toString(), secret(), setup.runnerGone().toSeconds(),
+                setup.deployTimeout().toSeconds(), JavaCommand.currentJava().toString(),
+                System.getProperty("java.class.path"));
+        FrameworkRunner runner = runner(setup.jdf(), launch, url, token, clock);
         new RunnerApi(runner, token, clock).routes(server);
         server.start();
-        long instance = runner.open(setup.jdfText(), url.toString());
-        writeState(setup.stateDir(), instance, url, token);
+        // a directory made here is its owner's alone: the state holds the instance's token
+        Files.createDirectories(setup.stateDir(), java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+        long instance = runner.open(setup.jdfText(), url.toString(), id -> setup.supervised()
+                ? StateFile.of(setup.stateDir(), id).path().toAbsolutePath().toString() : null);
+        StateFile file = StateFile.of(setup.stateDir(), instance);
+        runner.journal(book -> file.write(new RunnerState(instance, url.toString(), token,
+                ProcessHandle.current().pid(), launch, book)));
+        return new Started(instance, url, token, runner, server, ticks(runner, instance));
+    }
+
+    /** The runner of {@code jdf}, with what {@code launch} keeps of its settings and secrets. */
+    private static FrameworkRunner runner(JobDescription jdf, RunnerState.Launch launch, URI url, String token,
+                                          InstantSource clock) {
+        Path grid = Path.of(launch.gridFile());
+        int workers = jdf.components().stream().filter(c -> Entities.WORKER.equals(c.role()))
+                .mapToInt(c -> c.count()).sum();
+        SiteSettings settings = new SiteSettings(grid, SettingsLayer.parse(jdf.framework()).withInitialWorkers(workers));
+        return new FrameworkRunner(clock, jdf, new Schedd(new SchedulerClient(URI.create(launch.scheduler()))),
+                new Deployd(jdf, url.toString(), token, launch.deviceToken()), settings,
+                Duration.ofSeconds(launch.runnerGoneSeconds()),
+                GridConfig.load(grid).seconds("scheduler.nodeGiveUp", Duration.ofSeconds(300)));
+    }
+
+    /**
+     * Starts a runner again from the state its predecessor kept in {@code file}: the same instance,
+     * address, port and token. The port may still be held for a moment by the kernel after the old
+     * process died: binding is tried again for a few seconds.
+     */
+    public static Started adopt(Path path, InstantSource clock) throws IOException {
+        StateFile file = new StateFile(path);
+        RunnerState kept = file.read();
+        RunnerState.Launch launch = kept.launch();
+        GridConfig grid = GridConfig.load(Path.of(launch.gridFile()));
+        JobDescription jdf = JdfParser.parse(launch.jdfFile(), launch.jdfText(), new ClusterCatalog(grid.nodeCounts()),
+                PolicyKind.shortNames());
+        URI url = URI.create(kept.url());
+        FrameworkRunner runner = runner(jdf, launch, url, kept.token(), clock);
+        runner.adopt(kept.instance(), kept.book(), "pid " + ProcessHandle.current().pid() + " in the place of pid "
+                + kept.pid());
+        JsonHttpServer server = bindAgain(new InetSocketAddress(InetAddress.getByName(url.getHost()), url.getPort()),
+                clock);
+        new RunnerApi(runner, kept.token(), clock).routes(server);
+        server.start();
+        runner.journal(book -> file.write(new RunnerState(kept.instance(), kept.url(), kept.token(),
+                ProcessHandle.current().pid(), launch, book)));
+        return new Started(kept.instance(), url, kept.token(), runner, server, ticks(runner, kept.instance()));
+    }
+
+    static int adopt(Path file) throws Exception {
+        RunnerState.Launch launch = new StateFile(file).read().launch();
+        try (Started started = adopt(file, InstantSource.system())) {
+            System.out.println(READY + started.instance() + " " + started.url());
+            System.out.flush();
+            if (started.runner().state() == FrameworkRunner.State.DEPLOYING) {
+                started.runner().deploy(Duration.ofSeconds(launch.deployTimeoutSeconds()));
+            }
+            started.runner().awaitEnd(Duration.ofDays(3650));
+            return started.runner().state() == FrameworkRunner.State.FAILED ? 1 : 0;
+        }
+    }
+
+    /**
+     * The class archive's training run ({@code --train GRID}): what a runner started again loads
+     * before it serves — the JDF, the grid configuration, the state file, the RPC server and a call
+     * to it — on a loopback port, with no scheduler; then it exits.
+     */
+    static int train(Path gridFile) throws Exception {
+        String text = "+( &(jobType = framework)(name = train)(role = master)(count = 1)(executable = /bin/true)"
+                + "(provisioning = ondemand) ) ( &(role = orchestrator)(count = 1)(executable = /bin/true) )"
+                + " ( &(role = worker)(count = 1)(executable = /bin/true) )";
+        GridConfig grid = GridConfig.load(gridFile);
+        JobDescription jdf = JdfParser.parse("train.jdf", text, new ClusterCatalog(grid.nodeCounts()),
+                PolicyKind.shortNames());
+        Path dir = Files.createTempDirectory("koala-runner-train-");
+        try (JsonHttpServer server = new JsonHttpServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8)) {
+            URI url = URI.create("http://127.0.0.1:" + server.port());
+            RunnerState.Launch launch = new RunnerState.Launch("http://127.0.0.1:1", "train.jdf", text,
+                    gridFile.toString(), secret(), 120, 180, JavaCommand.currentJava().toString(), "");
+            FrameworkRunner runner = runner(jdf, launch, url, "train", InstantSource.system());
+            new RunnerApi(runner, "train", InstantSource.system()).routes(server);
+            server.start();
+            StateFile file = StateFile.of(dir, 0);
+            runner.journal(book -> file.write(new RunnerState(0, url.toString(), "train", 0, launch, book)));
+            file.read();
+            new koala.common.runner.RunnerClient(url, "train").status();
+            koala.common.http.JsonHttpClient.shortLived(url, Duration.ofSeconds(5)).get("/health",
+                    koala.common.runner.RunnerMessages.Health.class);
+            LOG.info("training run done");
+        } finally {
+            try (var files = Files.list(dir)) {
+                for (Path p : files.toList()) {
+                    Files.delete(p);
+                }
+            }
+            Files.delete(dir);
+        }
+        return 0;
+    }
+
+    private static JsonHttpServer bindAgain(InetSocketAddress address, InstantSource clock) throws IOException {
+        IOException[] last = new IOException[1];
+        JsonHttpServer[] bound = new JsonHttpServer[1];
+        new Poll(clock, Duration.ofMillis(100)).until(() -> {
+            try {
+                bound[0] = new JsonHttpServer(address, 8);
+                return true;
+            } catch (IOException e) {
+                last[0] = e;
+                return false;
+            }
+        }, Duration.ofSeconds(10));
+        if (bound[0] == null) {
+            throw new IOException("cannot listen on " + address + " again: " + last[0].getMessage(), last[0]);
+        }
+        return bound[0];
+    }
+
+    private static ScheduledExecutorService ticks(FrameworkRunner runner, long instance) {
         ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "runner-tick");
             t.setDaemon(true);
@@ -114,26 +250,13 @@ public final class RunnerMain {
                 LOG.warn("instance {}: tick failed, next one in 1 s: {}", instance, e.toString());
             }
         }, 1, 1, TimeUnit.SECONDS);
-        return new Started(instance, url, token, runner, server, ticks);
+        return ticks;
     }
 
     private static String secret() {
         byte[] bytes = new byte[24];
         new SecureRandom().nextBytes(bytes);
         return HexFormat.of().formatHex(bytes);
-    }
-
-    private static void writeState(Path dir, long instance, URI url, String token) throws IOException {
-        Path file = dir.resolve("runner-" + instance + ".json");
-        Files.createDirectories(dir);
-        Files.deleteIfExists(file);
-        Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        Map<String, Object> state = new LinkedHashMap<>();
-        state.put("instance", instance);
-        state.put("url", url.toString());
-        state.put("token", token);
-        state.put("pid", ProcessHandle.current().pid());
-        Files.writeString(file, Json.write(state));
     }
 
     private static Map<String, String> options(String[] args) {

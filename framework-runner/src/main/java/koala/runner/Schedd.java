@@ -25,10 +25,17 @@ final class Schedd {
     }
 
     /** Opens the allocation and registers the instance; its id is the allocation's. */
-    long open(String name, String jdfFile, String jdf, String policy, Map<String, String> parameters, String runner) {
+    long open(String name, String jdfFile, String jdf, String policy, Map<String, String> parameters, String runner,
+              java.util.function.LongFunction<String> stateFile) {
         allocation = scheduler.allocate(new AllocationRequest(name)).id();
-        scheduler.register(new FrameworkRegistration(allocation, name, jdfFile, jdf, policy, parameters, runner));
+        scheduler.register(new FrameworkRegistration(allocation, name, jdfFile, jdf, policy, parameters, runner,
+                stateFile.apply(allocation)));
         return allocation;
+    }
+
+    /** Takes over the allocation a runner before this one opened. */
+    void adopt(long id) {
+        allocation = id;
     }
 
     long instance() {

@@ -12,7 +12,10 @@
  * (each call with the instance's token) and the launchers' hellos and heartbeats;
  * {@code SiteSettings} re-reads the site's provisioning defaults so an admin's edit reaches a running
  * instance; {@code Events} keeps the decisions with their reasons; {@code SchedulerSilence} gives up
- * when the scheduler is gone for good. The node launcher itself is {@code koala.node}; the RPC's
+ * when the scheduler is gone for good. The runner's state is durable ({@code RunnerState} in a
+ * {@code StateFile}, written on every change that matters): a runner started again with
+ * {@code --adopt} takes the instance over on the same address and token, with the grow it had in
+ * flight asked again under its request id. The node launcher itself is {@code koala.node}; the RPC's
  * client and messages are {@code koala.common.runner}.
  */
 package koala.runner;

@@ -66,7 +66,9 @@ final class RunnerLaunch {
     }
 
     static Launched start(Path jdf, Path gridFile, URI scheduler) throws IOException {
-        Files.createDirectories(dir());
+        // the runners' state holds their instances' tokens: a directory only its owner (and root) reads
+        Files.createDirectories(dir(), java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
         String stamp = STAMP.format(InstantSource.system().instant());
         Path log = dir().resolve("runner-" + stamp + ".log");
         List<String> line = new ArrayList<>(List.of("setsid"));

@@ -111,9 +111,21 @@ final class Allocations {
 
     /**
      * Grows the allocation. A request named {@code requestId} that was carried out before is answered
-     * as it was then, and nothing more is claimed: a retry never grants the nodes twice.
+     * as it was then, and nothing more is claimed: a retry never grants the nodes twice (a runner
+     * restarted while its grow was in flight asks again, not knowing whether the first one arrived;
+     * the answer is in the store, so this holds across the scheduler's own restarts too).
      */
     GrowResult grow(long id, GrowRequest request) {
+        return place(id, request);
+    }
+
+    /** Notes something that happened to allocation {@code id}'s holder in its history (its runner restarted, say). */
+    void note(long id, String event, String reason) {
+        Job job = open(id);
+        book.record(job, JobState.RUNNING, JobState.RUNNING, event, reason);
+    }
+
+    private GrowResult place(long id, GrowRequest request) {
         Job job = open(id);
         check(request);
         String owner = job.record().owner() == null ? "" : job.record().owner();

@@ -33,7 +33,7 @@ final class Frameworks {
             throw new Conflict("allocation: allocation " + r.allocation() + " is " + allocation.state(), "allocation");
         }
         return view(registry.register(r.allocation(), r.name(), r.jdfFile(), r.jdf(), r.policy(), r.parameters(),
-                r.runner()));
+                r.runner(), r.runnerState()));
     }
 
     FrameworkView master(long id, MasterAddress master) {
@@ -51,6 +51,15 @@ final class Frameworks {
     /** Every instance whose allocation the scheduler still knows (the store forgets old ended ones). */
     List<FrameworkView> all() {
         return registry.all().stream().filter(r -> book.find(r.id()).isPresent()).map(this::view).toList();
+    }
+
+    /** The running instances whose runners the scheduler restarts should they die, with their owners. */
+    List<RunnerSupervisor.Watched> watched() {
+        return registry.all().stream().filter(r -> r.runnerState() != null && r.runner() != null)
+                .filter(r -> book.find(r.id()).filter(j -> !j.state().ended() && j.record().owner() != null).isPresent())
+                .map(r -> new RunnerSupervisor.Watched(r.id(), java.net.URI.create(r.runner()),
+                        java.nio.file.Path.of(r.runnerState()), book.get(r.id()).record().owner()))
+                .toList();
     }
 
     private FrameworkView view(FrameworkRecord r) {

@@ -59,9 +59,11 @@ public final class SchedulerDaemon implements AutoCloseable {
     private final Submissions submissions;
     private final List<JsonHttpServer> servers;
     private final URI url;
+    private final RunnerSupervisor runners;
 
     private SchedulerDaemon(Store store, SiteAgents agents, InformationService kis, SchedulerLoop loop, Pilots pilots,
-                            Submissions submissions, List<JsonHttpServer> servers, URI url) {
+                            Submissions submissions, List<JsonHttpServer> servers, URI url, RunnerSupervisor runners) {
+        this.runners = runners;
         this.store = store;
         this.agents = agents;
         this.kis = kis;
@@ -152,9 +154,46 @@ public final class SchedulerDaemon implements AutoCloseable {
         kis.start(settings.kisEvery());
         loop.every(Duration.ofSeconds(1), scheduler::tick);
         siteAgents.watch(Executors.newSingleThreadScheduledExecutor(daemon("agent-watch")), Duration.ofSeconds(5));
+        RunnerSupervisor runners = supervise(grid, scheduler, loop, koalaHome);
         LOG.info("scheduler serving users on {} and {} (with a token), nodes on {}, with sites {}; its pilots are "
                 + "named koala-{}-JOB-COMPONENT-RANK-aATTEMPT", socket, url, nodeUrl, sites.keySet(), store.pilotTag());
-        return new SchedulerDaemon(store, siteAgents, kis, loop, pilots, submissions, servers, URI.create("unix:" + socket));
+        return new SchedulerDaemon(store, siteAgents, kis, loop, pilots, submissions, servers, URI.create("unix:" + socket), runners);
+    }
+
+    /**
+     * Watches the framework runners four times a second, off the loop (which is asked only for the
+     * instances and to record what happened): a dead one is started again, one that cannot be is
+     * failed with the reason ({@code scheduler.runnerRestarts} tries, 3 by default; a runner that
+     * does not answer for {@code scheduler.runnerHung}, 30 s, is killed and started again).
+     */
+    private static RunnerSupervisor supervise(GridConfig grid, Scheduler scheduler, SchedulerLoop loop, Path koalaHome) {
+        RunnerSupervisor.Instances instances = new RunnerSupervisor.Instances() {
+            @Override
+            public List<RunnerSupervisor.Watched> watched() {
+                return loop.call(() -> scheduler.frameworks().watched());
+            }
+
+            @Override
+            public void restarted(long id, String note) {
+                loop.call(() -> {
+                    scheduler.allocations().note(id, "RUNNER_RESTARTED", note);
+                    return null;
+                });
+            }
+
+            @Override
+            public void failed(long id, String reason) {
+                loop.call(() -> scheduler.allocations().fail(id, reason));
+            }
+        };
+        RunnerSupervisor supervisor = new RunnerSupervisor(instances,
+                new RunnerProcesses(InstantSource.system(), Duration.ofSeconds(30), RuntimeImage.publishedClasspath(koalaHome))
+                        .archived(KoalaHome.shared(koalaHome).resolve("runtime"), grid.file(),
+                                work -> daemon("runner-archive").newThread(work).start()), InstantSource.system(),
+                Executors.newCachedThreadPool(daemon("runner-start")), grid.integer("scheduler.runnerRestarts", 3),
+                grid.seconds("scheduler.runnerHung", Duration.ofSeconds(30)));
+        supervisor.watch(Executors.newSingleThreadScheduledExecutor(daemon("runner-watch")), Duration.ofMillis(250));
+        return supervisor;
     }
 
     /** Gives freshly started agents a moment to reach their cells; a site still down is not waited for. */
@@ -323,6 +362,7 @@ public final class SchedulerDaemon implements AutoCloseable {
     /** A clean stop: the API, the loop, the agents this process started, the store. */
     @Override
     public void close() {
+        runners.close();
         servers.forEach(JsonHttpServer::close);
         loop.close();
         submissions.close();

@@ -79,6 +79,16 @@ public final class GrowOverhead {
         return median(all);
     }
 
+    /**
+     * Per site, the grows each estimate is the median of, oldest first: what a runner keeps so that
+     * one started again in its place {@link #record records} them again and estimates the same.
+     */
+    public synchronized Map<String, List<Duration>> recent() {
+        Map<String, List<Duration>> copy = new java.util.TreeMap<>();
+        bySite.forEach((site, grows) -> copy.put(site, List.copyOf(grows)));
+        return copy;
+    }
+
     /** How many grows on {@code site} the estimate is made of (at most k). */
     public synchronized int samples(String site) {
         return bySite.getOrDefault(site, new ArrayDeque<>()).size();

@@ -132,7 +132,7 @@ public final class FluentClient {
         try {
             return answered(() -> call.apply(master));
         } catch (ApiException e) {
-            if (locate == null || (e.status() != 503 && e.status() != 504)) {
+            if (locate == null || !e.transientFailure()) {
                 throw e;
             }
             Object[] answer = {null};
@@ -142,7 +142,7 @@ public final class FluentClient {
                     answer[0] = call.apply(master);
                     return true;
                 } catch (ApiException again) {
-                    if (again.status() != 503 && again.status() != 504) {
+                    if (!again.transientFailure()) {
                         throw again;
                     }
                     return false;

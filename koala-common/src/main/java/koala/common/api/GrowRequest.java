@@ -10,8 +10,9 @@ import java.util.Map;
  * @param role   what they are for (master, orchestrator, worker), kept with the nodes
  * @param site   the one site to take them from, or null for any
  * @param reason why the owner grows, kept in the allocation's history; may be null
- * @param requestId the caller's name for this grow, so that a retry after a lost answer gets the
- *                  nodes the first try was granted instead of as many again; null for none
+ * @param requestId the caller's name for this grow, so that a retry after a lost answer (or a runner
+ *                  restarted while its grow was in flight) gets the nodes the first try was granted
+ *                  instead of as many again; null for none
  */
 public record GrowRequest(int nodes, String role, String executable, List<String> arguments,
                           Map<String, String> environment, String site, String reason, String requestId) {
@@ -32,7 +33,11 @@ public record GrowRequest(int nodes, String role, String executable, List<String
 
     /** The same request, named {@code id} if it has no name yet. */
     public GrowRequest named(String id) {
-        return requestId != null ? this
-                : new GrowRequest(nodes, role, executable, arguments, environment, site, reason, id);
+        return requestId != null ? this : withRequestId(id);
+    }
+
+    /** The same grow, named {@code id}. */
+    public GrowRequest withRequestId(String id) {
+        return new GrowRequest(nodes, role, executable, arguments, environment, site, reason, id);
     }
 }

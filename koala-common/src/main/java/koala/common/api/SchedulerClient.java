@@ -118,7 +118,7 @@ public final class SchedulerClient {
                 result[0] = call.get();
                 return true;
             } catch (koala.common.http.ApiException e) {
-                boolean again = (e.status() == 503 || e.status() == 504)
+                boolean again = e.transientFailure()
                         && java.time.InstantSource.system().instant().isBefore(until);
                 if (!again) {
                     throw e;

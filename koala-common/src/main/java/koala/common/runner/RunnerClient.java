@@ -49,6 +49,14 @@ public final class RunnerClient {
         return http.post("/grow", new Grow(workers, "worker"), GrowResult.class);
     }
 
+    /**
+     * A grow named {@code requestId}: repeated with the same id — its answer was lost, say while the
+     * runner was started again — it gets the first answer and no more nodes.
+     */
+    public GrowResult grow(int workers, String requestId) {
+        return http.post("/grow", new Grow(workers, "worker", requestId), GrowResult.class);
+    }
+
     public ShrinkResult shrink(List<String> workers) {
         return http.post("/shrink", new Shrink(workers, null), ShrinkResult.class);
     }

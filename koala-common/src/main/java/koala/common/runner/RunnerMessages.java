@@ -8,8 +8,20 @@ public final class RunnerMessages {
     private RunnerMessages() {
     }
 
-    /** RPC {@code grow}: {@code nodes} more workers (the only role a framework grows directly). */
-    public record Grow(Integer nodes, String role) {
+    /**
+     * RPC {@code grow}: {@code nodes} more workers (the only role a framework grows directly).
+     *
+     * @param requestId the caller's name for this grow, or null: a grow repeated with the same id (its
+     *                  answer was cut off, say by a runner's restart) gets the first answer and no more nodes
+     */
+    public record Grow(Integer nodes, String role, String requestId) {
+        public Grow(Integer nodes, String role) {
+            this(nodes, role, null);
+        }
+    }
+
+    /** The runner's unauthenticated liveness answer: which instance it serves, from which process. */
+    public record Health(long instance, String state, long pid) {
     }
 
     /** What a grow got: {@code granted} may be less than asked (a partial grant), with the reason. */

@@ -47,6 +47,7 @@ public final class H2Store implements Store {
               policy VARCHAR, parameters CLOB, runner VARCHAR, master_node VARCHAR, master_address VARCHAR,
               registered_at TIMESTAMP WITH TIME ZONE);
             ALTER TABLE jobs ADD COLUMN IF NOT EXISTS owner VARCHAR;
+            ALTER TABLE frameworks ADD COLUMN IF NOT EXISTS runner_state VARCHAR;
             CREATE TABLE IF NOT EXISTS meta (name VARCHAR PRIMARY KEY, val VARCHAR);
             CREATE SEQUENCE IF NOT EXISTS job_ids START WITH 1;
             CREATE TABLE IF NOT EXISTS components (job BIGINT, idx INT, spec CLOB, PRIMARY KEY (job, idx));
@@ -251,9 +252,9 @@ public final class H2Store implements Store {
 
     @Override
     public void saveFramework(FrameworkRecord f) {
-        update("MERGE INTO frameworks KEY(id) VALUES (?,?,?,?,?,?,?,?,?,?)", List.of(f.id(), f.name(),
+        update("MERGE INTO frameworks KEY(id) VALUES (?,?,?,?,?,?,?,?,?,?,?)", List.of(f.id(), f.name(),
                 nullable(f.jdfFile()), nullable(f.jdf()), f.policy(), Json.write(f.parameters()), nullable(f.runner()),
-                nullable(f.masterNode()), nullable(f.masterAddress()), ts(f.registeredAt())));
+                nullable(f.masterNode()), nullable(f.masterAddress()), ts(f.registeredAt()), nullable(f.runnerState())));
     }
 
     @Override
@@ -261,7 +262,7 @@ public final class H2Store implements Store {
         return query("SELECT * FROM frameworks ORDER BY id", List.of(), rs -> new FrameworkRecord(rs.getLong("id"),
                 rs.getString("name"), rs.getString("jdf_file"), rs.getString("jdf"), rs.getString("policy"),
                 parameters(rs.getString("parameters")), rs.getString("runner"), rs.getString("master_node"),
-                rs.getString("master_address"), instant(rs.getTimestamp("registered_at"))));
+                rs.getString("master_address"), instant(rs.getTimestamp("registered_at")), rs.getString("runner_state")));
     }
 
     private static Map<String, String> parameters(String json) {

@@ -1,0 +1,169 @@
+package koala.runner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import koala.common.api.GrowRequest;
+import koala.common.api.GrowResult;
+import koala.common.api.SchedulerClient;
+import koala.common.http.ApiException;
+import koala.common.http.JsonHttpServer;
+import koala.common.http.Response;
+import koala.common.jdf.ClusterCatalog;
+import koala.common.jdf.JdfParser;
+import koala.common.jdf.JobDescription;
+import koala.common.runner.RunnerMessages;
+import koala.provisioning.PolicyKind;
+import koala.provisioning.SettingsLayer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A runner started again takes its instance over from the book its predecessor kept, as worked
+ * examples against a stand-in scheduler on loopback that grants grows by request id, as the real
+ * one does: the grow in flight at the kill is granted once, or refused, never twice.
+ */
+class AdoptionTest {
+    private static final Instant T = Instant.parse("2026-11-25T10:00:00Z");
+    private static final String JDF = "+( &(jobType = framework)(name = adopt)(role = master)(count = 1)"
+            + "(executable = /bin/sleep)(arguments = 100)(provisioning = ondemand)(fMax = 6)(samplePeriod = 10) )"
+            + " ( &(role = orchestrator)(count = 1)(executable = /bin/sleep)(arguments = 100) )"
+            + " ( &(role = worker)(count = 0)(executable = /bin/sleep)(arguments = 100) )";
+
+    @TempDir
+    Path dir;
+
+    private JsonHttpServer scheduler;
+    /** The stand-in scheduler's grants by request id, and every grow it was asked for. */
+    private final Map<String, GrowResult> granted = new HashMap<>();
+    private final List<GrowRequest> asked = new ArrayList<>();
+    private boolean ended;
+    private int next = 3;
+    private Instant now = T.plusSeconds(100);
+
+    @BeforeEach
+    void standIn() throws IOException {
+        scheduler = new JsonHttpServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4);
+        scheduler.route("POST", "/allocations/{id}/grow", r -> grow(r.body(GrowRequest.class)));
+        scheduler.start();
+    }
+
+    @AfterEach
+    void stop() {
+        scheduler.close();
+    }
+
+    private synchronized Response grow(GrowRequest request) {
+        asked.add(request);
+        if (ended) {
+            throw new ApiException(409, "allocation 7 is CANCELLED");
+        }
+        GrowResult result = granted.computeIfAbsent(request.requestId(), id -> {
+            List<String> nodes = new ArrayList<>();
+            for (int i = 0; i < request.nodes(); i++) {
+                nodes.add("7." + next + "." + i);
+            }
+            next++;
+            return new GrowResult(7, request.nodes(), request.nodes(), nodes, null);
+        });
+        return Response.ok(result);
+    }
+
+    @Test
+    void aGrowTheSchedulerGrantedBeforeTheKillComesBackAsItsNodesStartingAndNoNodeMore() throws Exception {
+        granted.put("g-1", new GrowResult(7, 2, 2, List.of("7.2.0", "7.2.1"), null));
+        FrameworkRunner runner = runner();
+
+        runner.adopt(7, book(new RunnerState.InFlight("g-1", "worker", 2, "grow request: 2", T.plusSeconds(90), 0,
+                "rpc-9", 2)), "a test");
+
+        assertThat(asked).extracting(GrowRequest::requestId).containsExactly("g-1");
+        assertThat(granted).hasSize(1);
+        assertThat(runner.status().entities()).extracting(RunnerMessages.Entity::node, RunnerMessages.Entity::state)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("7.0.0", "RUNNING"),
+                        org.assertj.core.groups.Tuple.tuple("7.1.0", "RUNNING"),
+                        org.assertj.core.groups.Tuple.tuple("7.2.0", "STARTING"),
+                        org.assertj.core.groups.Tuple.tuple("7.2.1", "STARTING"));
+        // the framework repeats the grow its broken answer was for: the same nodes, the scheduler not asked
+        RunnerMessages.GrowResult again;
+        synchronized (runner) {
+            again = runner.resizer().grow(2, "rpc-9", now);
+        }
+        assertThat(again.nodes()).containsExactly("7.2.0", "7.2.1");
+        assertThat(asked).hasSize(1);
+        assertThat(runner.status().events()).last().asString()
+                .contains("grow 2 workers [7.2.0, 7.2.1]: in flight when the runner before this one died");
+    }
+
+    @Test
+    void aGrowThatNeverReachedTheSchedulerIsGrantedNowOnce() throws Exception {
+        FrameworkRunner runner = runner();
+        runner.adopt(7, book(new RunnerState.InFlight("g-2", "worker", 1, "grow request: 1", T.plusSeconds(90), 0,
+                null, 1)), "a test");
+        assertThat(granted).containsOnlyKeys("g-2");
+        assertThat(runner.status().role("worker")).extracting(RunnerMessages.Entity::node).containsExactly("7.3.0");
+    }
+
+    @Test
+    void aGrowTheSchedulerRefusesIsRefusedWithItsReasonAndNothingIsAdded() throws Exception {
+        ended = true;
+        FrameworkRunner runner = runner();
+        runner.adopt(7, book(new RunnerState.InFlight("g-3", "worker", 1, "grow request: 1", T.plusSeconds(90), 0,
+                "rpc-4", 1)), "a test");
+        assertThat(runner.status().role("worker")).isEmpty();
+        assertThat(runner.status().events()).anySatisfy(e -> assertThat(e).contains("is refused")
+                .contains("allocation 7 is CANCELLED"));
+    }
+
+    @Test
+    void theBookTheNewRunnerWritesIsTheOneItTookOverPlusItsOwnLine() throws Exception {
+        FrameworkRunner runner = runner();
+        List<RunnerState.Book> written = new ArrayList<>();
+        RunnerState.Book kept = book(null);
+        runner.adopt(7, kept, "pid 2 in the place of pid 1");
+        runner.journal(written::add);
+
+        RunnerState.Book now = written.get(written.size() - 1);
+        assertThat(now.entities()).isEqualTo(kept.entities());
+        assertThat(now.growMillis()).isEqualTo(kept.growMillis());
+        assertThat(now.master()).isEqualTo("fs1-n1:41000");
+        assertThat(now.events()).hasSize(kept.events().size() + 1);
+        assertThat(now.events().get(now.events().size() - 1))
+                .endsWith("runner started again (pid 2 in the place of pid 1): took over 2 nodes [7.0.0, 7.1.0]");
+        assertThat(runner.state()).isEqualTo(FrameworkRunner.State.RUNNING);
+    }
+
+    private FrameworkRunner runner() throws IOException {
+        Path grid = Files.writeString(dir.resolve("grid.properties"), "grid.sites = fs1\nsite.fs1.sge.cell = fs1\n");
+        JobDescription jdf = JdfParser.parse("adopt.jdf", JDF, new ClusterCatalog(Map.of("fs1", 8)),
+                PolicyKind.shortNames());
+        URI base = URI.create("http://127.0.0.1:" + scheduler.port());
+        return new FrameworkRunner(() -> now, jdf, new Schedd(new SchedulerClient(base)),
+                new Deployd(jdf, "http://127.0.0.1:1", "t0ken", "d3vice"),
+                new SiteSettings(grid, SettingsLayer.parse(jdf.framework())), Duration.ofSeconds(120),
+                Duration.ofSeconds(300));
+    }
+
+    private static RunnerState.Book book(RunnerState.InFlight inFlight) {
+        return new RunnerState.Book("RUNNING", true, "fs1-n1:41000", "", T.plusSeconds(95), List.of(
+                new RunnerState.Saved("7.0.0", "master", "fs1", "RUNNING", T, "fs1-n1", 41000, 10_000, T, 0, null,
+                        false),
+                new RunnerState.Saved("7.1.0", "orchestrator", "fs1", "RUNNING", T.plusSeconds(5), "fs1-n2", 41001,
+                        10_000, T.plusSeconds(6), 0, T.plusSeconds(5), false)),
+                Map.of("fs1", List.of(1500L)), inFlight, Map.of(), List.of("10:00:00 registered instance 7 (ondemand)"));
+    }
+}

@@ -1,0 +1,155 @@
+package koala.scheduler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The runner supervisor as worked examples on a clock that starts at T and moves only when the
+ * test says, with fake runners and starts carried out at once.
+ */
+class RunnerSupervisorTest {
+    private static final Instant T = Instant.parse("2026-11-25T10:00:00Z");
+    private static final RunnerSupervisor.Watched W = new RunnerSupervisor.Watched(31, URI.create("http://10.0.0.1:41234"),
+            Path.of("/home/alice/.koala/runners/runner-31.json"), "alice");
+
+    private Instant now = T;
+    private final InstantSource clock = () -> now;
+    private final FakeRunners runners = new FakeRunners();
+    private final List<String> history = new ArrayList<>();
+    private final List<String> failures = new ArrayList<>();
+    private final RunnerSupervisor supervisor = new RunnerSupervisor(new RunnerSupervisor.Instances() {
+        @Override
+        public List<RunnerSupervisor.Watched> watched() {
+            return failures.isEmpty() ? List.of(W) : List.of(); // a failed allocation is no longer watched
+        }
+
+        @Override
+        public void restarted(long id, String note) {
+            history.add(note);
+        }
+
+        @Override
+        public void failed(long id, String reason) {
+            failures.add(reason);
+        }
+    }, runners, clock, Runnable::run, 3, Duration.ofSeconds(30));
+
+    @Test
+    void aRunnerThatAnswersIsLeftAlone() {
+        runners.answers = true;
+        supervisor.check();
+        assertThat(runners.starts).isZero();
+        assertThat(history).isEmpty();
+    }
+
+    @Test
+    void aRunnerWhoseProcessIsGoneIsStartedAgainAtTheFirstCheckAndTheRestartGoesIntoTheHistory() {
+        runners.alive = Optional.of(false);
+        supervisor.check();
+        assertThat(runners.starts).isEqualTo(1);
+        assertThat(history).singleElement().asString().contains("its process is gone").contains("pid 5001");
+        runners.answers = true;
+        supervisor.check();
+        assertThat(runners.starts).isEqualTo(1);
+    }
+
+    @Test
+    void aRunnerAliveButSilentIsGivenThirtySecondsThenKilledAndStartedAgain() {
+        runners.alive = Optional.of(true);
+        supervisor.check();
+        now = T.plusSeconds(29);
+        supervisor.check();
+        assertThat(runners.kills).isZero();
+        assertThat(runners.starts).isZero();
+
+        now = T.plusSeconds(30);
+        supervisor.check();
+        assertThat(runners.kills).isEqualTo(1);
+        assertThat(runners.starts).isEqualTo(1);
+        assertThat(history).singleElement().asString().contains("did not answer for 30 s; killed");
+    }
+
+    @Test
+    void aRunnerThatCannotStartIsTriedAtOnceAfterOneSecondAndAfterTwoMoreThenItsInstanceFailsWithEveryReason() {
+        runners.alive = Optional.empty();
+        runners.failure = "its state file /home/alice/.koala/runners/runner-31.json cannot be read: gone";
+        supervisor.check(); // T: try 1
+        now = T.plusMillis(999);
+        supervisor.check();
+        assertThat(runners.starts).isEqualTo(1);
+        now = T.plusSeconds(1); // try 2, 1 s after the first failed
+        supervisor.check();
+        now = T.plusSeconds(2);
+        supervisor.check();
+        assertThat(runners.starts).isEqualTo(2);
+        assertThat(failures).isEmpty();
+        now = T.plusSeconds(3); // try 3, 2 s after the second
+        supervisor.check();
+
+        assertThat(runners.starts).isEqualTo(3);
+        assertThat(failures).singleElement().asString()
+                .startsWith("its framework runner died (it does not answer, and its state cannot be read) and could "
+                        + "not be started again (try 1: its state file")
+                .contains("try 2: ").contains("try 3: ").endsWith("cannot be read: gone)");
+        assertThat(history).isEmpty();
+        now = T.plusSeconds(60);
+        supervisor.check();
+        assertThat(runners.starts).isEqualTo(3);
+    }
+
+    @Test
+    void aSecondTryThatStartsSaysSoInTheHistory() {
+        runners.alive = Optional.of(false);
+        runners.failure = "it exited with status 1; see runner-31.log";
+        supervisor.check();
+        runners.failure = null;
+        now = T.plusSeconds(1);
+        supervisor.check();
+        assertThat(runners.starts).isEqualTo(2);
+        assertThat(history).singleElement().asString().contains("started again at try 2")
+                .contains("serving 1000 ms after it was first found not answering");
+        assertThat(failures).isEmpty();
+    }
+
+    private static final class FakeRunners implements RunnerSupervisor.Runners {
+        boolean answers;
+        Optional<Boolean> alive = Optional.of(true);
+        String failure;
+        int starts;
+        int kills;
+
+        @Override
+        public boolean answers(RunnerSupervisor.Watched w) {
+            return answers;
+        }
+
+        @Override
+        public Optional<Boolean> alive(RunnerSupervisor.Watched w) {
+            return alive;
+        }
+
+        @Override
+        public void kill(RunnerSupervisor.Watched w) {
+            kills++;
+            alive = Optional.of(false);
+        }
+
+        @Override
+        public String start(RunnerSupervisor.Watched w) {
+            starts++;
+            if (failure != null) {
+                throw new IllegalStateException(failure);
+            }
+            return "pid " + (5000 + starts) + ", log runner-31.log";
+        }
+    }
+}
