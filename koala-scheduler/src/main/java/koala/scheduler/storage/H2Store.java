@@ -69,11 +69,19 @@ public final class H2Store implements Store {
      * that exists is left as it is: {@code scheduler.database} may name a file in a shared one).
      */
     public static H2Store open(Path file) {
+        return open(file, "");
+    }
+
+    /**
+     * As {@link #open(Path)}, with H2 settings added to its URL (e.g. {@code ;CACHE_SIZE=2048}: a
+     * benchmark that measures the scheduler's heap keeps H2's page cache, 16 MB by default, small).
+     */
+    public static H2Store open(Path file, String settings) {
         privateDirectory(file.toAbsolutePath().getParent());
         try {
             // "retry:": a thread interrupted while it writes (JSch leaves interrupt flags behind, executors
             // interrupt on shutdown) must not close the database's file under every other thread
-            Connection db = DriverManager.getConnection("jdbc:h2:retry:" + file.toAbsolutePath() + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0",
+            Connection db = DriverManager.getConnection("jdbc:h2:retry:" + file.toAbsolutePath() + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0" + settings,
                     "koala", "");
             privateFile(Path.of(file.toAbsolutePath() + ".mv.db"));
             try (Statement s = db.createStatement()) {
