@@ -52,7 +52,8 @@ import org.junit.jupiter.api.Test;
  * framework (a Static one whose runner is killed and one of whose workers' pilots is deleted, and an
  * OnDemand one whose master is killed and which runs applications throughout) and plain jobs under
  * way, while, one after another, the scheduler's process, a runner, a master, a site agent and a
- * worker's pilot are killed and a cell's qmaster is stopped for 30 s. Afterwards: every job ended,
+ * worker's pilot are killed and a cell's qmaster is stopped for 30 s, at moments drawn from a
+ * printed seed. Afterwards: every job ended,
  * finished or failed with a reason; SGE's pilots equal KOALA's nodes; both instances are served with
  * the workers their policies want; no application was lost. The recovery time of each fault is
  * printed, with their median and worst.
@@ -62,6 +63,9 @@ class FaultIT {
     private static final Path QMASTER_FS1 = Path.of("/var/spool/gridengine/fs1/qmaster/qmaster.pid");
 
     private final Map<String, Long> recoveries = new LinkedHashMap<>();
+    /** The moments of the faults: 12 to 25 s apart, drawn from a seed the test prints (-Dfault.seed=N repeats a run). */
+    private final long seed = Long.getLong("fault.seed", System.nanoTime() % 100_000);
+    private final java.util.Random random = new java.util.Random(seed);
     private final List<Long> jobs = Collections.synchronizedList(new ArrayList<>());
     private final List<String> appJobs = Collections.synchronizedList(new ArrayList<>());
     private Path config;
@@ -91,17 +95,18 @@ class FaultIT {
             load.scheduleWithFixedDelay(this::submitJob, 0, 6, TimeUnit.SECONDS);
             load.scheduleWithFixedDelay(() -> submitApp(b), 1, 5, TimeUnit.SECONDS);
 
-            pause(Duration.ofSeconds(20));
+            System.out.println("fault-it: seed " + seed + " (-Dfault.seed=" + seed + " repeats these moments)");
+            pause(moment());
             killRunner(a);
-            pause(Duration.ofSeconds(15));
+            pause(moment());
             killMaster(b);
-            pause(Duration.ofSeconds(15));
+            pause(moment());
             deleteWorkerPilot(a, grid);
-            pause(Duration.ofSeconds(15));
+            pause(moment());
             killAgent("fs0");
-            pause(Duration.ofSeconds(15));
+            pause(moment());
             stallQmaster(Duration.ofSeconds(30));
-            pause(Duration.ofSeconds(15));
+            pause(moment());
             scheduler = killScheduler(scheduler);
             pause(Duration.ofSeconds(30));
             load.shutdown();
@@ -350,6 +355,10 @@ class FaultIT {
     }
 
     // ---- plumbing ----------------------------------------------------------------------------
+
+    private Duration moment() {
+        return Duration.ofMillis(12_000 + random.nextInt(13_000));
+    }
 
     private void recovered(String what, long startNanos) {
         long ms = (System.nanoTime() - startNanos) / 1_000_000;
