@@ -12,6 +12,7 @@ public final class SchedulerClient {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
     private final JsonHttpClient http;
+    private final Duration retryFor;
 
     /**
      * A client of the scheduler at {@code base}: {@code unix:/PATH} for its Unix socket (the caller is
@@ -19,11 +20,12 @@ public final class SchedulerClient {
      */
     public SchedulerClient(URI base) {
         this(withToken(isUnix(base) ? JsonHttpClient.unixSocket(Path.of(base.getSchemeSpecificPart()), TIMEOUT)
-                : new JsonHttpClient(base, TIMEOUT)));
+                : new JsonHttpClient(base, TIMEOUT)), RETRY_FOR);
     }
 
-    private SchedulerClient(JsonHttpClient http) {
+    private SchedulerClient(JsonHttpClient http, Duration retryFor) {
         this.http = http;
+        this.retryFor = retryFor;
     }
 
     /**
@@ -31,8 +33,13 @@ public final class SchedulerClient {
      * call, no threads ({@link JsonHttpClient#shortLived}).
      */
     public static SchedulerClient shortLived(URI base) {
-        return isUnix(base) ? new SchedulerClient(base)
-                : new SchedulerClient(withToken(JsonHttpClient.shortLived(base, TIMEOUT)));
+        return isUnix(base) ? new SchedulerClient(new SchedulerClient(base).http, USER_RETRY_FOR)
+                : new SchedulerClient(withToken(JsonHttpClient.shortLived(base, TIMEOUT)), USER_RETRY_FOR);
+    }
+
+    private boolean socketMissing() {
+        URI base = http.base();
+        return isUnix(base) && !java.nio.file.Files.exists(Path.of(base.getSchemeSpecificPart()));
     }
 
     private static boolean isUnix(URI base) {
@@ -102,15 +109,19 @@ public final class SchedulerClient {
         return retrying(() -> http.post("/allocations/" + allocation + "/grow", named, GrowResult.class));
     }
 
-    /** How long a named request is tried again while the scheduler is unreachable or silent. */
+    /**
+     * How long a named request is tried again while the scheduler is unreachable or silent: a program
+     * (a runner) outlasts a scheduler's restart; a person at the command line is not kept waiting.
+     */
     public static final Duration RETRY_FOR = Duration.ofSeconds(75);
+    static final Duration USER_RETRY_FOR = Duration.ofSeconds(10);
 
     private static String newRequestId() {
         return java.util.UUID.randomUUID().toString();
     }
 
-    private static <T> T retrying(java.util.function.Supplier<T> call) {
-        java.time.Instant until = java.time.InstantSource.system().instant().plus(RETRY_FOR);
+    private <T> T retrying(java.util.function.Supplier<T> call) {
+        java.time.Instant until = java.time.InstantSource.system().instant().plus(retryFor);
         Object[] result = new Object[1];
         koala.common.http.ApiException[] last = new koala.common.http.ApiException[1];
         boolean done = new koala.common.time.Poll(java.time.InstantSource.system(), Duration.ofSeconds(1)).until(() -> {
@@ -118,7 +129,8 @@ public final class SchedulerClient {
                 result[0] = call.get();
                 return true;
             } catch (koala.common.http.ApiException e) {
-                boolean again = e.transientFailure()
+                // no socket at all: no scheduler runs here (one that died leaves its socket behind)
+                boolean again = e.transientFailure() && !socketMissing()
                         && java.time.InstantSource.system().instant().isBefore(until);
                 if (!again) {
                     throw e;
@@ -126,7 +138,7 @@ public final class SchedulerClient {
                 last[0] = e;
                 return false;
             }
-        }, RETRY_FOR);
+        }, retryFor);
         if (!done) {
             throw last[0];
         }
