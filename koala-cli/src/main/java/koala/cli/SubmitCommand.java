@@ -112,6 +112,12 @@ final class SubmitCommand implements Callable<Integer> {
             return framework(file, client, out, err);
         }
         try {
+            if (!json && !await) {
+                // the everyday case: the job's line only, so no Jackson in this process
+                java.util.Map<String, Object> job = client.submitPlain(file, text.get());
+                out.printf("job %s (%s, %s) %s%n", job.get("id"), job.get("name"), job.get("kind"), job.get("state"));
+                return new Outcome(file, 0, null, null);
+            }
             JobView job = client.submit(new SubmitRequest(file, text.get()));
             print(job, out);
             return new Outcome(file, 0, null, job);

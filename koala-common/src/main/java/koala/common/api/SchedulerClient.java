@@ -5,6 +5,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import koala.common.http.JsonHttpClient;
 
 /** The scheduler's HTTP API as the CLI and the node launchers call it. */
@@ -101,6 +102,20 @@ public final class SchedulerClient {
     public JobView allocate(AllocationRequest request) {
         AllocationRequest named = request.named(newRequestId());
         return retrying(() -> http.post("/allocations", named, JobView.class));
+    }
+
+    /**
+     * As {@link #submit}, in plain JSON (no Jackson: a command line that only prints the job's line
+     * starts in far fewer classes); the answer is the job as a map ({@code id}, {@code name},
+     * {@code kind}, {@code state}, ...).
+     */
+    public Map<String, Object> submitPlain(String file, String jdf) {
+        String id = newRequestId();
+        Map<String, Object> body = new java.util.LinkedHashMap<>();
+        body.put("file", file);
+        body.put("jdf", jdf);
+        body.put("requestId", id);
+        return retrying(() -> http.plain("POST", "/jobs", body));
     }
 
     /** Grows an allocation; named and retried as {@link #submit} is: a retry never grants the nodes twice. */

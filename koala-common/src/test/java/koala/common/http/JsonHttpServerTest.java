@@ -73,6 +73,19 @@ class JsonHttpServerTest {
         };
     }
 
+    /** The plain-JSON call a quick command makes reads what Jackson writes, failures included. */
+    @Test
+    void aPlainCallReadsWhatTheServerWrites() {
+        assertThat(client.plain("POST", "/grow", Map.of("nodes", 3, "role", "worker", "sites", List.of("fs0"))))
+                .isEqualTo(Map.of("nodes", 3L, "role", "worker", "sites", List.of("fs0")));
+        assertThatThrownBy(() -> client.plain("GET", "/fail/invalid", null))
+                .isInstanceOfSatisfying(ApiException.class, e -> {
+                    assertThat(e.status()).isEqualTo(400);
+                    assertThat(e.field()).isEqualTo("nodes");
+                    assertThat(e.getMessage()).isEqualTo("nodes: 0: ask for at least 1 node");
+                });
+    }
+
     @Test
     void domainFailuresAnswerWithTheirStatusAndTheUsualErrorBody() throws Exception {
         assertFails("invalid", 400, "nodes", "nodes: 0: ask for at least 1 node");
