@@ -57,13 +57,28 @@ public final class FluentClient {
     /** The master of instance {@code id}, as its runner registered it with the FJM, called with the instance's token. */
     public static FluentClient of(SchedulerClient scheduler, long id, String token) {
         FrameworkView instance = scheduler.framework(id);
-        if (instance.master() == null || instance.master().address() == null) {
+        if (!hasMaster(instance)) {
             throw new ApiException(409, "instance " + id + " (" + instance.state() + ") has no master address yet");
         }
         return new FluentClient(URI.create("http://" + instance.master().address()), token,
                 "the master of instance " + id + " (" + instance.state() + ") at " + instance.master().address(),
                 () -> java.util.Optional.ofNullable(scheduler.framework(id).master())
                         .map(m -> URI.create("http://" + m.address())));
+    }
+
+    /**
+     * The master of instance {@code id} once it serves: an instance is RUNNING as soon as its
+     * master's node is claimed, and its runner registers the master's address a moment later.
+     */
+    public static FluentClient serving(SchedulerClient scheduler, long id, String token, Duration timeout) {
+        java.time.Instant until = java.time.Instant.now().plus(timeout);
+        new Poll(InstantSource.system(), Duration.ofMillis(250)).until(() -> hasMaster(scheduler.framework(id)), timeout);
+        Duration left = Duration.between(java.time.Instant.now(), until);
+        return of(scheduler, id, token).awaitServing(left.isNegative() ? Duration.ZERO : left);
+    }
+
+    private static boolean hasMaster(FrameworkView instance) {
+        return instance.master() != null && instance.master().address() != null;
     }
 
     /** For a process of the instance: its master ({@code KOALA_MASTER}), with the token in {@code KOALA_RUNNER_TOKEN}. */

@@ -90,7 +90,7 @@ class FaultIT {
             Runner a = stat;
             Runner b = ondemand;
             awaitWorkers(a, 2, Duration.ofSeconds(90));
-            FluentClient.of(client, b.instance(), b.token()).awaitServing(Duration.ofSeconds(60));
+            FluentClient.serving(client, b.instance(), b.token(), Duration.ofSeconds(60));
 
             load.scheduleWithFixedDelay(this::submitJob, 0, 6, TimeUnit.SECONDS);
             load.scheduleWithFixedDelay(() -> submitApp(b), 1, 5, TimeUnit.SECONDS);
