@@ -7,9 +7,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -23,8 +25,10 @@ import koala.fluent.client.MetricsSummary;
 import koala.fluent.wire.FluentMessages.AppRequest;
 import koala.fluent.wire.FluentMessages.JobReply;
 import koala.fluent.wire.FluentMessages.JobRequest;
+import koala.fluent.wire.FluentMessages.MasterEvent;
 import koala.fluent.wire.FluentMessages.MasterStatus;
 import koala.fluent.wire.FluentMessages.MetricsSample;
+import koala.fluent.wire.MasterEventKind;
 
 /**
  * The demo's framework part: an OnDemand instance of the reference framework gets a burst of
@@ -32,6 +36,8 @@ import koala.fluent.wire.FluentMessages.MetricsSample;
  * live, then summed up.
  */
 final class FrameworkDemo {
+    private static final Set<MasterEventKind> QUIET = EnumSet.of(MasterEventKind.STARTED, MasterEventKind.JOB_ARRIVED,
+            MasterEventKind.RESIZE_REPORTED);
     static final int F_MAX = 6;
     static final int T_IDLE = 8;
     private static final Duration LIMIT = Duration.ofMinutes(4);
@@ -63,8 +69,8 @@ final class FrameworkDemo {
             return Koala.FAILURE;
         }
         try {
-            FluentClient fluent = FluentClient.of(client, launched.instance(), launched.token())
-                    .awaitServing(Duration.ofSeconds(60));
+            FluentClient fluent = FluentClient.serving(client, launched.instance(), launched.token(),
+                    Duration.ofSeconds(60));
             List<Burst> bursts = bursts(words());
             section(firstSection + 1, "A burst of jobs; the master asks its runner for exactly the workers each "
                     + "lacks, and gives back those idle for t_idle");
@@ -117,7 +123,7 @@ final class FrameworkDemo {
         try {
             new Poll(clock, Duration.ofSeconds(1)).until(() -> {
                 MasterStatus s = fluent.status();
-                List<String> events = s.events();
+                List<MasterEvent> events = s.events();
                 int from = Math.max(0, Math.min(seen[0], events.size()));
                 events.subList(from, events.size()).stream().filter(FrameworkDemo::worthShowing)
                         .forEach(e -> System.out.println("  " + e));
@@ -137,8 +143,9 @@ final class FrameworkDemo {
         }
     }
 
-    private static boolean worthShowing(String event) {
-        return !event.contains("report only") && !event.startsWith("master of") && !event.contains("arrived");
+    /** The demo shows decisions: not the master's start, the jobs' arrivals (the bursts list them) or what is only reported. */
+    private static boolean worthShowing(MasterEvent event) {
+        return !QUIET.contains(event.kind());
     }
 
     private static String bar(MasterStatus s, long second, FluentClient fluent) {

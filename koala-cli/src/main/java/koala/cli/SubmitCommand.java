@@ -49,7 +49,12 @@ import picocli.CommandLine.Spec;
         footer = {"", "Many jobs? Give them to one call (koala submit jobs/*.jdf): the command starts once, not once per job."})
 final class SubmitCommand implements Callable<Integer> {
     /** What became of one file: a job (status 0), a framework instance (status 0, no job) or a failure. */
-    record Outcome(String file, int status, String why, JobView job) {
+    /** @param schedulerGone the scheduler could not be reached, so the files after this one are not sent */
+    record Outcome(String file, int status, String why, JobView job, boolean schedulerGone) {
+        Outcome(String file, int status, String why, JobView job) {
+            this(file, status, why, job, false);
+        }
+
         static Outcome failed(String file, int status, String why) {
             return new Outcome(file, status, why, null);
         }
@@ -82,7 +87,7 @@ final class SubmitCommand implements Callable<Integer> {
         for (String file : files) {
             Outcome outcome = submit(file, clusters, client, out, err);
             outcomes.add(outcome);
-            if (unreachable(outcome)) {
+            if (outcome.schedulerGone()) {
                 files.subList(outcomes.size(), files.size())
                         .forEach(f -> outcomes.add(Outcome.failed(f, Koala.FAILURE, "not sent")));
                 break;
@@ -123,8 +128,8 @@ final class SubmitCommand implements Callable<Integer> {
             return new Outcome(file, 0, null, job);
         } catch (ApiException e) {
             err.println("koala: " + JobCommands.reason(e));
-            return Outcome.failed(file, JobCommands.status(e), JobCommands.unreachable(e) ? "scheduler unreachable"
-                    : "refused");
+            boolean gone = JobCommands.unreachable(e);
+            return new Outcome(file, JobCommands.status(e), gone ? "scheduler unreachable" : "refused", null, gone);
         }
     }
 
@@ -173,10 +178,6 @@ final class SubmitCommand implements Callable<Integer> {
         }
         return job.state().equals("FINISHED") ? new Outcome(submitted.file(), 0, null, job)
                 : new Outcome(submitted.file(), Koala.FAILURE, "job " + job.id() + " " + job.state(), job);
-    }
-
-    private static boolean unreachable(Outcome outcome) {
-        return "scheduler unreachable".equals(outcome.why());
     }
 
     /** The exit status of the whole call; with several files, those that failed are named. */

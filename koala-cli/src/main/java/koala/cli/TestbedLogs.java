@@ -7,7 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import koala.common.event.EventLine;
-import koala.fluent.master.MasterEventKind;
+import koala.fluent.wire.MasterEventKind;
 import koala.runner.EventKind;
 
 /**

@@ -122,7 +122,7 @@ final class EntityRun {
                     return stop(entity);
                 }
             } catch (ApiException e) {
-                if (e.status() >= 400 && e.status() < 500) {
+                if (e.refused()) {
                     log("runner disowns node " + node + ": " + e.getMessage());
                     return stop(entity);
                 }
@@ -143,7 +143,7 @@ final class EntityRun {
                 orders[0] = runner.hello(node, hello);
                 return true;
             } catch (ApiException e) {
-                if (e.status() >= 400 && e.status() < 500) {
+                if (e.refused()) {
                     log("runner did not take node " + node + ": " + e.getMessage());
                     return true;
                 }

@@ -200,7 +200,7 @@ public final class NodeLauncher {
                 answer[0] = request.get();
                 return true;
             } catch (ApiException e) {
-                if (e.status() >= 400 && e.status() < 500) {
+                if (e.refused()) {
                     log("scheduler refused node " + node + ": " + e.getMessage());
                     refused[0] = true;
                     return true;

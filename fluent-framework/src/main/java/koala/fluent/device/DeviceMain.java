@@ -59,7 +59,7 @@ public final class DeviceMain {
                 master.hello(new DeviceHello(node, url, slots));
                 return true;
             } catch (ApiException e) {
-                if (e.status() < 500) {
+                if (e.refused()) {
                     System.err.println("the master refused this DeviceManager: " + e.getMessage());
                     System.exit(2);
                 }

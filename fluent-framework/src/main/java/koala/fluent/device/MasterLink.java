@@ -104,7 +104,7 @@ public final class MasterLink {
         try {
             hello(new DeviceHello(first.node(), first.url(), first.slots(), live));
         } catch (ApiException e) {
-            if (e.status() >= 400 && e.status() < 500) {
+            if (e.refused()) {
                 throw e;
             }
             relocate(e.getMessage());
@@ -126,7 +126,7 @@ public final class MasterLink {
                 master.post("/apps/" + r.app() + "/done", r.done(), Map.class);
                 LOG.info("{}: reported {} to the master at {}", r.done().node(), r.app(), master.base());
             } catch (ApiException e) {
-                if (e.status() >= 500) {
+                if (!e.refused()) {
                     LOG.warn("{}: the master at {} did not take the end of {} ({}); kept until a master does",
                             r.done().node(), master.base(), r.app(), e.getMessage());
                     return;

@@ -21,6 +21,7 @@ import koala.fluent.AppOutcome;
 import koala.fluent.FrameworkState;
 import koala.fluent.PlacementOutcome;
 import koala.fluent.ResizeRequest;
+import koala.fluent.wire.MasterEventKind;
 import koala.fluent.wire.FluentMessages.AppDone;
 import koala.fluent.wire.FluentMessages.AppReply;
 import koala.fluent.wire.FluentMessages.DeviceHello;
@@ -222,9 +223,10 @@ public final class FrameworkManager {
         if (done.error() != null) {
             fail(entry, done.error());
         } else {
-            String check = Checks.describe(entry, done.result());
-            AppBook.State end = check.startsWith("MISMATCH") ? AppBook.State.FAILED : AppBook.State.FINISHED;
-            Map<String, Object> result = Checks.withCheck(entry, done.result());
+            Checks.Verdict verdict = Checks.check(entry, done.result());
+            String check = verdict.text();
+            AppBook.State end = verdict.ok() ? AppBook.State.FINISHED : AppBook.State.FAILED;
+            Map<String, Object> result = Checks.withCheck(entry, done.result(), verdict);
             journal.append(new JournalEntry.Ended(now(), app, end, check, result));
             book.ended(app, end, check, result);
             events.add(MasterEventKind.APP_FINISHED, app + " finished on " + done.node() + ": " + check,
@@ -295,7 +297,8 @@ public final class FrameworkManager {
         while (pending == null && !arrivals.isEmpty()) {
             Arrival next = arrivals.pollFirst();
             ResizeRequest up = state.growRequest(next.job().job());
-            events.add(next.job().job().id() + ": " + up.reason());
+            events.add(up.ask() || up.grow() == 0 ? MasterEventKind.NOTE : MasterEventKind.RESIZE_REPORTED,
+                    next.job().job().id() + ": " + up.reason(), EventLine.fields("job", next.job().job().id()));
             if (!up.ask()) {
                 place(next, up.reason());
                 continue;

@@ -10,13 +10,15 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import koala.common.event.EventLine;
+import koala.fluent.wire.FluentMessages.MasterEvent;
+import koala.fluent.wire.MasterEventKind;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
 /**
  * The master's decisions, each with its reason: logged, written to the metrics folder's
  * {@code events.log} as one JSON line each ({@link EventLine}: time, kind, text and the event's
- * fields), the latest kept, as text, for status.
+ * fields), the latest kept for status.
  */
 final class MasterEvents {
     private static final Logger LOG = LogManager.getLogger(FrameworkManager.class);
@@ -26,7 +28,7 @@ final class MasterEvents {
 
     private final InstantSource clock;
     private final MetricsLog log;
-    private final Deque<String> recent = new ArrayDeque<>();
+    private final Deque<MasterEvent> recent = new ArrayDeque<>();
 
     MasterEvents(InstantSource clock, MetricsLog log) {
         this.clock = clock;
@@ -40,16 +42,15 @@ final class MasterEvents {
 
     synchronized void add(MasterEventKind kind, String event, Map<String, ?> fields) {
         Instant now = clock.instant();
-        String line = TIME.format(now) + " " + event;
         LOG.info(event);
         log.event(new EventLine(now, kind.name(), event, new LinkedHashMap<>(fields)).json());
         if (recent.size() == KEEP) {
             recent.removeFirst();
         }
-        recent.addLast(line);
+        recent.addLast(new MasterEvent(TIME.format(now), kind, event));
     }
 
-    synchronized List<String> recent() {
+    synchronized List<MasterEvent> recent() {
         return List.copyOf(recent);
     }
 }

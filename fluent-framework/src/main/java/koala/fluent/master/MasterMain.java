@@ -16,6 +16,7 @@ import koala.common.runner.RunnerClient;
 import koala.common.runner.RunnerMessages.Status;
 import koala.common.time.Poll;
 import koala.fluent.device.Options;
+import koala.fluent.wire.MasterEventKind;
 import koala.fluent.wire.Secret;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
@@ -81,9 +82,9 @@ public final class MasterMain {
                 LOG.error("tick failed; the master goes on", e);
             }
         }, 1, 1, TimeUnit.SECONDS);
-        events.add("master of instance " + first.instance() + " (" + first.name() + ", " + first.policy()
-                + ") serving on port " + server.port() + ", " + slots + " slots per worker"
-                + logDir.map(d -> ", metrics in " + d).orElse(""));
+        events.add(MasterEventKind.STARTED, "master of instance " + first.instance() + " (" + first.name() + ", "
+                + first.policy() + ") serving on port " + server.port() + ", " + slots + " slots per worker"
+                + logDir.map(d -> ", metrics in " + d).orElse(""), Map.of("port", server.port()));
     }
 
     /** The runner answers before the master starts (it waited for this entity's hello); a few tries cover a slow start. */

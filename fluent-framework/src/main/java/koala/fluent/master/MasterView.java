@@ -8,6 +8,7 @@ import koala.fluent.Application;
 import koala.fluent.FrameworkState;
 import koala.fluent.Metrics;
 import koala.fluent.Worker;
+import koala.fluent.wire.FluentMessages.MasterEvent;
 import koala.fluent.wire.FluentMessages.MasterStatus;
 import koala.fluent.wire.FluentMessages.WorkerView;
 
@@ -17,7 +18,7 @@ final class MasterView {
     }
 
     static MasterStatus of(long instance, FrameworkState state, Instant now, List<AppBook.Entry> apps,
-                           Map<String, String> urls, List<String> events) {
+                           Map<String, String> urls, List<MasterEvent> events) {
         Metrics m = state.metrics(now);
         Map<String, Integer> counters = new LinkedHashMap<>();
         counters.put("accepted", m.accepted());

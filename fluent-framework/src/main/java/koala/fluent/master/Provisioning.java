@@ -3,10 +3,10 @@ package koala.fluent.master;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import koala.common.http.ApiException;
 import koala.common.runner.RunnerMessages;
@@ -18,6 +18,7 @@ import koala.fluent.FrameworkState;
 import koala.fluent.Metrics;
 import koala.fluent.ResizeRequest;
 import koala.fluent.Worker;
+import koala.fluent.wire.MasterEventKind;
 import koala.fluent.wire.FluentMessages.MetricsSample;
 import koala.provisioning.PolicyKind;
 
@@ -39,8 +40,9 @@ final class Provisioning {
     private Status status;
     private Instant lastSample = Instant.MIN;
     private Instant lastAsked = Instant.MIN;
-    private String lastRelease = "";
-    private String unasked;
+    /** What has been said since the releases last went through, so a refusal repeated every second is said once. */
+    private final Set<String> told = new HashSet<>();
+    private ResizeRequest unasked;
 
     Provisioning(Runner runner, Status first, MasterEvents events, MetricsLog metrics, int slotsPerWorker) {
         this.runner = runner;
@@ -90,11 +92,11 @@ final class Provisioning {
         }
         ResizeRequest down = state.releaseRequest(now);
         if (down.release().isEmpty()) {
-            lastRelease = "";
+            told.clear();
             return List.of();
         }
         if (!down.ask()) {
-            unasked = down.reason(); // logged with the next sample, not every second
+            unasked = down; // logged with the next sample, not every second
             return List.of();
         }
         lastAsked = now;
@@ -104,12 +106,13 @@ final class Provisioning {
                 events.add(MasterEventKind.RELEASED, down.reason() + " → released " + result.released(),
                         Map.of("nodes", result.released()));
                 result.released().forEach(reported::remove);
-                lastRelease = "";
+                told.clear();
             }
-            result.refused().forEach(r -> once("runner kept " + r.node() + ": " + r.reason()));
+            result.refused().forEach(r -> once("kept " + r.node(), "runner kept " + r.node() + ": " + r.reason()));
             return result.released();
         } catch (ApiException e) {
-            once("runner refused the release of " + down.release() + ": " + e.getMessage());
+            once("release refused " + down.release(), "runner refused the release of " + down.release() + ": "
+                    + e.getMessage());
             return List.of();
         }
     }
@@ -125,7 +128,7 @@ final class Provisioning {
                 runner.activity(w.id(), now.busy(), now.since());
                 reported.put(w.id(), now);
             } catch (ApiException e) {
-                once("runner did not take " + w.id() + "'s activity: " + e.getMessage());
+                once("activity " + w.id(), "runner did not take " + w.id() + "'s activity: " + e.getMessage());
             }
         }
     }
@@ -140,7 +143,7 @@ final class Provisioning {
         }
         lastSample = now;
         if (unasked != null) {
-            once(unasked);
+            once("unasked " + unasked.release(), MasterEventKind.RESIZE_REPORTED, unasked.reason());
             unasked = null;
         }
         try {
@@ -166,12 +169,14 @@ final class Provisioning {
         return registered.stream().filter(node -> !held.contains(node)).toList();
     }
 
-    /** Logs a release that is not asked or not granted once, not every second: numbers aside, as long as it stays the same. */
-    private void once(String event) {
-        String kind = event.replaceAll("[0-9.]+", "#");
-        if (!Objects.equals(kind, lastRelease)) {
-            events.add(event);
-            lastRelease = kind;
+    /** Says {@code event} unless what it is {@code about} was said since the releases last went through. */
+    private void once(String about, String event) {
+        once(about, MasterEventKind.NOTE, event);
+    }
+
+    private void once(String about, MasterEventKind kind, String event) {
+        if (told.add(about)) {
+            events.add(kind, event, Map.of());
         }
     }
 

@@ -120,6 +120,14 @@ public final class FluentMessages {
         }
     }
 
+    /** One of the master's latest decisions: when (local time of day), what kind, and the text with its reason. */
+    public record MasterEvent(String at, MasterEventKind kind, String text) {
+        @Override
+        public String toString() {
+            return at + " " + text;
+        }
+    }
+
     /** One worker in the master's registry. */
     public record WorkerView(String node, String url, int slots, int usedSlots, List<String> running,
                              Instant idleSince) {
@@ -134,7 +142,7 @@ public final class FluentMessages {
      */
     public record MasterStatus(long instance, String policy, long tIdleMillis, int slotsPerWorker,
                                List<WorkerView> workers, List<String> queue, List<AppReply> apps,
-                               Map<String, Integer> counters, List<String> events) {
+                               Map<String, Integer> counters, List<MasterEvent> events) {
         public MasterStatus {
             workers = List.copyOf(workers);
             queue = List.copyOf(queue);

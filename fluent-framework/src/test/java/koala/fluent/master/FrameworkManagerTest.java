@@ -181,7 +181,7 @@ class FrameworkManagerTest {
         assertThat(master.status().apps()).isEmpty();
         master.submit(new JobRequest("good", List.of(RL)));
         assertThat(runner.calls).as("the refused jobs took no id").containsExactly("grow 1");
-        assertThat(master.status().events()).anySatisfy(e -> assertThat(e).contains("job j1 (good) arrived"));
+        assertThat(master.status().events()).anySatisfy(e -> assertThat(e.text()).contains("job j1 (good) arrived"));
     }
 
     @Test
@@ -233,7 +233,7 @@ class FrameworkManagerTest {
         assertThat(second.status().workers()).extracting(w -> w.node() + " " + w.running())
                 .containsExactly("w1 [j1.rl1]", "w2 [j1.swc1]");
         assertThat(deployed).as("nothing started again").isEmpty();
-        assertThat(second.status().events()).anySatisfy(e -> assertThat(e).contains("recovered from the journal")
+        assertThat(second.status().events()).anySatisfy(e -> assertThat(e.text()).contains("recovered from the journal")
                 .contains("2 workers, 2 applications running, 2 queued"));
 
         // w1 reports in with its RL; the word count finished while no master was there: w2 still has its report

@@ -45,6 +45,14 @@ public class ApiException extends RuntimeException {
         return status == 503 || status == 504;
     }
 
+    /**
+     * Whether the server read the request and refused it (a 4xx: unknown, not allowed, in conflict,
+     * invalid): the same request will be refused again, so a caller gives up rather than retries.
+     */
+    public boolean refused() {
+        return status >= 400 && status < 500;
+    }
+
     /** Whether the server was never reached: nothing is listening, or the network is in the way. */
     public boolean unreached() {
         return unreached;

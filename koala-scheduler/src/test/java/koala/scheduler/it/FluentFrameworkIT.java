@@ -98,7 +98,7 @@ class FluentFrameworkIT {
             Awaitility.await("workers released after t_idle").atMost(Duration.ofSeconds(30))
                     .pollInterval(Duration.ofMillis(500)).until(() -> rpc.status().role("worker").isEmpty());
             assertThat(fluent.status().workers()).isEmpty();
-            assertThat(fluent.status().events()).anySatisfy(e -> assertThat(e).contains("ask to release")
+            assertThat(fluent.status().events()).anySatisfy(e -> assertThat(e.text()).contains("ask to release")
                     .contains(">= t_idle 4 s").contains("released"));
             assertThat(client.framework(runner.instance()).history())
                     .anySatisfy(t -> assertThat(t.reason()).contains("t_idle"));
@@ -204,7 +204,7 @@ class FluentFrameworkIT {
             assertThat(client.framework(runner.instance()).state()).isEqualTo("RUNNING");
             assertThat(rpc.status().events()).anySatisfy(e -> assertThat(e).contains("restarting it on its node")
                     .contains("restart 1 of 3"));
-            assertThat(master.status().events()).anySatisfy(e -> assertThat(e).contains("recovered from the journal"));
+            assertThat(master.status().events()).anySatisfy(e -> assertThat(e.text()).contains("recovered from the journal"));
 
             awaitEnded(master, job.job());
             JobReply done = master.job(job.job());

@@ -1,4 +1,4 @@
-package koala.fluent.master;
+package koala.fluent.wire;
 
 /**
  * What a master event is about: the {@code kind} of its JSON line in {@code events.log}
@@ -23,6 +23,13 @@ public enum MasterEventKind {
     APP_FINISHED,
     /** An application failed: field app. */
     APP_FAILED,
-    /** Anything else worth a line: placements, start-up, settings, refusals. */
+    /** The master started serving: its instance, port and slots per worker. */
+    STARTED,
+    /**
+     * A grow or release the policy computes but does not ask for (Static, Proactive: the runner
+     * resizes), so its reasoning can be compared with what the runner does.
+     */
+    RESIZE_REPORTED,
+    /** Anything else worth a line: placements, settings, refusals. */
     NOTE
 }
