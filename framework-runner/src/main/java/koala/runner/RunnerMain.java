@@ -31,7 +31,8 @@ import org.apache.logging.log4j.Logger;
 
 /**
  * A framework runner process, one per instance: {@code RunnerMain --scheduler URL --jdf FILE
- * --config GRID [--port N] [--state DIR] [--runner-gone S] [--deploy-timeout S]}. It prints
+ * --config GRID [--port N] [--state DIR] [--runner-gone S] [--deploy-timeout S] [--as USER]}
+ * ({@code --as}: an admin's runner, acting for the instance's owner). It prints
  * {@code READY <instance> <rpc url>} once the instance is registered, keeps its durable state in
  * {@code runner-ID.json} in the state directory (url, token, pid and all it knows of the instance;
  * readable only by its owner; see {@link RunnerState}), deploys the instance and runs until the
@@ -66,7 +67,8 @@ public final class RunnerMain {
                 Integer.parseInt(options.getOrDefault("--port", "0")),
                 Path.of(options.getOrDefault("--state", System.getProperty("java.io.tmpdir"))),
                 Duration.ofSeconds(Long.parseLong(options.getOrDefault("--runner-gone", "120"))),
-                Duration.ofSeconds(Long.parseLong(options.getOrDefault("--deploy-timeout", "180"))), true)));
+                Duration.ofSeconds(Long.parseLong(options.getOrDefault("--deploy-timeout", "180"))), true,
+                options.get("--as"))));
     }
 
     /**
@@ -74,12 +76,20 @@ public final class RunnerMain {
      *
      * @param supervised whether the scheduler restarts this runner should it die (a runner process of its
      *                   own); not one inside another program, such as a test's
+     * @param actingFor  the user an admin's runner acts for ({@code --as}), who owns the instance; null: the
+     *                   runner's own user
      */
     public record Setup(JobDescription jdf, String jdfText, Path gridFile, URI scheduler, int port, Path stateDir,
-                        Duration runnerGone, Duration deployTimeout, boolean supervised) {
+                        Duration runnerGone, Duration deployTimeout, boolean supervised, String actingFor) {
         public Setup(JobDescription jdf, String jdfText, Path gridFile, URI scheduler, int port, Path stateDir,
                      Duration runnerGone, Duration deployTimeout) {
-            this(jdf, jdfText, gridFile, scheduler, port, stateDir, runnerGone, deployTimeout, false);
+            this(jdf, jdfText, gridFile, scheduler, port, stateDir, runnerGone, deployTimeout, false, null);
+        }
+
+        /** The same, acting for {@code user} (see {@code actingFor}). */
+        public Setup actingFor(String user) {
+            return new Setup(jdf, jdfText, gridFile, scheduler, port, stateDir, runnerGone, deployTimeout, supervised,
+                    user);
         }
     }
 
@@ -115,7 +125,7 @@ public final class RunnerMain {
         RunnerState.Launch launch = new RunnerState.Launch(setup.scheduler().toString(), setup.jdf().source(),
                 setup.jdfText(), setup.gridFile().toAbsolutePath().toString(), secret(), setup.runnerGone().toSeconds(),
                 setup.deployTimeout().toSeconds(), JavaCommand.currentJava().toString(),
-                System.getProperty("java.class.path"));
+                System.getProperty("java.class.path"), setup.actingFor());
         FrameworkRunner runner = runner(setup.jdf(), launch, url, token, clock);
         new RunnerApi(runner, token, clock).routes(server);
         server.start();
@@ -137,7 +147,8 @@ public final class RunnerMain {
         int workers = jdf.components().stream().filter(c -> Entities.WORKER.equals(c.role()))
                 .mapToInt(c -> c.count()).sum();
         SiteSettings settings = new SiteSettings(grid, SettingsLayer.parse(jdf.framework()).withInitialWorkers(workers));
-        return new FrameworkRunner(clock, jdf, new Schedd(new SchedulerClient(URI.create(launch.scheduler()))),
+        return new FrameworkRunner(clock, jdf, new Schedd(new SchedulerClient(URI.create(launch.scheduler()))
+                        .actingFor(launch.actingFor())),
                 new Deployd(jdf, url.toString(), token, launch.deviceToken()), settings,
                 Duration.ofSeconds(launch.runnerGoneSeconds()),
                 GridConfig.load(grid).seconds("scheduler.nodeGiveUp", Duration.ofSeconds(300)));
@@ -197,7 +208,7 @@ public final class RunnerMain {
         try (JsonHttpServer server = new JsonHttpServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8)) {
             URI url = URI.create("http://127.0.0.1:" + server.port());
             RunnerState.Launch launch = new RunnerState.Launch("http://127.0.0.1:1", "train.jdf", text,
-                    gridFile.toString(), secret(), 120, 180, JavaCommand.currentJava().toString(), "");
+                    gridFile.toString(), secret(), 120, 180, JavaCommand.currentJava().toString(), "", null);
             FrameworkRunner runner = runner(jdf, launch, url, "train", InstantSource.system());
             new RunnerApi(runner, "train", InstantSource.system()).routes(server);
             server.start();

@@ -21,9 +21,11 @@ public record RunnerState(long instance, String url, String token, long pid, Lau
      *
      * @param deviceToken the secret the instance's entities share (their workers prove to the master with it)
      * @param java        the Java the runner ran on, and its class path: a restart runs the same code
+     * @param actingFor   the user an admin's runner acts for, who owns the instance (null: the runner's own user)
      */
     public record Launch(String scheduler, String jdfFile, String jdfText, String gridFile, String deviceToken,
-                         long runnerGoneSeconds, long deployTimeoutSeconds, String java, String classpath) {
+                         long runnerGoneSeconds, long deployTimeoutSeconds, String java, String classpath,
+                         String actingFor) {
     }
 
     /**

@@ -108,6 +108,6 @@ class StateFileTest {
     private static RunnerState state(RunnerState.Book book) {
         return new RunnerState(31, "http://10.0.0.1:41234", "t0ken", 4242, new RunnerState.Launch(
                 "unix:/run/koala/scheduler.sock", "it.jdf", "+( &(jobType = framework) )", "/etc/koala/grid.properties",
-                "d3vice", 120, 180, "/usr/lib/jvm/java-17/bin/java", "/opt/koala/lib/a.jar:/opt/koala/lib/b.jar"), book);
+                "d3vice", 120, 180, "/usr/lib/jvm/java-17/bin/java", "/opt/koala/lib/a.jar:/opt/koala/lib/b.jar", "alice"), book);
     }
 }

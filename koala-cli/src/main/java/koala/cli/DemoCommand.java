@@ -47,7 +47,7 @@ final class DemoCommand implements Callable<Integer> {
         section("1. The testbed: independent SGE cells on this machine");
         testbed.up(TestbedPlan.of(null, List.of(), 1, null));
         GridConfig grid = GridConfig.load(testbed.gridConfig());
-        SchedulerClient client = new SchedulerClient(grid.schedulerAddress());
+        SchedulerClient client = TestbedUser.client(grid);
         SchedulerDaemon own = running(client) ? null : startScheduler(grid);
         try {
             return placement ? walk(grid, client) : new FrameworkDemo(client, testbed.gridConfig()).run(3);

@@ -61,7 +61,7 @@ final class FrameworkDemo {
                 + "no workers; F_max " + F_MAX + ", t_idle " + T_IDLE + " s");
         Path jdf = FluentCommands.writeJdf("demo", "ondemand", 0, F_MAX, "(tIdle = " + T_IDLE + ")(samplePeriod = 2)",
                 4, null);
-        RunnerLaunch.Launched launched = RunnerLaunch.start(jdf, gridFile, client.base());
+        RunnerLaunch.Launched launched = RunnerLaunch.start(jdf, gridFile, client);
         System.out.println("  instance " + launched.instance() + ", JDF " + jdf + ", runner log " + launched.log());
         String state = RunnerLaunch.follow(launched, Duration.ofMinutes(2), false);
         if (!state.equals("RUNNING")) {

@@ -16,6 +16,10 @@ final class GridOptions {
             + "unix:<scheduler.socket> from the grid configuration; an http:// address needs a token in $KOALA_TOKEN)")
     URI scheduler;
 
+    @Option(names = "--as", paramLabel = "USER", description = "act for USER (admins only, as Slurm's --uid): what "
+            + "this command submits is USER's and runs as USER (default: $KOALA_AS)")
+    String actingFor;
+
     private GridConfig loaded;
 
     Path configFile() {
@@ -32,6 +36,7 @@ final class GridOptions {
 
     /** The scheduler as a command reaches it: a connection per call, no threads (the command is short-lived). */
     SchedulerClient client() {
-        return SchedulerClient.shortLived(scheduler != null ? scheduler : grid().schedulerAddress());
+        return SchedulerClient.shortLived(scheduler != null ? scheduler : grid().schedulerAddress())
+                .actingFor(actingFor != null ? actingFor : System.getenv("KOALA_AS"));
     }
 }

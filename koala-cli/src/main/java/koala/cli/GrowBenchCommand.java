@@ -51,7 +51,7 @@ final class GrowBenchCommand implements Callable<Integer> {
         Testbed testbed = TestbedCommand.testbed(System.out);
         testbed.up(TestbedPlan.of(null, List.of(), 1, null));
         GridConfig grid = GridConfig.load(testbed.gridConfig());
-        SchedulerClient client = new SchedulerClient(grid.schedulerAddress());
+        SchedulerClient client = TestbedUser.client(grid);
         SchedulerDaemon own = reachable(client) ? null : SchedulerDaemon.start(grid, KoalaHome.dir());
         try {
             Duration onDemand = initialDeployment(grid, client, "ondemand", 0);
@@ -185,7 +185,7 @@ final class GrowBenchCommand implements Callable<Integer> {
                         java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
         RunnerMain.Setup setup = new RunnerMain.Setup(JdfParser.parse("bench.jdf", jdf,
                 new ClusterCatalog(grid.nodeCounts()), PolicyKind.shortNames()), jdf, grid.file(), client.base(), 0, dir,
-                Duration.ofSeconds(30), WAIT);
+                Duration.ofSeconds(30), WAIT).actingFor(client.actingFor().orElse(null));
         return RunnerMain.start(setup, InstantSource.system());
     }
 

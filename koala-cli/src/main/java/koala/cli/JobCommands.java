@@ -53,7 +53,7 @@ final class JobCommands {
         } catch (ApiException e) {
             return refused(e);
         }
-        RunnerLaunch.Launched launched = RunnerLaunch.start(file, grid.configFile(), client.base());
+        RunnerLaunch.Launched launched = RunnerLaunch.start(file, grid.configFile(), client);
         if (!json) {
             System.out.printf("framework instance %d: runner pid %d, RPC %s%n", launched.instance(), launched.pid(),
                     launched.url());

@@ -45,14 +45,14 @@ final class RunnerFailoverBenchCommand implements Callable<Integer> {
         // a scheduler of this build's own, whatever else runs: it is the one whose supervisor is measured
         GridConfig grid = GridConfig.load(ownConfig(testbed.gridConfig()));
         SchedulerDaemon own = SchedulerDaemon.start(grid, KoalaHome.dir());
-        SchedulerClient client = new SchedulerClient(grid.schedulerAddress());
+        SchedulerClient client = TestbedUser.client(grid);
         Path jdf = Files.createTempFile("koala-bench-failover-", ".jdf");
         try {
             Files.writeString(jdf, "+( &(jobType = framework)(name = bench-failover)(role = master)(count = 1)"
                     + "(executable = /bin/sleep)(arguments = 100000)(provisioning = static)(samplePeriod = 2) )"
                     + " ( &(role = orchestrator)(count = 1)(executable = /bin/sleep)(arguments = 100000) )"
                     + " ( &(role = worker)(count = 2)(executable = /bin/sleep)(arguments = 100000) )");
-            RunnerLaunch.Launched runner = RunnerLaunch.start(jdf, grid.file(), grid.schedulerAddress());
+            RunnerLaunch.Launched runner = RunnerLaunch.start(jdf, grid.file(), client);
             try {
                 return measure(client, runner);
             } finally {

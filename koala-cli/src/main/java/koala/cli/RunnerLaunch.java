@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import com.fasterxml.jackson.databind.JsonNode;
+import koala.common.api.SchedulerClient;
 import koala.common.grid.KoalaHome;
 import koala.common.http.ApiException;
 import koala.common.json.Json;
@@ -65,16 +66,20 @@ final class RunnerLaunch {
         return KoalaHome.dir().resolve("runners");
     }
 
-    static Launched start(Path jdf, Path gridFile, URI scheduler) throws IOException {
+    /** Starts the runner of {@code jdf}, calling the scheduler as {@code scheduler} does (and for whom it acts). */
+    static Launched start(Path jdf, Path gridFile, SchedulerClient scheduler) throws IOException {
         // the runners' state holds their instances' tokens: a directory only its owner (and root) reads
         Files.createDirectories(dir(), java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
                 java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
         String stamp = STAMP.format(InstantSource.system().instant());
         Path log = dir().resolve("runner-" + stamp + ".log");
         List<String> line = new ArrayList<>(List.of("setsid"));
+        List<String> args = new ArrayList<>(List.of("--scheduler", scheduler.base().toString(),
+                "--jdf", jdf.toAbsolutePath().toString(), "--config", gridFile.toAbsolutePath().toString(),
+                "--state", dir().toString()));
+        scheduler.actingFor().ifPresent(user -> args.addAll(List.of("--as", user)));
         line.addAll(JavaCommand.of("koala.runner.RunnerMain", RuntimeImage.currentClasspath(),
-                "--scheduler", scheduler.toString(), "--jdf", jdf.toAbsolutePath().toString(),
-                "--config", gridFile.toAbsolutePath().toString(), "--state", dir().toString()).commandLine());
+                args.toArray(String[]::new)).commandLine());
         Process process = new ProcessBuilder(line).redirectErrorStream(true).redirectOutput(log.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile())).start();
         String[] ready = new String[1];

@@ -94,7 +94,7 @@ final class TestbedExperiment implements Callable<Integer> {
             return Koala.FAILURE;
         }
         GridConfig grid = GridConfig.load(gridFile);
-        SchedulerClient client = new SchedulerClient(grid.schedulerAddress());
+        SchedulerClient client = TestbedUser.client(grid);
         SchedulerDaemon own = GrowBenchCommand.reachable(client) ? null : SchedulerDaemon.start(grid, KoalaHome.dir());
         o.println(own == null ? "scheduler: the one running at " + client.base() : "scheduler: started here, "
                 + own.url());

@@ -68,7 +68,7 @@ final class TestbedRun {
         int initial = setup.initialWorkers(policy);
         Path jdf = FluentCommands.writeJdf("testbed-" + policy.shortName(), policy.shortName(), initial,
                 setup.fMax(policy), setup.jdfAttributes(policy, Runtime.getRuntime().availableProcessors()), 1, null);
-        RunnerLaunch.Launched launched = RunnerLaunch.start(jdf, gridFile, client.base());
+        RunnerLaunch.Launched launched = RunnerLaunch.start(jdf, gridFile, client);
         long id = launched.instance();
         try {
             String state = RunnerLaunch.follow(launched, DEPLOY, true);

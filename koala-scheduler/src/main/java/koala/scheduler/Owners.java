@@ -13,6 +13,21 @@ final class Owners {
         this.book = book;
     }
 
+    /** The lowest uid that may own a job: below it are root and the system accounts (Debian's FIRST_UID). */
+    static final int FIRST_UID = 1000;
+
+    /**
+     * Passes when {@code caller} may own a job or an allocation: KOALA runs each job as its owner,
+     * and runs none as root or a system account.
+     */
+    static void mayOwn(Caller caller) {
+        if (caller.uid() < FIRST_UID) {
+            throw new Forbidden(caller.user() + " (uid " + caller.uid() + ") may not own a job: KOALA runs every job as "
+                    + "its owner, and none as root or a system account (uid below " + FIRST_UID + "). Submit as an "
+                    + "ordinary user, or, as an admin, for one: koala submit --as USER ...");
+        }
+    }
+
     /**
      * Passes when {@code caller} may {@code action} job {@code id}, or when there is no such job (the
      * operation then answers that itself); otherwise {@link Forbidden} with whose it is.

@@ -227,6 +227,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         return new SchedulerApi.Operations() {
             @Override
             public Object submit(Caller c, SubmitRequest r) {
+                Owners.mayOwn(c);
                 return loop.call(() -> s.submit(r.file(), r.jdf(), c.user(), r.requestId()));
             }
 
@@ -255,6 +256,7 @@ public final class SchedulerDaemon implements AutoCloseable {
 
             @Override
             public Object allocate(Caller c, AllocationRequest r) {
+                Owners.mayOwn(c);
                 return loop.call(() -> s.allocations().open(r.owner(), c.user(), r.requestId()));
             }
 

@@ -84,6 +84,7 @@ final class SiteAgents implements AutoCloseable {
                 start(site);
             }
         }
+        reattachUserAgents(known);
     }
 
     /** Why {@code site} cannot be reached at all now: a remote site whose SSH link is down. */
@@ -116,7 +117,7 @@ final class SiteAgents implements AutoCloseable {
         }
         String key = site + "/" + owner;
         synchronized (userAgents) {
-            AgentProcess known = userAgents.get(key);
+            UserAgent known = userAgents.get(key);
             if (known != null && known.alive()) {
                 return new Pilots.Agent(known.client(), owner);
             }
@@ -124,7 +125,7 @@ final class SiteAgents implements AutoCloseable {
             AgentSecret secret = AgentSecret.random();
             AgentProcess agent = AgentProcess.startForUser(config, owner, grid.file(), koalaHome, START_TIMEOUT, secret,
                     USER_AGENT_IDLE);
-            userAgents.put(key, agent);
+            userAgents.put(key, new UserAgent(agent.client(), agent.pid(), agent));
             store.saveAgent(new Store.AgentRecord(key, agent.url().toString(), agent.pid(), secret.value()));
             // it serves before its DRMAA session is open, and refuses pilots until then (done off the
             // loop: this runs on the site's submission thread)
@@ -147,7 +148,41 @@ final class SiteAgents implements AutoCloseable {
     /** How long a user's agent lives without calls. */
     static final Duration USER_AGENT_IDLE = Duration.ofMinutes(10);
 
-    private final Map<String, AgentProcess> userAgents = new java.util.HashMap<>();
+    private final Map<String, UserAgent> userAgents = new java.util.HashMap<>();
+
+    /**
+     * A user's agent on a site: started here ({@code process}), or re-attached after a crash (no
+     * process handle of ours, only its pid).
+     */
+    private record UserAgent(SiteAgentClient client, long pid, AgentProcess process) {
+        boolean alive() {
+            return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        }
+
+        void stop() {
+            if (process != null) {
+                process.close();
+            } else {
+                ProcessHandle.of(pid).ifPresent(p -> {
+                    p.descendants().forEach(ProcessHandle::destroy);
+                    p.destroy();
+                });
+            }
+        }
+    }
+
+    /** The users' agents recorded before a crash that still answer serve their users' pilots again. */
+    private void reattachUserAgents(Map<String, Store.AgentRecord> known) {
+        known.values().stream().filter(a -> a.site().contains("/")).filter(SiteAgents::answers).forEach(a -> {
+            String[] siteAndUser = a.site().split("/", 2);
+            LOG.info("re-attached to the agent of site {} for {}'s pilots at {}", siteAndUser[0], siteAndUser[1],
+                    a.url());
+            synchronized (userAgents) {
+                userAgents.put(a.site(), new UserAgent(new SiteAgentClient(URI.create(a.url()),
+                        AgentSecret.of(a.secret())), a.pid(), null));
+            }
+        });
+    }
 
     private final Map<String, Boolean> ordinary = new ConcurrentHashMap<>();
 
@@ -235,7 +270,7 @@ final class SiteAgents implements AutoCloseable {
         remotes.values().forEach(RemoteSite::close);
         started.values().forEach(AgentProcess::close);
         synchronized (userAgents) {
-            userAgents.values().forEach(AgentProcess::close);
+            userAgents.values().forEach(UserAgent::stop);
         }
         pids.forEach((site, pid) -> {
             if (!started.containsKey(site) || started.get(site).pid() != pid) {

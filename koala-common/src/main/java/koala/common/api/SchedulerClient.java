@@ -14,6 +14,7 @@ public final class SchedulerClient {
 
     private final JsonHttpClient http;
     private final Duration retryFor;
+    private final String actingFor;
 
     /**
      * A client of the scheduler at {@code base}: {@code unix:/PATH} for its Unix socket (the caller is
@@ -25,8 +26,13 @@ public final class SchedulerClient {
     }
 
     private SchedulerClient(JsonHttpClient http, Duration retryFor) {
-        this.http = http;
+        this(http, retryFor, null);
+    }
+
+    private SchedulerClient(JsonHttpClient http, Duration retryFor, String actingFor) {
+        this.http = actingFor == null ? http : http.withHeader(ACT_FOR, actingFor);
         this.retryFor = retryFor;
+        this.actingFor = actingFor;
     }
 
     /**
@@ -36,6 +42,23 @@ public final class SchedulerClient {
     public static SchedulerClient shortLived(URI base) {
         return isUnix(base) ? new SchedulerClient(new SchedulerClient(base).http, USER_RETRY_FOR)
                 : new SchedulerClient(withToken(JsonHttpClient.shortLived(base, TIMEOUT)), USER_RETRY_FOR);
+    }
+
+    /**
+     * The header with which an admin acts for another user ({@code koala submit --as USER}, as Slurm's
+     * {@code --uid}): the scheduler takes the request as that user's, and refuses it from anyone
+     * but an admin.
+     */
+    public static final String ACT_FOR = "Koala-Act-For";
+
+    /** This client acting for {@code user} (an admin's client only; null or blank: as itself). */
+    public SchedulerClient actingFor(String user) {
+        return user == null || user.isBlank() ? this : new SchedulerClient(http, retryFor, user.strip());
+    }
+
+    /** The user this client acts for, if it does: a process it starts (a framework runner) acts for the same. */
+    public java.util.Optional<String> actingFor() {
+        return java.util.Optional.ofNullable(actingFor);
     }
 
     private boolean socketMissing() {

@@ -60,9 +60,14 @@ public final class JsonHttpClient {
 
     /** The same client (sharing its connections) sending {@code Authorization: Bearer TOKEN} on every request. */
     public JsonHttpClient withBearer(String token) {
-        Map<String, String> withToken = new HashMap<>(headers);
-        withToken.put("Authorization", "Bearer " + token);
-        return new JsonHttpClient(base, timeout, transport, withToken);
+        return withHeader("Authorization", "Bearer " + token);
+    }
+
+    /** The same client (sharing its connections) sending {@code name: value} on every request. */
+    public JsonHttpClient withHeader(String name, String value) {
+        Map<String, String> more = new HashMap<>(headers);
+        more.put(name, value);
+        return new JsonHttpClient(base, timeout, transport, more);
     }
 
     public URI base() {

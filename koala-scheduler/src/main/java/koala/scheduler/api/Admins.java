@@ -6,6 +6,7 @@ import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * Who is an admin: root, and the members of the group named by {@code admin.group} (default
@@ -47,6 +48,13 @@ public final class Admins {
         String gid = entry.get()[2];
         return lines(etcPasswd).stream().map(l -> l.split(":", -1))
                 .anyMatch(f -> f.length >= 4 && f[0].equals(user) && f[3].equals(gid));
+    }
+
+    /** The uid of local account {@code user}, from the password file. */
+    public OptionalInt uid(String user) {
+        return lines(etcPasswd).stream().map(l -> l.split(":", -1))
+                .filter(f -> f.length >= 3 && f[0].equals(user) && f[2].matches("[0-9]{1,9}"))
+                .mapToInt(f -> Integer.parseInt(f[2])).findFirst();
     }
 
     private static List<String> lines(Path file) {

@@ -2,10 +2,12 @@ package koala.scheduler.api;
 
 import java.time.Duration;
 import java.time.InstantSource;
+import koala.common.api.SchedulerClient;
 import koala.common.api.TokenView;
 import koala.common.auth.Identity;
 import koala.common.auth.TokenRefused;
 import koala.common.auth.Tokens;
+import koala.common.failure.Forbidden;
 import koala.common.http.ApiException;
 import koala.common.http.PeerCredentials;
 import koala.common.http.Request;
@@ -30,7 +32,28 @@ public final class Callers {
         this.clock = clock;
     }
 
+    /**
+     * The caller, or, when an admin sends {@link SchedulerClient#ACT_FOR}, the user they act for
+     * (as that user, not as an admin; the audit log names both).
+     */
     public Caller of(Request r) {
+        Caller caller = identified(r);
+        String user = r.header(SchedulerClient.ACT_FOR).map(String::strip).orElse("");
+        return user.isEmpty() || user.equals(caller.user()) ? caller : actingFor(caller, user);
+    }
+
+    private Caller actingFor(Caller admin, String user) {
+        if (!admin.admin()) {
+            throw new Forbidden(admin.user() + " may not act for " + user + ": only admins may (root and the members of "
+                    + admins.group() + ")", SchedulerClient.ACT_FOR);
+        }
+        int uid = admins.uid(user).orElseThrow(() -> ApiException.badRequest(SchedulerClient.ACT_FOR,
+                "no account '" + user + "' on this host"));
+        return new Caller(user, uid, false, admin.via() + " for admin " + admin.user());
+    }
+
+    /** The caller the kernel or the token names, acting for nobody. */
+    Caller identified(Request r) {
         if (r.peer().credentials().isPresent()) {
             PeerCredentials c = r.peer().credentials().get();
             return new Caller(c.user(), c.uid(), admins.isAdmin(c.user(), c.uid()), UNIX);

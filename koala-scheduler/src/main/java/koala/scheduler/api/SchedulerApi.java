@@ -177,7 +177,13 @@ public final class SchedulerApi {
         }
 
         <T> T change(Request r, String action, String target, Function<Caller, T> work) {
-            Caller caller = callers.of(r);
+            Caller caller;
+            try {
+                caller = callers.of(r);
+            } catch (Forbidden e) { // an act-for by one who may not
+                audit.denied(callers.identified(r), action, target, e.getMessage());
+                throw e;
+            }
             try {
                 T result = work.apply(caller);
                 audit.done(caller, action, target);

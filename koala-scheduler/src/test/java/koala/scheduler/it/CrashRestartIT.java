@@ -32,7 +32,7 @@ class CrashRestartIT {
         Path config = TestScheduler.config(Map.of());
         GridConfig grid = GridConfig.load(config);
         Process first = startScheduler(config);
-        SchedulerClient client = new SchedulerClient(grid.schedulerAddress());
+        SchedulerClient client = new SchedulerClient(grid.schedulerAddress()).actingFor(TestScheduler.OWNER);
         long running = TestScheduler.submit(client, "survivor", "+(&(resourceManagerContact = \"fs1\")(count = 2)"
                 + "(executable = \"/bin/sleep\")(arguments = \"15\"))(&(resourceManagerContact = \"fs2\")(count = 1)"
                 + "(executable = \"/bin/sleep\")(arguments = \"15\"))").id();

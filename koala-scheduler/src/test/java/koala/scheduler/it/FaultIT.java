@@ -78,7 +78,7 @@ class FaultIT {
         GridConfig grid = GridConfig.load(config);
         dir = TestScheduler.nodeDir("koala-fault-it");
         Process scheduler = startScheduler(config);
-        client = new SchedulerClient(grid.schedulerAddress());
+        client = new SchedulerClient(grid.schedulerAddress()).actingFor(TestScheduler.OWNER);
         ScheduledExecutorService load = Executors.newScheduledThreadPool(2);
         Runner stat = null;
         Runner ondemand = null;
@@ -446,7 +446,8 @@ class FaultIT {
             Path log = state.resolve("runner.log");
             JavaCommand command = JavaCommand.of("koala.runner.RunnerMain", RuntimeImage.currentClasspath(),
                     "--scheduler", test.client.base().toString(), "--jdf", file.toString(), "--config",
-                    test.config.toString(), "--state", state.toString(), "--deploy-timeout", "90");
+                    test.config.toString(), "--state", state.toString(), "--deploy-timeout", "90", "--as",
+                    TestScheduler.OWNER);
             List<String> line = new ArrayList<>(List.of("setsid"));
             line.addAll(command.commandLine());
             Process process = new ProcessBuilder(line).redirectErrorStream(true).redirectOutput(log.toFile())

@@ -138,7 +138,7 @@ class RemoteSiteIT {
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
         RunnerMain.Setup setup = new RunnerMain.Setup(JdfParser.parse("remote.jdf", jdf,
                 new ClusterCatalog(grid.nodeCounts())), jdf, scheduler.config(), client.base(), 0, dir,
-                Duration.ofSeconds(5), Duration.ofSeconds(60));
+                Duration.ofSeconds(5), Duration.ofSeconds(60)).actingFor(TestScheduler.OWNER);
         try (RunnerMain.Started runner = RunnerMain.start(setup, InstantSource.system())) {
             assertThat(runner.runner().deploy(Duration.ofSeconds(60))).as("initial deployment").isTrue();
             RunnerMessages.Status status = new RunnerClient(runner.url(), runner.token()).status();

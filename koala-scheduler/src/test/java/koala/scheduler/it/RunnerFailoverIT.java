@@ -164,9 +164,11 @@ class RunnerFailoverIT {
     }
 
     private static List<RunnerMessages.Entity> awaitRunning(RunnerClient rpc, int count) {
+        // the instance too: its entities run a moment before its runner ends the deployment
         return Awaitility.await(count + " entities running").atMost(Duration.ofSeconds(60))
-                .pollInterval(Duration.ofMillis(300)).ignoreExceptions().until(() -> rpc.status().entities(),
-                        e -> e.size() == count && e.stream().allMatch(x -> x.state().equals("RUNNING")));
+                .pollInterval(Duration.ofMillis(300)).ignoreExceptions().until(rpc::status,
+                        s -> s.state().equals("RUNNING") && s.entities().size() == count
+                                && s.entities().stream().allMatch(x -> x.state().equals("RUNNING"))).entities();
     }
 
     private static String jdf(String policy, int workers, String settings) {
@@ -202,9 +204,13 @@ class RunnerFailoverIT {
                 Files.setOwner(file, owner);
             }
             Path log = Files.createTempFile(dir, "runner-", ".log");
-            JavaCommand command = JavaCommand.of("koala.runner.RunnerMain", classpath,
-                    "--scheduler", client.base().toString(), "--jdf", file.toString(), "--config",
-                    scheduler.config().toString(), "--state", home.toString(), "--deploy-timeout", "60");
+            List<String> args = new java.util.ArrayList<>(List.of("--scheduler", client.base().toString(), "--jdf",
+                    file.toString(), "--config", scheduler.config().toString(), "--state", home.toString(),
+                    "--deploy-timeout", "60"));
+            if (user == null) { // root's runner acts for the tests' owner: KOALA runs nothing as root
+                args.addAll(List.of("--as", TestScheduler.OWNER));
+            }
+            JavaCommand command = JavaCommand.of("koala.runner.RunnerMain", classpath, args.toArray(String[]::new));
             List<String> line = (user == null ? command : command.as(user)).commandLine();
             List<String> detached = new java.util.ArrayList<>(List.of("setsid"));
             detached.addAll(line);

@@ -124,7 +124,19 @@ final class TestScheduler implements AutoCloseable {
         return config;
     }
 
+    /**
+     * Whom the tests' jobs and instances belong to: the testbed's site account, an ordinary user
+     * (KOALA runs no job as root), so they run as it, through the sites' own agents.
+     */
+    static final String OWNER = "koala";
+
+    /** The scheduler as the tests' jobs' owner calls it: root acting for {@link #OWNER}. */
     SchedulerClient client() {
+        return asRoot().actingFor(OWNER);
+    }
+
+    /** The scheduler as root, an admin acting as itself: may change anyone's job, and own none. */
+    SchedulerClient asRoot() {
         return new SchedulerClient(daemon.url());
     }
 
@@ -164,7 +176,7 @@ final class TestScheduler implements AutoCloseable {
         GridConfig config = GridConfig.load(grid);
         RunnerMain.Setup setup = new RunnerMain.Setup(JdfParser.parse("it.jdf", jdf,
                 new ClusterCatalog(config.nodeCounts())), jdf, grid, client().base(), 0, stateDir, runnerGone,
-                Duration.ofSeconds(60));
+                Duration.ofSeconds(60)).actingFor(OWNER);
         try {
             RunnerMain.Started started = RunnerMain.start(setup, InstantSource.system());
             assertThat(started.runner().deploy(Duration.ofSeconds(60))).as("initial deployment").isTrue();
@@ -178,7 +190,7 @@ final class TestScheduler implements AutoCloseable {
     @Override
     public void close() {
         try {
-            SchedulerClient client = client();
+            SchedulerClient client = asRoot();
             for (JobView job : client.jobs()) {
                 if (!job.ended()) {
                     if ("ALLOCATION".equals(job.kind())) {

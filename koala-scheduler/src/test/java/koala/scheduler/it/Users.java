@@ -25,9 +25,12 @@ final class Users {
     }
 
     /** {@code user} calls {@code method path} with {@code json} (null for none) on the socket. */
-    static Reply call(String user, Path socket, String method, String path, String json) {
+    static Reply call(String user, Path socket, String method, String path, String json, String... headers) {
         List<String> line = new ArrayList<>(List.of("runuser", "-u", user, "--", "curl", "-sS", "--max-time", "60",
                 "--unix-socket", socket.toString(), "-X", method, "-w", "\n%{http_code}"));
+        for (String header : headers) {
+            line.addAll(List.of("-H", header));
+        }
         if (json != null) {
             line.addAll(List.of("-H", "Content-Type: application/json", "--data-binary", json));
         }

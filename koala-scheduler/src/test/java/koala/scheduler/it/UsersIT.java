@@ -1,6 +1,7 @@
 package koala.scheduler.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.net.URI;
@@ -13,6 +14,7 @@ import java.util.Map;
 import koala.common.api.JobView;
 import koala.common.api.NodeView;
 import koala.common.api.SchedulerClient;
+import koala.common.api.SubmitRequest;
 import koala.common.grid.GridConfig;
 import koala.common.grid.KoalaHome;
 import koala.common.http.ApiException;
@@ -51,7 +53,7 @@ class UsersIT {
             Users.Reply registered = Users.call("alice", socket, "POST", "/frameworks", "{\"allocation\":" + allocation
                     + ",\"name\":\"fluent-alice\",\"jdfFile\":\"f.jdf\",\"jdf\":\"-\",\"policy\":\"ondemand\"}");
             assertThat(registered.status()).as(registered.body()).isEqualTo(201);
-            SchedulerClient root = scheduler.client();
+            SchedulerClient root = scheduler.asRoot();
             TestScheduler.awaitState(root, job, "RUNNING", Duration.ofSeconds(60));
             Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> root.job(allocation).nodes().stream()
                     .allMatch(n -> n.state().equals("RUNNING")));
@@ -139,6 +141,23 @@ class UsersIT {
             // her pilots were killed through her own agent: SGE lets no one else (but its managers) kill them
             Awaitility.await("alice's pilots gone").atMost(Duration.ofSeconds(60)).until(() ->
                     TestScheduler.pilotsNamedFor(grid, job).isEmpty() && TestScheduler.pilotsNamedFor(grid, allocation).isEmpty());
+
+            // root owns no job (KOALA runs none as root) but, an admin, may submit for a user; no one else may
+            SubmitRequest trivial = new SubmitRequest("r.jdf", "&(resourceManagerContact = fs1)(count = 1)(executable = /bin/true)");
+            assertThatThrownBy(() -> root.submit(trivial)).isInstanceOfSatisfying(ApiException.class, e -> {
+                assertThat(e.status()).isEqualTo(403);
+                assertThat(e.getMessage()).isEqualTo("root (uid 0) may not own a job: KOALA runs every job as its owner, "
+                        + "and none as root or a system account (uid below 1000). Submit as an ordinary user, or, as an "
+                        + "admin, for one: koala submit --as USER ...");
+            });
+            JobView forAlice = root.actingFor("alice").submit(trivial);
+            assertThat(forAlice.owner()).isEqualTo("alice");
+            assertThat(TestScheduler.awaitEnd(root, forAlice.id(), Duration.ofSeconds(60)).state()).isEqualTo("FINISHED");
+            assertRefused(Users.call("bob", socket, "POST", "/jobs", "{\"file\":\"r.jdf\",\"jdf\":\"&(count = 1)"
+                    + "(executable = /bin/true)\"}", SchedulerClient.ACT_FOR + ": alice"),
+                    "bob may not act for alice: only admins may (root and the members of koala-admin)");
+            assertThat(Files.readAllLines(KoalaHome.dir().resolve("logs/audit.log"))).anyMatch(l ->
+                    l.contains("\"user\":\"alice\"") && l.contains("for admin root") && l.contains("\"action\":\"submit\""));
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(KoalaHome.dir().resolve("token.key"))))
                     .isEqualTo("rw-------");
 

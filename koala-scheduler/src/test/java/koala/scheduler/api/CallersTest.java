@@ -1,0 +1,84 @@
+package koala.scheduler.api;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.net.UnixDomainSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.Map;
+import java.util.Optional;
+import koala.common.api.SchedulerClient;
+import koala.common.auth.Tokens;
+import koala.common.failure.Forbidden;
+import koala.common.http.ApiException;
+import koala.common.http.Endpoint;
+import koala.common.http.Peer;
+import koala.common.http.PeerCredentials;
+import koala.common.http.Request;
+import koala.scheduler.Caller;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Who a request is from, when an admin acts for a user and when someone else tries to. */
+class CallersTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void anAdminActingForAUserIsThatUserAndNoAdmin() throws IOException {
+        Caller caller = callers().of(request(new PeerCredentials(0, 0, "root", "root"), "alice"));
+        assertThat(caller).isEqualTo(new Caller("alice", 1002, false, "unix socket for admin root"));
+    }
+
+    @Test
+    void aMemberOfTheAdminGroupMayActForAUserToo() throws IOException {
+        Caller caller = callers().of(request(new PeerCredentials(1004, 1004, "carol", "carol"), "alice"));
+        assertThat(caller.user()).isEqualTo("alice");
+        assertThat(caller.via()).isEqualTo("unix socket for admin carol");
+    }
+
+    @Test
+    void anyoneElseActingForAUserIsRefusedNamingTheHeader() throws IOException {
+        assertThatThrownBy(() -> callers().of(request(new PeerCredentials(1003, 1003, "bob", "bob"), "alice")))
+                .isInstanceOfSatisfying(Forbidden.class, e -> {
+                    assertThat(e.getMessage()).isEqualTo("bob may not act for alice: only admins may (root and the "
+                            + "members of koala-admin)");
+                    assertThat(e.field()).isEqualTo(SchedulerClient.ACT_FOR);
+                });
+    }
+
+    @Test
+    void actingForNoSuchAccountIsABadRequest() throws IOException {
+        assertThatThrownBy(() -> callers().of(request(new PeerCredentials(0, 0, "root", "root"), "mallory")))
+                .isInstanceOfSatisfying(ApiException.class, e -> {
+                    assertThat(e.status()).isEqualTo(400);
+                    assertThat(e.getMessage()).contains("no account 'mallory' on this host");
+                });
+    }
+
+    @Test
+    void actingForOneselfChangesNothing() throws IOException {
+        Caller caller = callers().of(request(new PeerCredentials(1003, 1003, "bob", "bob"), "bob"));
+        assertThat(caller).isEqualTo(new Caller("bob", 1003, false, "unix socket"));
+    }
+
+    private Callers callers() throws IOException {
+        Path group = Files.writeString(dir.resolve("group"), "root:x:0:\nkoala-admin:x:1010:carol\n");
+        Path passwd = Files.writeString(dir.resolve("passwd"), "root:x:0:0::/root:/bin/sh\n"
+                + "alice:x:1002:1002::/home/alice:/bin/sh\nbob:x:1003:1003::/home/bob:/bin/sh\n"
+                + "carol:x:1004:1004::/home/carol:/bin/sh\n");
+        byte[] key = new byte[32];
+        return new Callers(new Tokens(() -> key), new Admins("koala-admin", group, passwd),
+                InstantSource.fixed(Instant.parse("2026-11-25T10:00:00Z")));
+    }
+
+    private static Request request(PeerCredentials who, String actFor) {
+        return new Request("POST", "/jobs", Map.of(), Map.of(), new byte[0],
+                Map.of(SchedulerClient.ACT_FOR.toLowerCase(java.util.Locale.ROOT), actFor), Endpoint.DEFAULT,
+                Peer.unix(UnixDomainSocketAddress.of("/run/koala/scheduler.sock"), who));
+    }
+}
