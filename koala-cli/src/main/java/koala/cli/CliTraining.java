@@ -2,6 +2,13 @@ package koala.cli;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardProtocolFamily;
+import java.net.URI;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -9,6 +16,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import koala.common.grid.KoalaHome;
 
 /**
  * The training run of the user commands' class-data-sharing archive: {@code bin/koala build} runs
@@ -23,11 +31,27 @@ import java.util.stream.Stream;
  */
 public final class CliTraining {
     private static final String GRID = """
-            grid.sites = fs0, fs1
+            grid.sites = fs0, fs1, fs2
+            grid.host = koala-host
             site.fs0.sge.cell = fs0
             site.fs0.node.count = 16
+            site.fs0.node.cores = 2
+            site.fs0.node.nativeSpec =
+            site.fs0.agent.user = koala
+            site.fs0.shared = /srv/fs0/shared
             site.fs1.sge.cell = fs1
             site.fs1.node.count = 8
+            site.fs2.sge.cell = fs2
+            site.fs2.node.count = 8
+            site.fs2.ssh.host = fs2-head
+            site.fs2.ssh.user = koala
+            site.fs2.ssh.key = /nonexistent/koala-fs2
+            site.fs2.ssh.knownHosts = /nonexistent/known_hosts-fs2
+            site.fs2.ssh.relayHost = fs2-head
+            files = genome.dat
+            file.genome.dat.size = 4G
+            file.genome.dat.sites = fs1
+            bandwidth.default = 100
             """;
 
     private CliTraining() {
@@ -71,6 +95,14 @@ public final class CliTraining {
         String bad = Files.writeString(dir.resolve("bad.jdf"), "&(count = two)\n").toString();
         List<String> where = List.of("--config", grid, "--scheduler", scheduler.url().toString());
         int failed = 0;
+        // as bin/koala runs for a user: the grid file found by KOALA_HOME, the scheduler on its Unix socket
+        KoalaHome.gridConfig();
+        try (SocketRelay relay = new SocketRelay(dir.resolve("scheduler.sock"), scheduler.url())) {
+            List<String> unix = List.of("--config", grid, "--scheduler", "unix:" + relay.path());
+            failed += run(0, unix, "submit", job);
+            failed += run(0, unix, "jobs");
+            failed += run(0, unix, "sites");
+        }
         failed += run(0, where, "submit", job, job);
         failed += run(0, where, "submit", "--json", job);
         failed += run(Koala.BAD_INPUT, where, "submit", bad);
@@ -83,6 +115,76 @@ public final class CliTraining {
         failed += run(0, where, "sites", "--json");
         failed += run(0, List.of("--config=" + grid, "--scheduler=" + scheduler.url()), "sites");
         return failed;
+    }
+
+    /**
+     * The canned scheduler on a Unix socket too, as bin/koala reaches the real one: each connection
+     * relayed to its TCP port, both ways, until the scheduler's side closes it.
+     */
+    private static final class SocketRelay implements AutoCloseable {
+        private final Path path;
+        private final ServerSocketChannel server;
+
+        SocketRelay(Path path, URI target) throws IOException {
+            this.path = path;
+            this.server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
+            server.bind(UnixDomainSocketAddress.of(path));
+            InetSocketAddress to = new InetSocketAddress(target.getHost(), target.getPort());
+            daemon(() -> {
+                try {
+                    while (true) {
+                        SocketChannel unix = server.accept();
+                        SocketChannel tcp = SocketChannel.open(to);
+                        daemon(() -> copy(unix, tcp, unix, tcp));
+                        daemon(() -> copy(tcp, unix, unix, tcp));
+                    }
+                } catch (IOException e) {
+                    // closed: training is over
+                }
+            });
+        }
+
+        Path path() {
+            return path;
+        }
+
+        private static void copy(SocketChannel from, SocketChannel to, SocketChannel a, SocketChannel b) {
+            ByteBuffer buffer = ByteBuffer.allocate(8192);
+            try {
+                while (from.read(buffer) >= 0) {
+                    buffer.flip();
+                    while (buffer.hasRemaining()) {
+                        to.write(buffer);
+                    }
+                    buffer.clear();
+                }
+            } catch (IOException e) {
+                // the other direction closed both
+            } finally {
+                closeQuietly(a);
+                closeQuietly(b);
+            }
+        }
+
+        private static void daemon(Runnable work) {
+            Thread t = new Thread(work, "training-relay");
+            t.setDaemon(true);
+            t.start();
+        }
+
+        private static void closeQuietly(SocketChannel channel) {
+            try {
+                channel.close();
+            } catch (IOException e) {
+                // already closed
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            server.close();
+            Files.deleteIfExists(path);
+        }
     }
 
     private static int run(int expected, List<String> where, String command, String... rest) {

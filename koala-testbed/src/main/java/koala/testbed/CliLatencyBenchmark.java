@@ -12,9 +12,11 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.stream.Stream;
+import koala.common.api.SchedulerClient;
 import koala.common.grid.Accounts;
 import koala.common.grid.GridConfig;
 import koala.common.grid.SiteConfig;
+import koala.common.time.Poll;
 
 /**
  * The command line's cost per call: {@code bin/koala submit one.jdf} against a plain {@code qsub}
@@ -23,7 +25,8 @@ import koala.common.grid.SiteConfig;
  * the same {@code runuser} and cell environment, and each is timed from its process's start to its
  * exit: what a user's loop of submits pays per job. The KOALA jobs are real (one node running
  * {@code /bin/true}) and go to the running scheduler; so do the {@code qsub} jobs to the cell.
- * Last, one call submits as many files as there were runs, the way to submit many jobs.
+ * Each call starts once the previous call's job has ended (see {@link #settle}). Last, one call
+ * submits as many files as there were runs, the way to submit many jobs.
  */
 public final class CliLatencyBenchmark {
     /** Medians of the single calls in milliseconds, and the one call of {@code batch} files. */
@@ -41,6 +44,7 @@ public final class CliLatencyBenchmark {
 
     private final SiteConfig site;
     private final Path gridConfig;
+    private final SchedulerClient scheduler;
     private final Path launcher;
     private final InstantSource clock;
     private final PrintStream out;
@@ -53,6 +57,7 @@ public final class CliLatencyBenchmark {
                     + "where bin/koala runs; choose a local site");
         }
         this.gridConfig = grid.file();
+        this.scheduler = new SchedulerClient(grid.schedulerAddress());
         this.launcher = launcher;
         this.clock = clock;
         this.out = out;
@@ -71,7 +76,9 @@ public final class CliLatencyBenchmark {
             List<Double> submits = new ArrayList<>();
             List<Double> qsubs = new ArrayList<>();
             for (int i = 0; i < warmup + runs; i++) {
+                settle(user);
                 double s = timed(user, submit);
+                settle(user);
                 double q = timed(user, qsub);
                 if (i >= warmup) {
                     submits.add(s);
@@ -87,6 +94,21 @@ public final class CliLatencyBenchmark {
             throw new UncheckedIOException(e);
         } finally {
             delete(dir);
+        }
+    }
+
+    /**
+     * Waits (untimed) until the previous call's job has ended, in KOALA and in the cell: on the
+     * testbed a pilot's JVM runs on the same cores as the next call, which it would slow down; on
+     * a grid it runs on a compute node, not the head node where users type their submits.
+     */
+    private void settle(Shell user) {
+        boolean quiet = new Poll(clock, Duration.ofMillis(100)).until(() -> scheduler.jobs().stream()
+                .noneMatch(j -> !j.ended() && j.name().equals("bench-cli"))
+                && user.run(site.cell().command("qstat").toString(), "-u", site.agentUser()).out().isBlank(),
+                Duration.ofSeconds(60));
+        if (!quiet) {
+            out.println("  (the previous call's job has not ended after 60 s; measuring anyway)");
         }
     }
 

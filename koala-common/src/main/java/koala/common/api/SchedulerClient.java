@@ -154,8 +154,14 @@ public final class SchedulerClient {
     public static final Duration RETRY_FOR = Duration.ofSeconds(75);
     static final Duration USER_RETRY_FOR = Duration.ofSeconds(10);
 
-    private static String newRequestId() {
-        return java.util.UUID.randomUUID().toString();
+    /**
+     * A name no other request of this caller has: the scheduler keeps answers per owner and request,
+     * so unique per user is enough — process, time and a random number, without seeding a
+     * {@code SecureRandom} (some 30 ms of a command line's start).
+     */
+    static String newRequestId() {
+        return Long.toHexString(ProcessHandle.current().pid()) + "-" + Long.toHexString(System.currentTimeMillis())
+                + "-" + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong());
     }
 
     private <T> T retrying(java.util.function.Supplier<T> call) {
