@@ -15,7 +15,7 @@ import java.util.concurrent.Callable;
 /**
  * The plain forms of the user commands, read without picocli: {@code submit [--wait] [--json]
  * FILE...}, {@code jobs [--json]}, {@code status [--json] JOB}, {@code cancel JOB},
- * {@code sites [--json]}, each with {@code --config FILE} and {@code --scheduler URL}, options
+ * {@code sites [--json]}, each with {@code --config FILE}, {@code --scheduler URL} and {@code --as USER}, options
  * anywhere. Picocli's start is a quarter of such a call: its classes are compiled for Java 5,
  * older than a class-data archive takes, and it builds its model of a command from the
  * annotations. Everything else — help, version, {@code --option=value}, {@code --}, {@code @file}
@@ -26,7 +26,7 @@ import java.util.concurrent.Callable;
  */
 final class QuickArgs {
     /** Options with a value, from {@link GridOptions}; every user command has them. */
-    static final Set<String> VALUE_OPTIONS = Set.of("--config", "--scheduler");
+    static final Set<String> VALUE_OPTIONS = Set.of("--config", "--scheduler", "--as");
 
     /** What a command takes besides {@link #VALUE_OPTIONS}: flags, and how many positional arguments. */
     record Shape(Set<String> flags, int minArgs, int maxArgs) {
@@ -85,6 +85,7 @@ final class QuickArgs {
         try {
             grid.config = values.containsKey("--config") ? Path.of(values.get("--config")) : null;
             grid.scheduler = values.containsKey("--scheduler") ? new URI(values.get("--scheduler")) : null;
+            grid.actingFor = values.get("--as");
             return Optional.of(grid);
         } catch (URISyntaxException | RuntimeException e) {
             return Optional.empty();

@@ -40,7 +40,8 @@ class QuickArgsTest {
         List<String> lines = List.of("submit a.jdf", "submit --wait --json a.jdf b.jdf",
                 "submit a.jdf --config /etc/grid.properties b.jdf --scheduler http://head:7400",
                 "jobs", "jobs --json --config g.properties", "status 12", "status --json 12 --scheduler http://h:2",
-                "cancel 0", "cancel 123456789012345678", "sites --json", "sites --scheduler http://[::1]:7400");
+                "cancel 0", "cancel 123456789012345678", "sites --json", "sites --scheduler http://[::1]:7400",
+                "submit --as alice a.jdf", "cancel 7 --as bob");
         for (String line : lines) {
             String[] args = line.split(" ");
             Object quick = QuickArgs.parse(args).orElseThrow(() -> new AssertionError("not read: " + line));
@@ -77,6 +78,7 @@ class QuickArgsTest {
             if (value instanceof GridOptions grid) {
                 values.put("config", String.valueOf(grid.config));
                 values.put("scheduler", String.valueOf(grid.scheduler));
+                values.put("as", String.valueOf(grid.actingFor));
             } else {
                 values.put(f.getName(), String.valueOf(value));
             }

@@ -45,11 +45,18 @@ public final class CliLatencyBenchmark {
     private final SiteConfig site;
     private final Path gridConfig;
     private final SchedulerClient scheduler;
+    private final Runnable settle;
     private final Path launcher;
     private final InstantSource clock;
     private final PrintStream out;
 
     public CliLatencyBenchmark(GridConfig grid, String siteName, Path launcher, InstantSource clock, PrintStream out) {
+        this(grid, siteName, launcher, clock, out, null);
+    }
+
+    /** @param settle what waits before each timed call (null: until the previous call's job has ended) */
+    CliLatencyBenchmark(GridConfig grid, String siteName, Path launcher, InstantSource clock, PrintStream out,
+                        Runnable settle) {
         this.site = siteName == null ? grid.sites().stream().filter(s -> s.ssh().isEmpty()).findFirst()
                 .orElseThrow(() -> new TestbedException("no local site in " + grid.file())) : grid.site(siteName);
         if (site.ssh().isPresent()) {
@@ -58,6 +65,7 @@ public final class CliLatencyBenchmark {
         }
         this.gridConfig = grid.file();
         this.scheduler = new SchedulerClient(grid.schedulerAddress());
+        this.settle = settle;
         this.launcher = launcher;
         this.clock = clock;
         this.out = out;
@@ -103,7 +111,11 @@ public final class CliLatencyBenchmark {
      * a grid it runs on a compute node, not the head node where users type their submits.
      */
     private void settle(Shell user) {
-        boolean quiet = new Poll(clock, Duration.ofMillis(100)).until(() -> scheduler.jobs().stream()
+        if (settle != null) {
+            settle.run();
+            return;
+        }
+        boolean quiet = new Poll(InstantSource.system(), Duration.ofMillis(100)).until(() -> scheduler.jobs().stream()
                 .noneMatch(j -> !j.ended() && j.name().equals("bench-cli"))
                 && user.run(site.cell().command("qstat").toString(), "-u", site.agentUser()).out().isBlank(),
                 Duration.ofSeconds(60));

@@ -56,11 +56,13 @@ class CliLatencyBenchmarkTest {
                 + "site.fs2.sge.cell = fs2\nsite.fs2.ssh.host = fs2-head\nsite.fs2.ssh.key = /nonexistent\n");
         // warm-up: submit 900, qsub 500 (left out); then submit 300, 420, 330 and qsub 100, 90, 140; 3 files in 600
         InstantSource clock = clock(900, 500, 300, 100, 420, 90, 330, 140, 600);
+        java.util.concurrent.atomic.AtomicInteger settled = new java.util.concurrent.atomic.AtomicInteger();
 
         CliLatencyBenchmark.Result r = new CliLatencyBenchmark(GridConfig.load(grid), null, launcher, clock,
-                new PrintStream(OutputStream.nullOutputStream())).run(3, 1);
+                new PrintStream(OutputStream.nullOutputStream()), settled::incrementAndGet).run(3, 1);
 
         assertThat(r.site()).isEqualTo("fs0");
+        assertThat(settled).as("each timed single call waits for a quiet grid first").hasValue(8);
         assertThat(r.submit()).isEqualTo(330.0);       // median of 300, 420, 330
         assertThat(r.qsub()).isEqualTo(100.0);         // median of 100, 90, 140
         assertThat(r.ratio()).isEqualTo(3.3);
