@@ -48,6 +48,8 @@ final class DemoCommand implements Callable<Integer> {
         testbed.up(TestbedPlan.of(null, List.of(), 1, null));
         GridConfig grid = GridConfig.load(testbed.gridConfig());
         SchedulerClient client = TestbedUser.client(grid);
+        client.actingFor().ifPresent(user -> System.out.println("  the demo's jobs are " + user + "'s (KOALA runs no "
+                + "job as root; an admin acts for a user, as here)"));
         SchedulerDaemon own = running(client) ? null : startScheduler(grid);
         try {
             return placement ? walk(grid, client) : new FrameworkDemo(client, testbed.gridConfig()).run(3);

@@ -112,14 +112,15 @@ final class RunnerProcesses implements RunnerSupervisor.Runners {
 
     @Override
     public String start(RunnerSupervisor.Watched w) throws Exception {
+        String account;
         try {
-            state(w);
+            account = account(w, state(w));
         } catch (IOException e) {
             throw new IllegalStateException("its state file " + w.state() + " cannot be read: "
                     + (e instanceof java.nio.file.NoSuchFileException ? "it is not there" : e.getMessage()), e);
         }
         Path log = w.state().resolveSibling("runner-" + w.id() + ".log");
-        Process process = new ProcessBuilder(command(w, log, JavaCommand.currentJava(), classpath, archive)).directory(new java.io.File("/"))
+        Process process = new ProcessBuilder(command(w, account, log, JavaCommand.currentJava(), classpath, archive)).directory(new java.io.File("/"))
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
                 .redirectOutput(ProcessBuilder.Redirect.DISCARD).redirectError(ProcessBuilder.Redirect.DISCARD)
                 .start();
@@ -140,14 +141,16 @@ final class RunnerProcesses implements RunnerSupervisor.Runners {
     }
 
     /**
-     * {@code setsid [runuser -u OWNER --] /bin/sh -c 'exec "$@" >>"$0" 2>&1' LOG JAVA OPTIONS -cp CP RunnerMain
+     * {@code setsid [runuser -u ACCOUNT --] /bin/sh -c 'exec "$@" >>"$0" 2>&1' LOG JAVA OPTIONS -cp CP RunnerMain
      * --adopt STATE}: the Java and class path are the scheduler's, never read from the user's file.
+     *
+     * @param account whom the runner runs as ({@link #account})
      */
-    static List<String> command(RunnerSupervisor.Watched w, Path log, Path java, List<Path> classpath,
+    static List<String> command(RunnerSupervisor.Watched w, String account, Path log, Path java, List<Path> classpath,
                                 List<String> archive) {
         List<String> line = new ArrayList<>(List.of("setsid"));
-        if (!w.owner().equals(System.getProperty("user.name"))) {
-            line.addAll(List.of("runuser", "-u", w.owner(), "--"));
+        if (!account.equals(System.getProperty("user.name"))) {
+            line.addAll(List.of("runuser", "-u", account, "--"));
         }
         line.addAll(List.of("/bin/sh", "-c", "exec \"$@\" >>\"$0\" 2>&1", log.toString(), java.toString()));
         line.addAll(JVM_OPTIONS);
@@ -161,15 +164,40 @@ final class RunnerProcesses implements RunnerSupervisor.Runners {
      * The runner's state, read as root from a user's directory: never through a link, only from a file
      * of the instance's owner, and a file that is not JSON is refused without quoting it.
      */
-    private static JsonNode state(RunnerSupervisor.Watched w) throws IOException {
+    private static State state(RunnerSupervisor.Watched w) throws IOException {
         String owner = Files.getOwner(w.state(), LinkOption.NOFOLLOW_LINKS).getName();
-        if (!owner.equals(w.owner()) || !Files.isRegularFile(w.state(), LinkOption.NOFOLLOW_LINKS)) {
+        if (!Files.isRegularFile(w.state(), LinkOption.NOFOLLOW_LINKS)
+                || !(owner.equals(w.owner()) || owner.equals(ROOT))) {
             throw new IOException("it is not a file of the instance's owner " + w.owner());
         }
         try (var in = Files.newInputStream(w.state(), LinkOption.NOFOLLOW_LINKS)) {
-            return Json.mapper().readTree(in);
+            return new State(Json.mapper().readTree(in), owner);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new IOException("it is not a runner's state (not JSON)");
         }
+    }
+
+    private static final String ROOT = "root";
+
+    /** A runner's state file as read, and the account that owns the file. */
+    record State(JsonNode json, String fileOwner) {
+        JsonNode path(String field) {
+            return json.path(field);
+        }
+    }
+
+    /**
+     * Whom a runner runs as: the instance's owner, whose file its state is; or root, for a runner
+     * root started for the owner ({@code RunnerMain --as OWNER}, kept in the state it wrote).
+     */
+    static String account(RunnerSupervisor.Watched w, State state) throws IOException {
+        if (state.fileOwner().equals(w.owner())) {
+            return w.owner();
+        }
+        if (state.fileOwner().equals(ROOT) && w.owner().equals(state.path("launch").path("actingFor").asText(null))) {
+            return ROOT;
+        }
+        throw new IOException("it is not a file of the instance's owner " + w.owner()
+                + " (nor of root's runner acting for them)");
     }
 }
