@@ -84,6 +84,9 @@ class MasterApiTest {
 
         CompletableFuture<JobReply> placed = CompletableFuture.supplyAsync(() -> new FluentClient(url, TOKEN)
                 .submit(new JobRequest("fifth", List.of(RL))));
+        // the fifth must have arrived before any worker joins, or it would find one idle and ask for nothing
+        org.awaitility.Awaitility.await("the fifth job arrived").atMost(Duration.ofSeconds(10)).ignoreExceptions()
+                .until(() -> http.get("/jobs/j5", JobReply.class) != null);
         for (int w = 1; w <= 5; w++) {
             http.post("/devices", new DeviceHello("w" + w, "http://w" + w, null), Map.class);
         }
