@@ -18,6 +18,7 @@ import koala.common.failure.NotFound;
 import koala.common.http.ApiException;
 import koala.common.runner.RunnerMessages.GrowResult;
 import koala.fluent.AppOutcome;
+import koala.fluent.Application;
 import koala.fluent.FrameworkState;
 import koala.fluent.PlacementOutcome;
 import koala.fluent.ResizeRequest;
@@ -360,6 +361,12 @@ public final class FrameworkManager {
     }
 
     private void fail(AppBook.Entry entry, String why) {
+        ended(entry, why);
+        freed(book.get(entry.id()));
+    }
+
+    /** Stops what still runs of a failed application, and records its end; its slots are the caller's. */
+    private void ended(AppBook.Entry entry, String why) {
         for (String worker : Set.copyOf(entry.workers())) {
             String url = urls.get(worker);
             try {
@@ -374,11 +381,14 @@ public final class FrameworkManager {
         journal.append(new JournalEntry.Ended(now(), entry.id(), AppBook.State.FAILED, why, Map.of()));
         book.ended(entry.id(), AppBook.State.FAILED, why, Map.of());
         events.add(MasterEventKind.APP_FAILED, entry.id() + " failed: " + why, Map.of("app", entry.id()));
-        freed(book.get(entry.id()));
     }
 
     private void freed(AppBook.Entry entry) {
         state.finish(entry.id(), now()).forEach(this::startFromQueue);
+        orchestratorFreed(entry);
+    }
+
+    private void orchestratorFreed(AppBook.Entry entry) {
         if (entry.orchestrator() != null) {
             try {
                 runner.orchestratorDone(entry.orchestrator());
@@ -388,16 +398,25 @@ public final class FrameworkManager {
         }
     }
 
-    /** A worker the runner no longer has: what ran on it failed, and it leaves the registry. */
+    /**
+     * A worker the runner no longer has: it leaves the registry first (journalled first, so a
+     * replay loses it the same way), then what ran on it fails, and waiting word counts start on the
+     * workers that remain — never on the one gone.
+     */
     private void lost(String node) {
-        state.workers().stream().filter(w -> w.id().equals(node)).findFirst().ifPresent(w -> {
-            w.running().forEach(r -> book.find(r.appId()).filter(e -> e.state() == AppBook.State.RUNNING)
-                    .ifPresent(e -> fail(e, "worker " + node + " was lost")));
-            state.removeWorker(node, now());
-            left(node);
-            events.add(MasterEventKind.LEFT, "worker " + node + " left: its runner no longer has it",
-                    Map.of("node", node));
-        });
+        if (state.workers().stream().noneMatch(w -> w.id().equals(node))) {
+            return;
+        }
+        left(node);
+        FrameworkState.Lost lost = state.lose(node, now());
+        events.add(MasterEventKind.LEFT, "worker " + node + " left: its runner no longer has it", Map.of("node", node));
+        for (Application app : lost.failed()) {
+            book.find(app.id()).filter(e -> e.state() == AppBook.State.RUNNING).ifPresent(e -> {
+                ended(e, "worker " + node + " was lost");
+                orchestratorFreed(e);
+            });
+        }
+        lost.started().forEach(this::startFromQueue);
     }
 
     /** A job's applications once it is placed; before that, no applications and why it waits. */

@@ -285,4 +285,32 @@ class FrameworkManagerTest {
         assertThatThrownBy(() -> third.device(new DeviceHello("w1", "http://w1", 4, List.of())))
                 .isInstanceOf(koala.common.failure.Gone.class);
     }
+
+    /** A lost worker leaves before what ran on it fails: the word count waiting never starts on it. */
+    @Test
+    void aWorkerLostUnderAWordCountFailsItAndTheQueuedOneWaitsForAWorkerThatIsThere() throws Exception {
+        Path text = Files.writeString(dir.resolve("text.txt"), "the cat and the hat\nthe end\n");
+        AppRequest swc = new AppRequest("swc", 1000L, null, null, 1, text.toString());
+        FakeRunner runner = new FakeRunner("static", 20, Duration.ofSeconds(10));
+        runner.workers.add("w1");
+        FrameworkManager master = master(runner, 4);
+        join(master, "w1");
+        assertThat(master.submit(new JobRequest("wc", List.of(swc, swc))).reply().get().apps())
+                .extracting(AppReply::verdict).containsExactly("PLACED", "QUEUED");
+        deployed.clear();
+
+        now = T.plusSeconds(200);
+        master.tick();
+        runner.workers.remove("w1");
+        now = T.plusSeconds(203);
+        master.tick();
+        assertThat(master.job("j1").apps()).extracting(AppReply::state).containsExactly("FAILED", "QUEUED");
+        assertThat(master.job("j1").apps().get(0).reason()).isEqualTo("worker w1 was lost");
+        assertThat(master.status().workers()).isEmpty();
+        assertThat(deployed).as("nothing started on the worker gone").isEmpty();
+
+        join(master, "w2");
+        assertThat(master.job("j1").apps()).extracting(AppReply::state).containsExactly("FAILED", "RUNNING");
+        assertThat(deployed).allMatch(d -> d.startsWith("j1.swc2 ") && d.endsWith("@http://w2"));
+    }
 }
