@@ -13,17 +13,22 @@ import org.apache.logging.log4j.Logger;
 /**
  * Follows KOALA's pilots in the sites' snapshots: a node whose pilot has left its cell (killed with
  * qdel, its node lost, failed) without its launcher reporting an end is LOST. A pilot must be
- * missing from two snapshots taken after it was submitted, so that a snapshot racing a submission
- * loses nothing.
+ * missing from two snapshots taken after its SGE job id was known here — not after the submit was
+ * asked for: starting a user's agent first takes seconds, and snapshots taken meanwhile cannot
+ * show the pilot — so that a snapshot racing a submission loses nothing.
  */
 final class PilotWatch {
     private static final Logger LOG = LogManager.getLogger(PilotWatch.class);
 
     private final koala.scheduler.kis.SiteInfos kis;
+    private final java.time.InstantSource clock;
     private final Map<String, Integer> missedSnapshots = new HashMap<>();
+    /** When each node's pilot id was first seen here: only snapshots taken later can miss it. */
+    private final Map<String, java.time.Instant> knownSince = new HashMap<>();
 
-    PilotWatch(koala.scheduler.kis.SiteInfos kis) {
+    PilotWatch(koala.scheduler.kis.SiteInfos kis, java.time.InstantSource clock) {
         this.kis = kis;
+        this.clock = clock;
     }
 
     /** A held node whose pilot has left its cell without the launcher saying goodbye is lost. */
@@ -40,11 +45,13 @@ final class PilotWatch {
             }
         }
         missedSnapshots.keySet().retainAll(followed); // nodes that ended are followed no more
+        knownSince.keySet().retainAll(followed);
     }
 
     private boolean pilotGone(NodeClaim node) {
+        java.time.Instant known = knownSince.computeIfAbsent(node.id() + "/" + node.pilot(), k -> clock.instant());
         Optional<CellSnapshot> snapshot = kis.site(node.site()).filter(SiteInfo::up).map(SiteInfo::snapshot)
-                .filter(s -> node.submittedAt() != null && s.takenAt().isAfter(node.submittedAt().plusSeconds(1)));
+                .filter(s -> s.takenAt().isAfter(known.plusSeconds(1)));
         if (snapshot.isEmpty()) {
             return false;
         }

@@ -93,7 +93,7 @@ final class Scheduler {
         this.files = files;
         this.clock = clock;
         this.book = new JobBook(store, clock);
-        this.watch = new PilotWatch(kis);
+        this.watch = new PilotWatch(kis, clock);
         this.claimer = new Claimer(book, pilots, submissions, new ClaimRules(settings.claimTimeout(), settings.maxClaimFailures()),
                 this::policyFor, this::gridView, this::fire, clock);
         this.desk = new NodeDesk(book, claimer::check, this::checkRunning, pilots::forNode);

@@ -146,6 +146,32 @@ class SchedulerTest {
         }
     }
 
+    /**
+     * A pilot whose submit took seconds (its owner's agent started first) is not missed from the
+     * snapshots taken before SGE had it: only two taken after its job id was known here lose it.
+     */
+    @Test
+    void aPilotIsMissedOnlyFromSnapshotsTakenAfterItsJobIdWasKnown() {
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 2), Duration.ofSeconds(60))) {
+            grid.hold = true;
+            long job = grid.scheduler.submit("one.jdf", "&(count = 1)(executable = \"/bin/true\")", "alice", null).id();
+            grid.tick(SECOND); // 10:00:01: placed, its submit on its way
+            grid.tick(Duration.ofSeconds(3));
+            grid.release(); // 10:00:04: the pilot is in SGE, its id known
+            grid.snapshotAt = grid.clock.instant().minusSeconds(1); // taken while the agent was starting
+            grid.tick(SECOND);
+            grid.tick(SECOND);
+            assertThat(grid.scheduler.status(job).nodes()).extracting(NodeView::state).containsExactly("SUBMITTED");
+
+            assertThat(grid.events(job)).doesNotContain("CLAIMS_FAILED");
+
+            grid.snapshotAt = grid.clock.instant().plusSeconds(2); // and now two that cannot have missed it
+            grid.tick(SECOND);
+            grid.tick(SECOND);
+            assertThat(grid.events(job)).as("lost, and its part placed again").contains("CLAIMS_FAILED");
+        }
+    }
+
     /** A job that ended leaves memory 10 min later (keepEnded) and is still read back from the store. */
     @Test
     void anEndedJobLeavesMemoryAndIsReadBackWhenAskedFor() {

@@ -52,6 +52,8 @@ final class TestGrid implements AutoCloseable {
     private final Map<String, Integer> localUse = new LinkedHashMap<>();
     private final AtomicInteger pilots = new AtomicInteger();
     private String refusing;
+    /** When the sites' snapshots were taken (default: long ago, so no pilot is ever missed from them). */
+    Instant snapshotAt = Instant.EPOCH;
     /** How often the nodes' long-polls were woken for a job's start. */
     int woken;
 
@@ -132,8 +134,7 @@ final class TestGrid implements AutoCloseable {
         for (int i = 1; i <= sizes.get(site); i++) {
             queues.add(new QueueInstance("all.q@" + site + "-n" + i, site + "-n" + i, 1, i <= used ? 1 : 0, 0, ""));
         }
-        // seen long ago: no pilot is ever missed from it (PilotWatch)
-        CellSnapshot snapshot = new CellSnapshot(site, Instant.EPOCH, List.of(), queues,
+        CellSnapshot snapshot = new CellSnapshot(site, snapshotAt, List.of(), queues,
                 cellJobs.getOrDefault(site, List.of()));
         return new SiteInfo(site, new AgentHealth(site, site, "UP", null, Instant.EPOCH, "SGE", 0), snapshot, null,
                 Instant.EPOCH);

@@ -128,8 +128,25 @@ class FaultIT {
                     }
                 }
             }
+            awaitReleased(stat, ondemand);
             scheduler.destroy();
             scheduler.waitFor(20, TimeUnit.SECONDS);
+        }
+    }
+
+    /** The instances' pilots gone before the scheduler stops, so that none is left for the next test to meet. */
+    private void awaitReleased(Runner... runners) {
+        for (Runner r : runners) {
+            if (r == null) {
+                continue;
+            }
+            try {
+                Awaitility.await("instance " + r.instance() + "'s nodes released").atMost(Duration.ofSeconds(60))
+                        .pollInterval(Duration.ofMillis(500)).ignoreExceptions()
+                        .until(() -> client.heldNow(r.instance()).nodes().isEmpty());
+            } catch (RuntimeException e) {
+                System.err.println("instance " + r.instance() + " still holds nodes: " + e.getMessage());
+            }
         }
     }
 

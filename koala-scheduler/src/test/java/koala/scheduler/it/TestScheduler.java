@@ -142,10 +142,19 @@ final class TestScheduler implements AutoCloseable {
 
     /** Pilots of the job still in SGE, on any site: none once it ended (none duplicated, none left over). */
     static List<String> pilotsNamedFor(GridConfig grid, long job) throws Exception {
+        return pilotsNamedFor(grid, "[a-z0-9]+", job);
+    }
+
+    /**
+     * Pilots of job {@code job} of the scheduler whose pilot names carry {@code tag} (a regular
+     * expression): another test's scheduler numbers its jobs from 1 too, and its pilots may still
+     * be leaving SGE.
+     */
+    static List<String> pilotsNamedFor(GridConfig grid, String tag, long job) throws Exception {
         List<String> found = new java.util.ArrayList<>();
         for (var site : grid.sites()) {
             String xml = LocalUser.run(site, "qstat", "-xml", "-u", "*");
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("<JB_name>(koala-[a-z0-9]+-" + job + "-[^<]*)</JB_name>")
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("<JB_name>(koala-" + tag + "-" + job + "-[^<]*)</JB_name>")
                     .matcher(xml);
             while (m.find()) {
                 found.add(site.name() + ":" + m.group(1));

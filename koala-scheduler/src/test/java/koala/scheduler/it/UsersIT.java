@@ -64,6 +64,10 @@ class UsersIT {
             assertThat(shown).contains("--token-file").doesNotContain("KOALA_NODE_TOKEN");
             // alice's pilots run as alice: SGE's accounting, fair share and file permissions see her
             assertThat(shown).containsPattern("(?m)^owner:\\s+alice$");
+            java.util.regex.Matcher named = java.util.regex.Pattern.compile("(?m)^job_name:\\s+koala-([a-z0-9]+)-" + job
+                    + "-").matcher(shown);
+            assertThat(named.find()).as(shown).isTrue();
+            String tag = named.group(1); // this scheduler's pilots: other tests' schedulers number jobs from 1 too
             String allocationPilot = root.job(allocation).nodes().get(0).pilot();
             assertThat(koala.testbed.LocalUser.run(grid.site("fs1"), "qstat", "-j", allocationPilot))
                     .containsPattern("(?m)^owner:\\s+alice$");
@@ -140,7 +144,8 @@ class UsersIT {
             assertThat(root.closeAllocation(allocation).state()).isEqualTo("FINISHED");
             // her pilots were killed through her own agent: SGE lets no one else (but its managers) kill them
             Awaitility.await("alice's pilots gone").atMost(Duration.ofSeconds(60)).until(() ->
-                    TestScheduler.pilotsNamedFor(grid, job).isEmpty() && TestScheduler.pilotsNamedFor(grid, allocation).isEmpty());
+                    TestScheduler.pilotsNamedFor(grid, tag, job).isEmpty()
+                            && TestScheduler.pilotsNamedFor(grid, tag, allocation).isEmpty());
 
             // root owns no job (KOALA runs none as root) but, an admin, may submit for a user; no one else may
             SubmitRequest trivial = new SubmitRequest("r.jdf", "&(resourceManagerContact = fs1)(count = 1)(executable = /bin/true)");
