@@ -18,6 +18,10 @@ record BodyLimit(long maxBytes) {
 
     private static final int CHUNK = 8192;
 
+    /** The most a refused client's body is read on after its 413, and for how long. */
+    static final long LINGER = 16L << 20;
+    static final java.time.Duration LINGER_TIME = java.time.Duration.ofSeconds(2);
+
     BodyLimit {
         if (maxBytes < 0) {
             throw new IllegalArgumentException("a body limit must be at least 0 bytes, not " + maxBytes);
@@ -47,6 +51,31 @@ record BodyLimit(long maxBytes) {
             throw unreadable(e);
         }
         return body.toByteArray();
+    }
+
+    /**
+     * After a 413, reads and drops what the client still sends, up to {@link #LINGER} bytes within
+     * {@link #LINGER_TIME}: a server that closes with unread bytes makes the kernel reset the
+     * connection, and a client still writing its body then sees the reset, not the 413. Past either
+     * bound the connection is closed anyway: a client sending gigabytes is not waited for.
+     */
+    void linger(org.eclipse.jetty.server.Request request, long startNanos) {
+        if (request.getLength() > LINGER) {
+            return;
+        }
+        long deadline = startNanos + LINGER_TIME.toNanos();
+        long dropped = 0;
+        // not closed: that would fail the exchange, whose answer is already written
+        InputStream in = Content.Source.asInputStream(request);
+        try {
+            byte[] buffer = new byte[CHUNK];
+            for (int n = in.read(buffer); n >= 0 && dropped <= LINGER && System.nanoTime() < deadline;
+                 n = in.read(buffer)) {
+                dropped += n;
+            }
+        } catch (IOException clientGone) {
+            // nothing more to drop
+        }
     }
 
     private Refused tooLarge(String why) {

@@ -1,5 +1,6 @@
 package koala.common.http;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.net.URLDecoder;
@@ -21,6 +22,7 @@ import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.ConnectionMetaData;
 import org.eclipse.jetty.server.Handler;
 import koala.common.failure.Failure;
+import org.eclipse.jetty.util.Blocker;
 import org.eclipse.jetty.util.Callback;
 
 /**
@@ -69,8 +71,27 @@ final class JettyBridge extends Handler.Abstract {
             LOG.error("{} {} failed", request.getMethod(), request.getHttpURI().getPath(), e);
             answer = new Response(500, new ApiError("internal error: " + e, null));
         }
-        send(response, answer, close, callback);
+        if (close) {
+            refuse(request, response, answer, callback);
+        } else {
+            send(response, answer, false, callback);
+        }
         return true;
+    }
+
+    /** The answer first, then the rest of the body dropped ({@link BodyLimit#linger}), then the close. */
+    private void refuse(org.eclipse.jetty.server.Request request, org.eclipse.jetty.server.Response response,
+                        Response answer, Callback callback) {
+        long start = System.nanoTime();
+        try (Blocker.Callback written = Blocker.callback()) {
+            send(response, answer, true, written);
+            written.block();
+        } catch (IOException | RuntimeException e) {
+            callback.failed(e);
+            return;
+        }
+        limit.linger(request, start);
+        callback.succeeded();
     }
 
     private static void send(org.eclipse.jetty.server.Response response, Response answer, boolean close,
