@@ -68,6 +68,15 @@ public final class FrameworkRunner {
     private Consumer<RunnerState.Book> journal = b -> { };
     private RunnerState.Book written;
     private String journalTrouble;
+    /** What the grid's arbitration said at the last report; null before the first (or from a scheduler without it). */
+    private koala.common.api.ShareOrders orders;
+    /** Workers given back at the grid's request since the last report (the scheduler's count lags by a report). */
+    private int givenBack;
+    /** The figure the framework last reported (a slowdown), passed on to the scheduler; null for none. */
+    private Double figure;
+    /** Workers the grid's arbitration took that the floor keeps: asked for again one at a time, when needed. */
+    private int floorTaken;
+    private final java.util.Set<String> takenSeen = new java.util.HashSet<>();
 
     /** Restarts of a master in a row, each dying within {@link #MASTER_STABLE} of its start, before the instance fails. */
     static final int MASTER_RESTARTS = 3;
@@ -343,6 +352,7 @@ public final class FrameworkRunner {
         if (!schedulerAnswers(now)) {
             return;
         }
+        share(now);
         if (masterRetry != null && !now.isBefore(masterRetry) && entities.master().isEmpty()) {
             MasterRestarts.Decision d = masterRestarts.failedToStart(now, "no node for it");
             if (!d.restart()) {
@@ -387,6 +397,67 @@ public final class FrameworkRunner {
         }
     }
 
+    /**
+     * Tells the scheduler each running worker's activity, for sharing a full grid; keeps its answer
+     * (what to give back, which workers it took). A scheduler that does not take the report changes nothing.
+     */
+    private void share(Instant now) {
+        List<koala.common.api.ShareReport.WorkerActivity> workers = entities.role(Entities.WORKER).stream()
+                .filter(Entity::running).map(e -> new koala.common.api.ShareReport.WorkerActivity(e.node(),
+                        e.idleSince() == null, e.idleSince(), e.cpuPercent())).toList();
+        try {
+            orders = schedd.report(new koala.common.api.ShareReport(workers, figure));
+            givenBack = 0;
+            resizer.arbitrated(orders.arbitrated());
+        } catch (ApiException e) {
+            return;
+        }
+        for (String node : orders.takenBack()) {
+            if (takenSeen.add(node) && resizer.policy().kind().keepsInitialWorkers()) {
+                floorTaken++;
+                events.add(now, EventKind.LOST, "worker " + node + " taken back by the grid's arbitration ("
+                        + orders.policy() + "); asked for again only when all workers are busy",
+                        java.util.Map.of("node", node, "role", Entities.WORKER));
+            }
+        }
+    }
+
+    synchronized void figure(double slowdown) {
+        this.figure = slowdown;
+    }
+
+    /** What the grid's arbitration asks this instance to give back now; null for nothing. */
+    synchronized koala.common.api.ShareOrders.GiveBack giveBackAsk() {
+        if (orders == null || orders.giveBack() == null || orders.giveBack().workers() - givenBack <= 0) {
+            return null;
+        }
+        koala.common.api.ShareOrders.GiveBack ask = orders.giveBack();
+        return new koala.common.api.ShareOrders.GiveBack(ask.workers() - givenBack, ask.by(), ask.reason());
+    }
+
+    /** The framework gives back these workers at the grid's request: as many as asked, no more. */
+    synchronized RunnerMessages.ShrinkResult giveBack(List<String> nodes) {
+        koala.common.api.ShareOrders.GiveBack ask = giveBackAsk();
+        for (String node : nodes) {
+            if (entities.get(node).filter(e -> e.is(Entities.WORKER)).isEmpty()) {
+                throw new Conflict("node " + node + " is not a worker of instance " + schedd.instance(), "nodes");
+            }
+        }
+        int room = ask == null ? 0 : ask.workers();
+        List<String> given = nodes.stream().distinct().limit(room).toList();
+        List<RunnerMessages.Refusal> kept = nodes.stream().distinct().skip(room).map(n -> new RunnerMessages.Refusal(n,
+                ask == null ? "nothing is asked back now" : "only " + room + " asked back")).toList();
+        if (!given.isEmpty()) {
+            resizer.release(given, "given back at the grid's request: " + ask.reason(), clock.instant());
+            givenBack += given.size();
+            if (resizer.policy().kind().keepsInitialWorkers()) {
+                floorTaken += given.size();
+            }
+        }
+        persist();
+        return new RunnerMessages.ShrinkResult(given, kept, ask == null ? "nothing is asked back now" : ask.reason());
+    }
+
     /** Entities whose node the scheduler no longer holds (killed, claim timed out) are lost; an ended allocation ends the instance. */
     private void reconcile() {
         JobView allocation = schedd.allocation();
@@ -397,6 +468,12 @@ public final class FrameworkRunner {
         java.util.Set<String> held = new java.util.HashSet<>();
         for (NodeView n : allocation.nodes()) {
             held.add(n.id());
+            if (entities.get(n.id()).isEmpty() && Entities.WORKER.equals(n.role()) && state == State.RUNNING) {
+                // granted by the grid's arbitration: nodes taken back for this instance, or its queued work
+                entities.starting(List.of(n.id()), Entities.WORKER, clock.instant(), 0);
+                events.add(clock.instant(), EventKind.GROW, "grow 1 worker [" + n.id() + "]: granted by the grid's "
+                        + "arbitration", java.util.Map.of("role", Entities.WORKER, "count", 1, "nodes", List.of(n.id())));
+            }
             entities.get(n.id()).ifPresent(e -> {
                 if (e.site() == null) {
                     entities.put(e.at(n.site()));
@@ -440,6 +517,17 @@ public final class FrameworkRunner {
     private void keepFloors(Instant now) {
         PolicyKind kind = resizer.policy().kind();
         int missing = deployd.initial(Entities.WORKER) - entities.role(Entities.WORKER).size();
+        floorTaken = Math.max(0, Math.min(floorTaken, missing));
+        if (floorTaken > 0 && kind.keepsInitialWorkers() && allWorkersBusy()) {
+            // taken back by the grid's arbitration: one at a time, when the instance needs it (docs/sharing.md)
+            if (resizer.deploy(Entities.WORKER, 1, kind.name().toLowerCase() + " keeps its " + deployd.initial(
+                    Entities.WORKER) + " initial workers: all busy, one of the " + floorTaken
+                    + " taken back asked for again", now, 0).granted() > 0) {
+                floorTaken--;
+                missing--;
+            }
+        }
+        missing -= floorTaken;
         if (missing > 0 && kind.keepsInitialWorkers()) {
             resizer.deploy(Entities.WORKER, missing, kind.name().toLowerCase() + " keeps its " + deployd.initial(
                     Entities.WORKER) + " initial workers: " + missing + " missing", now, 0);
@@ -447,6 +535,12 @@ public final class FrameworkRunner {
         if (entities.role(Entities.ORCHESTRATOR).isEmpty()) {
             resizer.deploy(Entities.ORCHESTRATOR, 1, "an instance keeps one orchestrator node", now, 0);
         }
+    }
+
+    /** No worker idle by the runner's samples and none starting: an arriving application would find none free. */
+    private boolean allWorkersBusy() {
+        List<Entity> workers = entities.role(Entities.WORKER);
+        return workers.stream().allMatch(e -> e.running() && e.idleSince() == null);
     }
 
     /** Ends the instance: every node given back, the allocation closed. */

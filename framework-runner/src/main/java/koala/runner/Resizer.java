@@ -35,6 +35,8 @@ final class Resizer {
     private final Events events;
     private final GrowOverhead growOverhead;
     private WorkerPolicy workers;
+    /** On a grid shared by arbitration a grow is not capped by the free nodes: the arbiter may take back for it. */
+    private boolean arbitrated;
     private OrchestratorPolicy orchestrators;
     private String home = "";
     private WorkerDecision.Kind lastKeep;
@@ -66,6 +68,10 @@ final class Resizer {
     /** The instance's home site, whose recent grows give O_grow. */
     void home(String site) {
         this.home = site;
+    }
+
+    void arbitrated(boolean shared) {
+        this.arbitrated = shared;
     }
 
     WorkerPolicy policy() {
@@ -274,6 +280,6 @@ final class Resizer {
     }
 
     private WorkerLayer layer(boolean withGrid) {
-        return entities.workerLayer(withGrid ? schedd.idleNodes() : -1, growOverhead.estimate(home));
+        return entities.workerLayer(withGrid && !arbitrated ? schedd.idleNodes() : -1, growOverhead.estimate(home));
     }
 }

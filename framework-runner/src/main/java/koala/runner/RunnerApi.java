@@ -45,6 +45,9 @@ final class RunnerApi {
                         runner.resizer().orchestratorDone(r.param("node"), clock.instant()))))
                 .route("POST", "/workers/{node}/activity", r -> authorized(r, () -> activity(r.param("node"),
                         r.body(Activity.class))))
+                .route("POST", "/figure", r -> authorized(r, () -> figure(r.body(koala.common.runner.RunnerMessages.Figure.class))))
+                .route("GET", "/give-back", r -> authorized(r, () -> new koala.common.runner.RunnerMessages.GiveBackAsk(runner.giveBackAsk())))
+                .route("POST", "/give-back", r -> authorized(r, () -> giveBack(r.body(Shrink.class))))
                 .route("GET", "/status", r -> authorized(r, runner::status))
                 // for the scheduler's supervisor: says only that the runner serves, and whom
                 .route("GET", "/health", r -> Response.ok(runner.health()))
@@ -90,6 +93,23 @@ final class RunnerApi {
         }
         return resize(() -> idle ? runner.resizer().shrinkIdle(clock.instant())
                 : runner.resizer().shrink(nodes, clock.instant()));
+    }
+
+    private Object figure(koala.common.runner.RunnerMessages.Figure figure) {
+        Double v = figure.value();
+        if (v == null || !(v >= 0) || v.isInfinite()) {
+            throw ApiException.badRequest("value", v == null ? "missing: the framework's slowdown, 1 = as if alone"
+                    : v + " is not a finite number of at least 0");
+        }
+        runner.figure(v);
+        return java.util.Map.of("value", v);
+    }
+
+    private Object giveBack(Shrink shrink) {
+        if (shrink.nodes() == null || shrink.nodes().isEmpty()) {
+            throw ApiException.badRequest("nodes", "missing: name the workers to give back");
+        }
+        return resize(() -> runner.giveBack(shrink.nodes()));
     }
 
     /** A resize runs under the runner's lock, and only while the instance runs. */

@@ -59,6 +59,11 @@ final class Schedd {
         return scheduler.heldNow(allocation);
     }
 
+    /** The instance's workers' activity, for sharing the grid; what the grid's arbitration asks of it. */
+    koala.common.api.ShareOrders report(koala.common.api.ShareReport report) {
+        return scheduler.report(allocation, report);
+    }
+
     /** Idle nodes over the grid, as the scheduler's KIS sees them now. */
     int idleNodes() {
         return scheduler.sites().stream().mapToInt(SiteStatus::idle).sum();

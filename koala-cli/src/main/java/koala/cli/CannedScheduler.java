@@ -101,7 +101,7 @@ final class CannedScheduler implements AutoCloseable {
         boolean placed = !state.equals("QUEUED");
         return new JobView(id, "job-" + id, "alice", "NON_FIXED", state, "worst-fit", "LOW", 1, 0,
                 placed ? null : "component 0 needs 2 nodes, fs0 has 1 idle", AT,
-                placed ? List.of(new NodeView(id + ".0.0", 0, 0, "fs0", "RUNNING", "17", "fs0-n1", null)) : List.of(),
+                placed ? List.of(new NodeView(id + ".0.0", 0, 0, "fs0", "RUNNING", "17", "fs0-n1", null, null)) : List.of(),
                 List.of(new TransitionView(AT, "NEW", "QUEUED", "SUBMIT", null)));
     }
 

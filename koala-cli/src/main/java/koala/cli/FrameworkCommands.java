@@ -26,7 +26,10 @@ final class FrameworkCommands {
 
     @Command(name = "frameworks", mixinStandardHelpOptions = true,
             description = "Every framework instance the FrameworkJobManager knows: policy, state, nodes per role, "
-                    + "sites, and where its master is.")
+                    + "sites, where its master is, and its place in the shared grid: the worker nodes it holds and uses "
+                    + "(busy or starting), the "
+                    + "share the grid's arbitration policy holds it to (- under fcfs), its weighted max-min fair "
+                    + "share, and why nodes were last taken back from it.")
     static final class All implements Callable<Integer> {
         @Mixin
         GridOptions grid;
@@ -40,11 +43,16 @@ final class FrameworkCommands {
         }
 
         private static void table(List<FrameworkView> all) {
-            System.out.printf("%-5s %-16s %-10s %-9s %-34s %-12s %s%n", "ID", "NAME", "POLICY", "STATE", "NODES",
-                    "SITES", "MASTER");
+            System.out.printf("%-5s %-16s %-10s %-9s %-34s %-12s %-22s %-5s %-4s %-5s %-4s %s%n", "ID", "NAME", "POLICY",
+                    "STATE", "NODES", "SITES", "MASTER", "HOLDS", "USES", "SHARE", "FAIR", "LAST SHRUNK");
             for (FrameworkView f : all) {
-                System.out.printf("%-5d %-16s %-10s %-9s %-34s %-12s %s%n", f.id(), f.name(), f.policy(), f.state(),
-                        roles(f), String.join(",", f.sites()), f.master() == null ? "-" : f.master().address());
+                FrameworkView.ShareLine s = f.share();
+                System.out.printf("%-5d %-16s %-10s %-9s %-34s %-12s %-22s %-5s %-4s %-5s %-4s %s%n", f.id(), f.name(),
+                        f.policy(), f.state(), roles(f), String.join(",", f.sites()),
+                        f.master() == null ? "-" : f.master().address(), s == null ? "-" : s.holds(),
+                        s == null ? "-" : s.uses(),
+                        s == null || s.share() == null ? "-" : s.share(), s == null ? "-" : s.fairShare(),
+                        s == null || s.lastShrunk() == null ? "-" : s.lastShrunk());
             }
         }
     }
@@ -72,6 +80,12 @@ final class FrameworkCommands {
             System.out.printf("master   %s%n", f.master() == null ? "not yet" : f.master().address() + " (node "
                     + f.master().node() + ")");
             System.out.printf("nodes    %s%n", roles(f).isEmpty() ? "none" : roles(f));
+            if (f.share() != null) {
+                FrameworkView.ShareLine s = f.share();
+                System.out.printf("share    holds %d worker nodes, %d busy or starting; %s; fair share %d%n", s.holds(),
+                        s.uses(), s.why(), s.fairShare());
+                System.out.printf("shrunk   %s%n", s.lastShrunk() == null ? "never" : s.lastShrunk());
+            }
             System.out.println("settings " + f.parameters().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
                     .collect(Collectors.joining(" ")));
             System.out.println("history");

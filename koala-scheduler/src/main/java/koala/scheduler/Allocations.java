@@ -67,6 +67,8 @@ final class Allocations {
     private final Claims claims;
     private final InstantSource clock;
     private final java.time.Duration claimTimeout;
+    /** Worker grows go through it when the grid's arbitration policy is not fcfs. */
+    private Sharing sharing;
 
     Allocations(JobBook book, koala.scheduler.storage.Store answers, Claims claims, InstantSource clock,
                 java.time.Duration claimTimeout) {
@@ -75,6 +77,10 @@ final class Allocations {
         this.claims = claims;
         this.clock = clock;
         this.claimTimeout = claimTimeout;
+    }
+
+    void sharing(Sharing sharing) {
+        this.sharing = sharing;
     }
 
     /**
@@ -145,6 +151,9 @@ final class Allocations {
     }
 
     private GrowResult growNow(Job job, GrowRequest request) {
+        if (sharing != null && sharing.arbitrates() && "worker".equals(role(request)) && request.site() == null) {
+            return arbitrated(job, request);
+        }
         long id = job.id();
         GridView asked = only(claims.view(), request.site());
         GridView view = onNetworkOf(job, asked);
@@ -168,6 +177,112 @@ final class Allocations {
                 + describe(((Decision.Placed) decision).assignments()) + (why == null ? "" : "; " + why)
                 + because(request.reason()));
         return new GrowResult(id, request.nodes(), granted, nodes, why);
+    }
+
+    /** A worker grow on a shared grid: what the arbiter grants now (placed like any grow), and why not more. */
+    private GrowResult arbitrated(Job job, GrowRequest request) {
+        pending = request;
+        try {
+            Sharing.Outcome o = sharing.grow(job.id(), request.nodes(), clock.instant());
+            if (o.nodes().isEmpty()) {
+                book.record(job, JobState.RUNNING, JobState.RUNNING, "GROW_REFUSED", request.nodes() + " worker nodes: "
+                        + o.reason() + because(request.reason()));
+            }
+            return new GrowResult(job.id(), request.nodes(), o.nodes().size(), o.nodes(), o.reason());
+        } finally {
+            pending = null;
+        }
+    }
+
+    /** The grow being arbitrated: the arbiter's grants to its asker run its command. */
+    private GrowRequest pending;
+
+    /** The worker nodes {@code id} holds (or is claiming) now. */
+    List<String> workers(Job job) {
+        return job.heldNodes().stream().filter(n -> role(job, n).equals("worker")).map(NodeClaim::id).toList();
+    }
+
+    /**
+     * Claims {@code count} worker nodes for allocation {@code id}, granted by the arbiter: like the
+     * grow being asked, or else like its last worker grow; on idle nodes first, the rest on the sites
+     * of {@code ended} (nodes just ended for it, whose slots are coming free). The ids claimed.
+     */
+    List<String> grantWorkers(long id, int count, List<String> ended, String reason) {
+        Job job = open(id);
+        GrowRequest like = pending != null ? pending : lastWorkerGrow(job);
+        if (like == null) {
+            book.record(job, JobState.RUNNING, JobState.RUNNING, "GROW_REFUSED", count + " worker nodes granted ("
+                    + reason + ") but it never grew workers: nothing to run on them");
+            return List.of();
+        }
+        GridView view = onNetworkOf(job, claims.view());
+        int idle = view.sites().stream().mapToInt(SiteView::idleNodes).sum();
+        List<Assignment> assignments = new ArrayList<>();
+        int onIdle = Math.min(count, idle);
+        if (onIdle > 0) {
+            Decision d = new FlexibleClusterMinimization().place(new JobNeed(Long.toString(id),
+                    List.of(new ComponentNeed(0, onIdle, null, List.of())), true), view);
+            if (d instanceof Decision.Placed placed) {
+                assignments.addAll(placed.assignments());
+            } else {
+                onIdle = 0;
+            }
+        }
+        List<String> coming = ended.stream().map(n -> siteOf(n)).filter(java.util.Objects::nonNull).toList();
+        for (int i = 0; i < count - onIdle && !coming.isEmpty(); i++) {
+            assignments.add(new Assignment(0, coming.get(i % coming.size()), 1));
+        }
+        if (assignments.isEmpty()) {
+            return List.of();
+        }
+        List<String> nodes = claim(job, like.withNodes(assignments.stream().mapToInt(Assignment::nodes).sum()),
+                assignments);
+        book.record(job, JobState.RUNNING, JobState.RUNNING, "GREW", nodes.size() + " worker nodes: "
+                + describe(assignments) + " (" + reason + ")");
+        return nodes;
+    }
+
+    /** Ends these worker nodes of allocation {@code id}: their pilots killed, the reason in its history. */
+    void end(long id, List<String> nodes, String event, String reason) {
+        Job job = open(id);
+        for (String node : nodes) {
+            NodeClaim claim = job.node(node);
+            if (claim != null && claim.state().held()) {
+                claims.kill(job, claim);
+                book.save(job, claim.with(NodeState.RELEASED));
+            }
+        }
+        book.record(job, JobState.RUNNING, JobState.RUNNING, event, reason);
+    }
+
+    /** Notes an arbitration decision about allocation {@code id} in its history. */
+    void noteShare(long id, String event, String reason) {
+        book.record(open(id), JobState.RUNNING, JobState.RUNNING, event, reason);
+    }
+
+    private String siteOf(String node) {
+        int dot = node.indexOf('.');
+        if (dot < 0) {
+            return null;
+        }
+        return book.find(Long.parseLong(node.substring(0, dot))).map(j -> j.node(node)).map(NodeClaim::site).orElse(null);
+    }
+
+    private static String role(Job job, NodeClaim n) {
+        String role = job.description().components().get(n.component()).role();
+        return role == null ? "worker" : role;
+    }
+
+    /** The allocation's last worker grow, as a request to repeat; null if it never grew workers. */
+    private static GrowRequest lastWorkerGrow(Job job) {
+        List<ComponentSpec> components = job.description().components();
+        for (int i = components.size() - 1; i >= 0; i--) {
+            ComponentSpec c = components.get(i);
+            if (c.role() == null || c.role().equals("worker")) {
+                return new GrowRequest(1, "worker", c.executable(), c.arguments(), c.environment(), null);
+            }
+        }
+        return null;
     }
 
     private List<String> claim(Job job, GrowRequest request, List<Assignment> assignments) {

@@ -20,10 +20,16 @@ import koala.scheduler.storage.Store;
 final class Frameworks {
     private final FrameworkRegistry registry;
     private final JobBook book;
+    /** The instance's place in the shared grid, for its view; null when sharing has not seen it. */
+    private java.util.function.BiFunction<Long, Integer, FrameworkView.ShareLine> share = (id, holds) -> null;
 
     Frameworks(Store store, JobBook book, InstantSource clock) {
         this.registry = new FrameworkRegistry(store, clock);
         this.book = book;
+    }
+
+    void shareLines(java.util.function.BiFunction<Long, Integer, FrameworkView.ShareLine> lines) {
+        this.share = lines;
     }
 
     FrameworkView register(FrameworkRegistration r) {
@@ -62,6 +68,38 @@ final class Frameworks {
                 .toList();
     }
 
+    /**
+     * The running instances as sharing sees them: their worker nodes, and the weight and minimum
+     * share of their settings (JDF over the home site's defaults, as {@code provisioning} resolves
+     * them; {@code siteDefaults} gives a site's {@code site.S.provisioning.*}). The scheduler resolves
+     * them itself rather than take a runner's word.
+     */
+    List<Sharing.Instance> sharing(Allocations allocations, java.util.function.Function<String, Map<String, String>> siteDefaults) {
+        List<Sharing.Instance> running = new java.util.ArrayList<>();
+        for (FrameworkRecord r : registry.all()) {
+            java.util.Optional<Job> job = book.find(r.id()).filter(j -> j.state() == koala.scheduler.state.JobState.RUNNING);
+            if (job.isPresent()) {
+                koala.provisioning.ProvisioningSettings s = settings(r, job.get(), siteDefaults);
+                running.add(new Sharing.Instance(r.id(), s.weight(), s.minShare(), allocations.workers(job.get())));
+            }
+        }
+        return running;
+    }
+
+    private static koala.provisioning.ProvisioningSettings settings(FrameworkRecord r, Job job,
+            java.util.function.Function<String, Map<String, String>> siteDefaults) {
+        NodeClaim master = r.masterNode() == null ? null : job.node(r.masterNode());
+        String site = master != null ? master.site() : "";
+        try {
+            return koala.provisioning.SettingsResolver.resolve(site, koala.provisioning.SettingsLayer.parse(
+                    site.isEmpty() ? Map.of() : siteDefaults.apply(site)),
+                    koala.provisioning.SettingsLayer.parse(r.parameters())).settings();
+        } catch (RuntimeException e) {
+            // the runner refused such settings already; share it out as an instance with the defaults
+            return koala.provisioning.SettingsResolver.resolve(koala.provisioning.SettingsLayer.EMPTY).settings();
+        }
+    }
+
     private FrameworkView view(FrameworkRecord r) {
         Job job = book.get(r.id());
         Map<String, Integer> perRole = new TreeMap<>();
@@ -72,6 +110,7 @@ final class Frameworks {
         List<String> sites = job.heldNodes().stream().map(NodeClaim::site).distinct().sorted().toList();
         MasterAddress master = r.masterAddress() == null ? null : new MasterAddress(r.masterNode(), r.masterAddress());
         return new FrameworkView(r.id(), r.name(), r.policy(), r.parameters(), r.runner(), job.state().name(), sites,
-                master, perRole, r.registeredAt(), job.history());
+                master, perRole, r.registeredAt(), job.history(), job.state().ended() ? null
+                : share.apply(r.id(), perRole.getOrDefault("worker", 0)));
     }
 }

@@ -90,11 +90,17 @@ final class Job {
 
     private JobView view(java.util.Collection<NodeClaim> shown, List<TransitionView> history) {
         List<NodeView> nodeViews = shown.stream().map(n -> new NodeView(n.id(), n.component(), n.rank(),
-                n.site(), n.state().name(), n.pilot(), n.host(), n.exitStatus())).toList();
+                n.site(), n.state().name(), n.pilot(), n.host(), n.exitStatus(), role(n))).toList();
         return new JobView(record.id(), record.name(), record.owner(), record.kind(), record.state().name(), record.policy(),
                 record.priority(), record.placeTries(), record.claimFailures(),
                 record.state().ended() || record.state() == JobState.RUNNING ? null : record.waitingBecause(),
                 record.submittedAt(), nodeViews, history);
+    }
+
+    /** What the node is for (master, orchestrator, worker) when its component says; null for a plain job's. */
+    private String role(NodeClaim n) {
+        List<koala.common.jdf.ComponentSpec> components = description.components();
+        return n.component() < components.size() ? components.get(n.component()).role() : null;
     }
 
     /** When it ended: its last transition's time, if it has ended. */

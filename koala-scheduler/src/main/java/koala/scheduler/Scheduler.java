@@ -66,6 +66,7 @@ final class Scheduler {
     private final Frameworks frameworks;
     private final Owners owners;
     private final PilotWatch watch;
+    private Sharing sharing;
     /** Wakes the nodes waiting for their task: a job's components may start. */
     private Runnable started = () -> { };
     private Instant nextPlacement = Instant.EPOCH;
@@ -136,6 +137,55 @@ final class Scheduler {
                 pilots.prepare(site, url);
             }
         }, clock, settings.claimTimeout());
+    }
+
+    /**
+     * Shares the grid between framework instances by {@code settings} from now on; {@code siteDefaults}
+     * gives a site's provisioning defaults (instances' weights and minimum shares).
+     */
+    void share(koala.arbitration.ArbitrationSettings settings,
+               java.util.function.Function<String, Map<String, String>> siteDefaults) {
+        sharing = new Sharing(settings, new Sharing.Grid() {
+            @Override
+            public int freeNodes() {
+                return gridView().sites().stream().mapToInt(koala.placement.SiteView::idleNodes).sum();
+            }
+
+            @Override
+            public List<Sharing.Instance> instances() {
+                return frameworks.sharing(allocations, siteDefaults);
+            }
+
+            @Override
+            public void end(long instance, List<String> nodes, String event, String reason) {
+                allocations.end(instance, nodes, event, reason);
+            }
+
+            @Override
+            public List<String> grant(long instance, int nodes, List<String> ended, String reason) {
+                return allocations.grantWorkers(instance, nodes, ended, reason);
+            }
+
+            @Override
+            public void note(long instance, String event, String reason) {
+                allocations.noteShare(instance, event, reason);
+            }
+        });
+        allocations.sharing(sharing);
+        frameworks.shareLines((id, holds) -> sharing.line(id, holds, clock.instant()));
+    }
+
+    /** The grid's sharing between framework instances (fcfs unless {@link #share} said otherwise). */
+    Sharing sharing() {
+        if (sharing == null) {
+            share(koala.arbitration.ArbitrationSettings.DEFAULTS, site -> Map.of());
+        }
+        return sharing;
+    }
+
+    /** A runner's report on allocation {@code id}'s workers; what sharing asks of it. */
+    koala.common.api.ShareOrders shareReport(long id, koala.common.api.ShareReport report) {
+        return sharing().report(id, report, clock.instant());
     }
 
     NodeDesk nodes() {
@@ -266,6 +316,7 @@ final class Scheduler {
             nextSweep = clock.instant().plus(SWEEP_EVERY);
         }
         keepBounded();
+        sharing().tick(clock.instant());
     }
 
     /** Ended jobs leave memory after {@code keepEnded} and the store after {@code retention}. */

@@ -125,6 +125,9 @@ public final class SchedulerDaemon implements AutoCloseable {
         Scheduler scheduler = new Scheduler(settings, store, kis, nodes, pilots, submissions, FileCatalog.from(grid),
                 InstantSource.system());
         scheduler.onStart(() -> loop.post(() -> { }));
+        koala.arbitration.ArbitrationSettings sharing = arbitration(grid);
+        scheduler.share(sharing, site -> grid.section("site." + site + ".provisioning"));
+        LOG.info("framework instances share a full grid by {}", sharing.describe());
         loop.call(() -> {
             recover(scheduler, agents, pilots, sites.keySet());
             return null;
@@ -158,6 +161,16 @@ public final class SchedulerDaemon implements AutoCloseable {
         LOG.info("scheduler serving users on {} and {} (with a token), nodes on {}, with sites {}; its pilots are "
                 + "named koala-{}-JOB-COMPONENT-RANK-aATTEMPT", socket, url, nodeUrl, sites.keySet(), store.pilotTag());
         return new SchedulerDaemon(store, siteAgents, kis, loop, pilots, submissions, servers, URI.create("unix:" + socket), runners);
+    }
+
+    /** {@code scheduler.arbitration.*}; a bad value stops the start, naming the key and why. */
+    private static koala.arbitration.ArbitrationSettings arbitration(GridConfig grid) {
+        try {
+            return koala.arbitration.ArbitrationSettings.parse(grid.section("scheduler.arbitration"));
+        } catch (koala.provisioning.InvalidSettingsException e) {
+            throw new IllegalArgumentException(e.problems().stream().map(p -> "scheduler.arbitration." + p.key()
+                    + ": " + p.reason()).collect(java.util.stream.Collectors.joining("; ")), e);
+        }
     }
 
     /**
@@ -252,6 +265,14 @@ public final class SchedulerDaemon implements AutoCloseable {
             @Override
             public Object sites() {
                 return loop.call(s::sites);
+            }
+
+            @Override
+            public Object report(Caller c, long id, koala.common.api.ShareReport r) {
+                return loop.call(() -> {
+                    s.owners().check(c, id, "report on");
+                    return s.shareReport(id, r);
+                });
             }
 
             @Override

@@ -79,6 +79,15 @@ public final class Arbiter {
         return round.result();
     }
 
+    /**
+     * Each instance's weighted max-min fair share of this snapshot, whatever the policy in force
+     * (for {@code koala frameworks}, beside the share the policy holds it to).
+     */
+    public Map<String, Share> fairShares(GridShare grid, TakeBackBook book, Instant now) {
+        ArbitrationSettings fair = settings.withRule(ShareRule.FAIR);
+        return new FairPolicy().shares(ShareView.of(grid, book.pruned(now, fair), fair, now));
+    }
+
     /** One decision's working state. */
     private final class Round {
         private final Instant now;

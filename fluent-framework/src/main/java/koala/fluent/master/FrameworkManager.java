@@ -250,6 +250,10 @@ public final class FrameworkManager {
                     + " s, placed with the workers there");
             takeArrivals();
         }
+        provisioning.giveBack(state).forEach(node -> {
+            state.removeWorker(node, now);
+            left(node);
+        });
         if (pending == null) {
             // while a job waits for its grow, the idle workers are the ones it counted on: none goes
             provisioning.release(state, now).forEach(node -> {

@@ -43,6 +43,11 @@ final class Provisioning {
     /** What has been said since the releases last went through, so a refusal repeated every second is said once. */
     private final Set<String> told = new HashSet<>();
     private ResizeRequest unasked;
+    /** Applications served (0) and rejected (1) over the last five minutes: the figure the master reports. */
+    private final koala.arbitration.PerformanceWindow served = new koala.arbitration.PerformanceWindow(FIGURE_WINDOW);
+    private int accepted;
+    private int rejected;
+    static final Duration FIGURE_WINDOW = Duration.ofMinutes(5);
 
     Provisioning(Runner runner, Status first, MasterEvents events, MetricsLog metrics, int slotsPerWorker) {
         this.runner = runner;
@@ -117,6 +122,43 @@ final class Provisioning {
         }
     }
 
+    /**
+     * What the grid's arbitration asks back, the master chooses: its idle workers, longest idle
+     * first, as many as asked. Busy ones stay: when the grace is over KOALA ends what is still
+     * owed, and what ran there is lost. Returns the workers given back.
+     */
+    List<String> giveBack(FrameworkState state) {
+        koala.common.api.ShareOrders.GiveBack ask;
+        try {
+            ask = runner.giveBack();
+        } catch (ApiException e) {
+            return List.of();
+        }
+        if (ask == null || ask.workers() < 1) {
+            return List.of();
+        }
+        List<String> idle = state.workers().stream().filter(Worker::isIdle)
+                .sorted(java.util.Comparator.comparing(Worker::idleSince).thenComparing(Worker::id))
+                .limit(ask.workers()).map(Worker::id).toList();
+        if (idle.isEmpty()) {
+            once("give back " + ask.by(), MasterEventKind.NOTE, "asked to give back " + ask.workers() + " worker"
+                    + (ask.workers() == 1 ? "" : "s") + " by " + ask.by() + " (" + ask.reason() + "): none idle yet");
+            return List.of();
+        }
+        try {
+            ShrinkResult result = runner.giveBack(idle);
+            if (!result.released().isEmpty()) {
+                events.add(MasterEventKind.RELEASED, "gave back " + result.released() + " at the grid's request ("
+                        + ask.reason() + ")", Map.of("nodes", result.released()));
+                result.released().forEach(reported::remove);
+            }
+            return result.released();
+        } catch (ApiException e) {
+            once("give back refused " + idle, "runner refused to give back " + idle + ": " + e.getMessage());
+            return List.of();
+        }
+    }
+
     /** Tells the runner each worker's activity, when it changed since last told. */
     void reportActivity(List<Worker> workers) {
         for (Worker w : workers) {
@@ -160,6 +202,7 @@ final class Provisioning {
         }
         List<RunnerMessages.Entity> workers = status.role("worker");
         Metrics m = state.metrics(now);
+        reportFigure(m, now);
         double cpu = workers.stream().filter(w -> w.state().equals("RUNNING"))
                 .mapToDouble(RunnerMessages.Entity::cpuPercent).average().orElse(0);
         int busy = (int) state.workers().stream().filter(w -> !w.isIdle()).count();
@@ -167,6 +210,27 @@ final class Provisioning {
                 m.finished(), m.waiting(), m.running()), m.workerTime());
         Set<String> held = Set.copyOf(workers.stream().map(RunnerMessages.Entity::node).toList());
         return registered.stream().filter(node -> !held.contains(node)).toList();
+    }
+
+    /**
+     * The figure for the grid's arbitration: 1 / (1 − the share of applications rejected over the
+     * window), 1 when none came ({@link koala.arbitration.PerformanceWindow#stretch}).
+     */
+    private void reportFigure(Metrics m, Instant now) {
+        for (int i = accepted; i < m.accepted(); i++) {
+            served.record(now, 0);
+        }
+        for (int i = rejected; i < m.rejected(); i++) {
+            served.record(now, 1);
+        }
+        accepted = Math.max(accepted, m.accepted());
+        rejected = Math.max(rejected, m.rejected());
+        double figure = koala.arbitration.PerformanceWindow.stretch(served.mean(now).orElse(0));
+        try {
+            runner.figure(figure);
+        } catch (ApiException e) {
+            once("figure", "runner did not take the figure " + figure + ": " + e.getMessage());
+        }
     }
 
     /** Says {@code event} unless what it is {@code about} was said since the releases last went through. */

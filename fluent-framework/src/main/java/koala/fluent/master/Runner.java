@@ -22,6 +22,20 @@ public interface Runner {
 
     Status status();
 
+    /** Reports how well the framework does (a slowdown, 1 = as if alone), for the grid's arbitration. */
+    default void figure(double slowdown) {
+    }
+
+    /** What the grid's arbitration asks the instance to give back now; null for nothing. */
+    default koala.common.api.ShareOrders.GiveBack giveBack() {
+        return null;
+    }
+
+    /** Gives back these workers at the grid's request. */
+    default ShrinkResult giveBack(List<String> workers) {
+        return new ShrinkResult(List.of(), List.of(), "nothing is asked back");
+    }
+
     static Runner of(RunnerClient client) {
         return new Runner() {
             @Override
@@ -52,6 +66,21 @@ public interface Runner {
             @Override
             public Status status() {
                 return client.status();
+            }
+
+            @Override
+            public void figure(double slowdown) {
+                client.figure(slowdown);
+            }
+
+            @Override
+            public koala.common.api.ShareOrders.GiveBack giveBack() {
+                return client.giveBack();
+            }
+
+            @Override
+            public ShrinkResult giveBack(List<String> workers) {
+                return client.giveBack(workers);
             }
         };
     }

@@ -18,6 +18,9 @@ final class FakeRunner implements Runner {
     private final int fMax;
     private final Duration tIdle;
     private int named;
+    /** What the grid asks back now; null for nothing. */
+    koala.common.api.ShareOrders.GiveBack ask;
+    Double figure;
 
     FakeRunner(String policy, int fMax, Duration tIdle) {
         this.policy = policy;
@@ -42,6 +45,25 @@ final class FakeRunner implements Runner {
         workers.removeAll(nodes);
         calls.add("shrink " + nodes);
         return new ShrinkResult(nodes, List.of(), "idle");
+    }
+
+    @Override
+    public koala.common.api.ShareOrders.GiveBack giveBack() {
+        return ask;
+    }
+
+    @Override
+    public ShrinkResult giveBack(List<String> nodes) {
+        workers.removeAll(nodes);
+        calls.add("give back " + nodes);
+        ask = ask.workers() == nodes.size() ? null
+                : new koala.common.api.ShareOrders.GiveBack(ask.workers() - nodes.size(), ask.by(), ask.reason());
+        return new ShrinkResult(nodes, List.of(), "asked");
+    }
+
+    @Override
+    public void figure(double slowdown) {
+        figure = slowdown;
     }
 
     @Override

@@ -127,6 +127,39 @@ class FrameworkManagerTest {
     }
 
     @Test
+    void askedByTheGridToGiveBackTwoTheMasterGivesItsIdleWorkersLongestIdleFirstAsTheyComeIdle() throws Exception {
+        // three workers, t_idle long: the master would keep them all
+        FakeRunner runner = new FakeRunner("ondemand", 20, Duration.ofSeconds(600));
+        FrameworkManager master = master(runner, 4);
+        CompletableFuture<JobReply> reply = master.submit(new JobRequest("batch", List.of(RL, RL, RL))).reply();
+        join(master, "w1");
+        join(master, "w2");
+        join(master, "w3");
+        reply.get();
+        now = T.plusSeconds(10);
+        master.done("j1.rl2", new AppDone("w2", Map.of("frames", 100), null));
+        now = T.plusSeconds(12);
+        master.done("j1.rl1", new AppDone("w1", Map.of("frames", 100), null));
+
+        // the grid asks for 3 by 30 s: w2 (idle since 10 s) and w1 (since 12 s) go, w3 still runs
+        now = T.plusSeconds(15);
+        runner.ask = new koala.common.api.ShareOrders.GiveBack(3, T.plusSeconds(30), "give back 3 workers for 9");
+        master.tick();
+        assertThat(runner.calls).contains("give back [w2, w1]");
+        assertThat(master.status().workers()).extracting(w -> w.node()).containsExactly("w3");
+        assertThat(master.status().events()).anySatisfy(e -> assertThat(e.text())
+                .isEqualTo("gave back [w2, w1] at the grid's request (give back 3 workers for 9)"));
+
+        // w3's application ends at 20 s: it goes at the next tick, and the ask is met
+        now = T.plusSeconds(20);
+        master.done("j1.rl3", new AppDone("w3", Map.of("frames", 100), null));
+        master.tick();
+        assertThat(runner.calls).contains("give back [w3]");
+        assertThat(runner.ask).isNull();
+        assertThat(master.status().workers()).isEmpty();
+    }
+
+    @Test
     void whatTheRunnerCannotGrantPastFMaxIsRejected() throws Exception {
         FakeRunner runner = new FakeRunner("ondemand", 1, Duration.ofSeconds(10));
         FrameworkManager master = master(runner, 4);
@@ -137,6 +170,11 @@ class FrameworkManagerTest {
         assertThat(placed.count("REJECTED")).isEqualTo(2);
         assertThat(placed.grow()).isEqualTo("asked to grow 3, granted 1 (F_max 1); the new workers joined");
         assertThat(placed.apps().get(2).reason()).contains("j1.rl3 rejected");
+
+        // at the next sample the master reports its figure: 2 of 3 rejected, 1 / (1 - 2/3) = 3
+        now = T.plusSeconds(5);
+        master.tick();
+        assertThat(runner.figure).isCloseTo(3.0, org.assertj.core.data.Offset.offset(1e-9));
     }
 
     @Test

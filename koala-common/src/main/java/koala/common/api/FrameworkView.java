@@ -11,8 +11,25 @@ import java.util.Map;
  * @param state        the allocation's state (RUNNING while the instance lives)
  * @param nodesPerRole nodes held (or being claimed) per role: master, orchestrator, worker
  * @param history      the allocation's grows, shrinks and refusals, with their reasons
+ * @param share        how the grid's arbitration sees it now; null for an instance that has not
+ *                     reported yet or has ended
  */
 public record FrameworkView(long id, String name, String policy, Map<String, String> parameters, String runner,
                             String state, List<String> sites, MasterAddress master, Map<String, Integer> nodesPerRole,
-                            Instant registeredAt, List<TransitionView> history) {
+                            Instant registeredAt, List<TransitionView> history, ShareLine share) {
+
+    /**
+     * One instance's place in the shared grid.
+     *
+     * @param holds      worker nodes it holds
+     * @param uses       of those, the ones busy or starting as its runner last reported (idle ones are
+     *                   the first taken back)
+     * @param share      the nodes the policy holds it to; null when the policy counts no nodes (fcfs)
+     * @param fairShare  its weighted max-min fair share of the worker nodes, whatever the policy
+     * @param why        the policy's account of its share
+     * @param lastShrunk why nodes were last taken back from it (asked to give back, idle taken,
+     *                   ended after the grace); null if never
+     */
+    public record ShareLine(int holds, int uses, Integer share, int fairShare, String why, String lastShrunk) {
+    }
 }

@@ -36,6 +36,11 @@ public record GrowRequest(int nodes, String role, String executable, List<String
         return requestId != null ? this : withRequestId(id);
     }
 
+    /** The same grow for {@code count} nodes. */
+    public GrowRequest withNodes(int count) {
+        return new GrowRequest(count, role, executable, arguments, environment, site, reason, requestId);
+    }
+
     /** The same grow, named {@code id}. */
     public GrowRequest withRequestId(String id) {
         return new GrowRequest(nodes, role, executable, arguments, environment, site, reason, id);

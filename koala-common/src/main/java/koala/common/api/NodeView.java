@@ -9,5 +9,5 @@ package koala.common.api;
  * @param exitStatus the component process's exit status, once EXITED
  */
 public record NodeView(String id, int component, int rank, String site, String state, String pilot, String host,
-                       Integer exitStatus) {
+                       Integer exitStatus, String role) {
 }

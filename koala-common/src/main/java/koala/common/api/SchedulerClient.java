@@ -204,6 +204,11 @@ public final class SchedulerClient {
         return http.post("/allocations/" + allocation + "/fail", new AllocationFailure(reason), JobView.class);
     }
 
+    /** A runner's report of its workers' activity; the answer says what the grid's arbitration asks of it. */
+    public ShareOrders report(long allocation, ShareReport report) {
+        return http.post("/allocations/" + allocation + "/share", report, ShareOrders.class);
+    }
+
     public FrameworkView register(FrameworkRegistration registration) {
         return http.post("/frameworks", registration, FrameworkView.class);
     }

@@ -61,6 +61,21 @@ public final class RunnerClient {
         return http.post("/shrink", new Shrink(workers, null), ShrinkResult.class);
     }
 
+    /** Reports how well the framework does now (a slowdown, 1 = as if alone), for the grid's arbitration. */
+    public void figure(double slowdown) {
+        http.post("/figure", new RunnerMessages.Figure(slowdown), Map.class);
+    }
+
+    /** What the grid's arbitration asks the instance to give back now; null for nothing. */
+    public koala.common.api.ShareOrders.GiveBack giveBack() {
+        return http.get("/give-back", RunnerMessages.GiveBackAsk.class).ask();
+    }
+
+    /** Gives back these workers, the framework's choice, at the grid's request. */
+    public ShrinkResult giveBack(List<String> workers) {
+        return http.post("/give-back", new Shrink(workers, null), ShrinkResult.class);
+    }
+
     /** Releases whichever workers have been idle at least t_idle. */
     public ShrinkResult shrinkIdle() {
         return http.post("/shrink", new Shrink(null, true), ShrinkResult.class);

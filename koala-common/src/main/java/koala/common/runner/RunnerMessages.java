@@ -35,6 +35,18 @@ public final class RunnerMessages {
     public record Shrink(List<String> nodes, Boolean idle) {
     }
 
+    /**
+     * How well the framework does now, for the grid's {@code performance} arbitration: a slowdown,
+     * 1 = as well served as if alone, higher = worse (e.g. 1 / (1 − the share of applications
+     * rejected over a window)).
+     */
+    public record Figure(Double value) {
+    }
+
+    /** What KOALA asks the framework to give back now (ask null: nothing). */
+    public record GiveBackAsk(koala.common.api.ShareOrders.GiveBack ask) {
+    }
+
     /** A worker a shrink named that stays, and why. */
     public record Refusal(String node, String reason) {
     }

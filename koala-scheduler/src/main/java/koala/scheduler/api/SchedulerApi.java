@@ -11,6 +11,7 @@ import koala.common.api.GrowRequest;
 import koala.common.api.MasterAddress;
 import koala.common.api.NodeReport;
 import koala.common.api.ReleaseRequest;
+import koala.common.api.ShareReport;
 import koala.common.api.NodeTask;
 import koala.common.api.SubmitRequest;
 import koala.common.api.TokenRequest;
@@ -77,6 +78,9 @@ public final class SchedulerApi {
 
         Object close(Caller caller, long id);
 
+        /** A runner's report of its workers for sharing the grid; the answer is what sharing asks of it. */
+        Object report(Caller caller, long id, ShareReport report);
+
         Object fail(Caller caller, long id, String reason);
 
         Object register(Caller caller, FrameworkRegistration registration);
@@ -123,6 +127,8 @@ public final class SchedulerApi {
                         c -> ops.grow(c, id(r), r.body(GrowRequest.class)))))
                 .route("POST", "/allocations/{id}/release", r -> Response.ok(ask.change(r, "release",
                         "allocation " + id(r), c -> ops.release(c, id(r), r.body(ReleaseRequest.class)))))
+                .route("POST", "/allocations/{id}/share", r -> Response.ok(ask.quietly(r,
+                        c -> ops.report(c, id(r), r.body(ShareReport.class)))))
                 .route("GET", "/allocations/{id}", r -> Response.ok(ask.look(r, () -> ops.job(id(r),
                         r.queryParam("held").map(Boolean::parseBoolean).orElse(false)))))
                 .route("DELETE", "/allocations/{id}", r -> Response.ok(ask.change(r, "close", "allocation " + id(r),
@@ -174,6 +180,11 @@ public final class SchedulerApi {
         Object look(Request r, java.util.function.Supplier<Object> read) {
             callers.of(r);
             return read.get();
+        }
+
+        /** A call each runner makes every second that changes nothing of anyone's: identified, not audited. */
+        <T> T quietly(Request r, Function<Caller, T> work) {
+            return work.apply(callers.of(r));
         }
 
         <T> T change(Request r, String action, String target, Function<Caller, T> work) {

@@ -1,0 +1,206 @@
+package koala.runner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import koala.common.api.JobView;
+import koala.common.api.NodeView;
+import koala.common.api.ReleaseRequest;
+import koala.common.api.SchedulerClient;
+import koala.common.api.ShareOrders;
+import koala.common.api.ShareReport;
+import koala.common.http.JsonHttpServer;
+import koala.common.http.Response;
+import koala.common.jdf.ClusterCatalog;
+import koala.common.jdf.JdfParser;
+import koala.common.jdf.JobDescription;
+import koala.common.runner.RunnerMessages;
+import koala.provisioning.PolicyKind;
+import koala.provisioning.SettingsLayer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A runner on a grid shared by arbitration, against a stand-in scheduler on loopback: it reports
+ * its workers each tick, offers the grid's ask to its framework and gives back no more than asked,
+ * adopts a worker the arbiter granted it without asking, and keeps a Static floor only when needed.
+ */
+class SharedGridTest {
+    private static final Instant T = Instant.parse("2026-11-26T10:00:00Z");
+
+    @TempDir
+    Path dir;
+
+    private JsonHttpServer scheduler;
+    private final List<ShareReport> reports = new ArrayList<>();
+    private final List<ReleaseRequest> released = new ArrayList<>();
+    private final List<String> grows = new ArrayList<>();
+    private List<NodeView> held = new ArrayList<>();
+    private ShareOrders orders = new ShareOrders("fair", 2, 2, "fair share 2", null, List.of());
+    private Instant now = T.plusSeconds(100);
+
+    @BeforeEach
+    void standIn() throws IOException {
+        scheduler = new JsonHttpServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4);
+        scheduler.route("GET", "/jobs/{id}", r -> Response.ok(allocation()))
+                .route("POST", "/allocations/{id}/share", r -> Response.ok(report(r.body(ShareReport.class))))
+                .route("POST", "/allocations/{id}/release", r -> Response.ok(release(r.body(ReleaseRequest.class))))
+                .route("POST", "/allocations/{id}/grow", r -> Response.ok(grow()));
+        scheduler.start();
+        held.add(node("7.0.0", "master"));
+        held.add(node("7.1.0", "orchestrator"));
+        held.add(node("7.2.0", "worker"));
+        held.add(node("7.2.1", "worker"));
+    }
+
+    @AfterEach
+    void stop() {
+        scheduler.close();
+    }
+
+    private synchronized JobView allocation() {
+        return new JobView(7, "share", "koala", "ALLOCATION", "RUNNING", "fcm", "high", 0, 0, null, T,
+                List.copyOf(held), List.of());
+    }
+
+    private synchronized ShareOrders report(ShareReport report) {
+        reports.add(report);
+        return orders;
+    }
+
+    private synchronized JobView release(ReleaseRequest request) {
+        released.add(request);
+        held.removeIf(n -> request.nodes().contains(n.id()));
+        return allocation();
+    }
+
+    private synchronized koala.common.api.GrowResult grow() {
+        String id = "7.6." + grows.size();
+        grows.add("grow 1");
+        held.add(node(id, "worker"));
+        return new koala.common.api.GrowResult(7, 1, 1, List.of(id), null);
+    }
+
+    private static NodeView node(String id, String role) {
+        return new NodeView(id, 0, 0, "fs1", "RUNNING", "1", "fs1-n1", null, role);
+    }
+
+    @Test
+    void theGridsAskIsOfferedToTheFrameworkAndNoMoreIsGivenBackThanAsked() throws Exception {
+        FrameworkRunner runner = runner("ondemand");
+        runner.adopt(7, book(), "test");
+        runner.activity("7.2.0", false, T.plusSeconds(60));
+        runner.activity("7.2.1", true, now);
+        orders = new ShareOrders("fair", 2, 1, "fair share 1 of 4", new ShareOrders.GiveBack(1, T.plusSeconds(115),
+                "give back 1 worker for 9 by 10:01:55"), List.of());
+
+        runner.tick();
+
+        assertThat(reports).last().satisfies(r -> assertThat(r.workers()).extracting(ShareReport.WorkerActivity::node,
+                ShareReport.WorkerActivity::busy).containsExactly(org.assertj.core.groups.Tuple.tuple("7.2.0", false),
+                org.assertj.core.groups.Tuple.tuple("7.2.1", true)));
+        assertThat(runner.giveBackAsk()).isEqualTo(new ShareOrders.GiveBack(1, T.plusSeconds(115),
+                "give back 1 worker for 9 by 10:01:55"));
+
+        RunnerMessages.ShrinkResult result = runner.giveBack(List.of("7.2.0", "7.2.1"));
+
+        assertThat(result.released()).containsExactly("7.2.0");
+        assertThat(result.refused()).containsExactly(new RunnerMessages.Refusal("7.2.1", "only 1 asked back"));
+        assertThat(released).extracting(ReleaseRequest::nodes).containsExactly(List.of("7.2.0"));
+        assertThat(released.get(0).reason()).isEqualTo("given back at the grid's request: give back 1 worker for 9 "
+                + "by 10:01:55");
+        assertThat(runner.giveBackAsk()).as("met until the next report says otherwise").isNull();
+    }
+
+    @Test
+    void aWorkerTheArbiterGrantedWithoutAnAskIsAdoptedAsStarting() throws Exception {
+        FrameworkRunner runner = runner("ondemand");
+        runner.adopt(7, book(), "test");
+        held.add(node("7.5.0", "worker"));
+
+        runner.tick();
+
+        assertThat(runner.status().entities()).filteredOn(e -> e.node().equals("7.5.0")).singleElement()
+                .satisfies(e -> {
+                    assertThat(e.role()).isEqualTo("worker");
+                    assertThat(e.state()).isEqualTo("STARTING");
+                });
+        assertThat(runner.status().events()).anySatisfy(e -> assertThat(e)
+                .endsWith("grow 1 worker [7.5.0]: granted by the grid's arbitration"));
+    }
+
+    @Test
+    void aStaticFloorTakenBackIsAskedForAgainOneAtATimeOnlyWhenAllWorkersAreBusy() throws Exception {
+        FrameworkRunner runner = runner("static");
+        runner.adopt(7, book(), "test");
+        // the arbiter took one of the three initial workers (7.2.2) while it was idle
+        orders = new ShareOrders("fair", 2, 2, "fair share 2", null, List.of("7.2.2"));
+        runner.activity("7.2.0", false, T.plusSeconds(60));
+        runner.activity("7.2.1", true, now);
+
+        now = T.plusSeconds(111);
+        beat(runner);
+        runner.tick();
+        assertThat(grows).as("7.2.0 is idle: nothing asked").isEmpty();
+
+        runner.activity("7.2.0", true, now);
+        now = T.plusSeconds(122);
+        beat(runner);
+        runner.tick();
+        assertThat(grows).containsExactly("grow 1");
+        now = T.plusSeconds(133);
+        beat(runner);
+        runner.tick();
+        assertThat(grows).as("back at its 3 initial workers").containsExactly("grow 1");
+    }
+
+    /** Every running entity's heartbeat, so that none is lost for silence. */
+    private static void beat(FrameworkRunner runner) {
+        for (String node : List.of("7.0.0", "7.1.0", "7.2.0", "7.2.1")) {
+            runner.heartbeat(node, 50.0);
+        }
+    }
+
+    private FrameworkRunner runner(String policy) throws IOException {
+        String text = "+( &(jobType = framework)(name = share)(role = master)(count = 1)"
+                + "(executable = /bin/sleep)(arguments = 100)(provisioning = " + policy + ")(fMax = 6)"
+                + "(samplePeriod = 10)(tIdle = 600) )"
+                + " ( &(role = orchestrator)(count = 1)(executable = /bin/sleep)(arguments = 100) )"
+                + " ( &(role = worker)(count = 3)(executable = /bin/sleep)(arguments = 100) )";
+        Path grid = Files.writeString(dir.resolve("grid.properties"), "grid.sites = fs1\nsite.fs1.sge.cell = fs1\n");
+        JobDescription jdf = JdfParser.parse("share.jdf", text, new ClusterCatalog(Map.of("fs1", 8)),
+                PolicyKind.shortNames());
+        URI base = URI.create("http://127.0.0.1:" + scheduler.port());
+        return new FrameworkRunner(() -> now, jdf, new Schedd(new SchedulerClient(base)),
+                new Deployd(jdf, "http://127.0.0.1:1", "t0ken", "d3vice"),
+                new SiteSettings(grid, SettingsLayer.parse(jdf.framework()).withInitialWorkers(3)),
+                Duration.ofSeconds(120), Duration.ofSeconds(300));
+    }
+
+    /** Master, orchestrator node and two workers, all running; the last sample at 95 s. */
+    private static RunnerState.Book book() {
+        List<RunnerState.Saved> saved = new ArrayList<>();
+        saved.add(new RunnerState.Saved("7.0.0", "master", "fs1", "RUNNING", T, "fs1-n1", 41000, 10_000, T, 0, null,
+                false));
+        saved.add(new RunnerState.Saved("7.1.0", "orchestrator", "fs1", "RUNNING", T, "fs1-n2", 41001, 10_000,
+                null, 0, T, false));
+        for (String w : List.of("7.2.0", "7.2.1")) {
+            saved.add(new RunnerState.Saved(w, "worker", "fs1", "RUNNING", T, "fs1-n3", 41002, 10_000, null, 0, null,
+                    true));
+        }
+        return new RunnerState.Book("RUNNING", true, "fs1-n1:41000", "", T.plusSeconds(95), saved, Map.of(), null,
+                Map.of(), List.of());
+    }
+}

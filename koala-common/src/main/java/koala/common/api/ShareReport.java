@@ -1,0 +1,20 @@
+package koala.common.api;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * What a runner tells the scheduler about its instance every tick, for sharing a full grid between
+ * instances: each running worker's activity as the runner last saw it, and the figure its framework
+ * reports (a slowdown: 1 = as well served as alone; null for none). The scheduler counts only the
+ * workers it holds for the instance; the rest it counts as starting.
+ */
+public record ShareReport(List<WorkerActivity> workers, Double figure) {
+    public ShareReport {
+        workers = workers == null ? List.of() : List.copyOf(workers);
+    }
+
+    /** One running worker: busy, or idle since when; the CPU use of its last sample, percent. */
+    public record WorkerActivity(String node, boolean busy, Instant idleSince, double cpuPercent) {
+    }
+}

@@ -1,0 +1,255 @@
+package koala.scheduler;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalDouble;
+import java.util.Set;
+import koala.arbitration.Arbiter;
+import koala.arbitration.Arbitration;
+import koala.arbitration.ArbitrationSettings;
+import koala.arbitration.GridShare;
+import koala.arbitration.Share;
+import koala.arbitration.ShareDecision;
+import koala.arbitration.ShareRule;
+import koala.arbitration.TakeBackBook;
+import koala.arbitration.Tenant;
+import koala.common.api.FrameworkView;
+import koala.common.api.ShareOrders;
+import koala.common.api.ShareReport;
+import koala.provisioning.Worker;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * The scheduler's side of a full grid shared by framework instances: it builds the snapshot the
+ * {@link Arbiter} decides on — the KIS's free nodes, each running instance's worker nodes as the
+ * scheduler holds them, busy or idle as its runner last reported — asks it on a worker grow and
+ * every round period, and carries out its decisions in their order through {@link Grid}. The
+ * arbiter's memory ({@link TakeBackBook}) lives here; runners' reports are in memory only (every
+ * runner reports each second, so a restarted scheduler has them again at once). Runs on the loop.
+ */
+final class Sharing {
+    private static final Logger LOG = LogManager.getLogger(Sharing.class);
+
+    /** One running framework instance as the scheduler holds it. */
+    record Instance(long id, double weight, int minShare, List<String> workers) {
+        Instance {
+            workers = List.copyOf(workers);
+        }
+    }
+
+    /** What sharing needs of the scheduler: the snapshot, and the means to carry decisions out. */
+    interface Grid {
+        int freeNodes();
+
+        List<Instance> instances();
+
+        /** Ends these worker nodes of the instance (their pilots killed), with the reason in its history. */
+        void end(long instance, List<String> nodes, String event, String reason);
+
+        /**
+         * Claims {@code nodes} worker nodes for the instance, like its last worker grow: on free nodes,
+         * and what they do not cover on the sites of {@code ended} (nodes just ended for it); the ids.
+         */
+        List<String> grant(long instance, int nodes, List<String> ended, String reason);
+
+        void note(long instance, String event, String reason);
+    }
+
+    /** What a worker grow gets: the nodes claimed now, and why not more. */
+    record Outcome(List<String> nodes, String reason) {
+    }
+
+    private final Arbiter arbiter;
+    private final Grid grid;
+    private final Map<Long, ShareReport> reports = new HashMap<>();
+    private final Map<Long, String> lastShrunk = new HashMap<>();
+    /** Per instance, the worker nodes ended for arbitration lately, newest last (for its runner). */
+    private final Map<Long, java.util.Deque<String>> takenBack = new HashMap<>();
+    private static final int TAKEN_BACK_KEPT = 64;
+    private final Map<String, Share> shares = new HashMap<>();
+    private final Map<String, Share> fair = new HashMap<>();
+    private TakeBackBook book = TakeBackBook.EMPTY;
+    private Instant nextRound = Instant.EPOCH;
+
+    Sharing(ArbitrationSettings settings, Grid grid) {
+        this.arbiter = new Arbiter(Objects.requireNonNull(settings, "settings"));
+        this.grid = grid;
+    }
+
+    /** Whether grows go through the arbiter: not under fcfs, whose grows are placed as they come. */
+    boolean arbitrates() {
+        return arbiter.settings().rule() != ShareRule.FCFS;
+    }
+
+    ArbitrationSettings settings() {
+        return arbiter.settings();
+    }
+
+    /** Keeps a runner's report; answers with its share and what it is asked to give back. */
+    ShareOrders report(long instance, ShareReport report, Instant now) {
+        reports.put(instance, report);
+        String id = Long.toString(instance);
+        Share share = shares.get(id);
+        List<TakeBackBook.Ask> asks = book.asks().stream().filter(a -> a.donor().equals(id)).toList();
+        ShareOrders.GiveBack giveBack = null;
+        int holds = grid.instances().stream().filter(i -> i.id() == instance).mapToInt(i -> i.workers().size())
+                .findFirst().orElse(0);
+        if (!asks.isEmpty()) {
+            int toSize = asks.stream().mapToInt(TakeBackBook.Ask::toSize).min().orElse(holds);
+            Instant by = asks.stream().map(TakeBackBook.Ask::deadline).max(Instant::compareTo).orElse(now);
+            if (holds > toSize) {
+                giveBack = new ShareOrders.GiveBack(holds - toSize, by, lastShrunk.getOrDefault(instance,
+                        "asked to give nodes back"));
+            }
+        }
+        return new ShareOrders(arbiter.settings().rule().toString(), holds,
+                share == null || share.nodes().isEmpty() ? null : share.nodes().getAsInt(),
+                share == null ? null : share.text(), giveBack, List.copyOf(takenBack.getOrDefault(instance,
+                new java.util.ArrayDeque<>())));
+    }
+
+    /** How {@code koala frameworks} shows the instance; null before the first decision that saw it. */
+    FrameworkView.ShareLine line(long instance, int holds, Instant now) {
+        String id = Long.toString(instance);
+        Share share = shares.get(id);
+        Share fairShare = fair.get(id);
+        if (share == null || fairShare == null) {
+            return null;
+        }
+        int uses = grid.instances().stream().filter(i -> i.id() == instance).findFirst()
+                .map(i -> tenant(i, now).using()).orElse(0);
+        return new FrameworkView.ShareLine(holds, uses, share.nodes().isPresent() ? share.nodes().getAsInt() : null,
+                fairShare.nodes().orElse(0), share.text(), lastShrunk.get(instance));
+    }
+
+    /** A worker grow of {@code nodes} for {@code instance}: what the arbiter grants it now. */
+    Outcome grow(long instance, int nodes, Instant now) {
+        return carryOut(decide(instance, nodes, now), instance);
+    }
+
+    /** Every second from the loop; decides once a round period (grace periods end, owed nodes come free). */
+    void tick(Instant now) {
+        if (now.isBefore(nextRound)) {
+            return;
+        }
+        nextRound = now.plus(arbiter.settings().roundPeriod());
+        List<Instance> running = grid.instances();
+        reports.keySet().retainAll(running.stream().map(Instance::id).toList());
+        lastShrunk.keySet().retainAll(reports.keySet());
+        takenBack.keySet().retainAll(reports.keySet());
+        if (running.isEmpty()) {
+            return;
+        }
+        carryOut(decide(-1, 0, now), -1);
+    }
+
+    private void remember(long instance, List<String> nodes) {
+        java.util.Deque<String> kept = takenBack.computeIfAbsent(instance, i -> new java.util.ArrayDeque<>());
+        nodes.forEach(kept::addLast);
+        while (kept.size() > TAKEN_BACK_KEPT) {
+            kept.removeFirst();
+        }
+    }
+
+    private Arbitration decide(long asker, int nodes, Instant now) {
+        List<Tenant> tenants = new ArrayList<>();
+        for (Instance i : grid.instances()) {
+            Tenant t = tenant(i, now);
+            tenants.add(i.id() == asker ? t.asking(nodes) : t);
+        }
+        GridShare snapshot = new GridShare(grid.freeNodes(), tenants);
+        Arbitration a = arbiter.decide(snapshot, book, now);
+        book = a.book();
+        shares.clear();
+        shares.putAll(a.shares());
+        fair.clear();
+        fair.putAll(arbiter.fairShares(snapshot, book, now));
+        return a;
+    }
+
+    /**
+     * The instance as the arbiter sees it: the worker nodes the scheduler holds for it, busy or idle
+     * as its runner last said; one its runner has not reported running yet is starting.
+     */
+    private Tenant tenant(Instance i, Instant now) {
+        ShareReport report = reports.get(i.id());
+        Map<String, ShareReport.WorkerActivity> seen = new HashMap<>();
+        if (report != null) {
+            report.workers().forEach(w -> seen.put(w.node(), w));
+        }
+        List<Worker> workers = new ArrayList<>();
+        int starting = 0;
+        for (String node : i.workers()) {
+            ShareReport.WorkerActivity w = seen.get(node);
+            if (w == null) {
+                starting++;
+            } else if (w.busy() || w.idleSince() == null) {
+                workers.add(Worker.busy(node, cpu(w)));
+            } else {
+                workers.add(Worker.idle(node, w.idleSince().isAfter(now) ? now : w.idleSince(), cpu(w)));
+            }
+        }
+        OptionalDouble figure = report == null || report.figure() == null || !(report.figure() >= 0)
+                || report.figure().isInfinite() ? OptionalDouble.empty() : OptionalDouble.of(report.figure());
+        return new Tenant(Long.toString(i.id()), i.weight(), i.minShare(), workers, starting, 0, figure);
+    }
+
+    private static double cpu(ShareReport.WorkerActivity w) {
+        return w.cpuPercent() >= 0 && Double.isFinite(w.cpuPercent()) ? w.cpuPercent() : 0;
+    }
+
+    private Outcome carryOut(Arbitration a, long asker) {
+        List<String> ended = new ArrayList<>();
+        List<String> granted = new ArrayList<>();
+        List<String> why = new ArrayList<>();
+        Set<Long> running = Set.copyOf(grid.instances().stream().map(Instance::id).toList());
+        for (ShareDecision d : a.decisions()) {
+            long id = Long.parseLong(d.tenant());
+            if (!running.contains(id)) {
+                continue;
+            }
+            String reason = d.reason().text();
+            if (d instanceof ShareDecision.ReleaseIdle r) {
+                ended.addAll(r.workers());
+                grid.end(id, r.workers(), "TAKEN_BACK", reason);
+                remember(id, r.workers());
+                lastShrunk.put(id, reason);
+            } else if (d instanceof ShareDecision.EndWorkers e) {
+                ended.addAll(e.workers());
+                grid.end(id, e.workers(), "ENDED_AFTER_GRACE", reason);
+                remember(id, e.workers());
+                lastShrunk.put(id, reason);
+            } else if (d instanceof ShareDecision.AskShrink s) {
+                grid.note(id, "ASKED_TO_SHRINK", reason);
+                lastShrunk.put(id, reason);
+            } else if (d instanceof ShareDecision.Grant g) {
+                List<String> nodes = grid.grant(id, g.nodes(), ended, reason);
+                if (id == asker) {
+                    granted.addAll(nodes);
+                }
+            } else if (d instanceof ShareDecision.Promised p) {
+                if (id == asker) {
+                    why.add(reason);
+                } else {
+                    grid.note(id, "PROMISED", reason);
+                }
+            } else if (d instanceof ShareDecision.Refuse f) {
+                if (id == asker) {
+                    why.add(reason);
+                } else {
+                    grid.note(id, "GROW_REFUSED", f.nodes() + " owed nodes refused: " + reason);
+                }
+            }
+        }
+        if (!a.decisions().isEmpty()) {
+            LOG.info("arbitration ({}): {}", arbiter.settings().rule(), a.decisions());
+        }
+        return new Outcome(granted, why.isEmpty() ? null : String.join("; ", why));
+    }
+
+}

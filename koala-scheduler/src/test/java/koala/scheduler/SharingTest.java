@@ -1,0 +1,162 @@
+package koala.scheduler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import koala.arbitration.ArbitrationSettings;
+import koala.arbitration.ShareRule;
+import koala.common.api.ShareOrders;
+import koala.common.api.ShareReport;
+import koala.common.api.ShareReport.WorkerActivity;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The scheduler's side of sharing, worked through on a grid of 8 worker nodes with none free:
+ * instance 1 holds 6 workers, instance 2 holds 2 and asks for 4 more, fair shares, everything
+ * taken back in one round (maxTakeBack 100%), grace 15 s.
+ */
+class SharingTest {
+    private static final Instant T0 = Instant.parse("2026-11-26T10:00:00Z");
+    private static final ArbitrationSettings FAIR = ArbitrationSettings.of(ShareRule.FAIR).withRoundFraction(1.0);
+
+    /** A grid that records what sharing does to it. */
+    private static final class Recorded implements Sharing.Grid {
+        final Map<Long, List<String>> workers = new LinkedHashMap<>();
+        final List<String> done = new ArrayList<>();
+        int free;
+        int granted;
+
+        @Override
+        public int freeNodes() {
+            return free;
+        }
+
+        @Override
+        public List<Sharing.Instance> instances() {
+            return workers.entrySet().stream().map(e -> new Sharing.Instance(e.getKey(), 1, 0, e.getValue())).toList();
+        }
+
+        @Override
+        public void end(long instance, List<String> nodes, String event, String reason) {
+            done.add(event + " " + instance + " " + nodes);
+            List<String> left = new ArrayList<>(workers.get(instance));
+            left.removeAll(nodes);
+            workers.put(instance, left);
+        }
+
+        @Override
+        public List<String> grant(long instance, int nodes, List<String> ended, String reason) {
+            List<String> ids = new ArrayList<>();
+            for (int i = 0; i < nodes; i++) {
+                ids.add("g" + granted++);
+            }
+            done.add("GRANT " + instance + " " + ids + " on the sites of " + ended);
+            List<String> held = new ArrayList<>(workers.get(instance));
+            held.addAll(ids);
+            workers.put(instance, held);
+            return ids;
+        }
+
+        @Override
+        public void note(long instance, String event, String reason) {
+            done.add(event + " " + instance);
+        }
+    }
+
+    private static WorkerActivity idle(String node, int secondsAgo) {
+        return new WorkerActivity(node, false, T0.minusSeconds(secondsAgo), 1.0);
+    }
+
+    private static WorkerActivity busy(String node) {
+        return new WorkerActivity(node, true, null, 95.0);
+    }
+
+    private static Recorded grid() {
+        Recorded grid = new Recorded();
+        grid.workers.put(1L, List.of("1.1.0", "1.1.1", "1.1.2", "1.1.3", "1.1.4", "1.1.5"));
+        grid.workers.put(2L, List.of("2.1.0", "2.1.1"));
+        return grid;
+    }
+
+    @Test
+    void idleWorkersAboveTheirShareGoToTheInstanceThatAsksLongestIdleFirst() {
+        Recorded grid = grid();
+        Sharing sharing = new Sharing(FAIR, grid);
+        // instance 1: four idle (idle 40, 300, 10 and 120 s), two busy; instance 2: both busy
+        sharing.report(1, new ShareReport(List.of(idle("1.1.0", 40), idle("1.1.1", 300), idle("1.1.2", 10),
+                idle("1.1.3", 120), busy("1.1.4"), busy("1.1.5")), null), T0);
+        sharing.report(2, new ShareReport(List.of(busy("2.1.0"), busy("2.1.1")), null), T0);
+
+        Sharing.Outcome o = sharing.grow(2, 4, T0);
+
+        // demand: 1 uses 2, 2 uses 2 and asks 4: fair shares 2 and 6 of 8; 1 gives its 4 idle workers
+        assertThat(grid.done).containsExactly(
+                "TAKEN_BACK 1 [1.1.1, 1.1.3, 1.1.0, 1.1.2]",
+                "GRANT 2 [g0, g1, g2, g3] on the sites of [1.1.1, 1.1.3, 1.1.0, 1.1.2]");
+        assertThat(o.nodes()).containsExactly("g0", "g1", "g2", "g3");
+        assertThat(o.reason()).isNull();
+        assertThat(sharing.line(1, 2, T0)).satisfies(l -> {
+            assertThat(l.share()).isEqualTo(2);
+            assertThat(l.fairShare()).isEqualTo(2);
+            assertThat(l.lastShrunk()).startsWith("idle 1.1.1, 1.1.3, 1.1.0, 1.1.2 taken back for 2 (fair share 2 of 8 nodes");
+        });
+        ShareOrders orders = sharing.report(1, new ShareReport(List.of(busy("1.1.4"), busy("1.1.5")), null), T0);
+        assertThat(orders.takenBack()).containsExactly("1.1.1", "1.1.3", "1.1.0", "1.1.2");
+        assertThat(orders.giveBack()).isNull();
+        assertThat(orders.holds()).isEqualTo(2);
+    }
+
+    @Test
+    void busyWorkersAreAskedForAndEndedAfterTheGrace() {
+        Recorded grid = grid();
+        Sharing sharing = new Sharing(FAIR, grid);
+        sharing.report(1, new ShareReport(List.of(busy("1.1.0"), busy("1.1.1"), busy("1.1.2"), busy("1.1.3"),
+                busy("1.1.4"), busy("1.1.5")), null), T0);
+        sharing.report(2, new ShareReport(List.of(busy("2.1.0"), busy("2.1.1")), null), T0);
+
+        Sharing.Outcome o = sharing.grow(2, 4, T0);
+
+        // both use all they hold: demands 6 and 6, fair shares 4 and 4; 1 is asked for 2, 2 promised 2
+        assertThat(o.nodes()).isEmpty();
+        assertThat(o.reason()).isEqualTo("2 more nodes being taken back for it, by 10:00:15; "
+                + "2 of 4 refused: its fair share 4 of 8 nodes (demand 6, weight 1) leaves room for 2");
+        assertThat(grid.done).containsExactly("ASKED_TO_SHRINK 1");
+        ShareOrders orders = sharing.report(1, new ShareReport(List.of(busy("1.1.0"), busy("1.1.1"), busy("1.1.2"),
+                busy("1.1.3"), busy("1.1.4"), busy("1.1.5")), null), T0.plusSeconds(1));
+        assertThat(orders.giveBack().workers()).isEqualTo(2);
+        assertThat(orders.giveBack().by()).isEqualTo(T0.plusSeconds(15));
+
+        // the framework gives back one of them at 5 s: its node comes free and goes to instance 2
+        grid.end(1, List.of("1.1.0"), "SHRANK", "given back");
+        grid.free = 1;
+        grid.done.clear();
+        sharing.tick(T0.plus(Duration.ofSeconds(5)));
+        assertThat(grid.done).containsExactly("GRANT 2 [g0] on the sites of []");
+
+        // the grace ends at 15 s with one still owed: KOALA ends the busy worker with the least CPU,
+        // ties to the youngest, and the promise is kept on its site
+        grid.free = 0;
+        grid.done.clear();
+        sharing.tick(T0.plus(Duration.ofSeconds(20)));
+        assertThat(grid.done).containsExactly("ENDED_AFTER_GRACE 1 [1.1.5]", "GRANT 2 [g1] on the sites of [1.1.5]");
+        assertThat(grid.workers.get(1L)).hasSize(4);
+        assertThat(grid.workers.get(2L)).hasSize(4);
+    }
+
+    @Test
+    void underFcfsNothingIsTakenBackAndGrowsAreNotArbitrated() {
+        Recorded grid = grid();
+        Sharing sharing = new Sharing(ArbitrationSettings.DEFAULTS, grid);
+        assertThat(sharing.arbitrates()).isFalse();
+        sharing.report(1, new ShareReport(List.of(idle("1.1.0", 40)), null), T0);
+        sharing.tick(T0);
+        assertThat(grid.done).isEmpty();
+        assertThat(sharing.line(1, 6, T0).share()).isNull();
+        assertThat(sharing.report(1, new ShareReport(List.of(), null), T0).arbitrated()).isFalse();
+    }
+}

@@ -1,0 +1,124 @@
+package koala.scheduler.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import koala.common.api.FrameworkView;
+import koala.common.api.SchedulerClient;
+import koala.common.api.TransitionView;
+import koala.common.runner.RunnerClient;
+import koala.fluent.client.FluentClient;
+import koala.fluent.client.FluentJdf;
+import koala.fluent.wire.FluentMessages.AppRequest;
+import koala.fluent.wire.FluentMessages.JobReply;
+import koala.fluent.wire.FluentMessages.JobRequest;
+import koala.runner.RunnerMain;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two instances of the reference framework on one full cell (fs1, 8 nodes) shared by {@code fair}:
+ * a Static instance holding 4 idle workers (weight 1) and an OnDemand one (weight 3) that asks for
+ * workers. The second's grow makes the first give back its idle workers at once; later, with the
+ * first's workers busy, the first is asked to shrink, and its framework gives back the worker whose
+ * application ended within the grace period.
+ */
+class SharingIT {
+    private static TestScheduler scheduler;
+    private static SchedulerClient client;
+    private static Path dir;
+
+    @BeforeAll
+    static void start() throws IOException {
+        scheduler = TestScheduler.start(Map.of("grid.sites", "fs1",
+                "scheduler.arbitration.policy", "fair",
+                "scheduler.arbitration.maxTakeBack", "100",
+                "scheduler.arbitration.grace", "20",
+                "scheduler.arbitration.round", "2",
+                "site.fs1.provisioning.weight", "3"));
+        client = scheduler.client();
+        dir = TestScheduler.nodeDir("koala-sharing-it");
+    }
+
+    @AfterAll
+    static void stop() {
+        scheduler.close();
+    }
+
+    @Test
+    void aGrowOnAFullGridTakesIdleWorkersThenTheFrameworkShrinksWhenAsked() throws Exception {
+        try (RunnerMain.Started a = start("static", 4, 4, "(weight = 1)(samplePeriod = 5)");
+             RunnerMain.Started b = start("ondemand", 0, 4, "(weight = 3)(tIdle = 120)(samplePeriod = 1)")) {
+            FluentClient fa = FluentClient.serving(client, a.instance(), a.token(), Duration.ofSeconds(60));
+            FluentClient fb = FluentClient.serving(client, b.instance(), b.token(), Duration.ofSeconds(60));
+            RunnerClient ra = new RunnerClient(a.url(), a.token());
+            RunnerClient rb = new RunnerClient(b.url(), b.token());
+            Awaitility.await("a's 4 workers joined, the cell full").atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(500)).until(() -> fa.status().workers().size() == 4
+                            && client.sites().stream().filter(s -> s.site().equals("fs1")).allMatch(s -> s.idle() == 0));
+
+            // 1. b asks for 2 workers on the full cell: a's idle workers are above its fair share (it uses none)
+            JobReply first = fb.submit(new JobRequest("b1", List.of(rl(40_000), rl(40_000))));
+            assertThat(first.grow()).startsWith("asked to grow 2, granted 2");
+            assertThat(history(a.instance())).anySatisfy(t -> {
+                assertThat(t.event()).isEqualTo("TAKEN_BACK");
+                assertThat(t.reason()).startsWith("idle ").contains("taken back for " + b.instance());
+            });
+            Awaitility.await("b's two RLs run on the workers taken back").atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(500)).until(() -> fb.job(first.job()).apps().stream()
+                            .allMatch(app -> app.state().equals("RUNNING")));
+            assertThat(ra.status().role("worker")).hasSize(2);
+            // a keeps its floor only when it needs it: both its workers are idle, so it asks nothing back
+            Awaitility.await("a stays at 2 workers while they idle").during(Duration.ofSeconds(8))
+                    .atMost(Duration.ofSeconds(12)).until(() -> ra.status().role("worker").size() == 2);
+            FrameworkView va = client.framework(a.instance());
+            assertThat(va.share()).isNotNull();
+            assertThat(va.share().holds()).isEqualTo(2);
+            assertThat(va.share().lastShrunk()).contains("taken back for " + b.instance());
+
+            // 2. a's two workers get applications, one short; b asks for 2 more with its own busy
+            JobReply busy = fa.submit(new JobRequest("a1", List.of(rl(8_000), rl(120_000))));
+            assertThat(busy.apps()).extracting(app -> app.verdict()).containsExactly("PLACED", "PLACED");
+            // the scheduler sees them busy once a's runner has reported them so (each second)
+            Awaitility.await("the scheduler sees a's workers busy").atMost(Duration.ofSeconds(15))
+                    .pollInterval(Duration.ofMillis(200)).until(() -> client.framework(a.instance()).share().uses() == 2);
+            fb.submit(new JobRequest("b2", List.of(rl(30_000), rl(30_000))));
+            // demands a 2, b 4 and weights 1 and 3: fair shares 1 and 3, so a is asked to give back 1
+            Awaitility.await("a asked to shrink").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> history(a.instance()).stream().anyMatch(t -> t.event().equals("ASKED_TO_SHRINK")));
+            // its short application ends within the grace, and its master gives that worker back
+            Awaitility.await("a's framework gives a worker back").atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(500)).until(() -> history(a.instance()).stream()
+                            .anyMatch(t -> t.event().equals("SHRANK") && t.reason().contains("at the grid's request")));
+            assertThat(fa.status().events()).anySatisfy(e -> assertThat(e.text()).startsWith("gave back")
+                    .contains("at the grid's request"));
+            Awaitility.await("b gets the node taken back for it").atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(500)).until(() -> rb.status().role("worker").size() == 3);
+            assertThat(history(a.instance())).noneMatch(t -> t.event().equals("ENDED_AFTER_GRACE"));
+            assertThat(fa.job(busy.job()).apps()).allSatisfy(app -> assertThat(app.state()).isIn("RUNNING", "FINISHED"));
+            assertThat(client.framework(b.instance()).share().share()).isEqualTo(3);
+            client.closeAllocation(a.instance());
+            client.closeAllocation(b.instance());
+        }
+    }
+
+    private static List<TransitionView> history(long instance) {
+        return client.framework(instance).history();
+    }
+
+    private static AppRequest rl(long millis) {
+        return new AppRequest("rl", millis, 20.0, 1_000L, null, null);
+    }
+
+    private static RunnerMain.Started start(String policy, int workers, int fMax, String settings) {
+        FluentJdf jdf = new FluentJdf("it-share-" + policy, policy, workers, fMax, settings, 4, "fs1", dir, null,
+                List.of());
+        return scheduler.runner(jdf.text(), scheduler.config(), dir, Duration.ofSeconds(10));
+    }
+}
