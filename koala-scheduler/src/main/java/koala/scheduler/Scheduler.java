@@ -171,8 +171,23 @@ final class Scheduler {
                 allocations.noteShare(instance, event, reason);
             }
         });
+        sharing.keepBook(keptBook(), b -> store.saveState(BOOK, koala.common.json.Json.write(b)));
         allocations.sharing(sharing);
         frameworks.shareLines((id, holds) -> sharing.line(id, holds, clock.instant()));
+    }
+
+    private static final String BOOK = "arbitration.book";
+
+    /** The arbiter's book as the scheduler before this one left it; empty if none, or unreadable. */
+    private koala.arbitration.TakeBackBook keptBook() {
+        return store.state(BOOK).map(json -> {
+            try {
+                return koala.common.json.Json.mapper().readValue(json, koala.arbitration.TakeBackBook.class);
+            } catch (java.io.IOException e) {
+                LOG.warn("the arbiter's kept book is unreadable, starting afresh: {}", e.getMessage());
+                return koala.arbitration.TakeBackBook.EMPTY;
+            }
+        }).orElse(koala.arbitration.TakeBackBook.EMPTY);
     }
 
     /** The grid's sharing between framework instances (fcfs unless {@link #share} said otherwise). */

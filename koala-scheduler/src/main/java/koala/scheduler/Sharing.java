@@ -76,9 +76,22 @@ final class Sharing {
     private TakeBackBook book = TakeBackBook.EMPTY;
     private Instant nextRound = Instant.EPOCH;
 
+    /** Where the arbiter's book goes after each decision that changed it. */
+    private java.util.function.Consumer<TakeBackBook> keep = b -> { };
+
     Sharing(ArbitrationSettings settings, Grid grid) {
         this.arbiter = new Arbiter(Objects.requireNonNull(settings, "settings"));
         this.grid = grid;
+    }
+
+    /**
+     * Goes on from {@code kept} (a restarted scheduler's: asks pending, nodes owed, recent moves, so
+     * that a grace period or a stabilization window outlives a restart), keeping the book through
+     * {@code sink} from now on.
+     */
+    void keepBook(TakeBackBook kept, java.util.function.Consumer<TakeBackBook> sink) {
+        this.book = Objects.requireNonNull(kept, "kept");
+        this.keep = sink;
     }
 
     /** Whether grows go through the arbiter: not under fcfs, whose grows are placed as they come. */
@@ -164,6 +177,9 @@ final class Sharing {
         }
         GridShare snapshot = new GridShare(grid.freeNodes(), tenants);
         Arbitration a = arbiter.decide(snapshot, book, now);
+        if (!a.book().equals(book)) {
+            keep.accept(a.book());
+        }
         book = a.book();
         shares.clear();
         shares.putAll(a.shares());

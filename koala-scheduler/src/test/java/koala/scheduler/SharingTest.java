@@ -149,6 +149,32 @@ class SharingTest {
     }
 
     @Test
+    void aRestartedSchedulerGoesOnFromTheKeptBookAndEndsWhatIsOwedAfterTheGrace() throws Exception {
+        Recorded grid = grid();
+        Sharing before = new Sharing(FAIR, grid);
+        List<String> kept = new ArrayList<>();
+        before.keepBook(koala.arbitration.TakeBackBook.EMPTY, b -> kept.add(koala.common.json.Json.write(b)));
+        List<WorkerActivity> allBusy = List.of(busy("1.1.0"), busy("1.1.1"), busy("1.1.2"), busy("1.1.3"),
+                busy("1.1.4"), busy("1.1.5"));
+        before.report(1, new ShareReport(allBusy, null), T0);
+        before.report(2, new ShareReport(List.of(busy("2.1.0"), busy("2.1.1")), null), T0);
+        before.grow(2, 4, T0);
+        assertThat(kept).isNotEmpty();
+
+        // the scheduler dies; a new one reads the book back and hears from the runners again
+        Sharing after = new Sharing(FAIR, grid);
+        after.keepBook(koala.common.json.Json.mapper().readValue(kept.get(kept.size() - 1),
+                koala.arbitration.TakeBackBook.class), b -> { });
+        ShareOrders orders = after.report(1, new ShareReport(allBusy, null), T0.plusSeconds(3));
+        after.report(2, new ShareReport(List.of(busy("2.1.0"), busy("2.1.1")), null), T0.plusSeconds(3));
+        assertThat(orders.giveBack().workers()).isEqualTo(2);
+        grid.done.clear();
+        after.tick(T0.plusSeconds(16));
+        assertThat(grid.done).containsExactly("ENDED_AFTER_GRACE 1 [1.1.5, 1.1.4]",
+                "GRANT 2 [g0, g1] on the sites of [1.1.5, 1.1.4]");
+    }
+
+    @Test
     void underFcfsNothingIsTakenBackAndGrowsAreNotArbitrated() {
         Recorded grid = grid();
         Sharing sharing = new Sharing(ArbitrationSettings.DEFAULTS, grid);

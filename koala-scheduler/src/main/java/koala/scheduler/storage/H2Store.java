@@ -143,6 +143,17 @@ public final class H2Store implements Store {
     }
 
     @Override
+    public synchronized java.util.Optional<String> state(String name) {
+        return query("SELECT val FROM meta WHERE name = ?", List.of("state." + name), rs -> rs.getString(1)).stream()
+                .findFirst();
+    }
+
+    @Override
+    public synchronized void saveState(String name, String value) {
+        update("MERGE INTO meta (name, val) KEY (name) VALUES (?, ?)", List.of("state." + name, value));
+    }
+
+    @Override
     public long nextJobId() {
         return query("SELECT NEXT VALUE FOR job_ids", List.of(), rs -> rs.getLong(1)).get(0);
     }

@@ -32,6 +32,11 @@ public interface Store extends FrameworkStore, AutoCloseable {
 
     long nextJobId();
 
+    /** A value the scheduler keeps beside its jobs under {@code name} (the grid arbiter's book, as JSON). */
+    java.util.Optional<String> state(String name);
+
+    void saveState(String name, String value);
+
     /** Saves a job as it is {@code at}; a job saved ended for the first time ended then. */
     void saveJob(JobRecord job, java.time.Instant at);
 

@@ -27,6 +27,19 @@ class H2StoreTest {
     }
 
     @Test
+    void aNamedStateIsReplacedAndKeptAcrossAReopen() {
+        try (H2Store store = H2Store.open(dir.resolve("a"))) {
+            assertThat(store.state("arbitration.book")).isEmpty();
+            store.saveState("arbitration.book", "{\"owed\":[]}");
+            store.saveState("arbitration.book", "{\"owed\":[1]}");
+        }
+        try (H2Store store = H2Store.open(dir.resolve("a"))) {
+            assertThat(store.state("arbitration.book")).contains("{\"owed\":[1]}");
+            assertThat(store.pilotTag()).hasSize(6);
+        }
+    }
+
+    @Test
     void anAgentsSecretIsKeptForARestartedSchedulerToReattach() {
         try (H2Store store = H2Store.open(dir.resolve("a"))) {
             store.saveAgent(new Store.AgentRecord("fs0", "http://127.0.0.1:41234", 777, "c2VjcmV0"));
