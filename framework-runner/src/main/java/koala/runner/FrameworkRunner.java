@@ -240,6 +240,9 @@ public final class FrameworkRunner {
     }
 
     synchronized Orders hello(String node, Hello hello) {
+        if (entities.get(node).isEmpty() && state == State.RUNNING) {
+            adoptGranted(); // a worker the grid's arbitration granted may say hello before the next tick sees it
+        }
         Entity e = known(node);
         Instant now = clock.instant();
         Duration period = period();
@@ -456,6 +459,14 @@ public final class FrameworkRunner {
         }
         persist();
         return new RunnerMessages.ShrinkResult(given, kept, ask == null ? "nothing is asked back now" : ask.reason());
+    }
+
+    private void adoptGranted() {
+        try {
+            reconcile();
+        } catch (ApiException e) {
+            // the scheduler does not answer: the node is unknown for now, and its launcher is told so
+        }
     }
 
     /** Entities whose node the scheduler no longer holds (killed, claim timed out) are lost; an ended allocation ends the instance. */

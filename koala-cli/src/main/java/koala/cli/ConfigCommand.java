@@ -26,8 +26,9 @@ import picocli.CommandLine.Spec;
 @Command(name = "config", mixinStandardHelpOptions = true,
         description = {"The effective provisioning settings of framework instances on each site, and where each "
                 + "comes from: built-in defaults (the paper's), the site's defaults in the grid configuration "
-                + "(site.S.provisioning.KEY), or a framework JDF (--jdf); a site's fMax is a ceiling a JDF cannot "
-                + "pass. A bad value is refused with its key and the reason (exit 2)."})
+                + "(site.S.provisioning.KEY), or a framework JDF (--jdf); a site's fMax, weight and minShare are "
+                + "ceilings a JDF cannot pass. First, how framework instances share a full grid "
+                + "(scheduler.arbitration.*). A bad value is refused with its key and the reason (exit 2)."})
 final class ConfigCommand implements Callable<Integer> {
     @Mixin
     GridOptions grid;
@@ -52,11 +53,27 @@ final class ConfigCommand implements Callable<Integer> {
             e.errors().forEach(spec.commandLine().getErr()::println);
             return Koala.BAD_INPUT;
         }
-        int status = 0;
+        int status = arbitration(config);
         for (SiteConfig s : sites) {
             status = Math.max(status, print(config, s, fromJdf));
         }
         return status;
+    }
+
+    /** How the grid is shared between framework instances ({@code scheduler.arbitration.*}). */
+    private int arbitration(GridConfig config) {
+        try {
+            koala.arbitration.ArbitrationSettings a = koala.arbitration.ArbitrationSettings.parse(
+                    config.section("scheduler.arbitration"));
+            spec.commandLine().getOut().println("grid: framework instances share a full grid by " + a.describe());
+            return 0;
+        } catch (InvalidSettingsException e) {
+            for (SettingProblem p : e.problems()) {
+                spec.commandLine().getErr().println(config.file() + ": scheduler.arbitration." + p.key() + ": "
+                        + p.reason());
+            }
+            return Koala.BAD_INPUT;
+        }
     }
 
     private int print(GridConfig config, SiteConfig s, SettingsLayer fromJdf) {

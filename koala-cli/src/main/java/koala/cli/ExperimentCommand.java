@@ -27,7 +27,8 @@ import picocli.CommandLine.Option;
         description = {"The paper's experiments in the simulator (virtual time, the daemons' own policy code). "
                 + "Results: CSV and PNG in --out, tables printed."},
         subcommands = {ExperimentCommand.Table2Command.class, ExperimentCommand.SensitivityCommand.class,
-                ExperimentCommand.SpeedCommand.class, ExperimentCommand.SharingCommand.class, TestbedExperiment.class})
+                ExperimentCommand.SpeedCommand.class, ExperimentCommand.SharingCommand.class, TestbedExperiment.class,
+                TestbedSharing.class})
 final class ExperimentCommand {
 
     /** Options every simulated experiment shares. */

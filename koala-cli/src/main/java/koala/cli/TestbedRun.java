@@ -43,8 +43,11 @@ final class TestbedRun {
     private static final Duration DEPLOY = Duration.ofMinutes(3);
     private static final Duration PROGRESS = Duration.ofSeconds(20);
 
-    /** A finished run: its figures, and each worker's grow time (request to joined), seconds. */
-    record Result(TestbedFigures figures, List<Double> growTimes, long instance) {
+    /**
+     * A finished run: its figures, each worker's grow time (request to joined), seconds, and the
+     * applications that failed (on a worker that was lost or taken back) beside those rejected.
+     */
+    record Result(TestbedFigures figures, List<Double> growTimes, long instance, long failed, Path runnerLog) {
     }
 
     private record Submitted(String job, int apps, double seconds) {
@@ -65,9 +68,14 @@ final class TestbedRun {
     }
 
     Result run(PolicyKind policy, Workload workload) throws IOException {
-        int initial = setup.initialWorkers(policy);
-        Path jdf = FluentCommands.writeJdf("testbed-" + policy.shortName(), policy.shortName(), initial,
-                setup.fMax(policy), setup.jdfAttributes(policy, Runtime.getRuntime().availableProcessors()), 1, null);
+        return run("testbed-" + policy.shortName(), policy, setup.initialWorkers(policy), setup.fMax(policy),
+                setup.jdfAttributes(policy, Runtime.getRuntime().availableProcessors()), workload);
+    }
+
+    /** An instance named {@code name} with these settings (JDF attributes besides policy, workers and F_max). */
+    Result run(String name, PolicyKind policy, int initial, int fMax, String attributes, Workload workload)
+            throws IOException {
+        Path jdf = FluentCommands.writeJdf(name, policy.shortName(), initial, fMax, attributes, 1, null);
         RunnerLaunch.Launched launched = RunnerLaunch.start(jdf, gridFile, client);
         long id = launched.instance();
         try {
@@ -140,7 +148,8 @@ final class TestbedRun {
                 TestbedFigures.cpuPercentSeconds(apps), logs.allocatedSeconds(from, to),
                 growTimes.stream().mapToDouble(Double::doubleValue).sum(), logs.growsIn(from, to).size(), wait,
                 TestbedFigures.series(after.samples(), from, to));
-        return new Result(figures, growTimes, launched.instance());
+        long failed = apps.stream().filter(a -> a.state().equals("FAILED")).count();
+        return new Result(figures, growTimes, launched.instance(), failed, launched.log());
     }
 
     /** Submits {@code job}, which arrived at {@code arrived}: its wait runs from then to the master's answer. */
