@@ -32,7 +32,8 @@ class ConfigCommandTest {
 
     @Test
     void aSiteCapsTheJdfsFMaxAndEveryValueSaysWhereItCameFrom() throws Exception {
-        Path config = grid("site.fs0.provisioning.fMax = 12\nsite.fs0.provisioning.uMin = 30\n");
+        Path config = grid("site.fs0.provisioning.fMax = 12\nsite.fs0.provisioning.uMin = 30\n"
+                + "scheduler.arbitration.policy = fair\nscheduler.arbitration.patience = 60\n");
         Path jdf = Files.writeString(dir.resolve("fw.jdf"), "+(&(jobType = framework)(provisioning = proactive)"
                 + "(fMax = 20)(role = master)(count = 1)(executable = /bin/sleep)(arguments = 60))"
                 + "(&(role = orchestrator)(count = 1)(executable = /bin/sleep)(arguments = 60))"
@@ -41,6 +42,8 @@ class ConfigCommandTest {
         assertThat(koala("config", "--config", config.toString(), "--jdf", jdf.toString())).isZero();
 
         assertThat(out.toString().lines()).containsExactly(
+                "grid: framework instances share a full grid by policy fair, at most 10% of the capacity taken back "
+                        + "per 15 s, grace 15 s, window 300 s, patience 60 s",
                 "site fs0",
                 "  provisioning = proactive from jdf",
                 "  fMax = 12 from site fs0 cap (jdf asked 20)",
