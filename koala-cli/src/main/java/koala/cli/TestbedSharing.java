@@ -47,7 +47,7 @@ import picocli.CommandLine.Option;
                 + "10 worker nodes once the three masters and orchestrator nodes are placed): rl-a and rl-b, OnDemand "
                 + "with F_max 8, on W_rl in waves out of phase (compressed --scale times, at --rate of the paper's "
                 + "arrival rate, 1.6x and 0.4x in turn every --wave minutes), and static, Static with 4 workers on W_rl "
-                + "at a quarter of that rate. Each policy of --policies runs them on a scheduler of its own; the "
+                + "at half that rate. Each policy of --policies runs them on a scheduler of its own; the "
                 + "simulator runs the same workloads on 10 worker nodes with the same settings and the O_grow "
                 + "measured. Prints and writes (sharing-testbed.csv) each instance's share of RLs lost (rejected or "
                 + "killed), the worst/best ratio of 1/(1-lost), utilization and nodes taken back, real beside "
@@ -78,7 +78,7 @@ final class TestbedSharing implements Callable<Integer> {
     @Option(names = "--scale", defaultValue = "10", description = "time compression of W_rl (default: ${DEFAULT-VALUE})")
     double scale;
 
-    @Option(names = "--rate", defaultValue = "0.25", description = "rl-a's and rl-b's mean arrival rate, a fraction of "
+    @Option(names = "--rate", defaultValue = "0.3", description = "rl-a's and rl-b's mean arrival rate, a fraction of "
             + "the paper's (default: ${DEFAULT-VALUE})")
     double rate;
 
@@ -149,7 +149,7 @@ final class TestbedSharing implements Callable<Integer> {
         Duration tail = t.compress(rl.rlDuration()).plus(setup.samplePeriod().multipliedBy(2));
         Workload a = TimeScale.extended(t.compress(Generators.rlWaves(light, period, 0.6, 0, length, seed)), tail);
         Workload b = TimeScale.extended(t.compress(Generators.rlWaves(light, period, 0.6, 0.5, length, seed + 1000)), tail);
-        Workload s = TimeScale.extended(t.compress(Generators.rl(rl.withBatchRate(rl.batchRate() * rate / 4), length,
+        Workload s = TimeScale.extended(t.compress(Generators.rl(rl.withBatchRate(rl.batchRate() * rate / 2), length,
                 seed + 3000)), tail);
         return List.of(new Member("rl-a", PolicyKind.ONDEMAND, 0, 8, a), new Member("rl-b", PolicyKind.ONDEMAND, 0, 8, b),
                 new Member("static", PolicyKind.STATIC, 4, 4, s));

@@ -60,6 +60,8 @@ public final class MasterMain {
         Secret key = deviceToken != null ? new Secret(deviceToken) : Secret.random();
         Status first = firstStatus(client);
         InstantSource clock = InstantSource.system();
+        Optional<Path> replaced = logDir.flatMap(d -> InstanceDir.claim(d, System.getenv(RunnerClient.TOKEN_VARIABLE),
+                clock.instant()));
         MetricsLog metrics = new MetricsLog(logDir);
         MasterEvents events = new MasterEvents(clock, metrics);
         Runner runner = Runner.of(client);
@@ -84,7 +86,9 @@ public final class MasterMain {
         }, 1, 1, TimeUnit.SECONDS);
         events.add(MasterEventKind.STARTED, "master of instance " + first.instance() + " (" + first.name() + ", "
                 + first.policy() + ") serving on port " + server.port() + ", " + slots + " slots per worker"
-                + logDir.map(d -> ", metrics in " + d).orElse(""), Map.of("port", server.port()));
+                + logDir.map(d -> ", metrics in " + d).orElse("") + replaced.map(d -> "; the directory was another "
+                + "instance's under the same id (a scheduler on a new database), moved to " + d).orElse(""),
+                Map.of("port", server.port()));
     }
 
     /** The runner answers before the master starts (it waited for this entity's hello); a few tries cover a slow start. */
