@@ -242,6 +242,10 @@ final class TestbedSharing implements Callable<Integer> {
         List<String> csv = new ArrayList<>(List.of("policy,instance,offered,lost_percent_real,lost_percent_sim,"
                 + "taken_back_real,taken_back_sim"));
         List<String> summary = new ArrayList<>();
+        List<Double> alone = alone(members, setup, oGrow);
+        o.printf(Locale.ROOT, "%nalone (simulated, on a grid that never refuses it): %s%n", java.util.stream.IntStream
+                .range(0, members.size()).mapToObj(i -> String.format(Locale.ROOT, "%s %.1f%% lost", members.get(i)
+                        .name(), alone.get(i))).collect(java.util.stream.Collectors.joining(", ")));
         o.printf("%n%-10s %-8s %8s %11s %11s %12s %12s%n", "policy", "instance", "offered", "lost real", "lost sim",
                 "taken real", "taken sim");
         for (Map.Entry<String, List<Real>> e : real.entrySet()) {
@@ -254,10 +258,12 @@ final class TestbedSharing implements Callable<Integer> {
                 csv.add(String.format(Locale.ROOT, "%s,%s,%d,%.2f,%.2f,%d,%d", e.getKey(), r.name(), r.offered(),
                         r.lostPercent(), t.lostPercent(), r.takenBack(), t.takenBack()));
             }
-            double ratioReal = ratio(e.getValue().stream().map(Real::lostPercent).toList());
-            double ratioSim = ratio(sim.tenants().stream().map(TenantMetrics::lostPercent).toList());
-            summary.add(String.format(Locale.ROOT, "%-10s ratio %.2f (simulated %.2f), utilization %.1f%% (simulated "
-                    + "%.1f%%)", e.getKey(), ratioReal, ratioSim, utilization.get(e.getKey()), sim.utilization()));
+            List<Double> lostReal = e.getValue().stream().map(Real::lostPercent).toList();
+            List<Double> lostSim = sim.tenants().stream().map(TenantMetrics::lostPercent).toList();
+            summary.add(String.format(Locale.ROOT, "%-10s ratio %.2f (simulated %.2f), normalised by each alone %.2f "
+                    + "(simulated %.2f), utilization %.1f%% (simulated %.1f%%)", e.getKey(), ratio(lostReal, null),
+                    ratio(lostSim, null), ratio(lostReal, alone), ratio(lostSim, alone), utilization.get(e.getKey()),
+                    sim.utilization()));
         }
         o.println();
         summary.forEach(o::println);
@@ -283,9 +289,26 @@ final class TestbedSharing implements Callable<Integer> {
         return sim.runShared(end);
     }
 
-    /** Worst over best of 1 / (1 − lost). */
-    private static double ratio(List<Double> lostPercents) {
-        List<Double> figures = lostPercents.stream().map(p -> PerformanceWindow.stretch(Math.min(1, p / 100))).toList();
+    /** Each member alone on a grid that never refuses it (F_max + 10 nodes), same workload: percent lost. */
+    private List<Double> alone(List<Member> members, TestbedSetup setup, double oGrow) {
+        List<Double> lost = new ArrayList<>();
+        GrowDelay delay = GrowDelay.fixed(Duration.ofMillis(Math.round(oGrow * 1000)));
+        for (Member m : members) {
+            ProvisioningSettings s = setup.settings(m.policy()).asLayer().withFMax(m.fMax())
+                    .withInitialWorkers(m.initial()).toSettings();
+            lost.add(new Simulation(SimGrid.single(m.fMax() + 10), seed).instance(m.name(), m.workload(), s, delay, "fs0")
+                    .runShared(Workload.START.plus(m.workload().length())).tenants().get(0).lostPercent());
+        }
+        return lost;
+    }
+
+    /** Worst over best of 1 / (1 − lost), each divided by the same instance's alone when {@code alone} is given. */
+    private static double ratio(List<Double> lostPercents, List<Double> alone) {
+        List<Double> figures = new ArrayList<>();
+        for (int i = 0; i < lostPercents.size(); i++) {
+            double f = PerformanceWindow.stretch(Math.min(1, lostPercents.get(i) / 100));
+            figures.add(alone == null ? f : f / PerformanceWindow.stretch(Math.min(1, alone.get(i) / 100)));
+        }
         return figures.stream().mapToDouble(Double::doubleValue).max().orElse(1)
                 / figures.stream().mapToDouble(Double::doubleValue).min().orElse(1);
     }
