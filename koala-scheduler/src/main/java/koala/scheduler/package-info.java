@@ -13,8 +13,10 @@
  * {@code koala.scheduler.claiming}) and the job's life follows the table of
  * {@code koala.scheduler.state}. {@code NodeDesk} answers the node launchers, {@code ComponentLaunch}
  * says what a node runs, {@code PilotWatch} notices lost pilots, {@code Recovery} rebuilds the state
- * after a crash, {@code Allocations} serves framework runners and {@code Frameworks} is the
- * FrameworkJobManager's registry with its allocations; {@code RunnerSupervisor}, off the loop,
+ * after a crash, {@code Allocations} serves framework runners, {@code Sharing} shares a full grid between
+ * their instances (the {@code koala.arbitration} arbiter of the provisioning module, on every worker
+ * grow and every round) and {@code Frameworks} is the FrameworkJobManager's registry with its
+ * allocations; {@code RunnerSupervisor}, off the loop,
  * starts a dead framework runner again as its instance's owner ({@code RunnerProcesses}) or fails
  * its instance with the reason. {@link koala.scheduler.SchedulerSettings}
  * reads the {@code scheduler.*} keys, {@code FileCatalog} the file catalog for Close-to-Files,
