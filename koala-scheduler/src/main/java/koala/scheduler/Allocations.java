@@ -143,6 +143,7 @@ final class Allocations {
                 return done.get();
             }
         }
+        rememberWorkerGrow(id, request);
         GrowResult result = growNow(job, request);
         if (request.requestId() != null) {
             answers.saveAnswer(owner, id + "/" + request.requestId(), Json.write(result), clock.instant());
@@ -181,21 +182,13 @@ final class Allocations {
 
     /** A worker grow on a shared grid: what the arbiter grants now (placed like any grow), and why not more. */
     private GrowResult arbitrated(Job job, GrowRequest request) {
-        pending = request;
-        try {
-            Sharing.Outcome o = sharing.grow(job.id(), request.nodes(), clock.instant());
-            if (o.nodes().isEmpty()) {
-                book.record(job, JobState.RUNNING, JobState.RUNNING, "GROW_REFUSED", request.nodes() + " worker nodes: "
-                        + o.reason() + because(request.reason()));
-            }
-            return new GrowResult(job.id(), request.nodes(), o.nodes().size(), o.nodes(), o.reason());
-        } finally {
-            pending = null;
+        Sharing.Outcome o = sharing.grow(job.id(), request, clock.instant());
+        if (o.nodes().isEmpty()) {
+            book.record(job, JobState.RUNNING, JobState.RUNNING, "GROW_REFUSED", request.nodes() + " worker nodes: "
+                    + o.reason() + because(request.reason()));
         }
+        return new GrowResult(job.id(), request.nodes(), o.nodes().size(), o.nodes(), o.reason());
     }
-
-    /** The grow being arbitrated: the arbiter's grants to its asker run its command. */
-    private GrowRequest pending;
 
     /** The worker nodes {@code id} holds (or is claiming) now. */
     List<String> workers(Job job) {
@@ -203,16 +196,18 @@ final class Allocations {
     }
 
     /**
-     * Claims {@code count} worker nodes for allocation {@code id}, granted by the arbiter: like the
-     * grow being asked, or else like its last worker grow; on idle nodes first, the rest on the sites
-     * of {@code ended} (nodes just ended for it, whose slots are coming free). The ids claimed.
+     * Claims {@code count} worker nodes for allocation {@code id}, granted by the arbiter: running
+     * {@code asked}, the allocation's own grow being decided, or else the last worker grow the
+     * allocation itself asked for; on idle nodes first, the rest on the sites of {@code ended} (nodes
+     * just ended for it, whose slots are coming free). The ids claimed.
      */
-    List<String> grantWorkers(long id, int count, List<String> ended, String reason) {
+    List<String> grantWorkers(long id, int count, List<String> ended, String reason,
+                              java.util.Optional<GrowRequest> asked) {
         Job job = open(id);
-        GrowRequest like = pending != null ? pending : lastWorkerGrow(job);
+        GrowRequest like = asked.or(() -> lastWorkerAsked(id)).orElse(null);
         if (like == null) {
             book.record(job, JobState.RUNNING, JobState.RUNNING, "GROW_REFUSED", count + " worker nodes granted ("
-                    + reason + ") but it never grew workers: nothing to run on them");
+                    + reason + ") but it never asked for workers: nothing to run on them");
             return List.of();
         }
         GridView view = onNetworkOf(job, claims.view());
@@ -273,19 +268,36 @@ final class Allocations {
         return role == null ? "worker" : role;
     }
 
-    /** The allocation's last worker grow, as a request to repeat; null if it never grew workers. */
-    private static GrowRequest lastWorkerGrow(Job job) {
-        List<ComponentSpec> components = job.description().components();
-        for (int i = components.size() - 1; i >= 0; i--) {
-            ComponentSpec c = components.get(i);
-            if (c.role() == null || c.role().equals("worker")) {
-                return new GrowRequest(1, "worker", c.executable(), c.arguments(), c.environment(), null);
+    /**
+     * The last worker grow allocation {@code id}'s own holder asked for (granted, promised or refused),
+     * as a request to repeat: kept in the store, so a restarted scheduler grants an owed node like it.
+     */
+    private java.util.Optional<GrowRequest> lastWorkerAsked(long id) {
+        return answers.state(WORKER_GROW + id).map(json -> {
+            try {
+                return Json.mapper().readValue(json, GrowRequest.class);
+            } catch (java.io.IOException e) {
+                throw new IllegalStateException("unreadable stored worker grow of allocation " + id + ": "
+                        + e.getMessage(), e);
             }
+        });
+    }
+
+    private static final String WORKER_GROW = "allocation.worker-grow.";
+
+    private void rememberWorkerGrow(long id, GrowRequest request) {
+        if ("worker".equals(role(request))) {
+            answers.saveState(WORKER_GROW + id, Json.write(request.withNodes(1).withRequestId(null)));
         }
-        return null;
     }
 
     private List<String> claim(Job job, GrowRequest request, List<Assignment> assignments) {
+        String instance = request.environment().get("KOALA_INSTANCE");
+        if (instance != null && !instance.equals(Long.toString(job.id()))) {
+            // a pilot is never handed an environment built for another job: its secrets would leak
+            throw new IllegalStateException("allocation " + job.id() + " was about to run a command built for "
+                    + "instance " + instance + "; refused");
+        }
         int component = job.description().components().size();
         ComponentSpec spec = new ComponentSpec(component, assignments.stream().mapToInt(Assignment::nodes).sum(),
                 request.executable(), request.arguments(), null, request.environment(), null, null, null,

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import koala.common.api.GrowRequest;
 import koala.common.api.JobView;
 import koala.common.api.NodeReport;
 import koala.common.api.SiteStatus;
@@ -162,8 +163,9 @@ final class Scheduler {
             }
 
             @Override
-            public List<String> grant(long instance, int nodes, List<String> ended, String reason) {
-                return allocations.grantWorkers(instance, nodes, ended, reason);
+            public List<String> grant(long instance, int nodes, List<String> ended, String reason,
+                                      Optional<GrowRequest> asked) {
+                return allocations.grantWorkers(instance, nodes, ended, reason, asked);
             }
 
             @Override

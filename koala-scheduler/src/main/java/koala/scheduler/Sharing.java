@@ -52,10 +52,13 @@ final class Sharing {
         void end(long instance, List<String> nodes, String event, String reason);
 
         /**
-         * Claims {@code nodes} worker nodes for the instance, like its last worker grow: on free nodes,
-         * and what they do not cover on the sites of {@code ended} (nodes just ended for it); the ids.
+         * Claims {@code nodes} worker nodes for the instance: on free nodes, and what they do not cover
+         * on the sites of {@code ended} (nodes just ended for it); the ids. They run {@code asked}, the
+         * instance's own grow being decided, or else the instance's own last worker grow: never another
+         * instance's.
          */
-        List<String> grant(long instance, int nodes, List<String> ended, String reason);
+        List<String> grant(long instance, int nodes, List<String> ended, String reason,
+                           java.util.Optional<koala.common.api.GrowRequest> asked);
 
         void note(long instance, String event, String reason);
     }
@@ -140,9 +143,18 @@ final class Sharing {
                 fairShare.nodes().orElse(0), share.text(), lastShrunk.get(instance));
     }
 
-    /** A worker grow of {@code nodes} for {@code instance}: what the arbiter grants it now. */
-    Outcome grow(long instance, int nodes, Instant now) {
-        return carryOut(decide(instance, nodes, now), instance);
+    /** A worker grow {@code asked} of {@code instance}'s: what the arbiter grants it now. */
+    Outcome grow(long instance, koala.common.api.GrowRequest asked, Instant now) {
+        return carryOut(decide(instance, asked.nodes(), now), new Ask(instance, asked));
+    }
+
+    /** The grow a decision is made in, if any: only its asker's grants run it. */
+    private record Ask(long instance, koala.common.api.GrowRequest request) {
+        static final Ask NONE = new Ask(-1, null);
+
+        java.util.Optional<koala.common.api.GrowRequest> of(long id) {
+            return id == instance ? java.util.Optional.of(request) : java.util.Optional.empty();
+        }
     }
 
     /** Every second from the loop; decides once a round period (grace periods end, owed nodes come free). */
@@ -158,7 +170,7 @@ final class Sharing {
         if (running.isEmpty()) {
             return;
         }
-        carryOut(decide(-1, 0, now), -1);
+        carryOut(decide(-1, 0, now), Ask.NONE);
     }
 
     private void remember(long instance, List<String> nodes) {
@@ -219,7 +231,8 @@ final class Sharing {
         return w.cpuPercent() >= 0 && Double.isFinite(w.cpuPercent()) ? w.cpuPercent() : 0;
     }
 
-    private Outcome carryOut(Arbitration a, long asker) {
+    private Outcome carryOut(Arbitration a, Ask ask) {
+        long asker = ask.instance();
         List<String> ended = new ArrayList<>();
         List<String> granted = new ArrayList<>();
         List<String> why = new ArrayList<>();
@@ -244,7 +257,7 @@ final class Sharing {
                 grid.note(id, "ASKED_TO_SHRINK", reason);
                 lastShrunk.put(id, reason);
             } else if (d instanceof ShareDecision.Grant g) {
-                List<String> nodes = grid.grant(id, g.nodes(), ended, reason);
+                List<String> nodes = grid.grant(id, g.nodes(), ended, reason, ask.of(id));
                 if (id == asker) {
                     granted.addAll(nodes);
                 }

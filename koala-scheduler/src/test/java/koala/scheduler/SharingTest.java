@@ -50,12 +50,14 @@ class SharingTest {
         }
 
         @Override
-        public List<String> grant(long instance, int nodes, List<String> ended, String reason) {
+        public List<String> grant(long instance, int nodes, List<String> ended, String reason,
+                                  java.util.Optional<koala.common.api.GrowRequest> asked) {
             List<String> ids = new ArrayList<>();
             for (int i = 0; i < nodes; i++) {
                 ids.add("g" + granted++);
             }
-            done.add("GRANT " + instance + " " + ids + " on the sites of " + ended);
+            done.add("GRANT " + instance + " " + ids + " on the sites of " + ended
+                    + asked.map(a -> " running " + a.arguments()).orElse(""));
             List<String> held = new ArrayList<>(workers.get(instance));
             held.addAll(ids);
             workers.put(instance, held);
@@ -66,6 +68,11 @@ class SharingTest {
         public void note(long instance, String event, String reason) {
             done.add(event + " " + instance);
         }
+    }
+
+    /** Instance {@code id}'s worker grow, running its own worker. */
+    private static koala.common.api.GrowRequest ask(long id, int nodes) {
+        return new koala.common.api.GrowRequest(nodes, "worker", "/bin/worker", List.of("of-" + id), Map.of(), null);
     }
 
     private static WorkerActivity idle(String node, int secondsAgo) {
@@ -92,12 +99,12 @@ class SharingTest {
                 idle("1.1.3", 120), busy("1.1.4"), busy("1.1.5")), null), T0);
         sharing.report(2, new ShareReport(List.of(busy("2.1.0"), busy("2.1.1")), null), T0);
 
-        Sharing.Outcome o = sharing.grow(2, 4, T0);
+        Sharing.Outcome o = sharing.grow(2, ask(2, 4), T0);
 
         // demand: 1 uses 2, 2 uses 2 and asks 4: fair shares 2 and 6 of 8; 1 gives its 4 idle workers
         assertThat(grid.done).containsExactly(
                 "TAKEN_BACK 1 [1.1.1, 1.1.3, 1.1.0, 1.1.2]",
-                "GRANT 2 [g0, g1, g2, g3] on the sites of [1.1.1, 1.1.3, 1.1.0, 1.1.2]");
+                "GRANT 2 [g0, g1, g2, g3] on the sites of [1.1.1, 1.1.3, 1.1.0, 1.1.2] running [of-2]");
         assertThat(o.nodes()).containsExactly("g0", "g1", "g2", "g3");
         assertThat(o.reason()).isNull();
         assertThat(sharing.line(1, 2, T0)).satisfies(l -> {
@@ -119,7 +126,7 @@ class SharingTest {
                 busy("1.1.4"), busy("1.1.5")), null), T0);
         sharing.report(2, new ShareReport(List.of(busy("2.1.0"), busy("2.1.1")), null), T0);
 
-        Sharing.Outcome o = sharing.grow(2, 4, T0);
+        Sharing.Outcome o = sharing.grow(2, ask(2, 4), T0);
 
         // both use all they hold: demands 6 and 6, fair shares 4 and 4; 1 is asked for 2, 2 promised 2
         assertThat(o.nodes()).isEmpty();
@@ -158,7 +165,7 @@ class SharingTest {
                 busy("1.1.4"), busy("1.1.5"));
         before.report(1, new ShareReport(allBusy, null), T0);
         before.report(2, new ShareReport(List.of(busy("2.1.0"), busy("2.1.1")), null), T0);
-        before.grow(2, 4, T0);
+        before.grow(2, ask(2, 4), T0);
         assertThat(kept).isNotEmpty();
 
         // the scheduler dies; a new one reads the book back and hears from the runners again
