@@ -236,7 +236,8 @@ public final class SchedulerDaemon implements AutoCloseable {
         }
     }
 
-    private static SchedulerApi.Operations operations(Scheduler s, SchedulerLoop loop, TokenKey key) {
+    /** The API's operations, each run on {@code loop}. */
+    static SchedulerApi.Operations operations(Scheduler s, SchedulerLoop loop, TokenKey key) {
         return new SchedulerApi.Operations() {
             @Override
             public Object submit(Caller c, SubmitRequest r) {

@@ -34,7 +34,8 @@ import koala.scheduler.Caller;
  * token); changing a job, an allocation or an instance needs its owner or an admin (403
  * otherwise), and every change asked for is written to the audit log, done or refused.
  *
- * POST   /jobs                 submit {file, jdf}; 201 with the job, 400 listing every JDF error
+ * POST   /jobs                 submit {file, jdf, requestId}; 201 with the job, 400 listing every JDF error;
+ *                               a requestId the caller used before gets the job that request made
  * GET    /jobs                 every job
  * GET    /jobs/{id}            one job: state, why it waits, nodes, history
  *                               (?held=true: only the nodes it holds now, no history: what a runner follows)
@@ -233,7 +234,8 @@ public final class SchedulerApi {
             throw ApiException.badRequest("jdf", "missing: the text of the job description");
         }
         try {
-            return ops.submit(caller, new SubmitRequest(Optional.ofNullable(request.file()).orElse("-"), request.jdf()));
+            return ops.submit(caller, new SubmitRequest(Optional.ofNullable(request.file()).orElse("-"), request.jdf(),
+                    request.requestId()));
         } catch (JdfException e) {
             throw new ApiException(400, e.getMessage(), "jdf");
         }

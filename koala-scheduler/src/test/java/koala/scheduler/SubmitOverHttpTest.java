@@ -1,0 +1,63 @@
+package koala.scheduler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import koala.common.api.JobView;
+import koala.common.api.SchedulerClient;
+import koala.common.api.SubmitRequest;
+import koala.common.auth.TokenKey;
+import koala.common.auth.Tokens;
+import koala.common.http.Endpoint;
+import koala.common.http.JsonHttpServer;
+import koala.scheduler.api.Admins;
+import koala.scheduler.api.AuditLog;
+import koala.scheduler.api.Callers;
+import koala.scheduler.api.SchedulerApi;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The scheduler's promises as a client sees them, over its Unix socket and the real API. */
+class SubmitOverHttpTest {
+    @TempDir
+    Path dir;
+
+    /** A submit whose answer was lost is sent again under the same request id: one job, not two. */
+    @Test
+    void aSubmitRetriedUnderTheSameRequestIdFindsTheFirstJob() throws Exception {
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 3), Duration.ofSeconds(60))) {
+            SchedulerLoop loop = new SchedulerLoop(Executors.newSingleThreadScheduledExecutor());
+            Path socket = dir.resolve("scheduler.sock");
+            JsonHttpServer server = new JsonHttpServer(List.of(Endpoint.unix("unix", socket, "rw-rw-rw-")), 4);
+            TokenKey key = TokenKey.in(dir.resolve("token.key"));
+            Path group = Files.writeString(dir.resolve("group"), "root:x:0:\n");
+            Path passwd = Files.writeString(dir.resolve("passwd"), "root:x:0:0::/root:/bin/sh\n"
+                    + "alice:x:1002:1002::/home/alice:/bin/sh\n");
+            Callers callers = new Callers(new Tokens(key), new Admins("koala-admin", group, passwd), grid.clock);
+            SchedulerApi.register(server, SchedulerDaemon.operations(grid.scheduler, loop, key), callers,
+                    AuditLog.in(dir.resolve("audit.log"), grid.clock));
+            server.start();
+            try {
+                SchedulerClient alice = new SchedulerClient(URI.create("unix:" + socket)).actingFor("alice");
+                String jdf = "&(count = 2)(executable = \"/bin/true\")";
+
+                JobView first = alice.submit(new SubmitRequest("two.jdf", jdf, "r-1"));
+                JobView again = alice.submit(new SubmitRequest("two.jdf", jdf, "r-1"));
+                JobView other = alice.submit(new SubmitRequest("two.jdf", jdf, "r-2"));
+
+                assertThat(again.id()).isEqualTo(first.id());
+                assertThat(other.id()).isNotEqualTo(first.id());
+                assertThat(alice.jobs()).extracting(JobView::id).containsExactly(first.id(), other.id());
+            } finally {
+                server.close();
+                loop.close();
+            }
+        }
+    }
+}
