@@ -49,7 +49,11 @@ final class Allocations {
 
         void kill(Job job, NodeClaim node);
 
-        GridView view();
+        /** The grid as {@code owner}'s work may use it ({@link Scheduler#gridViewFor}). */
+        GridView view(String owner);
+
+        /** The single-tenant sites closed to {@code owner}'s work now ({@link Scheduler#closedTo}). */
+        List<String> closedTo(String owner);
 
         String token();
 
@@ -156,15 +160,17 @@ final class Allocations {
             return arbitrated(job, request);
         }
         long id = job.id();
-        GridView asked = only(claims.view(), request.site());
+        GridView asked = only(claims.view(owner(job)), request.site());
         GridView view = onNetworkOf(job, asked);
         int idle = view.sites().stream().mapToInt(SiteView::idleNodes).sum();
         int granted = Math.min(request.nodes(), idle);
         if (granted == 0) {
-            String why = "grid full: no idle node" + (request.site() == null ? "" : " on " + request.site())
+            String why = view.sites().isEmpty() ? unreachable(job, asked)
+                    : "grid full: no idle node" + (request.site() == null ? "" : " on " + request.site())
                     + (view.sites().size() < asked.sites().size() ? " on the sites whose nodes reach this "
                     + "instance's (" + view.sites().stream().map(SiteView::site).collect(Collectors.joining(", ")) + ")"
-                    : "");
+                    : "") + Scheduler.singleTenantNote(claims.closedTo(owner(job)).stream()
+                    .filter(s -> view.sites().stream().anyMatch(v -> v.site().equals(s))).toList());
             book.record(job, JobState.RUNNING, JobState.RUNNING, "GROW_REFUSED", request.nodes() + " "
                     + role(request) + " nodes: " + why + because(request.reason()));
             return new GrowResult(id, request.nodes(), 0, List.of(), why);
@@ -210,7 +216,7 @@ final class Allocations {
                     + reason + ") but it never asked for workers: nothing to run on them");
             return List.of();
         }
-        GridView view = onNetworkOf(job, claims.view());
+        GridView view = onNetworkOf(job, claims.view(owner(job)));
         int idle = view.sites().stream().mapToInt(SiteView::idleNodes).sum();
         List<Assignment> assignments = new ArrayList<>();
         int onIdle = Math.min(count, idle);
@@ -406,6 +412,20 @@ final class Allocations {
                 .map(net -> new GridView(view.sites().stream().filter(s -> claims.network(s.site()).equals(net))
                         .toList(), view.files()))
                 .orElse(view);
+    }
+
+    private static String owner(Job job) {
+        return job.record().owner() == null ? "" : job.record().owner();
+    }
+
+    /** Why none of the sites asked for will do: their nodes cannot reach the instance's. */
+    private String unreachable(Job job, GridView asked) {
+        String sites = asked.sites().stream().map(SiteView::site).collect(Collectors.joining(", "));
+        String network = job.nodes().stream().filter(n -> n.state().held()).findFirst()
+                .map(n -> claims.network(n.site())).orElse("?");
+        return sites + (asked.sites().size() == 1 ? "'s nodes cannot" : " nodes cannot") + " reach this instance's, "
+                + "which are on network " + network + (network.equals("grid") ? " (the grid's own)" : " (site "
+                + network + "'s private one)") + ": a site on another network cannot join it";
     }
 
     private static GridView only(GridView view, String site) {

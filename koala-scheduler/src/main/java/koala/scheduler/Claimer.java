@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import koala.placement.Assignment;
 import koala.placement.ComponentNeed;
@@ -46,13 +45,13 @@ final class Claimer {
     private final ClaimRules rules;
     private final int maxFailures;
     private final Function<Job, PlacementPolicy> policyFor;
-    private final Supplier<GridView> gridView;
+    private final java.util.function.Function<Job, GridView> gridView;
     private final Lifecycle lifecycle;
     private final InstantSource clock;
     private final SecureRandom random = new SecureRandom();
 
     Claimer(JobBook book, Pilots pilots, Submissions submissions, ClaimRules rules, Function<Job, PlacementPolicy> policyFor,
-            Supplier<GridView> gridView, Lifecycle lifecycle, InstantSource clock) {
+            java.util.function.Function<Job, GridView> gridView, Lifecycle lifecycle, InstantSource clock) {
         this.book = book;
         this.pilots = pilots;
         this.submissions = submissions;
@@ -163,7 +162,7 @@ final class Claimer {
                 job.description().components().get(component).cluster(),
                 job.description().components().get(component).inputFiles())));
         Decision decision = policyFor.apply(job).place(new JobNeed(Long.toString(job.id()), needs, false),
-                withoutSites(gridView.get(), replace.parts().stream().map(ClaimVerdict.Part::site).toList(), needs));
+                withoutSites(gridView.apply(job), replace.parts().stream().map(ClaimVerdict.Part::site).toList(), needs));
         if (decision instanceof Decision.Placed placed) {
             book.record(job, JobState.CLAIMING, JobState.CLAIMING, "REPLACED", replace.reason() + ": "
                     + Scheduler.describe(placed.assignments()));

@@ -100,6 +100,16 @@ final class Pilots {
         return config != null && config.remote() ? site : "grid";
     }
 
+    /**
+     * Whether {@code site} runs every user's pilots as one account (a remote site, reached through the
+     * one SSH account the admin gave KOALA): there one user's processes could read another's
+     * entities' environments, secrets included, so the site holds one owner's work at a time.
+     */
+    boolean singleTenant(String site) {
+        SiteConfig config = sites.get(site);
+        return config != null && config.remote();
+    }
+
     /** Submits the node's pilot, to run as {@code owner} where the site allows; returns its SGE job id. */
     String submit(NodeClaim node, String owner) {
         SiteConfig site = sites.get(node.site());

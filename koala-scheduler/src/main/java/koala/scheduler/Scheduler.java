@@ -97,7 +97,7 @@ final class Scheduler {
         this.book = new JobBook(store, clock);
         this.watch = new PilotWatch(kis, clock);
         this.claimer = new Claimer(book, pilots, submissions, new ClaimRules(settings.claimTimeout(), settings.maxClaimFailures()),
-                this::policyFor, this::gridView, this::fire, clock);
+                this::policyFor, j -> gridViewFor(j.record().owner()), this::fire, clock);
         this.desk = new NodeDesk(book, claimer::check, this::checkRunning, pilots::forNode);
         this.frameworks = new Frameworks(store, book, clock);
         this.owners = new Owners(book);
@@ -114,8 +114,13 @@ final class Scheduler {
             }
 
             @Override
-            public GridView view() {
-                return gridView();
+            public GridView view(String owner) {
+                return gridViewFor(owner);
+            }
+
+            @Override
+            public List<String> closedTo(String owner) {
+                return Scheduler.this.closedTo(owner);
             }
 
             @Override
@@ -369,7 +374,7 @@ final class Scheduler {
     private void placeQueued() {
         for (long id : queue.inOrder()) {
             Job job = book.get(id);
-            Decision decision = policyFor(job).place(need(job), gridView());
+            Decision decision = policyFor(job).place(need(job), gridViewFor(job.record().owner()));
             if (decision instanceof Decision.Placed placed) {
                 queue.remove(id);
                 update(job, job.record().waiting("claiming nodes: " + describe(placed.assignments())));
@@ -382,7 +387,8 @@ final class Scheduler {
 
     private void notPlaced(Job job, Decision.NotPlaced decision) {
         List<String> unheard = siteNames.stream().filter(s -> kis.site(s).isEmpty()).toList();
-        String why = waitingReason(decision.reasons(), unheard, siteNames.size());
+        String why = waitingReason(decision.reasons(), unheard, siteNames.size())
+                + singleTenantNote(closedTo(job.record().owner()));
         update(job, job.record().triedOnce(why));
         if (job.record().placeTries() >= settings.maxPlaceTries()) {
             queue.remove(job.id());
@@ -417,6 +423,41 @@ final class Scheduler {
     /** Every site as the information service and KOALA's books see it, for {@code koala sites}. */
     List<SiteStatus> sites() {
         return SiteReport.of(siteNames, kis, book.all(), gridView());
+    }
+
+    /**
+     * The grid as {@code owner}'s work may use it: a single-tenant site (every user's pilots run there
+     * as one account, so one user's processes could read another's secrets) that holds another
+     * owner's nodes shows none idle to this owner.
+     */
+    GridView gridViewFor(String owner) {
+        GridView all = gridView();
+        List<String> closed = closedTo(owner);
+        if (closed.isEmpty()) {
+            return all;
+        }
+        return new GridView(all.sites().stream().map(s -> closed.contains(s.site())
+                ? new koala.placement.SiteView(s.site(), s.totalNodes(), 0) : s).toList(), all.files());
+    }
+
+    /** The single-tenant sites that hold nodes of an owner other than {@code owner} now, in the sites' order. */
+    List<String> closedTo(String owner) {
+        String who = owner == null ? "" : owner;
+        java.util.Set<String> closed = new java.util.HashSet<>();
+        for (Job j : book.all()) {
+            String theirs = j.record().owner() == null ? "" : j.record().owner();
+            if (!theirs.equals(who)) {
+                j.heldNodes().stream().map(NodeClaim::site).filter(pilots::singleTenant).forEach(closed::add);
+            }
+        }
+        return siteNames.stream().filter(closed::contains).toList();
+    }
+
+    /** Why a job waits, when single-tenant sites held by other users' work are closed to it. */
+    static String singleTenantNote(List<String> closed) {
+        return closed.isEmpty() ? "" : "; " + String.join(", ", closed) + (closed.size() == 1 ? " runs" : " run")
+                + " every user's pilots as one account and " + (closed.size() == 1 ? "holds" : "hold")
+                + " another user's work now: no other user's work goes there until it ends";
     }
 
     GridView gridView() {

@@ -69,7 +69,7 @@ final class TestGrid implements AutoCloseable {
         SchedulerSettings settings = new SchedulerSettings(7400, Duration.ofSeconds(1), 150, claimTimeout, 3,
                 "worst-fit", Duration.ofSeconds(1), Duration.ofMinutes(5), null, 1000, Duration.ofMinutes(10),
                 Duration.ofDays(30));
-        Pilots none = new Pilots((site, owner) -> null, Map.of(), site -> new Pilots.Launcher("java", List.of(),
+        Pilots none = new Pilots((site, owner) -> null, remote, site -> new Pilots.Launcher("java", List.of(),
                 List.of(), "http://koala-host:7400", "/tmp", url -> url), Duration.ofMinutes(5), store.pilotTag(),
                 Runnable::run, () -> { });
         Submissions submissions = Submissions.on((node, owner) -> {
@@ -89,6 +89,22 @@ final class TestGrid implements AutoCloseable {
                 FileLocations.NONE, clock);
         started.onStart(() -> woken++);
         return started;
+    }
+
+    /** Sites reached over SSH, each on its own network and running every user's pilots as one account. */
+    private final Map<String, koala.common.grid.SiteConfig> remote = new LinkedHashMap<>();
+
+    /** Makes {@code sites} remote ones (before anything is submitted: the scheduler is started anew). */
+    TestGrid remote(String... sites) {
+        for (String site : sites) {
+            java.nio.file.Path none = java.nio.file.Path.of("/nonexistent");
+            remote.put(site, new koala.common.grid.SiteConfig(site, new koala.common.grid.CellEnvironment(none, site,
+                    6444, 6445, none), "koala", 0, "", sizes.get(site), new koala.common.grid.DrmaaInstall(none, none,
+                    Optional.empty()), Optional.of(new koala.common.grid.SshConfig(site + "-head", 22, "koala", none,
+                    none, false, "/tmp", "java", Duration.ofMinutes(10), Optional.empty()))));
+        }
+        scheduler = start();
+        return this;
     }
 
     /** Runs the submissions held back. */

@@ -1,0 +1,75 @@
+package koala.scheduler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import koala.common.api.GrowRequest;
+import koala.common.api.GrowResult;
+import koala.common.api.NodeView;
+import koala.scheduler.claiming.NodeClaim;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Sites as hosts and accounts make them: fs0 (4 nodes) on the grid's network, fs2 (8 nodes) a remote
+ * site whose nodes reach only each other and which runs every user's pilots as its one account.
+ */
+class SiteNetworksTest {
+    private static final Duration SECOND = Duration.ofSeconds(1);
+
+    /** A grow pinned to fs2 for an instance on fs0: refused saying fs2's nodes cannot reach it, not "grid full". */
+    @Test
+    void aGrowPinnedToASiteOnAnotherNetworkSaysSo() {
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 4, "fs2", 8), Duration.ofSeconds(60)).remote("fs2")) {
+            long a = grid.scheduler.allocations().open("runner-a", "alice").id();
+            grid.scheduler.allocations().grow(a, new GrowRequest(1, "master", "/bin/master", List.of(), Map.of(), "fs0"));
+
+            GrowResult r = grid.scheduler.allocations().grow(a, new GrowRequest(2, "worker", "/bin/worker", List.of(),
+                    Map.of(), "fs2"));
+
+            assertThat(r.granted()).isZero();
+            assertThat(r.reason()).isEqualTo("fs2's nodes cannot reach this instance's, which are on network grid "
+                    + "(the grid's own): a site on another network cannot join it");
+        }
+    }
+
+    /**
+     * Local users fill fs0. Alice's 2-node job goes to fs2; bob's 1-node job could fit in fs2's 6 idle
+     * nodes, but fs2 runs every user's pilots as one account: it waits, saying so, until alice's job
+     * has ended, and then runs there.
+     */
+    @Test
+    void aSingleTenantSiteHoldsOneOwnersWorkAtATime() {
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 4, "fs2", 8), Duration.ofSeconds(60)).remote("fs2")
+                .localUsers("fs0", 4)) {
+            long alices = grid.scheduler.submit("two.jdf", "&(count = 2)(executable = \"/bin/true\")", "alice", null).id();
+            grid.tick(SECOND);
+            assertThat(grid.scheduler.status(alices).nodes()).extracting(NodeView::site).containsOnly("fs2");
+            long bobs = grid.scheduler.submit("one.jdf", "&(count = 1)(executable = \"/bin/true\")", "bob", null).id();
+            grid.tick(SECOND);
+            assertThat(grid.scheduler.status(bobs).state()).isEqualTo("QUEUED");
+            assertThat(grid.scheduler.status(bobs).waitingBecause()).endsWith("; fs2 runs every user's pilots as one "
+                    + "account and holds another user's work now: no other user's work goes there until it ends");
+            long alicesNext = grid.scheduler.submit("one.jdf", "&(count = 1)(executable = \"/bin/true\")", "alice",
+                    null).id();
+            grid.tick(SECOND);
+            assertThat(grid.scheduler.status(alicesNext).nodes()).extracting(NodeView::site).containsOnly("fs2");
+
+            end(grid, alices);
+            end(grid, alicesNext);
+            grid.tick(SECOND);
+
+            assertThat(grid.scheduler.status(bobs).nodes()).extracting(NodeView::site).containsOnly("fs2");
+        }
+    }
+
+    private static void end(TestGrid grid, long job) {
+        grid.arrive(job);
+        for (NodeClaim node : grid.store.nodes(job)) {
+            grid.scheduler.nodes().task(node.id(), node.token());
+            grid.scheduler.nodes().exited(node.id(), node.token(), 0);
+        }
+        assertThat(grid.scheduler.status(job).state()).isEqualTo("FINISHED");
+    }
+}
