@@ -60,6 +60,75 @@ final class GridConfigFile {
         return s.append(FILE_CATALOG).toString();
     }
 
+    /** A configuration to write, and what became of an admin's lines in the one it replaces. */
+    record Merged(String text, List<String> notes) {
+    }
+
+    /** The heading under which an admin's own settings are carried from one testbed file to the next. */
+    static final String KEPT = "# Added by an admin: kept by 'bin/koala testbed up' when it rewrites this file.";
+
+    /**
+     * {@code rendered}, the testbed's configuration, with what an admin added to {@code previous}:
+     * every setting whose key the testbed does not write is kept (with the comment lines just above
+     * it) under {@link #KEPT}; a key the testbed writes gets the testbed's value, and an admin's other
+     * value for it is named in the notes. A file the testbed did not write (no {@link #HEADER}) is an
+     * admin's own and is not merged: the caller refuses to replace it.
+     */
+    static Merged merge(String previous, String rendered) {
+        java.util.Map<String, String> ours = settings(rendered);
+        StringBuilder kept = new StringBuilder();
+        List<String> notes = new java.util.ArrayList<>();
+        List<String> comments = new java.util.ArrayList<>();
+        boolean inKept = false;
+        for (String line : previous.lines().toList()) {
+            String t = line.strip();
+            if (t.equals(KEPT)) {
+                inKept = true;
+                comments.clear();
+            } else if (t.isEmpty()) {
+                comments.clear();
+            } else if (t.startsWith("#") || t.startsWith("!")) {
+                comments.add(line);
+            } else {
+                String key = key(t);
+                if (!ours.containsKey(key)) {
+                    comments.forEach(c -> kept.append(c).append('\n'));
+                    kept.append(line).append('\n');
+                    notes.add("kept " + key + " (added by an admin)");
+                } else if (!ours.get(key).equals(value(t)) && !inKept) {
+                    notes.add(key + ": the file said '" + value(t) + "', the testbed's cells need '" + ours.get(key)
+                            + "': replaced");
+                }
+                comments.clear();
+            }
+        }
+        String text = kept.length() == 0 ? rendered : rendered + "\n" + KEPT + "\n" + kept;
+        return new Merged(text, notes);
+    }
+
+    private static java.util.Map<String, String> settings(String text) {
+        java.util.Map<String, String> settings = new java.util.LinkedHashMap<>();
+        text.lines().map(String::strip).filter(t -> !t.isEmpty() && !t.startsWith("#") && !t.startsWith("!"))
+                .forEach(t -> settings.put(key(t), value(t)));
+        return settings;
+    }
+
+    private static String key(String line) {
+        int at = separator(line);
+        return (at < 0 ? line : line.substring(0, at)).strip();
+    }
+
+    private static String value(String line) {
+        int at = separator(line);
+        return at < 0 ? "" : line.substring(at + 1).strip();
+    }
+
+    private static int separator(String line) {
+        int eq = line.indexOf('=');
+        int colon = line.indexOf(':');
+        return eq < 0 ? colon : colon < 0 ? eq : Math.min(eq, colon);
+    }
+
     /** A small file catalog so that Close-to-Files has something to decide on (jdf-examples/close-to-files.jdf). */
     private static final String FILE_CATALOG = """
 

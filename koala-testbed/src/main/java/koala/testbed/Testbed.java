@@ -81,11 +81,34 @@ public final class Testbed {
         // every cell finishes (or fails) before a failure is reported: none is left half made
         CompletableFuture.allOf(cells.toArray(CompletableFuture[]::new)).exceptionally(e -> null).join();
         cells.forEach(f -> changes.addAll(join(f)));
-        if (writeIfChanged(gridConfig(), GridConfigFile.render(plan, AGENT_USER, this::remoteHead))) {
-            changes.add("wrote " + gridConfig());
-        }
+        changes.addAll(writeGridConfig(GridConfigFile.render(plan, AGENT_USER, this::remoteHead)));
         changes.addAll(removeOldConfig());
         return changes;
+    }
+
+    /**
+     * Writes the grid configuration, keeping what an admin added to the testbed's earlier one; a file
+     * the testbed did not write is an admin's own and is left alone, with the reason.
+     */
+    private List<String> writeGridConfig(String rendered) {
+        Path file = gridConfig();
+        try {
+            String previous = Files.exists(file) ? Files.readString(file) : null;
+            if (previous != null && !previous.startsWith(GridConfigFile.HEADER)) {
+                throw new TestbedException(file + " was not written by the testbed (it lacks the line '"
+                        + GridConfigFile.HEADER + "'): it is left as it is; move it aside to let the testbed write its "
+                        + "own, and add your settings to that one");
+            }
+            GridConfigFile.Merged merged = previous == null ? new GridConfigFile.Merged(rendered, List.of())
+                    : GridConfigFile.merge(previous, rendered);
+            List<String> changes = new ArrayList<>(merged.notes().stream().map(n -> file + ": " + n).toList());
+            if (writeIfChanged(file, merged.text())) {
+                changes.add("wrote " + file);
+            }
+            return changes;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private RemoteHead remoteHead(CellPlan cell) {

@@ -38,4 +38,26 @@ class GridConfigFileTest {
         assertThat(fs2.ssh().orElseThrow().key()).isEqualTo(dir.resolve("testbed/ssh/koala-fs2"));
         assertThat(fs2.ssh().orElseThrow().knownHosts()).isEqualTo(dir.resolve("testbed/ssh/known_hosts-fs2"));
     }
+
+    /**
+     * An admin added an arbitration policy (with its comment) and changed a node count the cells fix:
+     * a rewrite keeps the policy, under its own heading, and names the count it replaced; a second
+     * rewrite changes nothing more.
+     */
+    @Test
+    void aRewriteKeepsWhatAnAdminAddedAndSaysWhatItReplaced() {
+        String rendered = GridConfigFile.HEADER + "\ngrid.sites = fs0\nsite.fs0.node.count = 8\n";
+        String admins = rendered.replace("node.count = 8", "node.count = 6")
+                + "\n# share a full grid fairly\nscheduler.arbitration.policy = fair\n";
+
+        GridConfigFile.Merged merged = GridConfigFile.merge(admins, rendered);
+
+        assertThat(merged.text()).isEqualTo(rendered + "\n" + GridConfigFile.KEPT
+                + "\n# share a full grid fairly\nscheduler.arbitration.policy = fair\n");
+        assertThat(merged.notes()).containsExactly(
+                "site.fs0.node.count: the file said '6', the testbed's cells need '8': replaced",
+                "kept scheduler.arbitration.policy (added by an admin)");
+        GridConfigFile.Merged again = GridConfigFile.merge(merged.text(), rendered);
+        assertThat(again.text()).isEqualTo(merged.text());
+    }
 }
