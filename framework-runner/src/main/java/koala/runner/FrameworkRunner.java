@@ -364,15 +364,62 @@ public final class FrameworkRunner {
             }
             masterElsewhere(d.reason(), now);
         }
-        entities.silent(now).forEach(e -> lost(e.node(), "no heartbeat for "
-                + Duration.between(e.lastBeat(), now).toSeconds() + " s (two periods: " + e.beatPeriod().toSeconds()
-                + " s each)"));
-        if (state == State.RUNNING && !now.isBefore(lastSample.plus(period()))) {
+        silentLost(now);
+        if (state == State.RUNNING && !now.isBefore(lastSample.plus(period())) && masterServes()) {
             lastSample = now;
             resizer.sample(now);
             keepFloors(now);
         }
         persist();
+    }
+
+    /**
+     * Entities silent for two periods are lost, but for those on a remote site whose link the scheduler
+     * cannot reach now: their heartbeats come through that link, and their pilots carry on meanwhile.
+     * They are waited for while their launchers wait for this runner ({@code runnerGone}, after which
+     * a launcher ends its entity and pilot itself) plus one period; heard from again, they carry on.
+     */
+    private void silentLost(Instant now) {
+        List<Entity> silent = entities.silent(now);
+        if (silent.isEmpty()) {
+            waitingOnLink.clear();
+            return;
+        }
+        java.util.Set<String> down = silent.stream().anyMatch(e -> settings.remote(e.site())) ? sitesDown()
+                : java.util.Set.of();
+        for (Entity e : silent) {
+            long quiet = Duration.between(e.lastBeat(), now).toSeconds();
+            Instant bound = e.lastBeat().plus(runnerGone).plus(e.beatPeriod());
+            if (settings.remote(e.site()) && down.contains(e.site()) && now.isBefore(bound)) {
+                if (waitingOnLink.add(e.node())) {
+                    events.add(now, e.role() + " " + e.node() + " silent for " + quiet + " s while the link to "
+                            + e.site() + " is down: waited for until " + bound + " (its launcher waits "
+                            + runnerGone.toSeconds() + " s for this runner)");
+                }
+                continue;
+            }
+            waitingOnLink.remove(e.node());
+            lost(e.node(), "no heartbeat for " + quiet + " s (two periods: " + e.beatPeriod().toSeconds() + " s each)"
+                    + (down.contains(e.site()) ? "; the link to " + e.site() + " was down longer than its launcher waits"
+                    : ""));
+        }
+        waitingOnLink.retainAll(silent.stream().map(Entity::node).toList());
+    }
+
+    private final java.util.Set<String> waitingOnLink = new java.util.HashSet<>();
+
+    /** The sites the scheduler cannot reach now; none when it cannot say (the silent are then lost as before). */
+    private java.util.Set<String> sitesDown() {
+        try {
+            return schedd.sitesDown();
+        } catch (ApiException e) {
+            return java.util.Set.of();
+        }
+    }
+
+    /** Whether the master runs: workers deployed without it would find no master to join. */
+    private boolean masterServes() {
+        return entities.master().filter(Entity::running).isPresent();
     }
 
     /**

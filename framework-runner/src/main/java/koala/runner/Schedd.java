@@ -69,6 +69,12 @@ final class Schedd {
         return scheduler.sites().stream().mapToInt(SiteStatus::idle).sum();
     }
 
+    /** The sites whose agents the scheduler cannot reach now (a remote site's link down, say). */
+    java.util.Set<String> sitesDown() {
+        return scheduler.sites().stream().filter(s -> !"UP".equals(s.agent())).map(SiteStatus::site)
+                .collect(java.util.stream.Collectors.toSet());
+    }
+
     void close() {
         scheduler.closeAllocation(allocation);
     }

@@ -27,6 +27,7 @@ final class SiteSettings {
     private String site = "";
     private ResolvedSettings current;
     private FileTime seen;
+    private java.util.Set<String> remote = java.util.Set.of();
 
     /** @throws InvalidSettingsException when the JDF's own values cannot stand */
     SiteSettings(Path gridFile, SettingsLayer jdf) {
@@ -41,6 +42,14 @@ final class SiteSettings {
 
     String site() {
         return site;
+    }
+
+    /**
+     * Whether {@code site} is a remote one, whose nodes reach this runner only through the scheduler's
+     * SSH link to its head node (as the grid configuration last read says).
+     */
+    boolean remote(String site) {
+        return site != null && remote.contains(site);
     }
 
     /** Moves the instance to its home site (where its master runs); a change message, or the refusal. */
@@ -62,6 +71,8 @@ final class SiteSettings {
         seen = modified;
         try {
             GridConfig config = GridConfig.load(gridFile);
+            remote = config.sites().stream().filter(koala.common.grid.SiteConfig::remote)
+                    .map(koala.common.grid.SiteConfig::name).collect(Collectors.toUnmodifiableSet());
             SettingsLayer siteLayer = config.sites().stream().anyMatch(s -> s.name().equals(site))
                     ? SettingsLayer.parse(config.section("site." + site + ".provisioning")) : SettingsLayer.EMPTY;
             ResolvedSettings next = SettingsResolver.resolve(site, siteLayer, jdf);

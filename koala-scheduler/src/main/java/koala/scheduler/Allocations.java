@@ -52,6 +52,9 @@ final class Allocations {
         /** The grid as {@code owner}'s work may use it ({@link Scheduler#gridViewFor}). */
         GridView view(String owner);
 
+        /** Whether {@code site} is one of the grid's, up or not. */
+        boolean known(String site);
+
         /** The single-tenant sites closed to {@code owner}'s work now ({@link Scheduler#closedTo}). */
         List<String> closedTo(String owner);
 
@@ -160,7 +163,17 @@ final class Allocations {
             return arbitrated(job, request);
         }
         long id = job.id();
-        GridView asked = only(claims.view(owner(job)), request.site());
+        GridView all = claims.view(owner(job));
+        if (request.site() != null && claims.known(request.site())
+                && all.sites().stream().noneMatch(s -> s.site().equals(request.site()))) {
+            // a site of the grid that cannot be reached now (its link or agent down) is a refusal, not bad input
+            String why = "site " + request.site() + " cannot be reached now (no word from its agent): nothing placed "
+                    + "there until it can";
+            book.record(job, JobState.RUNNING, JobState.RUNNING, "GROW_REFUSED", request.nodes() + " "
+                    + role(request) + " nodes: " + why + because(request.reason()));
+            return new GrowResult(id, request.nodes(), 0, List.of(), why);
+        }
+        GridView asked = only(all, request.site());
         GridView view = onNetworkOf(job, asked);
         int idle = view.sites().stream().mapToInt(SiteView::idleNodes).sum();
         int granted = Math.min(request.nodes(), idle);

@@ -108,7 +108,10 @@ final class Frameworks {
             perRole.merge(role == null ? "worker" : role, 1, Integer::sum);
         }
         List<String> sites = job.heldNodes().stream().map(NodeClaim::site).distinct().sorted().toList();
-        MasterAddress master = r.masterAddress() == null ? null : new MasterAddress(r.masterNode(), r.masterAddress());
+        // a master whose node is no longer held (lost, released) serves no one: none is shown until the next reports in
+        NodeClaim masterNode = r.masterNode() == null ? null : job.node(r.masterNode());
+        MasterAddress master = r.masterAddress() == null || masterNode == null || !masterNode.state().held() ? null
+                : new MasterAddress(r.masterNode(), r.masterAddress());
         return new FrameworkView(r.id(), r.name(), r.policy(), r.parameters(), r.runner(), job.state().name(), sites,
                 master, perRole, r.registeredAt(), job.history(), job.state().ended() ? null
                 : share.apply(r.id(), perRole.getOrDefault("worker", 0)));

@@ -119,6 +119,11 @@ final class Scheduler {
             }
 
             @Override
+            public boolean known(String site) {
+                return siteNames.contains(site);
+            }
+
+            @Override
             public List<String> closedTo(String owner) {
                 return Scheduler.this.closedTo(owner);
             }

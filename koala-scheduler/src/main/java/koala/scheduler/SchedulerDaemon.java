@@ -383,16 +383,20 @@ public final class SchedulerDaemon implements AutoCloseable {
         return url;
     }
 
-    /** A clean stop: the API, the loop, the agents this process started, the store. */
+    /**
+     * A clean stop within about 4 s (an admin's restart waits for it): the API, the loop, the agents
+     * this process started, the store. Jobs, instances and their pilots carry on; kills of pilots not
+     * done within 1.5 s are left to the next start's sweep, which finds the pilots no node owns.
+     */
     @Override
     public void close() {
         runners.close();
         servers.forEach(JsonHttpServer::close);
         loop.close();
         submissions.close();
-        pilots.finishKills(Duration.ofSeconds(20));
+        pilots.finishKills(Duration.ofMillis(1500));
         kis.close();
-        agents.close();
+        agents.close(Duration.ofSeconds(2));
         store.close();
     }
 }

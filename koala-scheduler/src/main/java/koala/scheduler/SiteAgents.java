@@ -5,6 +5,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -163,11 +164,14 @@ final class SiteAgents implements AutoCloseable {
             if (process != null) {
                 process.close();
             } else {
-                ProcessHandle.of(pid).ifPresent(p -> {
-                    p.descendants().forEach(ProcessHandle::destroy);
-                    p.destroy();
-                });
+                ProcessHandle.of(pid).ifPresent(SiteAgents::terminate);
             }
+        }
+
+        /** A TERM to the agent and what it started; the processes, to wait for. */
+        List<ProcessHandle> terminate() {
+            return process != null ? process.terminate()
+                    : ProcessHandle.of(pid).map(SiteAgents::terminate).orElse(List.of());
         }
     }
 
@@ -264,21 +268,64 @@ final class SiteAgents implements AutoCloseable {
     /** Stops the watch and every agent: those started here and those re-attached after a crash. */
     @Override
     public void close() {
+        close(Duration.ofSeconds(10));
+    }
+
+    /**
+     * As {@link #close()}, within {@code within}: every agent is sent a TERM at once and waited for
+     * together, those still there at the end are killed; remote sites stop their agents over SSH in
+     * parallel and are not waited for past the deadline (their agents end by themselves when idle).
+     */
+    public void close(Duration within) {
+        long deadline = System.nanoTime() + within.toNanos();
         if (watch != null) {
             watch.shutdownNow();
         }
-        remotes.values().forEach(RemoteSite::close);
-        started.values().forEach(AgentProcess::close);
+        java.util.concurrent.ExecutorService remoteStops = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "remote-stop");
+            t.setDaemon(true);
+            return t;
+        });
+        remotes.values().forEach(r -> remoteStops.submit(r::close));
+        remoteStops.shutdown();
+        List<ProcessHandle> going = new java.util.ArrayList<>();
+        started.values().forEach(a -> going.addAll(a.terminate()));
         synchronized (userAgents) {
-            userAgents.values().forEach(UserAgent::stop);
+            userAgents.values().forEach(a -> going.addAll(a.terminate()));
         }
         pids.forEach((site, pid) -> {
             if (!started.containsKey(site) || started.get(site).pid() != pid) {
-                ProcessHandle.of(pid).ifPresent(p -> {
-                    p.descendants().forEach(ProcessHandle::destroy);
-                    p.destroy();
-                });
+                ProcessHandle.of(pid).ifPresent(p -> going.addAll(terminate(p)));
             }
         });
+        for (ProcessHandle p : going) {
+            awaitExit(p, deadline);
+        }
+        going.stream().filter(ProcessHandle::isAlive).forEach(p -> {
+            LOG.warn("agent process {} still there after {} s: killed", p.pid(), within.toSeconds());
+            p.destroyForcibly();
+        });
+        try {
+            remoteStops.awaitTermination(Math.max(0, deadline - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static List<ProcessHandle> terminate(ProcessHandle p) {
+        List<ProcessHandle> going = new java.util.ArrayList<>(p.descendants().toList());
+        going.add(p);
+        going.forEach(ProcessHandle::destroy);
+        return going;
+    }
+
+    private static void awaitExit(ProcessHandle p, long deadline) {
+        try {
+            p.onExit().get(Math.max(0, deadline - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+            // killed by the caller
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

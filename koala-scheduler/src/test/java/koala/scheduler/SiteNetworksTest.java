@@ -64,6 +64,28 @@ class SiteNetworksTest {
         }
     }
 
+    /**
+     * fs2's link is down: a grow pinned there (a master to be deployed again where it was) is refused
+     * with the reason, not taken as bad input, and goes through once fs2 is heard from again.
+     */
+    @Test
+    void aGrowPinnedToASiteThatCannotBeReachedNowIsRefusedWithTheReason() {
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 4, "fs2", 8), Duration.ofSeconds(60)).remote("fs2")) {
+            long a = grid.scheduler.allocations().open("runner-a", "alice").id();
+            grid.unreached.add("fs2");
+            GrowRequest master = new GrowRequest(1, "master", "/bin/master", List.of(), Map.of(), "fs2");
+
+            GrowResult r = grid.scheduler.allocations().grow(a, master);
+
+            assertThat(r.granted()).isZero();
+            assertThat(r.reason()).isEqualTo("site fs2 cannot be reached now (no word from its agent): nothing placed "
+                    + "there until it can");
+            assertThat(grid.events(a)).contains("GROW_REFUSED");
+            grid.unreached.clear();
+            assertThat(grid.scheduler.allocations().grow(a, master).granted()).isEqualTo(1);
+        }
+    }
+
     private static void end(TestGrid grid, long job) {
         grid.arrive(job);
         for (NodeClaim node : grid.store.nodes(job)) {

@@ -85,7 +85,7 @@ final class TestGrid implements AutoCloseable {
                 work.run();
             }
         }, Runnable::run);
-        Scheduler started = new Scheduler(settings, store, site -> Optional.of(info(site)), sizes, none, submissions,
+        Scheduler started = new Scheduler(settings, store, site -> unreached.contains(site) ? Optional.empty() : Optional.of(info(site)), sizes, none, submissions,
                 FileLocations.NONE, clock);
         started.onStart(() -> woken++);
         return started;
@@ -106,6 +106,9 @@ final class TestGrid implements AutoCloseable {
         scheduler = start();
         return this;
     }
+
+    /** Sites the information service hears nothing from now (their link or agent down). */
+    final java.util.Set<String> unreached = new java.util.HashSet<>();
 
     /** Runs the submissions held back. */
     void release() {

@@ -209,6 +209,17 @@ public final class AgentProcess implements AutoCloseable {
         return process.isAlive();
     }
 
+    /**
+     * Sends the agent (its launcher and what it started) a TERM and returns them, for the caller to
+     * wait on with one deadline for many agents, and to kill what is left then.
+     */
+    public java.util.List<ProcessHandle> terminate() {
+        java.util.List<ProcessHandle> going = new java.util.ArrayList<>(process.descendants().toList());
+        going.add(process.toHandle());
+        going.forEach(ProcessHandle::destroy);
+        return going;
+    }
+
     /** Stops the agent: a TERM, then a KILL if it has not gone within ten seconds. */
     @Override
     public void close() {

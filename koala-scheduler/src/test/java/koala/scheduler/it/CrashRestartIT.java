@@ -76,6 +76,26 @@ class CrashRestartIT {
                     .until(() -> TestScheduler.pilotsNamedFor(grid, 9999).isEmpty());
             assertThat(TestScheduler.pilotsNamedFor(grid, 9998)).as("another scheduler's pilot " + foreign + " left alone")
                     .hasSize(1);
+
+            // a stop (TERM, as an admin's restart sends) is over within 5 s and leaves what runs running
+            long kept = client.allocate(new koala.common.api.AllocationRequest("runner-2")).id();
+            client.grow(kept, new koala.common.api.GrowRequest(1, "worker", "/bin/sleep", List.of("600"), Map.of(),
+                    "fs0"));
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> client.job(kept).nodes()
+                    .stream().allMatch(n -> n.state().equals("RUNNING")));
+            long asked = System.nanoTime();
+            second.destroy();
+            assertThat(second.waitFor(5, TimeUnit.SECONDS)).as("the scheduler gone within 5 s of its TERM").isTrue();
+            System.out.printf("scheduler stopped %.2f s after its TERM%n", (System.nanoTime() - asked) / 1e9);
+            assertThat(TestScheduler.pilotsNamedFor(grid, tag, kept)).as("the allocation's pilot carries on").hasSize(1);
+            Process third = startScheduler(config);
+            try {
+                assertThat(client.job(kept).nodes()).extracting(NodeView::state).containsOnly("RUNNING");
+                assertThat(client.closeAllocation(kept).nodes()).extracting(NodeView::state).containsOnly("RELEASED");
+            } finally {
+                third.destroy();
+                third.waitFor(30, TimeUnit.SECONDS);
+            }
         } finally {
             // neither may outlive the test: a sleeping pilot holds a slot the next test counts on
             for (String pilot : List.of(foreign, orphan)) {
