@@ -66,11 +66,33 @@ final class FluentCommands {
     }
 
     /**
-     * Where instances' JDFs, input files and metrics go: in the home of the account the pilots run as
-     * ({@code ~koala/koala-fluent}), which every compute node of a local site sees.
+     * Where the site account's instances' JDFs, input files and metrics go ({@code ~koala/koala-fluent}):
+     * the demo's and the testbed experiments', which act for that account.
      */
     static Path dir() throws IOException {
-        return Accounts.directoryOf(pilotAccount(), "koala-fluent");
+        return dir(pilotAccount());
+    }
+
+    /**
+     * Where {@code owner}'s instances' JDFs, input files and metrics go: {@code ~OWNER/koala-fluent},
+     * which every compute node of a local site sees and the owner's pilots (run as the owner) write.
+     */
+    static Path dir(String owner) throws IOException {
+        return Accounts.directoryOf(owner, "koala-fluent");
+    }
+
+    /**
+     * Whose instance a command deploys: the user it acts for ({@code --as}), else the caller; root
+     * owns none, so root without {@code --as} is taken as acting for the site account (the scheduler
+     * refuses root's own submits, as it always has).
+     */
+    static String owner(GridOptions grid) {
+        String as = grid.actingFor != null ? grid.actingFor : System.getenv("KOALA_AS");
+        if (as != null && !as.isBlank()) {
+            return as.strip();
+        }
+        String me = System.getProperty("user.name");
+        return "root".equals(me) ? pilotAccount() : me;
     }
 
     private static String pilotAccount() {
@@ -89,8 +111,14 @@ final class FluentCommands {
      */
     static Path writeJdf(String name, String policy, int workers, int fMax, String settings, int slots, String site)
             throws IOException {
-        String text = jdfText(name, policy, workers, fMax, settings, slots, site, dir());
-        Path file = dir().resolve(name + "-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
+        return writeJdf(name, policy, workers, fMax, settings, slots, site, dir());
+    }
+
+    /** As {@link #writeJdf(String, String, int, int, String, int, String)}, under {@code dir}. */
+    static Path writeJdf(String name, String policy, int workers, int fMax, String settings, int slots, String site,
+                         Path dir) throws IOException {
+        String text = jdfText(name, policy, workers, fMax, settings, slots, site, dir);
+        Path file = dir.resolve(name + "-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
                 .withZone(ZoneId.systemDefault()).format(InstantSource.system().instant()) + ".jdf");
         Files.writeString(file, text);
         return file;
@@ -117,9 +145,10 @@ final class FluentCommands {
     }
 
     @Command(name = "deploy", mixinStandardHelpOptions = true,
-            description = "Start an instance of the reference framework: writes its JDF (~koala/koala-fluent/) and "
-                    + "submits it like 'koala submit'. The master writes metrics.csv, workers.csv and events.log to "
-                    + "~koala/koala-fluent/instance-ID/ (the pilots' account's home, which the nodes see).")
+            description = "Start an instance of the reference framework: writes its JDF (~USER/koala-fluent/, USER being "
+                    + "you or whom you act for with --as) and submits it like 'koala submit'. The master writes "
+                    + "metrics.csv, workers.csv and events.log to ~USER/koala-fluent/instance-ID/ (homes are seen by "
+                    + "the nodes, where the pilots run as USER).")
     static final class Deploy implements Callable<Integer> {
         @Mixin
         GridOptions grid;
@@ -162,12 +191,21 @@ final class FluentCommands {
                 settings.append("(").append(parts[0].trim()).append(" = ").append(parts[1].trim()).append(")");
             }
             int initial = workers != null ? workers : policy.equals(PolicyKind.ONDEMAND.shortName()) ? 0 : 2;
+            String owner = owner(grid);
             if (print) { // print only: no JDF file, no directory made
                 System.out.print(jdfText(name + "-" + policy, policy, initial, fMax, settings.toString(), slots, site,
-                        Accounts.home(pilotAccount()).orElse(Path.of("/home", pilotAccount())).resolve("koala-fluent")));
+                        Accounts.home(owner).orElse(Path.of("/home", owner)).resolve("koala-fluent")));
                 return 0;
             }
-            Path jdf = writeJdf(name + "-" + policy, policy, initial, fMax, settings.toString(), slots, site);
+            Path dir;
+            try {
+                dir = dir(owner);
+            } catch (java.io.UncheckedIOException | koala.common.grid.ConfigException e) {
+                System.err.println("koala: " + e.getMessage() + ": the instance's files go to ~" + owner
+                        + "/koala-fluent, which " + owner + " must be able to make (the nodes see homes)");
+                return Koala.FAILURE;
+            }
+            Path jdf = writeJdf(name + "-" + policy, policy, initial, fMax, settings.toString(), slots, site, dir);
             System.out.println("JDF " + jdf);
             return JobCommands.launchFramework(jdf, grid, grid.client(), false);
         }
