@@ -9,6 +9,7 @@ import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Optional;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import koala.common.grid.Accounts;
@@ -61,8 +62,30 @@ final class FluentCommands {
 
         /** The master, called with the instance's token from the runner's state file (the submitter's). */
         FluentClient master() {
+            unreachableMaster(grid, id).ifPresent(why -> {
+                throw new ApiException(409, why);
+            });
             return FluentClient.of(grid.client(), id, RunnerLaunch.token(id));
         }
+    }
+
+    /**
+     * Why this host cannot call instance {@code id}'s master, if it cannot: it runs on a remote site,
+     * whose compute nodes only that site's head node reaches (the scheduler's relay carries the
+     * nodes' calls out, not calls in).
+     */
+    static Optional<String> unreachableMaster(GridOptions grid, long id) {
+        koala.common.api.FrameworkView f = grid.client().framework(id);
+        if (f.master() == null || f.master().node() == null) {
+            return Optional.empty();
+        }
+        Optional<String> site = grid.client().heldNow(id).nodes().stream().filter(n -> n.id().equals(f.master().node()))
+                .map(koala.common.api.NodeView::site).findFirst();
+        return site.filter(s -> grid.grid().sites().stream().anyMatch(c -> c.name().equals(s) && c.remote()))
+                .map(s -> "the master of instance " + id + " serves at " + f.master().address() + " on " + s
+                        + ", a remote site whose compute nodes only its head node reaches: this host cannot call it. "
+                        + "Submit from " + s + "'s head node (with the token in the runner's state file), or deploy "
+                        + "the instance with --site naming a local site");
     }
 
     /**

@@ -45,4 +45,42 @@ class FluentDeployTest {
             assertThat(FluentCommands.owner(new GridOptions())).isEqualTo(me);
         }
     }
+
+    /**
+     * Instance 7's master serves on fs2-n3, a node of remote site fs2: this host cannot reach it, and
+     * says so instead of timing out; on a local site nothing is said.
+     */
+    @Test
+    void aMasterOnARemoteSitesPrivateNodesIsSaidToBeUnreachable() throws Exception {
+        Path grid = Files.writeString(dir.resolve("grid.properties"), "grid.sites = fs0, fs2\nsite.fs0.sge.cell = fs0\n"
+                + "site.fs2.sge.cell = fs2\nsite.fs2.ssh.host = fs2-head\nsite.fs2.ssh.user = koala\n"
+                + "site.fs2.ssh.key = " + dir.resolve("key") + "\n");
+        String[] site = {"fs2"};
+        koala.common.http.JsonHttpServer scheduler = new koala.common.http.JsonHttpServer(
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 2);
+        java.time.Instant at = java.time.Instant.parse("2026-11-26T10:00:00Z");
+        scheduler.route("GET", "/frameworks/{id}", r -> koala.common.http.Response.ok(new koala.common.api.FrameworkView(
+                        7, "f", "ondemand", java.util.Map.of(), "http://127.0.0.1:1", "RUNNING", java.util.List.of(site[0]),
+                        new koala.common.api.MasterAddress("7.0.0", site[0] + "-n3:4312"), java.util.Map.of(), at,
+                        java.util.List.of(), null)))
+                .route("GET", "/jobs/{id}", r -> koala.common.http.Response.ok(new koala.common.api.JobView(7, "f",
+                        "alice", "ALLOCATION", "RUNNING", "fcm", "high", 0, 0, null, at, java.util.List.of(
+                        new koala.common.api.NodeView("7.0.0", 0, 0, site[0], "RUNNING", "1", site[0] + "-n3", null,
+                                "master")), java.util.List.of())));
+        scheduler.start();
+        try {
+            GridOptions options = new GridOptions();
+            options.config = grid;
+            options.scheduler = java.net.URI.create("http://127.0.0.1:" + scheduler.port());
+
+            assertThat(FluentCommands.unreachableMaster(options, 7)).contains("the master of instance 7 serves at "
+                    + "fs2-n3:4312 on fs2, a remote site whose compute nodes only its head node reaches: this host "
+                    + "cannot call it. Submit from fs2's head node (with the token in the runner's state file), or "
+                    + "deploy the instance with --site naming a local site");
+            site[0] = "fs0";
+            assertThat(FluentCommands.unreachableMaster(options, 7)).isEmpty();
+        } finally {
+            scheduler.close();
+        }
+    }
 }
