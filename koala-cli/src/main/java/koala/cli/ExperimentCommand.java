@@ -3,16 +3,22 @@ package koala.cli;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import koala.sim.CpuProfile;
 import koala.sim.Generators;
 import koala.sim.GrowDelay;
+import koala.sim.JobSplit;
+import koala.sim.MulticlusterQueue;
+import koala.sim.ParallelWorkload;
 import koala.sim.Simulation;
+import koala.sim.experiment.CoallocationSim;
 import koala.sim.experiment.Runs;
 import koala.sim.experiment.Sensitivity;
 import koala.sim.experiment.Sharing;
 import koala.sim.experiment.SpeedBenchmark;
 import koala.sim.experiment.Table2;
+import koala.testbed.TestbedPlan;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -27,7 +33,8 @@ import picocli.CommandLine.Option;
         description = {"The paper's experiments in the simulator (virtual time, the daemons' own policy code). "
                 + "Results: CSV and PNG in --out, tables printed."},
         subcommands = {ExperimentCommand.Table2Command.class, ExperimentCommand.SensitivityCommand.class,
-                ExperimentCommand.SpeedCommand.class, ExperimentCommand.SharingCommand.class, TestbedExperiment.class,
+                ExperimentCommand.SpeedCommand.class, ExperimentCommand.SharingCommand.class,
+                ExperimentCommand.CoallocationSimCommand.class, TestbedExperiment.class,
                 TestbedSharing.class})
 final class ExperimentCommand {
 
@@ -152,6 +159,88 @@ final class ExperimentCommand {
                     .withGrace(Duration.ofSeconds(grace)).withRoundFraction(maxTakeBack / 100).withMaxPerHour(maxPerHour)
                     .withPatience(Duration.ofSeconds(patience)));
             new Sharing(scenario, runs, common.out, System.out).run();
+            return 0;
+        }
+    }
+
+    @Command(name = "coallocation-sim", mixinStandardHelpOptions = true,
+            description = {"When does co-allocation pay? (Sonmez, Mohamed, Epema, IEEE TPDS 2010.) Rigid parallel jobs "
+                    + "on the testbed's clusters, placed by the scheduler's placement code from one queue: mean wait and "
+                    + "response time with every job held to one cluster and with co-allocation allowed, a co-allocated "
+                    + "job running f times longer, at each load and slowdown f; and the break-even f per load. Writes "
+                    + "coallocation*.csv and coallocation*.png. About 15 s."})
+    static final class CoallocationSimCommand implements Callable<Integer> {
+        @Option(names = "--out", defaultValue = "results", description = "results folder (default: ${DEFAULT-VALUE}, "
+                + "under the current directory)")
+        Path out;
+
+        @Option(names = "--loads", split = ",", defaultValue = "0.3,0.4,0.5,0.6,0.7,0.8,0.9", description = "offered "
+                + "loads, fractions of the grid's nodes; each sets the arrival rate (default: ${DEFAULT-VALUE})")
+        List<Double> loads;
+
+        @Option(names = "--slowdowns", split = ",", defaultValue = "1.0,1.1,1.25,1.5,2.0", description = "wide-area "
+                + "slowdowns f: a job on more than one cluster runs f times its runtime (default: ${DEFAULT-VALUE})")
+        List<Double> slowdowns;
+
+        @Option(names = "--seed", defaultValue = "1", description = "the workload's seed (default: ${DEFAULT-VALUE})")
+        long seed;
+
+        @Option(names = "--jobs", defaultValue = "10000", description = "jobs per run (default: ${DEFAULT-VALUE})")
+        int jobs;
+
+        @Option(names = "--clusters", split = ",", description = "nodes of each cluster, fs0, fs1, ... (default: the "
+                + "testbed's cells, as 'koala testbed up' makes them: ${DEFAULT-VALUE})")
+        List<Integer> clusters = testbedNodes();
+
+        @Option(names = "--sizes", defaultValue = "1,2,4,8,16", description = "job sizes in nodes, equally likely, or "
+                + "SIZE:WEIGHT (default: ${DEFAULT-VALUE})")
+        String sizes;
+
+        @Option(names = "--runtimes", defaultValue = "exponential:900", description = "exponential:MEAN or "
+                + "lognormal:MEAN:SIGMA, seconds (default: ${DEFAULT-VALUE})")
+        String runtimes;
+
+        @Option(names = "--policy", defaultValue = "flexible-cluster-minimization", description = "how a job may be "
+                + "co-allocated: flexible-cluster-minimization (the job is flexible: split over the fewest clusters, "
+                + "emptiest first), or POLICY:C, components of C nodes placed by POLICY, e.g. worst-fit:4 or "
+                + "cluster-minimization:4 (default: ${DEFAULT-VALUE})")
+        String policy;
+
+        @Option(names = "--queue", defaultValue = "fcfs", description = "fcfs (no job overtakes another) or in-order "
+                + "(the scheduler's placement queue: a job that cannot be placed does not block those behind it) "
+                + "(default: ${DEFAULT-VALUE})")
+        String queue;
+
+        @Option(names = "--max-slowdown", defaultValue = "4", description = "upper end of the break-even search "
+                + "(default: ${DEFAULT-VALUE})")
+        double maxSlowdown;
+
+        /** The testbed's default cells, fs0 16, fs1 8, fs2 8, read from the testbed's own plan. */
+        static List<Integer> testbedNodes() {
+            return TestbedPlan.of(null, List.of(), 1, null).cells().stream().map(koala.testbed.CellPlan::nodes).toList();
+        }
+
+        CoallocationSim.Settings settings() {
+            List<MulticlusterQueue.Cluster> grid = new java.util.ArrayList<>();
+            for (int i = 0; i < clusters.size(); i++) {
+                grid.add(new MulticlusterQueue.Cluster("fs" + i, clusters.get(i)));
+            }
+            MulticlusterQueue.Discipline discipline = switch (queue.strip().toLowerCase(java.util.Locale.ROOT)) {
+                case "fcfs" -> MulticlusterQueue.Discipline.FCFS;
+                case "in-order" -> MulticlusterQueue.Discipline.IN_ORDER;
+                default -> throw new IllegalArgumentException("--queue is fcfs or in-order, not '" + queue + "'");
+            };
+            return new CoallocationSim.Settings(grid, loads, slowdowns.stream().map(CoallocationSim.Slowdown::of).toList(),
+                    seed, jobs, new ParallelWorkload(ParallelWorkload.Sizes.parse(sizes),
+                    ParallelWorkload.Runtimes.parse(runtimes)), JobSplit.parse(policy), discipline, maxSlowdown);
+        }
+
+        @Override
+        public Integer call() {
+            CoallocationSim.Result result = CoallocationSim.simulate(settings());
+            CoallocationSim.print(result, System.out);
+            CoallocationSim.write(result, out);
+            System.out.println("\nresults in " + out.toAbsolutePath());
             return 0;
         }
     }

@@ -15,6 +15,9 @@
  * Workload w = Generators.rl(Generators.RlParameters.PAPER, Duration.ofHours(24), seed);
  * RunMetrics m = Simulation.one(w, ProvisioningSettings.defaults(PolicyKind.ONDEMAND, 0), GrowDelay.PAPER, seed);
  * }</pre>
+ * Rigid parallel jobs on a multicluster grid, held to one cluster or co-allocated by the scheduler's
+ * placement policies, run from one placement queue in {@link koala.sim.MulticlusterQueue}, on
+ * workloads of {@link koala.sim.ParallelWorkload}.
  * The experiments of {@code bin/koala experiment} are in {@code koala.sim.experiment}.
  */
 package koala.sim;
