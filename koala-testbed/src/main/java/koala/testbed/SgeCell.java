@@ -295,6 +295,7 @@ final class SgeCell {
         }
         changes.addAll(configureGlobal(scratch));
         changes.addAll(configureQueue(scratch));
+        changes.addAll(configureParallelEnvironment(scratch));
         changes.addAll(configureScheduler(scratch));
         return changes;
     }
@@ -352,6 +353,32 @@ final class SgeCell {
         if (!slots.equals(value(existing.out(), "slots"))) {
             head.check("qconf", "-mattr", "queue", "slots", slots, plan.queue());
             changes.add("queue " + plan.queue() + " slots -> " + slots + " per host");
+        }
+        return changes;
+    }
+
+    /** The cell's parallel environment, with which a plain SGE user runs a multi-node MPI job: {@code qsub -pe mpi N}. */
+    static final String PARALLEL_ENVIRONMENT = "mpi";
+
+    /**
+     * A parallel environment {@value #PARALLEL_ENVIRONMENT} on the cell's queue: slots handed out one
+     * per host in turn, the job's tasks started by SGE ({@code qrsh -inherit}, which Open MPI's
+     * gridengine support uses), so a plain SGE parallel job can be compared with KOALA's.
+     */
+    private List<String> configureParallelEnvironment(Path scratch) {
+        List<String> changes = new ArrayList<>();
+        if (!head.run("qconf", "-sp", PARALLEL_ENVIRONMENT).ok()) {
+            write(scratch.resolve(PARALLEL_ENVIRONMENT), "pe_name " + PARALLEL_ENVIRONMENT + "\nslots 9999\n"
+                    + "user_lists NONE\nxuser_lists NONE\nstart_proc_args NONE\nstop_proc_args NONE\n"
+                    + "allocation_rule $round_robin\ncontrol_slaves TRUE\njob_is_first_task FALSE\n"
+                    + "urgency_slots min\naccounting_summary FALSE\nqsort_args NONE\n");
+            head.check("qconf", "-Ap", scratch.resolve(PARALLEL_ENVIRONMENT).toString());
+            changes.add("parallel environment " + PARALLEL_ENVIRONMENT);
+        }
+        String peList = value(head.check("qconf", "-sq", plan.queue()).out(), "pe_list");
+        if (peList == null || !List.of(peList.split("[\\s,]+")).contains(PARALLEL_ENVIRONMENT)) {
+            head.check("qconf", "-mattr", "queue", "pe_list", PARALLEL_ENVIRONMENT, plan.queue());
+            changes.add("queue " + plan.queue() + " offers parallel environment " + PARALLEL_ENVIRONMENT);
         }
         return changes;
     }

@@ -7,10 +7,13 @@ import java.util.Map;
 final class SgePackages {
     /**
      * SGE, and what the testbed's hosts need: namespaces and bridges (iproute2, util-linux), a remote
-     * head node's SSH server; and curl, with which tests call the scheduler's socket as its users.
+     * head node's SSH server; curl, with which tests call the scheduler's socket as its users; and
+     * the real programs the tests run on the grid: Open MPI, mpi4py and HPC Challenge (parallel jobs
+     * over clusters), Dask (a framework that grows and shrinks).
      */
     static final List<String> NAMES = List.of("gridengine-master", "gridengine-exec", "gridengine-client",
-            "gridengine-drmaa1.0", "libdrmaa1.0-java", "iproute2", "util-linux", "openssh-server", "curl");
+            "gridengine-drmaa1.0", "libdrmaa1.0-java", "iproute2", "util-linux", "openssh-server", "curl",
+            "openmpi-bin", "python3-mpi4py", "hpcc", "python3-distributed");
 
     private SgePackages() {
     }
