@@ -167,9 +167,15 @@ final class FluentCommands {
                         Accounts.home(pilotAccount()).orElse(Path.of("/home", pilotAccount())).resolve("koala-fluent")));
                 return 0;
             }
+            koala.common.api.SchedulerClient client = grid.client();
+            java.util.Optional<String> notYours = JobCommands.ownsNoInstance(RunnerLaunch.submitter(), client);
+            if (notYours.isPresent()) {
+                System.err.println("koala: " + notYours.get());
+                return Koala.FAILURE;
+            }
             Path jdf = writeJdf(name + "-" + policy, policy, initial, fMax, settings.toString(), slots, site);
             System.out.println("JDF " + jdf);
-            return JobCommands.launchFramework(jdf, grid, grid.client(), false);
+            return JobCommands.launchFramework(jdf, grid, client, false);
         }
     }
 

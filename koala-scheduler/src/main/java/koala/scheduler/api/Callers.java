@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.InstantSource;
 import koala.common.api.SchedulerClient;
 import koala.common.api.TokenView;
+import koala.common.auth.SystemAccounts;
 import koala.common.auth.Identity;
 import koala.common.auth.TokenRefused;
 import koala.common.auth.Tokens;
@@ -74,8 +75,14 @@ public final class Callers {
         }
     }
 
-    /** A token naming {@code caller} for {@code lifetime} from now. */
+    /**
+     * A token naming {@code caller} for {@code lifetime} from now; none for a system account other
+     * than root ({@link SystemAccounts#mayHaveToken}), admin or not.
+     */
     TokenView issue(Caller caller, Duration lifetime) {
+        if (!SystemAccounts.mayHaveToken(caller.uid())) {
+            throw new Forbidden(SystemAccounts.mayNotHaveToken(caller.user(), caller.uid()));
+        }
         String token = tokens.issue(new Identity(caller.user(), caller.uid()), clock.instant(), lifetime);
         return new TokenView(token, caller.user(), caller.uid(), Tokens.expiry(token));
     }
