@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import koala.common.api.FrameworkRegistration;
+import koala.common.api.FrameworkView;
 import koala.common.api.GrowRequest;
 import koala.common.api.GrowResult;
 import koala.common.api.JobView;
@@ -75,6 +77,24 @@ class SchedulerTest {
             assertThat(view.state()).isEqualTo("CLAIMING");
             assertThat(view.claimFailures()).as("counted again from the new placement").isZero();
             assertThat(grid.submitted).hasSize(8);
+        }
+    }
+
+    /**
+     * An instance's view names its owner and where its runner keeps its state: the submitter's KOALA
+     * home, which {@code koala framework ID} must read, whoever runs it (root's home is not alice's).
+     */
+    @Test
+    void anInstanceSaysWhoseItIsAndWhereItsRunnerKeepsItsState() {
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 2), Duration.ofSeconds(60))) {
+            long allocation = grid.scheduler.allocations().open("runner-a", "alice").id();
+            grid.scheduler.frameworks().register(new FrameworkRegistration(allocation, "demo", "demo.jdf", "&(...)",
+                    "static", Map.of(), "http://127.0.0.1:7601", "/home/alice/.koala/runners/runner-1.json"));
+
+            FrameworkView view = grid.scheduler.frameworks().get(allocation);
+
+            assertThat(view.owner()).isEqualTo("alice");
+            assertThat(view.runnerState()).isEqualTo("/home/alice/.koala/runners/runner-1.json");
         }
     }
 
