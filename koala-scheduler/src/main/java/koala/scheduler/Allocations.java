@@ -279,7 +279,8 @@ final class Allocations {
         for (int i = components.size() - 1; i >= 0; i--) {
             ComponentSpec c = components.get(i);
             if (c.role() == null || c.role().equals("worker")) {
-                return new GrowRequest(1, "worker", c.executable(), c.arguments(), c.environment(), null);
+                return new GrowRequest(1, "worker", c.executable(), c.arguments(), c.environment(), null)
+                        .withOutput(c.stdout(), c.stderr());
             }
         }
         return null;
@@ -288,7 +289,7 @@ final class Allocations {
     private List<String> claim(Job job, GrowRequest request, List<Assignment> assignments) {
         int component = job.description().components().size();
         ComponentSpec spec = new ComponentSpec(component, assignments.stream().mapToInt(Assignment::nodes).sum(),
-                request.executable(), request.arguments(), null, request.environment(), null, null, null,
+                request.executable(), request.arguments(), null, request.environment(), request.stdout(), request.stderr(), null,
                 request.site(), List.of(), role(request), null);
         List<ComponentSpec> components = new ArrayList<>(job.description().components());
         components.add(spec);
@@ -378,10 +379,22 @@ final class Allocations {
         if (request.nodes() < 1) {
             throw new InvalidField("nodes", request.nodes() + ": ask for at least 1 node");
         }
-        // or one the node's launcher fills in, such as ${KOALA_JAVA}
-        if (request.executable() == null || !request.executable().matches("/.*|\\$\\{[A-Za-z_][A-Za-z0-9_]*}(/.*)?")) {
+        if (request.executable() == null || !absolute(request.executable())) {
             throw new InvalidField("executable", "'" + request.executable() + "' must be an absolute path");
         }
+        outputFile("stdout", request.stdout());
+        outputFile("stderr", request.stderr());
+    }
+
+    private static void outputFile(String field, String path) {
+        if (path != null && !absolute(path)) {
+            throw new InvalidField(field, "'" + path + "' must be an absolute path");
+        }
+    }
+
+    /** An absolute path, or one the node's launcher fills in, such as {@code ${KOALA_JAVA}}. */
+    private static boolean absolute(String path) {
+        return path.matches("/.*|\\$\\{[A-Za-z_][A-Za-z0-9_]*}(/.*)?");
     }
 
     /**
