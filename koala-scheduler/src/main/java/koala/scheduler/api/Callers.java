@@ -69,6 +69,10 @@ public final class Callers {
         }
         try {
             Identity who = tokens.verify(header.substring(7).strip(), clock.instant());
+            if (!SystemAccounts.mayHaveToken(who.uid())) { // one issued before system accounts were refused tokens
+                throw new ApiException(401, "this token names " + who + ", a system account: its tokens are refused "
+                        + "(call as a user)");
+            }
             return new Caller(who.user(), who.uid(), admins.isAdmin(who.user(), who.uid()), TOKEN);
         } catch (TokenRefused e) {
             throw new ApiException(401, e.getMessage());

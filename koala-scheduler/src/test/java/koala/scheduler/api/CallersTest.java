@@ -82,6 +82,21 @@ class CallersTest {
     }
 
     @Test
+    void aSystemAccountsTokenMadeBeforeTheyWereRefusedIsRefused() throws IOException {
+        Callers callers = callers();
+        String old = new Tokens(() -> new byte[32]).issue(new koala.common.auth.Identity("www-data", 33),
+                Instant.parse("2026-11-25T09:00:00Z"), Duration.ofDays(30));
+        Request withToken = new Request("GET", "/jobs", Map.of(), Map.of(), new byte[0], Map.of("authorization",
+                "Bearer " + old), Endpoint.DEFAULT, Peer.network(new java.net.InetSocketAddress("127.0.0.1", 40000)));
+
+        assertThatThrownBy(() -> callers.of(withToken)).isInstanceOfSatisfying(ApiException.class, e -> {
+            assertThat(e.status()).isEqualTo(401);
+            assertThat(e.getMessage()).isEqualTo("this token names www-data (uid 33), a system account: its tokens are "
+                    + "refused (call as a user)");
+        });
+    }
+
+    @Test
     void rootAndUsersGetTokensNamingThem() throws IOException {
         TokenView root = callers().issue(new Caller("root", 0, true, "unix socket"), Duration.ofHours(1));
         assertThat(List.of(root.user(), root.uid(), root.expiresAt()))
