@@ -10,7 +10,9 @@ import koala.common.runner.RunnerClient;
 
 /**
  * Deploys entities (the paper's Deployd): each role's command from the JDF, started on new nodes
- * by the node launcher each pilot runs, which reports back to this runner. Every entity is told:
+ * by the node launcher each pilot runs, which reports back to this runner. Its standard output and
+ * error go where its component's {@code stdout} and {@code stderr} say (appended to, on its node:
+ * every entity of the role into the same file), else into its pilot's. Every entity is told:
  * <pre>
  * KOALA_INSTANCE                        the instance id (for the FJM and {@code koala framework ID})
  * KOALA_ROLE                            master, orchestrator or worker
@@ -61,7 +63,8 @@ final class Deployd {
         if (master != null) {
             env.put("KOALA_MASTER", master);
         }
-        return new GrowRequest(nodes, role, spec.executable(), spec.arguments(), env, spec.cluster(), reason);
+        return new GrowRequest(nodes, role, spec.executable(), spec.arguments(), env, spec.cluster(), reason)
+                .withOutput(spec.stdout(), spec.stderr());
     }
 
     private ComponentSpec spec(String role) {

@@ -220,6 +220,12 @@ final class FluentCommands {
                         Accounts.home(owner).orElse(Path.of("/home", owner)).resolve("koala-fluent")));
                 return 0;
             }
+            koala.common.api.SchedulerClient client = grid.client();
+            java.util.Optional<String> notYours = JobCommands.ownsNoInstance(RunnerLaunch.submitter(), client);
+            if (notYours.isPresent()) {
+                System.err.println("koala: " + notYours.get());
+                return Koala.FAILURE;
+            }
             Path dir;
             try {
                 dir = dir(owner);
@@ -230,7 +236,7 @@ final class FluentCommands {
             }
             Path jdf = writeJdf(name + "-" + policy, policy, initial, fMax, settings.toString(), slots, site, dir);
             System.out.println("JDF " + jdf);
-            return JobCommands.launchFramework(jdf, grid, grid.client(), false);
+            return JobCommands.launchFramework(jdf, grid, client, false);
         }
     }
 

@@ -1,5 +1,6 @@
 package koala.cli;
 
+import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
@@ -95,12 +96,23 @@ final class FrameworkCommands {
             if (!f.state().equals("RUNNING")) {
                 return;
             }
-            RunnerLaunch.Live live = RunnerLaunch.status(f.id());
+            RunnerLaunch.Live live = RunnerLaunch.status(runnerFile(f));
             if (live.status() != null) {
                 live(live.status());
             } else {
                 System.out.println("runner   (" + live.why() + ")");
             }
+        }
+
+        /**
+         * Where instance {@code f}'s runner keeps its address and token: the file it registered, in its
+         * submitter's KOALA home ({@code ~alice/.koala/runners} for alice's, whoever asks; root's
+         * {@code /var/lib/koala/runners} for one root started with {@code --as}). The caller's own
+         * runners' directory only when the scheduler knows of no file.
+         */
+        static Path runnerFile(FrameworkView f) {
+            return f.runnerState() != null ? Path.of(f.runnerState())
+                    : RunnerLaunch.dir().resolve("runner-" + f.id() + ".json");
         }
 
         /** What the runner sees now: each entity's state and CPU, its settings, its latest decisions. */

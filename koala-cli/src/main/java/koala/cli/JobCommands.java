@@ -5,6 +5,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
@@ -13,6 +14,8 @@ import koala.common.api.NodeView;
 import koala.common.api.SchedulerClient;
 import koala.common.api.SiteStatus;
 import koala.common.api.TransitionView;
+import koala.common.auth.Identity;
+import koala.common.auth.SystemAccounts;
 import koala.common.http.ApiException;
 import koala.common.json.Json;
 import picocli.CommandLine.Command;
@@ -68,6 +71,19 @@ final class JobCommands {
                     + (state.equals("RUNNING") ? "; see bin/koala framework " + launched.instance() : ""));
         }
         return state.equals("RUNNING") ? 0 : Koala.FAILURE;
+    }
+
+    /**
+     * Why {@code who} may not start a framework instance, if they may not: root or a system account
+     * acting for nobody. The scheduler would refuse the runner the instance's allocation, in these
+     * words ({@link SystemAccounts#mayNotOwn}); said here before a runner starts (and before a runner
+     * directory is made in a system account's home, such as {@code /usr/sbin}). An admin acting for a
+     * user ({@code --as USER}) may.
+     */
+    static Optional<String> ownsNoInstance(Identity who, SchedulerClient client) {
+        return SystemAccounts.isSystem(who.uid()) && client.actingFor().isEmpty()
+                ? Optional.of(SystemAccounts.mayNotOwn(who.user(), who.uid(), "a framework instance"))
+                : Optional.empty();
     }
 
     static int refused(ApiException e) {

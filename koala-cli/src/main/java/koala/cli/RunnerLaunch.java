@@ -62,15 +62,42 @@ final class RunnerLaunch {
     private RunnerLaunch() {
     }
 
+    /** This process's account: its user name and its uid as the kernel has it. */
+    static koala.common.auth.Identity submitter() {
+        try {
+            return new koala.common.auth.Identity(System.getProperty("user.name"),
+                    (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid"));
+        } catch (IOException | UnsupportedOperationException e) {
+            throw new IllegalStateException("cannot tell who runs this command (no /proc/self): " + e.getMessage(), e);
+        }
+    }
+
     static Path dir() {
         return KoalaHome.dir().resolve("runners");
     }
 
+    /**
+     * Makes the runners' directory: their state holds their instances' tokens, so only its owner
+     * (and root) reads it. A directory that cannot be made is said so, with what to do.
+     */
+    static void makeDir(Path dir) throws IOException {
+        try {
+            Files.createDirectories(dir, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                    java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+        } catch (IOException e) {
+            String why = e instanceof java.nio.file.AccessDeniedException ? "Permission denied"
+                    : e instanceof java.nio.file.FileAlreadyExistsException ? "Not a directory"
+                    : e instanceof java.nio.file.FileSystemException f && f.getReason() != null ? f.getReason()
+                    : e.getClass().getSimpleName();
+            throw new IOException("cannot make " + dir + " for the framework runner's state and the instance's token ("
+                    + why + ": " + (e instanceof java.nio.file.FileSystemException f ? f.getFile() : dir)
+                    + "): set KOALA_HOME to a directory of yours", e);
+        }
+    }
+
     /** Starts the runner of {@code jdf}, calling the scheduler as {@code scheduler} does (and for whom it acts). */
     static Launched start(Path jdf, Path gridFile, SchedulerClient scheduler) throws IOException {
-        // the runners' state holds their instances' tokens: a directory only its owner (and root) reads
-        Files.createDirectories(dir(), java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+        makeDir(dir());
         String stamp = STAMP.format(InstantSource.system().instant());
         Path log = dir().resolve("runner-" + stamp + ".log");
         List<String> line = new ArrayList<>(List.of("setsid"));

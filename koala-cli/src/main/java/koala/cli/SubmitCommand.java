@@ -13,6 +13,7 @@ import java.util.stream.Collectors;
 import koala.common.api.JobView;
 import koala.common.api.SchedulerClient;
 import koala.common.api.SubmitRequest;
+import koala.common.auth.Identity;
 import koala.common.http.ApiException;
 import koala.common.jdf.ClusterCatalog;
 import koala.common.jdf.JdfException;
@@ -72,6 +73,9 @@ final class SubmitCommand implements Callable<Integer> {
 
     @Option(names = "--json", description = "print each job as JSON (one document per job) instead of a line")
     boolean json;
+
+    /** Who submits: this process's account (tests put another). */
+    java.util.function.Supplier<Identity> submitter = RunnerLaunch::submitter;
 
     /** Set by picocli; null when {@link QuickArgs} read the arguments (then standard output and error). */
     @Spec
@@ -138,6 +142,11 @@ final class SubmitCommand implements Callable<Integer> {
         if (file.equals("-")) {
             err.println("koala: -: a framework JDF is read by its runner: give a file, not '-'");
             return Outcome.failed(file, Koala.BAD_INPUT, "framework JDF on standard input");
+        }
+        Optional<String> notYours = JobCommands.ownsNoInstance(submitter.get(), client);
+        if (notYours.isPresent()) {
+            err.println("koala: " + notYours.get());
+            return Outcome.failed(file, Koala.FAILURE, "a system account owns no framework instance");
         }
         out.flush();
         int status = JobCommands.launchFramework(Path.of(file), grid, client, json);

@@ -1,6 +1,7 @@
 package koala.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -46,5 +47,16 @@ class RunnerLaunchTest {
         Files.writeString(file, "{}");
 
         assertThat(RunnerLaunch.status(file).why()).isEqualTo("cannot read " + file + ": it gives no url or no token");
+    }
+
+    @Test
+    void aRunnersDirectoryThatCannotBeMadeIsSaidSoWithWhatToDo() throws Exception {
+        Path notADir = Files.writeString(dir.resolve("home"), "a file where a home should be");
+        Path runners = notADir.resolve(".koala").resolve("runners");
+
+        assertThatThrownBy(() -> RunnerLaunch.makeDir(runners)).isInstanceOf(java.io.IOException.class)
+                .hasMessage("cannot make " + runners + " for the framework runner's state and the instance's token "
+                        + "(Not a directory: " + notADir.resolve(".koala") + "): set KOALA_HOME to a directory "
+                        + "of yours");
     }
 }

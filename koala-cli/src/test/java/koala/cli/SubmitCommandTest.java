@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import koala.common.api.SubmitRequest;
+import koala.common.auth.Identity;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -44,12 +45,20 @@ class SubmitCommandTest {
     }
 
     private int submit(String... args) {
+        return submitAs(null, args);
+    }
+
+    /** As {@code who} (null: this process's account). */
+    private int submitAs(Identity who, String... args) {
         List<String> line = new ArrayList<>(List.of("submit", "--config", grid.toString(), "--scheduler",
                 scheduler.url().toString()));
         line.addAll(List.of(args));
         CommandLine cli = UserCommands.commandLine("submit");
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
+        if (who != null) {
+            ((SubmitCommand) cli.getSubcommands().get("submit").getCommand()).submitter = () -> who;
+        }
         return cli.execute(line.toArray(String[]::new));
     }
 
@@ -121,4 +130,34 @@ class SubmitCommandTest {
 
         assertThat(out.toString()).startsWith("{").contains("\"id\" : 1", "\"state\" : \"QUEUED\"");
     }
+
+    @Test
+    void aFrameworkJdfFromASystemAccountIsRefusedAsTheSchedulerRefusesItsJobs() throws IOException {
+        // daemon's home is /usr/sbin: there was no runner directory to make there, and no instance to own
+        String framework = file("framework.jdf", FRAMEWORK);
+
+        assertThat(submitAs(new Identity("daemon", 1), framework)).isEqualTo(Koala.FAILURE);
+
+        assertThat(out.toString()).isEmpty();
+        assertThat(err.toString().lines()).containsExactly("koala: daemon (uid 1) may not own a framework instance: "
+                + "KOALA runs every job as its owner, and none as root or a system account (uid below 1000). Submit as "
+                + "an ordinary user, or, as an admin, for one: koala submit --as USER ...");
+    }
+
+    @Test
+    void rootSubmittingAFrameworkJdfForNobodyIsRefusedTheSameWay() throws IOException {
+        String framework = file("framework.jdf", FRAMEWORK);
+
+        assertThat(submitAs(new Identity("root", 0), framework)).isEqualTo(Koala.FAILURE);
+
+        assertThat(err.toString()).startsWith("koala: root (uid 0) may not own a framework instance: ")
+                .contains("koala submit --as USER");
+    }
+
+    private static final String FRAMEWORK = """
+            +( &(jobType = framework)(name = demo)(role = master)(count = 1)(executable = /bin/sleep)
+                (arguments = infinity)(provisioning = static) )
+             ( &(role = orchestrator)(count = 1)(executable = /bin/sleep)(arguments = infinity) )
+             ( &(role = worker)(count = 2)(executable = /bin/sleep)(arguments = infinity) )
+            """;
 }

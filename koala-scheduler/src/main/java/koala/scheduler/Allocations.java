@@ -319,7 +319,7 @@ final class Allocations {
         }
         int component = job.description().components().size();
         ComponentSpec spec = new ComponentSpec(component, assignments.stream().mapToInt(Assignment::nodes).sum(),
-                request.executable(), request.arguments(), null, request.environment(), null, null, null,
+                request.executable(), request.arguments(), null, request.environment(), request.stdout(), request.stderr(), null,
                 request.site(), List.of(), role(request), null);
         List<ComponentSpec> components = new ArrayList<>(job.description().components());
         components.add(spec);
@@ -409,10 +409,22 @@ final class Allocations {
         if (request.nodes() < 1) {
             throw new InvalidField("nodes", request.nodes() + ": ask for at least 1 node");
         }
-        // or one the node's launcher fills in, such as ${KOALA_JAVA}
-        if (request.executable() == null || !request.executable().matches("/.*|\\$\\{[A-Za-z_][A-Za-z0-9_]*}(/.*)?")) {
+        if (request.executable() == null || !absolute(request.executable())) {
             throw new InvalidField("executable", "'" + request.executable() + "' must be an absolute path");
         }
+        outputFile("stdout", request.stdout());
+        outputFile("stderr", request.stderr());
+    }
+
+    private static void outputFile(String field, String path) {
+        if (path != null && !absolute(path)) {
+            throw new InvalidField(field, "'" + path + "' must be an absolute path");
+        }
+    }
+
+    /** An absolute path, or one the node's launcher fills in, such as {@code ${KOALA_JAVA}}. */
+    private static boolean absolute(String path) {
+        return path.matches("/.*|\\$\\{[A-Za-z_][A-Za-z0-9_]*}(/.*)?");
     }
 
     /**

@@ -114,6 +114,6 @@ final class Frameworks {
                 : new MasterAddress(r.masterNode(), r.masterAddress());
         return new FrameworkView(r.id(), r.name(), r.policy(), r.parameters(), r.runner(), job.state().name(), sites,
                 master, perRole, r.registeredAt(), job.history(), job.state().ended() ? null
-                : share.apply(r.id(), perRole.getOrDefault("worker", 0)));
+                : share.apply(r.id(), perRole.getOrDefault("worker", 0)), job.record().owner(), r.runnerState());
     }
 }

@@ -1,5 +1,6 @@
 package koala.scheduler;
 
+import koala.common.auth.SystemAccounts;
 import koala.common.failure.Forbidden;
 
 /**
@@ -13,18 +14,13 @@ final class Owners {
         this.book = book;
     }
 
-    /** The lowest uid that may own a job: below it are root and the system accounts (Debian's FIRST_UID). */
-    static final int FIRST_UID = 1000;
-
     /**
      * Passes when {@code caller} may own a job or an allocation: KOALA runs each job as its owner,
      * and runs none as root or a system account.
      */
     static void mayOwn(Caller caller) {
-        if (caller.uid() < FIRST_UID) {
-            throw new Forbidden(caller.user() + " (uid " + caller.uid() + ") may not own a job: KOALA runs every job as "
-                    + "its owner, and none as root or a system account (uid below " + FIRST_UID + "). Submit as an "
-                    + "ordinary user, or, as an admin, for one: koala submit --as USER ...");
+        if (SystemAccounts.isSystem(caller.uid())) {
+            throw new Forbidden(SystemAccounts.mayNotOwn(caller.user(), caller.uid(), "a job"));
         }
     }
 

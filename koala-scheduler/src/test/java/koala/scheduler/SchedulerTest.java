@@ -1,14 +1,19 @@
 package koala.scheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import koala.common.api.FrameworkRegistration;
+import koala.common.api.FrameworkView;
 import koala.common.api.GrowRequest;
 import koala.common.api.GrowResult;
 import koala.common.api.JobView;
+import koala.common.api.NodeTask;
 import koala.common.api.NodeView;
+import koala.common.failure.InvalidField;
 import koala.scheduler.claiming.NodeClaim;
 import org.junit.jupiter.api.Test;
 
@@ -75,6 +80,49 @@ class SchedulerTest {
             assertThat(view.state()).isEqualTo("CLAIMING");
             assertThat(view.claimFailures()).as("counted again from the new placement").isZero();
             assertThat(grid.submitted).hasSize(8);
+        }
+    }
+
+    /**
+     * An instance's view names its owner and where its runner keeps its state: the submitter's KOALA
+     * home, which {@code koala framework ID} must read, whoever runs it (root's home is not alice's).
+     */
+    @Test
+    void anInstanceSaysWhoseItIsAndWhereItsRunnerKeepsItsState() {
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 2), Duration.ofSeconds(60))) {
+            long allocation = grid.scheduler.allocations().open("runner-a", "alice").id();
+            grid.scheduler.frameworks().register(new FrameworkRegistration(allocation, "demo", "demo.jdf", "&(...)",
+                    "static", Map.of(), "http://127.0.0.1:7601", "/home/alice/.koala/runners/runner-1.json"));
+
+            FrameworkView view = grid.scheduler.frameworks().get(allocation);
+
+            assertThat(view.owner()).isEqualTo("alice");
+            assertThat(view.runnerState()).isEqualTo("/home/alice/.koala/runners/runner-1.json");
+        }
+    }
+
+    /**
+     * A framework component's stdout and stderr come with the runner's grow and reach the node's task,
+     * where the launcher appends the entity's output to them; a relative path is refused, naming it.
+     */
+    @Test
+    void aGrowsOutputFilesAreWhereItsNodesCommandWrites() {
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 2), Duration.ofSeconds(60))) {
+            long allocation = grid.scheduler.allocations().open("runner-a", "alice").id();
+            GrowRequest worker = new GrowRequest(1, "worker", "/bin/sleep", List.of("60"), Map.of(), null)
+                    .withOutput("/home/alice/demo/worker.out", "/home/alice/demo/worker.err");
+            assertThat(grid.scheduler.allocations().grow(allocation, worker).granted()).isEqualTo(1);
+            grid.arrive(allocation);
+            NodeClaim node = grid.store.nodes(allocation).get(0);
+
+            NodeTask task = grid.scheduler.nodes().task(node.id(), node.token());
+
+            assertThat(task.action()).isEqualTo("RUN");
+            assertThat(new String[] {task.stdout(), task.stderr()})
+                    .containsExactly("/home/alice/demo/worker.out", "/home/alice/demo/worker.err");
+            assertThatThrownBy(() -> grid.scheduler.allocations().grow(allocation,
+                    worker.withOutput("worker.out", null))).isInstanceOf(InvalidField.class)
+                    .hasMessageContaining("stdout").hasMessageContaining("'worker.out' must be an absolute path");
         }
     }
 

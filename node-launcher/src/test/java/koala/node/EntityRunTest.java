@@ -3,6 +3,8 @@ package koala.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +17,7 @@ import koala.common.runner.RunnerMessages.HeartbeatReply;
 import koala.common.runner.RunnerMessages.Hello;
 import koala.common.runner.RunnerMessages.Orders;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** An entity whose runner answers its exit with RESTART is started again on the same node and port, and says hello again. */
 class EntityRunTest {
@@ -45,6 +48,36 @@ class EntityRunTest {
             assertThat(exits).containsExactly(3, 3);
             assertThat(ports).hasSize(2);
             assertThat(ports.get(1)).as("the same port: nothing listened there any more").isEqualTo(ports.get(0));
+        } finally {
+            runner.close();
+        }
+    }
+
+    /** A framework component's stdout and stderr: the entity's output goes there, appended to at each start. */
+    @Test
+    void anEntitysOutputGoesToItsComponentsFilesAppendedAtEachStart(@TempDir Path dir) throws Exception {
+        List<Integer> exits = new CopyOnWriteArrayList<>();
+        JsonHttpServer runner = new JsonHttpServer(new InetSocketAddress("127.0.0.1", 0), 2);
+        runner.route("POST", "/nodes/{node}/hello", r -> Response.ok(new Orders(100, 60_000)))
+                .route("POST", "/nodes/{node}/heartbeat", r -> Response.ok(new HeartbeatReply(HeartbeatReply.KEEP, 100)))
+                .route("POST", "/nodes/{node}/exit", r -> {
+                    exits.add(r.body(Exit.class).status());
+                    return Response.ok(new HeartbeatReply(exits.size() == 1 ? HeartbeatReply.RESTART
+                            : HeartbeatReply.STOP, 0));
+                });
+        runner.start();
+        try {
+            Path out = dir.resolve("worker.out");
+            Path err = dir.resolve("worker.err");
+            NodeTask task = new NodeTask("RUN", "/bin/sh", List.of("-c", "echo started $KOALA_ROLE; echo oops >&2; exit 3"),
+                    Map.of("KOALA_RUNNER_URL", "http://127.0.0.1:" + runner.port(), "KOALA_RUNNER_TOKEN", "t",
+                            "KOALA_ROLE", "worker"), null, out.toString(), err.toString(), null);
+
+            new EntityRun(task, "7.1.0", "127.0.0.1", 1, InstantSource.system(), null).run();
+
+            // started twice (the runner restarted it once): two lines in each, the first kept
+            assertThat(Files.readAllLines(out)).containsExactly("started worker", "started worker");
+            assertThat(Files.readAllLines(err)).containsExactly("oops", "oops");
         } finally {
             runner.close();
         }

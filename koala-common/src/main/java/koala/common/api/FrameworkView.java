@@ -13,10 +13,15 @@ import java.util.Map;
  * @param history      the allocation's grows, shrinks and refusals, with their reasons
  * @param share        how the grid's arbitration sees it now; null for an instance that has not
  *                     reported yet or has ended
+ * @param owner        whose instance it is (its allocation's owner); null for one that predates owners
+ * @param runnerState  the runner's state file ({@code runner-ID.json}, its log beside it), where its
+ *                     submitter's KOALA home put it (an admin's for an instance started with
+ *                     {@code --as}); null for a runner that keeps none
  */
 public record FrameworkView(long id, String name, String policy, Map<String, String> parameters, String runner,
                             String state, List<String> sites, MasterAddress master, Map<String, Integer> nodesPerRole,
-                            Instant registeredAt, List<TransitionView> history, ShareLine share) {
+                            Instant registeredAt, List<TransitionView> history, ShareLine share, String owner,
+                            String runnerState) {
 
     /**
      * One instance's place in the shared grid.

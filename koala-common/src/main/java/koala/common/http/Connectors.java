@@ -20,21 +20,22 @@ final class Connectors {
     }
 
     /** Bound at once, so the port is known before the server starts and a port in use fails here. */
-    static ServerConnector tcp(Server server, Endpoint.Tcp endpoint, Duration idleTimeout) throws IOException {
+    static ServerConnector tcp(Server server, Endpoint.Tcp endpoint, Duration idleTimeout, HeadDeadline heads)
+            throws IOException {
         ServerConnector connector = new ServerConnector(server, 0, 1, http());
         connector.setHost(endpoint.address().getHostString());
         connector.setPort(endpoint.address().getPort());
-        configure(server, connector, endpoint, idleTimeout);
+        configure(server, connector, endpoint, idleTimeout, heads);
         connector.open();
         return connector;
     }
 
     /** Bound when the server starts, at {@code file}'s staging path. */
     static UnixDomainServerConnector unix(Server server, Endpoint.Unix endpoint, UnixSocketFile file,
-                                          Duration idleTimeout) {
+                                          Duration idleTimeout, HeadDeadline heads) {
         UnixDomainServerConnector connector = new UnixDomainServerConnector(server, 0, 1, http());
         connector.setUnixDomainPath(file.bindPath());
-        configure(server, connector, endpoint, idleTimeout);
+        configure(server, connector, endpoint, idleTimeout, heads);
         return connector;
     }
 
@@ -52,9 +53,11 @@ final class Connectors {
         return pool;
     }
 
-    private static void configure(Server server, AbstractConnector connector, Endpoint endpoint, Duration idle) {
+    private static void configure(Server server, AbstractConnector connector, Endpoint endpoint, Duration idle,
+                                  HeadDeadline heads) {
         connector.setName(endpoint.name()); // what Request.endpoint() reports
         connector.setIdleTimeout(idle.toMillis());
+        connector.addEventListener(heads);
         server.addConnector(connector);
     }
 

@@ -7,6 +7,7 @@ import java.net.SocketAddress;
 import java.net.UnixDomainSocketAddress;
 import java.nio.channels.ServerSocketChannel;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -26,7 +27,8 @@ import org.eclipse.jetty.util.thread.ScheduledExecutorScheduler;
  * throws {@link ApiException} answers with that status and reason, one that throws a domain
  * {@link koala.common.failure.Failure} with the status {@link FailureStatus} maps it to; anything else is a 500 that
  * is logged and never takes the process down. It listens on one or more {@link Endpoint}s (TCP
- * addresses, Unix domain sockets), bounds request bodies and drops stalled clients: see the
+ * addresses, Unix domain sockets), bounds request bodies, drops stalled clients and closes those
+ * whose request head trickles in past the head timeout: see the
  * package documentation for the limits. Its threads are daemon threads.
  */
 public final class JsonHttpServer implements AutoCloseable {
@@ -40,6 +42,7 @@ public final class JsonHttpServer implements AutoCloseable {
     private final List<Endpoint> endpoints;
     private final Server server;
     private final JettyBridge bridge;
+    private final HeadDeadline headDeadline;
     private final List<AbstractConnector> connectors = new ArrayList<>();
     private final Map<String, SocketAddress> addresses = new LinkedHashMap<>();
     private final List<UnixSocketFile> socketFiles = new ArrayList<>();
@@ -60,6 +63,7 @@ public final class JsonHttpServer implements AutoCloseable {
         }
         this.endpoints = List.copyOf(b.endpoints);
         this.bridge = new JettyBridge(routes, new BodyLimit(b.maxBodyBytes));
+        this.headDeadline = new HeadDeadline(b.headTimeout, InstantSource.system());
         QueuedThreadPool pool = Connectors.threadPool(b.threads, endpoints.size());
         this.server = new Server(pool, new ScheduledExecutorScheduler("http-timer", true), null);
         server.setErrorHandler(new JsonErrorHandler());
@@ -99,6 +103,7 @@ public final class JsonHttpServer implements AutoCloseable {
     public void start() {
         try {
             server.start();
+            headDeadline.start(server.getScheduler());
             for (UnixSocketFile file : socketFiles) {
                 file.publish();
             }
@@ -139,6 +144,7 @@ public final class JsonHttpServer implements AutoCloseable {
 
     @Override
     public void close() {
+        headDeadline.stop();
         try {
             server.stop();
         } catch (Exception e) {
@@ -159,14 +165,14 @@ public final class JsonHttpServer implements AutoCloseable {
 
     private void listen(Endpoint endpoint, Duration idleTimeout) throws IOException {
         if (endpoint instanceof Endpoint.Tcp tcp) {
-            ServerConnector connector = Connectors.tcp(server, tcp, idleTimeout);
+            ServerConnector connector = Connectors.tcp(server, tcp, idleTimeout, headDeadline);
             connectors.add(connector);
             addresses.put(endpoint.name(), ((ServerSocketChannel) connector.getTransport()).getLocalAddress());
         } else {
             Endpoint.Unix unix = (Endpoint.Unix) endpoint;
             UnixSocketFile file = UnixSocketFile.prepare(unix);
             socketFiles.add(file);
-            connectors.add(Connectors.unix(server, unix, file, idleTimeout));
+            connectors.add(Connectors.unix(server, unix, file, idleTimeout, headDeadline));
             addresses.put(endpoint.name(), UnixDomainSocketAddress.of(unix.path()));
         }
     }
@@ -183,6 +189,7 @@ public final class JsonHttpServer implements AutoCloseable {
         private int threads = 8;
         private long maxBodyBytes = BodyLimit.DEFAULT;
         private Duration idleTimeout = Duration.ofSeconds(30);
+        private Duration headTimeout = Duration.ofSeconds(10);
 
         private Builder() {
         }
@@ -224,6 +231,18 @@ public final class JsonHttpServer implements AutoCloseable {
                 throw new IllegalArgumentException("an idle timeout must be positive, not " + timeout);
             }
             this.idleTimeout = timeout;
+            return this;
+        }
+
+        /**
+         * How long a request's head (its request line and headers) may take to arrive, however
+         * it trickles: past it the client gets a 408 and the connection is closed. Default 10 s.
+         */
+        public Builder headTimeout(Duration timeout) {
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("a head timeout must be positive, not " + timeout);
+            }
+            this.headTimeout = timeout;
             return this;
         }
 

@@ -33,6 +33,13 @@
  *     default, {@code Builder.idleTimeout}) in the middle of a request (headers or body) or of
  *     reading an answer is dropped (a stalled body gets a 408 first). A handler that waits longer
  *     than that (a long poll) keeps its connection: only a waiting read or write counts.</li>
+ * <li>Slow heads: a request's head (request line and headers, and any blank lines before them) must
+ *     all arrive within the head timeout (10 s by default, {@code Builder.headTimeout}), however it
+ *     trickles: a client sending a header line every few seconds is never idle for the idle timeout,
+ *     but is answered 408 and closed once its head has taken that long ({@code HeadDeadline}; the
+ *     connections are looked at every quarter of the bound, at most every second, so the close comes
+ *     at most that much later). A connection waiting between requests with nothing sent is not
+ *     arriving a head: only the idle timeout applies to it.</li>
  * <li>Threads: {@code threads} handlers at once (more requests queue), plus one selector thread
  *     per endpoint; long polls hold a handler thread while they wait. All are daemon threads.</li>
  * <li>JSON: the shared mapper ({@link koala.common.json.Json}) converts nothing: {@code "2"} or

@@ -50,6 +50,28 @@ final class RawHttp implements AutoCloseable {
         return seen.toString(StandardCharsets.ISO_8859_1);
     }
 
+    /** One answer with a Content-Length body, the connection left open (kept alive). */
+    String readAnswer() throws IOException {
+        ByteArrayOutputStream seen = new ByteArrayOutputStream();
+        InputStream in = socket.getInputStream();
+        int length = -1;
+        int headEnd = -1;
+        while (length < 0 || seen.size() < headEnd + length) {
+            int b = in.read();
+            if (b < 0) {
+                throw new IOException("closed mid-answer: " + seen.toString(StandardCharsets.ISO_8859_1));
+            }
+            seen.write(b);
+            String text = seen.toString(StandardCharsets.ISO_8859_1);
+            if (headEnd < 0 && text.endsWith("\r\n\r\n")) {
+                headEnd = text.length();
+                java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?i)content-length: *(\\d+)").matcher(text);
+                length = m.find() ? Integer.parseInt(m.group(1)) : 0;
+            }
+        }
+        return seen.toString(StandardCharsets.ISO_8859_1);
+    }
+
     Socket socket() {
         return socket;
     }

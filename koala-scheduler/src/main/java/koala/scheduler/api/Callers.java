@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.InstantSource;
 import koala.common.api.SchedulerClient;
 import koala.common.api.TokenView;
+import koala.common.auth.SystemAccounts;
 import koala.common.auth.Identity;
 import koala.common.auth.TokenRefused;
 import koala.common.auth.Tokens;
@@ -68,14 +69,24 @@ public final class Callers {
         }
         try {
             Identity who = tokens.verify(header.substring(7).strip(), clock.instant());
+            if (!SystemAccounts.mayHaveToken(who.uid())) { // one issued before system accounts were refused tokens
+                throw new ApiException(401, "this token names " + who + ", a system account: its tokens are refused "
+                        + "(call as a user)");
+            }
             return new Caller(who.user(), who.uid(), admins.isAdmin(who.user(), who.uid()), TOKEN);
         } catch (TokenRefused e) {
             throw new ApiException(401, e.getMessage());
         }
     }
 
-    /** A token naming {@code caller} for {@code lifetime} from now. */
+    /**
+     * A token naming {@code caller} for {@code lifetime} from now; none for a system account other
+     * than root ({@link SystemAccounts#mayHaveToken}), admin or not.
+     */
     TokenView issue(Caller caller, Duration lifetime) {
+        if (!SystemAccounts.mayHaveToken(caller.uid())) {
+            throw new Forbidden(SystemAccounts.mayNotHaveToken(caller.user(), caller.uid()));
+        }
         String token = tokens.issue(new Identity(caller.user(), caller.uid()), clock.instant(), lifetime);
         return new TokenView(token, caller.user(), caller.uid(), Tokens.expiry(token));
     }

@@ -7,11 +7,14 @@ import java.io.IOException;
 import java.net.UnixDomainSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import koala.common.api.SchedulerClient;
+import koala.common.api.TokenView;
 import koala.common.auth.Tokens;
 import koala.common.failure.Forbidden;
 import koala.common.http.ApiException;
@@ -66,8 +69,45 @@ class CallersTest {
         assertThat(caller).isEqualTo(new Caller("bob", 1003, false, "unix socket"));
     }
 
+    @Test
+    void aSystemAccountGetsNoTokenEvenInTheAdminGroup() throws IOException {
+        for (Caller daemon : List.of(new Caller("www-data", 33, false, "unix socket"),
+                new Caller("sgeadmin", 999, true, "unix socket"))) {
+            assertThatThrownBy(() -> callers().issue(daemon, Duration.ofDays(366)))
+                    .isInstanceOfSatisfying(Forbidden.class, e -> assertThat(e.getMessage()).isEqualTo(daemon.user()
+                            + " (uid " + daemon.uid() + ") may not have a token: a token names a user or an admin to "
+                            + "the scheduler, and a system account (uid below 1000, root excepted) is neither. Create it "
+                            + "as an ordinary user (admins: as your own account, a member of the admin group)"));
+        }
+    }
+
+    @Test
+    void aSystemAccountsTokenMadeBeforeTheyWereRefusedIsRefused() throws IOException {
+        Callers callers = callers();
+        String old = new Tokens(() -> new byte[32]).issue(new koala.common.auth.Identity("www-data", 33),
+                Instant.parse("2026-11-25T09:00:00Z"), Duration.ofDays(30));
+        Request withToken = new Request("GET", "/jobs", Map.of(), Map.of(), new byte[0], Map.of("authorization",
+                "Bearer " + old), Endpoint.DEFAULT, Peer.network(new java.net.InetSocketAddress("127.0.0.1", 40000)));
+
+        assertThatThrownBy(() -> callers.of(withToken)).isInstanceOfSatisfying(ApiException.class, e -> {
+            assertThat(e.status()).isEqualTo(401);
+            assertThat(e.getMessage()).isEqualTo("this token names www-data (uid 33), a system account: its tokens are "
+                    + "refused (call as a user)");
+        });
+    }
+
+    @Test
+    void rootAndUsersGetTokensNamingThem() throws IOException {
+        TokenView root = callers().issue(new Caller("root", 0, true, "unix socket"), Duration.ofHours(1));
+        assertThat(List.of(root.user(), root.uid(), root.expiresAt()))
+                .containsExactly("root", 0, Instant.parse("2026-11-25T11:00:00Z"));
+        TokenView alice = callers().issue(new Caller("alice", 1002, false, "unix socket"), Duration.ofHours(8));
+        assertThat(List.of(alice.user(), alice.uid(), alice.expiresAt()))
+                .containsExactly("alice", 1002, Instant.parse("2026-11-25T18:00:00Z"));
+    }
+
     private Callers callers() throws IOException {
-        Path group = Files.writeString(dir.resolve("group"), "root:x:0:\nkoala-admin:x:1010:carol\n");
+        Path group = Files.writeString(dir.resolve("group"), "root:x:0:\nkoala-admin:x:1010:carol,sgeadmin\n");
         Path passwd = Files.writeString(dir.resolve("passwd"), "root:x:0:0::/root:/bin/sh\n"
                 + "alice:x:1002:1002::/home/alice:/bin/sh\nbob:x:1003:1003::/home/bob:/bin/sh\n"
                 + "carol:x:1004:1004::/home/carol:/bin/sh\n");
