@@ -62,7 +62,7 @@ class FluentDeployTest {
         scheduler.route("GET", "/frameworks/{id}", r -> koala.common.http.Response.ok(new koala.common.api.FrameworkView(
                         7, "f", "ondemand", java.util.Map.of(), "http://127.0.0.1:1", "RUNNING", java.util.List.of(site[0]),
                         new koala.common.api.MasterAddress("7.0.0", site[0] + "-n3:4312"), java.util.Map.of(), at,
-                        java.util.List.of(), null)))
+                        java.util.List.of(), null, "alice", null)))
                 .route("GET", "/jobs/{id}", r -> koala.common.http.Response.ok(new koala.common.api.JobView(7, "f",
                         "alice", "ALLOCATION", "RUNNING", "fcm", "high", 0, 0, null, at, java.util.List.of(
                         new koala.common.api.NodeView("7.0.0", 0, 0, site[0], "RUNNING", "1", site[0] + "-n3", null,
