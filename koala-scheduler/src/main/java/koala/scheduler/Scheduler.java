@@ -413,8 +413,10 @@ final class Scheduler {
         return unheard.isEmpty() ? why : why + " (no information yet from " + String.join(", ", unheard) + ")";
     }
 
+    /** The job's placement policy; an MPI job's keeps its components on one network (its nodes talk to each other). */
     koala.placement.PlacementPolicy policyFor(Job job) {
-        return PlacementPolicies.byName(job.record().policy());
+        koala.placement.PlacementPolicy policy = PlacementPolicies.byName(job.record().policy());
+        return job.description().mpi() ? new koala.placement.OneNetwork(policy, pilots::network) : policy;
     }
 
     private JobNeed need(Job job) {

@@ -86,6 +86,30 @@ class SiteNetworksTest {
         }
     }
 
+    /**
+     * fs0 has 1 idle node, fs1 2 (the grid's network: 3), remote fs2 8. An MPI job of 2 + 2 nodes goes
+     * wholly to fs2; a second of 3 + 3 fits no network now (grid 3, fs2 4 idle) and waits saying so,
+     * though 7 nodes are idle over the grid.
+     */
+    @Test
+    void anMpiJobsComponentsStayOnOneNetwork() {
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 4, "fs1", 2, "fs2", 8), Duration.ofSeconds(60)).remote("fs2")
+                .localUsers("fs0", 3)) {
+            String mpi = "+( &(runner = mpi)(count = %d)(executable = /usr/bin/python3) )( &(count = %d)"
+                    + "(executable = /usr/bin/python3) )";
+            long first = grid.scheduler.submit("a.jdf", String.format(mpi, 2, 2), "alice", null).id();
+            grid.tick(SECOND);
+            assertThat(grid.scheduler.status(first).nodes()).extracting(NodeView::site).containsOnly("fs2");
+
+            long second = grid.scheduler.submit("b.jdf", String.format(mpi, 3, 3), "alice", null).id();
+            grid.tick(SECOND);
+
+            assertThat(grid.scheduler.status(second).state()).isEqualTo("QUEUED");
+            assertThat(grid.scheduler.status(second).waitingBecause()).startsWith("the nodes of one MPI world must "
+                    + "reach each other, so its components stay on one network; on network fs2 (fs2): ");
+        }
+    }
+
     private static void end(TestGrid grid, long job) {
         grid.arrive(job);
         for (NodeClaim node : grid.store.nodes(job)) {

@@ -29,6 +29,8 @@ enum Attribute {
     JOB_TYPE("jobType", Level.JOB, Shape.ONE, Values.oneOf("rigid", "flexible", "framework")),
     PLACEMENT("placement", Level.JOB, Shape.ONE, Values.oneOf(JdfParser.PLACEMENT_POLICIES.toArray(String[]::new))),
     PRIORITY("priority", Level.JOB, Shape.ONE, Values.oneOf("high", "low")),
+    /** How KOALA starts the job's components: {@code mpi} as one MPI world over all their nodes (KOALA's runners). */
+    RUNNER("runner", Level.JOB, Shape.ONE, Values.oneOf("mpi")),
 
     /**
      * Any name, lower-cased: which names are policies is the provisioning module's to say, and

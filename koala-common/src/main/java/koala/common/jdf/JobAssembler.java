@@ -56,7 +56,7 @@ final class JobAssembler {
         }
         JobDescription job = new JobDescription(problems.file(), name(), kind(jobType, components),
                 placement(jobType), string(Attribute.PRIORITY, "low"), components, framework(),
-                drafts.isEmpty() ? problems.at(1, 1) : drafts.get(0).at());
+                drafts.isEmpty() ? problems.at(1, 1) : drafts.get(0).at(), runner(jobType));
         return new Assembled(job, drafts, Map.copyOf(jobLevel), jobType);
     }
 
@@ -120,6 +120,16 @@ final class JobAssembler {
         }
         long fixed = components.stream().filter(ComponentSpec::fixed).count();
         return fixed == 0 ? JobKind.NON_FIXED : fixed == components.size() ? JobKind.FIXED : JobKind.SEMI_FIXED;
+    }
+
+    /** {@code runner}: not for a framework, whose runner starts its entities itself. */
+    private String runner(String jobType) {
+        Draft.Found found = jobLevel.get(Attribute.RUNNER);
+        if (found != null && "framework".equals(jobType)) {
+            problems.add(found.relation().at(), "runner: a framework job's entities are started by its framework "
+                    + "runner; 'runner' is for rigid and flexible jobs");
+        }
+        return string(Attribute.RUNNER, null);
     }
 
     private String placement(String jobType) {

@@ -128,4 +128,12 @@ class JdfJobChecksTest {
                 "job.jdf:1:70: uMax: 50 must be above uMin (50)",
                 "job.jdf:1:86: tIdleFactor: give tIdle (seconds) or tIdleFactor (times the grow time), not both");
     }
+
+    @Test
+    void aFrameworkJobTakesNoRunner() {
+        assertThat(errors("+( &(jobType = framework)(runner = mpi)(role = master)(executable = /bin/true) )"
+                + "( &(role = orchestrator)(executable = /bin/true) )")).containsExactly(
+                "job.jdf:1:27: runner: a framework job's entities are started by its framework runner; 'runner' is "
+                        + "for rigid and flexible jobs");
+    }
 }

@@ -96,6 +96,19 @@ class JdfParserTest {
                 .isEqualTo("worst-fit");
     }
 
+    /** {@code runner = mpi}: KOALA starts the components as one MPI world; any placement kind may have it. */
+    @Test
+    void anMpiJobSaysSoWhateverItsKind() {
+        JobDescription semi = parse("+( &(runner = mpi)(resourceManagerContact = fs0)(count = 2)(executable = /usr/bin/python3)"
+                + "(arguments = ring.py) )( &(count = 2)(executable = /usr/bin/python3)(arguments = ring.py) )");
+        assertThat(semi.mpi()).isTrue();
+        assertThat(semi.kind()).isEqualTo(JobKind.SEMI_FIXED);
+        JobDescription flexible = parse("&(jobType = flexible)(runner = mpi)(count = 20)(executable = /usr/bin/hpcc)");
+        assertThat(flexible.mpi()).isTrue();
+        assertThat(flexible.kind()).isEqualTo(JobKind.FLEXIBLE);
+        assertThat(parse("&(count = 2)(executable = /bin/true)").mpi()).isFalse();
+    }
+
     @Test
     void aFrameworkJobHasRolesAndKeepsItsFrameworkAttributesAsWritten() {
         JobDescription job = parse("""
