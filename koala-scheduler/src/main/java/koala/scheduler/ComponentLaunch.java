@@ -28,6 +28,38 @@ final class ComponentLaunch {
 
     static NodeTask task(JobRecord job, JobDescription description, NodeClaim node, List<NodeClaim> all) {
         ComponentSpec c = description.components().get(node.component());
+        Map<String, String> env = environment(job, c, node, all);
+        List<String> mpiHosts = description.mpi() ? mpiHosts(all) : null;
+        return new NodeTask("RUN", c.executable(), c.arguments(), env, c.directory(), c.stdout(), c.stderr(),
+                c.maxWallTime() == null ? null : c.maxWallTime().toSeconds(), mpiHosts);
+    }
+
+    /**
+     * What a node of an MPI job other than the first runs: one of Open MPI's daemons, as its first
+     * node's launch agent asked, through a shell as {@code ssh} would, with its component's environment.
+     */
+    static NodeTask daemon(JobRecord job, JobDescription description, NodeClaim node, List<NodeClaim> all,
+                           List<String> command) {
+        ComponentSpec c = description.components().get(node.component());
+        return new NodeTask("RUN", "/bin/sh", List.of("-c", String.join(" ", command)),
+                environment(job, c, node, all), null, c.stdout(), c.stderr(), null);
+    }
+
+    /** The node that runs {@code mpirun}: the first of the first component. */
+    static NodeClaim head(List<NodeClaim> all) {
+        return all.stream().filter(n -> n.state() != NodeState.RELEASED)
+                .min(java.util.Comparator.comparingInt(NodeClaim::component).thenComparingInt(NodeClaim::rank))
+                .orElseThrow();
+    }
+
+    /** The job's hosts in rank order: components in order, ranks within each (one slot a node). */
+    static List<String> mpiHosts(List<NodeClaim> all) {
+        return all.stream().filter(n -> n.state() != NodeState.RELEASED)
+                .sorted(java.util.Comparator.comparingInt(NodeClaim::component).thenComparingInt(NodeClaim::rank))
+                .map(NodeClaim::host).toList();
+    }
+
+    private static Map<String, String> environment(JobRecord job, ComponentSpec c, NodeClaim node, List<NodeClaim> all) {
         Map<String, String> env = new HashMap<>(c.environment());
         env.put("KOALA_JOB_ID", Long.toString(job.id()));
         env.put("KOALA_JOB_NAME", job.name());
@@ -38,7 +70,6 @@ final class ComponentLaunch {
         env.put("KOALA_NODES", all.stream().filter(n -> n.state() != NodeState.RELEASED)
                 .map(n -> n.component() + ":" + n.rank() + ":" + n.site() + ":" + n.host())
                 .collect(Collectors.joining(" ")));
-        return new NodeTask("RUN", c.executable(), c.arguments(), env, c.directory(), c.stdout(), c.stderr(),
-                c.maxWallTime() == null ? null : c.maxWallTime().toSeconds());
+        return env;
     }
 }

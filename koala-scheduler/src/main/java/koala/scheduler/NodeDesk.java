@@ -59,10 +59,59 @@ final class NodeDesk {
         if (job.state() != JobState.RUNNING) {
             return NodeTask.waiting();
         }
+        if (job.description().mpi() && !ComponentLaunch.head(job.nodes()).id().equals(nodeId)) {
+            return daemonTask(job, node);
+        }
         if (node.state() == NodeState.ARRIVED) {
             book.save(job, node.with(NodeState.RUNNING));
         }
         return forSite.apply(node.site(), ComponentLaunch.task(job.record(), job.description(), node, job.nodes()));
+    }
+
+    /** Per node of an MPI job, the daemon its first node asked to start there (in memory: an MPI run does not outlive the scheduler's start). */
+    private final java.util.Map<String, java.util.List<String>> daemons = new java.util.HashMap<>();
+
+    /**
+     * A node of an MPI job other than the first waits for the daemon {@code mpirun} starts on it; once
+     * the first node has ended, a node that got none is done (exit 0) and told to give itself back.
+     */
+    private NodeTask daemonTask(Job job, NodeClaim node) {
+        java.util.List<String> command = daemons.get(node.id());
+        if (command != null) {
+            if (node.state() == NodeState.ARRIVED) {
+                book.save(job, node.with(NodeState.RUNNING));
+            }
+            return forSite.apply(node.site(), ComponentLaunch.daemon(job.record(), job.description(), node,
+                    job.nodes(), command));
+        }
+        if (ComponentLaunch.head(job.nodes()).state() == NodeState.EXITED) {
+            book.save(job, node.exited(0));
+            running.accept(job);
+            return NodeTask.exit();
+        }
+        return NodeTask.waiting();
+    }
+
+    /**
+     * The first node of MPI job asks for one of Open MPI's daemons on {@code host}: the job's node
+     * there that has none yet runs it. Answers that node's id.
+     */
+    String mpiStart(String headId, String token, String host, java.util.List<String> command) {
+        Job job = jobOfNode(headId, token);
+        if (!job.description().mpi() || job.state() != JobState.RUNNING
+                || !ComponentLaunch.head(job.nodes()).id().equals(headId)) {
+            throw new koala.common.failure.Conflict("node " + headId + " is not the first node of a running MPI job");
+        }
+        if (command.isEmpty()) {
+            throw new koala.common.failure.InvalidField("command", "missing: the daemon's command line");
+        }
+        NodeClaim there = job.nodes().stream().filter(n -> host.equals(n.host()) && !n.id().equals(headId)
+                        && n.state().held() && !daemons.containsKey(n.id())).findFirst()
+                .orElseThrow(() -> new koala.common.failure.Conflict("host: no node of job " + job.id() + " on " + host
+                        + " waits for a daemon", "host"));
+        daemons.put(there.id(), command);
+        LOG.info("job {}: mpirun on {} starts a daemon on {} (node {})", job.id(), headId, host, there.id());
+        return there.id();
     }
 
     /** A launcher reports how its command ended. */

@@ -331,6 +331,12 @@ public final class SchedulerDaemon implements AutoCloseable {
             }
 
             @Override
+            public Object mpiStart(String node, koala.common.api.MpiStart r) {
+                return java.util.Map.of("node", loop.call(() -> s.nodes().mpiStart(node, r.token(), r.host(),
+                        r.command())));
+            }
+
+            @Override
             public void rotateTokenKey() {
                 try {
                     key.rotate();

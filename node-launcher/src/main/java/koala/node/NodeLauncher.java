@@ -50,6 +50,7 @@ public final class NodeLauncher {
 
     private final int cores;
     private koala.common.runner.RunnerMessages.Startup steps;
+    private URI schedulerUrl;
 
     NodeLauncher(SchedulerLine scheduler, String node, String token, Duration giveUp, int cores, InstantSource clock) {
         this.scheduler = scheduler;
@@ -95,7 +96,10 @@ public final class NodeLauncher {
         String node = option(args, "--node").orElseThrow(() -> new IllegalArgumentException("--node ID"));
         Duration giveUp = Duration.ofSeconds(option(args, "--give-up").map(Long::parseLong).orElse(300L));
         int cores = option(args, "--cores").map(Integer::parseInt).orElse(Runtime.getRuntime().availableProcessors());
-        return new NodeLauncher(new SchedulerLine(URI.create(url)), node, token, giveUp, cores, InstantSource.system());
+        NodeLauncher launcher = new NodeLauncher(new SchedulerLine(URI.create(url)), node, token, giveUp, cores,
+                InstantSource.system());
+        launcher.schedulerUrl = URI.create(url);
+        return launcher;
     }
 
     int run() throws IOException, InterruptedException {
@@ -113,10 +117,29 @@ public final class NodeLauncher {
             return 0;
         }
         int status = EntityRun.wanted(task.get()) ? new EntityRun(task.get(), node, host, cores, clock, steps).run()
-                : execute(task.get());
+                : task.get().mpiHosts() != null ? executeMpi(task.get()) : execute(task.get());
         log("command ended with status " + status);
         call(() -> scheduler.exited(node, new NodeReport(token, host, status)));
         return 0;
+    }
+
+    /** Runs the MPI job's command under mpirun from here ({@link MpiRun}); its exit status. */
+    private int executeMpi(NodeTask task) throws IOException, InterruptedException {
+        Path dir = java.nio.file.Files.createTempDirectory("koala-mpi-");
+        try {
+            Map<String, String> env = new java.util.HashMap<>(task.environment());
+            env.put(MpiAgent.SCHEDULER, schedulerUrl.toString());
+            env.put(MpiAgent.NODE, node);
+            env.put(MpiAgent.TOKEN, token);
+            NodeTask run = MpiRun.under(task, dir, ProcessHandle.current().info().command().orElse("java"),
+                    System.getProperty("java.class.path"));
+            return execute(new NodeTask(run.action(), run.executable(), run.arguments(), env, run.directory(),
+                    run.stdout(), run.stderr(), run.maxWallSeconds()));
+        } finally {
+            try (var files = java.nio.file.Files.walk(dir)) {
+                files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
     }
 
     /** Runs the component's command here; returns its exit status. A cancel kills the pilot, and SGE the command with it. */

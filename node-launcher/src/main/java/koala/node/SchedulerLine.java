@@ -47,6 +47,7 @@ class SchedulerLine {
     static NodeTask task(Map<String, Object> f) {
         return new NodeTask((String) f.get("action"), (String) f.get("executable"), (List<String>) f.get("arguments"),
                 (Map<String, String>) f.get("environment"), (String) f.get("directory"), (String) f.get("stdout"),
-                (String) f.get("stderr"), f.get("maxWallSeconds") instanceof Number n ? n.longValue() : null);
+                (String) f.get("stderr"), f.get("maxWallSeconds") instanceof Number n ? n.longValue() : null,
+                (List<String>) f.get("mpiHosts"));
     }
 }

@@ -55,6 +55,8 @@ import koala.scheduler.Caller;
  * POST   /nodes/{id}/arrive    a node launcher arrived {token, host}; answers its task
  * GET    /nodes/{id}/task      ?token=..&amp;waitMs=N: long-poll for the node's task (WAIT, RUN, EXIT)
  * POST   /nodes/{id}/exit      the node's command ended {token, exitStatus}
+ * POST   /nodes/{id}/mpi       the first node of an MPI job: start a daemon {token, host, command} on the
+ *                               job's node on that host; answers {node}
  * </pre>
  */
 public final class SchedulerApi {
@@ -100,6 +102,9 @@ public final class SchedulerApi {
         NodeTask task(String node, String token);
 
         NodeTask exited(String node, NodeReport report);
+
+        /** The first node of an MPI job asks for a daemon on another of its nodes; answers that node's id. */
+        Object mpiStart(String node, koala.common.api.MpiStart request);
 
         void awaitChange(long millis) throws InterruptedException;
     }
@@ -217,7 +222,8 @@ public final class SchedulerApi {
     public static void registerNodes(JsonHttpServer server, Operations ops) {
         server.route("POST", "/nodes/{id}/arrive", r -> Response.ok(ops.arrive(r.param("id"), report(r, false))))
                 .route("GET", "/nodes/{id}/task", r -> Response.ok(longPoll(ops, r)))
-                .route("POST", "/nodes/{id}/exit", r -> Response.ok(ops.exited(r.param("id"), report(r, true))));
+                .route("POST", "/nodes/{id}/exit", r -> Response.ok(ops.exited(r.param("id"), report(r, true))))
+                .route("POST", "/nodes/{id}/mpi", r -> Response.ok(ops.mpiStart(r.param("id"), mpiStart(r))));
     }
 
     private static String failure(Request r) {
@@ -239,6 +245,17 @@ public final class SchedulerApi {
         } catch (JdfException e) {
             throw new ApiException(400, e.getMessage(), "jdf");
         }
+    }
+
+    private static koala.common.api.MpiStart mpiStart(Request r) {
+        koala.common.api.MpiStart start = r.body(koala.common.api.MpiStart.class);
+        if (start.token() == null) {
+            throw new ApiException(401, "token: missing", "token");
+        }
+        if (start.host() == null || start.host().isBlank()) {
+            throw ApiException.badRequest("host", "missing: the host the daemon is for");
+        }
+        return start;
     }
 
     private static NodeTask longPoll(Operations ops, Request r) {

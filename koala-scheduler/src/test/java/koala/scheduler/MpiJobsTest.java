@@ -1,0 +1,80 @@
+package koala.scheduler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import koala.common.api.NodeTask;
+import koala.common.failure.Conflict;
+import koala.scheduler.claiming.NodeClaim;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An MPI job of 2 nodes pinned to fs0 and 2 to fs1, run as one world: the first node runs mpirun over
+ * the job's 4 hosts, and each other node runs the daemon mpirun asks for on its host.
+ */
+class MpiJobsTest {
+    private static final String JOB = "+( &(runner = mpi)(resourceManagerContact = fs0)(count = 2)"
+            + "(executable = /usr/bin/python3)(arguments = allreduce.py) )"
+            + "( &(resourceManagerContact = fs1)(count = 2)(executable = /usr/bin/python3)(arguments = allreduce.py) )";
+
+    @Test
+    void theFirstNodeRunsMpirunAndTheOthersTheDaemonsItAsksFor() {
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 4, "fs1", 4), Duration.ofSeconds(60))) {
+            long job = grid.scheduler.submit("mpi.jdf", JOB, "alice", null).id();
+            grid.tick(Duration.ofSeconds(1));
+            grid.arrive(job);
+            List<NodeClaim> nodes = grid.store.nodes(job);
+            NodeClaim head = node(nodes, "1.0.0");
+
+            NodeTask first = grid.scheduler.nodes().task(head.id(), head.token());
+            assertThat(first.action()).isEqualTo("RUN");
+            assertThat(first.executable()).isEqualTo("/usr/bin/python3");
+            assertThat(first.mpiHosts()).containsExactly("fs0-n1", "fs0-n2", "fs1-n1", "fs1-n2");
+            NodeClaim far = node(nodes, "1.1.1");
+            assertThat(grid.scheduler.nodes().task(far.id(), far.token()).action()).isEqualTo("WAIT");
+
+            String there = grid.scheduler.nodes().mpiStart(head.id(), head.token(), "fs1-n2",
+                    List.of("orted", "-mca", "ess", "\"env\""));
+
+            assertThat(there).isEqualTo("1.1.1");
+            NodeTask daemon = grid.scheduler.nodes().task(far.id(), far.token());
+            assertThat(daemon.action()).isEqualTo("RUN");
+            assertThat(daemon.executable()).isEqualTo("/bin/sh");
+            assertThat(daemon.arguments()).containsExactly("-c", "orted -mca ess \"env\"");
+            assertThat(daemon.environment()).containsEntry("KOALA_NODE_ID", "1.1.1");
+            assertThat(daemon.mpiHosts()).isNull();
+            assertThatThrownBy(() -> grid.scheduler.nodes().mpiStart(head.id(), head.token(), "fs1-n2", List.of("orted")))
+                    .isInstanceOf(Conflict.class).hasMessage("host: no node of job 1 on fs1-n2 waits for a daemon");
+
+            // mpirun ends; the nodes it never used are done and give themselves back
+            grid.scheduler.nodes().exited(head.id(), head.token(), 0);
+            grid.scheduler.nodes().exited(far.id(), far.token(), 0);
+            for (String idle : List.of("1.0.1", "1.1.0")) {
+                NodeClaim n = node(grid.store.nodes(job), idle);
+                assertThat(grid.scheduler.nodes().task(n.id(), n.token()).action()).isEqualTo("EXIT");
+            }
+            assertThat(grid.scheduler.status(job).state()).isEqualTo("FINISHED");
+        }
+    }
+
+    @Test
+    void onlyTheFirstNodeStartsDaemons() {
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 4, "fs1", 4), Duration.ofSeconds(60))) {
+            long job = grid.scheduler.submit("mpi.jdf", JOB, "alice", null).id();
+            grid.tick(Duration.ofSeconds(1));
+            grid.arrive(job);
+            NodeClaim other = node(grid.store.nodes(job), "1.0.1");
+
+            assertThatThrownBy(() -> grid.scheduler.nodes().mpiStart(other.id(), other.token(), "fs1-n1",
+                    List.of("orted"))).isInstanceOf(Conflict.class)
+                    .hasMessage("node 1.0.1 is not the first node of a running MPI job");
+        }
+    }
+
+    private static NodeClaim node(List<NodeClaim> nodes, String id) {
+        return nodes.stream().filter(n -> n.id().equals(id)).findFirst().orElseThrow();
+    }
+}

@@ -1,0 +1,83 @@
+package koala.scheduler.it;
+
+import static koala.scheduler.it.TestScheduler.awaitEnd;
+import static koala.scheduler.it.TestScheduler.submit;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import koala.common.api.JobView;
+import koala.common.api.NodeView;
+import koala.common.api.SchedulerClient;
+import koala.common.grid.GridConfig;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A real MPI program nobody here wrote the runtime of: Debian's Open MPI and mpi4py, one world over
+ * 2 nodes of fs0 and 2 of fs1, started by KOALA (mpirun on the first node, Open MPI's daemons through
+ * the other nodes' launchers, no SSH).
+ */
+class MpiJobsIT {
+    private static TestScheduler scheduler;
+    private static SchedulerClient client;
+
+    @BeforeAll
+    static void start() throws Exception {
+        scheduler = TestScheduler.start(Map.of());
+        client = scheduler.client();
+    }
+
+    @AfterAll
+    static void stop() {
+        scheduler.close();
+    }
+
+    @Test
+    void anMpi4pyAllreduceRunsAsOneWorldOverTwoClusters() throws Exception {
+        Path dir = TestScheduler.nodeDir("koala-mpi-it");
+        Path program = Files.writeString(dir.resolve("allreduce.py"), """
+                from mpi4py import MPI
+                import socket
+                world = MPI.COMM_WORLD
+                total = world.allreduce(world.Get_rank())
+                print(f"rank {world.Get_rank()} of {world.Get_size()} on {socket.gethostname()}: {total}", flush=True)
+                """);
+        Path out = dir.resolve("ranks.out");
+        String component = "(&%s(resourceManagerContact = \"%s\")(count = 2)(executable = \"/usr/bin/python3\")"
+                + "(arguments = \"" + program + "\")(stdout = \"" + out + "\")(stderr = \"" + dir.resolve("ranks.err")
+                + "\"))";
+        String jdf = "+" + String.format(component, "(runner = mpi)", "fs0") + String.format(component, "", "fs1");
+
+        JobView job = awaitEnd(client, submit(client, "allreduce", jdf).id(), Duration.ofSeconds(120));
+
+        assertThat(job.state()).as(job.history() + "\n" + read(dir.resolve("ranks.err"))).isEqualTo("FINISHED");
+        assertThat(job.nodes()).extracting(NodeView::exitStatus).containsOnly(0);
+        List<String> ranks = Files.readAllLines(out).stream().filter(l -> l.startsWith("rank ")).sorted().toList();
+        assertThat(ranks).hasSize(4).allSatisfy(l -> assertThat(l).matches("rank \\d of 4 on fs[01]-n\\d+: 6"));
+        List<String> hosts = job.nodes().stream().map(NodeView::host).sorted().toList();
+        assertThat(ranks).extracting(l -> l.replaceFirst(".* on (\\S+):.*", "$1")).containsExactlyInAnyOrderElementsOf(hosts);
+        assertThat(TestScheduler.pilotsNamedFor(GridConfig.load(scheduler.config()), job.id())).as("no pilot left").isEmpty();
+        assertThat(processes("orted|" + program)).as("no MPI process left on any host").isEmpty();
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.exists(file) ? Files.readString(file) : "";
+        } catch (java.io.IOException e) {
+            return e.getMessage();
+        }
+    }
+
+    /** Processes of every host of the testbed (one kernel: namespaces do not hide them) whose command line matches. */
+    private static List<String> processes(String pattern) throws Exception {
+        Process p = new ProcessBuilder("pgrep", "-af", pattern).redirectErrorStream(true).start();
+        String found = new String(p.getInputStream().readAllBytes());
+        p.waitFor();
+        return found.lines().filter(l -> !l.contains("pgrep")).toList();
+    }
+}

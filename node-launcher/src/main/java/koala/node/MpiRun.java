@@ -1,0 +1,54 @@
+package koala.node;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import koala.common.api.NodeTask;
+
+/**
+ * How the first node of an MPI job runs it: the component's command under Open MPI's {@code mpirun},
+ * over a host file of the job's nodes in rank order, with Open MPI's daemons on the other nodes started
+ * through KOALA rather than SSH: {@code plm_rsh_agent} is a script of this launcher's that asks the
+ * scheduler ({@link MpiAgent}) to have the node on that host run the daemon, so every rank lives in
+ * its node's process tree and dies with the job. The daemons stay attached
+ * ({@code orte_leave_session_attached}): a daemon's node lives as long as its daemon.
+ */
+final class MpiRun {
+    private MpiRun() {
+    }
+
+    /** The files this run needs (host file, launch agent) in {@code dir}; the task as this node runs it. */
+    static NodeTask under(NodeTask task, Path dir, String java, String classpath) throws IOException {
+        Path hostfile = Files.writeString(dir.resolve("hosts"), hostfile(task.mpiHosts()));
+        Path agent = dir.resolve("koala-rsh");
+        Files.writeString(agent, "#!/bin/sh\n# Open MPI's launch agent: asks KOALA to start the daemon on the job's node there\n"
+                + "exec " + quote(java) + " -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xshare:auto -cp " + quote(classpath)
+                + " koala.node.MpiAgent \"$@\"\n");
+        Files.setPosixFilePermissions(agent, PosixFilePermissions.fromString("rwx------"));
+        List<String> arguments = new ArrayList<>(List.of("-np", Integer.toString(task.mpiHosts().size()),
+                "--hostfile", hostfile.toString(), "--mca", "plm_rsh_agent", agent.toString(),
+                "--mca", "plm_rsh_no_tree_spawn", "1", "--mca", "orte_leave_session_attached", "1",
+                "--mca", "btl", "tcp,self", task.executable()));
+        arguments.addAll(task.arguments());
+        return new NodeTask(task.action(), "mpirun", arguments, task.environment(), task.directory(), task.stdout(),
+                task.stderr(), task.maxWallSeconds(), task.mpiHosts());
+    }
+
+    /** One line per host, its slots the times it appears (hosts of one component are next to each other). */
+    static String hostfile(List<String> hosts) {
+        Map<String, Integer> slots = new LinkedHashMap<>();
+        hosts.forEach(h -> slots.merge(h, 1, Integer::sum));
+        StringBuilder s = new StringBuilder();
+        slots.forEach((host, n) -> s.append(host).append(" slots=").append(n).append('\n'));
+        return s.toString();
+    }
+
+    private static String quote(String word) {
+        return "'" + word.replace("'", "'\\''") + "'";
+    }
+}
