@@ -1,0 +1,8 @@
+"""KOALA's Python clients.
+
+- :mod:`koala.runner`: the framework runner's grow/shrink RPC (standard library only).
+- :mod:`koala.dask`: ``KoalaCluster``, a Dask cluster manager whose workers are KOALA nodes
+  (needs ``distributed``).
+"""
+
+__all__ = ["runner", "dask"]
