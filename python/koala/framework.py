@@ -191,6 +191,8 @@ class KoalaCli:
                 _stop(process)
                 for reader in readers:
                     reader.join(timeout=2)
+                for stream in (process.stdout, process.stderr):
+                    stream.close()
                 raise KoalaCliError(f"koala submit {jdf}: no end within {timeout:g} s", None,
                                     "\n".join(lines + errors), found.get("instance")) from None
             if line is None:
