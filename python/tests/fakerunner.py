@@ -10,6 +10,7 @@ stop real processes for them.
 import json
 import threading
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Optional
 
@@ -114,14 +115,24 @@ class FakeRunner:
 class Worker:
     node: str
     state: str = "STARTING"
+    idle_since: Optional[datetime] = None   # None: busy (while RUNNING)
+
+
+def iso(moment: datetime) -> str:
+    return moment.astimezone(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def now() -> datetime:
+    return datetime.now(timezone.utc)
 
 
 class WorkerRunner(FakeRunner):
     """A runner of instance ``instance`` that keeps its workers: grow, shrink, status, give-back."""
 
     def __init__(self, instance: int = 31, policy: str = "ondemand", f_max: int = 8, master: str = None,
-                 token: str = "s3cret-token"):
+                 token: str = "s3cret-token", t_idle: float = 0.0):
         super().__init__(token)
+        self.t_idle = t_idle
         self.instance = instance
         self.policy = policy
         self.f_max = f_max
@@ -133,6 +144,8 @@ class WorkerRunner(FakeRunner):
         self.ask: Optional[dict] = None          # the give-back ask
         self.on_grow: Callable[[str], None] = lambda node: None
         self.on_release: Callable[[str], None] = lambda node: None
+        self.on_shrink_request: Callable[[str, list], None] = lambda path, nodes: None
+        self.activities: list[tuple[str, dict]] = []
         self.state = "RUNNING"
 
     def route(self, request: Request) -> Any:
@@ -148,6 +161,8 @@ class WorkerRunner(FakeRunner):
                 return {"ask": self.ask} if self.ask else {}
             if key == ("POST", "/give-back"):
                 return self.shrink(request.body, give_back=True)
+            if request.method == "POST" and request.path.startswith("/workers/") and request.path.endswith("/activity"):
+                return self.activity(request.path.split("/")[2], request.body)
         return None
 
     def status(self) -> dict:
@@ -155,12 +170,15 @@ class WorkerRunner(FakeRunner):
                      "state": "RUNNING", "busy": True, "cpuPercent": 1.0, "orchestrators": 0},
                     {"node": f"{self.instance}.1.0", "role": "orchestrator", "site": "fs0", "host": "127.0.0.1",
                      "state": "RUNNING", "busy": True, "cpuPercent": 0.0, "orchestrators": 0}]
-        entities += [{"node": w.node, "role": "worker", "site": "fs0", "host": "127.0.0.1", "state": w.state,
-                      "busy": w.state == "RUNNING", "cpuPercent": 0.0, "orchestrators": 0}
-                     for w in self.workers.values()]
+        for w in self.workers.values():
+            entity = {"node": w.node, "role": "worker", "site": "fs0", "host": "127.0.0.1", "state": w.state,
+                      "busy": w.state == "RUNNING" and w.idle_since is None, "cpuPercent": 0.0, "orchestrators": 0}
+            if w.state == "RUNNING" and w.idle_since is not None:
+                entity["idleSince"] = iso(w.idle_since)
+            entities.append(entity)
         answer = {"instance": self.instance, "name": "dask", "state": self.state, "policy": self.policy,
                   "settings": [f"fMax = {self.f_max} from jdf"], "entities": entities,
-                  "events": [], "tIdleMillis": 30000, "samplePeriodMillis": 5000}
+                  "events": [], "tIdleMillis": int(self.t_idle * 1000), "samplePeriodMillis": 5000}
         if self.master:
             answer["master"] = self.master
         return answer
@@ -200,11 +218,14 @@ class WorkerRunner(FakeRunner):
             return 400, {"error": "nodes: missing", "field": "nodes"}
         strangers = [n for n in nodes if n not in self.workers]
         if strangers:
-            return 409, {"error": f"{strangers[0]} is not a worker of instance {self.instance}", "field": "nodes"}
+            return 409, {"error": f"node {strangers[0]} is not a worker of instance {self.instance}",
+                         "field": "nodes"}
+        self.on_shrink_request("/give-back" if give_back else "/shrink", list(nodes))
         released, refused = [], []
         for node in nodes:
-            if node in self.refuse_shrink:
-                refused.append({"node": node, "reason": self.refuse_shrink[node]})
+            why = self.refuse_shrink.get(node) or (None if give_back else self.why_kept(self.workers[node]))
+            if why:
+                refused.append({"node": node, "reason": why})
             else:
                 released.append(node)
         if give_back and self.ask:
@@ -218,7 +239,27 @@ class WorkerRunner(FakeRunner):
         return {"released": released, "refused": refused,
                 "reason": f"released {len(released)}" if released else "nothing released"}
 
+    def why_kept(self, worker: Worker) -> Optional[str]:
+        """OnDemand's rule: a running worker idle at least t_idle goes."""
+        if worker.state != "RUNNING":
+            return "not a worker of this instance"
+        if worker.idle_since is None:
+            return "busy"
+        idle = (now() - worker.idle_since).total_seconds()
+        if idle < self.t_idle:
+            return f"{worker.node} idle {idle:.3f} s < t_idle {self.t_idle:g} s"
+        return None
+
+    def activity(self, node: str, body: dict) -> Any:
+        worker = self.workers.get(node)
+        if worker is None or worker.state != "RUNNING":
+            return 409, {"error": f"node {node} is not a running worker of instance {self.instance}"}
+        self.activities.append((node, body))
+        worker.idle_since = None if body["busy"] else datetime.fromisoformat(body["since"].replace("Z", "+00:00"))
+        return {"node": node, "busy": body["busy"]}
+
     def report_in(self, node: str):
         with self.lock:
             if node in self.workers:
                 self.workers[node].state = "RUNNING"
+                self.workers[node].idle_since = now()
