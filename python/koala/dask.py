@@ -213,7 +213,11 @@ class KoalaCluster(Cluster):
         super().__init__(asynchronous=asynchronous, loop=loop, quiet=quiet, name=name)
         if not asynchronous:
             self._loop_runner.start()
-            self.sync(self._start)
+            try:
+                self.sync(self._start)
+            except BaseException:
+                self._loop_runner.stop()
+                raise
 
     # -- what Dask reads ----------------------------------------------------------------------------
 

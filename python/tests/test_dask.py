@@ -4,6 +4,7 @@ scheduler and workers in this process (tests/daskgrid.py) standing in for KOALA'
 import logging
 import os
 import shlex
+import shutil
 import socket
 import subprocess
 import sys
@@ -44,6 +45,7 @@ class KoalaClusterTest(unittest.TestCase):
         from daskgrid import DaskGrid
         logging.getLogger("distributed").setLevel(logging.ERROR)
         self.dir = Path(tempfile.mkdtemp(prefix="koala-dask-test-"))
+        self.addCleanup(shutil.rmtree, self.dir, True)
         self.grid = DaskGrid()
         self.addCleanup(self.grid.close)
         self.runner = WorkerRunner(master=self.grid.master, f_max=8).start()
@@ -114,7 +116,8 @@ class KoalaClusterTest(unittest.TestCase):
 
     def test_scale_3_grows_3_workers_named_after_their_nodes(self):
         cluster = self.cluster()
-        client = self.client(cluster)
+        client = cluster.get_client()
+        self.addCleanup(client.close)
         cluster.scale(3)
         self.assertEqual([{"nodes": 3, "role": "worker"}], self.grows())
         self.assertEqual({"31.2.0", "31.2.1", "31.2.2"}, cluster.requested)
@@ -328,6 +331,7 @@ class NodeCommandsTest(unittest.TestCase):
         env.update(KOALA_ENTITY_HOST="127.0.0.1", KOALA_ENTITY_PORT=str(port), KOALA_NODE_ID="31.2.0",
                    KOALA_MASTER=f"127.0.0.1:{port}")
         work = tempfile.mkdtemp(prefix="koala-node-")
+        self.addCleanup(shutil.rmtree, work, True)
         master = subprocess.Popen(["/bin/sh", "-c", framework.scheduler_command()], cwd=work, env=env,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.addCleanup(self.stop, master)

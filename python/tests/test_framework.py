@@ -1,5 +1,6 @@
 """koala.framework: the framework JDF's text and the koala CLI, against a stand-in CLI (tests/fakecli.py)."""
 
+import shutil
 import sys
 import tempfile
 import time
@@ -77,6 +78,7 @@ class JdfTest(unittest.TestCase):
 class KoalaCliTest(unittest.TestCase):
     def setUp(self):
         self.dir = Path(tempfile.mkdtemp(prefix="koala-cli-test-"))
+        self.addCleanup(shutil.rmtree, self.dir, True)
         self.koala = fakecli.write(self.dir)
         self.jdf = self.dir / "x.jdf"
         self.jdf.write_text("+( &(jobType = framework) )\n")
