@@ -85,6 +85,7 @@ class DaskFramework:
     python_flags: Sequence[str] = ("-P",)
     environment: Mapping[str, str] = field(default_factory=dict)
     dashboard: bool = True
+    site: Optional[str] = None
 
     def scheduler_command(self) -> str:
         """The master's shell command: dask-scheduler on the address KOALA's launcher gives it."""
@@ -106,7 +107,7 @@ class DaskFramework:
         return framework_jdf(
             self.name, ("/bin/sh", ["-c", self.scheduler_command()]), ("/bin/sh", ["-c", self.worker_command()]),
             orchestrator=("/bin/sleep", ["infinity"]), workers=self.workers, provisioning=self.provisioning,
-            settings=dict(self.settings), environment=dict(self.environment) or None,
+            settings=dict(self.settings), environment=dict(self.environment) or None, site=self.site,
             comment=f"Dask on KOALA ({self.provisioning} provisioning): the master runs dask-scheduler, each "
                     "worker dask-worker named after its KOALA node; the orchestrator node only waits.")
 
@@ -147,6 +148,8 @@ class KoalaCluster(Cluster):
         (``-P``: the node's working directory is not put on the module path).
     environment: variables given to every entity (the JDF's ``environment``).
     dashboard: run the scheduler's dashboard (on a free port; it needs ``bokeh`` on the nodes).
+    site: the cluster (SGE cell) every node of the instance is placed on, for grids whose sites'
+        nodes cannot all reach one another or the client; None lets KOALA place each grow.
     koala: the ``koala`` command (a path or argument list; default: on the PATH, else this checkout's
         ``bin/koala``); koala_env: its environment.
     jdf_dir: where the JDF is written (default ``KOALA_HOME/dask``).
@@ -168,7 +171,8 @@ class KoalaCluster(Cluster):
                  worker_nthreads: int = 1, worker_memory: str = "auto", worker_options: Sequence[str] = (),
                  scheduler_options: Sequence[str] = (), python: str = "/usr/bin/python3",
                  python_flags: Sequence[str] = ("-P",), environment: Optional[Mapping[str, str]] = None,
-                 dashboard: bool = True, koala: Any = None, koala_env: Optional[Mapping[str, str]] = None,
+                 dashboard: bool = True, site: Optional[str] = None, koala: Any = None,
+                 koala_env: Optional[Mapping[str, str]] = None,
                  jdf_dir: Any = None, poll_interval: Any = "2s", retry_after: Any = "30s",
                  report_activity: bool = True, runner_timeout: float = 30.0, submit_timeout: float = 420.0,
                  connect_timeout: float = 120.0, asynchronous: bool = False, loop=None,
@@ -190,7 +194,7 @@ class KoalaCluster(Cluster):
         jdf_settings.update(settings or {})
         self.framework = DaskFramework(name, int(workers), self.provisioning, jdf_settings, int(worker_nthreads),
                                        str(worker_memory), tuple(worker_options), tuple(scheduler_options), python,
-                                       tuple(python_flags), dict(environment or {}), dashboard)
+                                       tuple(python_flags), dict(environment or {}), dashboard, site)
         self._cli = koala if isinstance(koala, KoalaCli) else KoalaCli(koala, env=koala_env)
         self._jdf_dir = Path(jdf_dir) if jdf_dir is not None else koala_home() / "dask"
         self._poll_interval = parse_timedelta(poll_interval, "seconds")

@@ -65,12 +65,14 @@ def seconds(duration: Union[int, float, str]) -> int:
 def framework_jdf(name: str, master: Command, worker: Command, *,
                   orchestrator: Command = ("/bin/sleep", ["infinity"]), workers: int = 0,
                   provisioning: str = "ondemand", settings: Optional[Mapping[str, object]] = None,
-                  environment: Optional[Mapping[str, str]] = None, comment: Optional[str] = None) -> str:
+                  environment: Optional[Mapping[str, str]] = None, site: Optional[str] = None,
+                  comment: Optional[str] = None) -> str:
     """The text of a framework JDF.
 
     ``settings`` are the framework-level attributes (``fMax``, ``tIdle``, ``tIdleFactor``, ``uMin``,
     ``uMax``, ``samplePeriod``, ``weight``, ``minShare``, ``pool``, ``reserve``, ``placement``, ...),
-    written as given (None values are left out); ``environment`` is given to every role. KOALA's own
+    written as given (None values are left out); ``environment`` is given to every role; ``site`` pins
+    every role's nodes to that cluster (``resourceManagerContact``). KOALA's own
     checks (``koala validate``) apply when it is submitted: an orchestrator component is required,
     the master is one node, ``fMax`` is not below ``workers``.
     """
@@ -83,18 +85,19 @@ def framework_jdf(name: str, master: Command, worker: Command, *,
     lines = []
     if comment:
         lines.append("(* " + comment.replace("*)", "* )") + " *)")
-    head = [("jobType", "framework"), ("name", name), ("role", "master"), ("count", 1)]
+    pinned = [("resourceManagerContact", site)] if site else []
+    head = [("jobType", "framework"), ("name", name), ("role", "master"), ("count", 1)] + pinned
     head += [("provisioning", provisioning)] + list(settings.items())
-    lines.append("+( &" + _relations(head, master, environment, first=True))
+    lines.append("+( &" + _relations(head, master, environment))
     lines.append(" )")
-    lines.append(" ( &" + _relations([("role", "orchestrator"), ("count", 1)], orchestrator, environment))
+    lines.append(" ( &" + _relations([("role", "orchestrator"), ("count", 1)] + pinned, orchestrator, environment))
     lines.append(" )")
-    lines.append(" ( &" + _relations([("role", "worker"), ("count", workers)], worker, environment))
+    lines.append(" ( &" + _relations([("role", "worker"), ("count", workers)] + pinned, worker, environment))
     lines.append(" )")
     return "\n".join(lines) + "\n"
 
 
-def _relations(pairs: list, command: Command, environment: Optional[Mapping[str, str]], first: bool = False) -> str:
+def _relations(pairs: list, command: Command, environment: Optional[Mapping[str, str]]) -> str:
     executable, arguments = command
     if not str(executable).startswith("/") and not str(executable).startswith("${"):
         raise ValueError(f"executable: {executable!r} is not an absolute path")

@@ -66,6 +66,10 @@ class JdfTest(unittest.TestCase):
             "    (environment = (OMP_NUM_THREADS 1))\n"
             " )\n", text)
 
+    def test_a_site_pins_every_role(self):
+        text = framework_jdf("x", ("/bin/true", []), ("/bin/true", []), site="fs0")
+        self.assertEqual(3, text.count("(resourceManagerContact = fs0)"))
+
     def test_refuses_what_koala_would(self):
         with self.assertRaises(ValueError):
             framework_jdf("x", ("python3", []), ("/bin/true", []))
