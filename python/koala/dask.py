@@ -425,16 +425,19 @@ class KoalaCluster(Cluster):
         return super().adapt(Adaptive=Adaptive, minimum=minimum, maximum=maximum, **kwargs)
 
     async def _correct(self, asked: bool = False) -> None:
-        """Brings the workers towards the target set by ``scale``."""
+        """Brings the workers towards the target set by ``scale``: grows what is missing (when ``scale`` asks,
+        or when workers were lost since), releases what is too many as KOALA lets them go."""
         async with self._lock:
             if self._target is None or self.status != Status.running:
                 return
             await self._refresh()
             have = self.requested
-            if self._target > len(have) and asked:
+            if self._target > len(have) and (asked or time.monotonic() >= self._grow_blocked_until):
+                # asked by scale(), or a worker was lost since: what KOALA does not grant is not asked again
                 result = await self._grow(self._target - len(have))
-                if result is not None and result.granted < result.requested:
-                    self._target = len(have) + result.granted
+                if result is None or result.granted < result.requested:
+                    self._target = len(have) + (result.granted if result else 0)
+                    self._grow_blocked_until = time.monotonic() + self._retry_after
                 await self._refresh()
             elif self._target < len(have):
                 excess = len(have) - self._target

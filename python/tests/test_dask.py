@@ -175,6 +175,17 @@ class KoalaClusterTest(unittest.TestCase):
         time.sleep(0.5)
         self.assertEqual(1, len(self.grows()), "Dask sees the workers that came; no grow again until asked")
 
+    def test_a_lost_worker_is_grown_again_towards_the_target(self):
+        cluster = self.cluster()
+        client = self.client(cluster)
+        cluster.scale(2)
+        client.wait_for_workers(2, timeout=20)
+        with self.runner.lock:   # KOALA lost the node (its pilot killed, say)
+            del self.runner.workers["31.2.0"]
+        wait_for(lambda: len(self.grows()) == 2, what="a grow for the lost worker")
+        self.assertEqual({"nodes": 1, "role": "worker"}, self.grows()[1])
+        wait_for(lambda: cluster.requested == {"31.2.1", "31.2.2"}, what="the new worker")
+
     def test_a_grow_granted_none_is_logged(self):
         self.runner.grid_idle = 0
         cluster = self.cluster()
