@@ -13,7 +13,8 @@ from distributed import Scheduler, Worker
 
 
 class DaskGrid:
-    def __init__(self):
+    def __init__(self, directory):
+        self.directory = str(directory)   # the workers' local directory
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
@@ -46,7 +47,8 @@ class DaskGrid:
         runner.on_release = released
 
     async def _worker(self, name, runner):
-        worker = Worker(self.scheduler.address, name=name, nthreads=1, host="127.0.0.1", dashboard=False)
+        worker = Worker(self.scheduler.address, name=name, nthreads=1, host="127.0.0.1", dashboard=False,
+                        local_directory=self.directory)
         await worker
         self.workers[name] = worker
         if runner is not None:

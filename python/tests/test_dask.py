@@ -46,7 +46,7 @@ class KoalaClusterTest(unittest.TestCase):
         logging.getLogger("distributed").setLevel(logging.ERROR)
         self.dir = Path(tempfile.mkdtemp(prefix="koala-dask-test-"))
         self.addCleanup(shutil.rmtree, self.dir, True)
-        self.grid = DaskGrid()
+        self.grid = DaskGrid(self.dir / "workers")
         self.addCleanup(self.grid.close)
         self.runner = WorkerRunner(master=self.grid.master, f_max=8).start()
         self.addCleanup(self.runner.stop)
@@ -338,11 +338,11 @@ class NodeCommandsTest(unittest.TestCase):
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
-        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-        env.update(KOALA_ENTITY_HOST="127.0.0.1", KOALA_ENTITY_PORT=str(port), KOALA_NODE_ID="31.2.0",
-                   KOALA_MASTER=f"127.0.0.1:{port}")
         work = tempfile.mkdtemp(prefix="koala-node-")
         self.addCleanup(shutil.rmtree, work, True)
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        env.update(TMPDIR=work, KOALA_ENTITY_HOST="127.0.0.1", KOALA_ENTITY_PORT=str(port), KOALA_NODE_ID="31.2.0",
+                   KOALA_MASTER=f"127.0.0.1:{port}")
         master = subprocess.Popen(["/bin/sh", "-c", framework.scheduler_command()], cwd=work, env=env,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.addCleanup(self.stop, master)
