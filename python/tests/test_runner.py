@@ -1,0 +1,281 @@
+"""koala.runner against a runner served in-process (tests/fakerunner.py)."""
+
+import json
+import os
+import socket
+import sys
+import tempfile
+import threading
+import time
+import unittest
+from datetime import datetime, timezone
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from koala.runner import (GiveBackAsk, GrowResult, Refusal, RunnerClient, RunnerError,  # noqa: E402
+                          RunnerTimeout, RunnerUnreachable, ShrinkResult, state_file)
+from fakerunner import FakeRunner  # noqa: E402
+
+TOKEN = "s3cret-token"
+
+STATUS = {
+    "instance": 31, "name": "dask-demo", "state": "RUNNING", "policy": "ondemand",
+    "settings": ["provisioning = ondemand from jdf", "fMax = 12 from jdf"],
+    "master": "fs0-n3:40123",
+    "entities": [
+        {"node": "31.0.0", "role": "master", "site": "fs0", "host": "fs0-n3", "state": "RUNNING", "busy": True,
+         "cpuPercent": 2.5, "orchestrators": 0},
+        {"node": "31.1.0", "role": "orchestrator", "site": "fs0", "host": "fs0-n4", "state": "RUNNING",
+         "busy": True, "cpuPercent": 0.0, "orchestrators": 0},
+        {"node": "31.2.0", "role": "worker", "site": "fs1", "host": "fs1-n2", "state": "RUNNING", "busy": False,
+         "cpuPercent": 0.0, "idleSince": "2026-11-21T12:00:00.250Z", "orchestrators": 0},
+        {"node": "31.2.1", "role": "worker", "site": "fs1", "state": "STARTING", "busy": False,
+         "cpuPercent": 0.0, "orchestrators": 0},
+    ],
+    "events": ["12:00:00 grow 2 workers [31.2.0, 31.2.1]: on the framework's request"],
+    "tIdleMillis": 30000, "samplePeriodMillis": 5000,
+}
+
+
+class RunnerClientTest(unittest.TestCase):
+    def setUp(self):
+        self.runner = FakeRunner(TOKEN).start()
+        self.client = RunnerClient(self.runner.url, TOKEN, timeout=5)
+
+    def tearDown(self):
+        self.runner.stop()
+
+    def last(self):
+        return self.runner.requests[-1]
+
+    def test_every_call_carries_the_token_as_a_bearer(self):
+        self.runner.on("GET", "/status", STATUS)
+        self.client.status()
+        self.assertEqual(f"Bearer {TOKEN}", self.last().headers["Authorization"])
+
+    def test_status_reads_entities_master_and_settings(self):
+        self.runner.on("GET", "/status", STATUS)
+        status = self.client.status()
+        self.assertEqual((31, "RUNNING", "ondemand", "fs0-n3:40123"),
+                         (status.instance, status.state, status.policy, status.master))
+        self.assertEqual(["31.2.0", "31.2.1"], [w.node for w in status.workers()])
+        first = status.workers()[0]
+        self.assertTrue(first.running)
+        self.assertEqual(datetime(2026, 11, 21, 12, 0, 0, 250000, tzinfo=timezone.utc), first.idle_since)
+        self.assertFalse(status.workers()[1].running)
+        self.assertIsNone(status.workers()[1].host)
+        self.assertEqual((30000, 5000), (status.t_idle_millis, status.sample_period_millis))
+
+    def test_grow_posts_nodes_and_role_worker(self):
+        self.runner.on("POST", "/grow", {"requested": 2, "granted": 2, "nodes": ["31.2.0", "31.2.1"],
+                                         "reason": None})
+        result = self.client.grow(2)
+        self.assertEqual({"nodes": 2, "role": "worker"}, self.last().body)
+        self.assertEqual("application/json", self.last().headers["Content-Type"])
+        self.assertEqual(GrowResult(2, 2, ["31.2.0", "31.2.1"], None), result)
+
+    def test_grow_with_a_request_id_sends_it(self):
+        self.runner.on("POST", "/grow", {"requested": 5, "granted": 1, "nodes": ["31.2.4"],
+                                         "reason": "grow 1 of 5 requested: F_max 3 leaves room for 1"})
+        result = self.client.grow(5, request_id="batch-17")
+        self.assertEqual({"nodes": 5, "role": "worker", "requestId": "batch-17"}, self.last().body)
+        self.assertEqual((5, 1, "grow 1 of 5 requested: F_max 3 leaves room for 1"),
+                         (result.requested, result.granted, result.reason))
+
+    def test_shrink_names_the_nodes(self):
+        self.runner.on("POST", "/shrink", {"released": ["31.2.0"], "refused": [
+            {"node": "31.2.1", "reason": "31.2.1 idle since 12:27:47, 3 s < t_idle 4 s"}], "reason": "released 1"})
+        result = self.client.shrink(["31.2.0", "31.2.1"])
+        self.assertEqual({"nodes": ["31.2.0", "31.2.1"]}, self.last().body)
+        self.assertEqual(ShrinkResult(["31.2.0"], [Refusal("31.2.1", "31.2.1 idle since 12:27:47, 3 s < t_idle 4 s")],
+                                      "released 1"), result)
+
+    def test_shrink_refuses_one_string_for_a_list(self):
+        with self.assertRaises(TypeError):
+            self.client.shrink("31.2.0")
+        self.assertEqual([], self.runner.requests)
+
+    def test_shrink_idle_posts_idle_true(self):
+        self.runner.on("POST", "/shrink", {"released": [], "refused": []})
+        result = self.client.shrink_idle()
+        self.assertEqual({"idle": True}, self.last().body)
+        self.assertEqual(ShrinkResult([], [], None), result)
+
+    def test_give_back_ask_reads_the_ask_or_none(self):
+        self.runner.on("GET", "/give-back", {"ask": {"workers": 1, "by": "2026-11-21T12:01:00Z",
+                                                     "reason": "fair share 2 of 4 nodes"}})
+        self.assertEqual(GiveBackAsk(1, datetime(2026, 11, 21, 12, 1, tzinfo=timezone.utc),
+                                     "fair share 2 of 4 nodes"), self.client.give_back_ask())
+        self.assertEqual(("GET", None), (self.last().method, self.last().body))
+        self.runner.on("GET", "/give-back", {})
+        self.assertIsNone(self.client.give_back_ask())
+        self.runner.on("GET", "/give-back", {"ask": None})
+        self.assertIsNone(self.client.give_back_ask())
+
+    def test_give_back_posts_the_chosen_nodes(self):
+        self.runner.on("POST", "/give-back", {"released": ["31.2.1"], "refused": [
+            {"node": "31.2.0", "reason": "only 1 asked back"}], "reason": "gave back 1"})
+        result = self.client.give_back(["31.2.1", "31.2.0"])
+        self.assertEqual({"nodes": ["31.2.1", "31.2.0"]}, self.last().body)
+        self.assertEqual(["31.2.1"], result.released)
+        self.assertEqual("only 1 asked back", result.refused[0].reason)
+
+    def test_activity_posts_busy_and_since_in_utc(self):
+        self.runner.on("POST", "/workers/31.2.0/activity", lambda r: {"node": "31.2.0", "busy": r.body["busy"]})
+        since = datetime(2026, 11, 21, 13, 0, 0, tzinfo=timezone.utc)
+        self.assertEqual({"node": "31.2.0", "busy": False}, self.client.activity("31.2.0", False, since))
+        self.assertEqual({"busy": False, "since": "2026-11-21T13:00:00.000Z"}, self.last().body)
+        self.client.activity("31.2.0", True)
+        self.assertEqual({"busy": True}, self.last().body)
+
+    def test_figure_posts_the_value(self):
+        self.runner.on("POST", "/figure", {"value": 1.25})
+        self.assertEqual({"value": 1.25}, self.client.figure(1.25))
+        self.assertEqual({"value": 1.25}, self.last().body)
+
+    def test_a_wrong_token_is_a_401_runner_error(self):
+        client = RunnerClient(self.runner.url, "not-the-token", timeout=5)
+        with self.assertRaises(RunnerError) as caught:
+            client.status()
+        self.assertEqual((401, "token: wrong token for instance 31", None, False),
+                         (caught.exception.status, caught.exception.error, caught.exception.field,
+                          caught.exception.transient))
+        self.assertNotIsInstance(caught.exception, RunnerUnreachable)
+
+    def test_a_409_carries_the_field(self):
+        self.runner.on("POST", "/shrink", (409, {"error": "31.0.0 is not a worker of instance 31", "field": "nodes"}))
+        with self.assertRaises(RunnerError) as caught:
+            self.client.shrink(["31.0.0"])
+        self.assertEqual((409, "31.0.0 is not a worker of instance 31", "nodes"),
+                         (caught.exception.status, caught.exception.error, caught.exception.field))
+        self.assertIn("409 (nodes): 31.0.0 is not a worker", str(caught.exception))
+
+    def test_a_400_carries_the_field(self):
+        self.runner.on("POST", "/grow", (400, {"error": "nodes: 0: ask for at least 1 node", "field": "nodes"}))
+        with self.assertRaises(RunnerError) as caught:
+            self.client.grow(0)
+        self.assertEqual((400, "nodes"), (caught.exception.status, caught.exception.field))
+        self.assertFalse(caught.exception.transient)
+
+    def test_a_503_from_the_runner_is_transient(self):
+        self.runner.on("POST", "/grow", (503, {"error": "the scheduler is busy; try again"}))
+        with self.assertRaises(RunnerError) as caught:
+            self.client.grow(1)
+        self.assertTrue(caught.exception.transient)
+        self.assertNotIsInstance(caught.exception, RunnerUnreachable)
+
+    def test_an_answer_that_is_not_json(self):
+        self.runner.on("GET", "/status", (500, None))
+        with self.assertRaises(RunnerError) as caught:
+            self.client.status()
+        self.assertEqual(500, caught.exception.status)
+
+    def test_a_url_with_a_path_keeps_it(self):
+        self.runner.on("GET", "/base/status", STATUS)
+        RunnerClient(self.runner.url + "/base/", TOKEN, timeout=5).status()
+        self.assertEqual("/base/status", self.last().path)
+
+
+class FailuresTest(unittest.TestCase):
+    def test_connection_refused_is_unreachable_and_transient(self):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        client = RunnerClient(f"http://127.0.0.1:{port}", TOKEN, timeout=5)
+        with self.assertRaises(RunnerUnreachable) as caught:
+            client.status()
+        self.assertEqual((503, True), (caught.exception.status, caught.exception.transient))
+        self.assertIn("connection refused", caught.exception.error)
+        self.assertNotIsInstance(caught.exception, RunnerTimeout)
+
+    def test_a_runner_that_never_answers_times_out_within_the_time_out(self):
+        with socket.socket() as silent:  # listens, never accepts nor answers
+            silent.bind(("127.0.0.1", 0))
+            silent.listen(8)
+            client = RunnerClient(f"http://127.0.0.1:{silent.getsockname()[1]}", TOKEN, timeout=0.5)
+            started = time.monotonic()
+            with self.assertRaises(RunnerTimeout) as caught:
+                client.grow(1)
+            took = time.monotonic() - started
+        self.assertGreaterEqual(took, 0.45)
+        self.assertLess(took, 1.5)
+        self.assertEqual((504, True), (caught.exception.status, caught.exception.transient))
+        self.assertIsInstance(caught.exception, RunnerUnreachable)
+        self.assertIn("within 0.5 s", str(caught.exception))
+
+    def test_an_answer_trickling_in_times_out_as_a_whole(self):
+        """Each byte comes within the time-out, the whole answer does not: the call's deadline fires."""
+        stop = threading.Event()
+
+        def trickle(handler):
+            handler.send_response(200)
+            handler.send_header("Content-Length", "1000")
+            handler.end_headers()
+            for _ in range(1000):
+                if stop.is_set():
+                    return
+                handler.wfile.write(b" ")
+                handler.wfile.flush()
+                time.sleep(0.05)
+
+        runner = FakeRunner(TOKEN)
+        handler_class = runner.handler
+        handler_class._serve = lambda self: trickle(self)
+        handler_class.do_GET = handler_class._serve
+        runner.start()
+        try:
+            client = RunnerClient(runner.url, TOKEN, timeout=0.6)
+            started = time.monotonic()
+            with self.assertRaises(RunnerTimeout):
+                client.status()
+            self.assertLess(time.monotonic() - started, 1.5)
+        finally:
+            stop.set()
+            runner.stop()
+
+
+class ConstructionTest(unittest.TestCase):
+    def test_from_environment(self):
+        client = RunnerClient.from_environment(environ={"KOALA_RUNNER_URL": "http://127.0.0.1:7501",
+                                                        "KOALA_RUNNER_TOKEN": "t"}, timeout=3)
+        self.assertEqual(("http://127.0.0.1:7501", 3.0), (client.url, client.timeout))
+        with self.assertRaises(RuntimeError):
+            RunnerClient.from_environment(environ={"KOALA_RUNNER_URL": "http://127.0.0.1:7501"})
+
+    def test_from_state_file_reads_url_and_token(self):
+        with FakeRunner(TOKEN) as runner, tempfile.TemporaryDirectory() as home:
+            runner.on("GET", "/status", STATUS)
+            path = state_file(31, home)
+            self.assertEqual(Path(home, "runners", "runner-31.json"), path)
+            path.parent.mkdir()
+            # the fields around url and token as the runner writes them (RunnerState)
+            path.write_text(json.dumps({"instance": 31, "url": runner.url, "token": TOKEN, "pid": 4242,
+                                        "launch": {}, "book": {"state": "RUNNING"}}))
+            self.assertEqual(31, RunnerClient.from_state_file(path).status().instance)
+            path.write_text(json.dumps({"instance": 31, "url": runner.url}))
+            with self.assertRaises(ValueError):
+                RunnerClient.from_state_file(path)
+
+    def test_state_file_follows_koala_home(self):
+        old = os.environ.get("KOALA_HOME")
+        os.environ["KOALA_HOME"] = "/srv/koala"
+        try:
+            self.assertEqual(Path("/srv/koala/runners/runner-7.json"), state_file(7))
+        finally:
+            if old is None:
+                del os.environ["KOALA_HOME"]
+            else:
+                os.environ["KOALA_HOME"] = old
+
+    def test_bad_arguments(self):
+        for url, token, timeout in [("ftp://x", "t", 1), ("http://x", "", 1), ("http://x", "t", 0)]:
+            with self.assertRaises(ValueError):
+                RunnerClient(url, token, timeout)
+
+    def test_repr_hides_the_token(self):
+        self.assertNotIn("s3cret", repr(RunnerClient("http://127.0.0.1:1", "s3cret", 2)))
+
+
+if __name__ == "__main__":
+    unittest.main()
