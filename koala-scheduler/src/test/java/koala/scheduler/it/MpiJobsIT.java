@@ -65,6 +65,28 @@ class MpiJobsIT {
         assertThat(processes("orted|" + program)).as("no MPI process left on any host").isEmpty();
     }
 
+    /**
+     * HPC Challenge (Debian's hpcc) with Debian's small example input (N 1000, a 2 x 2 process grid):
+     * it completes over the two clusters and says so in its result file.
+     */
+    @Test
+    void hpccCompletesOverTwoClusters() throws Exception {
+        Path dir = TestScheduler.nodeDir("koala-hpcc-it");
+        Files.copy(Path.of("/usr/share/doc/hpcc/examples/_hpccinf.txt"), dir.resolve("hpccinf.txt"));
+        String component = "(&%s(resourceManagerContact = \"%s\")(count = 2)(executable = \"/usr/bin/hpcc\")"
+                + "(directory = \"" + dir + "\")(stdout = \"" + dir.resolve("hpcc.out") + "\")(stderr = \""
+                + dir.resolve("hpcc.err") + "\"))";
+        String jdf = "+" + String.format(component, "(runner = mpi)", "fs0") + String.format(component, "", "fs1");
+
+        JobView job = awaitEnd(client, submit(client, "hpcc", jdf).id(), Duration.ofSeconds(300));
+
+        assertThat(job.state()).as(job.history() + "\n" + read(dir.resolve("hpcc.err"))).isEqualTo("FINISHED");
+        String result = read(dir.resolve("hpccoutf.txt"));
+        assertThat(result).contains("CommWorldProcs=4").contains("Success=1");
+        assertThat(result.lines().filter(l -> l.startsWith("MaxPingPongLatency_usec=")).findFirst()).isPresent();
+        assertThat(processes("/usr/bin/hpcc|orted")).as("no MPI process left on any host").isEmpty();
+    }
+
     private static String read(Path file) {
         try {
             return Files.exists(file) ? Files.readString(file) : "";
