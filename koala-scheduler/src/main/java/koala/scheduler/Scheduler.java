@@ -479,8 +479,14 @@ final class Scheduler {
             return; // an allocation's nodes come and go; only its owner ends it
         }
         Optional<NodeClaim> lost = job.nodes().stream().filter(n -> n.state() == NodeState.LOST).findFirst();
+        Optional<NodeClaim> mpiFailed = job.description().mpi() ? job.nodes().stream()
+                .filter(n -> n.state() == NodeState.EXITED && n.exitStatus() != 0).findFirst() : Optional.empty();
         if (lost.isPresent()) {
             fire(job, JobEvent.BROKE, "node " + lost.get().id() + " on " + lost.get().site() + " was lost");
+        } else if (mpiFailed.isPresent() && !job.allExited()) {
+            // one MPI world: a daemon or mpirun that failed leaves the others waiting for it
+            fire(job, JobEvent.BROKE, howItEnded(mpiFailed.get()) + " on " + mpiFailed.get().host()
+                    + ": the MPI world cannot go on without it");
         } else if (job.allExited()) {
             List<NodeClaim> failed = job.nodes().stream().filter(n -> n.state() == NodeState.EXITED
                     && n.exitStatus() != 0).toList();

@@ -74,6 +74,27 @@ class MpiJobsTest {
         }
     }
 
+    /** A daemon that fails (here: segfaults, 139) while mpirun runs ends the job: mpirun would wait for it. */
+    @Test
+    void aDaemonThatFailsEndsTheWorld() {
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 4, "fs1", 4), Duration.ofSeconds(60))) {
+            long job = grid.scheduler.submit("mpi.jdf", JOB, "alice", null).id();
+            grid.tick(Duration.ofSeconds(1));
+            grid.arrive(job);
+            NodeClaim head = node(grid.store.nodes(job), "1.0.0");
+            grid.scheduler.nodes().task(head.id(), head.token());
+            grid.scheduler.nodes().mpiStart(head.id(), head.token(), "fs1-n1", List.of("orted"));
+            NodeClaim far = node(grid.store.nodes(job), "1.1.0");
+            grid.scheduler.nodes().task(far.id(), far.token());
+
+            grid.scheduler.nodes().exited(far.id(), far.token(), 139);
+
+            assertThat(grid.scheduler.status(job).state()).isEqualTo("FAILED");
+            assertThat(grid.scheduler.status(job).history()).last().satisfies(t -> assertThat(t.reason())
+                    .isEqualTo("node 1.1.0 exited with 139 on fs1-n1: the MPI world cannot go on without it"));
+        }
+    }
+
     private static NodeClaim node(List<NodeClaim> nodes, String id) {
         return nodes.stream().filter(n -> n.id().equals(id)).findFirst().orElseThrow();
     }

@@ -25,19 +25,27 @@ final class MpiRun {
     /** The files this run needs (host file, launch agent) in {@code dir}; the task as this node runs it. */
     static NodeTask under(NodeTask task, Path dir, String java, String classpath) throws IOException {
         Path hostfile = Files.writeString(dir.resolve("hosts"), hostfile(task.mpiHosts()));
-        Path agent = dir.resolve("koala-rsh");
+        Path agent = dir.resolve(AGENT);
         Files.writeString(agent, "#!/bin/sh\n# Open MPI's launch agent: asks KOALA to start the daemon on the job's node there\n"
                 + "exec " + quote(java) + " -XX:TieredStopAtLevel=1 -XX:+UseSerialGC -Xshare:auto -cp " + quote(classpath)
                 + " koala.node.MpiAgent \"$@\"\n");
         Files.setPosixFilePermissions(agent, PosixFilePermissions.fromString("rwx------"));
+        // the daemons check that the agent exists where they run too (they could start others): named
+        // through the PATH, found in this node's run directory here and as plain sh elsewhere
         List<String> arguments = new ArrayList<>(List.of("-np", Integer.toString(task.mpiHosts().size()),
-                "--hostfile", hostfile.toString(), "--mca", "plm_rsh_agent", agent.toString(),
+                "--hostfile", hostfile.toString(), "--mca", "plm_rsh_agent", AGENT + " : sh",
                 "--mca", "plm_rsh_no_tree_spawn", "1", "--mca", "orte_leave_session_attached", "1",
                 "--mca", "btl", "tcp,self", task.executable()));
         arguments.addAll(task.arguments());
-        return new NodeTask(task.action(), "mpirun", arguments, task.environment(), task.directory(), task.stdout(),
+        Map<String, String> env = new LinkedHashMap<>(task.environment());
+        env.put("PATH", dir + ":" + task.environment().getOrDefault("PATH", System.getenv().getOrDefault("PATH",
+                "/usr/bin:/bin")));
+        return new NodeTask(task.action(), "mpirun", arguments, env, task.directory(), task.stdout(),
                 task.stderr(), task.maxWallSeconds(), task.mpiHosts());
     }
+
+    /** The launch agent's name, in the run's directory on the first node only. */
+    static final String AGENT = "koala-rsh";
 
     /** One line per host, its slots the times it appears (hosts of one component are next to each other). */
     static String hostfile(List<String> hosts) {

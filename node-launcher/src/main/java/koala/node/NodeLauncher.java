@@ -127,12 +127,12 @@ public final class NodeLauncher {
     private int executeMpi(NodeTask task) throws IOException, InterruptedException {
         Path dir = java.nio.file.Files.createTempDirectory("koala-mpi-");
         try {
-            Map<String, String> env = new java.util.HashMap<>(task.environment());
+            NodeTask run = MpiRun.under(task, dir, ProcessHandle.current().info().command().orElse("java"),
+                    System.getProperty("java.class.path"));
+            Map<String, String> env = new java.util.HashMap<>(run.environment());
             env.put(MpiAgent.SCHEDULER, schedulerUrl.toString());
             env.put(MpiAgent.NODE, node);
             env.put(MpiAgent.TOKEN, token);
-            NodeTask run = MpiRun.under(task, dir, ProcessHandle.current().info().command().orElse("java"),
-                    System.getProperty("java.class.path"));
             return execute(new NodeTask(run.action(), run.executable(), run.arguments(), env, run.directory(),
                     run.stdout(), run.stderr(), run.maxWallSeconds()));
         } finally {

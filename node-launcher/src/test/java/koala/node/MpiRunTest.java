@@ -24,7 +24,7 @@ class MpiRunTest {
 
         assertThat(run.executable()).isEqualTo("mpirun");
         assertThat(run.arguments()).containsExactly("-np", "4", "--hostfile", dir.resolve("hosts").toString(),
-                "--mca", "plm_rsh_agent", dir.resolve("koala-rsh").toString(), "--mca", "plm_rsh_no_tree_spawn", "1",
+                "--mca", "plm_rsh_agent", "koala-rsh : sh", "--mca", "plm_rsh_no_tree_spawn", "1",
                 "--mca", "orte_leave_session_attached", "1", "--mca", "btl", "tcp,self", "/usr/bin/python3",
                 "allreduce.py");
         assertThat(Files.readString(dir.resolve("hosts")))
@@ -33,7 +33,8 @@ class MpiRunTest {
                 + "-XX:+UseSerialGC -Xshare:auto -cp '/opt/koala/lib/a.jar:/opt/koala/lib/b.jar' koala.node.MpiAgent "
                 + "\"$@\"\n");
         assertThat(Files.isExecutable(dir.resolve("koala-rsh"))).isTrue();
-        assertThat(run.environment()).isEqualTo(Map.of("A", "1"));
+        assertThat(run.environment()).containsEntry("A", "1").hasEntrySatisfying("PATH",
+                p -> assertThat(p).startsWith(dir + ":"));
     }
 
     @Test

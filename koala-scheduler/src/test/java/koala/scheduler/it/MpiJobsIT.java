@@ -61,8 +61,7 @@ class MpiJobsIT {
         assertThat(ranks).hasSize(4).allSatisfy(l -> assertThat(l).matches("rank \\d of 4 on fs[01]-n\\d+: 6"));
         List<String> hosts = job.nodes().stream().map(NodeView::host).sorted().toList();
         assertThat(ranks).extracting(l -> l.replaceFirst(".* on (\\S+):.*", "$1")).containsExactlyInAnyOrderElementsOf(hosts);
-        assertThat(TestScheduler.pilotsNamedFor(GridConfig.load(scheduler.config()), job.id())).as("no pilot left").isEmpty();
-        assertThat(processes("orted|" + program)).as("no MPI process left on any host").isEmpty();
+        awaitNothingLeft(job.id(), "orted|" + program);
     }
 
     /**
@@ -84,7 +83,14 @@ class MpiJobsIT {
         String result = read(dir.resolve("hpccoutf.txt"));
         assertThat(result).contains("CommWorldProcs=4").contains("Success=1");
         assertThat(result.lines().filter(l -> l.startsWith("MaxPingPongLatency_usec=")).findFirst()).isPresent();
-        assertThat(processes("/usr/bin/hpcc|orted")).as("no MPI process left on any host").isEmpty();
+        awaitNothingLeft(job.id(), "/usr/bin/hpcc|orted");
+    }
+
+    /** The job's pilots leave SGE and its processes every host (a pilot ends a moment after its launcher reports). */
+    private static void awaitNothingLeft(long job, String processes) {
+        org.awaitility.Awaitility.await("no pilot of job " + job + " and no MPI process left").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(500)).until(() -> TestScheduler.pilotsNamedFor(
+                        GridConfig.load(scheduler.config()), job).isEmpty() && processes(processes).isEmpty());
     }
 
     private static String read(Path file) {
