@@ -37,6 +37,7 @@ import concurrent.futures
 import functools
 import logging
 import math
+import os
 import re
 import shlex
 import time
@@ -56,7 +57,7 @@ from distributed.protocol.pickle import dumps
 from distributed.security import Security
 from distributed.utils import NoOpAwaitable, format_dashboard_link
 
-from koala.framework import KoalaCli, KoalaCliError, framework_jdf, seconds, write_jdf
+from koala.framework import KoalaCli, KoalaCliError, framework_jdf, local_site, seconds, write_jdf
 from koala.runner import GrowResult, RunnerClient, RunnerError, RunnerUnreachable, Status as RunnerStatus
 from koala.runner import koala_home, state_file
 
@@ -86,6 +87,7 @@ class DaskFramework:
     environment: Mapping[str, str] = field(default_factory=dict)
     dashboard: bool = True
     site: Optional[str] = None
+    master_site: Optional[str] = None
 
     def scheduler_command(self) -> str:
         """The master's shell command: dask-scheduler on the address KOALA's launcher gives it."""
@@ -108,8 +110,20 @@ class DaskFramework:
             self.name, ("/bin/sh", ["-c", self.scheduler_command()]), ("/bin/sh", ["-c", self.worker_command()]),
             orchestrator=("/bin/sleep", ["infinity"]), workers=self.workers, provisioning=self.provisioning,
             settings=dict(self.settings), environment=dict(self.environment) or None, site=self.site,
+            master_site=self.master_site,
             comment=f"Dask on KOALA ({self.provisioning} provisioning): the master runs dask-scheduler, each "
                     "worker dask-worker named after its KOALA node; the orchestrator node only waits.")
+
+
+def _master_site(master_site: Any, site: Optional[str], koala_env: Optional[Mapping[str, str]]) -> Optional[str]:
+    """Where the Dask scheduler goes: ``master_site`` as given, or with "auto" a site whose nodes this host
+    reaches when the grid also has remote sites (this process talks to the scheduler directly)."""
+    if master_site != "auto":
+        return master_site
+    if site:
+        return None
+    config = (koala_env or {}).get("KOALA_CONFIG") or os.environ.get("KOALA_CONFIG")
+    return local_site(config)
 
 
 class KoalaAdaptive(Adaptive):
@@ -150,6 +164,9 @@ class KoalaCluster(Cluster):
     dashboard: run the scheduler's dashboard (on a free port; it needs ``bokeh`` on the nodes).
     site: the cluster (SGE cell) every node of the instance is placed on, for grids whose sites'
         nodes cannot all reach one another or the client; None lets KOALA place each grow.
+    master_site: the cluster the Dask scheduler (the master) is placed on: this process talks to it
+        directly, so by default ("auto") on a grid with remote sites it is the configuration's first
+        local site (a remote site's nodes are private); None lets KOALA place it.
     koala: the ``koala`` command (a path or argument list; default: on the PATH, else this checkout's
         ``bin/koala``); koala_env: its environment.
     jdf_dir: where the JDF is written (default ``KOALA_HOME/dask``).
@@ -171,7 +188,8 @@ class KoalaCluster(Cluster):
                  worker_nthreads: int = 1, worker_memory: str = "auto", worker_options: Sequence[str] = (),
                  scheduler_options: Sequence[str] = (), python: str = "/usr/bin/python3",
                  python_flags: Sequence[str] = ("-P",), environment: Optional[Mapping[str, str]] = None,
-                 dashboard: bool = True, site: Optional[str] = None, koala: Any = None,
+                 dashboard: bool = True, site: Optional[str] = None, master_site: Any = "auto",
+                 koala: Any = None,
                  koala_env: Optional[Mapping[str, str]] = None,
                  jdf_dir: Any = None, poll_interval: Any = "2s", retry_after: Any = "30s",
                  report_activity: bool = True, runner_timeout: float = 30.0, submit_timeout: float = 420.0,
@@ -194,7 +212,8 @@ class KoalaCluster(Cluster):
         jdf_settings.update(settings or {})
         self.framework = DaskFramework(name, int(workers), self.provisioning, jdf_settings, int(worker_nthreads),
                                        str(worker_memory), tuple(worker_options), tuple(scheduler_options), python,
-                                       tuple(python_flags), dict(environment or {}), dashboard, site)
+                                       tuple(python_flags), dict(environment or {}), dashboard, site,
+                                       _master_site(master_site, site, koala_env))
         self._cli = koala if isinstance(koala, KoalaCli) else KoalaCli(koala, env=koala_env)
         self._jdf_dir = Path(jdf_dir) if jdf_dir is not None else koala_home() / "dask"
         self._poll_interval = parse_timedelta(poll_interval, "seconds")

@@ -25,8 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Mapping, Optional, Sequence, Union
 
+from koala.runner import koala_home
+
 __all__ = ["framework_jdf", "jdf_value", "seconds", "Command", "KoalaCli", "KoalaCliError", "Submitted",
-           "find_koala"]
+           "find_koala", "local_site"]
 
 #: A role's command: the executable (an absolute path) and its arguments.
 Command = tuple[str, Sequence[str]]
@@ -66,13 +68,13 @@ def framework_jdf(name: str, master: Command, worker: Command, *,
                   orchestrator: Command = ("/bin/sleep", ["infinity"]), workers: int = 0,
                   provisioning: str = "ondemand", settings: Optional[Mapping[str, object]] = None,
                   environment: Optional[Mapping[str, str]] = None, site: Optional[str] = None,
-                  comment: Optional[str] = None) -> str:
+                  master_site: Optional[str] = None, comment: Optional[str] = None) -> str:
     """The text of a framework JDF.
 
     ``settings`` are the framework-level attributes (``fMax``, ``tIdle``, ``tIdleFactor``, ``uMin``,
     ``uMax``, ``samplePeriod``, ``weight``, ``minShare``, ``pool``, ``reserve``, ``placement``, ...),
     written as given (None values are left out); ``environment`` is given to every role; ``site`` pins
-    every role's nodes to that cluster (``resourceManagerContact``). KOALA's own
+    every role's nodes to that cluster (``resourceManagerContact``), ``master_site`` the master's alone. KOALA's own
     checks (``koala validate``) apply when it is submitted: an orchestrator component is required,
     the master is one node, ``fMax`` is not below ``workers``.
     """
@@ -86,7 +88,8 @@ def framework_jdf(name: str, master: Command, worker: Command, *,
     if comment:
         lines.append("(* " + comment.replace("*)", "* )") + " *)")
     pinned = [("resourceManagerContact", site)] if site else []
-    head = [("jobType", "framework"), ("name", name), ("role", "master"), ("count", 1)] + pinned
+    master_pin = [("resourceManagerContact", master_site or site)] if (master_site or site) else []
+    head = [("jobType", "framework"), ("name", name), ("role", "master"), ("count", 1)] + master_pin
     head += [("provisioning", provisioning)] + list(settings.items())
     lines.append("+( &" + _relations(head, master, environment))
     lines.append(" )")
@@ -110,6 +113,31 @@ def _relations(pairs: list, command: Command, environment: Optional[Mapping[str,
     if environment:
         out.append("    (environment = " + " ".join(f"({k} {jdf_value(v)})" for k, v in environment.items()) + ")")
     return "\n".join(out)
+
+
+def local_site(config: Optional[os.PathLike] = None) -> Optional[str]:
+    """The first site of the grid configuration whose nodes this host reaches (not a remote one, reached
+    by SSH to its head node), when the grid has remote sites; None when every site is local or the
+    configuration cannot be read. ``config``: ``KOALA_CONFIG``, ``KOALA_HOME/grid.properties``, or
+    ``/etc/koala/grid.properties``, the first that exists."""
+    candidates = [config] if config else [os.environ.get("KOALA_CONFIG"), koala_home() / "grid.properties",
+                                          "/etc/koala/grid.properties"]
+    path = next((Path(c) for c in candidates if c and Path(c).is_file()), None)
+    if path is None:
+        return None
+    values = {}
+    try:
+        for line in path.read_text().splitlines():
+            line = line.strip()
+            if line and not line.startswith(("#", "!")) and "=" in line:
+                key, value = line.split("=", 1)
+                values[key.strip()] = value.strip()
+    except OSError:
+        return None
+    sites = [s.strip() for s in values.get("grid.sites", "").split(",") if s.strip()]
+    remote = {s for s in sites if values.get(f"site.{s}.ssh.host")}
+    local = [s for s in sites if s not in remote]
+    return local[0] if remote and local else None
 
 
 # -- the CLI ----------------------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 """koala.framework: the framework JDF's text and the koala CLI, against a stand-in CLI (tests/fakecli.py)."""
 
+import os
 import shutil
 import sys
 import tempfile
@@ -11,6 +12,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from koala.framework import KoalaCli, KoalaCliError, framework_jdf, jdf_value, seconds  # noqa: E402
 import fakecli  # noqa: E402
+from koala import framework  # noqa: E402
 
 
 class JdfTest(unittest.TestCase):
@@ -131,3 +133,28 @@ class KoalaCliTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class LocalSiteTest(unittest.TestCase):
+    """Where a client on the KOALA host may put a master it talks to: a site whose nodes it reaches."""
+
+    def write(self, text):
+        d = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, d)
+        path = os.path.join(d, "grid.properties")
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def test_the_first_local_site_when_the_grid_has_remote_ones(self):
+        path = self.write("grid.sites = fs2, fs0, fs1\nsite.fs2.ssh.host = fs2-head\nsite.fs0.sge.cell = fs0\n")
+        self.assertEqual("fs0", framework.local_site(path))
+
+    def test_none_when_every_site_is_local_or_none_is(self):
+        self.assertIsNone(framework.local_site(self.write("grid.sites = fs0, fs1\n")))
+        self.assertIsNone(framework.local_site(self.write("grid.sites = fs2\nsite.fs2.ssh.host = h\n")))
+
+    def test_the_master_alone_is_pinned(self):
+        text = framework.framework_jdf("d", ("/bin/m", []), ("/bin/w", []), master_site="fs0")
+        self.assertEqual(1, text.count("resourceManagerContact"))
+        self.assertIn("(role = master)", text.split("resourceManagerContact")[0])
