@@ -10,10 +10,8 @@ import picocli.CommandLine.Command;
         subcommands = {DemoCommand.class, TestbedCommand.class, SchedulerCommand.class, SubmitCommand.class,
                 JobCommands.Jobs.class, JobCommands.Status.class, JobCommands.Cancel.class, JobCommands.Sites.class,
                 FrameworkCommands.All.class, FrameworkCommands.One.class, FluentCommands.class,
-                TokenCommand.class, ValidateCommand.class, ConfigCommand.class, AgentCommand.class, BenchCommand.class,
-                ExperimentCommand.class,
-                CommandLine.HelpCommand.class},
-        footer = {"", "Also: bin/koala test   builds, brings the testbed up and runs every test.",
+                TokenCommand.class, ValidateCommand.class, ConfigCommand.class, AgentCommand.class},
+        footer = {"", "From a checkout, also: bin/koala test   builds, brings the testbed up and runs every test.",
                 "Exit status: 0 success, 1 failure, 2 bad input."})
 public final class Koala {
     public static final int FAILURE = 1;
@@ -23,8 +21,16 @@ public final class Koala {
         System.exit(commandLine().execute(args));
     }
 
-    static CommandLine commandLine() {
-        return withErrorHandling(new CommandLine(new Koala()));
+    /**
+     * Every command as this installation has it: the measurements ({@code bench}, {@code experiment})
+     * when their libraries are on the class path ({@link Measurements}), and {@code help} last. The
+     * man pages and the shell completion the package ships are made from it.
+     */
+    public static CommandLine commandLine() {
+        CommandLine cli = new CommandLine(new Koala());
+        Measurements.addTo(cli);
+        cli.addSubcommand(new CommandLine.HelpCommand());
+        return withErrorHandling(cli);
     }
 
     /** An exception a command throws becomes a message and exit status 2 (bad input) or 1. */
@@ -41,11 +47,32 @@ public final class Koala {
                 ? BAD_INPUT : FAILURE;
     }
 
+    /**
+     * {@code koala --version}: the version and the git commit the build was made from, as the build
+     * wrote them to {@code version.properties} (koala-cli's pom): "koala 0.1.0, commit 771c426abcd1",
+     * with "with local changes" when the work tree differed from it, "unknown commit" when the build
+     * had no git repository (a source tarball) or no git.
+     */
     static final class Version implements CommandLine.IVersionProvider {
         @Override
-        public String[] getVersion() {
-            String v = Koala.class.getPackage().getImplementationVersion();
-            return new String[] {"koala " + (v == null ? "(development build)" : v)};
+        public String[] getVersion() throws java.io.IOException {
+            java.util.Properties build = new java.util.Properties();
+            try (java.io.InputStream in = Koala.class.getResourceAsStream("version.properties")) {
+                if (in != null) {
+                    build.load(in);
+                }
+            }
+            return new String[] {line(build)};
+        }
+
+        static String line(java.util.Properties build) {
+            String version = build.getProperty("version", "(development build)");
+            String commit = build.getProperty("commit", "unknown");
+            if (commit.isBlank() || commit.equals("unknown")) {
+                return "koala " + version + ", unknown commit";
+            }
+            return "koala " + version + ", commit " + commit
+                    + (Boolean.parseBoolean(build.getProperty("localChanges")) ? " with local changes" : "");
         }
     }
 }
