@@ -1,0 +1,15 @@
+package koala.constraints;
+
+import java.util.List;
+
+/**
+ * What to place at once, all or nothing: an instance's initial deployment (its master, orchestrator
+ * and first workers) or one grow (its new workers). {@code constraints} are the ones the request
+ * brings; those of what already runs are in the {@link ClusterState} and hold as well.
+ */
+public record Request(String id, List<Ask> asks, List<Constraint> constraints) {
+    public Request {
+        asks = List.copyOf(asks);
+        constraints = List.copyOf(constraints);
+    }
+}
