@@ -25,6 +25,10 @@ public final class ClusterState {
     private final List<Node> nodes;
     private final Map<String, Integer> index = new HashMap<>();
     private final int[] used;
+    private final List<String> sites;
+    private final int[] siteOf;
+    private final int[][] siteNodes;
+    private final int[] siteFree;
     private final Map<String, Container> containers = new LinkedHashMap<>();
     private final Map<String, Set<Container>> byTag = new HashMap<>();
     private final Map<String, List<Constraint>> owned = new LinkedHashMap<>();
@@ -40,6 +44,43 @@ public final class ClusterState {
             }
         }
         this.used = new int[sorted.size()];
+        Map<String, List<Integer>> bySite = new java.util.TreeMap<>();
+        for (int i = 0; i < sorted.size(); i++) {
+            bySite.computeIfAbsent(sorted.get(i).groupOf(Group.SITE), x -> new ArrayList<>()).add(i);
+        }
+        this.sites = List.copyOf(bySite.keySet());
+        this.siteOf = new int[sorted.size()];
+        this.siteNodes = new int[sites.size()][];
+        this.siteFree = new int[sites.size()];
+        int s = 0;
+        for (List<Integer> members : bySite.values()) {
+            siteNodes[s] = members.stream().mapToInt(Integer::intValue).toArray();
+            for (int i : siteNodes[s]) {
+                siteOf[i] = s;
+                siteFree[s] += sorted.get(i).slots();
+            }
+            s++;
+        }
+    }
+
+    /** The sites (values of {@link Group#SITE}), by name; a node without one is a site of its own. */
+    public List<String> sites() {
+        return sites;
+    }
+
+    /** Positions in {@link #nodes()} of the nodes of the site at position {@code site}, by name. */
+    int[] siteNodes(int site) {
+        return siteNodes[site];
+    }
+
+    /** The position in {@link #sites()} of the node's site. */
+    int siteOf(int node) {
+        return siteOf[node];
+    }
+
+    /** Free slots of the site at position {@code site}. */
+    public int siteFree(int site) {
+        return siteFree[site];
     }
 
     /** The nodes, by name. */
@@ -71,6 +112,7 @@ public final class ClusterState {
             throw new IllegalArgumentException("container " + c.id() + " is already running");
         }
         used[i]++;
+        siteFree[siteOf[i]]--;
         for (String tag : c.tags().values()) {
             byTag.computeIfAbsent(tag, t -> new LinkedHashSet<>()).add(c);
         }
@@ -82,7 +124,9 @@ public final class ClusterState {
         if (c == null) {
             return null;
         }
-        used[index.get(c.node())]--;
+        int i = index.get(c.node());
+        used[i]--;
+        siteFree[siteOf[i]]++;
         for (String tag : c.tags().values()) {
             Set<Container> set = byTag.get(tag);
             set.remove(c);

@@ -19,8 +19,48 @@ final class Rules {
     private Rules() {
     }
 
+    /**
+     * Whether placing a container that carries the subject tags ({@code subject}) and/or the target
+     * tags ({@code target}) on {@code node} keeps {@code k}. No words: the placer asks this of every node.
+     */
+    static boolean keeps(Constraint k, Scratch.Counts counts, boolean subject, boolean target, Node node) {
+        int[] at = counts.at(node.groupOf(k.group()));
+        boolean first = target && counts.targets() == 0;
+        if (subject) {
+            int others = at[0];
+            boolean kept = switch (k.kind()) {
+                case AFFINITY -> others > 0 || first;
+                case ANTI_AFFINITY -> others == 0;
+                case CARDINALITY -> {
+                    int n = others + (target ? 1 : 0);
+                    yield n <= k.max() && (n >= k.min() || first);
+                }
+            };
+            if (!kept) {
+                return false;
+            }
+        }
+        if (target && at[1] > 0) {
+            return switch (k.kind()) {
+                case AFFINITY -> true;
+                case ANTI_AFFINITY -> false;
+                case CARDINALITY -> at[0] + 1 <= k.max();
+            };
+        }
+        return true;
+    }
+
     /** Null when placing a container with {@code tags} on {@code node} keeps {@code k}; else why not. */
     static String broken(Constraint k, Scratch.Counts counts, Tags tags, Node node) {
+        if (keeps(k, counts, tags.carries(k.subject()), tags.carries(k.target()), node)) {
+            return null;
+        }
+        String why = explain(k, counts, tags, node);
+        return why != null ? why : node.name() + " breaks it";
+    }
+
+    /** The words for a break ({@link #keeps} and this are checked against each other by a test). */
+    static String explain(Constraint k, Scratch.Counts counts, Tags tags, Node node) {
         String group = node.groupOf(k.group());
         int[] at = counts.at(group);
         boolean subject = tags.carries(k.subject());

@@ -14,12 +14,14 @@ import java.util.Map;
 final class Scratch {
     private final ClusterState state;
     private final int[] taken;
+    private final int[] takenOnSite;
     private final List<Container> tentative = new ArrayList<>();
     private final Map<Constraint, Counts> counts = new IdentityHashMap<>();
 
     Scratch(ClusterState state) {
         this.state = state;
         this.taken = new int[state.nodes().size()];
+        this.takenOnSite = new int[state.sites().size()];
     }
 
     ClusterState state() {
@@ -30,6 +32,25 @@ final class Scratch {
         return state.free(node) - taken[node];
     }
 
+    int siteFree(int site) {
+        return state.siteFree(site) - takenOnSite[site];
+    }
+
+    /** The sites' positions, the most free slots first, then by name. */
+    int[] sitesByFree() {
+        int n = state.sites().size();
+        long[] keys = new long[n];
+        for (int s = 0; s < n; s++) {
+            keys[s] = ((long) (Integer.MAX_VALUE - siteFree(s)) << 32) | s;
+        }
+        java.util.Arrays.sort(keys);
+        int[] order = new int[n];
+        for (int s = 0; s < n; s++) {
+            order[s] = (int) keys[s];
+        }
+        return order;
+    }
+
     boolean anyTentative() {
         return !tentative.isEmpty();
     }
@@ -37,6 +58,7 @@ final class Scratch {
     /** Places a container tentatively on the node at position {@code node}. */
     void place(Container c, int node) {
         taken[node]++;
+        takenOnSite[state.siteOf(node)]++;
         tentative.add(c);
         for (Map.Entry<Constraint, Counts> e : counts.entrySet()) {
             e.getValue().add(e.getKey(), c, state.nodes().get(node));

@@ -20,17 +20,20 @@ import koala.constraints.Constraint.Cardinality;
 import org.junit.jupiter.api.Test;
 
 /**
- * The issue's examples, worked. Nodes are tried by name; of those keeping every hard constraint, the
- * fewest soft breaks win, then the fewest free slots left (best fit), then the name.
+ * The issue's examples, worked. Of the nodes keeping every hard constraint, the fewest soft breaks
+ * win, then the emptiest site (most free slots), then on it the node left with the fewest free slots
+ * (best fit), then the name.
  */
 class PlacerTest {
 
     @Test
     void anInstancesMasterAndOrchestratorGoToDifferentSites() {
-        // fs0-n0, fs0-n1, fs1-n0, fs1-n1, 2 slots each. Both containers have 1 hard constraint: master first.
-        // master: every node leaves 1 free, fs0-n0 by name. orchestrator: fs0-n0 would be the best fit (0 left)
-        // but site fs0 holds A's master: fs0-n0 and fs0-n1 ruled out; fs1-n0 (1 left) before fs1-n1 by name.
-        ClusterState state = grid(2, 2, "fs0", "fs1");
+        // fs0-n0..n2 and fs1-n0, 2 slots each. Both containers have 1 hard constraint: master first.
+        // master: fs0 (6 free) before fs1 (2); on fs0 every node leaves 1, fs0-n0 by name.
+        // orchestrator: fs0 (5 free) would come first, and fs0-n0 (0 left) fit best, but site fs0 holds A's
+        // master: all 3 fs0 nodes ruled out; fs1-n0.
+        ClusterState state = new ClusterState(List.of(node("fs0", 0, 2, null), node("fs0", 1, 2, null),
+                node("fs0", 2, 2, null), node("fs1", 0, 2, null)));
         Request a = request("A", List.of(masterApartFromOrchestrator("A", Group.SITE, true)), ask("A", "master", -1),
                 ask("A", "orchestrator", -1));
         Decision.Placed p = placed(Placer.place(state, a));
@@ -82,14 +85,30 @@ class PlacerTest {
     @Test
     void workersOfInstanceBGoToTheSiteOfInstanceAsMaster() {
         // A's master runs on fs1-n0 (2 slots, 1 free). B brings a hard affinity of its workers to A's master
-        // over site. Workers first (1 hard constraint each; the master has none): fs0 ruled out; w0 -> fs1-n0
-        // (0 left), w1 -> fs1-n1 (1 left); B's master, unconstrained, fills fs1-n1 (0 left) rather than fs0-n0.
+        // over site. Workers first (1 hard constraint each; the master has none): fs0 (4 free, the emptier
+        // site) ruled out; w0 -> fs1-n0 (0 left), w1 -> fs1-n1 (1 left); B's master, unconstrained, goes to
+        // the emptier site: fs0 (4 free against fs1's 1), fs0-n0.
         ClusterState state = grid(2, 2, "fs0", "fs1");
         state.add(new Container("A-master", role("A", "master"), "fs1-n0"));
         Affinity nearA = new Affinity(role("B", "worker"), role("A", "master"), Group.SITE, true);
         Request b = request("B", List.of(nearA), ask("B", "master", -1), ask("B", "worker", 0), ask("B", "worker", 1));
-        assertThat(placed(Placer.place(state, b)).placements()).containsExactly(at("B-master", "fs1-n1"),
+        assertThat(placed(Placer.place(state, b)).placements()).containsExactly(at("B-master", "fs0-n0"),
                 at("B-worker0", "fs1-n0"), at("B-worker1", "fs1-n1"));
+    }
+
+    @Test
+    void workersBoundToTwoMastersTakeTheirOwnMasterToTheOthersSite() {
+        // B's workers must share a site with B's master and with A's master (on fs1-n0): by the chain, B's master
+        // must be on fs1 too (a derived hard affinity of B's master to A's master over site). B's master first
+        // (level 0): fs0, the emptier site (4 free against 1), ruled out; fs1-n0 (0 left). Workers on fs1:
+        // fs1-n1 (1 left, then 0). Without the chain the master took fs0-n0 and the workers waited.
+        ClusterState state = grid(2, 2, "fs0", "fs1");
+        state.add(new Container("A-master", role("A", "master"), "fs1-n0"));
+        Request b = request("B", List.of(new Affinity(role("B", "worker"), role("B", "master"), Group.SITE, true),
+                new Affinity(role("B", "worker"), role("A", "master"), Group.SITE, true)), ask("B", "master", -1),
+                ask("B", "worker", 0), ask("B", "worker", 1));
+        assertThat(placed(Placer.place(state, b)).placements()).containsExactly(at("B-master", "fs1-n0"),
+                at("B-worker0", "fs1-n1"), at("B-worker1", "fs1-n1"));
     }
 
     @Test
@@ -151,7 +170,7 @@ class PlacerTest {
         AntiAffinity soft = masterApartFromOrchestrator("A", Group.SITE, false);
         Request a = request("A", List.of(soft), ask("A", "master", -1), ask("A", "orchestrator", -1));
 
-        // two sites: kept (master fs0-n0, orchestrator on fs1-n0), nothing counted
+        // two sites: kept (master fs0-n0, by name; orchestrator on fs1-n0), nothing counted
         Decision.Placed two = placed(Placer.place(grid(1, 2, "fs0", "fs1"), a));
         assertThat(two.placements()).containsExactly(at("A-master", "fs0-n0"), at("A-orchestrator", "fs1-n0"));
         assertThat(two.softViolations()).isZero();
@@ -175,6 +194,24 @@ class PlacerTest {
         Decision.Placed p = placed(Placer.place(state, request("g", List.of(onePerHost), ask("A", "worker", 1))));
         assertThat(p.placements()).containsExactly(at("A-worker1", "fs0-n1"));
         assertThat(p.softViolations()).isZero();
+    }
+
+    @Test
+    void theEmptiestSiteFirstThenTheFullestNodeOnIt() {
+        // fs0-n0 (4 slots, 1 free), fs0-n1 (4 free): fs0 has 5 free; fs1-n0 (4 slots, 2 free): fs1 has 2.
+        // First worker: fs0, the emptier site; on it fs0-n0 leaves 0 (best fit) -> fs0-n0.
+        // Second: fs0 has 4 free, fs1 2 -> fs0 again, fs0-n1 (3 left), though fs1-n0 would fit better.
+        ClusterState state = new ClusterState(List.of(node("fs0", 0, 4, null), node("fs0", 1, 4, null),
+                node("fs1", 0, 4, null)));
+        for (int i = 0; i < 3; i++) {
+            state.add(new Container("x" + i, Tags.of("local"), "fs0-n0"));
+        }
+        for (int i = 3; i < 5; i++) {
+            state.add(new Container("x" + i, Tags.of("local"), "fs1-n0"));
+        }
+        Request grow = request("g", List.of(), ask("A", "worker", 0), ask("A", "worker", 1));
+        assertThat(placed(Placer.place(state, grow)).placements()).containsExactly(at("A-worker0", "fs0-n0"),
+                at("A-worker1", "fs0-n1"));
     }
 
     @Test
