@@ -12,7 +12,9 @@ import koala.sim.JobSplit;
 import koala.sim.MulticlusterQueue;
 import koala.sim.ParallelWorkload;
 import koala.sim.Simulation;
+import koala.sim.ConstraintStream;
 import koala.sim.experiment.CoallocationSim;
+import koala.sim.experiment.ConstraintsExperiment;
 import koala.sim.experiment.Runs;
 import koala.sim.experiment.Sensitivity;
 import koala.sim.experiment.Sharing;
@@ -34,7 +36,8 @@ import picocli.CommandLine.Option;
                 + "Results: CSV and PNG in --out, tables printed."},
         subcommands = {ExperimentCommand.Table2Command.class, ExperimentCommand.SensitivityCommand.class,
                 ExperimentCommand.SpeedCommand.class, ExperimentCommand.SharingCommand.class,
-                ExperimentCommand.CoallocationSimCommand.class, TestbedExperiment.class,
+                ExperimentCommand.CoallocationSimCommand.class, ExperimentCommand.ConstraintsCommand.class,
+                TestbedExperiment.class,
                 TestbedSharing.class})
 final class ExperimentCommand {
 
@@ -240,6 +243,69 @@ final class ExperimentCommand {
             CoallocationSim.Result result = CoallocationSim.simulate(settings());
             CoallocationSim.print(result, System.out);
             CoallocationSim.write(result, out);
+            System.out.println("\nresults in " + out.toAbsolutePath());
+            return 0;
+        }
+    }
+
+    @Command(name = "constraints", mixinStandardHelpOptions = true,
+            description = {"Placement constraints (Medea's affinity, anti-affinity and cardinality over hosts, racks and "
+                    + "sites, hard or soft): a seeded stream of framework instances (master, orchestrator, workers; grows, "
+                    + "shrinks, churn) on a grid of 100 sites × 50 nodes, placed by the constraints placer and, blind to "
+                    + "the constraints, by worst-fit and first-fit: constraints broken, requests waiting, nodes left "
+                    + "empty, decision time per grow. Writes constraints.csv. About a minute on 2 busy cores."})
+    static final class ConstraintsCommand implements Callable<Integer> {
+        @Option(names = "--out", defaultValue = "results", description = "results folder (default: ${DEFAULT-VALUE}, "
+                + "under the current directory)")
+        Path out;
+
+        @Option(names = "--sites", defaultValue = "100", description = "sites (default: ${DEFAULT-VALUE})")
+        int sites;
+
+        @Option(names = "--nodes", defaultValue = "50", description = "nodes per site (default: ${DEFAULT-VALUE})")
+        int nodes;
+
+        @Option(names = "--slots", defaultValue = "4", description = "containers a node holds (default: ${DEFAULT-VALUE})")
+        int slots;
+
+        @Option(names = "--rack", defaultValue = "10", description = "nodes per rack (default: ${DEFAULT-VALUE})")
+        int rack;
+
+        @Option(names = "--instances", defaultValue = "1000", description = "framework instances deployed first, and "
+                + "kept running by churn (default: ${DEFAULT-VALUE})")
+        int instances;
+
+        @Option(names = "--events", defaultValue = "20000", description = "grows, shrinks and churn after the "
+                + "deployments (default: ${DEFAULT-VALUE})")
+        int events;
+
+        @Option(names = "--hard", defaultValue = "0.5", description = "chance that a drawn constraint is hard "
+                + "(default: ${DEFAULT-VALUE})")
+        double hard;
+
+        @Option(names = "--seed", defaultValue = "1", description = "the stream's seed (default: ${DEFAULT-VALUE})")
+        long seed;
+
+        @Option(names = "--repeats", defaultValue = "3", description = "times each decision is timed on the same "
+                + "state, the fastest kept (default: ${DEFAULT-VALUE})")
+        int repeats;
+
+        ConstraintsExperiment.Settings settings() {
+            if (!(hard >= 0 && hard <= 1)) {
+                throw new IllegalArgumentException("--hard is a chance between 0 and 1, not " + hard);
+            }
+            ConstraintStream.Mix d = ConstraintStream.Mix.DEFAULT;
+            return new ConstraintsExperiment.Settings(new ConstraintStream.Grid(sites, nodes, slots, rack,
+                    ConstraintStream.Grid.DEFAULT.sitesPerNetwork()), instances, events,
+                    new ConstraintStream.Mix(d.apart(), d.apartRack(), d.perHost(), d.nearOwn(), d.nearOther(), hard),
+                    seed, repeats);
+        }
+
+        @Override
+        public Integer call() {
+            ConstraintsExperiment.Result result = ConstraintsExperiment.run(settings());
+            ConstraintsExperiment.print(result, System.out);
+            ConstraintsExperiment.write(result, out);
             System.out.println("\nresults in " + out.toAbsolutePath());
             return 0;
         }

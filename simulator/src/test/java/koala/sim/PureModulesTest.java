@@ -24,19 +24,20 @@ import java.util.List;
  * <ul>
  * <li>{@code provisioning} ({@code koala.provisioning..});</li>
  * <li>{@code placement} ({@code koala.placement..});</li>
+ * <li>{@code constraints} ({@code koala.constraints..});</li>
  * <li>{@code reference-framework} ({@code koala.fluent} only: {@code koala.fluent.master}, {@code .device},
  *     {@code .client} and {@code .wire} are the framework's processes, in {@code fluent-framework});</li>
  * <li>the simulator's core ({@code koala.sim..}, but not {@code koala.sim.experiment}, which writes
  *     CSV and PNG files and times the simulator with the wall clock).</li>
  * </ul>
  */
-@AnalyzeClasses(packages = {"koala.provisioning", "koala.placement", "koala.fluent", "koala.sim"},
+@AnalyzeClasses(packages = {"koala.provisioning", "koala.placement", "koala.constraints", "koala.fluent", "koala.sim"},
         importOptions = ImportOption.DoNotIncludeTests.class)
 class PureModulesTest {
     private static final DescribedPredicate<JavaClass> PURE = resideInAnyPackage("koala.provisioning..",
-            "koala.placement..", "koala.fluent", "koala.sim..")
+            "koala.placement..", "koala.constraints..", "koala.fluent", "koala.sim..")
             .and(not(resideInAnyPackage("koala.sim.experiment..")))
-            .as("classes of provisioning, placement, reference-framework and the simulator's core");
+            .as("classes of provisioning, placement, constraints, reference-framework and the simulator's core");
 
     @ArchTest
     static final ArchRule NO_NETWORK_SERVER_OR_DATABASE = noClasses().that(PURE).should().dependOnClassesThat()
@@ -53,6 +54,13 @@ class PureModulesTest {
             .orShould().callMethodWhere(calls(Thread.class, "sleep"))
             .because("time is a parameter, so the runner (real time) and the simulator (virtual time) run the "
                     + "same code");
+
+    @ArchTest
+    static final ArchRule CONSTRAINTS_NO_FILES_OR_THREADS = noClasses().that().resideInAPackage("koala.constraints..")
+            .should().dependOnClassesThat().resideInAnyPackage("java.io..", "java.nio..", "java.util.concurrent..",
+                    "java.lang.management..")
+            .orShould().dependOnClassesThat().areAssignableTo(Thread.class)
+            .because("the constraints placer is a function of the cluster state and the requests it is given");
 
     /** A call to one of the named methods of {@code owner}, whatever its parameters. */
     private static DescribedPredicate<JavaMethodCall> calls(Class<?> owner, String... names) {
