@@ -65,8 +65,16 @@ final class FluentCommands {
             unreachableMaster(grid, id).ifPresent(why -> {
                 throw new ApiException(409, why);
             });
-            return FluentClient.of(grid.client(), id, RunnerLaunch.token(id));
+            return FluentClient.of(grid.client(), id, token(grid, id));
         }
+    }
+
+    /**
+     * Instance {@code id}'s token, from the state file its runner registered: its owner's, whoever asks
+     * (an admin acting on a user's instance reads the user's file, not their own directory).
+     */
+    static String token(GridOptions grid, long id) {
+        return RunnerLaunch.token(FrameworkCommands.One.runnerFile(grid.client().framework(id)), id);
     }
 
     /**

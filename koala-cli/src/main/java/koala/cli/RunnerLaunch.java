@@ -156,7 +156,11 @@ final class RunnerLaunch {
      * file: only the instance's submitter can read it.
      */
     static String token(long id) {
-        Path file = dir().resolve("runner-" + id + ".json");
+        return token(dir().resolve("runner-" + id + ".json"), id);
+    }
+
+    /** Instance {@code id}'s token, from its runner's state {@code file}. */
+    static String token(Path file, long id) {
         try {
             JsonNode token = Json.mapper().readTree(file.toFile()).get("token");
             if (token == null || token.asText().isBlank()) {

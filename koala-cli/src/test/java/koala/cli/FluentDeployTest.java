@@ -83,4 +83,27 @@ class FluentDeployTest {
             scheduler.close();
         }
     }
+
+    /** Alice's instance 7, asked about by root: the token comes from the file alice's runner registered. */
+    @Test
+    void theMastersTokenComesFromTheFileTheInstancesRunnerRegistered() throws Exception {
+        Path state = Files.writeString(dir.resolve("runner-7.json"), "{\"url\": \"http://127.0.0.1:1\", \"token\": \"alices\"}");
+        Path grid = Files.writeString(dir.resolve("grid.properties"), "grid.sites = fs0\nsite.fs0.sge.cell = fs0\n");
+        koala.common.http.JsonHttpServer scheduler = new koala.common.http.JsonHttpServer(
+                new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 2);
+        scheduler.route("GET", "/frameworks/{id}", r -> koala.common.http.Response.ok(new koala.common.api.FrameworkView(
+                7, "f", "ondemand", java.util.Map.of(), "http://127.0.0.1:1", "RUNNING", java.util.List.of("fs0"), null,
+                java.util.Map.of(), java.time.Instant.parse("2026-11-26T10:00:00Z"), java.util.List.of(), null, "alice",
+                state.toString())));
+        scheduler.start();
+        try {
+            GridOptions options = new GridOptions();
+            options.config = grid;
+            options.scheduler = java.net.URI.create("http://127.0.0.1:" + scheduler.port());
+
+            assertThat(FluentCommands.token(options, 7)).isEqualTo("alices");
+        } finally {
+            scheduler.close();
+        }
+    }
 }
