@@ -53,7 +53,7 @@ class MpiJobsIT {
                 + "\"))";
         String jdf = "+" + String.format(component, "(runner = mpi)", "fs0") + String.format(component, "", "fs1");
 
-        JobView job = awaitEnd(client, submit(client, "allreduce", jdf).id(), Duration.ofSeconds(120));
+        JobView job = run("allreduce", jdf, Duration.ofSeconds(120));
 
         assertThat(job.state()).as(job.history() + "\n" + read(dir.resolve("ranks.err"))).isEqualTo("FINISHED");
         assertThat(job.nodes()).extracting(NodeView::exitStatus).containsOnly(0);
@@ -61,6 +61,34 @@ class MpiJobsIT {
         assertThat(ranks).hasSize(4).allSatisfy(l -> assertThat(l).matches("rank \\d of 4 on fs[01]-n\\d+: 6"));
         List<String> hosts = job.nodes().stream().map(NodeView::host).sorted().toList();
         assertThat(ranks).extracting(l -> l.replaceFirst(".* on (\\S+):.*", "$1")).containsExactlyInAnyOrderElementsOf(hosts);
+        awaitNothingLeft(job.id(), "orted|" + program);
+    }
+
+    /**
+     * Rank 2 (on fs1) exits with status 3 while the others wait for it: mpirun ends the world, the job
+     * is FAILED with mpirun's status, and no rank or daemon is left on any host.
+     */
+    @Test
+    void aRankThatDiesEndsTheJobAsFailedAndLeavesNothingBehind() throws Exception {
+        Path dir = TestScheduler.nodeDir("koala-mpi-fail-it");
+        Path program = Files.writeString(dir.resolve("dies.py"), """
+                import os, time
+                from mpi4py import MPI
+                world = MPI.COMM_WORLD
+                world.Barrier()
+                if world.Get_rank() == 2:
+                    os._exit(3)  # dies, as a crashing rank does: no MPI_Finalize
+                world.Barrier()
+                time.sleep(600)
+                """);
+        String component = "(&%s(resourceManagerContact = \"%s\")(count = 2)(executable = \"/usr/bin/python3\")"
+                + "(arguments = \"" + program + "\")(stderr = \"" + dir.resolve("dies.err") + "\"))";
+        String jdf = "+" + String.format(component, "(runner = mpi)", "fs0") + String.format(component, "", "fs1");
+
+        JobView job = run("dies", jdf, Duration.ofSeconds(120));
+
+        assertThat(job.state()).as(job.history() + "\n" + read(dir.resolve("dies.err"))).isEqualTo("FAILED");
+        assertThat(job.history()).last().satisfies(t -> assertThat(t.reason()).contains("exited with"));
         awaitNothingLeft(job.id(), "orted|" + program);
     }
 
@@ -77,13 +105,29 @@ class MpiJobsIT {
                 + dir.resolve("hpcc.err") + "\"))";
         String jdf = "+" + String.format(component, "(runner = mpi)", "fs0") + String.format(component, "", "fs1");
 
-        JobView job = awaitEnd(client, submit(client, "hpcc", jdf).id(), Duration.ofSeconds(300));
+        JobView job = run("hpcc", jdf, Duration.ofSeconds(300));
 
         assertThat(job.state()).as(job.history() + "\n" + read(dir.resolve("hpcc.err"))).isEqualTo("FINISHED");
         String result = read(dir.resolve("hpccoutf.txt"));
         assertThat(result).contains("CommWorldProcs=4").contains("Success=1");
         assertThat(result.lines().filter(l -> l.startsWith("MaxPingPongLatency_usec=")).findFirst()).isPresent();
         awaitNothingLeft(job.id(), "/usr/bin/hpcc|orted");
+    }
+
+    /** Runs a job to its end; one that has not ended in time is cancelled, so that nothing of it outlives the test. */
+    private static JobView run(String name, String jdf, Duration within) {
+        long id = submit(client, name, jdf).id();
+        boolean ended = false;
+        try {
+            JobView job = awaitEnd(client, id, within);
+            ended = true;
+            return job;
+        } finally {
+            if (!ended) {
+                client.cancel(id);
+                awaitNothingLeft(id, "orted");
+            }
+        }
     }
 
     /** The job's pilots leave SGE and its processes every host (a pilot ends a moment after its launcher reports). */
