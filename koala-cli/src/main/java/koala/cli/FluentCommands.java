@@ -62,28 +62,29 @@ final class FluentCommands {
 
         /** The master, called with the instance's token from the runner's state file (the submitter's). */
         FluentClient master() {
-            unreachableMaster(grid, id).ifPresent(why -> {
+            koala.common.api.FrameworkView f = grid.client().framework(id);
+            unreachableMaster(grid, f).ifPresent(why -> {
                 throw new ApiException(409, why);
             });
-            return FluentClient.of(grid.client(), id, token(grid, id));
+            return FluentClient.of(grid.client(), id, token(f));
         }
     }
 
     /**
-     * Instance {@code id}'s token, from the state file its runner registered: its owner's, whoever asks
+     * Instance {@code f}'s token, from the state file its runner registered: its owner's, whoever asks
      * (an admin acting on a user's instance reads the user's file, not their own directory).
      */
-    static String token(GridOptions grid, long id) {
-        return RunnerLaunch.token(FrameworkCommands.One.runnerFile(grid.client().framework(id)), id);
+    static String token(koala.common.api.FrameworkView f) {
+        return RunnerLaunch.token(FrameworkCommands.One.runnerFile(f), f.id());
     }
 
     /**
-     * Why this host cannot call instance {@code id}'s master, if it cannot: it runs on a remote site,
+     * Why this host cannot call instance {@code f}'s master, if it cannot: it runs on a remote site,
      * whose compute nodes only that site's head node reaches (the scheduler's relay carries the
      * nodes' calls out, not calls in).
      */
-    static Optional<String> unreachableMaster(GridOptions grid, long id) {
-        koala.common.api.FrameworkView f = grid.client().framework(id);
+    static Optional<String> unreachableMaster(GridOptions grid, koala.common.api.FrameworkView f) {
+        long id = f.id();
         if (f.master() == null || f.master().node() == null) {
             return Optional.empty();
         }

@@ -73,12 +73,12 @@ class FluentDeployTest {
             options.config = grid;
             options.scheduler = java.net.URI.create("http://127.0.0.1:" + scheduler.port());
 
-            assertThat(FluentCommands.unreachableMaster(options, 7)).contains("the master of instance 7 serves at "
+            assertThat(FluentCommands.unreachableMaster(options, options.client().framework(7))).contains("the master of instance 7 serves at "
                     + "fs2-n3:4312 on fs2, a remote site whose compute nodes only its head node reaches: this host "
                     + "cannot call it. Submit from fs2's head node (with the token in the runner's state file), or "
                     + "deploy the instance with --site naming a local site");
             site[0] = "fs0";
-            assertThat(FluentCommands.unreachableMaster(options, 7)).isEmpty();
+            assertThat(FluentCommands.unreachableMaster(options, options.client().framework(7))).isEmpty();
         } finally {
             scheduler.close();
         }
@@ -101,7 +101,7 @@ class FluentDeployTest {
             options.config = grid;
             options.scheduler = java.net.URI.create("http://127.0.0.1:" + scheduler.port());
 
-            assertThat(FluentCommands.token(options, 7)).isEqualTo("alices");
+            assertThat(FluentCommands.token(options.client().framework(7))).isEqualTo("alices");
         } finally {
             scheduler.close();
         }

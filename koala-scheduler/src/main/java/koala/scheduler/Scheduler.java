@@ -449,6 +449,9 @@ final class Scheduler {
 
     /** The single-tenant sites that hold nodes of an owner other than {@code owner} now, in the sites' order. */
     List<String> closedTo(String owner) {
+        if (siteNames.stream().noneMatch(pilots::singleTenant)) {
+            return List.of(); // a grid of local sites only: no pass over every job on each placement
+        }
         String who = owner == null ? "" : owner;
         java.util.Set<String> closed = new java.util.HashSet<>();
         for (Job j : book.all()) {

@@ -164,14 +164,14 @@ final class SiteAgents implements AutoCloseable {
             if (process != null) {
                 process.close();
             } else {
-                ProcessHandle.of(pid).ifPresent(SiteAgents::terminate);
+                ProcessHandle.of(pid).ifPresent(AgentProcess::terminate);
             }
         }
 
         /** A TERM to the agent and what it started; the processes, to wait for. */
         List<ProcessHandle> terminate() {
             return process != null ? process.terminate()
-                    : ProcessHandle.of(pid).map(SiteAgents::terminate).orElse(List.of());
+                    : ProcessHandle.of(pid).map(AgentProcess::terminate).orElse(List.of());
         }
     }
 
@@ -295,7 +295,7 @@ final class SiteAgents implements AutoCloseable {
         }
         pids.forEach((site, pid) -> {
             if (!started.containsKey(site) || started.get(site).pid() != pid) {
-                ProcessHandle.of(pid).ifPresent(p -> going.addAll(terminate(p)));
+                ProcessHandle.of(pid).ifPresent(p -> going.addAll(AgentProcess.terminate(p)));
             }
         });
         for (ProcessHandle p : going) {
@@ -310,13 +310,6 @@ final class SiteAgents implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    private static List<ProcessHandle> terminate(ProcessHandle p) {
-        List<ProcessHandle> going = new java.util.ArrayList<>(p.descendants().toList());
-        going.add(p);
-        going.forEach(ProcessHandle::destroy);
-        return going;
     }
 
     private static void awaitExit(ProcessHandle p, long deadline) {

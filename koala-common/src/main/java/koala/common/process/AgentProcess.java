@@ -214,8 +214,13 @@ public final class AgentProcess implements AutoCloseable {
      * wait on with one deadline for many agents, and to kill what is left then.
      */
     public java.util.List<ProcessHandle> terminate() {
-        java.util.List<ProcessHandle> going = new java.util.ArrayList<>(process.descendants().toList());
-        going.add(process.toHandle());
+        return terminate(process.toHandle());
+    }
+
+    /** A TERM to {@code p} and what it started; the processes, to wait for. */
+    public static java.util.List<ProcessHandle> terminate(ProcessHandle p) {
+        java.util.List<ProcessHandle> going = new java.util.ArrayList<>(p.descendants().toList());
+        going.add(p);
         going.forEach(ProcessHandle::destroy);
         return going;
     }
