@@ -17,7 +17,9 @@ import koala.common.runner.RunnerClient;
  * KOALA_INSTANCE                        the instance id (for the FJM and {@code koala framework ID})
  * KOALA_ROLE                            master, orchestrator or worker
  * KOALA_MASTER                          the master's host:port (not for the master itself)
- * KOALA_RUNNER_URL, KOALA_RUNNER_TOKEN  the runner's RPC and the instance's secret
+ * KOALA_RUNNER_URL, KOALA_RUNNER_TOKEN  the runner's RPC and the instance's secret when the entity was asked for
+ *                                       (the runner rotates it: the file in KOALA_RUNNER_TOKEN_FILE, which the
+ *                                       entity's launcher adds and keeps up to date, holds the one in force)
  * KOALA_DEVICE_TOKEN                    a secret of the instance's entities alone (its clients get only
  *                                       the instance's secret): how workers prove to the master they are its
  * KOALA_NODE_ID, KOALA_SITE             its node (from the scheduler)
@@ -27,17 +29,26 @@ import koala.common.runner.RunnerClient;
 final class Deployd {
     private final JobDescription jdf;
     private final String runnerUrl;
-    private final String token;
+    private final InstanceSecrets secrets;
     private final String deviceToken;
     private long instance;
     private String master;
 
     Deployd(JobDescription jdf, String runnerUrl, String token, String deviceToken) {
+        this(jdf, runnerUrl, new InstanceSecrets(token), deviceToken);
+    }
+
+    Deployd(JobDescription jdf, String runnerUrl, InstanceSecrets secrets, String deviceToken) {
         this.jdf = jdf;
         this.runnerUrl = runnerUrl;
-        this.token = token;
+        this.secrets = secrets;
         this.deviceToken = deviceToken;
     }
+
+    InstanceSecrets secrets() {
+        return secrets;
+    }
+
 
     void instance(long id) {
         this.instance = id;
@@ -58,7 +69,7 @@ final class Deployd {
         env.put("KOALA_INSTANCE", Long.toString(instance));
         env.put("KOALA_ROLE", role);
         env.put(RunnerClient.URL_VARIABLE, runnerUrl);
-        env.put(RunnerClient.TOKEN_VARIABLE, token);
+        env.put(RunnerClient.TOKEN_VARIABLE, secrets.token());
         env.put("KOALA_DEVICE_TOKEN", deviceToken);
         if (master != null) {
             env.put("KOALA_MASTER", master);

@@ -132,8 +132,9 @@ public final class FrameworkRunner {
     private RunnerState.Book book() {
         java.util.Map<String, List<Long>> grows = new java.util.TreeMap<>();
         growOverhead.recent().forEach((site, times) -> grows.put(site, times.stream().map(Duration::toMillis).toList()));
+        secrets().keepKeysOf(entities.all().stream().map(Entity::node).collect(java.util.stream.Collectors.toSet()));
         return new RunnerState.Book(state.name(), initialRequested, masterAddress, settings.site(), lastSample,
-                entities.saved(), grows, resizer.inFlight(), resizer.answered(), events.recent());
+                entities.saved(), grows, resizer.inFlight(), resizer.answered(), events.recent(), secrets().saved());
     }
 
     /**
@@ -149,6 +150,9 @@ public final class FrameworkRunner {
         deployd.instance(id);
         events.instance(id);
         events.restore(book.events());
+        if (book.keys() != null) {
+            secrets().restore(book.keys());
+        }
         entities.restore(book.entities(), now);
         book.growMillis().forEach((site, times) -> times.forEach(t -> growOverhead.record(site, Duration.ofMillis(t))));
         if (book.master() != null) {
@@ -239,11 +243,40 @@ public final class FrameworkRunner {
         }
     }
 
-    synchronized Orders hello(String node, Hello hello) {
+    /** The instance's token in force. */
+    public String token() {
+        return secrets().token();
+    }
+
+    /** The instance's token and its nodes' keys; the API checks callers against them without this runner's lock. */
+    InstanceSecrets secrets() {
+        return deployd.secrets();
+    }
+
+    /**
+     * A launcher says its entity runs on {@code node}. {@code keyed}: it proved the node with the
+     * node's key (a master's launcher saying hello again after a restart); else it presented a token,
+     * {@code current} when the token in force now. A hello the runner refuses with the token in
+     * force — a node not the instance's, or one that already has a key — means the token is held by
+     * a process that is not the instance's: the token is rotated.
+     */
+    synchronized Orders hello(String node, Hello hello, boolean keyed, boolean current) {
         if (entities.get(node).isEmpty() && state == State.RUNNING) {
             adoptGranted(); // a worker the grid's arbitration granted may say hello before the next tick sees it
         }
+        if (entities.get(node).isEmpty() && current) {
+            rotate("node " + node + ", not the instance's, said hello with its token");
+        }
         Entity e = known(node);
+        if (!keyed && secrets().keyed(node)) {
+            if (current) {
+                rotate("node " + node + " said hello again without its key: another process holds the instance's "
+                        + "token");
+            }
+            throw new Conflict("node " + node + " has reported in already; its launcher proves it with the node's key",
+                    "node");
+        }
+        String key = secrets().issue(node);
         Instant now = clock.instant();
         Duration period = period();
         Entity in = e.reportedIn(hello.site(), hello.host(), hello.port(), period, now);
@@ -261,15 +294,26 @@ public final class FrameworkRunner {
             masterBack(in, now);
         }
         persist();
-        return new Orders(period.toMillis(), runnerGone.toMillis());
+        return new Orders(period.toMillis(), runnerGone.toMillis(), key, secrets().token());
     }
 
-    synchronized HeartbeatReply heartbeat(String node, double cpu) {
+    /** A heartbeat; to a launcher that proved its node with the node's key ({@code keyed}), the secrets in force. */
+    synchronized HeartbeatReply heartbeat(String node, double cpu, boolean keyed) {
         Entity e = known(node);
         Duration period = period();
         entities.beat(e, cpu, period, clock.instant());
         persist();
-        return new HeartbeatReply(HeartbeatReply.KEEP, period.toMillis());
+        return new HeartbeatReply(HeartbeatReply.KEEP, period.toMillis(), keyed ? secrets().token() : null);
+    }
+
+    /**
+     * Replaces the instance's token: from now on only the new one is taken; the launchers learn it
+     * at their next heartbeat, the owner from the state file, new entities from their environment.
+     */
+    private void rotate(String why) {
+        secrets().rotate();
+        events.add(clock.instant(), "the instance's token was replaced: " + why);
+        persist();
     }
 
     synchronized void activity(String node, boolean busy, Instant since) {
@@ -292,7 +336,7 @@ public final class FrameworkRunner {
      * The entity on {@code node} exited. A master while the instance runs is restarted on its node
      * (RESTART: its launcher starts the command again, and says hello again); anything else is lost (STOP).
      */
-    synchronized HeartbeatReply exited(String node, int status) {
+    synchronized HeartbeatReply exited(String node, int status, boolean keyed) {
         Entity e = known(node);
         String why = "its entity exited with status " + status;
         if (e.is(Entities.MASTER) && state == State.RUNNING) {
@@ -301,7 +345,8 @@ public final class FrameworkRunner {
                 masterDied = clock.instant();
                 events.add(clock.instant(), d.reason().replaceFirst("^master", "master " + node));
                 persist();
-                return new HeartbeatReply(HeartbeatReply.RESTART, period().toMillis());
+                return new HeartbeatReply(HeartbeatReply.RESTART, period().toMillis(),
+                        keyed ? secrets().token() : null);
             }
             end(State.FAILED, d.reason());
             return new HeartbeatReply(HeartbeatReply.STOP, 0);
@@ -380,6 +425,14 @@ public final class FrameworkRunner {
      * a launcher ends its entity and pilot itself) plus one period; heard from again, they carry on.
      */
     private void silentLost(Instant now) {
+        List<String> unseen = new java.util.ArrayList<>();
+        silentLost(now, unseen);
+        if (!unseen.isEmpty() && !ended()) {
+            rotate("lost " + unseen + " without seeing its entity end (it may still hold the token)");
+        }
+    }
+
+    private void silentLost(Instant now, List<String> unseen) {
         List<Entity> silent = entities.silent(now);
         if (silent.isEmpty()) {
             waitingOnLink.clear();
@@ -399,6 +452,7 @@ public final class FrameworkRunner {
                 continue;
             }
             waitingOnLink.remove(e.node());
+            unseen.add(e.node());
             lost(e.node(), "no heartbeat for " + quiet + " s (two periods: " + e.beatPeriod().toSeconds() + " s each)"
                     + (down.contains(e.site()) ? "; the link to " + e.site() + " was down longer than its launcher waits"
                     : ""));
@@ -540,8 +594,11 @@ public final class FrameworkRunner {
         }
         // the scheduler shows only the nodes it holds: one of ours it no longer holds exited, was
         // released or was lost there
-        entities.all().stream().filter(e -> !held.contains(e.node()))
-                .forEach(e -> lost(e.node(), "its node is no longer held at the scheduler"));
+        List<String> gone = entities.all().stream().map(Entity::node).filter(n -> !held.contains(n)).toList();
+        gone.forEach(n -> lost(n, "its node is no longer held at the scheduler"));
+        if (!gone.isEmpty() && !ended()) {
+            rotate("lost " + gone + " without seeing its entity end (it may still hold the token)");
+        }
     }
 
     private void lost(String node, String why) {

@@ -1,9 +1,9 @@
 package koala.runner;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.time.InstantSource;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import koala.common.http.ApiException;
 import koala.common.http.JsonHttpServer;
@@ -21,18 +21,23 @@ import koala.common.runner.RunnerMessages.Shrink;
  * {@code POST /shrink {nodes: [ids]}} (or {@code {idle: true}}), {@code POST /orchestrators},
  * {@code POST /orchestrators/{node}/done}, {@code POST /workers/{node}/activity {busy, since}},
  * {@code GET /status}. For the scheduler's supervisor, without a token: {@code GET /health}. For its node launchers:
- * {@code POST /nodes/{id}/hello|heartbeat|exit}. Every call needs the instance's secret as
- * {@code Authorization: Bearer TOKEN} (401 otherwise); a malformed body is a 400 naming the field;
- * a node that is not the instance's a 409 (410 to a launcher). A refused call changes nothing.
+ * {@code POST /nodes/{id}/hello|heartbeat|exit}. Every call needs the instance's token in force as
+ * {@code Authorization: Bearer TOKEN} (401 otherwise); a launcher, once its node's first hello got the
+ * node's key, presents that key ({@code X-Koala-Node-Key}) instead, and its heartbeats' answers carry
+ * the token in force (see {@link InstanceSecrets}). A malformed body is a 400 naming the field; a node
+ * that is not the instance's a 409 (410 to a launcher). A refused call changes nothing.
  */
 final class RunnerApi {
+    /** The header a launcher proves its node with, once the node's first hello gave it the node's key. */
+    static final String NODE_KEY = "X-Koala-Node-Key";
+
     private final FrameworkRunner runner;
-    private final byte[] token;
+    private final InstanceSecrets secrets;
     private final InstantSource clock;
 
-    RunnerApi(FrameworkRunner runner, String token, InstantSource clock) {
+    RunnerApi(FrameworkRunner runner, InstantSource clock) {
         this.runner = runner;
-        this.token = token.getBytes(StandardCharsets.UTF_8);
+        this.secrets = runner.secrets();
         this.clock = clock;
     }
 
@@ -53,12 +58,11 @@ final class RunnerApi {
                 .route("GET", "/health", r -> Response.ok(runner.health()))
                 .route("GET", "/nodes/{node}/startup", r -> authorized(r, () -> runner.startup(r.param("node"))
                         .orElseThrow(() -> new ApiException(404, "node " + r.param("node") + ": no start reported"))))
-                .route("POST", "/nodes/{node}/hello", r -> authorized(r, () ->
-                        runner.hello(r.param("node"), r.body(Hello.class))))
-                .route("POST", "/nodes/{node}/heartbeat", r -> authorized(r, () ->
-                        runner.heartbeat(r.param("node"), r.body(Heartbeat.class).cpuPercent())))
-                .route("POST", "/nodes/{node}/exit", r -> authorized(r, () ->
-                        runner.exited(r.param("node"), r.body(Exit.class).status())));
+                .route("POST", "/nodes/{node}/hello", r -> hello(r))
+                .route("POST", "/nodes/{node}/heartbeat", r -> fromNode(r, keyed ->
+                        runner.heartbeat(r.param("node"), r.body(Heartbeat.class).cpuPercent(), keyed)))
+                .route("POST", "/nodes/{node}/exit", r -> fromNode(r, keyed ->
+                        runner.exited(r.param("node"), r.body(Exit.class).status(), keyed)));
     }
 
     private Object grow(Grow grow) {
@@ -127,11 +131,53 @@ final class RunnerApi {
     }
 
     private Response authorized(Request request, Supplier<Object> call) {
-        String given = request.header("Authorization").map(h -> h.replaceFirst("^Bearer\\s+", "")).orElse("");
-        if (!MessageDigest.isEqual(token, given.getBytes(StandardCharsets.UTF_8))) {
+        String given = bearer(request);
+        if (!secrets.current(given)) {
+            throw new ApiException(401, given.isEmpty() ? "missing token: send Authorization: Bearer <the instance's "
+                    + "token>" : "wrong token for this instance (it may have been replaced: read it again)");
+        }
+        return Response.ok(call.get());
+    }
+
+    /**
+     * A first hello presents a token: the one in force, or one it replaced (the grid may start a node
+     * granted from a request made before the rotation). A hello again (a master restarted on its node)
+     * presents the node's key.
+     */
+    private Response hello(Request request) {
+        String node = request.param("node");
+        Optional<String> key = request.header(NODE_KEY);
+        if (key.isPresent()) {
+            return fromNode(request, keyed -> runner.hello(node, request.body(Hello.class), true, false));
+        }
+        String given = bearer(request);
+        if (!secrets.known(given)) {
             throw new ApiException(401, given.isEmpty() ? "missing token: send Authorization: Bearer <the instance's "
                     + "token>" : "wrong token for this instance");
         }
-        return Response.ok(call.get());
+        return Response.ok(runner.hello(node, request.body(Hello.class), false, secrets.current(given)));
+    }
+
+    /**
+     * A launcher's call about its node: with the node's key, or — from a launcher of a node that has
+     * none (one started before the runner gave keys) — with the token in force.
+     */
+    private Response fromNode(Request request, Function<Boolean, Object> call) {
+        String node = request.param("node");
+        Optional<String> key = request.header(NODE_KEY);
+        if (key.isPresent()) {
+            if (!secrets.keyMatches(node, key.get())) {
+                throw new ApiException(401, "wrong key for node " + node, "X-Koala-Node-Key");
+            }
+            return Response.ok(call.apply(true));
+        }
+        if (secrets.keyed(node)) {
+            throw new ApiException(401, "node " + node + " proves itself with its key (" + NODE_KEY + ")", NODE_KEY);
+        }
+        return authorized(request, () -> call.apply(false));
+    }
+
+    private static String bearer(Request request) {
+        return request.header("Authorization").map(h -> h.replaceFirst("^Bearer\\s+", "").trim()).orElse("");
     }
 }

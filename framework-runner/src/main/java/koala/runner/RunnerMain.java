@@ -6,10 +6,8 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.InstantSource;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -93,9 +91,14 @@ public final class RunnerMain {
         }
     }
 
-    /** A started runner: its instance id, RPC address and token, and the runner itself. */
-    public record Started(long instance, URI url, String token, FrameworkRunner runner, JsonHttpServer server,
+    /** A started runner: its instance id, RPC address, and the runner itself. */
+    public record Started(long instance, URI url, FrameworkRunner runner, JsonHttpServer server,
                           ScheduledExecutorService ticks) implements AutoCloseable {
+        /** The instance's token in force (the runner replaces it when a node is lost or a foreign node used it). */
+        public String token() {
+            return runner.token();
+        }
+
         /** Stops serving without giving anything back, as a crash would. */
         @Override
         public void close() {
@@ -127,7 +130,7 @@ public final class RunnerMain {
                 setup.deployTimeout().toSeconds(), JavaCommand.currentJava().toString(),
                 System.getProperty("java.class.path"), setup.actingFor());
         FrameworkRunner runner = runner(setup.jdf(), launch, url, token, clock);
-        new RunnerApi(runner, token, clock).routes(server);
+        new RunnerApi(runner, clock).routes(server);
         server.start();
         // a directory made here is its owner's alone: the state holds the instance's token
         Files.createDirectories(setup.stateDir(), java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
@@ -135,9 +138,9 @@ public final class RunnerMain {
         long instance = runner.open(setup.jdfText(), url.toString(), id -> setup.supervised()
                 ? StateFile.of(setup.stateDir(), id).path().toAbsolutePath().toString() : null);
         StateFile file = StateFile.of(setup.stateDir(), instance);
-        runner.journal(book -> file.write(new RunnerState(instance, url.toString(), token,
+        runner.journal(book -> file.write(new RunnerState(instance, url.toString(), book.keys().token(),
                 ProcessHandle.current().pid(), launch, book)));
-        return new Started(instance, url, token, runner, server, ticks(runner, instance));
+        return new Started(instance, url, runner, server, ticks(runner, instance));
     }
 
     /** The runner of {@code jdf}, with what {@code launch} keeps of its settings and secrets. */
@@ -172,11 +175,11 @@ public final class RunnerMain {
                 + kept.pid());
         JsonHttpServer server = bindAgain(new InetSocketAddress(InetAddress.getByName(url.getHost()), url.getPort()),
                 clock);
-        new RunnerApi(runner, kept.token(), clock).routes(server);
+        new RunnerApi(runner, clock).routes(server);
         server.start();
-        runner.journal(book -> file.write(new RunnerState(kept.instance(), kept.url(), kept.token(),
+        runner.journal(book -> file.write(new RunnerState(kept.instance(), kept.url(), book.keys().token(),
                 ProcessHandle.current().pid(), launch, book)));
-        return new Started(kept.instance(), url, kept.token(), runner, server, ticks(runner, kept.instance()));
+        return new Started(kept.instance(), url, runner, server, ticks(runner, kept.instance()));
     }
 
     static int adopt(Path file) throws Exception {
@@ -210,7 +213,7 @@ public final class RunnerMain {
             RunnerState.Launch launch = new RunnerState.Launch("http://127.0.0.1:1", "train.jdf", text,
                     gridFile.toString(), secret(), 120, 180, JavaCommand.currentJava().toString(), "", null);
             FrameworkRunner runner = runner(jdf, launch, url, "train", InstantSource.system());
-            new RunnerApi(runner, "train", InstantSource.system()).routes(server);
+            new RunnerApi(runner, InstantSource.system()).routes(server);
             server.start();
             StateFile file = StateFile.of(dir, 0);
             runner.journal(book -> file.write(new RunnerState(0, url.toString(), "train", 0, launch, book)));
@@ -265,9 +268,7 @@ public final class RunnerMain {
     }
 
     private static String secret() {
-        byte[] bytes = new byte[24];
-        new SecureRandom().nextBytes(bytes);
-        return HexFormat.of().formatHex(bytes);
+        return InstanceSecrets.fresh();
     }
 
     private static Map<String, String> options(String[] args) {

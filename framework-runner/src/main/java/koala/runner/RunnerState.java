@@ -10,7 +10,7 @@ import java.util.Map;
  * ({@code RunnerMain --adopt FILE}), on the same address and port with the same token, so that its
  * launchers, entities and framework carry on without noticing more than a few seconds' silence.
  * The top-level {@code url} and {@code token} are what {@code koala framework ID} and the RPC's
- * users read.
+ * users read; the token is the one in force now (the runner rotates it, see {@link InstanceSecrets}).
  *
  * @param pid the process serving the instance now
  */
@@ -41,10 +41,19 @@ public record RunnerState(long instance, String url, String token, long pid, Lau
      * @param inFlight         the grow asked of the scheduler and not yet answered, if any
      * @param answered         the framework's recent grows by request id, so that a retried one gets the same answer
      * @param events           the latest decisions and reasons, as the status shows them
+     * @param keys             the instance's token, those it replaced, and its nodes' keys (null in a state
+     *                         written before tokens rotated: the top-level token, and no keys)
      */
     public record Book(String state, boolean initialRequested, String master, String home, Instant lastSample,
                        List<Saved> entities, Map<String, List<Long>> growMillis, InFlight inFlight,
-                       Map<String, Answer> answered, List<String> events) {
+                       Map<String, Answer> answered, List<String> events, Keys keys) {
+        public Book(String state, boolean initialRequested, String master, String home, Instant lastSample,
+                    List<Saved> entities, Map<String, List<Long>> growMillis, InFlight inFlight,
+                    Map<String, Answer> answered, List<String> events) {
+            this(state, initialRequested, master, home, lastSample, entities, growMillis, inFlight, answered, events,
+                    null);
+        }
+
         public Book {
             entities = entities == null ? List.of() : List.copyOf(entities);
             growMillis = growMillis == null ? Map.of() : Map.copyOf(growMillis);
@@ -73,6 +82,22 @@ public record RunnerState(long instance, String url, String token, long pid, Lau
      */
     public record InFlight(String requestId, String role, int nodes, String reason, Instant at, int orchestratorsEach,
                            String rpcRequest, int requested) {
+    }
+
+    /**
+     * The instance's secrets: its token now, the tokens it replaced (newest first, kept for the first
+     * hello of a node granted before the rotation), and each node's key by node id.
+     */
+    public record Keys(String token, List<String> replaced, Map<String, String> nodes) {
+        public Keys {
+            replaced = replaced == null ? List.of() : List.copyOf(replaced);
+            nodes = nodes == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(nodes));
+        }
+
+        @Override
+        public String toString() {
+            return "Keys[hidden]";
+        }
     }
 
     /** What a framework's grow got, kept under its request id. */

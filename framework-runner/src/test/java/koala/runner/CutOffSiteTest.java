@@ -134,7 +134,7 @@ class CutOffSiteTest {
         now = T.plusSeconds(60);
         fs2 = "UP";
         for (String node : List.of("7.0.0", "7.1.0", "7.2.0", "7.2.1")) {
-            runner.heartbeat(node, 50.0);
+            runner.heartbeat(node, 50.0, true);
         }
         now = T.plusSeconds(65);
         runner.tick();

@@ -169,7 +169,7 @@ class SharedGridTest {
     /** Every running entity's heartbeat, so that none is lost for silence. */
     private static void beat(FrameworkRunner runner) {
         for (String node : List.of("7.0.0", "7.1.0", "7.2.0", "7.2.1")) {
-            runner.heartbeat(node, 50.0);
+            runner.heartbeat(node, 50.0, true);
         }
     }
 

@@ -69,7 +69,7 @@ final class FrameworkDemo {
             return Koala.FAILURE;
         }
         try {
-            FluentClient fluent = FluentClient.serving(client, launched.instance(), launched.token(),
+            FluentClient fluent = FluentClient.serving(client, launched.instance(), launched::token,
                     Duration.ofSeconds(60));
             List<Burst> bursts = bursts(words());
             section(firstSection + 1, "A burst of jobs; the master asks its runner for exactly the workers each "

@@ -136,7 +136,7 @@ final class GrowBenchCommand implements Callable<Integer> {
                 System.out);
         try (RunnerMain.Started runner = start(grid, client, "ondemand", 0)) {
             runner.runner().deploy(WAIT);
-            RunnerClient rpc = new RunnerClient(runner.url(), runner.token());
+            RunnerClient rpc = new RunnerClient(runner.url(), koala.common.runner.TokenSource.of(runner::token));
             for (int i = 0; i < warmup + runs; i++) {
                 GrowStages g = growOnce(rpc);
                 double q = qsub.qsubToRunning();

@@ -18,6 +18,7 @@ import koala.common.json.Json;
 import koala.common.process.JavaCommand;
 import koala.common.process.RuntimeImage;
 import koala.common.runner.RunnerClient;
+import koala.common.runner.TokenSource;
 import koala.common.runner.RunnerMessages;
 import koala.common.time.Poll;
 
@@ -33,9 +34,14 @@ final class RunnerLaunch {
             .withZone(java.time.ZoneId.systemDefault());
 
     /** A registered instance: its id, RPC address and token, and the runner's log. */
-    record Launched(long instance, URI url, String token, Path log, long pid) {
+    /** @param state the runner's state file, which holds the instance's token in force (the runner replaces it) */
+    record Launched(long instance, URI url, Path state, Path log, long pid) {
         RunnerClient client() {
-            return new RunnerClient(url, token);
+            return new RunnerClient(url, TokenSource.stateFile(state));
+        }
+
+        String token() {
+            return TokenSource.stateFile(state).get();
         }
 
         /**
@@ -123,9 +129,9 @@ final class RunnerLaunch {
         Path renamed = dir().resolve("runner-" + instance + ".log");
         Files.deleteIfExists(renamed);
         Files.createSymbolicLink(renamed, log.getFileName());
-        JsonNode state = Json.mapper().readTree(dir().resolve("runner-" + instance + ".json").toFile());
-        return new Launched(instance, URI.create(state.get("url").asText()), state.get("token").asText(), renamed,
-                process.pid());
+        Path stateFile = dir().resolve("runner-" + instance + ".json");
+        JsonNode state = Json.mapper().readTree(stateFile.toFile());
+        return new Launched(instance, URI.create(state.get("url").asText()), stateFile, renamed, process.pid());
     }
 
     /** Shows the initial deployment as it goes; the instance's state once it is RUNNING or has ended. */

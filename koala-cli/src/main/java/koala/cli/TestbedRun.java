@@ -83,7 +83,7 @@ final class TestbedRun {
             if (!state.equals("RUNNING")) {
                 throw new IllegalStateException(policy + " instance " + id + " is " + state + "; see " + launched.log());
             }
-            FluentClient fluent = FluentClient.serving(client, id, launched.token(), Duration.ofSeconds(60));
+            FluentClient fluent = FluentClient.serving(client, id, launched::token, Duration.ofSeconds(60));
             if (!new Poll(clock, Duration.ofSeconds(1)).until(() -> joined(fluent) >= initial, DEPLOY)) {
                 throw new IllegalStateException(policy + " instance " + id + ": its " + initial + " initial workers did "
                         + "not all join the master within " + DEPLOY.toMinutes() + " min; see " + launched.log());

@@ -25,7 +25,8 @@ import koala.common.time.Poll;
  * where it runs, and then beats: every heartbeat period it sends the CPU utilization of the
  * entity's process tree since the last beat. It stops the entity and gives the node back when the
  * entity ends, when the runner says STOP or disowns the node, or when the runner has not answered
- * for its runner-gone time-out — a runner's death must not hold nodes forever.
+ * for its runner-gone time-out — a runner's death must not hold nodes forever. The entity finds its
+ * instance's token in force in the file {@code KOALA_RUNNER_TOKEN_FILE} names ({@link TokenFile}).
  */
 final class EntityRun {
     private static final Duration HELLO_GIVE_UP = Duration.ofSeconds(60);
@@ -61,18 +62,25 @@ final class EntityRun {
      * the entity's address stays the same — and the launcher says hello again with it.
      */
     int run() throws InterruptedException {
+        try (TokenFile token = TokenFile.of(task.environment().getOrDefault(RunnerClient.TOKEN_VARIABLE, ""))) {
+            return run(token);
+        }
+    }
+
+    private int run(TokenFile token) throws InterruptedException {
         int port = freePort();
         koala.common.runner.RunnerMessages.Startup first = steps;
         while (true) {
             Map<String, String> env = new HashMap<>(task.environment());
             env.put("KOALA_ENTITY_HOST", host);
             env.put("KOALA_ENTITY_PORT", Integer.toString(port));
+            env.put(RunnerClient.TOKEN_FILE_VARIABLE, token.path().toString());
             Process entity;
             try {
                 entity = NodeLauncher.builder(task, env).start();
             } catch (IOException e) {
                 log("cannot start " + task.executable() + ": " + e.getMessage());
-                report(127);
+                report(127, token);
                 return 127;
             }
             Instant started = clock.instant();
@@ -83,8 +91,9 @@ final class EntityRun {
                 stop(entity);
                 return 0;
             }
-            int status = watch(entity, orders.get());
-            if (status < 0 || !report(status)) {
+            token.update(orders.get().token());
+            int status = watch(entity, orders.get(), token);
+            if (status < 0 || !report(status, token)) {
                 return Math.max(status, 0);
             }
             log("runner says restart the entity (it ended with status " + status + ")");
@@ -103,7 +112,7 @@ final class EntityRun {
     }
 
     /** Beats until the entity ends (its status) or must be stopped (-1 for "stopped"). */
-    private int watch(Process entity, Orders orders) throws InterruptedException {
+    private int watch(Process entity, Orders orders, TokenFile token) throws InterruptedException {
         CpuSampler sampler = new CpuSampler(entity.pid(), java.nio.file.Path.of("/proc"), cores, clock);
         CpuSampler.Sample last = sampler.sample();
         Instant heard = clock.instant();
@@ -116,6 +125,7 @@ final class EntityRun {
             try {
                 HeartbeatReply reply = runner.heartbeat(node, cpu);
                 heard = clock.instant();
+                token.update(reply.token());
                 period = reply.heartbeatMillis() > 0 ? reply.heartbeatMillis() : period;
                 if (reply.stop()) {
                     log("runner says stop");
@@ -165,9 +175,11 @@ final class EntityRun {
     }
 
     /** Tells the runner the entity ended; true when it answers RESTART. */
-    private boolean report(int status) {
+    private boolean report(int status, TokenFile token) {
         try {
-            return HeartbeatReply.RESTART.equals(runner.exited(node, status).action());
+            HeartbeatReply reply = runner.exited(node, status);
+            token.update(reply.token());
+            return HeartbeatReply.RESTART.equals(reply.action());
         } catch (ApiException e) {
             log("could not tell the runner the entity ended: " + e.getMessage());
             return false;

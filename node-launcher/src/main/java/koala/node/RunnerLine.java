@@ -11,34 +11,55 @@ import koala.common.runner.RunnerMessages.Orders;
 import koala.common.runner.RunnerMessages.Startup;
 
 /**
- * The launcher's calls to its runner ({@code /nodes/{id}/...} with the instance's token), spoken with
- * {@link PlainJsonClient} for the reason {@link SchedulerLine} gives. The same wire as
- * {@link koala.common.runner.RunnerClient}.
+ * The launcher's calls to its runner ({@code /nodes/{id}/...}), spoken with {@link PlainJsonClient}
+ * for the reason {@link SchedulerLine} gives. The same wire as {@link koala.common.runner.RunnerClient}.
+ * The first hello presents the instance's token from the node's claim; its answer gives the node's
+ * key, which every later call presents instead ({@code X-Koala-Node-Key}): the token may be replaced
+ * meanwhile, and the answers to keyed calls say which is in force.
  */
 class RunnerLine {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    static final String NODE_KEY = "X-Koala-Node-Key";
 
-    private final PlainJsonClient http;
+    private final URI runner;
+    private final String token;
+    private volatile String nodeKey;
 
     RunnerLine(URI runner, String token) {
-        this.http = new PlainJsonClient(runner, TIMEOUT, Map.of("Authorization", "Bearer " + token));
+        this.runner = runner;
+        this.token = token;
+    }
+
+    private PlainJsonClient http() {
+        String key = nodeKey;
+        return new PlainJsonClient(runner, TIMEOUT, key != null ? Map.of(NODE_KEY, key)
+                : Map.of("Authorization", "Bearer " + token));
     }
 
     Orders hello(String node, Hello hello) {
-        Map<String, Object> f = http.call("POST", "/nodes/" + node + "/hello", fields(hello));
-        return new Orders(number(f, "heartbeatMillis"), number(f, "runnerGoneMillis"));
+        Map<String, Object> f = http().call("POST", "/nodes/" + node + "/hello", fields(hello));
+        Orders orders = new Orders(number(f, "heartbeatMillis"), number(f, "runnerGoneMillis"),
+                (String) f.get("nodeKey"), token(f));
+        if (orders.nodeKey() != null) {
+            nodeKey = orders.nodeKey();
+        }
+        return orders;
     }
 
     HeartbeatReply heartbeat(String node, double cpuPercent) {
-        Map<String, Object> f = http.call("POST", "/nodes/" + node + "/heartbeat", Map.of("cpuPercent", cpuPercent));
-        return new HeartbeatReply((String) f.get("action"), number(f, "heartbeatMillis"));
+        Map<String, Object> f = http().call("POST", "/nodes/" + node + "/heartbeat", Map.of("cpuPercent", cpuPercent));
+        return new HeartbeatReply((String) f.get("action"), number(f, "heartbeatMillis"), token(f));
     }
 
     /** Reports the entity's exit; the runner answers STOP (give the node back) or RESTART (start the command again here). */
     HeartbeatReply exited(String node, int status) {
-        Map<String, Object> f = http.call("POST", "/nodes/" + node + "/exit", Map.of("status", status));
+        Map<String, Object> f = http().call("POST", "/nodes/" + node + "/exit", Map.of("status", status));
         return new HeartbeatReply(f == null ? HeartbeatReply.STOP : (String) f.get("action"), number(f == null ? Map.of() : f,
-                "heartbeatMillis"));
+                "heartbeatMillis"), f == null ? null : token(f));
+    }
+
+    private static String token(Map<String, Object> fields) {
+        return fields.get("token") instanceof String token ? token : null;
     }
 
     static Map<String, Object> fields(Hello hello) {

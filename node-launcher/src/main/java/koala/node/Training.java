@@ -52,10 +52,10 @@ final class Training {
                     "environment", Map.of("KOALA_RUNNER_URL", url, "KOALA_RUNNER_TOKEN", "training", "KOALA_SITE", "training"));
         }
         if (path.endsWith("/hello")) {
-            return Map.of("heartbeatMillis", 50, "runnerGoneMillis", 5000);
+            return Map.of("heartbeatMillis", 50, "runnerGoneMillis", 5000, "nodeKey", "training-key", "token", "training");
         }
         if (path.endsWith("/heartbeat")) {
-            return Map.of("action", "KEEP", "heartbeatMillis", 50);
+            return Map.of("action", "KEEP", "heartbeatMillis", 50, "token", "training");
         }
         return Map.of("action", "EXIT");
     }

@@ -82,4 +82,47 @@ class EntityRunTest {
             runner.close();
         }
     }
+
+    /**
+     * The first hello presents the claim's token "t" and gets key "key-7"; every later call presents the
+     * key. The runner replaces the token ("t2" in the second heartbeat's answer): the entity reads it in
+     * its token file and writes what it read until it reads "t2"; the file is gone after the run.
+     */
+    @Test
+    void aTokenTheRunnerReplacesReachesTheEntitysTokenFileThroughAHeartbeat(@TempDir Path dir) throws Exception {
+        List<String> presented = new CopyOnWriteArrayList<>();
+        List<Integer> beats = new CopyOnWriteArrayList<>();
+        JsonHttpServer runner = new JsonHttpServer(new InetSocketAddress("127.0.0.1", 0), 2);
+        runner.route("POST", "/nodes/{node}/hello", r -> {
+            presented.add(r.header("Authorization").orElse("key " + r.header("X-Koala-Node-Key").orElse("")));
+            return Response.ok(new Orders(100, 60_000, "key-7", "t"));
+        }).route("POST", "/nodes/{node}/heartbeat", r -> {
+            presented.add("key " + r.header("X-Koala-Node-Key").orElse("none"));
+            beats.add(1);
+            return Response.ok(new HeartbeatReply(HeartbeatReply.KEEP, 100, beats.size() >= 2 ? "t2" : "t"));
+        }).route("POST", "/nodes/{node}/exit", r -> {
+            presented.add("key " + r.header("X-Koala-Node-Key").orElse("none"));
+            return Response.ok(new HeartbeatReply(HeartbeatReply.STOP, 0));
+        });
+        runner.start();
+        try {
+            Path seen = dir.resolve("seen");
+            NodeTask task = new NodeTask("RUN", "/bin/sh", List.of("-c", "echo $KOALA_RUNNER_TOKEN_FILE > " + seen
+                    + ".path; until [ \"$(cat $KOALA_RUNNER_TOKEN_FILE)\" = t2 ]; do sleep 0.05; done; "
+                    + "cat $KOALA_RUNNER_TOKEN_FILE > " + seen),
+                    Map.of("KOALA_RUNNER_URL", "http://127.0.0.1:" + runner.port(), "KOALA_RUNNER_TOKEN", "t"),
+                    null, null, null, null);
+
+            int status = new EntityRun(task, "7.2.0", "127.0.0.1", 1, InstantSource.system(), null).run();
+
+            assertThat(status).isZero();
+            assertThat(seen).hasContent("t2");
+            assertThat(presented.get(0)).isEqualTo("Bearer t");
+            assertThat(presented.subList(1, presented.size())).containsOnly("key key-7");
+            Path tokenFile = Path.of(Files.readString(dir.resolve("seen.path")).strip());
+            assertThat(tokenFile.getParent()).doesNotExist();
+        } finally {
+            runner.close();
+        }
+    }
 }

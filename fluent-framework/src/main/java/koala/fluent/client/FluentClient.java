@@ -8,6 +8,7 @@ import koala.common.api.SchedulerClient;
 import koala.common.http.ApiException;
 import koala.common.http.JsonHttpClient;
 import koala.common.runner.RunnerClient;
+import koala.common.runner.TokenSource;
 import koala.common.time.Poll;
 import koala.fluent.wire.FluentMessages.JobReply;
 import koala.fluent.wire.FluentMessages.JobRequest;
@@ -18,8 +19,9 @@ import koala.fluent.wire.Secret;
 /**
  * A client of one framework instance's master, found through the FrameworkJobManager. The master
  * takes only callers holding the instance's token: its submitter has it in the runner's state file
- * ({@code KOALA_HOME/runners/runner-ID.json}), the instance's own processes in
- * {@code KOALA_RUNNER_TOKEN}.
+ * ({@code KOALA_HOME/runners/runner-ID.json}), the instance's own processes in the file
+ * {@code KOALA_RUNNER_TOKEN_FILE} names (their launcher keeps it up to date when the runner replaces
+ * the token), read at each call.
  *
  * <p>A master may be restarted, on its node or another. A client found through the FJM follows it:
  * a read ({@code GET /jobs/{id}}, {@code /status}, {@code /metrics}) that finds no master asks the
@@ -32,7 +34,7 @@ public final class FluentClient {
     /** How long a read waits for a master that is being restarted. */
     static final Duration FOLLOW = Duration.ofSeconds(60);
 
-    private final String token;
+    private final java.util.function.Supplier<String> token;
     private final String who;
     private final java.util.function.Supplier<java.util.Optional<URI>> locate;
     private volatile JsonHttpClient master;
@@ -42,20 +44,40 @@ public final class FluentClient {
         this(master, token, "the master at " + master, null);
     }
 
+    /** The master at {@code master}, called with the instance's token as {@code token} gives it at each call. */
+    public FluentClient(URI master, java.util.function.Supplier<String> token) {
+        this(master, token, "the master at " + master, null);
+    }
+
     /** @param locate where the master is now (null: always at {@code master}) */
     FluentClient(URI master, String token, String who, java.util.function.Supplier<java.util.Optional<URI>> locate) {
+        this(master, () -> token, who, locate);
+    }
+
+    private FluentClient(URI master, java.util.function.Supplier<String> token, String who,
+                         java.util.function.Supplier<java.util.Optional<URI>> locate) {
         this.token = token;
-        this.master = client(master, token);
+        this.master = client(master);
         this.who = who;
         this.locate = locate;
     }
 
-    private static JsonHttpClient client(URI master, String token) {
-        return new JsonHttpClient(master, Duration.ofSeconds(60), new Secret(token).header());
+    private static JsonHttpClient client(URI master) {
+        return new JsonHttpClient(master, Duration.ofSeconds(60));
+    }
+
+    /** The master's client, presenting the token as it is now. */
+    private JsonHttpClient signed() {
+        return master.withHeader("Authorization", new Secret(token.get()).header().get("Authorization"));
     }
 
     /** The master of instance {@code id}, as its runner registered it with the FJM, called with the instance's token. */
     public static FluentClient of(SchedulerClient scheduler, long id, String token) {
+        return of(scheduler, id, () -> token);
+    }
+
+    /** The same, with the instance's token as {@code token} gives it at each call (the runner may replace it). */
+    public static FluentClient of(SchedulerClient scheduler, long id, java.util.function.Supplier<String> token) {
         FrameworkView instance = scheduler.framework(id);
         if (!hasMaster(instance)) {
             throw new ApiException(409, "instance " + id + " (" + instance.state() + ") has no master address yet");
@@ -71,6 +93,12 @@ public final class FluentClient {
      * master's node is claimed, and its runner registers the master's address a moment later.
      */
     public static FluentClient serving(SchedulerClient scheduler, long id, String token, Duration timeout) {
+        return serving(scheduler, id, () -> token, timeout);
+    }
+
+    /** The same, with the instance's token as {@code token} gives it at each call (the runner may replace it). */
+    public static FluentClient serving(SchedulerClient scheduler, long id, java.util.function.Supplier<String> token,
+                                       Duration timeout) {
         java.time.Instant until = java.time.Instant.now().plus(timeout);
         new Poll(InstantSource.system(), Duration.ofMillis(250)).until(() -> hasMaster(scheduler.framework(id)), timeout);
         Duration left = Duration.between(java.time.Instant.now(), until);
@@ -81,15 +109,17 @@ public final class FluentClient {
         return instance.master() != null && instance.master().address() != null;
     }
 
-    /** For a process of the instance: its master ({@code KOALA_MASTER}), with the token in {@code KOALA_RUNNER_TOKEN}. */
+    /** For a process of the instance: its master ({@code KOALA_MASTER}), with the instance's token in force. */
     public static FluentClient fromEnvironment() {
         String master = System.getenv("KOALA_MASTER");
-        String token = System.getenv(RunnerClient.TOKEN_VARIABLE);
-        if (master == null || token == null) {
+        java.util.Optional<TokenSource> token = TokenSource.fromEnvironment(System.getenv(),
+                RunnerClient.TOKEN_FILE_VARIABLE, RunnerClient.TOKEN_VARIABLE);
+        if (master == null || token.isEmpty()) {
             throw new IllegalStateException("KOALA_MASTER and " + RunnerClient.TOKEN_VARIABLE
                     + " are set only for the entities of a framework instance (not its master)");
         }
-        return new FluentClient(URI.create("http://" + master), token);
+        return new FluentClient(URI.create("http://" + master), (java.util.function.Supplier<String>) token.get(),
+                "the master at " + master, null);
     }
 
     /**
@@ -100,7 +130,7 @@ public final class FluentClient {
         ApiException[] refused = {null};
         new Poll(InstantSource.system(), Duration.ofMillis(250)).until(() -> {
             try {
-                answered(() -> master.get("/status", MasterStatus.class));
+                answered(() -> signed().get("/status", MasterStatus.class));
                 refused[0] = null;
                 return true;
             } catch (ApiException e) {
@@ -123,7 +153,7 @@ public final class FluentClient {
      * waits for a grow (or behind jobs that do), with its id, and the job is then polled.
      */
     public JobReply submit(JobRequest job) {
-        JobReply reply = answered(() -> master.post("/jobs", job, JobReply.class));
+        JobReply reply = answered(() -> signed().post("/jobs", job, JobReply.class));
         JobReply[] latest = {reply};
         boolean placed = reply.apps().isEmpty() ? new Poll(InstantSource.system(), Duration.ofMillis(300))
                 .until(() -> !(latest[0] = job(reply.job())).apps().isEmpty(), PLACE_TIMEOUT) : true;
@@ -145,7 +175,7 @@ public final class FluentClient {
     /** A read, following a master that is restarted (see the class comment). */
     private <T> T read(java.util.function.Function<JsonHttpClient, T> call) {
         try {
-            return answered(() -> call.apply(master));
+            return answered(() -> call.apply(signed()));
         } catch (ApiException e) {
             if (locate == null || !e.transientFailure()) {
                 throw e;
@@ -153,8 +183,8 @@ public final class FluentClient {
             Object[] answer = {null};
             boolean back = new Poll(InstantSource.system(), Duration.ofMillis(500)).until(() -> {
                 try {
-                    locate.get().filter(u -> !u.equals(master.base())).ifPresent(u -> master = client(u, token));
-                    answer[0] = call.apply(master);
+                    locate.get().filter(u -> !u.equals(master.base())).ifPresent(u -> master = client(u));
+                    answer[0] = call.apply(signed());
                     return true;
                 } catch (ApiException again) {
                     if (!again.transientFailure()) {

@@ -29,23 +29,37 @@ final class MasterApi {
     static final String DEVICE_TOKEN = "the instance's DeviceManager token";
 
     private final FrameworkManager master;
-    private final Secret token;
+    private final java.util.function.Supplier<Secret> token;
     private final Secret key;
-    private final Secret devices;
+    private final java.util.function.Supplier<Secret> devices;
 
     /** A master whose DeviceManagers present the instance's token, as its clients do. */
     MasterApi(FrameworkManager master, Secret token, Secret key) {
+        this(master, fixed(token), key);
+    }
+
+    private MasterApi(FrameworkManager master, java.util.function.Supplier<Secret> token, Secret key) {
         this(master, token, key, token);
     }
 
+    private static java.util.function.Supplier<Secret> fixed(Secret secret) {
+        return () -> secret;
+    }
+
+    MasterApi(FrameworkManager master, Secret token, Secret key, Secret devices) {
+        this(master, () -> token, key, () -> devices);
+    }
+
     /**
-     * @param token   the instance's secret, which its runner gave every entity and its submitter
+     * @param token   the instance's secret in force (its runner replaces it), which its runner gave every
+     *                entity and its submitter
      * @param key     the master's own, handed in answer to a DeviceManager's hello
      * @param devices what a DeviceManager presents to say hello and report: a secret the runner gives
      *                the instance's entities only ({@code KOALA_DEVICE_TOKEN}), never its clients, so
      *                that a client cannot pose as a DeviceManager and learn the master's key
      */
-    MasterApi(FrameworkManager master, Secret token, Secret key, Secret devices) {
+    MasterApi(FrameworkManager master, java.util.function.Supplier<Secret> token, Secret key,
+              java.util.function.Supplier<Secret> devices) {
         this.master = master;
         this.token = token;
         this.key = key;
@@ -69,11 +83,11 @@ final class MasterApi {
     }
 
     private JsonHttpServer.Handler guarded(JsonHttpServer.Handler handler) {
-        return Secret.required(() -> token, TOKEN, handler);
+        return Secret.required(token, TOKEN, handler);
     }
 
     private JsonHttpServer.Handler fromDevices(JsonHttpServer.Handler handler) {
-        return Secret.required(() -> devices, devices == token ? TOKEN : DEVICE_TOKEN, handler);
+        return Secret.required(devices, devices == token ? TOKEN : DEVICE_TOKEN, handler);
     }
 
     /**

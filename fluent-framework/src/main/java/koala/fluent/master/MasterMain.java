@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import koala.common.http.ApiException;
 import koala.common.http.JsonHttpServer;
 import koala.common.runner.RunnerClient;
+import koala.common.runner.TokenSource;
 import koala.common.runner.RunnerMessages.Status;
 import koala.common.time.Poll;
 import koala.fluent.device.Options;
@@ -30,7 +31,8 @@ import org.apache.logging.log4j.Logger;
  * {@code instance-ID/}; none by default). With a log directory the master journals its jobs,
  * applications and workers there ({@link FileJournal}) and a master started again takes over from
  * it; without one it starts empty.
- * Every caller must present the instance's token ({@code KOALA_RUNNER_TOKEN}); the master makes a
+ * Every caller must present the instance's token in force (the file {@code KOALA_RUNNER_TOKEN_FILE}
+ * names, which the master's launcher keeps up to date when the runner replaces it); the master makes a
  * key of its own at each start and hands it to its DeviceManagers, which take commands only with it.
  */
 public final class MasterMain {
@@ -51,7 +53,10 @@ public final class MasterMain {
                 .map(d -> Path.of(d, "instance-" + System.getenv().getOrDefault("KOALA_INSTANCE", "0")));
         int port = Integer.parseInt(System.getenv().getOrDefault("KOALA_ENTITY_PORT", "0"));
         RunnerClient client = RunnerClient.fromEnvironment();
-        Secret token = new Secret(System.getenv(RunnerClient.TOKEN_VARIABLE));
+        TokenSource tokens = TokenSource.fromEnvironment(System.getenv(), RunnerClient.TOKEN_FILE_VARIABLE,
+                RunnerClient.TOKEN_VARIABLE).orElseThrow(() -> new IllegalStateException(RunnerClient.TOKEN_VARIABLE
+                + " is set only for the entities of a framework instance"));
+        java.util.function.Supplier<Secret> token = () -> new Secret(tokens.get());
         // the master's own, not the instance's: every client holds the instance's token, and a
         // DeviceManager must not take it as a command (its reader streams files to the URLs it is given)
         // with a runner, the instance's DeviceManager token, which its workers hold from their start: the
@@ -60,8 +65,9 @@ public final class MasterMain {
         Secret key = deviceToken != null ? new Secret(deviceToken) : Secret.random();
         Status first = firstStatus(client);
         InstantSource clock = InstantSource.system();
-        Optional<Path> replaced = logDir.flatMap(d -> InstanceDir.claim(d, System.getenv(RunnerClient.TOKEN_VARIABLE),
-                clock.instant()));
+        // marked with what stays the same for the instance's life: its device token (its token is replaced)
+        Optional<Path> replaced = logDir.flatMap(d -> InstanceDir.claim(d, deviceToken != null ? deviceToken
+                : tokens.get(), System.getenv(RunnerClient.TOKEN_VARIABLE), clock.instant()));
         MetricsLog metrics = new MetricsLog(logDir);
         MasterEvents events = new MasterEvents(clock, metrics);
         Runner runner = Runner.of(client);
@@ -74,7 +80,8 @@ public final class MasterMain {
         // on the node's own address only: nothing of the instance answers on a node's loopback
         JsonHttpServer server = new JsonHttpServer(new InetSocketAddress(java.net.InetAddress.getByName(
                 System.getenv().getOrDefault("KOALA_ENTITY_HOST", "127.0.0.1")), port), 8);
-        new MasterApi(master, token, key, deviceToken == null ? token : new Secret(deviceToken)).routes(server);
+        Secret devices = deviceToken == null ? null : new Secret(deviceToken);
+        new MasterApi(master, token, key, devices == null ? token : () -> devices).routes(server);
         server.start();
         ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor();
         ticks.scheduleWithFixedDelay(() -> {

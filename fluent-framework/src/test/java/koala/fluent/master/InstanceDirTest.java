@@ -18,15 +18,15 @@ class InstanceDirTest {
     @Test
     void theSameInstanceKeepsItsDirectoryAndAnotherUnderTheSameIdStartsAfresh() throws Exception {
         Path dir = home.resolve("instance-1");
-        assertThat(InstanceDir.claim(dir, "token-a", T)).isEmpty();
+        assertThat(InstanceDir.claim(dir, "device-a", "token-a", T)).isEmpty();
         Files.writeString(dir.resolve("journal"), "a's jobs\n");
 
-        // instance 1's master restarted: same token, same journal
-        assertThat(InstanceDir.claim(dir, "token-a", T.plusSeconds(60))).isEmpty();
+        // instance 1's master restarted after its token was replaced: same device token, same journal
+        assertThat(InstanceDir.claim(dir, "device-a", "token-a2", T.plusSeconds(60))).isEmpty();
         assertThat(dir.resolve("journal")).hasContent("a's jobs");
 
         // a scheduler on a new database numbers its instances from 1 again
-        assertThat(InstanceDir.claim(dir, "token-b", T.plusSeconds(120)))
+        assertThat(InstanceDir.claim(dir, "device-b", "token-b", T.plusSeconds(120)))
                 .contains(home.resolve("instance-1.replaced-20261126-043200"));
         assertThat(dir.resolve("journal")).doesNotExist();
         assertThat(home.resolve("instance-1.replaced-20261126-043200").resolve("journal")).hasContent("a's jobs");
@@ -34,10 +34,22 @@ class InstanceDirTest {
     }
 
     @Test
+    void aDirectoryMarkedWithTheTokenByAnEarlierMasterIsTheInstancesAndMarkedAnew() throws Exception {
+        Path dir = home.resolve("instance-2");
+        assertThat(InstanceDir.claim(dir, "token-a", null, T)).isEmpty(); // an earlier master marked with its token
+        Files.writeString(dir.resolve("journal"), "a's jobs\n");
+
+        assertThat(InstanceDir.claim(dir, "device-a", "token-a", T.plusSeconds(60))).isEmpty();
+        // marked anew with the device token: the token may be replaced from now on
+        assertThat(InstanceDir.claim(dir, "device-a", "token-a2", T.plusSeconds(120))).isEmpty();
+        assertThat(dir.resolve("journal")).hasContent("a's jobs");
+    }
+
+    @Test
     void anUnmarkedDirectoryFromBeforeIsMovedAside() throws Exception {
         Path dir = Files.createDirectories(home.resolve("instance-3"));
         Files.writeString(dir.resolve("journal"), "old\n");
-        assertThat(InstanceDir.claim(dir, "token-c", T)).contains(home.resolve("instance-3.replaced-20261126-043000"));
+        assertThat(InstanceDir.claim(dir, "device-c", "token-c", T)).contains(home.resolve("instance-3.replaced-20261126-043000"));
         assertThat(dir.resolve("journal")).doesNotExist();
     }
 }

@@ -22,31 +22,58 @@ import koala.common.runner.RunnerMessages.Status;
 /**
  * A framework instance's line to its runner: grow and shrink the workers, place orchestrators,
  * read the status. Every entity finds the runner's address in {@code KOALA_RUNNER_URL} and the
- * instance's secret in {@code KOALA_RUNNER_TOKEN}; {@link #fromEnvironment()} reads both. A
+ * instance's secret in {@code KOALA_RUNNER_TOKEN}, the secret as it is now in the file
+ * {@code KOALA_RUNNER_TOKEN_FILE} names (the runner rotates it; the entity's launcher keeps the file
+ * up to date); {@link #fromEnvironment()} reads them, and a call refused with a secret that has
+ * since been rotated is made again once with the new one. A
  * refused call throws {@link koala.common.http.ApiException} with the status (401 bad token, 409
  * a node that is not the instance's, 400 a malformed request naming the field) and the reason.
  */
 public final class RunnerClient {
     public static final String URL_VARIABLE = "KOALA_RUNNER_URL";
     public static final String TOKEN_VARIABLE = "KOALA_RUNNER_TOKEN";
+    /** The file holding the instance's token as it is now (its launcher rewrites it when the runner rotates it). */
+    public static final String TOKEN_FILE_VARIABLE = "KOALA_RUNNER_TOKEN_FILE";
 
     private final JsonHttpClient http;
+    private final TokenSource token;
 
     public RunnerClient(URI runner, String token) {
-        this.http = new JsonHttpClient(runner, Duration.ofSeconds(30), Map.of("Authorization", "Bearer " + token));
+        this(runner, TokenSource.fixed(token));
+    }
+
+    public RunnerClient(URI runner, TokenSource token) {
+        this.http = new JsonHttpClient(runner, Duration.ofSeconds(30));
+        this.token = token;
     }
 
     public static RunnerClient fromEnvironment() {
         String url = System.getenv(URL_VARIABLE);
-        String token = System.getenv(TOKEN_VARIABLE);
-        if (url == null || token == null) {
+        java.util.Optional<TokenSource> token = TokenSource.fromEnvironment(System.getenv(), TOKEN_FILE_VARIABLE,
+                TOKEN_VARIABLE);
+        if (url == null || token.isEmpty()) {
             throw new IllegalStateException(URL_VARIABLE + " and " + TOKEN_VARIABLE + " are set only for framework entities");
         }
-        return new RunnerClient(URI.create(url), token);
+        return new RunnerClient(URI.create(url), token.get());
+    }
+
+    /** {@code call} with the token as it is now; refused with one the runner has since rotated, once more with the new one. */
+    private <T> T call(java.util.function.Function<JsonHttpClient, T> call) {
+        String now = token.get();
+        try {
+            return call.apply(http.withBearer(now));
+        } catch (koala.common.http.ApiException e) {
+            if (e.status() != 401) {
+                throw e;
+            }
+            String rotated = token.changedFrom(now, java.time.InstantSource.system(), TokenSource.ROTATION_WAIT)
+                    .orElseThrow(() -> e);
+            return call.apply(http.withBearer(rotated));
+        }
     }
 
     public GrowResult grow(int workers) {
-        return http.post("/grow", new Grow(workers, "worker"), GrowResult.class);
+        return call(h -> h.post("/grow", new Grow(workers, "worker"), GrowResult.class));
     }
 
     /**
@@ -54,66 +81,66 @@ public final class RunnerClient {
      * runner was started again — it gets the first answer and no more nodes.
      */
     public GrowResult grow(int workers, String requestId) {
-        return http.post("/grow", new Grow(workers, "worker", requestId), GrowResult.class);
+        return call(h -> h.post("/grow", new Grow(workers, "worker", requestId), GrowResult.class));
     }
 
     public ShrinkResult shrink(List<String> workers) {
-        return http.post("/shrink", new Shrink(workers, null), ShrinkResult.class);
+        return call(h -> h.post("/shrink", new Shrink(workers, null), ShrinkResult.class));
     }
 
     /** Reports how well the framework does now (a slowdown, 1 = as if alone), for the grid's arbitration. */
     public void figure(double slowdown) {
-        http.post("/figure", new RunnerMessages.Figure(slowdown), Map.class);
+        call(h -> h.post("/figure", new RunnerMessages.Figure(slowdown), Map.class));
     }
 
     /** What the grid's arbitration asks the instance to give back now; null for nothing. */
     public koala.common.api.ShareOrders.GiveBack giveBack() {
-        return http.get("/give-back", RunnerMessages.GiveBackAsk.class).ask();
+        return call(h -> h.get("/give-back", RunnerMessages.GiveBackAsk.class).ask());
     }
 
     /** Gives back these workers, the framework's choice, at the grid's request. */
     public ShrinkResult giveBack(List<String> workers) {
-        return http.post("/give-back", new Shrink(workers, null), ShrinkResult.class);
+        return call(h -> h.post("/give-back", new Shrink(workers, null), ShrinkResult.class));
     }
 
     /** Releases whichever workers have been idle at least t_idle. */
     public ShrinkResult shrinkIdle() {
-        return http.post("/shrink", new Shrink(null, true), ShrinkResult.class);
+        return call(h -> h.post("/shrink", new Shrink(null, true), ShrinkResult.class));
     }
 
     /** Where a new orchestrator goes: an existing orchestrator node, or a new one grown for it. */
     public OrchestratorPlace orchestrator() {
-        return http.post("/orchestrators", Map.of(), OrchestratorPlace.class);
+        return call(h -> h.post("/orchestrators", Map.of(), OrchestratorPlace.class));
     }
 
     /** An orchestrator on {@code node} has ended (its application finished). */
     public OrchestratorPlace orchestratorDone(String node) {
-        return http.post("/orchestrators/" + node + "/done", Map.of(), OrchestratorPlace.class);
+        return call(h -> h.post("/orchestrators/" + node + "/done", Map.of(), OrchestratorPlace.class));
     }
 
     /** Tells the runner that worker {@code node} runs something ({@code busy}) or has run nothing since {@code since}. */
     public void activity(String node, boolean busy, Instant since) {
-        http.post("/workers/" + node + "/activity", new Activity(busy, since), Map.class);
+        call(h -> h.post("/workers/" + node + "/activity", new Activity(busy, since), Map.class));
     }
 
     public Status status() {
-        return http.get("/status", Status.class);
+        return call(h -> h.get("/status", Status.class));
     }
 
     /** How the node's start went, step by step; 404 for a node that has not reported in (or left). */
     public RunnerMessages.Startup startup(String node) {
-        return http.get("/nodes/" + node + "/startup", RunnerMessages.Startup.class);
+        return call(h -> h.get("/nodes/" + node + "/startup", RunnerMessages.Startup.class));
     }
 
     public Orders hello(String node, Hello hello) {
-        return http.post("/nodes/" + node + "/hello", hello, Orders.class);
+        return call(h -> h.post("/nodes/" + node + "/hello", hello, Orders.class));
     }
 
     public HeartbeatReply heartbeat(String node, double cpuPercent) {
-        return http.post("/nodes/" + node + "/heartbeat", new Heartbeat(cpuPercent), HeartbeatReply.class);
+        return call(h -> h.post("/nodes/" + node + "/heartbeat", new Heartbeat(cpuPercent), HeartbeatReply.class));
     }
 
     public void exited(String node, int status) {
-        http.post("/nodes/" + node + "/exit", new Exit(status), HeartbeatReply.class);
+        call(h -> h.post("/nodes/" + node + "/exit", new Exit(status), HeartbeatReply.class));
     }
 }

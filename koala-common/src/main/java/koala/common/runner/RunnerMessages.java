@@ -114,15 +114,35 @@ public final class RunnerMessages {
         }
     }
 
-    /** How often the launcher beats, and after how long without its runner it gives the node back. */
-    public record Orders(long heartbeatMillis, long runnerGoneMillis) {
+    /**
+     * How often the launcher beats, and after how long without its runner it gives the node back.
+     *
+     * @param nodeKey the node's own key, which its launcher presents ({@code X-Koala-Node-Key}) on every later
+     *                call about the node instead of the instance's token; null from a runner without keys
+     * @param token   the instance's token in force, for the entity's token file; null from a runner without keys
+     */
+    public record Orders(long heartbeatMillis, long runnerGoneMillis, String nodeKey, String token) {
+        public Orders(long heartbeatMillis, long runnerGoneMillis) {
+            this(heartbeatMillis, runnerGoneMillis, null, null);
+        }
     }
 
     public record Heartbeat(double cpuPercent) {
     }
 
-    /** KEEP running (beating every {@code heartbeatMillis} from now on), or STOP the entity and give the node back. */
-    public record HeartbeatReply(String action, long heartbeatMillis) {
+    /**
+     * KEEP running (beating every {@code heartbeatMillis} from now on), or STOP the entity and give the node back.
+     *
+     * @param token the instance's token in force (the runner replaces it when one of its nodes is lost or
+     *              a node not its own used it), to a launcher that proved its node with the node's key;
+     *              else null. The launcher keeps its entity's token file
+     *              ({@link RunnerClient#TOKEN_FILE_VARIABLE}) up to date with it.
+     */
+    public record HeartbeatReply(String action, long heartbeatMillis, String token) {
+        public HeartbeatReply(String action, long heartbeatMillis) {
+            this(action, heartbeatMillis, null);
+        }
+
         public static final String KEEP = "KEEP";
         public static final String STOP = "STOP";
         /** The answer to an exit: start the entity's command again on this node (a master the runner restarts). */

@@ -37,6 +37,7 @@ import koala.common.process.JavaCommand;
 import koala.common.process.RuntimeImage;
 import koala.common.runner.RunnerClient;
 import koala.common.runner.RunnerMessages;
+import koala.common.runner.TokenSource;
 import koala.fluent.client.FluentClient;
 import koala.fluent.client.FluentJdf;
 import koala.fluent.wire.FluentMessages.AppReply;
@@ -90,7 +91,7 @@ class FaultIT {
             Runner a = stat;
             Runner b = ondemand;
             awaitWorkers(a, 2, Duration.ofSeconds(90));
-            FluentClient.serving(client, b.instance(), b.token(), Duration.ofSeconds(60));
+            FluentClient.serving(client, b.instance(), b::token, Duration.ofSeconds(60));
 
             load.scheduleWithFixedDelay(this::submitJob, 0, 6, TimeUnit.SECONDS);
             load.scheduleWithFixedDelay(() -> submitApp(b), 1, 5, TimeUnit.SECONDS);
@@ -163,7 +164,7 @@ class FaultIT {
 
     private void submitApp(Runner b) {
         try {
-            JobReply reply = FluentClient.of(client, b.instance(), b.token()).submit(new JobRequest("fault",
+            JobReply reply = FluentClient.of(client, b.instance(), b::token).submit(new JobRequest("fault",
                     List.of(RL)));
             appJobs.add(reply.job());
         } catch (RuntimeException e) {
@@ -197,7 +198,7 @@ class FaultIT {
             try {
                 String now = client.framework(b.instance()).master().address();
                 long again = masterPid(now.split(":")[0]);
-                return again > 1 && again != pid && new FluentClient(URI.create("http://" + now), b.token())
+                return again > 1 && again != pid && new FluentClient(URI.create("http://" + now), b::token)
                         .status().instance() == b.instance();
             } catch (RuntimeException | IOException | InterruptedException e) {
                 return false;
@@ -293,7 +294,7 @@ class FaultIT {
     }
 
     private void checkApplications(Runner b) {
-        FluentClient fluent = FluentClient.of(client, b.instance(), b.token());
+        FluentClient fluent = FluentClient.of(client, b.instance(), b::token);
         List<String> accepted = List.copyOf(appJobs);
         assertThat(accepted).as("application jobs accepted").hasSizeGreaterThan(20);
         Awaitility.await("every application ended").atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofSeconds(2))
@@ -456,7 +457,8 @@ class FaultIT {
     }
 
     /** A runner process of its own, as {@code koala submit} starts one: supervised by the scheduler. */
-    private record Runner(long instance, URI url, String token) {
+    /** @param state its state file, where the instance's token in force is (the runner replaces it when a node is lost) */
+    private record Runner(long instance, URI url, Path state) {
         static Runner start(FaultIT test, FluentJdf jdf) throws Exception {
             Path state = Files.createTempDirectory("koala-fault-runner-");
             Path file = Files.writeString(state.resolve(jdf.name() + ".jdf"), jdf.text());
@@ -474,12 +476,17 @@ class FaultIT {
                             || !process.isAlive()).orElseThrow(() -> new IllegalStateException("runner exited; see "
                             + log));
             long instance = Long.parseLong(ready.split(" ")[1]);
-            JsonNode json = Json.mapper().readTree(state.resolve("runner-" + instance + ".json").toFile());
-            return new Runner(instance, URI.create(json.get("url").asText()), json.get("token").asText());
+            Path stateFile = state.resolve("runner-" + instance + ".json");
+            JsonNode json = Json.mapper().readTree(stateFile.toFile());
+            return new Runner(instance, URI.create(json.get("url").asText()), stateFile);
+        }
+
+        String token() {
+            return TokenSource.stateFile(state).get();
         }
 
         RunnerClient rpc() {
-            return new RunnerClient(url, token);
+            return new RunnerClient(url, TokenSource.stateFile(state));
         }
 
         /** The pid serving now, as the runner itself says. */

@@ -18,6 +18,7 @@ import koala.common.grid.KoalaHome;
 import koala.common.process.JavaCommand;
 import koala.common.process.RuntimeImage;
 import koala.common.runner.RunnerClient;
+import koala.common.runner.TokenSource;
 import koala.fluent.client.FluentClient;
 import koala.fluent.client.FluentJdf;
 import koala.fluent.device.Words;
@@ -60,8 +61,8 @@ class FluentFrameworkIT {
     @Test
     void onDemandGrowsForAnRlBatchReleasesAfterTIdleAndRejectsWhatExceedsFMax() throws Exception {
         try (RunnerMain.Started runner = start("ondemand", 0, 3, "(tIdle = 4)(samplePeriod = 1)")) {
-            RunnerClient rpc = new RunnerClient(runner.url(), runner.token());
-            FluentClient fluent = FluentClient.of(client, runner.instance(), runner.token())
+            RunnerClient rpc = new RunnerClient(runner.url(), TokenSource.of(runner::token));
+            FluentClient fluent = FluentClient.of(client, runner.instance(), runner::token)
                     .awaitServing(Duration.ofSeconds(60));
             assertThat(rpc.status().role("worker")).isEmpty();
 
@@ -133,7 +134,7 @@ class FluentFrameworkIT {
         AppRequest swc = new AppRequest("swc", 1_500L, null, null, 1, text.toString());
 
         try (RunnerMain.Started runner = start("static", 1, 4, "(samplePeriod = 1)")) {
-            FluentClient fluent = FluentClient.of(client, runner.instance(), runner.token())
+            FluentClient fluent = FluentClient.of(client, runner.instance(), runner::token)
                     .awaitServing(Duration.ofSeconds(60));
             Awaitility.await("the static worker joined").atMost(Duration.ofSeconds(30))
                     .until(() -> fluent.status().workers().size() == 1);
@@ -168,8 +169,8 @@ class FluentFrameworkIT {
         AppRequest swc = new AppRequest("swc", 5_000L, null, null, 1, text.toString());
 
         try (RunnerMain.Started runner = start("static", 2, 4, "(samplePeriod = 1)")) {
-            RunnerClient rpc = new RunnerClient(runner.url(), runner.token());
-            FluentClient fluent = FluentClient.of(client, runner.instance(), runner.token())
+            RunnerClient rpc = new RunnerClient(runner.url(), TokenSource.of(runner::token));
+            FluentClient fluent = FluentClient.of(client, runner.instance(), runner::token)
                     .awaitServing(Duration.ofSeconds(60));
             Awaitility.await("the static workers joined").atMost(Duration.ofSeconds(60))
                     .until(() -> fluent.status().workers().size() == 2);
@@ -190,7 +191,7 @@ class FluentFrameworkIT {
             Awaitility.await("the master serves again").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
                     .ignoreExceptions().until(() -> {
                         again[0] = new FluentClient(URI.create("http://" + client.framework(runner.instance()).master()
-                                .address()), runner.token());
+                                .address()), runner::token);
                         return again[0].status().instance() == runner.instance()
                                 && !ProcessHandle.of(pid).isPresent();
                     });
@@ -243,8 +244,8 @@ class FluentFrameworkIT {
         AppRequest swc = new AppRequest("swc", 4_000L, null, null, 1, text.toString());
 
         try (RunnerMain.Started runner = start("static", 2, 4, "(samplePeriod = 1)")) {
-            RunnerClient rpc = new RunnerClient(runner.url(), runner.token());
-            FluentClient fluent = FluentClient.of(client, runner.instance(), runner.token())
+            RunnerClient rpc = new RunnerClient(runner.url(), TokenSource.of(runner::token));
+            FluentClient fluent = FluentClient.of(client, runner.instance(), runner::token)
                     .awaitServing(Duration.ofSeconds(60));
             Awaitility.await("the static workers joined").atMost(Duration.ofSeconds(60))
                     .until(() -> fluent.status().workers().size() == 2);
@@ -267,7 +268,7 @@ class FluentFrameworkIT {
                     .pollInterval(Duration.ofMillis(100)).ignoreExceptions().until(() -> {
                         // a new node, which KOALA may well place on the host the old one freed
                         again[0] = new FluentClient(URI.create("http://" + client.framework(runner.instance()).master()
-                                .address()), runner.token());
+                                .address()), runner::token);
                         return !client.framework(runner.instance()).master().node().equals(oldNode)
                                 && again[0].status().instance() == runner.instance();
                     });

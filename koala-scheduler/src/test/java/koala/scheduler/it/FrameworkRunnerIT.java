@@ -26,6 +26,7 @@ import koala.common.grid.GridConfig;
 import koala.common.http.ApiException;
 import koala.common.runner.RunnerClient;
 import koala.common.runner.RunnerMessages;
+import koala.common.runner.TokenSource;
 import koala.runner.RunnerMain;
 import koala.testbed.LocalUser;
 import org.awaitility.Awaitility;
@@ -323,7 +324,7 @@ class FrameworkRunnerIT {
     }
 
     private static RunnerClient rpc(RunnerMain.Started runner) {
-        return new RunnerClient(runner.url(), runner.token());
+        return new RunnerClient(runner.url(), TokenSource.of(runner::token));
     }
 
     private static List<RunnerMessages.Entity> awaitWorkers(RunnerClient rpc, int count) {

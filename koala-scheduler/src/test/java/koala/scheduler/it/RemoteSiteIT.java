@@ -22,6 +22,7 @@ import koala.common.jdf.ClusterCatalog;
 import koala.common.jdf.JdfParser;
 import koala.common.runner.RunnerClient;
 import koala.common.runner.RunnerMessages;
+import koala.common.runner.TokenSource;
 import koala.runner.RunnerMain;
 import java.time.InstantSource;
 import org.awaitility.Awaitility;
@@ -141,7 +142,7 @@ class RemoteSiteIT {
                 Duration.ofSeconds(5), Duration.ofSeconds(60)).actingFor(TestScheduler.OWNER);
         try (RunnerMain.Started runner = RunnerMain.start(setup, InstantSource.system())) {
             assertThat(runner.runner().deploy(Duration.ofSeconds(60))).as("initial deployment").isTrue();
-            RunnerMessages.Status status = new RunnerClient(runner.url(), runner.token()).status();
+            RunnerMessages.Status status = new RunnerClient(runner.url(), TokenSource.of(runner::token)).status();
             assertThat(status.role("master")).singleElement().satisfies(m -> {
                 assertThat(m.site()).isEqualTo("fs2");
                 assertThat(m.state()).isEqualTo("RUNNING");

@@ -22,6 +22,7 @@ import koala.common.json.Json;
 import koala.common.process.JavaCommand;
 import koala.common.runner.RunnerClient;
 import koala.common.runner.RunnerMessages;
+import koala.common.runner.TokenSource;
 import koala.testbed.LocalUser;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
@@ -180,7 +181,7 @@ class RunnerFailoverIT {
     }
 
     /** A runner process of its own, as {@code koala submit} starts one: supervised by the scheduler. */
-    private record Runner(long instance, URI url, String token, Path state) {
+    private record Runner(long instance, URI url, Path state) {
         static Runner start(String jdf) throws IOException {
             return start(jdf, null);
         }
@@ -223,11 +224,16 @@ class RunnerFailoverIT {
             long instance = Long.parseLong(ready.split(" ")[1]);
             Path state = home.resolve("runner-" + instance + ".json");
             JsonNode json = Json.mapper().readTree(state.toFile());
-            return new Runner(instance, URI.create(json.get("url").asText()), json.get("token").asText(), state);
+            return new Runner(instance, URI.create(json.get("url").asText()), state);
+        }
+
+        /** The instance's token in force, from its state file (the runner replaces it when a node is lost). */
+        String token() {
+            return TokenSource.stateFile(state).get();
         }
 
         RunnerClient rpc() {
-            return new RunnerClient(url, token);
+            return new RunnerClient(url, TokenSource.stateFile(state));
         }
 
         /** The pid serving now, as the runner itself says. */

@@ -11,6 +11,7 @@ import koala.common.api.FrameworkView;
 import koala.common.api.SchedulerClient;
 import koala.common.api.TransitionView;
 import koala.common.runner.RunnerClient;
+import koala.common.runner.TokenSource;
 import koala.fluent.client.FluentClient;
 import koala.fluent.client.FluentJdf;
 import koala.fluent.wire.FluentMessages.AppRequest;
@@ -55,10 +56,10 @@ class SharingIT {
     void aGrowOnAFullGridTakesIdleWorkersThenTheFrameworkShrinksWhenAsked() throws Exception {
         try (RunnerMain.Started a = start("static", 4, 4, "(weight = 1)(samplePeriod = 5)");
              RunnerMain.Started b = start("ondemand", 0, 4, "(weight = 3)(tIdle = 120)(samplePeriod = 1)")) {
-            FluentClient fa = FluentClient.serving(client, a.instance(), a.token(), Duration.ofSeconds(60));
-            FluentClient fb = FluentClient.serving(client, b.instance(), b.token(), Duration.ofSeconds(60));
-            RunnerClient ra = new RunnerClient(a.url(), a.token());
-            RunnerClient rb = new RunnerClient(b.url(), b.token());
+            FluentClient fa = FluentClient.serving(client, a.instance(), a::token, Duration.ofSeconds(60));
+            FluentClient fb = FluentClient.serving(client, b.instance(), b::token, Duration.ofSeconds(60));
+            RunnerClient ra = new RunnerClient(a.url(), TokenSource.of(a::token));
+            RunnerClient rb = new RunnerClient(b.url(), TokenSource.of(b::token));
             Awaitility.await("a's 4 workers joined, the cell full").atMost(Duration.ofSeconds(60))
                     .pollInterval(Duration.ofMillis(500)).until(() -> fa.status().workers().size() == 4
                             && client.sites().stream().filter(s -> s.site().equals("fs1")).allMatch(s -> s.idle() == 0));

@@ -1,0 +1,71 @@
+package koala.node;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+
+/**
+ * The entity's copy of its instance's token, in a directory of its own that only its user can
+ * read ({@code KOALA_RUNNER_TOKEN_FILE}). The runner replaces the token when one of the instance's
+ * nodes is lost or a node not its own used it; the launcher learns the new one in a heartbeat's
+ * answer and writes it here (a new file renamed over the old, so a reader never sees half of it),
+ * and the entity's clients read it at each call. Removed with the entity's run.
+ */
+final class TokenFile implements AutoCloseable {
+    private final Path dir;
+    private final Path file;
+    private String written;
+
+    private TokenFile(Path dir) {
+        this.dir = dir;
+        this.file = dir.resolve("token");
+    }
+
+    /** A new private directory holding {@code token}. */
+    static TokenFile of(String token) {
+        try {
+            TokenFile tokens = new TokenFile(Files.createTempDirectory("koala-entity-",
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"))));
+            tokens.update(token);
+            return tokens;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot make the entity's token file: " + e.getMessage(), e);
+        }
+    }
+
+    Path path() {
+        return file;
+    }
+
+    /** Writes {@code token} when it differs from what the file holds; null (a runner that says none) changes nothing. */
+    synchronized void update(String token) {
+        if (token == null || token.equals(written)) {
+            return;
+        }
+        try {
+            Path next = Files.createTempFile(dir, "token-", ".new",
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            Files.writeString(next, token + "\n", StandardCharsets.UTF_8);
+            Files.move(next, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            written = token;
+        } catch (IOException e) {
+            System.err.println("[koala node] cannot write the entity's token file " + file + ": " + e.getMessage());
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        try (var files = Files.list(dir)) {
+            for (Path p : files.toList()) {
+                Files.deleteIfExists(p);
+            }
+            Files.deleteIfExists(dir);
+        } catch (IOException e) {
+            // the node's temporary directory goes with the node
+        }
+    }
+}
