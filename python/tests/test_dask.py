@@ -1,6 +1,7 @@
 """koala.dask.KoalaCluster against a runner served in-process, a stand-in koala CLI, and a real Dask
 scheduler and workers in this process (tests/daskgrid.py) standing in for KOALA's nodes."""
 
+import json
 import logging
 import os
 import shlex
@@ -76,7 +77,10 @@ class KoalaClusterTest(unittest.TestCase):
         return client
 
     def grows(self):
-        return [{k: v for k, v in body.items() if k != "requestId"} for body in self.runner.calls("POST", "/grow")]
+        """The grows the runner took (with the instance's current token)."""
+        taken = f"Bearer {self.runner.token}"
+        return [{k: v for k, v in r.body.items() if k != "requestId"} for r in self.runner.requests
+                if (r.method, r.path) == ("POST", "/grow") and r.headers.get("Authorization") == taken]
 
     def shrinks(self):
         return [body["nodes"] for body in self.runner.calls("POST", "/shrink")]
@@ -163,6 +167,23 @@ class KoalaClusterTest(unittest.TestCase):
         self.assertEqual(list(range(1000)), data.result(timeout=5))
         self.assertEqual({data.key: (self.address(client, "31.2.1"),)},
                          {k: tuple(v) for k, v in client.who_has(data).items()})
+
+    def test_a_rotated_token_is_read_again_from_the_runners_state_file(self):
+        cluster = self.cluster()
+        state = self.dir / "home" / "runners" / "runner-31.json"
+        content = json.loads(state.read_text())
+        content["token"] = "rotated-token"
+        state.with_name("runner-31.json.new").write_text(json.dumps(content))
+        with self.runner.lock:   # the runner rotates the token and rewrites its state file (by rename)
+            self.runner.token = "rotated-token"
+            os.replace(state.with_name("runner-31.json.new"), state)
+            before = len(self.runner.requests)
+        cluster.scale(1)
+        self.assertEqual({"31.2.0"}, cluster.requested)
+        self.assertEqual([{"nodes": 1, "role": "worker"}], self.grows())
+        since = [r.headers["Authorization"] for r in self.runner.requests[before:]]
+        self.assertEqual([f"Bearer {TOKEN}"] + ["Bearer rotated-token"] * (len(since) - 1), since,
+                         "one call refused with 401, asked again with the state file's new token, and every one since")
 
     def test_a_refused_grow_is_logged_with_koalas_reason(self):
         self.runner.f_max = 2
