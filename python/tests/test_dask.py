@@ -4,7 +4,7 @@ scheduler and workers in this process (tests/daskgrid.py) standing in for KOALA'
 import json
 import logging
 import os
-import shlex
+import re
 import shutil
 import socket
 import subprocess
@@ -95,8 +95,8 @@ class KoalaClusterTest(unittest.TestCase):
         for relation in ["(jobType = framework)", "(role = master)", "(provisioning = ondemand)", "(fMax = 12)",
                          "(tIdle = 30)", "(role = orchestrator)", "(executable = /bin/sleep)", "(role = worker)",
                          "(count = 0)", "distributed.cli.dask_scheduler --host \"$KOALA_ENTITY_HOST\" --port "
-                         "\"$KOALA_ENTITY_PORT\"", "distributed.cli.dask_worker \"tcp://$KOALA_MASTER\" --name "
-                         "\"$KOALA_NODE_ID\"", "--no-nanny"]:
+                         "\"$KOALA_ENTITY_PORT\"", "-P -c \"$1\" \"tcp://$KOALA_MASTER\" --name \"$KOALA_NODE_ID\"",
+                         "--no-nanny", "koala-dask-worker", "def retire_and_close"]:
             self.assertIn(relation, jdf)
         self.assertEqual(31, cluster.instance)
         self.assertEqual(self.grid.scheduler.address, cluster.scheduler_address)
@@ -367,7 +367,7 @@ class NodeCommandsTest(unittest.TestCase):
         master = subprocess.Popen(["/bin/sh", "-c", framework.scheduler_command()], cwd=work, env=env,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.addCleanup(self.stop, master)
-        worker = subprocess.Popen(["/bin/sh", "-c", framework.worker_command()], cwd=work, env=env,
+        worker = subprocess.Popen(framework.worker_argv(), cwd=work, env=env,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.addCleanup(self.stop, worker)
         client = Client(f"tcp://127.0.0.1:{port}", timeout=30)
@@ -398,17 +398,20 @@ class NodeCommandsTest(unittest.TestCase):
 @unittest.skipUnless(HAVE_DASK, SKIP)
 class FrameworkJdfTest(unittest.TestCase):
     def test_the_jdf_of_a_default_cluster(self):
-        from koala.dask import DaskFramework
+        from koala.dask import DaskFramework, worker_program
         text = DaskFramework(settings={"fMax": 12, "tIdle": 30}).jdf()
         self.assertIn("+( &(jobType = framework)\n    (name = dask)\n    (role = master)\n    (count = 1)\n"
                       "    (provisioning = ondemand)\n    (fMax = 12)\n    (tIdle = 30)\n"
                       "    (executable = /bin/sh)\n", text)
         worker = text[text.index("(role = worker)"):]
-        command = shlex.split(worker[worker.index("(arguments = ") + len("(arguments = "):worker.rindex(")\n")]
-                              .replace("''", "'"))
-        self.assertEqual("-c", command[0])
-        self.assertTrue(command[1].startswith("exec /usr/bin/python3 -P -m distributed.cli.dask_worker "
-                                              "\"tcp://$KOALA_MASTER\" --name \"$KOALA_NODE_ID\" --nthreads 1 "))
+        arguments = worker[worker.index("(arguments = ") + len("(arguments = "):worker.rindex(")\n")]
+        words = [m.group(1).replace("''", "'") if m.group(1) is not None else m.group(2)
+                 for m in re.finditer(r"'((?:[^']|'')*)'|([^\s()']+)", arguments)]
+        self.assertEqual(DaskFramework().worker_argv()[1:], words, "the JDF gives the launcher this very command")
+        self.assertEqual("-c", words[0])
+        self.assertTrue(words[1].startswith("exec /usr/bin/python3 -P -c \"$1\" \"tcp://$KOALA_MASTER\" "
+                                            "--name \"$KOALA_NODE_ID\" --nthreads 1 "))
+        self.assertEqual(["koala-dask-worker", worker_program()], words[2:], "$0 and $1: the program's text")
 
 
 if __name__ == "__main__":
