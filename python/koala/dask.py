@@ -14,7 +14,8 @@ The cluster is one KOALA framework instance (see ``docs/dask.md``):
 - its **master** runs ``dask-scheduler`` on ``$KOALA_ENTITY_HOST:$KOALA_ENTITY_PORT``; its single
   **orchestrator** node (KOALA's framework JDFs require one) sleeps; its **workers** run
   ``dask-worker tcp://$KOALA_MASTER --name $KOALA_NODE_ID --no-nanny``, so that each Dask worker's
-  name is its KOALA node id;
+  name is its KOALA node id, through :mod:`koala.dask_worker` (its text is in the command), which
+  retires the worker through Dask when KOALA ends it (SIGTERM) on its own;
 - it is submitted with ``koala submit`` and found through the runner's state file and ``/status``
   (the master's ``host:port``), to which the cluster's scheduler comm connects;
 - ``scale(n)`` and adaptive scaling up become the runner's ``grow`` for the missing workers;
@@ -61,7 +62,7 @@ from koala.framework import KoalaCli, KoalaCliError, framework_jdf, local_site, 
 from koala.runner import GrowResult, RunnerClient, RunnerError, RunnerUnreachable, Status as RunnerStatus
 from koala.runner import koala_home, state_file
 
-__all__ = ["KoalaCluster", "KoalaAdaptive", "DaskFramework", "KOALA_SIZED"]
+__all__ = ["KoalaCluster", "KoalaAdaptive", "DaskFramework", "KOALA_SIZED", "worker_program"]
 
 logger = logging.getLogger("koala.dask")
 
@@ -98,21 +99,36 @@ class DaskFramework:
 
     def worker_command(self) -> str:
         """A worker's shell command: dask-worker on the master, named after its KOALA node, without a nanny
-        (KOALA's launcher watches the worker process itself and ends it)."""
-        return ("exec " + _join([self.python, *self.python_flags, "-m", "distributed.cli.dask_worker"])
+        (KOALA's launcher watches the worker process itself and ends it), run by :mod:`koala.dask_worker`,
+        whose text is the shell's ``$1`` (see :meth:`worker_argv`): on SIGTERM the worker is retired
+        through Dask before it exits."""
+        return ("exec " + _join([self.python, *self.python_flags, "-c"]) + ' "$1"'
                 + ' "tcp://$KOALA_MASTER" --name "$KOALA_NODE_ID"'
                 + f" --nthreads {int(self.worker_nthreads)} --memory-limit {shlex.quote(str(self.worker_memory))}"
                 + ' --no-nanny --no-dashboard --local-directory "${TMPDIR:-/tmp}"'
                 + _options(self.worker_options))
 
+    def worker_argv(self) -> list:
+        """A worker's command line: ``/bin/sh -c COMMAND koala-dask-worker TEXT``, TEXT being ``koala/dask_worker.py``
+        (the nodes need Dask, not this package)."""
+        return ["/bin/sh", "-c", self.worker_command(), "koala-dask-worker", worker_program()]
+
     def jdf(self) -> str:
+        worker = self.worker_argv()
         return framework_jdf(
-            self.name, ("/bin/sh", ["-c", self.scheduler_command()]), ("/bin/sh", ["-c", self.worker_command()]),
+            self.name, ("/bin/sh", ["-c", self.scheduler_command()]), (worker[0], worker[1:]),
             orchestrator=("/bin/sleep", ["infinity"]), workers=self.workers, provisioning=self.provisioning,
             settings=dict(self.settings), environment=dict(self.environment) or None, site=self.site,
             master_site=self.master_site,
             comment=f"Dask on KOALA ({self.provisioning} provisioning): the master runs dask-scheduler, each "
-                    "worker dask-worker named after its KOALA node; the orchestrator node only waits.")
+                    "worker dask-worker named after its KOALA node (koala/dask_worker.py: retired through Dask "
+                    "on SIGTERM); the orchestrator node only waits.")
+
+
+@functools.lru_cache(maxsize=1)
+def worker_program() -> str:
+    """The text of :mod:`koala.dask_worker`, which each worker runs with ``python -c``."""
+    return Path(__file__).with_name("dask_worker.py").read_text(encoding="utf-8")
 
 
 def _master_site(master_site: Any, site: Optional[str], koala_env: Optional[Mapping[str, str]]) -> Optional[str]:

@@ -5,6 +5,22 @@ given to each entity as ``KOALA_RUNNER_URL`` and ``KOALA_RUNNER_TOKEN``
 (:meth:`RunnerClient.from_environment`) and kept for the submitter in the runner's state file
 ``KOALA_HOME/runners/runner-ID.json`` (:meth:`RunnerClient.from_state_file`, :func:`state_file`).
 
+The token rotates: the runner replaces it when one of the instance's nodes is lost or a foreign
+node used it. ``KOALA_RUNNER_TOKEN`` is the token of the entity's start and may go stale;
+``KOALA_RUNNER_TOKEN_FILE`` names a private file (0600) holding the current one, one line, which
+the node's launcher replaces (by rename) once its next heartbeat brings the new token. So the
+clients follow it:
+
+- an entity's client (:class:`TokenFile`) reads the file at each call; a call refused with 401
+  reads it again and, while it still holds the token just refused, waits for it to change
+  (every 0.2 s, up to 15 s), then asks once more with the new token; without the variable it
+  uses ``KOALA_RUNNER_TOKEN`` as before;
+- the submitter's client (:class:`StateFileToken`) keeps the state file's token and, after a 401,
+  reads the file again (the runner rewrites it when it rotates) and asks once more if it changed.
+
+A call is asked again at most once; a refusal changes nothing at the runner, so a grow refused
+with 401 and asked again is granted once.
+
 The routes and bodies are those of the Java client ``koala.common.runner.RunnerClient`` (see
 ``docs/http-api.md``, "Framework runner")::
 
@@ -22,7 +38,8 @@ and the server's ``error`` and ``field`` (its body is ``{"error": ..., "field": 
 request changed nothing. A runner that cannot be reached raises :class:`RunnerUnreachable`
 (status 503) and one that does not answer within the client's time-out :class:`RunnerTimeout`
 (status 504); both have ``transient`` true, as has a 503 the runner sent: asking again later may
-work. The time-out bounds the whole call (connecting, sending, the answer's headers and body).
+work. The time-out bounds each exchange (connecting, sending, the answer's headers and body); a
+call asked again after a rotation makes two, with the wait for the token file between them.
 """
 
 from __future__ import annotations
@@ -36,22 +53,31 @@ import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterable, Optional
+from typing import Any, Iterable, Optional, Union
 from urllib.parse import quote, urlsplit
 
 __all__ = [
     "RunnerClient", "RunnerError", "RunnerUnreachable", "RunnerTimeout",
     "GrowResult", "ShrinkResult", "Refusal", "Entity", "Status", "GiveBackAsk",
-    "state_file", "koala_home", "URL_VARIABLE", "TOKEN_VARIABLE",
+    "TokenSource", "StaticToken", "TokenFile", "StateFileToken", "Clock",
+    "state_file", "koala_home", "URL_VARIABLE", "TOKEN_VARIABLE", "TOKEN_FILE_VARIABLE",
 ]
 
 URL_VARIABLE = "KOALA_RUNNER_URL"
+#: The token when the entity was started; stale after a rotation.
 TOKEN_VARIABLE = "KOALA_RUNNER_TOKEN"
+#: The path of the file holding the current token (one line), rewritten by rename when it rotates.
+TOKEN_FILE_VARIABLE = "KOALA_RUNNER_TOKEN_FILE"
 
 #: The Java client's time-out, in seconds.
 DEFAULT_TIMEOUT = 30.0
 #: The largest answer read; the runner's status is a few kilobytes.
 MAX_ANSWER_BYTES = 16 * 1024 * 1024
+#: After a 401, how long an entity waits for its token file to change: the launcher learns the new
+#: token at its next heartbeat.
+ROTATION_WAIT = 15.0
+#: How often the token file is read while waiting.
+ROTATION_POLL = 0.2
 
 
 class RunnerError(Exception):
@@ -218,43 +244,170 @@ def state_file(instance: int, home: Optional[os.PathLike] = None) -> Path:
     return Path(home if home is not None else koala_home()) / "runners" / f"runner-{int(instance)}.json"
 
 
-class RunnerClient:
-    """A framework instance's line to its runner. Thread-safe: each call opens its own connection."""
+def _read_state(path: os.PathLike) -> dict:
+    with open(path, encoding="utf-8") as f:
+        state = json.load(f)
+    if not isinstance(state, dict):
+        raise ValueError(f"{path}: not a runner's state file")
+    return state
 
-    def __init__(self, url: str, token: str, timeout: float = DEFAULT_TIMEOUT):
+
+# -- where the token comes from --------------------------------------------------------------------
+
+class Clock:
+    """The time a wait for a rotated token is measured in: the real one here, a fake one in tests."""
+
+    def monotonic(self) -> float:
+        return time.monotonic()
+
+    def sleep(self, seconds: float) -> None:
+        time.sleep(seconds)
+
+
+class TokenSource:
+    """Where a client's token comes from: the one to send now, and a new one after a 401."""
+
+    def current(self) -> str:
+        raise NotImplementedError
+
+    def renewed(self, refused: str) -> Optional[str]:
+        """After a call with ``refused`` got a 401: another token to ask once more with, or None (the 401 stands)."""
+        return None
+
+
+class StaticToken(TokenSource):
+    """A token that never changes (a client made with a token string)."""
+
+    def __init__(self, token: str):
+        if not token:
+            raise ValueError("no token: every call to a runner carries the instance's token")
+        self._token = token
+
+    def current(self) -> str:
+        return self._token
+
+
+class TokenFile(TokenSource):
+    """An entity's token: the file its launcher keeps current (``KOALA_RUNNER_TOKEN_FILE``), read at each call.
+
+    While the file cannot be read (or is empty) the last token read is used, at first ``fallback``
+    (``KOALA_RUNNER_TOKEN``). After a 401 the file is read again; while it still holds the refused
+    token it is read every ``poll`` seconds for up to ``wait``: the launcher writes the new token
+    once its next heartbeat brings it. Worked example (poll 0.2 s, wait 15 s): a 401 at t = 0 with
+    the launcher's rename at t = 0.5 s reads the file at 0, 0.2, 0.4 and 0.6 s and asks again at
+    0.6 s; a file that never changes is read 76 times (0, 0.2, ..., 15 s) and the 401 stands.
+    """
+
+    def __init__(self, path: os.PathLike, fallback: Optional[str] = None, wait: float = ROTATION_WAIT,
+                 poll: float = ROTATION_POLL, clock: Optional[Clock] = None):
+        if wait < 0 or poll <= 0:
+            raise ValueError(f"wait {wait!r} and poll {poll!r}: wait 0 s or more, poll every more than 0 s")
+        self.path = Path(path)
+        self.wait = float(wait)
+        self.poll = float(poll)
+        self._clock = clock or Clock()
+        self._last = self._read() or fallback or None
+        if not self._last:
+            raise ValueError(f"{self.path}: no token to read, and no {TOKEN_VARIABLE}")
+
+    def _read(self) -> Optional[str]:
+        try:
+            with open(self.path, encoding="utf-8") as f:
+                return f.readline(4096).strip() or None
+        except (OSError, UnicodeDecodeError):
+            return None
+
+    def current(self) -> str:
+        token = self._read()
+        if token:
+            self._last = token
+        return self._last
+
+    def renewed(self, refused: str) -> Optional[str]:
+        deadline = self._clock.monotonic() + self.wait
+        while True:
+            token = self._read()
+            if token and token != refused:
+                self._last = token
+                return token
+            left = deadline - self._clock.monotonic()
+            if left <= 1e-9:
+                return None
+            self._clock.sleep(min(self.poll, left))
+
+
+class StateFileToken(TokenSource):
+    """The submitter's token: the ``token`` of the runner's state file, read again after a 401 (the runner
+    rewrites the file, by rename, when it rotates the token; it does so before the new token is in force,
+    so there is nothing to wait for)."""
+
+    def __init__(self, path: os.PathLike, token: str):
+        if not token:
+            raise ValueError(f"{path}: gives no token")
+        self.path = Path(path)
+        self._token = token
+
+    def current(self) -> str:
+        return self._token
+
+    def renewed(self, refused: str) -> Optional[str]:
+        try:
+            token = _read_state(self.path).get("token")
+        except (OSError, ValueError):
+            return None
+        if not token or not isinstance(token, str) or token == refused:
+            return None
+        self._token = token
+        return token
+
+
+class RunnerClient:
+    """A framework instance's line to its runner. Thread-safe: each call opens its own connection.
+
+    ``token``: the instance's token, or a :class:`TokenSource` that follows its rotations.
+    """
+
+    def __init__(self, url: str, token: Union[str, TokenSource], timeout: float = DEFAULT_TIMEOUT):
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ValueError(f"not an http(s) URL: {url!r}")
-        if not token:
-            raise ValueError("no token: every call to a runner carries the instance's token")
         if timeout is None or timeout <= 0:
             raise ValueError(f"timeout: {timeout!r} is not a positive number of seconds")
         self.url = url.rstrip("/")
         self.timeout = float(timeout)
-        self._token = token
+        self._tokens = token if isinstance(token, TokenSource) else StaticToken(token)
         self._parts = urlsplit(self.url)
 
     def __repr__(self) -> str:
         return f"RunnerClient({self.url!r}, timeout={self.timeout:g})"
 
     @classmethod
-    def from_environment(cls, timeout: float = DEFAULT_TIMEOUT, environ: Optional[dict] = None) -> "RunnerClient":
-        """Inside a framework entity: ``KOALA_RUNNER_URL`` and ``KOALA_RUNNER_TOKEN``."""
+    def from_environment(cls, timeout: float = DEFAULT_TIMEOUT, environ: Optional[dict] = None, *,
+                         rotation_wait: float = ROTATION_WAIT, clock: Optional[Clock] = None) -> "RunnerClient":
+        """Inside a framework entity: ``KOALA_RUNNER_URL``, and the token from the file ``KOALA_RUNNER_TOKEN_FILE``
+        names (:class:`TokenFile`: read at each call, waited for up to ``rotation_wait`` seconds after a 401),
+        or ``KOALA_RUNNER_TOKEN`` where that variable is not set."""
         env = os.environ if environ is None else environ
-        url, token = env.get(URL_VARIABLE), env.get(TOKEN_VARIABLE)
-        if not url or not token:
-            raise RuntimeError(f"{URL_VARIABLE} and {TOKEN_VARIABLE} are set only for framework entities")
-        return cls(url, token, timeout)
+        url, token, token_file = env.get(URL_VARIABLE), env.get(TOKEN_VARIABLE), env.get(TOKEN_FILE_VARIABLE)
+        if not url or not (token or token_file):
+            raise RuntimeError(f"{URL_VARIABLE} and {TOKEN_FILE_VARIABLE} or {TOKEN_VARIABLE} are set only for "
+                               "framework entities")
+        if not token_file:
+            return cls(url, token, timeout)
+        try:
+            return cls(url, TokenFile(token_file, token, wait=rotation_wait, clock=clock), timeout)
+        except ValueError as e:
+            raise RuntimeError(f"{TOKEN_FILE_VARIABLE}: {e}") from None
 
     @classmethod
     def from_state_file(cls, path: os.PathLike, timeout: float = DEFAULT_TIMEOUT) -> "RunnerClient":
-        """For the submitter: the runner's ``runner-ID.json``, whose ``url`` and ``token`` name it."""
-        with open(path, encoding="utf-8") as f:
-            state = json.load(f)
+        """For the submitter: the runner's ``runner-ID.json``, whose ``url`` and ``token`` name it (the token read
+        again when a call gets 401: :class:`StateFileToken`)."""
+        state = _read_state(path)
         url, token = state.get("url"), state.get("token")
         if not url or not token:
             raise ValueError(f"{path}: gives no url or no token")
-        return cls(url, token, timeout)
+        return cls(url, StateFileToken(path, token), timeout)
 
     # -- the RPC -------------------------------------------------------------------------------
 
@@ -298,9 +451,23 @@ class RunnerClient:
     # -- HTTP ----------------------------------------------------------------------------------
 
     def _call(self, method: str, path: str, body: Optional[dict] = None) -> Any:
+        """One call; refused with 401, asked once more if the token source has a new token (a rotation)."""
+        token = self._tokens.current()
+        try:
+            return self._call_with(token, method, path, body)
+        except RunnerError as e:
+            if e.status != 401:
+                raise
+            refused = e
+        renewed = self._tokens.renewed(token)
+        if renewed is None:
+            raise refused
+        return self._call_with(renewed, method, path, body)
+
+    def _call_with(self, token: str, method: str, path: str, body: Optional[dict]) -> Any:
         deadline = time.monotonic() + self.timeout
         data = None if body is None else json.dumps(body).encode("utf-8")
-        headers = {"Authorization": f"Bearer {self._token}", "Accept": "application/json"}
+        headers = {"Authorization": f"Bearer {token}", "Accept": "application/json"}
         if data is not None:
             headers["Content-Type"] = "application/json"
         status, text = self._exchange(method, self._parts.path + path, data, headers, deadline)

@@ -1,9 +1,10 @@
 """koala.dask.KoalaCluster against a runner served in-process, a stand-in koala CLI, and a real Dask
 scheduler and workers in this process (tests/daskgrid.py) standing in for KOALA's nodes."""
 
+import json
 import logging
 import os
-import shlex
+import re
 import shutil
 import socket
 import subprocess
@@ -76,7 +77,10 @@ class KoalaClusterTest(unittest.TestCase):
         return client
 
     def grows(self):
-        return [{k: v for k, v in body.items() if k != "requestId"} for body in self.runner.calls("POST", "/grow")]
+        """The grows the runner took (with the instance's current token)."""
+        taken = f"Bearer {self.runner.token}"
+        return [{k: v for k, v in r.body.items() if k != "requestId"} for r in self.runner.requests
+                if (r.method, r.path) == ("POST", "/grow") and r.headers.get("Authorization") == taken]
 
     def shrinks(self):
         return [body["nodes"] for body in self.runner.calls("POST", "/shrink")]
@@ -91,8 +95,8 @@ class KoalaClusterTest(unittest.TestCase):
         for relation in ["(jobType = framework)", "(role = master)", "(provisioning = ondemand)", "(fMax = 12)",
                          "(tIdle = 30)", "(role = orchestrator)", "(executable = /bin/sleep)", "(role = worker)",
                          "(count = 0)", "distributed.cli.dask_scheduler --host \"$KOALA_ENTITY_HOST\" --port "
-                         "\"$KOALA_ENTITY_PORT\"", "distributed.cli.dask_worker \"tcp://$KOALA_MASTER\" --name "
-                         "\"$KOALA_NODE_ID\"", "--no-nanny"]:
+                         "\"$KOALA_ENTITY_PORT\"", "-P -c \"$1\" \"tcp://$KOALA_MASTER\" --name \"$KOALA_NODE_ID\"",
+                         "--no-nanny", "koala-dask-worker", "def retire_and_close"]:
             self.assertIn(relation, jdf)
         self.assertEqual(31, cluster.instance)
         self.assertEqual(self.grid.scheduler.address, cluster.scheduler_address)
@@ -163,6 +167,23 @@ class KoalaClusterTest(unittest.TestCase):
         self.assertEqual(list(range(1000)), data.result(timeout=5))
         self.assertEqual({data.key: (self.address(client, "31.2.1"),)},
                          {k: tuple(v) for k, v in client.who_has(data).items()})
+
+    def test_a_rotated_token_is_read_again_from_the_runners_state_file(self):
+        cluster = self.cluster()
+        state = self.dir / "home" / "runners" / "runner-31.json"
+        content = json.loads(state.read_text())
+        content["token"] = "rotated-token"
+        state.with_name("runner-31.json.new").write_text(json.dumps(content))
+        with self.runner.lock:   # the runner rotates the token and rewrites its state file (by rename)
+            self.runner.token = "rotated-token"
+            os.replace(state.with_name("runner-31.json.new"), state)
+            before = len(self.runner.requests)
+        cluster.scale(1)
+        self.assertEqual({"31.2.0"}, cluster.requested)
+        self.assertEqual([{"nodes": 1, "role": "worker"}], self.grows())
+        since = [r.headers["Authorization"] for r in self.runner.requests[before:]]
+        self.assertEqual([f"Bearer {TOKEN}"] + ["Bearer rotated-token"] * (len(since) - 1), since,
+                         "one call refused with 401, asked again with the state file's new token, and every one since")
 
     def test_a_refused_grow_is_logged_with_koalas_reason(self):
         self.runner.f_max = 2
@@ -346,7 +367,7 @@ class NodeCommandsTest(unittest.TestCase):
         master = subprocess.Popen(["/bin/sh", "-c", framework.scheduler_command()], cwd=work, env=env,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.addCleanup(self.stop, master)
-        worker = subprocess.Popen(["/bin/sh", "-c", framework.worker_command()], cwd=work, env=env,
+        worker = subprocess.Popen(framework.worker_argv(), cwd=work, env=env,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.addCleanup(self.stop, worker)
         client = Client(f"tcp://127.0.0.1:{port}", timeout=30)
@@ -377,17 +398,20 @@ class NodeCommandsTest(unittest.TestCase):
 @unittest.skipUnless(HAVE_DASK, SKIP)
 class FrameworkJdfTest(unittest.TestCase):
     def test_the_jdf_of_a_default_cluster(self):
-        from koala.dask import DaskFramework
+        from koala.dask import DaskFramework, worker_program
         text = DaskFramework(settings={"fMax": 12, "tIdle": 30}).jdf()
         self.assertIn("+( &(jobType = framework)\n    (name = dask)\n    (role = master)\n    (count = 1)\n"
                       "    (provisioning = ondemand)\n    (fMax = 12)\n    (tIdle = 30)\n"
                       "    (executable = /bin/sh)\n", text)
         worker = text[text.index("(role = worker)"):]
-        command = shlex.split(worker[worker.index("(arguments = ") + len("(arguments = "):worker.rindex(")\n")]
-                              .replace("''", "'"))
-        self.assertEqual("-c", command[0])
-        self.assertTrue(command[1].startswith("exec /usr/bin/python3 -P -m distributed.cli.dask_worker "
-                                              "\"tcp://$KOALA_MASTER\" --name \"$KOALA_NODE_ID\" --nthreads 1 "))
+        arguments = worker[worker.index("(arguments = ") + len("(arguments = "):worker.rindex(")\n")]
+        words = [m.group(1).replace("''", "'") if m.group(1) is not None else m.group(2)
+                 for m in re.finditer(r"'((?:[^']|'')*)'|([^\s()']+)", arguments)]
+        self.assertEqual(DaskFramework().worker_argv()[1:], words, "the JDF gives the launcher this very command")
+        self.assertEqual("-c", words[0])
+        self.assertTrue(words[1].startswith("exec /usr/bin/python3 -P -c \"$1\" \"tcp://$KOALA_MASTER\" "
+                                            "--name \"$KOALA_NODE_ID\" --nthreads 1 "))
+        self.assertEqual(["koala-dask-worker", worker_program()], words[2:], "$0 and $1: the program's text")
 
 
 if __name__ == "__main__":

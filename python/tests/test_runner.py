@@ -2,6 +2,7 @@
 
 import json
 import os
+import shutil
 import socket
 import sys
 import tempfile
@@ -13,8 +14,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from koala.runner import (GiveBackAsk, GrowResult, Refusal, RunnerClient, RunnerError,  # noqa: E402
-                          RunnerTimeout, RunnerUnreachable, ShrinkResult, state_file)
+from koala.runner import (TOKEN_FILE_VARIABLE, Clock, GiveBackAsk, GrowResult, Refusal,  # noqa: E402
+                          RunnerClient, RunnerError, RunnerTimeout, RunnerUnreachable, ShrinkResult, state_file)
 from fakerunner import FakeRunner  # noqa: E402
 
 TOKEN = "s3cret-token"
@@ -233,6 +234,212 @@ class FailuresTest(unittest.TestCase):
         finally:
             stop.set()
             runner.stop()
+
+
+class FakeClock(Clock):
+    """Virtual time: ``sleep`` moves it on and then does what the test planned for that moment."""
+
+    def __init__(self):
+        self.now = 0.0
+        self.sleeps = []
+        self.plan = []   # (at, action), e.g. the launcher's rename of the token file
+
+    def monotonic(self):
+        return self.now
+
+    def sleep(self, seconds):
+        self.sleeps.append(seconds)
+        self.now += seconds
+        for at, action in list(self.plan):
+            if self.now >= at - 1e-9:
+                self.plan.remove((at, action))
+                action()
+
+
+def write_token(path: Path, token: str):
+    """As the launcher does: a private file, one line, replaced by rename."""
+    temporary = path.with_name(path.name + ".new")
+    with open(os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "w") as f:
+        f.write(token + "\n")
+    os.replace(temporary, path)
+
+
+class TokenRotationTest(unittest.TestCase):
+    """The runner replaces the instance's token (a node lost, a foreign node that used it): tokens A then B."""
+
+    def setUp(self):
+        self.runner = FakeRunner("token-A").start()
+        self.addCleanup(self.runner.stop)
+        self.dir = Path(tempfile.mkdtemp(prefix="koala-token-test-"))
+        self.addCleanup(shutil.rmtree, self.dir, True)
+        self.token_file = self.dir / "token"
+        write_token(self.token_file, "token-A")
+        self.clock = FakeClock()
+        self.grants = 0
+
+        def grow(request):
+            self.grants += 1
+            return {"requested": 1, "granted": 1, "nodes": [f"31.2.{self.grants - 1}"], "reason": None}
+        self.runner.on("POST", "/grow", grow)
+        self.runner.on("GET", "/status", STATUS)
+
+    def entity(self, **env):
+        """An entity's client, as KOALA's launcher starts it: the token of its start and the token file."""
+        environ = {"KOALA_RUNNER_URL": self.runner.url, "KOALA_RUNNER_TOKEN": "token-A",
+                   TOKEN_FILE_VARIABLE: str(self.token_file)}
+        environ.update(env)
+        return RunnerClient.from_environment(timeout=5, environ={k: v for k, v in environ.items() if v is not None},
+                                             clock=self.clock)
+
+    def rotate(self, token: str):
+        with self.runner.lock:
+            self.runner.token = token
+
+    def tokens_sent(self):
+        return [r.headers["Authorization"].removeprefix("Bearer ") for r in self.runner.requests]
+
+    # -- an entity: KOALA_RUNNER_TOKEN_FILE ---------------------------------------------------------------
+
+    def test_a_rotation_between_two_calls_is_read_from_the_file(self):
+        client = self.entity()
+        self.assertEqual(31, client.status().instance)
+        self.rotate("token-B")
+        write_token(self.token_file, "token-B")
+        self.assertEqual(31, client.status().instance)
+        self.assertEqual(["token-A", "token-B"], self.tokens_sent(), "no 401: the file is read at each call")
+        self.assertEqual([], self.clock.sleeps)
+
+    def test_the_file_wins_over_the_token_of_the_start(self):
+        write_token(self.token_file, "token-B")
+        self.rotate("token-B")
+        self.entity(KOALA_RUNNER_TOKEN="token-A").status()
+        self.assertEqual(["token-B"], self.tokens_sent())
+
+    def test_a_401_waits_for_the_launcher_to_write_the_new_token(self):
+        client = self.entity()
+        self.rotate("token-B")   # the runner rotated; the launcher hears of it at its next heartbeat, 0.5 s on
+        self.clock.plan.append((0.5, lambda: write_token(self.token_file, "token-B")))
+        self.assertEqual(GrowResult(1, 1, ["31.2.0"], None), client.grow(1))
+        # the file read at 0 (token-A, just refused), 0.2, 0.4 (still A) and 0.6 s (B): asked again at 0.6 s
+        self.assertEqual([0.2, 0.2, 0.2], self.clock.sleeps)
+        self.assertAlmostEqual(0.6, self.clock.now)
+        self.assertEqual(["token-A", "token-B"], self.tokens_sent())
+        self.assertEqual(1, self.grants, "the grow refused with 401 changed nothing; asked again, granted once")
+
+    def test_a_file_already_rotated_at_the_401_is_asked_again_at_once(self):
+        client = self.entity()
+        answer = self.runner.answer
+
+        def rotating(request):   # the rotation lands between the client's read of the file and its request
+            status, body = answer(request)
+            if status == 401:
+                write_token(self.token_file, "token-B")
+            return status, body
+        self.runner.answer = rotating
+        self.rotate("token-B")
+        self.assertEqual(31, client.status().instance)
+        self.assertEqual(["token-A", "token-B"], self.tokens_sent())
+        self.assertEqual([], self.clock.sleeps)
+
+    def test_a_401_with_a_file_that_never_changes_stands_after_15_s(self):
+        client = self.entity()
+        self.rotate("token-B")
+        started = time.monotonic()
+        with self.assertRaises(RunnerError) as caught:
+            client.grow(1)
+        self.assertEqual((401, "token: wrong token for instance 31"), (caught.exception.status, caught.exception.error))
+        # read at 0, 0.2, ..., 15 s: 75 waits of 0.2 s, then the 401 as the runner sent it
+        self.assertEqual(75, len(self.clock.sleeps))
+        self.assertAlmostEqual(15.0, self.clock.now)
+        self.assertEqual(["token-A"], self.tokens_sent(), "not asked again with the same token")
+        self.assertEqual(0, self.grants)
+        self.assertLess(time.monotonic() - started, 2, "virtual time: no real 15 s wait")
+
+    def test_asked_again_once_only(self):
+        client = self.entity()
+        self.rotate("token-C")   # rotated twice; the file catches up with the first rotation only, at 0.5 s
+        self.clock.plan.append((0.5, lambda: write_token(self.token_file, "token-B")))
+        with self.assertRaises(RunnerError) as caught:
+            client.status()
+        self.assertEqual(401, caught.exception.status)
+        self.assertEqual(["token-A", "token-B"], self.tokens_sent())
+        self.assertAlmostEqual(0.6, self.clock.now, msg="no second wait after the second 401")
+
+    def test_the_rotation_wait_can_be_shortened(self):
+        client = RunnerClient.from_environment(timeout=5, environ={"KOALA_RUNNER_URL": self.runner.url,
+                                                                  TOKEN_FILE_VARIABLE: str(self.token_file)},
+                                               rotation_wait=1, clock=self.clock)
+        self.rotate("token-B")
+        with self.assertRaises(RunnerError):
+            client.status()
+        self.assertEqual(5, len(self.clock.sleeps))
+        self.assertAlmostEqual(1.0, self.clock.now)
+
+    def test_an_unreadable_file_falls_back_on_the_last_token(self):
+        self.token_file.unlink()
+        client = self.entity(KOALA_RUNNER_TOKEN="token-A")   # the token of its start until the file is there
+        client.status()
+        write_token(self.token_file, "token-B")
+        self.rotate("token-B")
+        client.status()
+        self.token_file.unlink()   # between the launcher's writes, say: the last token read is still good
+        client.status()
+        self.assertEqual(["token-A", "token-B", "token-B"], self.tokens_sent())
+
+    def test_no_file_and_no_token_is_no_entity(self):
+        self.token_file.unlink()
+        with self.assertRaises(RuntimeError) as caught:
+            self.entity(KOALA_RUNNER_TOKEN=None)
+        self.assertIn(TOKEN_FILE_VARIABLE, str(caught.exception))
+
+    def test_without_the_file_variable_the_token_of_the_start(self):
+        client = self.entity(**{TOKEN_FILE_VARIABLE: None})
+        client.status()
+        self.rotate("token-B")
+        write_token(self.token_file, "token-B")
+        with self.assertRaises(RunnerError):
+            client.status()
+        self.assertEqual(["token-A", "token-A"], self.tokens_sent())
+        self.assertEqual([], self.clock.sleeps, "nothing to wait for")
+
+    # -- the submitter: the runner's state file -------------------------------------------------------------
+
+    def state(self, token: str) -> Path:
+        path = self.dir / "runner-31.json"
+        temporary = self.dir / "runner-31.json.new"
+        temporary.write_text(json.dumps({"instance": 31, "url": self.runner.url, "token": token, "pid": 4242}))
+        os.replace(temporary, path)
+        return path
+
+    def test_the_owner_reads_the_state_file_again_after_a_401(self):
+        client = RunnerClient.from_state_file(self.state("token-A"), timeout=5)
+        client.status()
+        self.rotate("token-B")
+        self.state("token-B")   # the runner rewrites its state file when it rotates
+        self.assertEqual(GrowResult(1, 1, ["31.2.0"], None), client.grow(1))
+        client.status()
+        self.assertEqual(["token-A", "token-A", "token-B", "token-B"], self.tokens_sent(),
+                         "the refused grow asked again with B; B kept for the next call")
+        self.assertEqual(1, self.grants)
+
+    def test_the_owner_gets_the_401_at_once_when_the_state_file_did_not_change(self):
+        client = RunnerClient.from_state_file(self.state("token-A"), timeout=5)
+        self.rotate("token-B")
+        started = time.monotonic()
+        with self.assertRaises(RunnerError) as caught:
+            client.status()
+        self.assertEqual(401, caught.exception.status)
+        self.assertEqual(["token-A"], self.tokens_sent())
+        self.assertLess(time.monotonic() - started, 1)
+
+    def test_the_owner_gets_the_401_when_the_state_file_is_gone(self):
+        path = self.state("token-A")
+        client = RunnerClient.from_state_file(path, timeout=5)
+        path.unlink()
+        self.rotate("token-B")
+        with self.assertRaises(RunnerError) as caught:
+            client.status()
+        self.assertEqual(401, caught.exception.status)
 
 
 class ConstructionTest(unittest.TestCase):
