@@ -26,7 +26,7 @@ import koala.common.time.Poll;
  * entity's process tree since the last beat. It stops the entity and gives the node back when the
  * entity ends, when the runner says STOP or disowns the node, or when the runner has not answered
  * for its runner-gone time-out — a runner's death must not hold nodes forever. The entity finds its
- * instance's token in force in the file {@code KOALA_RUNNER_TOKEN_FILE} names ({@link TokenFile}).
+ * instance's token in force in the file {@code KOALA_RUNNER_TOKEN_FILE} names ({@link EntityTokenFile}).
  */
 final class EntityRun {
     private static final Duration HELLO_GIVE_UP = Duration.ofSeconds(60);
@@ -62,12 +62,12 @@ final class EntityRun {
      * the entity's address stays the same — and the launcher says hello again with it.
      */
     int run() throws InterruptedException {
-        try (TokenFile token = TokenFile.of(task.environment().getOrDefault(RunnerClient.TOKEN_VARIABLE, ""))) {
+        try (EntityTokenFile token = EntityTokenFile.of(task.environment().getOrDefault(RunnerClient.TOKEN_VARIABLE, ""))) {
             return run(token);
         }
     }
 
-    private int run(TokenFile token) throws InterruptedException {
+    private int run(EntityTokenFile token) throws InterruptedException {
         int port = freePort();
         koala.common.runner.RunnerMessages.Startup first = steps;
         while (true) {
@@ -112,7 +112,7 @@ final class EntityRun {
     }
 
     /** Beats until the entity ends (its status) or must be stopped (-1 for "stopped"). */
-    private int watch(Process entity, Orders orders, TokenFile token) throws InterruptedException {
+    private int watch(Process entity, Orders orders, EntityTokenFile token) throws InterruptedException {
         CpuSampler sampler = new CpuSampler(entity.pid(), java.nio.file.Path.of("/proc"), cores, clock);
         CpuSampler.Sample last = sampler.sample();
         Instant heard = clock.instant();
@@ -175,7 +175,7 @@ final class EntityRun {
     }
 
     /** Tells the runner the entity ended; true when it answers RESTART. */
-    private boolean report(int status, TokenFile token) {
+    private boolean report(int status, EntityTokenFile token) {
         try {
             HeartbeatReply reply = runner.exited(node, status);
             token.update(reply.token());

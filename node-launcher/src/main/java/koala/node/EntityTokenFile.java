@@ -15,20 +15,20 @@ import java.nio.file.attribute.PosixFilePermissions;
  * answer and writes it here (a new file renamed over the old, so a reader never sees half of it),
  * and the entity's clients read it at each call. Removed with the entity's run.
  */
-final class TokenFile implements AutoCloseable {
+final class EntityTokenFile implements AutoCloseable {
     private final Path dir;
     private final Path file;
     private String written;
 
-    private TokenFile(Path dir) {
+    private EntityTokenFile(Path dir) {
         this.dir = dir;
         this.file = dir.resolve("token");
     }
 
     /** A new private directory holding {@code token}. */
-    static TokenFile of(String token) {
+    static EntityTokenFile of(String token) {
         try {
-            TokenFile tokens = new TokenFile(Files.createTempDirectory("koala-entity-",
+            EntityTokenFile tokens = new EntityTokenFile(Files.createTempDirectory("koala-entity-",
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"))));
             tokens.update(token);
             return tokens;
