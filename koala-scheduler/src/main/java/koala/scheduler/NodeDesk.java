@@ -116,13 +116,31 @@ final class NodeDesk {
 
     /** A launcher reports how its command ended. */
     NodeTask exited(String nodeId, String token, int status) {
+        return exited(nodeId, token, status, null);
+    }
+
+    /**
+     * A launcher reports how its command ended, and what it said of its end ({@code detail}, e.g.
+     * {@code mpirun} naming the rank that ended an MPI world), which goes into the job's history.
+     */
+    NodeTask exited(String nodeId, String token, int status, String detail) {
         Job job = jobOfNode(nodeId, token);
         NodeClaim node = job.node(nodeId);
         if (node.state() != NodeState.EXITED) {
+            if (detail != null && !detail.isBlank()) {
+                book.record(job, job.state(), job.state(), "ENDED_SAYING", "node " + nodeId + " on " + node.host()
+                        + ": " + clip(detail));
+            }
             book.save(job, node.exited(status));
             running.accept(job);
         }
         return NodeTask.exit();
+    }
+
+    /** A launcher's word is a line of history, not a log. */
+    private static String clip(String detail) {
+        String line = detail.strip().replaceAll("\\s+", " ");
+        return line.length() <= 300 ? line : line.substring(0, 300) + "...";
     }
 
     private Job jobOfNode(String nodeId, String token) {

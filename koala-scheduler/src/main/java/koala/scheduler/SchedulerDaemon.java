@@ -367,7 +367,7 @@ public final class SchedulerDaemon implements AutoCloseable {
 
             @Override
             public NodeTask exited(String node, NodeReport r) {
-                return loop.call(() -> s.nodes().exited(node, r.token(), r.exitStatus()));
+                return loop.call(() -> s.nodes().exited(node, r.token(), r.exitStatus(), r.detail()));
             }
 
             @Override

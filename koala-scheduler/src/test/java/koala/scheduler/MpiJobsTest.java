@@ -95,6 +95,31 @@ class MpiJobsTest {
         }
     }
 
+    /**
+     * Rank 1 (on fs1-n1) exits with 3: mpirun ends the world and says which rank; its node's report
+     * carries that, and the job's history keeps it beside the end.
+     */
+    @Test
+    void theRankThatEndedTheWorldIsInTheHistory() {
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 4, "fs1", 4), Duration.ofSeconds(60))) {
+            long job = grid.scheduler.submit("mpi.jdf", JOB, "alice", null).id();
+            grid.tick(Duration.ofSeconds(1));
+            grid.arrive(job);
+            NodeClaim head = node(grid.store.nodes(job), "1.0.0");
+            grid.scheduler.nodes().task(head.id(), head.token());
+
+            grid.scheduler.nodes().exited(head.id(), head.token(), 3,
+                    "mpirun: rank 1 on fs1-n1 exited with status 3, which ended the MPI world");
+
+            assertThat(grid.scheduler.status(job).state()).isEqualTo("FAILED");
+            assertThat(grid.scheduler.status(job).history()).anySatisfy(t -> {
+                assertThat(t.event()).isEqualTo("ENDED_SAYING");
+                assertThat(t.reason()).isEqualTo("node 1.0.0 on fs0-n1: mpirun: rank 1 on fs1-n1 exited with status 3, "
+                        + "which ended the MPI world");
+            });
+        }
+    }
+
     private static NodeClaim node(List<NodeClaim> nodes, String id) {
         return nodes.stream().filter(n -> n.id().equals(id)).findFirst().orElseThrow();
     }

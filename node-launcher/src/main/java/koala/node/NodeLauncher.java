@@ -119,11 +119,18 @@ public final class NodeLauncher {
         int status = EntityRun.wanted(task.get()) ? new EntityRun(task.get(), node, host, cores, clock, steps).run()
                 : task.get().mpiHosts() != null ? executeMpi(task.get()) : execute(task.get());
         log("command ended with status " + status);
-        call(() -> scheduler.exited(node, new NodeReport(token, host, status)));
+        String detail = endDetail;
+        call(() -> scheduler.exited(node, new NodeReport(token, host, status, detail)));
         return 0;
     }
 
-    /** Runs the MPI job's command under mpirun from here ({@link MpiRun}); its exit status. */
+    /** What the command said of its end, for the scheduler's history (mpirun naming the rank that ended the world). */
+    private String endDetail;
+
+    /**
+     * Runs the MPI job's command under mpirun from here ({@link MpiRun}); its exit status. mpirun's
+     * standard error goes where the component's does, read on the way for the rank that ended the world.
+     */
     private int executeMpi(NodeTask task) throws IOException, InterruptedException {
         Path dir = java.nio.file.Files.createTempDirectory("koala-mpi-");
         try {
@@ -133,8 +140,12 @@ public final class NodeLauncher {
             env.put(MpiAgent.SCHEDULER, schedulerUrl.toString());
             env.put(MpiAgent.NODE, node);
             env.put(MpiAgent.TOKEN, token);
-            return execute(new NodeTask(run.action(), run.executable(), run.arguments(), env, run.directory(),
-                    run.stdout(), run.stderr(), run.maxWallSeconds()));
+            NodeTask mpirun = new NodeTask(run.action(), run.executable(), run.arguments(), env, run.directory(),
+                    run.stdout(), run.stderr(), run.maxWallSeconds());
+            MpiEnd end = new MpiEnd(task.mpiHosts());
+            int status = executeReading(mpirun, end::line);
+            endDetail = status == 0 ? null : end.detail().orElse(null);
+            return status;
         } finally {
             try (var files = java.nio.file.Files.walk(dir)) {
                 files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
@@ -154,6 +165,40 @@ public final class NodeLauncher {
             return 127;
         }
         return finish(process, task.maxWallSeconds() == null ? null : Duration.ofSeconds(task.maxWallSeconds()));
+    }
+
+    /** As {@link #execute}, its standard error copied line by line to where the task says, each line read by {@code reader}. */
+    private int executeReading(NodeTask task, java.util.function.Consumer<String> reader)
+            throws IOException, InterruptedException {
+        ProcessBuilder builder = builder(task, task.environment()).redirectError(ProcessBuilder.Redirect.PIPE);
+        log("running " + String.join(" ", builder.command()));
+        Process process;
+        try {
+            process = builder.start();
+        } catch (IOException e) {
+            log("cannot start: " + e.getMessage());
+            return 127;
+        }
+        Thread copier = new Thread(() -> copyLines(process.getErrorStream(), task.stderr(), reader), "stderr-copier");
+        copier.setDaemon(true);
+        copier.start();
+        int status = finish(process, task.maxWallSeconds() == null ? null : Duration.ofSeconds(task.maxWallSeconds()));
+        copier.join(5_000); // the pipe ends with mpirun; a daemon it left holding it must not hold the node's report
+        return status;
+    }
+
+    private static void copyLines(java.io.InputStream from, String stderr, java.util.function.Consumer<String> reader) {
+        try (var in = new java.io.BufferedReader(new java.io.InputStreamReader(from, java.nio.charset.StandardCharsets.UTF_8));
+             java.io.OutputStream file = stderr == null ? null : new java.io.FileOutputStream(expand(stderr), true)) {
+            java.io.PrintStream out = file == null ? System.err : new java.io.PrintStream(file, true,
+                    java.nio.charset.StandardCharsets.UTF_8);
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+                out.println(line);
+                reader.accept(line);
+            }
+        } catch (IOException e) {
+            log("mpirun's standard error: " + e.getMessage());
+        }
     }
 
     /**

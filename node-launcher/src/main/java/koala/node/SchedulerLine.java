@@ -40,6 +40,9 @@ class SchedulerLine {
         fields.put("token", report.token());
         fields.put("host", report.host());
         fields.put("exitStatus", report.exitStatus());
+        if (report.detail() != null) {
+            fields.put("detail", report.detail());
+        }
         return fields;
     }
 

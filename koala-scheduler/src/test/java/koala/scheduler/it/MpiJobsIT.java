@@ -89,6 +89,15 @@ class MpiJobsIT {
 
         assertThat(job.state()).as(job.history() + "\n" + read(dir.resolve("dies.err"))).isEqualTo("FAILED");
         assertThat(job.history()).last().satisfies(t -> assertThat(t.reason()).contains("exited with"));
+        // which rank ended the world, where and how: rank 2 is the first of fs1's component
+        String rank2 = job.nodes().stream().filter(n -> n.site().equals("fs1")).map(NodeView::id).sorted()
+                .findFirst().flatMap(id -> job.nodes().stream().filter(n -> n.id().equals(id)).findFirst())
+                .orElseThrow().host();
+        assertThat(job.history()).anySatisfy(t -> {
+            assertThat(t.event()).isEqualTo("ENDED_SAYING");
+            assertThat(t.reason()).matches("node \\d+\\.0\\.0 on fs0-n\\d+: mpirun: rank 2 on " + rank2
+                    + " exited with status 3, which ended the MPI world");
+        });
         awaitNothingLeft(job.id(), "orted|" + program);
     }
 
