@@ -46,6 +46,37 @@ def counted(x, block_info=None):
     return x + 1
 
 
+def slow_counted(x, block_info=None):
+    """A chunk that takes half a second, counted as `counted` does."""
+    time.sleep(0.5)
+    return counted(x, block_info)
+
+
+def lost_worker(cluster, client, count_dir):
+    """A worker's pilot deleted with qdel mid-computation (by DaskIT, asked through a file): Dask computes
+    again what was lost there, the answer is right, and the runner reports the loss."""
+    (count_dir / "computed").write_text("")
+    total = client.compute(da.ones((8, 8), chunks=(1, 1)).map_blocks(slow_counted, dtype=float,
+                                                                       meta=np.array((), dtype=float)).sum())
+    holding = {}
+
+    def two_workers_holding_results():
+        holding.clear()
+        holding.update({w: keys for w, keys in client.has_what().items() if keys})
+        return len(client.scheduler_info()["workers"]) >= 2 and holding
+
+    check("two workers, results held", wait(two_workers_holding_results, 180, 0.2), str(holding))
+    names = {w["id"]: w["name"] for w in client.scheduler_info()["workers"].values()}
+    victim = str(names[next(iter(holding))])  # Dask's worker names are KOALA's node ids
+    (count_dir / "qdel-request").write_text(f"{cluster.instance} {victim}\n")
+    check("its pilot deleted", wait(lambda: (count_dir / "qdel-done").exists(), 60, 0.2), victim)
+    check("the sum is right after the loss", float(total.result(timeout=300)) == 128.0)
+    computed = len((count_dir / "computed").read_text().splitlines())
+    check("what was lost was computed again", computed > 64, f"{computed} chunk computations for 64 chunks")
+    lost = [e for e in cluster.runner.status().events if victim in e and " lost: " in e]
+    check("the runner reports the loss", bool(lost), str(lost))
+
+
 def main():
     count_dir = Path(os.environ["COUNT_DIR"])
     cluster = KoalaCluster(workers=0, f_max=6, provisioning="ondemand", t_idle="15s", sample_period="2s",
@@ -79,6 +110,7 @@ def main():
     check("no result recomputed because KOALA took a node", after == before, f"{before} then {after}")
 
     del kept
+    lost_worker(cluster, client, count_dir)
     empty = wait(lambda: len(client.scheduler_info()["workers"]) == 0 and not worker_sites(cluster), 180)
     check("back to 0 workers", empty, str(worker_sites(cluster)))
     instance = cluster.instance

@@ -31,7 +31,31 @@ final class ComponentLaunch {
         Map<String, String> env = environment(job, c, node, all);
         List<String> mpiHosts = description.mpi() ? mpiHosts(all) : null;
         return new NodeTask("RUN", c.executable(), c.arguments(), env, c.directory(), c.stdout(), c.stderr(),
-                c.maxWallTime() == null ? null : c.maxWallTime().toSeconds(), mpiHosts);
+                c.maxWallTime() == null ? null : c.maxWallTime().toSeconds(), mpiHosts,
+                description.mpi() ? mpiApps(description, all) : null);
+    }
+
+    /**
+     * Each component's program and its ranks, in rank order, when the components run different
+     * programs (MPMD); null when every rank runs the first component's (mpirun's plain command line).
+     */
+    static List<NodeTask.MpiApp> mpiApps(JobDescription description, List<NodeClaim> all) {
+        List<ComponentSpec> components = description.components();
+        boolean same = components.stream().allMatch(c -> java.util.Objects.equals(c.executable(),
+                components.get(0).executable()) && java.util.Objects.equals(c.arguments(), components.get(0).arguments()));
+        if (same) {
+            return null;
+        }
+        List<NodeTask.MpiApp> apps = new java.util.ArrayList<>();
+        for (int i = 0; i < components.size(); i++) {
+            int component = i;
+            int ranks = (int) all.stream().filter(n -> n.state() != NodeState.RELEASED && n.component() == component)
+                    .count();
+            if (ranks > 0) {
+                apps.add(new NodeTask.MpiApp(ranks, components.get(i).executable(), components.get(i).arguments()));
+            }
+        }
+        return apps;
     }
 
     /**

@@ -120,6 +120,37 @@ class MpiJobsTest {
         }
     }
 
+    /** MPMD: fs0's component runs producer.py, fs1's consumer.py; the first node's task names both, in rank order. */
+    @Test
+    void componentsWithTheirOwnProgramsGoToMpirunAsAppContexts() {
+        String mpmd = JOB.replaceFirst("\\(arguments = allreduce.py\\) \\)\\(", "(arguments = producer.py) )(")
+                .replace("(arguments = allreduce.py) )", "(arguments = consumer.py \"--fast\") )");
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 4, "fs1", 4), Duration.ofSeconds(60))) {
+            long job = grid.scheduler.submit("mpmd.jdf", mpmd, "alice", null).id();
+            grid.tick(Duration.ofSeconds(1));
+            grid.arrive(job);
+            NodeClaim head = node(grid.store.nodes(job), "1.0.0");
+
+            NodeTask first = grid.scheduler.nodes().task(head.id(), head.token());
+
+            assertThat(first.mpiApps()).containsExactly(
+                    new NodeTask.MpiApp(2, "/usr/bin/python3", List.of("producer.py")),
+                    new NodeTask.MpiApp(2, "/usr/bin/python3", List.of("consumer.py", "--fast")));
+        }
+    }
+
+    @Test
+    void oneProgramForEveryRankNeedsNoAppContexts() {
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 4, "fs1", 4), Duration.ofSeconds(60))) {
+            long job = grid.scheduler.submit("mpi.jdf", JOB, "alice", null).id();
+            grid.tick(Duration.ofSeconds(1));
+            grid.arrive(job);
+            NodeClaim head = node(grid.store.nodes(job), "1.0.0");
+
+            assertThat(grid.scheduler.nodes().task(head.id(), head.token()).mpiApps()).isNull();
+        }
+    }
+
     private static NodeClaim node(List<NodeClaim> nodes, String id) {
         return nodes.stream().filter(n -> n.id().equals(id)).findFirst().orElseThrow();
     }

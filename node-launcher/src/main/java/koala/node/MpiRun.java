@@ -32,16 +32,34 @@ final class MpiRun {
         Files.setPosixFilePermissions(agent, PosixFilePermissions.fromString("rwx------"));
         // the daemons check that the agent exists where they run too (they could start others): named
         // through the PATH, found in this node's run directory here and as plain sh elsewhere
-        List<String> arguments = new ArrayList<>(List.of("-np", Integer.toString(task.mpiHosts().size()),
-                "--hostfile", hostfile.toString(), "--mca", "plm_rsh_agent", AGENT + " : sh",
+        List<String> arguments = new ArrayList<>(List.of("--hostfile", hostfile.toString(),
+                "--mca", "plm_rsh_agent", AGENT + " : sh",
                 "--mca", "plm_rsh_no_tree_spawn", "1", "--mca", "orte_leave_session_attached", "1",
-                "--mca", "btl", "tcp,self", task.executable()));
-        arguments.addAll(task.arguments());
+                "--mca", "btl", "tcp,self"));
+        arguments.addAll(apps(task));
         Map<String, String> env = new LinkedHashMap<>(task.environment());
         env.put("PATH", dir + ":" + task.environment().getOrDefault("PATH", System.getenv().getOrDefault("PATH",
                 "/usr/bin:/bin")));
         return new NodeTask(task.action(), "mpirun", arguments, env, task.directory(), task.stdout(),
                 task.stderr(), task.maxWallSeconds(), task.mpiHosts());
+    }
+
+    /**
+     * The world's programs: every rank the task's command, or (MPMD) each component's program on its
+     * ranks, {@code -np 2 A : -np 2 B}, which Open MPI maps onto the host file's slots in order.
+     */
+    static List<String> apps(NodeTask task) {
+        List<NodeTask.MpiApp> apps = task.mpiApps() != null ? task.mpiApps()
+                : List.of(new NodeTask.MpiApp(task.mpiHosts().size(), task.executable(), task.arguments()));
+        List<String> line = new ArrayList<>();
+        for (NodeTask.MpiApp app : apps) {
+            if (!line.isEmpty()) {
+                line.add(":");
+            }
+            line.addAll(List.of("-np", Integer.toString(app.ranks()), app.executable()));
+            line.addAll(app.arguments());
+        }
+        return line;
     }
 
     /** The launch agent's name, in the run's directory on the first node only. */

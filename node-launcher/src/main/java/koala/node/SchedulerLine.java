@@ -51,6 +51,16 @@ class SchedulerLine {
         return new NodeTask((String) f.get("action"), (String) f.get("executable"), (List<String>) f.get("arguments"),
                 (Map<String, String>) f.get("environment"), (String) f.get("directory"), (String) f.get("stdout"),
                 (String) f.get("stderr"), f.get("maxWallSeconds") instanceof Number n ? n.longValue() : null,
-                (List<String>) f.get("mpiHosts"));
+                (List<String>) f.get("mpiHosts"), apps(f.get("mpiApps")));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<NodeTask.MpiApp> apps(Object field) {
+        if (!(field instanceof List<?> list)) {
+            return null;
+        }
+        return list.stream().map(a -> (Map<String, Object>) a).map(a -> new NodeTask.MpiApp(
+                ((Number) a.get("ranks")).intValue(), (String) a.get("executable"), (List<String>) a.get("arguments")))
+                .toList();
     }
 }

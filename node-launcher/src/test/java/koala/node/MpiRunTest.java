@@ -23,9 +23,9 @@ class MpiRunTest {
         NodeTask run = MpiRun.under(task, dir, "/usr/bin/java", "/opt/koala/lib/a.jar:/opt/koala/lib/b.jar");
 
         assertThat(run.executable()).isEqualTo("mpirun");
-        assertThat(run.arguments()).containsExactly("-np", "4", "--hostfile", dir.resolve("hosts").toString(),
+        assertThat(run.arguments()).containsExactly("--hostfile", dir.resolve("hosts").toString(),
                 "--mca", "plm_rsh_agent", "koala-rsh : sh", "--mca", "plm_rsh_no_tree_spawn", "1",
-                "--mca", "orte_leave_session_attached", "1", "--mca", "btl", "tcp,self", "/usr/bin/python3",
+                "--mca", "orte_leave_session_attached", "1", "--mca", "btl", "tcp,self", "-np", "4", "/usr/bin/python3",
                 "allreduce.py");
         assertThat(Files.readString(dir.resolve("hosts")))
                 .isEqualTo("fs0-n1 slots=1\nfs0-n2 slots=1\nfs1-n1 slots=1\nfs1-n2 slots=1\n");
@@ -35,6 +35,18 @@ class MpiRunTest {
         assertThat(Files.isExecutable(dir.resolve("koala-rsh"))).isTrue();
         assertThat(run.environment()).containsEntry("A", "1").hasEntrySatisfying("PATH",
                 p -> assertThat(p).startsWith(dir + ":"));
+    }
+
+    /** MPMD: fs0's component runs the producer, fs1's the consumer; ranks 0-1 and 2-3 of one world. */
+    @Test
+    void componentsWithTheirOwnProgramsAreAppContextsInRankOrder() {
+        NodeTask task = new NodeTask("RUN", "/usr/bin/python3", List.of("producer.py"), Map.of(), null, null, null, null,
+                List.of("fs0-n1", "fs0-n2", "fs1-n1", "fs1-n2"), List.of(
+                        new NodeTask.MpiApp(2, "/usr/bin/python3", List.of("producer.py")),
+                        new NodeTask.MpiApp(2, "/usr/bin/python3", List.of("consumer.py", "--fast"))));
+
+        assertThat(MpiRun.apps(task)).containsExactly("-np", "2", "/usr/bin/python3", "producer.py", ":",
+                "-np", "2", "/usr/bin/python3", "consumer.py", "--fast");
     }
 
     @Test

@@ -54,6 +54,7 @@ class DaskIT {
                     "KOALA_BIN", repo.resolve("bin/koala").toString(), "COUNT_DIR", counts.toString()));
             Process p = python.start();
             p.getOutputStream().close();
+            Thread qdel = qdelOnRequest(counts);
             List<String> out = new ArrayList<>();
             Thread reader = new Thread(() -> new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream()))
                     .lines().forEach(l -> {
@@ -68,6 +69,7 @@ class DaskIT {
                 p.destroyForcibly();
             }
             reader.join(5_000);
+            qdel.interrupt();
             List<String> lines;
             synchronized (out) {
                 lines = List.copyOf(out);
@@ -76,6 +78,7 @@ class DaskIT {
             assertThat(p.exitValue()).as(String.join("\n", lines)).isZero();
             assertThat(lines).anyMatch(l -> l.startsWith("ok   grew over two clusters"))
                     .anyMatch(l -> l.startsWith("ok   no result recomputed"))
+                    .anyMatch(l -> l.startsWith("ok   what was lost was computed again"))
                     .anyMatch(l -> l.startsWith("ok   back to 0 workers"));
             long instance = Long.parseLong(lines.stream().filter(l -> l.startsWith("closed instance "))
                     .findFirst().orElseThrow().substring("closed instance ".length()).trim());
@@ -88,5 +91,34 @@ class DaskIT {
         } finally {
             filler.forEach(client::cancel);
         }
+    }
+
+    /**
+     * Deletes, with qdel as a local user would, the pilot of the worker node the Dask check names in
+     * {@code qdel-request} ("INSTANCE NODE"), then says so in {@code qdel-done}.
+     */
+    private static Thread qdelOnRequest(Path dir) {
+        Thread t = new Thread(() -> {
+            Path request = dir.resolve("qdel-request");
+            try {
+                if (!koala.common.time.Poll.system().until(() -> java.nio.file.Files.exists(request)
+                        || Thread.currentThread().isInterrupted(), Duration.ofMinutes(12))
+                        || !java.nio.file.Files.exists(request)) {
+                    return;
+                }
+                String[] asked = java.nio.file.Files.readString(request).trim().split(" ");
+                koala.common.api.NodeView node = client.job(Long.parseLong(asked[0])).nodes().stream()
+                        .filter(n -> n.id().equals(asked[1])).findFirst().orElseThrow();
+                koala.testbed.LocalUser.qdel(GridConfig.load(scheduler.config()).site(node.site()),
+                        List.of(node.pilot()));
+                System.out.println("[dask] qdel'd pilot " + node.pilot() + " of node " + node.id() + " on " + node.site());
+                java.nio.file.Files.writeString(dir.resolve("qdel-done"), node.pilot() + "\n");
+            } catch (Exception e) {
+                System.out.println("[dask] qdel failed: " + e);
+            }
+        }, "qdel-on-request");
+        t.setDaemon(true);
+        t.start();
+        return t;
     }
 }

@@ -64,6 +64,33 @@ class MpiJobsIT {
         awaitNothingLeft(job.id(), "orted|" + program);
     }
 
+    /** MPMD: fs0's component runs one program, fs1's another, as ranks 0-1 and 2-3 of one world. */
+    @Test
+    void eachComponentRunsItsOwnProgramInOneWorld() throws Exception {
+        Path dir = TestScheduler.nodeDir("koala-mpmd-it");
+        String body = """
+                from mpi4py import MPI
+                world = MPI.COMM_WORLD
+                total = world.allreduce(world.Get_rank())
+                print(f"%s rank {world.Get_rank()} of {world.Get_size()}: {total}", flush=True)
+                """;
+        Path producer = Files.writeString(dir.resolve("producer.py"), String.format(body, "producer"));
+        Path consumer = Files.writeString(dir.resolve("consumer.py"), String.format(body, "consumer"));
+        Path out = dir.resolve("mpmd.out");
+        String component = "(&%s(resourceManagerContact = \"%s\")(count = 2)(executable = \"/usr/bin/python3\")"
+                + "(arguments = \"%s\")(stdout = \"" + out + "\")(stderr = \"" + dir.resolve("mpmd.err") + "\"))";
+        String jdf = "+" + String.format(component, "(runner = mpi)", "fs0", producer)
+                + String.format(component, "", "fs1", consumer);
+
+        JobView job = run("mpmd", jdf, Duration.ofSeconds(120));
+
+        assertThat(job.state()).as(job.history() + "\n" + read(dir.resolve("mpmd.err"))).isEqualTo("FINISHED");
+        List<String> ranks = Files.readAllLines(out).stream().filter(l -> l.contains(" rank ")).sorted().toList();
+        assertThat(ranks).containsExactly("consumer rank 2 of 4: 6", "consumer rank 3 of 4: 6",
+                "producer rank 0 of 4: 6", "producer rank 1 of 4: 6");
+        awaitNothingLeft(job.id(), "orted|" + producer + "|" + consumer);
+    }
+
     /**
      * Rank 2 (on fs1) exits with status 3 while the others wait for it: mpirun ends the world, the job
      * is FAILED with mpirun's status, and no rank or daemon is left on any host.
