@@ -117,6 +117,29 @@ public final class SchedulerClient {
         return http.delete("/jobs/" + id, JobView.class);
     }
 
+    /**
+     * The usage records of jobs and instances that ended ({@code GET /accounting}), oldest first: the
+     * caller's own, or an admin's pick; each filter null for any.
+     *
+     * @param user     whose (an admin may name anyone; a user only themself)
+     * @param since    only those that ended at or after it
+     * @param instance only this framework instance's
+     * @param limit    at most this many, the newest that match
+     */
+    public AccountingView accounting(String user, java.time.Instant since, Long instance, int limit) {
+        StringBuilder query = new StringBuilder("/accounting?limit=").append(limit);
+        if (user != null) {
+            query.append("&user=").append(java.net.URLEncoder.encode(user, java.nio.charset.StandardCharsets.UTF_8));
+        }
+        if (since != null) {
+            query.append("&since=").append(since);
+        }
+        if (instance != null) {
+            query.append("&instance=").append(instance);
+        }
+        return http.get(query.toString(), AccountingView.class);
+    }
+
     public List<SiteStatus> sites() {
         return http.get("/sites", new TypeReference<List<SiteStatus>>() { });
     }

@@ -14,6 +14,8 @@
  *     {@link koala.common.api.MasterAddress}, {@link koala.common.api.FrameworkView}.</li>
  * <li>Node launchers: {@link koala.common.api.NodeReport} (arrived, exited) and
  *     {@link koala.common.api.NodeTask} (wait, run, exit).</li>
+ * <li>Accounting: {@link koala.common.api.UsageRecord}, one per job or instance that ended, in an
+ *     {@link koala.common.api.AccountingView}.</li>
  * </ul>
  * The routes, statuses and bodies are listed in {@code docs/http-api.md}.
  */
