@@ -50,6 +50,11 @@ final class Frameworks {
         return view(registry.master(id, master.node(), master.address()));
     }
 
+    /** What the FrameworkJobManager keeps of instance {@code id}, if it was registered. */
+    java.util.Optional<koala.fjm.FrameworkRecord> find(long id) {
+        return registry.find(id);
+    }
+
     FrameworkView get(long id) {
         return view(registry.get(id));
     }

@@ -9,6 +9,7 @@ import koala.common.api.NodeView;
 import koala.common.api.TransitionView;
 import koala.common.jdf.JobDescription;
 import koala.scheduler.claiming.NodeClaim;
+import koala.scheduler.claiming.NodeSpan;
 import koala.scheduler.claiming.NodeState;
 import koala.scheduler.state.JobState;
 import koala.scheduler.storage.JobRecord;
@@ -19,6 +20,8 @@ final class Job {
     private JobDescription description;
     private final Map<String, NodeClaim> nodes = new LinkedHashMap<>();
     private final List<TransitionView> history = new ArrayList<>();
+    /** Each node's spans, by node and attempt: how long its pilots held it. */
+    private final Map<String, NodeSpan> spans = new LinkedHashMap<>();
 
     Job(JobRecord record, JobDescription description) {
         this.record = record;
@@ -69,6 +72,19 @@ final class Job {
 
     void put(NodeClaim node) {
         nodes.put(node.id(), node);
+    }
+
+    /** The span of the node's current attempt, or null if that pilot has not arrived. */
+    NodeSpan span(NodeClaim node) {
+        return spans.get(node.id() + "/" + node.attempt());
+    }
+
+    void put(NodeSpan span) {
+        spans.put(span.node() + "/" + span.attempt(), span);
+    }
+
+    List<NodeSpan> spans() {
+        return List.copyOf(spans.values());
     }
 
     void record(TransitionView transition) {

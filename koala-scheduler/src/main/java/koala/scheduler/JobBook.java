@@ -9,6 +9,7 @@ import java.util.TreeMap;
 import koala.common.api.TransitionView;
 import koala.common.failure.NotFound;
 import koala.scheduler.claiming.NodeClaim;
+import koala.scheduler.claiming.NodeSpan;
 import koala.scheduler.state.JobState;
 import koala.scheduler.storage.JobRecord;
 import koala.scheduler.storage.Store;
@@ -43,6 +44,7 @@ final class JobBook {
             job.describe(Allocations.withComponents(job.description(), grown));
         }
         store.nodes(record.id()).forEach(job::put);
+        store.spans(record.id()).forEach(job::put);
         store.history(record.id()).forEach(job::record);
         return job;
     }
@@ -97,9 +99,25 @@ final class JobBook {
         store.appendComponent(job.id(), added.index(), koala.common.json.Json.write(added));
     }
 
+    /** A node as it is now; its pilot's span follows it ({@link NodeSpan#follow}), stamped with the clock. */
     void save(Job job, NodeClaim node) {
         job.put(node);
         store.saveNode(node);
+        NodeSpan.follow(job.span(node), node, clock.instant(), job.allocation() && job.state() == JobState.RUNNING)
+                .ifPresent(span -> {
+                    job.put(span);
+                    store.saveSpan(span);
+                });
+    }
+
+    /** The CPU time the launcher of {@code node} reported its command used. */
+    void measured(Job job, NodeClaim node, double cpuSeconds) {
+        NodeSpan span = job.span(node);
+        if (span != null) {
+            NodeSpan next = span.measured(cpuSeconds);
+            job.put(next);
+            store.saveSpan(next);
+        }
     }
 
     void record(Job job, JobState from, JobState to, String event, String reason) {

@@ -87,7 +87,7 @@ public final class LoadBench {
         Clock clock = new Clock();
         SchedulerSettings settings = new SchedulerSettings(7400, Duration.ofSeconds(1), 150, Duration.ofMinutes(5), 3,
                 "worst-fit", Duration.ofSeconds(1), Duration.ofMinutes(5), dir.resolve("koala"), 1_000_000, keepEnded,
-                keepEnded.plusDays(1));
+                keepEnded.plusDays(1), dir.resolve("accounting.jsonl"));
         AtomicLong pilots = new AtomicLong();
         List<Row> rows = new ArrayList<>();
         // H2's page cache (16 MB by default) kept at 1 MB, and its chunks not kept 45 s after they die

@@ -116,7 +116,7 @@ final class NodeDesk {
 
     /** A launcher reports how its command ended. */
     NodeTask exited(String nodeId, String token, int status) {
-        return exited(nodeId, token, status, null);
+        return exited(nodeId, token, status, null, null);
     }
 
     /**
@@ -124,12 +124,23 @@ final class NodeDesk {
      * {@code mpirun} naming the rank that ended an MPI world), which goes into the job's history.
      */
     NodeTask exited(String nodeId, String token, int status, String detail) {
+        return exited(nodeId, token, status, detail, null);
+    }
+
+    /**
+     * As {@link #exited(String, String, int, String)}, with the CPU time the command used if the
+     * launcher measured it (for the job's usage record).
+     */
+    NodeTask exited(String nodeId, String token, int status, String detail, Double cpuSeconds) {
         Job job = jobOfNode(nodeId, token);
         NodeClaim node = job.node(nodeId);
         if (node.state() != NodeState.EXITED) {
             if (detail != null && !detail.isBlank()) {
                 book.record(job, job.state(), job.state(), "ENDED_SAYING", "node " + nodeId + " on " + node.host()
                         + ": " + clip(detail));
+            }
+            if (cpuSeconds != null && cpuSeconds >= 0 && Double.isFinite(cpuSeconds)) {
+                book.measured(job, node, cpuSeconds);
             }
             book.save(job, node.exited(status));
             running.accept(job);

@@ -110,6 +110,12 @@ final class Pilots {
         return config != null && config.remote();
     }
 
+    /** The cores of one node of {@code site} ({@code site.S.node.cores}); null for a site not configured here. */
+    Integer cores(String site) {
+        SiteConfig config = sites.get(site);
+        return config == null ? null : config.nodeCores();
+    }
+
     /** Submits the node's pilot, to run as {@code owner} where the site allows; returns its SGE job id. */
     String submit(NodeClaim node, String owner) {
         SiteConfig site = sites.get(node.site());

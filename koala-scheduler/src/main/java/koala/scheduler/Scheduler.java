@@ -67,6 +67,7 @@ final class Scheduler {
     private final Frameworks frameworks;
     private final Owners owners;
     private final PilotWatch watch;
+    private final Accounting accounting;
     private Sharing sharing;
     /** Wakes the nodes waiting for their task: a job's components may start. */
     private Runnable started = () -> { };
@@ -101,6 +102,7 @@ final class Scheduler {
         this.desk = new NodeDesk(book, claimer::check, this::checkRunning, pilots::forNode);
         this.frameworks = new Frameworks(store, book, clock);
         this.owners = new Owners(book);
+        this.accounting = new Accounting(book, store, frameworks, pilots::cores, clock);
         this.recovery = new Recovery(book, store, kis, queue, claimer::submitPilot, clock);
         this.allocations = new Allocations(book, store, new Allocations.Claims() {
             @Override
@@ -210,8 +212,10 @@ final class Scheduler {
         return sharing;
     }
 
-    /** A runner's report on allocation {@code id}'s workers; what sharing asks of it. */
+    /** A runner's report on allocation {@code id}'s workers, counted for accounting; what sharing asks of it. */
     koala.common.api.ShareOrders shareReport(long id, koala.common.api.ShareReport report) {
+        book.find(id).filter(j -> j.allocation() && j.state() == JobState.RUNNING)
+                .ifPresent(j -> accounting.report(j, report));
         return sharing().report(id, report, clock.instant());
     }
 
@@ -239,6 +243,11 @@ final class Scheduler {
     /** Who may change what. */
     Owners owners() {
         return owners;
+    }
+
+    /** Usage records of the jobs and instances that end. */
+    Accounting accounting() {
+        return accounting;
     }
 
     /** The FrameworkJobManager. */
@@ -344,6 +353,7 @@ final class Scheduler {
         }
         keepBounded();
         sharing().tick(clock.instant());
+        accounting.tick();
     }
 
     /** Ended jobs leave memory after {@code keepEnded} and the store after {@code retention}. */
@@ -520,6 +530,9 @@ final class Scheduler {
     private void fire(Job job, JobEvent event, String reason, List<Assignment> placed) {
         JobStateMachine.Transition t = JobStateMachine.on(job.state(), event).orElseThrow(() -> new Conflict(
                 "job " + job.id() + " is " + job.state() + ": cannot " + event.name().toLowerCase()));
+        if (t.effects().contains(SideEffect.RECORD_USAGE)) {
+            accounting.ending(job); // marked before its end is saved: a crash in between still gets it a record
+        }
         update(job, job.record().withState(t.to()));
         record(job, t.from(), t.to(), event.name(), reason);
         LOG.info("job {}: {} -> {} ({}): {}", job.id(), t.from(), t.to(), event, reason);
@@ -533,6 +546,8 @@ final class Scheduler {
                     update(job, job.record().claimsReset().waiting("back in the queue: " + reason));
                     queue.add(job.id(), job.record().priority());
                 }
+                // last: the nodes given back, their spans have ended
+                case RECORD_USAGE -> accounting.ended(job);
                 default -> throw new IllegalStateException("job " + job.id() + ": no way to carry out " + effect);
             }
         }

@@ -20,10 +20,12 @@ import koala.placement.PlacementPolicies;
  * @param nodeGiveUp       how long a node launcher keeps trying to reach a lost scheduler
  * @param keepEnded        how long an ended job stays in memory (in {@code koala jobs}); the database keeps it
  * @param retention        how long the database keeps an ended job (then it is forgotten)
+ * @param accounting       the accounting file: a usage record per job and instance that ended, kept for good
  */
 public record SchedulerSettings(int port, Duration placementEvery, int maxPlaceTries, Duration claimTimeout,
                                 int maxClaimFailures, String defaultPolicy, Duration kisEvery, Duration nodeGiveUp,
-                                Path database, int maxQueuedPerUser, Duration keepEnded, Duration retention) {
+                                Path database, int maxQueuedPerUser, Duration keepEnded, Duration retention,
+                                Path accounting) {
 
     public static SchedulerSettings from(GridConfig grid, Path koalaHome) {
         SchedulerSettings s = new SchedulerSettings(grid.integer("scheduler.port", 7400),
@@ -37,7 +39,8 @@ public record SchedulerSettings(int port, Duration placementEvery, int maxPlaceT
                 grid.value("scheduler.database").map(Path::of).orElse(koalaHome.resolve("scheduler").resolve("koala")),
                 grid.integer("scheduler.maxQueuedPerUser", 1000),
                 grid.seconds("scheduler.keepEnded", Duration.ofMinutes(10)),
-                grid.seconds("scheduler.retention", Duration.ofDays(30)));
+                grid.seconds("scheduler.retention", Duration.ofDays(30)),
+                grid.value("scheduler.accounting").map(Path::of).orElse(koalaHome.toAbsolutePath().resolve("accounting.jsonl")));
         s.check(grid);
         return s;
     }
@@ -51,6 +54,8 @@ public record SchedulerSettings(int port, Duration placementEvery, int maxPlaceT
         require(!keepEnded.isNegative(), grid, "scheduler.keepEnded", "must not be negative");
         require(retention.compareTo(keepEnded) >= 0, grid, "scheduler.retention",
                 "must be at least scheduler.keepEnded (" + keepEnded.toSeconds() + " s)");
+        require(accounting.isAbsolute() && !java.nio.file.Files.isDirectory(accounting), grid,
+                "scheduler.accounting = " + accounting, "must be the absolute path of a file");
     }
 
     /**

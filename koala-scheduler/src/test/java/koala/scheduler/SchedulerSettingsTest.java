@@ -31,6 +31,17 @@ class SchedulerSettingsTest {
         assertThat(s.placementEvery()).isEqualTo(Duration.ofSeconds(2));
         assertThat(s.maxPlaceTries()).isEqualTo(150);
         assertThat(s.database()).isEqualTo(dir.resolve("scheduler").resolve("koala"));
+        assertThat(s.accounting()).isEqualTo(dir.resolve("accounting.jsonl"));
+    }
+
+    @Test
+    void theAccountingFileIsWhereTheAdminSays() throws Exception {
+        assertThat(settings("scheduler.accounting = /var/log/koala/usage.jsonl\n").accounting())
+                .isEqualTo(Path.of("/var/log/koala/usage.jsonl"));
+        assertThatThrownBy(() -> settings("scheduler.accounting = usage.jsonl\n"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage(dir.resolve("grid.properties") + ": scheduler.accounting = usage.jsonl: must be the "
+                        + "absolute path of a file");
     }
 
     @Test

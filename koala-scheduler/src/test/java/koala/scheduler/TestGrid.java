@@ -68,7 +68,7 @@ final class TestGrid implements AutoCloseable {
     Scheduler start() {
         SchedulerSettings settings = new SchedulerSettings(7400, Duration.ofSeconds(1), 150, claimTimeout, 3,
                 "worst-fit", Duration.ofSeconds(1), Duration.ofMinutes(5), null, 1000, Duration.ofMinutes(10),
-                Duration.ofDays(30));
+                Duration.ofDays(30), null);
         Pilots none = new Pilots((site, owner) -> null, remote, site -> new Pilots.Launcher("java", List.of(),
                 List.of(), "http://koala-host:7400", "/tmp", url -> url), Duration.ofMinutes(5), store.pilotTag(),
                 Runnable::run, () -> { });
@@ -88,10 +88,42 @@ final class TestGrid implements AutoCloseable {
         Scheduler started = new Scheduler(settings, store, site -> unreached.contains(site) ? Optional.empty() : Optional.of(info(site)), sizes, none, submissions,
                 FileLocations.NONE, clock);
         started.onStart(() -> woken++);
+        started.accounting().sink(sink.apply(started));
         return started;
     }
 
-    /** Sites reached over SSH, each on its own network and running every user's pilots as one account. */
+    /** Usage records made, in order; each acknowledged at once, as a writer that never fails would. */
+    final List<koala.common.api.UsageRecord> accounted = new ArrayList<>();
+    /** Usage records replayed after a restart. */
+    final List<koala.common.api.UsageRecord> replayed = new ArrayList<>();
+    /** Where a scheduler this grid starts sends its usage records (by default, {@link #accounted}). */
+    java.util.function.Function<Scheduler, koala.scheduler.accounting.UsageSink> sink = s -> new koala.scheduler.accounting.UsageSink() {
+        @Override
+        public void append(koala.common.api.UsageRecord record) {
+            accounted.add(record);
+            s.accounting().written(record.id());
+        }
+
+        @Override
+        public void replay(List<koala.common.api.UsageRecord> records) {
+            replayed.addAll(records);
+        }
+    };
+
+    /** {@code site}'s nodes have {@code cores} cores each ({@code site.S.node.cores}); the scheduler is started anew. */
+    TestGrid cores(String site, int cores) {
+        java.nio.file.Path none = java.nio.file.Path.of("/nonexistent");
+        remote.put(site, new koala.common.grid.SiteConfig(site, new koala.common.grid.CellEnvironment(none, site, 6444,
+                6445, none), "koala", 0, "", sizes.get(site), new koala.common.grid.DrmaaInstall(none, none,
+                Optional.empty()), Optional.empty(), Optional.empty(), cores));
+        scheduler = start();
+        return this;
+    }
+
+    /**
+     * Sites configured here: those reached over SSH, each on its own network and running every user's
+     * pilots as one account, and local ones given their cores.
+     */
     private final Map<String, koala.common.grid.SiteConfig> remote = new LinkedHashMap<>();
 
     /** Makes {@code sites} remote ones (before anything is submitted: the scheduler is started anew). */

@@ -12,14 +12,15 @@ import java.util.Optional;
  *
  * <pre>
  * QUEUED    --PLACED-----------> CLAIMING   claim nodes
- * QUEUED    --GAVE_UP_PLACING--> FAILED
+ * QUEUED    --GAVE_UP_PLACING--> FAILED     record usage
  * CLAIMING  --ALL_CLAIMED------> RUNNING    start components
  * CLAIMING  --CLAIMS_FAILED----> QUEUED     release nodes, requeue
- * RUNNING   --COMPLETED--------> FINISHED   release nodes
- * RUNNING   --BROKE------------> FAILED     release nodes
- * QUEUED, CLAIMING, RUNNING --CANCEL--> CANCELLED   release nodes
- * RUNNING   --CLOSED-----------> FINISHED   release nodes (an allocation its owner gives back)
+ * RUNNING   --COMPLETED--------> FINISHED   release nodes, record usage
+ * RUNNING   --BROKE------------> FAILED     release nodes, record usage
+ * QUEUED, CLAIMING, RUNNING --CANCEL--> CANCELLED   release nodes, record usage
+ * RUNNING   --CLOSED-----------> FINISHED   release nodes, record usage (an allocation its owner gives back)
  * </pre>
+ * Every transition to an ended state records the job's usage, last.
  * An allocation (a runner's job whose nodes come and go) is RUNNING from the moment it is opened.
  */
 public final class JobStateMachine {
@@ -31,14 +32,14 @@ public final class JobStateMachine {
 
     static {
         allow(JobState.QUEUED, JobEvent.PLACED, JobState.CLAIMING, SideEffect.CLAIM_NODES);
-        allow(JobState.QUEUED, JobEvent.GAVE_UP_PLACING, JobState.FAILED);
+        allow(JobState.QUEUED, JobEvent.GAVE_UP_PLACING, JobState.FAILED, SideEffect.RECORD_USAGE);
         allow(JobState.CLAIMING, JobEvent.ALL_CLAIMED, JobState.RUNNING, SideEffect.START_COMPONENTS);
         allow(JobState.CLAIMING, JobEvent.CLAIMS_FAILED, JobState.QUEUED, SideEffect.RELEASE_NODES, SideEffect.REQUEUE);
-        allow(JobState.RUNNING, JobEvent.COMPLETED, JobState.FINISHED, SideEffect.RELEASE_NODES);
-        allow(JobState.RUNNING, JobEvent.BROKE, JobState.FAILED, SideEffect.RELEASE_NODES);
-        allow(JobState.RUNNING, JobEvent.CLOSED, JobState.FINISHED, SideEffect.RELEASE_NODES);
+        allow(JobState.RUNNING, JobEvent.COMPLETED, JobState.FINISHED, SideEffect.RELEASE_NODES, SideEffect.RECORD_USAGE);
+        allow(JobState.RUNNING, JobEvent.BROKE, JobState.FAILED, SideEffect.RELEASE_NODES, SideEffect.RECORD_USAGE);
+        allow(JobState.RUNNING, JobEvent.CLOSED, JobState.FINISHED, SideEffect.RELEASE_NODES, SideEffect.RECORD_USAGE);
         for (JobState live : List.of(JobState.QUEUED, JobState.CLAIMING, JobState.RUNNING)) {
-            allow(live, JobEvent.CANCEL, JobState.CANCELLED, SideEffect.RELEASE_NODES);
+            allow(live, JobEvent.CANCEL, JobState.CANCELLED, SideEffect.RELEASE_NODES, SideEffect.RECORD_USAGE);
         }
     }
 

@@ -9,5 +9,11 @@ public enum SideEffect {
     /** Kill every pilot the job still holds or is claiming. */
     RELEASE_NODES,
     /** Put the job back into the placement queue. */
-    REQUEUE
+    REQUEUE,
+    /**
+     * Make the job's usage record for the accounting file: last, once its nodes are given back. The
+     * scheduler marks the job in its store before the ended state is saved, so a crash between the
+     * two still gets the job its record.
+     */
+    RECORD_USAGE
 }

@@ -16,7 +16,9 @@ import java.util.Map;
 import koala.common.api.TransitionView;
 import koala.common.json.Json;
 import koala.fjm.FrameworkRecord;
+import koala.scheduler.accounting.WorkerTally;
 import koala.scheduler.claiming.NodeClaim;
+import koala.scheduler.claiming.NodeSpan;
 import koala.scheduler.claiming.NodeState;
 import koala.scheduler.state.JobState;
 
@@ -55,6 +57,15 @@ public final class H2Store implements Store {
               at TIMESTAMP WITH TIME ZONE, PRIMARY KEY (owner, request));
             ALTER TABLE jobs ADD COLUMN IF NOT EXISTS ended_at TIMESTAMP WITH TIME ZONE;
             CREATE INDEX IF NOT EXISTS jobs_ended ON jobs(ended_at);
+            CREATE TABLE IF NOT EXISTS node_spans (node VARCHAR, attempt INT, job BIGINT, component INT, site VARCHAR,
+              arrived_at TIMESTAMP WITH TIME ZONE, started_at TIMESTAMP WITH TIME ZONE,
+              ended_at TIMESTAMP WITH TIME ZONE, ended_as VARCHAR, cpu_seconds DOUBLE PRECISION,
+              PRIMARY KEY (node, attempt));
+            CREATE INDEX IF NOT EXISTS node_spans_job ON node_spans(job);
+            CREATE TABLE IF NOT EXISTS usage_records (job BIGINT PRIMARY KEY, record CLOB,
+              written_at TIMESTAMP WITH TIME ZONE);
+            CREATE TABLE IF NOT EXISTS worker_tallies (job BIGINT PRIMARY KEY, busy_seconds DOUBLE PRECISION,
+              cpu_seconds DOUBLE PRECISION, reported_seconds DOUBLE PRECISION);
             """;
 
     private final Connection db;
@@ -228,9 +239,62 @@ public final class H2Store implements Store {
         update("DELETE FROM nodes WHERE job IN " + old, at);
         update("DELETE FROM transitions WHERE job IN " + old, at);
         update("DELETE FROM components WHERE job IN " + old, at);
+        update("DELETE FROM node_spans WHERE job IN " + old, at);
+        update("DELETE FROM worker_tallies WHERE job IN " + old, at);
+        // a record the accounting file does not have yet stays until it has it
+        update("DELETE FROM usage_records WHERE written_at IS NOT NULL AND job IN " + old, at);
         update("DELETE FROM frameworks WHERE id IN " + old, at);
         update("DELETE FROM answers WHERE at < ?", at);
         return updated("DELETE FROM jobs WHERE ended_at < ?", at);
+    }
+
+    @Override
+    public void saveSpan(NodeSpan n) {
+        update("MERGE INTO node_spans KEY(node, attempt) VALUES (?,?,?,?,?,?,?,?,?,?)", List.of(n.node(), n.attempt(),
+                n.job(), n.component(), n.site(), ts(n.arrivedAt()), nullable(ts(n.startedAt())),
+                nullable(ts(n.endedAt())), nullable(n.endedAs()), nullable(n.cpuSeconds())));
+    }
+
+    @Override
+    public List<NodeSpan> spans(long job) {
+        return query("SELECT * FROM node_spans WHERE job = ? ORDER BY node, attempt", List.of(job),
+                rs -> new NodeSpan(rs.getString("node"), rs.getInt("attempt"), rs.getLong("job"), rs.getInt("component"),
+                        rs.getString("site"), instant(rs.getTimestamp("arrived_at")),
+                        instant(rs.getTimestamp("started_at")), instant(rs.getTimestamp("ended_at")),
+                        rs.getString("ended_as"), rs.getObject("cpu_seconds", Double.class)));
+    }
+
+    @Override
+    public void saveUsageRecord(long job, String record) {
+        update("MERGE INTO usage_records (job, record, written_at) KEY(job) VALUES (?, ?, NULL)",
+                List.of(job, nullable(record)));
+    }
+
+    @Override
+    public void usageRecordWritten(long job, Instant at) {
+        update("UPDATE usage_records SET written_at = ? WHERE job = ?", List.of(ts(at), job));
+    }
+
+    @Override
+    public Map<Long, String> unwrittenUsageRecords() {
+        Map<Long, String> records = new LinkedHashMap<>();
+        query("SELECT job, record FROM usage_records WHERE written_at IS NULL ORDER BY job", List.of(),
+                rs -> new java.util.AbstractMap.SimpleEntry<>(rs.getLong(1), rs.getString(2)))
+                .forEach(e -> records.put(e.getKey(), e.getValue()));
+        return records;
+    }
+
+    @Override
+    public void saveWorkerTally(long job, WorkerTally t) {
+        update("MERGE INTO worker_tallies (job, busy_seconds, cpu_seconds, reported_seconds) KEY(job) VALUES (?,?,?,?)",
+                List.of(job, t.busySeconds(), nullable(t.cpuSeconds()), t.reportedSeconds()));
+    }
+
+    @Override
+    public java.util.Optional<WorkerTally> workerTally(long job) {
+        return query("SELECT busy_seconds, cpu_seconds, reported_seconds FROM worker_tallies WHERE job = ?",
+                List.of(job), rs -> new WorkerTally(rs.getDouble(1), rs.getObject(2, Double.class), rs.getDouble(3)))
+                .stream().findFirst();
     }
 
     @Override

@@ -76,9 +76,36 @@ public interface Store extends FrameworkStore, AutoCloseable {
     /** Jobs that have not ended, and those that ended after {@code endedAfter}, oldest first. */
     List<JobRecord> jobsSince(java.time.Instant endedAfter);
 
+    /** A node's span (one pilot's hold of its node, for accounting), as it is now. */
+    void saveSpan(koala.scheduler.claiming.NodeSpan span);
+
+    /** A job's spans, by node and attempt. */
+    List<koala.scheduler.claiming.NodeSpan> spans(long job);
+
     /**
-     * Forgets jobs that ended before {@code before} (with their nodes, history and the answers to
-     * requests older than it): the retention of {@code scheduler.retention}. Returns how many.
+     * The usage record (JSON) of a job that ended, kept here until the accounting file has it: what a
+     * restarted scheduler writes again if the file does not. A null record marks a job that is ending,
+     * before its end is saved: a scheduler killed before its record was made makes it after the restart.
+     */
+    void saveUsageRecord(long job, String record);
+
+    /** The accounting file has job {@code job}'s record since {@code at}. */
+    void usageRecordWritten(long job, java.time.Instant at);
+
+    /**
+     * The usage records kept here that the accounting file may not have yet, by job, in job order; a
+     * job marked as ending has a null record.
+     */
+    Map<Long, String> unwrittenUsageRecords();
+
+    /** What an instance's workers did so far, kept now and then so that a restart loses little of it. */
+    void saveWorkerTally(long job, koala.scheduler.accounting.WorkerTally tally);
+
+    java.util.Optional<koala.scheduler.accounting.WorkerTally> workerTally(long job);
+
+    /**
+     * Forgets jobs that ended before {@code before} (with their nodes, spans, history, worker tallies, usage
+     * records the accounting file has, and the answers to requests older than it): the retention of {@code scheduler.retention}. Returns how many.
      */
     int forget(java.time.Instant before);
 

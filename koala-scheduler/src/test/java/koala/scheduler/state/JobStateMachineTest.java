@@ -33,7 +33,23 @@ class JobStateMachineTest {
     void everyLiveStateCanBeCancelledAndReleasesItsNodes() {
         for (JobState live : new JobState[] {JobState.QUEUED, JobState.CLAIMING, JobState.RUNNING}) {
             assertThat(JobStateMachine.on(live, JobEvent.CANCEL).orElseThrow().effects())
-                    .containsExactly(SideEffect.RELEASE_NODES);
+                    .containsExactly(SideEffect.RELEASE_NODES, SideEffect.RECORD_USAGE);
+        }
+    }
+
+    /** Each way into an ended state makes the job's usage record, after its nodes are given back; no other does. */
+    @Test
+    void everyEndRecordsTheJobsUsageLastAndNothingElseDoes() {
+        for (JobState from : JobState.values()) {
+            for (JobEvent event : JobEvent.values()) {
+                JobStateMachine.on(from, event).ifPresent(t -> {
+                    if (t.to().ended()) {
+                        assertThat(t.effects()).as(from + " on " + event).endsWith(SideEffect.RECORD_USAGE);
+                    } else {
+                        assertThat(t.effects()).as(from + " on " + event).doesNotContain(SideEffect.RECORD_USAGE);
+                    }
+                });
+            }
         }
     }
 }
