@@ -37,6 +37,9 @@ import koala.common.site.SiteAgentClient;
 import koala.scheduler.api.Admins;
 import koala.scheduler.api.AuditLog;
 import koala.scheduler.api.Callers;
+import koala.scheduler.accounting.AccountingFile;
+import koala.scheduler.accounting.AccountingQuery;
+import koala.scheduler.accounting.AccountingWriter;
 import koala.scheduler.api.SchedulerApi;
 import koala.scheduler.kis.InformationService;
 import koala.scheduler.storage.H2Store;
@@ -60,10 +63,13 @@ public final class SchedulerDaemon implements AutoCloseable {
     private final List<JsonHttpServer> servers;
     private final URI url;
     private final RunnerSupervisor runners;
+    private final AccountingWriter accounting;
 
     private SchedulerDaemon(Store store, SiteAgents agents, InformationService kis, SchedulerLoop loop, Pilots pilots,
-                            Submissions submissions, List<JsonHttpServer> servers, URI url, RunnerSupervisor runners) {
+                            Submissions submissions, List<JsonHttpServer> servers, URI url, RunnerSupervisor runners,
+                            AccountingWriter accounting) {
         this.runners = runners;
+        this.accounting = accounting;
         this.store = store;
         this.agents = agents;
         this.kis = kis;
@@ -125,6 +131,12 @@ public final class SchedulerDaemon implements AutoCloseable {
         Scheduler scheduler = new Scheduler(settings, store, kis, nodes, pilots, submissions, FileCatalog.from(grid),
                 InstantSource.system());
         scheduler.onStart(() -> loop.post(() -> { }));
+        // usage records are appended and forced to disk on a thread of their own; each acknowledged back on the loop
+        AccountingFile accountingFile = new AccountingFile(settings.accounting());
+        AccountingWriter accounting = new AccountingWriter(accountingFile,
+                Executors.newSingleThreadScheduledExecutor(daemon("accounting")),
+                id -> loop.post(() -> scheduler.accounting().written(id)), Duration.ofSeconds(30));
+        scheduler.accounting().sink(accounting);
         koala.arbitration.ArbitrationSettings sharing = arbitration(grid);
         scheduler.share(sharing, site -> grid.section("site." + site + ".provisioning"));
         LOG.info("framework instances share a full grid by {}", sharing.describe());
@@ -143,7 +155,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         AuditLog audit = AuditLog.in(koalaHome.resolve("logs").resolve("audit.log"), InstantSource.system());
         Callers callers = new Callers(new Tokens(key), Admins.of(grid.value("admin.group").orElse("koala-admin")),
                 InstantSource.system());
-        SchedulerApi.Operations operations = operations(scheduler, loop, key);
+        SchedulerApi.Operations operations = operations(scheduler, loop, key, accountingFile);
         SchedulerApi.register(server, operations, callers, audit);
         List<JsonHttpServer> servers = new java.util.ArrayList<>(List.of(server));
         if (!nodeUrl.equals(url)) {
@@ -160,7 +172,9 @@ public final class SchedulerDaemon implements AutoCloseable {
         RunnerSupervisor runners = supervise(grid, scheduler, loop, koalaHome);
         LOG.info("scheduler serving users on {} and {} (with a token), nodes on {}, with sites {}; its pilots are "
                 + "named koala-{}-JOB-COMPONENT-RANK-aATTEMPT", socket, url, nodeUrl, sites.keySet(), store.pilotTag());
-        return new SchedulerDaemon(store, siteAgents, kis, loop, pilots, submissions, servers, URI.create("unix:" + socket), runners);
+        LOG.info("usage records of ended jobs and instances go to {}", accountingFile.path());
+        return new SchedulerDaemon(store, siteAgents, kis, loop, pilots, submissions, servers, URI.create("unix:" + socket),
+                runners, accounting);
     }
 
     /** {@code scheduler.arbitration.*}; a bad value stops the start, naming the key and why. */
@@ -225,6 +239,7 @@ public final class SchedulerDaemon implements AutoCloseable {
                                 Iterable<String> sites) {
         scheduler.recovery().reload(scheduler.settings().keepEnded());
         scheduler.recovery().adoptUnconfirmedPilots();
+        scheduler.accounting().recover();
         for (String site : sites) {
             if (!agents.containsKey(site)) {
                 continue; // a remote site not reached yet; its orphans wait for the next start
@@ -236,8 +251,13 @@ public final class SchedulerDaemon implements AutoCloseable {
         }
     }
 
-    /** The API's operations, each run on {@code loop}. */
+    /** The API's operations, each run on {@code loop}; without an accounting file. */
     static SchedulerApi.Operations operations(Scheduler s, SchedulerLoop loop, TokenKey key) {
+        return operations(s, loop, key, null);
+    }
+
+    /** The API's operations, each run on {@code loop} but the reading of {@code accounting} (null: none kept). */
+    static SchedulerApi.Operations operations(Scheduler s, SchedulerLoop loop, TokenKey key, AccountingFile accounting) {
         return new SchedulerApi.Operations() {
             @Override
             public Object submit(Caller c, SubmitRequest r) {
@@ -266,6 +286,20 @@ public final class SchedulerDaemon implements AutoCloseable {
             @Override
             public Object sites() {
                 return loop.call(s::sites);
+            }
+
+            @Override
+            public Object accounting(Caller c, String user, java.time.Instant since, Long instance, int limit) {
+                String owner = Accounting.readable(c, user);
+                if (accounting == null) {
+                    throw new koala.common.failure.Unavailable("this scheduler keeps no accounting file");
+                }
+                try {
+                    return accounting.read(new AccountingQuery(owner, since, instance, limit));
+                } catch (IOException e) {
+                    throw new koala.common.failure.Unavailable("cannot read the accounting file " + accounting.path()
+                            + ": " + e.getMessage(), e);
+                }
             }
 
             @Override
@@ -367,7 +401,8 @@ public final class SchedulerDaemon implements AutoCloseable {
 
             @Override
             public NodeTask exited(String node, NodeReport r) {
-                return loop.call(() -> s.nodes().exited(node, r.token(), r.exitStatus(), r.detail()));
+                return loop.call(() -> s.nodes().exited(node, r.token(), r.exitStatus(), r.detail(),
+                        r.cpuSeconds()));
             }
 
             @Override
@@ -399,6 +434,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         runners.close();
         servers.forEach(JsonHttpServer::close);
         loop.close();
+        accounting.close();
         submissions.close();
         pilots.finishKills(Duration.ofMillis(1500));
         kis.close();

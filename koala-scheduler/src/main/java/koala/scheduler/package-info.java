@@ -18,7 +18,8 @@
  * grow and every round) and {@code Frameworks} is the FrameworkJobManager's registry with its
  * allocations; {@code RunnerSupervisor}, off the loop,
  * starts a dead framework runner again as its instance's owner ({@code RunnerProcesses}) or fails
- * its instance with the reason. {@link koala.scheduler.SchedulerSettings}
+ * its instance with the reason. {@code Accounting} makes a usage record of each job and instance
+ * that ends, for the accounting file ({@code koala.scheduler.accounting}). {@link koala.scheduler.SchedulerSettings}
  * reads the {@code scheduler.*} keys, {@code FileCatalog} the file catalog for Close-to-Files,
  * {@code SiteReport} what {@code koala sites} shows.
  */

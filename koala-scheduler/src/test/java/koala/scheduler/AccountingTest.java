@@ -1,19 +1,33 @@
 package koala.scheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
 import koala.common.api.FrameworkRegistration;
 import koala.common.api.GrowRequest;
 import koala.common.api.ShareReport;
 import koala.common.api.ShareReport.WorkerActivity;
 import koala.common.api.UsageRecord;
+import koala.scheduler.accounting.AccountingFile;
+import koala.scheduler.accounting.AccountingQuery;
+import koala.scheduler.accounting.AccountingWriter;
+import koala.scheduler.accounting.UsageSink;
 import koala.scheduler.claiming.NodeClaim;
 import koala.scheduler.claiming.NodeState;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Usage records as worked examples on a clock the test moves: what a job or an instance was granted
@@ -279,7 +293,7 @@ class AccountingTest {
     void aRestartMakesTheRecordsItOwesAndReplaysThoseTheFileMayNotHave() {
         try (TestGrid grid = new TestGrid(Map.of("fs0", 6), Duration.ofSeconds(60))) {
             long one = finishedJob(grid);
-            grid.sink = s -> koala.scheduler.accounting.UsageSink.NOWHERE; // dies before the file has it
+            grid.sink = s -> UsageSink.NOWHERE; // dies before the file has it
             grid.scheduler = grid.start();
             grid.scheduler.recovery().reload(Duration.ofMinutes(10));
             long two = finishedJob(grid);
@@ -290,7 +304,7 @@ class AccountingTest {
             grid.store.saveUsageRecord(three, null); // as if killed between job 3's mark and its end
             UsageRecord madeBefore = grid.accounted.get(0);
 
-            grid.sink = s -> new koala.scheduler.accounting.UsageSink() { // a writer that acknowledges what it has
+            grid.sink = s -> new UsageSink() { // a writer that acknowledges what it has
                 @Override
                 public void append(UsageRecord record) {
                     grid.accounted.add(record);
@@ -318,6 +332,48 @@ class AccountingTest {
             assertThat(grid.replayed).hasSize(2);
             assertThat(grid.store.unwrittenUsageRecords()).isEmpty();
         }
+    }
+
+    /**
+     * The whole way, with the real writer and file: job 1's record reaches the file but the scheduler
+     * is killed before the acknowledgement reaches its store; job 2 ends after the writer has gone,
+     * so its record is only in the store. After the restart the file has each record once.
+     */
+    @Test
+    void aSchedulerKilledAndStartedAgainLosesNoRecordAndWritesNoneTwice(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("accounting.jsonl");
+        List<Long> written = new CopyOnWriteArrayList<>();
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 6), Duration.ofSeconds(60))) {
+            AccountingWriter first = writer(file, written::add); // its acknowledgements die with it
+            grid.sink = s -> first;
+            grid.scheduler = grid.start();
+            long one = finishedJob(grid);
+            await().atMost(Duration.ofSeconds(10)).until(() -> written.contains(one));
+            first.close();
+            long two = finishedJob(grid);
+            assertThat(grid.store.unwrittenUsageRecords()).containsOnlyKeys(one, two);
+
+            BlockingQueue<Long> acknowledged = new LinkedBlockingQueue<>();
+            AccountingWriter second = writer(file, acknowledged::add);
+            grid.sink = s -> second;
+            grid.scheduler = grid.start();
+            grid.scheduler.recovery().reload(Duration.ofMinutes(10));
+            grid.scheduler.accounting().recover();
+            for (int i = 0; i < 2; i++) { // the acknowledgements come back as events on the loop: here, this thread
+                grid.scheduler.accounting().written(acknowledged.poll(10, TimeUnit.SECONDS));
+            }
+            second.close();
+
+            assertThat(Files.readAllLines(file)).hasSize(2);
+            assertThat(new AccountingFile(file).read(new AccountingQuery(null, null, null, 10)).records())
+                    .extracting(UsageRecord::id).containsExactly(one, two);
+            assertThat(grid.store.unwrittenUsageRecords()).isEmpty();
+        }
+    }
+
+    private static AccountingWriter writer(Path file, LongConsumer written) {
+        return new AccountingWriter(new AccountingFile(file), Executors.newSingleThreadScheduledExecutor(), written,
+                Duration.ofSeconds(30));
     }
 
     /** Does {@code work} now and after each of the next {@code seconds} seconds. */

@@ -50,6 +50,9 @@ import koala.scheduler.Caller;
  * POST   /frameworks/{id}/master  {node, address}: where clients reach the instance's master
  * GET    /frameworks          every instance; GET /frameworks/{id} one
  * GET    /sites                every site: nodes total, idle, KOALA's, others', claiming, agent health
+ * GET    /accounting           ?user=&amp;since=ISO-INSTANT&amp;instance=ID&amp;limit=N: usage records of ended jobs and
+ *                               instances from the accounting file, oldest first, the newest N (10000) that match:
+ *                               the caller's own; an admin's, anyone's (user= to pick one). Read off the loop
  * POST   /tokens               {lifetimeSeconds}: a signed token naming the caller (Unix socket callers only)
  * POST   /tokens/rotate        a new token key: every token issued so far is refused (admins only)
  * POST   /nodes/{id}/arrive    a node launcher arrived {token, host}; answers its task
@@ -72,6 +75,15 @@ public final class SchedulerApi {
         Object cancel(Caller caller, long id);
 
         Object sites();
+
+        /**
+         * Usage records from the accounting file (read on the caller's thread, never the loop's).
+         *
+         * @param user     whose records were asked for; null for the caller's own (an admin's: everyone's)
+         * @param since    those that ended at or after it; null for any
+         * @param instance that framework instance's; null for any
+         */
+        Object accounting(Caller caller, String user, java.time.Instant since, Long instance, int limit);
 
         Object allocate(Caller caller, AllocationRequest request);
 
@@ -127,6 +139,9 @@ public final class SchedulerApi {
                 .route("DELETE", "/jobs/{id}", r -> Response.ok(ask.change(r, "cancel", "job " + id(r),
                         c -> ops.cancel(c, id(r)))))
                 .route("GET", "/sites", r -> Response.ok(ask.look(r, ops::sites)))
+                .route("GET", "/accounting", r -> Response.ok(ask.quietly(r, c -> ops.accounting(c,
+                        r.queryParam("user").filter(u -> !u.isBlank()).orElse(null), since(r),
+                        r.queryParam("instance").map(parse("instance")).orElse(null), limit(r)))))
                 .route("POST", "/allocations", r -> Response.created(ask.change(r, "open", "an allocation",
                         c -> ops.allocate(c, r.body(AllocationRequest.class)))))
                 .route("POST", "/allocations/{id}/grow", r -> Response.ok(ask.change(r, "grow", "allocation " + id(r),
@@ -283,6 +298,26 @@ public final class SchedulerApi {
             throw ApiException.badRequest("exitStatus", "missing");
         }
         return report;
+    }
+
+    private static java.time.Instant since(Request r) {
+        return r.queryParam("since").map(s -> {
+            try {
+                return java.time.Instant.parse(s);
+            } catch (java.time.format.DateTimeParseException e) {
+                throw ApiException.badRequest("since", "'" + s + "' is not an instant such as 2026-11-25T08:00:00Z");
+            }
+        }).orElse(null);
+    }
+
+    private static int limit(Request r) {
+        long limit = r.queryParam("limit").map(parse("limit"))
+                .orElse((long) koala.scheduler.accounting.AccountingQuery.DEFAULT_LIMIT);
+        if (limit < 1 || limit > koala.scheduler.accounting.AccountingQuery.MAX_LIMIT) {
+            throw ApiException.badRequest("limit", limit + " is out of range: 1 to "
+                    + koala.scheduler.accounting.AccountingQuery.MAX_LIMIT);
+        }
+        return (int) limit;
     }
 
     private static long id(Request r) {

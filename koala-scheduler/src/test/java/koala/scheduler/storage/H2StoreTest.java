@@ -124,6 +124,38 @@ class H2StoreTest {
         }
     }
 
+    /**
+     * Jobs 1 and 2 ended at 10:05 with usage records; the accounting file has job 1's, not yet job 2's.
+     * The retention forgets both jobs with their spans and tallies, and job 1's record; job 2's stays
+     * until the file has it. Spans and a tally are read back as saved, across a reopen.
+     */
+    @Test
+    void usageRecordsOutliveTheRetentionUntilTheAccountingFileHasThem() {
+        java.time.Instant t = java.time.Instant.parse("2026-11-25T10:00:00Z");
+        koala.scheduler.claiming.NodeSpan span = new koala.scheduler.claiming.NodeSpan("1.0.0", 1, 1, 0, "fs0", t,
+                t.plusSeconds(5), t.plusSeconds(300), "EXITED", 212.5);
+        try (H2Store store = H2Store.open(dir.resolve("u"))) {
+            for (long id = 1; id <= 2; id++) {
+                store.saveJob(job(id, koala.scheduler.state.JobState.FINISHED), t.plusSeconds(300));
+                store.saveUsageRecord(id, null);
+                store.saveUsageRecord(id, "{\"id\":" + id + "}");
+            }
+            store.saveSpan(span);
+            store.saveWorkerTally(1, new koala.scheduler.accounting.WorkerTally(60, null, 90));
+            store.usageRecordWritten(1, t.plusSeconds(301));
+        }
+        try (H2Store store = H2Store.open(dir.resolve("u"))) {
+            assertThat(store.spans(1)).containsExactly(span);
+            assertThat(store.workerTally(1)).contains(new koala.scheduler.accounting.WorkerTally(60, null, 90));
+            assertThat(store.unwrittenUsageRecords()).isEqualTo(java.util.Map.of(2L, "{\"id\":2}"));
+
+            assertThat(store.forget(t.plusSeconds(3600))).isEqualTo(2);
+            assertThat(store.spans(1)).isEmpty();
+            assertThat(store.workerTally(1)).isEmpty();
+            assertThat(store.unwrittenUsageRecords()).containsOnlyKeys(2L);
+        }
+    }
+
     @Test
     void anAllocationsGrowsAreAppendedInOrderAndReadBackAfterARestart() {
         try (H2Store store = H2Store.open(dir.resolve("a"))) {
