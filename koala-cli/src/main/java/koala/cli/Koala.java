@@ -9,6 +9,7 @@ import picocli.CommandLine.Command;
                 + "whose size follows their load.", ""},
         subcommands = {DemoCommand.class, TestbedCommand.class, SchedulerCommand.class, SubmitCommand.class,
                 JobCommands.Jobs.class, JobCommands.Status.class, JobCommands.Cancel.class, JobCommands.Sites.class,
+                AcctCommand.class,
                 FrameworkCommands.All.class, FrameworkCommands.One.class, FluentCommands.class,
                 TokenCommand.class, ValidateCommand.class, ConfigCommand.class, AgentCommand.class},
         footer = {"", "From a checkout, also: bin/koala test   builds, brings the testbed up and runs every test.",

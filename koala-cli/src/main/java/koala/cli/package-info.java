@@ -9,7 +9,8 @@
  *     archive), {@code ValidateCommand} ({@code JdfFiles} is what it shares with submit),
  *     {@code FrameworkCommands} (frameworks, framework), {@code RunnerLaunch} (a framework JDF starts
  *     its runner), {@code FluentCommands} (the reference framework's instances and job files),
- *     {@code ConfigCommand} (effective provisioning settings).</li>
+ *     {@code ConfigCommand} (effective provisioning settings), {@code AcctCommand} (usage records of
+ *     ended jobs and instances, printed by {@code UsageReport}).</li>
  * <li>Daemons and testbed: {@code SchedulerCommand}, {@code AgentCommand}, {@code TestbedCommand},
  *     {@code DemoCommand} with {@code FrameworkDemo}.</li>
  * <li>Measurements: {@code BenchCommand} ({@code GrowBenchCommand}, {@code PlacementBenchCommand},

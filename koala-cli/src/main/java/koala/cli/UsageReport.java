@@ -1,0 +1,113 @@
+package koala.cli;
+
+import java.io.PrintWriter;
+import java.lang.reflect.RecordComponent;
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import koala.common.api.UsageRecord;
+import koala.common.json.Json;
+
+/**
+ * How {@code koala acct} prints usage records: a table of the figures people read (unknown as
+ * {@code ?}, what does not apply as {@code -}), JSON lines as the accounting file has them, or CSV
+ * with every field of the record, in the record's order.
+ */
+final class UsageReport {
+    private static final String ROW = "%-6s %-8s %-16s %-10s %-9s %4s %5s %4s %-10s %10s %10s %5s %10s %5s %5s %7s  %s%n";
+
+    private UsageReport() {
+    }
+
+    static void table(List<UsageRecord> records, PrintWriter out) {
+        if (records.isEmpty()) {
+            out.println("no usage records");
+            return;
+        }
+        out.printf(ROW, "ID", "KIND", "NAME", "OWNER", "STATE", "EXIT", "NODES", "PEAK", "SITES", "NODE-S", "BUSY-S",
+                "BUSY%", "CPU-S", "CPU%", "GROWS", "SHRINKS", "ENDED");
+        for (UsageRecord r : records) {
+            boolean instance = UsageRecord.INSTANCE.equals(r.kind());
+            out.printf(ROW, r.id(), r.kind(), cut(r.name(), 16), r.owner() == null ? "-" : cut(r.owner(), 10),
+                    r.state(), instance ? "-" : known(r.exitStatus()), r.nodes(), r.peakNodes(),
+                    r.sites().isEmpty() ? "-" : cut(String.join(",", r.sites()), 10), seconds(r.nodeSeconds()),
+                    seconds(r.busyNodeSeconds()), percent(r.busyEfficiency()), seconds(r.cpuSeconds()),
+                    percent(r.cpuEfficiency()), instance ? Integer.toString(r.grows()) : "-",
+                    instance ? Integer.toString(r.shrinks()) : "-",
+                    r.endedAt() == null ? "-" : r.endedAt().truncatedTo(ChronoUnit.SECONDS).toString());
+        }
+    }
+
+    static void jsonLines(List<UsageRecord> records, PrintWriter out) {
+        records.forEach(r -> out.println(Json.write(r)));
+    }
+
+    /** RFC 4180: a header of the record's field names, then a line per record; a null field is empty. */
+    static void csv(List<UsageRecord> records, PrintWriter out) {
+        RecordComponent[] fields = UsageRecord.class.getRecordComponents();
+        out.print(java.util.Arrays.stream(fields).map(RecordComponent::getName).collect(Collectors.joining(",")) + "\r\n");
+        for (UsageRecord r : records) {
+            StringBuilder line = new StringBuilder();
+            for (int i = 0; i < fields.length; i++) {
+                line.append(i == 0 ? "" : ",").append(quoted(text(value(fields[i], r))));
+            }
+            out.print(line.append("\r\n"));
+        }
+    }
+
+    private static Object value(RecordComponent field, UsageRecord r) {
+        try {
+            return field.getAccessor().invoke(r);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot read " + field.getName() + " of a usage record", e);
+        }
+    }
+
+    /** A field as CSV shows it: numbers plainly, lists joined by spaces, roles as {@code role=nodes:node-seconds}. */
+    private static String text(Object value) {
+        if (value == null) {
+            return "";
+        }
+        if (value instanceof Double d) {
+            return BigDecimal.valueOf(d).stripTrailingZeros().toPlainString();
+        }
+        if (value instanceof Collection<?> list) {
+            return list.stream().map(Object::toString).collect(Collectors.joining(" "));
+        }
+        if (value instanceof Map<?, ?> roles) {
+            return roles.entrySet().stream().sorted(Map.Entry.comparingByKey((a, b) -> a.toString().compareTo(b.toString())))
+                    .map(e -> e.getKey() + "=" + ((UsageRecord.RoleUsage) e.getValue()).nodes() + ":"
+                            + text(((UsageRecord.RoleUsage) e.getValue()).nodeSeconds()))
+                    .collect(Collectors.joining(" "));
+        }
+        if (value instanceof Instant at) {
+            return at.toString();
+        }
+        return value.toString();
+    }
+
+    private static String quoted(String field) {
+        return field.contains(",") || field.contains("\"") || field.contains("\n") || field.contains("\r")
+                ? "\"" + field.replace("\"", "\"\"") + "\"" : field;
+    }
+
+    private static String known(Object value) {
+        return value == null ? "?" : value.toString();
+    }
+
+    private static String seconds(Double s) {
+        return s == null ? "?" : String.format(java.util.Locale.ROOT, "%.1f", s);
+    }
+
+    private static String percent(Double share) {
+        return share == null ? "?" : Math.round(share * 100) + "%";
+    }
+
+    private static String cut(String text, int width) {
+        return text.length() <= width ? text : text.substring(0, width - 1) + "~";
+    }
+}
