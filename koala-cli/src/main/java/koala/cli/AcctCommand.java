@@ -70,7 +70,7 @@ final class AcctCommand implements Callable<Integer> {
     Long instance;
 
     @Option(names = "--limit", paramLabel = "N", description = "at most the N newest records that match (default: "
-            + "${DEFAULT-VALUE}, at most 50000)", defaultValue = "10000")
+            + "${DEFAULT-VALUE}, at most 20000)", defaultValue = "10000")
     int limit;
 
     @Option(names = "--json", description = "print each record as a line of JSON, as the accounting file has it")
@@ -91,8 +91,8 @@ final class AcctCommand implements Callable<Integer> {
         if (json && csv) {
             throw new IllegalArgumentException("--json and --csv: choose one");
         }
-        if (limit < 1 || limit > 50_000) {
-            throw new IllegalArgumentException("--limit: " + limit + " is out of range: 1 to 50000");
+        if (limit < 1 || limit > 20_000) {
+            throw new IllegalArgumentException("--limit: " + limit + " is out of range: 1 to 20000");
         }
         if (user != null && user.isBlank()) {
             throw new IllegalArgumentException("--user: empty; name a user, or leave it out for your own records");

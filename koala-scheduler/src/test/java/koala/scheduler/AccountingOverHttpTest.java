@@ -109,7 +109,7 @@ class AccountingOverHttpTest {
         assertThat(calls.status("/accounting?since=yesterday")).isEqualTo("400 since: 'yesterday' is not an instant "
                 + "such as 2026-11-25T08:00:00Z");
         assertThat(calls.status("/accounting?instance=x")).isEqualTo("400 instance: 'x' is not a number");
-        assertThat(calls.status("/accounting?limit=0")).isEqualTo("400 limit: 0 is out of range: 1 to 50000");
+        assertThat(calls.status("/accounting?limit=0")).isEqualTo("400 limit: 0 is out of range: 1 to 20000");
     }
 
     /** Raw calls, for answers the typed client would not build. */

@@ -66,7 +66,7 @@ public record UsageRecord(long id, String kind, String name, String owner, Strin
 
     public UsageRecord {
         sites = sites == null ? List.of() : List.copyOf(sites);
-        roles = roles == null ? null : Map.copyOf(roles);
+        roles = roles == null ? null : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(roles)); // in role order
     }
 
     /** One role of an instance: its nodes over the instance's life, and their granted node-seconds. */

@@ -13,7 +13,8 @@ import koala.common.api.UsageRecord;
  */
 public record AccountingQuery(String owner, Instant since, Long instance, int limit) {
     public static final int DEFAULT_LIMIT = 10_000;
-    public static final int MAX_LIMIT = 50_000;
+    /** An answer of this many records (some 2 KB each at most) stays well within a client's 64 MB. */
+    public static final int MAX_LIMIT = 20_000;
 
     public boolean matches(UsageRecord r) {
         return (owner == null || owner.equals(r.owner()))
