@@ -58,7 +58,8 @@ final class AcctCommand implements Callable<Integer> {
     @Mixin
     GridOptions grid;
 
-    @Option(names = "--user", paramLabel = "USER", description = "only USER's records (admins; a user sees only their own)")
+    @Option(names = "--user", paramLabel = "USER",
+            description = "only USER's records (admins; a user sees only their own)")
     String user;
 
     @Option(names = "--since", paramLabel = "WHEN", description = "only those that ended at or after WHEN: a date "

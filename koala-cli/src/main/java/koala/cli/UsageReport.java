@@ -5,6 +5,7 @@ import java.lang.reflect.RecordComponent;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +19,8 @@ import koala.common.json.Json;
  * with every field of the record, in the record's order.
  */
 final class UsageReport {
-    private static final String ROW = "%-6s %-8s %-16s %-10s %-9s %4s %5s %4s %-10s %10s %10s %5s %10s %5s %5s %7s  %s%n";
+    private static final String ROW = "%-6s %-8s %-16s %-10s %-9s %4s %5s %4s %-10s %10s %10s %5s %10s %5s %5s %7s"
+            + "  %s%n";
 
     private UsageReport() {
     }
@@ -49,7 +51,7 @@ final class UsageReport {
     /** RFC 4180: a header of the record's field names, then a line per record; a null field is empty. */
     static void csv(List<UsageRecord> records, PrintWriter out) {
         RecordComponent[] fields = UsageRecord.class.getRecordComponents();
-        out.print(java.util.Arrays.stream(fields).map(RecordComponent::getName).collect(Collectors.joining(",")) + "\r\n");
+        out.print(Arrays.stream(fields).map(RecordComponent::getName).collect(Collectors.joining(",")) + "\r\n");
         for (UsageRecord r : records) {
             StringBuilder line = new StringBuilder();
             for (int i = 0; i < fields.length; i++) {
@@ -78,11 +80,9 @@ final class UsageReport {
         if (value instanceof Collection<?> list) {
             return list.stream().map(Object::toString).collect(Collectors.joining(" "));
         }
-        if (value instanceof Map<?, ?> roles) {
-            return roles.entrySet().stream().sorted(Map.Entry.comparingByKey((a, b) -> a.toString().compareTo(b.toString())))
-                    .map(e -> e.getKey() + "=" + ((UsageRecord.RoleUsage) e.getValue()).nodes() + ":"
-                            + text(((UsageRecord.RoleUsage) e.getValue()).nodeSeconds()))
-                    .collect(Collectors.joining(" "));
+        if (value instanceof Map<?, ?> roles) { // a record's roles come in role order
+            return roles.entrySet().stream().map(e -> e.getKey() + "=" + ((UsageRecord.RoleUsage) e.getValue()).nodes()
+                    + ":" + text(((UsageRecord.RoleUsage) e.getValue()).nodeSeconds())).collect(Collectors.joining(" "));
         }
         if (value instanceof Instant at) {
             return at.toString();

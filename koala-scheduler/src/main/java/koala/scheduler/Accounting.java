@@ -148,8 +148,8 @@ final class Accounting {
             }
         }
         if (!owed.isEmpty()) {
-            LOG.info("accounting: {} usage records from before the restart go to the accounting file unless it has them",
-                    owed.size());
+            LOG.info("accounting: {} usage records from before the restart go to the accounting file unless it has "
+                    + "them", owed.size());
             sink.replay(owed);
         }
     }
@@ -183,8 +183,9 @@ final class Accounting {
         List<NodeSpan> spans = job.spans();
         Double coreSeconds = UsageFigures.coreSeconds(spans, cores, end);
         double nodeSeconds = UsageFigures.nodeSeconds(spans, end);
-        Double elapsed = started == null ? null : UsageFigures.seconds(java.time.Duration.between(started, end).toMillis() / 1000.0);
-        Usage usage = job.allocation() ? instanceUsage(job, spans, end) : jobUsage(spans, nodeSeconds, coreSeconds, end);
+        Double elapsed = started == null ? null : UsageFigures.seconds(Duration.between(started, end).toMillis() / 1000.0);
+        Usage usage = job.allocation() ? instanceUsage(job, spans, end)
+                : jobUsage(spans, nodeSeconds, coreSeconds, end);
         Optional<FrameworkRecord> framework = job.allocation() ? frameworks.find(job.id()) : Optional.empty();
         return new UsageRecord(job.id(), job.allocation() ? UsageRecord.INSTANCE : UsageRecord.JOB,
                 framework.map(FrameworkRecord::name).orElse(job.record().name()), job.record().owner(),

@@ -2,8 +2,10 @@ package koala.common.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What a job or a framework instance used, written once when it ends: one JSON line of the
@@ -56,9 +58,10 @@ import java.util.Map;
 public record UsageRecord(long id, String kind, String name, String owner, String policy, String state,
                           Integer exitStatus, String reason, Instant submittedAt, Instant startedAt, Instant endedAt,
                           Double elapsedSeconds, List<String> sites, int nodes, int peakNodes, double nodeSeconds,
-                          Double busyNodeSeconds, Double reportedNodeSeconds, Double busyEfficiency, Double coreSeconds, Double cpuSeconds,
-                          Double cpuEfficiency, String cpuFrom, Map<String, RoleUsage> roles, int grows,
-                          int grownNodes, int shrinks, int shrunkNodes, int refusedGrows) {
+                          Double busyNodeSeconds, Double reportedNodeSeconds, Double busyEfficiency,
+                          Double coreSeconds, Double cpuSeconds, Double cpuEfficiency, String cpuFrom,
+                          Map<String, RoleUsage> roles, int grows, int grownNodes, int shrinks, int shrunkNodes,
+                          int refusedGrows) {
     public static final String JOB = "job";
     public static final String INSTANCE = "instance";
     public static final String FROM_LAUNCHERS = "node launchers";
@@ -66,7 +69,7 @@ public record UsageRecord(long id, String kind, String name, String owner, Strin
 
     public UsageRecord {
         sites = sites == null ? List.of() : List.copyOf(sites);
-        roles = roles == null ? null : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(roles)); // in role order
+        roles = roles == null ? null : Collections.unmodifiableMap(new TreeMap<>(roles)); // in role order
     }
 
     /** One role of an instance: its nodes over the instance's life, and their granted node-seconds. */
