@@ -18,12 +18,14 @@ import koala.scheduler.state.JobState;
 /**
  * Reads the grid into a {@link GridReading} at the end of each round, on the loop: users' jobs by
  * state, the queue, the sites as {@code koala sites} shows them and each running instance as
- * sharing sees it. It keeps one thing between rounds, each instance's idle node-seconds: each
- * round adds, for every worker its runner last reported idle, the time since it went idle or
- * since the last round, whichever is later.
+ * sharing sees it. It keeps two things between rounds: when each site's agent was last heard from
+ * with its cell's state (the information service keeps only its last poll, failed or not), and
+ * each instance's idle node-seconds: each round adds, for every worker its runner last reported
+ * idle, the time since it went idle or since the last round, whichever is later.
  */
 final class GridReader {
     private final Map<Long, Double> idleSeconds = new HashMap<>();
+    private final Map<String, Instant> heard = new HashMap<>();
     private Instant last;
 
     /** What the reading is made of, as the scheduler holds it at the end of a round. */
@@ -38,8 +40,7 @@ final class GridReader {
                 jobs.merge(job.state(), 1, Integer::sum);
             }
         }
-        List<GridReading.Site> sites = grid.sites().stream().map(s -> new GridReading.Site(s.site(),
-                "UP".equals(s.agent()), s.total(), s.idle(), s.koala(), s.others(), s.claiming(), s.seenAt())).toList();
+        List<GridReading.Site> sites = grid.sites().stream().map(this::site).toList();
         List<GridReading.Instance> instances = new ArrayList<>();
         for (Frameworks.Running r : grid.instances()) {
             instances.add(instance(r, grid, now));
@@ -48,6 +49,15 @@ final class GridReader {
         last = now;
         return new GridReading(now, jobs, grid.queue().highSize(), grid.queue().lowSize(), sites, instances,
                 grid.sharing().settings().rule().toString());
+    }
+
+    private GridReading.Site site(SiteStatus s) {
+        boolean up = "UP".equals(s.agent());
+        if (up && s.seenAt() != null) {
+            heard.put(s.site(), s.seenAt());
+        }
+        return new GridReading.Site(s.site(), up, s.total(), s.idle(), s.koala(), s.others(), s.claiming(),
+                heard.get(s.site()));
     }
 
     private GridReading.Instance instance(Frameworks.Running r, Grid grid, Instant now) {

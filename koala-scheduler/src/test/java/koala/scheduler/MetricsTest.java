@@ -80,14 +80,25 @@ class MetricsTest {
         }
     }
 
-    /** A site the information service no longer hears from shows its agent down and no nodes. */
+    /**
+     * A site the information service no longer hears from shows its agent down and no nodes; when it
+     * was last heard from stays (this test's cells were all seen at the epoch). One never heard from
+     * shows no such time.
+     */
     @Test
     void aSiteUnheardOfShowsItsAgentDown() {
-        try (TestGrid grid = new TestGrid(Map.of("fs0", 4), Duration.ofSeconds(60))) {
+        Map<String, Integer> sizes = new LinkedHashMap<>();
+        sizes.put("fs0", 4);
+        sizes.put("fs1", 3);
+        try (TestGrid grid = new TestGrid(sizes, Duration.ofSeconds(60))) {
+            grid.unreached.add("fs1");
+            grid.tick(SECOND);
             grid.unreached.add("fs0");
             grid.tick(SECOND);
             assertThat(grid.scrape()).contains("koala_site_agent_up{site=\"fs0\"} 0.0\n",
-                    "koala_site_capacity_nodes{site=\"fs0\"} 0.0\n").doesNotContain("koala_site_last_seen");
+                    "koala_site_capacity_nodes{site=\"fs0\"} 0.0\n", "koala_site_last_seen_timestamp_seconds{site=\"fs0\"} 0.0\n",
+                    "koala_site_agent_up{site=\"fs1\"} 0.0\n")
+                    .doesNotContain("koala_site_last_seen_timestamp_seconds{site=\"fs1\"}");
         }
     }
 

@@ -47,7 +47,8 @@ public record GridReading(Instant at, Map<JobState, Integer> jobs, int queuedHig
      * @param koala    nodes KOALA's pilots hold
      * @param local    nodes local users' jobs take
      * @param claiming nodes KOALA asked for whose pilots have not started yet
-     * @param seenAt   when the information service last heard from it; null if never
+     * @param seenAt   when the information service last heard from its agent with the cell's state;
+     *                 null if never since the scheduler started
      */
     public record Site(String site, boolean agentUp, int total, int idle, int koala, int local, int claiming,
                        Instant seenAt) {

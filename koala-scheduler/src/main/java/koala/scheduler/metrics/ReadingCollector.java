@@ -70,7 +70,7 @@ final class ReadingCollector implements MultiCollector {
         GaugeSnapshot.Builder capacity = gauge("koala_site_capacity_nodes", "A site's nodes (0 while its agent is down)");
         GaugeSnapshot.Builder up = gauge("koala_site_agent_up", "Whether a site's agent answers and its cell is seen (1) or not (0)");
         GaugeSnapshot.Builder seen = gauge("koala_site_last_seen_timestamp_seconds",
-                "When the information service last heard from a site (Unix time)").unit(Unit.SECONDS);
+                "When the information service last heard from a site's agent with its cell's state (Unix time)").unit(Unit.SECONDS);
         for (GridReading.Site s : r.sites()) {
             nodes.dataPoint(point(Labels.of("site", s.site(), "state", "idle"), s.idle()))
                     .dataPoint(point(Labels.of("site", s.site(), "state", "koala"), s.koala()))
