@@ -20,10 +20,10 @@ import koala.arbitration.Tenant;
 import koala.common.api.FrameworkView;
 import koala.common.api.ShareOrders;
 import koala.common.api.ShareReport;
+import koala.provisioning.Worker;
 import koala.scheduler.metrics.GridEvents;
 import koala.scheduler.metrics.GridEvents.GrowOutcome;
 import koala.scheduler.metrics.GridEvents.ShrinkOutcome;
-import koala.provisioning.Worker;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
@@ -262,8 +262,8 @@ final class Sharing {
         List<String> granted = new ArrayList<>();
         List<String> why = new ArrayList<>();
         int promised = 0;
-        Enum<?> grantKind = null;
-        Enum<?> shortKind = null;
+        koala.arbitration.Reason.Kind grantKind = null;
+        koala.arbitration.Reason.Kind shortKind = null;
         Set<Long> running = Set.copyOf(grid.instances().stream().map(Instance::id).toList());
         for (ShareDecision d : a.decisions()) {
             long id = Long.parseLong(d.tenant());
@@ -327,7 +327,8 @@ final class Sharing {
      * came from ({@code grantKind}, {@code shortKind}: the first grant's and the first shortfall's
      * kinds of reason, null for none).
      */
-    private void answered(int asked, int granted, int promised, Enum<?> grantKind, Enum<?> shortKind) {
+    private void answered(int asked, int granted, int promised, koala.arbitration.Reason.Kind grantKind,
+                          koala.arbitration.Reason.Kind shortKind) {
         GrowOutcome outcome = granted >= asked ? GrowOutcome.GRANTED : granted > 0 ? GrowOutcome.PARTIAL
                 : promised > 0 ? GrowOutcome.PROMISED : GrowOutcome.REFUSED;
         Enum<?> reason = granted >= asked ? grantKind : shortKind != null ? shortKind

@@ -20,6 +20,8 @@
  * starts a dead framework runner again as its instance's owner ({@code RunnerProcesses}) or fails
  * its instance with the reason. {@link koala.scheduler.SchedulerSettings}
  * reads the {@code scheduler.*} keys, {@code FileCatalog} the file catalog for Close-to-Files,
- * {@code SiteReport} what {@code koala sites} shows.
+ * {@code SiteReport} what {@code koala sites} shows. The loop tells {@code koala.scheduler.metrics}
+ * what happens and, at the end of each round, how the grid stands ({@code GridReader}), for
+ * {@code GET /metrics}; {@code MetricsBenchGrid} builds a busy grid for {@code bench metrics}.
  */
 package koala.scheduler;
