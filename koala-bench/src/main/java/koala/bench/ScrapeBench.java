@@ -25,8 +25,8 @@ import org.openjdk.jmh.runner.options.VerboseMode;
 /**
  * Runs {@link ScrapeBenchmark} through JMH (one fork, one thread) and prints the time of one scrape
  * of the scheduler's metrics in each format against the target ({@value #TARGET_MILLIS} ms), the
- * time the loop spends reading the grid each round, and what one scrape holds. About a minute;
- * with {@code quick} (or {@code --quick}) about half. Used by {@code bin/koala bench metrics}.
+ * time the loop spends reading the grid each round, and what one scrape holds. About two minutes;
+ * with {@code quick} (or {@code --quick}) about one. Used by {@code bin/koala bench metrics}.
  */
 public final class ScrapeBench {
     /** One scrape of a grid of {@value ScrapeBenchmark#JOBS} jobs and {@value ScrapeBenchmark#INSTANCES} instances. */

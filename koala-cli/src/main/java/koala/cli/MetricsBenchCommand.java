@@ -11,9 +11,9 @@ import picocli.CommandLine.Option;
         description = {"Time of one scrape of the scheduler's GET /metrics, rendered without the network (JMH, one "
                 + "thread, one fork per case), in OpenMetrics and in Prometheus text, from the scheduler's own code "
                 + "holding 1,000 jobs, 100 framework instances of 5 workers and 20 sites; and the time its loop spends "
-                + "each round reading the grid for the scrapes. Target: one scrape <= 50 ms. About a minute."})
+                + "each round reading the grid for the scrapes. Target: one scrape <= 50 ms. About two minutes."})
 final class MetricsBenchCommand implements Callable<Integer> {
-    @Option(names = "--quick", description = "shorter warmup and measurement: about half a minute, rougher figures")
+    @Option(names = "--quick", description = "shorter warmup and measurement: about a minute, rougher figures")
     boolean quick;
 
     @Override
