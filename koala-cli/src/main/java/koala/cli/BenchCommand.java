@@ -10,7 +10,8 @@ import picocli.CommandLine.Option;
 
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks that print their figures.",
         subcommands = {BenchCommand.SgeLatency.class, PlacementBenchCommand.class, GrowBenchCommand.class,
-                RunnerFailoverBenchCommand.class, CliBenchCommand.class, LoadBenchCommand.class, MpiBenchCommand.class})
+                RunnerFailoverBenchCommand.class, CliBenchCommand.class, LoadBenchCommand.class, MpiBenchCommand.class,
+                MetricsBenchCommand.class})
 final class BenchCommand {
 
     @Command(name = "sge-latency", mixinStandardHelpOptions = true,

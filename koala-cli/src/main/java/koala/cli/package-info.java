@@ -14,7 +14,7 @@
  * <li>Daemons and testbed: {@code SchedulerCommand}, {@code AgentCommand}, {@code TestbedCommand},
  *     {@code DemoCommand} with {@code FrameworkDemo}.</li>
  * <li>Measurements: {@code BenchCommand} ({@code GrowBenchCommand}, {@code PlacementBenchCommand},
- *     {@code CliBenchCommand}),
+ *     {@code CliBenchCommand}, {@code MetricsBenchCommand}),
  *     {@code ExperimentCommand} (the simulator's experiments) and the testbed experiment
  *     ({@code TestbedExperiment}, {@code TestbedSetup}, {@code TestbedRun}, {@code TestbedLogs},
  *     {@code TestbedFigures}, {@code TestbedReport}).</li>

@@ -24,6 +24,9 @@ import koala.placement.JobNeed;
 import koala.placement.SiteView;
 import koala.scheduler.claiming.NodeClaim;
 import koala.scheduler.claiming.NodeState;
+import koala.scheduler.metrics.GridEvents;
+import koala.scheduler.metrics.GridEvents.GridReason;
+import koala.scheduler.metrics.GridEvents.GrowOutcome;
 import koala.scheduler.state.JobEvent;
 import koala.scheduler.state.JobState;
 import koala.scheduler.storage.JobRecord;
@@ -74,16 +77,18 @@ final class Allocations {
     private final Claims claims;
     private final InstantSource clock;
     private final java.time.Duration claimTimeout;
+    private final GridEvents events;
     /** Worker grows go through it when the grid's arbitration policy is not fcfs. */
     private Sharing sharing;
 
     Allocations(JobBook book, koala.scheduler.storage.Store answers, Claims claims, InstantSource clock,
-                java.time.Duration claimTimeout) {
+                java.time.Duration claimTimeout, GridEvents events) {
         this.book = book;
         this.answers = answers;
         this.claims = claims;
         this.clock = clock;
         this.claimTimeout = claimTimeout;
+        this.events = events;
     }
 
     void sharing(Sharing sharing) {
@@ -171,6 +176,7 @@ final class Allocations {
                     + "there until it can";
             book.record(job, JobState.RUNNING, JobState.RUNNING, "GROW_REFUSED", request.nodes() + " "
                     + role(request) + " nodes: " + why + because(request.reason()));
+            events.grew(GrowOutcome.REFUSED, GridReason.SITE_UNREACHABLE);
             return new GrowResult(id, request.nodes(), 0, List.of(), why);
         }
         GridView asked = only(all, request.site());
@@ -186,6 +192,8 @@ final class Allocations {
                     .filter(s -> view.sites().stream().anyMatch(v -> v.site().equals(s))).toList());
             book.record(job, JobState.RUNNING, JobState.RUNNING, "GROW_REFUSED", request.nodes() + " "
                     + role(request) + " nodes: " + why + because(request.reason()));
+            events.grew(GrowOutcome.REFUSED, view.sites().isEmpty() ? GridReason.OTHER_NETWORK
+                    : koala.arbitration.Reason.Kind.GRID_FULL);
             return new GrowResult(id, request.nodes(), 0, List.of(), why);
         }
         Decision decision = new FlexibleClusterMinimization().place(new JobNeed(Long.toString(id),
@@ -196,6 +204,10 @@ final class Allocations {
         book.record(job, JobState.RUNNING, JobState.RUNNING, "GREW", granted + " " + role(request) + " nodes: "
                 + describe(((Decision.Placed) decision).assignments()) + (why == null ? "" : "; " + why)
                 + because(request.reason()));
+        // placed as it comes (fcfs, or a grow the arbiter does not decide): free nodes or none
+        events.grew(why == null ? GrowOutcome.GRANTED : GrowOutcome.PARTIAL, why == null
+                ? koala.arbitration.Reason.Kind.FREE_NODES : koala.arbitration.Reason.Kind.GRID_FULL);
+        events.nodesGranted(koala.arbitration.Reason.Kind.FREE_NODES, nodes.size());
         return new GrowResult(id, request.nodes(), granted, nodes, why);
     }
 
@@ -356,15 +368,18 @@ final class Allocations {
                 throw new Conflict("node " + node + " is not a node of allocation " + id, "nodes");
             }
         }
+        int released = 0;
         for (String node : nodes) {
             NodeClaim claim = job.node(node);
             if (claim.state().held()) {
                 claims.kill(job, claim);
                 book.save(job, claim.with(NodeState.RELEASED));
+                released++;
             }
         }
         book.record(job, JobState.RUNNING, JobState.RUNNING, "SHRANK", "released " + String.join(", ", nodes)
                 + because(reason));
+        events.shrank(GridEvents.ShrinkOutcome.RELEASED, GridReason.OWNER, released);
         return job.view();
     }
 
@@ -390,6 +405,7 @@ final class Allocations {
                 book.save(job, node.with(NodeState.RELEASED));
                 book.record(job, JobState.RUNNING, JobState.RUNNING, "CLAIM_TIMED_OUT", "node " + node.id() + " on "
                         + node.site() + " did not start within " + claimTimeout.toSeconds() + " s; released");
+                events.claimFailed(node.site(), GridEvents.ClaimFailure.TIMED_OUT);
             }
         }
     }

@@ -20,6 +20,8 @@ import koala.scheduler.claiming.ClaimRules;
 import koala.scheduler.claiming.ClaimVerdict;
 import koala.scheduler.claiming.NodeClaim;
 import koala.scheduler.claiming.NodeState;
+import koala.scheduler.metrics.GridEvents;
+import koala.scheduler.metrics.GridEvents.ClaimFailure;
 import koala.scheduler.state.JobEvent;
 import koala.scheduler.state.JobState;
 import org.apache.logging.log4j.LogManager;
@@ -48,10 +50,12 @@ final class Claimer {
     private final java.util.function.Function<Job, GridView> gridView;
     private final Lifecycle lifecycle;
     private final InstantSource clock;
+    private final GridEvents events;
     private final SecureRandom random = new SecureRandom();
 
     Claimer(JobBook book, Pilots pilots, Submissions submissions, ClaimRules rules, Function<Job, PlacementPolicy> policyFor,
-            java.util.function.Function<Job, GridView> gridView, Lifecycle lifecycle, InstantSource clock) {
+            java.util.function.Function<Job, GridView> gridView, Lifecycle lifecycle, InstantSource clock,
+            GridEvents events) {
         this.book = book;
         this.pilots = pilots;
         this.submissions = submissions;
@@ -61,6 +65,7 @@ final class Claimer {
         this.gridView = gridView;
         this.lifecycle = lifecycle;
         this.clock = clock;
+        this.events = events;
     }
 
     /** Creates the job's nodes for the assignments and submits their pilots. */
@@ -87,6 +92,7 @@ final class Claimer {
     void submitPilot(Job job, NodeClaim node) {
         NodeClaim asked = node.submitted(null, clock.instant());
         book.save(job, asked); // recorded before it exists in SGE, so a crash in between leaves a trace
+        events.claimBegun(asked.site());
         submissions.submit(asked, job.record().owner(), outcome -> submitted(job.id(), asked, outcome));
     }
 
@@ -97,6 +103,7 @@ final class Claimer {
         boolean same = now != null && now.token().equals(asked.token());
         if (!outcome.submitted()) {
             LOG.warn("pilot for node {} on {} refused: {}", asked.id(), asked.site(), outcome.failure());
+            events.claimFailed(asked.site(), ClaimFailure.REFUSED);
             if (same && now.state() == NodeState.SUBMITTED) {
                 book.save(job, now.with(NodeState.LOST));
             }
@@ -119,6 +126,9 @@ final class Claimer {
         List<NodeClaim> lost = job.nodes().stream().filter(n -> n.state() == NodeState.LOST).toList();
         ClaimVerdict verdict = lost.isEmpty() ? rules.check(claiming, job.record().claimFailures(), clock.instant())
                 : lostVerdict(job, lost);
+        if (lost.isEmpty()) {
+            countTimeouts(claiming, verdict); // a lost pilot's failure was counted when it was found lost
+        }
         if (verdict instanceof ClaimVerdict.AllClaimed) {
             lifecycle.fire(job, JobEvent.ALL_CLAIMED, "all " + claiming.size() + " nodes claimed");
         } else if (verdict instanceof ClaimVerdict.Waiting waiting) {
@@ -129,6 +139,24 @@ final class Claimer {
             book.update(job, job.record().claimFailed());
             lifecycle.fire(job, JobEvent.CLAIMS_FAILED, requeue.reason());
         }
+    }
+
+    /**
+     * The claims that fail because pilots did not start in time: the nodes still waiting in the late
+     * parts that are placed again, or every node still waiting when the job goes back to the queue.
+     */
+    private void countTimeouts(List<NodeClaim> claiming, ClaimVerdict verdict) {
+        java.util.function.Predicate<NodeClaim> failed;
+        if (verdict instanceof ClaimVerdict.Replace replace) {
+            failed = n -> replace.parts().stream().anyMatch(p -> p.component() == n.component()
+                    && p.site().equals(n.site()));
+        } else if (verdict instanceof ClaimVerdict.Requeue) {
+            failed = n -> true;
+        } else {
+            return;
+        }
+        claiming.stream().filter(n -> n.state() == NodeState.SUBMITTED).filter(failed)
+                .forEach(n -> events.claimFailed(n.site(), ClaimFailure.TIMED_OUT));
     }
 
     /** A pilot that ended before its node arrived counts as a failed claim of its part. */

@@ -80,13 +80,23 @@ final class Frameworks {
      * them itself rather than take a runner's word.
      */
     List<Sharing.Instance> sharing(Allocations allocations, java.util.function.Function<String, Map<String, String>> siteDefaults) {
-        List<Sharing.Instance> running = new java.util.ArrayList<>();
+        return running(siteDefaults).stream().map(r -> new Sharing.Instance(r.record().id(), r.settings().weight(),
+                r.settings().minShare(), allocations.workers(r.allocation()))).toList();
+    }
+
+    /** A running instance: its record, its allocation and its settings as the scheduler resolves them. */
+    record Running(FrameworkRecord record, Job allocation, koala.provisioning.ProvisioningSettings settings) {
+    }
+
+    /**
+     * The running instances with their settings ({@link #sharing}). A running allocation is always in
+     * the book's memory (only ended jobs leave it), so this reads nothing from the store.
+     */
+    List<Running> running(java.util.function.Function<String, Map<String, String>> siteDefaults) {
+        List<Running> running = new java.util.ArrayList<>();
         for (FrameworkRecord r : registry.all()) {
-            java.util.Optional<Job> job = book.find(r.id()).filter(j -> j.state() == koala.scheduler.state.JobState.RUNNING);
-            if (job.isPresent()) {
-                koala.provisioning.ProvisioningSettings s = settings(r, job.get(), siteDefaults);
-                running.add(new Sharing.Instance(r.id(), s.weight(), s.minShare(), allocations.workers(job.get())));
-            }
+            java.util.Optional<Job> job = book.live(r.id()).filter(j -> j.state() == koala.scheduler.state.JobState.RUNNING);
+            job.ifPresent(j -> running.add(new Running(r, j, settings(r, j, siteDefaults))));
         }
         return running;
     }

@@ -36,6 +36,11 @@ final class JobBook {
         return known != null ? Optional.of(known) : store.job(id).map(this::read);
     }
 
+    /** A job in memory (every live one is), or none: never a read of the store. */
+    Optional<Job> live(long id) {
+        return Optional.ofNullable(jobs.get(id));
+    }
+
     /** A stored job with its nodes and history, as the store has it; an allocation with its grows. */
     Job read(JobRecord record) {
         Job job = new Job(record, Job.describedBy(record));

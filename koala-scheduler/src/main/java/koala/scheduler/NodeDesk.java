@@ -24,17 +24,23 @@ final class NodeDesk {
     private final Consumer<Job> claims;
     private final Consumer<Job> running;
     private final BiFunction<String, NodeTask, NodeTask> forSite;
+    private final java.time.InstantSource clock;
+    private final koala.scheduler.metrics.GridEvents events;
 
     /**
      * @param claims  checks a claiming job after one of its nodes arrived
      * @param running checks a running job after one of its nodes exited
      * @param forSite a task as a node of the given site must see it (addresses it can reach)
+     * @param events  told how long a node an instance grew by took to arrive
      */
-    NodeDesk(JobBook book, Consumer<Job> claims, Consumer<Job> running, BiFunction<String, NodeTask, NodeTask> forSite) {
+    NodeDesk(JobBook book, Consumer<Job> claims, Consumer<Job> running, BiFunction<String, NodeTask, NodeTask> forSite,
+             java.time.InstantSource clock, koala.scheduler.metrics.GridEvents events) {
         this.book = book;
         this.claims = claims;
         this.running = running;
         this.forSite = forSite;
+        this.clock = clock;
+        this.events = events;
     }
 
     /** A launcher says its pilot runs on {@code host}; answers what it should do. */
@@ -44,6 +50,10 @@ final class NodeDesk {
         if (node.state() == NodeState.SUBMITTED) {
             book.save(job, node.arrived(host));
             LOG.info("node {} arrived on {} ({})", nodeId, node.site(), host);
+            if (job.allocation() && node.submittedAt() != null) {
+                // an allocation's node is claimed when its grow is granted: this is the grow's O_grow
+                events.grownNodeArrived(node.site(), java.time.Duration.between(node.submittedAt(), clock.instant()));
+            }
             claims.accept(job);
         }
         return task(nodeId, token);

@@ -22,13 +22,16 @@ final class PilotWatch {
 
     private final koala.scheduler.kis.SiteInfos kis;
     private final java.time.InstantSource clock;
+    private final koala.scheduler.metrics.GridEvents events;
     private final Map<String, Integer> missedSnapshots = new HashMap<>();
     /** When each node's pilot id was first seen here: only snapshots taken later can miss it. */
     private final Map<String, java.time.Instant> knownSince = new HashMap<>();
 
-    PilotWatch(koala.scheduler.kis.SiteInfos kis, java.time.InstantSource clock) {
+    PilotWatch(koala.scheduler.kis.SiteInfos kis, java.time.InstantSource clock,
+               koala.scheduler.metrics.GridEvents events) {
         this.kis = kis;
         this.clock = clock;
+        this.events = events;
     }
 
     /** A held node whose pilot has left its cell without the launcher saying goodbye is lost. */
@@ -39,6 +42,11 @@ final class PilotWatch {
                 if (node.pilot() != null && pilotGone(node)) {
                     LOG.warn("node {} lost: pilot {} left {}", node.id(), node.pilot(), node.site());
                     book.save(job, node.with(NodeState.LOST));
+                    if (node.state() == NodeState.SUBMITTED) {
+                        events.claimFailed(node.site(), koala.scheduler.metrics.GridEvents.ClaimFailure.ENDED_EARLY);
+                    } else {
+                        events.nodeLost(node.site());
+                    }
                 } else if (node.pilot() != null) {
                     followed.add(node.id() + "/" + node.pilot());
                 }

@@ -33,4 +33,14 @@ final class PlacementQueue {
     int size() {
         return high.size() + low.size();
     }
+
+    /** Jobs waiting in the high priority. */
+    int highSize() {
+        return high.size();
+    }
+
+    /** Jobs waiting in the low priority. */
+    int lowSize() {
+        return low.size();
+    }
 }

@@ -33,6 +33,8 @@ import koala.scheduler.claiming.ClaimRules;
 import koala.scheduler.claiming.NodeClaim;
 import koala.scheduler.claiming.NodeState;
 import koala.scheduler.kis.SiteInfo;
+import koala.scheduler.metrics.GridEvents;
+import koala.scheduler.metrics.GridReading;
 import koala.scheduler.state.JobEvent;
 import koala.scheduler.state.JobState;
 import koala.scheduler.state.JobStateMachine;
@@ -68,7 +70,11 @@ final class Scheduler {
     private final Owners owners;
     private final PilotWatch watch;
     private final Accounting accounting;
+    private final GridEvents events;
+    private final GridReader reader = new GridReader();
     private Sharing sharing;
+    /** A site's provisioning defaults (instances' weights, minimum shares, F_max), as {@link #share} was given them. */
+    private java.util.function.Function<String, Map<String, String>> siteDefaults = site -> Map.of();
     /** Wakes the nodes waiting for their task: a job's components may start. */
     private Runnable started = () -> { };
     private Instant nextPlacement = Instant.EPOCH;
@@ -87,7 +93,14 @@ final class Scheduler {
      */
     Scheduler(SchedulerSettings settings, Store store, koala.scheduler.kis.SiteInfos kis, Map<String, Integer> configuredNodes,
               Pilots pilots, Submissions submissions, FileLocations files, InstantSource clock) {
+        this(settings, store, kis, configuredNodes, pilots, submissions, files, clock, GridEvents.NONE);
+    }
+
+    /** As above, telling {@code events} what happens and, at the end of each round, how the grid stands. */
+    Scheduler(SchedulerSettings settings, Store store, koala.scheduler.kis.SiteInfos kis, Map<String, Integer> configuredNodes,
+              Pilots pilots, Submissions submissions, FileLocations files, InstantSource clock, GridEvents events) {
         this.settings = settings;
+        this.events = events;
         this.store = store;
         this.kis = kis;
         this.siteNames = List.copyOf(configuredNodes.keySet());
@@ -96,10 +109,10 @@ final class Scheduler {
         this.files = files;
         this.clock = clock;
         this.book = new JobBook(store, clock);
-        this.watch = new PilotWatch(kis, clock);
+        this.watch = new PilotWatch(kis, clock, events);
         this.claimer = new Claimer(book, pilots, submissions, new ClaimRules(settings.claimTimeout(), settings.maxClaimFailures()),
-                this::policyFor, j -> gridViewFor(j.record().owner()), this::fire, clock);
-        this.desk = new NodeDesk(book, claimer::check, this::checkRunning, pilots::forNode);
+                this::policyFor, j -> gridViewFor(j.record().owner()), this::fire, clock, events);
+        this.desk = new NodeDesk(book, claimer::check, this::checkRunning, pilots::forNode, clock, events);
         this.frameworks = new Frameworks(store, book, clock);
         this.owners = new Owners(book);
         this.accounting = new Accounting(book, store, frameworks, pilots::cores, clock);
@@ -149,7 +162,7 @@ final class Scheduler {
             public void prepare(String site, String url) {
                 pilots.prepare(site, url);
             }
-        }, clock, settings.claimTimeout());
+        }, clock, settings.claimTimeout(), events);
     }
 
     /**
@@ -158,6 +171,7 @@ final class Scheduler {
      */
     void share(koala.arbitration.ArbitrationSettings settings,
                java.util.function.Function<String, Map<String, String>> siteDefaults) {
+        this.siteDefaults = siteDefaults;
         sharing = new Sharing(settings, new Sharing.Grid() {
             @Override
             public int freeNodes() {
@@ -184,7 +198,7 @@ final class Scheduler {
             public void note(long instance, String event, String reason) {
                 allocations.noteShare(instance, event, reason);
             }
-        });
+        }, events);
         sharing.keepBook(keptBook(), b -> store.saveState(BOOK, koala.common.json.Json.write(b)));
         allocations.sharing(sharing);
         frameworks.shareLines((id, holds) -> sharing.line(id, holds, clock.instant()));
@@ -292,6 +306,7 @@ final class Scheduler {
         book.add(job);
         book.record(job, null, JobState.QUEUED, "SUBMITTED", "from " + file + " by " + owner);
         queue.add(job.id(), record.priority());
+        events.jobSubmitted();
         LOG.info("job {} ({}, {}, {} nodes) of {} queued, policy {}", job.id(), record.name(), record.kind(),
                 description.totalNodes(), owner, policy);
         nextPlacement = Instant.EPOCH;
@@ -331,8 +346,24 @@ final class Scheduler {
 
     // ---- the periodic round -----------------------------------------------------------------
 
-    /** One round: follow the pilots, check claims and running jobs, and place what waits. */
+    /**
+     * One round: follow the pilots, check claims and running jobs, and place what waits; then tell
+     * how long it took and how the grid stands now.
+     */
     void tick() {
+        Instant start = clock.instant();
+        round();
+        Instant end = clock.instant();
+        events.roundEnded(java.time.Duration.between(start, end), read(reader, end));
+    }
+
+    /** The grid as it stands now, read by {@code reader} (which keeps the instances' idle time between readings). */
+    GridReading read(GridReader reader, Instant at) {
+        return reader.read(new GridReader.Grid(book.all(), queue, sites(), frameworks.running(siteDefaults), sharing(),
+                allocations), at);
+    }
+
+    private void round() {
         watch.followPilots(book);
         for (Job job : book.list()) {
             if (job.state() == JobState.CLAIMING) {
@@ -553,7 +584,22 @@ final class Scheduler {
         }
         if (t.to().ended()) {
             queue.remove(job.id());
+            if (!job.allocation()) {
+                events.jobEnded(t.to());
+            }
         }
+    }
+
+    /** The runner of instance {@code id} was started again (by the supervisor): into its history, and counted. */
+    void runnerRestarted(long id, String note) {
+        allocations.note(id, "RUNNER_RESTARTED", note);
+        events.runnerRestarted(id);
+    }
+
+    /** The runner of instance {@code id} cannot be started again: the instance fails with {@code reason}. */
+    JobView runnerGaveUp(long id, String reason) {
+        events.runnerGaveUp(id);
+        return allocations.fail(id, reason);
     }
 
     private void release(Job job) {

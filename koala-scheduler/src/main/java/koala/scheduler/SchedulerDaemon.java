@@ -40,8 +40,10 @@ import koala.scheduler.api.Callers;
 import koala.scheduler.accounting.AccountingFile;
 import koala.scheduler.accounting.AccountingQuery;
 import koala.scheduler.accounting.AccountingWriter;
+import koala.scheduler.api.MetricsToken;
 import koala.scheduler.api.SchedulerApi;
 import koala.scheduler.kis.InformationService;
+import koala.scheduler.metrics.SchedulerMetrics;
 import koala.scheduler.storage.H2Store;
 import koala.scheduler.storage.Store;
 import org.apache.logging.log4j.LogManager;
@@ -128,8 +130,9 @@ public final class SchedulerDaemon implements AutoCloseable {
         Map<String, Integer> nodes = new LinkedHashMap<>();
         grid.sites().forEach(s -> nodes.put(s.name(), s.nodes()));
         Submissions submissions = Submissions.threaded(pilots::submit, loop::post);
+        SchedulerMetrics metrics = new SchedulerMetrics(sites.keySet());
         Scheduler scheduler = new Scheduler(settings, store, kis, nodes, pilots, submissions, FileCatalog.from(grid),
-                InstantSource.system());
+                InstantSource.system(), metrics);
         scheduler.onStart(() -> loop.post(() -> { }));
         // usage records are appended and forced to disk on a thread of their own; each acknowledged back on the loop
         AccountingFile accountingFile = new AccountingFile(settings.accounting());
@@ -157,12 +160,18 @@ public final class SchedulerDaemon implements AutoCloseable {
                 InstantSource.system());
         SchedulerApi.Operations operations = operations(scheduler, loop, key, accountingFile);
         SchedulerApi.register(server, operations, callers, audit);
+        // Prometheus scrapes with the metrics token (or, on this host, as any identified caller)
+        MetricsToken metricsToken = MetricsToken.at(grid.value("scheduler.metrics.tokenFile").map(Path::of)
+                .orElse(koalaHome.resolve("metrics.token")));
+        SchedulerApi.registerMetrics(server, metrics::scrape, metricsToken.orCaller(callers));
         List<JsonHttpServer> servers = new java.util.ArrayList<>(List.of(server));
         if (!nodeUrl.equals(url)) {
             // the grid's hosts reach only the nodes' routes, each call checked against the node's token
             JsonHttpServer nodeServer = new JsonHttpServer(new InetSocketAddress(InetAddress.getByName(nodeUrl.getHost()),
                     settings.port()), 32);
             SchedulerApi.registerNodes(nodeServer, operations);
+            // and a site's Prometheus reaches /metrics there, with the metrics token only
+            SchedulerApi.registerMetrics(nodeServer, metrics::scrape, metricsToken.alone());
             servers.add(nodeServer);
         }
         servers.forEach(JsonHttpServer::start);
@@ -171,7 +180,8 @@ public final class SchedulerDaemon implements AutoCloseable {
         siteAgents.watch(Executors.newSingleThreadScheduledExecutor(daemon("agent-watch")), Duration.ofSeconds(5));
         RunnerSupervisor runners = supervise(grid, scheduler, loop, koalaHome);
         LOG.info("scheduler serving users on {} and {} (with a token), nodes on {}, with sites {}; its pilots are "
-                + "named koala-{}-JOB-COMPONENT-RANK-aATTEMPT", socket, url, nodeUrl, sites.keySet(), store.pilotTag());
+                + "named koala-{}-JOB-COMPONENT-RANK-aATTEMPT; metrics on {}/metrics for the token in {}", socket, url,
+                nodeUrl, sites.keySet(), store.pilotTag(), nodeUrl, metricsToken.file());
         LOG.info("usage records of ended jobs and instances go to {}", accountingFile.path());
         return new SchedulerDaemon(store, siteAgents, kis, loop, pilots, submissions, servers, URI.create("unix:" + socket),
                 runners, accounting);
@@ -203,14 +213,14 @@ public final class SchedulerDaemon implements AutoCloseable {
             @Override
             public void restarted(long id, String note) {
                 loop.call(() -> {
-                    scheduler.allocations().note(id, "RUNNER_RESTARTED", note);
+                    scheduler.runnerRestarted(id, note);
                     return null;
                 });
             }
 
             @Override
             public void failed(long id, String reason) {
-                loop.call(() -> scheduler.allocations().fail(id, reason));
+                loop.call(() -> scheduler.runnerGaveUp(id, reason));
             }
         };
         RunnerSupervisor supervisor = new RunnerSupervisor(instances,

@@ -21,6 +21,9 @@ import koala.common.api.FrameworkView;
 import koala.common.api.ShareOrders;
 import koala.common.api.ShareReport;
 import koala.provisioning.Worker;
+import koala.scheduler.metrics.GridEvents;
+import koala.scheduler.metrics.GridEvents.GrowOutcome;
+import koala.scheduler.metrics.GridEvents.ShrinkOutcome;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
@@ -69,6 +72,7 @@ final class Sharing {
 
     private final Arbiter arbiter;
     private final Grid grid;
+    private final GridEvents events;
     private final Map<Long, ShareReport> reports = new HashMap<>();
     private final Map<Long, String> lastShrunk = new HashMap<>();
     /** Per instance, the worker nodes ended for arbitration lately, newest last (for its runner). */
@@ -83,8 +87,14 @@ final class Sharing {
     private java.util.function.Consumer<TakeBackBook> keep = b -> { };
 
     Sharing(ArbitrationSettings settings, Grid grid) {
+        this(settings, grid, GridEvents.NONE);
+    }
+
+    /** @param events told of each grow answered, each grant and each shrink carried out */
+    Sharing(ArbitrationSettings settings, Grid grid, GridEvents events) {
         this.arbiter = new Arbiter(Objects.requireNonNull(settings, "settings"));
         this.grid = grid;
+        this.events = events;
     }
 
     /**
@@ -141,6 +151,21 @@ final class Sharing {
                 .map(i -> tenant(i, now).using()).orElse(0);
         return new FrameworkView.ShareLine(holds, uses, share.nodes().isPresent() ? share.nodes().getAsInt() : null,
                 fairShare.nodes().orElse(0), share.text(), lastShrunk.get(instance));
+    }
+
+    /**
+     * How a running instance stands, for the metrics: its workers as its runner last reported them
+     * (as the arbiter sees them), the share the policy holds it to and its fair share, as the last
+     * decision left them (empty before a decision saw it; the share also when the policy counts none).
+     */
+    record Standing(Tenant tenant, java.util.OptionalInt share, java.util.OptionalInt fairShare) {
+    }
+
+    Standing standing(Instance instance, Instant now) {
+        Share share = shares.get(Long.toString(instance.id()));
+        Share fairShare = fair.get(Long.toString(instance.id()));
+        return new Standing(tenant(instance, now), share == null ? java.util.OptionalInt.empty() : share.nodes(),
+                fairShare == null ? java.util.OptionalInt.empty() : fairShare.nodes());
     }
 
     /** A worker grow {@code asked} of {@code instance}'s: what the arbiter grants it now. */
@@ -236,6 +261,9 @@ final class Sharing {
         List<String> ended = new ArrayList<>();
         List<String> granted = new ArrayList<>();
         List<String> why = new ArrayList<>();
+        int promised = 0;
+        koala.arbitration.Reason.Kind grantKind = null;
+        koala.arbitration.Reason.Kind shortKind = null;
         Set<Long> running = Set.copyOf(grid.instances().stream().map(Instance::id).toList());
         for (ShareDecision d : a.decisions()) {
             long id = Long.parseLong(d.tenant());
@@ -248,28 +276,38 @@ final class Sharing {
                 grid.end(id, r.workers(), "TAKEN_BACK", reason);
                 remember(id, r.workers());
                 lastShrunk.put(id, reason);
+                events.shrank(ShrinkOutcome.ENDED, d.reason().kind(), r.workers().size());
             } else if (d instanceof ShareDecision.EndWorkers e) {
                 ended.addAll(e.workers());
                 grid.end(id, e.workers(), "ENDED_AFTER_GRACE", reason);
                 remember(id, e.workers());
                 lastShrunk.put(id, reason);
+                events.shrank(ShrinkOutcome.ENDED, d.reason().kind(), e.workers().size());
             } else if (d instanceof ShareDecision.AskShrink s) {
                 grid.note(id, "ASKED_TO_SHRINK", reason);
                 lastShrunk.put(id, reason);
+                events.shrank(ShrinkOutcome.ASKED, d.reason().kind(), s.nodes());
             } else if (d instanceof ShareDecision.Grant g) {
                 List<String> nodes = grid.grant(id, g.nodes(), ended, reason, ask.of(id));
+                if (!nodes.isEmpty()) {
+                    events.nodesGranted(d.reason().kind(), nodes.size());
+                }
                 if (id == asker) {
                     granted.addAll(nodes);
+                    grantKind = grantKind == null ? d.reason().kind() : grantKind;
                 }
             } else if (d instanceof ShareDecision.Promised p) {
                 if (id == asker) {
                     why.add(reason);
+                    promised += p.nodes();
+                    shortKind = shortKind == null ? d.reason().kind() : shortKind;
                 } else {
                     grid.note(id, "PROMISED", reason);
                 }
             } else if (d instanceof ShareDecision.Refuse f) {
                 if (id == asker) {
                     why.add(reason);
+                    shortKind = shortKind == null ? d.reason().kind() : shortKind;
                 } else {
                     grid.note(id, "GROW_REFUSED", f.nodes() + " owed nodes refused: " + reason);
                 }
@@ -278,7 +316,24 @@ final class Sharing {
         if (!a.decisions().isEmpty()) {
             LOG.info("arbitration ({}): {}", arbiter.settings().rule(), a.decisions());
         }
+        if (ask.request() != null) {
+            answered(ask.request().nodes(), granted.size(), promised, grantKind, shortKind);
+        }
         return new Outcome(granted, why.isEmpty() ? null : String.join("; ", why));
+    }
+
+    /**
+     * Tells how a grow of {@code asked} nodes was answered: why it got less, or where what it got
+     * came from ({@code grantKind}, {@code shortKind}: the first grant's and the first shortfall's
+     * kinds of reason, null for none).
+     */
+    private void answered(int asked, int granted, int promised, koala.arbitration.Reason.Kind grantKind,
+                          koala.arbitration.Reason.Kind shortKind) {
+        GrowOutcome outcome = granted >= asked ? GrowOutcome.GRANTED : granted > 0 ? GrowOutcome.PARTIAL
+                : promised > 0 ? GrowOutcome.PROMISED : GrowOutcome.REFUSED;
+        Enum<?> reason = granted >= asked ? grantKind : shortKind != null ? shortKind
+                : granted > 0 ? grantKind : GridEvents.GridReason.NOT_PLACED;
+        events.grew(outcome, reason);
     }
 
 }

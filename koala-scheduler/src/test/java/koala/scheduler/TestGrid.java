@@ -56,6 +56,8 @@ final class TestGrid implements AutoCloseable {
     Instant snapshotAt = Instant.EPOCH;
     /** How often the nodes' long-polls were woken for a job's start. */
     int woken;
+    /** What the scheduler counts and reads, as {@code GET /metrics} shows it; new with each {@link #start()}. */
+    koala.scheduler.metrics.SchedulerMetrics metrics;
 
     /** @param sizes each site's nodes, in the configuration's order */
     TestGrid(Map<String, Integer> sizes, Duration claimTimeout) {
@@ -85,8 +87,9 @@ final class TestGrid implements AutoCloseable {
                 work.run();
             }
         }, Runnable::run);
+        metrics = new koala.scheduler.metrics.SchedulerMetrics(sizes.keySet());
         Scheduler started = new Scheduler(settings, store, site -> unreached.contains(site) ? Optional.empty() : Optional.of(info(site)), sizes, none, submissions,
-                FileLocations.NONE, clock);
+                FileLocations.NONE, clock, metrics);
         started.onStart(() -> woken++);
         started.accounting().sink(sink.apply(started));
         return started;
@@ -173,6 +176,11 @@ final class TestGrid implements AutoCloseable {
                 scheduler.nodes().arrive(n.id(), n.token(), n.site() + "-n" + (n.rank() + 1));
             }
         }
+    }
+
+    /** What a scrape shows now, in Prometheus text 0.0.4. */
+    String scrape() {
+        return new String(metrics.scrape(null).body(), java.nio.charset.StandardCharsets.UTF_8);
     }
 
     List<String> events(long job) {

@@ -27,9 +27,9 @@ import org.eclipse.jetty.util.Callback;
 
 /**
  * The one Jetty handler of a {@link JsonHttpServer}: turns Jetty's request into a {@link Request},
- * lets {@link Routes} answer it and writes the {@link Response} as JSON. Every failure becomes a
- * response here: {@link ApiException} its status, a domain {@link Failure} the status
- * {@link FailureStatus} gives it, anything else a logged 500.
+ * lets {@link Routes} answer it and writes the {@link Response} as JSON (a {@link RawBody} as it is).
+ * Every failure becomes a response here: {@link ApiException} its status, a domain {@link Failure}
+ * the status {@link FailureStatus} gives it, anything else a logged 500.
  */
 final class JettyBridge extends Handler.Abstract {
     private static final Logger LOG = LogManager.getLogger(JsonHttpServer.class);
@@ -96,10 +96,11 @@ final class JettyBridge extends Handler.Abstract {
 
     private static void send(org.eclipse.jetty.server.Response response, Response answer, boolean close,
                              Callback callback) {
-        byte[] bytes = answer.body() == null ? new byte[0]
+        RawBody raw = answer.body() instanceof RawBody r ? r : null;
+        byte[] bytes = raw != null ? raw.bytes() : answer.body() == null ? new byte[0]
                 : Json.write(answer.body()).getBytes(StandardCharsets.UTF_8);
         response.setStatus(answer.status());
-        response.getHeaders().put(HttpHeader.CONTENT_TYPE, "application/json");
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, raw != null ? raw.contentType() : "application/json");
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, bytes.length);
         if (close) {
             response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());

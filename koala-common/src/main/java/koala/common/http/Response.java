@@ -1,9 +1,17 @@
 package koala.common.http;
 
-/** What a handler answers: a status and a value that is written as JSON (none for 204). */
+/**
+ * What a handler answers: a status and a value that is written as JSON (none for 204), or a
+ * {@link RawBody} written as it is.
+ */
 public record Response(int status, Object body) {
     public static Response ok(Object body) {
         return new Response(200, body);
+    }
+
+    /** A 200 whose body is {@code bytes} under {@code contentType}, not JSON. */
+    public static Response raw(String contentType, byte[] bytes) {
+        return new Response(200, new RawBody(contentType, bytes));
     }
 
     public static Response created(Object body) {

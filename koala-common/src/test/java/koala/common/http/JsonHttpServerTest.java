@@ -33,6 +33,8 @@ class JsonHttpServerTest {
         server.route("POST", "/grow", r -> Response.created(r.body(Grow.class)))
                 .route("POST", "/jobs", r -> Response.created(r.body(Job.class)))
                 .route("GET", "/nodes/{id}", r -> Response.ok(Map.of("id", r.param("id"))))
+                .route("GET", "/text", r -> Response.raw("text/plain; version=0.0.4; charset=utf-8",
+                        "koala_up 1.0\n".getBytes(java.nio.charset.StandardCharsets.UTF_8)))
                 .route("GET", "/boom", r -> {
                     throw new IllegalStateException("bug");
                 })
@@ -74,6 +76,17 @@ class JsonHttpServerTest {
     }
 
     /** The plain-JSON call a quick command makes reads what Jackson writes, failures included. */
+    /** A raw body goes out as it is, under its own content type: what a metrics scrape answers. */
+    @Test
+    void aRawBodyIsWrittenAsItIsUnderItsOwnContentType() throws Exception {
+        java.net.http.HttpResponse<String> answer = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/text")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(answer.statusCode()).isEqualTo(200);
+        assertThat(answer.headers().firstValue("Content-Type")).hasValue("text/plain; version=0.0.4; charset=utf-8");
+        assertThat(answer.body()).isEqualTo("koala_up 1.0\n");
+    }
+
     @Test
     void aPlainCallReadsWhatTheServerWrites() {
         assertThat(client.plain("POST", "/grow", Map.of("nodes", 3, "role", "worker", "sites", List.of("fs0"))))

@@ -60,6 +60,9 @@ import koala.scheduler.Caller;
  * POST   /nodes/{id}/exit      the node's command ended {token, exitStatus}
  * POST   /nodes/{id}/mpi       the first node of an MPI job: start a daemon {token, host, command} on the
  *                               job's node on that host; answers {node}
+ * GET    /metrics              the scheduler's metrics in OpenMetrics text (when Accept asks for it) or
+ *                               Prometheus text 0.0.4 ({@link #registerMetrics}): for any identified caller
+ *                               or the metrics token ({@link MetricsToken}); never waits for the loop
  * </pre>
  */
 public final class SchedulerApi {
@@ -239,6 +242,20 @@ public final class SchedulerApi {
                 .route("GET", "/nodes/{id}/task", r -> Response.ok(longPoll(ops, r)))
                 .route("POST", "/nodes/{id}/exit", r -> Response.ok(ops.exited(r.param("id"), report(r, true))))
                 .route("POST", "/nodes/{id}/mpi", r -> Response.ok(ops.mpiStart(r.param("id"), mpiStart(r))));
+    }
+
+    /**
+     * {@code GET /metrics} on {@code server}, for the requests {@code readers} lets through; {@code scrape}
+     * renders the metrics in the format the request's {@code Accept} header asks for. Nothing here
+     * goes through the scheduler's loop: a scrape answers while the loop is busy, or stuck.
+     */
+    public static void registerMetrics(JsonHttpServer server,
+                                       Function<String, koala.scheduler.metrics.SchedulerMetrics.Scrape> scrape,
+                                       koala.common.http.Guard readers) {
+        server.route("GET", "/metrics", readers, r -> {
+            koala.scheduler.metrics.SchedulerMetrics.Scrape s = scrape.apply(r.header("Accept").orElse(null));
+            return Response.raw(s.contentType(), s.body());
+        });
     }
 
     private static String failure(Request r) {

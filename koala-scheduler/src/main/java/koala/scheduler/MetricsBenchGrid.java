@@ -1,0 +1,171 @@
+package koala.scheduler;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import koala.common.api.FrameworkRegistration;
+import koala.common.api.GrowRequest;
+import koala.common.api.ShareReport;
+import koala.common.site.AgentHealth;
+import koala.common.site.CellSnapshot;
+import koala.common.site.QueueInstance;
+import koala.scheduler.claiming.NodeClaim;
+import koala.scheduler.claiming.NodeState;
+import koala.scheduler.kis.SiteInfo;
+import koala.scheduler.metrics.GridReading;
+import koala.scheduler.metrics.SchedulerMetrics;
+import koala.scheduler.storage.H2Store;
+
+/**
+ * A scheduler in the state a busy grid leaves it, for {@code bench metrics}: its own code (books, an
+ * in-memory H2 store, placement, claiming, allocations, fair sharing) on made-up sites of one-slot
+ * nodes whose pilots are accepted at once and arrive when told. Framework instances are opened,
+ * registered and grown first (each with workers on several sites, its runner reporting them busy,
+ * idle and their CPU, some with a figure), then one-node jobs are submitted: as many as the grid has
+ * nodes left are placed, most of those arrive (RUNNING), the rest claim (CLAIMING), and the jobs
+ * that find no node wait in the queue (QUEUED). Then two rounds, so that the metrics have a reading.
+ */
+public final class MetricsBenchGrid implements AutoCloseable {
+    private static final Instant START = Instant.parse("2026-11-25T10:00:00Z");
+
+    /** A clock the grid moves. */
+    private static final class Clock implements InstantSource {
+        private Instant now = START;
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+
+        void advance(Duration d) {
+            now = now.plus(d);
+        }
+    }
+
+    private final H2Store store;
+    private final Scheduler scheduler;
+    private final SchedulerMetrics metrics;
+    private final GridReader reader = new GridReader();
+    private final Clock clock;
+
+    private MetricsBenchGrid(H2Store store, Scheduler scheduler, SchedulerMetrics metrics, Clock clock) {
+        this.store = store;
+        this.scheduler = scheduler;
+        this.metrics = metrics;
+        this.clock = clock;
+    }
+
+    /**
+     * @param jobs      one-node jobs submitted
+     * @param instances framework instances, each of {@code workers} workers
+     * @param sites     sites of {@code nodesPerSite} nodes each
+     */
+    public static MetricsBenchGrid build(int jobs, int instances, int workers, int sites, int nodesPerSite) {
+        Map<String, Integer> sizes = new LinkedHashMap<>();
+        Map<String, SiteInfo> seen = new LinkedHashMap<>();
+        for (int i = 0; i < sites; i++) {
+            sizes.put("fs" + i, nodesPerSite);
+            seen.put("fs" + i, idleSite("fs" + i, nodesPerSite)); // as the information service keeps them
+        }
+        Clock clock = new Clock();
+        H2Store store = H2Store.inMemory();
+        SchedulerSettings settings = new SchedulerSettings(7400, Duration.ofSeconds(1), 150, Duration.ofMinutes(5), 3,
+                "worst-fit", Duration.ofSeconds(1), Duration.ofMinutes(5), null, jobs, Duration.ofMinutes(10),
+                Duration.ofDays(30), java.nio.file.Path.of(System.getProperty("java.io.tmpdir"),
+                        "koala-metrics-bench-accounting.jsonl"));
+        AtomicLong pilots = new AtomicLong();
+        Pilots none = new Pilots((site, owner) -> null, Map.of(), site -> new Pilots.Launcher("java", List.of(),
+                List.of(), "http://koala-host:7400", "/tmp", url -> url), Duration.ofMinutes(5), store.pilotTag(),
+                Runnable::run, () -> { });
+        SchedulerMetrics metrics = new SchedulerMetrics(sizes.keySet());
+        Scheduler scheduler = new Scheduler(settings, store, site -> Optional.ofNullable(seen.get(site)), sizes,
+                none, Submissions.direct((node, owner) -> Long.toString(pilots.incrementAndGet())),
+                koala.placement.FileLocations.NONE, clock, metrics);
+        scheduler.share(koala.arbitration.ArbitrationSettings.of(koala.arbitration.ShareRule.FAIR), site -> Map.of());
+        MetricsBenchGrid grid = new MetricsBenchGrid(store, scheduler, metrics, clock);
+        grid.instances(instances, workers);
+        grid.jobs(jobs);
+        return grid;
+    }
+
+    private void instances(int count, int workers) {
+        for (int i = 0; i < count; i++) {
+            String owner = "user" + (i % 10);
+            long id = scheduler.allocations().open("runner-" + i, owner).id();
+            scheduler.frameworks().register(new FrameworkRegistration(id, "instance-" + i, "bench.jdf",
+                    "&(count = 1)(executable = /bin/true)", i % 2 == 0 ? "ondemand" : "proactive",
+                    Map.of("fMax", Integer.toString(workers * 2)), "http://127.0.0.1:1"));
+            List<String> nodes = scheduler.allocations().grow(id, new GrowRequest(workers, "worker", "/bin/worker",
+                    List.of(), Map.of("KOALA_INSTANCE", Long.toString(id)), null)).nodes();
+            clock.advance(Duration.ofMillis(300));
+            arrive(id);
+            List<ShareReport.WorkerActivity> activity = new ArrayList<>();
+            for (int w = 0; w < nodes.size(); w++) {
+                boolean busy = w % 3 != 0;
+                activity.add(new ShareReport.WorkerActivity(nodes.get(w), busy, busy ? null : clock.instant(),
+                        busy ? 60 + w : 5));
+            }
+            scheduler.shareReport(id, new ShareReport(activity, i % 4 == 0 ? 1.0 + i / 100.0 : null));
+        }
+    }
+
+    private void jobs(int count) {
+        List<Long> ids = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            ids.add(scheduler.submit("bench.jdf", "&(count = 1)(executable = /bin/true)", "user" + (i % 10), null).id());
+        }
+        clock.advance(Duration.ofSeconds(1));
+        scheduler.tick(); // placed as far as nodes go: claiming
+        int claimed = 0;
+        for (long id : ids) {
+            if (!store.nodes(id).isEmpty() && claimed++ % 8 != 0) {
+                arrive(id); // 7 in 8 placed jobs run, the rest still claim
+            }
+        }
+        clock.advance(Duration.ofSeconds(1));
+        scheduler.tick();
+    }
+
+    private void arrive(long job) {
+        for (NodeClaim n : store.nodes(job)) {
+            if (n.state() == NodeState.SUBMITTED) {
+                scheduler.nodes().arrive(n.id(), n.token(), n.site() + "-n" + (n.rank() + 1));
+            }
+        }
+    }
+
+    /** What the grid's scrapes render: counts of the building, and the last round's reading. */
+    public SchedulerMetrics metrics() {
+        return metrics;
+    }
+
+    /**
+     * One reading of the grid, as the loop makes it at the end of every round (on a reader of its
+     * own, so that the metrics' reading stays as built).
+     */
+    public GridReading read() {
+        return scheduler.read(reader, clock.instant());
+    }
+
+    /** A site of idle one-slot nodes, seen long ago (so no pilot of ours is missed from it). */
+    private static SiteInfo idleSite(String site, int nodes) {
+        List<QueueInstance> queues = new ArrayList<>();
+        for (int i = 1; i <= nodes; i++) {
+            queues.add(new QueueInstance(site + ".q@" + site + "-n" + i, site + "-n" + i, 1, 0, 0, ""));
+        }
+        CellSnapshot snapshot = new CellSnapshot(site, Instant.EPOCH, List.of(), queues, List.of());
+        return new SiteInfo(site, new AgentHealth(site, site, "UP", null, Instant.EPOCH, "SGE", 0), snapshot, null,
+                Instant.EPOCH);
+    }
+
+    @Override
+    public void close() {
+        store.close();
+    }
+}

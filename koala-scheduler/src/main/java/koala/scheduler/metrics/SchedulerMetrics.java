@@ -1,0 +1,193 @@
+package koala.scheduler.metrics;
+
+import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Histogram;
+import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
+import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
+import io.prometheus.metrics.expositionformats.PrometheusTextFormatWriter;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.Unit;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicReference;
+import koala.scheduler.state.JobState;
+
+/**
+ * The scheduler's metrics, as Prometheus scrapes them from {@code GET /metrics}.
+ *
+ * <p>Two kinds of series, and neither makes a scrape wait for the scheduler's loop:
+ * <ul>
+ * <li>Counts of what happened (claims, grows, shrinks, restarts, ended jobs) and the histograms of
+ *     round durations and grant latencies are the Prometheus client's own counters and histograms,
+ *     which the loop updates as things happen ({@link GridEvents}) and a scrape reads without a lock.</li>
+ * <li>How the grid stands (jobs by state, the queue, nodes per site, each instance's workers and
+ *     shares) comes from the {@link GridReading} the loop hands over at the end of each round
+ *     ({@link #roundEnded}), swapped in through an {@link AtomicReference}: a scrape renders the
+ *     latest one, at most a round old ({@code koala_scheduler_last_round_timestamp_seconds} says
+ *     when it was made, so a stalled loop shows as a reading that no longer moves).</li>
+ * </ul>
+ * Labels stay few: a site, a state, an outcome, a reason's kind, an instance's id.
+ *
+ * <p>{@link #scrape} answers in OpenMetrics text ({@code application/openmetrics-text; version=1.0.0})
+ * when the {@code Accept} header asks for it, as Prometheus does, and in Prometheus text 0.0.4
+ * otherwise.
+ */
+public final class SchedulerMetrics implements GridEvents {
+    /** Round durations: half a millisecond to ten seconds (a round that waits on something is a bug). */
+    static final double[] ROUND_BUCKETS = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5,
+        5, 10};
+    /** Grant latencies (O_grow, about 30 s on DAS-4): a second to ten minutes. */
+    static final double[] GRANT_BUCKETS = {1, 2, 5, 10, 15, 20, 30, 45, 60, 90, 120, 180, 300, 600};
+
+    /** One answer to a scrape: the text and the format it is in. */
+    public record Scrape(String contentType, byte[] body) {
+    }
+
+    private final PrometheusRegistry registry = new PrometheusRegistry();
+    private final AtomicReference<GridReading> latest = new AtomicReference<>(GridReading.NONE);
+    private final ExpositionFormatWriter openMetrics = OpenMetricsTextFormatWriter.create();
+    private final ExpositionFormatWriter prometheusText = PrometheusTextFormatWriter.create();
+
+    private final Counter claims = counter("koala_claims", "Node claims begun: pilots submitted for nodes", "site");
+    private final Counter claimFailures = counter("koala_claim_failures",
+            "Node claims that failed: the pilot refused, ended before its node arrived, or not started in time",
+            "site", "reason");
+    private final Counter nodesLost = counter("koala_nodes_lost",
+            "Nodes lost after they arrived: their pilots left the cell with no word from the launcher", "site");
+    private final Counter grows = counter("koala_grows",
+            "Grow requests of framework instances answered, by what they got and the kind of reason", "outcome",
+            "reason");
+    private final Counter grantedNodes = counter("koala_granted_nodes",
+            "Nodes granted to framework instances (by their grows, or owed ones later), by the kind of reason",
+            "reason");
+    private final Counter shrinks = counter("koala_shrinks",
+            "Shrinks of framework instances: given back, ended by KOALA, or asked for; by the kind of reason",
+            "outcome", "reason");
+    private final Counter shrunkNodes = counter("koala_shrunk_nodes",
+            "Nodes framework instances gave back, were asked to give back, or had ended, by the kind of reason",
+            "outcome", "reason");
+    private final Counter submitted = counter("koala_jobs_submitted", "Jobs submitted");
+    private final Counter ended = counter("koala_jobs_ended", "Jobs that ended, by how", "state");
+    private final Counter runnerRestarts = counter("koala_runner_restarts",
+            "Framework runners started again by the scheduler's supervisor");
+    private final Counter runnerFailures = counter("koala_runner_failures",
+            "Framework runners that could not be started again (their instances failed)");
+    private final Histogram rounds = Histogram.builder().name("koala_scheduler_round_duration_seconds")
+            .help("How long a scheduling round took on the scheduler's loop").unit(Unit.SECONDS)
+            .classicOnly().classicUpperBounds(ROUND_BUCKETS).withoutExemplars().register(registry);
+    private final Histogram grantLatency = Histogram.builder().name("koala_grant_latency_seconds")
+            .help("From a grow's grant to its node's arrival (O_grow), per site").unit(Unit.SECONDS)
+            .labelNames("site").classicOnly().classicUpperBounds(GRANT_BUCKETS).withoutExemplars().register(registry);
+
+    /** @param sites the grid's sites, whose per-site counts are shown from 0 on */
+    public SchedulerMetrics(Collection<String> sites) {
+        for (String site : sites) {
+            claims.initLabelValues(site);
+            nodesLost.initLabelValues(site);
+        }
+        for (JobState state : JobState.values()) {
+            if (state.ended()) {
+                ended.initLabelValues(state.name());
+            }
+        }
+        registry.register(new ReadingCollector(latest::get));
+    }
+
+    private Counter counter(String name, String help, String... labels) {
+        return Counter.builder().name(name).help(help).labelNames(labels).withoutExemplars().register(registry);
+    }
+
+    /**
+     * The latest reading and every count, in OpenMetrics text when {@code accept} (a request's
+     * {@code Accept} header, may be null) asks for it, else in Prometheus text 0.0.4.
+     */
+    public Scrape scrape(String accept) {
+        ExpositionFormatWriter writer = accept != null && openMetrics.accepts(accept) ? openMetrics : prometheusText;
+        ByteArrayOutputStream out = new ByteArrayOutputStream(64 * 1024);
+        try {
+            writer.write(out, registry.scrape());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the metrics: " + e.getMessage(), e); // not on a byte array
+        }
+        return new Scrape(writer.getContentType(), out.toByteArray());
+    }
+
+    /** The reading scrapes render now. */
+    public GridReading latest() {
+        return latest.get();
+    }
+
+    static String label(Enum<?> kind) {
+        return kind.name().toLowerCase(Locale.ROOT);
+    }
+
+    @Override
+    public void claimBegun(String site) {
+        claims.labelValues(site).inc();
+    }
+
+    @Override
+    public void claimFailed(String site, ClaimFailure why) {
+        claimFailures.labelValues(site, label(why)).inc();
+    }
+
+    @Override
+    public void nodeLost(String site) {
+        nodesLost.labelValues(site).inc();
+    }
+
+    @Override
+    public void grownNodeArrived(String site, Duration latency) {
+        grantLatency.labelValues(site).observe(seconds(latency));
+    }
+
+    @Override
+    public void grew(GrowOutcome outcome, Enum<?> reason) {
+        grows.labelValues(label(outcome), label(reason)).inc();
+    }
+
+    @Override
+    public void nodesGranted(Enum<?> reason, int nodes) {
+        grantedNodes.labelValues(label(reason)).inc(nodes);
+    }
+
+    @Override
+    public void shrank(ShrinkOutcome outcome, Enum<?> reason, int nodes) {
+        shrinks.labelValues(label(outcome), label(reason)).inc();
+        shrunkNodes.labelValues(label(outcome), label(reason)).inc(nodes);
+    }
+
+    @Override
+    public void jobSubmitted() {
+        submitted.inc();
+    }
+
+    @Override
+    public void jobEnded(JobState state) {
+        ended.labelValues(state.name()).inc();
+    }
+
+    @Override
+    public void runnerRestarted(long instance) {
+        runnerRestarts.inc();
+    }
+
+    @Override
+    public void runnerGaveUp(long instance) {
+        runnerFailures.inc();
+    }
+
+    @Override
+    public void roundEnded(Duration took, GridReading reading) {
+        rounds.observe(seconds(took));
+        latest.set(reading);
+    }
+
+    private static double seconds(Duration d) {
+        return Math.max(0, d.toNanos() / 1e9);
+    }
+}

@@ -1,0 +1,120 @@
+package koala.scheduler.metrics;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import koala.arbitration.Reason;
+import koala.scheduler.metrics.GridEvents.ClaimFailure;
+import koala.scheduler.metrics.GridEvents.GridReason;
+import koala.scheduler.metrics.GridEvents.GrowOutcome;
+import koala.scheduler.metrics.GridEvents.ShrinkOutcome;
+import koala.scheduler.state.JobState;
+import org.junit.jupiter.api.Test;
+
+/** The metrics as rendered: every family once something of each kind happened, the formats, the dashboard's names. */
+class SchedulerMetricsTest {
+    private static final Instant AT = Instant.parse("2026-11-25T10:00:00Z");
+
+    /** Something of every kind happened and the grid was read once: 31 koala_ families. */
+    @Test
+    void everyKindOfHappeningAndTheReadingShow31Families() {
+        String text = text(everything().scrape(null));
+        Set<String> families = new TreeSet<>();
+        text.lines().filter(l -> l.startsWith("# TYPE koala_")).forEach(l -> families.add(l.split(" ")[2]));
+        assertThat(families).hasSize(31);
+        assertThat(text).contains(
+                "koala_claim_failures_total{reason=\"ended_early\",site=\"fs0\"} 1.0\n",
+                "koala_nodes_lost_total{site=\"fs0\"} 1.0\n",
+                "koala_grows_total{outcome=\"refused\",reason=\"site_unreachable\"} 1.0\n",
+                "koala_shrinks_total{outcome=\"ended\",reason=\"grace_over\"} 1.0\n",
+                "koala_shrunk_nodes_total{outcome=\"ended\",reason=\"grace_over\"} 3.0\n",
+                "koala_jobs_ended_total{state=\"FINISHED\"} 1.0\n",
+                "koala_scheduler_round_duration_seconds_sum 0.004\n",
+                "koala_grant_latency_seconds_sum{site=\"fs0\"} 31.5\n",
+                "koala_instance_idle_node_seconds_total{instance=\"7\"} 42.5\n",
+                "koala_site_last_seen_timestamp_seconds{site=\"fs0\"} 1.7956008E9\n");
+    }
+
+    /** Prometheus' Accept header gets OpenMetrics; anything else (curl's default, or none) Prometheus text 0.0.4. */
+    @Test
+    void theFormatFollowsTheAcceptHeader() {
+        SchedulerMetrics metrics = everything();
+        SchedulerMetrics.Scrape open = metrics.scrape("application/openmetrics-text;version=1.0.0;q=0.5,"
+                + "text/plain;version=0.0.4;q=0.2,*/*;q=0.1");
+        assertThat(open.contentType()).isEqualTo("application/openmetrics-text; version=1.0.0; charset=utf-8");
+        assertThat(text(open)).contains("# TYPE koala_instance info\n", "# UNIT koala_grant_latency_seconds seconds\n")
+                .endsWith("# EOF\n");
+        assertThat(metrics.scrape("*/*").contentType()).isEqualTo("text/plain; version=0.0.4; charset=utf-8");
+        assertThat(metrics.scrape(null).contentType()).isEqualTo("text/plain; version=0.0.4; charset=utf-8");
+    }
+
+    /** A round swaps in its reading whole: a scrape shows the last one, and nothing of one before it. */
+    @Test
+    void aScrapeShowsTheLastReadingOnly() {
+        SchedulerMetrics metrics = new SchedulerMetrics(List.of("fs0"));
+        metrics.roundEnded(Duration.ZERO, reading(List.of(instance(7))));
+        metrics.roundEnded(Duration.ZERO, reading(List.of(instance(8))));
+        assertThat(text(metrics.scrape(null))).contains("koala_instance_workers{instance=\"8\"} 5.0\n")
+                .doesNotContain("instance=\"7\"");
+    }
+
+    /** Every series the Grafana dashboard queries is one the scheduler serves. */
+    @Test
+    void theDashboardQueriesOnlySeriesTheSchedulerServes() throws Exception {
+        String text = text(everything().scrape(null));
+        Set<String> served = new TreeSet<>();
+        text.lines().filter(l -> l.startsWith("koala_")).forEach(l -> served.add(l.split("[{ ]")[0]));
+        String dashboard = Files.readString(Path.of("..", "docs", "grafana", "koala.json"));
+        Set<String> queried = new TreeSet<>();
+        Matcher m = Pattern.compile("koala_[a-z_]+").matcher(dashboard);
+        while (m.find()) {
+            queried.add(m.group());
+        }
+        queried.remove("koala_scheduler"); // the dashboard's uid
+        assertThat(queried).hasSizeGreaterThan(25);
+        assertThat(served).containsAll(queried);
+    }
+
+    private static SchedulerMetrics everything() {
+        SchedulerMetrics metrics = new SchedulerMetrics(List.of("fs0"));
+        metrics.claimBegun("fs0");
+        metrics.claimFailed("fs0", ClaimFailure.ENDED_EARLY);
+        metrics.nodeLost("fs0");
+        metrics.grownNodeArrived("fs0", Duration.ofMillis(31_500));
+        metrics.grew(GrowOutcome.REFUSED, GridReason.SITE_UNREACHABLE);
+        metrics.nodesGranted(Reason.Kind.FREE_NODES, 2);
+        metrics.shrank(ShrinkOutcome.ENDED, Reason.Kind.GRACE_OVER, 3);
+        metrics.jobSubmitted();
+        metrics.jobEnded(JobState.FINISHED);
+        metrics.runnerRestarted(7);
+        metrics.runnerGaveUp(7);
+        metrics.roundEnded(Duration.ofMillis(4), reading(List.of(instance(7))));
+        return metrics;
+    }
+
+    private static GridReading reading(List<GridReading.Instance> instances) {
+        return new GridReading(AT, Map.of(JobState.RUNNING, 2), 1, 0, List.of(new GridReading.Site("fs0", true, 4, 1, 2,
+                0, 1, AT)), instances, "fair");
+    }
+
+    private static GridReading.Instance instance(long id) {
+        return new GridReading.Instance(id, "wordcount", "alice", "ondemand", 5, 3, 20, OptionalDouble.of(0.6), 42.5,
+                OptionalInt.of(4), OptionalInt.of(4), OptionalDouble.of(1.25));
+    }
+
+    private static String text(SchedulerMetrics.Scrape scrape) {
+        return new String(scrape.body(), StandardCharsets.UTF_8);
+    }
+}
