@@ -66,7 +66,7 @@ def lost_worker(cluster, client, count_dir):
         return len(client.scheduler_info()["workers"]) >= 2 and holding
 
     check("two workers, results held", wait(two_workers_holding_results, 180, 0.2), str(holding))
-    names = {w["id"]: w["name"] for w in client.scheduler_info()["workers"].values()}
+    names = {address: w["name"] for address, w in client.scheduler_info()["workers"].items()}
     victim = str(names[next(iter(holding))])  # Dask's worker names are KOALA's node ids
     (count_dir / "qdel-request").write_text(f"{cluster.instance} {victim}\n")
     check("its pilot deleted", wait(lambda: (count_dir / "qdel-done").exists(), 60, 0.2), victim)
