@@ -150,7 +150,7 @@ public final class RunnerMain {
         int workers = jdf.components().stream().filter(c -> Entities.WORKER.equals(c.role()))
                 .mapToInt(c -> c.count()).sum();
         SiteSettings settings = new SiteSettings(grid, SettingsLayer.parse(jdf.framework()).withInitialWorkers(workers));
-        return new FrameworkRunner(clock, jdf, new Schedd(new SchedulerClient(URI.create(launch.scheduler()))
+        return new FrameworkRunner(clock, jdf, new HttpSchedd(new SchedulerClient(URI.create(launch.scheduler()))
                         .actingFor(launch.actingFor())),
                 new Deployd(jdf, url.toString(), token, launch.deviceToken()), settings,
                 Duration.ofSeconds(launch.runnerGoneSeconds()),

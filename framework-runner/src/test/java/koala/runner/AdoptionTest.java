@@ -152,7 +152,7 @@ class AdoptionTest {
         JobDescription jdf = JdfParser.parse("adopt.jdf", JDF, new ClusterCatalog(Map.of("fs1", 8)),
                 PolicyKind.shortNames());
         URI base = URI.create("http://127.0.0.1:" + scheduler.port());
-        return new FrameworkRunner(() -> now, jdf, new Schedd(new SchedulerClient(base)),
+        return new FrameworkRunner(() -> now, jdf, new HttpSchedd(new SchedulerClient(base)),
                 new Deployd(jdf, "http://127.0.0.1:1", "t0ken", "d3vice"),
                 new SiteSettings(grid, SettingsLayer.parse(jdf.framework())), Duration.ofSeconds(120),
                 Duration.ofSeconds(300));

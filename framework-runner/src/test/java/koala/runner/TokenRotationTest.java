@@ -212,7 +212,7 @@ class TokenRotationTest {
                 PolicyKind.shortNames());
         Iterator<String> fresh = List.of("k1", "k2", "k3", "k4").iterator();
         InstanceSecrets secrets = new InstanceSecrets("t0", List.of(), Map.of(), fresh::next);
-        return new FrameworkRunner(() -> now, jdf, new Schedd(new SchedulerClient(URI.create("http://127.0.0.1:"
+        return new FrameworkRunner(() -> now, jdf, new HttpSchedd(new SchedulerClient(URI.create("http://127.0.0.1:"
                 + scheduler.port()))), new Deployd(jdf, "http://127.0.0.1:1", secrets, "d3vice"),
                 new SiteSettings(grid, SettingsLayer.parse(jdf.framework()).withInitialWorkers(1)),
                 Duration.ofSeconds(120), Duration.ofSeconds(300));
