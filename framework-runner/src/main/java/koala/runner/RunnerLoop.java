@@ -101,6 +101,9 @@ final class RunnerLoop implements AutoCloseable {
     /** Runs {@code work} on the loop and returns its result; a failure it throws reaches the caller. */
     <T> T call(Callable<T> work) {
         return ask(reply -> {
+            if (!reply.begin()) {
+                return;
+            }
             try {
                 reply.give(work.call());
             } catch (RuntimeException e) {
@@ -113,7 +116,8 @@ final class RunnerLoop implements AutoCloseable {
 
     /**
      * Starts {@code work} on the loop with a {@link Reply} it answers through, now or once calls to
-     * the scheduler have come back, and waits for the answer. Work the loop has not begun within
+     * the scheduler have come back, and waits for the answer. The work {@link Reply#begin begins}
+     * where it would change something, and only while the caller still waits: work not begun within
      * {@link #waitFor} is dropped (503, nothing was done); work that has begun is waited for until
      * {@code within} in all, then the caller is told {@code stillAtIt} (503) while the work goes on.
      */
@@ -121,10 +125,10 @@ final class RunnerLoop implements AutoCloseable {
         Reply<T> reply = new Reply<>();
         try {
             thread.execute(() -> run(() -> {
-                if (reply.begin()) {
-                    try {
-                        work.accept(reply);
-                    } catch (RuntimeException e) {
+                try {
+                    work.accept(reply);
+                } catch (RuntimeException e) {
+                    if (reply.begin()) {
                         reply.fail(e); // a refusal (a Failure) is the caller's answer, not the loop's trouble
                     }
                 }

@@ -58,13 +58,17 @@ class SlowSchedulerTest {
 
     @BeforeEach
     void start() throws IOException {
+        start(RunnerLoop.threaded("runner-loop"));
+    }
+
+    private void start(RunnerLoop on) throws IOException {
         scheduler.grants(this::slowGrant);
         String text = "+( &(jobType = framework)(name = slow)(role = master)(count = 1)(executable = /bin/sleep)"
                 + "(arguments = 100)(provisioning = ondemand)(fMax = 4)(samplePeriod = 10) )"
                 + " ( &(role = orchestrator)(count = 1)(executable = /bin/sleep)(arguments = 100) )"
                 + " ( &(role = worker)(count = 0)(executable = /bin/sleep)(arguments = 100) )";
         Path grid = TestRunner.grid(dir, "grid.sites = fs1\nsite.fs1.sge.cell = fs1\n");
-        loop = RunnerLoop.threaded("runner-loop");
+        loop = on;
         runner = TestRunner.on(clock, TestRunner.jdf(text, Map.of("fs1", 8)), grid, loop,
                 SchedulerCalls.threaded(scheduler, loop), new InstanceSecrets("t0"));
         runner.adopt(7, book(), "test");
@@ -168,6 +172,35 @@ class SlowSchedulerTest {
         assertThat(capped.granted()).isEqualTo(1);
         assertThat(capped.reason()).contains("F_max");
         assertThat(scheduler.grows).extracting(GrowRequest::nodes).containsExactly(3, 1);
+    }
+
+    /**
+     * Callers of this runner wait 300 ms for the loop to begin their work. A launcher's hello for a
+     * node of the grow still at the scheduler is not begun within that (it waits for the grant): the
+     * launcher is told 503, nothing was done. When the grant comes, no key is issued to a launcher
+     * that is no longer listening, so its next hello is answered, with the token untouched.
+     */
+    @Test
+    void aHelloWhoseLauncherStoppedWaitingIsNotDecidedBehindItsBack() throws Exception {
+        api.close();
+        runner.close();
+        start(RunnerLoop.on(java.util.concurrent.Executors.newSingleThreadScheduledExecutor(), Duration.ofMillis(300),
+                Duration.ofMillis(100)));
+        CompletableFuture<RunnerMessages.GrowResult> grow = CompletableFuture.supplyAsync(() -> framework().grow(1,
+                "g-1"));
+        assertThat(atScheduler.await(10, TimeUnit.SECONDS)).isTrue();
+        Hello hello = new Hello("fs1", "fs1-n3", 41002, 4242);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> launcher().post("/nodes/7.2.0/hello", hello,
+                Orders.class)).isInstanceOfSatisfying(koala.common.http.ApiException.class,
+                        e -> assertThat(e.status()).isEqualTo(503));
+
+        release.countDown();
+        assertThat(grow.get(10, TimeUnit.SECONDS).nodes()).containsExactly("7.2.0");
+
+        Orders orders = launcher().post("/nodes/7.2.0/hello", hello, Orders.class);
+        assertThat(orders.nodeKey()).isNotNull();
+        assertThat(orders.token()).isEqualTo("t0");
+        assertThat(runner.token()).isEqualTo("t0");
     }
 
     private RunnerClient framework() {
