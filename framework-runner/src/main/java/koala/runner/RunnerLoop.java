@@ -1,6 +1,8 @@
 package koala.runner;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -48,6 +50,9 @@ final class RunnerLoop implements AutoCloseable {
     private volatile Runnable afterEach = () -> { };
     /** Pieces of work done so far: what {@link #until} waits to see move. */
     private volatile long version;
+    /** Pieces of work under way on the loop (nested on a direct loop), and the answers they gave, held until they are done. */
+    private int depth;
+    private final List<Runnable> answers = new ArrayList<>();
 
     private RunnerLoop(Executor thread, ScheduledExecutorService timer, Duration waitFor, Duration grace) {
         this.thread = thread;
@@ -122,7 +127,7 @@ final class RunnerLoop implements AutoCloseable {
      * {@code within} in all, then the caller is told {@code stillAtIt} (503) while the work goes on.
      */
     <T> T ask(Consumer<Reply<T>> work, Duration within, String stillAtIt) {
-        Reply<T> reply = new Reply<>();
+        Reply<T> reply = new Reply<>(this);
         try {
             thread.execute(() -> run(() -> {
                 try {
@@ -164,7 +169,7 @@ final class RunnerLoop implements AutoCloseable {
 
     /** {@code condition} on the loop: a look that changes nothing, so it wakes no one. */
     private boolean look(BooleanSupplier condition) {
-        Reply<Boolean> reply = new Reply<>();
+        Reply<Boolean> reply = new Reply<>(this);
         try {
             thread.execute(() -> {
                 if (reply.begin()) {
@@ -182,6 +187,7 @@ final class RunnerLoop implements AutoCloseable {
     }
 
     private void run(Runnable work, String what) {
+        depth++;
         try {
             work.run();
         } catch (RuntimeException e) {
@@ -192,10 +198,27 @@ final class RunnerLoop implements AutoCloseable {
             } catch (RuntimeException e) {
                 LOG.error("after a runner " + what + ": carrying on", e);
             }
+            if (--depth == 0) {
+                List<Runnable> now = List.copyOf(answers);
+                answers.clear();
+                now.forEach(Runnable::run);
+            }
             synchronized (changes) {
                 version++;
                 changes.notifyAll();
             }
+        }
+    }
+
+    /**
+     * Gives an answer to its caller once the work that made it is done and its state written
+     * ({@code afterEach}): a caller is never told of a change a restart would not find.
+     */
+    private void answer(Runnable delivery) {
+        if (depth == 0) {
+            delivery.run();
+        } else {
+            answers.add(delivery);
         }
     }
 
@@ -217,22 +240,24 @@ final class RunnerLoop implements AutoCloseable {
         private static final int DROPPED = 2;
         private final AtomicInteger state = new AtomicInteger(WAITING);
         private final CompletableFuture<T> answer = new CompletableFuture<>();
+        private final RunnerLoop loop;
+
+        private Reply(RunnerLoop loop) {
+            this.loop = loop;
+        }
 
         /** True when the caller still waits: the work is begun and will be answered. */
         boolean begin() {
             return state.compareAndSet(WAITING, BEGUN) || state.get() == BEGUN;
         }
 
+        /** The answer, handed to the caller once the work that gave it is done and its state written. */
         void give(T value) {
-            answer.complete(value);
+            loop.answer(() -> answer.complete(value));
         }
 
         void fail(RuntimeException failure) {
-            answer.completeExceptionally(failure);
-        }
-
-        boolean answered() {
-            return answer.isDone();
+            loop.answer(() -> answer.completeExceptionally(failure));
         }
 
         /** Gives what {@code future} gives, when it does (on the thread that completes it: the loop). */
