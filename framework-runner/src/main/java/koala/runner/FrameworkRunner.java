@@ -6,14 +6,11 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.function.LongFunction;
 import java.util.stream.Collectors;
-import koala.common.api.JobView;
 import koala.common.api.ShareOrders;
-import koala.common.api.ShareReport;
 import koala.common.failure.Conflict;
 import koala.common.http.ApiException;
 import koala.common.jdf.JobDescription;
@@ -27,7 +24,6 @@ import koala.provisioning.GrowOverhead;
 import koala.provisioning.OrchestratorPolicy;
 import koala.provisioning.ProvisioningSettings;
 import koala.provisioning.WorkerPolicy;
-import koala.runner.SchedulerCalls.Outcome;
 
 /**
  * One framework instance's runner: the pieces that keep its instance, wired to one loop thread
@@ -45,12 +41,9 @@ import koala.runner.SchedulerCalls.Outcome;
  * and waits for the answer within a bound; a grow or an orchestrator that needs a new node waits
  * for its grant, and only that request waits.
  *
- * <p>Every tick (each second): the settings are re-read; a look at the allocation is reconciled
- * (lost nodes, grants of the grid's arbitration, an ended allocation); the workers' activity is
- * reported for sharing the grid; a master waiting for a node is asked for again; silent entities are
- * lost (but those behind a remote site's link that is down, for as long as their launchers wait); and
- * on each sample period the policies decide. The state is written durably ({@link RunnerState}
- * through {@link #journal}) after each piece of work that changed it.
+ * <p>Every tick (each second) {@link Ticks} runs a round: the settings, a look at the allocation,
+ * the share report, the silent entities and, each sample period, the policies. The state is written
+ * durably ({@link RunnerState} through {@link #journal}) after each piece of work that changed it.
  */
 public final class FrameworkRunner implements AutoCloseable {
     public enum State { DEPLOYING, RUNNING, ENDED, FAILED }
@@ -77,10 +70,7 @@ public final class FrameworkRunner implements AutoCloseable {
     private final Reconciler reconciler;
     private final Launchers launchers;
     private final InitialDeployment deployment;
-    /** The policies' latest sample; whether a sample waits for the grows before it; whether a tick's round is under way. */
-    private Instant lastSample;
-    private boolean sampling;
-    private boolean rounding;
+    private final Ticks ticks;
     /** Where the durable state goes ({@link RunnerMain} writes it to the state file), and what it last took. */
     private Consumer<RunnerState.Book> journal = b -> { };
     private RunnerState.Book written;
@@ -110,13 +100,15 @@ public final class FrameworkRunner implements AutoCloseable {
                 calls, clock, this::period, runnerGone, this::rotate);
         this.deployment = new InitialDeployment(entities, resizer, deployd, master, lifecycle, events, clock,
                 this::home);
+        this.ticks = new Ticks(clock, settings, this::applySettings, events, lifecycle, entities, reconciler, share,
+                calls, resizer, master, this::period);
         applySettings();
         loop.afterEach(this::persist);
     }
 
     /** Ticks every second on the loop from now on. */
     void start() {
-        loop.every(Duration.ofSeconds(1), this::round);
+        loop.every(Duration.ofSeconds(1), ticks::round);
     }
 
     /** Stops the loop and the calls to the scheduler, giving nothing back (as a crash would). */
@@ -166,7 +158,7 @@ public final class FrameworkRunner implements AutoCloseable {
                 .toList()));
         secrets().keepKeysOf(entities.all().stream().map(Entity::node).collect(Collectors.toSet()));
         return new RunnerState.Book(lifecycle.state().name(), deployment.requested(), master.address(), settings.site(),
-                lastSample, entities.saved(), growMillis, grows.inFlight(), resizer.answered(), events.recent(),
+                ticks.lastSample(), entities.saved(), growMillis, grows.inFlight(), resizer.answered(), events.recent(),
                 secrets().saved());
     }
 
@@ -203,7 +195,7 @@ public final class FrameworkRunner implements AutoCloseable {
         }
         lifecycle.restore(State.valueOf(book.state()));
         deployment.restore(book.initialRequested());
-        lastSample = book.lastSample() == null ? now : book.lastSample();
+        ticks.sampledAt(book.lastSample() == null ? now : book.lastSample());
         events.add(now, "runner started again (" + why + "): took over " + entities.all().size() + " nodes "
                 + entities.all().stream().map(Entity::node).toList() + (book.inFlight() == null ? ""
                 : " and the grow in flight (" + book.inFlight().nodes() + " " + book.inFlight().role() + ")"));
@@ -256,7 +248,7 @@ public final class FrameworkRunner implements AutoCloseable {
             if (!deployment.done(Duration.between(start, now), now)) {
                 return false;
             }
-            lastSample = now;
+            ticks.sampledAt(now);
             return true;
         });
     }
@@ -382,81 +374,9 @@ public final class FrameworkRunner implements AutoCloseable {
     /** A tick's round now (the loop runs one every second once {@link #start started}). */
     void tick() {
         loop.call(() -> {
-            round();
+            ticks.round();
             return null;
         });
-    }
-
-    /** The settings, then a look at the allocation; the rest follows as the scheduler answers. */
-    private void round() {
-        if (lifecycle.ended() || rounding) {
-            return;
-        }
-        Instant now = clock.instant();
-        settings.reload().ifPresent(change -> {
-            events.add(now, change);
-            applySettings();
-        });
-        rounding = true;
-        reconciler.look(inRound(this::looked));
-    }
-
-    private void looked(Outcome<JobView> outcome) {
-        if (!reconciler.answers(outcome, clock.instant()) || lifecycle.ended()) {
-            rounding = false;
-            return;
-        }
-        ShareReport report = share.report(entities);
-        calls.ask(s -> s.report(report), inRound(this::reported));
-    }
-
-    /** The arbitration's answer (a scheduler that does not take the report changes nothing), a master's retry, then the silent. */
-    private void reported(Outcome<ShareOrders> outcome) {
-        Instant now = clock.instant();
-        if (outcome.answered() && !lifecycle.ended()) {
-            share.answered(outcome.value(), resizer.policy().kind().keepsInitialWorkers(), events, now);
-            resizer.arbitrated(outcome.value().arbitrated());
-        }
-        if (!lifecycle.ended()) {
-            master.retryIfDue(now);
-        }
-        if (!lifecycle.ended() && reconciler.needsSitesDown(now)) {
-            // the sites the scheduler cannot reach now; none when it cannot say (the silent are then lost as before)
-            calls.ask(Schedd::sitesDown, inRound(o -> heard(o.answered() ? o.value() : Set.of())));
-        } else {
-            heard(Set.of());
-        }
-    }
-
-    private void heard(Set<String> down) {
-        rounding = false;
-        if (lifecycle.ended()) {
-            return;
-        }
-        Instant now = clock.instant();
-        reconciler.silent(now, down);
-        if (lifecycle.is(State.RUNNING) && !now.isBefore(lastSample.plus(period())) && masterServes() && !sampling) {
-            lastSample = now;
-            sampling = true;
-            resizer.sample(share).whenComplete((done, failure) -> sampling = false);
-        }
-    }
-
-    /** A step of the round; one that fails ends the round, so that the next tick starts one. */
-    private <T> Consumer<T> inRound(Consumer<T> step) {
-        return value -> {
-            try {
-                step.accept(value);
-            } catch (RuntimeException e) {
-                rounding = false;
-                throw e;
-            }
-        };
-    }
-
-    /** Whether the master runs: workers deployed without it would find no master to join. */
-    private boolean masterServes() {
-        return entities.master().filter(Entity::running).isPresent();
     }
 
     /**

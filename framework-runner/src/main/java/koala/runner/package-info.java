@@ -25,7 +25,7 @@
  * grid's arbitration and gives back what it asks; {@code Lifecycle} is the instance's states as a
  * transition table. {@code SiteSettings} re-reads the site's provisioning defaults so an admin's edit
  * reaches a running instance; {@code Events} keeps the decisions with their reasons;
- * {@code SchedulerSilence} gives up when the scheduler is gone for good; {@code InstanceSecrets}
+ * {@code Ticks} runs the round of each tick; {@code SchedulerSilence} gives up when the scheduler is gone for good; {@code InstanceSecrets}
  * holds the token and the nodes' keys, checked by the API off the loop. The runner's state is durable
  * ({@code RunnerState} in a {@code StateFile}, written after each piece of work that changed it): a
  * runner started again with {@code --adopt} takes the instance over on the same address and token,
