@@ -3,6 +3,7 @@ package koala.runner;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,8 +18,10 @@ import koala.provisioning.WorkerLayer;
 
 /**
  * The runner's book of its instance's entities, by node. A worker is busy while its CPU use is
- * at least {@link WorkerReport#isBusy its CPU threshold}, until its framework reports its activity itself. Not thread-safe: the runner calls it
- * under its own lock. Time is always a parameter.
+ * at least {@link WorkerReport#isBusy its CPU threshold}, until its framework reports its activity itself.
+ * It counts the changes to which nodes it holds ({@link #mark()}): a look at the scheduler's allocation
+ * asked before a node came or went says nothing about that node. Not thread-safe: it lives on the
+ * runner's loop. Time is always a parameter.
  */
 final class Entities {
     static final String MASTER = "master";
@@ -28,11 +31,15 @@ final class Entities {
     private final Map<String, Entity> byNode = new LinkedHashMap<>();
     /** Workers whose framework reports their activity: for them CPU use no longer decides busy or idle. */
     private final Set<String> frameworkReported = new HashSet<>();
+    /** Changes to which nodes the book holds (or the runner gives back), so far; and the latest of each node. */
+    private long changes;
+    private final Map<String, Long> changedAt = new HashMap<>();
 
     /** Nodes asked for; a new orchestrator node may already have orchestrators sent to it. */
     void starting(List<String> nodes, String role, Instant at, int orchestrators) {
         for (String node : nodes) {
             byNode.put(node, Entity.starting(node, role, at, orchestrators));
+            touched(node);
         }
     }
 
@@ -58,7 +65,30 @@ final class Entities {
 
     Optional<Entity> remove(String node) {
         frameworkReported.remove(node);
-        return Optional.ofNullable(byNode.remove(node));
+        Optional<Entity> gone = Optional.ofNullable(byNode.remove(node));
+        gone.ifPresent(e -> touched(node));
+        return gone;
+    }
+
+    /** The changes so far: what a look at the allocation asked now is judged against. */
+    long mark() {
+        return changes;
+    }
+
+    /** Whether {@code node} came, went or was given back after {@code mark}. */
+    boolean changedSince(String node, long mark) {
+        Long at = changedAt.get(node);
+        return at != null && at > mark;
+    }
+
+    /** {@code node} changed hands now (the scheduler took it back, say) though the book itself did not change. */
+    void touched(String node) {
+        changedAt.put(node, ++changes);
+    }
+
+    /** Forgets the changes up to {@code mark}: no look at the allocation asked before it is still to be judged. */
+    void settledUpTo(long mark) {
+        changedAt.values().removeIf(at -> at <= mark);
     }
 
     /** Running entities that missed two heartbeats: silent for twice the period their launcher was told. */

@@ -2,15 +2,21 @@ package koala.runner;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
-import koala.common.http.ApiException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Supplier;
 import koala.common.api.GrowResult;
 import koala.common.failure.Conflict;
 import koala.common.failure.Unavailable;
+import koala.common.http.ApiException;
 import koala.common.runner.RunnerMessages;
 import koala.common.runner.RunnerMessages.OrchestratorPlace;
 import koala.common.runner.RunnerMessages.Refusal;
@@ -18,31 +24,38 @@ import koala.common.runner.RunnerMessages.ShrinkResult;
 import koala.provisioning.GrowOverhead;
 import koala.provisioning.OrchestratorDecision;
 import koala.provisioning.OrchestratorPolicy;
+import koala.provisioning.PolicyKind;
 import koala.provisioning.WorkerDecision;
 import koala.provisioning.WorkerLayer;
 import koala.provisioning.WorkerPolicy;
 
 /**
  * Resizing: carries out what the provisioning policies decide — on the framework's grow, shrink
- * and orchestrator requests, and on each sample tick — by asking the scheduler for nodes and
- * giving them back. The decisions themselves are the {@code provisioning} module's. Called under
- * the runner's lock.
+ * and orchestrator requests, and on each sample — by asking for nodes ({@link Grows}) and giving
+ * them back ({@link Releases}). The decisions themselves are the {@code provisioning} module's.
+ *
+ * <p>A decision that may grow is a <em>step</em>: it is taken only once the grows of the steps before
+ * it have their answers, so that it counts their nodes (F_max, the starting workers, the orchestrator
+ * layer) as a decision under one lock did. Only the request whose step waits is held up; a shrink or
+ * a release is decided at once (it concerns running nodes, which no grow in flight changes). Lives on
+ * the runner's loop.
  */
 final class Resizer {
     private final Entities entities;
-    private final Schedd schedd;
+    private final Grows grows;
+    private final Releases releases;
+    private final SchedulerCalls calls;
     private final Deployd deployd;
     private final Events events;
     private final GrowOverhead growOverhead;
+    private final InstantSource clock;
+    private final Lifecycle lifecycle;
     private WorkerPolicy workers;
     /** On a grid shared by arbitration a grow is not capped by the free nodes: the arbiter may take back for it. */
     private boolean arbitrated;
     private OrchestratorPolicy orchestrators;
     private String home = "";
     private WorkerDecision.Kind lastKeep;
-    /** Kept durably before a grow is asked of the scheduler, so that a runner started again asks again under its id. */
-    private Runnable persist = () -> { };
-    private RunnerState.InFlight inFlight;
     /** The framework's latest grows by its request id: one it repeats (its runner restarted under it) is answered again. */
     private final Map<String, RunnerState.Answer> answered = new LinkedHashMap<>() {
         @Override
@@ -51,13 +64,22 @@ final class Resizer {
         }
     };
     private static final int ANSWERS_KEPT = 16;
+    /** The framework's grows not answered yet, by request id: one repeated meanwhile waits for the same answer. */
+    private final Map<String, CompletableFuture<RunnerMessages.GrowResult>> asking = new HashMap<>();
+    private final Deque<Runnable> steps = new ArrayDeque<>();
+    private boolean stepping;
 
-    Resizer(Entities entities, Schedd schedd, Deployd deployd, Events events, GrowOverhead growOverhead) {
+    Resizer(Entities entities, Grows grows, Releases releases, SchedulerCalls calls, Deployd deployd, Events events,
+            GrowOverhead growOverhead, InstantSource clock, Lifecycle lifecycle) {
         this.entities = entities;
-        this.schedd = schedd;
+        this.grows = grows;
+        this.releases = releases;
+        this.calls = calls;
         this.deployd = deployd;
         this.events = events;
         this.growOverhead = growOverhead;
+        this.clock = clock;
+        this.lifecycle = lifecycle;
     }
 
     void policies(WorkerPolicy worker, OrchestratorPolicy orchestrator) {
@@ -83,70 +105,130 @@ final class Resizer {
         return workers.settings().idleTime(growOverhead.estimate(home));
     }
 
-    /** Called before a grow is asked of the scheduler and whenever the durable state must be written now. */
-    void persistWith(Runnable write) {
-        this.persist = write;
-    }
-
     /**
      * The framework's grow. With a {@code requestId} it has used before, the earlier answer again
-     * and no more nodes: the framework repeats a grow whose answer a runner's death cut off.
+     * and no more nodes: the framework repeats a grow whose answer a runner's death cut off, or one
+     * it stopped waiting for (then it waits for the same answer).
      */
-    RunnerMessages.GrowResult grow(int requested, String requestId, Instant now) {
+    CompletableFuture<RunnerMessages.GrowResult> grow(int requested, String requestId) {
         RunnerState.Answer earlier = requestId == null ? null : answered.get(requestId);
         if (earlier != null) {
-            return new RunnerMessages.GrowResult(earlier.requested(), earlier.granted(), earlier.nodes(), earlier.reason());
+            return CompletableFuture.completedFuture(new RunnerMessages.GrowResult(earlier.requested(),
+                    earlier.granted(), earlier.nodes(), earlier.reason()));
         }
-        RunnerMessages.GrowResult result = decideGrow(requested, requestId, now);
-        if (requestId != null) {
-            answered.put(requestId, new RunnerState.Answer(requested, result.granted(), result.nodes(), result.reason()));
+        CompletableFuture<RunnerMessages.GrowResult> same = requestId == null ? null : asking.get(requestId);
+        if (same != null) {
+            return same;
         }
-        return result;
+        CompletableFuture<RunnerMessages.GrowResult> answer = step(() -> decideGrow(requested, requestId));
+        if (requestId != null && !answer.isDone()) {
+            asking.put(requestId, answer);
+        }
+        return answer.whenComplete((result, failure) -> {
+            if (requestId != null) {
+                asking.remove(requestId);
+                if (result != null) {
+                    answered.put(requestId, new RunnerState.Answer(requested, result.granted(), result.nodes(),
+                            result.reason()));
+                }
+            }
+        });
     }
 
-    private RunnerMessages.GrowResult decideGrow(int requested, String requestId, Instant now) {
-        WorkerDecision decision = workers.onGrowRequest(layer(true), requested);
-        if (decision instanceof WorkerDecision.Grow g) {
-            GrowResult result = deploy(Entities.WORKER, g.workers(), "grow request: " + g.reason(), now, 0, requestId,
-                    requested);
-            String reason = g.workers() < requested ? g.reason() : null;
-            if (result.reason() != null) {
-                reason = (reason == null ? "" : reason + "; ") + result.reason();
+    private CompletableFuture<RunnerMessages.GrowResult> decideGrow(int requested, String requestId) {
+        return gridIdle(true).thenCompose(idle -> {
+            Instant now = clock.instant();
+            WorkerDecision decision = workers.onGrowRequest(layer(idle), requested);
+            if (decision instanceof WorkerDecision.Grow g) {
+                return grows.ask(Entities.WORKER, g.workers(), "grow request: " + g.reason(), now, 0, requestId,
+                        requested).thenApply(result -> {
+                            String reason = g.workers() < requested ? g.reason() : null;
+                            if (result.reason() != null) {
+                                reason = (reason == null ? "" : reason + "; ") + result.reason();
+                            }
+                            return new RunnerMessages.GrowResult(requested, result.granted(), result.nodes(), reason);
+                        });
             }
-            return new RunnerMessages.GrowResult(requested, result.granted(), result.nodes(), reason);
-        }
-        events.add(now, EventKind.GROW_REFUSED, "grow request for " + requested + " refused: " + decision.reason(),
-                Map.of("count", requested, "decision", decision.kind().name()));
-        return new RunnerMessages.GrowResult(requested, 0, List.of(), decision.reason());
+            events.add(now, EventKind.GROW_REFUSED, "grow request for " + requested + " refused: " + decision.reason(),
+                    Map.of("count", requested, "decision", decision.kind().name()));
+            return CompletableFuture.completedFuture(new RunnerMessages.GrowResult(requested, 0, List.of(),
+                    decision.reason()));
+        });
     }
 
     ShrinkResult shrink(List<String> nodes, Instant now) {
         for (String node : nodes) {
             if (entities.get(node).filter(e -> e.is(Entities.WORKER)).isEmpty()) {
-                throw new Conflict("node " + node + " is not a worker of instance " + schedd.instance(),
+                throw new Conflict("node " + node + " is not a worker of instance " + calls.instance(),
                         "nodes");
             }
         }
-        return apply(workers.onShrinkRequest(layer(false), nodes, now), now);
+        return apply(workers.onShrinkRequest(layer(-1), nodes, now), now);
     }
 
     ShrinkResult shrinkIdle(Instant now) {
-        return apply(workers.onIdleReleaseRequest(layer(false), now), now);
+        return apply(workers.onIdleReleaseRequest(layer(-1), now), now);
     }
 
-    /** A sample period has passed: the worker policy and the orchestrator layer's idle rule. */
-    void sample(Instant now) {
-        WorkerDecision decision = workers.onSample(layer(workers.kind().growsOnSample()), now);
-        if (decision instanceof WorkerDecision.Grow g) {
-            deploy(Entities.WORKER, g.workers(), g.reason(), now, 0);
-        } else if (decision instanceof WorkerDecision.Release) {
-            apply(decision, now);
+    /**
+     * A sample period has passed: the worker policy and the orchestrator layer's idle rule, then the
+     * floors ({@link #keepFloors}); a step, so taken once the grows before it are answered.
+     */
+    CompletableFuture<Void> sample(GridShare share) {
+        return step(() -> gridIdle(workers.kind().growsOnSample()).thenCompose(idle -> {
+            Instant now = clock.instant();
+            WorkerDecision decision = workers.onSample(layer(idle), now);
+            CompletableFuture<?> grown = CompletableFuture.completedFuture(null);
+            if (decision instanceof WorkerDecision.Grow g) {
+                grown = grows.ask(Entities.WORKER, g.workers(), g.reason(), now, 0, null, g.workers());
+            } else if (decision instanceof WorkerDecision.Release) {
+                apply(decision, now);
+            }
+            keeping(decision, now);
+            OrchestratorDecision idleNodes = orchestrators.releaseIdle(entities.orchestratorLayer(
+                    growOverhead.estimate(home)), now);
+            if (idleNodes instanceof OrchestratorDecision.Release r) {
+                release(r.nodes(), r.reason(), now);
+            }
+            return settled(grown).thenCompose(x -> keepFloors(share));
+        }));
+    }
+
+    /**
+     * Static and Proactive never run below their initial workers (see PolicyKind); an instance always
+     * has an orchestrator node. Workers the grid's arbitration took back are asked for again one at a
+     * time, only when all workers are busy (docs/sharing.md).
+     */
+    private CompletableFuture<Void> keepFloors(GridShare share) {
+        Instant now = clock.instant();
+        PolicyKind kind = workers.kind();
+        int initial = deployd.initial(Entities.WORKER);
+        int missing = initial - entities.role(Entities.WORKER).size();
+        int taken = share.floorTaken(missing);
+        List<CompletableFuture<?>> asked = new ArrayList<>();
+        String keeps = kind.name().toLowerCase() + " keeps its " + initial + " initial workers: ";
+        if (taken > 0 && kind.keepsInitialWorkers() && allWorkersBusy()) {
+            asked.add(grows.ask(Entities.WORKER, 1, keeps + "all busy, one of the " + taken + " taken back asked for "
+                    + "again", now, 0, null, 1).thenAccept(result -> {
+                        if (result.granted() > 0) {
+                            share.askedAgain();
+                        }
+                    }));
         }
-        keeping(decision, now);
-        OrchestratorDecision idle = orchestrators.releaseIdle(entities.orchestratorLayer(growOverhead.estimate(home)), now);
-        if (idle instanceof OrchestratorDecision.Release r) {
-            release(r.nodes(), r.reason(), now);
+        // the one asked for again, if granted, is one fewer taken and one fewer missing: what is left to ask is the same
+        int left = missing - taken;
+        if (left > 0 && kind.keepsInitialWorkers()) {
+            asked.add(grows.ask(Entities.WORKER, left, keeps + left + " missing", now, 0, null, left));
         }
+        if (entities.role(Entities.ORCHESTRATOR).isEmpty()) {
+            asked.add(grows.ask(Entities.ORCHESTRATOR, 1, "an instance keeps one orchestrator node", now, 0, null, 1));
+        }
+        return CompletableFuture.allOf(asked.stream().map(Resizer::settled).toArray(CompletableFuture[]::new));
+    }
+
+    /** No worker idle by the runner's samples and none starting: an arriving application would find none free. */
+    private boolean allWorkersBusy() {
+        return entities.role(Entities.WORKER).stream().allMatch(e -> e.running() && e.idleSince() == null);
     }
 
     /**
@@ -161,25 +243,31 @@ final class Resizer {
         lastKeep = kind;
     }
 
-    OrchestratorPlace placeOrchestrator(Instant now) {
-        OrchestratorDecision decision = orchestrators.place(entities.orchestratorLayer(growOverhead.estimate(home)));
-        if (decision instanceof OrchestratorDecision.UseNode use) {
-            Entity node = entities.get(use.node()).orElseThrow();
-            entities.put(node.hosting(node.orchestrators() + 1, now));
-            events.add(now, EventKind.ORCHESTRATOR, "orchestrator on " + use.node() + ": " + use.reason(),
-                    Map.of("node", use.node()));
-            return new OrchestratorPlace(use.node(), false, use.reason());
-        }
-        GrowResult result = deploy(Entities.ORCHESTRATOR, 1, decision.reason(), now, 1);
-        if (result.granted() == 0) {
-            throw new Unavailable("no orchestrator node: " + decision.reason() + ", but " + result.reason());
-        }
-        return new OrchestratorPlace(result.nodes().get(0), true, decision.reason());
+    /** Where the framework's new orchestrator goes: a node that has room, or a new one (a step: it may grow). */
+    CompletableFuture<OrchestratorPlace> placeOrchestrator() {
+        return step(() -> {
+            Instant now = clock.instant();
+            OrchestratorDecision decision = orchestrators.place(entities.orchestratorLayer(
+                    growOverhead.estimate(home)));
+            if (decision instanceof OrchestratorDecision.UseNode use) {
+                Entity node = entities.get(use.node()).orElseThrow();
+                entities.put(node.hosting(node.orchestrators() + 1, now));
+                events.add(now, EventKind.ORCHESTRATOR, "orchestrator on " + use.node() + ": " + use.reason(),
+                        Map.of("node", use.node()));
+                return CompletableFuture.completedFuture(new OrchestratorPlace(use.node(), false, use.reason()));
+            }
+            return grows.ask(Entities.ORCHESTRATOR, 1, decision.reason(), now, 1, null, 1).thenApply(result -> {
+                if (result.granted() == 0) {
+                    throw new Unavailable("no orchestrator node: " + decision.reason() + ", but " + result.reason());
+                }
+                return new OrchestratorPlace(result.nodes().get(0), true, decision.reason());
+            });
+        });
     }
 
     OrchestratorPlace orchestratorDone(String node, Instant now) {
         Entity e = entities.get(node).filter(n -> n.is(Entities.ORCHESTRATOR)).orElseThrow(() -> new Conflict(
-                "node " + node + " is not an orchestrator node of instance " + schedd.instance(), "node"));
+                "node " + node + " is not an orchestrator node of instance " + calls.instance(), "node"));
         if (e.orchestrators() == 0) {
             throw new Conflict("orchestrator node " + node + " hosts no orchestrator", "node");
         }
@@ -187,47 +275,9 @@ final class Resizer {
         return new OrchestratorPlace(node, false, node + " hosts " + (e.orchestrators() - 1) + " orchestrators");
     }
 
-    /** Asks the scheduler for {@code count} nodes of {@code role}; they start as STARTING entities. */
-    GrowResult deploy(String role, int count, String reason, Instant now, int orchestratorsEach) {
-        return deploy(role, count, reason, now, orchestratorsEach, null, count);
-    }
-
-    /**
-     * As {@link #deploy(String, int, String, Instant, int)}, for the framework's request
-     * {@code rpcRequest} (null for the runner's own). The grow is kept durably as in flight, under
-     * an id of its own, until the scheduler has answered.
-     */
-    private GrowResult deploy(String role, int count, String reason, Instant now, int orchestratorsEach,
-                              String rpcRequest, int requested) {
-        inFlight = new RunnerState.InFlight(UUID.randomUUID().toString(), role, count, reason, now, orchestratorsEach,
-                rpcRequest, requested);
-        persist.run();
-        GrowResult result;
-        try {
-            result = schedd.grow(deployd.request(role, count, reason).withRequestId(inFlight.requestId()));
-        } finally {
-            inFlight = null;
-        }
-        granted(result, role, reason, now, orchestratorsEach);
-        return result;
-    }
-
-    private void granted(GrowResult result, String role, String reason, Instant now, int orchestratorsEach) {
-        entities.starting(result.nodes().stream().filter(n -> entities.get(n).isEmpty()).toList(), role, now,
-                orchestratorsEach);
-        if (result.granted() == 0) {
-            events.add(now, EventKind.NO_NODE, "no " + role + " node: " + result.reason() + " (" + reason + ")",
-                    Map.of("role", role, "count", result.requested()));
-        } else {
-            events.add(now, EventKind.GROW, "grow " + result.granted() + " " + role + (result.granted() == 1 ? "" : "s")
-                    + " " + result.nodes() + ": " + reason + (result.reason() == null ? "" : "; " + result.reason()),
-                    Map.of("role", role, "count", result.granted(), "nodes", result.nodes()));
-        }
-    }
-
-    /** The grow in flight, if any: what the durable state keeps of it. */
-    RunnerState.InFlight inFlight() {
-        return inFlight;
+    /** The runner's own grow of {@code count} nodes of {@code role} (a step); they start as STARTING entities. */
+    CompletableFuture<GrowResult> deploy(String role, int count, String reason) {
+        return step(() -> grows.ask(role, count, reason, clock.instant(), 0, null, count));
     }
 
     Map<String, RunnerState.Answer> answered() {
@@ -235,35 +285,33 @@ final class Resizer {
     }
 
     /**
-     * A runner started again takes back its predecessor's grow in flight: it asks the scheduler again
-     * under the same id, which gives the first grant's nodes if the first request arrived, and grows
-     * (or refuses) now if it did not. The framework's request it was for gets that answer.
+     * A runner started again takes back its predecessor's answers and its grow in flight, asked
+     * again under the same id ({@link Grows#resume}); the framework's request it was for gets that answer.
      */
-    void resume(RunnerState.InFlight grow, Map<String, RunnerState.Answer> earlier, Instant now) {
+    void resume(RunnerState.InFlight grow, Map<String, RunnerState.Answer> earlier) {
         answered.putAll(earlier);
         if (grow == null) {
             return;
         }
-        GrowResult result;
-        try {
-            result = schedd.grow(deployd.request(grow.role(), grow.nodes(), grow.reason())
-                    .withRequestId(grow.requestId()));
-        } catch (ApiException e) {
-            events.add(now, "the grow in flight when the runner before this one died (" + grow.nodes() + " "
-                    + grow.role() + ") is refused: " + e.getMessage());
-            result = new GrowResult(schedd.instance(), grow.nodes(), 0, List.of(), e.getMessage());
+        CompletableFuture<GrowResult> result = step(() -> grows.resume(grow));
+        if (grow.rpcRequest() == null) {
+            return;
         }
-        granted(result, grow.role(), "in flight when the runner before this one died: " + grow.reason(), grow.at(),
-                grow.orchestratorsEach());
-        if (grow.rpcRequest() != null) {
-            answered.put(grow.rpcRequest(), new RunnerState.Answer(grow.requested(), result.granted(), result.nodes(),
-                    result.reason()));
+        CompletableFuture<RunnerMessages.GrowResult> answer = result.thenApply(r -> new RunnerMessages.GrowResult(
+                grow.requested(), r.granted(), r.nodes(), r.reason()));
+        if (!answer.isDone()) {
+            asking.put(grow.rpcRequest(), answer);
         }
+        answer.thenAccept(r -> {
+            asking.remove(grow.rpcRequest());
+            answered.put(grow.rpcRequest(), new RunnerState.Answer(r.requested(), r.granted(), r.nodes(), r.reason()));
+        });
     }
 
+    /** Gives {@code nodes} back now: the book forgets them, the scheduler is told off the loop. */
     void release(List<String> nodes, String reason, Instant now) {
-        schedd.release(nodes, reason);
         nodes.forEach(entities::remove);
+        releases.giveBack(nodes, reason);
         events.add(now, EventKind.RELEASE, "release " + nodes + ": " + reason, Map.of("nodes", nodes));
     }
 
@@ -279,7 +327,73 @@ final class Resizer {
         return new ShrinkResult(List.of(), refused, decision.reason());
     }
 
-    private WorkerLayer layer(boolean withGrid) {
-        return entities.workerLayer(withGrid && !arbitrated ? schedd.idleNodes() : -1, growOverhead.estimate(home));
+    private WorkerLayer layer(int gridFreeNodes) {
+        return entities.workerLayer(gridFreeNodes, growOverhead.estimate(home));
+    }
+
+    /** The grid's idle nodes when {@code withGrid} and the grid is not shared by arbitration; -1 otherwise. */
+    private CompletableFuture<Integer> gridIdle(boolean withGrid) {
+        if (!withGrid || arbitrated) {
+            return CompletableFuture.completedFuture(-1);
+        }
+        CompletableFuture<Integer> idle = new CompletableFuture<>();
+        calls.ask(Schedd::idleNodes, outcome -> {
+            if (outcome.answered()) {
+                idle.complete(outcome.value());
+            } else {
+                idle.completeExceptionally(outcome.failure());
+            }
+        });
+        return idle;
+    }
+
+    /**
+     * Takes {@code decision} once the steps before it are done; what it returns completes when its
+     * grows have their answers. A step taken after the instance ended is refused, as a resize then is.
+     */
+    private <T> CompletableFuture<T> step(Supplier<CompletableFuture<T>> decision) {
+        CompletableFuture<T> done = new CompletableFuture<>();
+        steps.addLast(() -> {
+            CompletableFuture<T> taken;
+            if (lifecycle.ended()) {
+                taken = CompletableFuture.failedFuture(new ApiException(409, "instance is " + lifecycle.state()
+                        + "; it can be resized while RUNNING"));
+            } else {
+                try {
+                    taken = decision.get();
+                } catch (RuntimeException e) {
+                    taken = CompletableFuture.failedFuture(e);
+                }
+            }
+            taken.whenComplete((value, failure) -> {
+                if (failure == null) {
+                    done.complete(value);
+                } else {
+                    done.completeExceptionally(unwrap(failure));
+                }
+                nextStep();
+            });
+        });
+        if (!stepping) {
+            nextStep();
+        }
+        return done;
+    }
+
+    private void nextStep() {
+        Runnable next = steps.pollFirst();
+        stepping = next != null;
+        if (next != null) {
+            next.run();
+        }
+    }
+
+    /** Completes when {@code future} does, whether or not it failed (a failed grow has told its event). */
+    private static CompletableFuture<Void> settled(CompletableFuture<?> future) {
+        return future.handle((r, e) -> null);
+    }
+
+    static Throwable unwrap(Throwable failure) {
+        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
     }
 }

@@ -26,6 +26,13 @@ import koala.common.runner.RunnerMessages.Shrink;
  * node's key, presents that key ({@code X-Koala-Node-Key}) instead, and its heartbeats' answers carry
  * the token in force (see {@link InstanceSecrets}). A malformed body is a 400 naming the field; a node
  * that is not the instance's a 409 (410 to a launcher). A refused call changes nothing.
+ *
+ * <p>It never locks the runner: each call is posted to the runner's loop and its answer waited for
+ * within a bound ({@link RunnerLoop}); a loop too busy to begin it in time answers 503 with nothing
+ * done. A grow (or an orchestrator needing a new node) waits for its grant, at most
+ * {@link FrameworkRunner#GROW_WAIT}, then 503: asked again under the same {@code requestId} it gets that
+ * grow's answer. Heartbeats, hellos and the status are answered meanwhile. The token and the nodes'
+ * keys are checked on the caller's thread ({@link InstanceSecrets}).
  */
 final class RunnerApi {
     /** The header a launcher proves its node with, once the node's first hello gave it the node's key. */
@@ -44,10 +51,9 @@ final class RunnerApi {
     void routes(JsonHttpServer server) {
         server.route("POST", "/grow", r -> authorized(r, () -> grow(r.body(Grow.class))))
                 .route("POST", "/shrink", r -> authorized(r, () -> shrink(r.body(Shrink.class))))
-                .route("POST", "/orchestrators", r -> authorized(r, () -> resize(() ->
-                        runner.resizer().placeOrchestrator(clock.instant()))))
-                .route("POST", "/orchestrators/{node}/done", r -> authorized(r, () -> resize(() ->
-                        runner.resizer().orchestratorDone(r.param("node"), clock.instant()))))
+                .route("POST", "/orchestrators", r -> authorized(r, runner::placeOrchestrator))
+                .route("POST", "/orchestrators/{node}/done", r -> authorized(r, () ->
+                        runner.orchestratorDone(r.param("node"))))
                 .route("POST", "/workers/{node}/activity", r -> authorized(r, () -> activity(r.param("node"),
                         r.body(Activity.class))))
                 .route("POST", "/figure", r -> authorized(r, () -> figure(r.body(koala.common.runner.RunnerMessages.Figure.class))))
@@ -74,7 +80,7 @@ final class RunnerApi {
             throw ApiException.badRequest("role", "'" + grow.role() + "': the framework grows workers; "
                     + "orchestrator nodes come through POST /orchestrators, the master is fixed");
         }
-        return resize(() -> runner.resizer().grow(grow.nodes(), grow.requestId(), clock.instant()));
+        return runner.grow(grow.nodes(), grow.requestId());
     }
 
     private Object activity(String node, Activity activity) {
@@ -95,8 +101,7 @@ final class RunnerApi {
             throw ApiException.badRequest("nodes", idle ? "give either nodes or idle, not both"
                     : "missing: name the workers to release, or send {\"idle\": true}");
         }
-        return resize(() -> idle ? runner.resizer().shrinkIdle(clock.instant())
-                : runner.resizer().shrink(nodes, clock.instant()));
+        return idle ? runner.shrinkIdle() : runner.shrink(nodes);
     }
 
     private Object figure(koala.common.runner.RunnerMessages.Figure figure) {
@@ -113,21 +118,7 @@ final class RunnerApi {
         if (shrink.nodes() == null || shrink.nodes().isEmpty()) {
             throw ApiException.badRequest("nodes", "missing: name the workers to give back");
         }
-        return resize(() -> runner.giveBack(shrink.nodes()));
-    }
-
-    /** A resize runs under the runner's lock, and only while the instance runs. */
-    private Object resize(Supplier<Object> call) {
-        synchronized (runner) {
-            if (runner.state() != FrameworkRunner.State.RUNNING) {
-                throw new ApiException(409, "instance is " + runner.state() + "; it can be resized while RUNNING");
-            }
-            try {
-                return call.get();
-            } finally {
-                runner.persist();
-            }
-        }
+        return runner.giveBack(shrink.nodes());
     }
 
     private Response authorized(Request request, Supplier<Object> call) {

@@ -11,9 +11,6 @@ import java.time.InstantSource;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import koala.common.api.SchedulerClient;
 import koala.common.grid.GridConfig;
 import koala.common.http.JsonHttpServer;
@@ -91,9 +88,9 @@ public final class RunnerMain {
         }
     }
 
-    /** A started runner: its instance id, RPC address, and the runner itself. */
-    public record Started(long instance, URI url, FrameworkRunner runner, JsonHttpServer server,
-                          ScheduledExecutorService ticks) implements AutoCloseable {
+    /** A started runner: its instance id, RPC address, and the runner itself (ticking on its loop). */
+    public record Started(long instance, URI url, FrameworkRunner runner, JsonHttpServer server)
+            implements AutoCloseable {
         /** The instance's token in force (the runner replaces it when a node is lost or a foreign node used it). */
         public String token() {
             return runner.token();
@@ -102,8 +99,8 @@ public final class RunnerMain {
         /** Stops serving without giving anything back, as a crash would. */
         @Override
         public void close() {
-            ticks.shutdownNow();
             server.close();
+            runner.close();
         }
     }
 
@@ -140,18 +137,24 @@ public final class RunnerMain {
         StateFile file = StateFile.of(setup.stateDir(), instance);
         runner.journal(book -> file.write(new RunnerState(instance, url.toString(), book.keys().token(),
                 ProcessHandle.current().pid(), launch, book)));
-        return new Started(instance, url, runner, server, ticks(runner, instance));
+        runner.start();
+        return new Started(instance, url, runner, server);
     }
 
-    /** The runner of {@code jdf}, with what {@code launch} keeps of its settings and secrets. */
+    /**
+     * The runner of {@code jdf}, with what {@code launch} keeps of its settings and secrets: on a loop
+     * thread of its own, calling the scheduler off it.
+     */
     private static FrameworkRunner runner(JobDescription jdf, RunnerState.Launch launch, URI url, String token,
                                           InstantSource clock) {
         Path grid = Path.of(launch.gridFile());
         int workers = jdf.components().stream().filter(c -> Entities.WORKER.equals(c.role()))
                 .mapToInt(c -> c.count()).sum();
         SiteSettings settings = new SiteSettings(grid, SettingsLayer.parse(jdf.framework()).withInitialWorkers(workers));
-        return new FrameworkRunner(clock, jdf, new Schedd(new SchedulerClient(URI.create(launch.scheduler()))
-                        .actingFor(launch.actingFor())),
+        RunnerLoop loop = RunnerLoop.threaded("runner-loop");
+        SchedulerCalls calls = SchedulerCalls.threaded(new HttpSchedd(new SchedulerClient(URI.create(
+                launch.scheduler())).actingFor(launch.actingFor())), loop);
+        return new FrameworkRunner(clock, jdf, loop, calls,
                 new Deployd(jdf, url.toString(), token, launch.deviceToken()), settings,
                 Duration.ofSeconds(launch.runnerGoneSeconds()),
                 GridConfig.load(grid).seconds("scheduler.nodeGiveUp", Duration.ofSeconds(300)));
@@ -179,7 +182,8 @@ public final class RunnerMain {
         server.start();
         runner.journal(book -> file.write(new RunnerState(kept.instance(), kept.url(), book.keys().token(),
                 ProcessHandle.current().pid(), launch, book)));
-        return new Started(kept.instance(), url, runner, server, ticks(runner, kept.instance()));
+        runner.start();
+        return new Started(kept.instance(), url, runner, server);
     }
 
     static int adopt(Path file) throws Exception {
@@ -212,16 +216,17 @@ public final class RunnerMain {
             URI url = URI.create("http://127.0.0.1:" + server.port());
             RunnerState.Launch launch = new RunnerState.Launch("http://127.0.0.1:1", "train.jdf", text,
                     gridFile.toString(), secret(), 120, 180, JavaCommand.currentJava().toString(), "", null);
-            FrameworkRunner runner = runner(jdf, launch, url, "train", InstantSource.system());
-            new RunnerApi(runner, InstantSource.system()).routes(server);
-            server.start();
-            StateFile file = StateFile.of(dir, 0);
-            runner.journal(book -> file.write(new RunnerState(0, url.toString(), "train", 0, launch, book)));
-            file.read();
-            new koala.common.runner.RunnerClient(url, "train").status();
-            koala.common.http.JsonHttpClient.shortLived(url, Duration.ofSeconds(5)).get("/health",
-                    koala.common.runner.RunnerMessages.Health.class);
-            LOG.info("training run done");
+            try (FrameworkRunner runner = runner(jdf, launch, url, "train", InstantSource.system())) {
+                new RunnerApi(runner, InstantSource.system()).routes(server);
+                server.start();
+                StateFile file = StateFile.of(dir, 0);
+                runner.journal(book -> file.write(new RunnerState(0, url.toString(), "train", 0, launch, book)));
+                file.read();
+                new koala.common.runner.RunnerClient(url, "train").status();
+                koala.common.http.JsonHttpClient.shortLived(url, Duration.ofSeconds(5)).get("/health",
+                        koala.common.runner.RunnerMessages.Health.class);
+                LOG.info("training run done");
+            }
         } finally {
             try (var files = Files.list(dir)) {
                 for (Path p : files.toList()) {
@@ -249,22 +254,6 @@ public final class RunnerMain {
             throw new IOException("cannot listen on " + address + " again: " + last[0].getMessage(), last[0]);
         }
         return bound[0];
-    }
-
-    private static ScheduledExecutorService ticks(FrameworkRunner runner, long instance) {
-        ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "runner-tick");
-            t.setDaemon(true);
-            return t;
-        });
-        ticks.scheduleWithFixedDelay(() -> {
-            try {
-                runner.tick();
-            } catch (RuntimeException e) {
-                LOG.warn("instance {}: tick failed, next one in 1 s: {}", instance, e.toString());
-            }
-        }, 1, 1, TimeUnit.SECONDS);
-        return ticks;
     }
 
     private static String secret() {

@@ -2,85 +2,56 @@ package koala.runner;
 
 import java.util.List;
 import java.util.Map;
-import koala.common.api.AllocationRequest;
-import koala.common.api.FrameworkRegistration;
+import java.util.Set;
+import java.util.function.LongFunction;
 import koala.common.api.GrowRequest;
 import koala.common.api.GrowResult;
 import koala.common.api.JobView;
-import koala.common.api.MasterAddress;
-import koala.common.api.ReleaseRequest;
-import koala.common.api.SchedulerClient;
-import koala.common.api.SiteStatus;
+import koala.common.api.ShareOrders;
+import koala.common.api.ShareReport;
 
 /**
  * The runner's side of the scheduler (the paper's Schedd): it opens the instance's allocation,
- * registers the instance with the FrameworkJobManager, and asks for and gives back its nodes.
+ * registers the instance with the FrameworkJobManager, and asks for and gives back its nodes. Every
+ * call blocks its caller until the scheduler answers or the call's time-out ends it (a refusal, an
+ * unreachable or silent scheduler: {@link koala.common.http.ApiException}), so the runner never calls
+ * it on its loop thread: {@link SchedulerCalls} makes the calls on threads of their own and hands
+ * the outcomes back to the loop. {@link HttpSchedd} is the scheduler's HTTP API; tests stand a fake
+ * in its place.
  */
-final class Schedd {
-    private final SchedulerClient scheduler;
-    private long allocation = -1;
-
-    Schedd(SchedulerClient scheduler) {
-        this.scheduler = scheduler;
-    }
-
+interface Schedd {
     /** Opens the allocation and registers the instance; its id is the allocation's. */
     long open(String name, String jdfFile, String jdf, String policy, Map<String, String> parameters, String runner,
-              java.util.function.LongFunction<String> stateFile) {
-        allocation = scheduler.allocate(new AllocationRequest(name)).id();
-        scheduler.register(new FrameworkRegistration(allocation, name, jdfFile, jdf, policy, parameters, runner,
-                stateFile.apply(allocation)));
-        return allocation;
-    }
+              LongFunction<String> stateFile);
 
     /** Takes over the allocation a runner before this one opened. */
-    void adopt(long id) {
-        allocation = id;
-    }
+    void adopt(long id);
 
-    long instance() {
-        return allocation;
-    }
+    /** The instance's id (its allocation's); -1 before {@link #open} or {@link #adopt}. */
+    long instance();
 
-    GrowResult grow(GrowRequest request) {
-        return scheduler.grow(allocation, request);
-    }
+    /** Asks for nodes; a request repeated under the same request id gets the first grant again. */
+    GrowResult grow(GrowRequest request);
 
-    void release(List<String> nodes, String reason) {
-        scheduler.release(allocation, new ReleaseRequest(nodes, reason));
-    }
+    void release(List<String> nodes, String reason);
 
-    void master(String node, String address) {
-        scheduler.master(allocation, new MasterAddress(node, address));
-    }
+    /** Points the FrameworkJobManager at the instance's master. */
+    void master(String node, String address);
 
     /** The allocation with the nodes it holds now (not every node it ever had, nor its history). */
-    JobView allocation() {
-        return scheduler.heldNow(allocation);
-    }
+    JobView allocation();
 
     /** The instance's workers' activity, for sharing the grid; what the grid's arbitration asks of it. */
-    koala.common.api.ShareOrders report(koala.common.api.ShareReport report) {
-        return scheduler.report(allocation, report);
-    }
+    ShareOrders report(ShareReport report);
 
     /** Idle nodes over the grid, as the scheduler's KIS sees them now. */
-    int idleNodes() {
-        return scheduler.sites().stream().mapToInt(SiteStatus::idle).sum();
-    }
+    int idleNodes();
 
     /** The sites whose agents the scheduler cannot reach now (a remote site's link down, say). */
-    java.util.Set<String> sitesDown() {
-        return scheduler.sites().stream().filter(s -> !"UP".equals(s.agent())).map(SiteStatus::site)
-                .collect(java.util.stream.Collectors.toSet());
-    }
+    Set<String> sitesDown();
 
-    void close() {
-        scheduler.closeAllocation(allocation);
-    }
+    void close();
 
     /** Ends the allocation as FAILED, with the cause. */
-    void fail(String reason) {
-        scheduler.failAllocation(allocation, reason);
-    }
+    void fail(String reason);
 }

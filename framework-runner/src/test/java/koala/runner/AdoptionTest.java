@@ -3,12 +3,7 @@ package koala.runner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,25 +11,15 @@ import java.util.List;
 import java.util.Map;
 import koala.common.api.GrowRequest;
 import koala.common.api.GrowResult;
-import koala.common.api.SchedulerClient;
-import koala.common.http.ApiException;
-import koala.common.http.JsonHttpServer;
-import koala.common.http.Response;
-import koala.common.jdf.ClusterCatalog;
-import koala.common.jdf.JdfParser;
-import koala.common.jdf.JobDescription;
 import koala.common.runner.RunnerMessages;
-import koala.provisioning.PolicyKind;
-import koala.provisioning.SettingsLayer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A runner started again takes its instance over from the book its predecessor kept, as worked
- * examples against a stand-in scheduler on loopback that grants grows by request id, as the real
- * one does: the grow in flight at the kill is granted once, or refused, never twice.
+ * examples against a fake scheduler that grants grows by request id, as the real one does: the
+ * grow in flight at the kill is granted once, or refused, never twice.
  */
 class AdoptionTest {
     private static final Instant T = Instant.parse("2026-11-25T10:00:00Z");
@@ -46,32 +31,24 @@ class AdoptionTest {
     @TempDir
     Path dir;
 
-    private JsonHttpServer scheduler;
-    /** The stand-in scheduler's grants by request id, and every grow it was asked for. */
+    private final FakeScheduler scheduler = new FakeScheduler();
+    /** The fake scheduler's grants by request id, and every grow it was asked for. */
     private final Map<String, GrowResult> granted = new HashMap<>();
-    private final List<GrowRequest> asked = new ArrayList<>();
+    private final List<GrowRequest> asked = scheduler.grows;
     private boolean ended;
     private int next = 3;
-    private Instant now = T.plusSeconds(100);
+    private final TestRunner.Clock clock = new TestRunner.Clock(T.plusSeconds(100));
 
     @BeforeEach
-    void standIn() throws IOException {
-        scheduler = new JsonHttpServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4);
-        scheduler.route("POST", "/allocations/{id}/grow", r -> grow(r.body(GrowRequest.class)));
-        scheduler.start();
+    void grants() {
+        scheduler.grants(this::grow);
     }
 
-    @AfterEach
-    void stop() {
-        scheduler.close();
-    }
-
-    private synchronized Response grow(GrowRequest request) {
-        asked.add(request);
+    private synchronized GrowResult grow(GrowRequest request) {
         if (ended) {
-            throw new ApiException(409, "allocation 7 is CANCELLED");
+            throw FakeScheduler.refused(409, "allocation 7 is CANCELLED");
         }
-        GrowResult result = granted.computeIfAbsent(request.requestId(), id -> {
+        return granted.computeIfAbsent(request.requestId(), id -> {
             List<String> nodes = new ArrayList<>();
             for (int i = 0; i < request.nodes(); i++) {
                 nodes.add("7." + next + "." + i);
@@ -79,7 +56,6 @@ class AdoptionTest {
             next++;
             return new GrowResult(7, request.nodes(), request.nodes(), nodes, null);
         });
-        return Response.ok(result);
     }
 
     @Test
@@ -99,10 +75,7 @@ class AdoptionTest {
                         org.assertj.core.groups.Tuple.tuple("7.2.0", "STARTING"),
                         org.assertj.core.groups.Tuple.tuple("7.2.1", "STARTING"));
         // the framework repeats the grow its broken answer was for: the same nodes, the scheduler not asked
-        RunnerMessages.GrowResult again;
-        synchronized (runner) {
-            again = runner.resizer().grow(2, "rpc-9", now);
-        }
+        RunnerMessages.GrowResult again = runner.grow(2, "rpc-9");
         assertThat(again.nodes()).containsExactly("7.2.0", "7.2.1");
         assertThat(asked).hasSize(1);
         assertThat(runner.status().events()).last().asString()
@@ -148,14 +121,9 @@ class AdoptionTest {
     }
 
     private FrameworkRunner runner() throws IOException {
-        Path grid = Files.writeString(dir.resolve("grid.properties"), "grid.sites = fs1\nsite.fs1.sge.cell = fs1\n");
-        JobDescription jdf = JdfParser.parse("adopt.jdf", JDF, new ClusterCatalog(Map.of("fs1", 8)),
-                PolicyKind.shortNames());
-        URI base = URI.create("http://127.0.0.1:" + scheduler.port());
-        return new FrameworkRunner(() -> now, jdf, new Schedd(new SchedulerClient(base)),
-                new Deployd(jdf, "http://127.0.0.1:1", "t0ken", "d3vice"),
-                new SiteSettings(grid, SettingsLayer.parse(jdf.framework())), Duration.ofSeconds(120),
-                Duration.ofSeconds(300));
+        Path grid = TestRunner.grid(dir, "grid.sites = fs1\nsite.fs1.sge.cell = fs1\n");
+        return TestRunner.direct(clock, TestRunner.jdf(JDF, Map.of("fs1", 8)), grid, scheduler,
+                new InstanceSecrets("t0ken"));
     }
 
     private static RunnerState.Book book(RunnerState.InFlight inFlight) {

@@ -3,37 +3,22 @@ package koala.runner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import koala.common.api.JobView;
-import koala.common.api.NodeView;
+import koala.common.api.GrowResult;
 import koala.common.api.ReleaseRequest;
-import koala.common.api.SchedulerClient;
 import koala.common.api.ShareOrders;
 import koala.common.api.ShareReport;
-import koala.common.http.JsonHttpServer;
-import koala.common.http.Response;
-import koala.common.jdf.ClusterCatalog;
-import koala.common.jdf.JdfParser;
-import koala.common.jdf.JobDescription;
 import koala.common.runner.RunnerMessages;
-import koala.provisioning.PolicyKind;
-import koala.provisioning.SettingsLayer;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A runner on a grid shared by arbitration, against a stand-in scheduler on loopback: it reports
+ * A runner on a grid shared by arbitration, against a fake scheduler on the test's clock: it reports
  * its workers each tick, offers the grid's ask to its framework and gives back no more than asked,
  * adopts a worker the arbiter granted it without asking, and keeps a Static floor only when needed.
  */
@@ -43,58 +28,26 @@ class SharedGridTest {
     @TempDir
     Path dir;
 
-    private JsonHttpServer scheduler;
-    private final List<ShareReport> reports = new ArrayList<>();
-    private final List<ReleaseRequest> released = new ArrayList<>();
+    private final FakeScheduler scheduler = new FakeScheduler();
+    private final List<ShareReport> reports = scheduler.reports;
+    private final List<ReleaseRequest> released = scheduler.released;
     private final List<String> grows = new ArrayList<>();
-    private List<NodeView> held = new ArrayList<>();
-    private ShareOrders orders = new ShareOrders("fair", 2, 2, "fair share 2", null, List.of());
-    private Instant now = T.plusSeconds(100);
+    private final TestRunner.Clock clock = new TestRunner.Clock(T.plusSeconds(100));
 
     @BeforeEach
-    void standIn() throws IOException {
-        scheduler = new JsonHttpServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4);
-        scheduler.route("GET", "/jobs/{id}", r -> Response.ok(allocation()))
-                .route("POST", "/allocations/{id}/share", r -> Response.ok(report(r.body(ShareReport.class))))
-                .route("POST", "/allocations/{id}/release", r -> Response.ok(release(r.body(ReleaseRequest.class))))
-                .route("POST", "/allocations/{id}/grow", r -> Response.ok(grow()));
-        scheduler.start();
-        held.add(node("7.0.0", "master"));
-        held.add(node("7.1.0", "orchestrator"));
-        held.add(node("7.2.0", "worker"));
-        held.add(node("7.2.1", "worker"));
+    void held() {
+        scheduler.hold(node("7.0.0", "master"), node("7.1.0", "orchestrator"), node("7.2.0", "worker"),
+                node("7.2.1", "worker"));
+        scheduler.answer(new ShareOrders("fair", 2, 2, "fair share 2", null, List.of()));
+        scheduler.grants(r -> {
+            String id = "7.6." + grows.size();
+            grows.add("grow 1");
+            return new GrowResult(7, 1, 1, List.of(id), null);
+        });
     }
 
-    @AfterEach
-    void stop() {
-        scheduler.close();
-    }
-
-    private synchronized JobView allocation() {
-        return new JobView(7, "share", "koala", "ALLOCATION", "RUNNING", "fcm", "high", 0, 0, null, T,
-                List.copyOf(held), List.of());
-    }
-
-    private synchronized ShareOrders report(ShareReport report) {
-        reports.add(report);
-        return orders;
-    }
-
-    private synchronized JobView release(ReleaseRequest request) {
-        released.add(request);
-        held.removeIf(n -> request.nodes().contains(n.id()));
-        return allocation();
-    }
-
-    private synchronized koala.common.api.GrowResult grow() {
-        String id = "7.6." + grows.size();
-        grows.add("grow 1");
-        held.add(node(id, "worker"));
-        return new koala.common.api.GrowResult(7, 1, 1, List.of(id), null);
-    }
-
-    private static NodeView node(String id, String role) {
-        return new NodeView(id, 0, 0, "fs1", "RUNNING", "1", "fs1-n1", null, role);
+    private static koala.common.api.NodeView node(String id, String role) {
+        return FakeScheduler.node(id, role, "fs1");
     }
 
     @Test
@@ -102,9 +55,9 @@ class SharedGridTest {
         FrameworkRunner runner = runner("ondemand");
         runner.adopt(7, book(), "test");
         runner.activity("7.2.0", false, T.plusSeconds(60));
-        runner.activity("7.2.1", true, now);
-        orders = new ShareOrders("fair", 2, 1, "fair share 1 of 4", new ShareOrders.GiveBack(1, T.plusSeconds(115),
-                "give back 1 worker for 9 by 10:01:55"), List.of());
+        runner.activity("7.2.1", true, clock.instant());
+        scheduler.answer(new ShareOrders("fair", 2, 1, "fair share 1 of 4", new ShareOrders.GiveBack(1,
+                T.plusSeconds(115), "give back 1 worker for 9 by 10:01:55"), List.of()));
 
         runner.tick();
 
@@ -128,7 +81,7 @@ class SharedGridTest {
     void aWorkerTheArbiterGrantedWithoutAnAskIsAdoptedAsStarting() throws Exception {
         FrameworkRunner runner = runner("ondemand");
         runner.adopt(7, book(), "test");
-        held.add(node("7.5.0", "worker"));
+        scheduler.hold(node("7.5.0", "worker"));
 
         runner.tick();
 
@@ -146,21 +99,21 @@ class SharedGridTest {
         FrameworkRunner runner = runner("static");
         runner.adopt(7, book(), "test");
         // the arbiter took one of the three initial workers (7.2.2) while it was idle
-        orders = new ShareOrders("fair", 2, 2, "fair share 2", null, List.of("7.2.2"));
+        scheduler.answer(new ShareOrders("fair", 2, 2, "fair share 2", null, List.of("7.2.2")));
         runner.activity("7.2.0", false, T.plusSeconds(60));
-        runner.activity("7.2.1", true, now);
+        runner.activity("7.2.1", true, clock.instant());
 
-        now = T.plusSeconds(111);
+        clock.set(T.plusSeconds(111));
         beat(runner);
         runner.tick();
         assertThat(grows).as("7.2.0 is idle: nothing asked").isEmpty();
 
-        runner.activity("7.2.0", true, now);
-        now = T.plusSeconds(122);
+        runner.activity("7.2.0", true, clock.instant());
+        clock.set(T.plusSeconds(122));
         beat(runner);
         runner.tick();
         assertThat(grows).containsExactly("grow 1");
-        now = T.plusSeconds(133);
+        clock.set(T.plusSeconds(133));
         beat(runner);
         runner.tick();
         assertThat(grows).as("back at its 3 initial workers").containsExactly("grow 1");
@@ -179,14 +132,9 @@ class SharedGridTest {
                 + "(samplePeriod = 10)(tIdle = 600) )"
                 + " ( &(role = orchestrator)(count = 1)(executable = /bin/sleep)(arguments = 100) )"
                 + " ( &(role = worker)(count = 3)(executable = /bin/sleep)(arguments = 100) )";
-        Path grid = Files.writeString(dir.resolve("grid.properties"), "grid.sites = fs1\nsite.fs1.sge.cell = fs1\n");
-        JobDescription jdf = JdfParser.parse("share.jdf", text, new ClusterCatalog(Map.of("fs1", 8)),
-                PolicyKind.shortNames());
-        URI base = URI.create("http://127.0.0.1:" + scheduler.port());
-        return new FrameworkRunner(() -> now, jdf, new Schedd(new SchedulerClient(base)),
-                new Deployd(jdf, "http://127.0.0.1:1", "t0ken", "d3vice"),
-                new SiteSettings(grid, SettingsLayer.parse(jdf.framework()).withInitialWorkers(3)),
-                Duration.ofSeconds(120), Duration.ofSeconds(300));
+        Path grid = TestRunner.grid(dir, "grid.sites = fs1\nsite.fs1.sge.cell = fs1\n");
+        return TestRunner.direct(clock, TestRunner.jdf(text, Map.of("fs1", 8)), grid, scheduler,
+                new InstanceSecrets("t0ken"));
     }
 
     /** Master, orchestrator node and two workers, all running; the last sample at 95 s. */

@@ -7,35 +7,21 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import koala.common.api.JobView;
-import koala.common.api.NodeView;
-import koala.common.api.ReleaseRequest;
-import koala.common.api.SchedulerClient;
-import koala.common.api.ShareOrders;
-import koala.common.api.SiteStatus;
 import koala.common.http.ApiException;
 import koala.common.http.JsonHttpClient;
 import koala.common.http.JsonHttpServer;
-import koala.common.http.Response;
-import koala.common.jdf.ClusterCatalog;
-import koala.common.jdf.JdfParser;
-import koala.common.jdf.JobDescription;
 import koala.common.runner.RunnerClient;
 import koala.common.runner.RunnerMessages.Heartbeat;
 import koala.common.runner.RunnerMessages.HeartbeatReply;
 import koala.common.runner.RunnerMessages.Hello;
 import koala.common.runner.RunnerMessages.Orders;
 import koala.common.runner.RunnerMessages.Status;
-import koala.provisioning.PolicyKind;
-import koala.provisioning.SettingsLayer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -43,8 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Instance 7 (token "t0"): its master on 7.0.0 and orchestrator node 7.1.0 run, worker 7.2.0 is being started. Fresh secrets
- * come from a list, in order: "k1", "k2", … Its runner's API on loopback; a stand-in scheduler
- * holds those three, and node 8.2.0 is another instance's.
+ * come from a list, in order: "k1", "k2", … Its runner's API on loopback, the runner on a loop thread
+ * of its own; a fake scheduler holds those three, and node 8.2.0 is another instance's.
  */
 class TokenRotationTest {
     private static final Instant T = Instant.parse("2026-11-26T10:00:00Z");
@@ -52,29 +38,19 @@ class TokenRotationTest {
     @TempDir
     Path dir;
 
-    private JsonHttpServer scheduler;
+    private final FakeScheduler scheduler = new FakeScheduler().site("fs1", "UP").hold(node("7.0.0", "master"),
+            node("7.1.0", "orchestrator"), node("7.2.0", "worker"));
+    private final TestRunner.Clock clock = new TestRunner.Clock(T);
     private JsonHttpServer api;
-    private final List<NodeView> held = new ArrayList<>(List.of(node("7.0.0", "master"),
-            node("7.1.0", "orchestrator"), node("7.2.0", "worker")));
-    private Instant now = T;
     private FrameworkRunner runner;
     private URI url;
 
     @BeforeEach
     void start() throws IOException {
-        scheduler = new JsonHttpServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4);
-        scheduler.route("GET", "/jobs/{id}", r -> Response.ok(allocation()))
-                .route("GET", "/sites", r -> Response.ok(List.of(new SiteStatus("fs1", 8, 6, 2, 0, 0, "UP", null, now))))
-                .route("POST", "/allocations/{id}/share", r -> Response.ok(new ShareOrders("fcfs", 2, null, null, null,
-                        List.of())))
-                .route("POST", "/allocations/{id}/release", r -> Response.ok(release(r.body(ReleaseRequest.class))))
-                .route("POST", "/allocations/{id}/grow", r -> Response.ok(new koala.common.api.GrowResult(7, 1, 0,
-                        List.of(), "grid full")));
-        scheduler.start();
         runner = runner();
         runner.adopt(7, book(), "test");
         api = new JsonHttpServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4);
-        new RunnerApi(runner, () -> now).routes(api);
+        new RunnerApi(runner, clock).routes(api);
         api.start();
         url = URI.create("http://127.0.0.1:" + api.port());
     }
@@ -82,7 +58,7 @@ class TokenRotationTest {
     @AfterEach
     void stop() {
         api.close();
-        scheduler.close();
+        runner.close();
     }
 
     @Test
@@ -138,10 +114,8 @@ class TokenRotationTest {
     @Test
     void aNodeLostWithoutItsEntitySeenEndingGetsTheTokenReplaced() {
         Orders orders = launcher("t0").post("/nodes/7.2.0/hello", hello(), Orders.class);
-        synchronized (this) {
-            held.removeIf(n -> n.id().equals("7.2.0")); // qdel'd: the scheduler no longer holds it
-        }
-        now = T.plusSeconds(10);
+        scheduler.drop("7.2.0"); // qdel'd: the scheduler no longer holds it
+        clock.set(T.plusSeconds(10));
         runner.tick();
 
         assertThat(runner.secrets().token()).isEqualTo("k2");
@@ -157,13 +131,14 @@ class TokenRotationTest {
         refused(() -> launcher("t0").post("/nodes/8.2.0/hello", hello(), Map.class), 410); // token "k2"
         RunnerState.Book kept = keptBook();
 
-        FrameworkRunner successor = runner();
-        successor.adopt(7, kept, "test");
+        try (FrameworkRunner successor = runner()) {
+            successor.adopt(7, kept, "test");
 
-        assertThat(successor.secrets().token()).isEqualTo("k2");
-        assertThat(successor.secrets().keyMatches("7.2.0", "k1")).isTrue();
-        assertThat(successor.secrets().known("t0")).as("kept for nodes granted before").isTrue();
-        assertThat(successor.secrets().current("t0")).isFalse();
+            assertThat(successor.secrets().token()).isEqualTo("k2");
+            assertThat(successor.secrets().keyMatches("7.2.0", "k1")).isTrue();
+            assertThat(successor.secrets().known("t0")).as("kept for nodes granted before").isTrue();
+            assertThat(successor.secrets().current("t0")).isFalse();
+        }
     }
 
     private RunnerState.Book keptBook() {
@@ -188,34 +163,21 @@ class TokenRotationTest {
         return new Hello("fs1", "fs1-n3", 41002, 4242);
     }
 
-    private synchronized JobView allocation() {
-        return new JobView(7, "rot", "alice", "ALLOCATION", "RUNNING", "fcm", "high", 0, 0, null, T,
-                List.copyOf(held), List.of());
+    private static koala.common.api.NodeView node(String id, String role) {
+        return FakeScheduler.node(id, role, "fs1");
     }
 
-    private synchronized JobView release(ReleaseRequest request) {
-        held.removeIf(n -> request.nodes().contains(n.id()));
-        return allocation();
-    }
-
-    private static NodeView node(String id, String role) {
-        return new NodeView(id, 0, 0, "fs1", "RUNNING", "1", "fs1-n1", null, role);
-    }
-
+    /** On a loop thread of its own; the fake scheduler answers at once, on that thread. */
     private FrameworkRunner runner() throws IOException {
         String text = "+( &(jobType = framework)(name = rot)(role = master)(count = 1)(executable = /bin/sleep)"
                 + "(arguments = 100)(provisioning = ondemand)(samplePeriod = 10) )"
                 + " ( &(role = orchestrator)(count = 1)(executable = /bin/sleep)(arguments = 100) )"
                 + " ( &(role = worker)(count = 1)(executable = /bin/sleep)(arguments = 100) )";
-        Path grid = Files.writeString(dir.resolve("grid.properties"), "grid.sites = fs1\nsite.fs1.sge.cell = fs1\n");
-        JobDescription jdf = JdfParser.parse("rot.jdf", text, new ClusterCatalog(Map.of("fs1", 8)),
-                PolicyKind.shortNames());
+        Path grid = TestRunner.grid(dir, "grid.sites = fs1\nsite.fs1.sge.cell = fs1\n");
         Iterator<String> fresh = List.of("k1", "k2", "k3", "k4").iterator();
         InstanceSecrets secrets = new InstanceSecrets("t0", List.of(), Map.of(), fresh::next);
-        return new FrameworkRunner(() -> now, jdf, new Schedd(new SchedulerClient(URI.create("http://127.0.0.1:"
-                + scheduler.port()))), new Deployd(jdf, "http://127.0.0.1:1", secrets, "d3vice"),
-                new SiteSettings(grid, SettingsLayer.parse(jdf.framework()).withInitialWorkers(1)),
-                Duration.ofSeconds(120), Duration.ofSeconds(300));
+        return TestRunner.on(clock, TestRunner.jdf(text, Map.of("fs1", 8)), grid, RunnerLoop.threaded("runner-loop"),
+                SchedulerCalls.direct(scheduler), secrets);
     }
 
     /** The master and orchestrator node running since 10:00:00, beating every 10 s; worker 7.2.0 asked for at 10:00:00. */

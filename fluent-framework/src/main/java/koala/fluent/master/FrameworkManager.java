@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import koala.common.event.EventLine;
 import koala.common.failure.Conflict;
 import koala.common.failure.InvalidField;
@@ -44,6 +45,13 @@ import koala.fluent.wire.FluentMessages.MetricsReport;
  * started on a journal takes over from its predecessor ({@link Recovery}): the same workers,
  * running applications, queue and waiting jobs. All state is guarded by this object's lock; time
  * comes from the injected clock.
+ *
+ * <p>The master never calls its runner under that lock: every call (a grow, a shrink, an
+ * orchestrator, the status, the workers' activity) goes through its {@link RunnerLine}, and what comes
+ * back is taken under the lock again, so that a slow runner (a grow waiting for its grant at the
+ * scheduler) holds up no client's job, status read or DeviceManager's report. Meanwhile the job whose
+ * grow is at the runner waits as it waits for its workers, and workers being given back are out of
+ * the placement until the runner has answered (those it keeps come back, idle from then).
  */
 public final class FrameworkManager {
     private record Arrival(JobIntake.Accepted job, CompletableFuture<JobReply> reply) {
@@ -53,7 +61,14 @@ public final class FrameworkManager {
     public record Submitted(String job, CompletableFuture<JobReply> reply) {
     }
 
+    /**
+     * The job at the head of the line and its grow: asked of the runner ({@code nodes} and {@code deadline}
+     * null until it answers), then granted and waiting for its workers until {@code deadline}.
+     */
     private record PendingGrow(Arrival arrival, Set<String> nodes, Instant deadline, String note) {
+        boolean granted() {
+            return nodes != null;
+        }
     }
 
     /** Entries after which the journal is compacted into one snapshot. */
@@ -62,7 +77,6 @@ public final class FrameworkManager {
     static final int KEEP_ENDED = 1000;
 
     private final InstantSource clock;
-    private final Runner runner;
     private final Devices devices;
     private final Duration growWait;
     private final FrameworkState state;
@@ -85,6 +99,10 @@ public final class FrameworkManager {
     private final Instant floor;
     private PendingGrow pending;
     private int jobs;
+    private final RunnerLine line;
+    /** Whether a release or a give-back is at the runner: its workers are out of the placement meanwhile. */
+    private boolean releasing;
+    private boolean givingBack;
 
     FrameworkManager(InstantSource clock, Runner runner, Devices devices, MasterEvents events,
                      Provisioning provisioning, Duration growWait) {
@@ -97,8 +115,17 @@ public final class FrameworkManager {
      */
     FrameworkManager(InstantSource clock, Runner runner, Devices devices, MasterEvents events,
                      Provisioning provisioning, Duration growWait, Journal journal) {
+        this(clock, runner, devices, events, provisioning, growWait, journal, Runnable::run);
+    }
+
+    /**
+     * As above, its calls to the runner made on {@code runnerCalls} (one thread: in the order asked),
+     * off the master's lock. The other constructors make them on the caller's thread: for worked examples.
+     */
+    FrameworkManager(InstantSource clock, Runner runner, Devices devices, MasterEvents events,
+                     Provisioning provisioning, Duration growWait, Journal journal, Executor runnerCalls) {
+        this.line = RunnerLine.on(runner, runnerCalls, this);
         this.clock = clock;
-        this.runner = runner;
         this.devices = devices;
         this.events = events;
         this.provisioning = provisioning;
@@ -175,13 +202,18 @@ public final class FrameworkManager {
         events.add(MasterEventKind.JOINED, "worker " + hello.node() + " joined (" + slots + " slots) at " + hello.url(),
                 Map.of("node", hello.node(), "slots", slots, "url", hello.url()));
         started.forEach(this::startFromQueue);
-        if (pending != null && urls.keySet().containsAll(pending.nodes())) {
+        joinedForGrow();
+        provisioning.reportActivity(line, state.workers());
+    }
+
+    /** The job waiting for its grow is placed once every worker granted for it has joined. */
+    private void joinedForGrow() {
+        if (pending != null && pending.granted() && urls.keySet().containsAll(pending.nodes())) {
             PendingGrow done = pending;
             pending = null;
             place(done.arrival(), done.note() + "; the new workers joined");
             takeArrivals();
         }
-        provisioning.reportActivity(state.workers());
     }
 
     /**
@@ -234,14 +266,18 @@ public final class FrameworkManager {
                     EventLine.fields("app", app, "node", done.node()));
             freed(entry);
         }
-        provisioning.reportActivity(state.workers());
+        provisioning.reportActivity(line, state.workers());
     }
 
-    /** Every second: a pending grow's deadline, releases of idle workers, and each sample period the metrics. */
+    /**
+     * Every second: a pending grow's deadline, what the grid's arbitration asks back, releases of
+     * idle workers, and each sample period the metrics. The runner is asked off the lock; its answers
+     * are taken as they come.
+     */
     public synchronized void tick() {
         takeArrivals(); // jobs a restarted master found waiting in its journal
         Instant now = now();
-        if (pending != null && !now.isBefore(pending.deadline())) {
+        if (pending != null && pending.granted() && !now.isBefore(pending.deadline())) {
             PendingGrow late = pending;
             pending = null;
             Set<String> missing = new HashSet<>(late.nodes());
@@ -250,22 +286,61 @@ public final class FrameworkManager {
                     + " s, placed with the workers there");
             takeArrivals();
         }
-        provisioning.giveBack(state).forEach(node -> {
-            state.removeWorker(node, now);
-            left(node);
-        });
-        if (pending == null) {
-            // while a job waits for its grow, the idle workers are the ones it counted on: none goes
-            provisioning.release(state, now).forEach(node -> {
-                state.removeWorker(node, now);
-                left(node);
+        if (!givingBack) {
+            givingBack = true;
+            Map<String, Integer> slots = new LinkedHashMap<>();
+            provisioning.giveBack(line, state, idle -> slots.putAll(leave(idle)), (offered, taken) -> {
+                givingBack = false;
+                settle(offered, taken, slots);
             });
         }
-        provisioning.sample(state, now, urls.keySet()).forEach(this::lost);
-        provisioning.reportActivity(state.workers());
-        if (journal.sinceCompaction() >= COMPACT_AFTER) {
+        if (pending == null && !releasing) {
+            // while a job waits for its grow, the idle workers are the ones it counted on: none goes
+            ResizeRequest down = provisioning.releaseAsk(state, now);
+            if (down != null) {
+                Map<String, Integer> slots = leave(down.release());
+                releasing = true;
+                provisioning.release(line, down, released -> {
+                    releasing = false;
+                    settle(down.release(), released, slots);
+                });
+            }
+        }
+        provisioning.sample(line, state, now, this::now, () -> Set.copyOf(urls.keySet()),
+                lost -> lost.forEach(this::lost));
+        provisioning.reportActivity(line, state.workers());
+        if (journal.sinceCompaction() >= COMPACT_AFTER && !releasing && !givingBack) {
             journal.compact(snapshot());
         }
+    }
+
+    /**
+     * Idle workers about to be offered to the runner leave the placement now, so that no application
+     * is placed on a node the runner is giving back; returns each one's slots, to take back those it keeps.
+     */
+    private Map<String, Integer> leave(List<String> nodes) {
+        Map<String, Integer> slots = new LinkedHashMap<>();
+        Instant now = now();
+        for (String node : nodes) {
+            state.workers().stream().filter(w -> w.id().equals(node)).findFirst().ifPresent(w -> {
+                slots.put(node, w.slots());
+                state.removeWorker(node, now);
+            });
+        }
+        return slots;
+    }
+
+    /** The runner answered an offer of {@code offered}: those it {@code took} are gone, the others are workers again. */
+    private void settle(List<String> offered, List<String> took, Map<String, Integer> slots) {
+        Instant now = now();
+        for (String node : offered) {
+            if (took.contains(node)) {
+                left(node);
+            } else if (slots.containsKey(node) && urls.containsKey(node)) {
+                state.addWorker(node, slots.get(node), now).forEach(this::startFromQueue);
+            }
+        }
+        joinedForGrow();
     }
 
     private void left(String node) {
@@ -281,7 +356,8 @@ public final class FrameworkManager {
             waiting.add(arrived(pending.arrival()));
         }
         arrivals.forEach(a -> waiting.add(arrived(a)));
-        JournalEntry.GrowAsked grow = pending == null ? null : new JournalEntry.GrowAsked(now(),
+        // a grow the runner has not answered is not kept: the job waits, and a master started again asks anew
+        JournalEntry.GrowAsked grow = pending == null || !pending.granted() ? null : new JournalEntry.GrowAsked(now(),
                 pending.arrival().job().job().id(), List.copyOf(pending.nodes()), pending.note());
         return Recovery.snapshot(now(), state, book, urls, waiting, grow, jobs, growNotes, gone, KEEP_ENDED);
     }
@@ -308,16 +384,25 @@ public final class FrameworkManager {
                 place(next, up.reason());
                 continue;
             }
-            GrowResult grow = provisioning.grow(up.grow());
-            String note = "asked to grow " + up.grow() + ", granted " + grow.granted()
-                    + (grow.reason() == null ? "" : " (" + grow.reason() + ")");
-            if (grow.granted() == 0) {
-                place(next, note);
-            } else {
-                journal.append(new JournalEntry.GrowAsked(now(), next.job().job().id(), List.copyOf(grow.nodes()), note));
-                pending = new PendingGrow(next, Set.copyOf(grow.nodes()), now().plus(growWait), note);
-            }
+            pending = new PendingGrow(next, null, null, "asking the runner to grow " + up.grow());
+            provisioning.grow(line, up.grow(), grow -> granted(next, up.grow(), grow));
         }
+    }
+
+    /** The runner answered the grow asked for the job at the head of the line. */
+    private void granted(Arrival arrival, int asked, GrowResult grow) {
+        String note = "asked to grow " + asked + ", granted " + grow.granted()
+                + (grow.reason() == null ? "" : " (" + grow.reason() + ")");
+        if (grow.granted() == 0) {
+            pending = null;
+            place(arrival, note);
+        } else {
+            journal.append(new JournalEntry.GrowAsked(now(), arrival.job().job().id(), List.copyOf(grow.nodes()),
+                    note));
+            pending = new PendingGrow(arrival, Set.copyOf(grow.nodes()), now().plus(growWait), note);
+            joinedForGrow(); // its workers may have said hello before the runner's answer came
+        }
+        takeArrivals();
     }
 
     private void place(Arrival arrival, String growNote) {
@@ -341,16 +426,22 @@ public final class FrameworkManager {
         launch(started);
     }
 
-    /** Its orchestrator through the runner, then its components on their DeviceManagers. */
+    /**
+     * Its components on their DeviceManagers, and its orchestrator through the runner: recorded when
+     * the runner answers, or handed back at once if the application has ended by then.
+     */
     private void launch(AppOutcome placed) {
         String app = placed.app().id();
-        try {
-            String node = runner.orchestrator().node();
-            journal.append(new JournalEntry.Orchestrator(now(), app, node));
-            book.orchestrator(app, node);
-        } catch (ApiException e) {
-            events.add(app + " runs without an orchestrator: " + e.getMessage());
-        }
+        line.call(Runner::orchestrator, (place, e) -> {
+            if (e != null) {
+                events.add(app + " runs without an orchestrator: " + e.getMessage());
+            } else if (book.find(app).filter(a -> a.state() == AppBook.State.RUNNING).isPresent()) {
+                journal.append(new JournalEntry.Orchestrator(now(), app, place.node()));
+                book.orchestrator(app, place.node());
+            } else {
+                orchestratorDone(app, place.node());
+            }
+        });
         AppBook.Entry entry = book.get(app);
         Components.Start current = null;
         try {
@@ -394,12 +485,13 @@ public final class FrameworkManager {
 
     private void orchestratorFreed(AppBook.Entry entry) {
         if (entry.orchestrator() != null) {
-            try {
-                runner.orchestratorDone(entry.orchestrator());
-            } catch (ApiException e) {
-                events.add("orchestrator of " + entry.id() + " on " + entry.orchestrator() + ": " + e.getMessage());
-            }
+            orchestratorDone(entry.id(), entry.orchestrator());
         }
+    }
+
+    private void orchestratorDone(String app, String node) {
+        line.tell(r -> r.orchestratorDone(node), e -> events.add("orchestrator of " + app + " on " + node + ": "
+                + e.getMessage()));
     }
 
     /**

@@ -75,8 +75,10 @@ public final class MasterMain {
         // another node takes over from it; without one the master starts empty each time
         Journal journal = logDir.<Journal>map(d -> FileJournal.open(d.resolve("journal"), JOURNAL_LOCK_WAIT,
                 Poll.system())).orElseGet(Journal::memory);
+        // its calls to the runner on a thread of their own, off the master's lock: a grow waiting for its
+        // grant at the scheduler holds up no client and no DeviceManager
         FrameworkManager master = new FrameworkManager(clock, runner, Devices.http(key), events,
-                new Provisioning(runner, first, events, metrics, slots), growWait, journal);
+                new Provisioning(first, events, metrics, slots), growWait, journal, RunnerLine.thread());
         // on the node's own address only: nothing of the instance answers on a node's loopback
         JsonHttpServer server = new JsonHttpServer(new InetSocketAddress(java.net.InetAddress.getByName(
                 System.getenv().getOrDefault("KOALA_ENTITY_HOST", "127.0.0.1")), port), 8);

@@ -8,10 +8,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import koala.common.http.ApiException;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import koala.common.runner.RunnerMessages;
 import koala.common.runner.RunnerMessages.GrowResult;
-import koala.common.runner.RunnerMessages.ShrinkResult;
 import koala.common.runner.RunnerMessages.Status;
 import koala.fluent.FrameworkSettings;
 import koala.fluent.FrameworkState;
@@ -26,13 +27,14 @@ import koala.provisioning.PolicyKind;
  * The master's side of provisioning: the runner's settings (policy, t_idle, sample period, read
  * from its status each sample so an admin's edit reaches the master), the grow and release
  * requests it asks under OnDemand, the activity of its workers it reports, and the metrics it
- * samples. A refused or failed call is logged and changes nothing.
+ * samples. Every call to the runner goes through the master's {@link RunnerLine}, off the master's
+ * lock; what it brings back is taken under the lock, by the continuation each method is given. A
+ * refused or failed call is logged and changes nothing.
  */
 final class Provisioning {
     private record Activity(boolean busy, Instant since) {
     }
 
-    private final Runner runner;
     private final MasterEvents events;
     private final MetricsLog metrics;
     private final int slotsPerWorker;
@@ -40,6 +42,8 @@ final class Provisioning {
     private Status status;
     private Instant lastSample = Instant.MIN;
     private Instant lastAsked = Instant.MIN;
+    /** Whether a status read is at the runner: a slow one is not asked again meanwhile. */
+    private boolean sampling;
     /** What has been said since the releases last went through, so a refusal repeated every second is said once. */
     private final Set<String> told = new HashSet<>();
     private ResizeRequest unasked;
@@ -49,8 +53,7 @@ final class Provisioning {
     private int rejected;
     static final Duration FIGURE_WINDOW = Duration.ofMinutes(5);
 
-    Provisioning(Runner runner, Status first, MasterEvents events, MetricsLog metrics, int slotsPerWorker) {
-        this.runner = runner;
+    Provisioning(Status first, MasterEvents events, MetricsLog metrics, int slotsPerWorker) {
         this.status = first;
         this.events = events;
         this.metrics = metrics;
@@ -72,41 +75,53 @@ final class Provisioning {
         return metrics;
     }
 
-    GrowResult grow(int workers) {
-        try {
-            GrowResult result = runner.grow(workers);
-            events.add(MasterEventKind.GROWN, "runner: grow " + workers + " → " + result.granted() + " " + result.nodes()
-                    + (result.reason() == null ? "" : ": " + result.reason()),
-                    Map.of("count", workers, "granted", result.granted(), "nodes", result.nodes()));
-            return result;
-        } catch (ApiException e) {
-            events.add(MasterEventKind.GROW_REFUSED, "runner refused the grow of " + workers + ": " + e.getMessage(),
-                    Map.of("count", workers));
-            return new GrowResult(workers, 0, List.of(), e.getMessage());
-        }
+    /** Asks the runner for {@code workers}; {@code then} gets the grant (a refused or failed grow grants none). */
+    void grow(RunnerLine line, int workers, Consumer<GrowResult> then) {
+        line.call(r -> r.grow(workers), (result, e) -> {
+            if (e == null) {
+                events.add(MasterEventKind.GROWN, "runner: grow " + workers + " → " + result.granted() + " "
+                        + result.nodes() + (result.reason() == null ? "" : ": " + result.reason()),
+                        Map.of("count", workers, "granted", result.granted(), "nodes", result.nodes()));
+                then.accept(result);
+            } else {
+                events.add(MasterEventKind.GROW_REFUSED, "runner refused the grow of " + workers + ": "
+                        + e.getMessage(), Map.of("count", workers));
+                then.accept(new GrowResult(workers, 0, List.of(), e.getMessage()));
+            }
+        });
     }
 
     /**
-     * Under OnDemand asks to release the workers idle at least t_idle; under a policy that keeps
-     * warm workers, every idle worker, once a sample period; returns those released.
+     * The release to ask now, if any: under OnDemand the workers idle at least t_idle; under a policy
+     * that keeps warm workers, every idle worker, once a sample period. Null when there is none to ask.
      */
-    List<String> release(FrameworkState state, Instant now) {
+    ResizeRequest releaseAsk(FrameworkState state, Instant now) {
         if (state.settings().provisioning().keepsWarm()
                 && now.isBefore(lastAsked.plusMillis(Math.max(1000, status.samplePeriodMillis())))) {
-            return List.of();
+            return null;
         }
         ResizeRequest down = state.releaseRequest(now);
         if (down.release().isEmpty()) {
             told.clear();
-            return List.of();
+            return null;
         }
         if (!down.ask()) {
             unasked = down; // logged with the next sample, not every second
-            return List.of();
+            return null;
         }
         lastAsked = now;
-        try {
-            ShrinkResult result = runner.shrink(down.release());
+        return down;
+    }
+
+    /** Asks the runner to release what {@code down} names; {@code then} gets those it released (none when it failed). */
+    void release(RunnerLine line, ResizeRequest down, Consumer<List<String>> then) {
+        line.call(r -> r.shrink(down.release()), (result, e) -> {
+            if (e != null) {
+                once("release refused " + down.release(), "runner refused the release of " + down.release() + ": "
+                        + e.getMessage());
+                then.accept(List.of());
+                return;
+            }
             if (!result.released().isEmpty()) {
                 events.add(MasterEventKind.RELEASED, down.reason() + " → released " + result.released(),
                         Map.of("nodes", result.released()));
@@ -114,86 +129,93 @@ final class Provisioning {
                 told.clear();
             }
             result.refused().forEach(r -> once("kept " + r.node(), "runner kept " + r.node() + ": " + r.reason()));
-            return result.released();
-        } catch (ApiException e) {
-            once("release refused " + down.release(), "runner refused the release of " + down.release() + ": "
-                    + e.getMessage());
-            return List.of();
-        }
+            then.accept(result.released());
+        });
     }
 
     /**
      * What the grid's arbitration asks back, the master chooses: its idle workers, longest idle
      * first, as many as asked. Busy ones stay: when the grace is over KOALA ends what is still
-     * owed, and what ran there is lost. Returns the workers given back.
+     * owed, and what ran there is lost. Those chosen go to {@code leaving} (the master takes them
+     * out of its placement before they are offered); {@code then} gets them and those the runner took
+     * (both empty when nothing was asked, none was idle, or the runner did not answer).
      */
-    List<String> giveBack(FrameworkState state) {
-        koala.common.api.ShareOrders.GiveBack ask;
-        try {
-            ask = runner.giveBack();
-        } catch (ApiException e) {
-            return List.of();
-        }
-        if (ask == null || ask.workers() < 1) {
-            return List.of();
-        }
-        List<String> idle = state.workers().stream().filter(Worker::isIdle)
-                .sorted(java.util.Comparator.comparing(Worker::idleSince).thenComparing(Worker::id))
-                .limit(ask.workers()).map(Worker::id).toList();
-        if (idle.isEmpty()) {
-            once("give back " + ask.by(), MasterEventKind.NOTE, "asked to give back " + ask.workers() + " worker"
-                    + (ask.workers() == 1 ? "" : "s") + " by " + ask.by() + " (" + ask.reason() + "): none idle yet");
-            return List.of();
-        }
-        try {
-            ShrinkResult result = runner.giveBack(idle);
-            if (!result.released().isEmpty()) {
-                events.add(MasterEventKind.RELEASED, "gave back " + result.released() + " at the grid's request ("
-                        + ask.reason() + ")", Map.of("nodes", result.released()));
-                result.released().forEach(reported::remove);
+    void giveBack(RunnerLine line, FrameworkState state, Consumer<List<String>> leaving,
+                  BiConsumer<List<String>, List<String>> then) {
+        line.call(Runner::giveBack, (ask, failure) -> {
+            if (failure != null || ask == null || ask.workers() < 1) {
+                then.accept(List.of(), List.of());
+                return;
             }
-            return result.released();
-        } catch (ApiException e) {
-            once("give back refused " + idle, "runner refused to give back " + idle + ": " + e.getMessage());
-            return List.of();
-        }
+            List<String> idle = state.workers().stream().filter(Worker::isIdle)
+                    .sorted(java.util.Comparator.comparing(Worker::idleSince).thenComparing(Worker::id))
+                    .limit(ask.workers()).map(Worker::id).toList();
+            if (idle.isEmpty()) {
+                once("give back " + ask.by(), MasterEventKind.NOTE, "asked to give back " + ask.workers() + " worker"
+                        + (ask.workers() == 1 ? "" : "s") + " by " + ask.by() + " (" + ask.reason() + "): none idle yet");
+                then.accept(List.of(), List.of());
+                return;
+            }
+            leaving.accept(idle);
+            line.call(r -> r.giveBack(idle), (result, e) -> {
+                if (e != null) {
+                    once("give back refused " + idle, "runner refused to give back " + idle + ": " + e.getMessage());
+                    then.accept(idle, List.of());
+                    return;
+                }
+                if (!result.released().isEmpty()) {
+                    events.add(MasterEventKind.RELEASED, "gave back " + result.released() + " at the grid's request ("
+                            + ask.reason() + ")", Map.of("nodes", result.released()));
+                    result.released().forEach(reported::remove);
+                }
+                then.accept(idle, result.released());
+            });
+        });
     }
 
-    /** Tells the runner each worker's activity, when it changed since last told. */
-    void reportActivity(List<Worker> workers) {
+    /** Tells the runner each worker's activity, when it changed since last told (or since a report it did not take). */
+    void reportActivity(RunnerLine line, List<Worker> workers) {
         for (Worker w : workers) {
             Activity now = new Activity(!w.isIdle(), w.isIdle() ? w.idleSince() : null);
             if (now.equals(reported.get(w.id()))) {
                 continue;
             }
-            try {
-                runner.activity(w.id(), now.busy(), now.since());
-                reported.put(w.id(), now);
-            } catch (ApiException e) {
+            reported.put(w.id(), now);
+            line.tell(r -> r.activity(w.id(), now.busy(), now.since()), e -> {
+                reported.remove(w.id(), now);
                 once("activity " + w.id(), "runner did not take " + w.id() + "'s activity: " + e.getMessage());
-            }
+            });
         }
     }
 
     /**
-     * Each sample period: the runner's status (its settings may have changed), a metrics sample,
-     * and the workers the runner no longer has, which are returned as lost.
+     * Each sample period: the runner's status (its settings may have changed), then, under the
+     * master's lock, a metrics sample at {@code clock}'s time and the workers the runner no longer
+     * has among those {@code registered} then, handed to {@code lost}.
      */
-    List<String> sample(FrameworkState state, Instant now, Set<String> registered) {
-        if (now.isBefore(lastSample.plusMillis(Math.max(1000, status.samplePeriodMillis())))) {
-            return List.of();
+    void sample(RunnerLine line, FrameworkState state, Instant now, Supplier<Instant> clock,
+                Supplier<Set<String>> registered, Consumer<List<String>> lost) {
+        if (sampling || now.isBefore(lastSample.plusMillis(Math.max(1000, status.samplePeriodMillis())))) {
+            return;
         }
         lastSample = now;
+        sampling = true;
         if (unasked != null) {
             once("unasked " + unasked.release(), MasterEventKind.RESIZE_REPORTED, unasked.reason());
             unasked = null;
         }
-        try {
-            status = runner.status();
-        } catch (ApiException e) {
-            events.add("runner status unavailable: " + e.getMessage());
-            return List.of();
-        }
+        line.call(Runner::status, (read, e) -> {
+            sampling = false;
+            if (e != null) {
+                events.add("runner status unavailable: " + e.getMessage());
+                return;
+            }
+            status = read;
+            lost.accept(sampled(line, state, clock.get(), registered.get()));
+        });
+    }
+
+    private List<String> sampled(RunnerLine line, FrameworkState state, Instant now, Set<String> registered) {
         FrameworkSettings next = settings();
         if (!next.equals(state.settings())) {
             events.add("settings from the runner: " + next.provisioning().shortName() + ", t_idle "
@@ -202,7 +224,7 @@ final class Provisioning {
         }
         List<RunnerMessages.Entity> workers = status.role("worker");
         Metrics m = state.metrics(now);
-        reportFigure(m, now);
+        reportFigure(line, m, now);
         double cpu = workers.stream().filter(w -> w.state().equals("RUNNING"))
                 .mapToDouble(RunnerMessages.Entity::cpuPercent).average().orElse(0);
         int busy = (int) state.workers().stream().filter(w -> !w.isIdle()).count();
@@ -216,7 +238,7 @@ final class Provisioning {
      * The figure for the grid's arbitration: 1 / (1 − the share of applications rejected over the
      * window), 1 when none came ({@link koala.arbitration.PerformanceWindow#stretch}).
      */
-    private void reportFigure(Metrics m, Instant now) {
+    private void reportFigure(RunnerLine line, Metrics m, Instant now) {
         for (int i = accepted; i < m.accepted(); i++) {
             served.record(now, 0);
         }
@@ -226,11 +248,8 @@ final class Provisioning {
         accepted = Math.max(accepted, m.accepted());
         rejected = Math.max(rejected, m.rejected());
         double figure = koala.arbitration.PerformanceWindow.stretch(served.mean(now).orElse(0));
-        try {
-            runner.figure(figure);
-        } catch (ApiException e) {
-            once("figure", "runner did not take the figure " + figure + ": " + e.getMessage());
-        }
+        line.tell(r -> r.figure(figure), e -> once("figure", "runner did not take the figure " + figure + ": "
+                + e.getMessage()));
     }
 
     /** Says {@code event} unless what it is {@code about} was said since the releases last went through. */

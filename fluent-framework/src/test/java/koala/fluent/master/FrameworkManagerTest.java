@@ -52,14 +52,14 @@ class FrameworkManagerTest {
         MetricsLog metrics = new MetricsLog(Optional.empty());
         MasterEvents events = new MasterEvents(clock, metrics);
         return new FrameworkManager(clock, runner, devices, events,
-                new Provisioning(runner, runner.status(), events, metrics, slots), Duration.ofSeconds(60));
+                new Provisioning(runner.status(), events, metrics, slots), Duration.ofSeconds(60));
     }
 
     private FrameworkManager master(FakeRunner runner, int slots, Journal journal) {
         MetricsLog metrics = new MetricsLog(Optional.empty());
         MasterEvents events = new MasterEvents(clock, metrics);
         return new FrameworkManager(clock, runner, devices, events,
-                new Provisioning(runner, runner.status(), events, metrics, slots), Duration.ofSeconds(60), journal);
+                new Provisioning(runner.status(), events, metrics, slots), Duration.ofSeconds(60), journal);
     }
 
     private void join(FrameworkManager master, String node) {

@@ -62,7 +62,7 @@ class MasterApiTest {
             }
         };
         FrameworkManager master = new FrameworkManager(Instant::now, runner, devices, events,
-                new Provisioning(runner, runner.status(), events, metrics, 4), Duration.ofSeconds(60));
+                new Provisioning(runner.status(), events, metrics, 4), Duration.ofSeconds(60));
         // two threads only: more jobs wait for grows than the server has threads
         server = new JsonHttpServer(new InetSocketAddress("127.0.0.1", port), 2);
         new MasterApi(master, new Secret(TOKEN), key).routes(server);
@@ -167,7 +167,7 @@ class MasterApiTest {
         MasterEvents events = new MasterEvents(Instant::now, metrics);
         FakeRunner runner = new FakeRunner("ondemand", 20, Duration.ofSeconds(60));
         FrameworkManager master = new FrameworkManager(Instant::now, runner, Devices.http(key), events,
-                new Provisioning(runner, runner.status(), events, metrics, 4), Duration.ofSeconds(60));
+                new Provisioning(runner.status(), events, metrics, 4), Duration.ofSeconds(60));
         server = new JsonHttpServer(new InetSocketAddress("127.0.0.1", 0), 2);
         new MasterApi(master, new Secret(TOKEN), key, new Secret("devices-only")).routes(server);
         server.start();

@@ -111,7 +111,7 @@ class TrustTest {
         MetricsLog metrics = new MetricsLog(Optional.empty());
         MasterEvents events = new MasterEvents(Instant::now, metrics);
         FrameworkManager manager = new FrameworkManager(Instant::now, runner, Devices.http(key), events,
-                new Provisioning(runner, runner.status(), events, metrics, 4), Duration.ofSeconds(60));
+                new Provisioning(runner.status(), events, metrics, 4), Duration.ofSeconds(60));
         JsonHttpServer server = new JsonHttpServer(new InetSocketAddress("127.0.0.1", port), 4);
         new MasterApi(manager, TOKEN, key).routes(server);
         server.start();
