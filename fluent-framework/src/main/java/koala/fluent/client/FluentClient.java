@@ -38,6 +38,7 @@ public final class FluentClient {
     private final String who;
     private final java.util.function.Supplier<java.util.Optional<URI>> locate;
     private volatile JsonHttpClient master;
+    private volatile Duration refusedFor = TokenSource.ROTATION_WAIT;
 
     /** The master at {@code master}, called with the instance's {@code token}. */
     public FluentClient(URI master, String token) {
@@ -64,6 +65,41 @@ public final class FluentClient {
 
     private static JsonHttpClient client(URI master) {
         return new JsonHttpClient(master, Duration.ofSeconds(60));
+    }
+
+    /**
+     * {@code call} with the token as it is now. Refused (401), it is made again for up to
+     * {@link TokenSource#ROTATION_WAIT}: when the runner has just replaced the token, its owner's copy
+     * has the new one before the master, which learns it at its launcher's next heartbeat. A refused
+     * call changed nothing at the master, so a submission may be made again too.
+     */
+    private <T> T withToken(java.util.function.Function<JsonHttpClient, T> call) {
+        ApiException[] refused = {null};
+        Object[] answer = {null};
+        boolean answered = new Poll(InstantSource.system(), Duration.ofMillis(250)).until(() -> {
+            try {
+                answer[0] = call.apply(signed());
+                return true;
+            } catch (ApiException e) {
+                if (e.status() != 401) {
+                    throw e;
+                }
+                refused[0] = e;
+                return false;
+            }
+        }, refusedFor);
+        if (!answered) {
+            throw refused[0];
+        }
+        @SuppressWarnings("unchecked")
+        T t = (T) answer[0];
+        return t;
+    }
+
+    /** This client, giving up on a refused token after {@code wait} instead of {@link TokenSource#ROTATION_WAIT}. */
+    public FluentClient refusedFor(Duration wait) {
+        this.refusedFor = wait;
+        return this;
     }
 
     /** The master's client, presenting the token as it is now. */
@@ -130,7 +166,7 @@ public final class FluentClient {
         ApiException[] refused = {null};
         new Poll(InstantSource.system(), Duration.ofMillis(250)).until(() -> {
             try {
-                answered(() -> signed().get("/status", MasterStatus.class));
+                answered(() -> withToken(m -> m.get("/status", MasterStatus.class)));
                 refused[0] = null;
                 return true;
             } catch (ApiException e) {
@@ -153,7 +189,7 @@ public final class FluentClient {
      * waits for a grow (or behind jobs that do), with its id, and the job is then polled.
      */
     public JobReply submit(JobRequest job) {
-        JobReply reply = answered(() -> signed().post("/jobs", job, JobReply.class));
+        JobReply reply = answered(() -> withToken(m -> m.post("/jobs", job, JobReply.class)));
         JobReply[] latest = {reply};
         boolean placed = reply.apps().isEmpty() ? new Poll(InstantSource.system(), Duration.ofMillis(300))
                 .until(() -> !(latest[0] = job(reply.job())).apps().isEmpty(), PLACE_TIMEOUT) : true;
@@ -175,7 +211,7 @@ public final class FluentClient {
     /** A read, following a master that is restarted (see the class comment). */
     private <T> T read(java.util.function.Function<JsonHttpClient, T> call) {
         try {
-            return answered(() -> call.apply(signed()));
+            return answered(() -> withToken(call));
         } catch (ApiException e) {
             if (locate == null || !e.transientFailure()) {
                 throw e;
@@ -184,7 +220,7 @@ public final class FluentClient {
             boolean back = new Poll(InstantSource.system(), Duration.ofMillis(500)).until(() -> {
                 try {
                     locate.get().filter(u -> !u.equals(master.base())).ifPresent(u -> master = client(u));
-                    answer[0] = call.apply(signed());
+                    answer[0] = withToken(call);
                     return true;
                 } catch (ApiException again) {
                     if (!again.transientFailure()) {

@@ -155,7 +155,7 @@ class MasterApiTest {
         JobReply placed = new FluentClient(url, TOKEN).submit(new JobRequest("j", List.of(RL)));
         assertThat(placed.job()).isEqualTo("j1");
         assertThat(placed.apps()).singleElement().satisfies(a -> assertThat(a.workers()).containsExactly("w1"));
-        assertThatThrownBy(() -> new FluentClient(url, "instance-8-token").status())
+        assertThatThrownBy(() -> new FluentClient(url, "instance-8-token").refusedFor(Duration.ZERO).status())
                 .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(401))
                 .hasMessage("the master at " + url + " refused the call: the secret presented is not the instance's "
                         + "token");

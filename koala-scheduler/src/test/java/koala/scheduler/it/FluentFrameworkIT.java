@@ -70,7 +70,10 @@ class FluentFrameworkIT {
             assertThat(two.apps()).extracting(AppReply::verdict).containsExactly("PLACED", "PLACED");
             assertThat(two.grow()).isEqualTo("asked to grow 2, granted 2; the new workers joined");
             assertThat(two.apps().get(0).workers()).doesNotContainAnyElementsOf(two.apps().get(1).workers());
-            assertThat(two.apps()).allSatisfy(a -> assertThat(a.orchestrator()).isNotNull());
+            // each gets its orchestrator node as the runner answers the master (off the master's lock)
+            Awaitility.await("each application has its orchestrator").atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(100)).until(() -> fluent.job(two.job()).apps().stream()
+                            .allMatch(a -> a.orchestrator() != null));
             // the master and the workers run on compute hosts of their own, and answer only on their addresses
             List<String> hosts = client.job(runner.instance()).nodes().stream()
                     .filter(n -> List.of("ARRIVED", "RUNNING").contains(n.state())).map(n -> n.host()).toList();

@@ -80,7 +80,8 @@ class TokenRotationIT {
             refused(() -> new RunnerClient(runner.url(), t0).status());
             // the master takes the new token once its launcher wrote it (at its next heartbeat), and no longer the old
             Awaitility.await("the master refuses the replaced token").atMost(Duration.ofSeconds(30))
-                    .pollInterval(Duration.ofMillis(250)).until(() -> refusedBy(new FluentClient(master, t0)));
+                    .pollInterval(Duration.ofMillis(250)).until(() -> refusedBy(new FluentClient(master, t0)
+                            .refusedFor(Duration.ZERO)));
             assertThat(new FluentClient(master, t1).status().instance()).isEqualTo(id);
             assertThat(TokenSource.stateFile(dir.resolve("runner-" + id + ".json")).get())
                     .as("the owner's copy, which koala framework and koala fluent read").isEqualTo(t1);
