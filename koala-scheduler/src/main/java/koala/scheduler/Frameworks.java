@@ -22,6 +22,15 @@ final class Frameworks {
     private final JobBook book;
     /** The instance's place in the shared grid, for its view; null when sharing has not seen it. */
     private java.util.function.BiFunction<Long, Integer, FrameworkView.ShareLine> share = (id, holds) -> null;
+    /** A site's provisioning defaults ({@code site.S.provisioning.*}), for the settings its view shows. */
+    private java.util.function.Function<String, Map<String, String>> siteDefaults = site -> Map.of();
+    /** Each instance's initial workers, counted once from its JDF (which never changes). */
+    private final Map<Long, Integer> initialWorkers = new java.util.LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, Integer> eldest) {
+            return size() > 1024;
+        }
+    };
 
     Frameworks(Store store, JobBook book, InstantSource clock) {
         this.registry = new FrameworkRegistry(store, clock);
@@ -30,6 +39,11 @@ final class Frameworks {
 
     void shareLines(java.util.function.BiFunction<Long, Integer, FrameworkView.ShareLine> lines) {
         this.share = lines;
+    }
+
+    /** Where the views find a site's provisioning defaults (the grid configuration's, as sharing reads them). */
+    void siteDefaults(java.util.function.Function<String, Map<String, String>> defaults) {
+        this.siteDefaults = defaults;
     }
 
     FrameworkView register(FrameworkRegistration r) {
@@ -103,15 +117,69 @@ final class Frameworks {
 
     private static koala.provisioning.ProvisioningSettings settings(FrameworkRecord r, Job job,
             java.util.function.Function<String, Map<String, String>> siteDefaults) {
-        NodeClaim master = r.masterNode() == null ? null : job.node(r.masterNode());
-        String site = master != null ? master.site() : "";
         try {
-            return koala.provisioning.SettingsResolver.resolve(site, koala.provisioning.SettingsLayer.parse(
-                    site.isEmpty() ? Map.of() : siteDefaults.apply(site)),
-                    koala.provisioning.SettingsLayer.parse(r.parameters())).settings();
+            return resolve(r, job, siteDefaults, koala.provisioning.SettingsLayer.parse(r.parameters())).settings();
         } catch (RuntimeException e) {
             // the runner refused such settings already; share it out as an instance with the defaults
             return koala.provisioning.SettingsResolver.resolve(koala.provisioning.SettingsLayer.EMPTY).settings();
+        }
+    }
+
+    /** The instance's settings: {@code jdf} over the defaults of its home site (its master's) over the built-in ones. */
+    private static koala.provisioning.ResolvedSettings resolve(FrameworkRecord r, Job job,
+            java.util.function.Function<String, Map<String, String>> siteDefaults, koala.provisioning.SettingsLayer jdf) {
+        NodeClaim master = r.masterNode() == null ? null : job.node(r.masterNode());
+        String site = master != null ? master.site() : "";
+        return koala.provisioning.SettingsResolver.resolve(site, koala.provisioning.SettingsLayer.parse(
+                site.isEmpty() ? Map.of() : siteDefaults.apply(site)), jdf);
+    }
+
+    /**
+     * The settings a view shows, with where each came from, resolved as the runner resolves them: the
+     * JDF's values (its initial workers counted from its worker components) over the home site's
+     * defaults over the built-in ones. When the site's defaults are refused now, the JDF's over the
+     * built-in ones (the runner keeps what it had, which the scheduler cannot see); none when the
+     * JDF's own are refused.
+     */
+    private List<FrameworkView.Setting> settingLines(FrameworkRecord r, Job job) {
+        koala.provisioning.ResolvedSettings resolved;
+        try {
+            resolved = resolvedForView(r, job, jdfLayer(r));
+        } catch (RuntimeException e) {
+            return List.of();
+        }
+        return java.util.Arrays.stream(koala.provisioning.Setting.values()).map(s -> new FrameworkView.Setting(s.key(),
+                s.format(resolved.settings()), resolved.origin(s).toString())).toList();
+    }
+
+    private koala.provisioning.ResolvedSettings resolvedForView(FrameworkRecord r, Job job,
+                                                               koala.provisioning.SettingsLayer jdf) {
+        try {
+            return resolve(r, job, siteDefaults, jdf);
+        } catch (RuntimeException e) {
+            return koala.provisioning.SettingsResolver.resolve(jdf);
+        }
+    }
+
+    /** The JDF's own settings, with its initial workers when its text says how many. */
+    private koala.provisioning.SettingsLayer jdfLayer(FrameworkRecord r) {
+        koala.provisioning.SettingsLayer layer = koala.provisioning.SettingsLayer.parse(r.parameters());
+        Integer workers = initialWorkers.computeIfAbsent(r.id(), id -> workersIn(r));
+        return workers < 0 ? layer : layer.withInitialWorkers(workers);
+    }
+
+    /** The worker components' nodes in the JDF's text; -1 when it is no framework JDF the parser reads. */
+    private static int workersIn(FrameworkRecord r) {
+        try {
+            koala.common.jdf.JobDescription jdf = koala.common.jdf.JdfParser.parse(
+                    r.jdfFile() == null ? "-" : r.jdfFile(), r.jdf() == null ? "" : r.jdf(),
+                    koala.common.jdf.ClusterCatalog.NONE);
+            if (jdf.components().stream().noneMatch(c -> c.role() != null)) {
+                return -1;
+            }
+            return jdf.components().stream().filter(c -> "worker".equals(c.role())).mapToInt(c -> c.count()).sum();
+        } catch (RuntimeException e) {
+            return -1;
         }
     }
 
@@ -129,6 +197,7 @@ final class Frameworks {
                 : new MasterAddress(r.masterNode(), r.masterAddress());
         return new FrameworkView(r.id(), r.name(), r.policy(), r.parameters(), r.runner(), job.state().name(), sites,
                 master, perRole, r.registeredAt(), job.history(), job.state().ended() ? null
-                : share.apply(r.id(), perRole.getOrDefault("worker", 0)), job.record().owner(), r.runnerState());
+                : share.apply(r.id(), perRole.getOrDefault("worker", 0)), job.record().owner(), r.runnerState(),
+                settingLines(r, job));
     }
 }

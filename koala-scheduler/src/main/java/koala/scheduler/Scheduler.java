@@ -202,6 +202,7 @@ final class Scheduler {
         sharing.keepBook(keptBook(), b -> store.saveState(BOOK, koala.common.json.Json.write(b)));
         allocations.sharing(sharing);
         frameworks.shareLines((id, holds) -> sharing.line(id, holds, clock.instant()));
+        frameworks.siteDefaults(siteDefaults);
     }
 
     private static final String BOOK = "arbitration.book";

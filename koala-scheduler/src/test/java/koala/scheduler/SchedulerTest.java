@@ -102,6 +102,51 @@ class SchedulerTest {
     }
 
     /**
+     * An instance's view shows its settings in force and where each came from, resolved as its runner
+     * resolves them. Its JDF asks for OnDemand with F_max 8 and names 2 workers; its master is on fs0,
+     * whose defaults say F_max 6 (a ceiling: it wins over the JDF's 8) and t_idle 120 s; the rest are the
+     * built-in ones. Before its master is known it has no home site: the JDF's values over the built-in ones.
+     */
+    @Test
+    void anInstancesViewShowsItsSettingsAndWhereEachCameFrom() {
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 4), Duration.ofSeconds(60))) {
+            grid.scheduler.share(koala.arbitration.ArbitrationSettings.DEFAULTS,
+                    site -> site.equals("fs0") ? Map.of("fMax", "6", "tIdle", "120") : Map.of());
+            long id = grid.scheduler.allocations().open("runner-a", "alice").id();
+            grid.scheduler.frameworks().register(new FrameworkRegistration(id, "demo", "demo.jdf",
+                    "+( &(jobType = framework)(role = master)(count = 1)(executable = /bin/sleep)(provisioning = ondemand)"
+                            + "(fMax = 8) ) ( &(role = orchestrator)(count = 1)(executable = /bin/sleep) )"
+                            + " ( &(role = worker)(count = 2)(executable = /bin/sleep) )", "ondemand",
+                    Map.of("provisioning", "ondemand", "fMax", "8"), "http://127.0.0.1:7601"));
+            assertThat(grid.scheduler.frameworks().get(id).settings()).extracting(FrameworkView.Setting::key,
+                    FrameworkView.Setting::value, FrameworkView.Setting::origin).startsWith(
+                    org.assertj.core.groups.Tuple.tuple("provisioning", "ondemand", "jdf"),
+                    org.assertj.core.groups.Tuple.tuple("fMax", "8", "jdf"),
+                    org.assertj.core.groups.Tuple.tuple("tIdle", "6 × O_grow", "default (n = 6 for ondemand)"));
+
+            String master = grid.scheduler.allocations().grow(id, new GrowRequest(1, "master", "/bin/sleep", List.of(),
+                    Map.of(), "fs0")).nodes().get(0);
+            grid.arrive(id);
+            grid.scheduler.frameworks().master(id, new koala.common.api.MasterAddress(master, "fs0-n1:7700"));
+
+            assertThat(grid.scheduler.frameworks().get(id).settings()).extracting(FrameworkView.Setting::key,
+                    FrameworkView.Setting::value, FrameworkView.Setting::origin).containsExactly(
+                    org.assertj.core.groups.Tuple.tuple("provisioning", "ondemand", "jdf"),
+                    org.assertj.core.groups.Tuple.tuple("fMax", "6", "site fs0 cap (jdf asked 8)"),
+                    org.assertj.core.groups.Tuple.tuple("tIdle", "120 s", "site fs0"),
+                    org.assertj.core.groups.Tuple.tuple("uMin", "40%", "default"),
+                    org.assertj.core.groups.Tuple.tuple("uMax", "50%", "default"),
+                    org.assertj.core.groups.Tuple.tuple("samplePeriod", "40 s", "default"),
+                    org.assertj.core.groups.Tuple.tuple("orchestratorThreshold", "45", "default"),
+                    org.assertj.core.groups.Tuple.tuple("initialWorkers", "2", "jdf"),
+                    org.assertj.core.groups.Tuple.tuple("reserve", "50%", "default"),
+                    org.assertj.core.groups.Tuple.tuple("pool", "8 idle workers", "default"),
+                    org.assertj.core.groups.Tuple.tuple("weight", "1", "default"),
+                    org.assertj.core.groups.Tuple.tuple("minShare", "0 nodes", "default"));
+        }
+    }
+
+    /**
      * A framework component's stdout and stderr come with the runner's grow and reach the node's task,
      * where the launcher appends the entity's output to them; a relative path is refused, naming it.
      */

@@ -9,11 +9,12 @@ final class SgePackages {
      * SGE, and what the testbed's hosts need: namespaces and bridges (iproute2, util-linux), a remote
      * head node's SSH server; curl, with which tests call the scheduler's socket as its users; and
      * the real programs the tests run on the grid: Open MPI, mpi4py and HPC Challenge (parallel jobs
-     * over clusters), Dask (a framework that grows and shrinks).
+     * over clusters), Dask (a framework that grows and shrinks); and Chromium, the headless browser in
+     * which the tests load the scheduler's live page.
      */
     static final List<String> NAMES = List.of("gridengine-master", "gridengine-exec", "gridengine-client",
             "gridengine-drmaa1.0", "libdrmaa1.0-java", "iproute2", "util-linux", "openssh-server", "curl",
-            "openmpi-bin", "python3-mpi4py", "hpcc", "python3-distributed");
+            "openmpi-bin", "python3-mpi4py", "hpcc", "python3-distributed", "chromium");
 
     private SgePackages() {
     }

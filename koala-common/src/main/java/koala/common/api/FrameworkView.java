@@ -17,11 +17,40 @@ import java.util.Map;
  * @param runnerState  the runner's state file ({@code runner-ID.json}, its log beside it), where its
  *                     submitter's KOALA home put it (an admin's for an instance started with
  *                     {@code --as}); null for a runner that keeps none
+ * @param settings     the instance's provisioning settings in force and where each came from, as the
+ *                     scheduler resolves them (the JDF's values over its home site's defaults over the
+ *                     built-in ones: what {@code koala config --jdf} shows); empty when they cannot be
+ *                     resolved. Added after the other fields, as {@code share} and {@code owner} were: a
+ *                     client of an earlier release, whose reader refuses unknown fields, needs upgrading
+ *                     with the scheduler (they ship together)
  */
 public record FrameworkView(long id, String name, String policy, Map<String, String> parameters, String runner,
                             String state, List<String> sites, MasterAddress master, Map<String, Integer> nodesPerRole,
                             Instant registeredAt, List<TransitionView> history, ShareLine share, String owner,
-                            String runnerState) {
+                            String runnerState, List<Setting> settings) {
+    public FrameworkView {
+        settings = settings == null ? List.of() : List.copyOf(settings);
+    }
+
+    /** An instance as shown before its settings were: with none. */
+    public FrameworkView(long id, String name, String policy, Map<String, String> parameters, String runner,
+                         String state, List<String> sites, MasterAddress master, Map<String, Integer> nodesPerRole,
+                         Instant registeredAt, List<TransitionView> history, ShareLine share, String owner,
+                         String runnerState) {
+        this(id, name, policy, parameters, runner, state, sites, master, nodesPerRole, registeredAt, history, share,
+                owner, runnerState, List.of());
+    }
+
+    /**
+     * One provisioning setting in force: {@code fMax}, {@code "16"}, {@code "site fs0 cap (jdf asked 30)"}.
+     *
+     * @param key    the key a JDF or the grid configuration gives it ({@code fMax}, {@code tIdle}, ...)
+     * @param value  its value as a user reads it ({@code "20"}, {@code "6 × O_grow"}, {@code "40%"})
+     * @param origin where the value came from: {@code default}, {@code site fs0}, {@code site fs0 cap} or
+     *               {@code jdf}, with a note in parentheses when there is one
+     */
+    public record Setting(String key, String value, String origin) {
+    }
 
     /**
      * One instance's place in the shared grid.

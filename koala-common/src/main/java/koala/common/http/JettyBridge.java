@@ -102,6 +102,11 @@ final class JettyBridge extends Handler.Abstract {
         response.setStatus(answer.status());
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, raw != null ? raw.contentType() : "application/json");
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, bytes.length);
+        // no browser takes a JSON answer (a job's name, a reason) for a script or a page
+        response.getHeaders().put("X-Content-Type-Options", "nosniff");
+        if (raw != null) {
+            raw.headers().forEach((name, value) -> response.getHeaders().put(name, value));
+        }
         if (close) {
             response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
         }

@@ -14,6 +14,11 @@ public record Response(int status, Object body) {
         return new Response(200, new RawBody(contentType, bytes));
     }
 
+    /** A 200 whose body is {@code bytes} under {@code contentType}, sent with these headers too. */
+    public static Response raw(String contentType, byte[] bytes, java.util.Map<String, String> headers) {
+        return new Response(200, new RawBody(contentType, bytes, headers));
+    }
+
     public static Response created(Object body) {
         return new Response(201, body);
     }

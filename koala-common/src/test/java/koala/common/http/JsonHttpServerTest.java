@@ -35,6 +35,9 @@ class JsonHttpServerTest {
                 .route("GET", "/nodes/{id}", r -> Response.ok(Map.of("id", r.param("id"))))
                 .route("GET", "/text", r -> Response.raw("text/plain; version=0.0.4; charset=utf-8",
                         "koala_up 1.0\n".getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                .route("GET", "/page", r -> Response.raw("text/html; charset=utf-8",
+                        "<p>hello</p>".getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                        Map.of("Content-Security-Policy", "default-src 'none'", "X-Frame-Options", "DENY")))
                 .route("GET", "/boom", r -> {
                     throw new IllegalStateException("bug");
                 })
@@ -85,6 +88,31 @@ class JsonHttpServerTest {
         assertThat(answer.statusCode()).isEqualTo(200);
         assertThat(answer.headers().firstValue("Content-Type")).hasValue("text/plain; version=0.0.4; charset=utf-8");
         assertThat(answer.body()).isEqualTo("koala_up 1.0\n");
+    }
+
+    /** A page goes out with the headers it names; every answer, JSON or not, tells browsers not to guess its type. */
+    @Test
+    void aRawBodyCarriesItsOwnHeadersAndNoAnswerIsSniffed() throws Exception {
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        java.net.http.HttpResponse<String> page = http.send(java.net.http.HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + server.port() + "/page")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(page.headers().firstValue("Content-Type")).hasValue("text/html; charset=utf-8");
+        assertThat(page.headers().firstValue("Content-Security-Policy")).hasValue("default-src 'none'");
+        assertThat(page.headers().firstValue("X-Frame-Options")).hasValue("DENY");
+        assertThat(page.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
+        assertThat(page.body()).isEqualTo("<p>hello</p>");
+
+        java.net.http.HttpResponse<String> json = http.send(java.net.http.HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + server.port() + "/nodes/fs0-1")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(json.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
+        assertThat(json.headers().firstValue("Content-Security-Policy")).isEmpty();
+        java.net.http.HttpResponse<String> missing = http.send(java.net.http.HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + server.port() + "/nowhere")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(missing.statusCode()).isEqualTo(404);
+        assertThat(missing.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
     }
 
     @Test

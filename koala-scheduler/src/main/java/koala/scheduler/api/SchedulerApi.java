@@ -30,7 +30,7 @@ import koala.scheduler.Caller;
  * The scheduler's HTTP/JSON API.
  *
  * <pre>
- * Every route but the nodes' needs an identity ({@link Callers}: the Unix socket's peer, or a
+ * Every route but the nodes' and the live page's needs an identity ({@link Callers}: the Unix socket's peer, or a
  * token); changing a job, an allocation or an instance needs its owner or an admin (403
  * otherwise), and every change asked for is written to the audit log, done or refused.
  *
@@ -60,6 +60,8 @@ import koala.scheduler.Caller;
  * POST   /nodes/{id}/exit      the node's command ended {token, exitStatus}
  * POST   /nodes/{id}/mpi       the first node of an MPI job: start a daemon {token, host, command} on the
  *                               job's node on that host; answers {node}
+ * GET    /  (or /live)         the live page ({@link LivePage}): HTML that reads /sites, /jobs and /frameworks
+ *                               with the token its user pastes; the page itself is open, it holds no data
  * GET    /metrics              the scheduler's metrics in OpenMetrics text (when Accept asks for it) or
  *                               Prometheus text 0.0.4 ({@link #registerMetrics}): for any identified caller
  *                               or the metrics token ({@link MetricsToken}); never waits for the loop
@@ -127,10 +129,11 @@ public final class SchedulerApi {
     private SchedulerApi() {
     }
 
-    /** Every route: for this machine's users and KOALA's own processes. */
+    /** Every route: for this machine's users and KOALA's own processes, and the live page for their browsers. */
     public static void register(JsonHttpServer server, Operations ops, Callers callers, AuditLog audit) {
         registerUsers(server, ops, new Asking(callers, audit));
         registerNodes(server, ops);
+        LivePage.load().register(server);
     }
 
     private static void registerUsers(JsonHttpServer server, Operations ops, Asking ask) {
