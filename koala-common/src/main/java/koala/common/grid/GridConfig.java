@@ -48,6 +48,14 @@ public final class GridConfig {
             throw new ConfigException(file + ": no grid configuration here (bin/koala testbed up writes one, "
                     + "or pass --config FILE)");
         }
+        Configuration config = read(file);
+        GridConfig grid = from(file, config);
+        Warnings.about(file, config, grid.reader.list("grid.sites"));
+        return grid;
+    }
+
+    /** The properties of {@code file}, includes resolved, as {@link #load} reads them. */
+    static Configuration read(Path file) {
         try {
             PropertiesConfiguration config = new PropertiesConfiguration();
             String text = Files.readString(file, StandardCharsets.ISO_8859_1);
@@ -56,7 +64,7 @@ public final class GridConfig {
             } else {
                 config.read(new StringReader(text));
             }
-            return from(file, config);
+            return config;
         } catch (ConfigurationException | IOException e) {
             throw new ConfigException(file + ": unreadable: " + e.getMessage(), e);
         }
@@ -69,7 +77,24 @@ public final class GridConfig {
             sites.put(name, reader.site(name));
         }
         if (sites.isEmpty()) {
-            throw new ConfigException(file + ": grid.sites: no sites listed");
+            throw new ConfigException(file, "grid.sites", "grid.sites: no sites listed");
+        }
+        return new GridConfig(file, sites, reader);
+    }
+
+    /**
+     * {@code config} as {@link #from} reads it, but each site that cannot be read is left out and told
+     * to {@code problems} instead of ending the read: what a check's later rules look at.
+     */
+    static GridConfig forCheck(Path file, Configuration config, java.util.function.Consumer<ConfigException> problems) {
+        Reader reader = new Reader(file, config);
+        Map<String, SiteConfig> sites = new LinkedHashMap<>();
+        for (String name : reader.list("grid.sites")) {
+            try {
+                sites.put(name, reader.site(name));
+            } catch (ConfigException e) {
+                problems.accept(e);
+            }
         }
         return new GridConfig(file, sites, reader);
     }
@@ -119,6 +144,30 @@ public final class GridConfig {
     }
 
     /**
+     * Every key with its value as read (a key given twice: its first value), in no particular order:
+     * what a reload compares.
+     */
+    public Map<String, String> values() {
+        Map<String, String> values = new java.util.TreeMap<>();
+        reader.config().getKeys().forEachRemaining(key -> values.put(key, reader.config().getString(key, "").trim()));
+        return values;
+    }
+
+    /**
+     * This configuration less {@code keys}, whose defaults then hold: how a check reads on past a
+     * value it has already refused, to find the next problem. Its sites are this one's.
+     */
+    public GridConfig without(java.util.Collection<String> keys) {
+        org.apache.commons.configuration2.BaseConfiguration less = new org.apache.commons.configuration2.BaseConfiguration();
+        reader.config().getKeys().forEachRemaining(key -> {
+            if (!keys.contains(key)) {
+                less.addProperty(key, reader.config().getProperty(key));
+            }
+        });
+        return new GridConfig(file, sites, new Reader(file, less));
+    }
+
+    /**
      * Every key under {@code prefix.}, with the prefix removed: e.g. {@code section("site.fs0.provisioning")}
      * gives a site's provisioning defaults ({@code fMax}, {@code uMin}, ...).
      */
@@ -143,7 +192,7 @@ public final class GridConfig {
         try {
             return raw.map(s -> java.time.Duration.ofMillis(Math.round(Double.parseDouble(s) * 1000))).orElse(fallback);
         } catch (NumberFormatException e) {
-            throw new ConfigException(file + ": " + key + " = '" + raw.get() + "': not a number of seconds");
+            throw new ConfigException(file, key, key + " = '" + raw.get() + "': not a number of seconds");
         }
     }
 
@@ -172,6 +221,28 @@ public final class GridConfig {
             throw new ConfigException(file + ": no site '" + name + "' (sites: " + String.join(", ", sites.keySet()) + ")");
         }
         return site;
+    }
+
+    /**
+     * Keys that are read by nobody — unknown ones (with the nearest known key), those of a site not in
+     * {@code grid.sites}, one given twice — logged as warnings, each once in a process's life (a runner
+     * reads the file again whenever it changes). Log4j starts only when there is one to log: most
+     * command-line calls never pay for it.
+     */
+    private static final class Warnings {
+        private static final java.util.Set<String> SAID = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+        static void about(Path file, Configuration config, List<String> sites) {
+            if (!ConfigCheck.hasKeyProblems(config, sites)) {
+                return;
+            }
+            for (ConfigProblem p : ConfigCheck.keyProblems(file, config, sites, KeyLines.of(file))) {
+                if (SAID.add(p.toString())) {
+                    org.apache.logging.log4j.LogManager.getLogger(GridConfig.class).warn("{} ('koala config check "
+                            + "{}' lists every problem of the file)", p, file);
+                }
+            }
+        }
     }
 
     /** Typed reads that name the file and key in every error. */
@@ -211,7 +282,7 @@ public final class GridConfig {
             }
             String check = string(p + "ssh.hostKeyCheck").filter(s -> !s.isEmpty()).orElse("yes");
             if (!check.equals("yes") && !check.equals("no")) {
-                throw new ConfigException(file + ": " + p + "ssh.hostKeyCheck = '" + check + "': yes or no");
+                throw new ConfigException(file, p + "ssh.hostKeyCheck", p + "ssh.hostKeyCheck = '" + check + "': yes or no");
             }
             int idleExit = positive(p + "ssh.agentIdleExit", 600);
             return new SshConfig(host, port(p + "ssh.port", 22),
@@ -233,7 +304,7 @@ public final class GridConfig {
         int port(String key, int fallback) {
             int port = integer(key, fallback);
             if (port < 0 || port > 65535) {
-                throw new ConfigException(file + ": " + key + " = " + port + ": a port is 0..65535");
+                throw new ConfigException(file, key, key + " = " + port + ": a port is 0..65535");
             }
             return port;
         }
@@ -241,7 +312,7 @@ public final class GridConfig {
         int positive(String key, int fallback) {
             int value = integer(key, fallback);
             if (value < 1) {
-                throw new ConfigException(file + ": " + key + " = " + value + ": must be at least 1");
+                throw new ConfigException(file, key, key + " = " + value + ": must be at least 1");
             }
             return value;
         }
@@ -251,12 +322,12 @@ public final class GridConfig {
             try {
                 return raw.map(Integer::parseInt).orElse(fallback);
             } catch (NumberFormatException e) {
-                throw new ConfigException(file + ": " + key + " = '" + raw.get() + "': not a whole number");
+                throw new ConfigException(file, key, key + " = '" + raw.get() + "': not a whole number");
             }
         }
 
         ConfigException missing(String key) {
-            return new ConfigException(file + ": " + key + ": missing");
+            return new ConfigException(file, key, key + ": missing");
         }
     }
 }

@@ -154,4 +154,45 @@ class GridConfigTest {
 
         assertThat(grid.site("fs2").ssh().orElseThrow().relayHost()).contains("fs2-head");
     }
+
+    /** An unknown key is warned about, once per process, at its line with the nearest known key; the file loads. */
+    @Test
+    void anUnknownKeyIsAWarningLoggedOnceNeverAnError() throws Exception {
+        Path file = write("grid.sites = fs0\nsite.fs0.sge.cell = fs0\nsite.fs0.node.cout = 16\n");
+        java.util.List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
+        org.apache.logging.log4j.core.Logger logger = (org.apache.logging.log4j.core.Logger)
+                org.apache.logging.log4j.LogManager.getLogger(GridConfig.class);
+        org.apache.logging.log4j.core.appender.AbstractAppender appender =
+                new org.apache.logging.log4j.core.appender.AbstractAppender("warnings", null, null, true,
+                        org.apache.logging.log4j.core.config.Property.EMPTY_ARRAY) {
+                    @Override
+                    public void append(org.apache.logging.log4j.core.LogEvent event) {
+                        warnings.add(event.getLevel() + " " + event.getMessage().getFormattedMessage());
+                    }
+                };
+        appender.start();
+        logger.addAppender(appender);
+        logger.setLevel(org.apache.logging.log4j.Level.WARN);
+        try {
+            GridConfig grid = GridConfig.load(file);
+            GridConfig.load(file);
+
+            assertThat(grid.site("fs0").nodes()).isEqualTo(1);
+            assertThat(warnings).containsExactly("WARN " + file + ":3: site.fs0.node.cout: unknown key; did you mean "
+                    + "site.fs0.node.count? ('koala config check " + file + "' lists every problem of the file)");
+        } finally {
+            logger.removeAppender(appender);
+        }
+    }
+
+    @Test
+    void theValuesAsWrittenAndTheFileLessSomeKeys() throws Exception {
+        GridConfig grid = GridConfig.load(write("grid.sites = fs0\nsite.fs0.sge.cell = fs0\nscheduler.port = 7500 \n"
+                + "scheduler.port = 7600\n"));
+
+        assertThat(grid.values()).containsExactly(entry("grid.sites", "fs0"), entry("scheduler.port", "7500"),
+                entry("site.fs0.sge.cell", "fs0"));
+        assertThat(grid.without(java.util.Set.of("scheduler.port")).integer("scheduler.port", 7400)).isEqualTo(7400);
+        assertThat(grid.integer("scheduler.port", 7400)).isEqualTo(7500);
+    }
 }
