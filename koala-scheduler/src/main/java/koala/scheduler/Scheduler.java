@@ -52,13 +52,14 @@ import org.apache.logging.log4j.Logger;
 final class Scheduler {
     private static final Logger LOG = LogManager.getLogger(Scheduler.class);
 
-    private final SchedulerSettings settings;
+    /** Its live part changes when the configuration is re-read ({@link #retune}). */
+    private SchedulerSettings settings;
     private final Store store;
     private final koala.scheduler.kis.SiteInfos kis;
     private final List<String> siteNames;
     private final Map<String, Integer> configuredNodes;
     private final Pilots pilots;
-    private final FileLocations files;
+    private FileLocations files;
     private final InstantSource clock;
     private final JobBook book;
     private final PlacementQueue queue = new PlacementQueue();
@@ -217,6 +218,17 @@ final class Scheduler {
                 return koala.arbitration.TakeBackBook.EMPTY;
             }
         }).orElse(koala.arbitration.TakeBackBook.EMPTY);
+    }
+
+    /**
+     * Takes what a re-read configuration changes while the scheduler runs: the live part of
+     * {@code next} ({@link SchedulerSettings#withLive}), the Close-to-Files catalog and how framework
+     * instances share a full grid. Queued jobs keep the policy they were queued with.
+     */
+    void retune(SchedulerSettings next, FileLocations catalog, koala.arbitration.ArbitrationSettings arbitration) {
+        settings = settings.withLive(next);
+        files = catalog;
+        sharing().retune(arbitration);
     }
 
     /** The grid's sharing between framework instances (fcfs unless {@link #share} said otherwise). */

@@ -66,10 +66,12 @@ public final class SchedulerDaemon implements AutoCloseable {
     private final URI url;
     private final RunnerSupervisor runners;
     private final AccountingWriter accounting;
+    private final Reconfiguration reconfiguration;
 
     private SchedulerDaemon(Store store, SiteAgents agents, InformationService kis, SchedulerLoop loop, Pilots pilots,
                             Submissions submissions, List<JsonHttpServer> servers, URI url, RunnerSupervisor runners,
-                            AccountingWriter accounting) {
+                            AccountingWriter accounting, Reconfiguration reconfiguration) {
+        this.reconfiguration = reconfiguration;
         this.runners = runners;
         this.accounting = accounting;
         this.store = store;
@@ -108,6 +110,8 @@ public final class SchedulerDaemon implements AutoCloseable {
 
     private static SchedulerDaemon serve(GridConfig grid, Path koalaHome, SchedulerSettings settings, Store store,
                                          SiteAgents siteAgents) throws IOException {
+        koala.scheduler.config.LogLevels logLevels = koala.scheduler.config.LogLevels.atStart();
+        logLevels.apply(Map.of(), grid.values());
         Map<String, SiteAgentClient> agents = siteAgents.clients();
         InformationService kis = new InformationService(grid.sites().stream().map(SiteConfig::name).toList(), agents,
                 siteAgents::unreachable, InstantSource.system(), Executors.newSingleThreadScheduledExecutor(daemon("kis")));
@@ -141,7 +145,9 @@ public final class SchedulerDaemon implements AutoCloseable {
                 id -> loop.post(() -> scheduler.accounting().written(id)), Duration.ofSeconds(30));
         scheduler.accounting().sink(accounting);
         koala.arbitration.ArbitrationSettings sharing = arbitration(grid);
-        scheduler.share(sharing, site -> grid.section("site." + site + ".provisioning"));
+        // the file in force: a SIGHUP may replace it (Reconfiguration)
+        java.util.concurrent.atomic.AtomicReference<GridConfig> inForce = new java.util.concurrent.atomic.AtomicReference<>(grid);
+        scheduler.share(sharing, site -> inForce.get().section("site." + site + ".provisioning"));
         LOG.info("framework instances share a full grid by {}", sharing.describe());
         loop.call(() -> {
             recover(scheduler, agents, pilots, sites.keySet());
@@ -161,8 +167,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         SchedulerApi.Operations operations = operations(scheduler, loop, key, accountingFile);
         SchedulerApi.register(server, operations, callers, audit);
         // Prometheus scrapes with the metrics token (or, on this host, as any identified caller)
-        MetricsToken metricsToken = MetricsToken.at(grid.value("scheduler.metrics.tokenFile").map(Path::of)
-                .orElse(koalaHome.resolve("metrics.token")));
+        MetricsToken metricsToken = MetricsToken.at(metricsTokenFile(grid, koalaHome));
         SchedulerApi.registerMetrics(server, metrics::scrape, metricsToken.orCaller(callers));
         List<JsonHttpServer> servers = new java.util.ArrayList<>(List.of(server));
         if (!nodeUrl.equals(url)) {
@@ -183,12 +188,19 @@ public final class SchedulerDaemon implements AutoCloseable {
                 + "named koala-{}-JOB-COMPONENT-RANK-aATTEMPT; metrics on {}/metrics for the token in {}", socket, url,
                 nodeUrl, sites.keySet(), store.pilotTag(), nodeUrl, metricsToken.file());
         LOG.info("usage records of ended jobs and instances go to {}", accountingFile.path());
+        Reconfiguration reconfiguration = new Reconfiguration(inForce, koalaHome, scheduler, loop, metricsToken, logLevels,
+                Executors.newSingleThreadExecutor(daemon("config-reload")));
         return new SchedulerDaemon(store, siteAgents, kis, loop, pilots, submissions, servers, URI.create("unix:" + socket),
-                runners, accounting);
+                runners, accounting, reconfiguration);
+    }
+
+    /** {@code scheduler.metrics.tokenFile}, {@code KOALA_HOME/metrics.token} by default. */
+    static Path metricsTokenFile(GridConfig grid, Path koalaHome) {
+        return grid.value("scheduler.metrics.tokenFile").map(Path::of).orElse(koalaHome.resolve("metrics.token"));
     }
 
     /** {@code scheduler.arbitration.*}; a bad value stops the start, naming the key and why. */
-    private static koala.arbitration.ArbitrationSettings arbitration(GridConfig grid) {
+    static koala.arbitration.ArbitrationSettings arbitration(GridConfig grid) {
         try {
             return koala.arbitration.ArbitrationSettings.parse(grid.section("scheduler.arbitration"));
         } catch (koala.provisioning.InvalidSettingsException e) {
@@ -432,6 +444,16 @@ public final class SchedulerDaemon implements AutoCloseable {
 
     public URI url() {
         return url;
+    }
+
+    /**
+     * Reads the grid configuration again and takes what may change while the scheduler runs; what
+     * needs a restart is named in the log, a file that fails the check is refused whole (see the
+     * admin guide, "Changing the configuration of a running scheduler"). Returns at once: the file is
+     * read off the loop, and the loop applies it between rounds.
+     */
+    public void reload() {
+        reconfiguration.request();
     }
 
     /**

@@ -8,7 +8,8 @@ import koala.common.grid.KoalaHome;
 
 /**
  * The scheduler as a process of its own: {@code --config FILE}. Prints {@code READY <url>} once it
- * serves; stops cleanly on TERM. ({@code bin/koala scheduler} does the same from the CLI.)
+ * serves; stops cleanly on TERM; reads its configuration again on HUP. ({@code bin/koala scheduler}
+ * does the same from the CLI.)
  */
 public final class SchedulerMain {
     private SchedulerMain() {
@@ -28,6 +29,7 @@ public final class SchedulerMain {
     }
 
     public static void runUntilStopped(SchedulerDaemon daemon) throws InterruptedException {
+        reloadOnHangup(daemon);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             daemon.close();
@@ -36,5 +38,19 @@ public final class SchedulerMain {
         System.out.println("READY " + daemon.url());
         System.out.flush();
         stopped.await();
+    }
+
+    /**
+     * HUP reads the configuration again ({@link SchedulerDaemon#reload}, which only hands the work to
+     * the daemon's threads) instead of ending the process as the JVM would. A process that ignores HUP
+     * from its start (run under {@code nohup}) cannot catch it and keeps ignoring it.
+     */
+    private static void reloadOnHangup(SchedulerDaemon daemon) {
+        try {
+            sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> daemon.reload());
+        } catch (IllegalArgumentException e) {
+            org.apache.logging.log4j.LogManager.getLogger(SchedulerMain.class).warn("SIGHUP cannot be caught ({}): "
+                    + "the configuration is read again only at a restart", e.getMessage());
+        }
     }
 }

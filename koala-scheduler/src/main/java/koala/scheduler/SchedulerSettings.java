@@ -45,6 +45,18 @@ public record SchedulerSettings(int port, Duration placementEvery, int maxPlaceT
         return s;
     }
 
+    /**
+     * These settings with those of {@code next} that a running scheduler takes when it re-reads its
+     * configuration (the keys {@code koala.common.grid.ConfigKeys} marks live): the default placement
+     * policy, the placement interval and tries, the queue limit per user, and how long ended jobs stay
+     * in memory and in the database. The port, the paths, claiming and polling stay as they started.
+     */
+    public SchedulerSettings withLive(SchedulerSettings next) {
+        return new SchedulerSettings(port, next.placementEvery, next.maxPlaceTries, claimTimeout, maxClaimFailures,
+                next.defaultPolicy, kisEvery, nodeGiveUp, database, next.maxQueuedPerUser, next.keepEnded,
+                next.retention, accounting);
+    }
+
     private void check(GridConfig grid) {
         require(port > 0 && port < 65536, grid, "scheduler.port", "a port is 1..65535");
         require(maxPlaceTries >= 1, grid, "scheduler.placementTries", "must be at least 1");
@@ -72,7 +84,7 @@ public record SchedulerSettings(int port, Duration placementEvery, int maxPlaceT
 
     private static void require(boolean ok, GridConfig grid, String key, String reason) {
         if (!ok) {
-            throw new ConfigException(grid.file() + ": " + key + ": " + reason);
+            throw new ConfigException(grid.file(), key.split(" = ")[0], key + ": " + reason);
         }
     }
 }

@@ -70,7 +70,7 @@ final class Sharing {
     record Outcome(List<String> nodes, String reason) {
     }
 
-    private final Arbiter arbiter;
+    private Arbiter arbiter;
     private final Grid grid;
     private final GridEvents events;
     private final Map<Long, ShareReport> reports = new HashMap<>();
@@ -105,6 +105,18 @@ final class Sharing {
     void keepBook(TakeBackBook kept, java.util.function.Consumer<TakeBackBook> sink) {
         this.book = Objects.requireNonNull(kept, "kept");
         this.keep = sink;
+    }
+
+    /**
+     * Decides by {@code settings} from now on, starting with a round at the next tick; the book (asks
+     * pending, nodes owed, recent moves) and the runners' reports carry on.
+     */
+    void retune(ArbitrationSettings settings) {
+        if (!settings.equals(arbiter.settings())) {
+            arbiter = new Arbiter(settings);
+            nextRound = Instant.EPOCH;
+            LOG.info("framework instances share a full grid by {} from now on", settings.describe());
+        }
     }
 
     /** Whether grows go through the arbiter: not under fcfs, whose grows are placed as they come. */

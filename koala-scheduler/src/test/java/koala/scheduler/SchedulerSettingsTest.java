@@ -56,4 +56,39 @@ class SchedulerSettingsTest {
                 .hasMessage(dir.resolve("grid.properties") + ": scheduler.placement = best-fit: not a placement "
                         + "policy; known: worst-fit, close-to-files, cluster-minimization, flexible-cluster-minimization");
     }
+
+    /**
+     * What a reload takes of new settings is what the catalogue calls live: each {@code scheduler.*}
+     * key these settings read, changed alone, changes {@code withLive} exactly when the key is live.
+     */
+    @Test
+    void aReloadTakesTheLiveSettingsAndOnlyThem() throws Exception {
+        SchedulerSettings started = settings("");
+        java.util.Map<String, String> changed = new java.util.LinkedHashMap<>();
+        changed.put("scheduler.port", "7500");
+        changed.put("scheduler.placementInterval", "5");
+        changed.put("scheduler.placementTries", "20");
+        changed.put("scheduler.claimTimeout", "90");
+        changed.put("scheduler.claimFailures", "5");
+        changed.put("scheduler.placement", "cluster-minimization");
+        changed.put("scheduler.kisInterval", "4");
+        changed.put("scheduler.nodeGiveUp", "100");
+        changed.put("scheduler.database", "/srv/koala/db");
+        changed.put("scheduler.maxQueuedPerUser", "10");
+        changed.put("scheduler.keepEnded", "60");
+        changed.put("scheduler.retention", "86400");
+        changed.put("scheduler.accounting", "/srv/koala/usage.jsonl");
+        java.util.Map<String, Boolean> live = new java.util.TreeMap<>();
+        java.util.Map<String, Boolean> catalogue = new java.util.TreeMap<>();
+        for (var e : changed.entrySet()) {
+            SchedulerSettings next = settings(e.getKey() + " = " + e.getValue() + "\n");
+            assertThat(next).as(e.getKey()).isNotEqualTo(started);
+            live.put(e.getKey(), !started.withLive(next).equals(started));
+            catalogue.put(e.getKey(), koala.common.grid.ConfigKeys.all().stream()
+                    .filter(k -> k.pattern().equals(e.getKey())).findFirst().orElseThrow().live());
+        }
+
+        assertThat(live).isEqualTo(catalogue);
+        assertThat(live).containsEntry("scheduler.placement", true).containsEntry("scheduler.port", false);
+    }
 }

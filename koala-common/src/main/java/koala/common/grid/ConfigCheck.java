@@ -129,8 +129,19 @@ public final class ConfigCheck {
             byKey.putIfAbsent(id, p);
         }
 
+        /**
+         * At {@code key}'s line; for a key not written (a conflict with a default: "uMax: 50 must be above
+         * uMin (60)"), at the first written key of the same section (not of a one-word one such as {@code scheduler.}), if any.
+         */
         void add(String key, String detail) {
-            add(key, detail, key);
+            add(key, detail, lines.keys().contains(key) ? key : sameSection(key));
+        }
+
+        private String sameSection(String key) {
+            int dot = key.lastIndexOf('.');
+            String section = dot < 0 ? key : key.substring(0, dot + 1);
+            return section.indexOf('.') == section.length() - 1 ? key
+                    : lines.keys().stream().filter(k -> k.startsWith(section)).findFirst().orElse(key);
         }
 
         /** At {@code place}: for a key that is missing, the line of the key that makes it needed. */

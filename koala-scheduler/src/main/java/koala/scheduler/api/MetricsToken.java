@@ -40,7 +40,7 @@ public final class MetricsToken {
     private record Known(FileTime modified, long size, byte[] hash) {
     }
 
-    private final Path file;
+    private volatile Path file;
     private volatile Known known;
 
     private MetricsToken(Path file, Known known) {
@@ -50,6 +50,29 @@ public final class MetricsToken {
 
     /** The token in {@code file}, made there with a new random secret (mode 0600) if there is none. */
     public static MetricsToken at(Path file) throws IOException {
+        made(file);
+        return new MetricsToken(file, read(file));
+    }
+
+    /**
+     * Takes the token in {@code next} from now on, made there if there is none, as at the first start:
+     * {@code scheduler.metrics.tokenFile} changed in a re-read configuration. A token refused there (open
+     * to others, too short) refuses every scrape until it is mended, as an edit of the file in use does.
+     */
+    public void moveTo(Path next) throws IOException {
+        made(next);
+        Known read;
+        try {
+            read = read(next);
+        } catch (IllegalArgumentException e) {
+            LOG.warn("the metrics token {} is refused until it is mended: {}", next, e.getMessage());
+            read = null;
+        }
+        known = read;
+        file = next;
+    }
+
+    private static void made(Path file) throws IOException {
         if (!Files.exists(file, LinkOption.NOFOLLOW_LINKS)) {
             byte[] secret = new byte[32];
             new SecureRandom().nextBytes(secret);
@@ -60,7 +83,6 @@ public final class MetricsToken {
             LOG.info("made the metrics scrape token {} (give a copy to Prometheus: authorization.credentials_file)",
                     file);
         }
-        return new MetricsToken(file, read(file));
     }
 
     public Path file() {
@@ -102,6 +124,7 @@ public final class MetricsToken {
     /** The secret's hash, read again when the file changed; null when it is unreadable or refused now. */
     private byte[] current() {
         Known now = known;
+        Path file = this.file;
         try {
             FileTime modified = Files.getLastModifiedTime(file);
             if (now == null || !modified.equals(now.modified()) || Files.size(file) != now.size()) {

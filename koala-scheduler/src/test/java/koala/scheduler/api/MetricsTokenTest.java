@@ -47,6 +47,21 @@ class MetricsTokenTest {
         assertThat(token.matches(bearer(old))).isFalse();
     }
 
+    /** scheduler.metrics.tokenFile changed by a reload: the new file (made if missing) holds the secret from then on. */
+    @Test
+    void movedToAnotherFileTheTokenThereIsTheOneTaken() throws Exception {
+        MetricsToken token = MetricsToken.at(dir.resolve("metrics.token"));
+        String old = Files.readString(dir.resolve("metrics.token")).strip();
+        Path moved = dir.resolve("etc").resolve("metrics.token");
+
+        token.moveTo(moved);
+
+        String secret = Files.readString(moved).strip();
+        assertThat(token.file()).isEqualTo(moved);
+        assertThat(token.matches(bearer(secret))).isTrue();
+        assertThat(token.matches(bearer(old))).isFalse();
+    }
+
     @Test
     void aFileOpenToOthersOrAShortSecretIsRefused() throws Exception {
         Path open = Files.writeString(dir.resolve("open.token"), "long-enough-secret-here");

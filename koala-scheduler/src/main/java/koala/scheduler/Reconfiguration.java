@@ -1,0 +1,101 @@
+package koala.scheduler;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
+import koala.common.grid.ConfigCheck;
+import koala.common.grid.GridConfig;
+import koala.scheduler.api.MetricsToken;
+import koala.scheduler.config.ConfigReload;
+import koala.scheduler.config.LogLevels;
+import koala.scheduler.config.SchedulerConfigCheck;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * A running scheduler's configuration read again ({@code SIGHUP}): the file is read and checked
+ * off the loop, on {@code reads}; the loop then decides ({@link ConfigReload}) and carries out what
+ * changed — the scheduler's live settings, the Close-to-Files catalog and the sharing of a full grid
+ * ({@link Scheduler#retune}), the site provisioning defaults it reads ({@link #inForce}), the metrics
+ * token file and the loggers' levels — and names in the log each change that waits for a restart.
+ * A file that fails the check is refused whole and changes nothing.
+ */
+final class Reconfiguration {
+    private static final Logger LOG = LogManager.getLogger(Reconfiguration.class);
+
+    private final Path koalaHome;
+    private final Scheduler scheduler;
+    private final SchedulerLoop loop;
+    private final MetricsToken metricsToken;
+    private final LogLevels logLevels;
+    private final Executor reads;
+    /** The file whose live keys are in force: where a site's provisioning defaults are read. */
+    private final AtomicReference<GridConfig> inForce;
+    /** Every key's value in force (the live ones from the last file taken, the others from the start); the loop's. */
+    private Map<String, String> values;
+
+    /** @param inForce the configuration the scheduler started with; replaced by each file taken */
+    Reconfiguration(AtomicReference<GridConfig> inForce, Path koalaHome, Scheduler scheduler, SchedulerLoop loop,
+                    MetricsToken metricsToken, LogLevels logLevels, Executor reads) {
+        this.inForce = inForce;
+        this.values = inForce.get().values();
+        this.koalaHome = koalaHome;
+        this.scheduler = scheduler;
+        this.loop = loop;
+        this.metricsToken = metricsToken;
+        this.logLevels = logLevels;
+        this.reads = reads;
+    }
+
+    /** Reads the file again, off the loop, and has the loop take what changed; returns at once. */
+    void request() {
+        Path file = inForce.get().file();
+        reads.execute(() -> {
+            LOG.info("{}: reading the configuration again", file);
+            ConfigCheck.Report report = SchedulerConfigCheck.check(file, koalaHome);
+            loop.post(() -> decide(report));
+        });
+    }
+
+    /** On the loop. */
+    private void decide(ConfigCheck.Report report) {
+        Map<String, String> next = report.grid().map(GridConfig::values).orElse(Map.of());
+        ConfigReload.Decision decision = ConfigReload.decide(values, next, report.problems());
+        if (decision instanceof ConfigReload.Refused refused) {
+            LOG.warn("{}: refused whole, the configuration in force stays: {}", report.file(),
+                    refused.problems().stream().map(Object::toString).collect(Collectors.joining("; ")));
+        } else if (decision instanceof ConfigReload.Accepted accepted) {
+            take(accepted, report.grid().orElseThrow());
+        }
+    }
+
+    private void take(ConfigReload.Accepted accepted, GridConfig next) {
+        if (accepted.unchanged()) {
+            LOG.info("{}: nothing changed", next.file());
+        }
+        accepted.atNextStart().forEach(c -> LOG.warn("{}", c.describe()));
+        if (!accepted.applied().isEmpty()) {
+            scheduler.retune(SchedulerSettings.from(next, koalaHome), FileCatalog.from(next),
+                    SchedulerDaemon.arbitration(next));
+            inForce.set(next);
+            metricsTokenOf(next);
+            logLevels.apply(values, accepted.inForce());
+            accepted.applied().forEach(c -> LOG.info("{}", c.describe()));
+        }
+        values = accepted.inForce();
+    }
+
+    private void metricsTokenOf(GridConfig next) {
+        Path file = SchedulerDaemon.metricsTokenFile(next, koalaHome);
+        if (!file.equals(metricsToken.file())) {
+            try {
+                metricsToken.moveTo(file);
+            } catch (IOException e) {
+                LOG.warn("cannot make the metrics token {}: {}; {} stays in use", file, e.getMessage(), metricsToken.file());
+            }
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package koala.scheduler;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicReference;
+import koala.common.grid.GridConfig;
+import koala.scheduler.api.MetricsToken;
+import koala.scheduler.config.LogLevels;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A running scheduler's file read again: the loop takes what a clean file changes (the default
+ * placement policy of the next submit, the sharing policy, the metrics token file), and a file that
+ * fails the check changes nothing.
+ */
+class ReconfigurationTest {
+    private static final String JOB = "&(count = 1)(executable = \"/bin/true\")";
+    private static final String GRID = "grid.sites = fs0, fs1\nsite.fs0.sge.cell = fs0\nsite.fs1.sge.cell = fs1\n";
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aCleanFileIsTakenOnTheLoopAndABadOneChangesNothing() throws Exception {
+        Path file = Files.writeString(dir.resolve("grid.properties"), GRID);
+        AtomicReference<GridConfig> inForce = new AtomicReference<>(GridConfig.load(file));
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 4, "fs1", 3), Duration.ofSeconds(60));
+             SchedulerLoop loop = new SchedulerLoop(Executors.newSingleThreadScheduledExecutor())) {
+            MetricsToken token = MetricsToken.at(dir.resolve("metrics.token"));
+            Reconfiguration reconfiguration = new Reconfiguration(inForce, dir, grid.scheduler, loop, token,
+                    LogLevels.atStart(), Runnable::run);
+
+            Files.writeString(file, GRID + "scheduler.placement = cluster-minimization\n"
+                    + "scheduler.arbitration.policy = fair\nscheduler.metrics.tokenFile = " + dir.resolve("m2.token")
+                    + "\nscheduler.port = 7500\nsite.fs1.provisioning.fMax = 8\n");
+            reconfiguration.request();
+
+            assertThat(loop.call(() -> grid.scheduler.submit("one.jdf", JOB, "alice", null).policy()))
+                    .isEqualTo("cluster-minimization");
+            assertThat(loop.call(() -> grid.scheduler.sharing().settings().rule().toString())).isEqualTo("fair");
+            assertThat(loop.call(() -> grid.scheduler.settings().port())).isEqualTo(7400);
+            assertThat(token.file()).isEqualTo(dir.resolve("m2.token"));
+            assertThat(inForce.get().section("site.fs1.provisioning")).containsEntry("fMax", "8");
+
+            Files.writeString(file, GRID + "scheduler.placement = worst-fit\nscheduler.claimTimout = 90\n");
+            reconfiguration.request();
+
+            assertThat(loop.call(() -> grid.scheduler.submit("two.jdf", JOB, "alice", null).policy()))
+                    .isEqualTo("cluster-minimization");
+            assertThat(inForce.get().section("site.fs1.provisioning")).containsEntry("fMax", "8");
+        }
+    }
+}
