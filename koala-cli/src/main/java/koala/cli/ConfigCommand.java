@@ -28,7 +28,9 @@ import picocli.CommandLine.Spec;
                 + "comes from: built-in defaults (the paper's), the site's defaults in the grid configuration "
                 + "(site.S.provisioning.KEY), or a framework JDF (--jdf); a site's fMax, weight and minShare are "
                 + "ceilings a JDF cannot pass. First, how framework instances share a full grid "
-                + "(scheduler.arbitration.*). A bad value is refused with its key and the reason (exit 2)."})
+                + "(scheduler.arbitration.*). A bad value is refused with its key and the reason (exit 2).",
+                "'koala config check FILE' checks a whole file before it is installed."},
+        subcommands = ConfigCheckCommand.class)
 final class ConfigCommand implements Callable<Integer> {
     @Mixin
     GridOptions grid;

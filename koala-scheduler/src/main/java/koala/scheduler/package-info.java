@@ -21,6 +21,7 @@
  * its instance with the reason. {@code Accounting} makes a usage record of each job and instance
  * that ends, for the accounting file ({@code koala.scheduler.accounting}). {@link koala.scheduler.SchedulerSettings}
  * reads the {@code scheduler.*} keys, {@code FileCatalog} the file catalog for Close-to-Files,
+ * {@code Reconfiguration} the file again on {@code SIGHUP} (deciding with {@code koala.scheduler.config}),
  * {@code SiteReport} what {@code koala sites} shows. The loop tells {@code koala.scheduler.metrics}
  * what happens and, at the end of each round, how the grid stands ({@code GridReader}), for
  * {@code GET /metrics}; {@code MetricsBenchGrid} builds a busy grid for {@code bench metrics}.

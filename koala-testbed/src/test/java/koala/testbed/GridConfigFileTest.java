@@ -37,6 +37,11 @@ class GridConfigFileTest {
         assertThat(fs2.ssh().orElseThrow().host()).isEqualTo("fs2-head");
         assertThat(fs2.ssh().orElseThrow().key()).isEqualTo(dir.resolve("testbed/ssh/koala-fs2"));
         assertThat(fs2.ssh().orElseThrow().knownHosts()).isEqualTo(dir.resolve("testbed/ssh/known_hosts-fs2"));
+
+        // every key it writes is a known one: no warnings at each command, nothing koala config check refuses
+        Files.createDirectories(dir.resolve("testbed/ssh"));
+        Files.createFile(dir.resolve("testbed/ssh/koala-fs2"));
+        assertThat(koala.common.grid.ConfigCheck.check(file, List.of()).problems()).isEmpty();
     }
 
     /**
