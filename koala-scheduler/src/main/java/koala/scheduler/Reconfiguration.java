@@ -20,8 +20,9 @@ import org.apache.logging.log4j.Logger;
  * off the loop, on {@code reads}; the loop then decides ({@link ConfigReload}) and carries out what
  * changed — the scheduler's live settings, the Close-to-Files catalog and the sharing of a full grid
  * ({@link Scheduler#retune}), the site provisioning defaults it reads ({@link #inForce}), the metrics
- * token file and the loggers' levels — and names in the log each change that waits for a restart.
- * A file that fails the check is refused whole and changes nothing.
+ * token file (made there if missing: a small local write on the loop) and the loggers' levels — and
+ * names in the log each change that waits for a restart. A file that fails the check is refused
+ * whole and changes nothing.
  */
 final class Reconfiguration {
     private static final Logger LOG = LogManager.getLogger(Reconfiguration.class);
@@ -77,25 +78,38 @@ final class Reconfiguration {
             LOG.info("{}: nothing changed", next.file());
         }
         accepted.atNextStart().forEach(c -> LOG.warn("{}", c.describe()));
+        boolean tokenMoved = metricsTokenOf(next);
         if (!accepted.applied().isEmpty()) {
             scheduler.retune(SchedulerSettings.from(next, koalaHome), FileCatalog.from(next),
                     SchedulerDaemon.arbitration(next));
             inForce.set(next);
-            metricsTokenOf(next);
             logLevels.apply(values, accepted.inForce());
-            accepted.applied().forEach(c -> LOG.info("{}", c.describe()));
+            accepted.applied().stream().filter(c -> tokenMoved || !c.key().equals(TOKEN_FILE))
+                    .forEach(c -> LOG.info("{}", c.describe()));
         }
         values = accepted.inForce();
+        if (!tokenMoved) {
+            // the next reload tries the new file again
+            values = new java.util.HashMap<>(values);
+            values.compute(TOKEN_FILE, (k, v) -> metricsToken.file().equals(koalaHome.resolve("metrics.token")) ? null
+                    : metricsToken.file().toString());
+        }
     }
 
-    private void metricsTokenOf(GridConfig next) {
+    private static final String TOKEN_FILE = "scheduler.metrics.tokenFile";
+
+    /** Whether the metrics token is now read from the file {@code next} names. */
+    private boolean metricsTokenOf(GridConfig next) {
         Path file = SchedulerDaemon.metricsTokenFile(next, koalaHome);
         if (!file.equals(metricsToken.file())) {
             try {
                 metricsToken.moveTo(file);
             } catch (IOException e) {
-                LOG.warn("cannot make the metrics token {}: {}; {} stays in use", file, e.getMessage(), metricsToken.file());
+                LOG.warn("cannot make the metrics token {} ({}: {}); {} stays in use", file, e.getClass().getSimpleName(),
+                        e.getMessage(), metricsToken.file());
+                return false;
             }
         }
+        return true;
     }
 }

@@ -86,6 +86,9 @@ public final class SchedulerDaemon implements AutoCloseable {
 
     public static SchedulerDaemon start(GridConfig grid, Path koalaHome) throws IOException {
         SchedulerSettings settings = SchedulerSettings.from(grid, koalaHome);
+        // scheduler.logLevel*: set first, so that they cover the start too
+        koala.scheduler.config.LogLevels logLevels = koala.scheduler.config.LogLevels.atStart();
+        logLevels.apply(Map.of(), grid.values());
         if (grid.file().toAbsolutePath().startsWith(koalaHome.toAbsolutePath())
                 && grid.sites().stream().anyMatch(s -> !s.remote())) {
             throw new IllegalArgumentException(grid.file() + ": the grid configuration is inside KOALA_HOME ("
@@ -99,7 +102,7 @@ public final class SchedulerDaemon implements AutoCloseable {
                 grid.hostAddress().orElse(InetAddress.getLoopbackAddress().getHostAddress()), settings.port());
         try {
             agents.attachOrStart();
-            return serve(grid, koalaHome, settings, store, agents);
+            return serve(grid, koalaHome, settings, store, agents, logLevels);
         } catch (RuntimeException | IOException e) {
             // a scheduler that cannot start leaves nothing running behind it
             agents.close();
@@ -109,9 +112,8 @@ public final class SchedulerDaemon implements AutoCloseable {
     }
 
     private static SchedulerDaemon serve(GridConfig grid, Path koalaHome, SchedulerSettings settings, Store store,
-                                         SiteAgents siteAgents) throws IOException {
-        koala.scheduler.config.LogLevels logLevels = koala.scheduler.config.LogLevels.atStart();
-        logLevels.apply(Map.of(), grid.values());
+                                         SiteAgents siteAgents, koala.scheduler.config.LogLevels logLevels)
+            throws IOException {
         Map<String, SiteAgentClient> agents = siteAgents.clients();
         InformationService kis = new InformationService(grid.sites().stream().map(SiteConfig::name).toList(), agents,
                 siteAgents::unreachable, InstantSource.system(), Executors.newSingleThreadScheduledExecutor(daemon("kis")));

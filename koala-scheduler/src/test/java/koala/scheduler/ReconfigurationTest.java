@@ -56,4 +56,27 @@ class ReconfigurationTest {
             assertThat(inForce.get().section("site.fs1.provisioning")).containsEntry("fMax", "8");
         }
     }
+
+    /** A metrics token file that cannot be made leaves the old one in use, and the next reload tries again. */
+    @Test
+    void aTokenFileThatCannotBeMadeIsTriedAgainAtTheNextReload() throws Exception {
+        Path file = Files.writeString(dir.resolve("grid.properties"), GRID);
+        Files.writeString(dir.resolve("plain"), "a file, not a directory");
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 4, "fs1", 3), Duration.ofSeconds(60));
+             SchedulerLoop loop = new SchedulerLoop(Executors.newSingleThreadScheduledExecutor())) {
+            MetricsToken token = MetricsToken.at(dir.resolve("metrics.token"));
+            Reconfiguration reconfiguration = new Reconfiguration(new AtomicReference<>(GridConfig.load(file)), dir,
+                    grid.scheduler, loop, token, LogLevels.atStart(), Runnable::run);
+            Files.writeString(file, GRID + "scheduler.metrics.tokenFile = " + dir.resolve("plain/metrics.token") + "\n");
+
+            reconfiguration.request();
+            loop.call(() -> null);
+            assertThat(token.file()).isEqualTo(dir.resolve("metrics.token"));
+
+            Files.delete(dir.resolve("plain"));
+            reconfiguration.request();
+            loop.call(() -> null);
+            assertThat(token.file()).isEqualTo(dir.resolve("plain/metrics.token"));
+        }
+    }
 }
