@@ -166,8 +166,8 @@ public final class ConfigCheck {
     /** Whether {@link #keyProblems} would find any: cheap, no file read again. */
     static boolean hasKeyProblems(Configuration config, List<String> sites) {
         ConfigKeys.KeyMatcher matcher = ConfigKeys.forSites(sites);
-        Iterable<String> keys = config::getKeys;
-        for (String key : keys) {
+        for (java.util.Iterator<String> keys = config.getKeys(); keys.hasNext(); ) {
+            String key = keys.next();
             Optional<ConfigKeys.Match> m = matcher.match(key);
             if (m.isEmpty() || !m.get().unlisted().isEmpty() || config.getProperty(key) instanceof java.util.Collection) {
                 return true;

@@ -17,13 +17,10 @@ import static koala.common.grid.ValueType.YES_NO;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
@@ -163,50 +160,81 @@ public final class ConfigKeys {
         private static final Set<String> SITE_HOLES = Set.of("S", "A", "B");
         private static final Set<String> ANY_HOLES = Set.of("F", "L");
         private final List<String> sites;
-        private final List<Pattern> listed = new ArrayList<>();
-        private final List<Pattern> anySite = new ArrayList<>();
 
         private KeyMatcher(List<String> sites) {
             this.sites = sites;
-            String names = sites.isEmpty() ? "(?!)" : sites.stream().sorted(Comparator.comparingInt(String::length)
-                    .reversed()).map(Pattern::quote).collect(Collectors.joining("|", "(", ")"));
-            for (ConfigKey k : ALL) {
-                listed.add(regex(k.pattern(), names));
-                anySite.add(regex(k.pattern(), "([^.]+)"));
-            }
         }
 
-        private static Pattern regex(String pattern, String site) {
-            return Pattern.compile(segments(pattern).stream().map(s -> SITE_HOLES.contains(s) ? site
-                    : ANY_HOLES.contains(s) ? "(.+)" : Pattern.quote(s)).collect(Collectors.joining("\\.")));
-        }
-
-        /** The catalogue's entry for {@code key}, and the sites it names that are not listed; empty when unknown. */
+        /**
+         * The catalogue's entry for {@code key}, and the sites it names that are not listed; empty when
+         * unknown. Plain string comparisons, segment by segment, with the listed sites tried first: it
+         * runs for every key of every command's configuration, where a few milliseconds count.
+         */
         public Optional<Match> match(String key) {
-            for (int i = 0; i < ALL.size(); i++) {
-                if (listed.get(i).matcher(key).matches()) {
-                    return Optional.of(new Match(ALL.get(i), List.of()));
+            List<String> named = new ArrayList<>();
+            for (int k = 0; k < ALL.size(); k++) {
+                if (matches(SEGMENTS.get(k), 0, key, 0, sites, named)) {
+                    return Optional.of(new Match(ALL.get(k), List.of()));
                 }
             }
-            for (int i = 0; i < ALL.size(); i++) {
-                Matcher m = anySite.get(i).matcher(key);
-                if (m.matches()) {
-                    return Optional.of(new Match(ALL.get(i), unlisted(ALL.get(i).pattern(), m)));
+            for (int k = 0; k < ALL.size(); k++) {
+                named.clear();
+                if (matches(SEGMENTS.get(k), 0, key, 0, null, named)) {
+                    List<String> unlisted = new ArrayList<>();
+                    for (String name : named) {
+                        if (!sites.contains(name) && !unlisted.contains(name)) {
+                            unlisted.add(name);
+                        }
+                    }
+                    return Optional.of(new Match(ALL.get(k), List.copyOf(unlisted)));
                 }
             }
             return Optional.empty();
         }
 
-        private List<String> unlisted(String pattern, Matcher m) {
-            List<String> holes = segments(pattern).stream().filter(s -> SITE_HOLES.contains(s) || ANY_HOLES.contains(s))
-                    .toList();
-            List<String> names = new ArrayList<>();
-            for (int g = 1; g <= m.groupCount(); g++) {
-                if (SITE_HOLES.contains(holes.get(g - 1)) && !sites.contains(m.group(g)) && !names.contains(m.group(g))) {
-                    names.add(m.group(g));
-                }
+        /**
+         * Whether {@code key} from {@code at} on fits {@code pattern} from segment {@code i} on; the sites it
+         * names go to {@code named}. A site hole takes a listed site ({@code sites}), or with {@code sites}
+         * null any one segment; a file or logger hole takes one or more segments.
+         */
+        private static boolean matches(List<String> pattern, int i, String key, int at, List<String> sites,
+                                       List<String> named) {
+            if (i == pattern.size()) {
+                return at == key.length();
             }
-            return names;
+            if (i > 0) {
+                if (at >= key.length() || key.charAt(at) != '.') {
+                    return false;
+                }
+                at++;
+            }
+            String segment = pattern.get(i);
+            if (SITE_HOLES.contains(segment)) {
+                for (String site : sites != null ? sites : oneSegment(key, at)) {
+                    if (!site.isEmpty() && key.startsWith(site, at)) {
+                        named.add(site);
+                        if (matches(pattern, i + 1, key, at + site.length(), sites, named)) {
+                            return true;
+                        }
+                        named.remove(named.size() - 1);
+                    }
+                }
+                return false;
+            }
+            if (ANY_HOLES.contains(segment)) {
+                for (int end = at + 1; end <= key.length(); end++) {
+                    if (matches(pattern, i + 1, key, end, sites, named)) {
+                        return true;
+                    }
+                }
+                return false;
+            }
+            return key.startsWith(segment, at) && matches(pattern, i + 1, key, at + segment.length(), sites, named);
+        }
+
+        private static List<String> oneSegment(String key, int at) {
+            int dot = key.indexOf('.', at);
+            return List.of(dot < 0 ? key.substring(at) : key.substring(at, dot));
         }
 
         /** The known key nearest to {@code unknown}, if one is near enough to be what was meant. */
@@ -259,6 +287,15 @@ public final class ConfigKeys {
 
     private static List<String> segments(String key) {
         return List.of(key.split("\\.", -1));
+    }
+
+    /** Each key's pattern in segments, in the order of {@link #ALL}. */
+    private static final List<List<String>> SEGMENTS = new ArrayList<>();
+
+    static {
+        for (ConfigKey k : ALL) {
+            SEGMENTS.add(segments(k.pattern()));
+        }
     }
 
     /** Levenshtein distance: the fewest insertions, deletions and substitutions that turn one into the other. */

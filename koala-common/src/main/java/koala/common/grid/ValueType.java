@@ -40,10 +40,13 @@ public enum ValueType {
     /** Checked by the code that reads it, in its own words (placement and sharing policies, provisioning). */
     CHECKED_WHERE_READ;
 
-    private static final Pattern WHOLE_NUMBER = Pattern.compile("\\d{1,9}");
-    private static final Pattern DECIMAL = Pattern.compile("\\d{1,12}(\\.\\d+)?|\\.\\d+");
-    private static final Pattern BYTES = Pattern.compile("\\d{1,15}[KMG]?", Pattern.CASE_INSENSITIVE);
-    private static final Set<String> LEVELS = Set.of("off", "fatal", "error", "warn", "info", "debug", "trace", "all");
+    /** Compiled when a value is first checked, not when the catalogue is loaded (every command loads it). */
+    private static final class Formats {
+        static final Pattern WHOLE_NUMBER = Pattern.compile("\\d{1,9}");
+        static final Pattern DECIMAL = Pattern.compile("\\d{1,12}(\\.\\d+)?|\\.\\d+");
+        static final Pattern BYTES = Pattern.compile("\\d{1,15}[KMG]?", Pattern.CASE_INSENSITIVE);
+        static final Set<String> LEVELS = Set.of("off", "fatal", "error", "warn", "info", "debug", "trace", "all");
+    }
 
     /**
      * Why {@code raw} (trimmed) is not a value of this type for {@code key}, as the rest of a message
@@ -57,18 +60,18 @@ public enum ValueType {
             case LISTEN_PORT -> whole(key, v).or(() -> range(key, v, 1, 65535, "a port is 1..65535"));
             case WHOLE -> whole(key, v);
             case POSITIVE -> whole(key, v).or(() -> range(key, v, 1, Integer.MAX_VALUE, "must be at least 1"));
-            case SECONDS -> v.isEmpty() || DECIMAL.matcher(v).matches() ? Optional.empty()
+            case SECONDS -> v.isEmpty() || Formats.DECIMAL.matcher(v).matches() ? Optional.empty()
                     : Optional.of(key + " = '" + v + "': not a number of seconds");
-            case POSITIVE_SECONDS -> v.isEmpty() ? Optional.empty() : !DECIMAL.matcher(v).matches()
+            case POSITIVE_SECONDS -> v.isEmpty() ? Optional.empty() : !Formats.DECIMAL.matcher(v).matches()
                     ? Optional.of(key + " = '" + v + "': not a number of seconds")
                     : Double.parseDouble(v) > 0 ? Optional.empty() : Optional.of(key + " = " + v + ": must be positive");
             case YES_NO -> v.isEmpty() || v.equals("yes") || v.equals("no") ? Optional.empty()
                     : Optional.of(key + " = '" + v + "': yes or no");
-            case SIZE -> v.isEmpty() || BYTES.matcher(v).matches() ? Optional.empty()
+            case SIZE -> v.isEmpty() || Formats.BYTES.matcher(v).matches() ? Optional.empty()
                     : Optional.of(key + " = '" + v + "': not a size (e.g. 512M, 4G)");
-            case RATE -> DECIMAL.matcher(v).matches() && Double.parseDouble(v) > 0 ? Optional.empty()
+            case RATE -> Formats.DECIMAL.matcher(v).matches() && Double.parseDouble(v) > 0 ? Optional.empty()
                     : Optional.of(key + " = '" + v + "': not a number above 0");
-            case LOG_LEVEL -> v.isEmpty() || LEVELS.contains(v.toLowerCase(Locale.ROOT)) ? Optional.empty()
+            case LOG_LEVEL -> v.isEmpty() || Formats.LEVELS.contains(v.toLowerCase(Locale.ROOT)) ? Optional.empty()
                     : Optional.of(key + " = '" + v + "': not a log level (off, fatal, error, warn, info, debug, "
                     + "trace, all)");
         };
@@ -76,7 +79,7 @@ public enum ValueType {
 
     /** An empty whole number is an error, as {@link GridConfig#integer} reads it. */
     private static Optional<String> whole(String key, String v) {
-        return WHOLE_NUMBER.matcher(v).matches() || v.startsWith("-") && WHOLE_NUMBER.matcher(v.substring(1)).matches()
+        return Formats.WHOLE_NUMBER.matcher(v).matches() || v.startsWith("-") && Formats.WHOLE_NUMBER.matcher(v.substring(1)).matches()
                 ? Optional.empty() : Optional.of(key + " = '" + v + "': not a whole number");
     }
 
