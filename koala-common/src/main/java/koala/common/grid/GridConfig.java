@@ -144,7 +144,7 @@ public final class GridConfig {
     }
 
     /**
-     * Every key with its value as read (a key given twice: its first value), in no particular order:
+     * Every key with its value as read, trimmed (a key given twice: its first value), sorted by key:
      * what a reload compares.
      */
     public Map<String, String> values() {
