@@ -31,8 +31,31 @@ public final class LocalUser {
 
     /** Runs one of the cell's client commands; its output, or a TestbedException with what it said. */
     public static String run(SiteConfig site, String command, String... args) {
+        return runAs(site.agentUser(), site, command, args);
+    }
+
+    /**
+     * Deletes every job in the cell, whoever owns it, as the cell's manager would: what an earlier
+     * test left behind. Returns what it deleted ({@code qstat}'s lines), nothing when the cell was empty.
+     */
+    public static List<String> clear(SiteConfig site) {
+        List<String> jobs = jobs(site);
+        if (!jobs.isEmpty()) {
+            List<String> args = new ArrayList<>(List.of("-f"));
+            jobs.forEach(l -> args.add(l.split("\\s+")[0]));
+            runAs(SgeCell.ADMIN, site, "qdel", args.toArray(String[]::new));
+        }
+        return jobs;
+    }
+
+    /** Every job in the cell, whoever owns it: {@code qstat}'s lines, without its heading. */
+    public static List<String> jobs(SiteConfig site) {
+        return run(site, "qstat", "-u", "*").lines().skip(2).map(String::trim).filter(l -> !l.isEmpty()).toList();
+    }
+
+    private static String runAs(String user, SiteConfig site, String command, String... args) {
         List<String> line = new ArrayList<>(site.ssh().map(ssh -> Hosts.enter(ssh.host())).orElse(List.of()));
-        line.addAll(List.of("runuser", "-u", site.agentUser(), "--", "/usr/bin/env"));
+        line.addAll(List.of("runuser", "-u", user, "--", "/usr/bin/env"));
         site.cell().variables().forEach((k, v) -> line.add(k + "=" + v));
         line.add(site.cell().command(command).toString());
         line.addAll(List.of(args));

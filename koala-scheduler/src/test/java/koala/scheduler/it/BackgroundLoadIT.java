@@ -58,7 +58,9 @@ class BackgroundLoadIT {
                 local.add(LocalUser.qsub(grid.site("fs1"), "local-" + i, "/bin/sleep", "600"));
             }
             try {
-                Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> site(client, "fs1").others() == 2);
+                // the reason names what the scheduler saw: the 2 local jobs on 8 nodes, nothing else
+                Awaitility.await().atMost(Duration.ofSeconds(30))
+                        .until(() -> site(client, "fs1"), s -> s.others() == 2 && s.idle() == 6);
                 JobView job = TestScheduler.submit(client, "whole-fs1", "&(resourceManagerContact = fs1)(count = 8)"
                         + "(executable = /bin/true)");
 

@@ -130,6 +130,7 @@ class FaultIT {
                 }
             }
             awaitReleased(stat, ondemand);
+            awaitPilotsGone(grid);
             scheduler.destroy();
             scheduler.waitFor(20, TimeUnit.SECONDS);
         }
@@ -148,6 +149,20 @@ class FaultIT {
             } catch (RuntimeException e) {
                 System.err.println("instance " + r.instance() + " still holds nodes: " + e.getMessage());
             }
+        }
+    }
+
+    /**
+     * Released nodes' pilots leave SGE once their launchers hear so from the scheduler: stopping the
+     * scheduler before that leaves them waiting for it for {@code scheduler.nodeGiveUp} (5 minutes),
+     * in the next tests' cells.
+     */
+    private static void awaitPilotsGone(GridConfig grid) {
+        try {
+            Awaitility.await("every pilot left SGE").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> grid.sites().stream().allMatch(s -> LocalUser.jobs(s).isEmpty()));
+        } catch (RuntimeException e) {
+            grid.sites().forEach(s -> System.err.println("still in " + s.name() + ": " + LocalUser.jobs(s)));
         }
     }
 

@@ -172,9 +172,20 @@ class MpiJobsIT {
 
     /** The job's pilots leave SGE and its processes every host (a pilot ends a moment after its launcher reports). */
     private static void awaitNothingLeft(long job, String processes) {
-        org.awaitility.Awaitility.await("no pilot of job " + job + " and no MPI process left").atMost(Duration.ofSeconds(60))
-                .pollInterval(Duration.ofMillis(500)).until(() -> TestScheduler.pilotsNamedFor(
-                        GridConfig.load(scheduler.config()), job).isEmpty() && processes(processes).isEmpty());
+        java.util.concurrent.atomic.AtomicReference<List<String>> left = new java.util.concurrent.atomic.AtomicReference<>(List.of());
+        try {
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> {
+                        List<String> now = new java.util.ArrayList<>(TestScheduler.pilotsNamedFor(
+                                GridConfig.load(scheduler.config()), job));
+                        now.addAll(processes(processes));
+                        left.set(now);
+                        return now.isEmpty();
+                    });
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            throw new AssertionError("after 60 s, job " + job + " still has pilots or MPI processes: " + left.get()
+                    + "\nits history: " + client.job(job).history(), e);
+        }
     }
 
     private static String read(Path file) {

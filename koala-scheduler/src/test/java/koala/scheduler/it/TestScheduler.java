@@ -80,7 +80,29 @@ final class TestScheduler implements AutoCloseable {
         Path file = dir.resolve("grid.properties");
         Files.write(file, lines);
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+        awaitEmptyCells(GridConfig.load(testbed.gridConfig()));
         return file;
+    }
+
+    /**
+     * Every cell empty before a test's scheduler starts: what an earlier test left there (pilots
+     * still leaving SGE, or worse) would change what this test sees. It is waited for, and deleted
+     * after 60 s, saying what it was, so that one test's leftovers fail that test alone.
+     */
+    private static void awaitEmptyCells(GridConfig grid) {
+        try {
+            Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1))
+                    .until(() -> grid.sites().stream().allMatch(s -> LocalUser.jobs(s).isEmpty()));
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            for (var site : grid.sites()) {
+                List<String> left = LocalUser.clear(site);
+                if (!left.isEmpty()) {
+                    System.err.println("LEFT BY AN EARLIER TEST in " + site.name() + ", deleted now: " + left);
+                }
+            }
+            Awaitility.await("the cells emptied").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1))
+                    .until(() -> grid.sites().stream().allMatch(s -> LocalUser.jobs(s).isEmpty()));
+        }
     }
 
     /**
@@ -195,6 +217,25 @@ final class TestScheduler implements AutoCloseable {
         }
     }
 
+    /**
+     * A pilot leaves SGE when its launcher hears from the scheduler that its node is released;
+     * stopped before that, the scheduler would leave it waiting for {@code scheduler.nodeGiveUp}.
+     */
+    private void awaitPilotsGone(SchedulerClient client) {
+        GridConfig grid = GridConfig.load(config);
+        java.util.Set<String> pilots = new java.util.HashSet<>();
+        client.jobs().forEach(j -> j.nodes().stream().filter(n -> n.pilot() != null)
+                .forEach(n -> pilots.add(n.site() + " " + n.pilot())));
+        try {
+            Awaitility.await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> grid.sites().stream().noneMatch(s -> LocalUser.jobs(s).stream()
+                            .anyMatch(l -> pilots.contains(s.name() + " " + l.split("\\s+")[0]))));
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            System.err.println("pilots of the test scheduler still in SGE 60 s after its jobs ended: "
+                    + grid.sites().stream().flatMap(s -> LocalUser.jobs(s).stream()).toList());
+        }
+    }
+
     /** Ends what this scheduler still runs (a failed test leaves jobs behind) before it stops, so the next test finds the grid free. */
     @Override
     public void close() {
@@ -209,6 +250,7 @@ final class TestScheduler implements AutoCloseable {
                     }
                 }
             }
+            awaitPilotsGone(client);
         } catch (RuntimeException e) {
             System.err.println("could not end the jobs of the test scheduler: " + e.getMessage());
         } finally {
