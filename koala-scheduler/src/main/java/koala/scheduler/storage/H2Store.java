@@ -23,13 +23,26 @@ import koala.scheduler.claiming.NodeState;
 import koala.scheduler.state.JobState;
 
 /**
- * The store as an embedded H2 file database. One connection, used by the scheduler's loop thread
- * and, for {@link #saveAgent}, by the agent watch (H2 serialises statements on a connection); every
- * statement commits on its own and is written out at once ({@code WRITE_DELAY=0}: H2 otherwise
- * holds commits back for a second), so a {@code kill -9} loses at most the call in flight. The
- * schema is made, and brought up to date, on every open: {@code CREATE ... IF NOT EXISTS} for
- * tables, {@code ALTER TABLE ... ADD COLUMN IF NOT EXISTS} for columns added since (rows from before
- * read them as NULL).
+ * The store as an embedded H2 file database, on one connection that one thread uses at a time: the
+ * scheduler's loop, and now and then the agent watch ({@link #saveAgent}), which waits while the
+ * loop is in a unit of work.
+ *
+ * <p><b>Durability.</b> Autocommit is off: a unit of work ({@link #inTransaction}) commits once, at
+ * its end, and a write outside a unit is a unit of its own. H2's {@code WRITE_DELAY=0} makes each
+ * commit write its changes to the file before {@code commit()} returns (with a delay above 0, H2
+ * only marks them, and its background thread writes them up to that many milliseconds later: what
+ * a {@code kill -9} in between loses, though the caller was told it was done). So once a unit has
+ * returned its writes are in the operating system's hands and survive a {@code kill -9} of this
+ * process; a unit that had not returned left nothing (H2 ignores a chunk whose commit is not
+ * complete in the file when it opens it). As before, and like every H2 commit, it is not forced to
+ * the disk ({@code fsync}): a power cut or a crash of the host itself loses what the operating
+ * system had not written out yet.
+ *
+ * <p><b>Cost.</b> Each commit writes every page the unit changed, so the loop's units (each a batch
+ * of calls, events and rounds) commit together what used to be a dozen commits of a statement each.
+ * Statements are prepared once and kept. The schema is made, and brought up to date, on every open:
+ * {@code CREATE ... IF NOT EXISTS} for tables, {@code ALTER TABLE ... ADD COLUMN IF NOT EXISTS} for
+ * columns added since (rows from before read them as NULL).
  */
 public final class H2Store implements Store {
     private static final String SCHEMA = """
@@ -69,9 +82,107 @@ public final class H2Store implements Store {
             """;
 
     private final Connection db;
+    /** Held by the thread in a unit of work, and by one making a write or a read outside one. */
+    private final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock(true);
+    /** How many units the lock's holder is in (0: none); guarded by {@link #lock}, as every field below. */
+    private int depth;
+    private final List<Runnable> afterCommit = new ArrayList<>();
+    private final Map<String, PreparedStatement> prepared = new java.util.HashMap<>();
+    private long units;
+    private long commitNanos;
+    private long statements;
+    private long statementNanos;
 
-    private H2Store(Connection db) {
+    private H2Store(Connection db) throws SQLException {
         this.db = db;
+        db.setAutoCommit(false);
+    }
+
+    /** What the store has done since it was opened, for a benchmark to tell where the time went. */
+    public record Stats(long units, long commitNanos, long statements, long statementNanos) {
+        public Stats minus(Stats earlier) {
+            return new Stats(units - earlier.units, commitNanos - earlier.commitNanos, statements - earlier.statements,
+                    statementNanos - earlier.statementNanos);
+        }
+    }
+
+    public Stats stats() {
+        lock.lock();
+        try {
+            return new Stats(units, commitNanos, statements, statementNanos);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public <T> T inTransaction(java.util.function.Supplier<T> work) {
+        List<Runnable> then;
+        T result;
+        lock.lock();
+        try {
+            if (depth > 0) {
+                depth++;
+                try {
+                    return work.get(); // joins the unit it is in: commits or is undone with it
+                } finally {
+                    depth--;
+                }
+            }
+            depth = 1;
+            try {
+                result = work.get();
+            } catch (RuntimeException | Error e) {
+                depth = 0;
+                undo(e);
+                throw e;
+            }
+            depth = 0;
+            commit();
+            then = List.copyOf(afterCommit);
+            afterCommit.clear();
+        } finally {
+            lock.unlock();
+        }
+        then.forEach(Runnable::run);
+        return result;
+    }
+
+    @Override
+    public void afterCommit(Runnable action) {
+        lock.lock();
+        try {
+            if (depth > 0) {
+                afterCommit.add(action);
+                return;
+            }
+        } finally {
+            lock.unlock();
+        }
+        action.run();
+    }
+
+    private void commit() {
+        long start = System.nanoTime();
+        try {
+            db.commit();
+        } catch (SQLException e) {
+            undo(e);
+            throw new StoreException("commit: " + e.getMessage(), e);
+        } finally {
+            units++;
+            commitNanos += System.nanoTime() - start;
+        }
+    }
+
+    /** Undoes the unit's writes and forgets its actions; a failure to undo is added to {@code cause}. */
+    private void undo(Throwable cause) {
+        afterCommit.clear();
+        try {
+            db.rollback();
+        } catch (SQLException e) {
+            cause.addSuppressed(e);
+        }
     }
 
     /**
@@ -139,28 +250,30 @@ public final class H2Store implements Store {
 
     /** Made on the database's first open from 6 random letters and digits, then read back ever after. */
     @Override
-    public synchronized String pilotTag() {
-        List<String> kept = query("SELECT val FROM meta WHERE name = 'pilot_tag'", List.of(), rs -> rs.getString(1));
-        if (!kept.isEmpty()) {
-            return kept.get(0);
-        }
-        java.security.SecureRandom random = new java.security.SecureRandom();
-        StringBuilder tag = new StringBuilder();
-        for (int i = 0; i < 6; i++) {
-            tag.append(Character.forDigit(random.nextInt(36), 36));
-        }
-        update("INSERT INTO meta (name, val) VALUES ('pilot_tag', ?)", List.of(tag.toString()));
-        return tag.toString();
+    public String pilotTag() {
+        return inTransaction(() -> {
+            List<String> kept = query("SELECT val FROM meta WHERE name = 'pilot_tag'", List.of(), rs -> rs.getString(1));
+            if (!kept.isEmpty()) {
+                return kept.get(0);
+            }
+            java.security.SecureRandom random = new java.security.SecureRandom();
+            StringBuilder tag = new StringBuilder();
+            for (int i = 0; i < 6; i++) {
+                tag.append(Character.forDigit(random.nextInt(36), 36));
+            }
+            update("INSERT INTO meta (name, val) VALUES ('pilot_tag', ?)", List.of(tag.toString()));
+            return tag.toString();
+        });
     }
 
     @Override
-    public synchronized java.util.Optional<String> state(String name) {
+    public java.util.Optional<String> state(String name) {
         return query("SELECT val FROM meta WHERE name = ?", List.of("state." + name), rs -> rs.getString(1)).stream()
                 .findFirst();
     }
 
     @Override
-    public synchronized void saveState(String name, String value) {
+    public void saveState(String name, String value) {
         update("MERGE INTO meta (name, val) KEY (name) VALUES (?, ?)", List.of("state." + name, value));
     }
 
@@ -233,19 +346,21 @@ public final class H2Store implements Store {
     }
 
     @Override
-    public synchronized int forget(Instant before) {
+    public int forget(Instant before) {
         List<Object> at = List.of(ts(before));
         String old = "(SELECT id FROM jobs WHERE ended_at < ?)";
-        update("DELETE FROM nodes WHERE job IN " + old, at);
-        update("DELETE FROM transitions WHERE job IN " + old, at);
-        update("DELETE FROM components WHERE job IN " + old, at);
-        update("DELETE FROM node_spans WHERE job IN " + old, at);
-        update("DELETE FROM worker_tallies WHERE job IN " + old, at);
-        // a record the accounting file does not have yet stays until it has it
-        update("DELETE FROM usage_records WHERE written_at IS NOT NULL AND job IN " + old, at);
-        update("DELETE FROM frameworks WHERE id IN " + old, at);
-        update("DELETE FROM answers WHERE at < ?", at);
-        return updated("DELETE FROM jobs WHERE ended_at < ?", at);
+        return inTransaction(() -> {
+            update("DELETE FROM nodes WHERE job IN " + old, at);
+            update("DELETE FROM transitions WHERE job IN " + old, at);
+            update("DELETE FROM components WHERE job IN " + old, at);
+            update("DELETE FROM node_spans WHERE job IN " + old, at);
+            update("DELETE FROM worker_tallies WHERE job IN " + old, at);
+            // a record the accounting file does not have yet stays until it has it
+            update("DELETE FROM usage_records WHERE written_at IS NOT NULL AND job IN " + old, at);
+            update("DELETE FROM frameworks WHERE id IN " + old, at);
+            update("DELETE FROM answers WHERE at < ?", at);
+            return updated("DELETE FROM jobs WHERE ended_at < ?", at);
+        });
     }
 
     @Override
@@ -358,10 +473,16 @@ public final class H2Store implements Store {
 
     @Override
     public void close() {
+        lock.lock();
         try {
+            for (PreparedStatement s : prepared.values()) {
+                s.close();
+            }
             db.close();
         } catch (SQLException e) {
             throw new StoreException("closing the database: " + e.getMessage(), e);
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -387,28 +508,49 @@ public final class H2Store implements Store {
         updated(sql, params);
     }
 
+    /** One statement, in the calling thread's unit, or as a unit of its own. */
     private int updated(String sql, List<Object> params) {
-        try (PreparedStatement s = prepare(sql, params)) {
-            return s.executeUpdate();
-        } catch (SQLException e) {
-            throw new StoreException(sql + ": " + e.getMessage(), e);
-        }
+        return inTransaction(() -> {
+            long start = System.nanoTime();
+            try {
+                return prepare(sql, params).executeUpdate();
+            } catch (SQLException e) {
+                throw new StoreException(sql + ": " + e.getMessage(), e);
+            } finally {
+                counted(start);
+            }
+        });
     }
 
     private <T> List<T> query(String sql, List<Object> params, Row<T> row) {
-        try (PreparedStatement s = prepare(sql, params); ResultSet rs = s.executeQuery()) {
-            List<T> out = new ArrayList<>();
-            while (rs.next()) {
-                out.add(row.read(rs));
+        return inTransaction(() -> {
+            long start = System.nanoTime();
+            try (ResultSet rs = prepare(sql, params).executeQuery()) {
+                List<T> out = new ArrayList<>();
+                while (rs.next()) {
+                    out.add(row.read(rs));
+                }
+                return out;
+            } catch (SQLException e) {
+                throw new StoreException(sql + ": " + e.getMessage(), e);
+            } finally {
+                counted(start);
             }
-            return out;
-        } catch (SQLException e) {
-            throw new StoreException(sql + ": " + e.getMessage(), e);
-        }
+        });
     }
 
+    private void counted(long start) {
+        statements++;
+        statementNanos += System.nanoTime() - start;
+    }
+
+    /** The statement for {@code sql}, prepared the first time it is asked for and kept, with {@code params} set. */
     private PreparedStatement prepare(String sql, List<Object> params) throws SQLException {
-        PreparedStatement s = db.prepareStatement(sql);
+        PreparedStatement s = prepared.get(sql);
+        if (s == null) {
+            s = db.prepareStatement(sql);
+            prepared.put(sql, s);
+        }
         for (int i = 0; i < params.size(); i++) {
             Object p = params.get(i);
             if (p instanceof Null n) {

@@ -8,9 +8,10 @@ import koala.scheduler.claiming.NodeClaim;
 
 /**
  * Everything the scheduler keeps across a crash, behind one narrow interface: the scheduling code
- * never sees a database. Writes are durable when the call returns.
+ * never sees a database. A write is durable when the call returns, or, inside a unit of work
+ * ({@link #inTransaction}), when the unit returns, together with the unit's other writes.
  */
-public interface Store extends FrameworkStore, AutoCloseable {
+public interface Store extends FrameworkStore, UnitOfWork, AutoCloseable {
     /**
      * Where a site's agent was, so that a restarted scheduler re-attaches to it.
      *
