@@ -9,7 +9,10 @@ import koala.scheduler.claiming.NodeClaim;
 /**
  * Everything the scheduler keeps across a crash, behind one narrow interface: the scheduling code
  * never sees a database. A write is durable when the call returns, or, inside a unit of work
- * ({@link #inTransaction}), when the unit returns, together with the unit's other writes.
+ * ({@link #inTransaction}), when the unit returns, together with the unit's other writes: the
+ * scheduler's loop makes each batch of calls, events and rounds one unit, so that a transition's
+ * state, its history and what the caller is answered are kept together, and the answer goes out
+ * after them.
  */
 public interface Store extends FrameworkStore, UnitOfWork, AutoCloseable {
     /**
