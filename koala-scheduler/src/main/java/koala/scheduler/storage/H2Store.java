@@ -40,9 +40,10 @@ import koala.scheduler.state.JobState;
  *
  * <p><b>Cost.</b> Each commit writes every page the unit changed, so the loop's units (each a batch
  * of calls, events and rounds) commit together what used to be a dozen commits of a statement each.
- * Statements are prepared once and kept. The schema is made, and brought up to date, on every open:
- * {@code CREATE ... IF NOT EXISTS} for tables, {@code ALTER TABLE ... ADD COLUMN IF NOT EXISTS} for
- * columns added since (rows from before read them as NULL).
+ * Statements are prepared once and kept. With {@code WRITE_DELAY=0} H2 runs no background thread,
+ * so this store tidies H2's file itself ({@link #tidy}). The schema is made, and brought up to date,
+ * on every open: {@code CREATE ... IF NOT EXISTS} for tables, {@code ALTER TABLE ... ADD COLUMN IF
+ * NOT EXISTS} for columns added since (rows from before read them as NULL).
  */
 public final class H2Store implements Store {
     private static final String SCHEMA = """
@@ -65,6 +66,7 @@ public final class H2Store implements Store {
             ALTER TABLE frameworks ADD COLUMN IF NOT EXISTS runner_state VARCHAR;
             CREATE TABLE IF NOT EXISTS meta (name VARCHAR PRIMARY KEY, val VARCHAR);
             CREATE SEQUENCE IF NOT EXISTS job_ids START WITH 1;
+            ALTER SEQUENCE job_ids CACHE 1024;
             CREATE TABLE IF NOT EXISTS components (job BIGINT, idx INT, spec CLOB, PRIMARY KEY (job, idx));
             CREATE TABLE IF NOT EXISTS answers (owner VARCHAR, request VARCHAR, answer CLOB,
               at TIMESTAMP WITH TIME ZONE, PRIMARY KEY (owner, request));
@@ -75,7 +77,7 @@ public final class H2Store implements Store {
               ended_at TIMESTAMP WITH TIME ZONE, ended_as VARCHAR, cpu_seconds DOUBLE PRECISION,
               PRIMARY KEY (node, attempt));
             CREATE INDEX IF NOT EXISTS node_spans_job ON node_spans(job);
-            CREATE TABLE IF NOT EXISTS usage_records (job BIGINT PRIMARY KEY, record CLOB,
+            CREATE TABLE IF NOT EXISTS usage_records (job BIGINT PRIMARY KEY, record VARCHAR,
               written_at TIMESTAMP WITH TIME ZONE);
             CREATE TABLE IF NOT EXISTS worker_tallies (job BIGINT PRIMARY KEY, busy_seconds DOUBLE PRECISION,
               cpu_seconds DOUBLE PRECISION, reported_seconds DOUBLE PRECISION);
@@ -92,10 +94,29 @@ public final class H2Store implements Store {
     private long commitNanos;
     private long statements;
     private long statementNanos;
+    private volatile String pilotTag;
+    /**
+     * The last transition's number, counted here rather than by the column's own sequence: H2 writes
+     * a sequence's state with a commit of its own every 32 values, a third of all the commits.
+     */
+    private long lastTransition;
+    /** H2's store underneath, for {@link #tidy}; null in memory. */
+    private final org.h2.mvstore.MVStore files;
+    /** Every this many commits, H2's chunks filled less than {@link #TIDY_FILL_RATE}% are rewritten, up to {@link #TIDY_BYTES}. */
+    private static final int TIDY_EVERY = 64;
+    private static final int TIDY_FILL_RATE = 90;
+    private static final int TIDY_BYTES = 512 * 1024;
 
     private H2Store(Connection db) throws SQLException {
         this.db = db;
+        try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery("SELECT COALESCE(MAX(seq), 0) FROM transitions")) {
+            rs.next();
+            lastTransition = rs.getLong(1);
+        }
         db.setAutoCommit(false);
+        org.h2.mvstore.MVStore store = ((org.h2.engine.SessionLocal) db.unwrap(org.h2.jdbc.JdbcConnection.class)
+                .getSession()).getDatabase().getStore().getMvStore();
+        this.files = store.getFileStore() == null ? null : store;
     }
 
     /** What the store has done since it was opened, for a benchmark to tell where the time went. */
@@ -173,6 +194,29 @@ public final class H2Store implements Store {
             units++;
             commitNanos += System.nanoTime() - start;
         }
+        if (units % TIDY_EVERY == 0) {
+            tidy();
+        }
+    }
+
+    /**
+     * Rewrites the live pages of H2's sparsest chunks (filled under {@value #TIDY_FILL_RATE}%, up to
+     * {@value #TIDY_BYTES} bytes of them) into new ones every {@value #TIDY_EVERY} commits, so that the
+     * old chunks can be dropped. H2 does this on its background thread, which {@code WRITE_DELAY=0}
+     * stops: without it every chunk that keeps a live page stays, with its bookkeeping in the heap
+     * (about a kilobyte) and its space in the file; with a commit per statement that was a few chunks
+     * for every job kept. Nothing acknowledged is at stake: the pages are copied into a new chunk,
+     * committed like any, and the old one is dropped only once nothing refers to it.
+     */
+    private void tidy() {
+        if (files != null) {
+            long start = System.nanoTime();
+            try {
+                files.compact(TIDY_FILL_RATE, TIDY_BYTES);
+            } finally {
+                commitNanos += System.nanoTime() - start;
+            }
+        }
     }
 
     /** Undoes the unit's writes and forgets its actions; a failure to undo is added to {@code cause}. */
@@ -209,6 +253,7 @@ public final class H2Store implements Store {
             try (Statement s = db.createStatement()) {
                 s.execute(SCHEMA);
             }
+            recordsInline(db);
             return new H2Store(db);
         } catch (SQLException e) {
             throw new StoreException("cannot open the scheduler database " + file + ".mv.db: " + e.getMessage(), e);
@@ -222,9 +267,26 @@ public final class H2Store implements Store {
             try (Statement s = db.createStatement()) {
                 s.execute(SCHEMA);
             }
+            recordsInline(db);
             return new H2Store(db);
         } catch (SQLException e) {
             throw new StoreException("cannot open a database in memory: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A usage record (some 600 characters of JSON), written twice for every job, was a CLOB: H2 keeps
+     * a CLOB longer than 256 characters apart from its row and cleans up its old copies on a thread
+     * of its own, which the loop asked for after nearly every commit. A database from before keeps
+     * its records, as VARCHARs now.
+     */
+    private static void recordsInline(Connection db) throws SQLException {
+        try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery("SELECT DATA_TYPE FROM "
+                + "INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA = 'PUBLIC' AND TABLE_NAME = 'USAGE_RECORDS' AND "
+                + "COLUMN_NAME = 'RECORD'")) {
+            if (rs.next() && "CHARACTER LARGE OBJECT".equals(rs.getString(1))) {
+                s.execute("ALTER TABLE usage_records ALTER COLUMN record SET DATA TYPE VARCHAR");
+            }
         }
     }
 
@@ -248,12 +310,20 @@ public final class H2Store implements Store {
         }
     }
 
-    /** Made on the database's first open from 6 random letters and digits, then read back ever after. */
+    /**
+     * Made on the database's first open from 6 random letters and digits, then read back ever after;
+     * kept here once known (it never changes), since placement asks for it every time it looks.
+     */
     @Override
     public String pilotTag() {
+        String known = pilotTag;
+        if (known != null) {
+            return known;
+        }
         return inTransaction(() -> {
             List<String> kept = query("SELECT val FROM meta WHERE name = 'pilot_tag'", List.of(), rs -> rs.getString(1));
             if (!kept.isEmpty()) {
+                pilotTag = kept.get(0);
                 return kept.get(0);
             }
             java.security.SecureRandom random = new java.security.SecureRandom();
@@ -262,6 +332,7 @@ public final class H2Store implements Store {
                 tag.append(Character.forDigit(random.nextInt(36), 36));
             }
             update("INSERT INTO meta (name, val) VALUES ('pilot_tag', ?)", List.of(tag.toString()));
+            afterCommit(() -> pilotTag = tag.toString()); // known for good once it is on disk
             return tag.toString();
         });
     }
@@ -282,14 +353,25 @@ public final class H2Store implements Store {
         return query("SELECT NEXT VALUE FOR job_ids", List.of(), rs -> rs.getLong(1)).get(0);
     }
 
+    /**
+     * The job's changing part (state, tries, claim failures, reason, when it ended) is updated in
+     * place; its description (the JDF, a CLOB that H2 copies anew whenever it is written) is written
+     * once, when the job is first saved.
+     */
     @Override
     public void saveJob(JobRecord j, Instant at) {
-        update("MERGE INTO jobs (id, name, source, jdf, kind, state, policy, priority, place_tries, claim_failures, "
-                + "waiting, submitted_at, owner, ended_at) KEY(id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,"
-                + "CASE WHEN ? THEN COALESCE((SELECT ended_at FROM jobs WHERE id = ?), ?) END)",
-                List.of(j.id(), j.name(), j.source(), j.jdf(), j.kind(), j.state().name(), j.policy(), j.priority(),
-                j.placeTries(), j.claimFailures(), nullable(j.waitingBecause()), ts(j.submittedAt()),
-                nullable(j.owner()), j.state().ended(), j.id(), ts(at)));
+        inTransaction(() -> {
+            int updated = updated("UPDATE jobs SET state = ?, place_tries = ?, claim_failures = ?, waiting = ?, "
+                    + "ended_at = CASE WHEN ? THEN COALESCE(ended_at, ?) END WHERE id = ?", List.of(j.state().name(),
+                    j.placeTries(), j.claimFailures(), nullable(j.waitingBecause()), j.state().ended(), ts(at), j.id()));
+            if (updated == 0) {
+                update("INSERT INTO jobs (id, name, source, jdf, kind, state, policy, priority, place_tries, "
+                        + "claim_failures, waiting, submitted_at, owner, ended_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                        List.of(j.id(), j.name(), j.source(), j.jdf(), j.kind(), j.state().name(), j.policy(),
+                                j.priority(), j.placeTries(), j.claimFailures(), nullable(j.waitingBecause()),
+                                ts(j.submittedAt()), nullable(j.owner()), nullable(j.state().ended() ? ts(at) : null)));
+            }
+        });
     }
 
     @Override
@@ -311,8 +393,9 @@ public final class H2Store implements Store {
 
     @Override
     public void recordTransition(long job, TransitionView t) {
-        update("INSERT INTO transitions (job, at, from_state, to_state, event, reason) VALUES (?,?,?,?,?,?)",
-                List.of(job, ts(t.at()), t.from(), t.to(), t.event(), nullable(t.reason())));
+        inTransaction(() -> update("INSERT INTO transitions (job, seq, at, from_state, to_state, event, reason) "
+                + "VALUES (?,?,?,?,?,?,?)", List.of(job, ++lastTransition, ts(t.at()), t.from(), t.to(), t.event(),
+                nullable(t.reason()))));
     }
 
     @Override

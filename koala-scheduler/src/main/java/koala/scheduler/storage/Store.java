@@ -41,7 +41,11 @@ public interface Store extends FrameworkStore, UnitOfWork, AutoCloseable {
 
     void saveState(String name, String value);
 
-    /** Saves a job as it is {@code at}; a job saved ended for the first time ended then. */
+    /**
+     * Saves a job as it is {@code at}; a job saved ended for the first time ended then. What a job is
+     * (its name, JDF, kind, policy, priority, owner, submission) is kept as it was first saved; later
+     * saves change what changes in its life: its state, tries, claim failures and reason.
+     */
     void saveJob(JobRecord job, java.time.Instant at);
 
     void saveNode(NodeClaim node);
