@@ -61,9 +61,18 @@ final class Job {
         return List.copyOf(nodes.values());
     }
 
-    /** Nodes still held or being claimed. */
+    /** Nodes still held or being claimed. (A plain loop: every round asks every job in memory, several times.) */
     List<NodeClaim> heldNodes() {
-        return nodes.values().stream().filter(n -> n.state().held()).toList();
+        List<NodeClaim> held = null;
+        for (NodeClaim n : nodes.values()) {
+            if (n.state().held()) {
+                if (held == null) {
+                    held = new ArrayList<>(nodes.size());
+                }
+                held.add(n);
+            }
+        }
+        return held == null ? List.of() : java.util.Collections.unmodifiableList(held);
     }
 
     NodeClaim node(String id) {

@@ -16,7 +16,8 @@ import koala.scheduler.storage.Store;
 
 /**
  * The scheduler's jobs and everything about them that must survive a crash: each change is made in
- * memory and written to the store in the same call. Memory holds the live jobs and those that ended
+ * memory and written to the store in the same call, where it is committed with the rest of the
+ * loop's unit of work ({@link SchedulerLoop}) before anyone is told of it. Memory holds the live jobs and those that ended
  * lately ({@link #evict}); an older job is read back from the store when asked for, so the cost of a
  * round follows the jobs in flight, not every job ever submitted.
  */

@@ -7,31 +7,56 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicLong;
+import koala.common.api.JobView;
+import koala.common.api.NodeReport;
+import koala.common.api.SubmitRequest;
 import koala.common.site.AgentHealth;
 import koala.common.site.CellSnapshot;
 import koala.common.site.QueueInstance;
+import koala.scheduler.accounting.AccountingFile;
+import koala.scheduler.accounting.AccountingWriter;
+import koala.scheduler.api.SchedulerApi;
 import koala.scheduler.claiming.NodeClaim;
 import koala.scheduler.kis.SiteInfo;
+import koala.scheduler.metrics.SchedulerMetrics;
 import koala.scheduler.storage.H2Store;
 
 /**
- * {@code bench scheduler-load}: many short jobs pass through the scheduler's own code — its books,
- * its real H2 store, placement, claiming, the node desk — on a made-up site of 200 idle nodes whose
- * pilots start at once (no SGE: what is measured is the scheduler, not the cells). Every thousand
- * jobs it prints the jobs in memory, the heap after a full collection and the mean time of a
- * scheduling round, once as the scheduler runs now (ended jobs leave memory after
- * {@code keepEnded}) and once as it ran before (every job kept for ever), in the same run.
+ * {@code bench scheduler-load}: many short jobs pass through the scheduler as the daemon runs it —
+ * its API operations, its loop (one thread, group commits), its books, a real H2 file store,
+ * placement, claiming, the node desk, accounting with its writer and the metrics — on a made-up
+ * site of 200 idle nodes whose pilots start at once (no SGE, no HTTP: what is measured is the
+ * scheduler, not the cells or the sockets). {@code callers} threads make the calls at once, as the
+ * API's threads do for many users and launchers.
+ *
+ * <p>Each batch of a hundred jobs: the jobs are submitted (with request ids, as the CLI does); a
+ * round places them and their pilots are submitted (on the submission thread, the outcome back as
+ * an event); their launchers arrive; a round sees them all claimed; each launcher asks for its
+ * task and reports its exit; a round ends the jobs; a minute of scheduler time passes. Every
+ * thousand jobs it prints the jobs in memory, the heap after a full collection, the mean time of a
+ * round and the jobs per second since the last line (the measuring is not timed); at the end, the
+ * jobs per second and where the time went: each phase's wall time, and in it the H2 commits and
+ * statements (the rest is the scheduler's own code, its logging, and the hand-offs between the
+ * callers and the loop).
  */
 public final class LoadBench {
     private static final String JDF = "&(count = 1)(executable = /bin/true)";
     private static final int BATCH = 100;
+    private static final Caller ALICE = new Caller("alice", 1000, false, "bench");
 
     /** A clock the bench moves: a minute of scheduler time per hundred jobs. */
     private static final class Clock implements InstantSource {
-        private Instant now = Instant.parse("2026-11-25T00:00:00Z");
+        private volatile Instant now = Instant.parse("2026-11-25T00:00:00Z");
 
         @Override
         public Instant instant() {
@@ -44,7 +69,44 @@ public final class LoadBench {
     }
 
     /** One line of the table: after {@code passed} jobs. */
-    public record Row(int passed, int inMemory, double heapMb, double roundMs) {
+    public record Row(int passed, int inMemory, double heapMb, double roundMs, double jobsPerSecond) {
+    }
+
+    /** The parts of a batch, in order. */
+    public enum Phase {
+        SUBMIT("submit"), PLACE("round: place, pilots"), ARRIVE("arrive"), CLAIMED("round: all claimed"),
+        RUN("task + exited"), END("round: end");
+
+        final String label;
+
+        Phase(String label) {
+            this.label = label;
+        }
+    }
+
+    /** What a phase cost over the whole run: its wall time, the loop thread's CPU time, and the store's work in it. */
+    public record Cost(long nanos, long loopCpuNanos, H2Store.Stats store) {
+        Cost plus(long moreNanos, long moreCpuNanos, H2Store.Stats moreStore) {
+            return new Cost(nanos + moreNanos, loopCpuNanos + moreCpuNanos, new H2Store.Stats(store.units() + moreStore.units(),
+                    store.commitNanos() + moreStore.commitNanos(), store.statements() + moreStore.statements(),
+                    store.statementNanos() + moreStore.statementNanos()));
+        }
+    }
+
+    /** A run's figures. */
+    public record Figures(int jobs, int callers, List<Row> rows, Map<Phase, Cost> costs, long processCpuNanos) {
+        public long nanos() {
+            return costs.values().stream().mapToLong(Cost::nanos).sum();
+        }
+
+        public double jobsPerSecond() {
+            return jobs / (nanos() / 1e9);
+        }
+
+        /** The heap at the second line (2000 jobs: the first keepEnded window has filled) and at the last. */
+        public double heapRatio() {
+            return rows.get(rows.size() - 1).heapMb() / rows.get(Math.min(1, rows.size() - 1)).heapMb();
+        }
     }
 
     private LoadBench() {
@@ -52,96 +114,180 @@ public final class LoadBench {
 
     public static void main(String[] args) throws Exception {
         int jobs = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
-        run(jobs, System.out);
+        int callers = args.length > 1 ? Integer.parseInt(args[1]) : 16;
+        run(jobs, callers, System.out);
     }
 
-    /** Runs both passes and prints them side by side; returns the rows of the bounded pass. */
-    public static List<Row> run(int jobs, PrintStream out) throws Exception {
-        out.printf("%d jobs of one node each, %d at a time, a minute of scheduler time per batch%n", jobs, BATCH);
-        List<Row> before = pass(jobs, Duration.ofDays(3650), out, "every job kept in memory (as before)");
-        List<Row> now = pass(jobs, Duration.ofMinutes(10), out, "ended jobs leave memory after 10 min (now)");
-        out.println();
-        out.println("     jobs |  in memory: before  now |  heap MB: before    now |  round ms: before    now");
-        for (int i = 0; i < now.size(); i++) {
-            Row b = before.get(i);
-            Row n = now.get(i);
-            out.printf("%9d | %17d %5d | %15.1f %6.1f | %16.2f %6.2f%n", n.passed(), b.inMemory(), n.inMemory(),
-                    b.heapMb(), n.heapMb(), b.roundMs(), n.roundMs());
-        }
-        // from the second row on: by then the first keepEnded window (1000 jobs) has filled
-        Row first = now.get(Math.min(1, now.size() - 1));
-        Row last = now.get(now.size() - 1);
-        out.printf("now: heap %.1f -> %.1f MB (%.2fx), round %.2f -> %.2f ms (%.2fx) from %d to %d jobs%n",
-                first.heapMb(), last.heapMb(), last.heapMb() / first.heapMb(), first.roundMs(), last.roundMs(),
-                last.roundMs() / first.roundMs(), first.passed(), last.passed());
-        Row lastBefore = before.get(before.size() - 1);
-        out.printf("before: heap %.1f MB, round %.2f ms at %d jobs (%.2fx, %.2fx the bounded scheduler's)%n",
-                lastBefore.heapMb(), lastBefore.roundMs(), lastBefore.passed(), lastBefore.heapMb() / last.heapMb(),
-                lastBefore.roundMs() / last.roundMs());
-        return now;
+    /** Passes {@code jobs} jobs (a multiple of 1000) through the scheduler and prints the figures. */
+    public static Figures run(int jobs, int callers, PrintStream out) throws Exception {
+        out.printf("%d jobs of one node each, %d at a time, %d callers, a minute of scheduler time per batch; ended "
+                + "jobs leave memory after 10 min%n", jobs, BATCH, callers);
+        Figures figures = pass(jobs, callers, out);
+        print(figures, out);
+        return figures;
     }
 
-    private static List<Row> pass(int jobs, Duration keepEnded, PrintStream out, String title) throws Exception {
-        out.println("-- " + title);
+    private static Figures pass(int jobs, int callers, PrintStream out) throws Exception {
         Path dir = Files.createTempDirectory("koala-load-bench-");
         Clock clock = new Clock();
         SchedulerSettings settings = new SchedulerSettings(7400, Duration.ofSeconds(1), 150, Duration.ofMinutes(5), 3,
-                "worst-fit", Duration.ofSeconds(1), Duration.ofMinutes(5), dir.resolve("koala"), 1_000_000, keepEnded,
-                keepEnded.plusDays(1), dir.resolve("accounting.jsonl"));
-        AtomicLong pilots = new AtomicLong();
+                "worst-fit", Duration.ofSeconds(1), Duration.ofMinutes(5), dir.resolve("koala"), 1_000_000,
+                Duration.ofMinutes(10), Duration.ofMinutes(10).plusDays(1), dir.resolve("accounting.jsonl"));
+        AtomicLong pilotIds = new AtomicLong();
+        java.util.Queue<NodeClaim> started = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        Semaphore starts = new Semaphore(0);
         List<Row> rows = new ArrayList<>();
+        Map<Phase, Cost> costs = new EnumMap<>(Phase.class);
+        for (Phase p : Phase.values()) {
+            costs.put(p, new Cost(0, 0, new H2Store.Stats(0, 0, 0, 0)));
+        }
+        ExecutorService callerThreads = Executors.newFixedThreadPool(callers, SchedulerDaemon.daemon("caller"));
+        long[] processCpu = {0};
         // H2's page cache (16 MB by default) kept at 1 MB, and its chunks not kept 45 s after they die
-        // (RETENTION_TIME: the bench commits a thousand times a second, where the scheduler commits a
-        // few; the chunks' bookkeeping alone took 20 MB here), so that the heap shows the scheduler's own
-        try (H2Store store = H2Store.open(settings.database(), ";CACHE_SIZE=1024;RETENTION_TIME=0")) {
+        // (RETENTION_TIME: the bench commits hundreds of times a second, and 45 s of dead chunks' bookkeeping
+        // would be most of the heap it measures), so that the heap shows the scheduler's own
+        try (H2Store store = H2Store.open(settings.database(), ";CACHE_SIZE=1024;RETENTION_TIME=0");
+             SchedulerLoop loop = new SchedulerLoop(Executors.newSingleThreadScheduledExecutor(
+                     SchedulerDaemon.daemon("scheduler")), store)) {
             Pilots none = new Pilots((site, owner) -> null, Map.of(), site -> new Pilots.Launcher("java", List.of(),
                     List.of(), "http://koala-host:7400", dir.toString(), url -> url), Duration.ofMinutes(5),
                     store.pilotTag(), Runnable::run, () -> { });
-            Submissions submissions = Submissions.direct((node, owner) -> Long.toString(pilots.incrementAndGet()));
-            Scheduler scheduler = new Scheduler(settings, store, site -> java.util.Optional.of(idleSite(site)),
-                    Map.of("fs0", 200), none, submissions, koala.placement.FileLocations.NONE, clock);
+            // SGE as the bench has it: a pilot starts as it is submitted, its launcher given its node's token
+            Submissions submissions = Submissions.threaded((node, owner) -> {
+                started.add(node);
+                starts.release();
+                return Long.toString(pilotIds.incrementAndGet());
+            }, loop::post, store::afterCommit);
+            SiteInfo fs0 = idleSite("fs0");
+            Scheduler scheduler = new Scheduler(settings, store, site -> Optional.of(fs0).filter(i -> i.site().equals(site)),
+                    Map.of("fs0", 200), none, submissions, koala.placement.FileLocations.NONE, clock,
+                    new SchedulerMetrics(List.of("fs0")));
+            scheduler.onStart(() -> loop.post(() -> { }));
+            AccountingWriter accounting = new AccountingWriter(new AccountingFile(settings.accounting()),
+                    Executors.newSingleThreadScheduledExecutor(SchedulerDaemon.daemon("accounting")),
+                    id -> loop.post(() -> scheduler.accounting().written(id)), Duration.ofSeconds(30));
+            scheduler.accounting().sink(accounting);
+            SchedulerApi.Operations api = SchedulerDaemon.operations(scheduler, loop, null);
+            long loopThread = loop.call(() -> Thread.currentThread().getId());
+            Batch batch = new Batch(api, loop, loopThread, scheduler, store, clock, started, starts, callerThreads, costs,
+                    processCpu);
+            long sinceNanos = 0;
             for (int passed = 0; passed < jobs; passed += BATCH) {
-                batch(scheduler, store, clock);
+                batch.run(passed);
                 if ((passed + BATCH) % 1000 == 0) {
-                    rows.add(measure(scheduler, passed + BATCH));
-                    out.printf("  %6d jobs: %5d in memory, heap %6.1f MB, round %.2f ms%n", rows.get(rows.size() - 1).passed(),
-                            rows.get(rows.size() - 1).inMemory(), rows.get(rows.size() - 1).heapMb(),
-                            rows.get(rows.size() - 1).roundMs());
+                    long nanos = costs.values().stream().mapToLong(Cost::nanos).sum();
+                    Row row = measure(loop, scheduler, passed + BATCH, 1000 / ((nanos - sinceNanos) / 1e9));
+                    sinceNanos = nanos;
+                    rows.add(row);
+                    out.printf("  %6d jobs: %5d in memory, heap %6.1f MB, round %.2f ms, %5.0f jobs/s%n", row.passed(),
+                            row.inMemory(), row.heapMb(), row.roundMs(), row.jobsPerSecond());
                 }
             }
+            int owed = awaitAccounting(loop, store);
+            submissions.close();
+            accounting.close();
+            out.printf("the database: %.1f MB on disk; usage records the accounting file has not acknowledged: %d%n",
+                    Files.size(dir.resolve("koala.mv.db")) / 1048576.0, owed);
+        } finally {
+            callerThreads.shutdownNow();
+            deleteAll(dir);
         }
-        return rows;
+        return new Figures(jobs, callers, rows, costs, processCpu[0]);
     }
 
-    /** A hundred jobs submitted, placed, claimed, run and ended, and a minute passes. */
-    private static void batch(Scheduler scheduler, H2Store store, Clock clock) {
-        List<Long> ids = new ArrayList<>();
-        for (int i = 0; i < BATCH; i++) {
-            ids.add(scheduler.submit("bench.jdf", JDF, "alice", null).id());
+    /** Waits, up to 30 s, until the accounting file has acknowledged every usage record; returns how many it has not. */
+    private static int awaitAccounting(SchedulerLoop loop, H2Store store) throws InterruptedException {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        int owed = loop.call(() -> store.unwrittenUsageRecords().size());
+        while (owed > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+            owed = loop.call(() -> store.unwrittenUsageRecords().size());
         }
-        clock.advance(Duration.ofSeconds(2));
-        scheduler.tick(); // placed; pilots submitted
-        for (long id : ids) {
-            for (NodeClaim n : store.nodes(id)) {
-                scheduler.nodes().arrive(n.id(), n.token(), "fs0-n1");
-            }
-        }
-        scheduler.tick(); // all claimed: running
-        for (long id : ids) {
-            for (NodeClaim n : store.nodes(id)) {
-                scheduler.nodes().task(n.id(), n.token());
-                scheduler.nodes().exited(n.id(), n.token(), 0);
-            }
-        }
-        clock.advance(Duration.ofSeconds(58));
-        scheduler.tick();
+        return owed;
     }
 
-    private static Row measure(Scheduler scheduler, int passed) {
+    private static void deleteAll(Path dir) throws java.io.IOException {
+        try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+            for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+
+    /** A hundred jobs through their lives, each phase timed. */
+    private record Batch(SchedulerApi.Operations api, SchedulerLoop loop, long loopThread, Scheduler scheduler, H2Store store,
+                         Clock clock, java.util.Queue<NodeClaim> started, Semaphore starts, ExecutorService callers,
+                         Map<Phase, Cost> costs, long[] processCpu) {
+        void run(int passed) throws Exception {
+            timed(Phase.SUBMIT, () -> all(java.util.stream.IntStream.range(0, BATCH).mapToObj(i -> (Callable<Object>) () ->
+                    ((JobView) api.submit(ALICE, new SubmitRequest("bench.jdf", JDF, "bench-" + (passed + i)))).id())
+                    .toList()));
+            clock.advance(Duration.ofSeconds(2));
+            timed(Phase.PLACE, () -> {
+                round();
+                starts.acquire(BATCH); // every pilot submitted, its launcher on its way
+            });
+            List<NodeClaim> nodes = new ArrayList<>();
+            for (int i = 0; i < BATCH; i++) {
+                nodes.add(started.poll());
+            }
+            timed(Phase.ARRIVE, () -> all(nodes.stream().map(n -> (Callable<Object>) () ->
+                    api.arrive(n.id(), new NodeReport(n.token(), "fs0-n1", null))).toList()));
+            timed(Phase.CLAIMED, this::round);
+            timed(Phase.RUN, () -> all(nodes.stream().map(n -> (Callable<Object>) () -> {
+                api.task(n.id(), n.token());
+                return api.exited(n.id(), new NodeReport(n.token(), "fs0-n1", 0));
+            }).toList()));
+            clock.advance(Duration.ofSeconds(58));
+            timed(Phase.END, this::round);
+        }
+
+        void round() {
+            loop.call(() -> {
+                scheduler.tick();
+                return null;
+            });
+        }
+
+        /** The calls made by the callers at once; returns when every one is answered. */
+        void all(List<Callable<Object>> calls) throws Exception {
+            for (Future<Object> f : callers.invokeAll(calls)) {
+                f.get();
+            }
+        }
+
+        interface Step {
+            void run() throws Exception;
+        }
+
+        void timed(Phase phase, Step step) throws Exception {
+            java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+            H2Store.Stats before = store.stats();
+            long cpu = threads.getThreadCpuTime(loopThread);
+            long allCpu = processCpuNow();
+            long start = System.nanoTime();
+            step.run();
+            long took = System.nanoTime() - start;
+            processCpu[0] += processCpuNow() - allCpu;
+            costs.put(phase, costs.get(phase).plus(took, threads.getThreadCpuTime(loopThread) - cpu,
+                    store.stats().minus(before)));
+        }
+    }
+
+    /** The CPU time of every thread of this process so far. */
+    private static long processCpuNow() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getProcessCpuTime();
+    }
+
+    private static Row measure(SchedulerLoop loop, Scheduler scheduler, int passed, double jobsPerSecond) {
         int rounds = 50;
         long start = System.nanoTime();
         for (int i = 0; i < rounds; i++) {
-            scheduler.tick();
+            loop.call(() -> {
+                scheduler.tick();
+                return null;
+            });
         }
         double roundMs = (System.nanoTime() - start) / 1e6 / rounds;
         Runtime rt = Runtime.getRuntime();
@@ -149,7 +295,43 @@ public final class LoadBench {
             System.gc();
         }
         double heapMb = (rt.totalMemory() - rt.freeMemory()) / 1048576.0;
-        return new Row(passed, scheduler.list().size(), heapMb, roundMs);
+        int inMemory = loop.call(() -> scheduler.list().size());
+        return new Row(passed, inMemory, heapMb, roundMs, jobsPerSecond);
+    }
+
+    private static void print(Figures f, PrintStream out) {
+        double seconds = f.nanos() / 1e9;
+        long loopCpu = f.costs().values().stream().mapToLong(Cost::loopCpuNanos).sum();
+        out.println();
+        out.printf("%d jobs in %.1f s: %.0f jobs/s (one loop thread, %d callers)%n", f.jobs(), seconds,
+                f.jobsPerSecond(), f.callers());
+        out.printf("the loop thread was on a CPU %.0f%% of that time, %.0f us a job: %.0f jobs/s on a core of its own%n",
+                100.0 * loopCpu / f.nanos(), loopCpu / 1e3 / f.jobs(), f.jobs() / (loopCpu / 1e9));
+        out.printf("every thread of the process (callers, loop, H2, accounting, GC, JIT): %.0f us of CPU a job%n",
+                f.processCpuNanos() / 1e3 / f.jobs());
+        out.println("where the time went, per job (microseconds): each phase's wall time, the loop thread's CPU time in it,");
+        out.println("and H2's commits and statements (units: commits per job); 'the rest' of the wall time is the scheduler's");
+        out.println("own code, its logging, the hand-offs between callers and the loop, and waiting for a CPU:");
+        out.println("  phase                   wall  share  loop CPU |  commits (units)  statements (count) |  the rest");
+        for (Phase p : Phase.values()) {
+            line(out, p.label, f.costs().get(p), f);
+        }
+        Cost all = f.costs().values().stream().reduce(new Cost(0, 0, new H2Store.Stats(0, 0, 0, 0)),
+                (a, b) -> a.plus(b.nanos(), b.loopCpuNanos(), b.store()));
+        line(out, "all", all, f);
+        Row first = f.rows().get(Math.min(1, f.rows().size() - 1));
+        Row last = f.rows().get(f.rows().size() - 1);
+        out.printf("heap %.1f MB at %d jobs, %.1f MB at %d jobs: %.2fx; round %.2f ms -> %.2f ms%n", first.heapMb(),
+                first.passed(), last.heapMb(), last.passed(), f.heapRatio(), first.roundMs(), last.roundMs());
+    }
+
+    private static void line(PrintStream out, String label, Cost c, Figures f) {
+        double jobs = f.jobs();
+        H2Store.Stats s = c.store();
+        out.printf("  %-20s %7.0f %5.1f%% %8.0f  | %6.0f (%5.2f)    %6.0f (%5.1f)        | %8.0f%n", label,
+                c.nanos() / jobs / 1e3, 100.0 * c.nanos() / f.nanos(), c.loopCpuNanos() / jobs / 1e3,
+                s.commitNanos() / jobs / 1e3, s.units() / jobs, s.statementNanos() / jobs / 1e3, s.statements() / jobs,
+                (c.nanos() - s.commitNanos() - s.statementNanos()) / jobs / 1e3);
     }
 
     /** A site of 200 idle one-slot nodes, seen long ago (so no pilot of ours is missed from it). */

@@ -430,10 +430,17 @@ final class Scheduler {
         }
     }
 
+    /**
+     * Places the queued jobs in the queue's order. The nodes the books hold are counted once a
+     * round, and each job's own taken out before it is placed and put back after, as they are then:
+     * counted again for every queued job, they made a round cost queued jobs times jobs in memory.
+     */
     private void placeQueued() {
+        Map<String, Integer> held = heldNodes();
         for (long id : queue.inOrder()) {
             Job job = book.get(id);
-            Decision decision = policyFor(job).place(need(job), gridViewFor(job.record().owner()));
+            count(job, held, -1);
+            Decision decision = policyFor(job).place(need(job), gridViewFor(job.record().owner(), gridView(held)));
             if (decision instanceof Decision.Placed placed) {
                 queue.remove(id);
                 update(job, job.record().waiting("claiming nodes: " + describe(placed.assignments())));
@@ -441,6 +448,7 @@ final class Scheduler {
             } else {
                 notPlaced(job, (Decision.NotPlaced) decision);
             }
+            count(job, held, 1);
         }
     }
 
@@ -492,7 +500,10 @@ final class Scheduler {
      * owner's nodes shows none idle to this owner.
      */
     GridView gridViewFor(String owner) {
-        GridView all = gridView();
+        return gridViewFor(owner, gridView());
+    }
+
+    private GridView gridViewFor(String owner, GridView all) {
         List<String> closed = closedTo(owner);
         if (closed.isEmpty()) {
             return all;
@@ -525,10 +536,24 @@ final class Scheduler {
     }
 
     GridView gridView() {
-        Map<String, Integer> held = new HashMap<>();
-        book.all().forEach(j -> j.heldNodes().forEach(n -> held.merge(n.site(), 1, Integer::sum)));
+        return gridView(heldNodes());
+    }
+
+    private GridView gridView(Map<String, Integer> held) {
         List<SiteInfo> infos = siteNames.stream().map(kis::site).flatMap(Optional::stream).toList();
         return GridViews.of(infos, held, store.pilotTag(), files);
+    }
+
+    /** The nodes KOALA's books hold or are claiming, per site. */
+    private Map<String, Integer> heldNodes() {
+        Map<String, Integer> held = new HashMap<>();
+        book.all().forEach(j -> count(j, held, 1));
+        return held;
+    }
+
+    /** Adds {@code sign} for each node {@code job} holds to its site's count in {@code held}. */
+    private static void count(Job job, Map<String, Integer> held, int sign) {
+        job.heldNodes().forEach(n -> held.merge(n.site(), sign, Integer::sum));
     }
 
     void checkRunning(Job job) {

@@ -128,14 +128,14 @@ public final class SchedulerDaemon implements AutoCloseable {
         // publishing the jars to a site and training the launcher's class archive take seconds: done
         // here, before the loop serves, never on the loop thread in the middle of a claim
         grid.sites().stream().filter(s -> !s.remote()).forEach(local::of);
-        SchedulerLoop loop = new SchedulerLoop(Executors.newSingleThreadScheduledExecutor(daemon("scheduler")));
+        SchedulerLoop loop = new SchedulerLoop(Executors.newSingleThreadScheduledExecutor(daemon("scheduler")), store);
         Pilots pilots = new Pilots(siteAgents::agentFor, sites, site -> siteAgents.remoteLauncher(site).map(r -> new Pilots.Launcher(
                 r.java(), r.classpath(), List.of(), r.schedulerUrl(), r.logDir(), a -> siteAgents.reachable(site, a)))
                 .orElseGet(() -> local.of(sites.get(site))), settings.nodeGiveUp(), store.pilotTag(),
                 Executors.newSingleThreadExecutor(daemon("relays")), () -> loop.post(() -> { }));
         Map<String, Integer> nodes = new LinkedHashMap<>();
         grid.sites().forEach(s -> nodes.put(s.name(), s.nodes()));
-        Submissions submissions = Submissions.threaded(pilots::submit, loop::post);
+        Submissions submissions = Submissions.threaded(pilots::submit, loop::post, store::afterCommit);
         SchedulerMetrics metrics = new SchedulerMetrics(sites.keySet());
         Scheduler scheduler = new Scheduler(settings, store, kis, nodes, pilots, submissions, FileCatalog.from(grid),
                 InstantSource.system(), metrics);

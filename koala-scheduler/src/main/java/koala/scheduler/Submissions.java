@@ -31,34 +31,41 @@ final class Submissions implements AutoCloseable {
 
     private final Submit submit;
     private final Executor loop;
+    private final Executor afterCommit;
     private final java.util.function.Function<String, Executor> siteThreads;
     private final Map<String, Executor> sites = new ConcurrentHashMap<>();
     private final Map<String, ExecutorService> started = new ConcurrentHashMap<>();
 
-    /** Submits on a daemon thread per site; outcomes are handed to {@code loop}. */
-    static Submissions threaded(Submit submit, Executor loop) {
-        return new Submissions(submit, loop, null);
+    /**
+     * Submits on a daemon thread per site; outcomes are handed to {@code loop}. A submission asked for
+     * in a unit of work leaves for its site's thread through {@code afterCommit}, once the unit is
+     * committed: the node is on disk before its pilot can exist in SGE.
+     */
+    static Submissions threaded(Submit submit, Executor loop, Executor afterCommit) {
+        return new Submissions(submit, loop, null, afterCommit);
     }
 
     /** Submits on the caller's thread and hands the outcome over at once (tests, and the simulator's way). */
     static Submissions direct(Submit submit) {
-        return new Submissions(submit, Runnable::run, site -> Runnable::run);
+        return new Submissions(submit, Runnable::run, site -> Runnable::run, Runnable::run);
     }
 
     /** Submits on {@code sites} (one executor for every site), outcomes handed to {@code loop}: for tests that hold submissions back. */
     static Submissions on(Submit submit, Executor sites, Executor loop) {
-        return new Submissions(submit, loop, site -> sites);
+        return new Submissions(submit, loop, site -> sites, Runnable::run);
     }
 
-    private Submissions(Submit submit, Executor loop, java.util.function.Function<String, Executor> siteThreads) {
+    private Submissions(Submit submit, Executor loop, java.util.function.Function<String, Executor> siteThreads,
+                        Executor afterCommit) {
         this.submit = submit;
         this.loop = loop;
         this.siteThreads = siteThreads;
+        this.afterCommit = afterCommit;
     }
 
     /** Asks for {@code node}'s pilot as {@code owner}'s; {@code then} runs on the loop with the outcome. */
     void submit(NodeClaim node, String owner, Consumer<Outcome> then) {
-        on(node.site()).execute(() -> {
+        afterCommit.execute(() -> on(node.site()).execute(() -> {
             Outcome outcome;
             try {
                 outcome = new Outcome(submit.submit(node, owner), null);
@@ -67,12 +74,12 @@ final class Submissions implements AutoCloseable {
             }
             Outcome done = outcome;
             loop.execute(() -> then.accept(done));
-        });
+        }));
     }
 
     /** Runs {@code work} on {@code site}'s thread, after the submissions already asked for there. */
     void onSite(String site, Runnable work) {
-        on(site).execute(work);
+        afterCommit.execute(() -> on(site).execute(work));
     }
 
     private Executor on(String site) {

@@ -2,10 +2,18 @@ package koala.scheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import koala.common.failure.Conflict;
+import koala.scheduler.storage.StoreException;
+import koala.scheduler.storage.UnitOfWork;
 import org.junit.jupiter.api.Test;
 
 class SchedulerLoopTest {
@@ -90,6 +98,140 @@ class SchedulerLoopTest {
                 Thread.sleep(300); // work that has begun and takes longer than the wait: a slow call on the loop
                 return done.incrementAndGet();
             })).as("the second call's work, the first one's dropped").isEqualTo(1);
+        }
+    }
+
+    /** A store that only notes what happens: each unit's work, then its commit (or a failed commit). */
+    private static final class Noting implements UnitOfWork {
+        final List<String> events = Collections.synchronizedList(new ArrayList<>());
+        final AtomicInteger commits = new AtomicInteger();
+        volatile RuntimeException commitFails;
+
+        @Override
+        public <T> T inTransaction(Supplier<T> work) {
+            T result = work.get();
+            if (commitFails != null) {
+                events.add("commit failed");
+                throw commitFails;
+            }
+            events.add("commit " + commits.incrementAndGet());
+            return result;
+        }
+
+        @Override
+        public void afterCommit(Runnable action) {
+            action.run();
+        }
+    }
+
+    /** Job 7 is submitted: its caller is answered after the commit that keeps it, never before. */
+    @Test
+    void aCallerIsAnsweredOnlyAfterTheCommitThatKeepsWhatItWasToldOf() {
+        Noting units = new Noting();
+        try (SchedulerLoop loop = new SchedulerLoop(Executors.newSingleThreadScheduledExecutor(), units)) {
+            String answer = loop.call(() -> {
+                units.events.add("job 7 queued");
+                return "job 7";
+            });
+            units.events.add("caller told: " + answer);
+        }
+        assertThat(units.events).containsExactly("job 7 queued", "commit 1", "caller told: job 7");
+    }
+
+    /**
+     * While the loop is busy (a posted event holds it), five callers queue their calls; the loop takes
+     * them up after the event, all in one unit: one commit for the six, and each caller gets its own
+     * answer after it.
+     */
+    @Test
+    void callsQueuedWhileTheLoopIsBusyShareOneCommit() throws Exception {
+        Noting units = new Noting();
+        CountDownLatch hold = new CountDownLatch(1);
+        try (SchedulerLoop loop = new SchedulerLoop(Executors.newSingleThreadScheduledExecutor(), units)) {
+            loop.post(() -> {
+                try {
+                    hold.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            List<Thread> callers = new ArrayList<>();
+            List<String> answers = Collections.synchronizedList(new ArrayList<>());
+            for (int i = 1; i <= 5; i++) {
+                int call = i;
+                Thread caller = new Thread(() -> answers.add(loop.call(() -> "answer " + call) + " after "
+                        + units.commits.get() + " commit"));
+                callers.add(caller);
+                caller.start();
+            }
+            for (Thread caller : callers) {
+                org.awaitility.Awaitility.await().until(() -> caller.getState() == Thread.State.TIMED_WAITING);
+            }
+            hold.countDown();
+            for (Thread caller : callers) {
+                caller.join(10_000);
+            }
+            assertThat(answers).containsExactlyInAnyOrder("answer 1 after 1 commit", "answer 2 after 1 commit",
+                    "answer 3 after 1 commit", "answer 4 after 1 commit", "answer 5 after 1 commit");
+            assertThat(units.commits.get()).isEqualTo(1);
+        }
+    }
+
+    /**
+     * A call fails after it wrote (it found job 7 already running, say): what it wrote is committed
+     * with the rest of its unit, as memory keeps it, and the failure reaches its caller after that.
+     */
+    @Test
+    void aCallThatFailsIsToldSoAfterWhatItWroteIsCommitted() {
+        Noting units = new Noting();
+        try (SchedulerLoop loop = new SchedulerLoop(Executors.newSingleThreadScheduledExecutor(), units)) {
+            assertThatThrownBy(() -> loop.call(() -> {
+                units.events.add("job 7's reason noted");
+                throw new Conflict("job 7 is RUNNING: cannot place");
+            })).isInstanceOf(Conflict.class).hasMessage("job 7 is RUNNING: cannot place");
+            units.events.add("caller told it failed");
+        }
+        assertThat(units.events).containsExactly("job 7's reason noted", "commit 1", "caller told it failed");
+    }
+
+    /** The commit of a unit fails (the disk is full): every caller of the unit is told so, none that it was done. */
+    @Test
+    void whenTheCommitFailsEveryCallerOfTheUnitIsToldSo() throws Exception {
+        Noting units = new Noting();
+        units.commitFails = new StoreException("commit: No space left on device", null);
+        CountDownLatch hold = new CountDownLatch(1);
+        try (SchedulerLoop loop = new SchedulerLoop(Executors.newSingleThreadScheduledExecutor(), units)) {
+            loop.post(() -> {
+                try {
+                    hold.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            List<Throwable> told = Collections.synchronizedList(new ArrayList<>());
+            List<Thread> callers = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                Thread caller = new Thread(() -> {
+                    try {
+                        loop.call(() -> "done");
+                        told.add(null);
+                    } catch (RuntimeException e) {
+                        told.add(e);
+                    }
+                });
+                callers.add(caller);
+                caller.start();
+            }
+            for (Thread caller : callers) {
+                org.awaitility.Awaitility.await().until(() -> caller.getState() == Thread.State.TIMED_WAITING);
+            }
+            hold.countDown();
+            for (Thread caller : callers) {
+                caller.join(10_000);
+            }
+            assertThat(told).hasSize(3).allSatisfy(e -> assertThat(e).isSameAs(units.commitFails));
+            units.commitFails = null;
+            assertThat(loop.call(() -> "the next one")).as("the loop goes on").isEqualTo("the next one");
         }
     }
 }

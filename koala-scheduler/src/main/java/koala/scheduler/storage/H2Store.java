@@ -23,13 +23,27 @@ import koala.scheduler.claiming.NodeState;
 import koala.scheduler.state.JobState;
 
 /**
- * The store as an embedded H2 file database. One connection, used by the scheduler's loop thread
- * and, for {@link #saveAgent}, by the agent watch (H2 serialises statements on a connection); every
- * statement commits on its own and is written out at once ({@code WRITE_DELAY=0}: H2 otherwise
- * holds commits back for a second), so a {@code kill -9} loses at most the call in flight. The
- * schema is made, and brought up to date, on every open: {@code CREATE ... IF NOT EXISTS} for
- * tables, {@code ALTER TABLE ... ADD COLUMN IF NOT EXISTS} for columns added since (rows from before
- * read them as NULL).
+ * The store as an embedded H2 file database, on one connection that one thread uses at a time: the
+ * scheduler's loop, and now and then the agent watch ({@link #saveAgent}), which waits while the
+ * loop is in a unit of work.
+ *
+ * <p><b>Durability.</b> Autocommit is off: a unit of work ({@link #inTransaction}) commits once, at
+ * its end, and a write outside a unit is a unit of its own. H2's {@code WRITE_DELAY=0} makes each
+ * commit write its changes to the file before {@code commit()} returns (with a delay above 0, H2
+ * only marks them, and its background thread writes them up to that many milliseconds later: what
+ * a {@code kill -9} in between loses, though the caller was told it was done). So once a unit has
+ * returned its writes are in the operating system's hands and survive a {@code kill -9} of this
+ * process; a unit that had not returned left nothing (H2 ignores a chunk whose commit is not
+ * complete in the file when it opens it). As before, and like every H2 commit, it is not forced to
+ * the disk ({@code fsync}): a power cut or a crash of the host itself loses what the operating
+ * system had not written out yet.
+ *
+ * <p><b>Cost.</b> Each commit writes every page the unit changed, so the loop's units (each a batch
+ * of calls, events and rounds) commit together what used to be a dozen commits of a statement each.
+ * Statements are prepared once and kept. With {@code WRITE_DELAY=0} H2 runs no background thread,
+ * so this store tidies H2's file itself ({@link #tidy}). The schema is made, and brought up to date,
+ * on every open: {@code CREATE ... IF NOT EXISTS} for tables, {@code ALTER TABLE ... ADD COLUMN IF
+ * NOT EXISTS} for columns added since (rows from before read them as NULL).
  */
 public final class H2Store implements Store {
     private static final String SCHEMA = """
@@ -52,6 +66,7 @@ public final class H2Store implements Store {
             ALTER TABLE frameworks ADD COLUMN IF NOT EXISTS runner_state VARCHAR;
             CREATE TABLE IF NOT EXISTS meta (name VARCHAR PRIMARY KEY, val VARCHAR);
             CREATE SEQUENCE IF NOT EXISTS job_ids START WITH 1;
+            ALTER SEQUENCE job_ids CACHE 1024;
             CREATE TABLE IF NOT EXISTS components (job BIGINT, idx INT, spec CLOB, PRIMARY KEY (job, idx));
             CREATE TABLE IF NOT EXISTS answers (owner VARCHAR, request VARCHAR, answer CLOB,
               at TIMESTAMP WITH TIME ZONE, PRIMARY KEY (owner, request));
@@ -62,16 +77,156 @@ public final class H2Store implements Store {
               ended_at TIMESTAMP WITH TIME ZONE, ended_as VARCHAR, cpu_seconds DOUBLE PRECISION,
               PRIMARY KEY (node, attempt));
             CREATE INDEX IF NOT EXISTS node_spans_job ON node_spans(job);
-            CREATE TABLE IF NOT EXISTS usage_records (job BIGINT PRIMARY KEY, record CLOB,
+            CREATE TABLE IF NOT EXISTS usage_records (job BIGINT PRIMARY KEY, record VARCHAR,
               written_at TIMESTAMP WITH TIME ZONE);
             CREATE TABLE IF NOT EXISTS worker_tallies (job BIGINT PRIMARY KEY, busy_seconds DOUBLE PRECISION,
               cpu_seconds DOUBLE PRECISION, reported_seconds DOUBLE PRECISION);
             """;
 
     private final Connection db;
+    /** Held by the thread in a unit of work, and by one making a write or a read outside one. */
+    private final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock(true);
+    /** How many units the lock's holder is in (0: none); guarded by {@link #lock}, as every field below. */
+    private int depth;
+    private final List<Runnable> afterCommit = new ArrayList<>();
+    private final Map<String, PreparedStatement> prepared = new java.util.HashMap<>();
+    private long units;
+    private long commitNanos;
+    private long statements;
+    private long statementNanos;
+    private volatile String pilotTag;
+    /**
+     * The last transition's number, counted here rather than by the column's own sequence: H2 writes
+     * a sequence's state with a commit of its own every 32 values, a third of all the commits.
+     */
+    private long lastTransition;
+    /** H2's store underneath, for {@link #tidy}; null in memory. */
+    private final org.h2.mvstore.MVStore files;
+    /** Every this many commits, H2's chunks filled less than {@link #TIDY_FILL_RATE}% are rewritten, up to {@link #TIDY_BYTES}. */
+    private static final int TIDY_EVERY = 64;
+    private static final int TIDY_FILL_RATE = 90;
+    private static final int TIDY_BYTES = 512 * 1024;
 
-    private H2Store(Connection db) {
+    private H2Store(Connection db) throws SQLException {
         this.db = db;
+        try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery("SELECT COALESCE(MAX(seq), 0) FROM transitions")) {
+            rs.next();
+            lastTransition = rs.getLong(1);
+        }
+        db.setAutoCommit(false);
+        org.h2.mvstore.MVStore store = ((org.h2.engine.SessionLocal) db.unwrap(org.h2.jdbc.JdbcConnection.class)
+                .getSession()).getDatabase().getStore().getMvStore();
+        this.files = store.getFileStore() == null ? null : store;
+    }
+
+    /** What the store has done since it was opened, for a benchmark to tell where the time went. */
+    public record Stats(long units, long commitNanos, long statements, long statementNanos) {
+        public Stats minus(Stats earlier) {
+            return new Stats(units - earlier.units, commitNanos - earlier.commitNanos, statements - earlier.statements,
+                    statementNanos - earlier.statementNanos);
+        }
+    }
+
+    public Stats stats() {
+        lock.lock();
+        try {
+            return new Stats(units, commitNanos, statements, statementNanos);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public <T> T inTransaction(java.util.function.Supplier<T> work) {
+        List<Runnable> then;
+        T result;
+        lock.lock();
+        try {
+            if (depth > 0) {
+                depth++;
+                try {
+                    return work.get(); // joins the unit it is in: commits or is undone with it
+                } finally {
+                    depth--;
+                }
+            }
+            depth = 1;
+            try {
+                result = work.get();
+            } catch (RuntimeException | Error e) {
+                depth = 0;
+                undo(e);
+                throw e;
+            }
+            depth = 0;
+            commit();
+            then = List.copyOf(afterCommit);
+            afterCommit.clear();
+        } finally {
+            lock.unlock();
+        }
+        then.forEach(Runnable::run);
+        return result;
+    }
+
+    @Override
+    public void afterCommit(Runnable action) {
+        lock.lock();
+        try {
+            if (depth > 0) {
+                afterCommit.add(action);
+                return;
+            }
+        } finally {
+            lock.unlock();
+        }
+        action.run();
+    }
+
+    private void commit() {
+        long start = System.nanoTime();
+        try {
+            db.commit();
+        } catch (SQLException e) {
+            undo(e);
+            throw new StoreException("commit: " + e.getMessage(), e);
+        } finally {
+            units++;
+            commitNanos += System.nanoTime() - start;
+        }
+        if (units % TIDY_EVERY == 0) {
+            tidy();
+        }
+    }
+
+    /**
+     * Rewrites the live pages of H2's sparsest chunks (filled under {@value #TIDY_FILL_RATE}%, up to
+     * {@value #TIDY_BYTES} bytes of them) into new ones every {@value #TIDY_EVERY} commits, so that the
+     * old chunks can be dropped. H2 does this on its background thread, which {@code WRITE_DELAY=0}
+     * stops: without it every chunk that keeps a live page stays, with its bookkeeping in the heap
+     * (about a kilobyte) and its space in the file; with a commit per statement that was a few chunks
+     * for every job kept. Nothing acknowledged is at stake: the pages are copied into a new chunk,
+     * committed like any, and the old one is dropped only once nothing refers to it.
+     */
+    private void tidy() {
+        if (files != null) {
+            long start = System.nanoTime();
+            try {
+                files.compact(TIDY_FILL_RATE, TIDY_BYTES);
+            } finally {
+                commitNanos += System.nanoTime() - start;
+            }
+        }
+    }
+
+    /** Undoes the unit's writes and forgets its actions; a failure to undo is added to {@code cause}. */
+    private void undo(Throwable cause) {
+        afterCommit.clear();
+        try {
+            db.rollback();
+        } catch (SQLException e) {
+            cause.addSuppressed(e);
+        }
     }
 
     /**
@@ -98,6 +253,7 @@ public final class H2Store implements Store {
             try (Statement s = db.createStatement()) {
                 s.execute(SCHEMA);
             }
+            recordsInline(db);
             return new H2Store(db);
         } catch (SQLException e) {
             throw new StoreException("cannot open the scheduler database " + file + ".mv.db: " + e.getMessage(), e);
@@ -111,9 +267,26 @@ public final class H2Store implements Store {
             try (Statement s = db.createStatement()) {
                 s.execute(SCHEMA);
             }
+            recordsInline(db);
             return new H2Store(db);
         } catch (SQLException e) {
             throw new StoreException("cannot open a database in memory: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A usage record (some 600 characters of JSON), written twice for every job, was a CLOB: H2 keeps
+     * a CLOB longer than 256 characters apart from its row and cleans up its old copies on a thread
+     * of its own, which the loop asked for after nearly every commit. A database from before keeps
+     * its records, as VARCHARs now.
+     */
+    private static void recordsInline(Connection db) throws SQLException {
+        try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery("SELECT DATA_TYPE FROM "
+                + "INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA = 'PUBLIC' AND TABLE_NAME = 'USAGE_RECORDS' AND "
+                + "COLUMN_NAME = 'RECORD'")) {
+            if (rs.next() && "CHARACTER LARGE OBJECT".equals(rs.getString(1))) {
+                s.execute("ALTER TABLE usage_records ALTER COLUMN record SET DATA TYPE VARCHAR");
+            }
         }
     }
 
@@ -137,30 +310,41 @@ public final class H2Store implements Store {
         }
     }
 
-    /** Made on the database's first open from 6 random letters and digits, then read back ever after. */
+    /**
+     * Made on the database's first open from 6 random letters and digits, then read back ever after;
+     * kept here once known (it never changes), since placement asks for it every time it looks.
+     */
     @Override
-    public synchronized String pilotTag() {
-        List<String> kept = query("SELECT val FROM meta WHERE name = 'pilot_tag'", List.of(), rs -> rs.getString(1));
-        if (!kept.isEmpty()) {
-            return kept.get(0);
+    public String pilotTag() {
+        String known = pilotTag;
+        if (known != null) {
+            return known;
         }
-        java.security.SecureRandom random = new java.security.SecureRandom();
-        StringBuilder tag = new StringBuilder();
-        for (int i = 0; i < 6; i++) {
-            tag.append(Character.forDigit(random.nextInt(36), 36));
-        }
-        update("INSERT INTO meta (name, val) VALUES ('pilot_tag', ?)", List.of(tag.toString()));
-        return tag.toString();
+        return inTransaction(() -> {
+            List<String> kept = query("SELECT val FROM meta WHERE name = 'pilot_tag'", List.of(), rs -> rs.getString(1));
+            if (!kept.isEmpty()) {
+                pilotTag = kept.get(0);
+                return kept.get(0);
+            }
+            java.security.SecureRandom random = new java.security.SecureRandom();
+            StringBuilder tag = new StringBuilder();
+            for (int i = 0; i < 6; i++) {
+                tag.append(Character.forDigit(random.nextInt(36), 36));
+            }
+            update("INSERT INTO meta (name, val) VALUES ('pilot_tag', ?)", List.of(tag.toString()));
+            afterCommit(() -> pilotTag = tag.toString()); // known for good once it is on disk
+            return tag.toString();
+        });
     }
 
     @Override
-    public synchronized java.util.Optional<String> state(String name) {
+    public java.util.Optional<String> state(String name) {
         return query("SELECT val FROM meta WHERE name = ?", List.of("state." + name), rs -> rs.getString(1)).stream()
                 .findFirst();
     }
 
     @Override
-    public synchronized void saveState(String name, String value) {
+    public void saveState(String name, String value) {
         update("MERGE INTO meta (name, val) KEY (name) VALUES (?, ?)", List.of("state." + name, value));
     }
 
@@ -169,14 +353,25 @@ public final class H2Store implements Store {
         return query("SELECT NEXT VALUE FOR job_ids", List.of(), rs -> rs.getLong(1)).get(0);
     }
 
+    /**
+     * The job's changing part (state, tries, claim failures, reason, when it ended) is updated in
+     * place; its description (the JDF, a CLOB that H2 copies anew whenever it is written) is written
+     * once, when the job is first saved.
+     */
     @Override
     public void saveJob(JobRecord j, Instant at) {
-        update("MERGE INTO jobs (id, name, source, jdf, kind, state, policy, priority, place_tries, claim_failures, "
-                + "waiting, submitted_at, owner, ended_at) KEY(id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,"
-                + "CASE WHEN ? THEN COALESCE((SELECT ended_at FROM jobs WHERE id = ?), ?) END)",
-                List.of(j.id(), j.name(), j.source(), j.jdf(), j.kind(), j.state().name(), j.policy(), j.priority(),
-                j.placeTries(), j.claimFailures(), nullable(j.waitingBecause()), ts(j.submittedAt()),
-                nullable(j.owner()), j.state().ended(), j.id(), ts(at)));
+        inTransaction(() -> {
+            int updated = updated("UPDATE jobs SET state = ?, place_tries = ?, claim_failures = ?, waiting = ?, "
+                    + "ended_at = CASE WHEN ? THEN COALESCE(ended_at, ?) END WHERE id = ?", List.of(j.state().name(),
+                    j.placeTries(), j.claimFailures(), nullable(j.waitingBecause()), j.state().ended(), ts(at), j.id()));
+            if (updated == 0) {
+                update("INSERT INTO jobs (id, name, source, jdf, kind, state, policy, priority, place_tries, "
+                        + "claim_failures, waiting, submitted_at, owner, ended_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                        List.of(j.id(), j.name(), j.source(), j.jdf(), j.kind(), j.state().name(), j.policy(),
+                                j.priority(), j.placeTries(), j.claimFailures(), nullable(j.waitingBecause()),
+                                ts(j.submittedAt()), nullable(j.owner()), nullable(j.state().ended() ? ts(at) : null)));
+            }
+        });
     }
 
     @Override
@@ -198,8 +393,9 @@ public final class H2Store implements Store {
 
     @Override
     public void recordTransition(long job, TransitionView t) {
-        update("INSERT INTO transitions (job, at, from_state, to_state, event, reason) VALUES (?,?,?,?,?,?)",
-                List.of(job, ts(t.at()), t.from(), t.to(), t.event(), nullable(t.reason())));
+        inTransaction(() -> update("INSERT INTO transitions (job, seq, at, from_state, to_state, event, reason) "
+                + "VALUES (?,?,?,?,?,?,?)", List.of(job, ++lastTransition, ts(t.at()), t.from(), t.to(), t.event(),
+                nullable(t.reason()))));
     }
 
     @Override
@@ -233,19 +429,21 @@ public final class H2Store implements Store {
     }
 
     @Override
-    public synchronized int forget(Instant before) {
+    public int forget(Instant before) {
         List<Object> at = List.of(ts(before));
         String old = "(SELECT id FROM jobs WHERE ended_at < ?)";
-        update("DELETE FROM nodes WHERE job IN " + old, at);
-        update("DELETE FROM transitions WHERE job IN " + old, at);
-        update("DELETE FROM components WHERE job IN " + old, at);
-        update("DELETE FROM node_spans WHERE job IN " + old, at);
-        update("DELETE FROM worker_tallies WHERE job IN " + old, at);
-        // a record the accounting file does not have yet stays until it has it
-        update("DELETE FROM usage_records WHERE written_at IS NOT NULL AND job IN " + old, at);
-        update("DELETE FROM frameworks WHERE id IN " + old, at);
-        update("DELETE FROM answers WHERE at < ?", at);
-        return updated("DELETE FROM jobs WHERE ended_at < ?", at);
+        return inTransaction(() -> {
+            update("DELETE FROM nodes WHERE job IN " + old, at);
+            update("DELETE FROM transitions WHERE job IN " + old, at);
+            update("DELETE FROM components WHERE job IN " + old, at);
+            update("DELETE FROM node_spans WHERE job IN " + old, at);
+            update("DELETE FROM worker_tallies WHERE job IN " + old, at);
+            // a record the accounting file does not have yet stays until it has it
+            update("DELETE FROM usage_records WHERE written_at IS NOT NULL AND job IN " + old, at);
+            update("DELETE FROM frameworks WHERE id IN " + old, at);
+            update("DELETE FROM answers WHERE at < ?", at);
+            return updated("DELETE FROM jobs WHERE ended_at < ?", at);
+        });
     }
 
     @Override
@@ -358,10 +556,16 @@ public final class H2Store implements Store {
 
     @Override
     public void close() {
+        lock.lock();
         try {
+            for (PreparedStatement s : prepared.values()) {
+                s.close();
+            }
             db.close();
         } catch (SQLException e) {
             throw new StoreException("closing the database: " + e.getMessage(), e);
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -387,28 +591,49 @@ public final class H2Store implements Store {
         updated(sql, params);
     }
 
+    /** One statement, in the calling thread's unit, or as a unit of its own. */
     private int updated(String sql, List<Object> params) {
-        try (PreparedStatement s = prepare(sql, params)) {
-            return s.executeUpdate();
-        } catch (SQLException e) {
-            throw new StoreException(sql + ": " + e.getMessage(), e);
-        }
+        return inTransaction(() -> {
+            long start = System.nanoTime();
+            try {
+                return prepare(sql, params).executeUpdate();
+            } catch (SQLException e) {
+                throw new StoreException(sql + ": " + e.getMessage(), e);
+            } finally {
+                counted(start);
+            }
+        });
     }
 
     private <T> List<T> query(String sql, List<Object> params, Row<T> row) {
-        try (PreparedStatement s = prepare(sql, params); ResultSet rs = s.executeQuery()) {
-            List<T> out = new ArrayList<>();
-            while (rs.next()) {
-                out.add(row.read(rs));
+        return inTransaction(() -> {
+            long start = System.nanoTime();
+            try (ResultSet rs = prepare(sql, params).executeQuery()) {
+                List<T> out = new ArrayList<>();
+                while (rs.next()) {
+                    out.add(row.read(rs));
+                }
+                return out;
+            } catch (SQLException e) {
+                throw new StoreException(sql + ": " + e.getMessage(), e);
+            } finally {
+                counted(start);
             }
-            return out;
-        } catch (SQLException e) {
-            throw new StoreException(sql + ": " + e.getMessage(), e);
-        }
+        });
     }
 
+    private void counted(long start) {
+        statements++;
+        statementNanos += System.nanoTime() - start;
+    }
+
+    /** The statement for {@code sql}, prepared the first time it is asked for and kept, with {@code params} set. */
     private PreparedStatement prepare(String sql, List<Object> params) throws SQLException {
-        PreparedStatement s = db.prepareStatement(sql);
+        PreparedStatement s = prepared.get(sql);
+        if (s == null) {
+            s = db.prepareStatement(sql);
+            prepared.put(sql, s);
+        }
         for (int i = 0; i < params.size(); i++) {
             Object p = params.get(i);
             if (p instanceof Null n) {

@@ -8,9 +8,13 @@ import koala.scheduler.claiming.NodeClaim;
 
 /**
  * Everything the scheduler keeps across a crash, behind one narrow interface: the scheduling code
- * never sees a database. Writes are durable when the call returns.
+ * never sees a database. A write is durable when the call returns, or, inside a unit of work
+ * ({@link #inTransaction}), when the unit returns, together with the unit's other writes: the
+ * scheduler's loop makes each batch of calls, events and rounds one unit, so that a transition's
+ * state, its history and what the caller is answered are kept together, and the answer goes out
+ * after them.
  */
-public interface Store extends FrameworkStore, AutoCloseable {
+public interface Store extends FrameworkStore, UnitOfWork, AutoCloseable {
     /**
      * Where a site's agent was, so that a restarted scheduler re-attaches to it.
      *
@@ -37,7 +41,11 @@ public interface Store extends FrameworkStore, AutoCloseable {
 
     void saveState(String name, String value);
 
-    /** Saves a job as it is {@code at}; a job saved ended for the first time ended then. */
+    /**
+     * Saves a job as it is {@code at}; a job saved ended for the first time ended then. What a job is
+     * (its name, JDF, kind, policy, priority, owner, submission) is kept as it was first saved; later
+     * saves change what changes in its life: its state, tries, claim failures and reason.
+     */
     void saveJob(JobRecord job, java.time.Instant at);
 
     void saveNode(NodeClaim node);

@@ -167,4 +167,62 @@ class H2StoreTest {
             assertThat(reopened.components(7)).containsExactly("{\"index\":0}", "{\"index\":1}");
         }
     }
+
+    /**
+     * Transitions are numbered by the store, in the order they were recorded, and go on from the last
+     * one after a restart: a job's history reads back in order across it.
+     */
+    @Test
+    void aJobsHistoryKeepsItsOrderAcrossARestart() {
+        java.time.Instant t = java.time.Instant.parse("2026-11-25T10:00:00Z");
+        try (H2Store store = H2Store.open(dir.resolve("h"))) {
+            store.recordTransition(1, new koala.common.api.TransitionView(t, "", "QUEUED", "SUBMITTED", null));
+            store.recordTransition(2, new koala.common.api.TransitionView(t, "", "QUEUED", "SUBMITTED", null));
+            store.recordTransition(1, new koala.common.api.TransitionView(t, "QUEUED", "CLAIMING", "PLACED", "fs0"));
+        }
+        try (H2Store store = H2Store.open(dir.resolve("h"))) {
+            store.recordTransition(1, new koala.common.api.TransitionView(t, "CLAIMING", "RUNNING", "ALL_CLAIMED", null));
+            assertThat(store.history(1)).extracting(koala.common.api.TransitionView::event)
+                    .containsExactly("SUBMITTED", "PLACED", "ALL_CLAIMED");
+            assertThat(store.history(2)).hasSize(1);
+        }
+    }
+
+    /** Later saves change a job's life (state, tries, reason), never what it is (its JDF, name, owner). */
+    @Test
+    void aJobSavedAgainKeepsWhatItIsAndChangesItsState() {
+        java.time.Instant t = java.time.Instant.parse("2026-11-25T10:00:00Z");
+        try (H2Store store = H2Store.open(dir.resolve("j"))) {
+            JobRecord queued = job(1, koala.scheduler.state.JobState.QUEUED);
+            store.saveJob(queued, t);
+            store.saveJob(queued.triedOnce("no idle node").withState(koala.scheduler.state.JobState.CLAIMING), t);
+            assertThat(store.job(1)).contains(queued.triedOnce("no idle node")
+                    .withState(koala.scheduler.state.JobState.CLAIMING));
+            assertThat(store.jobsSince(t.plusSeconds(3600))).as("not ended").hasSize(1);
+        }
+    }
+
+    /**
+     * A database from before kept usage records as CLOBs (which H2 stores apart from their rows);
+     * opened now, the column is a VARCHAR and the records read back as they were.
+     */
+    @Test
+    void usageRecordsKeptAsClobsBeforeReadBackAsTheyWere() throws Exception {
+        Path file = dir.resolve("old-records");
+        String record = "{\"id\":1,\"pad\":\"" + "x".repeat(600) + "\"}";
+        try (java.sql.Connection db = java.sql.DriverManager.getConnection("jdbc:h2:file:" + file.toAbsolutePath(), "koala", "");
+             java.sql.Statement s = db.createStatement()) {
+            s.execute("CREATE TABLE usage_records (job BIGINT PRIMARY KEY, record CLOB, written_at TIMESTAMP WITH TIME ZONE)");
+            s.execute("INSERT INTO usage_records VALUES (1, '" + record + "', NULL)");
+        }
+        try (H2Store store = H2Store.open(file)) {
+            assertThat(store.unwrittenUsageRecords()).isEqualTo(java.util.Map.of(1L, record));
+        }
+        try (java.sql.Connection db = java.sql.DriverManager.getConnection("jdbc:h2:file:" + file.toAbsolutePath(), "koala", "");
+             java.sql.ResultSet rs = db.createStatement().executeQuery("SELECT DATA_TYPE FROM INFORMATION_SCHEMA.COLUMNS "
+                     + "WHERE TABLE_NAME = 'USAGE_RECORDS' AND COLUMN_NAME = 'RECORD'")) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getString(1)).isEqualTo("CHARACTER VARYING");
+        }
+    }
 }
