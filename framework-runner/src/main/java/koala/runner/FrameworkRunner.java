@@ -12,7 +12,6 @@ import java.util.function.LongFunction;
 import java.util.stream.Collectors;
 import koala.common.api.ShareOrders;
 import koala.common.failure.Conflict;
-import koala.common.http.ApiException;
 import koala.common.jdf.JobDescription;
 import koala.common.runner.RunnerMessages;
 import koala.common.runner.RunnerMessages.HeartbeatReply;
@@ -367,7 +366,7 @@ public final class FrameworkRunner implements AutoCloseable {
 
     private void requireRunning() {
         if (!lifecycle.is(State.RUNNING)) {
-            throw new ApiException(409, "instance is " + lifecycle.state() + "; it can be resized while RUNNING");
+            throw new Conflict("instance is " + lifecycle.state() + "; it can be resized while RUNNING");
         }
     }
 

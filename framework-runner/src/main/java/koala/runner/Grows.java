@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import koala.common.api.GrowResult;
-import koala.common.http.ApiException;
+import koala.common.failure.Failure;
 
 /**
  * The grows the runner asks of the scheduler: one at a time, on the grows' lane off the loop
@@ -49,7 +49,7 @@ final class Grows {
      * Asks for {@code count} nodes of {@code role}, decided at {@code at} for {@code reason}, each new
      * orchestrator node hosting {@code orchestratorsEach}; for the framework's request {@code rpcRequest}
      * (null for the runner's own) of {@code requested}. Completes with the grant, or with the
-     * scheduler's refusal or silence (an {@link ApiException}).
+     * scheduler's refusal or silence (a {@link Failure}).
      */
     CompletableFuture<GrowResult> ask(String role, int count, String reason, Instant at, int orchestratorsEach,
                                       String rpcRequest, int requested) {
@@ -117,7 +117,7 @@ final class Grows {
             grow.done().complete(outcome.value());
             return;
         }
-        ApiException e = outcome.failure();
+        Failure e = outcome.failure();
         if (grow.resumed()) {
             events.add(clock.instant(), "the grow in flight when the runner before this one died (" + what.nodes()
                     + " " + what.role() + ") is refused: " + e.getMessage());

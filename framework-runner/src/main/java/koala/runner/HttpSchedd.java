@@ -16,11 +16,15 @@ import koala.common.api.SchedulerClient;
 import koala.common.api.ShareOrders;
 import koala.common.api.ShareReport;
 import koala.common.api.SiteStatus;
+import koala.common.http.ApiException;
+import koala.common.http.FailureStatus;
 
 /**
  * {@link Schedd} over the scheduler's HTTP API ({@link SchedulerClient}): each call within the
  * client's time-out (30 s), and the named ones (opening the allocation, a grow) tried again under
  * the same name while the scheduler is unreachable, for at most {@link SchedulerClient#RETRY_FOR}.
+ * The one place the runner meets HTTP statuses: a refusal or silence leaves here as the domain
+ * failure it reports ({@link FailureStatus#failureOf}).
  */
 final class HttpSchedd implements Schedd {
     private final SchedulerClient scheduler;
@@ -33,10 +37,10 @@ final class HttpSchedd implements Schedd {
     @Override
     public long open(String name, String jdfFile, String jdf, String policy, Map<String, String> parameters,
                      String runner, LongFunction<String> stateFile) {
-        long id = scheduler.allocate(new AllocationRequest(name)).id();
+        long id = answer(() -> scheduler.allocate(new AllocationRequest(name)).id());
         allocation = id;
-        scheduler.register(new FrameworkRegistration(id, name, jdfFile, jdf, policy, parameters, runner,
-                stateFile.apply(id)));
+        told(() -> scheduler.register(new FrameworkRegistration(id, name, jdfFile, jdf, policy, parameters, runner,
+                stateFile.apply(id))));
         return id;
     }
 
@@ -52,47 +56,63 @@ final class HttpSchedd implements Schedd {
 
     @Override
     public GrowResult grow(GrowRequest request) {
-        return scheduler.grow(allocation, request);
+        return answer(() -> scheduler.grow(allocation, request));
     }
 
     @Override
     public void release(List<String> nodes, String reason) {
-        scheduler.release(allocation, new ReleaseRequest(nodes, reason));
+        told(() -> scheduler.release(allocation, new ReleaseRequest(nodes, reason)));
     }
 
     @Override
     public void master(String node, String address) {
-        scheduler.master(allocation, new MasterAddress(node, address));
+        told(() -> scheduler.master(allocation, new MasterAddress(node, address)));
     }
 
     @Override
     public JobView allocation() {
-        return scheduler.heldNow(allocation);
+        return answer(() -> scheduler.heldNow(allocation));
     }
 
     @Override
     public ShareOrders report(ShareReport report) {
-        return scheduler.report(allocation, report);
+        return answer(() -> scheduler.report(allocation, report));
     }
 
     @Override
     public int idleNodes() {
-        return scheduler.sites().stream().mapToInt(SiteStatus::idle).sum();
+        return answer(() -> scheduler.sites().stream().mapToInt(SiteStatus::idle).sum());
     }
 
     @Override
     public Set<String> sitesDown() {
-        return scheduler.sites().stream().filter(s -> !"UP".equals(s.agent())).map(SiteStatus::site)
-                .collect(Collectors.toSet());
+        return answer(() -> scheduler.sites().stream().filter(s -> !"UP".equals(s.agent())).map(SiteStatus::site)
+                .collect(Collectors.toSet()));
     }
 
     @Override
     public void close() {
-        scheduler.closeAllocation(allocation);
+        told(() -> scheduler.closeAllocation(allocation));
     }
 
     @Override
     public void fail(String reason) {
-        scheduler.failAllocation(allocation, reason);
+        told(() -> scheduler.failAllocation(allocation, reason));
+    }
+
+    /** The scheduler's answer; its refusal or silence as the domain failure it reports. */
+    private static <T> T answer(java.util.function.Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (ApiException e) {
+            throw FailureStatus.failureOf(e);
+        }
+    }
+
+    private static void told(Runnable call) {
+        answer(() -> {
+            call.run();
+            return null;
+        });
     }
 }

@@ -12,7 +12,8 @@ import java.util.Set;
 import java.util.function.Consumer;
 import koala.common.api.JobView;
 import koala.common.api.NodeView;
-import koala.common.http.ApiException;
+import koala.common.failure.Failure;
+import koala.common.failure.Unavailable;
 import koala.runner.SchedulerCalls.Outcome;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
@@ -116,8 +117,8 @@ final class Reconciler {
             silence.answered(now).ifPresent(text -> events.add(now, text));
             return true;
         }
-        ApiException e = outcome.failure();
-        if (!e.transientFailure()) {
+        Failure e = outcome.failure();
+        if (!(e instanceof Unavailable)) {
             LOG.warn("instance {}: the scheduler refused the look at the allocation: {}", calls.instance(),
                     e.getMessage());
             return false;

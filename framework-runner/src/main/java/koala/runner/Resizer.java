@@ -16,7 +16,6 @@ import java.util.function.Supplier;
 import koala.common.api.GrowResult;
 import koala.common.failure.Conflict;
 import koala.common.failure.Unavailable;
-import koala.common.http.ApiException;
 import koala.common.runner.RunnerMessages;
 import koala.common.runner.RunnerMessages.OrchestratorPlace;
 import koala.common.runner.RunnerMessages.Refusal;
@@ -356,7 +355,7 @@ final class Resizer {
         steps.addLast(() -> {
             CompletableFuture<T> taken;
             if (lifecycle.ended()) {
-                taken = CompletableFuture.failedFuture(new ApiException(409, "instance is " + lifecycle.state()
+                taken = CompletableFuture.failedFuture(new Conflict("instance is " + lifecycle.state()
                         + "; it can be resized while RUNNING"));
             } else {
                 try {

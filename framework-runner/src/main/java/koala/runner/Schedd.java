@@ -13,8 +13,9 @@ import koala.common.api.ShareReport;
 /**
  * The runner's side of the scheduler (the paper's Schedd): it opens the instance's allocation,
  * registers the instance with the FrameworkJobManager, and asks for and gives back its nodes. Every
- * call blocks its caller until the scheduler answers or the call's time-out ends it (a refusal, an
- * unreachable or silent scheduler: {@link koala.common.http.ApiException}), so the runner never calls
+ * call blocks its caller until the scheduler answers or the call's time-out ends it: a refusal is
+ * the {@link koala.common.failure.Failure} the scheduler reported, an unreachable or silent scheduler
+ * {@link koala.common.failure.Unavailable}. So the runner never calls
  * it on its loop thread: {@link SchedulerCalls} makes the calls on threads of their own and hands
  * the outcomes back to the loop. {@link HttpSchedd} is the scheduler's HTTP API; tests stand a fake
  * in its place.

@@ -5,7 +5,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import koala.common.http.ApiException;
+import koala.common.failure.Failure;
+import koala.common.failure.Refused;
 
 /**
  * Calls to the scheduler, off the runner's loop. Each is made on a thread of its lane, within its
@@ -17,7 +18,7 @@ import koala.common.http.ApiException;
  */
 final class SchedulerCalls implements AutoCloseable {
     /** What a call gave, or the scheduler's refusal or silence. */
-    record Outcome<T>(T value, ApiException failure) {
+    record Outcome<T>(T value, Failure failure) {
         boolean answered() {
             return failure == null;
         }
@@ -26,7 +27,7 @@ final class SchedulerCalls implements AutoCloseable {
             return new Outcome<>(value, null);
         }
 
-        static <T> Outcome<T> failed(ApiException failure) {
+        static <T> Outcome<T> failed(Failure failure) {
             return new Outcome<>(null, failure);
         }
     }
@@ -73,7 +74,7 @@ final class SchedulerCalls implements AutoCloseable {
     }
 
     /** A call whose answer changes nothing (a release, the master's address): {@code failed} runs on the loop if it fails. */
-    void tell(Consumer<Schedd> call, Consumer<ApiException> failed) {
+    void tell(Consumer<Schedd> call, Consumer<Failure> failed) {
         on(others, s -> {
             call.accept(s);
             return Boolean.TRUE;
@@ -89,10 +90,10 @@ final class SchedulerCalls implements AutoCloseable {
             Outcome<T> outcome;
             try {
                 outcome = Outcome.of(call.apply(schedd));
-            } catch (ApiException e) {
+            } catch (Failure e) {
                 outcome = Outcome.failed(e);
             } catch (RuntimeException e) {
-                outcome = Outcome.failed(new ApiException(500, "calling the scheduler failed: " + e));
+                outcome = Outcome.failed(new Refused("calling the scheduler failed: " + e));
             }
             Outcome<T> done = outcome;
             loop.execute(() -> then.accept(done));

@@ -1,5 +1,6 @@
 package koala.scheduler;
 
+import koala.scheduler.api.Caller;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;

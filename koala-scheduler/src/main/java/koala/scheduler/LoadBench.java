@@ -1,5 +1,7 @@
 package koala.scheduler;
 
+import koala.scheduler.config.SchedulerSettings;
+import koala.scheduler.api.Caller;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;

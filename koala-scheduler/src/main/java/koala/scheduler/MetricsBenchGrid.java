@@ -1,5 +1,6 @@
 package koala.scheduler;
 
+import koala.scheduler.config.SchedulerSettings;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;

@@ -1,5 +1,6 @@
 package koala.scheduler;
 
+import koala.scheduler.api.Caller;
 import koala.common.auth.SystemAccounts;
 import koala.common.failure.Forbidden;
 

@@ -8,7 +8,6 @@ import java.util.function.Function;
 import koala.common.api.NodeTask;
 import koala.common.grid.SiteConfig;
 import koala.common.failure.Unavailable;
-import koala.common.http.ApiException;
 import koala.common.runner.RunnerClient;
 import koala.common.site.PilotSpec;
 import koala.common.site.SiteAgentClient;
@@ -245,11 +244,7 @@ final class Pilots {
                 return;
             }
             try {
-                agent.client().kill(pilot);
-            } catch (ApiException e) {
-                if (e.status() != 404) {
-                    LOG.warn("could not kill pilot {} of {} on {}: {}", pilot, whose, site, e.getMessage());
-                }
+                agent.client().kill(pilot); // one the agent no longer knows has ended: nothing to kill
             } catch (RuntimeException e) {
                 LOG.warn("could not kill pilot {} of {} on {}: {}", pilot, whose, site, e.toString());
             }

@@ -1,5 +1,6 @@
 package koala.scheduler;
 
+import koala.scheduler.config.SchedulerSettings;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;

@@ -1,5 +1,7 @@
 package koala.scheduler;
 
+import koala.scheduler.config.SchedulerSettings;
+import koala.scheduler.api.Caller;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;

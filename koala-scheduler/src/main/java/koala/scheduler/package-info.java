@@ -19,7 +19,7 @@
  * allocations; {@code RunnerSupervisor}, off the loop,
  * starts a dead framework runner again as its instance's owner ({@code RunnerProcesses}) or fails
  * its instance with the reason. {@code Accounting} makes a usage record of each job and instance
- * that ends, for the accounting file ({@code koala.scheduler.accounting}). {@link koala.scheduler.SchedulerSettings}
+ * that ends, for the accounting file ({@code koala.scheduler.accounting}). {@link koala.scheduler.config.SchedulerSettings}
  * reads the {@code scheduler.*} keys, {@code FileCatalog} the file catalog for Close-to-Files,
  * {@code Reconfiguration} the file again on {@code SIGHUP} (deciding with {@code koala.scheduler.config}),
  * {@code SiteReport} what {@code koala sites} shows. The loop tells {@code koala.scheduler.metrics}

@@ -1,5 +1,6 @@
 package koala.scheduler;
 
+import koala.scheduler.api.Caller;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -22,7 +22,7 @@ import java.util.List;
  * the clock or sleeps — time is always a parameter. Guarded here because this module depends on
  * every one of them:
  * <ul>
- * <li>{@code provisioning} ({@code koala.provisioning..});</li>
+ * <li>{@code provisioning} ({@code koala.provisioning..}, and the grid's arbitration, {@code koala.arbitration..});</li>
  * <li>{@code placement} ({@code koala.placement..});</li>
  * <li>{@code constraints} ({@code koala.constraints..});</li>
  * <li>{@code reference-framework} ({@code koala.fluent} only: {@code koala.fluent.master}, {@code .device},
@@ -31,13 +31,13 @@ import java.util.List;
  *     CSV and PNG files and times the simulator with the wall clock).</li>
  * </ul>
  */
-@AnalyzeClasses(packages = {"koala.provisioning", "koala.placement", "koala.constraints", "koala.fluent", "koala.sim"},
+@AnalyzeClasses(packages = {"koala.provisioning", "koala.arbitration", "koala.placement", "koala.constraints", "koala.fluent", "koala.sim"},
         importOptions = ImportOption.DoNotIncludeTests.class)
 class PureModulesTest {
     private static final DescribedPredicate<JavaClass> PURE = resideInAnyPackage("koala.provisioning..",
-            "koala.placement..", "koala.constraints..", "koala.fluent", "koala.sim..")
+            "koala.arbitration..", "koala.placement..", "koala.constraints..", "koala.fluent", "koala.sim..")
             .and(not(resideInAnyPackage("koala.sim.experiment..")))
-            .as("classes of provisioning, placement, constraints, reference-framework and the simulator's core");
+            .as("classes of provisioning, arbitration, placement, constraints, reference-framework and the simulator's core");
 
     @ArchTest
     static final ArchRule NO_NETWORK_SERVER_OR_DATABASE = noClasses().that(PURE).should().dependOnClassesThat()

@@ -7,6 +7,15 @@ public final class NotFound extends Failure {
         super(what + " not found", null);
     }
 
+    private NotFound(String message, boolean worded) {
+        super(message, null);
+    }
+
+    /** With a message that says it its own way, e.g. a server's answer read back by its client. */
+    public static NotFound worded(String message) {
+        return new NotFound(message, true);
+    }
+
     @Override
     public Kind kind() {
         return Kind.NOT_FOUND;

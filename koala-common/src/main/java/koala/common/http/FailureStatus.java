@@ -1,6 +1,15 @@
 package koala.common.http;
 
+import koala.common.failure.Conflict;
 import koala.common.failure.Failure;
+import koala.common.failure.Forbidden;
+import koala.common.failure.Gone;
+import koala.common.failure.InvalidField;
+import koala.common.failure.NotFound;
+import koala.common.failure.OverLimit;
+import koala.common.failure.Refused;
+import koala.common.failure.Unauthenticated;
+import koala.common.failure.Unavailable;
 
 /**
  * The HTTP status of each domain {@link Failure}: the one place the domain's failures meet HTTP.
@@ -21,6 +30,29 @@ public final class FailureStatus {
             case REFUSED -> 422;
             case OVER_LIMIT -> 429;
             case UNAVAILABLE -> 503;
+        };
+    }
+
+    /**
+     * The domain failure that {@code answer} (a KOALA server's, as its client read it) reports: the
+     * way back from a status, for code that calls another of KOALA's processes behind a domain
+     * interface and must not reason in statuses. A 504 (no answer in time) and a server never reached
+     * are {@link Unavailable} like a 503; a status with no kind of its own (a 500) is {@link Refused}:
+     * asking again will not help.
+     */
+    public static Failure failureOf(ApiException answer) {
+        String message = answer.getMessage();
+        String field = answer.field();
+        return switch (answer.status()) {
+            case 400 -> InvalidField.worded(field == null ? "request" : field, message);
+            case 401 -> new Unauthenticated(message, field);
+            case 403 -> new Forbidden(message, field);
+            case 404 -> NotFound.worded(message);
+            case 409 -> new Conflict(message, field);
+            case 410 -> new Gone(message, field);
+            case 429 -> new OverLimit(message);
+            case 503, 504 -> new Unavailable(message, answer);
+            default -> new Refused(message);
         };
     }
 }

@@ -44,8 +44,16 @@ public final class SiteAgentClient {
         return http.get("/pilots", new TypeReference<List<PilotStatus>>() { });
     }
 
-    public PilotStatus kill(String id) {
-        return http.delete("/pilots/" + id, PilotStatus.class);
+    /** Kills the pilot; empty when the agent knows no such pilot (it ended and was forgotten, or never was). */
+    public java.util.Optional<PilotStatus> kill(String id) {
+        try {
+            return java.util.Optional.of(http.delete("/pilots/" + id, PilotStatus.class));
+        } catch (koala.common.http.ApiException e) {
+            if (e.status() == 404) {
+                return java.util.Optional.empty();
+            }
+            throw e;
+        }
     }
 
     public CellSnapshot snapshot() {

@@ -11,7 +11,6 @@ import java.time.InstantSource;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import koala.common.json.Json;
-import koala.scheduler.Caller;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 

@@ -12,7 +12,6 @@ import koala.common.failure.Forbidden;
 import koala.common.http.ApiException;
 import koala.common.http.PeerCredentials;
 import koala.common.http.Request;
-import koala.scheduler.Caller;
 
 /**
  * Who sent a request: over the scheduler's Unix socket, the user the kernel names

@@ -24,7 +24,6 @@ import koala.common.http.JsonHttpServer;
 import koala.common.http.Request;
 import koala.common.http.Response;
 import koala.common.jdf.JdfException;
-import koala.scheduler.Caller;
 
 /**
  * The scheduler's HTTP/JSON API.

@@ -10,7 +10,6 @@ import koala.provisioning.InvalidSettingsException;
 import koala.provisioning.SettingProblem;
 import koala.provisioning.SettingsLayer;
 import koala.provisioning.SettingsResolver;
-import koala.scheduler.SchedulerSettings;
 
 /**
  * The whole check of a grid configuration: {@link ConfigCheck}'s, then what the scheduler would

@@ -22,7 +22,6 @@ import koala.common.http.Endpoint;
 import koala.common.http.Peer;
 import koala.common.http.PeerCredentials;
 import koala.common.http.Request;
-import koala.scheduler.Caller;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

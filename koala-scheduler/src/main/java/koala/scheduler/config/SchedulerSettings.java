@@ -1,4 +1,4 @@
-package koala.scheduler;
+package koala.scheduler.config;
 
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package koala.scheduler;
+package koala.scheduler.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

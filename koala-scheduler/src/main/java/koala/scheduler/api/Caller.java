@@ -1,4 +1,4 @@
-package koala.scheduler;
+package koala.scheduler.api;
 
 /**
  * Who asks the scheduler for something, as it established it: over its Unix socket the kernel

@@ -1,0 +1,13 @@
+package koala.runner;
+
+import koala.common.http.ApiException;
+
+/** Domain code deciding on a status, planted for {@code GuardsTest}. */
+final class PlantedStatusCheck {
+    private PlantedStatusCheck() {
+    }
+
+    static boolean tryAgain(ApiException e) {
+        return e.transientFailure();
+    }
+}
