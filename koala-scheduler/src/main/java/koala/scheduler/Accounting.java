@@ -1,5 +1,6 @@
 package koala.scheduler;
 
+import koala.scheduler.state.JobEvent;
 import koala.scheduler.api.Caller;
 import java.time.Duration;
 import java.time.Instant;
@@ -198,9 +199,9 @@ final class Accounting {
                 job.allocation() ? UsageFigures.roles(spans, c -> role(job, c), end) : null,
                 job.allocation() ? job.description().components().size() : 0,
                 job.allocation() ? job.description().components().stream().mapToInt(c -> c.count()).sum() : 0,
-                count(history, "SHRANK", "TAKEN_BACK", "ENDED_AFTER_GRACE"),
+                count(history, JobEvent.SHRANK, JobEvent.TAKEN_BACK, JobEvent.ENDED_AFTER_GRACE),
                 (int) spans.stream().filter(s -> NodeSpan.GIVEN_BACK.equals(s.endedAs())).count(),
-                count(history, "GROW_REFUSED"));
+                count(history, JobEvent.GROW_REFUSED));
     }
 
     /** The busy, CPU and coverage figures of a record. */
@@ -252,8 +253,8 @@ final class Accounting {
         return role == null ? "worker" : role;
     }
 
-    private static int count(List<TransitionView> history, String... events) {
-        List<String> wanted = List.of(events);
+    private static int count(List<TransitionView> history, JobEvent... events) {
+        List<String> wanted = java.util.Arrays.stream(events).map(JobEvent::name).toList();
         return (int) history.stream().filter(t -> wanted.contains(t.event())).count();
     }
 }

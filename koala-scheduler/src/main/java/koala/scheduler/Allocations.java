@@ -122,7 +122,7 @@ final class Allocations {
             answers.saveAnswer(who, requestId, Long.toString(job.id()), clock.instant());
         }
         book.add(job);
-        book.record(job, null, JobState.RUNNING, "ALLOCATED", "opened by " + holder + " of " + owner);
+        book.record(job, null, JobState.RUNNING, JobEvent.ALLOCATED, "opened by " + holder + " of " + owner);
         LOG.info("allocation {} opened by {} of {}", job.id(), holder, owner);
         return job.view();
     }
@@ -138,9 +138,9 @@ final class Allocations {
     }
 
     /** Notes something that happened to allocation {@code id}'s holder in its history (its runner restarted, say). */
-    void note(long id, String event, String reason) {
+    void note(long id, JobEvent event, String reason) {
         Job job = open(id);
-        book.record(job, JobState.RUNNING, JobState.RUNNING, event, reason);
+        book.note(job, event, reason);
     }
 
     private GrowResult place(long id, GrowRequest request) {
@@ -174,7 +174,7 @@ final class Allocations {
             // a site of the grid that cannot be reached now (its link or agent down) is a refusal, not bad input
             String why = "site " + request.site() + " cannot be reached now (no word from its agent): nothing placed "
                     + "there until it can";
-            book.record(job, JobState.RUNNING, JobState.RUNNING, "GROW_REFUSED", request.nodes() + " "
+            book.note(job, JobEvent.GROW_REFUSED, request.nodes() + " "
                     + role(request) + " nodes: " + why + because(request.reason()));
             events.grew(GrowOutcome.REFUSED, GridReason.SITE_UNREACHABLE);
             return new GrowResult(id, request.nodes(), 0, List.of(), why);
@@ -190,7 +190,7 @@ final class Allocations {
                     + "instance's (" + view.sites().stream().map(SiteView::site).collect(Collectors.joining(", ")) + ")"
                     : "") + Scheduler.singleTenantNote(claims.closedTo(owner(job)).stream()
                     .filter(s -> view.sites().stream().anyMatch(v -> v.site().equals(s))).toList());
-            book.record(job, JobState.RUNNING, JobState.RUNNING, "GROW_REFUSED", request.nodes() + " "
+            book.note(job, JobEvent.GROW_REFUSED, request.nodes() + " "
                     + role(request) + " nodes: " + why + because(request.reason()));
             events.grew(GrowOutcome.REFUSED, view.sites().isEmpty() ? GridReason.OTHER_NETWORK
                     : koala.arbitration.Reason.Kind.GRID_FULL);
@@ -201,7 +201,7 @@ final class Allocations {
         List<String> nodes = claim(job, request, ((Decision.Placed) decision).assignments());
         String why = granted < request.nodes() ? "partial: " + granted + " of " + request.nodes()
                 + " nodes, the grid has no more idle" + (request.site() == null ? "" : " on " + request.site()) : null;
-        book.record(job, JobState.RUNNING, JobState.RUNNING, "GREW", granted + " " + role(request) + " nodes: "
+        book.note(job, JobEvent.GREW, granted + " " + role(request) + " nodes: "
                 + describe(((Decision.Placed) decision).assignments()) + (why == null ? "" : "; " + why)
                 + because(request.reason()));
         // placed as it comes (fcfs, or a grow the arbiter does not decide): free nodes or none
@@ -215,7 +215,7 @@ final class Allocations {
     private GrowResult arbitrated(Job job, GrowRequest request) {
         Sharing.Outcome o = sharing.grow(job.id(), request, clock.instant());
         if (o.nodes().isEmpty()) {
-            book.record(job, JobState.RUNNING, JobState.RUNNING, "GROW_REFUSED", request.nodes() + " worker nodes: "
+            book.note(job, JobEvent.GROW_REFUSED, request.nodes() + " worker nodes: "
                     + o.reason() + because(request.reason()));
         }
         return new GrowResult(job.id(), request.nodes(), o.nodes().size(), o.nodes(), o.reason());
@@ -237,7 +237,7 @@ final class Allocations {
         Job job = open(id);
         GrowRequest like = asked.or(() -> lastWorkerAsked(id)).orElse(null);
         if (like == null) {
-            book.record(job, JobState.RUNNING, JobState.RUNNING, "GROW_REFUSED", count + " worker nodes granted ("
+            book.note(job, JobEvent.GROW_REFUSED, count + " worker nodes granted ("
                     + reason + ") but it never asked for workers: nothing to run on them");
             return List.of();
         }
@@ -263,13 +263,13 @@ final class Allocations {
         }
         List<String> nodes = claim(job, like.withNodes(assignments.stream().mapToInt(Assignment::nodes).sum()),
                 assignments);
-        book.record(job, JobState.RUNNING, JobState.RUNNING, "GREW", nodes.size() + " worker nodes: "
+        book.note(job, JobEvent.GREW, nodes.size() + " worker nodes: "
                 + describe(assignments) + " (" + reason + ")");
         return nodes;
     }
 
     /** Ends these worker nodes of allocation {@code id}: their pilots killed, the reason in its history. */
-    void end(long id, List<String> nodes, String event, String reason) {
+    void end(long id, List<String> nodes, JobEvent event, String reason) {
         Job job = open(id);
         for (String node : nodes) {
             NodeClaim claim = job.node(node);
@@ -278,12 +278,12 @@ final class Allocations {
                 book.save(job, claim.with(NodeState.RELEASED));
             }
         }
-        book.record(job, JobState.RUNNING, JobState.RUNNING, event, reason);
+        book.note(job, event, reason);
     }
 
     /** Notes an arbitration decision about allocation {@code id} in its history. */
-    void noteShare(long id, String event, String reason) {
-        book.record(open(id), JobState.RUNNING, JobState.RUNNING, event, reason);
+    void noteShare(long id, JobEvent event, String reason) {
+        book.note(open(id), event, reason);
     }
 
     private String siteOf(String node) {
@@ -377,7 +377,7 @@ final class Allocations {
                 released++;
             }
         }
-        book.record(job, JobState.RUNNING, JobState.RUNNING, "SHRANK", "released " + String.join(", ", nodes)
+        book.note(job, JobEvent.SHRANK, "released " + String.join(", ", nodes)
                 + because(reason));
         events.shrank(GridEvents.ShrinkOutcome.RELEASED, GridReason.OWNER, released);
         return job.view();
@@ -403,7 +403,7 @@ final class Allocations {
                     && !clock.instant().isBefore(node.submittedAt().plus(claimTimeout))) {
                 claims.kill(job, node);
                 book.save(job, node.with(NodeState.RELEASED));
-                book.record(job, JobState.RUNNING, JobState.RUNNING, "CLAIM_TIMED_OUT", "node " + node.id() + " on "
+                book.note(job, JobEvent.CLAIM_TIMED_OUT, "node " + node.id() + " on "
                         + node.site() + " did not start within " + claimTimeout.toSeconds() + " s; released");
                 events.claimFailed(node.site(), GridEvents.ClaimFailure.TIMED_OUT);
             }

@@ -192,7 +192,7 @@ final class Claimer {
         Decision decision = policyFor.apply(job).place(new JobNeed(Long.toString(job.id()), needs, false),
                 withoutSites(gridView.apply(job), replace.parts().stream().map(ClaimVerdict.Part::site).toList(), needs));
         if (decision instanceof Decision.Placed placed) {
-            book.record(job, JobState.CLAIMING, JobState.CLAIMING, "REPLACED", replace.reason() + ": "
+            book.note(job, JobEvent.REPLACED, replace.reason() + ": "
                     + Scheduler.describe(placed.assignments()));
             reclaim(job, moving, placed.assignments());
         } else {

@@ -10,6 +10,7 @@ import koala.common.api.TransitionView;
 import koala.common.failure.NotFound;
 import koala.scheduler.claiming.NodeClaim;
 import koala.scheduler.claiming.NodeSpan;
+import koala.scheduler.state.JobEvent;
 import koala.scheduler.state.JobState;
 import koala.scheduler.storage.JobRecord;
 import koala.scheduler.storage.Store;
@@ -126,9 +127,18 @@ final class JobBook {
         }
     }
 
-    void record(Job job, JobState from, JobState to, String event, String reason) {
-        TransitionView t = new TransitionView(clock.instant(), from == null ? "" : from.name(), to.name(), event, reason);
+    void record(Job job, JobState from, JobState to, JobEvent event, String reason) {
+        TransitionView t = new TransitionView(clock.instant(), from == null ? "" : from.name(), to.name(), event.name(),
+                reason);
         job.record(t);
         store.recordTransition(job.id(), t);
+    }
+
+    /** A line of the job's history that leaves it in its state ({@code event} is a note). */
+    void note(Job job, JobEvent event, String reason) {
+        if (event.moves()) {
+            throw new IllegalArgumentException(event + " moves a job; fire it, do not note it");
+        }
+        record(job, job.state(), job.state(), event, reason);
     }
 }

@@ -9,6 +9,7 @@ import koala.common.failure.Unauthenticated;
 import koala.scheduler.claiming.NodeClaim;
 import koala.scheduler.claiming.NodeState;
 import koala.scheduler.state.JobState;
+import koala.scheduler.state.JobEvent;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
@@ -146,7 +147,7 @@ final class NodeDesk {
         NodeClaim node = job.node(nodeId);
         if (node.state() != NodeState.EXITED) {
             if (detail != null && !detail.isBlank()) {
-                book.record(job, job.state(), job.state(), "ENDED_SAYING", "node " + nodeId + " on " + node.host()
+                book.note(job, JobEvent.ENDED_SAYING, "node " + nodeId + " on " + node.host()
                         + ": " + clip(detail));
             }
             if (cpuSeconds != null && cpuSeconds >= 0 && Double.isFinite(cpuSeconds)) {

@@ -186,7 +186,7 @@ final class Scheduler {
             }
 
             @Override
-            public void end(long instance, List<String> nodes, String event, String reason) {
+            public void end(long instance, List<String> nodes, JobEvent event, String reason) {
                 allocations.end(instance, nodes, event, reason);
             }
 
@@ -197,7 +197,7 @@ final class Scheduler {
             }
 
             @Override
-            public void note(long instance, String event, String reason) {
+            public void note(long instance, JobEvent event, String reason) {
                 allocations.noteShare(instance, event, reason);
             }
         }, events);
@@ -318,7 +318,7 @@ final class Scheduler {
             store.saveAnswer(owner, requestId, Long.toString(job.id()), clock.instant());
         }
         book.add(job);
-        book.record(job, null, JobState.QUEUED, "SUBMITTED", "from " + file + " by " + owner);
+        book.record(job, null, JobState.QUEUED, JobEvent.SUBMITTED, "from " + file + " by " + owner);
         queue.add(job.id(), record.priority());
         events.jobSubmitted();
         LOG.info("job {} ({}, {}, {} nodes) of {} queued, policy {}", job.id(), record.name(), record.kind(),
@@ -604,22 +604,20 @@ final class Scheduler {
             accounting.ending(job); // marked before its end is saved: a crash in between still gets it a record
         }
         update(job, job.record().withState(t.to()));
-        record(job, t.from(), t.to(), event.name(), reason);
+        record(job, t.from(), t.to(), event, reason);
         LOG.info("job {}: {} -> {} ({}): {}", job.id(), t.from(), t.to(), event, reason);
         for (SideEffect effect : t.effects()) {
-            switch (effect) {
-                case CLAIM_NODES -> claimer.claim(job, placed);
+            // a switch expression: a side effect added to the table does not compile until it is carried out here
+            Runnable carryOut = switch (effect) {
+                case CLAIM_NODES -> () -> claimer.claim(job, placed);
                 // its launchers, waiting in long-polls, are woken to fetch their commands
-                case START_COMPONENTS -> started.run();
-                case RELEASE_NODES -> release(job);
-                case REQUEUE -> {
-                    update(job, job.record().claimsReset().waiting("back in the queue: " + reason));
-                    queue.add(job.id(), job.record().priority());
-                }
+                case START_COMPONENTS -> started;
+                case RELEASE_NODES -> () -> release(job);
+                case REQUEUE -> () -> requeue(job, reason);
                 // last: the nodes given back, their spans have ended
-                case RECORD_USAGE -> accounting.ended(job);
-                default -> throw new IllegalStateException("job " + job.id() + ": no way to carry out " + effect);
-            }
+                case RECORD_USAGE -> () -> accounting.ended(job);
+            };
+            carryOut.run();
         }
         if (t.to().ended()) {
             queue.remove(job.id());
@@ -631,7 +629,7 @@ final class Scheduler {
 
     /** The runner of instance {@code id} was started again (by the supervisor): into its history, and counted. */
     void runnerRestarted(long id, String note) {
-        allocations.note(id, "RUNNER_RESTARTED", note);
+        allocations.note(id, JobEvent.RUNNER_RESTARTED, note);
         events.runnerRestarted(id);
     }
 
@@ -641,6 +639,11 @@ final class Scheduler {
         return allocations.fail(id, reason);
     }
 
+    private void requeue(Job job, String reason) {
+        update(job, job.record().claimsReset().waiting("back in the queue: " + reason));
+        queue.add(job.id(), job.record().priority());
+    }
+
     private void release(Job job) {
         for (NodeClaim node : job.heldNodes()) {
             pilots.kill(node, job.record().owner());
@@ -648,7 +651,7 @@ final class Scheduler {
         }
     }
 
-    private void record(Job job, JobState from, JobState to, String event, String reason) {
+    private void record(Job job, JobState from, JobState to, JobEvent event, String reason) {
         book.record(job, from, to, event, reason);
     }
 

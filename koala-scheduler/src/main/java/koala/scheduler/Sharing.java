@@ -24,6 +24,7 @@ import koala.provisioning.Worker;
 import koala.scheduler.metrics.GridEvents;
 import koala.scheduler.metrics.GridEvents.GrowOutcome;
 import koala.scheduler.metrics.GridEvents.ShrinkOutcome;
+import koala.scheduler.state.JobEvent;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
@@ -52,7 +53,7 @@ final class Sharing {
         List<Instance> instances();
 
         /** Ends these worker nodes of the instance (their pilots killed), with the reason in its history. */
-        void end(long instance, List<String> nodes, String event, String reason);
+        void end(long instance, List<String> nodes, JobEvent event, String reason);
 
         /**
          * Claims {@code nodes} worker nodes for the instance: on free nodes, and what they do not cover
@@ -63,7 +64,7 @@ final class Sharing {
         List<String> grant(long instance, int nodes, List<String> ended, String reason,
                            java.util.Optional<koala.common.api.GrowRequest> asked);
 
-        void note(long instance, String event, String reason);
+        void note(long instance, JobEvent event, String reason);
     }
 
     /** What a worker grow gets: the nodes claimed now, and why not more. */
@@ -269,69 +270,107 @@ final class Sharing {
     }
 
     private Outcome carryOut(Arbitration a, Ask ask) {
-        long asker = ask.instance();
-        List<String> ended = new ArrayList<>();
-        List<String> granted = new ArrayList<>();
-        List<String> why = new ArrayList<>();
-        int promised = 0;
-        koala.arbitration.Reason.Kind grantKind = null;
-        koala.arbitration.Reason.Kind shortKind = null;
         Set<Long> running = Set.copyOf(grid.instances().stream().map(Instance::id).toList());
+        Carrying carrying = new Carrying(ask);
         for (ShareDecision d : a.decisions()) {
-            long id = Long.parseLong(d.tenant());
-            if (!running.contains(id)) {
-                continue;
-            }
-            String reason = d.reason().text();
-            if (d instanceof ShareDecision.ReleaseIdle r) {
-                ended.addAll(r.workers());
-                grid.end(id, r.workers(), "TAKEN_BACK", reason);
-                remember(id, r.workers());
-                lastShrunk.put(id, reason);
-                events.shrank(ShrinkOutcome.ENDED, d.reason().kind(), r.workers().size());
-            } else if (d instanceof ShareDecision.EndWorkers e) {
-                ended.addAll(e.workers());
-                grid.end(id, e.workers(), "ENDED_AFTER_GRACE", reason);
-                remember(id, e.workers());
-                lastShrunk.put(id, reason);
-                events.shrank(ShrinkOutcome.ENDED, d.reason().kind(), e.workers().size());
-            } else if (d instanceof ShareDecision.AskShrink s) {
-                grid.note(id, "ASKED_TO_SHRINK", reason);
-                lastShrunk.put(id, reason);
-                events.shrank(ShrinkOutcome.ASKED, d.reason().kind(), s.nodes());
-            } else if (d instanceof ShareDecision.Grant g) {
-                List<String> nodes = grid.grant(id, g.nodes(), ended, reason, ask.of(id));
-                if (!nodes.isEmpty()) {
-                    events.nodesGranted(d.reason().kind(), nodes.size());
-                }
-                if (id == asker) {
-                    granted.addAll(nodes);
-                    grantKind = grantKind == null ? d.reason().kind() : grantKind;
-                }
-            } else if (d instanceof ShareDecision.Promised p) {
-                if (id == asker) {
-                    why.add(reason);
-                    promised += p.nodes();
-                    shortKind = shortKind == null ? d.reason().kind() : shortKind;
-                } else {
-                    grid.note(id, "PROMISED", reason);
-                }
-            } else if (d instanceof ShareDecision.Refuse f) {
-                if (id == asker) {
-                    why.add(reason);
-                    shortKind = shortKind == null ? d.reason().kind() : shortKind;
-                } else {
-                    grid.note(id, "GROW_REFUSED", f.nodes() + " owed nodes refused: " + reason);
-                }
+            if (running.contains(Long.parseLong(d.tenant()))) {
+                d.carriedOutBy(carrying);
             }
         }
         if (!a.decisions().isEmpty()) {
             LOG.info("arbitration ({}): {}", arbiter.settings().rule(), a.decisions());
         }
         if (ask.request() != null) {
-            answered(ask.request().nodes(), granted.size(), promised, grantKind, shortKind);
+            answered(ask.request().nodes(), carrying.granted.size(), carrying.promised, carrying.grantKind,
+                    carrying.shortKind);
         }
-        return new Outcome(granted, why.isEmpty() ? null : String.join("; ", why));
+        return new Outcome(carrying.granted, carrying.why.isEmpty() ? null : String.join("; ", carrying.why));
+    }
+
+    /**
+     * One round's decisions carried out, in order: workers ended free nodes that a later grant of
+     * the same round may take, and what the asker of the grow the round is decided in gets (or why
+     * not) is kept for its answer.
+     */
+    private final class Carrying implements ShareDecision.CarryOut {
+        final Ask ask;
+        final List<String> ended = new ArrayList<>();
+        final List<String> granted = new ArrayList<>();
+        final List<String> why = new ArrayList<>();
+        int promised;
+        koala.arbitration.Reason.Kind grantKind;
+        koala.arbitration.Reason.Kind shortKind;
+
+        Carrying(Ask ask) {
+            this.ask = ask;
+        }
+
+        @Override
+        public void releaseIdle(ShareDecision.ReleaseIdle d) {
+            end(d, d.workers(), JobEvent.TAKEN_BACK);
+        }
+
+        @Override
+        public void endWorkers(ShareDecision.EndWorkers d) {
+            end(d, d.workers(), JobEvent.ENDED_AFTER_GRACE);
+        }
+
+        private void end(ShareDecision d, List<String> workers, JobEvent event) {
+            long id = id(d);
+            ended.addAll(workers);
+            grid.end(id, workers, event, d.reason().text());
+            remember(id, workers);
+            lastShrunk.put(id, d.reason().text());
+            events.shrank(ShrinkOutcome.ENDED, d.reason().kind(), workers.size());
+        }
+
+        @Override
+        public void askShrink(ShareDecision.AskShrink d) {
+            grid.note(id(d), JobEvent.ASKED_TO_SHRINK, d.reason().text());
+            lastShrunk.put(id(d), d.reason().text());
+            events.shrank(ShrinkOutcome.ASKED, d.reason().kind(), d.nodes());
+        }
+
+        @Override
+        public void grant(ShareDecision.Grant d) {
+            long id = id(d);
+            List<String> nodes = grid.grant(id, d.nodes(), ended, d.reason().text(), ask.of(id));
+            if (!nodes.isEmpty()) {
+                events.nodesGranted(d.reason().kind(), nodes.size());
+            }
+            if (id == ask.instance()) {
+                granted.addAll(nodes);
+                grantKind = grantKind == null ? d.reason().kind() : grantKind;
+            }
+        }
+
+        @Override
+        public void promised(ShareDecision.Promised d) {
+            if (id(d) == ask.instance()) {
+                promised += d.nodes();
+                fallsShort(d);
+            } else {
+                grid.note(id(d), JobEvent.PROMISED, d.reason().text());
+            }
+        }
+
+        @Override
+        public void refuse(ShareDecision.Refuse d) {
+            if (id(d) == ask.instance()) {
+                fallsShort(d);
+            } else {
+                grid.note(id(d), JobEvent.GROW_REFUSED, d.nodes() + " owed nodes refused: " + d.reason().text());
+            }
+        }
+
+        private void fallsShort(ShareDecision d) {
+            why.add(d.reason().text());
+            shortKind = shortKind == null ? d.reason().kind() : shortKind;
+        }
+
+        private long id(ShareDecision d) {
+            return Long.parseLong(d.tenant());
+        }
     }
 
     /**

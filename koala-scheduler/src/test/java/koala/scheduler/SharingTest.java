@@ -42,7 +42,7 @@ class SharingTest {
         }
 
         @Override
-        public void end(long instance, List<String> nodes, String event, String reason) {
+        public void end(long instance, List<String> nodes, koala.scheduler.state.JobEvent event, String reason) {
             done.add(event + " " + instance + " " + nodes);
             List<String> left = new ArrayList<>(workers.get(instance));
             left.removeAll(nodes);
@@ -65,7 +65,7 @@ class SharingTest {
         }
 
         @Override
-        public void note(long instance, String event, String reason) {
+        public void note(long instance, koala.scheduler.state.JobEvent event, String reason) {
             done.add(event + " " + instance);
         }
     }
@@ -139,7 +139,7 @@ class SharingTest {
         assertThat(orders.giveBack().by()).isEqualTo(T0.plusSeconds(15));
 
         // the framework gives back one of them at 5 s: its node comes free and goes to instance 2
-        grid.end(1, List.of("1.1.0"), "SHRANK", "given back");
+        grid.end(1, List.of("1.1.0"), koala.scheduler.state.JobEvent.SHRANK, "given back");
         grid.free = 1;
         grid.done.clear();
         sharing.tick(T0.plus(Duration.ofSeconds(5)));

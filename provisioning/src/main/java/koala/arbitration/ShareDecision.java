@@ -18,10 +18,36 @@ public sealed interface ShareDecision permits ShareDecision.Grant, ShareDecision
 
     Reason reason();
 
+    /** Hands this decision to the method of {@code by} for its kind. */
+    void carriedOutBy(CarryOut by);
+
+    /**
+     * How the decisions are carried out, a method for each kind: whoever carries them out implements
+     * it, so that a new kind of decision does not compile until each of them says what it does with it.
+     */
+    interface CarryOut {
+        void grant(Grant d);
+
+        void promised(Promised d);
+
+        void refuse(Refuse d);
+
+        void releaseIdle(ReleaseIdle d);
+
+        void askShrink(AskShrink d);
+
+        void endWorkers(EndWorkers d);
+    }
+
     /** Give the instance {@code nodes} nodes now, placed as any grow is. */
     record Grant(String tenant, int nodes, Reason reason) implements ShareDecision {
         public Grant {
             positive(tenant, nodes, reason);
+        }
+
+        @Override
+        public void carriedOutBy(CarryOut by) {
+            by.grant(this);
         }
     }
 
@@ -35,12 +61,22 @@ public sealed interface ShareDecision permits ShareDecision.Grant, ShareDecision
             positive(tenant, nodes, reason);
             Objects.requireNonNull(by, "by");
         }
+
+        @Override
+        public void carriedOutBy(CarryOut by) {
+            by.promised(this);
+        }
     }
 
     /** {@code nodes} of what the instance asked for (or was promised) it will not get. */
     record Refuse(String tenant, int nodes, Reason reason) implements ShareDecision {
         public Refuse {
             positive(tenant, nodes, reason);
+        }
+
+        @Override
+        public void carriedOutBy(CarryOut by) {
+            by.refuse(this);
         }
     }
 
@@ -49,6 +85,11 @@ public sealed interface ShareDecision permits ShareDecision.Grant, ShareDecision
         public ReleaseIdle {
             workers = List.copyOf(workers);
             positive(tenant, workers.size(), reason);
+        }
+
+        @Override
+        public void carriedOutBy(CarryOut by) {
+            by.releaseIdle(this);
         }
     }
 
@@ -61,6 +102,11 @@ public sealed interface ShareDecision permits ShareDecision.Grant, ShareDecision
             positive(tenant, nodes, reason);
             Objects.requireNonNull(deadline, "deadline");
         }
+
+        @Override
+        public void carriedOutBy(CarryOut by) {
+            by.askShrink(this);
+        }
     }
 
     /** End these workers, busy or not: the grace period of an {@link AskShrink} is over. */
@@ -68,6 +114,11 @@ public sealed interface ShareDecision permits ShareDecision.Grant, ShareDecision
         public EndWorkers {
             workers = List.copyOf(workers);
             positive(tenant, workers.size(), reason);
+        }
+
+        @Override
+        public void carriedOutBy(CarryOut by) {
+            by.endWorkers(this);
         }
     }
 

@@ -47,6 +47,9 @@ public final class JobStateMachine {
     }
 
     private static void allow(JobState from, JobEvent event, JobState to, SideEffect... effects) {
+        if (!event.moves()) {
+            throw new IllegalStateException(event + " is a note of a job's history, not a move");
+        }
         TABLE.computeIfAbsent(from, s -> new EnumMap<>(JobEvent.class))
                 .put(event, new Transition(from, event, to, List.of(effects)));
     }

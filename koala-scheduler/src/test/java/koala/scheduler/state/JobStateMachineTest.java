@@ -52,4 +52,18 @@ class JobStateMachineTest {
             }
         }
     }
+
+    /** A note (GREW, TAKEN_BACK, ...) is history only: no state accepts it as a move; every moving event is accepted somewhere. */
+    @Test
+    void notesMoveNoJobAndEveryOtherEventMovesOne() {
+        for (JobEvent event : JobEvent.values()) {
+            long accepted = java.util.Arrays.stream(JobState.values())
+                    .filter(s -> JobStateMachine.on(s, event).isPresent()).count();
+            if (event.moves()) {
+                assertThat(accepted).as(event + " moves a job from some state").isPositive();
+            } else {
+                assertThat(accepted).as(event + " is a note").isZero();
+            }
+        }
+    }
 }
