@@ -14,6 +14,7 @@ import koala.testbed.TestbedStatus;
 import koala.testbed.Progress;
 import koala.testbed.Testbed;
 import koala.testbed.TestbedPlan;
+import koala.testbed.WanStatus;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -38,6 +39,7 @@ final class TestbedCommand {
                     + "that site agents submit as, make the hosts and start each cell's qmaster (on its head node), "
                     + "an execd on every compute node and, on a remote cell's head node, an SSH server. Idempotent: "
                     + "on a running testbed it changes nothing and says so, and a host whose daemon died is repaired. "
+                    + "Traffic between hosts of different cells is delayed as over a wide-area link (--wan-delay). "
                     + "Writes the grid configuration (KOALA_HOME/grid.properties)."})
     static final class Up implements Callable<Integer> {
         @Option(names = "--clusters", description = "number of cells (default: 3, or as many as --nodes lists)")
@@ -57,10 +59,15 @@ final class TestbedCommand {
                         + "'none' for none)")
         Set<String> remote;
 
+        @Option(names = "--wan-delay", paramLabel = "MS", defaultValue = "" + TestbedPlan.DEFAULT_WAN_DELAY_MS,
+                description = "milliseconds each packet between hosts of different cells is delayed, each way (default: "
+                        + "${DEFAULT-VALUE}, a round trip of twice that; 0 for none); traffic inside a cell is not")
+        int wanDelayMs;
+
         @Override
         public Integer call() {
             Set<String> remotes = remote == null ? null : remote.contains("none") ? Set.of() : remote;
-            TestbedPlan plan = TestbedPlan.of(clusters, nodes, slotsPerNode, remotes);
+            TestbedPlan plan = TestbedPlan.of(clusters, nodes, slotsPerNode, remotes).withWanDelay(wanDelayMs);
             Testbed testbed = testbed(System.out);
             List<String> changes = testbed.up(plan);
             System.out.println(changes.isEmpty()
@@ -86,8 +93,9 @@ final class TestbedCommand {
     }
 
     @Command(name = "status", mixinStandardHelpOptions = true,
-            description = "Every host with its address and daemons, every cell with its slots and jobs, and what the "
-                    + "testbed's daemons cost in memory. Exit 1 when something is down.")
+            description = "Every host with its address and daemons, every cell with its slots and jobs, what the "
+                    + "testbed's daemons cost in memory, and the wide-area delay with the round trips measured inside "
+                    + "and between cells. Exit 1 when something is down.")
     static final class Status implements Callable<Integer> {
         @Option(names = "--json", description = "print JSON")
         boolean json;
@@ -120,7 +128,27 @@ final class TestbedCommand {
             System.out.printf("%nMemory: %d MB resident for %d daemons on %d hosts (qmasters, execds, SSH servers; the "
                             + "namespaces themselves cost the kernel a little more).%n", status.daemonMemory() >> 20,
                     status.hosts().stream().mapToLong(h -> h.daemons().size()).sum(), status.hosts().size());
+            wan(status.wan());
             return status.up() ? 0 : 1;
+        }
+
+        private static void wan(WanStatus wan) {
+            System.out.println();
+            if (wan.delayMs() == 0) {
+                System.out.println("Wide-area links: no delay between cells (testbed up --wan-delay 0).");
+            } else if (wan.pid() == null) {
+                System.out.println("Wide-area links: " + wan.delayMs() + " ms each way between cells, but the delay "
+                        + "program is NOT running: traffic between cells is dropped (bin/koala testbed up restarts it).");
+            } else {
+                System.out.println("Wide-area links: " + wan.delayMs() + " ms each way between cells (a round trip of "
+                        + 2 * wan.delayMs() + " ms), delay program pid " + wan.pid() + ".");
+            }
+            System.out.println("Round trips measured now (TCP connect, median of 5):");
+            for (WanStatus.RoundTrip t : wan.roundTrips()) {
+                System.out.printf(java.util.Locale.ROOT, "  %-14s %-22s %s%n", t.label(), t.from() + " -> " + t.to(),
+                        t.medianMs() == null ? "no answer: " + t.error()
+                                : String.format(java.util.Locale.ROOT, "%8.2f ms (least %.2f ms)", t.medianMs(), t.minMs()));
+            }
         }
 
         private static String daemons(HostStatus h) {

@@ -22,7 +22,8 @@ import koala.common.time.Poll;
  * testbed's own with no route off the machine. {@code up} is idempotent: it makes what is missing,
  * repairs a host whose daemon died and says what it changed; {@code down} stops every daemon and
  * job and removes the hosts, the bridges and the testbed's lines of {@code /etc/hosts}. The cells'
- * files stay for the next {@code up}.
+ * files stay for the next {@code up}. Traffic between hosts of different cells is delayed as over a
+ * wide-area link ({@link WanDelay}).
  */
 public final class Testbed {
     /** The unprivileged account site agents submit as: SGE refuses jobs of root (min_uid 1000). */
@@ -35,11 +36,13 @@ public final class Testbed {
     private final Poll poll;
     private final Hosts hosts = new Hosts();
     private final EtcHosts etcHosts = new EtcHosts(Path.of("/etc/hosts"));
+    private final WanDelay wan;
 
     public Testbed(Path koalaHome, Progress progress, Poll poll) {
         this.koalaHome = koalaHome;
         this.progress = progress;
         this.poll = poll;
+        this.wan = new WanDelay(WanDelay.DIR, poll, progress);
     }
 
     /** Two ordinary users of the testbed's head node (uid 1000 and up, not admins). */
@@ -71,16 +74,19 @@ public final class Testbed {
         changes.addAll(ensureUsers());
         String koalaHost = hostname();
         TestbedRecord previous = readRecord();
-        changes.addAll(removeStrays(plan, previous));
+        List<String> strays = removeStrays(plan, previous);
+        changes.addAll(strays);
         changes.addAll(network(plan, koalaHost));
         changes.addAll(siteDirectories(plan));
-        changes.addAll(makeHosts(plan));
+        List<String> made = makeHosts(plan);
+        changes.addAll(made);
         new TestbedRecord(koalaHost, plan).write(koalaHome);
         List<CompletableFuture<List<String>>> cells = plan.cells().stream()
                 .map(c -> CompletableFuture.supplyAsync(() -> bringUp(new SgeCell(c, koalaHost, poll)))).toList();
         // every cell finishes (or fails) before a failure is reported: none is left half made
         CompletableFuture.allOf(cells.toArray(CompletableFuture[]::new)).exceptionally(e -> null).join();
         cells.forEach(f -> changes.addAll(join(f)));
+        changes.addAll(wan.ensure(plan, !strays.isEmpty() || !made.isEmpty()));
         changes.addAll(writeGridConfig(GridConfigFile.render(plan, AGENT_USER, this::remoteHead)));
         changes.addAll(removeOldConfig());
         return changes;
@@ -302,7 +308,7 @@ public final class Testbed {
     public List<String> down() {
         requireRoot();
         TestbedRecord record = readRecord();
-        List<String> stopped = new ArrayList<>();
+        List<String> stopped = new ArrayList<>(wan.stop());
         if (record != null) {
             List<CompletableFuture<List<String>>> stopping = record.cells().stream()
                     .map(plan -> CompletableFuture.supplyAsync(() -> stopCell(new SgeCell(plan, record.host(), poll), plan)))
@@ -383,7 +389,7 @@ public final class Testbed {
     public TestbedStatus status() {
         TestbedRecord record = readRecord();
         if (record == null || record.plan() == null) {
-            return new TestbedStatus(List.of(), List.of());
+            return new TestbedStatus(List.of(), List.of(), WanStatus.NONE);
         }
         List<CellStatus> cells = new ArrayList<>();
         List<HostStatus> hostStatus = new ArrayList<>();
@@ -397,7 +403,7 @@ public final class Testbed {
                 }
             }
         }
-        return new TestbedStatus(hostStatus, cells);
+        return new TestbedStatus(hostStatus, cells, wan.status(record.plan()));
     }
 
     private HostStatus hostStatus(SgeCell cell, HostPlan h) {
@@ -554,7 +560,7 @@ public final class Testbed {
         }
     }
 
-    private static boolean writeIfChanged(Path file, String content) {
+    static boolean writeIfChanged(Path file, String content) {
         try {
             if (Files.exists(file) && Files.readString(file).equals(content)) {
                 return false;

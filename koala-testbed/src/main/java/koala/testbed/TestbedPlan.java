@@ -16,19 +16,37 @@ import java.util.Set;
  * 198.18.0.(10+i), compute node {@code k} of a local cell {@code i} at 198.18.(1+i).(10+k). A
  * remote cell {@code i} has a bridge of its own, 198.19.i.0/24: its head node at 198.19.i.1 (and
  * on the grid's bridge, where KOALA reaches its SSH server), node {@code k} at 198.19.i.(10+k).
+ *
+ * <p>Hosts of different cells reach each other over a wide-area link: each packet between them is
+ * held {@code wanDelayMs} milliseconds on its way ({@link WanLinks}), 0 for none. A record written
+ * before the delay existed reads as 0, which is what such a testbed has.
  */
-public record TestbedPlan(List<CellPlan> cells) {
+public record TestbedPlan(List<CellPlan> cells, Integer wanDelayMs) {
     public static final int DEFAULT_CLUSTERS = 3;
     public static final int FIRST_PORT = 6460;
     public static final int MAX_CLUSTERS = 16;
     public static final int MAX_NODES = 240;
     public static final String GRID_BRIDGE = "koala0";
     public static final String KOALA_ADDRESS = "198.18.0.1";
+    /** The grid's network, on {@value #GRID_BRIDGE}. */
+    public static final String GRID_NETWORK = "198.18.0.0/16";
     /** The KOALA host's name on the grid's bridge, as every host of the testbed resolves it. */
     public static final String KOALA_NAME = "koala-host";
+    /** Each way between hosts of different cells, in milliseconds: a round trip of 10 ms, as between sites of DAS-4. */
+    public static final int DEFAULT_WAN_DELAY_MS = 5;
+    public static final int MAX_WAN_DELAY_MS = 1000;
 
     public TestbedPlan {
         cells = List.copyOf(cells);
+        wanDelayMs = wanDelayMs == null ? 0 : wanDelayMs;
+    }
+
+    /** The same cells with another wide-area delay, in milliseconds each way (0: none). */
+    public TestbedPlan withWanDelay(int ms) {
+        if (ms < 0 || ms > MAX_WAN_DELAY_MS) {
+            throw new IllegalArgumentException("--wan-delay " + ms + ": choose 0.." + MAX_WAN_DELAY_MS + " (ms)");
+        }
+        return new TestbedPlan(cells, ms);
     }
 
     /**
@@ -36,6 +54,7 @@ public record TestbedPlan(List<CellPlan> cells) {
      * @param nodes        compute nodes per cell, or empty for 16 on the first cell and 8 on the others
      * @param slotsPerNode slots of each node's execd
      * @param remote       the cells reached over SSH, or null for the third cell ({@code fs2}) when there is one
+     * @return the plan, with the default wide-area delay ({@value #DEFAULT_WAN_DELAY_MS} ms each way)
      */
     public static TestbedPlan of(Integer clusters, List<Integer> nodes, int slotsPerNode, Set<String> remote) {
         int n = clusters != null ? clusters : nodes.isEmpty() ? DEFAULT_CLUSTERS : nodes.size();
@@ -63,7 +82,7 @@ public record TestbedPlan(List<CellPlan> cells) {
                 throw new IllegalArgumentException("--remote " + r + ": no such cell (fs0..fs" + (n - 1) + ")");
             }
         }
-        return new TestbedPlan(cells);
+        return new TestbedPlan(cells, DEFAULT_WAN_DELAY_MS);
     }
 
     public CellPlan cell(String name) {
@@ -81,7 +100,7 @@ public record TestbedPlan(List<CellPlan> cells) {
             for (int k = 1; k <= c.nodes(); k++) {
                 hosts.add(c.remote()
                         ? new HostPlan(c.node(k), c.name(), HostPlan.Role.NODE, null, privateNet(c) + "." + (10 + k), c.name())
-                        : new HostPlan(c.node(k), c.name(), HostPlan.Role.NODE, "198.18." + (1 + c.index()) + "." + (10 + k),
+                        : new HostPlan(c.node(k), c.name(), HostPlan.Role.NODE, gridNodeNet(c) + "." + (10 + k),
                                 null, HostPlan.GRID_VIEW));
             }
         }
@@ -102,6 +121,11 @@ public record TestbedPlan(List<CellPlan> cells) {
     /** A remote cell's own bridge: 15 characters at most. */
     public static String clusterBridge(CellPlan cell) {
         return "koala-" + cell.name();
+    }
+
+    /** The first three bytes of a local cell's compute nodes' addresses on the grid's network. */
+    static String gridNodeNet(CellPlan c) {
+        return "198.18." + (1 + c.index());
     }
 
     static String privateNet(CellPlan c) {

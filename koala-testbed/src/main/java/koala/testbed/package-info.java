@@ -4,7 +4,8 @@
  * brings them up and down following a {@link koala.testbed.TestbedPlan} of
  * {@link koala.testbed.CellPlan}s, one {@code SgeCell} each, records what it started
  * ({@link koala.testbed.TestbedRecord}), reports {@link koala.testbed.CellStatus}es and writes the
- * grid configuration ({@code GridConfigFile}). {@link koala.testbed.LocalUser} plays a
+ * grid configuration ({@code GridConfigFile}). {@code WanDelay} delays the traffic between cells as
+ * over a wide-area link, following the routes {@code WanLinks} plans. {@link koala.testbed.LocalUser} plays a
  * cell's local user with plain {@code qsub}; {@link koala.testbed.SgeLatencyBenchmark} times a job
  * through a site agent against {@code qsub -sync y}, {@link koala.testbed.CliLatencyBenchmark} a
  * call of {@code bin/koala submit} against a plain {@code qsub}. See "The local multicluster testbed" in

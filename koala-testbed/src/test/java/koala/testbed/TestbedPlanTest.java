@@ -67,4 +67,27 @@ class TestbedPlanTest {
         assertThat(fs1.gidRange(1)).isEqualTo("130100-130199");
         assertThat(DEFAULT.cell("fs0").gidRange(16)).isEqualTo("101600-101699");
     }
+
+    @Test
+    void theWideAreaDelayIsFiveMillisecondsEachWayByDefaultZeroForNoneAndAtMostOneSecond() {
+        assertThat(DEFAULT.wanDelayMs()).isEqualTo(5);
+        assertThat(DEFAULT.withWanDelay(0).wanDelayMs()).isZero();
+        assertThat(DEFAULT.withWanDelay(20)).isEqualTo(new TestbedPlan(DEFAULT.cells(), 20));
+        assertThatThrownBy(() -> DEFAULT.withWanDelay(-1)).hasMessage("--wan-delay -1: choose 0..1000 (ms)");
+        assertThatThrownBy(() -> DEFAULT.withWanDelay(1001)).hasMessage("--wan-delay 1001: choose 0..1000 (ms)");
+    }
+
+    @Test
+    void aRecordWrittenBeforeTheDelayExistedReadsAsNoDelayAndANewOneKeepsIt(@org.junit.jupiter.api.io.TempDir java.nio.file.Path home)
+            throws Exception {
+        java.nio.file.Path file = TestbedRecord.file(home);
+        java.nio.file.Files.createDirectories(file.getParent());
+        java.nio.file.Files.writeString(file, """
+                {"host": "vm", "plan": {"cells": [{"name": "fs0", "index": 0, "nodes": 2, "slotsPerNode": 1,
+                  "qmasterPort": 6460, "execdPort": 6461, "remote": false}]}}
+                """);
+        assertThat(TestbedRecord.read(home).plan().wanDelayMs()).isZero();
+        new TestbedRecord("vm", DEFAULT.withWanDelay(20)).write(home);
+        assertThat(TestbedRecord.read(home).plan().wanDelayMs()).isEqualTo(20);
+    }
 }
