@@ -66,8 +66,7 @@ public final class ApplicationPlacement {
             if (outcome.verdict() == AppOutcome.Verdict.PLACED) {
                 List<String> paused = outcome.suspended().stream().map(Suspended::appId).toList();
                 if (!paused.isEmpty()) {
-                    String on = outcome.assignments().get(0).workerId();
-                    current = current.stream().map(w -> w.id().equals(on) ? w.suspend(paused) : w).toList();
+                    current = current.stream().map(w -> w.suspend(paused)).toList();
                     left = left.without(paused);
                 }
                 current = apply(current, app.id(), outcome.assignments());

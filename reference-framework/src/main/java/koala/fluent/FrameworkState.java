@@ -91,11 +91,11 @@ public final class FrameworkState {
      */
     public record Snapshot(Instant last, List<Worker> workers, List<Waiting> queue, List<RunningApp> running,
                            Map<String, WorkerTime> time, int accepted, int queued, int rejected, int startedFromQueue,
-                           int finished, int suspended, int resumed, int moved) {
+                           int finished, int suspended, int resumed, int moved, int yielded) {
         public Snapshot(Instant last, List<Worker> workers, List<Waiting> queue, List<RunningApp> running,
                         Map<String, WorkerTime> time, int accepted, int queued, int rejected, int startedFromQueue,
                         int finished) {
-            this(last, workers, queue, running, time, accepted, queued, rejected, startedFromQueue, finished, 0, 0, 0);
+            this(last, workers, queue, running, time, accepted, queued, rejected, startedFromQueue, finished, 0, 0, 0, 0);
         }
 
         public Snapshot {
@@ -121,6 +121,7 @@ public final class FrameworkState {
     private int suspended;
     private int resumed;
     private int moved;
+    private int yielded;
 
     /** A master with no workers yet, at {@code start}. */
     public FrameworkState(FrameworkSettings settings, Instant start) {
@@ -149,13 +150,14 @@ public final class FrameworkState {
         state.suspended = snapshot.suspended();
         state.resumed = snapshot.resumed();
         state.moved = snapshot.moved();
+        state.yielded = snapshot.yielded();
         return state;
     }
 
     /** This state as a value, to {@link #restore} it from. */
     public Snapshot snapshot() {
         return new Snapshot(last, workers, List.copyOf(queue), List.copyOf(running.values()), time, accepted, queued,
-                rejected, startedFromQueue, finished, suspended, resumed, moved);
+                rejected, startedFromQueue, finished, suspended, resumed, moved, yielded);
     }
 
     /** Whether {@code appId} runs now. */
@@ -239,6 +241,50 @@ public final class FrameworkState {
         }
         Started again = startAgain(now);
         return new Lost(failed, again.fromQueue(), again.resumed());
+    }
+
+    /**
+     * A worker is taken back and its every application is a running SWC (batch work that can
+     * yield): with suspension and moves allowed, each SWC's components there are suspended and
+     * moved to free slots on the other workers (their state carried), and the worker leaves idle.
+     * Returns the moves; empty, changing nothing, when the worker runs anything else, when
+     * suspension or moves are off, or when the other workers lack the slots — then it is lost with
+     * what runs on it ({@link #lose}). A yield does not count against an SWC's k: no RL caused it.
+     */
+    public Optional<List<Resumed>> yieldWorker(String id, Instant now) {
+        Worker w = worker(id).orElseThrow(() -> new IllegalArgumentException("no worker " + id));
+        boolean batchOnly = !w.running().isEmpty() && w.suspended().isEmpty() && w.running().stream()
+                .allMatch(r -> !running.get(r.appId()).app().isRl() && !running.get(r.appId()).suspended());
+        if (!batchOnly || settings.maxSuspensions() == 0 || !settings.moveSuspended()) {
+            return Optional.empty();
+        }
+        List<Worker> trial = workers.stream().filter(x -> !x.id().equals(id)).toList();
+        Map<String, List<Assignment>> moves = new LinkedHashMap<>();
+        for (Worker.Running r : w.running()) {
+            List<String> holding = running.get(r.appId()).where().stream().map(Assignment::workerId).toList();
+            Optional<List<Assignment>> to = ApplicationPlacement.fitSlots(
+                    trial.stream().filter(x -> !holding.contains(x.id())).toList(), r.slots());
+            if (to.isEmpty()) {
+                return Optional.empty();
+            }
+            trial = ApplicationPlacement.apply(trial, r.appId(), to.get());
+            moves.put(r.appId(), to.get());
+        }
+        advance(now);
+        workers = trial;
+        List<Resumed> done = new ArrayList<>();
+        moves.forEach((app, to) -> {
+            RunningApp r = running.get(app);
+            List<Assignment> where = new ArrayList<>(r.where().stream().filter(a -> !a.workerId().equals(id)).toList());
+            where.addAll(to);
+            running.put(app, new RunningApp(r.jobId(), r.app(), where, r.startedAt(), r.suspensions(), r.pausedFor(),
+                    null));
+            done.add(new Resumed(app, to, List.of(id), Duration.ZERO, app + " moved from " + id + " to "
+                    + to.stream().map(Assignment::toString).collect(java.util.stream.Collectors.joining(", "))
+                    + ": " + id + " taken back"));
+        });
+        yielded++;
+        return Optional.of(done);
     }
 
     /** Places {@code job}: each application starts, queues or is rejected, as the outcome says. */
@@ -331,7 +377,7 @@ public final class FrameworkState {
         Duration elapsed = Duration.between(last, now);
         workers.forEach(w -> upToNow.put(w.id(), upToNow.get(w.id()).plus(!w.isIdle(), elapsed)));
         return new Metrics(accepted, queued, rejected, startedFromQueue, finished, queue.size(), running.size(), upToNow,
-                suspended, resumed, moved, (int) running.values().stream().filter(RunningApp::suspended).count());
+                suspended, resumed, moved, (int) running.values().stream().filter(RunningApp::suspended).count(), yielded);
     }
 
     public List<Worker> workers() {
@@ -378,42 +424,43 @@ public final class FrameworkState {
     }
 
     /**
-     * {@code paused} runs again if its components suspended on worker W can: on W when W has their
-     * slots free again (what ran there for it ended), else, when moves are allowed, on the free
-     * slots of other workers not holding any of it, packed as an SWC is placed.
+     * {@code paused} runs again when all its suspended components can, at once: those on a worker
+     * with their slots free again take them back; when moves are allowed, the others move to free
+     * slots on workers not holding any of it, packed as an SWC is placed. Otherwise it stays
+     * suspended and nothing changes.
      */
     private Optional<Resumed> resume(RunningApp paused, Instant now) {
         String appId = paused.app().id();
-        Worker home = workers.stream().filter(w -> w.holdsSuspended(appId)).findFirst().orElseThrow();
-        int slots = home.suspended().stream().filter(r -> r.appId().equals(appId)).findFirst().orElseThrow().slots();
-        Duration pausedFor = Duration.between(paused.pausedAt(), now);
-        if (home.freeSlots() >= slots) {
-            workers = workers.stream().map(w -> w == home ? w.resume(appId) : w).toList();
-            running.put(appId, paused.resume(now, paused.where()));
-            resumed++;
-            return Optional.of(new Resumed(appId, home.id(), List.of(new Assignment(home.id(), slots)), false,
-                    pausedFor, appId + " resumed on " + home.id() + " after " + Texts.seconds(pausedFor) + " suspended"));
+        List<Worker> trial = workers;
+        List<Assignment> to = new ArrayList<>();
+        List<String> left = new ArrayList<>();
+        for (Worker home : workers.stream().filter(w -> w.holdsSuspended(appId)).toList()) {
+            int slots = home.suspended().stream().filter(r -> r.appId().equals(appId)).findFirst().orElseThrow().slots();
+            Worker now0 = trial.stream().filter(w -> w.id().equals(home.id())).findFirst().orElseThrow();
+            if (now0.freeSlots() >= slots) {
+                trial = trial.stream().map(w -> w == now0 ? w.resume(appId) : w).toList();
+                to.add(new Assignment(home.id(), slots));
+                continue;
+            }
+            List<Worker> others = trial.stream().filter(w -> !w.runs(appId) && !w.holdsSuspended(appId)).toList();
+            Optional<List<Assignment>> elsewhere = settings.moveSuspended()
+                    ? ApplicationPlacement.fitSlots(others, slots) : Optional.empty();
+            if (elsewhere.isEmpty()) {
+                return Optional.empty();
+            }
+            trial = trial.stream().map(w -> w == now0 ? w.stop(appId, now) : w).toList();
+            trial = ApplicationPlacement.apply(trial, appId, elsewhere.get());
+            to.addAll(elsewhere.get());
+            left.add(home.id());
         }
-        if (!settings.moveSuspended()) {
-            return Optional.empty();
-        }
-        List<String> holding = paused.where().stream().map(Assignment::workerId).toList();
-        List<Worker> others = workers.stream().filter(w -> !holding.contains(w.id())).toList();
-        Optional<List<Assignment>> to = ApplicationPlacement.fitSlots(others, slots);
-        if (to.isEmpty()) {
-            return Optional.empty();
-        }
-        workers = workers.stream().map(w -> w == home ? w.stop(appId, now) : w).toList();
-        workers = ApplicationPlacement.apply(workers, appId, to.get());
-        List<Assignment> where = new ArrayList<>(paused.where().stream().filter(a -> !a.workerId().equals(home.id()))
-                .toList());
-        where.addAll(to.get());
-        running.put(appId, paused.resume(now, where));
+        workers = trial;
+        running.put(appId, paused.resume(now, to));
         resumed++;
-        moved++;
-        return Optional.of(new Resumed(appId, home.id(), to.get(), true, pausedFor, appId + " moved from " + home.id()
-                + " to " + to.get().stream().map(Assignment::toString).collect(java.util.stream.Collectors.joining(", "))
-                + " after " + Texts.seconds(pausedFor) + " suspended"));
+        moved += left.isEmpty() ? 0 : 1;
+        Duration pausedFor = Duration.between(paused.pausedAt(), now);
+        return Optional.of(new Resumed(appId, to, left, pausedFor, appId + " resumed after " + Texts.seconds(pausedFor)
+                + " suspended: " + to.stream().map(Assignment::toString).collect(java.util.stream.Collectors.joining(", "))
+                + (left.isEmpty() ? "" : " moved from " + Texts.list(left))));
     }
 
     private List<AppOutcome> startQueued(Instant now) {

@@ -19,12 +19,14 @@ import java.util.Map;
  * @param resumed          suspended SWCs that ran again, in place or moved
  * @param moved            of those, the ones whose suspended components moved to other workers
  * @param suspendedNow     SWCs suspended now
+ * @param yielded          workers taken back that yielded their batch work (moved) instead of losing it
  */
 public record Metrics(int accepted, int queued, int rejected, int startedFromQueue, int finished, int waiting,
-        int running, Map<String, WorkerTime> workerTime, int suspended, int resumed, int moved, int suspendedNow) {
+        int running, Map<String, WorkerTime> workerTime, int suspended, int resumed, int moved, int suspendedNow,
+        int yielded) {
     public Metrics(int accepted, int queued, int rejected, int startedFromQueue, int finished, int waiting,
                    int running, Map<String, WorkerTime> workerTime) {
-        this(accepted, queued, rejected, startedFromQueue, finished, waiting, running, workerTime, 0, 0, 0, 0);
+        this(accepted, queued, rejected, startedFromQueue, finished, waiting, running, workerTime, 0, 0, 0, 0, 0);
     }
 
     public Metrics {

@@ -5,18 +5,20 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A suspended SWC runs again: its components lent on {@code from} took their slots back there, or
- * moved to {@code to} (their state carried along); {@code pausedFor} is this suspension's length,
- * by which the application's end moves later.
+ * A suspended SWC runs again: the components suspended on each worker took their slots back there,
+ * or moved to other workers (their state carried along); {@code pausedFor} is this suspension's
+ * length, by which the application's end moves later. A worker taken back that yields its batch
+ * work is told the same way, with nothing paused.
  *
- * @param to     where the components that were suspended run now: {@code from}'s slots, or other workers'
- * @param reason e.g. "swc-4 resumed on w2 after 300 s suspended" or "swc-4 moved from w2 to w5 (6) after 40 s suspended"
+ * @param to     where its components run now
+ * @param moved  the workers some of them left, to run elsewhere; empty when all resumed in place
+ * @param reason e.g. "swc-4 resumed after 300 s suspended: w2 (6)" or
+ *               "swc-4 resumed after 40 s suspended: w3 (2), w5 (6) moved from w2"
  */
-public record Resumed(String appId, String from, List<Assignment> to, boolean moved, Duration pausedFor,
-        String reason) {
+public record Resumed(String appId, List<Assignment> to, List<String> moved, Duration pausedFor, String reason) {
     public Resumed {
         Objects.requireNonNull(appId, "appId");
-        Objects.requireNonNull(from, "from");
+        moved = List.copyOf(moved);
         Objects.requireNonNull(pausedFor, "pausedFor");
         Objects.requireNonNull(reason, "reason");
         to = List.copyOf(to);

@@ -2,9 +2,9 @@ package koala.fluent;
 
 /**
  * An SWC suspended so that an RL runs at once: its {@code slots} components on worker
- * {@code workerId} lent their slots to the RL and wait there, paused at a record boundary with
- * their state; the whole application is paused meanwhile. {@code times} is how often it has been
- * suspended now, this time included.
+ * {@code workerId} lent their slots to the RL. The whole application pauses at a record boundary:
+ * its components on every worker keep their state in their DeviceManager and lend their slots
+ * until it resumes. {@code times} is how often it has been suspended now, this time included.
  */
 public record Suspended(String appId, String workerId, int slots, int times, int maxTimes) {
     public Suspended {

@@ -12,9 +12,9 @@ import java.util.Set;
  * which applications hold how many of them, and since when it is idle. One worker per node, so a
  * worker id is also a node. An RL holds every slot; an SWC holds one slot per component here.
  *
- * <p>An SWC suspended for an RL ({@link Suspensions}) has lent its slots here: its components stay
- * in this DeviceManager, paused with their state, in {@code suspended}, and hold no slot until they
- * take their slots back (the RL ended) or move to another worker.
+ * <p>An SWC suspended for an RL ({@link Suspensions}) has lent its slots on every worker it ran
+ * on: its components stay in those DeviceManagers, paused with their state, in {@code suspended},
+ * and hold no slot until they take their slots back or move to another worker.
  *
  * @param running   the applications with components on this worker, in the order they started
  * @param idleSince when it last became idle (or joined); null while anything runs or is suspended on it
@@ -121,15 +121,15 @@ public record Worker(String id, int slots, List<Running> running, Instant idleSi
         return new Worker(id, slots, after, idle ? Objects.requireNonNull(now, "now") : null, still);
     }
 
-    /** This worker with the components of {@code appIds} suspended: their slots are free, their state stays here. */
-    public Worker suspend(List<String> appIds) {
+    /**
+     * This worker with the components here of those of {@code appIds} it runs suspended: their slots
+     * are free, their state stays here.
+     */
+    public Worker suspend(java.util.Collection<String> appIds) {
         List<Running> after = new ArrayList<>();
         List<Running> lent = new ArrayList<>(suspended);
         for (Running r : running) {
             (appIds.contains(r.appId()) ? lent : after).add(r);
-        }
-        if (lent.size() - suspended.size() != appIds.size()) {
-            throw new IllegalArgumentException(id + " does not run all of " + appIds);
         }
         return new Worker(id, slots, after, null, lent);
     }

@@ -60,8 +60,8 @@ class SuspensionTest {
 
         // rl-2 ends at 610 s: swc-a takes its 6 slots back after 600 s, and ends 600 s later than it would have
         FrameworkState.Started started = master.end("rl-2", at(610));
-        assertThat(started.resumed()).containsExactly(new Resumed("swc-a", "w1", List.of(new Assignment("w1", 6)),
-                false, Duration.ofSeconds(600), "swc-a resumed on w1 after 600 s suspended"));
+        assertThat(started.resumed()).containsExactly(new Resumed("swc-a", List.of(new Assignment("w1", 6)),
+                List.of(), Duration.ofSeconds(600), "swc-a resumed after 600 s suspended: w1 (6)"));
         FrameworkState.RunningApp a = master.running().get(0);
         assertThat(a.endsAt()).isEqualTo(at(900));
         assertThat(a.suspensions()).isEqualTo(1);
@@ -79,7 +79,7 @@ class SuspensionTest {
         FrameworkState.Started started = master.end("rl-1", at(600));
 
         assertThat(started.resumed()).extracting(Resumed::reason).containsExactly(
-                "swc-a moved from w1 to w2 (6) after 590 s suspended");
+                "swc-a resumed after 590 s suspended: w2 (6) moved from w1");
         assertThat(master.workers()).extracting(Worker::running).containsExactly(
                 List.of(new Worker.Running("rl-2", 8)), List.of(new Worker.Running("swc-a", 6)));
         assertThat(master.workers().get(0).suspended()).isEmpty();
@@ -185,9 +185,9 @@ class SuspensionTest {
         FrameworkState restored = FrameworkState.restore(master.settings(), master.snapshot());
         assertThat(restored.snapshot()).isEqualTo(master.snapshot());
         assertThat(restored.end("rl-2", at(610)).resumed()).extracting(Resumed::reason)
-                .containsExactly("swc-a resumed on w1 after 600 s suspended");
+                .containsExactly("swc-a resumed after 600 s suspended: w1 (6)");
         assertThatThrownBy(() -> master.finish("rl-2", at(610))).isInstanceOf(IllegalStateException.class)
-                .hasMessage("SWCs resumed (swc-a resumed on w1 after 600 s suspended): with suspension the caller "
+                .hasMessage("SWCs resumed (swc-a resumed after 600 s suspended: w1 (6)): with suspension the caller "
                         + "takes Started");
     }
 
@@ -200,5 +200,62 @@ class SuspensionTest {
         assertThat(w.stop("swc-a", at(5)).idleSince()).isEqualTo(at(5));
         assertThatThrownBy(() -> w.start("rl-1", 8).resume("swc-a")).isInstanceOf(IllegalStateException.class)
                 .hasMessage("w1: swc-a needs 6 slots, 0 free");
+    }
+
+    /**
+     * Taken back: w1 holds swc-a (6) and swc-b (2), w2 swc-b (1). At 30 s swc-a's 6 would fit w2's
+     * 7 free slots, but swc-b may not move onto w2, which holds it already: w1 cannot yield. Once
+     * w3 has joined, swc-a goes to w2 (the busy worker with room, best fit) and swc-b to w3.
+     */
+    @Test
+    void aWorkerTakenBackYieldsItsBatchWorkWhenTheOthersHaveTheSlots() {
+        FrameworkState master = master(3, true);
+        master.addWorker("w1", T0);
+        master.addWorker("w2", T0);
+        master.submit(job("j1", swc("swc-a", 2, 300), swc("swc-b", 0, 300)), T0);
+        assertThat(master.workers()).extracting(Worker::usedSlots).containsExactly(8, 1);
+
+        assertThat(master.yieldWorker("w1", at(30))).isEmpty();
+        master.addWorker("w3", at(40));
+        List<Resumed> moved = master.yieldWorker("w1", at(50)).orElseThrow();
+
+        assertThat(moved).extracting(Resumed::reason).containsExactly(
+                "swc-a moved from w1 to w2 (6): w1 taken back", "swc-b moved from w1 to w3 (2): w1 taken back");
+        assertThat(master.workers()).extracting(Worker::id).containsExactly("w2", "w3");
+        assertThat(master.running()).filteredOn(r -> r.app().id().equals("swc-b")).singleElement()
+                .extracting(FrameworkState.RunningApp::where).isEqualTo(List.of(new Assignment("w2", 1),
+                        new Assignment("w3", 2)));
+        assertThat(master.metrics(at(50)).yielded()).isEqualTo(1);
+        FrameworkState noMoves = master(3, false);
+        noMoves.addWorker("w1", T0);
+        noMoves.addWorker("w2", T0);
+        noMoves.submit(job("j1", swc("swc-a", 0, 300)), T0);
+        assertThat(noMoves.yieldWorker("w1", at(10))).as("moves off: nothing yields").isEmpty();
+    }
+
+    /**
+     * swc-b takes 4 slots of w1; swc-a (n=3, 10 components) packs w1's other 4 and 6 of w2. rl-1
+     * finds no idle worker: w2 pauses 10 slots (swc-a), w1 14 (swc-a and swc-b), so w2 goes. The
+     * whole of swc-a is suspended: its 4 slots on w1 are lent too; when rl-1 ends, swc-a takes back
+     * its slots on both workers.
+     */
+    @Test
+    void aSuspendedSwcLendsItsSlotsOnEveryWorkerAndTakesThemAllBack() {
+        FrameworkState master = master(3, false);
+        master.addWorker("w1", T0);
+        master.addWorker("w2", T0);
+        master.submit(job("j1", swc("swc-b", 1, 900)), T0);
+        assertThat(master.submit(job("j2", swc("swc-a", 3, 300)), T0).reasons())
+                .containsExactly("swc-a placed: 10 slots on w1 (4), w2 (6)");
+
+        assertThat(master.submit(jobAt(10, "j3", rl("rl-1")), at(10)).reasons())
+                .containsExactly("rl-1 placed: worker w2, suspending swc-a (6 slots, suspension 1 of 3)");
+        assertThat(master.workers().get(0).suspended()).containsExactly(new Worker.Running("swc-a", 4));
+        assertThat(master.workers().get(0).freeSlots()).isEqualTo(4);
+
+        FrameworkState.Started started = master.end("rl-1", at(610));
+        assertThat(started.resumed()).extracting(Resumed::reason)
+                .containsExactly("swc-a resumed after 600 s suspended: w1 (4), w2 (6)");
+        assertThat(master.workers()).extracting(Worker::freeSlots).containsExactly(0, 2);
     }
 }
