@@ -522,8 +522,7 @@ final class Instance {
                 // its batch work moved to the other workers: the worker leaves idle, nothing is lost
                 yielded++;
                 yieldedSlots += yield.get().stream().mapToInt(x -> x.to().stream().mapToInt(a -> a.slots()).sum()).sum();
-                master.removeWorker(id, now);
-                giveNode(id, now);
+                giveNode(id, now); // the master has let it go already
                 takenBack++;
                 continue;
             }
