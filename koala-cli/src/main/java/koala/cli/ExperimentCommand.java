@@ -19,6 +19,8 @@ import koala.sim.experiment.Runs;
 import koala.sim.experiment.Sensitivity;
 import koala.sim.experiment.Sharing;
 import koala.sim.experiment.SpeedBenchmark;
+import koala.sim.experiment.Setup;
+import koala.sim.experiment.SuspensionExperiment;
 import koala.sim.experiment.Table2;
 import koala.testbed.TestbedPlan;
 import picocli.CommandLine.Command;
@@ -37,6 +39,7 @@ import picocli.CommandLine.Option;
         subcommands = {ExperimentCommand.Table2Command.class, ExperimentCommand.SensitivityCommand.class,
                 ExperimentCommand.SpeedCommand.class, ExperimentCommand.SharingCommand.class,
                 ExperimentCommand.CoallocationSimCommand.class, ExperimentCommand.ConstraintsCommand.class,
+                ExperimentCommand.SuspensionCommand.class,
                 TestbedExperiment.class,
                 TestbedSharing.class})
 final class ExperimentCommand {
@@ -306,6 +309,73 @@ final class ExperimentCommand {
             ConstraintsExperiment.Result result = ConstraintsExperiment.run(settings());
             ConstraintsExperiment.print(result, System.out);
             ConstraintsExperiment.write(result, out);
+            System.out.println("\nresults in " + out.toAbsolutePath());
+            return 0;
+        }
+    }
+
+    @Command(name = "suspension", mixinStandardHelpOptions = true,
+            description = {"Neptune-style suspension in the reference framework: the paper's W_rl with word counts mixed "
+                    + "in, under Static, OnDemand and Pool, without suspension (today: an RL without an idle worker is "
+                    + "rejected or grown for), suspending SWCs for RLs and resuming them in place, and also moving them "
+                    + "to free slots: RL reject rate, RL start latency, SWC completion time, node-hours, and the goal "
+                    + "(rejections <= 0.5x, completion <= 1.2x at the same node-hours). Then take-backs on the sharing "
+                    + "scenario: work lost per take-back, today's and with batch work yielding. Writes "
+                    + "suspension.csv and suspension-takeback.csv. About a minute on 2 busy cores with the defaults."})
+    static final class SuspensionCommand implements Callable<Integer> {
+        @Option(names = "--out", defaultValue = "results", description = "results folder (default: ${DEFAULT-VALUE}, "
+                + "under the current directory)")
+        Path out;
+
+        @Option(names = "--seeds", defaultValue = "4", description = "runs per setting, seeds 1..N (default: "
+                + "${DEFAULT-VALUE}; 10 for the record)")
+        int seeds;
+
+        @Option(names = "--hours", defaultValue = "12", description = "simulated hours per run (default: "
+                + "${DEFAULT-VALUE}; 24 for the record)")
+        int hours;
+
+        @Option(names = "--cpu", defaultValue = "uniform:50:100", description = "RL CPU load each 30 s (default: "
+                + "${DEFAULT-VALUE})")
+        String cpu;
+
+        @Option(names = "--o-grow", defaultValue = "30", description = "O_grow, seconds (default: ${DEFAULT-VALUE})")
+        int oGrow;
+
+        @Option(names = "--swc-every", defaultValue = "300", description = "mean seconds between SWC batches of 2.5 "
+                + "(default: ${DEFAULT-VALUE})")
+        double swcEvery;
+
+        @Option(names = "--swc-duration", defaultValue = "600", description = "seconds an SWC runs (default: "
+                + "${DEFAULT-VALUE})")
+        int swcDuration;
+
+        @Option(names = "--swc-cpu", defaultValue = "60", description = "CPU of an SWC component, percent of its slot "
+                + "(default: ${DEFAULT-VALUE})")
+        double swcCpu;
+
+        @Option(names = "-k", defaultValue = "3", description = "times one SWC may be suspended at most (default: "
+                + "${DEFAULT-VALUE})")
+        int k;
+
+        @Option(names = "--sharing-nodes", defaultValue = "48", description = "nodes of the take-back scenario's grid; "
+                + "0 skips it (default: ${DEFAULT-VALUE})")
+        int sharingNodes;
+
+        @Override
+        public Integer call() {
+            if (seeds < 1 || hours < 1 || oGrow < 0 || !(swcEvery > 0) || swcDuration < 1) {
+                throw new IllegalArgumentException("--seeds, --hours and --swc-duration must be at least 1, --o-grow at "
+                        + "least 0, --swc-every positive");
+            }
+            Runs runs = new Runs(Generators.RlParameters.PAPER.withCpu(CpuProfile.parse(cpu)), Duration.ofHours(hours),
+                    seeds, GrowDelay.fixed(Duration.ofSeconds(oGrow)), System.out);
+            SuspensionExperiment.Settings settings = new SuspensionExperiment.Settings(runs, Setup.PAPER, 1 / swcEvery,
+                    Duration.ofSeconds(swcDuration), swcCpu, k, sharingNodes);
+            SuspensionExperiment.Result result = SuspensionExperiment.run(settings, System.out);
+            System.out.println();
+            SuspensionExperiment.print(result, System.out);
+            SuspensionExperiment.write(result, out);
             System.out.println("\nresults in " + out.toAbsolutePath());
             return 0;
         }

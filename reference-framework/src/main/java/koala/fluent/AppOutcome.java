@@ -8,8 +8,10 @@ import java.util.Objects;
  * user can read, e.g. "rl-3 rejected: needs 1 idle worker, 0 free".
  *
  * @param assignments where it runs when placed; empty otherwise
+ * @param suspended   an RL placed on a busy worker: the SWCs suspended there for it; empty otherwise
  */
-public record AppOutcome(Application app, Verdict verdict, List<Assignment> assignments, String reason) {
+public record AppOutcome(Application app, Verdict verdict, List<Assignment> assignments, String reason,
+        List<Suspended> suspended) {
 
     public enum Verdict {
         /** Started at once. */
@@ -20,7 +22,15 @@ public record AppOutcome(Application app, Verdict verdict, List<Assignment> assi
         REJECTED
     }
 
+    public AppOutcome(Application app, Verdict verdict, List<Assignment> assignments, String reason) {
+        this(app, verdict, assignments, reason, List.of());
+    }
+
     public AppOutcome {
+        suspended = suspended == null ? List.of() : List.copyOf(suspended);
+        if (!suspended.isEmpty() && (verdict != Verdict.PLACED || !app.isRl())) {
+            throw new IllegalArgumentException(app.id() + ": only a placed RL suspends anything");
+        }
         Objects.requireNonNull(app, "app");
         Objects.requireNonNull(verdict, "verdict");
         Objects.requireNonNull(reason, "reason");

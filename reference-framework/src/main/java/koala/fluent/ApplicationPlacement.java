@@ -17,7 +17,9 @@ import java.util.stream.Collectors;
  *
  * <ul>
  * <li>An RL takes a whole idle worker, the first by id ({@code w2} before {@code w10}). With no
- *     idle worker it is rejected: "rl-3 rejected: needs 1 idle worker, 0 free".</li>
+ *     idle worker it takes one by suspending the SWCs there, when {@link Suspendable} allows and
+ *     {@link Suspensions} finds one: "rl-3 placed: worker w2, suspending swc-4 (6 slots, suspension
+ *     1 of 3)". Otherwise it is rejected: "rl-3 rejected: needs 1 idle worker, 0 free".</li>
  * <li>An SWC of k components takes k slots, packing partially busy workers before idle ones so
  *     that idle workers stay whole for RLs and can be given back. If one partially busy worker
  *     has room for all k, the most loaded of those (fewest free slots, ties by id) takes them: a
@@ -43,15 +45,30 @@ public final class ApplicationPlacement {
         return place(workers, job, 0);
     }
 
-    /** Places {@code job} when {@code swcWaiting} SWCs already wait in the master's queue. */
+    /** Places {@code job} when {@code swcWaiting} SWCs already wait in the master's queue; nothing is suspended. */
     public static PlacementOutcome place(List<Worker> workers, Job job, int swcWaiting) {
+        return place(workers, job, swcWaiting, Suspendable.NONE);
+    }
+
+    /**
+     * Places {@code job} when {@code swcWaiting} SWCs already wait in the master's queue; an RL
+     * without an idle worker may suspend what {@code may} allows. An SWC suspended by one RL of the
+     * job is paused for the next ones: they do not suspend it again.
+     */
+    public static PlacementOutcome place(List<Worker> workers, Job job, int swcWaiting, Suspendable may) {
         requireDistinctIds(workers);
         List<Worker> current = List.copyOf(workers);
         List<AppOutcome> outcomes = new ArrayList<>();
         int waiting = swcWaiting;
+        Suspendable left = may;
         for (Application app : job.apps()) {
-            AppOutcome outcome = decide(current, app, waiting);
+            AppOutcome outcome = decide(current, app, waiting, left);
             if (outcome.verdict() == AppOutcome.Verdict.PLACED) {
+                List<String> paused = outcome.suspended().stream().map(Suspended::appId).toList();
+                if (!paused.isEmpty()) {
+                    current = current.stream().map(w -> w.suspend(paused)).toList();
+                    left = left.without(paused);
+                }
                 current = apply(current, app.id(), outcome.assignments());
             } else if (outcome.verdict() == AppOutcome.Verdict.QUEUED) {
                 waiting++;
@@ -61,13 +78,22 @@ public final class ApplicationPlacement {
         return new PlacementOutcome(job.id(), outcomes, current);
     }
 
-    private static AppOutcome decide(List<Worker> workers, Application app, int swcWaiting) {
+    private static AppOutcome decide(List<Worker> workers, Application app, int swcWaiting, Suspendable may) {
         Optional<List<Assignment>> fit = swcWaiting > 0 && !app.isRl() ? Optional.empty() : fit(workers, app);
         if (fit.isPresent()) {
             return AppOutcome.placed(app, fit.get(), app.id() + " placed: " + describe(app, fit.get()));
         }
         if (app.isRl()) {
-            return AppOutcome.rejected(app, app.id() + " rejected: needs 1 idle worker, 0 free");
+            Optional<Suspensions.Choice> choice = Suspensions.forRl(workers, may);
+            if (choice.isPresent()) {
+                String on = choice.get().workerId();
+                int slots = workers.stream().filter(w -> w.id().equals(on)).findFirst().orElseThrow().slots();
+                return new AppOutcome(app, AppOutcome.Verdict.PLACED, List.of(new Assignment(on, slots)),
+                        app.id() + " placed: worker " + on + ", suspending " + choice.get().suspended().stream()
+                                .map(Suspended::toString).collect(Collectors.joining(", ")), choice.get().suspended());
+            }
+            return AppOutcome.rejected(app, app.id() + " rejected: needs 1 idle worker, 0 free"
+                    + (may.maxTimes() > 0 ? ", none with only suspendable work" : ""));
         }
         if (swcWaiting > 0) {
             return AppOutcome.queued(app, app.id() + " queued: " + swcWaiting + " SWC waiting ahead");
@@ -87,6 +113,11 @@ public final class ApplicationPlacement {
     private static Optional<List<Assignment>> fitRl(List<Worker> workers) {
         return workers.stream().filter(Worker::isIdle).min(BY_ID)
                 .map(w -> List.of(new Assignment(w.id(), w.slots())));
+    }
+
+    /** Where {@code components} SWC components would start on {@code workers}, packed as an SWC's are. */
+    static Optional<List<Assignment>> fitSlots(List<Worker> workers, int components) {
+        return fitSwc(workers, components);
     }
 
     private static Optional<List<Assignment>> fitSwc(List<Worker> workers, int components) {

@@ -30,14 +30,54 @@ import java.util.Optional;
  */
 public final class FrameworkState {
 
-    /** An application running on {@code where} since {@code startedAt}, under its job's orchestrator. */
-    public record RunningApp(String jobId, Application app, List<Assignment> where, Instant startedAt) {
-        public RunningApp {
-            where = List.copyOf(where);
+    /**
+     * An application running on {@code where} since {@code startedAt}, under its job's orchestrator;
+     * an SWC suspended {@code suspensions} times so far, {@code pausedFor} in all before the present
+     * suspension, which began at {@code pausedAt} (null while it runs). A suspended SWC's
+     * {@code where} still lists the worker its suspended components wait on.
+     */
+    public record RunningApp(String jobId, Application app, List<Assignment> where, Instant startedAt, int suspensions,
+            Duration pausedFor, Instant pausedAt) {
+        public RunningApp(String jobId, Application app, List<Assignment> where, Instant startedAt) {
+            this(jobId, app, where, startedAt, 0, Duration.ZERO, null);
         }
 
+        public RunningApp {
+            where = List.copyOf(where);
+            pausedFor = pausedFor == null ? Duration.ZERO : pausedFor;
+        }
+
+        /** Whether it is suspended now. */
+        public boolean suspended() {
+            return pausedAt != null;
+        }
+
+        /** When it ends if it runs on: its start, its duration and the time it was suspended; while suspended, unknown. */
         public Instant endsAt() {
-            return startedAt.plus(app.duration());
+            if (suspended()) {
+                throw new IllegalStateException(app.id() + " is suspended: it ends once resumed");
+            }
+            return startedAt.plus(app.duration()).plus(pausedFor);
+        }
+
+        RunningApp pause(Instant now) {
+            return new RunningApp(jobId, app, where, startedAt, suspensions + 1, pausedFor, now);
+        }
+
+        RunningApp resume(Instant now, List<Assignment> at) {
+            return new RunningApp(jobId, app, at, startedAt, suspensions, pausedFor.plus(Duration.between(pausedAt, now)),
+                    null);
+        }
+    }
+
+    /**
+     * What an event started again: suspended SWCs resumed (in place or moved), then waiting SWCs
+     * started from the queue, in that order (suspended work goes before the queue: no starvation).
+     */
+    public record Started(List<Resumed> resumed, List<AppOutcome> fromQueue) {
+        public Started {
+            resumed = List.copyOf(resumed);
+            fromQueue = List.copyOf(fromQueue);
         }
     }
 
@@ -51,7 +91,13 @@ public final class FrameworkState {
      */
     public record Snapshot(Instant last, List<Worker> workers, List<Waiting> queue, List<RunningApp> running,
                            Map<String, WorkerTime> time, int accepted, int queued, int rejected, int startedFromQueue,
-                           int finished) {
+                           int finished, int suspended, int resumed, int moved, int yielded) {
+        public Snapshot(Instant last, List<Worker> workers, List<Waiting> queue, List<RunningApp> running,
+                        Map<String, WorkerTime> time, int accepted, int queued, int rejected, int startedFromQueue,
+                        int finished) {
+            this(last, workers, queue, running, time, accepted, queued, rejected, startedFromQueue, finished, 0, 0, 0, 0);
+        }
+
         public Snapshot {
             Objects.requireNonNull(last, "last");
             workers = List.copyOf(workers);
@@ -72,6 +118,10 @@ public final class FrameworkState {
     private int rejected;
     private int startedFromQueue;
     private int finished;
+    private int suspended;
+    private int resumed;
+    private int moved;
+    private int yielded;
 
     /** A master with no workers yet, at {@code start}. */
     public FrameworkState(FrameworkSettings settings, Instant start) {
@@ -97,13 +147,17 @@ public final class FrameworkState {
         state.rejected = snapshot.rejected();
         state.startedFromQueue = snapshot.startedFromQueue();
         state.finished = snapshot.finished();
+        state.suspended = snapshot.suspended();
+        state.resumed = snapshot.resumed();
+        state.moved = snapshot.moved();
+        state.yielded = snapshot.yielded();
         return state;
     }
 
     /** This state as a value, to {@link #restore} it from. */
     public Snapshot snapshot() {
         return new Snapshot(last, workers, List.copyOf(queue), List.copyOf(running.values()), time, accepted, queued,
-                rejected, startedFromQueue, finished);
+                rejected, startedFromQueue, finished, suspended, resumed, moved, yielded);
     }
 
     /** Whether {@code appId} runs now. */
@@ -116,8 +170,16 @@ public final class FrameworkState {
         return addWorker(id, settings.slotsPerWorker(), now);
     }
 
-    /** A worker of {@code slots} slots joins, idle; returns the waiting SWCs that started, in queue order. */
+    /**
+     * A worker of {@code slots} slots joins, idle; returns the waiting SWCs that started, in queue
+     * order. Only without suspension: {@link #join} says what resumed too.
+     */
     public List<AppOutcome> addWorker(String id, int slots, Instant now) {
+        return onlyFromQueue(join(id, slots, now));
+    }
+
+    /** A worker of {@code slots} slots joins, idle: suspended SWCs may move to it, then waiting ones start. */
+    public Started join(String id, int slots, Instant now) {
         if (worker(id).isPresent()) {
             throw new IllegalArgumentException("worker " + id + " is already in the framework");
         }
@@ -126,7 +188,7 @@ public final class FrameworkState {
         after.add(Worker.idle(id, slots, now));
         workers = List.copyOf(after);
         time.putIfAbsent(id, WorkerTime.NONE);
-        return startQueued(now);
+        return startAgain(now);
     }
 
     /**
@@ -147,10 +209,15 @@ public final class FrameworkState {
      * What losing a worker did: the applications that ran on it failed (their slots on other
      * workers are free again), and the waiting SWCs that then started, in queue order.
      */
-    public record Lost(List<Application> failed, List<AppOutcome> started) {
+    public record Lost(List<Application> failed, List<AppOutcome> started, List<Resumed> resumed) {
+        public Lost(List<Application> failed, List<AppOutcome> started) {
+            this(failed, started, List.of());
+        }
+
         public Lost {
             failed = List.copyOf(failed);
             started = List.copyOf(started);
+            resumed = List.copyOf(resumed);
         }
     }
 
@@ -164,25 +231,74 @@ public final class FrameworkState {
         advance(now);
         workers = workers.stream().filter(x -> !x.id().equals(id)).toList();
         List<Application> failed = new ArrayList<>();
-        for (Worker.Running r : gone.running()) {
+        List<Worker.Running> there = new ArrayList<>(gone.running());
+        there.addAll(gone.suspended());
+        for (Worker.Running r : there) {
             RunningApp app = running.remove(r.appId());
             List<String> hosts = app.where().stream().map(Assignment::workerId).toList();
             workers = workers.stream().map(w -> hosts.contains(w.id()) ? w.stop(r.appId(), now) : w).toList();
             failed.add(app.app());
         }
-        return new Lost(failed, startQueued(now));
+        Started again = startAgain(now);
+        return new Lost(failed, again.fromQueue(), again.resumed());
+    }
+
+    /**
+     * A worker is taken back and its every application is a running SWC (batch work that can
+     * yield): with suspension and moves allowed, each SWC's components there are suspended and
+     * moved to free slots on the other workers (their state carried), and the worker leaves idle.
+     * Returns the moves; empty, changing nothing, when the worker runs anything else, when
+     * suspension or moves are off, or when the other workers lack the slots — then it is lost with
+     * what runs on it ({@link #lose}). A yield does not count against an SWC's k: no RL caused it.
+     */
+    public Optional<List<Resumed>> yieldWorker(String id, Instant now) {
+        Worker w = worker(id).orElseThrow(() -> new IllegalArgumentException("no worker " + id));
+        boolean batchOnly = !w.running().isEmpty() && w.suspended().isEmpty() && w.running().stream()
+                .allMatch(r -> !running.get(r.appId()).app().isRl() && !running.get(r.appId()).suspended());
+        if (!batchOnly || settings.maxSuspensions() == 0 || !settings.moveSuspended()) {
+            return Optional.empty();
+        }
+        List<Worker> trial = workers.stream().filter(x -> !x.id().equals(id)).toList();
+        Map<String, List<Assignment>> moves = new LinkedHashMap<>();
+        for (Worker.Running r : w.running()) {
+            List<String> holding = running.get(r.appId()).where().stream().map(Assignment::workerId).toList();
+            Optional<List<Assignment>> to = ApplicationPlacement.fitSlots(
+                    trial.stream().filter(x -> !holding.contains(x.id())).toList(), r.slots());
+            if (to.isEmpty()) {
+                return Optional.empty();
+            }
+            trial = ApplicationPlacement.apply(trial, r.appId(), to.get());
+            moves.put(r.appId(), to.get());
+        }
+        advance(now);
+        workers = trial;
+        List<Resumed> done = new ArrayList<>();
+        moves.forEach((app, to) -> {
+            RunningApp r = running.get(app);
+            List<Assignment> where = new ArrayList<>(r.where().stream().filter(a -> !a.workerId().equals(id)).toList());
+            where.addAll(to);
+            running.put(app, new RunningApp(r.jobId(), r.app(), where, r.startedAt(), r.suspensions(), r.pausedFor(),
+                    null));
+            done.add(new Resumed(app, to, List.of(id), Duration.ZERO, app + " moved from " + id + " to "
+                    + to.stream().map(Assignment::toString).collect(java.util.stream.Collectors.joining(", "))
+                    + ": " + id + " taken back"));
+        });
+        yielded++;
+        return Optional.of(done);
     }
 
     /** Places {@code job}: each application starts, queues or is rejected, as the outcome says. */
     public PlacementOutcome submit(Job job, Instant now) {
         job.apps().forEach(a -> requireNotLive(a.id()));
         advance(now);
-        PlacementOutcome outcome = ApplicationPlacement.place(workers, job, queue.size());
+        PlacementOutcome outcome = ApplicationPlacement.place(workers, job, queue.size(), suspendable());
         workers = outcome.workers();
         for (AppOutcome app : outcome.apps()) {
             switch (app.verdict()) {
                 case PLACED -> {
                     running.put(app.app().id(), new RunningApp(job.id(), app.app(), app.assignments(), now));
+                    app.suspended().forEach(x -> running.put(x.appId(), running.get(x.appId()).pause(now)));
+                    suspended += app.suspended().size();
                     accepted++;
                 }
                 case QUEUED -> {
@@ -195,8 +311,19 @@ public final class FrameworkState {
         return outcome;
     }
 
-    /** {@code appId} finished: its slots are freed, then waiting SWCs start FCFS; returns those, in order. */
+    /**
+     * {@code appId} finished: its slots are freed, then waiting SWCs start FCFS; returns those, in
+     * order. Only without suspension: {@link #end} says what resumed too.
+     */
     public List<AppOutcome> finish(String appId, Instant now) {
+        return onlyFromQueue(end(appId, now));
+    }
+
+    /**
+     * {@code appId} finished: its slots are freed; SWCs suspended for it (or for others) resume or
+     * move as the freed slots allow, in the order they were suspended; then waiting SWCs start FCFS.
+     */
+    public Started end(String appId, Instant now) {
         if (!running.containsKey(appId)) {
             throw new IllegalArgumentException("no running application " + appId);
         }
@@ -205,13 +332,35 @@ public final class FrameworkState {
         List<String> hosts = done.where().stream().map(Assignment::workerId).toList();
         workers = workers.stream().map(w -> hosts.contains(w.id()) ? w.stop(appId, now) : w).toList();
         finished++;
-        return startQueued(now);
+        return startAgain(now);
     }
 
     /** The grow the master asks for {@code job} under OnDemand, or reports under Static and Proactive. */
     public ResizeRequest growRequest(Job job) {
         return ResizeRequest.grow(settings.provisioning(),
-                WorkerDemand.lacking(workers, job, settings.slotsPerWorker()));
+                WorkerDemand.lacking(workers, job, settings.slotsPerWorker(), suspendable()));
+    }
+
+    /** The suspended SWCs, in the order they were suspended. */
+    public List<RunningApp> suspendedApps() {
+        return running.values().stream().filter(RunningApp::suspended)
+                .sorted(java.util.Comparator.comparing(RunningApp::pausedAt)).toList();
+    }
+
+    /** What an RL may suspend now: the running SWCs not suspended, with their counts, under the settings' k. */
+    Suspendable suspendable() {
+        if (settings.maxSuspensions() == 0) {
+            return Suspendable.NONE;
+        }
+        Map<String, Integer> times = new java.util.HashMap<>();
+        Map<String, Integer> size = new java.util.HashMap<>();
+        for (RunningApp r : running.values()) {
+            if (!r.app().isRl() && !r.suspended()) {
+                times.put(r.app().id(), r.suspensions());
+                size.put(r.app().id(), r.app().components());
+            }
+        }
+        return new Suspendable(settings.maxSuspensions(), times, size);
     }
 
     /** The release of workers idle at least t_idle at {@code now}, asked under OnDemand, else reported. */
@@ -227,7 +376,8 @@ public final class FrameworkState {
         Map<String, WorkerTime> upToNow = new LinkedHashMap<>(time);
         Duration elapsed = Duration.between(last, now);
         workers.forEach(w -> upToNow.put(w.id(), upToNow.get(w.id()).plus(!w.isIdle(), elapsed)));
-        return new Metrics(accepted, queued, rejected, startedFromQueue, finished, queue.size(), running.size(), upToNow);
+        return new Metrics(accepted, queued, rejected, startedFromQueue, finished, queue.size(), running.size(), upToNow,
+                suspended, resumed, moved, (int) running.values().stream().filter(RunningApp::suspended).count(), yielded);
     }
 
     public List<Worker> workers() {
@@ -254,6 +404,63 @@ public final class FrameworkState {
      */
     public void retune(FrameworkSettings changed) {
         this.settings = Objects.requireNonNull(changed, "settings");
+    }
+
+    private static List<AppOutcome> onlyFromQueue(Started started) {
+        if (!started.resumed().isEmpty()) {
+            throw new IllegalStateException("SWCs resumed (" + started.resumed().get(0).reason()
+                    + "): with suspension the caller takes Started");
+        }
+        return started.fromQueue();
+    }
+
+    /** Suspended SWCs first, in the order suspended, then the queue. */
+    private Started startAgain(Instant now) {
+        List<Resumed> again = new ArrayList<>();
+        for (RunningApp paused : suspendedApps()) {
+            resume(paused, now).ifPresent(again::add);
+        }
+        return new Started(again, startQueued(now));
+    }
+
+    /**
+     * {@code paused} runs again when all its suspended components can, at once: those on a worker
+     * with their slots free again take them back; when moves are allowed, the others move to free
+     * slots on workers not holding any of it, packed as an SWC is placed. Otherwise it stays
+     * suspended and nothing changes.
+     */
+    private Optional<Resumed> resume(RunningApp paused, Instant now) {
+        String appId = paused.app().id();
+        List<Worker> trial = workers;
+        List<Assignment> to = new ArrayList<>();
+        List<String> left = new ArrayList<>();
+        for (Worker home : workers.stream().filter(w -> w.holdsSuspended(appId)).toList()) {
+            int slots = home.suspended().stream().filter(r -> r.appId().equals(appId)).findFirst().orElseThrow().slots();
+            Worker now0 = trial.stream().filter(w -> w.id().equals(home.id())).findFirst().orElseThrow();
+            if (now0.freeSlots() >= slots) {
+                trial = trial.stream().map(w -> w == now0 ? w.resume(appId) : w).toList();
+                to.add(new Assignment(home.id(), slots));
+                continue;
+            }
+            List<Worker> others = trial.stream().filter(w -> !w.runs(appId) && !w.holdsSuspended(appId)).toList();
+            Optional<List<Assignment>> elsewhere = settings.moveSuspended()
+                    ? ApplicationPlacement.fitSlots(others, slots) : Optional.empty();
+            if (elsewhere.isEmpty()) {
+                return Optional.empty();
+            }
+            trial = trial.stream().map(w -> w == now0 ? w.stop(appId, now) : w).toList();
+            trial = ApplicationPlacement.apply(trial, appId, elsewhere.get());
+            to.addAll(elsewhere.get());
+            left.add(home.id());
+        }
+        workers = trial;
+        running.put(appId, paused.resume(now, to));
+        resumed++;
+        moved += left.isEmpty() ? 0 : 1;
+        Duration pausedFor = Duration.between(paused.pausedAt(), now);
+        return Optional.of(new Resumed(appId, to, left, pausedFor, appId + " resumed after " + Texts.seconds(pausedFor)
+                + " suspended: " + to.stream().map(Assignment::toString).collect(java.util.stream.Collectors.joining(", "))
+                + (left.isEmpty() ? "" : " moved from " + Texts.list(left))));
     }
 
     private List<AppOutcome> startQueued(Instant now) {

@@ -40,12 +40,21 @@ public final class WorkerDemand {
      * counted: the workers asked for are for this job.
      */
     public static Demand lacking(List<Worker> workers, Job job, int slotsPerWorker) {
+        return lacking(workers, job, slotsPerWorker, Suspendable.NONE);
+    }
+
+    /**
+     * As above, an RL taking a busy worker by suspension where {@code may} allows it: a job whose
+     * RLs can all run by suspending batch work lacks no worker for them.
+     */
+    public static Demand lacking(List<Worker> workers, Job job, int slotsPerWorker, Suspendable may) {
         if (slotsPerWorker < 1) {
             throw new IllegalArgumentException("a new worker has at least 1 slot, not " + slotsPerWorker);
         }
         int enough = job.apps().stream().mapToInt(a -> a.isRl() ? 1 : a.components()).sum();
         for (int k = 0; k <= enough; k++) {
-            PlacementOutcome outcome = ApplicationPlacement.place(withNew(workers, k, job.submittedAt(), slotsPerWorker), job);
+            PlacementOutcome outcome = ApplicationPlacement.place(withNew(workers, k, job.submittedAt(), slotsPerWorker), job,
+                    0, may);
             if (outcome.allPlaced()) {
                 return new Demand(job.id(), k, reason(job, k, slotsPerWorker, outcome));
             }

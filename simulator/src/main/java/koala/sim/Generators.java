@@ -156,6 +156,21 @@ public final class Generators {
         return new Workload("W_swc", jobs, Map.of(), length);
     }
 
+    /**
+     * The paper's {@code W_rl} with SWCs mixed in (Neptune's mix: latency-sensitive RLs, batch
+     * word counts): the RL jobs of {@link #rl} and the SWC jobs of {@link #swc} for the same seed,
+     * merged in arrival order (an SWC job arriving at the same instant as an RL job comes after it).
+     */
+    public static Workload mixed(RlParameters p, double swcBatchRate, Duration swcDuration, double swcCpu,
+                                 Duration length, long seed) {
+        Workload rl = rl(p, length, seed);
+        Workload swc = swc(swcBatchRate, swcDuration, swcCpu, length, seed * 31 + 17);
+        List<Job> jobs = new ArrayList<>(rl.jobs());
+        jobs.addAll(swc.jobs());
+        jobs.sort(java.util.Comparator.comparing(Job::submittedAt)); // stable: RL jobs first at a tie
+        return new Workload("W_rl + W_swc", jobs, rl.cpuLevels(), length);
+    }
+
     private static double mean(double[] levels) {
         double sum = 0;
         for (double l : levels) {

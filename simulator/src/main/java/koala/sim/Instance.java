@@ -21,6 +21,7 @@ import koala.fluent.FrameworkState;
 import koala.fluent.Job;
 import koala.fluent.PlacementOutcome;
 import koala.fluent.ResizeRequest;
+import koala.fluent.Resumed;
 import koala.fluent.Worker;
 import koala.provisioning.ProvisioningSettings;
 import koala.provisioning.WorkerDecision;
@@ -98,13 +99,36 @@ final class Instance {
     private double usefulNodeSeconds;
     private double slowdownSum;
     private long slowdowns;
+    private long rls;
+    private long rlStarted;
+    private double rlStartSeconds;
+    private long swcsFinished;
+    private double swcCompletionSeconds;
+    private long yielded;
+    private long yieldedSlots;
+    private long lostSwcSlots;
 
-    private record Running(Application app, Instant start, long run) {
+    /**
+     * An application as the simulator runs it: its {@code run} (a later finish event of an earlier
+     * run is stale), the time it was suspended before the present suspension, and since when it is
+     * suspended (null while it runs).
+     */
+    private record Running(Application app, Instant start, long run, Duration paused, Instant pausedAt) {
+        Running(Application app, Instant start, long run) {
+            this(app, start, run, Duration.ZERO, null);
+        }
+
+        /** How long it has run (not suspended) from its start to {@code until}, at most its duration. */
+        long workedMillis(Instant until) {
+            long held = Duration.between(start, until).toMillis() - paused.toMillis()
+                    - (pausedAt == null ? 0 : Math.max(0, Duration.between(pausedAt, until).toMillis()));
+            return Math.max(0, Math.min(held, app.duration().toMillis()));
+        }
     }
 
     Instance(String name, EventQueue events, SimGrid grid, Workload workload, WorkerPolicy policy,
              GrowDelay delay, String home, long seed, GridArbiter arbiter, Duration figureWindow,
-             Simulation.FloorKeeping floorKeeping) {
+             Simulation.FloorKeeping floorKeeping, Simulation.Suspension suspension) {
         this.name = name;
         this.arbiter = arbiter;
         this.floorKeeping = floorKeeping;
@@ -115,7 +139,8 @@ final class Instance {
         this.workload = workload;
         this.settings = policy.settings();
         this.policy = policy;
-        this.master = new FrameworkState(new FrameworkSettings(settings.policy(), 8, Duration.ZERO), events.instant());
+        this.master = new FrameworkState(new FrameworkSettings(settings.policy(), 8, Duration.ZERO)
+                .withSuspension(suspension.maxTimes(), suspension.moves()), events.instant());
         this.book = new RunnerBook(home);
         this.delay = delay;
         this.random = new Random(seed);
@@ -201,7 +226,7 @@ final class Instance {
         }
         Instant now = events.instant();
         account.joined(book.reportedIn(id, now, true));
-        started(master.addWorker(id, now), now);
+        again(master.join(id, master.settings().slotsPerWorker(), now), now);
         if (awaited.remove(id)) {
             submitHeadWhenReady(now);
         }
@@ -224,6 +249,12 @@ final class Instance {
             if (o.verdict() == AppOutcome.Verdict.REJECTED) {
                 lostWindow.record(now, 1);
             }
+            if (o.app().isRl()) {
+                rls++;
+            }
+        }
+        for (AppOutcome o : out.with(AppOutcome.Verdict.PLACED)) {
+            o.suspended().forEach(x -> suspend(x.appId(), now));
         }
         started(out.with(AppOutcome.Verdict.PLACED), now);
     }
@@ -233,7 +264,33 @@ final class Instance {
             Application app = o.app();
             long run = ++runs;
             apps.put(app.id(), new Running(app, now, run));
+            if (app.isRl()) {
+                rlStarted++;
+                rlStartSeconds += Duration.between(arrivedAt.get(app.id()), now).toMillis() / 1000.0;
+            }
             events.at(now.plus(app.duration()), () -> finish(app.id(), run));
+        }
+    }
+
+    /** An SWC suspended for an RL: its finish event goes stale; it ends once resumed, as much later as it waited. */
+    private void suspend(String appId, Instant now) {
+        Running r = apps.get(appId);
+        apps.put(appId, new Running(r.app(), r.start(), ++runs, r.paused(), now));
+    }
+
+    /** Suspended SWCs that resumed, then SWCs started from the queue. */
+    private void again(FrameworkState.Started started, Instant now) {
+        resumed(started.resumed(), now);
+        started(started.fromQueue(), now);
+    }
+
+    private void resumed(List<Resumed> resumed, Instant now) {
+        for (Resumed x : resumed) {
+            Running r = apps.get(x.appId());
+            long run = ++runs;
+            Running back = new Running(r.app(), r.start(), run, r.paused().plus(Duration.between(r.pausedAt(), now)), null);
+            apps.put(x.appId(), back);
+            events.at(back.start().plus(back.app().duration()).plus(back.paused()), () -> finish(x.appId(), run));
         }
     }
 
@@ -253,8 +310,10 @@ final class Instance {
             slowdownSum += slowdown;
             slowdowns++;
             slowdownWindow.record(now, slowdown);
+            swcsFinished++;
+            swcCompletionSeconds += Duration.between(arrivedAt.get(appId), now).toMillis() / 1000.0;
         }
-        started(master.finish(appId, now), now);
+        again(master.end(appId, now), now);
         giveBackIdle(now);
     }
 
@@ -265,13 +324,14 @@ final class Instance {
 
     /** CPU an application used from its start to {@code until}, in percent of a node × seconds. */
     private double nodePercentSeconds(Running r, Instant until) {
-        double perComponent = workload.cpuSeconds(r.app(), r.start(), until);
+        double perComponent = r.app().isRl() ? workload.cpuSeconds(r.app(), r.start(), until)
+                : r.app().cpuPercent() * r.workedMillis(until) / 1000.0;
         return r.app().isRl() ? perComponent : perComponent * r.app().components() / master.settings().slotsPerWorker();
     }
 
     /** Node-time an application held from its start to {@code until}: an RL its worker, an SWC its share of slots. */
     private double nodeSeconds(Running r, Instant until) {
-        double seconds = Math.min(Duration.between(r.start(), until).toMillis(), r.app().duration().toMillis()) / 1000.0;
+        double seconds = r.workedMillis(until) / 1000.0;
         return r.app().isRl() ? seconds : seconds * r.app().components() / master.settings().slotsPerWorker();
     }
 
@@ -305,6 +365,9 @@ final class Instance {
         double sum = 0;
         for (Worker.Running r : w.running()) {
             Running app = apps.get(r.appId());
+            if (app.pausedAt() != null) {
+                continue; // a suspended SWC's components elsewhere hold their slots and state, not the CPU
+            }
             double level = workload.cpuAt(app.app(), app.start(), now);
             sum += app.app().isRl() ? level : level * r.slots() / w.slots();
         }
@@ -454,6 +517,15 @@ final class Instance {
             if (master.workers().stream().noneMatch(w -> w.id().equals(id))) {
                 continue;
             }
+            Optional<List<Resumed>> yield = master.yieldWorker(id, now);
+            if (yield.isPresent()) {
+                // its batch work moved to the other workers: the worker leaves idle, nothing is lost
+                yielded++;
+                yieldedSlots += yield.get().stream().mapToInt(x -> x.to().stream().mapToInt(a -> a.slots()).sum()).sum();
+                giveNode(id, now); // the master has let it go already
+                takenBack++;
+                continue;
+            }
             FrameworkState.Lost lost = master.lose(id, now);
             giveNode(id, now);
             takenBack++;
@@ -461,6 +533,9 @@ final class Instance {
                 Running r = apps.remove(app.id());
                 account.used(nodePercentSeconds(r, now));
                 killed++;
+                if (!app.isRl()) {
+                    lostSwcSlots += app.components();
+                }
                 if (app.isRl()) {
                     lostWindow.record(now, 1);
                 } else {
@@ -470,6 +545,7 @@ final class Instance {
                     events.at(now, () -> arrive(again));
                 }
             }
+            resumed(lost.resumed(), now);
             started(lost.started(), now);
         }
     }
@@ -537,6 +613,16 @@ final class Instance {
         long offered = run.applications() - resubmitted;
         return new TenantMetrics(name, run, killed, offered == 0 ? 0 : 100.0 * lost / offered, n == 0 ? Double.NaN
                 : sum / n, n, useful / 3600, takenBack);
+    }
+
+    /** The figures of the RL / SWC mix with and without suspension, at {@code end} (after {@link #metrics}). */
+    MixFigures mixFigures(RunMetrics run, Instant end) {
+        koala.fluent.Metrics m = master.metrics(end);
+        long swcsUnfinished = apps.values().stream().filter(r -> !r.app().isRl()).count()
+                + master.queue().size() + pending.stream().mapToLong(j -> j.apps().stream().filter(a -> !a.isRl()).count()).sum();
+        return new MixFigures(rls, run.rejected(), rlStarted == 0 ? 0 : rlStartSeconds / rlStarted, swcsFinished,
+                swcsUnfinished, swcsFinished == 0 ? 0 : swcCompletionSeconds / swcsFinished, run.allocatedHours(),
+                m.suspended(), m.resumed(), m.moved(), takenBack, killed, yielded, yieldedSlots, lostSwcSlots);
     }
 
     long busyReleasesRefused() {

@@ -33,6 +33,23 @@ public final class Simulation {
     private final List<Instance> instances = new ArrayList<>();
     private GridArbiter arbiter;
     private FloorKeeping floorKeeping = FloorKeeping.WHEN_NEEDED;
+    private Suspension suspension = Suspension.NONE;
+
+    /**
+     * Whether the instances' masters suspend batch work (SWCs) for RLs, Neptune-style: at most
+     * {@code maxTimes} times an SWC, and whether suspended SWCs (and the batch work of a worker
+     * taken back) move to free slots on other workers. {@link #NONE}: as before, an RL without an
+     * idle worker is rejected (or grown for) and a worker taken back loses what runs on it.
+     */
+    public record Suspension(int maxTimes, boolean moves) {
+        public static final Suspension NONE = new Suspension(0, false);
+
+        public Suspension {
+            if (maxTimes < 0) {
+                throw new IllegalArgumentException("at most " + maxTimes + " suspensions: not a count");
+            }
+        }
+    }
 
     /**
      * How a runner that keeps its initial workers (Static, Proactive) asks for the workers KOALA's
@@ -59,7 +76,7 @@ public final class Simulation {
     /** Adds an instance run by {@code policy}: one of {@link WorkerPolicy#of}, or one under study not yet in provisioning. */
     public Simulation instance(String name, Workload workload, WorkerPolicy policy, GrowDelay delay, String home) {
         Instance i = new Instance(name, events, grid, workload, policy, delay, home, seed * 7919 + instances.size(),
-                arbiter, FIGURE_WINDOW, floorKeeping);
+                arbiter, FIGURE_WINDOW, floorKeeping, suspension);
         instances.add(i);
         if (arbiter != null) {
             arbiter.add(i);
@@ -83,6 +100,30 @@ public final class Simulation {
     public Simulation floorKeeping(FloorKeeping value) {
         this.floorKeeping = java.util.Objects.requireNonNull(value, "floorKeeping");
         return this;
+    }
+
+    /** Whether the instances added from now on suspend batch work for RLs ({@link Suspension#NONE} unless told). */
+    public Simulation suspension(Suspension value) {
+        this.suspension = java.util.Objects.requireNonNull(value, "suspension");
+        return this;
+    }
+
+    /** Runs until {@code end}; each instance's figures of the RL / SWC mix, in the order they were added. */
+    public List<MixFigures> runMixed(Instant end) {
+        List<RunMetrics> runs = run(end);
+        List<MixFigures> out = new ArrayList<>();
+        for (int i = 0; i < instances.size(); i++) {
+            out.add(instances.get(i).mixFigures(runs.get(i), end));
+        }
+        return out;
+    }
+
+    /** One instance alone, as {@link #one}, suspending batch work as {@code suspension} says. */
+    public static MixFigures mixed(Workload workload, ProvisioningSettings s, Suspension suspension, GrowDelay delay,
+                                   long seed) {
+        SimGrid grid = SimGrid.single(Math.max(s.fMax(), s.initialWorkers()) + 10);
+        return new Simulation(grid, seed).suspension(suspension).instance(s.policy().shortName(), workload, s, delay,
+                "fs0").runMixed(workload.end()).get(0);
     }
 
     /** Runs until {@code end}; the figures of each instance, in the order they were added. */

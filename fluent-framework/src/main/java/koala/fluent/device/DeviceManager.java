@@ -45,6 +45,8 @@ public final class DeviceManager {
     private final Map<String, WordCount.Reader> readers = new ConcurrentHashMap<>();
     private final Map<String, WordCount.Mapper> mappers = new ConcurrentHashMap<>();
     private final Map<String, WordCount.Counter> counters = new ConcurrentHashMap<>();
+    /** Word counts suspended here on the master's order: their components keep their state, the reader waits. */
+    private final java.util.Set<String> suspended = ConcurrentHashMap.newKeySet();
 
     public DeviceManager(String node, MasterLink master, ReaderRoots roots, ScheduledExecutorService executor,
                          InstantSource clock) {
@@ -61,9 +63,11 @@ public final class DeviceManager {
                         index(r.param("index")), r.body(Lines.class)))))
                 .route("POST", "/swc/{app}/counter", guarded(r -> ok(counts(r.param("app"), r.body(Counts.class)))))
                 .route("POST", "/apps/{app}/stop", guarded(r -> ok(stop(r.param("app")))))
+                .route("POST", "/apps/{app}/suspend", guarded(r -> ok(suspend(r.param("app")))))
+                .route("POST", "/apps/{app}/resume", guarded(r -> ok(resume(r.param("app")))))
                 .route("GET", "/status", guarded(r -> ok(Map.of("node", node, "rl", List.copyOf(filters.keySet()),
                         "readers", List.copyOf(readers.keySet()), "mappers", List.copyOf(mappers.keySet()),
-                        "counters", List.copyOf(counters.keySet())))));
+                        "counters", List.copyOf(counters.keySet()), "suspended", List.copyOf(suspended)))));
     }
 
     /** The applications with a component here, in no particular order. */
@@ -181,6 +185,35 @@ public final class DeviceManager {
         return Map.of("merged", counts.counts().size());
     }
 
+    /**
+     * The master suspends word count {@code app} for an RL: its reader here, if any, stops at the next
+     * record boundary keeping its position; its mappers and counter here keep what they counted and
+     * get nothing more meanwhile. An RL is not suspended (409).
+     */
+    Map<String, Object> suspend(String app) {
+        if (filters.containsKey(app)) {
+            throw new koala.common.failure.Conflict(app + " is an RL: only word counts are suspended", "app");
+        }
+        WordCount.Reader reader = readers.get(app);
+        if (reader != null) {
+            reader.suspend();
+        }
+        suspended.add(app);
+        LOG.info("{}: suspended {}", node, app);
+        return Map.of("suspended", app, "position", reader == null ? -1 : reader.position());
+    }
+
+    /** The master resumes {@code app}: its reader here goes on with the next batch. */
+    Map<String, Object> resume(String app) {
+        WordCount.Reader reader = readers.get(app);
+        if (reader != null) {
+            reader.resume(executor);
+        }
+        suspended.remove(app);
+        LOG.info("{}: resumed {}", node, app);
+        return Map.of("resumed", app, "position", reader == null ? -1 : reader.position());
+    }
+
     /** The master gave up on {@code app} (it failed elsewhere): its components here end. */
     private Map<String, Object> stop(String app) {
         VideoFilter filter = filters.remove(app);
@@ -192,6 +225,7 @@ public final class DeviceManager {
             reader.stop();
         }
         counters.remove(app);
+        suspended.remove(app);
         mappers.keySet().removeIf(key -> key.startsWith(app + "#"));
         return Map.of("stopped", app);
     }

@@ -41,49 +41,116 @@ final class WordCount {
         return "/swc/" + app + "/counter";
     }
 
-    /** Streams {@code file} to the mappers; started last, once the mappers and the counter are in place. */
+    /** Where a reader's batches go: {@code lines} to mapper {@code index}. */
+    interface Sink {
+        void send(int mapper, Lines lines);
+    }
+
+    /**
+     * Streams {@code file} to the mappers; started last, once the mappers and the counter are in
+     * place. It can be suspended on its master's order: it stops at a record boundary — between two
+     * batches of whole lines, never inside one — keeping its position, while the mappers keep the
+     * words counted so far; resumed, it goes on with the next batch.
+     */
     static final class Reader {
         private final String app;
         private final Path file;
         private final Duration duration;
-        private final List<JsonHttpClient> mappers = new ArrayList<>();
-        private volatile boolean stopped;
+        private final int mappers;
+        private final Sink sink;
+        private List<List<String>> batches = List.of();
+        private long gapMillis;
+        private Consumer<String> failed = e -> { };
+        /** The next batch to send: the position a suspension keeps; batches.size() sends the end. */
+        private int next;
+        private boolean suspended;
+        private boolean stopped;
+        private boolean ended;
 
         Reader(String app, Path file, Duration duration, List<String> mapperUrls, Secret key) {
+            this(app, file, duration, mapperUrls.size(), http(mapperUrls, key, app));
+        }
+
+        Reader(String app, Path file, Duration duration, int mappers, Sink sink) {
             this.app = app;
             this.file = file;
             this.duration = duration;
-            mapperUrls.forEach(url -> mappers.add(new JsonHttpClient(URI.create(url), CALL, key.header())));
+            this.mappers = mappers;
+            this.sink = sink;
+        }
+
+        private static Sink http(List<String> mapperUrls, Secret key, String app) {
+            List<JsonHttpClient> clients = new ArrayList<>();
+            mapperUrls.forEach(url -> clients.add(new JsonHttpClient(URI.create(url), CALL, key.header())));
+            return (m, lines) -> clients.get(m).post(linesPath(app, m), lines, Map.class);
         }
 
         /** Reads the file now (an unreadable one fails at once), then streams it on {@code executor}. */
         void start(ScheduledExecutorService executor, Consumer<String> failed) throws IOException {
             List<String> lines = Files.readAllLines(file);
-            List<List<String>> batches = batches(lines, mappers.size());
-            long gapMillis = duration.toMillis() / Math.max(1, batches.size());
-            send(executor, batches, 0, gapMillis, failed);
+            synchronized (this) {
+                this.batches = batches(lines, mappers);
+                this.gapMillis = duration.toMillis() / Math.max(1, batches.size());
+                this.failed = failed;
+            }
+            send(executor);
         }
 
-        void stop() {
+        synchronized void stop() {
             stopped = true;
         }
 
-        private void send(ScheduledExecutorService executor, List<List<String>> batches, int next, long gapMillis,
-                          Consumer<String> failed) {
-            if (stopped) {
-                return;
-            }
-            try {
-                if (next == batches.size()) {
-                    for (int m = 0; m < mappers.size(); m++) {
-                        mappers.get(m).post(linesPath(app, m), new Lines(List.of(), true), Map.class);
-                    }
+        /** Stops after the batch being sent, if any: the next one waits for {@link #resume}. */
+        synchronized void suspend() {
+            suspended = true;
+        }
+
+        /** Goes on from where it was suspended: the next batch now, on the caller's thread, the rest as before. */
+        void resume(ScheduledExecutorService executor) {
+            synchronized (this) {
+                if (!suspended) {
                     return;
                 }
-                int m = next % mappers.size();
-                mappers.get(m).post(linesPath(app, m), new Lines(batches.get(next), false), Map.class);
-                executor.schedule(() -> send(executor, batches, next + 1, gapMillis, failed), gapMillis,
-                        TimeUnit.MILLISECONDS);
+                suspended = false;
+            }
+            send(executor);
+        }
+
+        synchronized boolean isSuspended() {
+            return suspended;
+        }
+
+        /** Batches sent so far. */
+        synchronized int position() {
+            return next;
+        }
+
+        /**
+         * Sends the next batch (or, after the last, the end to every mapper); false when suspended,
+         * stopped or ended, having sent nothing. A suspension waits for the batch being sent.
+         */
+        synchronized boolean step() {
+            if (stopped || suspended || ended) {
+                return false;
+            }
+            if (next == batches.size()) {
+                for (int m = 0; m < mappers; m++) {
+                    sink.send(m, new Lines(List.of(), true));
+                }
+                ended = true;
+                return false;
+            }
+            int m = next % mappers;
+            sink.send(m, new Lines(batches.get(next), false));
+            next++;
+            return true;
+        }
+
+        private void send(ScheduledExecutorService executor) {
+            try {
+                if (step()) {
+                    executor.schedule(() -> send(executor), gapMillis, TimeUnit.MILLISECONDS);
+                }
             } catch (RuntimeException e) {
                 failed.accept("reader of " + app + " could not reach a mapper: " + e.getMessage());
             }

@@ -16,6 +16,16 @@ public interface Devices {
     /** Ends whatever {@code app} still runs there. */
     void stop(String url, String app);
 
+    /** Suspends {@code app}'s components there (its reader stops at a record boundary; all keep their state). */
+    default void suspend(String url, String app) {
+        throw new UnsupportedOperationException("these DeviceManagers do not suspend");
+    }
+
+    /** Resumes {@code app}'s components there from where they were suspended. */
+    default void resume(String url, String app) {
+        throw new UnsupportedOperationException("these DeviceManagers do not resume");
+    }
+
     /** Over HTTP, one client (and its connections) per DeviceManager, every call signed with the master's key. */
     static Devices http(Secret key) {
         Map<String, JsonHttpClient> clients = new ConcurrentHashMap<>();
@@ -29,6 +39,16 @@ public interface Devices {
             @Override
             public void stop(String url, String app) {
                 client(url).post("/apps/" + app + "/stop", Map.of(), Map.class);
+            }
+
+            @Override
+            public void suspend(String url, String app) {
+                client(url).post("/apps/" + app + "/suspend", Map.of(), Map.class);
+            }
+
+            @Override
+            public void resume(String url, String app) {
+                client(url).post("/apps/" + app + "/resume", Map.of(), Map.class);
             }
 
             private JsonHttpClient client(String url) {

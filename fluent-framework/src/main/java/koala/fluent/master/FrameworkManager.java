@@ -198,10 +198,10 @@ public final class FrameworkManager {
         int slots = hello.slots() == null ? state.settings().slotsPerWorker() : hello.slots();
         journal.append(new JournalEntry.Joined(now(), hello.node(), hello.url(), slots));
         urls.put(hello.node(), hello.url());
-        List<AppOutcome> started = state.addWorker(hello.node(), slots, now());
+        FrameworkState.Started started = state.join(hello.node(), slots, now());
         events.add(MasterEventKind.JOINED, "worker " + hello.node() + " joined (" + slots + " slots) at " + hello.url(),
                 Map.of("node", hello.node(), "slots", slots, "url", hello.url()));
-        started.forEach(this::startFromQueue);
+        again(started);
         joinedForGrow();
         provisioning.reportActivity(line, state.workers());
     }
@@ -337,7 +337,7 @@ public final class FrameworkManager {
             if (took.contains(node)) {
                 left(node);
             } else if (slots.containsKey(node) && urls.containsKey(node)) {
-                state.addWorker(node, slots.get(node), now).forEach(this::startFromQueue);
+                again(state.join(node, slots.get(node), now));
             }
         }
         joinedForGrow();
@@ -415,9 +415,46 @@ public final class FrameworkManager {
             book.submitted(id, app, job.requests().get(appId), job.expected().get(appId));
             events.add(app.reason());
         }
-        outcome.with(AppOutcome.Verdict.PLACED).forEach(this::launch);
+        outcome.with(AppOutcome.Verdict.PLACED).forEach(placed -> {
+            placed.suspended().forEach(this::suspend);
+            launch(placed);
+        });
         growNotes.put(id, growNote);
         arrival.reply().complete(job(id));
+    }
+
+    /** Suspended SWCs resumed, then SWCs started from the queue, in the state's order. */
+    private void again(FrameworkState.Started started) {
+        started.resumed().forEach(this::resume);
+        started.fromQueue().forEach(this::startFromQueue);
+    }
+
+    /** An SWC suspended for an RL: every DeviceManager with a component of it pauses it, keeping its state. */
+    private void suspend(koala.fluent.Suspended suspended) {
+        String app = suspended.appId();
+        events.add(app + " suspended (" + suspended.times() + " of " + suspended.maxTimes() + ") for an RL on "
+                + suspended.workerId());
+        book.find(app).ifPresent(e -> e.workers().stream().distinct().forEach(w -> tellDevice(w, app, true)));
+    }
+
+    /** A suspended SWC resumes where it was: the master moves none, so its workers are the ones it had. */
+    private void resume(koala.fluent.Resumed resumed) {
+        events.add(resumed.reason());
+        resumed.to().stream().map(koala.fluent.Assignment::workerId).distinct()
+                .forEach(w -> tellDevice(w, resumed.appId(), false));
+    }
+
+    private void tellDevice(String worker, String app, boolean suspend) {
+        String url = urls.get(worker);
+        try {
+            if (url != null && suspend) {
+                devices.suspend(url, app);
+            } else if (url != null) {
+                devices.resume(url, app);
+            }
+        } catch (ApiException | UnsupportedOperationException e) {
+            events.add("could not " + (suspend ? "suspend " : "resume ") + app + " on " + worker + ": " + e.getMessage());
+        }
     }
 
     private void startFromQueue(AppOutcome started) {
@@ -479,7 +516,7 @@ public final class FrameworkManager {
     }
 
     private void freed(AppBook.Entry entry) {
-        state.finish(entry.id(), now()).forEach(this::startFromQueue);
+        again(state.end(entry.id(), now()));
         orchestratorFreed(entry);
     }
 
@@ -512,6 +549,7 @@ public final class FrameworkManager {
                 orchestratorFreed(e);
             });
         }
+        lost.resumed().forEach(this::resume);
         lost.started().forEach(this::startFromQueue);
     }
 

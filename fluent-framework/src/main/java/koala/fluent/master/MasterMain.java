@@ -25,7 +25,8 @@ import org.apache.logging.log4j.Logger;
 /**
  * The framework's master process, started by the node launcher as the instance's master entity:
  * it serves clients and DeviceManagers on {@code KOALA_ENTITY_PORT} and talks to its runner
- * through {@code KOALA_RUNNER_URL}. Options: {@code --slots N} (slots per worker, default 4),
+ * through {@code KOALA_RUNNER_URL}. Options: {@code --suspend K} (an RL without an idle worker suspends
+ * word counts, each at most K times; default 0, never), {@code --slots N} (slots per worker, default 4),
  * {@code --grow-wait S} (how long a job waits for the workers grown for it, default 90),
  * {@code --log-dir DIR} (where metrics.csv, workers.csv, events.log and the journal go, under
  * {@code instance-ID/}; none by default). With a log directory the master journals its jobs,
@@ -46,7 +47,7 @@ public final class MasterMain {
     }
 
     public static void main(String[] args) throws Exception {
-        Map<String, String> options = Options.parse(args, Set.of("--slots", "--grow-wait", "--log-dir"));
+        Map<String, String> options = Options.parse(args, Set.of("--slots", "--grow-wait", "--log-dir", "--suspend"));
         int slots = Integer.parseInt(options.getOrDefault("--slots", "4"));
         Duration growWait = Duration.ofSeconds(Long.parseLong(options.getOrDefault("--grow-wait", "90")));
         Optional<Path> logDir = Optional.ofNullable(options.get("--log-dir"))
@@ -78,7 +79,8 @@ public final class MasterMain {
         // its calls to the runner on a thread of their own, off the master's lock: a grow waiting for its
         // grant at the scheduler holds up no client and no DeviceManager
         FrameworkManager master = new FrameworkManager(clock, runner, Devices.http(key), events,
-                new Provisioning(first, events, metrics, slots), growWait, journal, RunnerLine.thread());
+                new Provisioning(first, events, metrics, slots,
+                        Integer.parseInt(options.getOrDefault("--suspend", "0"))), growWait, journal, RunnerLine.thread());
         // on the node's own address only: nothing of the instance answers on a node's loopback
         JsonHttpServer server = new JsonHttpServer(new InetSocketAddress(java.net.InetAddress.getByName(
                 System.getenv().getOrDefault("KOALA_ENTITY_HOST", "127.0.0.1")), port), 8);

@@ -29,6 +29,9 @@ final class MasterView {
         counters.put("failed", (int) apps.stream().filter(a -> a.state() == AppBook.State.FAILED).count());
         counters.put("waiting", m.waiting());
         counters.put("running", m.running());
+        counters.put("suspensions", m.suspended());
+        counters.put("resumed", m.resumed());
+        counters.put("suspendedNow", m.suspendedNow());
         return new MasterStatus(instance, state.settings().provisioning().shortName(),
                 state.settings().tIdle().toMillis(), state.settings().slotsPerWorker(),
                 state.workers().stream().map(w -> view(w, urls.get(w.id()))).toList(),
@@ -38,6 +41,7 @@ final class MasterView {
 
     private static WorkerView view(Worker w, String url) {
         return new WorkerView(w.id(), url, w.slots(), w.usedSlots(),
-                w.running().stream().map(Worker.Running::appId).toList(), w.idleSince());
+                w.running().stream().map(Worker.Running::appId).toList(), w.idleSince(),
+                w.suspended().stream().map(Worker.Running::appId).toList());
     }
 }

@@ -53,7 +53,15 @@ final class Provisioning {
     private int rejected;
     static final Duration FIGURE_WINDOW = Duration.ofMinutes(5);
 
+    /** How often one SWC may be suspended for RLs (0: never); suspended SWCs resume in place, they do not move. */
+    private final int maxSuspensions;
+
     Provisioning(Status first, MasterEvents events, MetricsLog metrics, int slotsPerWorker) {
+        this(first, events, metrics, slotsPerWorker, 0);
+    }
+
+    Provisioning(Status first, MasterEvents events, MetricsLog metrics, int slotsPerWorker, int maxSuspensions) {
+        this.maxSuspensions = maxSuspensions;
         this.status = first;
         this.events = events;
         this.metrics = metrics;
@@ -64,7 +72,8 @@ final class Provisioning {
     FrameworkSettings settings() {
         PolicyKind policy = policy(status);
         return new FrameworkSettings(policy, slotsPerWorker,
-                policy.keepsWarm() ? Duration.ZERO : Duration.ofMillis(status.tIdleMillis()));
+                policy.keepsWarm() ? Duration.ZERO : Duration.ofMillis(status.tIdleMillis()))
+                .withSuspension(maxSuspensions, false);
     }
 
     Status status() {

@@ -76,13 +76,13 @@ final class Recovery {
             placed(p);
         } else if (entry instanceof JournalEntry.Joined j) {
             urls.put(j.node(), j.url());
-            state.addWorker(j.node(), j.slots(), j.at()).forEach(book::started);
+            state.join(j.node(), j.slots(), j.at()).fromQueue().forEach(book::started);
         } else if (entry instanceof JournalEntry.Orchestrator o) {
             book.orchestrator(o.app(), o.node());
         } else if (entry instanceof JournalEntry.Ended e) {
             book.ended(e.app(), e.state(), e.reason(), e.result());
             if (state.isRunning(e.app())) {
-                state.finish(e.app(), e.at()).forEach(book::started);
+                state.end(e.app(), e.at()).fromQueue().forEach(book::started);
             }
         } else if (entry instanceof JournalEntry.Left l) {
             left(l);

@@ -128,11 +128,20 @@ public final class FluentMessages {
         }
     }
 
-    /** One worker in the master's registry. */
+    /**
+     * One worker in the master's registry.
+     *
+     * @param suspended word counts suspended for an RL whose components here wait with their state
+     */
     public record WorkerView(String node, String url, int slots, int usedSlots, List<String> running,
-                             Instant idleSince) {
+                             Instant idleSince, List<String> suspended) {
+        public WorkerView(String node, String url, int slots, int usedSlots, List<String> running, Instant idleSince) {
+            this(node, url, slots, usedSlots, running, idleSince, List.of());
+        }
+
         public WorkerView {
             running = List.copyOf(running);
+            suspended = suspended == null ? List.of() : List.copyOf(suspended);
         }
     }
 
