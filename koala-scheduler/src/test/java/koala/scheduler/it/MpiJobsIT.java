@@ -134,7 +134,8 @@ class MpiJobsIT {
 
     /**
      * HPC Challenge (Debian's hpcc) with Debian's small example input (N 1000, a 2 x 2 process grid):
-     * it completes over the two clusters and says so in its result file.
+     * it completes over the two clusters and says so in its result file, and its ping-pong latencies
+     * show the testbed's wide-area delay between ranks on different clusters and none inside one.
      */
     @Test
     void hpccCompletesOverTwoClusters() throws Exception {
@@ -145,12 +146,21 @@ class MpiJobsIT {
                 + dir.resolve("hpcc.err") + "\"))";
         String jdf = "+" + String.format(component, "(runner = mpi)", "fs0") + String.format(component, "", "fs1");
 
-        JobView job = run("hpcc", jdf, Duration.ofSeconds(300));
+        // about 50 s with no wide-area delay, 200 s with 5 ms each way: its latency-bound parts wait on every message
+        JobView job = run("hpcc", jdf, Duration.ofSeconds(480));
 
         assertThat(job.state()).as(job.history() + "\n" + read(dir.resolve("hpcc.err"))).isEqualTo("FINISHED");
         String result = read(dir.resolve("hpccoutf.txt"));
         assertThat(result).contains("CommWorldProcs=4").contains("Success=1");
-        assertThat(result.lines().filter(l -> l.startsWith("MaxPingPongLatency_usec=")).findFirst()).isPresent();
+        // ranks on different clusters ping-pong over the wide-area link, ranks of one cluster do not
+        double slowest = figure(result, "MaxPingPongLatency_usec");
+        double fastest = figure(result, "MinPingPongLatency_usec");
+        int delayMs = TestScheduler.wanDelayMs();
+        if (delayMs > 0) {
+            assertThat(slowest).as("the slowest pair's latency, us, with %d ms each way between clusters", delayMs)
+                    .isGreaterThan(delayMs * 1000 * 0.9);
+            assertThat(fastest).as("the fastest pair's latency, us").isLessThan(delayMs * 1000 * 0.5);
+        }
         awaitNothingLeft(job.id(), "/usr/bin/hpcc|orted");
     }
 
@@ -186,6 +196,13 @@ class MpiJobsIT {
             throw new AssertionError("after 60 s, job " + job + " still has pilots or MPI processes: " + left.get()
                     + "\nits history: " + client.job(job).history(), e);
         }
+    }
+
+    /** A figure of hpcc's result file: its line {@code NAME=VALUE}. */
+    private static double figure(String result, String name) {
+        return result.lines().filter(l -> l.startsWith(name + "=")).findFirst()
+                .map(l -> Double.parseDouble(l.substring(name.length() + 1).trim()))
+                .orElseThrow(() -> new AssertionError("hpcc wrote no " + name));
     }
 
     private static String read(Path file) {

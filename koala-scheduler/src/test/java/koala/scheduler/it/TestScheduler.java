@@ -105,6 +105,11 @@ final class TestScheduler implements AutoCloseable {
         }
     }
 
+    /** The testbed's wide-area delay between cells, ms each way (0: none). */
+    static int wanDelayMs() {
+        return new Testbed(KoalaHome.dir(), Progress.quiet(), Poll.system()).status().wan().delayMs();
+    }
+
     /**
      * A new directory that jobs on the testbed's local sites see: in the home of the pilots' account,
      * which the nodes share (their /tmp is their own), owned by that account.
