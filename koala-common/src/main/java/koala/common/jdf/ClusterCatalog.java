@@ -8,12 +8,21 @@ import java.util.Set;
  * The clusters a JDF may name, and how many nodes each has in all: what the semantic checks need
  * (a fixed component naming an unknown cluster, a component larger than any cluster can hold).
  */
-public record ClusterCatalog(Map<String, Integer> nodes) {
+public record ClusterCatalog(Map<String, Integer> nodes, Set<String> groupKinds) {
     /** No grid known: only syntax and values are checked. */
     public static final ClusterCatalog NONE = new ClusterCatalog(Map.of());
 
+    /**
+     * @param groupKinds the kinds of node group the grid declares beside host, site and network
+     *                   ({@code site.S.groups.K.G}), which a constraint may name
+     */
     public ClusterCatalog {
         nodes = Map.copyOf(nodes);
+        groupKinds = groupKinds == null ? Set.of() : Set.copyOf(groupKinds);
+    }
+
+    public ClusterCatalog(Map<String, Integer> nodes) {
+        this(nodes, Set.of());
     }
 
     public boolean known() {
