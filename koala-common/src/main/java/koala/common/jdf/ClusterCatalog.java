@@ -14,15 +14,17 @@ public record ClusterCatalog(Map<String, Integer> nodes, Set<String> groupKinds)
 
     /**
      * @param groupKinds the kinds of node group the grid declares beside host, site and network
-     *                   ({@code site.S.groups.K.G}), which a constraint may name
+     *                   ({@code site.S.groups.K.G}), which a constraint may name; null when not known
+     *                   (then a constraint may name any kind but a near-miss of host, site or network)
      */
     public ClusterCatalog {
         nodes = Map.copyOf(nodes);
-        groupKinds = groupKinds == null ? Set.of() : Set.copyOf(groupKinds);
+        groupKinds = groupKinds == null ? null : Set.copyOf(groupKinds);
     }
 
+    /** The clusters alone: a constraint's group kind is not checked against the grid's. */
     public ClusterCatalog(Map<String, Integer> nodes) {
-        this(nodes, Set.of());
+        this(nodes, null);
     }
 
     public boolean known() {

@@ -125,8 +125,9 @@ final class ConstraintReader {
 
     private Optional<String> group(Rsl.Literal literal, Word group) {
         String g = group.text();
+        boolean nearMiss = ConstraintSpec.BUILT_IN_GROUPS.stream().anyMatch(b -> Attribute.distance(g, b) == 1);
         boolean known = ConstraintSpec.BUILT_IN_GROUPS.contains(g) || (declared == null
-                ? GROUP_NAME.matcher(g).matches() : declared.contains(g));
+                ? GROUP_NAME.matcher(g).matches() && !nearMiss : declared.contains(g));
         if (known) {
             return Optional.of(g);
         }

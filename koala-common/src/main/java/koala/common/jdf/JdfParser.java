@@ -74,7 +74,7 @@ public final class JdfParser {
         boolean soundSyntax = !problems.any();
         RequestReader reader = new RequestReader(problems, provisioningPolicies);
         JobAssembler.Assembled job = JobAssembler.assemble(requests.stream().map(reader::read).toList(), problems,
-                clusters.known() ? clusters.groupKinds() : null);
+                clusters.groupKinds());
         if (soundSyntax && !reader.sawUnknownAttribute()) {
             JobChecks.check(job, problems);
             ClusterChecks.check(job, clusters, problems);

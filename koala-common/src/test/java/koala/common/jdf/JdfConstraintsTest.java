@@ -68,8 +68,8 @@ class JdfConstraintsTest {
                 &(executable = /bin/true)(constraints = "anti-affinity component=0" "cardinality 2 component=0 host"
                   "affinity component=0 site sometimes" "affinity component=0 site hard now" "")
                 """)).containsExactly(
-                "job.jdf:1:56: constraints: anti-affinity: missing the group (host, site, network; the grid "
-                        + "declares no others), as in \"anti-affinity role=orchestrator site\"",
+                "job.jdf:1:56: constraints: anti-affinity: missing the group (host, site, network, or one "
+                        + "the grid declares), as in \"anti-affinity role=orchestrator site\"",
                 "job.jdf:1:82: constraints: cardinality: '2' is not MIN..MAX (e.g. 0..2, 1..*)",
                 "job.jdf:2:30: constraints: 'sometimes' is not hard or soft",
                 "job.jdf:2:73: constraints: unexpected 'now' after the constraint; write \"affinity TARGET GROUP\", "

@@ -62,8 +62,8 @@ class JdfExamplesTest {
                             + "\"affinity TARGET GROUP\", \"anti-affinity TARGET GROUP\" or \"cardinality MIN..MAX "
                             + "TARGET GROUP\", then hard (the default) or soft",
                     "4:56: constraints: cardinality: '3..1': MAX is below MIN",
-                    "4:81: constraints: 'sit' is not a kind of node group (host, site, network; the grid declares "
-                            + "no others); did you mean 'site'?",
+                    "4:81: constraints: 'sit' is not a kind of node group (host, site, network, or one the grid "
+                            + "declares); did you mean 'site'?",
                     "5:13: tags: 'role=x' is KOALA's to give: every node carries job=, owner=, component= (and "
                             + "role= in a framework) tags of its own",
                     "7:61: constraints: no component of this job carries c (its tags are those of (tags = ...), "
