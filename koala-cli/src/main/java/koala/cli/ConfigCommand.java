@@ -101,7 +101,7 @@ final class ConfigCommand implements Callable<Integer> {
         if (!Files.isReadable(jdf)) {
             throw new IllegalArgumentException(jdf + ": no such readable file");
         }
-        JobDescription job = JdfParser.parse(jdf.toString(), Files.readString(jdf), new ClusterCatalog(config.nodeCounts()),
+        JobDescription job = JdfParser.parse(jdf.toString(), Files.readString(jdf), config.catalog(),
                 PolicyKind.shortNames());
         int workers = job.components().stream().filter(c -> "worker".equals(c.role())).mapToInt(c -> c.count()).sum();
         return SettingsLayer.parse(job.framework()).withInitialWorkers(workers);

@@ -85,7 +85,7 @@ final class SubmitCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = spec != null ? spec.commandLine().getOut() : new PrintWriter(System.out, true);
         PrintWriter err = spec != null ? spec.commandLine().getErr() : new PrintWriter(System.err, true);
-        ClusterCatalog clusters = new ClusterCatalog(grid.grid().nodeCounts());
+        ClusterCatalog clusters = grid.grid().catalog();
         SchedulerClient client = grid.client();
         List<Outcome> outcomes = new ArrayList<>();
         for (String file : files) {

@@ -70,7 +70,7 @@ final class ValidateCommand implements Callable<Integer> {
                     + "not the clusters (--config FILE to choose one)");
             return ClusterCatalog.NONE;
         }
-        return new ClusterCatalog(GridConfig.load(config).nodeCounts());
+        return GridConfig.load(config).catalog();
     }
 
     private static Optional<JobDescription> validate(String file, ClusterCatalog clusters, PrintWriter err) {

@@ -444,8 +444,10 @@ final class Scheduler {
             Decision decision = policyFor(job).place(need(job), gridViewFor(job.record().owner(), gridView(held)));
             if (decision instanceof Decision.Placed placed) {
                 queue.remove(id);
-                update(job, job.record().waiting("claiming nodes: " + describe(placed.assignments())));
-                fire(job, JobEvent.PLACED, describe(placed.assignments()), placed.assignments());
+                String where = describe(placed.assignments()) + (placed.softViolations().isEmpty() ? ""
+                        : "; soft constraints broken, nothing else fitted: " + String.join("; ", placed.softViolations()));
+                update(job, job.record().waiting("claiming nodes: " + where));
+                fire(job, JobEvent.PLACED, where, placed.assignments());
             } else {
                 notPlaced(job, (Decision.NotPlaced) decision);
             }
@@ -476,9 +478,14 @@ final class Scheduler {
         return unheard.isEmpty() ? why : why + " (no information yet from " + String.join(", ", unheard) + ")";
     }
 
-    /** The job's placement policy; an MPI job's keeps its components on one network (its nodes talk to each other). */
+    /**
+     * The job's placement policy; with placement constraints (its own, or running jobs') it keeps them
+     * over sites ({@link JobConstraints}); an MPI job's keeps its components on one network (its nodes
+     * talk to each other).
+     */
     koala.placement.PlacementPolicy policyFor(Job job) {
         koala.placement.PlacementPolicy policy = PlacementPolicies.byName(job.record().policy());
+        policy = JobConstraints.around(policy, job, book.all(), pilots::network);
         return job.description().mpi() ? new koala.placement.OneNetwork(policy, pilots::network) : policy;
     }
 

@@ -5,10 +5,18 @@ import java.util.List;
 /** The outcome of placing one job: where its components go, or why they cannot go anywhere now. */
 public sealed interface Decision permits Decision.Placed, Decision.NotPlaced {
 
-    /** Every component assigned; assignments in component order. */
-    record Placed(List<Assignment> assignments) implements Decision {
+    /**
+     * Every component assigned; assignments in component order. {@code softViolations}: the soft placement
+     * constraints it breaks because no site kept them, in words ({@link SiteConstraints}); empty for most.
+     */
+    record Placed(List<Assignment> assignments, List<String> softViolations) implements Decision {
         public Placed {
             assignments = List.copyOf(assignments);
+            softViolations = List.copyOf(softViolations);
+        }
+
+        public Placed(List<Assignment> assignments) {
+            this(assignments, List.of());
         }
     }
 

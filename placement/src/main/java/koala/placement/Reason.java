@@ -26,7 +26,9 @@ public record Reason(int component, Kind kind, String text) {
         /** The component needs more nodes than its cluster, any cluster, or the grid has in all. */
         NEVER_FITS,
         /** The nodes exist but too few are idle now. */
-        NOT_ENOUGH_IDLE
+        NOT_ENOUGH_IDLE,
+        /** A hard placement constraint rules out every site with room ({@link SiteConstraints}); may pass as work ends. */
+        HARD_CONSTRAINT
     }
 
     public Reason {

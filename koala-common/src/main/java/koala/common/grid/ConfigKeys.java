@@ -2,6 +2,7 @@ package koala.common.grid;
 
 import static koala.common.grid.ValueType.CHECKED_WHERE_READ;
 import static koala.common.grid.ValueType.LISTEN_PORT;
+import static koala.common.grid.ValueType.HOSTS;
 import static koala.common.grid.ValueType.LIST;
 import static koala.common.grid.ValueType.LOG_LEVEL;
 import static koala.common.grid.ValueType.PATH;
@@ -58,6 +59,8 @@ public final class ConfigKeys {
             key("site.S.node.nativeSpec", TEXT, "empty", false, "DRMAA native specification for one node"),
             key("site.S.node.count", POSITIVE, "1", false, "expected number of nodes"),
             key("site.S.node.cores", POSITIVE, "1", false, "cores of one node"),
+            key("site.S.groups.K.G", HOSTS, "none", false,
+                    "the hosts of group G of kind K (a rack...), for placement constraints"),
             key("site.S.drmaa.jar", PATH, "/usr/share/java/drmaa.jar", false, "the site's DRMAA Java binding"),
             key("site.S.drmaa.library", PATH, "/usr/lib/gridengine-drmaa/lib/libdrmaa.so.1.0", false,
                     "the DRMAA native library"),
@@ -158,7 +161,7 @@ public final class ConfigKeys {
     /** Keys matched against the catalogue, for one list of sites. */
     public static final class KeyMatcher {
         private static final Set<String> SITE_HOLES = Set.of("S", "A", "B");
-        private static final Set<String> ANY_HOLES = Set.of("F", "L");
+        private static final Set<String> ANY_HOLES = Set.of("F", "L", "K", "G");
         private final List<String> sites;
 
         private KeyMatcher(List<String> sites) {

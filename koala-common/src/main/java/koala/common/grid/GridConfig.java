@@ -215,6 +215,39 @@ public final class GridConfig {
         return Collections.unmodifiableMap(counts);
     }
 
+    /**
+     * The node groups the admin declares for {@code site} ({@code site.S.groups.K.G = hosts}): kind, then
+     * group, then its hosts, sorted by name. A malformed host list is an error naming the file and the key.
+     */
+    public Map<String, Map<String, HostList>> nodeGroups(String site) {
+        Map<String, Map<String, HostList>> groups = new java.util.TreeMap<>();
+        section("site." + site + ".groups").forEach((rest, value) -> {
+            int dot = rest.indexOf('.');
+            if (dot > 0 && dot < rest.length() - 1) {
+                try {
+                    groups.computeIfAbsent(rest.substring(0, dot), k -> new java.util.TreeMap<>())
+                            .put(rest.substring(dot + 1), HostList.parse(value));
+                } catch (IllegalArgumentException e) {
+                    String key = "site." + site + ".groups." + rest;
+                    throw new ConfigException(file, key, key + " = '" + value + "': " + e.getMessage());
+                }
+            }
+        });
+        return groups;
+    }
+
+    /** The kinds of node group declared on any site (rack, upgrade-domain...), which a JDF's constraints may name. */
+    public java.util.Set<String> groupKinds() {
+        java.util.Set<String> kinds = new java.util.TreeSet<>();
+        sites.keySet().forEach(s -> kinds.addAll(nodeGroups(s).keySet()));
+        return kinds;
+    }
+
+    /** The grid's clusters and group kinds, for checking a JDF against this grid. */
+    public koala.common.jdf.ClusterCatalog catalog() {
+        return new koala.common.jdf.ClusterCatalog(nodeCounts(), groupKinds());
+    }
+
     public SiteConfig site(String name) {
         SiteConfig site = sites.get(name);
         if (site == null) {

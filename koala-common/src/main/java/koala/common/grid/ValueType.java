@@ -37,6 +37,8 @@ public enum ValueType {
     RATE,
     /** A Log4j level: off, fatal, error, warn, info, debug, trace or all. */
     LOG_LEVEL,
+    /** Host names, ranges ({@code fs0-n1..fs0-n8}) and patterns ({@code fs0-gpu*}), comma-separated ({@link HostList}). */
+    HOSTS,
     /** Checked by the code that reads it, in its own words (placement and sharing policies, provisioning). */
     CHECKED_WHERE_READ;
 
@@ -56,6 +58,7 @@ public enum ValueType {
         String v = raw.strip();
         return switch (this) {
             case TEXT, LIST, PATH, CHECKED_WHERE_READ -> Optional.empty();
+            case HOSTS -> HostList.problem(v).map(p -> key + " = '" + v + "': " + p);
             case PORT -> whole(key, v).or(() -> range(key, v, 0, 65535, "a port is 0..65535"));
             case LISTEN_PORT -> whole(key, v).or(() -> range(key, v, 1, 65535, "a port is 1..65535"));
             case WHOLE -> whole(key, v);

@@ -24,6 +24,10 @@ enum Attribute {
     RESOURCE_MANAGER_CONTACT("resourceManagerContact", Level.COMPONENT, Shape.ONE, Values::text),
     INPUT_FILES("inputFiles", Level.COMPONENT, Shape.SEQUENCE, Values::text),
     ROLE("role", Level.COMPONENT, Shape.ONE, Values.oneOf("master", "orchestrator", "worker")),
+    /** The component's own tags, for placement constraints ({@link ConstraintSpec}). */
+    TAGS("tags", Level.COMPONENT, Shape.SEQUENCE, Values::tag),
+    /** Placement constraints, each one value read word by word ({@link ConstraintReader}). */
+    CONSTRAINTS("constraints", Level.COMPONENT, Shape.SEQUENCE, text -> text),
 
     NAME("name", Level.JOB, Shape.ONE, Values::text),
     JOB_TYPE("jobType", Level.JOB, Shape.ONE, Values.oneOf("rigid", "flexible", "framework")),

@@ -15,14 +15,26 @@ import java.util.Map;
  * @param inputFiles  logical names of input files, for Close-to-Files
  * @param role        master | orchestrator | worker in a framework JDF, else null
  * @param position    where the request starts in the file
+ * @param tags        the tags the JDF gives it ({@code tags}); KOALA adds job=, owner=, component= and role=
+ * @param constraints its placement constraints ({@code constraints}), the component their subject
  */
 public record ComponentSpec(int index, int count, String executable, List<String> arguments, String directory,
                             Map<String, String> environment, String stdout, String stderr, Duration maxWallTime,
-                            String cluster, List<String> inputFiles, String role, SourcePosition position) {
+                            String cluster, List<String> inputFiles, String role, SourcePosition position,
+                            List<String> tags, List<ConstraintSpec> constraints) {
     public ComponentSpec {
+        tags = tags == null ? List.of() : List.copyOf(tags);
+        constraints = constraints == null ? List.of() : List.copyOf(constraints);
         arguments = arguments == null ? List.of() : List.copyOf(arguments);
         environment = environment == null ? Map.of() : Map.copyOf(environment);
         inputFiles = inputFiles == null ? List.of() : List.copyOf(inputFiles);
+    }
+
+    public ComponentSpec(int index, int count, String executable, List<String> arguments, String directory,
+                         Map<String, String> environment, String stdout, String stderr, Duration maxWallTime,
+                         String cluster, List<String> inputFiles, String role, SourcePosition position) {
+        this(index, count, executable, arguments, directory, environment, stdout, stderr, maxWallTime, cluster,
+                inputFiles, role, position, List.of(), List.of());
     }
 
     public boolean fixed() {

@@ -73,7 +73,8 @@ public final class JdfParser {
         List<Rsl.Request> requests = RslParser.parse(JdfLexer.lex(text, problems), problems);
         boolean soundSyntax = !problems.any();
         RequestReader reader = new RequestReader(problems, provisioningPolicies);
-        JobAssembler.Assembled job = JobAssembler.assemble(requests.stream().map(reader::read).toList(), problems);
+        JobAssembler.Assembled job = JobAssembler.assemble(requests.stream().map(reader::read).toList(), problems,
+                clusters.groupKinds());
         if (soundSyntax && !reader.sawUnknownAttribute()) {
             JobChecks.check(job, problems);
             ClusterChecks.check(job, clusters, problems);

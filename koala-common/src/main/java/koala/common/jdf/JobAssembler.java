@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Turns the requests read into one {@link JobDescription}: gathers the job-level attributes (which
@@ -33,13 +34,21 @@ final class JobAssembler {
         }
     }
 
-    private JobAssembler(List<Draft> drafts, Problems problems) {
+    private final ConstraintReader constraints;
+
+    private JobAssembler(List<Draft> drafts, Problems problems, Set<String> groupKinds) {
         this.drafts = drafts;
         this.problems = problems;
+        this.constraints = new ConstraintReader(problems, groupKinds);
     }
 
     static Assembled assemble(List<Draft> drafts, Problems problems) {
-        return new JobAssembler(drafts, problems).run();
+        return assemble(drafts, problems, null);
+    }
+
+    /** @param groupKinds the node group kinds the grid declares, or null when no grid is known */
+    static Assembled assemble(List<Draft> drafts, Problems problems, Set<String> groupKinds) {
+        return new JobAssembler(drafts, problems, groupKinds).run();
     }
 
     private Assembled run() {
@@ -54,6 +63,7 @@ final class JobAssembler {
         for (Draft draft : drafts) {
             components.add(component(components.size(), draft));
         }
+        checkTargets(components);
         JobDescription job = new JobDescription(problems.file(), name(), kind(jobType, components),
                 placement(jobType), string(Attribute.PRIORITY, "low"), components, framework(),
                 drafts.isEmpty() ? problems.at(1, 1) : drafts.get(0).at(), runner(jobType));
@@ -108,7 +118,43 @@ final class JobAssembler {
                 d.value(Attribute.MAX_WALL_TIME, Duration.class).orElse(null),
                 d.value(Attribute.RESOURCE_MANAGER_CONTACT, String.class).orElse(null),
                 d.value(Attribute.INPUT_FILES, List.class).orElse(List.of()),
-                d.value(Attribute.ROLE, String.class).orElse(null), d.at());
+                d.value(Attribute.ROLE, String.class).orElse(null), d.at(),
+                d.value(Attribute.TAGS, List.class).orElse(List.of()), constraints(d));
+    }
+
+    private List<ConstraintSpec> constraints(Draft d) {
+        List<ConstraintSpec> out = new ArrayList<>();
+        d.get(Attribute.CONSTRAINTS).ifPresent(found -> found.relation().values().stream()
+                .filter(v -> v instanceof Rsl.Literal).map(v -> (Rsl.Literal) v)
+                .forEach(l -> constraints.read(l).ifPresent(out::add)));
+        return out;
+    }
+
+    /**
+     * A target that names no other job ({@code job=}, {@code owner=}) is about this job's own nodes: some
+     * component of it must carry every tag of it, or the constraint could never mean anything (a
+     * misspelt tag would make an anti-affinity hold always and an affinity never).
+     */
+    private void checkTargets(List<ComponentSpec> components) {
+        for (ComponentSpec c : components) {
+            for (ConstraintSpec k : c.constraints()) {
+                if (!k.global() && components.stream().noneMatch(o -> carries(o, k.target()))) {
+                    problems.add(k.position(), "constraints: no component of this job carries "
+                            + String.join(",", k.target()) + " (its tags are those of (tags = ...), component=N"
+                            + " and, in a framework, role=R); name another job's nodes with job=ID or owner=NAME");
+                }
+            }
+        }
+    }
+
+    /** Whether the component's nodes carry every tag of {@code target}: its own, component=N and role=R. */
+    static boolean carries(ComponentSpec c, List<String> target) {
+        List<String> tags = new ArrayList<>(c.tags());
+        tags.add("component=" + c.index());
+        if (c.role() != null) {
+            tags.add("role=" + c.role());
+        }
+        return tags.containsAll(target);
     }
 
     private static JobKind kind(String jobType, List<ComponentSpec> components) {

@@ -26,8 +26,22 @@ final class Rsl {
         SourcePosition at();
     }
 
-    /** A quoted or unquoted literal, quotes removed. */
-    record Literal(String text, SourcePosition at) implements Value {
+    /** A quoted or unquoted literal, quotes removed; {@code at} is its first character (the quote, when quoted). */
+    record Literal(String text, SourcePosition at, boolean quoted) implements Value {
+        Literal(String text, SourcePosition at) {
+            this(text, at, false);
+        }
+
+        /**
+         * Where the character at {@code offset} of the text stands in the file: for pointing at one word of
+         * a value. The literal's own position when that cannot be told (a line break or doubled quote in it).
+         */
+        SourcePosition at(int offset) {
+            if (text.indexOf('\n') >= 0 || (quoted && (text.indexOf('"') >= 0 || text.indexOf('\'') >= 0))) {
+                return at;
+            }
+            return new SourcePosition(at.file(), at.line(), at.column() + (quoted ? 1 : 0) + offset);
+        }
     }
 
     /** {@code ( values... )}; {@code at} is its '('. */

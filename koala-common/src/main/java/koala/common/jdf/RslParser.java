@@ -196,7 +196,7 @@ final class RslParser {
             }
             advance();
             if (t.is(WORD) || t.is(STRING)) {
-                values.add(new Rsl.Literal(t.text(), t.at()));
+                values.add(new Rsl.Literal(t.text(), t.at(), t.is(STRING)));
             } else if (t.is(OPEN)) {
                 values.add(new Rsl.Group(sequence(t, attribute), t.at()));
             } else {

@@ -97,6 +97,19 @@ final class Values {
         return text;
     }
 
+    /** A tag: no spaces or ',', and not one of KOALA's own keys ({@code role=}, {@code job=}...). */
+    static String tag(String text) {
+        if (text.isBlank() || text.chars().anyMatch(c -> Character.isWhitespace(c) || c == ',')) {
+            throw new Bad("is not a tag: one word, without spaces or ','");
+        }
+        int eq = text.indexOf('=');
+        if (eq > 0 && ConstraintSpec.KOALA_TAG_KEYS.contains(text.substring(0, eq))) {
+            throw new Bad("is KOALA's to give: every node carries job=, owner=, component= (and role= in a "
+                    + "framework) tags of its own");
+        }
+        return text;
+    }
+
     static boolean isVariableName(String text) {
         return VARIABLE.matcher(text).matches();
     }

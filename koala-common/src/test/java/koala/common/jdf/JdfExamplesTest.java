@@ -27,6 +27,8 @@ class JdfExamplesTest {
             Map.entry("semi-fixed.jdf", "SEMI_FIXED default 2 18"),
             Map.entry("flexible.jdf", "FLEXIBLE flexible-cluster-minimization 1 24"),
             Map.entry("framework.jdf", "FRAMEWORK default 3 4"),
+            Map.entry("constraints.jdf", "NON_FIXED default 2 8"),
+            Map.entry("framework-constraints.jdf", "FRAMEWORK default 3 4"),
             Map.entry("worst-fit.jdf", "NON_FIXED worst-fit 3 14"),
             Map.entry("close-to-files.jdf", "NON_FIXED close-to-files 2 6"),
             Map.entry("cluster-minimization.jdf", "NON_FIXED cluster-minimization 3 16"),
@@ -54,7 +56,19 @@ class JdfExamplesTest {
             "framework-no-master.jdf", List.of(
                     "3:4: a framework job needs one master component (role = master)",
                     "4:50: uMax: 50 must be above uMin (60)"),
-            "unterminated-string.jdf", List.of("3:20: unterminated string: \" without a closing \""));
+            "unterminated-string.jdf", List.of("3:20: unterminated string: \" without a closing \""),
+            "bad-constraints.jdf", List.of(
+                    "4:21: constraints: 'anty-affinity' is not a constraint; did you mean 'anti-affinity'? write "
+                            + "\"affinity TARGET GROUP\", \"anti-affinity TARGET GROUP\" or \"cardinality MIN..MAX "
+                            + "TARGET GROUP\", then hard (the default) or soft",
+                    "4:56: constraints: cardinality: '3..1': MAX is below MIN",
+                    "4:81: constraints: 'sit' is not a kind of node group (host, site, network, or one the grid "
+                            + "declares); did you mean 'site'?",
+                    "5:13: tags: 'role=x' is KOALA's to give: every node carries job=, owner=, component= (and "
+                            + "role= in a framework) tags of its own",
+                    "7:61: constraints: no component of this job carries c (its tags are those of (tags = ...), "
+                            + "component=N and, in a framework, role=R); name another job's nodes with job=ID or "
+                            + "owner=NAME"));
 
     @Test
     void everyExampleIsValidOnTheTestbed() throws IOException {

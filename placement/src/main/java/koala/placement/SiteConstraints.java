@@ -1,0 +1,192 @@
+package koala.placement;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import koala.constraints.ClusterState;
+import koala.constraints.Constraint;
+import koala.constraints.Container;
+import koala.constraints.Group;
+import koala.constraints.Node;
+import koala.constraints.Placer;
+import koala.constraints.Tags;
+import koala.constraints.Violation;
+
+/**
+ * Places a job whose components carry placement constraints ({@code koala.constraints}): the
+ * constraints decide which sites each component may use, and the job's own policy chooses among them.
+ *
+ * <p><b>Over sites.</b> KOALA chooses a node's site and SGE its host, so the constraints are kept at
+ * the grain KOALA decides: each site is one node of a {@link ClusterState}, with its site and network
+ * as groups; a kind finer than the site (host, an admin's rack) is a group of its own per site. An
+ * upper bound over such a kind (anti-affinity, a cardinality's max) is then kept as if the whole site
+ * were one group: sound (two components on different sites are on different hosts and racks), and
+ * stricter than asked. A hard lower bound over such a kind is refused by the JDF parser; a soft one is
+ * kept over the site. The nodes of the job and of running work are containers on their sites.
+ *
+ * <p><b>The decision.</b> Components are taken in the job's order, except that one whose lower bound
+ * (affinity, cardinality with min above 0) targets another component of the job goes after it. For
+ * each, every site of the view is tried by adding the component's nodes one by one
+ * ({@link Placer#violations}): a site where one would break a hard constraint is ruled out; the others
+ * are ranked by the soft constraints broken. The policy places the component alone on the sites that
+ * break the fewest, then, if it finds no room there, on those that break at most the next count, and
+ * so on; its nodes then count for the components after it. When every site with room is ruled out the
+ * job waits, the reason ({@link Reason.Kind#HARD_CONSTRAINT}) naming the constraint site by site.
+ * Pure: no I/O, no clock.
+ */
+public final class SiteConstraints implements PlacementPolicy {
+    private static final int SLOTS = 1_000_000;
+    private final PlacementPolicy policy;
+    private final Function<String, String> networkOf;
+    private final Map<Integer, Tags> tags;
+    private final List<Constraint> constraints;
+    private final List<Container> running;
+    private final List<Constraint> inForce;
+
+    /**
+     * @param tags        each component's tags, by its index (job=, component=... included)
+     * @param constraints the job's constraints, each about one of its components (the subject)
+     * @param running     the nodes of running work, each a container whose node is its site
+     * @param inForce     the constraints of running work, kept for this job's nodes too
+     */
+    public SiteConstraints(PlacementPolicy policy, Function<String, String> networkOf, Map<Integer, Tags> tags,
+                           List<Constraint> constraints, List<Container> running, List<Constraint> inForce) {
+        this.policy = policy;
+        this.networkOf = networkOf;
+        this.tags = Map.copyOf(tags);
+        this.constraints = List.copyOf(constraints);
+        this.running = List.copyOf(running);
+        this.inForce = List.copyOf(inForce);
+    }
+
+    @Override
+    public String name() {
+        return policy.name();
+    }
+
+    @Override
+    public Decision place(JobNeed job, GridView grid) {
+        ClusterState state = state(grid);
+        Map<String, Integer> idle = new HashMap<>();
+        grid.sites().forEach(s -> idle.put(s.site(), s.idleNodes()));
+        List<Assignment> assignments = new ArrayList<>();
+        List<String> soft = new ArrayList<>();
+        for (ComponentNeed c : order(job.components())) {
+            Tags own = tags.getOrDefault(c.index(), Tags.of("component=" + c.index()));
+            Map<String, Trial> trials = new java.util.TreeMap<>();
+            for (SiteView s : grid.sites()) {
+                trials.put(s.site(), trial(state, job.jobId() + "/" + c.index(), own, s.site(), c.nodes()));
+            }
+            List<String> allowed = trials.entrySet().stream().filter(e -> e.getValue().hard == null)
+                    .map(Map.Entry::getKey).toList();
+            if (allowed.isEmpty()) {
+                return new Decision.NotPlaced(List.of(ruledOut(c, trials)));
+            }
+            Decision.Placed placed = null;
+            Decision.NotPlaced last = null;
+            for (int level : allowed.stream().map(s -> trials.get(s).soft.size()).collect(Collectors.toCollection(TreeSet::new))) {
+                List<SiteView> sites = grid.sites().stream().filter(s -> allowed.contains(s.site())
+                        && trials.get(s.site()).soft.size() <= level)
+                        .map(s -> new SiteView(s.site(), s.totalNodes(), idle.get(s.site()))).toList();
+                Decision d = policy.place(new JobNeed(job.jobId(), List.of(c), job.flexible()), new GridView(sites, grid.files()));
+                if (d instanceof Decision.Placed p) {
+                    placed = p;
+                    break;
+                }
+                last = (Decision.NotPlaced) d;
+            }
+            if (placed == null) {
+                String label = "on the sites its constraints allow (" + String.join(", ", allowed) + ")";
+                return new Decision.NotPlaced(last.reasons().stream()
+                        .map(r -> new Reason(r.component(), r.kind(), label + ": " + r.text())).toList());
+            }
+            for (Assignment a : placed.assignments()) {
+                assignments.add(a);
+                idle.merge(a.site(), -a.nodes(), Integer::sum);
+                Set<String> broken = new LinkedHashSet<>();
+                for (int k = 0; k < a.nodes(); k++) {
+                    String id = job.jobId() + "/" + c.index() + "/" + a.site() + "/" + k;
+                    Placer.violations(state, id, own, a.site(), constraints).stream().filter(v -> !v.constraint().hard())
+                            .forEach(v -> broken.add("component " + c.index() + " on " + a.site() + ": "
+                                    + v.constraint().describe() + " broken (" + v.text() + ")"));
+                    state.add(new Container(id, own, a.site()));
+                }
+                soft.addAll(broken);
+            }
+        }
+        assignments.sort(Comparator.comparingInt(Assignment::component));
+        return new Decision.Placed(assignments, soft);
+    }
+
+    /** What adding {@code nodes} containers tagged {@code own} to {@code site} breaks: the first hard constraint, the soft ones. */
+    private record Trial(Violation hard, Set<Constraint> soft) {
+    }
+
+    private Trial trial(ClusterState state, String id, Tags own, String site, int nodes) {
+        List<String> added = new ArrayList<>();
+        Set<Constraint> soft = new LinkedHashSet<>();
+        Violation hard = null;
+        try {
+            for (int k = 0; k < nodes && hard == null; k++) {
+                for (Violation v : Placer.violations(state, id + "#" + k, own, site, constraints)) {
+                    if (v.constraint().hard()) {
+                        hard = v;
+                        break;
+                    }
+                    soft.add(v.constraint());
+                }
+                state.add(new Container(id + "#" + k, own, site));
+                added.add(id + "#" + k);
+            }
+        } finally {
+            added.forEach(state::remove);
+        }
+        return new Trial(hard, soft);
+    }
+
+    private Reason ruledOut(ComponentNeed c, Map<String, Trial> trials) {
+        String why = trials.entrySet().stream().map(e -> e.getKey() + ": " + e.getValue().hard.constraint().describe()
+                + " (" + e.getValue().hard.text() + ")").collect(Collectors.joining("; "));
+        return new Reason(c.index(), Reason.Kind.HARD_CONSTRAINT, "component " + c.index() + " (" + c.nodes()
+                + " nodes) may go on no site: " + (trials.isEmpty() ? "no site is up" : why));
+    }
+
+    /** The job's order, a component whose lower bound targets another of the job's after that one. */
+    private List<ComponentNeed> order(List<ComponentNeed> components) {
+        List<ComponentNeed> left = new ArrayList<>(components);
+        List<ComponentNeed> out = new ArrayList<>();
+        while (!left.isEmpty()) {
+            ComponentNeed next = left.stream().filter(c -> left.stream().noneMatch(o -> o != c && leansOn(c, o)))
+                    .findFirst().orElse(left.get(0));
+            out.add(next);
+            left.remove(next);
+        }
+        return out;
+    }
+
+    private boolean leansOn(ComponentNeed c, ComponentNeed other) {
+        Tags mine = tags.get(c.index());
+        Tags theirs = tags.get(other.index());
+        return mine != null && theirs != null && constraints.stream().anyMatch(k -> k.min() > 0
+                && mine.carries(k.subject()) && theirs.carries(k.target()) && !mine.carries(k.target()));
+    }
+
+    private ClusterState state(GridView grid) {
+        Set<String> sites = new TreeSet<>();
+        grid.sites().forEach(s -> sites.add(s.site()));
+        running.forEach(c -> sites.add(c.node()));
+        List<Node> nodes = sites.stream().map(s -> new Node(s, SLOTS, Map.of(Group.SITE, s,
+                Group.NETWORK, networkOf.apply(s)))).toList();
+        ClusterState state = new ClusterState(nodes);
+        running.forEach(state::add);
+        state.constrain("running", inForce);
+        return state;
+    }
+}

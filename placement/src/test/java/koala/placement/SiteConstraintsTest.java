@@ -1,0 +1,107 @@
+package koala.placement;
+
+import static koala.placement.Fixtures.EXAMPLE;
+import static koala.placement.Fixtures.grid;
+import static koala.placement.Fixtures.rigid;
+import static koala.placement.Fixtures.site;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import koala.constraints.Constraint;
+import koala.constraints.Container;
+import koala.constraints.Group;
+import koala.constraints.Tags;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Constraints over sites, worked on the example grid: fs0 10 idle of 16, fs1 8 of 8, fs2 3 of 8, all
+ * on one network "wan" unless said. Job 5 has components 0 (tagged a) and 1 (tagged b).
+ */
+class SiteConstraintsTest {
+    private static final Tags A = Tags.of("job=5", "component=0", "a");
+    private static final Tags B = Tags.of("job=5", "component=1", "b");
+    private static final Map<Integer, Tags> TAGS = Map.of(0, A, 1, B);
+
+    private static SiteConstraints constrained(List<Constraint> own, List<Container> running, List<Constraint> inForce) {
+        return new SiteConstraints(new WorstFit(), s -> "wan", TAGS, own, running, inForce);
+    }
+
+    @Test
+    void twoComponentsOnDifferentSites() {
+        // Worst-Fit alone: 2 + 2 nodes both on fs0 (10 idle, then 8, tied with fs1's 8 and first by name).
+        // Kept apart: component 0 takes fs0, then fs0 holds an a, so component 1 goes to fs1.
+        Constraint apart = new Constraint.AntiAffinity(A, Tags.of("job=5", "b"), Group.SITE, true);
+
+        assertThat(new WorstFit().place(rigid(2, 2), EXAMPLE)).isEqualTo(new Decision.Placed(List.of(
+                new Assignment(0, "fs0", 2), new Assignment(1, "fs0", 2))));
+        assertThat(constrained(List.of(apart), List.of(), List.of()).place(rigid(2, 2), EXAMPLE))
+                .isEqualTo(new Decision.Placed(List.of(new Assignment(0, "fs0", 2), new Assignment(1, "fs1", 2))));
+    }
+
+    @Test
+    void aHardConstraintNoSiteKeepsMakesTheJobWaitSayingWhy() {
+        Constraint apart = new Constraint.AntiAffinity(A, Tags.of("job=5", "b"), Group.SITE, true);
+
+        Decision d = constrained(List.of(apart), List.of(), List.of()).place(rigid(4, 4), grid(site("fs0", 16, 10)));
+
+        assertThat(d).isEqualTo(new Decision.NotPlaced(List.of(new Reason(1, Reason.Kind.HARD_CONSTRAINT,
+                "component 1 (4 nodes) may go on no site: fs0: hard anti-affinity of {a, component=0, job=5} to "
+                        + "{b, job=5} over site (site fs0 holds 4 containers tagged {a, component=0, job=5}, which keeps {b, job=5} out of its "
+                        + "site)"))));
+    }
+
+    @Test
+    void aSoftOneIsBrokenOnlyWhenNothingElseFitsAndSaysSo() {
+        Constraint apart = new Constraint.AntiAffinity(A, Tags.of("job=5", "b"), Group.SITE, false);
+
+        Decision.Placed alone = (Decision.Placed) constrained(List.of(apart), List.of(), List.of())
+                .place(rigid(4, 4), grid(site("fs0", 16, 10)));
+        // fs1 keeps it but has 3 idle: component 1 (4 nodes) goes back to fs0, the constraint broken and said
+        Decision.Placed tight = (Decision.Placed) constrained(List.of(apart), List.of(), List.of())
+                .place(rigid(4, 4), grid(site("fs0", 16, 10), site("fs1", 8, 3)));
+
+        assertThat(alone.assignments()).containsExactly(new Assignment(0, "fs0", 4), new Assignment(1, "fs0", 4));
+        assertThat(tight.assignments()).containsExactly(new Assignment(0, "fs0", 4), new Assignment(1, "fs0", 4));
+        assertThat(tight.softViolations()).containsExactly("component 1 on fs0: soft anti-affinity of {a, "
+                + "component=0, job=5} to {b, job=5} over site broken (site fs0 holds 4 containers tagged {a, "
+                + "component=0, job=5}, which keeps {b, job=5} out of its site)");
+    }
+
+    @Test
+    void runningWorkCountsAndItsConstraintsHold() {
+        // job 3 runs 2 nodes on fs0 and keeps every b-tagged node of job 5 off its site (hard, in force):
+        // both of job 5's components would take fs0 by Worst-Fit; component 0 still may, component 1 goes to fs1.
+        List<Container> running = List.of(new Container("3.1", Tags.of("job=3", "noisy"), "fs0"),
+                new Container("3.2", Tags.of("job=3", "noisy"), "fs0"));
+        Constraint keepOff = new Constraint.AntiAffinity(Tags.of("job=3"), Tags.of("b"), Group.SITE, true);
+
+        assertThat(constrained(List.of(), running, List.of(keepOff)).place(rigid(2, 2), EXAMPLE))
+                .isEqualTo(new Decision.Placed(List.of(new Assignment(0, "fs0", 2), new Assignment(1, "fs1", 2))));
+    }
+
+    @Test
+    void anAffinityToALaterComponentPlacesThatOneFirst() {
+        // component 0 must share a network with component 1: 1 goes first (fs0, on network n0), then 0 may
+        // only use n0's sites; fs1 (n1) has the most idle after fs0 took 4, but is ruled out.
+        Constraint near = new Constraint.Affinity(A, Tags.of("job=5", "b"), Group.NETWORK, true);
+        SiteConstraints policy = new SiteConstraints(new WorstFit(), s -> s.equals("fs1") ? "n1" : "n0", TAGS,
+                List.of(near), List.of(), List.of());
+
+        assertThat(policy.place(rigid(3, 4), EXAMPLE)).isEqualTo(new Decision.Placed(List.of(
+                new Assignment(0, "fs0", 3), new Assignment(1, "fs0", 4))));
+    }
+
+    @Test
+    void anUpperBoundFinerThanTheSiteIsKeptOverTheSite() {
+        // at most 2 of job 5's a nodes per host: KOALA does not choose hosts, so at most 2 per site
+        Constraint two = new Constraint.Cardinality(A, Tags.of("job=5", "a"), Group.HOST, 0, 2, true);
+
+        Decision d = constrained(List.of(two), List.of(), List.of()).place(rigid(3), EXAMPLE);
+
+        assertThat(d).isInstanceOf(Decision.NotPlaced.class);
+        assertThat(((Decision.NotPlaced) d).reasons().get(0).kind()).isEqualTo(Reason.Kind.HARD_CONSTRAINT);
+        assertThat(constrained(List.of(two), List.of(), List.of()).place(rigid(2), EXAMPLE))
+                .isEqualTo(new Decision.Placed(List.of(new Assignment(0, "fs0", 2))));
+    }
+}
