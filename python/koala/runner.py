@@ -444,9 +444,13 @@ class RunnerClient:
             body["since"] = _iso(since)
         return self._call("POST", f"/workers/{quote(node, safe='')}/activity", body)
 
-    def figure(self, value: float) -> dict:
-        """How well the framework does now, a slowdown (1 = as if alone), for the grid's arbitration."""
-        return self._call("POST", "/figure", {"value": float(value)})
+    def figure(self, value: float, reject_rate: Optional[float] = None) -> dict:
+        """How well the framework does now, a slowdown (1 = as if alone), for the grid's arbitration;
+        with ``reject_rate``, the share of its work it rejected lately (0 to 1), for the scheduler's metrics."""
+        body: dict[str, Any] = {"value": float(value)}
+        if reject_rate is not None:
+            body["rejectRate"] = float(reject_rate)
+        return self._call("POST", "/figure", body)
 
     # -- HTTP ----------------------------------------------------------------------------------
 

@@ -134,6 +134,9 @@ class RunnerClientTest(unittest.TestCase):
         self.runner.on("POST", "/figure", {"value": 1.25})
         self.assertEqual({"value": 1.25}, self.client.figure(1.25))
         self.assertEqual({"value": 1.25}, self.last().body)
+        self.runner.on("POST", "/figure", {"value": 1.25, "rejectRate": 0.2})
+        self.client.figure(1.25, reject_rate=0.2)
+        self.assertEqual({"value": 1.25, "rejectRate": 0.2}, self.last().body)
 
     def test_a_wrong_token_is_a_401_runner_error(self):
         client = RunnerClient(self.runner.url, "not-the-token", timeout=5)

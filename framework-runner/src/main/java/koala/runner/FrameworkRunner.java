@@ -334,9 +334,10 @@ public final class FrameworkRunner implements AutoCloseable {
         });
     }
 
-    void figure(double slowdown) {
+    /** @param rejectRate the share of its work the framework rejected lately, 0 to 1; null for none */
+    void figure(double slowdown, Double rejectRate) {
         loop.call(() -> {
-            share.figure(slowdown);
+            share.figure(slowdown, rejectRate);
             return null;
         });
     }

@@ -23,6 +23,8 @@ final class GridShare {
     private int givenBack;
     /** The figure the framework last reported (a slowdown), passed on to the scheduler; null for none. */
     private Double figure;
+    /** The share of its work the framework last said it rejected lately, passed on to the scheduler; null for none. */
+    private Double rejectRate;
     /** Workers the grid's arbitration took that the floor keeps: asked for again one at a time, when needed. */
     private int floorTaken;
     private final Set<String> takenSeen = new HashSet<>();
@@ -31,7 +33,7 @@ final class GridShare {
     ShareReport report(Entities entities) {
         return new ShareReport(entities.role(Entities.WORKER).stream().filter(Entity::running)
                 .map(e -> new ShareReport.WorkerActivity(e.node(), e.idleSince() == null, e.idleSince(),
-                        e.cpuPercent())).toList(), figure);
+                        e.cpuPercent())).toList(), figure, rejectRate);
     }
 
     /**
@@ -51,8 +53,9 @@ final class GridShare {
         }
     }
 
-    void figure(double slowdown) {
+    void figure(double slowdown, Double rejectRate) {
         this.figure = slowdown;
+        this.rejectRate = rejectRate;
     }
 
     /** What the grid's arbitration asks this instance to give back now; null for nothing. */

@@ -110,8 +110,12 @@ final class RunnerApi {
             throw ApiException.badRequest("value", v == null ? "missing: the framework's slowdown, 1 = as if alone"
                     : v + " is not a finite number of at least 0");
         }
-        runner.figure(v);
-        return java.util.Map.of("value", v);
+        Double rejected = figure.rejectRate();
+        if (rejected != null && !(rejected >= 0 && rejected <= 1)) {
+            throw ApiException.badRequest("rejectRate", rejected + " is not a share between 0 and 1");
+        }
+        runner.figure(v, rejected);
+        return rejected == null ? java.util.Map.of("value", v) : java.util.Map.of("value", v, "rejectRate", rejected);
     }
 
     private Object giveBack(Shrink shrink) {

@@ -50,6 +50,26 @@ class SharedGridTest {
         return FakeScheduler.node(id, role, "fs1");
     }
 
+    /** The framework's figure and reject rate go to the scheduler with the next report: 1.25 = 1 / (1 - 0.2). */
+    @Test
+    void theFrameworksFigureAndRejectRateGoWithTheNextReport() throws Exception {
+        FrameworkRunner runner = runner("ondemand");
+        runner.adopt(7, book(), "test");
+        runner.tick();
+        assertThat(reports).last().satisfies(r -> {
+            assertThat(r.figure()).isNull();
+            assertThat(r.rejectRate()).isNull();
+        });
+
+        runner.figure(1.25, 0.2);
+        runner.tick();
+
+        assertThat(reports).last().satisfies(r -> {
+            assertThat(r.figure()).isEqualTo(1.25);
+            assertThat(r.rejectRate()).isEqualTo(0.2);
+        });
+    }
+
     @Test
     void theGridsAskIsOfferedToTheFrameworkAndNoMoreIsGivenBackThanAsked() throws Exception {
         FrameworkRunner runner = runner("ondemand");

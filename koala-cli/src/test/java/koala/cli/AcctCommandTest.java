@@ -186,4 +186,21 @@ class AcctCommandTest {
         assertThat(help).contains("--since=WHEN", "--instance=ID", "granted node-seconds", "seff's CPU efficiency",
                 "?       unknown");
     }
+
+    /** The help's percent signs are escaped: picocli formats it, and warned at every start of the command line. */
+    @Test
+    void theHelpFormatsWithoutAWarning() {
+        java.io.PrintStream stderr = System.err;
+        java.io.ByteArrayOutputStream warnings = new java.io.ByteArrayOutputStream();
+        String help;
+        System.setErr(new java.io.PrintStream(warnings, true, StandardCharsets.UTF_8));
+        try {
+            help = Koala.commandLine().getSubcommands().get("acct").getUsageMessage();
+        } finally {
+            System.setErr(stderr);
+        }
+        assertThat(warnings.toString(StandardCharsets.UTF_8)).doesNotContain("picocli WARN");
+        assertThat(help).contains("  BUSY%   BUSY-S over granted node-seconds", "  CPU%    CPU-S over the core-seconds")
+                .doesNotContain("%%");
+    }
 }

@@ -71,7 +71,7 @@ final class GridReader {
         double idle = idleSeconds.merge(id, idleSince(tenant.workers(), now), Double::sum);
         return new GridReading.Instance(id, r.record().name(), r.allocation().record().owner(), r.record().policy(),
                 held.workers().size(), busy, r.settings().fMax(), cpu, idle, standing.share(), standing.fairShare(),
-                tenant.performance());
+                tenant.performance(), grid.sharing().rejectRate(id));
     }
 
     /** The idle worker-seconds since the last round (none before the first: nothing was watched). */

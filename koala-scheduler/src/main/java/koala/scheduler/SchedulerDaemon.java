@@ -98,13 +98,14 @@ public final class SchedulerDaemon implements AutoCloseable {
                     + " move it to " + KoalaHome.SYSTEM_CONFIG);
         }
         KoalaHome.closeUp(koalaHome);
-        Store store = H2Store.open(settings.database());
+        H2Store store = H2Store.open(settings.database());
         // remote sites relay their nodes' call-backs to the address where the scheduler serves nodes
         SiteAgents agents = new SiteAgents(grid, koalaHome, store,
                 grid.hostAddress().orElse(InetAddress.getLoopbackAddress().getHostAddress()), settings.port());
         try {
             agents.attachOrStart();
-            return serve(grid, koalaHome, settings, store, agents, logLevels);
+            return serve(grid, koalaHome, settings, store, agents, logLevels,
+                    koala.scheduler.storage.Backups.beside(store, settings.database(), InstantSource.system()));
         } catch (RuntimeException | IOException e) {
             // a scheduler that cannot start leaves nothing running behind it
             agents.close();
@@ -114,7 +115,8 @@ public final class SchedulerDaemon implements AutoCloseable {
     }
 
     private static SchedulerDaemon serve(GridConfig grid, Path koalaHome, SchedulerSettings settings, Store store,
-                                         SiteAgents siteAgents, koala.scheduler.config.LogLevels logLevels)
+                                         SiteAgents siteAgents, koala.scheduler.config.LogLevels logLevels,
+                                         koala.scheduler.storage.Backups backups)
             throws IOException {
         Map<String, SiteAgentClient> agents = siteAgents.clients();
         InformationService kis = new InformationService(grid.sites().stream().map(SiteConfig::name).toList(), agents,
@@ -168,7 +170,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         AuditLog audit = AuditLog.in(koalaHome.resolve("logs").resolve("audit.log"), InstantSource.system());
         Callers callers = new Callers(new Tokens(key), Admins.of(grid.value("admin.group").orElse("koala-admin")),
                 InstantSource.system());
-        SchedulerApi.Operations operations = operations(scheduler, loop, key, accountingFile);
+        SchedulerApi.Operations operations = operations(scheduler, loop, key, accountingFile, backups);
         SchedulerApi.register(server, operations, callers, audit);
         // Prometheus scrapes with the metrics token (or, on this host, as any identified caller)
         MetricsToken metricsToken = MetricsToken.at(metricsTokenFile(grid, koalaHome));
@@ -279,11 +281,20 @@ public final class SchedulerDaemon implements AutoCloseable {
 
     /** The API's operations, each run on {@code loop}; without an accounting file. */
     static SchedulerApi.Operations operations(Scheduler s, SchedulerLoop loop, TokenKey key) {
-        return operations(s, loop, key, null);
+        return operations(s, loop, key, null, null);
     }
 
-    /** The API's operations, each run on {@code loop} but the reading of {@code accounting} (null: none kept). */
+    /** The API's operations, each run on {@code loop} but the reading of {@code accounting}; taking no backups. */
     static SchedulerApi.Operations operations(Scheduler s, SchedulerLoop loop, TokenKey key, AccountingFile accounting) {
+        return operations(s, loop, key, accounting, null);
+    }
+
+    /**
+     * The API's operations, each run on {@code loop} but the reading of {@code accounting} (null: none kept)
+     * and the database's backups (null: none taken), which wait only for the loop's unit of work in hand.
+     */
+    static SchedulerApi.Operations operations(Scheduler s, SchedulerLoop loop, TokenKey key, AccountingFile accounting,
+                                              koala.scheduler.storage.Backups backups) {
         return new SchedulerApi.Operations() {
             @Override
             public Object submit(Caller c, SubmitRequest r) {
@@ -403,6 +414,16 @@ public final class SchedulerDaemon implements AutoCloseable {
                 } catch (IOException e) {
                     throw new UncheckedIOException("cannot rotate the token key: " + e.getMessage(), e);
                 }
+            }
+
+            @Override
+            public Object backup(String file) {
+                if (backups == null) {
+                    throw new koala.common.failure.Unavailable("this scheduler's database is not kept in a file");
+                }
+                koala.scheduler.storage.Backups.Backup b = backups.take(file);
+                LOG.info("database backed up into {} ({} bytes)", b.file(), b.bytes());
+                return b;
             }
 
             @Override

@@ -181,6 +181,16 @@ final class Sharing {
                 fairShare == null ? java.util.OptionalInt.empty() : fairShare.nodes());
     }
 
+    /**
+     * The share of its work {@code instance}'s framework last said it rejected lately (0 to 1), for the
+     * metrics; empty when it reports none, or its runner has not reported yet.
+     */
+    OptionalDouble rejectRate(long instance) {
+        ShareReport report = reports.get(instance);
+        return report == null || report.rejectRate() == null || !(report.rejectRate() >= 0 && report.rejectRate() <= 1)
+                ? OptionalDouble.empty() : OptionalDouble.of(report.rejectRate());
+    }
+
     /** A worker grow {@code asked} of {@code instance}'s: what the arbiter grants it now. */
     Outcome grow(long instance, koala.common.api.GrowRequest asked, Instant now) {
         return carryOut(decide(instance, asked.nodes(), now), new Ask(instance, asked));

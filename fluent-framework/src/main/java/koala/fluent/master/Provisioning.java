@@ -245,7 +245,8 @@ final class Provisioning {
 
     /**
      * The figure for the grid's arbitration: 1 / (1 − the share of applications rejected over the
-     * window), 1 when none came ({@link koala.arbitration.PerformanceWindow#stretch}).
+     * window), 1 when none came ({@link koala.arbitration.PerformanceWindow#stretch}); and that share
+     * itself, the reject rate the scheduler's metrics show.
      */
     private void reportFigure(RunnerLine line, Metrics m, Instant now) {
         for (int i = accepted; i < m.accepted(); i++) {
@@ -256,8 +257,9 @@ final class Provisioning {
         }
         accepted = Math.max(accepted, m.accepted());
         rejected = Math.max(rejected, m.rejected());
-        double figure = koala.arbitration.PerformanceWindow.stretch(served.mean(now).orElse(0));
-        line.tell(r -> r.figure(figure), e -> once("figure", "runner did not take the figure " + figure + ": "
+        double rejectRate = served.mean(now).orElse(0);
+        double figure = koala.arbitration.PerformanceWindow.stretch(rejectRate);
+        line.tell(r -> r.figure(figure, rejectRate), e -> once("figure", "runner did not take the figure " + figure + ": "
                 + e.getMessage()));
     }
 

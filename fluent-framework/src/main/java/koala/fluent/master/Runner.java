@@ -22,8 +22,11 @@ public interface Runner {
 
     Status status();
 
-    /** Reports how well the framework does (a slowdown, 1 = as if alone), for the grid's arbitration. */
-    default void figure(double slowdown) {
+    /**
+     * Reports how well the framework does (a slowdown, 1 = as if alone), for the grid's arbitration,
+     * and the share of applications it rejected over the same window (0 to 1), for the scheduler's metrics.
+     */
+    default void figure(double slowdown, double rejectRate) {
     }
 
     /** What the grid's arbitration asks the instance to give back now; null for nothing. */
@@ -69,8 +72,8 @@ public interface Runner {
             }
 
             @Override
-            public void figure(double slowdown) {
-                client.figure(slowdown);
+            public void figure(double slowdown, double rejectRate) {
+                client.figure(slowdown, rejectRate);
             }
 
             @Override

@@ -21,6 +21,7 @@ final class FakeRunner implements Runner {
     /** What the grid asks back now; null for nothing. */
     koala.common.api.ShareOrders.GiveBack ask;
     Double figure;
+    Double rejectRate;
 
     FakeRunner(String policy, int fMax, Duration tIdle) {
         this.policy = policy;
@@ -62,8 +63,9 @@ final class FakeRunner implements Runner {
     }
 
     @Override
-    public void figure(double slowdown) {
+    public void figure(double slowdown, double rejectRate) {
         figure = slowdown;
+        this.rejectRate = rejectRate;
     }
 
     @Override

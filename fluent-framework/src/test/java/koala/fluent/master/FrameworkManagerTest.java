@@ -171,10 +171,11 @@ class FrameworkManagerTest {
         assertThat(placed.grow()).isEqualTo("asked to grow 3, granted 1 (F_max 1); the new workers joined");
         assertThat(placed.apps().get(2).reason()).contains("j1.rl3 rejected");
 
-        // at the next sample the master reports its figure: 2 of 3 rejected, 1 / (1 - 2/3) = 3
+        // at the next sample the master reports its figure: 2 of 3 rejected, 1 / (1 - 2/3) = 3; and the reject rate, 2/3
         now = T.plusSeconds(5);
         master.tick();
         assertThat(runner.figure).isCloseTo(3.0, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(runner.rejectRate).isCloseTo(2.0 / 3, org.assertj.core.data.Offset.offset(1e-9));
     }
 
     @Test

@@ -86,6 +86,11 @@ public final class SchedulerClient {
         http.post("/tokens/rotate", java.util.Map.of(), java.util.Map.class);
     }
 
+    /** Backs the scheduler's database up now, into {@code file} in its backups directory (null: named after the time); admins only. */
+    public BackupView backup(String file) {
+        return http.post("/admin/backup", new BackupRequest(file), BackupView.class);
+    }
+
     public URI base() {
         return http.base();
     }

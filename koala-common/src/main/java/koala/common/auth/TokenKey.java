@@ -22,7 +22,10 @@ public final class TokenKey implements Supplier<byte[]> {
 
     private final Path file;
     private byte[] key;
+    /** The file's modification time and identity (inode) when read: a rotation replaces the file, so the identity
+     *  changes even when it lands within the same tick of the file system's clock as the last write. */
     private FileTime readAt;
+    private Object readFile;
 
     private TokenKey(Path file) {
         this.file = file;
@@ -45,7 +48,9 @@ public final class TokenKey implements Supplier<byte[]> {
     @Override
     public synchronized byte[] get() {
         try {
-            if (!Files.getLastModifiedTime(file, java.nio.file.LinkOption.NOFOLLOW_LINKS).equals(readAt)) {
+            java.nio.file.attribute.BasicFileAttributes now = Files.readAttributes(file,
+                    java.nio.file.attribute.BasicFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+            if (!now.lastModifiedTime().equals(readAt) || !java.util.Objects.equals(now.fileKey(), readFile)) {
                 load();
             }
         } catch (IOException e) {
@@ -67,6 +72,9 @@ public final class TokenKey implements Supplier<byte[]> {
         if (Files.isSymbolicLink(file)) {
             throw new IOException(file + " is a symbolic link; the token key must be a plain file");
         }
+        // the file's identity before its bytes: a rotation in between is seen at the next get()
+        java.nio.file.attribute.BasicFileAttributes read = Files.readAttributes(file,
+                java.nio.file.attribute.BasicFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS);
         byte[] bytes = Files.readAllBytes(file);
         if (bytes.length < BYTES) {
             throw new IOException(file + " holds " + bytes.length + " bytes; a token key needs " + BYTES);
@@ -76,7 +84,8 @@ public final class TokenKey implements Supplier<byte[]> {
                     + PosixFilePermissions.toString(Files.getPosixFilePermissions(file)) + "); it must be 0600");
         }
         key = bytes;
-        readAt = Files.getLastModifiedTime(file, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        readAt = read.lastModifiedTime();
+        readFile = read.fileKey();
     }
 
     private static byte[] fresh() {

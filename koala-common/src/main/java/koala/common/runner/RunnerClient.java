@@ -90,7 +90,15 @@ public final class RunnerClient {
 
     /** Reports how well the framework does now (a slowdown, 1 = as if alone), for the grid's arbitration. */
     public void figure(double slowdown) {
-        call(h -> h.post("/figure", new RunnerMessages.Figure(slowdown), Map.class));
+        figure(slowdown, null);
+    }
+
+    /**
+     * As {@link #figure(double)}, with the share of its work the framework rejected lately (0 to 1;
+     * null for none), which the scheduler shows in its metrics.
+     */
+    public void figure(double slowdown, Double rejectRate) {
+        call(h -> h.post("/figure", new RunnerMessages.Figure(slowdown, rejectRate), Map.class));
     }
 
     /** What the grid's arbitration asks the instance to give back now; null for nothing. */

@@ -40,7 +40,11 @@ public final class RunnerMessages {
      * 1 = as well served as if alone, higher = worse (e.g. 1 / (1 − the share of applications
      * rejected over a window)).
      */
-    public record Figure(Double value) {
+    public record Figure(Double value, Double rejectRate) {
+        /** A figure with no reject rate. */
+        public Figure(Double value) {
+            this(value, null);
+        }
     }
 
     /** What KOALA asks the framework to give back now (ask null: nothing). */

@@ -54,6 +54,8 @@ import koala.common.jdf.JdfException;
  *                               the caller's own; an admin's, anyone's (user= to pick one). Read off the loop
  * POST   /tokens               {lifetimeSeconds}: a signed token naming the caller (Unix socket callers only)
  * POST   /tokens/rotate        a new token key: every token issued so far is refused (admins only)
+ * POST   /admin/backup         {file}: back the database up now, online, into a zip in the scheduler's backups
+ *                               directory (file: a plain name; none: named after the time); admins only
  * POST   /nodes/{id}/arrive    a node launcher arrived {token, host}; answers its task
  * GET    /nodes/{id}/task      ?token=..&amp;waitMs=N: long-poll for the node's task (WAIT, RUN, EXIT)
  * POST   /nodes/{id}/exit      the node's command ended {token, exitStatus}
@@ -108,6 +110,12 @@ public final class SchedulerApi {
 
         /** Makes a new token key. */
         void rotateTokenKey();
+
+        /**
+         * Backs the database up now, while the scheduler runs, into {@code file} in its backups
+         * directory (null: named after the time); answers what it wrote. Run on the caller's thread.
+         */
+        Object backup(String file);
 
         Object framework(long id);
 
@@ -170,7 +178,9 @@ public final class SchedulerApi {
                 .route("POST", "/tokens", r -> Response.created(ask.change(r, "create", "a token",
                         c -> token(ask, c, r))))
                 .route("POST", "/tokens/rotate", r -> Response.ok(ask.change(r, "rotate", "the token key",
-                        c -> rotate(ops, c))));
+                        c -> rotate(ops, c))))
+                .route("POST", "/admin/backup", r -> Response.created(ask.change(r, "back up", "the database",
+                        c -> backup(ops, c, r))));
     }
 
     private static TokenView token(Asking ask, Caller c, Request r) {
@@ -191,6 +201,15 @@ public final class SchedulerApi {
         }
         ops.rotateTokenKey();
         return Map.of("rotated", "every token issued before now is refused");
+    }
+
+    private static Object backup(Operations ops, Caller c, Request r) {
+        if (!c.admin()) {
+            throw new Forbidden(c.user() + " may not back up the database: admins only");
+        }
+        koala.common.api.BackupRequest request = r.body().length == 0 ? new koala.common.api.BackupRequest(null)
+                : r.body(koala.common.api.BackupRequest.class);
+        return ops.backup(request.file() == null || request.file().isBlank() ? null : request.file());
     }
 
     /** Identifies each request's caller and writes each change it asks for to the audit log. */

@@ -71,9 +71,12 @@ public record GridReading(Instant at, Map<JobState, Integer> jobs, int queuedHig
      *                        first decision that saw it
      * @param figure          the figure its framework reports, a slowdown (1 = served as if alone);
      *                        empty when it reports none
+     * @param rejectRate      the share of its work its framework says it rejected lately (0 to 1; the
+     *                        reference framework: applications turned away over its last five minutes);
+     *                        empty when it reports none
      */
     public record Instance(long id, String name, String owner, String policy, int workers, int busyWorkers,
                            int maxWorkers, OptionalDouble cpuUtilization, double idleNodeSeconds, OptionalInt share,
-                           OptionalInt fairShare, OptionalDouble figure) {
+                           OptionalInt fairShare, OptionalDouble figure, OptionalDouble rejectRate) {
     }
 }

@@ -115,6 +115,9 @@ final class ReadingCollector implements MultiCollector {
                 + "nodes", i -> whole(i.fairShare())));
         out.add(perInstance(r, "koala_instance_figure", "The figure an instance's framework reports: a slowdown, "
                 + "1 = served as if alone, higher = worse", GridReading.Instance::figure));
+        out.add(perInstance(r, "koala_instance_reject_ratio", "The share of its work an instance's framework says it "
+                + "rejected lately, 0 to 1 (the reference framework: applications turned away over its last five "
+                + "minutes)", GridReading.Instance::rejectRate));
     }
 
     private static GaugeSnapshot perInstance(GridReading r, String name, String help,

@@ -39,6 +39,7 @@ final class HeadNodeSession implements HeadNodeShell, AutoCloseable {
     static HeadNodeSession open(SiteConfig site, Poll poll) {
         SshConfig ssh = site.ssh().orElseThrow();
         JSch jsch = new JSch();
+        jsch.setInstanceLogger(new JSchLog(site.name()));
         Session session = null;
         try {
             jsch.addIdentity(ssh.key().toString());

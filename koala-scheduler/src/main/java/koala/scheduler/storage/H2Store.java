@@ -219,6 +219,37 @@ public final class H2Store implements Store {
         }
     }
 
+    /**
+     * Copies the database, as its last commit left it, into the zip file {@code zip} (H2's
+     * {@code BACKUP TO}), while the scheduler runs: on this store's connection, between two units of
+     * work (the loop's next unit waits until the copy is made; H2 copies the file's live chunks, a
+     * few megabytes a second at worst). The zip holds the database's file under its own name
+     * ({@code koala.mv.db}): unpacked beside where the scheduler looks for it, it is the database as
+     * it was. An existing {@code zip} is overwritten; {@link Backups} picks a new name in a private
+     * directory and sets the file's mode.
+     *
+     * @throws IllegalStateException inside a unit of work (its writes are not committed yet), or in memory
+     */
+    public void backupTo(Path zip) {
+        lock.lock();
+        try {
+            if (depth > 0) {
+                throw new IllegalStateException("a backup is taken between units of work, not inside one");
+            }
+            if (files == null) {
+                throw new IllegalStateException("a database in memory has no file to back up");
+            }
+            try (Statement s = db.createStatement()) {
+                s.execute("BACKUP TO '" + zip.toAbsolutePath().toString().replace("'", "''") + "'");
+                db.commit();
+            } catch (SQLException e) {
+                throw new StoreException("cannot back up the scheduler database to " + zip + ": " + e.getMessage(), e);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Undoes the unit's writes and forgets its actions; a failure to undo is added to {@code cause}. */
     private void undo(Throwable cause) {
         afterCommit.clear();

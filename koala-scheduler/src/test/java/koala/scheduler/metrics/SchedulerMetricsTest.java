@@ -27,13 +27,13 @@ import org.junit.jupiter.api.Test;
 class SchedulerMetricsTest {
     private static final Instant AT = Instant.parse("2026-11-25T10:00:00Z");
 
-    /** Something of every kind happened and the grid was read once: 31 koala_ families. */
+    /** Something of every kind happened and the grid was read once: 32 koala_ families. */
     @Test
-    void everyKindOfHappeningAndTheReadingShow31Families() {
+    void everyKindOfHappeningAndTheReadingShow32Families() {
         String text = text(everything().scrape(null));
         Set<String> families = new TreeSet<>();
         text.lines().filter(l -> l.startsWith("# TYPE koala_")).forEach(l -> families.add(l.split(" ")[2]));
-        assertThat(families).hasSize(31);
+        assertThat(families).hasSize(32);
         assertThat(text).contains(
                 "koala_claim_failures_total{reason=\"ended_early\",site=\"fs0\"} 1.0\n",
                 "koala_nodes_lost_total{site=\"fs0\"} 1.0\n",
@@ -44,6 +44,7 @@ class SchedulerMetricsTest {
                 "koala_scheduler_round_duration_seconds_sum 0.004\n",
                 "koala_grant_latency_seconds_sum{site=\"fs0\"} 31.5\n",
                 "koala_instance_idle_node_seconds_total{instance=\"7\"} 42.5\n",
+                "koala_instance_reject_ratio{instance=\"7\"} 0.2\n",
                 "koala_site_last_seen_timestamp_seconds{site=\"fs0\"} 1.7956008E9\n");
     }
 
@@ -58,6 +59,22 @@ class SchedulerMetricsTest {
                 .endsWith("# EOF\n");
         assertThat(metrics.scrape("*/*").contentType()).isEqualTo("text/plain; version=0.0.4; charset=utf-8");
         assertThat(metrics.scrape(null).contentType()).isEqualTo("text/plain; version=0.0.4; charset=utf-8");
+    }
+
+    /**
+     * The reject rate is shown for an instance whose framework reports one (1.25 = 1 / (1 - 0.2): a
+     * fifth of its applications turned away), and left out for one that reports none.
+     */
+    @Test
+    void theRejectRateIsShownOnlyForAnInstanceWhoseFrameworkReportsOne() {
+        SchedulerMetrics metrics = new SchedulerMetrics(List.of("fs0"));
+        GridReading.Instance silent = new GridReading.Instance(8, "batch", "bob", "static", 2, 0, 2, OptionalDouble.empty(),
+                0, OptionalInt.empty(), OptionalInt.empty(), OptionalDouble.empty(), OptionalDouble.empty());
+        metrics.roundEnded(Duration.ZERO, reading(List.of(instance(7), silent)));
+        String text = text(metrics.scrape(null));
+        assertThat(text).contains("# TYPE koala_instance_reject_ratio gauge\n", "koala_instance_reject_ratio{instance=\"7\"} 0.2\n")
+                .contains("koala_instance_workers{instance=\"8\"} 2.0\n")
+                .doesNotContain("koala_instance_reject_ratio{instance=\"8\"}");
     }
 
     /** A round swaps in its reading whole: a scrape shows the last one, and nothing of one before it. */
@@ -111,7 +128,7 @@ class SchedulerMetricsTest {
 
     private static GridReading.Instance instance(long id) {
         return new GridReading.Instance(id, "wordcount", "alice", "ondemand", 5, 3, 20, OptionalDouble.of(0.6), 42.5,
-                OptionalInt.of(4), OptionalInt.of(4), OptionalDouble.of(1.25));
+                OptionalInt.of(4), OptionalInt.of(4), OptionalDouble.of(1.25), OptionalDouble.of(0.2));
     }
 
     private static String text(SchedulerMetrics.Scrape scrape) {
