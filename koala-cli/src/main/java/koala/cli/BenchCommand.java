@@ -11,7 +11,7 @@ import picocli.CommandLine.Option;
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks that print their figures.",
         subcommands = {BenchCommand.SgeLatency.class, PlacementBenchCommand.class, GrowBenchCommand.class,
                 RunnerFailoverBenchCommand.class, CliBenchCommand.class, LoadBenchCommand.class, MpiBenchCommand.class,
-                MetricsBenchCommand.class})
+                MetricsBenchCommand.class, DaskBenchCommand.class})
 final class BenchCommand {
 
     @Command(name = "sge-latency", mixinStandardHelpOptions = true,
