@@ -41,7 +41,7 @@ import picocli.CommandLine.Option;
                 ExperimentCommand.CoallocationSimCommand.class, ExperimentCommand.ConstraintsCommand.class,
                 ExperimentCommand.SuspensionCommand.class,
                 TestbedExperiment.class,
-                TestbedSharing.class, TestbedCoallocation.class})
+                TestbedSharing.class, TestbedCoallocation.class, DaskExperiment.class})
 final class ExperimentCommand {
 
     /** Options every simulated experiment shares. */
