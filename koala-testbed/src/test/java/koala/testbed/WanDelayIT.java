@@ -92,9 +92,11 @@ class WanDelayIT {
             Map<String, RttProbe.Measured> fromB1 = WanDelay.measure("wantest-b1", List.of(A1));
             System.out.printf("delay %2d ms: inside %s, a1 -> b1 %s, b1 -> a1 %s%n", delay, fromA1.get(A2),
                     fromA1.get(B1), fromB1.get(A1));
-            assertThat(fromA1.get(A2).minMs()).isLessThan(1.0);
+            // the least of 5 round trips: at least the delay each way; at most what a loaded machine adds
+            // to it (a delay applied twice would show at 20 ms: 80 ms and more)
+            assertThat(fromA1.get(A2).minMs()).isLessThan(5.0);
             for (RttProbe.Measured between : List.of(fromA1.get(B1), fromB1.get(A1))) {
-                assertThat(between.minMs()).isBetween(2.0 * delay, 2.0 * delay + 3);
+                assertThat(between.minMs()).isBetween(2.0 * delay, 3.0 * delay + 10);
             }
         }
     }
