@@ -16,9 +16,9 @@ import org.junit.jupiter.api.Test;
  * {@code r-7} (what a retry of it is told).
  */
 class UnitOfWorkTest {
-    private static final Instant T = Instant.parse("2026-11-25T10:00:00Z");
+    static final Instant T = Instant.parse("2026-11-25T10:00:00Z");
 
-    private static JobRecord job(long id) {
+    static JobRecord job(long id) {
         return new JobRecord(id, "j" + id, "j.jdf", "&(count = 1)(executable = /bin/true)", "NON_FIXED", JobState.QUEUED,
                 "worst-fit", "high", 0, 0, "waiting for the first placement round", T, "alice");
     }
