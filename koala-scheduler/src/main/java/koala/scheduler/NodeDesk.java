@@ -79,15 +79,12 @@ final class NodeDesk {
         return forSite.apply(node.site(), ComponentLaunch.task(job.record(), job.description(), node, job.nodes()));
     }
 
-    /** Per node of an MPI job, the daemon its first node asked to start there (in memory: an MPI run does not outlive the scheduler's start). */
-    private final java.util.Map<String, java.util.List<String>> daemons = new java.util.HashMap<>();
-
     /**
      * A node of an MPI job other than the first waits for the daemon {@code mpirun} starts on it; once
      * the first node has ended, a node that got none is done (exit 0) and told to give itself back.
      */
     private NodeTask daemonTask(Job job, NodeClaim node) {
-        java.util.List<String> command = daemons.get(node.id());
+        java.util.List<String> command = node.daemon();
         if (command != null) {
             if (node.state() == NodeState.ARRIVED) {
                 book.save(job, node.with(NodeState.RUNNING));
@@ -105,7 +102,7 @@ final class NodeDesk {
 
     /**
      * The first node of MPI job asks for one of Open MPI's daemons on {@code host}: the job's node
-     * there that has none yet runs it. Answers that node's id.
+     * there that has none yet runs it. Answers that node's id once the request is kept with the node.
      */
     String mpiStart(String headId, String token, String host, java.util.List<String> command) {
         Job job = jobOfNode(headId, token);
@@ -117,10 +114,12 @@ final class NodeDesk {
             throw new koala.common.failure.InvalidField("command", "missing: the daemon's command line");
         }
         NodeClaim there = job.nodes().stream().filter(n -> host.equals(n.host()) && !n.id().equals(headId)
-                        && n.state().held() && !daemons.containsKey(n.id())).findFirst()
+                        && n.state().held() && n.daemon() == null).findFirst()
                 .orElseThrow(() -> new koala.common.failure.Conflict("host: no node of job " + job.id() + " on " + host
                         + " waits for a daemon", "host"));
-        daemons.put(there.id(), command);
+        // kept with the node before mpirun's agent is answered: a scheduler restarted before the node
+        // asks for its task still hands the daemon on, and mpirun does not wait for it in vain
+        book.save(job, there.askedToRun(command));
         LOG.info("job {}: mpirun on {} starts a daemon on {} (node {})", job.id(), headId, host, there.id());
         return there.id();
     }

@@ -60,6 +60,37 @@ class MpiJobsTest {
         }
     }
 
+    /**
+     * mpirun's agent was told node 1.1.1 runs the daemon on fs1-n2; the scheduler restarts (a new one on
+     * the same store) before that node asks for its task. The new scheduler hands the daemon on: it was
+     * kept with the node before the agent's answer, and mpirun, which waits for it, is not left waiting.
+     */
+    @Test
+    void aDaemonAskedForBeforeARestartIsHandedOnAfterIt() {
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 4, "fs1", 4), Duration.ofSeconds(60))) {
+            long job = grid.scheduler.submit("mpi.jdf", JOB, "alice", null).id();
+            grid.tick(Duration.ofSeconds(1));
+            grid.arrive(job);
+            NodeClaim head = node(grid.store.nodes(job), "1.0.0");
+            grid.scheduler.nodes().task(head.id(), head.token());
+            assertThat(grid.scheduler.nodes().mpiStart(head.id(), head.token(), "fs1-n2", List.of("orted", "-mca",
+                    "ess", "env"))).isEqualTo("1.1.1");
+
+            grid.scheduler = grid.start();
+
+            NodeClaim far = node(grid.store.nodes(job), "1.1.1");
+            assertThat(far.daemon()).containsExactly("orted", "-mca", "ess", "env");
+            NodeTask daemon = grid.scheduler.nodes().task(far.id(), far.token());
+            assertThat(daemon.action()).isEqualTo("RUN");
+            assertThat(daemon.arguments()).containsExactly("-c", "orted -mca ess env");
+            assertThatThrownBy(() -> grid.scheduler.nodes().mpiStart(head.id(), head.token(), "fs1-n2", List.of("orted")))
+                    .isInstanceOf(Conflict.class).hasMessage("host: no node of job 1 on fs1-n2 waits for a daemon");
+            NodeClaim near = node(grid.store.nodes(job), "1.1.0");
+            assertThat(grid.scheduler.nodes().mpiStart(head.id(), head.token(), "fs1-n1", List.of("orted")))
+                    .isEqualTo(near.id());
+        }
+    }
+
     @Test
     void onlyTheFirstNodeStartsDaemons() {
         try (TestGrid grid = new TestGrid(Map.of("fs0", 4, "fs1", 4), Duration.ofSeconds(60))) {

@@ -1,6 +1,7 @@
 package koala.scheduler.claiming;
 
 import java.time.Instant;
+import java.util.List;
 
 /**
  * One node of a job: a pilot job on a site.
@@ -10,22 +11,43 @@ import java.time.Instant;
  * @param pilot       the SGE job id, null until the agent accepted the pilot
  * @param token       secret the node's launcher presents to the scheduler
  * @param submittedAt when its current pilot was submitted
+ * @param daemon      on a node of an MPI job other than the first: the Open MPI daemon its first node's
+ *                    {@code mpirun} asked it to run (null until asked); kept with the node, so that a
+ *                    scheduler restarted before the node took it still hands it on
  */
 public record NodeClaim(String id, long job, int component, int rank, String site, NodeState state, String pilot,
-                        String host, Integer exitStatus, String token, Instant submittedAt, int attempt) {
+                        String host, Integer exitStatus, String token, Instant submittedAt, int attempt,
+                        List<String> daemon) {
+
+    public NodeClaim {
+        daemon = daemon == null ? null : List.copyOf(daemon);
+    }
+
+    /** A node no daemon was asked of. */
+    public NodeClaim(String id, long job, int component, int rank, String site, NodeState state, String pilot,
+                     String host, Integer exitStatus, String token, Instant submittedAt, int attempt) {
+        this(id, job, component, rank, site, state, pilot, host, exitStatus, token, submittedAt, attempt, null);
+    }
+
+    /** Asked by its first node's {@code mpirun} to run {@code command}, one of Open MPI's daemons. */
+    public NodeClaim askedToRun(List<String> command) {
+        return new NodeClaim(id, job, component, rank, site, state, pilot, host, exitStatus, token, submittedAt, attempt,
+                command);
+    }
 
     public NodeClaim with(NodeState next) {
-        return new NodeClaim(id, job, component, rank, site, next, pilot, host, exitStatus, token, submittedAt, attempt);
+        return new NodeClaim(id, job, component, rank, site, next, pilot, host, exitStatus, token, submittedAt, attempt,
+                daemon);
     }
 
     public NodeClaim arrived(String onHost) {
         return new NodeClaim(id, job, component, rank, site, NodeState.ARRIVED, pilot, onHost, exitStatus, token,
-                submittedAt, attempt);
+                submittedAt, attempt, daemon);
     }
 
     public NodeClaim exited(int status) {
         return new NodeClaim(id, job, component, rank, site, NodeState.EXITED, pilot, host, status, token, submittedAt,
-                attempt);
+                attempt, daemon);
     }
 
     public NodeClaim submitted(String pilotId, Instant at) {
@@ -35,7 +57,7 @@ public record NodeClaim(String id, long job, int component, int rank, String sit
     /** Its pilot's SGE job id, learnt when the submit returned: the node may have arrived already. */
     public NodeClaim withPilot(String pilotId) {
         return new NodeClaim(id, job, component, rank, site, state, pilotId, host, exitStatus, token, submittedAt,
-                attempt);
+                attempt, daemon);
     }
 
     public NodeClaim movedTo(String newSite, String newToken) {

@@ -79,6 +79,7 @@ public final class H2Store implements Store {
             CREATE INDEX IF NOT EXISTS node_spans_job ON node_spans(job);
             CREATE TABLE IF NOT EXISTS usage_records (job BIGINT PRIMARY KEY, record VARCHAR,
               written_at TIMESTAMP WITH TIME ZONE);
+            ALTER TABLE nodes ADD COLUMN IF NOT EXISTS daemon CLOB;
             CREATE TABLE IF NOT EXISTS worker_tallies (job BIGINT PRIMARY KEY, busy_seconds DOUBLE PRECISION,
               cpu_seconds DOUBLE PRECISION, reported_seconds DOUBLE PRECISION);
             """;
@@ -407,9 +408,11 @@ public final class H2Store implements Store {
 
     @Override
     public void saveNode(NodeClaim n) {
-        update("MERGE INTO nodes KEY(id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", List.of(n.id(), n.job(), n.component(),
-                n.rank(), n.site(), n.state().name(), nullable(n.pilot()), nullable(n.host()), nullable(n.exitStatus()),
-                n.token(), nullable(ts(n.submittedAt())), n.attempt()));
+        update("MERGE INTO nodes (id, job, component, node_rank, site, state, pilot, host, exit_status, token, "
+                + "submitted_at, attempt, daemon) KEY(id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", List.of(n.id(), n.job(),
+                n.component(), n.rank(), n.site(), n.state().name(), nullable(n.pilot()), nullable(n.host()),
+                nullable(n.exitStatus()), n.token(), nullable(ts(n.submittedAt())), n.attempt(),
+                nullable(n.daemon() == null ? null : Json.write(n.daemon()))));
     }
 
     @Override
@@ -544,7 +547,20 @@ public final class H2Store implements Store {
                 rs -> new NodeClaim(rs.getString("id"), rs.getLong("job"), rs.getInt("component"),
                         rs.getInt("node_rank"), rs.getString("site"), NodeState.valueOf(rs.getString("state")),
                         rs.getString("pilot"), rs.getString("host"), (Integer) rs.getObject("exit_status"),
-                        rs.getString("token"), instant(rs.getTimestamp("submitted_at")), rs.getInt("attempt")));
+                        rs.getString("token"), instant(rs.getTimestamp("submitted_at")), rs.getInt("attempt"),
+                        words(rs.getString("daemon"))));
+    }
+
+    /** A JSON array of strings as written by {@link #saveNode}; null for none. */
+    private static List<String> words(String json) {
+        if (json == null) {
+            return null;
+        }
+        try {
+            return Json.mapper().readValue(json, new com.fasterxml.jackson.core.type.TypeReference<List<String>>() { });
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("nodes.daemon is not a JSON array of strings: " + json, e);
+        }
     }
 
     @Override
