@@ -1,6 +1,7 @@
 package koala.dist;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -15,6 +16,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -24,6 +26,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
@@ -107,30 +111,11 @@ class PackageIT {
             }
 
             Path config = config(work);
-            Map<String, String> env = new LinkedHashMap<>(SYSTEMD_ENV);
-            env.putAll(unitEnvironment());
-            assertThat(env).as("the unit's environment").containsEntry("KOALA_HOME", "/var/lib/koala");
-            env.put("KOALA_HOME", HOME.toString());
-            env.put("KOALA_CONFIG", config.toString());
-            // what StateDirectory= and RuntimeDirectory= make before ExecStart
-            Files.createDirectories(HOME, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-            Files.createDirectories(RUN, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
-
-            List<String> execStart = unitExecStart();
-            assertThat(execStart).containsExactly(KOALA.toString(), "scheduler");
-            ProcessBuilder start = new ProcessBuilder(execStart).directory(Path.of("/").toFile())
-                    .redirectError(work.resolve("scheduler.log").toFile());
-            start.environment().clear();
-            start.environment().putAll(env);
-            scheduler = start.start();
-            String ready = awaitReady(scheduler, work.resolve("scheduler.log"));
-            System.out.println("installed scheduler: " + ready);
+            scheduler = startScheduler(config, work, "scheduler.log");
 
             Path jdf = Files.writeString(work.resolve("hostname.jdf"),
                     "&(resourceManagerContact = fs0)(count = 1)(executable = /bin/hostname)\n");
-            Map<String, String> user = new LinkedHashMap<>(SYSTEMD_ENV);
-            user.put("KOALA_HOME", HOME.toString());
-            user.put("KOALA_CONFIG", config.toString());
+            Map<String, String> user = userEnvironment(config);
             // root owns no job: an admin submits for the testbed's account, as the other tests do
             Run submit = run(List.of(KOALA.toString(), "submit", "--wait", "--json", "--as", "koala", jdf.toString()),
                     user, 300);
@@ -141,10 +126,7 @@ class PackageIT {
             assertThat(status.status()).as("koala status: " + status.output()).isZero();
             assertThat(json.readTree(status.output()).get("state").asText()).isEqualTo("FINISHED");
 
-            // systemctl stop with KillMode=process: TERM to the scheduler alone, TimeoutStopSec=30
-            scheduler.destroy();
-            assertThat(scheduler.waitFor(30, TimeUnit.SECONDS)).as("the scheduler gone within 30 s of its TERM").isTrue();
-            assertThat(scheduler.exitValue()).as("a clean stop (SuccessExitStatus=143)").isIn(0, 143);
+            stopScheduler(scheduler);
         } finally {
             if (scheduler != null && scheduler.isAlive()) {
                 scheduler.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
@@ -160,6 +142,234 @@ class PackageIT {
         }
         assertThat(dpkgStatus()).as("the package purged").isEmpty();
         assertThat(Files.readAllBytes(CONFFILE)).as("the testbed's grid.properties, as it was").isEqualTo(testbedConfig);
+    }
+
+    /**
+     * An upgrade as an admin makes one: {@code dpkg -i} of a newer package over an older one while
+     * the scheduler runs, then the scheduler started again on the new files (what the postinst's
+     * {@code systemctl try-restart} does; these machines do not run systemd). The database, a job
+     * that runs through the upgrade and a framework instance carry on. The older package is this
+     * build's, repacked under a lower version ({@code VERSION~0.older}, which dpkg orders first): it
+     * is dpkg's upgrade — conffile kept, files replaced under a running scheduler, state directories
+     * untouched — and the restart on the installed files that this test checks; schema changes
+     * between versions are {@code H2Store}'s (every open adds what is missing) and its tests'.
+     *
+     * <p>The job cannot end before the restart: it waits for a file in its owner's home (the
+     * nodes see homes) that this test writes only once the new scheduler is up.
+     */
+    @Test
+    void anUpgradeKeepsTheDatabaseARunningJobAndAnInstance() throws Exception {
+        Path deb = requirements();
+        byte[] testbedConfig = Files.readAllBytes(CONFFILE);
+        Set<PosixFilePermission> testbedConfigMode = Files.getPosixFilePermissions(CONFFILE);
+        Path work = Files.createTempDirectory(MARK + "-",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
+        Path go = Path.of("/home/koala", "." + MARK + ".go");
+        Process scheduler = null;
+        Map<String, String> user = null;
+        String instance = null;
+        try {
+            Path older = olderPackage(deb, work);
+            String olderVersion = debVersion(older);
+            String newerVersion = debVersion(deb);
+            assertThat(run(List.of("dpkg", "--compare-versions", olderVersion, "lt", newerVersion), Map.of(), 60)
+                    .status()).as(olderVersion + " before " + newerVersion).isZero();
+            Run install = run(List.of("dpkg", "-i", "--force-confdef", "--force-confold", older.toString()), Map.of(), 600);
+            assertThat(install.status()).as("dpkg -i (older): " + install.output()).isZero();
+            assertThat(installedVersion()).isEqualTo(olderVersion);
+
+            Path config = config(work);
+            user = userEnvironment(config);
+            scheduler = startScheduler(config, work, "scheduler-older.log");
+
+            Run deploy = run(List.of(KOALA.toString(), "fluent", "deploy", "--as", "koala", "--name", "upgrade",
+                    "--provisioning", "static", "--workers", "1", "--fmax", "1"), user, 420);
+            assertThat(deploy.status()).as("koala fluent deploy: " + deploy.output()).isZero();
+            Matcher id = Pattern.compile("framework instance (\\d+):").matcher(deploy.output());
+            assertThat(id.find()).as("the instance's id in: " + deploy.output()).isTrue();
+            instance = id.group(1);
+            JsonNode before = framework(instance, user);
+            assertThat(before.get("state").asText()).isEqualTo("RUNNING");
+            System.out.println("before the upgrade: instance " + instance + " " + before.get("nodesPerRole")
+                    + ", master " + before.get("master"));
+
+            Files.deleteIfExists(go);
+            Path jdf = Files.writeString(work.resolve("through.jdf"), "&(resourceManagerContact = fs1)(count = 1)"
+                    + "(executable = /bin/sh)(arguments = \"-c\" \"while [ ! -e " + go + " ]; do sleep 1; done\")\n");
+            Run submit = run(List.of(KOALA.toString(), "submit", "--json", "--as", "koala", jdf.toString()), user, 120);
+            assertThat(submit.status()).as("koala submit: " + submit.output()).isZero();
+            String job = json.readTree(submit.output().substring(submit.output().indexOf('{'))).get("id").asText();
+            Map<String, String> asUser = user;
+            await("job " + job + " RUNNING").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1))
+                    .until(() -> jobState(job, asUser), "RUNNING"::equals);
+
+            Run upgrade = run(List.of("dpkg", "-i", "--force-confdef", "--force-confold", deb.toString()), Map.of(), 600);
+            assertThat(upgrade.status()).as("dpkg -i (newer): " + upgrade.output()).isZero();
+            assertThat(upgrade.output()).contains("Unpacking koala (" + newerVersion + ") over (" + olderVersion + ")");
+            assertThat(installedVersion()).isEqualTo(newerVersion);
+            assertThat(Files.readAllBytes(CONFFILE)).as("the testbed's grid.properties, kept over the upgrade")
+                    .isEqualTo(testbedConfig);
+            assertThat(jobState(job, user)).as("the job, while the old scheduler still runs").isEqualTo("RUNNING");
+
+            stopScheduler(scheduler);
+            scheduler = startScheduler(config, work, "scheduler-newer.log");
+            Run version = run(List.of(KOALA.toString(), "--version"), SYSTEMD_ENV, 60);
+            assertThat(version.output()).startsWith("koala " + projectVersion() + ", ");
+
+            assertThat(jobState(job, user)).as("the job, to the new scheduler").isEqualTo("RUNNING");
+            JsonNode after = framework(instance, user);
+            assertThat(after.get("state").asText()).isEqualTo("RUNNING");
+            assertThat(after.get("master")).as("the instance's master, carried on").isEqualTo(before.get("master"));
+            String instanceId = instance;
+            await("instance " + instance + " with its worker again").atMost(Duration.ofMinutes(2))
+                    .pollInterval(Duration.ofSeconds(1))
+                    .until(() -> framework(instanceId, asUser).get("nodesPerRole"), before.get("nodesPerRole")::equals);
+
+            Files.writeString(go, "");
+            await("job " + job + " FINISHED").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1))
+                    .until(() -> jobState(job, asUser), "FINISHED"::equals);
+            Run cancel = run(List.of(KOALA.toString(), "cancel", instance), user, 60);
+            assertThat(cancel.status()).as("koala cancel: " + cancel.output()).isZero();
+            await("instance " + instance + " ended").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(1))
+                    .until(() -> framework(instanceId, asUser).get("state").asText(), s -> !s.equals("RUNNING"));
+            instance = null;
+            await("no node of KOALA's left in the cells").atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofSeconds(2))
+                    .until(() -> koalaNodes(asUser), n -> n == 0);
+            stopScheduler(scheduler);
+        } finally {
+            Files.deleteIfExists(go);
+            if (instance != null && scheduler != null && scheduler.isAlive()) {
+                run(List.of(KOALA.toString(), "cancel", instance), user, 60); // its pilots leave the cells
+            }
+            if (scheduler != null && scheduler.isAlive()) {
+                scheduler.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+            }
+            try {
+                endProcessesNaming(List.of(work.toString(), MARK));
+                removePackage(testbedConfig, testbedConfigMode);
+            } finally {
+                for (Path dir : List.of(HOME, HOME.resolveSibling(HOME.getFileName() + "-shared"), RUN, work)) {
+                    deleteTree(dir);
+                }
+            }
+        }
+        assertThat(dpkgStatus()).as("the package purged").isEmpty();
+    }
+
+    /** {@code deb} repacked as an older version: {@code VERSION~0.older}, which dpkg orders before {@code VERSION}. */
+    private static Path olderPackage(Path deb, Path work) throws Exception {
+        Path tree = work.resolve("older");
+        Run unpack = run(List.of("dpkg-deb", "-R", deb.toString(), tree.toString()), Map.of(), 300);
+        assertThat(unpack.status()).as("dpkg-deb -R: " + unpack.output()).isZero();
+        Path control = tree.resolve("DEBIAN/control");
+        String version = debVersion(deb);
+        String older = version.replaceFirst("~.*$", "") + "~0.older";
+        Files.writeString(control, Files.readString(control).replace("Version: " + version + "\n", "Version: " + older + "\n"));
+        Path out = work.resolve("koala_" + older + "_all.deb");
+        Run build = run(List.of("dpkg-deb", "--root-owner-group", "-b", tree.toString(), out.toString()), Map.of(), 300);
+        assertThat(build.status()).as("dpkg-deb -b: " + build.output()).isZero();
+        deleteTree(tree);
+        return out;
+    }
+
+    private static String debVersion(Path deb) throws Exception {
+        Run field = run(List.of("dpkg-deb", "-f", deb.toString(), "Version"), Map.of(), 60);
+        assertThat(field.status()).as("dpkg-deb -f: " + field.output()).isZero();
+        return field.output().trim();
+    }
+
+    private static String installedVersion() throws Exception {
+        return run(List.of("dpkg-query", "-W", "-f=${Version}", "koala"), Map.of(), 60).output().trim();
+    }
+
+    private String jobState(String job, Map<String, String> user) throws Exception {
+        Run status = run(List.of(KOALA.toString(), "status", "--json", job), user, 60);
+        assertThat(status.status()).as("koala status: " + status.output()).isZero();
+        return json.readTree(status.output()).get("state").asText();
+    }
+
+    private JsonNode framework(String instance, Map<String, String> user) throws Exception {
+        Run status = run(List.of(KOALA.toString(), "framework", "--json", instance), user, 60);
+        assertThat(status.status()).as("koala framework: " + status.output()).isZero();
+        return json.readTree(status.output());
+    }
+
+    /** The nodes KOALA holds or is claiming, over every site. */
+    private int koalaNodes(Map<String, String> user) throws Exception {
+        Run sites = run(List.of(KOALA.toString(), "sites", "--json"), user, 60);
+        assertThat(sites.status()).as("koala sites: " + sites.output()).isZero();
+        int n = 0;
+        for (JsonNode site : json.readTree(sites.output())) {
+            n += site.get("koala").asInt() + site.get("claiming").asInt();
+        }
+        return n;
+    }
+
+    /**
+     * The scheduler as the unit's {@code ExecStart} starts it, in the unit's environment but with this
+     * test's KOALA_HOME and configuration, once it says READY.
+     */
+    private static Process startScheduler(Path config, Path work, String logName) throws Exception {
+        Map<String, String> env = new LinkedHashMap<>(SYSTEMD_ENV);
+        env.putAll(unitEnvironment());
+        assertThat(env).as("the unit's environment").containsEntry("KOALA_HOME", "/var/lib/koala");
+        env.put("KOALA_HOME", HOME.toString());
+        env.put("KOALA_CONFIG", config.toString());
+        // what StateDirectory= and RuntimeDirectory= make before ExecStart
+        Files.createDirectories(HOME, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+        Files.createDirectories(RUN, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
+
+        List<String> execStart = unitExecStart();
+        assertThat(execStart).containsExactly(KOALA.toString(), "scheduler");
+        ProcessBuilder start = new ProcessBuilder(execStart).directory(Path.of("/").toFile())
+                .redirectError(work.resolve(logName).toFile());
+        start.environment().clear();
+        start.environment().putAll(env);
+        Process scheduler = start.start();
+        String ready = awaitReady(scheduler, work.resolve(logName));
+        System.out.println("installed scheduler: " + ready);
+        awaitSitesUp(userEnvironment(config));
+        return scheduler;
+    }
+
+    /** Every site's agent up with nodes to offer: else the cells are not running (bin/koala testbed up). */
+    private static void awaitSitesUp(Map<String, String> user) {
+        ObjectMapper json = new ObjectMapper();
+        StringBuilder last = new StringBuilder();
+        try {
+            await("every site's agent up").atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1)).until(() -> {
+                Run sites = run(List.of(KOALA.toString(), "sites", "--json"), user, 60);
+                last.setLength(0);
+                last.append(sites.output());
+                if (sites.status() != 0) {
+                    return false;
+                }
+                JsonNode all = json.readTree(sites.output());
+                boolean up = all.size() > 0;
+                for (JsonNode site : all) {
+                    up &= site.get("agent").asText().equals("UP") && site.get("total").asInt() > 0;
+                }
+                return up;
+            });
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            throw new AssertionError("the installed scheduler's sites are not all up within 2 minutes: are the cells "
+                    + "running (bin/koala testbed status; bin/koala testbed up)? koala sites --json said:\n" + last, e);
+        }
+    }
+
+    /** systemctl stop with KillMode=process: TERM to the scheduler alone, TimeoutStopSec=30. */
+    private static void stopScheduler(Process scheduler) throws InterruptedException {
+        scheduler.destroy();
+        assertThat(scheduler.waitFor(30, TimeUnit.SECONDS)).as("the scheduler gone within 30 s of its TERM").isTrue();
+        assertThat(scheduler.exitValue()).as("a clean stop (SuccessExitStatus=143)").isIn(0, 143);
+    }
+
+    /** A user's environment for the installed {@code koala}: this test's scheduler. */
+    private static Map<String, String> userEnvironment(Path config) {
+        Map<String, String> user = new LinkedHashMap<>(SYSTEMD_ENV);
+        user.put("KOALA_HOME", HOME.toString());
+        user.put("KOALA_CONFIG", config.toString());
+        return user;
     }
 
     /** What this test needs, each checked with the reason; the package to install. */
