@@ -4,7 +4,6 @@ import java.time.InstantSource;
 import java.util.concurrent.Callable;
 import koala.common.grid.GridConfig;
 import koala.common.grid.KoalaHome;
-import koala.testbed.SgeLatencyBenchmark;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

@@ -10,7 +10,6 @@ import koala.common.api.SchedulerClient;
 import koala.common.grid.GridConfig;
 import koala.common.grid.KoalaHome;
 import koala.scheduler.SchedulerDaemon;
-import koala.testbed.CliLatencyBenchmark;
 import koala.testbed.Testbed;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;

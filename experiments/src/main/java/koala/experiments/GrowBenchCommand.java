@@ -23,7 +23,6 @@ import koala.common.time.Poll;
 import koala.provisioning.PolicyKind;
 import koala.runner.RunnerMain;
 import koala.scheduler.SchedulerDaemon;
-import koala.testbed.SgeLatencyBenchmark;
 import koala.testbed.Testbed;
 import koala.testbed.TestbedPlan;
 import picocli.CommandLine.Command;

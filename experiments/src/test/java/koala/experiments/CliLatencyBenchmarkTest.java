@@ -1,4 +1,4 @@
-package koala.testbed;
+package koala.experiments;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -15,6 +15,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 import koala.common.grid.GridConfig;
+import koala.testbed.TestbedException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,4 +1,4 @@
-package koala.testbed;
+package koala.experiments;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -19,6 +19,8 @@ import koala.common.site.PilotState;
 import koala.common.site.PilotStatus;
 import koala.common.site.SiteAgentClient;
 import koala.common.time.Poll;
+import koala.testbed.Shell;
+import koala.testbed.TestbedException;
 
 /**
  * Latency of a trivial job submitted through a site agent (HTTP, then DRMAA) against plain

@@ -1,4 +1,4 @@
-package koala.testbed;
+package koala.experiments;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -17,6 +17,8 @@ import koala.common.grid.Accounts;
 import koala.common.grid.GridConfig;
 import koala.common.grid.SiteConfig;
 import koala.common.time.Poll;
+import koala.testbed.Shell;
+import koala.testbed.TestbedException;
 
 /**
  * The command line's cost per call: {@code bin/koala submit one.jdf} against a plain {@code qsub}
