@@ -41,7 +41,7 @@ import picocli.CommandLine.Parameters;
                         + "'swc n=2 file=words.txt duration=10s'; # starts a comment."},
         subcommands = {FluentCommands.Deploy.class, FluentCommands.Submit.class, FluentCommands.Status.class,
                 FluentCommands.Metrics.class})
-final class FluentCommands {
+public final class FluentCommands {
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneId.systemDefault());
 
     /** The provisioning policies' names, for {@code --provisioning}'s help. */
@@ -101,7 +101,7 @@ final class FluentCommands {
      * Where the site account's instances' JDFs, input files and metrics go ({@code ~koala/koala-fluent}):
      * the demo's and the testbed experiments', which act for that account.
      */
-    static Path dir() throws IOException {
+    public static Path dir() throws IOException {
         return dir(pilotAccount());
     }
 
@@ -141,7 +141,7 @@ final class FluentCommands {
      * class path. More initial workers than the grid's largest cluster holds are split over several
      * worker components, since a component must fit in one cluster.
      */
-    static Path writeJdf(String name, String policy, int workers, int fMax, String settings, int slots, String site)
+    public static Path writeJdf(String name, String policy, int workers, int fMax, String settings, int slots, String site)
             throws IOException {
         return writeJdf(name, policy, workers, fMax, settings, slots, site, dir());
     }

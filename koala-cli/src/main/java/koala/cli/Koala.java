@@ -23,9 +23,9 @@ public final class Koala {
     }
 
     /**
-     * Every command as this installation has it: the measurements ({@code bench}, {@code experiment})
-     * when their libraries are on the class path ({@link Measurements}), and {@code help} last. The
-     * man pages and the shell completion the package ships are made from it.
+     * Every command: the measurements ({@code bench}, {@code experiment}) as stand-ins that say where they
+     * run ({@link Measurements}; {@code bin/koala} runs them from the module {@code experiments}), and
+     * {@code help} last. The man pages and the shell completion the package ships are made from it.
      */
     public static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new Koala());
@@ -35,7 +35,7 @@ public final class Koala {
     }
 
     /** An exception a command throws becomes a message and exit status 2 (bad input) or 1. */
-    static CommandLine withErrorHandling(CommandLine cli) {
+    public static CommandLine withErrorHandling(CommandLine cli) {
         cli.setExecutionExceptionHandler((e, commandLine, parseResult) -> failed(e, commandLine.getErr()));
         return cli;
     }

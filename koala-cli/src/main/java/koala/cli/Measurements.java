@@ -9,43 +9,33 @@ import picocli.CommandLine.Spec;
 import picocli.CommandLine.Unmatched;
 
 /**
- * The measurement commands, {@code experiment} (the simulator, charts with XChart and PDFBox) and
- * {@code bench} (JMH, commons-math3): what a checkout builds, and what the installed package leaves
- * out with their libraries, which no daemon or pilot needs. Each is added to the command line when
- * its libraries are on the class path; otherwise a stand-in of the same name says where to run it.
- * Picocli reads a command's fields and methods when it is added, so a command whose types are
- * missing must not be added at all: hence the check before, not a failure when it runs.
+ * The measurement commands, {@code bench} and {@code experiment}, as this command line lists them.
+ * They live in the module {@code experiments} with their libraries (the simulator's XChart and PDFBox,
+ * the benchmarks' JMH and commons-math3), which no user command, daemon or pilot needs: in a checkout
+ * {@code bin/koala bench|experiment} runs them from that module's class path
+ * ({@code koala.experiments.Experiments}), and the installed package leaves them out. Here each is a
+ * stand-in of the same name, so that {@code --help}, the man pages and the completion name them and
+ * say where to run them.
  */
 final class Measurements {
-    /** A class of each library {@code experiment} needs: the simulator and its charts. */
-    static final List<String> EXPERIMENT = List.of("koala.sim.Simulation", "org.knowm.xchart.XYChart");
-    /** A class of each library {@code bench} needs: the placement benchmark and JMH. */
-    static final List<String> BENCH = List.of("koala.bench.PlacementBench", "org.openjdk.jmh.runner.Runner");
-
     private Measurements() {
     }
 
     static void addTo(CommandLine cli) {
-        cli.addSubcommand("bench", present(BENCH) ? new BenchCommand() : new Absent());
-        cli.addSubcommand("experiment", present(EXPERIMENT) ? new ExperimentCommand() : new Absent());
+        add(cli, "bench", "Benchmarks that print their figures");
+        add(cli, "experiment", "The paper's experiments in the simulator, and the policies, sharing, co-allocation "
+                + "and Dask on the testbed");
     }
 
-    static boolean present(List<String> classes) {
-        for (String name : classes) {
-            try {
-                Class.forName(name, false, Measurements.class.getClassLoader());
-            } catch (ClassNotFoundException | LinkageError e) {
-                return false;
-            }
-        }
-        return true;
+    private static void add(CommandLine cli, String name, String what) {
+        cli.addSubcommand(name, new Absent());
+        cli.getSubcommands().get(name).getCommandSpec().usageMessage().description(what + " (module experiments, "
+                + "with their libraries): from a checkout of KOALA, bin/koala " + name + " --help. The installed "
+                + "package leaves them out.");
     }
 
-    /** The stand-in for a measurement command this installation does not have: exit status 1, and why. */
-    @Command(mixinStandardHelpOptions = true,
-            description = {"Not part of this installation: the measurements (the simulator's experiments, the "
-                    + "benchmarks) and their libraries are left out of the installed package. Run them from a "
-                    + "checkout of KOALA: bin/koala ${COMMAND-NAME} --help."})
+    /** The stand-in for a measurement command: exit status 1, and where to run it. */
+    @Command(mixinStandardHelpOptions = true)
     static final class Absent implements Callable<Integer> {
         @Spec
         CommandSpec spec;
@@ -55,10 +45,10 @@ final class Measurements {
 
         @Override
         public Integer call() {
-            spec.commandLine().getErr().println("koala: '" + spec.name() + "' is not part of this installation: the "
+            spec.commandLine().getErr().println("koala: '" + spec.name() + "' is not part of this command line: the "
                     + "measurements and their libraries (the simulator's XChart and PDFBox, the benchmarks' JMH and "
-                    + "commons-math3) are left out of the installed package; run it from a checkout of KOALA: "
-                    + "bin/koala " + spec.name() + (args == null ? "" : " " + String.join(" ", args)));
+                    + "commons-math3) are in the module experiments, left out of the installed package; run it from "
+                    + "a checkout of KOALA: bin/koala " + spec.name() + (args == null ? "" : " " + String.join(" ", args)));
             return Koala.FAILURE;
         }
     }

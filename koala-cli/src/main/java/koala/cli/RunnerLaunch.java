@@ -28,19 +28,19 @@ import koala.common.time.Poll;
  * initial deployment. The runner's address and the instance's token are in
  * {@code KOALA_HOME/runners/runner-ID.json}, readable only by the submitter; its log beside it.
  */
-final class RunnerLaunch {
+public final class RunnerLaunch {
     private static final Duration REGISTER_TIMEOUT = Duration.ofSeconds(60);
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss-SSS")
             .withZone(java.time.ZoneId.systemDefault());
 
     /** A registered instance: its id, RPC address and token, and the runner's log. */
     /** @param state the runner's state file, which holds the instance's token in force (the runner replaces it) */
-    record Launched(long instance, URI url, Path state, Path log, long pid) {
-        RunnerClient client() {
+    public record Launched(long instance, URI url, Path state, Path log, long pid) {
+        public RunnerClient client() {
             return new RunnerClient(url, TokenSource.stateFile(state));
         }
 
-        String token() {
+        public String token() {
             return TokenSource.stateFile(state).get();
         }
 
@@ -48,7 +48,7 @@ final class RunnerLaunch {
          * Waits for the runner to see its allocation closed and exit (at its next tick), so that a
          * scheduler stopped right after does not leave it calling for the scheduler's give-up time.
          */
-        boolean awaitExit(Duration timeout) {
+        public boolean awaitExit(Duration timeout) {
             return ProcessHandle.of(pid).map(p -> {
                 try {
                     p.onExit().get(timeout.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
@@ -102,7 +102,7 @@ final class RunnerLaunch {
     }
 
     /** Starts the runner of {@code jdf}, calling the scheduler as {@code scheduler} does (and for whom it acts). */
-    static Launched start(Path jdf, Path gridFile, SchedulerClient scheduler) throws IOException {
+    public static Launched start(Path jdf, Path gridFile, SchedulerClient scheduler) throws IOException {
         makeDir(dir());
         String stamp = STAMP.format(InstantSource.system().instant());
         Path log = dir().resolve("runner-" + stamp + ".log");
@@ -135,7 +135,7 @@ final class RunnerLaunch {
     }
 
     /** Shows the initial deployment as it goes; the instance's state once it is RUNNING or has ended. */
-    static String follow(Launched launched, Duration timeout, boolean quiet) {
+    public static String follow(Launched launched, Duration timeout, boolean quiet) {
         RunnerClient client = launched.client();
         String[] state = {"DEPLOYING"};
         int[] shown = {0};

@@ -23,14 +23,14 @@ import picocli.CommandLine.Option;
                 + "hosts of their own (network, UTS and mount namespaces on this machine, addresses in 198.18.0.0/15 "
                 + "on bridges with no route off it). Needs root."},
         subcommands = {TestbedCommand.Up.class, TestbedCommand.Down.class, TestbedCommand.Status.class})
-final class TestbedCommand {
+public final class TestbedCommand {
 
-    static Testbed testbed(PrintStream out) {
+    public static Testbed testbed(PrintStream out) {
         return new Testbed(KoalaHome.dir(), new Progress(out, InstantSource.system()), Poll.system());
     }
 
     /** The default testbed: fs0 of 16 nodes, fs1 and fs2 of 8, one slot a node, fs2 remote. */
-    static TestbedPlan defaultPlan() {
+    public static TestbedPlan defaultPlan() {
         return TestbedPlan.of(null, List.of(), 1, null);
     }
 

@@ -13,17 +13,17 @@ import koala.common.grid.SiteConfig;
  * {@code koala} on the testbed), an ordinary user whose jobs run as it; {@code $KOALA_AS} names
  * another; run by anyone else, they are that user's.
  */
-final class TestbedUser {
+public final class TestbedUser {
     private TestbedUser() {
     }
 
     /** The scheduler of {@code grid}, called as these tools call it. */
-    static SchedulerClient client(GridConfig grid) {
+    public static SchedulerClient client(GridConfig grid) {
         return new SchedulerClient(grid.schedulerAddress()).actingFor(actingFor(grid));
     }
 
     /** The user root acts for, or null when the caller acts as itself. */
-    static String actingFor(GridConfig grid) {
+    public static String actingFor(GridConfig grid) {
         String asked = System.getenv("KOALA_AS");
         if (asked != null && !asked.isBlank()) {
             return asked.strip();

@@ -13,11 +13,9 @@
  *     ended jobs and instances, printed by {@code UsageReport}).</li>
  * <li>Daemons and testbed: {@code SchedulerCommand}, {@code AgentCommand}, {@code TestbedCommand},
  *     {@code DemoCommand} with {@code FrameworkDemo}.</li>
- * <li>Measurements: {@code BenchCommand} ({@code GrowBenchCommand}, {@code PlacementBenchCommand},
- *     {@code CliBenchCommand}, {@code MetricsBenchCommand}),
- *     {@code ExperimentCommand} (the simulator's experiments) and the testbed experiment
- *     ({@code TestbedExperiment}, {@code TestbedSetup}, {@code TestbedRun}, {@code TestbedLogs},
- *     {@code TestbedFigures}, {@code TestbedReport}).</li>
+ * <li>Measurements: {@code bench} and {@code experiment} are stand-ins here ({@code Measurements}):
+ *     they live in the module {@code experiments} ({@code koala.experiments}) with their libraries,
+ *     and {@code bin/koala} runs them from there.</li>
  * </ul>
  * {@code GridOptions} is what every command that talks to the grid shares.
  */

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.util.List;
 import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -34,22 +33,23 @@ class InstallationTest {
     }
 
     @Test
-    void aCheckoutHasTheMeasurements() {
-        assertThat(Measurements.present(Measurements.EXPERIMENT)).isTrue();
-        assertThat(Measurements.present(Measurements.BENCH)).isTrue();
-        assertThat(Measurements.present(List.of("org.knowm.xchart.NoSuchChart"))).isFalse();
-        assertThat((Object) Koala.commandLine().getSubcommands().get("experiment").getCommand())
-                .isInstanceOf(ExperimentCommand.class);
+    void theMeasurementsAreListedAndSayWhereTheyRun() {
+        CommandLine cli = Koala.commandLine();
+        assertThat((Object) cli.getSubcommands().get("experiment").getCommand()).isInstanceOf(Measurements.Absent.class);
+        assertThat((Object) cli.getSubcommands().get("bench").getCommand()).isInstanceOf(Measurements.Absent.class);
+        assertThat(cli.getUsageMessage()).contains("bench").contains("experiment");
+        assertThat(cli.getSubcommands().get("bench").getUsageMessage()).contains("module experiments")
+                .contains("bin/koala bench --help");
     }
 
     @Test
     void aMeasurementLeftOutSaysWhereToRunIt() {
         StringWriter err = new StringWriter();
-        CommandLine cli = new CommandLine(new Koala()).addSubcommand("experiment", new Measurements.Absent());
+        CommandLine cli = Koala.commandLine();
         cli.setErr(new PrintWriter(err, true));
 
         assertThat(cli.execute("experiment", "table2", "--out", "results")).isEqualTo(Koala.FAILURE);
-        assertThat(err.toString()).contains("'experiment' is not part of this installation")
+        assertThat(err.toString()).contains("'experiment' is not part of this command line")
                 .contains("bin/koala experiment table2 --out results");
     }
 }

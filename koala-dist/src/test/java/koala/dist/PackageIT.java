@@ -99,7 +99,7 @@ class PackageIT {
                 assertThat(lib.map(p -> p.getFileName().toString()))
                         .as("the daemons' class path, without the measurements' libraries")
                         .contains("koala-cli-" + projectVersion() + ".jar", "h2-2.3.232.jar")
-                        .noneMatch(n -> n.matches("(xchart|pdfbox|fontbox|jmh-core|commons-math3|simulator|koala-bench)-.*"));
+                        .noneMatch(n -> n.matches("(xchart|pdfbox|fontbox|jmh-core|commons-math3|simulator|experiments)-.*"));
             }
 
             Run version = run(List.of(KOALA.toString(), "--version"), SYSTEMD_ENV, 60);

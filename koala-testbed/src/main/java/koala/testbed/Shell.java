@@ -13,15 +13,18 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
-/** Runs the system commands that set up SGE, with an environment, optionally as another account. */
-final class Shell {
+/**
+ * Runs the system commands that set up SGE, with an environment, optionally as another account (the
+ * testbed's benchmarks use it too, to run plain {@code qsub} as a cell's user).
+ */
+public final class Shell {
     /** What a command printed and how it ended. */
-    record Result(List<String> command, int exit, String out, String err) {
-        boolean ok() {
+    public record Result(List<String> command, int exit, String out, String err) {
+        public boolean ok() {
             return exit == 0;
         }
 
-        Result check() {
+        public Result check() {
             if (exit != 0) {
                 String why = (err.isBlank() ? out : err).strip();
                 throw new TestbedException(String.join(" ", command) + " failed (exit " + exit + ")"
@@ -41,15 +44,15 @@ final class Shell {
         this.host = List.copyOf(host);
     }
 
-    static Shell root() {
+    public static Shell root() {
         return new Shell(Map.of(), null, List.of());
     }
 
-    Shell with(Map<String, String> variables) {
+    public Shell with(Map<String, String> variables) {
         return new Shell(variables, user, host);
     }
 
-    Shell as(String account) {
+    public Shell as(String account) {
         return new Shell(env, account, host);
     }
 
@@ -58,16 +61,16 @@ final class Shell {
         return new Shell(env, user, enter);
     }
 
-    Result run(String... command) {
+    public Result run(String... command) {
         return run(List.of(command), line -> { });
     }
 
-    Result check(String... command) {
+    public Result check(String... command) {
         return run(command).check();
     }
 
     /** Runs {@code command}, handing each line of its output to {@code lines} as it comes. */
-    Result run(List<String> command, Consumer<String> lines) {
+    public Result run(List<String> command, Consumer<String> lines) {
         List<String> full = new ArrayList<>(host);
         if (user != null) {
             full.addAll(List.of("runuser", "-u", user, "--", "/usr/bin/env"));

@@ -6,9 +6,9 @@
  * ({@link koala.testbed.TestbedRecord}), reports {@link koala.testbed.CellStatus}es and writes the
  * grid configuration ({@code GridConfigFile}). {@code WanDelay} delays the traffic between cells as
  * over a wide-area link, following the routes {@code WanLinks} plans. {@link koala.testbed.LocalUser} plays a
- * cell's local user with plain {@code qsub}; {@link koala.testbed.SgeLatencyBenchmark} times a job
- * through a site agent against {@code qsub -sync y}, {@link koala.testbed.CliLatencyBenchmark} a
- * call of {@code bin/koala submit} against a plain {@code qsub}. See "The local multicluster testbed" in
+ * cell's local user with plain {@code qsub}; {@link koala.testbed.Shell} runs a system command with a
+ * cell's environment, as another account (the benchmarks of the module {@code experiments}, which time
+ * KOALA against plain {@code qsub} on the testbed, use it too). See "The local multicluster testbed" in
  * {@code docs/admin-guide.md}.
  */
 package koala.testbed;

@@ -18,6 +18,7 @@
  * Rigid parallel jobs on a multicluster grid, held to one cluster or co-allocated by the scheduler's
  * placement policies, run from one placement queue in {@link koala.sim.MulticlusterQueue}, on
  * workloads of {@link koala.sim.ParallelWorkload}.
- * The experiments of {@code bin/koala experiment} are in {@code koala.sim.experiment}.
+ * The experiments of {@code bin/koala experiment} are in {@code koala.sim.experiment}, in the module
+ * {@code experiments}.
  */
 package koala.sim;
