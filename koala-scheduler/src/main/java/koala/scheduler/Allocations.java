@@ -291,8 +291,13 @@ final class Allocations {
         int idle = view.sites().stream().mapToInt(SiteView::idleNodes).sum();
         List<Assignment> assignments = new ArrayList<>();
         int onIdle = Math.min(count, idle);
+        PlacementPolicy policy = JobConstraints.aroundGrow(new FlexibleClusterMinimization(), job, "worker",
+                book.all(), claims::network);
+        if (onIdle > 0 && policy instanceof SiteConstraints kept) {
+            onIdle = kept.room(new ComponentNeed(0, onIdle, null, List.of()), view).nodes();
+        }
         if (onIdle > 0) {
-            Decision d = new FlexibleClusterMinimization().place(new JobNeed(Long.toString(id),
+            Decision d = policy.place(new JobNeed(Long.toString(id),
                     List.of(new ComponentNeed(0, onIdle, null, List.of())), true), view);
             if (d instanceof Decision.Placed placed) {
                 assignments.addAll(placed.assignments());
@@ -300,7 +305,11 @@ final class Allocations {
                 onIdle = 0;
             }
         }
-        List<String> coming = ended.stream().map(n -> siteOf(n)).filter(java.util.Objects::nonNull).toList();
+        // the slots of nodes just ended for it, on the sites where one more worker keeps the hard constraints
+        List<String> coming = ended.stream().map(n -> siteOf(n)).filter(java.util.Objects::nonNull)
+                .filter(site -> !(policy instanceof SiteConstraints kept) || kept.room(new ComponentNeed(0, 1, null,
+                        List.of()), new GridView(List.of(new SiteView(site, 1, 1)), view.files())).nodes() > 0)
+                .toList();
         for (int i = 0; i < count - onIdle && !coming.isEmpty(); i++) {
             assignments.add(new Assignment(0, coming.get(i % coming.size()), 1));
         }
