@@ -240,7 +240,8 @@ final class Allocations {
                 + because(request.reason()));
         // placed as it comes (fcfs, or a grow the arbiter does not decide): free nodes or none
         events.grew(why == null ? GrowOutcome.GRANTED : GrowOutcome.PARTIAL, why == null
-                ? koala.arbitration.Reason.Kind.FREE_NODES : koala.arbitration.Reason.Kind.GRID_FULL);
+                ? koala.arbitration.Reason.Kind.FREE_NODES : limit != null ? Reason.Kind.HARD_CONSTRAINT
+                : koala.arbitration.Reason.Kind.GRID_FULL);
         events.nodesGranted(koala.arbitration.Reason.Kind.FREE_NODES, nodes.size());
         return new GrowResult(id, request.nodes(), granted, nodes, why);
     }
