@@ -215,7 +215,7 @@ public final class FrameworkRunner implements AutoCloseable {
     long open(String jdfText, String runnerUrl, LongFunction<String> stateFile) {
         ProvisioningSettings s = loop.call(() -> settings.current().settings());
         long id = calls.schedd().open(jdf.name(), jdf.source(), jdfText, s.policy().shortName(), jdf.framework(),
-                runnerUrl, stateFile);
+                runnerUrl, stateFile, koala.common.api.RolePlacement.of(jdf));
         loop.call(() -> {
             deployd.instance(id);
             events.instance(id);

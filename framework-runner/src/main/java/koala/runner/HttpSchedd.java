@@ -36,8 +36,8 @@ final class HttpSchedd implements Schedd {
 
     @Override
     public long open(String name, String jdfFile, String jdf, String policy, Map<String, String> parameters,
-                     String runner, LongFunction<String> stateFile) {
-        long id = answer(() -> scheduler.allocate(new AllocationRequest(name)).id());
+                     String runner, LongFunction<String> stateFile, List<koala.common.api.RolePlacement> roles) {
+        long id = answer(() -> scheduler.allocate(new AllocationRequest(name, null, roles)).id());
         allocation = id;
         told(() -> scheduler.register(new FrameworkRegistration(id, name, jdfFile, jdf, policy, parameters, runner,
                 stateFile.apply(id))));

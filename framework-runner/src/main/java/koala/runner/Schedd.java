@@ -21,9 +21,12 @@ import koala.common.api.ShareReport;
  * in its place.
  */
 interface Schedd {
-    /** Opens the allocation and registers the instance; its id is the allocation's. */
+    /**
+     * Opens the allocation, with its roles' tags and placement constraints (the scheduler keeps them and
+     * places the grows with them), and registers the instance; its id is the allocation's.
+     */
     long open(String name, String jdfFile, String jdf, String policy, Map<String, String> parameters, String runner,
-              LongFunction<String> stateFile);
+              LongFunction<String> stateFile, List<koala.common.api.RolePlacement> roles);
 
     /** Takes over the allocation a runner before this one opened. */
     void adopt(long id);

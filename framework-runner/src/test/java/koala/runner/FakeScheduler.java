@@ -73,6 +73,9 @@ final class FakeScheduler implements Schedd {
         grant = how;
     }
 
+    /** The roles' tags and constraints the runner sent when it opened its allocation. */
+    List<koala.common.api.RolePlacement> roles = List.of();
+
     synchronized void allocationIs(String next) {
         state = next;
     }
@@ -83,8 +86,10 @@ final class FakeScheduler implements Schedd {
 
     @Override
     public synchronized long open(String name, String jdfFile, String jdf, String policy, Map<String, String> parameters,
-                                  String runner, LongFunction<String> stateFile) {
+                                  String runner, LongFunction<String> stateFile,
+                                  List<koala.common.api.RolePlacement> roles) {
         id = 7;
+        this.roles = roles;
         return id;
     }
 

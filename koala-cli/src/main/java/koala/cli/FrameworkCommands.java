@@ -59,7 +59,9 @@ final class FrameworkCommands {
     }
 
     @Command(name = "framework", mixinStandardHelpOptions = true,
-            description = "One framework instance: its settings, nodes per role, master, and its grows and shrinks.")
+            description = "One framework instance: its settings, nodes per role, master, its placement constraints and "
+                    + "those its nodes break now, its grows and shrinks; for its submitter, the runner's live view and "
+                    + "(the reference framework) each worker's suspended tasks.")
     static final class One implements Callable<Integer> {
         @Mixin
         GridOptions grid;
@@ -89,6 +91,7 @@ final class FrameworkCommands {
             }
             System.out.println("settings " + f.parameters().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
                     .collect(Collectors.joining(" ")));
+            constraints(f).forEach(System.out::println);
             System.out.println("history");
             for (TransitionView t : f.history()) {
                 System.out.printf("  %s  %-15s %s%n", t.at(), t.event(), t.reason() == null ? "" : t.reason());
@@ -99,9 +102,70 @@ final class FrameworkCommands {
             RunnerLaunch.Live live = RunnerLaunch.status(runnerFile(f));
             if (live.status() != null) {
                 live(live.status());
+                masterStatus(f).ifPresent(m -> suspended(m).forEach(System.out::println));
             } else {
                 System.out.println("runner   (" + live.why() + ")");
             }
+        }
+
+        /**
+         * The instance's placement constraints, role by role, and those where its nodes are breaks now
+         * (a soft one nothing else kept, one broken after the fact). A constraint over a group finer than the
+         * site (host, rack) is kept over sites: KOALA chooses a node's site, SGE its host.
+         */
+        static List<String> constraints(FrameworkView f) {
+            if (f.constraints().isEmpty() && f.brokenNow().isEmpty()) {
+                return List.of("constraints none");
+            }
+            List<String> out = new java.util.ArrayList<>();
+            out.add("constraints");
+            for (FrameworkView.ConstraintLine c : f.constraints()) {
+                String group;
+                try {
+                    group = koala.common.jdf.ConstraintSpec.parse(c.constraint()).group();
+                } catch (IllegalArgumentException e) {
+                    group = "site";
+                }
+                boolean finer = !group.equals("site") && !group.equals("network");
+                out.add(String.format("  %-13s %-44s %s%s", c.role(), c.constraint(), c.hard() ? "hard" : "soft",
+                        finer ? ", kept over sites" : ""));
+            }
+            out.add(f.brokenNow().isEmpty() ? "  broken now: none" : "  broken now:");
+            f.brokenNow().forEach(b -> out.add("    " + b));
+            return out;
+        }
+
+        /**
+         * The reference framework's master's status (its workers' suspended tasks), asked once with the
+         * instance's token, for at most 2 s; empty when it has none to give (another framework's master, a
+         * master this host cannot reach, no token here).
+         */
+        private static java.util.Optional<koala.fluent.wire.FluentMessages.MasterStatus> masterStatus(FrameworkView f) {
+            if (f.master() == null || f.master().address() == null) {
+                return java.util.Optional.empty();
+            }
+            try {
+                String token = FluentCommands.token(f);
+                return java.util.Optional.of(new koala.common.http.JsonHttpClient(java.net.URI.create("http://"
+                        + f.master().address()), java.time.Duration.ofSeconds(2)).withBearer(token)
+                        .get("/status", koala.fluent.wire.FluentMessages.MasterStatus.class));
+            } catch (RuntimeException e) {
+                return java.util.Optional.empty();
+            }
+        }
+
+        /** Each worker's suspended tasks (batch work paused for a latency-sensitive one), as its master tells them. */
+        static List<String> suspended(koala.fluent.wire.FluentMessages.MasterStatus m) {
+            List<String> out = new java.util.ArrayList<>();
+            int now = m.counters().getOrDefault("suspendedNow", 0);
+            out.add("suspended tasks (the master's view): " + (now == 0 && m.workers().stream()
+                    .allMatch(w -> w.suspended().isEmpty()) ? "none" : now + " now"));
+            for (koala.fluent.wire.FluentMessages.WorkerView w : m.workers()) {
+                if (!w.suspended().isEmpty()) {
+                    out.add(String.format("  %-10s %s", w.node(), String.join(", ", w.suspended())));
+                }
+            }
+            return out;
         }
 
         /**

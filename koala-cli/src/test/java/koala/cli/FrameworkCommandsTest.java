@@ -36,4 +36,45 @@ class FrameworkCommandsTest {
         assertThat(FrameworkCommands.One.runnerFile(instance(9, "alice", null)))
                 .isEqualTo(RunnerLaunch.dir().resolve("runner-9.json"));
     }
+
+    /**
+     * The constraints as {@code koala framework ID} prints them, from the view of
+     * FrameworkConstraintsTest#aSoftConstraintBrokenIsWrittenInTheHistoryAndShownInTheView, a worker's
+     * cardinality over hosts added.
+     */
+    @Test
+    void theInstancesConstraintsAndWhatBreaksThemNowArePrinted() {
+        FrameworkView f = new FrameworkView(1, "apart", "ondemand", Map.of(), null, "RUNNING", List.of("fs0"), null,
+                Map.of("master", 1, "orchestrator", 1), Instant.parse("2026-11-26T10:00:00Z"), List.of(), null,
+                "alice", null, List.of(), List.of(new FrameworkView.ConstraintLine("master",
+                "anti-affinity role=orchestrator site soft", false, "soft anti-affinity of {...}"),
+                new FrameworkView.ConstraintLine("worker", "cardinality 0..2 role=worker host", true, "hard ...")),
+                List.of("soft anti-affinity of {component=0, instance=1, job=1, owner=alice, role=master} to {job=1, "
+                        + "role=orchestrator} over site: site fs0 holds 1 container tagged {job=1, role=orchestrator} "
+                        + "beside 1.0.0"));
+
+        assertThat(FrameworkCommands.One.constraints(f)).containsExactly(
+                "constraints",
+                "  master        anti-affinity role=orchestrator site soft    soft",
+                "  worker        cardinality 0..2 role=worker host            hard, kept over sites",
+                "  broken now:",
+                "    soft anti-affinity of {component=0, instance=1, job=1, owner=alice, role=master} to {job=1, "
+                        + "role=orchestrator} over site: site fs0 holds 1 container tagged {job=1, role=orchestrator} "
+                        + "beside 1.0.0");
+        assertThat(FrameworkCommands.One.constraints(instance(9, "alice", null))).containsExactly("constraints none");
+    }
+
+    /** A worker's suspended tasks, as the reference framework's master tells them. */
+    @Test
+    void aWorkersSuspendedTasksArePrinted() {
+        koala.fluent.wire.FluentMessages.MasterStatus m = new koala.fluent.wire.FluentMessages.MasterStatus(7,
+                "ondemand", 60_000, 8, List.of(new koala.fluent.wire.FluentMessages.WorkerView("7.2.0", "http://w1", 8,
+                8, List.of("rl-2"), null, List.of("swc-a", "swc-b")), new koala.fluent.wire.FluentMessages.WorkerView(
+                "7.2.1", "http://w2", 8, 2, List.of("swc-c"), null, List.of())), List.of(), List.of(),
+                Map.of("suspendedNow", 2), List.of());
+
+        assertThat(FrameworkCommands.One.suspended(m)).containsExactly(
+                "suspended tasks (the master's view): 2 now",
+                "  7.2.0      swc-a, swc-b");
+    }
 }

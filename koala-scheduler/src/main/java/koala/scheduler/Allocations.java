@@ -21,7 +21,11 @@ import koala.placement.Decision;
 import koala.placement.FlexibleClusterMinimization;
 import koala.placement.GridView;
 import koala.placement.JobNeed;
+import koala.placement.PlacementPolicy;
+import koala.placement.Reason;
+import koala.placement.SiteConstraints;
 import koala.placement.SiteView;
+import koala.common.api.RolePlacement;
 import koala.scheduler.claiming.NodeClaim;
 import koala.scheduler.claiming.NodeState;
 import koala.scheduler.metrics.GridEvents;
@@ -105,9 +109,18 @@ final class Allocations {
 
     /** As {@link #open(String, String)}; a request named {@code requestId} that was carried out is answered with its allocation. */
     JobView open(String holder, String owner, String requestId) {
+        return open(holder, owner, requestId, List.of());
+    }
+
+    /**
+     * As {@link #open(String, String, String)}, with its roles' tags and placement constraints (a framework
+     * JDF's), kept with the allocation: its grows are placed with them.
+     */
+    JobView open(String holder, String owner, String requestId, List<RolePlacement> roles) {
         if (holder == null || holder.isBlank()) {
             throw new InvalidField("owner", "missing: who holds the allocation");
         }
+        check(roles == null ? List.of() : roles);
         String who = owner == null ? "" : owner;
         java.util.Optional<Job> done = requestId == null ? java.util.Optional.empty()
                 : answers.answer(who, requestId).flatMap(id -> book.find(Long.parseLong(id)));
@@ -118,6 +131,7 @@ final class Allocations {
         JobRecord record = new JobRecord(book.nextId(), holder, "-", Json.write(empty), KIND, JobState.RUNNING,
                 FlexibleClusterMinimization.NAME, "high", 0, 0, null, clock.instant(), owner);
         Job job = new Job(record, empty);
+        job.roles(roles == null ? List.of() : roles);
         if (requestId != null) {
             answers.saveAnswer(who, requestId, Long.toString(job.id()), clock.instant());
         }
@@ -196,19 +210,52 @@ final class Allocations {
                     : koala.arbitration.Reason.Kind.GRID_FULL);
             return new GrowResult(id, request.nodes(), 0, List.of(), why);
         }
-        Decision decision = new FlexibleClusterMinimization().place(new JobNeed(Long.toString(id),
+        PlacementPolicy policy = JobConstraints.aroundGrow(new FlexibleClusterMinimization(), job, role(request),
+                book.all(), claims::network);
+        Reason limit = null;
+        if (policy instanceof SiteConstraints kept) {
+            SiteConstraints.Room room = kept.room(new ComponentNeed(0, granted, null, List.of()), view);
+            limit = room.limit();
+            granted = room.nodes();
+            if (granted == 0) {
+                return refusedByConstraint(job, request, limit == null ? "no site may take one more keeping the "
+                        + "hard constraints" : limit.text());
+            }
+        }
+        Decision decision = policy.place(new JobNeed(Long.toString(id),
                 List.of(new ComponentNeed(0, granted, null, List.of())), true), view);
-        List<String> nodes = claim(job, request, ((Decision.Placed) decision).assignments());
-        String why = granted < request.nodes() ? "partial: " + granted + " of " + request.nodes()
-                + " nodes, the grid has no more idle" + (request.site() == null ? "" : " on " + request.site()) : null;
+        if (decision instanceof Decision.NotPlaced not) {
+            return refusedByConstraint(job, request, not.reasons().stream().map(Reason::text)
+                    .collect(Collectors.joining("; ")));
+        }
+        Decision.Placed placed = (Decision.Placed) decision;
+        List<String> nodes = claim(job, request, placed.assignments());
+        String why = granted >= request.nodes() ? null : limit != null ? "partial: " + granted + " of "
+                + request.nodes() + " nodes: " + limit.text() : "partial: " + granted + " of " + request.nodes()
+                + " nodes, the grid has no more idle" + (request.site() == null ? "" : " on " + request.site());
         book.note(job, JobEvent.GREW, granted + " " + role(request) + " nodes: "
-                + describe(((Decision.Placed) decision).assignments()) + (why == null ? "" : "; " + why)
+                + describe(placed.assignments()) + (why == null ? "" : "; " + why)
+                + (placed.softViolations().isEmpty() ? "" : "; soft constraints broken, nothing else fitted: "
+                + String.join("; ", placed.softViolations()))
                 + because(request.reason()));
         // placed as it comes (fcfs, or a grow the arbiter does not decide): free nodes or none
         events.grew(why == null ? GrowOutcome.GRANTED : GrowOutcome.PARTIAL, why == null
-                ? koala.arbitration.Reason.Kind.FREE_NODES : koala.arbitration.Reason.Kind.GRID_FULL);
+                ? koala.arbitration.Reason.Kind.FREE_NODES : limit != null ? Reason.Kind.HARD_CONSTRAINT
+                : koala.arbitration.Reason.Kind.GRID_FULL);
         events.nodesGranted(koala.arbitration.Reason.Kind.FREE_NODES, nodes.size());
         return new GrowResult(id, request.nodes(), granted, nodes, why);
+    }
+
+    /**
+     * A grow no site can take keeping the hard placement constraints: refused, with the constraint named,
+     * at once (a grow never waits in the queue; the runner decides what a refusal means).
+     */
+    private GrowResult refusedByConstraint(Job job, GrowRequest request, String why) {
+        String reason = "placement constraints: " + why;
+        book.note(job, JobEvent.GROW_REFUSED, request.nodes() + " " + role(request) + " nodes: " + reason
+                + because(request.reason()));
+        events.grew(GrowOutcome.REFUSED, Reason.Kind.HARD_CONSTRAINT);
+        return new GrowResult(job.id(), request.nodes(), 0, List.of(), reason);
     }
 
     /** A worker grow on a shared grid: what the arbiter grants now (placed like any grow), and why not more. */
@@ -245,8 +292,13 @@ final class Allocations {
         int idle = view.sites().stream().mapToInt(SiteView::idleNodes).sum();
         List<Assignment> assignments = new ArrayList<>();
         int onIdle = Math.min(count, idle);
+        PlacementPolicy policy = JobConstraints.aroundGrow(new FlexibleClusterMinimization(), job, "worker",
+                book.all(), claims::network);
+        if (onIdle > 0 && policy instanceof SiteConstraints kept) {
+            onIdle = kept.room(new ComponentNeed(0, onIdle, null, List.of()), view).nodes();
+        }
         if (onIdle > 0) {
-            Decision d = new FlexibleClusterMinimization().place(new JobNeed(Long.toString(id),
+            Decision d = policy.place(new JobNeed(Long.toString(id),
                     List.of(new ComponentNeed(0, onIdle, null, List.of())), true), view);
             if (d instanceof Decision.Placed placed) {
                 assignments.addAll(placed.assignments());
@@ -254,7 +306,11 @@ final class Allocations {
                 onIdle = 0;
             }
         }
-        List<String> coming = ended.stream().map(n -> siteOf(n)).filter(java.util.Objects::nonNull).toList();
+        // the slots of nodes just ended for it, on the sites where one more worker keeps the hard constraints
+        List<String> coming = ended.stream().map(n -> siteOf(n)).filter(java.util.Objects::nonNull)
+                .filter(site -> !(policy instanceof SiteConstraints kept) || kept.room(new ComponentNeed(0, 1, null,
+                        List.of()), new GridView(List.of(new SiteView(site, 1, 1)), view.files())).nodes() > 0)
+                .toList();
         for (int i = 0; i < count - onIdle && !coming.isEmpty(); i++) {
             assignments.add(new Assignment(0, coming.get(i % coming.size()), 1));
         }
@@ -419,6 +475,64 @@ final class Allocations {
             throw new Conflict("allocation " + id + " is " + job.state());
         }
         return job;
+    }
+
+    private static final java.util.Set<String> ROLES = java.util.Set.of("master", "orchestrator", "worker");
+
+    /**
+     * An allocation's roles as its runner sent them: known roles, each once; tags a JDF may give; each
+     * constraint one the JDF's reader takes, whose target, when it names no other job, instance or owner,
+     * some role of the instance carries. Bad input, named by its field.
+     */
+    private static void check(List<RolePlacement> roles) {
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        for (int i = 0; i < roles.size(); i++) {
+            RolePlacement r = roles.get(i);
+            String at = "roles[" + i + "]";
+            if (r == null || r.role() == null || !ROLES.contains(r.role())) {
+                throw new InvalidField(at + ".role", "'" + (r == null ? null : r.role())
+                        + "' is not master, orchestrator or worker");
+            }
+            if (!seen.add(r.role())) {
+                throw new InvalidField(at + ".role", "'" + r.role() + "' given twice: one entry per role");
+            }
+            if (r.component() < 0) {
+                throw new InvalidField(at + ".component", r.component() + ": a component's index is 0 or more");
+            }
+            for (String tag : r.tags()) {
+                java.util.Optional<String> bad = koala.common.jdf.ConstraintSpec.tagProblem(tag);
+                if (bad.isPresent()) {
+                    throw new InvalidField(at + ".tags", bad.get());
+                }
+            }
+        }
+        for (int i = 0; i < roles.size(); i++) {
+            List<String> constraints = roles.get(i).constraints();
+            for (int j = 0; j < constraints.size(); j++) {
+                String field = "roles[" + i + "].constraints[" + j + "]";
+                koala.common.jdf.ConstraintSpec k;
+                try {
+                    k = koala.common.jdf.ConstraintSpec.parse(constraints.get(j));
+                } catch (IllegalArgumentException e) {
+                    throw new InvalidField(field, "'" + constraints.get(j) + "': " + e.getMessage());
+                }
+                if (!k.global() && roles.stream().noneMatch(r -> JobConstraints.roleTags(0, null, r.role(), roles)
+                        .carries(koala.constraints.Tags.of(k.target())))) {
+                    throw new InvalidField(field, "'" + constraints.get(j) + "': no role of this instance carries "
+                            + String.join(",", k.target()) + " (a role's tags, role=R and component=N); name another "
+                            + "job's or instance's nodes with job=ID, instance=ID or owner=NAME");
+                }
+            }
+        }
+    }
+
+    /** An allocation's roles as stored ({@link koala.scheduler.storage.Store#saveRoles}). */
+    static List<RolePlacement> roles(String json) {
+        try {
+            return List.of(Json.mapper().readValue(json, RolePlacement[].class));
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("unreadable stored roles of an allocation: " + e.getMessage(), e);
+        }
     }
 
     private void check(GrowRequest request) {

@@ -32,6 +32,13 @@ final class Frameworks {
         }
     };
 
+    /** The network a site's nodes are on ({@link Pilots#network}), for the constraints kept over sites. */
+    private java.util.function.Function<String, String> networkOf = site -> "grid";
+
+    void networks(java.util.function.Function<String, String> networks) {
+        this.networkOf = networks;
+    }
+
     Frameworks(Store store, JobBook book, InstantSource clock) {
         this.registry = new FrameworkRegistry(store, clock);
         this.book = book;
@@ -198,6 +205,21 @@ final class Frameworks {
         return new FrameworkView(r.id(), r.name(), r.policy(), r.parameters(), r.runner(), job.state().name(), sites,
                 master, perRole, r.registeredAt(), job.history(), job.state().ended() ? null
                 : share.apply(r.id(), perRole.getOrDefault("worker", 0)), job.record().owner(), r.runnerState(),
-                settingLines(r, job));
+                settingLines(r, job), constraintLines(job), job.state().ended() ? List.of()
+                : JobConstraints.brokenNow(job, book.all(), networkOf));
+    }
+
+    /** The instance's constraints role by role, as its runner sent them, and as the scheduler keeps them. */
+    private static List<FrameworkView.ConstraintLine> constraintLines(Job job) {
+        List<FrameworkView.ConstraintLine> out = new java.util.ArrayList<>();
+        List<koala.constraints.Constraint> kept = JobConstraints.constraintsOf(job);
+        int i = 0;
+        for (koala.common.api.RolePlacement r : job.roles()) {
+            for (String text : r.constraints()) {
+                koala.constraints.Constraint k = kept.get(i++);
+                out.add(new FrameworkView.ConstraintLine(r.role(), text, k.hard(), k.describe()));
+            }
+        }
+        return out;
     }
 }

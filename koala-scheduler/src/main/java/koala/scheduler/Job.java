@@ -18,6 +18,8 @@ import koala.scheduler.storage.JobRecord;
 final class Job {
     private JobRecord record;
     private JobDescription description;
+    private List<koala.common.api.RolePlacement> roles = List.of();
+    private List<koala.constraints.Constraint> roleConstraints;
     private final Map<String, NodeClaim> nodes = new LinkedHashMap<>();
     private final List<TransitionView> history = new ArrayList<>();
     /** Each node's spans, by node and attempt: how long its pilots held it. */
@@ -46,6 +48,25 @@ final class Job {
 
     JobDescription description() {
         return description;
+    }
+
+    /** An allocation's roles' tags and placement constraints, as its runner sent them; empty for none. */
+    List<koala.common.api.RolePlacement> roles() {
+        return roles;
+    }
+
+    void roles(List<koala.common.api.RolePlacement> next) {
+        roles = List.copyOf(next);
+        roleConstraints = null;
+    }
+
+    /** The roles' constraints in the constraints module's terms, once read ({@link JobConstraints#constraintsOf}); null before. */
+    List<koala.constraints.Constraint> roleConstraints() {
+        return roleConstraints;
+    }
+
+    void roleConstraints(List<koala.constraints.Constraint> read) {
+        roleConstraints = List.copyOf(read);
     }
 
     /** An allocation grows by a component at a time. */

@@ -50,6 +50,9 @@ final class JobBook {
         if (!grown.isEmpty()) {
             job.describe(Allocations.withComponents(job.description(), grown));
         }
+        if (job.allocation()) {
+            store.roles(record.id()).ifPresent(json -> job.roles(Allocations.roles(json)));
+        }
         store.nodes(record.id()).forEach(job::put);
         store.spans(record.id()).forEach(job::put);
         store.history(record.id()).forEach(job::record);
@@ -83,10 +86,13 @@ final class JobBook {
         return store.nextJobId();
     }
 
-    /** A new job, stored. */
+    /** A new job, stored; an allocation with its roles' tags and constraints. */
     void add(Job job) {
         jobs.put(job.id(), job);
         store.saveJob(job.record(), clock.instant());
+        if (!job.roles().isEmpty()) {
+            store.saveRoles(job.id(), koala.common.json.Json.write(job.roles()));
+        }
     }
 
     /** A job read back from the store. */

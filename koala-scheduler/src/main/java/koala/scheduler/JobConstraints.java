@@ -7,6 +7,10 @@ import java.util.Map;
 import koala.common.jdf.ComponentSpec;
 import koala.common.jdf.ConstraintSpec;
 import koala.common.jdf.JobDescription;
+import koala.common.api.RolePlacement;
+import koala.constraints.Audit;
+import koala.constraints.ClusterState;
+import koala.constraints.Node;
 import koala.constraints.Constraint;
 import koala.constraints.Container;
 import koala.constraints.Group;
@@ -75,16 +79,83 @@ final class JobConstraints {
         return d.components().stream().anyMatch(c -> !c.constraints().isEmpty());
     }
 
+    // ---- framework instances: an allocation's roles ------------------------------------------
+
     /**
-     * {@code policy} keeping {@code job}'s constraints and those of {@code others} (the live jobs), whose
-     * held nodes count, each on its site; {@code policy} itself when none of them has any.
+     * The tags of allocation {@code id}'s nodes of {@code role}: {@code job=ID}, {@code instance=ID},
+     * {@code owner=NAME}, {@code role=ROLE}, {@code component=N} (the role's component in the JDF) and the
+     * role's own tags, as its runner sent them.
+     */
+    static Tags roleTags(long id, String owner, String role, List<RolePlacement> roles) {
+        RolePlacement r = roles.stream().filter(p -> p.role().equals(role)).findFirst().orElse(null);
+        List<String> t = new ArrayList<>(r == null ? List.of() : r.tags());
+        t.add("job=" + id);
+        t.add("instance=" + id);
+        if (owner != null && !owner.isBlank()) {
+            t.add("owner=" + owner);
+        }
+        t.add("role=" + role);
+        if (r != null) {
+            t.add("component=" + r.component());
+        }
+        return Tags.of(t);
+    }
+
+    /** An allocation's constraints, each role their subject; a target that names no job, instance or owner is the instance's. */
+    static List<Constraint> roleConstraints(long id, String owner, List<RolePlacement> roles) {
+        List<Constraint> out = new ArrayList<>();
+        for (RolePlacement r : roles) {
+            Tags subject = roleTags(id, owner, r.role(), roles);
+            for (String text : r.constraints()) {
+                ConstraintSpec k = ConstraintSpec.parse(text); // checked when the allocation was opened
+                List<String> target = new ArrayList<>(k.target());
+                if (!k.global()) {
+                    target.add("job=" + id);
+                }
+                out.add(constraint(subject, Tags.of(target), k));
+            }
+        }
+        return out;
+    }
+
+    /** A live job's constraints: a plain job's components', an allocation's roles'. */
+    static List<Constraint> constraintsOf(Job job) {
+        if (job.allocation()) {
+            if (job.roleConstraints() == null) { // read once: the roles never change
+                job.roleConstraints(job.roles().stream().anyMatch(r -> !r.constraints().isEmpty())
+                        ? roleConstraints(job.id(), job.record().owner(), job.roles()) : List.of());
+            }
+            return job.roleConstraints();
+        }
+        return any(job.description()) ? constraints(job.id(), job.record().owner(), job.description()) : List.of();
+    }
+
+    /** A job's held nodes, each a container on its site with its tags. */
+    static List<Container> containersOf(Job job) {
+        List<Container> out = new ArrayList<>();
+        JobDescription d = job.description();
+        for (NodeClaim n : job.heldNodes()) {
+            if (n.component() >= d.components().size()) {
+                continue;
+            }
+            ComponentSpec c = d.components().get(n.component());
+            out.add(new Container(n.id(), job.allocation()
+                    ? roleTags(job.id(), job.record().owner(), c.role() == null ? "worker" : c.role(), job.roles())
+                    : tags(job.id(), job.record().owner(), c), n.site()));
+        }
+        return out;
+    }
+
+    /**
+     * {@code policy} keeping {@code job}'s constraints and those of {@code others} (the live jobs and
+     * instances), whose held nodes count, each on its site; {@code policy} itself when none of them has any.
      */
     static PlacementPolicy around(PlacementPolicy policy, Job job, Iterable<Job> others,
                                   java.util.function.Function<String, String> networkOf) {
         List<Constraint> inForce = new ArrayList<>();
         for (Job o : others) {
-            if (o.id() != job.id() && !o.record().state().ended() && any(o.description())) {
-                inForce.addAll(constraints(o.id(), o.record().owner(), o.description()));
+            if (o.id() != job.id() && !o.record().state().ended()) {
+                inForce.addAll(constraintsOf(o));
             }
         }
         if (!any(job.description()) && inForce.isEmpty()) {
@@ -92,20 +163,83 @@ final class JobConstraints {
         }
         List<Container> running = new ArrayList<>();
         for (Job o : others) {
-            if (o.id() == job.id() || o.record().state().ended()) {
-                continue;
-            }
-            JobDescription d = o.description();
-            for (NodeClaim n : o.heldNodes()) {
-                if (n.component() < d.components().size()) {
-                    running.add(new Container(n.id(), tags(o.id(), o.record().owner(), d.components().get(n.component())),
-                            n.site()));
-                }
+            if (o.id() != job.id() && !o.record().state().ended()) {
+                running.addAll(containersOf(o));
             }
         }
         long id = job.id();
         String owner = job.record().owner();
         return new SiteConstraints(policy, networkOf, tags(id, owner, job.description()),
                 constraints(id, owner, job.description()), running, inForce);
+    }
+
+    /**
+     * {@code policy} placing a grow of {@code role} nodes of {@code allocation} (as component 0 of a
+     * flexible job) keeping the instance's constraints and those of the other live jobs and instances in
+     * force, every held node counted on its site, the instance's own too; {@code policy} itself when
+     * nothing has a constraint.
+     */
+    static PlacementPolicy aroundGrow(PlacementPolicy policy, Job allocation, String role, Iterable<Job> all,
+                                      java.util.function.Function<String, String> networkOf) {
+        List<Constraint> own = constraintsOf(allocation);
+        List<Constraint> inForce = new ArrayList<>();
+        for (Job o : all) {
+            if (o.id() != allocation.id() && !o.record().state().ended()) {
+                inForce.addAll(constraintsOf(o));
+            }
+        }
+        if (own.isEmpty() && inForce.isEmpty()) {
+            return policy;
+        }
+        List<Container> running = new ArrayList<>();
+        for (Job o : all) {
+            if (!o.record().state().ended()) {
+                running.addAll(containersOf(o));
+            }
+        }
+        return new SiteConstraints(policy, networkOf, Map.of(0, roleTags(allocation.id(), allocation.record().owner(),
+                role, allocation.roles())), own, running, inForce);
+    }
+
+    /**
+     * The constraints that where the instance's nodes are now breaks (its own, and others' in force on
+     * them), found by an audit over sites ({@link Audit}); each in words, with where.
+     */
+    static List<String> brokenNow(Job allocation, Iterable<Job> all, java.util.function.Function<String, String> networkOf) {
+        List<Constraint> own = constraintsOf(allocation);
+        List<Constraint> others = new ArrayList<>();
+        for (Job o : all) {
+            if (!o.record().state().ended() && o.id() != allocation.id()) {
+                others.addAll(constraintsOf(o));
+            }
+        }
+        if (own.isEmpty() && others.isEmpty()) {
+            return List.of(); // the common case: nothing built
+        }
+        List<Container> running = new ArrayList<>();
+        java.util.Set<String> sites = new java.util.TreeSet<>();
+        for (Job o : all) {
+            if (!o.record().state().ended()) {
+                for (Container c : containersOf(o)) {
+                    running.add(c);
+                    sites.add(c.node());
+                }
+            }
+        }
+        ClusterState state = new ClusterState(sites.stream().map(s -> new Node(s, Integer.MAX_VALUE / 2,
+                Map.of(Group.SITE, s, Group.NETWORK, networkOf.apply(s)))).toList());
+        running.forEach(state::add);
+        state.constrain("instance", own);
+        state.constrain("others", others);
+        Tags mine = Tags.of("instance=" + allocation.id());
+        List<String> out = new ArrayList<>();
+        for (Audit.Finding f : Audit.check(state)) {
+            boolean about = own.contains(f.constraint()) || f.constraint().subject().carries(mine)
+                    || f.constraint().target().carries(mine);
+            if (about) {
+                out.add(f.text());
+            }
+        }
+        return out;
     }
 }

@@ -116,6 +116,7 @@ final class Scheduler {
                 this::policyFor, j -> gridViewFor(j.record().owner()), this::fire, clock, events);
         this.desk = new NodeDesk(book, claimer::check, this::checkRunning, pilots::forNode, clock, events);
         this.frameworks = new Frameworks(store, book, clock);
+        frameworks.networks(pilots::network);
         this.owners = new Owners(book);
         this.accounting = new Accounting(book, store, frameworks, pilots::cores, clock);
         this.recovery = new Recovery(book, store, kis, queue, claimer::submitPilot, clock);

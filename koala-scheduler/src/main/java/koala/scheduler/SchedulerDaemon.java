@@ -350,7 +350,7 @@ public final class SchedulerDaemon implements AutoCloseable {
             @Override
             public Object allocate(Caller c, AllocationRequest r) {
                 Owners.mayOwn(c);
-                return loop.call(() -> s.allocations().open(r.owner(), c.user(), r.requestId()));
+                return loop.call(() -> s.allocations().open(r.owner(), c.user(), r.requestId(), r.roles()));
             }
 
             @Override

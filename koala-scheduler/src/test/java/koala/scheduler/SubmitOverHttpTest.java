@@ -60,4 +60,45 @@ class SubmitOverHttpTest {
             }
         }
     }
+
+    /**
+     * A runner's allocation whose role carries a malformed constraint is refused with a 400 naming the
+     * field and what is wrong; the scheduler carries on, and a well-formed one is opened and kept.
+     */
+    @Test
+    void anAllocationWithAMalformedConstraintIsA400NamingTheField() throws Exception {
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 3), Duration.ofSeconds(60))) {
+            SchedulerLoop loop = new SchedulerLoop(Executors.newSingleThreadScheduledExecutor());
+            Path socket = dir.resolve("scheduler.sock");
+            JsonHttpServer server = new JsonHttpServer(List.of(Endpoint.unix("unix", socket, "rw-rw-rw-")), 4);
+            TokenKey key = TokenKey.in(dir.resolve("token.key"));
+            Path group = Files.writeString(dir.resolve("group"), "root:x:0:\n");
+            Path passwd = Files.writeString(dir.resolve("passwd"), "root:x:0:0::/root:/bin/sh\n"
+                    + "alice:x:1002:1002::/home/alice:/bin/sh\n");
+            Callers callers = new Callers(new Tokens(key), new Admins("koala-admin", group, passwd), grid.clock);
+            SchedulerApi.register(server, SchedulerDaemon.operations(grid.scheduler, loop, key), callers,
+                    AuditLog.in(dir.resolve("audit.log"), grid.clock));
+            server.start();
+            try {
+                SchedulerClient alice = new SchedulerClient(URI.create("unix:" + socket)).actingFor("alice");
+                koala.common.api.RolePlacement bad = new koala.common.api.RolePlacement("worker", 2, List.of(),
+                        List.of("cardinality 3..1 role=worker host"));
+
+                org.assertj.core.api.Assertions.assertThatThrownBy(() -> alice.allocate(
+                        new koala.common.api.AllocationRequest("runner", null, List.of(bad))))
+                        .isInstanceOfSatisfying(koala.common.http.ApiException.class, e -> {
+                            assertThat(e.status()).isEqualTo(400);
+                            assertThat(e.field()).isEqualTo("roles[0].constraints[0]");
+                        })
+                        .hasMessageContaining("'cardinality 3..1 role=worker host': cardinality: '3..1': MAX is below MIN");
+                JobView opened = alice.allocate(new koala.common.api.AllocationRequest("runner", null, List.of(
+                        new koala.common.api.RolePlacement("worker", 2, List.of(), List.of("cardinality 0..2 role=worker host")))));
+                assertThat(grid.store.roles(opened.id())).isPresent();
+                assertThat(alice.jobs()).extracting(JobView::id).containsExactly(opened.id());
+            } finally {
+                server.close();
+                loop.close();
+            }
+        }
+    }
 }

@@ -39,6 +39,10 @@ import koala.constraints.Violation;
  * break the fewest, then, if it finds no room there, on those that break at most the next count, and
  * so on; its nodes then count for the components after it. When every site with room is ruled out the
  * job waits, the reason ({@link Reason.Kind#HARD_CONSTRAINT}) naming the constraint site by site.
+ *
+ * <p><b>A flexible job</b> (an allocation's grow) may be split over sites: a site is then ruled out only
+ * when not one more node fits there, and offered to the policy with at most as many idle nodes as fit
+ * there without breaking a hard constraint ({@link #room} counts them over the grid).
  * Pure: no I/O, no clock.
  */
 public final class SiteConstraints implements PlacementPolicy {
@@ -84,7 +88,8 @@ public final class SiteConstraints implements PlacementPolicy {
             for (SiteView s : grid.sites()) {
                 trials.put(s.site(), trial(state, job.jobId() + "/" + c.index(), own, s.site(), c.nodes()));
             }
-            List<String> allowed = trials.entrySet().stream().filter(e -> e.getValue().hard == null)
+            boolean flexible = job.flexible();
+            List<String> allowed = trials.entrySet().stream().filter(e -> e.getValue().allows(flexible))
                     .map(Map.Entry::getKey).toList();
             if (allowed.isEmpty()) {
                 return new Decision.NotPlaced(List.of(ruledOut(c, trials)));
@@ -94,7 +99,8 @@ public final class SiteConstraints implements PlacementPolicy {
             for (int level : allowed.stream().map(s -> trials.get(s).soft.size()).collect(Collectors.toCollection(TreeSet::new))) {
                 List<SiteView> sites = grid.sites().stream().filter(s -> allowed.contains(s.site())
                         && trials.get(s.site()).soft.size() <= level)
-                        .map(s -> new SiteView(s.site(), s.totalNodes(), idle.get(s.site()))).toList();
+                        .map(s -> new SiteView(s.site(), s.totalNodes(), flexible
+                                ? Math.min(idle.get(s.site()), trials.get(s.site()).fits) : idle.get(s.site()))).toList();
                 Decision d = policy.place(new JobNeed(job.jobId(), List.of(c), job.flexible()), new GridView(sites, grid.files()));
                 if (d instanceof Decision.Placed p) {
                     placed = p;
@@ -113,9 +119,16 @@ public final class SiteConstraints implements PlacementPolicy {
                 Set<String> broken = new LinkedHashSet<>();
                 for (int k = 0; k < a.nodes(); k++) {
                     String id = job.jobId() + "/" + c.index() + "/" + a.site() + "/" + k;
-                    Placer.violations(state, id, own, a.site(), constraints).stream().filter(v -> !v.constraint().hard())
-                            .forEach(v -> broken.add("component " + c.index() + " on " + a.site() + ": "
-                                    + v.constraint().describe() + " broken (" + v.text() + ")"));
+                    for (Violation v : Placer.violations(state, id, own, a.site(), constraints)) {
+                        if (v.constraint().hard()) {
+                            // nodes split over sites of one network may together break a bound over the network
+                            return new Decision.NotPlaced(List.of(new Reason(c.index(), Reason.Kind.HARD_CONSTRAINT,
+                                    "component " + c.index() + " (" + c.nodes() + " nodes) split over sites would "
+                                    + "break " + v.constraint().describe() + " (" + v.text() + ")")));
+                        }
+                        broken.add("component " + c.index() + " on " + a.site() + ": "
+                                + v.constraint().describe() + " broken (" + v.text() + ")");
+                    }
                     state.add(new Container(id, own, a.site()));
                 }
                 soft.addAll(broken);
@@ -125,22 +138,35 @@ public final class SiteConstraints implements PlacementPolicy {
         return new Decision.Placed(assignments, soft);
     }
 
-    /** What adding {@code nodes} containers tagged {@code own} to {@code site} breaks: the first hard constraint, the soft ones. */
-    private record Trial(Violation hard, Set<Constraint> soft) {
+    /**
+     * What adding {@code nodes} containers tagged {@code own} to {@code site} breaks: the first hard
+     * constraint (null if none), the soft ones, and how many fit before the hard one.
+     */
+    private record Trial(Violation hard, Set<Constraint> soft, int fits) {
+        /** A rigid component goes on the site whole or not at all; a flexible one as long as a node fits. */
+        boolean allows(boolean flexible) {
+            return flexible ? fits > 0 : hard == null;
+        }
     }
 
     private Trial trial(ClusterState state, String id, Tags own, String site, int nodes) {
         List<String> added = new ArrayList<>();
         Set<Constraint> soft = new LinkedHashSet<>();
         Violation hard = null;
+        int fits = 0;
         try {
             for (int k = 0; k < nodes && hard == null; k++) {
+                Set<Constraint> broken = new LinkedHashSet<>();
                 for (Violation v : Placer.violations(state, id + "#" + k, own, site, constraints)) {
                     if (v.constraint().hard()) {
                         hard = v;
                         break;
                     }
-                    soft.add(v.constraint());
+                    broken.add(v.constraint());
+                }
+                if (hard == null) {
+                    soft.addAll(broken);
+                    fits++;
                 }
                 state.add(new Container(id + "#" + k, own, site));
                 added.add(id + "#" + k);
@@ -148,7 +174,42 @@ public final class SiteConstraints implements PlacementPolicy {
         } finally {
             added.forEach(state::remove);
         }
-        return new Trial(hard, soft);
+        return new Trial(hard, soft, fits);
+    }
+
+    /**
+     * How many of a flexible component's nodes the grid takes now, keeping every hard constraint: over
+     * the sites, the fewer of its idle nodes and of the nodes that fit there before one would break a
+     * hard constraint ({@code nodes} at most); and, when hard constraints hold it below {@code nodes}
+     * nodes although more are idle, why, site by site ({@link Reason.Kind#HARD_CONSTRAINT}).
+     *
+     * @param limit null when the hard constraints cost it nothing
+     */
+    public record Room(int nodes, Reason limit) {
+    }
+
+    public Room room(ComponentNeed c, GridView grid) {
+        ClusterState state = state(grid);
+        Tags own = tags.getOrDefault(c.index(), Tags.of("component=" + c.index()));
+        int room = 0;
+        int idle = 0;
+        List<String> why = new ArrayList<>();
+        for (SiteView s : grid.sites()) {
+            Trial t = trial(state, "room/" + c.index(), own, s.site(), Math.min(c.nodes(), s.idleNodes()));
+            room += Math.min(s.idleNodes(), t.fits);
+            idle += s.idleNodes();
+            if (t.hard != null) {
+                why.add(s.site() + (t.fits == 0 ? "" : " (" + t.fits + " of " + s.idleNodes() + " idle)") + ": "
+                        + t.hard.constraint().describe() + " (" + t.hard.text() + ")");
+            }
+        }
+        int nodes = Math.min(c.nodes(), room);
+        if (nodes == c.nodes() || why.isEmpty() || nodes == Math.min(c.nodes(), idle)) {
+            return new Room(nodes, null);
+        }
+        return new Room(nodes, new Reason(c.index(), Reason.Kind.HARD_CONSTRAINT, (nodes == 0 ? "no site may take "
+                + "one more" : "the sites may take " + nodes + " more, not " + c.nodes()) + " keeping the hard "
+                + "constraints: " + String.join("; ", why)));
     }
 
     private Reason ruledOut(ComponentNeed c, Map<String, Trial> trials) {

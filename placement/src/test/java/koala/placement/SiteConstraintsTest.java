@@ -104,4 +104,31 @@ class SiteConstraintsTest {
         assertThat(constrained(List.of(two), List.of(), List.of()).place(rigid(2), EXAMPLE))
                 .isEqualTo(new Decision.Placed(List.of(new Assignment(0, "fs0", 2))));
     }
+
+    /**
+     * A flexible job of 7 nodes tagged a, at most 2 a's per site: a rigid component would be ruled out of
+     * every site (none takes 7 without a third a), a flexible one is split, each site offered as many of
+     * its idle nodes as fit there: Flexible Cluster Minimization takes fs0 2, fs1 2, fs2 2 (6 in all), so 7
+     * is not placed and {@link SiteConstraints#room} says 6 fit, naming the constraint site by site.
+     */
+    @Test
+    void aFlexibleJobIsSplitAsFarAsEachSiteKeepsItsHardConstraints() {
+        Constraint twoPerSite = new Constraint.Cardinality(A, Tags.of("job=5", "a"), Group.SITE, 0, 2, true);
+        SiteConstraints kept = new SiteConstraints(new FlexibleClusterMinimization(), s -> "wan", Map.of(0, A),
+                List.of(twoPerSite), List.of(), List.of());
+        ComponentNeed seven = new ComponentNeed(0, 7, null, List.of());
+
+        SiteConstraints.Room room = kept.room(seven, EXAMPLE);
+        Decision six = kept.place(new JobNeed("5", List.of(new ComponentNeed(0, 6, null, List.of())), true), EXAMPLE);
+
+        assertThat(room.nodes()).isEqualTo(6);
+        assertThat(room.limit().kind()).isEqualTo(Reason.Kind.HARD_CONSTRAINT);
+        assertThat(room.limit().text()).startsWith("the sites may take 6 more, not 7 keeping the hard constraints: "
+                + "fs0 (2 of 10 idle): hard cardinality 0..2 of {a, job=5} per site of {a, component=0, job=5}");
+        assertThat(six).isEqualTo(new Decision.Placed(List.of(new Assignment(0, "fs0", 2), new Assignment(0, "fs1", 2),
+                new Assignment(0, "fs2", 2))));
+        assertThat(kept.place(new JobNeed("5", List.of(seven), true), EXAMPLE)).isInstanceOf(Decision.NotPlaced.class);
+        assertThat(kept.room(new ComponentNeed(0, 2, null, List.of()), EXAMPLE).limit()).as("2 fit: nothing to say")
+                .isNull();
+    }
 }

@@ -23,13 +23,42 @@ import java.util.Map;
  *                     resolved. Added after the other fields, as {@code share} and {@code owner} were: a
  *                     client of an earlier release, whose reader refuses unknown fields, needs upgrading
  *                     with the scheduler (they ship together)
+ * @param constraints  the instance's placement constraints, role by role, as its runner sent them when it
+ *                     opened its allocation (its JDF's); empty for none
+ * @param brokenNow    the constraints (its own and those of other work in force on its nodes) that where its
+ *                     nodes are now breaks, each with where: a soft one broken because nothing else fitted, or
+ *                     one broken after the fact (a target that ended); kept over sites, as its grows are placed
  */
 public record FrameworkView(long id, String name, String policy, Map<String, String> parameters, String runner,
                             String state, List<String> sites, MasterAddress master, Map<String, Integer> nodesPerRole,
                             Instant registeredAt, List<TransitionView> history, ShareLine share, String owner,
-                            String runnerState, List<Setting> settings) {
+                            String runnerState, List<Setting> settings, List<ConstraintLine> constraints,
+                            List<String> brokenNow) {
     public FrameworkView {
         settings = settings == null ? List.of() : List.copyOf(settings);
+        constraints = constraints == null ? List.of() : List.copyOf(constraints);
+        brokenNow = brokenNow == null ? List.of() : List.copyOf(brokenNow);
+    }
+
+    /** An instance as shown before its constraints were: with none. */
+    public FrameworkView(long id, String name, String policy, Map<String, String> parameters, String runner,
+                         String state, List<String> sites, MasterAddress master, Map<String, Integer> nodesPerRole,
+                         Instant registeredAt, List<TransitionView> history, ShareLine share, String owner,
+                         String runnerState, List<Setting> settings) {
+        this(id, name, policy, parameters, runner, state, sites, master, nodesPerRole, registeredAt, history, share,
+                owner, runnerState, settings, List.of(), List.of());
+    }
+
+    /**
+     * One placement constraint of an instance: {@code worker}, {@code "cardinality 0..2 role=worker host"},
+     * hard, and how the scheduler keeps it ({@code "hard cardinality 0..2 of {...} to {...} over host"}).
+     *
+     * @param role       the role whose nodes are its subject
+     * @param constraint as the JDF writes it
+     * @param hard       never broken (a grow no site can take is refused) when true
+     * @param kept       the constraint in the scheduler's terms, the tags of its subject and target spelt out
+     */
+    public record ConstraintLine(String role, String constraint, boolean hard, String kept) {
     }
 
     /** An instance as shown before its settings were: with none. */

@@ -28,16 +28,50 @@ public record ConstraintSpec(String kind, List<String> target, String group, int
     public static final String CARDINALITY = "cardinality";
     /** The kinds of node group KOALA itself knows; a grid declares others per site ({@code site.S.groups.K.G}). */
     public static final List<String> BUILT_IN_GROUPS = List.of("host", "site", "network");
-    /** Tag keys KOALA gives every node of a job itself; a JDF's {@code tags} may not use them. */
-    public static final List<String> KOALA_TAG_KEYS = List.of("job", "owner", "role", "component");
+    /**
+     * Tag keys KOALA gives every node of a job itself ({@code instance=ID} besides {@code job=ID} on a
+     * framework instance's nodes); a JDF's {@code tags} may not use them.
+     */
+    public static final List<String> KOALA_TAG_KEYS = List.of("job", "owner", "role", "component", "instance");
 
     public ConstraintSpec {
         target = List.copyOf(target);
     }
 
-    /** Whether the target names another job or owner's nodes ({@code job=ID}, {@code owner=NAME}) rather than this job's. */
+    /**
+     * Whether the target names another job, instance or owner's nodes ({@code job=ID}, {@code instance=ID},
+     * {@code owner=NAME}) rather than this job's.
+     */
     public boolean global() {
-        return target.stream().anyMatch(t -> t.startsWith("job=") || t.startsWith("owner="));
+        return target.stream().anyMatch(t -> t.startsWith("job=") || t.startsWith("instance=")
+                || t.startsWith("owner="));
+    }
+
+    /**
+     * One constraint as a JDF writes it in a {@code constraints} value ({@code "anti-affinity role=orchestrator
+     * site"}), read by the JDF's own reader, any group kind well formed taken (the grid is not known here).
+     *
+     * @throws IllegalArgumentException what is wrong with it, as the JDF's reader says (without a place in a file)
+     */
+    public static ConstraintSpec parse(String text) {
+        Problems problems = new Problems("-");
+        java.util.Optional<ConstraintSpec> read = new ConstraintReader(problems, null)
+                .read(new Rsl.Literal(text == null ? "" : text, new SourcePosition("-", 1, 1)));
+        if (read.isEmpty()) {
+            throw new IllegalArgumentException(problems.sorted().stream().map(e -> e.message()
+                    .replaceFirst("^constraints: ", "")).collect(java.util.stream.Collectors.joining("; ")));
+        }
+        return read.get();
+    }
+
+    /** What is wrong with {@code tag} as a JDF's {@code tags} value (spaces, ',', a key of KOALA's); empty if nothing. */
+    public static java.util.Optional<String> tagProblem(String tag) {
+        try {
+            Values.tag(tag == null ? "" : tag);
+            return java.util.Optional.empty();
+        } catch (RuntimeException e) {
+            return java.util.Optional.of("'" + tag + "' " + e.getMessage());
+        }
     }
 
     /** Whether it asks for targets near the subject (affinity, or cardinality with min above 0). */

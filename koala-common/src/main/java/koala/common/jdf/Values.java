@@ -104,8 +104,8 @@ final class Values {
         }
         int eq = text.indexOf('=');
         if (eq > 0 && ConstraintSpec.KOALA_TAG_KEYS.contains(text.substring(0, eq))) {
-            throw new Bad("is KOALA's to give: every node carries job=, owner=, component= (and role= in a "
-                    + "framework) tags of its own");
+            throw new Bad("is KOALA's to give: every node carries job=, owner=, component= (and role=, instance= "
+                    + "in a framework) tags of its own");
         }
         return text;
     }

@@ -107,6 +107,6 @@ class JdfConstraintsTest {
                 "job.jdf:1:34: tags: 'a b' is not a tag: one word, without spaces or ','",
                 "job.jdf:1:40: tags: 'x,y' is not a tag: one word, without spaces or ','",
                 "job.jdf:1:46: tags: 'job=3' is KOALA's to give: every node carries job=, owner=, component= (and "
-                        + "role= in a framework) tags of its own");
+                        + "role=, instance= in a framework) tags of its own");
     }
 }

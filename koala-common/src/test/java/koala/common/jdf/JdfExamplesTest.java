@@ -65,7 +65,7 @@ class JdfExamplesTest {
                     "4:81: constraints: 'sit' is not a kind of node group (host, site, network, or one the grid "
                             + "declares); did you mean 'site'?",
                     "5:13: tags: 'role=x' is KOALA's to give: every node carries job=, owner=, component= (and "
-                            + "role= in a framework) tags of its own",
+                            + "role=, instance= in a framework) tags of its own",
                     "7:61: constraints: no component of this job carries c (its tags are those of (tags = ...), "
                             + "component=N and, in a framework, role=R); name another job's nodes with job=ID or "
                             + "owner=NAME"));

@@ -82,6 +82,7 @@ public final class H2Store implements Store {
             ALTER TABLE nodes ADD COLUMN IF NOT EXISTS daemon CLOB;
             CREATE TABLE IF NOT EXISTS worker_tallies (job BIGINT PRIMARY KEY, busy_seconds DOUBLE PRECISION,
               cpu_seconds DOUBLE PRECISION, reported_seconds DOUBLE PRECISION);
+            CREATE TABLE IF NOT EXISTS allocation_roles (job BIGINT PRIMARY KEY, roles VARCHAR);
             """;
 
     private final Connection db;
@@ -426,6 +427,17 @@ public final class H2Store implements Store {
     }
 
     @Override
+    public void saveRoles(long job, String roles) {
+        update("MERGE INTO allocation_roles (job, roles) KEY(job) VALUES (?,?)", List.of(job, roles));
+    }
+
+    @Override
+    public java.util.Optional<String> roles(long job) {
+        return query("SELECT roles FROM allocation_roles WHERE job = ?", List.of(job), rs -> rs.getString(1)).stream()
+                .findFirst();
+    }
+
+    @Override
     public void recordTransition(long job, TransitionView t) {
         inTransaction(() -> update("INSERT INTO transitions (job, seq, at, from_state, to_state, event, reason) "
                 + "VALUES (?,?,?,?,?,?,?)", List.of(job, ++lastTransition, ts(t.at()), t.from(), t.to(), t.event(),
@@ -470,6 +482,7 @@ public final class H2Store implements Store {
             update("DELETE FROM nodes WHERE job IN " + old, at);
             update("DELETE FROM transitions WHERE job IN " + old, at);
             update("DELETE FROM components WHERE job IN " + old, at);
+            update("DELETE FROM allocation_roles WHERE job IN " + old, at);
             update("DELETE FROM node_spans WHERE job IN " + old, at);
             update("DELETE FROM worker_tallies WHERE job IN " + old, at);
             // a record the accounting file does not have yet stays until it has it

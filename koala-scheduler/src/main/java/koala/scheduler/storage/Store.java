@@ -56,6 +56,15 @@ public interface Store extends FrameworkStore, UnitOfWork, AutoCloseable {
     /** An allocation's components added by its grows, in order, as JSON. */
     List<String> components(long job);
 
+    /**
+     * Keeps an allocation's roles' tags and placement constraints (JSON, as its runner sent them when it
+     * opened it), beside the job, for as long as the job is kept.
+     */
+    void saveRoles(long job, String roles);
+
+    /** An allocation's roles' tags and placement constraints, as JSON; empty when it was opened without any. */
+    java.util.Optional<String> roles(long job);
+
     void recordTransition(long job, TransitionView transition);
 
     void saveAgent(AgentRecord agent);

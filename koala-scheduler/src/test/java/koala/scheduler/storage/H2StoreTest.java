@@ -225,4 +225,34 @@ class H2StoreTest {
             assertThat(rs.getString(1)).isEqualTo("CHARACTER VARYING");
         }
     }
+
+    /**
+     * A database from before allocations kept their roles' constraints (a jobs table, an allocation in it)
+     * gains the table when opened: the old allocation has none, a new one keeps its roles across a reopen,
+     * and they are forgotten with their job.
+     */
+    @Test
+    void aDatabaseFromBeforeAllocationRolesGainsTheTableAndKeepsThemFromNowOn() throws Exception {
+        Path file = dir.resolve("old-allocations");
+        try (java.sql.Connection db = java.sql.DriverManager.getConnection("jdbc:h2:file:" + file.toAbsolutePath(), "koala", "");
+             java.sql.Statement s = db.createStatement()) {
+            s.execute("CREATE TABLE jobs (id BIGINT PRIMARY KEY, name VARCHAR, source VARCHAR, jdf CLOB, kind VARCHAR, "
+                    + "state VARCHAR, policy VARCHAR, priority VARCHAR, place_tries INT, claim_failures INT, waiting VARCHAR, "
+                    + "submitted_at TIMESTAMP WITH TIME ZONE)");
+            s.execute("INSERT INTO jobs VALUES (1, 'runner', '-', '{}', 'ALLOCATION', 'RUNNING', 'fcm', 'high', 0, 0, "
+                    + "NULL, TIMESTAMP WITH TIME ZONE '2026-11-25 10:00:00+00')");
+        }
+        String roles = "[{\"role\":\"master\",\"component\":0,\"tags\":[],\"constraints\":[\"anti-affinity "
+                + "role=orchestrator site\"]}]";
+        try (H2Store store = H2Store.open(file)) {
+            assertThat(store.roles(1)).isEmpty();
+            store.saveRoles(2, roles);
+        }
+        try (H2Store store = H2Store.open(file)) {
+            assertThat(store.roles(2)).contains(roles);
+            store.saveJob(job(2, koala.scheduler.state.JobState.FINISHED), java.time.Instant.parse("2026-11-25T10:00:00Z"));
+            store.forget(java.time.Instant.parse("2026-11-25T11:00:00Z"));
+            assertThat(store.roles(2)).isEmpty();
+        }
+    }
 }
