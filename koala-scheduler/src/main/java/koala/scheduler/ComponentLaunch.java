@@ -26,20 +26,23 @@ final class ComponentLaunch {
     private ComponentLaunch() {
     }
 
-    static NodeTask task(JobRecord job, JobDescription description, NodeClaim node, List<NodeClaim> all) {
+    /** @param slots per site, the SGE slots of one node: the ranks an MPI job runs on each of its nodes there */
+    static NodeTask task(JobRecord job, JobDescription description, NodeClaim node, List<NodeClaim> all,
+                         java.util.function.ToIntFunction<String> slots) {
         ComponentSpec c = description.components().get(node.component());
         Map<String, String> env = environment(job, c, node, all);
-        List<String> mpiHosts = description.mpi() ? mpiHosts(all) : null;
+        List<String> mpiHosts = description.mpi() ? mpiHosts(all, slots) : null;
         return new NodeTask("RUN", c.executable(), c.arguments(), env, c.directory(), c.stdout(), c.stderr(),
                 c.maxWallTime() == null ? null : c.maxWallTime().toSeconds(), mpiHosts,
-                description.mpi() ? mpiApps(description, all) : null);
+                description.mpi() ? mpiApps(description, all, slots) : null);
     }
 
     /**
      * Each component's program and its ranks, in rank order, when the components run different
      * programs (MPMD); null when every rank runs the first component's (mpirun's plain command line).
      */
-    static List<NodeTask.MpiApp> mpiApps(JobDescription description, List<NodeClaim> all) {
+    static List<NodeTask.MpiApp> mpiApps(JobDescription description, List<NodeClaim> all,
+                                        java.util.function.ToIntFunction<String> slots) {
         List<ComponentSpec> components = description.components();
         boolean same = components.stream().allMatch(c -> java.util.Objects.equals(c.executable(),
                 components.get(0).executable()) && java.util.Objects.equals(c.arguments(), components.get(0).arguments()));
@@ -49,8 +52,8 @@ final class ComponentLaunch {
         List<NodeTask.MpiApp> apps = new java.util.ArrayList<>();
         for (int i = 0; i < components.size(); i++) {
             int component = i;
-            int ranks = (int) all.stream().filter(n -> n.state() != NodeState.RELEASED && n.component() == component)
-                    .count();
+            int ranks = all.stream().filter(n -> n.state() != NodeState.RELEASED && n.component() == component)
+                    .mapToInt(n -> slots.applyAsInt(n.site())).sum();
             if (ranks > 0) {
                 apps.add(new NodeTask.MpiApp(ranks, components.get(i).executable(), components.get(i).arguments()));
             }
@@ -76,11 +79,14 @@ final class ComponentLaunch {
                 .orElseThrow();
     }
 
-    /** The job's hosts in rank order: components in order, ranks within each (one slot a node). */
-    static List<String> mpiHosts(List<NodeClaim> all) {
+    /**
+     * The job's hosts in rank order: components in order, ranks within each, each node's host as many times
+     * as its site's nodes have slots (the host file's {@code slots=}, so the ranks there).
+     */
+    static List<String> mpiHosts(List<NodeClaim> all, java.util.function.ToIntFunction<String> slots) {
         return all.stream().filter(n -> n.state() != NodeState.RELEASED)
                 .sorted(java.util.Comparator.comparingInt(NodeClaim::component).thenComparingInt(NodeClaim::rank))
-                .map(NodeClaim::host).toList();
+                .flatMap(n -> java.util.Collections.nCopies(slots.applyAsInt(n.site()), n.host()).stream()).toList();
     }
 
     private static Map<String, String> environment(JobRecord job, ComponentSpec c, NodeClaim node, List<NodeClaim> all) {

@@ -25,6 +25,8 @@ final class NodeDesk {
     private final Consumer<Job> claims;
     private final Consumer<Job> running;
     private final BiFunction<String, NodeTask, NodeTask> forSite;
+    /** Per site, the SGE slots of one node: the ranks an MPI job runs on it. */
+    private final java.util.function.ToIntFunction<String> slots;
     private final java.time.InstantSource clock;
     private final koala.scheduler.metrics.GridEvents events;
 
@@ -35,8 +37,10 @@ final class NodeDesk {
      * @param events  told how long a node an instance grew by took to arrive
      */
     NodeDesk(JobBook book, Consumer<Job> claims, Consumer<Job> running, BiFunction<String, NodeTask, NodeTask> forSite,
-             java.time.InstantSource clock, koala.scheduler.metrics.GridEvents events) {
+             java.util.function.ToIntFunction<String> slots, java.time.InstantSource clock,
+             koala.scheduler.metrics.GridEvents events) {
         this.book = book;
+        this.slots = slots;
         this.claims = claims;
         this.running = running;
         this.forSite = forSite;
@@ -76,7 +80,8 @@ final class NodeDesk {
         if (node.state() == NodeState.ARRIVED) {
             book.save(job, node.with(NodeState.RUNNING));
         }
-        return forSite.apply(node.site(), ComponentLaunch.task(job.record(), job.description(), node, job.nodes()));
+        return forSite.apply(node.site(), ComponentLaunch.task(job.record(), job.description(), node, job.nodes(),
+                slots));
     }
 
     /**

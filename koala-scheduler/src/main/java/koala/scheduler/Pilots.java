@@ -115,6 +115,12 @@ final class Pilots {
         return config == null ? null : config.nodeCores();
     }
 
+    /** The SGE slots of one node of {@code site} ({@code site.S.node.slots}); 1 for a site not configured here. */
+    int slots(String site) {
+        SiteConfig config = sites.get(site);
+        return config == null ? 1 : config.nodeSlots();
+    }
+
     /** Submits the node's pilot, to run as {@code owner} where the site allows; returns its SGE job id. */
     String submit(NodeClaim node, String owner) {
         SiteConfig site = sites.get(node.site());

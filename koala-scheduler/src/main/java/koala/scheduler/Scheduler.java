@@ -114,7 +114,8 @@ final class Scheduler {
         this.watch = new PilotWatch(kis, clock, events);
         this.claimer = new Claimer(book, pilots, submissions, new ClaimRules(settings.claimTimeout(), settings.maxClaimFailures()),
                 this::policyFor, j -> gridViewFor(j.record().owner()), this::fire, clock, events);
-        this.desk = new NodeDesk(book, claimer::check, this::checkRunning, pilots::forNode, clock, events);
+        this.desk = new NodeDesk(book, claimer::check, this::checkRunning, pilots::forNode, pilots::slots, clock,
+                events);
         this.frameworks = new Frameworks(store, book, clock);
         frameworks.networks(pilots::network);
         this.owners = new Owners(book);

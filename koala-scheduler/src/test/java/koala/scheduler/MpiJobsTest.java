@@ -91,6 +91,37 @@ class MpiJobsTest {
         }
     }
 
+    /**
+     * fs1's node is a whole host of 4 slots ({@code site.fs1.node.slots = 4}), fs0's one slot: the world has
+     * 2 + 2 × 4 = 10 ranks, fs1's hosts each 4 times in the host file (4 ranks there, one daemon); and with
+     * two programs (MPMD), 2 ranks of the first and 8 of the second.
+     */
+    @Test
+    void ranksPerNodeFollowTheSitesSlots() {
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 4, "fs1", 4), Duration.ofSeconds(60)).slots("fs1", 4)) {
+            long job = grid.scheduler.submit("mpi.jdf", JOB, "alice", null).id();
+            grid.tick(Duration.ofSeconds(1));
+            grid.arrive(job);
+            NodeClaim head = node(grid.store.nodes(job), "1.0.0");
+
+            NodeTask first = grid.scheduler.nodes().task(head.id(), head.token());
+
+            assertThat(first.mpiHosts()).containsExactly("fs0-n1", "fs0-n2", "fs1-n1", "fs1-n1", "fs1-n1", "fs1-n1",
+                    "fs1-n2", "fs1-n2", "fs1-n2", "fs1-n2");
+            assertThat(first.mpiApps()).isNull();
+
+            long mpmd = grid.scheduler.submit("mpmd.jdf", JOB.replaceFirst("allreduce\\.py\\) \\)$", "consumer.py) )"),
+                    "alice", null).id();
+            grid.tick(Duration.ofSeconds(1));
+            grid.arrive(mpmd);
+            NodeClaim mpmdHead = node(grid.store.nodes(mpmd), mpmd + ".0.0");
+            assertThat(grid.scheduler.nodes().task(mpmdHead.id(), mpmdHead.token()).mpiApps())
+                    .extracting(NodeTask.MpiApp::ranks, NodeTask.MpiApp::arguments)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple(2, List.of("allreduce.py")),
+                            org.assertj.core.groups.Tuple.tuple(8, List.of("consumer.py")));
+        }
+    }
+
     @Test
     void onlyTheFirstNodeStartsDaemons() {
         try (TestGrid grid = new TestGrid(Map.of("fs0", 4, "fs1", 4), Duration.ofSeconds(60))) {

@@ -125,6 +125,19 @@ final class TestGrid implements AutoCloseable {
     }
 
     /**
+     * {@code site}'s node is a whole host of {@code slots} SGE slots ({@code site.S.node.slots}, its
+     * {@code node.nativeSpec} claiming one); the scheduler is started anew.
+     */
+    TestGrid slots(String site, int slots) {
+        java.nio.file.Path none = java.nio.file.Path.of("/nonexistent");
+        remote.put(site, new koala.common.grid.SiteConfig(site, new koala.common.grid.CellEnvironment(none, site, 6444,
+                6445, none), "koala", 0, "-l exclusive=true", sizes.get(site), new koala.common.grid.DrmaaInstall(none,
+                none, Optional.empty()), Optional.empty(), Optional.empty(), slots, slots));
+        scheduler = start();
+        return this;
+    }
+
+    /**
      * Sites configured here: those reached over SSH, each on its own network and running every user's
      * pilots as one account, and local ones given their cores.
      */

@@ -51,6 +51,8 @@ final class GridConfigFile {
                     .append(p).append("node.nativeSpec = ").append(cell.slotsPerNode() > 1 ? "-l exclusive=true" : "")
                     .append('\n')
                     .append(p).append("node.count = ").append(cell.nodes()).append('\n')
+                    .append("# the slots of one node: the ranks an MPI job runs on it\n")
+                    .append(p).append("node.slots = ").append(cell.slotsPerNode()).append('\n')
                     .append("# the testbed's hosts share this machine's cores\n")
                     .append(p).append("node.cores = ").append(cores).append('\n')
                     .append(p).append("drmaa.jar = ").append(DrmaaInstall.DEBIAN_JAR).append('\n')

@@ -59,6 +59,9 @@ public final class ConfigKeys {
             key("site.S.node.nativeSpec", TEXT, "empty", false, "DRMAA native specification for one node"),
             key("site.S.node.count", POSITIVE, "1", false, "expected number of nodes"),
             key("site.S.node.cores", POSITIVE, "1", false, "cores of one node"),
+            key("site.S.node.slots", POSITIVE, "1", false,
+                    "SGE slots of one node: the ranks an MPI job runs on it (the host's slots when node.nativeSpec "
+                            + "claims a whole host)"),
             key("site.S.groups.K.G", HOSTS, "none", false,
                     "the hosts of group G of kind K (a rack...), for placement constraints"),
             key("site.S.drmaa.jar", PATH, "/usr/share/java/drmaa.jar", false, "the site's DRMAA Java binding"),

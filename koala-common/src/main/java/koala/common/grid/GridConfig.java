@@ -303,7 +303,8 @@ public final class GridConfig {
             String agentUser = ssh.map(SshConfig::user).orElseGet(() -> string(p + "agent.user").orElse("koala"));
             return new SiteConfig(name, cell, agentUser, port(p + "agent.port", 0),
                     string(p + "node.nativeSpec").orElse(""), positive(p + "node.count", 1), drmaa, ssh,
-                    Optional.ofNullable(path(p + "shared", null)), positive(p + "node.cores", 1));
+                    Optional.ofNullable(path(p + "shared", null)), positive(p + "node.cores", 1),
+                    positive(p + "node.slots", 1));
         }
 
         /** A remote site's head node; the agent runs as the account KOALA logs in as. */

@@ -17,10 +17,18 @@ import java.util.Optional;
  * @param shared     a local site's directory that its compute nodes see (KOALA's jars and the pilots'
  *                   output go there); empty on a single host, where the nodes see this machine's files
  * @param nodeCores  cores of one node: a node's CPU utilization is a share of them
+ * @param nodeSlots  SGE slots one node holds, so the ranks an MPI job runs on it: 1 where a pilot is one
+ *                   slot; the host's slots where {@code nodeNativeSpec} claims a whole host
  */
 public record SiteConfig(String name, CellEnvironment cell, String agentUser, int agentPort,
                          String nodeNativeSpec, int nodes, DrmaaInstall drmaa, Optional<SshConfig> ssh,
-                         Optional<Path> shared, int nodeCores) {
+                         Optional<Path> shared, int nodeCores, int nodeSlots) {
+
+    /** A site whose node is one slot. */
+    public SiteConfig(String name, CellEnvironment cell, String agentUser, int agentPort, String nodeNativeSpec,
+                      int nodes, DrmaaInstall drmaa, Optional<SshConfig> ssh, Optional<Path> shared, int nodeCores) {
+        this(name, cell, agentUser, agentPort, nodeNativeSpec, nodes, drmaa, ssh, shared, nodeCores, 1);
+    }
 
     /** A site as before shared directories and node sizes: nodes see this machine's files, one core each. */
     public SiteConfig(String name, CellEnvironment cell, String agentUser, int agentPort, String nodeNativeSpec,
@@ -30,7 +38,8 @@ public record SiteConfig(String name, CellEnvironment cell, String agentUser, in
 
     /** This site as an agent running as {@code user} sees it: a user's own agent submits and kills that user's pilots. */
     public SiteConfig withAgentUser(String user) {
-        return new SiteConfig(name, cell, user, agentPort, nodeNativeSpec, nodes, drmaa, ssh, shared, nodeCores);
+        return new SiteConfig(name, cell, user, agentPort, nodeNativeSpec, nodes, drmaa, ssh, shared, nodeCores,
+                nodeSlots);
     }
 
     public boolean remote() {
@@ -56,6 +65,7 @@ public record SiteConfig(String name, CellEnvironment cell, String agentUser, in
         keys.put("node.nativeSpec", nodeNativeSpec);
         keys.put("node.count", Integer.toString(nodes));
         keys.put("node.cores", Integer.toString(nodeCores));
+        keys.put("node.slots", Integer.toString(nodeSlots));
         keys.put("drmaa.jar", drmaa.jar().toString());
         keys.put("drmaa.library", drmaa.library().toString());
         keys.put("drmaa.preload", drmaa.preload().map(Path::toString).orElse(""));
