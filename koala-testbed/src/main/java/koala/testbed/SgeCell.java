@@ -261,6 +261,12 @@ final class SgeCell {
 
     // ---- configuration ----------------------------------------------------------------------
 
+    /** An execution host's {@code complex_values} as {@code qconf -se} shows it ({@code NONE} for none). */
+    private String complexValues(String node) {
+        return head.run("qconf", "-se", node).out().lines().filter(l -> l.startsWith("complex_values"))
+                .map(l -> l.substring("complex_values".length()).trim()).findFirst().orElse("NONE");
+    }
+
     /** Makes the cell's hosts and queue match the plan; returns what it changed. */
     List<String> configure(Path scratch) {
         List<String> changes = new ArrayList<>();
@@ -269,14 +275,19 @@ final class SgeCell {
         }
         List<String> execHosts = head.run("qconf", "-sel").out().lines().map(String::trim).toList();
         List<String> localConfs = head.run("qconf", "-sconfl").out().lines().map(String::trim).toList();
+        String complexes = plan.slotsPerNode() > 1 ? "exclusive=true" : "NONE";
         for (int i = 1; i <= plan.nodes(); i++) {
             String node = plan.node(i);
             if (!execHosts.contains(node)) {
                 write(scratch.resolve(node + ".exechost"), "hostname " + node + "\nload_scaling NONE\n"
-                        + "complex_values " + (plan.slotsPerNode() > 1 ? "exclusive=true" : "NONE") + "\nuser_lists NONE\nxuser_lists NONE\nprojects NONE\nxprojects NONE\n"
+                        + "complex_values " + complexes + "\nuser_lists NONE\nxuser_lists NONE\nprojects NONE\nxprojects NONE\n"
                         + "usage_scaling NONE\nreport_variables NONE\n");
                 head.check("qconf", "-Ae", scratch.resolve(node + ".exechost").toString());
                 changes.add("added execution host " + node);
+            } else if (!complexValues(node).equals(complexes)) {
+                // slots per node changed in place: a whole-host request (-l exclusive=true) needs the host to offer it
+                head.check("qconf", "-rattr", "exechost", "complex_values", complexes, node);
+                changes.add("complex_values of " + node + " set to " + complexes);
             }
             if (!localConfs.contains(node)) {
                 // qconf names a local configuration after its file
