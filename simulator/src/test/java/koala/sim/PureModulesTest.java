@@ -21,7 +21,8 @@ import java.util.List;
  * the clock or sleeps — time is always a parameter. Guarded here because this module depends on
  * every one of them:
  * <ul>
- * <li>{@code provisioning} ({@code koala.provisioning..}, and the grid's arbitration, {@code koala.arbitration..});</li>
+ * <li>{@code provisioning} ({@code koala.provisioning..});</li>
+ * <li>{@code arbitration} ({@code koala.arbitration..}, the grid shared out between framework instances);</li>
  * <li>{@code placement} ({@code koala.placement..});</li>
  * <li>{@code constraints} ({@code koala.constraints..});</li>
  * <li>{@code reference-framework} ({@code koala.fluent} only: {@code koala.fluent.master}, {@code .device},
