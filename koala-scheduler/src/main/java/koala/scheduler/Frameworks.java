@@ -8,9 +8,9 @@ import koala.common.api.FrameworkRegistration;
 import koala.common.api.FrameworkView;
 import koala.common.api.MasterAddress;
 import koala.common.failure.Conflict;
-import koala.fjm.FrameworkRecord;
-import koala.fjm.FrameworkRegistry;
 import koala.scheduler.claiming.NodeClaim;
+import koala.scheduler.fjm.FrameworkRecord;
+import koala.scheduler.fjm.FrameworkRegistry;
 import koala.scheduler.storage.Store;
 
 /**
@@ -72,7 +72,7 @@ final class Frameworks {
     }
 
     /** What the FrameworkJobManager keeps of instance {@code id}, if it was registered. */
-    java.util.Optional<koala.fjm.FrameworkRecord> find(long id) {
+    java.util.Optional<koala.scheduler.fjm.FrameworkRecord> find(long id) {
         return registry.find(id);
     }
 

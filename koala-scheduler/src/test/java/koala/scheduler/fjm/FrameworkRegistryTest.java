@@ -1,4 +1,4 @@
-package koala.fjm;
+package koala.scheduler.fjm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package koala.fjm;
+package koala.scheduler.fjm;
 
 import java.util.List;
 

@@ -1,4 +1,4 @@
-package koala.fjm;
+package koala.scheduler.fjm;
 
 import java.time.InstantSource;
 import java.util.List;
