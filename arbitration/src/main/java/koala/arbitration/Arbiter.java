@@ -145,7 +145,7 @@ public final class Arbiter {
                     }
                     List<String> ids = toEnd(donor, donor.held() - keep);
                     if (!ids.isEmpty()) {
-                        ends.add(new ShareDecision.EndWorkers(donor.id(), ids, new Reason(Reason.Kind.GRACE_OVER,
+                        ends.add(new ShareDecision.EndWorkers(donor.id(), ids, new ShareReason(ShareReason.Kind.GRACE_OVER,
                                 "grace " + Texts.seconds(settings.grace()) + " over: asked at " + Texts.clock(ask.at())
                                         + " to be down to " + Texts.count(keep, "node") + " for " + ask.forTenant()
                                         + ", holds " + donor.held() + ": ending " + Texts.list(ids))));
@@ -179,8 +179,8 @@ public final class Arbiter {
                 }
             }
             if (left < nodes) {
-                refusals.add(new ShareDecision.Refuse(ask.forTenant(), nodes - left, new Reason(
-                        Reason.Kind.TAKE_BACK_SHORT, Texts.count(nodes - left, "node") + " taken back for it from "
+                refusals.add(new ShareDecision.Refuse(ask.forTenant(), nodes - left, new ShareReason(
+                        ShareReason.Kind.TAKE_BACK_SHORT, Texts.count(nodes - left, "node") + " taken back for it from "
                         + ask.donor() + " are not: " + ask.donor() + " is no longer above its share")));
             }
         }
@@ -201,7 +201,7 @@ public final class Arbiter {
         private void answer(ShareView view, ShareView.Standing s) {
             int asking = s.tenant().asking();
             if (s.asked() != null) {
-                refuse(s.id(), asking, asking, new Reason(Reason.Kind.GIVING_BACK, "it is to give nodes back by "
+                refuse(s.id(), asking, asking, new ShareReason(ShareReason.Kind.GIVING_BACK, "it is to give nodes back by "
                         + Texts.clock(s.asked()) + " and gets none meanwhile"));
                 return;
             }
@@ -210,7 +210,7 @@ public final class Arbiter {
             if (rest == 0) {
                 starved.remove(s.id());
             } else if (s.gave() != null) {
-                refuse(s.id(), rest, asking, new Reason(Reason.Kind.GAVE_RECENTLY, "it gave nodes back at "
+                refuse(s.id(), rest, asking, new ShareReason(ShareReason.Kind.GAVE_RECENTLY, "it gave nodes back at "
                         + Texts.clock(s.gave()) + " and takes none back before " + Texts.clock(s.gave().plus(
                                 settings.window())) + " (stabilization window " + Texts.seconds(settings.window()) + ")"));
             } else {
@@ -243,7 +243,7 @@ public final class Arbiter {
             int fromFree = Math.min(asking, Math.min(available, room));
             if (fromFree > 0) {
                 freeGranted += fromFree;
-                grants.add(new ShareDecision.Grant(s.id(), fromFree, new Reason(Reason.Kind.FREE_NODES,
+                grants.add(new ShareDecision.Grant(s.id(), fromFree, new ShareReason(ShareReason.Kind.FREE_NODES,
                         fromFree == asking ? "grant " + asking + (forWhat.isEmpty() ? " as asked" : forWhat)
                                 + ", from the free nodes" : "grant " + fromFree + " of " + asking + forWhat
                                 + " from the free nodes")));
@@ -263,7 +263,7 @@ public final class Arbiter {
                 starved.remove(s.id());
             } else if (impatient(s.id())) {
                 Instant since = starved.get(s.id());
-                refuseIf(asked, s.id(), rest, asking, new Reason(Reason.Kind.PATIENCE, "refused below its share since "
+                refuseIf(asked, s.id(), rest, asking, new ShareReason(ShareReason.Kind.PATIENCE, "refused below its share since "
                         + Texts.clock(since) + "; nodes are taken back for it from " + Texts.clock(since.plus(
                                 settings.patience())) + " (patience " + Texts.seconds(settings.patience()) + ")"));
                 return;
@@ -308,7 +308,7 @@ public final class Arbiter {
             String why = shares.get(donor.id()).text();
             List<String> idle = idleLongestFirst(donor.tenant()).stream().limit(n).toList();
             if (!idle.isEmpty()) {
-                ends.add(new ShareDecision.ReleaseIdle(donor.id(), idle, new Reason(Reason.Kind.IDLE_ABOVE_SHARE,
+                ends.add(new ShareDecision.ReleaseIdle(donor.id(), idle, new ShareReason(ShareReason.Kind.IDLE_ABOVE_SHARE,
                         "idle " + Texts.list(idle) + " taken back for " + taker + " (" + why + ")")));
                 named.addAll(idle);
                 free += idle.size();
@@ -316,8 +316,8 @@ public final class Arbiter {
             int rest = n - idle.size();
             Instant deadline = now.plus(settings.grace());
             if (rest > 0) {
-                shrinks.add(new ShareDecision.AskShrink(donor.id(), rest, deadline, new Reason(
-                        Reason.Kind.ASKED_TO_SHRINK, "give back " + Texts.count(rest, "worker") + " for " + taker
+                shrinks.add(new ShareDecision.AskShrink(donor.id(), rest, deadline, new ShareReason(
+                        ShareReason.Kind.ASKED_TO_SHRINK, "give back " + Texts.count(rest, "worker") + " for " + taker
                                 + " by " + Texts.clock(deadline) + " (grace " + Texts.seconds(settings.grace()) + "; "
                                 + why + ")")));
             }
@@ -336,7 +336,7 @@ public final class Arbiter {
                 int g = Math.min(o.nodes(), available);
                 available -= g;
                 if (g > 0) {
-                    grants.add(new ShareDecision.Grant(o.tenant(), g, new Reason(Reason.Kind.TAKEN_BACK,
+                    grants.add(new ShareDecision.Grant(o.tenant(), g, new ShareReason(ShareReason.Kind.TAKEN_BACK,
                             "grant " + g + " taken back for it at " + Texts.clock(o.since()))));
                     moves.add(new TakeBackBook.Move(o.tenant(), g, now));
                 }
@@ -350,13 +350,13 @@ public final class Arbiter {
                 owed.remove(at);
             } else if (!now.isBefore(o.expires())) {
                 owed.remove(at);
-                refusals.add(new ShareDecision.Refuse(o.tenant(), left, new Reason(Reason.Kind.TAKE_BACK_SHORT,
+                refusals.add(new ShareDecision.Refuse(o.tenant(), left, new ShareReason(ShareReason.Kind.TAKE_BACK_SHORT,
                         Texts.count(left, "node") + " taken back for it did not come free by " + Texts.clock(o.expires()))));
             } else {
                 owed.set(at, new TakeBackBook.Owed(o.tenant(), left, o.since(), o.expires()));
                 if (fresh.contains(o)) {
-                    promises.add(new ShareDecision.Promised(o.tenant(), left, now.plus(settings.grace()), new Reason(
-                            Reason.Kind.PROMISED, Texts.count(left, "more node") + " being taken back for it, by "
+                    promises.add(new ShareDecision.Promised(o.tenant(), left, now.plus(settings.grace()), new ShareReason(
+                            ShareReason.Kind.PROMISED, Texts.count(left, "more node") + " being taken back for it, by "
                                     + Texts.clock(now.plus(settings.grace())))));
                 }
             }
@@ -393,26 +393,26 @@ public final class Arbiter {
                     - takenFrom.getOrDefault(donor, 0));
         }
 
-        private Reason shortOf(int capacity, int want, int got) {
+        private ShareReason shortOf(int capacity, int want, int got) {
             if (budgetLeft(capacity) == 0) {
-                return new Reason(Reason.Kind.ROUND_BUDGET, "at most " + settings.roundBudget(capacity)
+                return new ShareReason(ShareReason.Kind.ROUND_BUDGET, "at most " + settings.roundBudget(capacity)
                         + " nodes are taken back per " + Texts.seconds(settings.roundPeriod()) + " ("
                         + Texts.percent(settings.roundFraction() * 100) + " of " + capacity + ")");
             }
-            return new Reason(Reason.Kind.DONORS_AT_FLOOR, "entitled to " + want + " more, but the instances above "
+            return new ShareReason(ShareReason.Kind.DONORS_AT_FLOOR, "entitled to " + want + " more, but the instances above "
                     + "their share could give only " + got + " (minimum shares, nodes moved within "
                     + Texts.seconds(settings.window()) + (settings.maxPerHour() > 0 ? ", at most " + settings.maxPerHour()
                     + " nodes from one instance an hour" : "") + ")");
         }
 
-        private void refuseIf(boolean asked, String tenant, int nodes, int asking, Reason why) {
+        private void refuseIf(boolean asked, String tenant, int nodes, int asking, ShareReason why) {
             if (asked) {
                 refuse(tenant, nodes, asking, why);
             }
         }
 
-        private void refuse(String tenant, int nodes, int asked, Reason why) {
-            refusals.add(new ShareDecision.Refuse(tenant, nodes, new Reason(why.kind(), nodes + " of " + asked
+        private void refuse(String tenant, int nodes, int asked, ShareReason why) {
+            refusals.add(new ShareDecision.Refuse(tenant, nodes, new ShareReason(why.kind(), nodes + " of " + asked
                     + " refused: " + why.text())));
         }
 

@@ -40,7 +40,7 @@ final class FairPolicy implements SharePolicy {
     @Override
     public Plan plan(ShareView view, Map<String, Share> shares, ShareView.Standing taker, int holds, int shortfall) {
         int entitled = Math.max(0, share(shares, taker.id()) - holds);
-        Reason limit = new Reason(Reason.Kind.AT_SHARE, "its " + shares.get(taker.id()).text()
+        ShareReason limit = new ShareReason(ShareReason.Kind.AT_SHARE, "its " + shares.get(taker.id()).text()
                 + (entitled == 0 ? " is reached (holds " + holds + ")" : " leaves room for " + entitled));
         List<Donation> donations = new ArrayList<>();
         for (ShareView.Standing s : view.standings()) {

@@ -22,6 +22,6 @@ final class FcfsPolicy implements SharePolicy {
 
     @Override
     public Plan plan(ShareView view, Map<String, Share> shares, ShareView.Standing taker, int holds, int shortfall) {
-        return Plan.none(new Reason(Reason.Kind.GRID_FULL, "the grid has no free nodes, and fcfs takes nothing back"));
+        return Plan.none(new ShareReason(ShareReason.Kind.GRID_FULL, "the grid has no free nodes, and fcfs takes nothing back"));
     }
 }

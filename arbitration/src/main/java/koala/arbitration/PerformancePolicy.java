@@ -46,11 +46,11 @@ final class PerformancePolicy implements SharePolicy {
         if (donations.isEmpty()) {
             double best = view.standings().stream().filter(s -> !s.id().equals(taker.id()))
                     .mapToDouble(s -> s.tenant().figure()).min().orElse(own);
-            return Plan.none(new Reason(Reason.Kind.NO_BETTER_OFF, "no instance does better by the margin "
+            return Plan.none(new ShareReason(ShareReason.Kind.NO_BETTER_OFF, "no instance does better by the margin "
                     + Texts.percent(margin * 100) + ": its " + figure(taker.tenant()) + ", the best other "
                     + Texts.number(best)));
         }
-        return new Plan(shortfall, donations, new Reason(Reason.Kind.NO_BETTER_OFF, "all asked for"));
+        return new Plan(shortfall, donations, new ShareReason(ShareReason.Kind.NO_BETTER_OFF, "all asked for"));
     }
 
     private static String figure(Tenant t) {

@@ -16,7 +16,7 @@ public sealed interface ShareDecision permits ShareDecision.Grant, ShareDecision
     /** The instance this decision is about. */
     String tenant();
 
-    Reason reason();
+    ShareReason reason();
 
     /** Hands this decision to the method of {@code by} for its kind. */
     void carriedOutBy(CarryOut by);
@@ -40,7 +40,7 @@ public sealed interface ShareDecision permits ShareDecision.Grant, ShareDecision
     }
 
     /** Give the instance {@code nodes} nodes now, placed as any grow is. */
-    record Grant(String tenant, int nodes, Reason reason) implements ShareDecision {
+    record Grant(String tenant, int nodes, ShareReason reason) implements ShareDecision {
         public Grant {
             positive(tenant, nodes, reason);
         }
@@ -56,7 +56,7 @@ public sealed interface ShareDecision permits ShareDecision.Grant, ShareDecision
      * {@link Grant} (or, if they do not come free by {@code by} and a round, a {@link Refuse}).
      * The framework may wait for them.
      */
-    record Promised(String tenant, int nodes, Instant by, Reason reason) implements ShareDecision {
+    record Promised(String tenant, int nodes, Instant by, ShareReason reason) implements ShareDecision {
         public Promised {
             positive(tenant, nodes, reason);
             Objects.requireNonNull(by, "by");
@@ -69,7 +69,7 @@ public sealed interface ShareDecision permits ShareDecision.Grant, ShareDecision
     }
 
     /** {@code nodes} of what the instance asked for (or was promised) it will not get. */
-    record Refuse(String tenant, int nodes, Reason reason) implements ShareDecision {
+    record Refuse(String tenant, int nodes, ShareReason reason) implements ShareDecision {
         public Refuse {
             positive(tenant, nodes, reason);
         }
@@ -81,7 +81,7 @@ public sealed interface ShareDecision permits ShareDecision.Grant, ShareDecision
     }
 
     /** End these idle workers of the instance now: it holds more than its share and they run nothing. */
-    record ReleaseIdle(String tenant, List<String> workers, Reason reason) implements ShareDecision {
+    record ReleaseIdle(String tenant, List<String> workers, ShareReason reason) implements ShareDecision {
         public ReleaseIdle {
             workers = List.copyOf(workers);
             positive(tenant, workers.size(), reason);
@@ -97,7 +97,7 @@ public sealed interface ShareDecision permits ShareDecision.Grant, ShareDecision
      * Ask the instance to give back {@code nodes} workers of its choosing by {@code deadline}
      * (now + the grace period); after it KOALA ends the ones still owed ({@link EndWorkers}).
      */
-    record AskShrink(String tenant, int nodes, Instant deadline, Reason reason) implements ShareDecision {
+    record AskShrink(String tenant, int nodes, Instant deadline, ShareReason reason) implements ShareDecision {
         public AskShrink {
             positive(tenant, nodes, reason);
             Objects.requireNonNull(deadline, "deadline");
@@ -110,7 +110,7 @@ public sealed interface ShareDecision permits ShareDecision.Grant, ShareDecision
     }
 
     /** End these workers, busy or not: the grace period of an {@link AskShrink} is over. */
-    record EndWorkers(String tenant, List<String> workers, Reason reason) implements ShareDecision {
+    record EndWorkers(String tenant, List<String> workers, ShareReason reason) implements ShareDecision {
         public EndWorkers {
             workers = List.copyOf(workers);
             positive(tenant, workers.size(), reason);
@@ -122,7 +122,7 @@ public sealed interface ShareDecision permits ShareDecision.Grant, ShareDecision
         }
     }
 
-    private static void positive(String tenant, int nodes, Reason reason) {
+    private static void positive(String tenant, int nodes, ShareReason reason) {
         Objects.requireNonNull(tenant, "tenant");
         Objects.requireNonNull(reason, "reason");
         if (nodes < 1) {

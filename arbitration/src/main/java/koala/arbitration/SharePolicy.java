@@ -35,12 +35,12 @@ interface SharePolicy {
      * this order, each up to a count (before the arbiter's own bounds); {@code limit} says why not
      * more when {@code entitled} is below the shortfall.
      */
-    record Plan(int entitled, List<Donation> donations, Reason limit) {
+    record Plan(int entitled, List<Donation> donations, ShareReason limit) {
         public Plan {
             donations = List.copyOf(donations);
         }
 
-        static Plan none(Reason why) {
+        static Plan none(ShareReason why) {
             return new Plan(0, List.of(), why);
         }
     }

@@ -45,7 +45,7 @@ final class StaticPartitionPolicy implements SharePolicy {
     @Override
     public Plan plan(ShareView view, Map<String, Share> shares, ShareView.Standing taker, int holds, int shortfall) {
         int entitled = Math.max(0, part(shares, taker.id()) - holds);
-        Reason limit = new Reason(Reason.Kind.PARTITION_FULL, "its " + shares.get(taker.id()).text()
+        ShareReason limit = new ShareReason(ShareReason.Kind.PARTITION_FULL, "its " + shares.get(taker.id()).text()
                 + (entitled == 0 ? " is full" : " leaves room for " + entitled));
         List<Donation> donations = new ArrayList<>();
         for (ShareView.Standing s : view.standings()) {

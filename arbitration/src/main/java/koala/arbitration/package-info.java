@@ -3,7 +3,7 @@
  * nodes from when the grid cannot grant a grow. Like {@code koala.provisioning}, it has no I/O, no
  * threads and no clock reads: the scheduler (real time) and the simulator (virtual time) give it a
  * snapshot, its memory and the time, and get decisions back as values, each with a
- * {@link koala.arbitration.Reason} (a kind and a text).
+ * {@link koala.arbitration.ShareReason} (a kind and a text).
  *
  * <h2>Policies</h2>
  * Chosen by name ({@link koala.arbitration.ShareRule}, {@code scheduler.arbitration.policy}):

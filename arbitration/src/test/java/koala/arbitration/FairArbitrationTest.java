@@ -43,11 +43,11 @@ class FairArbitrationTest {
                 "b: fair share 7 of 20 nodes (demand 8, weight 1)",
                 "c: fair share 6 of 20 nodes (demand 6, weight 2)");
         assertThat(r.decisions()).containsExactly(
-                new AskShrink("a", 5, at(15), reason(Reason.Kind.ASKED_TO_SHRINK,
+                new AskShrink("a", 5, at(15), reason(ShareReason.Kind.ASKED_TO_SHRINK,
                         "give back 5 workers for c by 10:00:15 (grace 15 s; fair share 7 of 20 nodes (demand 12, weight 1))")),
-                new AskShrink("b", 1, at(15), reason(Reason.Kind.ASKED_TO_SHRINK,
+                new AskShrink("b", 1, at(15), reason(ShareReason.Kind.ASKED_TO_SHRINK,
                         "give back 1 worker for c by 10:00:15 (grace 15 s; fair share 7 of 20 nodes (demand 8, weight 1))")),
-                new Promised("c", 6, at(15), reason(Reason.Kind.PROMISED, "6 more nodes being taken back for it, by 10:00:15")));
+                new Promised("c", 6, at(15), reason(ShareReason.Kind.PROMISED, "6 more nodes being taken back for it, by 10:00:15")));
     }
 
     @Test
@@ -62,7 +62,7 @@ class FairArbitrationTest {
                 .containsExactly("ReleaseIdle a [a11, a12]", "AskShrink a 3", "AskShrink b 1", "Grant c 2", "Promised c 4");
         assertThat(r.of(ReleaseIdle.class).get(0).reason().text())
                 .isEqualTo("idle a11, a12 taken back for c (fair share 7 of 20 nodes (demand 10, weight 1))");
-        assertThat(r.of(Grant.class).get(0).reason()).isEqualTo(reason(Reason.Kind.TAKEN_BACK,
+        assertThat(r.of(Grant.class).get(0).reason()).isEqualTo(reason(ShareReason.Kind.TAKEN_BACK,
                 "grant 2 taken back for it at 10:00:00"));
     }
 
@@ -72,7 +72,7 @@ class FairArbitrationTest {
         Arbitration first = decide(fair, TakeBackBook.EMPTY, T0, 0, a, b, c.asking(6));
         assertThat(first.decisions()).extracting(d -> d.getClass().getSimpleName() + " " + d.tenant() + " " + nodes(d))
                 .containsExactly("AskShrink a 2", "Promised c 2", "Refuse c 4");
-        assertThat(first.of(Refuse.class).get(0).reason()).isEqualTo(reason(Reason.Kind.ROUND_BUDGET,
+        assertThat(first.of(Refuse.class).get(0).reason()).isEqualTo(reason(ShareReason.Kind.ROUND_BUDGET,
                 "4 of 6 refused: at most 2 nodes are taken back per 15 s (10% of 20)"));
 
         // 10:00:05 c asks for 4 again: this round's 2 are spent
@@ -113,9 +113,9 @@ class FairArbitrationTest {
         // highest id (a7 before a3); their nodes are c's at once, and stay c's for the window
         Arbitration over = decide(fair, asked.book(), at(15), 0, mixed, b, c);
         assertThat(over.decisions()).containsExactly(
-                new EndWorkers("a", List.of("a7", "a3"), reason(Reason.Kind.GRACE_OVER,
+                new EndWorkers("a", List.of("a7", "a3"), reason(ShareReason.Kind.GRACE_OVER,
                         "grace 15 s over: asked at 10:00:00 to be down to 10 nodes for c, holds 12: ending a7, a3")),
-                new Grant("c", 2, reason(Reason.Kind.TAKEN_BACK, "grant 2 taken back for it at 10:00:00")));
+                new Grant("c", 2, reason(ShareReason.Kind.TAKEN_BACK, "grant 2 taken back for it at 10:00:00")));
         assertThat(over.book()).isEqualTo(new TakeBackBook(List.of(), List.of(),
                 List.of(new TakeBackBook.Move("c", 2, at(15))), List.of(new TakeBackBook.Taking("a", 2, T0)), List.of()));
     }
@@ -127,8 +127,8 @@ class FairArbitrationTest {
         Arbitration asked = decide(fair, TakeBackBook.EMPTY, T0, 0, a, b, c.asking(2));
         Arbitration r = decide(fair, asked.book(), at(5), 1, a.asking(1), b, c);
         assertThat(r.decisions()).containsExactly(
-                new Grant("c", 1, reason(Reason.Kind.TAKEN_BACK, "grant 1 taken back for it at 10:00:00")),
-                new Refuse("a", 1, reason(Reason.Kind.GIVING_BACK,
+                new Grant("c", 1, reason(ShareReason.Kind.TAKEN_BACK, "grant 1 taken back for it at 10:00:00")),
+                new Refuse("a", 1, reason(ShareReason.Kind.GIVING_BACK,
                         "1 of 1 refused: it is to give nodes back by 10:00:15 and gets none meanwhile")));
     }
 
@@ -137,7 +137,7 @@ class FairArbitrationTest {
         Arbitration asked = decide(fair, TakeBackBook.EMPTY, T0, 0, a, b, c.asking(2));
         // 10:00:12 a has ended a11 and a12 itself: 2 nodes are free
         Arbitration r = decide(fair, asked.book(), at(12), 2, tenant("a", 1, 10), b, c);
-        assertThat(r.decisions()).containsExactly(new Grant("c", 2, reason(Reason.Kind.TAKEN_BACK,
+        assertThat(r.decisions()).containsExactly(new Grant("c", 2, reason(ShareReason.Kind.TAKEN_BACK,
                 "grant 2 taken back for it at 10:00:00")));
         assertThat(r.book().asks()).isEmpty();
     }
@@ -154,7 +154,7 @@ class FairArbitrationTest {
         Arbitration r = decide(loose, TakeBackBook.EMPTY, T0, 0, lazy, b, c.asking(6));
         assertThat(r.decisions()).extracting(d -> d.getClass().getSimpleName() + " " + d.tenant() + " " + nodes(d))
                 .containsExactly("ReleaseIdle a [a5, a6]", "Grant c 2", "Refuse c 4");
-        assertThat(r.of(Refuse.class).get(0).reason()).isEqualTo(reason(Reason.Kind.DONORS_AT_FLOOR, "4 of 6 refused: "
+        assertThat(r.of(Refuse.class).get(0).reason()).isEqualTo(reason(ShareReason.Kind.DONORS_AT_FLOOR, "4 of 6 refused: "
                 + "entitled to 6 more, but the instances above their share could give only 2 (minimum shares, nodes "
                 + "moved within 300 s)"));
     }
@@ -170,7 +170,7 @@ class FairArbitrationTest {
         Arbitration within = decide(fair, book, at(120), 0, aAsks, b, cIdle);
         assertThat(within.decisions()).extracting(d -> d.getClass().getSimpleName() + " " + d.tenant() + " " + nodes(d))
                 .containsExactly("Refuse a 2");
-        assertThat(within.decisions().get(0).reason().kind()).isEqualTo(Reason.Kind.DONORS_AT_FLOOR);
+        assertThat(within.decisions().get(0).reason().kind()).isEqualTo(ShareReason.Kind.DONORS_AT_FLOOR);
 
         // 10:05:15, 300 s after the move, they may move again
         Arbitration after = decide(fair, book, at(315), 0, aAsks, b, cIdle);
@@ -188,7 +188,7 @@ class FairArbitrationTest {
         Arbitration r = decide(fair, gave, at(60), 0, tenant("a", 1, 5).asking(2), tenant("b", 1, 12),
                 tenant("c", 2, 3));
         assertThat(r.shares().get("a").nodes()).hasValue(7);
-        assertThat(r.decisions()).containsExactly(new Refuse("a", 2, reason(Reason.Kind.GAVE_RECENTLY,
+        assertThat(r.decisions()).containsExactly(new Refuse("a", 2, reason(ShareReason.Kind.GAVE_RECENTLY,
                 "2 of 2 refused: it gave nodes back at 10:00:00 and takes none back before 10:05:00 (stabilization "
                         + "window 300 s)")));
         // 10:05:01: it may take again; b is 2 above its share
@@ -203,11 +203,11 @@ class FairArbitrationTest {
         // been short for the patience and a gives
         Arbiter patient = new Arbiter(ArbitrationSettings.of(ShareRule.FAIR).withPatience(java.time.Duration.ofSeconds(60)));
         Arbitration first = decide(patient, TakeBackBook.EMPTY, T0, 0, a, b, c.asking(2));
-        assertThat(first.decisions()).containsExactly(new Refuse("c", 2, reason(Reason.Kind.PATIENCE, "2 of 2 refused: "
+        assertThat(first.decisions()).containsExactly(new Refuse("c", 2, reason(ShareReason.Kind.PATIENCE, "2 of 2 refused: "
                 + "refused below its share since 10:00:00; nodes are taken back for it from 10:01:00 (patience 60 s)")));
         Arbitration second = decide(patient, first.book(), at(30), 0, a, b, c.asking(2));
-        assertThat(second.decisions()).extracting(ShareDecision::reason).extracting(Reason::kind)
-                .containsExactly(Reason.Kind.PATIENCE);
+        assertThat(second.decisions()).extracting(ShareDecision::reason).extracting(ShareReason::kind)
+                .containsExactly(ShareReason.Kind.PATIENCE);
         Arbitration third = decide(patient, second.book(), at(60), 0, a, b, c.asking(2));
         assertThat(third.decisions()).extracting(d -> d.getClass().getSimpleName() + " " + d.tenant() + " " + nodes(d))
                 .containsExactly("AskShrink a 2", "Promised c 2");
@@ -216,8 +216,8 @@ class FairArbitrationTest {
         Arbitration met = decide(patient, second.book(), at(40), 2, a, b, c.asking(2));
         assertThat(met.book().starved()).isEmpty();
         assertThat(decide(patient, met.book(), at(60), 0, a, b, with(c, Worker.busy("c1", 90), Worker.busy("c2", 90))
-                .asking(2)).decisions()).extracting(ShareDecision::reason).extracting(Reason::kind)
-                .containsExactly(Reason.Kind.PATIENCE);
+                .asking(2)).decisions()).extracting(ShareDecision::reason).extracting(ShareReason::kind)
+                .containsExactly(ShareReason.Kind.PATIENCE);
     }
 
     @Test
@@ -251,7 +251,7 @@ class FairArbitrationTest {
         // the promise holds until its deadline (10:00:15) and a round (15 s)
         assertThat(decide(fair, waiting.book(), at(29), 0, aDown, b, c).decisions()).isEmpty();
         assertThat(decide(fair, waiting.book(), at(30), 0, aDown, b, c).decisions()).containsExactly(
-                new Refuse("c", 2, reason(Reason.Kind.TAKE_BACK_SHORT, "2 nodes taken back for it did not come free by "
+                new Refuse("c", 2, reason(ShareReason.Kind.TAKE_BACK_SHORT, "2 nodes taken back for it did not come free by "
                         + "10:00:30")));
     }
 
@@ -274,8 +274,8 @@ class FairArbitrationTest {
                 .isEqualTo(decide(loose, TakeBackBook.EMPTY, T0, 0, a, b, c.asking(6)));
     }
 
-    static Reason reason(Reason.Kind kind, String text) {
-        return new Reason(kind, text);
+    static ShareReason reason(ShareReason.Kind kind, String text) {
+        return new ShareReason(kind, text);
     }
 
     /** "2", or the workers named. */

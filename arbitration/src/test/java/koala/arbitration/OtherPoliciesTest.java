@@ -28,8 +28,8 @@ class OtherPoliciesTest {
                 Worker.idle("a18", T0, 0));
         Arbitration r = decide(fcfs, TakeBackBook.EMPTY, T0, 2, a, tenant("b", 1, 0).asking(5));
         assertThat(r.decisions()).containsExactly(
-                new Grant("b", 2, reason(Reason.Kind.FREE_NODES, "grant 2 of 5 from the free nodes")),
-                new Refuse("b", 3, reason(Reason.Kind.GRID_FULL,
+                new Grant("b", 2, reason(ShareReason.Kind.FREE_NODES, "grant 2 of 5 from the free nodes")),
+                new Refuse("b", 3, reason(ShareReason.Kind.GRID_FULL,
                         "3 of 5 refused: the grid has no free nodes, and fcfs takes nothing back")));
         assertThat(r.book()).isEqualTo(TakeBackBook.EMPTY);
         assertThat(r.shares().get("a").text()).isEqualTo("first come, first served: holds 18 nodes");
@@ -47,7 +47,7 @@ class OtherPoliciesTest {
                 "c: part 10 of 20 nodes (weight 2 of 4)");
         assertThat(r.decisions()).extracting(OtherPoliciesTest::brief).containsExactly("Grant c 6", "Refuse a 3",
                 "Refuse c 2");
-        assertThat(r.of(Refuse.class).get(0).reason()).isEqualTo(reason(Reason.Kind.PARTITION_FULL,
+        assertThat(r.of(Refuse.class).get(0).reason()).isEqualTo(reason(ShareReason.Kind.PARTITION_FULL,
                 "3 of 3 refused: its part 5 of 20 nodes (weight 1 of 4) is full"));
     }
 
@@ -76,7 +76,7 @@ class OtherPoliciesTest {
 
         // b asks for 2: a's 1.0 × 1.25 = 1.25 is not below b's 1.2, so nobody gives to b
         Arbitration notWorse = decide(performance, TakeBackBook.EMPTY, T0, 0, a, b.asking(2), c);
-        assertThat(notWorse.decisions()).containsExactly(new Refuse("b", 2, reason(Reason.Kind.NO_BETTER_OFF,
+        assertThat(notWorse.decisions()).containsExactly(new Refuse("b", 2, reason(ShareReason.Kind.NO_BETTER_OFF,
                 "2 of 2 refused: no instance does better by the margin 25%: its figure 1.2, the best other 1")));
     }
 

@@ -38,11 +38,11 @@ class QueuedDemandTest {
                 "b: fair share 7 of 20 nodes (demand 8, weight 1)",
                 "c: fair share 6 of 20 nodes (demand 6, weight 2)");
         assertThat(r.decisions()).containsExactly(
-                new AskShrink("a", 5, at(15), reason(Reason.Kind.ASKED_TO_SHRINK,
+                new AskShrink("a", 5, at(15), reason(ShareReason.Kind.ASKED_TO_SHRINK,
                         "give back 5 workers for c by 10:00:15 (grace 15 s; fair share 7 of 20 nodes (demand 12, weight 1))")),
-                new AskShrink("b", 1, at(15), reason(Reason.Kind.ASKED_TO_SHRINK,
+                new AskShrink("b", 1, at(15), reason(ShareReason.Kind.ASKED_TO_SHRINK,
                         "give back 1 worker for c by 10:00:15 (grace 15 s; fair share 7 of 20 nodes (demand 8, weight 1))")),
-                new Promised("c", 6, at(15), reason(Reason.Kind.PROMISED, "6 more nodes being taken back for it, by 10:00:15")));
+                new Promised("c", 6, at(15), reason(ShareReason.Kind.PROMISED, "6 more nodes being taken back for it, by 10:00:15")));
     }
 
     @Test
@@ -77,7 +77,7 @@ class QueuedDemandTest {
         assertThat(r.shares().values()).extracting(s -> s.nodes().getAsInt()).containsExactly(10, 8, 3);
         assertThat(r.decisions()).extracting(QueuedDemandTest::brief).containsExactly("AskShrink a 2", "Grant c 1",
                 "Promised c 2");
-        assertThat(r.of(Grant.class).get(0).reason()).isEqualTo(reason(Reason.Kind.FREE_NODES,
+        assertThat(r.of(Grant.class).get(0).reason()).isEqualTo(reason(ShareReason.Kind.FREE_NODES,
                 "grant 1 of 3 for its queued work from the free nodes"));
     }
 }

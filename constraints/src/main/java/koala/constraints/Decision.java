@@ -26,7 +26,7 @@ public sealed interface Decision permits Decision.Placed, Decision.Waiting {
      * Not placed now, nothing taken: the reasons for each container that could not be placed, in the
      * request's order. The request waits and is tried again as the cluster changes.
      */
-    record Waiting(String request, List<Reason> reasons) implements Decision {
+    record Waiting(String request, List<ConstraintReason> reasons) implements Decision {
         public Waiting {
             reasons = List.copyOf(reasons);
         }

@@ -71,8 +71,8 @@ class PlacerTest {
         // a fifth: both hosts have 2 free slots, both already hold 2 of A's workers -> waits, nothing taken
         Decision.Waiting w = waiting(Placer.place(state, request("A-grow2", List.of(), ask("A", "worker", 4))));
         assertThat(w.reasons()).hasSize(1);
-        Reason r = w.reasons().get(0);
-        assertThat(r.kind()).isEqualTo(Reason.Kind.HARD_CONSTRAINT);
+        ConstraintReason r = w.reasons().get(0);
+        assertThat(r.kind()).isEqualTo(ConstraintReason.Kind.HARD_CONSTRAINT);
         assertThat(r.constraint()).isEqualTo(twoPerHost);
         assertThat(r.nodesRuledOut()).isEqualTo(2);
         assertThat(r.text()).isEqualTo("A-worker4 {instance=A, role=worker}: hard cardinality 0..2 of "
@@ -119,9 +119,9 @@ class PlacerTest {
         Affinity nearA = new Affinity(role("B", "worker"), role("A", "master"), Group.SITE, true);
         Request b = request("B", List.of(nearA), ask("B", "master", -1), ask("B", "worker", 0), ask("B", "worker", 1));
         Decision.Waiting w = waiting(Placer.place(state, b));
-        assertThat(w.reasons()).extracting(Reason::container).containsExactly("B-worker0", "B-worker1");
+        assertThat(w.reasons()).extracting(ConstraintReason::container).containsExactly("B-worker0", "B-worker1");
         assertThat(w.reasons()).allSatisfy(r -> {
-            assertThat(r.kind()).isEqualTo(Reason.Kind.HARD_CONSTRAINT);
+            assertThat(r.kind()).isEqualTo(ConstraintReason.Kind.HARD_CONSTRAINT);
             assertThat(r.constraint()).isEqualTo(nearA);
             assertThat(r.nodesRuledOut()).isEqualTo(4);
         });
@@ -146,7 +146,7 @@ class PlacerTest {
         // with rack r1 full, c1 has nowhere to go: fs0-n1 is ruled out (1 of 1 node with a free slot)
         state.add(new Container("x", Tags.of("other"), "fs0-n2"));
         state.add(new Container("y", Tags.of("other"), "fs0-n3"));
-        Reason r = waiting(Placer.place(state, j)).reasons().get(0);
+        ConstraintReason r = waiting(Placer.place(state, j)).reasons().get(0);
         assertThat(r.container()).isEqualTo("J.1");
         assertThat(r.nodesRuledOut()).isEqualTo(1);
         assertThat(r.text()).endsWith("rules out 1 of 1 nodes with a free slot (rack fs0/r0 holds 1 container tagged "
@@ -219,7 +219,7 @@ class PlacerTest {
         ClusterState state = grid(1, 1, "fs0");
         Decision.Waiting w = waiting(Placer.place(state, request("g", List.of(), ask("A", "worker", 0),
                 ask("A", "worker", 1))));
-        assertThat(w.reasons()).containsExactly(new Reason("A-worker1", Reason.Kind.NO_FREE_SLOT, null, 0,
+        assertThat(w.reasons()).containsExactly(new ConstraintReason("A-worker1", ConstraintReason.Kind.NO_FREE_SLOT, null, 0,
                 "A-worker1 {instance=A, role=worker}: no node has a free slot once the batch's other containers are "
                         + "placed (1 nodes, 1 slots)"));
     }
@@ -264,7 +264,7 @@ class PlacerTest {
                 ask("A", "worker", 2), ask("A", "worker", 3));
         Request b = request("B", List.of(nearA), ask("B", "worker", 0));
         List<Decision> ds = Placer.placeAll(state, List.of(a, b));
-        assertThat(waiting(ds.get(0)).reasons()).extracting(Reason::kind).containsExactly(Reason.Kind.NO_FREE_SLOT);
+        assertThat(waiting(ds.get(0)).reasons()).extracting(ConstraintReason::kind).containsExactly(ConstraintReason.Kind.NO_FREE_SLOT);
         assertThat(waiting(ds.get(1)).reasons().get(0).text()).endsWith("(no container tagged {instance=A, role=master} "
                 + "runs anywhere)");
     }
@@ -284,7 +284,7 @@ class PlacerTest {
     void malformedRequestsWait() {
         ClusterState state = grid(1, 1, "fs0");
         assertThat(waiting(Placer.place(state, request("empty", List.of()))).reasons())
-                .extracting(Reason::kind).containsExactly(Reason.Kind.MALFORMED);
+                .extracting(ConstraintReason::kind).containsExactly(ConstraintReason.Kind.MALFORMED);
         assertThat(waiting(Placer.place(state, request("twice", List.of(), ask("A", "worker", 0), ask("A", "worker", 0))))
                 .reasons().get(0).text()).isEqualTo("request twice asks twice for A-worker0");
     }

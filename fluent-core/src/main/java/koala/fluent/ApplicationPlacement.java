@@ -34,19 +34,19 @@ import java.util.stream.Collectors;
  * that is also most slots in use.
  */
 public final class ApplicationPlacement {
-    private static final Comparator<Worker> BY_ID = Comparator.comparing(Worker::id, NaturalOrder.IDS);
-    private static final Comparator<Worker> MOST_LOADED = Comparator.comparingInt(Worker::freeSlots).thenComparing(BY_ID);
+    private static final Comparator<FluentWorker> BY_ID = Comparator.comparing(FluentWorker::id, NaturalOrder.IDS);
+    private static final Comparator<FluentWorker> MOST_LOADED = Comparator.comparingInt(FluentWorker::freeSlots).thenComparing(BY_ID);
 
     private ApplicationPlacement() {
     }
 
     /** Places {@code job} with no SWC waiting ahead of it. */
-    public static PlacementOutcome place(List<Worker> workers, Job job) {
+    public static PlacementOutcome place(List<FluentWorker> workers, FluentJob job) {
         return place(workers, job, 0);
     }
 
     /** Places {@code job} when {@code swcWaiting} SWCs already wait in the master's queue; nothing is suspended. */
-    public static PlacementOutcome place(List<Worker> workers, Job job, int swcWaiting) {
+    public static PlacementOutcome place(List<FluentWorker> workers, FluentJob job, int swcWaiting) {
         return place(workers, job, swcWaiting, Suspendable.NONE);
     }
 
@@ -55,9 +55,9 @@ public final class ApplicationPlacement {
      * without an idle worker may suspend what {@code may} allows. An SWC suspended by one RL of the
      * job is paused for the next ones: they do not suspend it again.
      */
-    public static PlacementOutcome place(List<Worker> workers, Job job, int swcWaiting, Suspendable may) {
+    public static PlacementOutcome place(List<FluentWorker> workers, FluentJob job, int swcWaiting, Suspendable may) {
         requireDistinctIds(workers);
-        List<Worker> current = List.copyOf(workers);
+        List<FluentWorker> current = List.copyOf(workers);
         List<AppOutcome> outcomes = new ArrayList<>();
         int waiting = swcWaiting;
         Suspendable left = may;
@@ -78,7 +78,7 @@ public final class ApplicationPlacement {
         return new PlacementOutcome(job.id(), outcomes, current);
     }
 
-    private static AppOutcome decide(List<Worker> workers, Application app, int swcWaiting, Suspendable may) {
+    private static AppOutcome decide(List<FluentWorker> workers, Application app, int swcWaiting, Suspendable may) {
         Optional<List<Assignment>> fit = swcWaiting > 0 && !app.isRl() ? Optional.empty() : fit(workers, app);
         if (fit.isPresent()) {
             return AppOutcome.placed(app, fit.get(), app.id() + " placed: " + describe(app, fit.get()));
@@ -106,38 +106,38 @@ public final class ApplicationPlacement {
      * Where {@code app} would start on {@code workers} now, by the rules above; empty when there
      * is no room. The queue does not enter here: the caller decides whether it may start.
      */
-    public static Optional<List<Assignment>> fit(List<Worker> workers, Application app) {
+    public static Optional<List<Assignment>> fit(List<FluentWorker> workers, Application app) {
         return app.isRl() ? fitRl(workers) : fitSwc(workers, app.components());
     }
 
-    private static Optional<List<Assignment>> fitRl(List<Worker> workers) {
-        return workers.stream().filter(Worker::isIdle).min(BY_ID)
+    private static Optional<List<Assignment>> fitRl(List<FluentWorker> workers) {
+        return workers.stream().filter(FluentWorker::isIdle).min(BY_ID)
                 .map(w -> List.of(new Assignment(w.id(), w.slots())));
     }
 
     /** Where {@code components} SWC components would start on {@code workers}, packed as an SWC's are. */
-    static Optional<List<Assignment>> fitSlots(List<Worker> workers, int components) {
+    static Optional<List<Assignment>> fitSlots(List<FluentWorker> workers, int components) {
         return fitSwc(workers, components);
     }
 
-    private static Optional<List<Assignment>> fitSwc(List<Worker> workers, int components) {
+    private static Optional<List<Assignment>> fitSwc(List<FluentWorker> workers, int components) {
         if (freeSlots(workers) < components) {
             return Optional.empty();
         }
-        List<Worker> partial = workers.stream().filter(Worker::isPartiallyBusy).sorted(MOST_LOADED).toList();
-        Optional<Worker> bestFit = partial.stream().filter(w -> w.freeSlots() >= components).findFirst();
+        List<FluentWorker> partial = workers.stream().filter(FluentWorker::isPartiallyBusy).sorted(MOST_LOADED).toList();
+        Optional<FluentWorker> bestFit = partial.stream().filter(w -> w.freeSlots() >= components).findFirst();
         if (bestFit.isPresent()) {
             return Optional.of(List.of(new Assignment(bestFit.get().id(), components)));
         }
-        List<Worker> order = new ArrayList<>(partial);
-        workers.stream().filter(Worker::isIdle).sorted(BY_ID).forEach(order::add);
+        List<FluentWorker> order = new ArrayList<>(partial);
+        workers.stream().filter(FluentWorker::isIdle).sorted(BY_ID).forEach(order::add);
         return Optional.of(spread(order, components));
     }
 
-    private static List<Assignment> spread(List<Worker> order, int components) {
+    private static List<Assignment> spread(List<FluentWorker> order, int components) {
         List<Assignment> assignments = new ArrayList<>();
         int left = components;
-        for (Worker w : order) {
+        for (FluentWorker w : order) {
             if (left == 0) {
                 break;
             }
@@ -149,7 +149,7 @@ public final class ApplicationPlacement {
     }
 
     /** {@code workers} with {@code appId} running where {@code assignments} say; order kept. */
-    static List<Worker> apply(List<Worker> workers, String appId, List<Assignment> assignments) {
+    static List<FluentWorker> apply(List<FluentWorker> workers, String appId, List<Assignment> assignments) {
         Map<String, Integer> slots = assignments.stream()
                 .collect(Collectors.toMap(Assignment::workerId, Assignment::slots));
         return workers.stream()
@@ -167,13 +167,13 @@ public final class ApplicationPlacement {
         return Texts.count(app.components(), "slot") + " on " + where;
     }
 
-    static int freeSlots(List<Worker> workers) {
-        return workers.stream().mapToInt(Worker::freeSlots).sum();
+    static int freeSlots(List<FluentWorker> workers) {
+        return workers.stream().mapToInt(FluentWorker::freeSlots).sum();
     }
 
-    static void requireDistinctIds(List<Worker> workers) {
+    static void requireDistinctIds(List<FluentWorker> workers) {
         Set<String> ids = new HashSet<>();
-        for (Worker w : workers) {
+        for (FluentWorker w : workers) {
             if (!ids.add(w.id())) {
                 throw new IllegalArgumentException("worker " + w.id() + " appears twice");
             }

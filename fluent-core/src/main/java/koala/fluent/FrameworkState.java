@@ -23,7 +23,7 @@ import java.util.Optional;
  * head starts when it fits, and nothing overtakes a head that does not. Each running application
  * has its Orchestrator; where orchestrators run is the provisioning module's concern.
  *
- * <p>Under OnDemand the master asks {@link #growRequest(Job)} when a job arrives, lets its runner
+ * <p>Under OnDemand the master asks {@link #growRequest(FluentJob)} when a job arrives, lets its runner
  * grow, and submits the job once the new workers have joined or the grow was refused, so that an
  * RL finds the idle worker asked for it. Joining workers start waiting SWCs first: FCFS holds
  * across jobs too.
@@ -89,10 +89,10 @@ public final class FrameworkState {
      * Everything the state machine holds at {@link #last}, as values: what a master writes to its
      * journal to start again from, instead of every event since its first start.
      */
-    public record Snapshot(Instant last, List<Worker> workers, List<Waiting> queue, List<RunningApp> running,
+    public record Snapshot(Instant last, List<FluentWorker> workers, List<Waiting> queue, List<RunningApp> running,
                            Map<String, WorkerTime> time, int accepted, int queued, int rejected, int startedFromQueue,
                            int finished, int suspended, int resumed, int moved, int yielded) {
-        public Snapshot(Instant last, List<Worker> workers, List<Waiting> queue, List<RunningApp> running,
+        public Snapshot(Instant last, List<FluentWorker> workers, List<Waiting> queue, List<RunningApp> running,
                         Map<String, WorkerTime> time, int accepted, int queued, int rejected, int startedFromQueue,
                         int finished) {
             this(last, workers, queue, running, time, accepted, queued, rejected, startedFromQueue, finished, 0, 0, 0, 0);
@@ -111,7 +111,7 @@ public final class FrameworkState {
     private final Deque<Waiting> queue = new ArrayDeque<>();
     private final Map<String, RunningApp> running = new LinkedHashMap<>();
     private final Map<String, WorkerTime> time = new LinkedHashMap<>();
-    private List<Worker> workers = List.of();
+    private List<FluentWorker> workers = List.of();
     private Instant last;
     private int accepted;
     private int queued;
@@ -184,8 +184,8 @@ public final class FrameworkState {
             throw new IllegalArgumentException("worker " + id + " is already in the framework");
         }
         advance(now);
-        List<Worker> after = new ArrayList<>(workers);
-        after.add(Worker.idle(id, slots, now));
+        List<FluentWorker> after = new ArrayList<>(workers);
+        after.add(FluentWorker.idle(id, slots, now));
         workers = List.copyOf(after);
         time.putIfAbsent(id, WorkerTime.NONE);
         return startAgain(now);
@@ -196,9 +196,9 @@ public final class FrameworkState {
      * only gives back idle workers, and what a lost node means for its applications is not modelled.
      */
     public void removeWorker(String id, Instant now) {
-        Worker w = worker(id).orElseThrow(() -> new IllegalArgumentException("no worker " + id));
+        FluentWorker w = worker(id).orElseThrow(() -> new IllegalArgumentException("no worker " + id));
         if (!w.isIdle()) {
-            List<String> apps = w.running().stream().map(Worker.Running::appId).toList();
+            List<String> apps = w.running().stream().map(FluentWorker.Running::appId).toList();
             throw new IllegalStateException(id + " runs " + Texts.list(apps) + "; only an idle worker is removed");
         }
         advance(now);
@@ -227,13 +227,13 @@ public final class FrameworkState {
      * then waiting SWCs start FCFS on the workers that remain (never on the one gone).
      */
     public Lost lose(String id, Instant now) {
-        Worker gone = worker(id).orElseThrow(() -> new IllegalArgumentException("no worker " + id));
+        FluentWorker gone = worker(id).orElseThrow(() -> new IllegalArgumentException("no worker " + id));
         advance(now);
         workers = workers.stream().filter(x -> !x.id().equals(id)).toList();
         List<Application> failed = new ArrayList<>();
-        List<Worker.Running> there = new ArrayList<>(gone.running());
+        List<FluentWorker.Running> there = new ArrayList<>(gone.running());
         there.addAll(gone.suspended());
-        for (Worker.Running r : there) {
+        for (FluentWorker.Running r : there) {
             RunningApp app = running.remove(r.appId());
             List<String> hosts = app.where().stream().map(Assignment::workerId).toList();
             workers = workers.stream().map(w -> hosts.contains(w.id()) ? w.stop(r.appId(), now) : w).toList();
@@ -252,15 +252,15 @@ public final class FrameworkState {
      * what runs on it ({@link #lose}). A yield does not count against an SWC's k: no RL caused it.
      */
     public Optional<List<Resumed>> yieldWorker(String id, Instant now) {
-        Worker w = worker(id).orElseThrow(() -> new IllegalArgumentException("no worker " + id));
+        FluentWorker w = worker(id).orElseThrow(() -> new IllegalArgumentException("no worker " + id));
         boolean batchOnly = !w.running().isEmpty() && w.suspended().isEmpty() && w.running().stream()
                 .allMatch(r -> !running.get(r.appId()).app().isRl() && !running.get(r.appId()).suspended());
         if (!batchOnly || settings.maxSuspensions() == 0 || !settings.moveSuspended()) {
             return Optional.empty();
         }
-        List<Worker> trial = workers.stream().filter(x -> !x.id().equals(id)).toList();
+        List<FluentWorker> trial = workers.stream().filter(x -> !x.id().equals(id)).toList();
         Map<String, List<Assignment>> moves = new LinkedHashMap<>();
-        for (Worker.Running r : w.running()) {
+        for (FluentWorker.Running r : w.running()) {
             List<String> holding = running.get(r.appId()).where().stream().map(Assignment::workerId).toList();
             Optional<List<Assignment>> to = ApplicationPlacement.fitSlots(
                     trial.stream().filter(x -> !holding.contains(x.id())).toList(), r.slots());
@@ -288,7 +288,7 @@ public final class FrameworkState {
     }
 
     /** Places {@code job}: each application starts, queues or is rejected, as the outcome says. */
-    public PlacementOutcome submit(Job job, Instant now) {
+    public PlacementOutcome submit(FluentJob job, Instant now) {
         job.apps().forEach(a -> requireNotLive(a.id()));
         advance(now);
         PlacementOutcome outcome = ApplicationPlacement.place(workers, job, queue.size(), suspendable());
@@ -336,7 +336,7 @@ public final class FrameworkState {
     }
 
     /** The grow the master asks for {@code job} under OnDemand, or reports under Static and Proactive. */
-    public ResizeRequest growRequest(Job job) {
+    public ResizeRequest growRequest(FluentJob job) {
         return ResizeRequest.grow(settings.provisioning(),
                 WorkerDemand.lacking(workers, job, settings.slotsPerWorker(), suspendable()));
     }
@@ -380,7 +380,7 @@ public final class FrameworkState {
                 suspended, resumed, moved, (int) running.values().stream().filter(RunningApp::suspended).count(), yielded);
     }
 
-    public List<Worker> workers() {
+    public List<FluentWorker> workers() {
         return workers;
     }
 
@@ -431,18 +431,18 @@ public final class FrameworkState {
      */
     private Optional<Resumed> resume(RunningApp paused, Instant now) {
         String appId = paused.app().id();
-        List<Worker> trial = workers;
+        List<FluentWorker> trial = workers;
         List<Assignment> to = new ArrayList<>();
         List<String> left = new ArrayList<>();
-        for (Worker home : workers.stream().filter(w -> w.holdsSuspended(appId)).toList()) {
+        for (FluentWorker home : workers.stream().filter(w -> w.holdsSuspended(appId)).toList()) {
             int slots = home.suspended().stream().filter(r -> r.appId().equals(appId)).findFirst().orElseThrow().slots();
-            Worker now0 = trial.stream().filter(w -> w.id().equals(home.id())).findFirst().orElseThrow();
+            FluentWorker now0 = trial.stream().filter(w -> w.id().equals(home.id())).findFirst().orElseThrow();
             if (now0.freeSlots() >= slots) {
                 trial = trial.stream().map(w -> w == now0 ? w.resume(appId) : w).toList();
                 to.add(new Assignment(home.id(), slots));
                 continue;
             }
-            List<Worker> others = trial.stream().filter(w -> !w.runs(appId) && !w.holdsSuspended(appId)).toList();
+            List<FluentWorker> others = trial.stream().filter(w -> !w.runs(appId) && !w.holdsSuspended(appId)).toList();
             Optional<List<Assignment>> elsewhere = settings.moveSuspended()
                     ? ApplicationPlacement.fitSlots(others, slots) : Optional.empty();
             if (elsewhere.isEmpty()) {
@@ -504,7 +504,7 @@ public final class FrameworkState {
         }
     }
 
-    private Optional<Worker> worker(String id) {
+    private Optional<FluentWorker> worker(String id) {
         return workers.stream().filter(w -> w.id().equals(id)).findFirst();
     }
 }

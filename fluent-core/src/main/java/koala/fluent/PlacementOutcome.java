@@ -7,7 +7,7 @@ import java.util.Optional;
  * The outcome of placing one job: an {@link AppOutcome} per application, in the job's order, and
  * the workers as they are once the placed applications run.
  */
-public record PlacementOutcome(String jobId, List<AppOutcome> apps, List<Worker> workers) {
+public record PlacementOutcome(String jobId, List<AppOutcome> apps, List<FluentWorker> workers) {
     public PlacementOutcome {
         apps = List.copyOf(apps);
         workers = List.copyOf(workers);

@@ -31,27 +31,27 @@ public final class Suspensions {
         }
     }
 
-    public static Optional<Choice> forRl(List<Worker> workers, Suspendable may) {
+    public static Optional<Choice> forRl(List<FluentWorker> workers, Suspendable may) {
         if (may.maxTimes() == 0) {
             return Optional.empty();
         }
         return workers.stream()
                 .filter(w -> !w.running().isEmpty() && w.suspended().isEmpty()
                         && w.running().stream().allMatch(r -> may.may(r.appId())))
-                .min(Comparator.comparingInt((Worker w) -> paused(w, may))
+                .min(Comparator.comparingInt((FluentWorker w) -> paused(w, may))
                         .thenComparingInt(w -> mostSuspended(w, may))
-                        .thenComparing(Worker::id, NaturalOrder.IDS))
+                        .thenComparing(FluentWorker::id, NaturalOrder.IDS))
                 .map(w -> new Choice(w.id(), w.running().stream()
                         .map(r -> new Suspended(r.appId(), w.id(), r.slots(), may.times().get(r.appId()) + 1,
                                 may.maxTimes()))
                         .toList()));
     }
 
-    private static int paused(Worker w, Suspendable may) {
+    private static int paused(FluentWorker w, Suspendable may) {
         return w.running().stream().mapToInt(r -> may.components().get(r.appId())).sum();
     }
 
-    private static int mostSuspended(Worker w, Suspendable may) {
+    private static int mostSuspended(FluentWorker w, Suspendable may) {
         return w.running().stream().mapToInt(r -> may.times().get(r.appId())).max().orElse(0);
     }
 }

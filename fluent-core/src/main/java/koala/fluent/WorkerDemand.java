@@ -39,7 +39,7 @@ public final class WorkerDemand {
      * component and the RLs still find theirs. SWCs already waiting in the master's queue are not
      * counted: the workers asked for are for this job.
      */
-    public static Demand lacking(List<Worker> workers, Job job, int slotsPerWorker) {
+    public static Demand lacking(List<FluentWorker> workers, FluentJob job, int slotsPerWorker) {
         return lacking(workers, job, slotsPerWorker, Suspendable.NONE);
     }
 
@@ -47,7 +47,7 @@ public final class WorkerDemand {
      * As above, an RL taking a busy worker by suspension where {@code may} allows it: a job whose
      * RLs can all run by suspending batch work lacks no worker for them.
      */
-    public static Demand lacking(List<Worker> workers, Job job, int slotsPerWorker, Suspendable may) {
+    public static Demand lacking(List<FluentWorker> workers, FluentJob job, int slotsPerWorker, Suspendable may) {
         if (slotsPerWorker < 1) {
             throw new IllegalArgumentException("a new worker has at least 1 slot, not " + slotsPerWorker);
         }
@@ -62,16 +62,16 @@ public final class WorkerDemand {
         throw new IllegalStateException(job.id() + ": not placed even on " + enough + " new workers");
     }
 
-    private static List<Worker> withNew(List<Worker> workers, int k, Instant since, int slots) {
-        List<Worker> all = new ArrayList<>(workers);
+    private static List<FluentWorker> withNew(List<FluentWorker> workers, int k, Instant since, int slots) {
+        List<FluentWorker> all = new ArrayList<>(workers);
         for (int i = 1; i <= k; i++) {
-            all.add(Worker.idle(NEW_WORKER + i, slots, since));
+            all.add(FluentWorker.idle(NEW_WORKER + i, slots, since));
         }
         return all;
     }
 
     /** "job j1 lacks 3 workers of 8 slots: rl-2, rl-3 need an idle worker each; swc-4 needs 4 slots more". */
-    private static String reason(Job job, int k, int slots, PlacementOutcome outcome) {
+    private static String reason(FluentJob job, int k, int slots, PlacementOutcome outcome) {
         if (k == 0) {
             int apps = job.apps().size();
             return "job " + job.id() + " lacks no workers: its " + Texts.count(apps, "application")
@@ -100,15 +100,15 @@ public final class WorkerDemand {
      * since), ties by id. Exactly t_idle is enough: with t_idle 180 s a worker idle 179 s stays
      * and one idle 180 s goes.
      */
-    public static List<IdleWorker> idleWorkers(List<Worker> workers, Duration tIdle, Instant now) {
-        return workers.stream().filter(Worker::isIdle)
+    public static List<IdleWorker> idleWorkers(List<FluentWorker> workers, Duration tIdle, Instant now) {
+        return workers.stream().filter(FluentWorker::isIdle)
                 .map(w -> idle(w, tIdle, now))
                 .filter(i -> i.idleFor().compareTo(tIdle) >= 0)
                 .sorted(Comparator.comparing(IdleWorker::since).thenComparing(IdleWorker::id, NaturalOrder.IDS))
                 .toList();
     }
 
-    private static IdleWorker idle(Worker w, Duration tIdle, Instant now) {
+    private static IdleWorker idle(FluentWorker w, Duration tIdle, Instant now) {
         Duration idleFor = w.idleSince().isAfter(now) ? Duration.ZERO : Duration.between(w.idleSince(), now);
         String reason = w.id() + " idle since " + Texts.clock(w.idleSince()) + ", " + Texts.seconds(idleFor)
                 + " >= t_idle " + Texts.seconds(tIdle);

@@ -9,10 +9,10 @@
  * A master, the FrameworkManager, keeps the registry of workers, accepts jobs from clients and
  * places their applications; each running application has an Orchestrator on an orchestrator
  * node; on each worker node a DeviceManager runs application components, one worker per node. A
- * {@link koala.fluent.Job} is a batch of {@link koala.fluent.Application}s of two kinds
+ * {@link koala.fluent.FluentJob} is a batch of {@link koala.fluent.Application}s of two kinds
  * ({@link koala.fluent.AppKind}, after the paper's workload):
  * <ul>
- * <li>RL, the video filter: one component that takes a whole {@link koala.fluent.Worker}; it
+ * <li>RL, the video filter: one component that takes a whole {@link koala.fluent.FluentWorker}; it
  *     starts at once on an idle worker or is rejected, never queued;</li>
  * <li>SWC, streaming word count: reader, 2^n mappers and counter, one slot of a worker each; it
  *     is queued when there is no room and started first come, first served when room appears.</li>

@@ -16,8 +16,8 @@ class ApplicationPlacementTest {
 
     @Test
     void partiallyBusyWorkersArePackedMostLoadedFirstThenIdleOnes() {
-        List<Worker> workers = List.of(busy("w10", 5), busy("w3", 2), idle("w1"), busy("w2", 5));
-        Job job = job("j1", swc("a", 0, 60), swc("b", 0, 60), swc("c", 2, 60), swc("d", 0, 60));
+        List<FluentWorker> workers = List.of(busy("w10", 5), busy("w3", 2), idle("w1"), busy("w2", 5));
+        FluentJob job = job("j1", swc("a", 0, 60), swc("b", 0, 60), swc("c", 2, 60), swc("d", 0, 60));
 
         PlacementOutcome outcome = ApplicationPlacement.place(workers, job);
 
@@ -28,13 +28,13 @@ class ApplicationPlacementTest {
                 "b placed: 3 slots on w10",
                 "c placed: 6 slots on w3",
                 "d placed: 3 slots on w1");
-        assertThat(outcome.workers()).extracting(Worker::freeSlots).containsExactly(0, 0, 5, 0);
+        assertThat(outcome.workers()).extracting(FluentWorker::freeSlots).containsExactly(0, 0, 5, 0);
         assertThat(outcome.allPlaced()).isTrue();
     }
 
     @Test
     void anSwcTooLargeForAnyBusyWorkerSpreadsOverThemBeforeTakingAnIdleOne() {
-        List<Worker> workers = List.of(idle("w4"), idle("w3"), busy("w2", 5), busy("w1", 6));
+        List<FluentWorker> workers = List.of(idle("w4"), idle("w3"), busy("w2", 5), busy("w1", 6));
 
         PlacementOutcome outcome = ApplicationPlacement.place(workers, job("j1", swc("swc-1", 3, 60)));
 
@@ -46,19 +46,19 @@ class ApplicationPlacementTest {
 
     @Test
     void anRlTakesAWholeIdleWorkerFirstByNaturalIdAndLeavesBusyOnesAlone() {
-        List<Worker> workers = List.of(busy("w1", 1), idle("w10"), idle("w9"));
+        List<FluentWorker> workers = List.of(busy("w1", 1), idle("w10"), idle("w9"));
 
         PlacementOutcome outcome = ApplicationPlacement.place(workers, job("j1", rl("rl-1"), rl("rl-2")));
 
         assertThat(outcome.reasons()).containsExactly("rl-1 placed: idle worker w9", "rl-2 placed: idle worker w10");
         assertThat(outcome.of("rl-1").orElseThrow().assignments()).containsExactly(new Assignment("w9", 8));
-        assertThat(outcome.workers()).extracting(Worker::freeSlots).containsExactly(7, 0, 0);
+        assertThat(outcome.workers()).extracting(FluentWorker::freeSlots).containsExactly(7, 0, 0);
     }
 
     @Test
     void anRlWithoutAnIdleWorkerIsRejectedWhileSwcsQueueInOrder() {
-        List<Worker> workers = List.of(busy("w1", 8), busy("w2", 5));
-        Job job = job("j2", rl("rl-3"), swc("swc-4", 2, 60), swc("swc-5", 0, 60));
+        List<FluentWorker> workers = List.of(busy("w1", 8), busy("w2", 5));
+        FluentJob job = job("j2", rl("rl-3"), swc("swc-4", 2, 60), swc("swc-5", 0, 60));
 
         PlacementOutcome outcome = ApplicationPlacement.place(workers, job);
 

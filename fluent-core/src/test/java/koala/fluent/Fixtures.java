@@ -20,13 +20,13 @@ final class Fixtures {
     }
 
     /** An idle 8-slot worker, idle since T0. */
-    static Worker idle(String id) {
-        return Worker.idle(id, SLOTS, T0);
+    static FluentWorker idle(String id) {
+        return FluentWorker.idle(id, SLOTS, T0);
     }
 
     /** An 8-slot worker with {@code used} slots held by an application "load-" + id. */
-    static Worker busy(String id, int used) {
-        return new Worker(id, SLOTS, List.of(new Worker.Running("load-" + id, used)), null);
+    static FluentWorker busy(String id, int used) {
+        return new FluentWorker(id, SLOTS, List.of(new FluentWorker.Running("load-" + id, used)), null);
     }
 
     /** An RL of 600 s, CPU 90% changing every 30 s. */
@@ -39,7 +39,7 @@ final class Fixtures {
         return Application.swc(id, n, Duration.ofSeconds(seconds), 20);
     }
 
-    static Job job(String id, Application... apps) {
-        return new Job(id, List.of(apps), T0);
+    static FluentJob job(String id, Application... apps) {
+        return new FluentJob(id, List.of(apps), T0);
     }
 }

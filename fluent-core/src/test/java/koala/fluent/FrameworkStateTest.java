@@ -22,8 +22,8 @@ class FrameworkStateTest {
         return new FrameworkState(new FrameworkSettings(policy, 8, Duration.ofSeconds(180)), T0);
     }
 
-    private static Job jobAt(Instant at, String id, Application... apps) {
-        return new Job(id, List.of(apps), at);
+    private static FluentJob jobAt(Instant at, String id, Application... apps) {
+        return new FluentJob(id, List.of(apps), at);
     }
 
     @Test
@@ -70,7 +70,7 @@ class FrameworkStateTest {
         assertThat(lost.failed()).extracting(Application::id).containsExactly("swc-a", "swc-b");
         assertThat(lost.started()).extracting(AppOutcome::reason)
                 .containsExactly("swc-d started from the queue: 6 slots on w2, waited 60 s");
-        assertThat(master.workers()).extracting(Worker::id).containsExactly("w2");
+        assertThat(master.workers()).extracting(FluentWorker::id).containsExactly("w2");
         assertThat(master.running()).extracting(r -> r.app().id()).containsExactly("swc-d");
         // w1's busy time up to its end is kept
         assertThat(master.metrics(at(60)).workerTime().get("w1").busy()).isEqualTo(Duration.ofSeconds(60));
@@ -133,7 +133,7 @@ class FrameworkStateTest {
         master.addWorker("w1", T0);
         master.addWorker("w2", T0);
         master.submit(job("j1", swc("swc-0", 2, 900)), T0);
-        Job j2 = jobAt(at(60), "j2", rl("rl-1"), rl("rl-2"), rl("rl-3"), swc("swc-4", 2, 300));
+        FluentJob j2 = jobAt(at(60), "j2", rl("rl-1"), rl("rl-2"), rl("rl-3"), swc("swc-4", 2, 300));
 
         // swc-0 packs w1 and leaves w2 idle: 1 idle worker and 2 free slots, as in the issue
         assertThat(master.growRequest(j2)).isEqualTo(new ResizeRequest(3, List.of(), true,
@@ -153,7 +153,7 @@ class FrameworkStateTest {
     @Test
     void proactiveAndStaticOnlyReportWhatOnDemandWouldAsk() {
         FrameworkState master = master(PolicyKind.PROACTIVE);
-        Job job = job("j1", rl("rl-1"));
+        FluentJob job = job("j1", rl("rl-1"));
 
         assertThat(master.growRequest(job)).isEqualTo(new ResizeRequest(1, List.of(), false,
                 "report only (proactive provisioning): job j1 lacks 1 worker of 8 slots: rl-1 needs an idle worker"));

@@ -26,8 +26,8 @@ class SuspensionTest {
                 .withSuspension(k, moves), T0);
     }
 
-    private static Job jobAt(long seconds, String id, Application... apps) {
-        return new Job(id, List.of(apps), at(seconds));
+    private static FluentJob jobAt(long seconds, String id, Application... apps) {
+        return new FluentJob(id, List.of(apps), at(seconds));
     }
 
     /** w1 runs swc-a (6 slots, 300 s) from T0, w2 rl-1 (600 s) from T0; rl-2 arrives at 10 s. */
@@ -48,9 +48,9 @@ class SuspensionTest {
 
         assertThat(j2.reasons()).containsExactly("rl-2 placed: worker w1, suspending swc-a (6 slots, suspension 1 of 3)");
         assertThat(j2.apps().get(0).suspended()).containsExactly(new Suspended("swc-a", "w1", 6, 1, 3));
-        Worker w1 = master.workers().get(0);
-        assertThat(w1.running()).containsExactly(new Worker.Running("rl-2", 8));
-        assertThat(w1.suspended()).containsExactly(new Worker.Running("swc-a", 6));
+        FluentWorker w1 = master.workers().get(0);
+        assertThat(w1.running()).containsExactly(new FluentWorker.Running("rl-2", 8));
+        assertThat(w1.suspended()).containsExactly(new FluentWorker.Running("swc-a", 6));
         assertThat(master.suspendedApps()).extracting(r -> r.app().id()).containsExactly("swc-a");
         assertThat(master.metrics(at(10)).rejected()).isZero();
 
@@ -65,7 +65,7 @@ class SuspensionTest {
         FrameworkState.RunningApp a = master.running().get(0);
         assertThat(a.endsAt()).isEqualTo(at(900));
         assertThat(a.suspensions()).isEqualTo(1);
-        assertThat(master.workers().get(0).running()).containsExactly(new Worker.Running("swc-a", 6));
+        assertThat(master.workers().get(0).running()).containsExactly(new FluentWorker.Running("swc-a", 6));
 
         Metrics m = master.metrics(at(610));
         assertThat(List.of(m.suspended(), m.resumed(), m.moved(), m.suspendedNow())).containsExactly(1, 1, 0, 0);
@@ -80,8 +80,8 @@ class SuspensionTest {
 
         assertThat(started.resumed()).extracting(Resumed::reason).containsExactly(
                 "swc-a resumed after 590 s suspended: w2 (6) moved from w1");
-        assertThat(master.workers()).extracting(Worker::running).containsExactly(
-                List.of(new Worker.Running("rl-2", 8)), List.of(new Worker.Running("swc-a", 6)));
+        assertThat(master.workers()).extracting(FluentWorker::running).containsExactly(
+                List.of(new FluentWorker.Running("rl-2", 8)), List.of(new FluentWorker.Running("swc-a", 6)));
         assertThat(master.workers().get(0).suspended()).isEmpty();
         // 300 s of work and 590 s suspended: it ends at 890 s; rl-2 ending frees w1 alone
         assertThat(master.running()).filteredOn(r -> r.app().id().equals("swc-a")).singleElement()
@@ -119,10 +119,10 @@ class SuspensionTest {
      */
     @Test
     void theWorkerWhoseSuspensionPausesFewestSlotsIsChosenThenTheLeastSuspendedThenById() {
-        List<Worker> workers = List.of(
-                new Worker("w1", 8, List.of(new Worker.Running("swc-a", 6)), null),
-                new Worker("w2", 8, List.of(new Worker.Running("swc-b", 3)), null),
-                new Worker("w3", 8, List.of(new Worker.Running("swc-c", 3), new Worker.Running("swc-d", 3)), null));
+        List<FluentWorker> workers = List.of(
+                new FluentWorker("w1", 8, List.of(new FluentWorker.Running("swc-a", 6)), null),
+                new FluentWorker("w2", 8, List.of(new FluentWorker.Running("swc-b", 3)), null),
+                new FluentWorker("w3", 8, List.of(new FluentWorker.Running("swc-c", 3), new FluentWorker.Running("swc-d", 3)), null));
         Suspendable may = new Suspendable(3, Map.of("swc-a", 0, "swc-b", 0, "swc-c", 0, "swc-d", 0),
                 Map.of("swc-a", 6, "swc-b", 3, "swc-c", 3, "swc-d", 3));
 
@@ -139,10 +139,10 @@ class SuspensionTest {
     @Test
     void anSwcSpreadOverTwoWorkersCountsAllItsSlotsAndOneSuspendedMoreOftenLosesTheTie() {
         // swc-a: 3 on w1 and 3 on w2 (6 paused either way); swc-b: 6 on w3, suspended twice already
-        List<Worker> workers = List.of(
-                new Worker("w1", 8, List.of(new Worker.Running("swc-a", 3), new Worker.Running("rl-x", 5)), null),
-                new Worker("w2", 8, List.of(new Worker.Running("swc-a", 3)), null),
-                new Worker("w3", 8, List.of(new Worker.Running("swc-b", 6)), null));
+        List<FluentWorker> workers = List.of(
+                new FluentWorker("w1", 8, List.of(new FluentWorker.Running("swc-a", 3), new FluentWorker.Running("rl-x", 5)), null),
+                new FluentWorker("w2", 8, List.of(new FluentWorker.Running("swc-a", 3)), null),
+                new FluentWorker("w3", 8, List.of(new FluentWorker.Running("swc-b", 6)), null));
         Suspendable may = new Suspendable(3, Map.of("swc-a", 0, "swc-b", 2), Map.of("swc-a", 6, "swc-b", 6));
 
         PlacementOutcome out = ApplicationPlacement.place(workers, job("j1", rl("rl-1")), 0, may);
@@ -193,7 +193,7 @@ class SuspensionTest {
 
     @Test
     void aWorkerIsIdleOnlyWithNothingRunningOrSuspendedOnIt() {
-        Worker w = idle("w1").start("swc-a", 6).suspend(List.of("swc-a"));
+        FluentWorker w = idle("w1").start("swc-a", 6).suspend(List.of("swc-a"));
         assertThat(w.isIdle()).isFalse();
         assertThat(w.freeSlots()).isEqualTo(8);
         assertThat(w.idleSince()).isNull();
@@ -213,7 +213,7 @@ class SuspensionTest {
         master.addWorker("w1", T0);
         master.addWorker("w2", T0);
         master.submit(job("j1", swc("swc-a", 2, 300), swc("swc-b", 0, 300)), T0);
-        assertThat(master.workers()).extracting(Worker::usedSlots).containsExactly(8, 1);
+        assertThat(master.workers()).extracting(FluentWorker::usedSlots).containsExactly(8, 1);
 
         assertThat(master.yieldWorker("w1", at(30))).isEmpty();
         master.addWorker("w3", at(40));
@@ -221,7 +221,7 @@ class SuspensionTest {
 
         assertThat(moved).extracting(Resumed::reason).containsExactly(
                 "swc-a moved from w1 to w2 (6): w1 taken back", "swc-b moved from w1 to w3 (2): w1 taken back");
-        assertThat(master.workers()).extracting(Worker::id).containsExactly("w2", "w3");
+        assertThat(master.workers()).extracting(FluentWorker::id).containsExactly("w2", "w3");
         assertThat(master.running()).filteredOn(r -> r.app().id().equals("swc-b")).singleElement()
                 .extracting(FrameworkState.RunningApp::where).isEqualTo(List.of(new Assignment("w2", 1),
                         new Assignment("w3", 2)));
@@ -250,12 +250,12 @@ class SuspensionTest {
 
         assertThat(master.submit(jobAt(10, "j3", rl("rl-1")), at(10)).reasons())
                 .containsExactly("rl-1 placed: worker w2, suspending swc-a (6 slots, suspension 1 of 3)");
-        assertThat(master.workers().get(0).suspended()).containsExactly(new Worker.Running("swc-a", 4));
+        assertThat(master.workers().get(0).suspended()).containsExactly(new FluentWorker.Running("swc-a", 4));
         assertThat(master.workers().get(0).freeSlots()).isEqualTo(4);
 
         FrameworkState.Started started = master.end("rl-1", at(610));
         assertThat(started.resumed()).extracting(Resumed::reason)
                 .containsExactly("swc-a resumed after 600 s suspended: w1 (4), w2 (6)");
-        assertThat(master.workers()).extracting(Worker::freeSlots).containsExactly(0, 2);
+        assertThat(master.workers()).extracting(FluentWorker::freeSlots).containsExactly(0, 2);
     }
 }

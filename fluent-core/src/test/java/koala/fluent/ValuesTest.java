@@ -34,7 +34,7 @@ class ValuesTest {
 
     @Test
     void aWorkerBecomesIdleWhenItsLastApplicationStops() {
-        Worker w = Worker.idle("w1", 8, T0).start("a", 3).start("b", 2);
+        FluentWorker w = FluentWorker.idle("w1", 8, T0).start("a", 3).start("b", 2);
 
         assertThat(w.freeSlots()).isEqualTo(3);
         assertThat(w.isPartiallyBusy()).isTrue();
@@ -45,7 +45,7 @@ class ValuesTest {
 
     @Test
     void aJobNamesEachApplicationOnce() {
-        assertThatThrownBy(() -> new Job("j", List.of(rl("r"), rl("r")), T0)).hasMessage("j: application r appears twice");
+        assertThatThrownBy(() -> new FluentJob("j", List.of(rl("r"), rl("r")), T0)).hasMessage("j: application r appears twice");
     }
 
     @Test

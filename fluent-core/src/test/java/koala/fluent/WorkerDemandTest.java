@@ -20,8 +20,8 @@ class WorkerDemandTest {
         // 1 idle worker and 1 with 2 of 8 slots free; the job: 3 RL and an SWC of n=2 (6 components).
         // rl-1 takes w1; rl-2 and rl-3 need a worker each; swc-4 packs 2 slots into w2 and needs
         // 4 more, which a third worker gives: 3.
-        List<Worker> workers = List.of(idle("w1"), busy("w2", 6));
-        Job job = job("j1", rl("rl-1"), rl("rl-2"), rl("rl-3"), swc("swc-4", 2, 300));
+        List<FluentWorker> workers = List.of(idle("w1"), busy("w2", 6));
+        FluentJob job = job("j1", rl("rl-1"), rl("rl-2"), rl("rl-3"), swc("swc-4", 2, 300));
 
         assertThat(WorkerDemand.lacking(workers, job, 8)).isEqualTo(new WorkerDemand.Demand("j1", 3,
                 "job j1 lacks 3 workers of 8 slots: rl-2, rl-3 need an idle worker each; swc-4 needs 4 slots more"));
@@ -48,7 +48,7 @@ class WorkerDemandTest {
     @Test
     void twoSwcsShareANewWorkerWhenTheirSlotsFit() {
         // 3 + 3 components and 2 free slots: 4 slots short, one new worker holds both remainders
-        Job job = job("j4", swc("a", 0, 60), swc("b", 0, 60));
+        FluentJob job = job("j4", swc("a", 0, 60), swc("b", 0, 60));
 
         assertThat(WorkerDemand.lacking(List.of(busy("w1", 6)), job, 8).reason())
                 .isEqualTo("job j4 lacks 1 worker of 8 slots: a needs 1 slot more; b needs 3 slots more");
@@ -56,13 +56,13 @@ class WorkerDemandTest {
 
     @Test
     void workersIdleAtLeastTIdleComeLongestIdleFirstTiesById() {
-        List<Worker> workers = List.of(
-                Worker.idle("w1", 8, at(120)),
-                Worker.idle("w10", 8, at(0)),
-                Worker.idle("w4", 8, at(181)),
+        List<FluentWorker> workers = List.of(
+                FluentWorker.idle("w1", 8, at(120)),
+                FluentWorker.idle("w10", 8, at(0)),
+                FluentWorker.idle("w4", 8, at(181)),
                 busy("w5", 3),
-                Worker.idle("w6", 8, at(180)),
-                Worker.idle("w2", 8, at(0)));
+                FluentWorker.idle("w6", 8, at(180)),
+                FluentWorker.idle("w2", 8, at(0)));
 
         List<WorkerDemand.IdleWorker> idle = WorkerDemand.idleWorkers(workers, Duration.ofSeconds(180), at(360));
 

@@ -100,8 +100,8 @@ final class Frameworks {
      * them; {@code siteDefaults} gives a site's {@code site.S.provisioning.*}). The scheduler resolves
      * them itself rather than take a runner's word.
      */
-    List<Sharing.Instance> sharing(Allocations allocations, java.util.function.Function<String, Map<String, String>> siteDefaults) {
-        return running(siteDefaults).stream().map(r -> new Sharing.Instance(r.record().id(), r.settings().weight(),
+    List<Sharing.HeldTenant> sharing(Allocations allocations, java.util.function.Function<String, Map<String, String>> siteDefaults) {
+        return running(siteDefaults).stream().map(r -> new Sharing.HeldTenant(r.record().id(), r.settings().weight(),
                 r.settings().minShare(), allocations.workers(r.allocation()))).toList();
     }
 

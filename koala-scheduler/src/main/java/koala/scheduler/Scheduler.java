@@ -29,7 +29,7 @@ import koala.placement.FileLocations;
 import koala.placement.GridView;
 import koala.placement.JobNeed;
 import koala.placement.PlacementPolicies;
-import koala.placement.Reason;
+import koala.placement.PlacementReason;
 import koala.scheduler.claiming.ClaimRules;
 import koala.scheduler.claiming.NodeClaim;
 import koala.scheduler.claiming.NodeState;
@@ -182,7 +182,7 @@ final class Scheduler {
             }
 
             @Override
-            public List<Sharing.Instance> instances() {
+            public List<Sharing.HeldTenant> tenants() {
                 return frameworks.sharing(allocations, siteDefaults);
             }
 
@@ -471,11 +471,11 @@ final class Scheduler {
      * Why a job waits: the policy's reasons, naming the sites the information service has not heard
      * from yet (the policy saw none of their nodes); "no site information yet" when that is every site.
      */
-    static String waitingReason(List<Reason> reasons, List<String> unheard, int sites) {
+    static String waitingReason(List<PlacementReason> reasons, List<String> unheard, int sites) {
         if (unheard.size() == sites) {
             return "no site information yet";
         }
-        String why = reasons.stream().map(Reason::text).collect(Collectors.joining("; "));
+        String why = reasons.stream().map(PlacementReason::text).collect(Collectors.joining("; "));
         return unheard.isEmpty() ? why : why + " (no information yet from " + String.join(", ", unheard) + ")";
     }
 

@@ -21,7 +21,7 @@ public sealed interface Decision permits Decision.Placed, Decision.NotPlaced {
     }
 
     /** Not placeable now; the job waits in the placement queue and is tried again. */
-    record NotPlaced(List<Reason> reasons) implements Decision {
+    record NotPlaced(List<PlacementReason> reasons) implements Decision {
         public NotPlaced {
             reasons = List.copyOf(reasons);
         }

@@ -32,7 +32,7 @@ abstract class GreedyPolicy implements PlacementPolicy {
 
     @Override
     public final Decision place(JobNeed job, GridView grid) {
-        List<Reason> malformed = check(job);
+        List<PlacementReason> malformed = check(job);
         if (!malformed.isEmpty()) {
             return new Decision.NotPlaced(malformed);
         }
@@ -97,8 +97,8 @@ abstract class GreedyPolicy implements PlacementPolicy {
         }
     }
 
-    private static List<Reason> check(JobNeed job) {
-        List<Reason> reasons = new ArrayList<>();
+    private static List<PlacementReason> check(JobNeed job) {
+        List<PlacementReason> reasons = new ArrayList<>();
         if (job.components().isEmpty()) {
             reasons.add(Reasons.noComponents());
         } else if (job.flexible() && job.components().size() > 1) {
@@ -115,10 +115,10 @@ abstract class GreedyPolicy implements PlacementPolicy {
     /** What one decision has gathered so far: the assignments made and the reasons given. */
     static final class Outcome {
         private static final Comparator<Assignment> BY_COMPONENT = Comparator.comparingInt(Assignment::component);
-        private static final Comparator<Reason> BY_REASON_COMPONENT = Comparator.comparingInt(Reason::component);
+        private static final Comparator<PlacementReason> BY_REASON_COMPONENT = Comparator.comparingInt(PlacementReason::component);
 
         private final List<Assignment> assignments = new ArrayList<>();
-        private final List<Reason> reasons = new ArrayList<>();
+        private final List<PlacementReason> reasons = new ArrayList<>();
 
         /** Gives {@code nodes} of component {@code c} to the site, and takes them from the ledger. */
         void assign(ComponentNeed c, int site, int nodes, IdleLedger ledger) {
@@ -126,7 +126,7 @@ abstract class GreedyPolicy implements PlacementPolicy {
             assignments.add(new Assignment(c.index(), ledger.name(site), nodes));
         }
 
-        void reason(Reason reason) {
+        void reason(PlacementReason reason) {
             reasons.add(reason);
         }
 

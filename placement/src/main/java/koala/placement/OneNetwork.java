@@ -40,11 +40,11 @@ public final class OneNetwork implements PlacementPolicy {
                 .filter(java.util.Objects::nonNull).distinct().toList();
         List<String> pinnedNetworks = pinned.stream().map(networkOf).distinct().toList();
         if (pinnedNetworks.size() > 1) {
-            return new Decision.NotPlaced(List.of(Reason.job(Reason.Kind.NEVER_FITS, "its components are pinned to "
+            return new Decision.NotPlaced(List.of(PlacementReason.job(PlacementReason.Kind.NEVER_FITS, "its components are pinned to "
                     + String.join(", ", pinned) + ", on different networks (" + String.join(", ", pinnedNetworks)
                     + "): the nodes of one MPI world must reach each other")));
         }
-        List<Reason> reasons = new ArrayList<>();
+        List<PlacementReason> reasons = new ArrayList<>();
         boolean mayFit = false;
         for (Map.Entry<String, List<SiteView>> network : byIdle(networks)) {
             String label = "on network " + network.getKey() + " (" + network.getValue().stream().map(SiteView::site)
@@ -56,15 +56,15 @@ public final class OneNetwork implements PlacementPolicy {
             if (d instanceof Decision.Placed) {
                 return d;
             }
-            List<Reason> why = ((Decision.NotPlaced) d).reasons();
-            mayFit |= why.stream().allMatch(r -> r.kind() == Reason.Kind.NOT_ENOUGH_IDLE);
-            why.forEach(r -> reasons.add(new Reason(r.component(), r.kind(), label + ": " + r.text())));
+            List<PlacementReason> why = ((Decision.NotPlaced) d).reasons();
+            mayFit |= why.stream().allMatch(r -> r.kind() == PlacementReason.Kind.NOT_ENOUGH_IDLE);
+            why.forEach(r -> reasons.add(new PlacementReason(r.component(), r.kind(), label + ": " + r.text())));
         }
         if (reasons.isEmpty()) {
             return policy.place(job, new GridView(List.of(), grid.files()));
         }
         String note = "the nodes of one MPI world must reach each other, so its components stay on one network";
-        reasons.add(0, Reason.job(mayFit ? Reason.Kind.NOT_ENOUGH_IDLE : Reason.Kind.NEVER_FITS, note));
+        reasons.add(0, PlacementReason.job(mayFit ? PlacementReason.Kind.NOT_ENOUGH_IDLE : PlacementReason.Kind.NEVER_FITS, note));
         return new Decision.NotPlaced(reasons);
     }
 

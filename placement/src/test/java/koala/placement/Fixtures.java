@@ -57,11 +57,11 @@ final class Fixtures {
         return new Decision.Placed(List.of(assignments));
     }
 
-    static Decision notPlaced(Reason... reasons) {
+    static Decision notPlaced(PlacementReason... reasons) {
         return new Decision.NotPlaced(List.of(reasons));
     }
 
-    static Reason because(int component, Reason.Kind kind, String text) {
-        return new Reason(component, kind, text);
+    static PlacementReason because(int component, PlacementReason.Kind kind, String text) {
+        return new PlacementReason(component, kind, text);
     }
 }

@@ -58,7 +58,7 @@ class OneNetworkTest {
 
         Decision d = MPI.place(job, grid(site("fs0", 16, 16), site("fs1", 8, 8), site("fs2", 8, 8)));
 
-        assertThat(((Decision.NotPlaced) d).reasons()).containsExactly(Reason.job(Reason.Kind.NEVER_FITS,
+        assertThat(((Decision.NotPlaced) d).reasons()).containsExactly(PlacementReason.job(PlacementReason.Kind.NEVER_FITS,
                 "its components are pinned to fs0, fs2, on different networks (grid, fs2): the nodes of one MPI "
                         + "world must reach each other"));
     }
@@ -70,12 +70,12 @@ class OneNetworkTest {
 
         Decision d = MPI.place(job, grid(site("fs0", 16, 4), site("fs1", 8, 4), site("fs2", 8, 5)));
 
-        List<Reason> reasons = ((Decision.NotPlaced) d).reasons();
-        assertThat(reasons.get(0)).isEqualTo(Reason.job(Reason.Kind.NOT_ENOUGH_IDLE, "the nodes of one MPI world "
+        List<PlacementReason> reasons = ((Decision.NotPlaced) d).reasons();
+        assertThat(reasons.get(0)).isEqualTo(PlacementReason.job(PlacementReason.Kind.NOT_ENOUGH_IDLE, "the nodes of one MPI world "
                 + "must reach each other, so its components stay on one network"));
-        assertThat(reasons.subList(1, reasons.size())).extracting(Reason::text).allSatisfy(t ->
+        assertThat(reasons.subList(1, reasons.size())).extracting(PlacementReason::text).allSatisfy(t ->
                 assertThat(t).matches("on network (grid \\(fs0, fs1\\)|fs2 \\(fs2\\)): .*"));
-        assertThat(reasons).extracting(Reason::text).anySatisfy(t -> assertThat(t).startsWith("on network grid"))
+        assertThat(reasons).extracting(PlacementReason::text).anySatisfy(t -> assertThat(t).startsWith("on network grid"))
                 .anySatisfy(t -> assertThat(t).startsWith("on network fs2"));
     }
 }

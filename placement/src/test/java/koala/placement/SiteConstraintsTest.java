@@ -45,7 +45,7 @@ class SiteConstraintsTest {
 
         Decision d = constrained(List.of(apart), List.of(), List.of()).place(rigid(4, 4), grid(site("fs0", 16, 10)));
 
-        assertThat(d).isEqualTo(new Decision.NotPlaced(List.of(new Reason(1, Reason.Kind.HARD_CONSTRAINT,
+        assertThat(d).isEqualTo(new Decision.NotPlaced(List.of(new PlacementReason(1, PlacementReason.Kind.HARD_CONSTRAINT,
                 "component 1 (4 nodes) may go on no site: fs0: hard anti-affinity of {a, component=0, job=5} to "
                         + "{b, job=5} over site (site fs0 holds 4 containers tagged {a, component=0, job=5}, which keeps {b, job=5} out of its "
                         + "site)"))));
@@ -100,7 +100,7 @@ class SiteConstraintsTest {
         Decision d = constrained(List.of(two), List.of(), List.of()).place(rigid(3), EXAMPLE);
 
         assertThat(d).isInstanceOf(Decision.NotPlaced.class);
-        assertThat(((Decision.NotPlaced) d).reasons().get(0).kind()).isEqualTo(Reason.Kind.HARD_CONSTRAINT);
+        assertThat(((Decision.NotPlaced) d).reasons().get(0).kind()).isEqualTo(PlacementReason.Kind.HARD_CONSTRAINT);
         assertThat(constrained(List.of(two), List.of(), List.of()).place(rigid(2), EXAMPLE))
                 .isEqualTo(new Decision.Placed(List.of(new Assignment(0, "fs0", 2))));
     }
@@ -122,7 +122,7 @@ class SiteConstraintsTest {
         Decision six = kept.place(new JobNeed("5", List.of(new ComponentNeed(0, 6, null, List.of())), true), EXAMPLE);
 
         assertThat(room.nodes()).isEqualTo(6);
-        assertThat(room.limit().kind()).isEqualTo(Reason.Kind.HARD_CONSTRAINT);
+        assertThat(room.limit().kind()).isEqualTo(PlacementReason.Kind.HARD_CONSTRAINT);
         assertThat(room.limit().text()).startsWith("the sites may take 6 more, not 7 keeping the hard constraints: "
                 + "fs0 (2 of 10 idle): hard cardinality 0..2 of {a, job=5} per site of {a, component=0, job=5}");
         assertThat(six).isEqualTo(new Decision.Placed(List.of(new Assignment(0, "fs0", 2), new Assignment(0, "fs1", 2),

@@ -102,7 +102,7 @@ final class GridArbiter {
     }
 
     private void count(ShareDecision.Grant g, int got) {
-        if (g.reason().kind() == koala.arbitration.Reason.Kind.TAKEN_BACK) {
+        if (g.reason().kind() == koala.arbitration.ShareReason.Kind.TAKEN_BACK) {
             counts.grantedTakenBack += got;
         } else {
             counts.grantedFree += got;

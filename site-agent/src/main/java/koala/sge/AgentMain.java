@@ -98,7 +98,7 @@ public final class AgentMain {
                 DrmaaCell.load(InstantSource.system()), InstantSource.system(), threads, TIMING,
                 () -> Runtime.getRuntime().halt(EXIT_WEDGED));
         CallerCheck check = new CallerCheck(secret);
-        Optional<StateFile> state = options.stateFile().map(StateFile::new);
+        Optional<AgentStateFile> state = options.stateFile().map(AgentStateFile::new);
         Optional<Relays> relays = options.relayHost().map(host -> relays(host, state));
         relays.ifPresent(Relays::restore);
         JsonHttpServer server = new JsonHttpServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), options.port()),
@@ -134,7 +134,7 @@ public final class AgentMain {
         }
     }
 
-    private static Relays relays(String host, Optional<StateFile> state) {
+    private static Relays relays(String host, Optional<AgentStateFile> state) {
         return new Relays(host, resolve(host), state, RELAYED_CONNECTIONS, Executors.newCachedThreadPool(daemon("relay")),
                 RELAY_CONNECT_TIMEOUT);
     }

@@ -36,7 +36,7 @@ final class Relays implements AutoCloseable {
 
     private final String host;
     private final InetAddress bind;
-    private final Optional<StateFile> state;
+    private final Optional<AgentStateFile> state;
     private final Semaphore connections;
     private final ExecutorService workers;
     private final Duration connectTimeout;
@@ -47,7 +47,7 @@ final class Relays implements AutoCloseable {
      * @param bind           the local address {@code host} stands for, where the relays listen
      * @param maxConnections the most connections relayed at once, over all relays
      */
-    Relays(String host, InetAddress bind, Optional<StateFile> state, int maxConnections, ExecutorService workers,
+    Relays(String host, InetAddress bind, Optional<AgentStateFile> state, int maxConnections, ExecutorService workers,
            Duration connectTimeout) {
         this.host = host;
         this.bind = bind;

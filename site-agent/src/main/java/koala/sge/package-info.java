@@ -6,7 +6,7 @@
  * {@link koala.sge.QhostXml}, {@link koala.sge.QstatXml}, {@code Accounting} for jobs DRMAA no longer
  * knows — and, when the qmaster stops answering, reports DOWN and opens a new session once it is
  * back. {@code AgentApi} serves it over HTTP/JSON; {@link koala.sge.AgentMain} is the process
- * ({@code IdleExit} stops an agent no scheduler calls, {@code StateFile} says where a detached one
+ * ({@code IdleExit} stops an agent no scheduler calls, {@code AgentStateFile} says where a detached one
  * serves).
  */
 package koala.sge;

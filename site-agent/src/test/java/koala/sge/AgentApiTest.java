@@ -117,7 +117,7 @@ class AgentApiTest {
     @Test
     void aRemoteSitesAgentOpensRelaysForItsCaller(@org.junit.jupiter.api.io.TempDir Path dir) throws Exception {
         try (Relays relays = new Relays("fs0-head", InetAddress.getLoopbackAddress(),
-                Optional.of(new StateFile(dir.resolve("agent.state"))), 8, Executors.newCachedThreadPool(),
+                Optional.of(new AgentStateFile(dir.resolve("agent.state"))), 8, Executors.newCachedThreadPool(),
                 Duration.ofSeconds(1));
              JsonHttpServer remote = new JsonHttpServer(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4)) {
             AgentApi.register(remote, new CallerCheck(secret), agent, Optional.of(relays));

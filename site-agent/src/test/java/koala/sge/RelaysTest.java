@@ -24,13 +24,13 @@ class RelaysTest {
     @TempDir
     Path dir;
 
-    private Relays relays(StateFile state) {
+    private Relays relays(AgentStateFile state) {
         return new Relays("fs2-head", LOOPBACK, Optional.of(state), 8, Executors.newCachedThreadPool(), Duration.ofSeconds(1));
     }
 
     @Test
     void askingAgainGivesTheSameRelayAndAPortAskedForIsRepointed() {
-        try (Relays relays = relays(new StateFile(dir.resolve("agent-fs2.state")))) {
+        try (Relays relays = relays(new AgentStateFile(dir.resolve("agent-fs2.state")))) {
             RelayAddress first = relays.open(45001, 0);
             assertThat(first.host()).isEqualTo("fs2-head");
             assertThat(first.target()).isEqualTo(45001);
@@ -44,7 +44,7 @@ class RelaysTest {
 
     @Test
     void aRestartedAgentListensWhereTheLastOneDidAndKeepsItsSecretLineApart() {
-        StateFile state = new StateFile(dir.resolve("agent-fs2.state"));
+        AgentStateFile state = new AgentStateFile(dir.resolve("agent-fs2.state"));
         AgentSecret secret = AgentSecret.random();
         state.update(s -> s.serving(new AgentState.Serving(41234, 777, secret)));
         RelayAddress scheduler;
@@ -81,7 +81,7 @@ class RelaysTest {
 
     @Test
     void aPortTakenByAnotherProgramGivesAnyOther() throws Exception {
-        try (ServerSocket taken = new ServerSocket(0, 1, LOOPBACK); Relays relays = relays(new StateFile(dir.resolve("s")))) {
+        try (ServerSocket taken = new ServerSocket(0, 1, LOOPBACK); Relays relays = relays(new AgentStateFile(dir.resolve("s")))) {
             RelayAddress relay = relays.open(45001, taken.getLocalPort());
 
             assertThat(relay.port()).isNotEqualTo(taken.getLocalPort()).isPositive();
@@ -91,7 +91,7 @@ class RelaysTest {
 
     @Test
     void aTargetOrPortThatIsNotOneIsABadRequest() {
-        try (Relays relays = relays(new StateFile(dir.resolve("s")))) {
+        try (Relays relays = relays(new AgentStateFile(dir.resolve("s")))) {
             assertThatThrownBy(() -> relays.open(0, 0)).isInstanceOfSatisfying(InvalidField.class, e -> {
                 assertThat(e.field()).isEqualTo("target");
                 assertThat(e.getMessage()).isEqualTo("target: 0 is not a port (1..65535)");

@@ -19,7 +19,7 @@ import koala.constraints.Decision;
 import koala.constraints.Node;
 import koala.constraints.Placement;
 import koala.constraints.Placer;
-import koala.constraints.Reason;
+import koala.constraints.ConstraintReason;
 import koala.constraints.Request;
 import koala.constraints.Violation;
 import koala.sim.ConstraintStream;
@@ -267,7 +267,7 @@ public final class ConstraintsExperiment {
          * other's "other", and whether its target runs anywhere.
          */
         private void tally(String what, String instance, Decision.Waiting w) {
-            Reason first = w.reasons().get(0);
+            ConstraintReason first = w.reasons().get(0);
             String text = first.constraint() == null ? first.kind().name() : first.constraint().describe()
                     .replace("instance=" + instance + ",", "instance=own,").replaceAll("instance=i[0-9]+,", "instance=other,");
             if (first.text().endsWith("runs anywhere)")) {
@@ -281,7 +281,7 @@ public final class ConstraintsExperiment {
         }
 
         private static boolean noSlot(Decision.Waiting w) {
-            return w.reasons().stream().allMatch(r -> r.kind() == Reason.Kind.NO_FREE_SLOT);
+            return w.reasons().stream().allMatch(r -> r.kind() == ConstraintReason.Kind.NO_FREE_SLOT);
         }
 
         /**
@@ -315,7 +315,7 @@ public final class ConstraintsExperiment {
             for (Ask a : r.asks()) {
                 int node = policy == Policy.WORST_FIT ? worstFit(taken) : firstFit(taken);
                 if (node < 0) {
-                    return new Decision.Waiting(r.id(), List.of(new Reason(a.id(), Reason.Kind.NO_FREE_SLOT, null, 0,
+                    return new Decision.Waiting(r.id(), List.of(new ConstraintReason(a.id(), ConstraintReason.Kind.NO_FREE_SLOT, null, 0,
                             "no free slot")));
                 }
                 taken[node]++;

@@ -10,7 +10,7 @@ package koala.constraints;
  *
  * @param container the ask's id, or null when the reason is about the whole request
  */
-public record Reason(String container, Kind kind, Constraint constraint, int nodesRuledOut, String text) {
+public record ConstraintReason(String container, Kind kind, Constraint constraint, int nodesRuledOut, String text) {
 
     /** What stood in the way. */
     public enum Kind {

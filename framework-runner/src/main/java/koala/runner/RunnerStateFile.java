@@ -18,16 +18,16 @@ import koala.common.json.Json;
  * and renamed over the old one, so that a kill -9 at any moment leaves either the previous state
  * or the new one, never half of one.
  */
-public final class StateFile {
+public final class RunnerStateFile {
     private final Path file;
 
-    public StateFile(Path file) {
+    public RunnerStateFile(Path file) {
         this.file = file;
     }
 
     /** The state file of instance {@code instance} in {@code dir}. */
-    public static StateFile of(Path dir, long instance) {
-        return new StateFile(dir.resolve("runner-" + instance + ".json"));
+    public static RunnerStateFile of(Path dir, long instance) {
+        return new RunnerStateFile(dir.resolve("runner-" + instance + ".json"));
     }
 
     public Path path() {

@@ -11,7 +11,7 @@ import java.util.Map;
 import koala.fluent.Application;
 import koala.fluent.FrameworkSettings;
 import koala.fluent.Metrics;
-import koala.fluent.Worker;
+import koala.fluent.FluentWorker;
 import koala.fluent.wire.FluentMessages.AppRequest;
 import koala.provisioning.PolicyKind;
 import org.junit.jupiter.api.Test;
@@ -39,13 +39,13 @@ class RecoveryTest {
 
     @Test
     void placementsAreReplayedOntoTheSameWorkersAndTheQueueKeepsItsOrder() {
-        Recovery.Recovered r = Recovery.replay(rlAndThreeWordCounts(), STATIC_4, T.plusSeconds(30));
+        MasterRecovery.Recovered r = MasterRecovery.replay(rlAndThreeWordCounts(), STATIC_4, T.plusSeconds(30));
 
         // j1 placed at T+2: rl1 takes idle w1 (first by id); swc1's 4 slots go to w2, the only room;
         // swc2 and swc3 queue. swc1 ended at T+10: swc2 started from the queue on w2, swc3 still waits.
         assertThat(r.state().workers()).containsExactly(
-                new Worker("w1", 4, List.of(new Worker.Running("j1.rl1", 4)), null),
-                new Worker("w2", 4, List.of(new Worker.Running("j1.swc2", 4)), null));
+                new FluentWorker("w1", 4, List.of(new FluentWorker.Running("j1.rl1", 4)), null),
+                new FluentWorker("w2", 4, List.of(new FluentWorker.Running("j1.swc2", 4)), null));
         assertThat(r.state().queue()).extracting(Application::id).containsExactly("j1.swc3");
         assertThat(r.state().running()).extracting(a -> a.app().id(), a -> a.startedAt()).containsExactly(
                 org.assertj.core.groups.Tuple.tuple("j1.rl1", T.plusSeconds(2)),
@@ -77,7 +77,7 @@ class RecoveryTest {
                 arrived(T.plusSeconds(2), "j3", "swc1"),
                 new JournalEntry.Joined(T.plusSeconds(3), "w1", "http://w1:7000", 4));
 
-        Recovery.Recovered r = Recovery.replay(journal, STATIC_4, T.plusSeconds(5));
+        MasterRecovery.Recovered r = MasterRecovery.replay(journal, STATIC_4, T.plusSeconds(5));
 
         assertThat(r.pending().job().arrived().job()).isEqualTo("j1");
         assertThat(r.pending().nodes()).containsExactly("w1", "w2");
@@ -86,13 +86,13 @@ class RecoveryTest {
         assertThat(r.waiting().get(1).job().job().apps()).extracting(Application::id, Application::components)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("j3.swc1", 4));
         assertThat(r.jobs()).isEqualTo(3);
-        assertThat(r.state().workers()).extracting(Worker::id).containsExactly("w1");
+        assertThat(r.state().workers()).extracting(FluentWorker::id).containsExactly("w1");
         assertThat(r.book().all()).isEmpty();
     }
 
     @Test
     void aWorkerThatLeftIsGoneAndASnapshotStandsForEverythingBeforeIt() {
-        Recovery.Recovered before = Recovery.replay(rlAndThreeWordCounts(), STATIC_4, T.plusSeconds(30));
+        MasterRecovery.Recovered before = MasterRecovery.replay(rlAndThreeWordCounts(), STATIC_4, T.plusSeconds(30));
         JournalEntry.Snapshot snapshot = new JournalEntry.Snapshot(T.plusSeconds(11), before.state().snapshot(),
                 before.book().all(), before.urls(), List.of(), null, before.jobs(), before.growNotes(), List.of());
         List<JournalEntry> compacted = List.of(snapshot,
@@ -100,11 +100,11 @@ class RecoveryTest {
                 new JournalEntry.Ended(T.plusSeconds(22), "j1.rl1", AppBook.State.FINISHED, "ok", Map.of()),
                 new JournalEntry.Left(T.plusSeconds(23), "w1"));
 
-        Recovery.Recovered r = Recovery.replay(compacted, STATIC_4, T.plusSeconds(30));
+        MasterRecovery.Recovered r = MasterRecovery.replay(compacted, STATIC_4, T.plusSeconds(30));
 
         // swc2 ended at T+12: swc3 started from the queue on w2; rl1 ended at T+22 and idle w1 left at T+23
         assertThat(r.state().workers()).containsExactly(
-                new Worker("w2", 4, List.of(new Worker.Running("j1.swc3", 4)), null));
+                new FluentWorker("w2", 4, List.of(new FluentWorker.Running("j1.swc3", 4)), null));
         assertThat(r.state().queue()).isEmpty();
         assertThat(r.book().get("j1.swc3").state()).isEqualTo(AppBook.State.RUNNING);
         assertThat(r.gone()).containsExactly("w1");
@@ -115,19 +115,19 @@ class RecoveryTest {
 
     @Test
     void aSnapshotKeepsOnlyTheLatestEndedApplications() {
-        Recovery.Recovered r = Recovery.replay(rlAndThreeWordCounts(), STATIC_4, T.plusSeconds(30));
-        JournalEntry.Snapshot none = Recovery.snapshot(T.plusSeconds(11), r.state(), r.book(), r.urls(), List.of(),
+        MasterRecovery.Recovered r = MasterRecovery.replay(rlAndThreeWordCounts(), STATIC_4, T.plusSeconds(30));
+        JournalEntry.Snapshot none = MasterRecovery.snapshot(T.plusSeconds(11), r.state(), r.book(), r.urls(), List.of(),
                 null, r.jobs(), Map.of("j1", "report only"), java.util.Set.of(), 0);
         assertThat(none.book()).extracting(AppBook.Entry::id).containsExactly("j1.rl1", "j1.swc2", "j1.swc3");
         assertThat(none.growNotes()).containsEntry("j1", "report only");
-        JournalEntry.Snapshot one = Recovery.snapshot(T.plusSeconds(11), r.state(), r.book(), r.urls(), List.of(),
+        JournalEntry.Snapshot one = MasterRecovery.snapshot(T.plusSeconds(11), r.state(), r.book(), r.urls(), List.of(),
                 null, r.jobs(), Map.of(), java.util.Set.of(), 1);
         assertThat(one.book()).hasSize(4);
     }
 
     @Test
     void aJournalThatPlacesAJobThatNeverArrivedIsRefused() {
-        assertThatThrownBy(() -> Recovery.replay(List.of(new JournalEntry.Placed(T, "j9", null)), STATIC_4, T))
+        assertThatThrownBy(() -> MasterRecovery.replay(List.of(new JournalEntry.Placed(T, "j9", null)), STATIC_4, T))
                 .hasMessageContaining("places job j9 before it arrived");
     }
 

@@ -20,7 +20,7 @@ import java.util.Set;
  * @param idleSince when it last became idle (or joined); null while anything runs or is suspended on it
  * @param suspended the suspended SWCs whose components here lent their slots to what runs, in the order suspended
  */
-public record Worker(String id, int slots, List<Running> running, Instant idleSince, List<Running> suspended) {
+public record FluentWorker(String id, int slots, List<Running> running, Instant idleSince, List<Running> suspended) {
 
     /** {@code slots} slots of this worker held by application {@code appId}. */
     public record Running(String appId, int slots) {
@@ -32,11 +32,11 @@ public record Worker(String id, int slots, List<Running> running, Instant idleSi
     }
 
     /** A worker with nothing suspended on it. */
-    public Worker(String id, int slots, List<Running> running, Instant idleSince) {
+    public FluentWorker(String id, int slots, List<Running> running, Instant idleSince) {
         this(id, slots, running, idleSince, List.of());
     }
 
-    public Worker {
+    public FluentWorker {
         suspended = suspended == null ? List.of() : List.copyOf(suspended);
         if (id == null || id.isBlank()) {
             throw new IllegalArgumentException("a worker needs an id");
@@ -66,8 +66,8 @@ public record Worker(String id, int slots, List<Running> running, Instant idleSi
         }
     }
 
-    public static Worker idle(String id, int slots, Instant since) {
-        return new Worker(id, slots, List.of(), Objects.requireNonNull(since, "since"));
+    public static FluentWorker idle(String id, int slots, Instant since) {
+        return new FluentWorker(id, slots, List.of(), Objects.requireNonNull(since, "since"));
     }
 
     public int usedSlots() {
@@ -98,44 +98,44 @@ public record Worker(String id, int slots, List<Running> running, Instant idleSi
     }
 
     /** This worker with {@code slots} more of its slots held by {@code appId}. */
-    public Worker start(String appId, int slots) {
+    public FluentWorker start(String appId, int slots) {
         if (runs(appId) || holdsSuspended(appId)) {
             throw new IllegalArgumentException(id + " already runs " + appId);
         }
         List<Running> after = new ArrayList<>(running);
         after.add(new Running(appId, slots));
-        return new Worker(id, this.slots, after, null, suspended);
+        return new FluentWorker(id, this.slots, after, null, suspended);
     }
 
     /**
      * This worker without {@code appId}, running or suspended here; idle since {@code now} when
      * nothing else runs or is suspended on it.
      */
-    public Worker stop(String appId, Instant now) {
+    public FluentWorker stop(String appId, Instant now) {
         List<Running> after = running.stream().filter(r -> !r.appId().equals(appId)).toList();
         List<Running> still = suspended.stream().filter(r -> !r.appId().equals(appId)).toList();
         if (after.size() == running.size() && still.size() == suspended.size()) {
             throw new IllegalArgumentException(id + " does not run " + appId);
         }
         boolean idle = after.isEmpty() && still.isEmpty();
-        return new Worker(id, slots, after, idle ? Objects.requireNonNull(now, "now") : null, still);
+        return new FluentWorker(id, slots, after, idle ? Objects.requireNonNull(now, "now") : null, still);
     }
 
     /**
      * This worker with the components here of those of {@code appIds} it runs suspended: their slots
      * are free, their state stays here.
      */
-    public Worker suspend(java.util.Collection<String> appIds) {
+    public FluentWorker suspend(java.util.Collection<String> appIds) {
         List<Running> after = new ArrayList<>();
         List<Running> lent = new ArrayList<>(suspended);
         for (Running r : running) {
             (appIds.contains(r.appId()) ? lent : after).add(r);
         }
-        return new Worker(id, slots, after, null, lent);
+        return new FluentWorker(id, slots, after, null, lent);
     }
 
     /** This worker with the suspended components of {@code appId} running again, on the slots they lent. */
-    public Worker resume(String appId) {
+    public FluentWorker resume(String appId) {
         Running lent = suspended.stream().filter(r -> r.appId().equals(appId)).findFirst()
                 .orElseThrow(() -> new IllegalArgumentException(id + " holds no suspended " + appId));
         if (lent.slots() > freeSlots()) {
@@ -143,6 +143,6 @@ public record Worker(String id, int slots, List<Running> running, Instant idleSi
         }
         List<Running> after = new ArrayList<>(running);
         after.add(lent);
-        return new Worker(id, slots, after, null, suspended.stream().filter(r -> r != lent).toList());
+        return new FluentWorker(id, slots, after, null, suspended.stream().filter(r -> r != lent).toList());
     }
 }

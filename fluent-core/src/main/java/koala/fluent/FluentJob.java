@@ -7,8 +7,8 @@ import java.util.Objects;
 import java.util.Set;
 
 /** A batch of applications a client submits; they are placed in this order (FCFS within the job). */
-public record Job(String id, List<Application> apps, Instant submittedAt) {
-    public Job {
+public record FluentJob(String id, List<Application> apps, Instant submittedAt) {
+    public FluentJob {
         if (id == null || id.isBlank()) {
             throw new IllegalArgumentException("a job needs an id");
         }

@@ -15,10 +15,10 @@ import koala.common.site.AgentState;
  * ({@link AgentState}). Written whole (a temporary file moved into place) so that a reader never
  * sees half a line, and readable by the agent's account only, since it holds the secret.
  */
-final class StateFile {
+final class AgentStateFile {
     private final Path file;
 
-    StateFile(Path file) {
+    AgentStateFile(Path file) {
         this.file = file.toAbsolutePath();
     }
 

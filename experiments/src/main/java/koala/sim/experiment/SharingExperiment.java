@@ -34,7 +34,7 @@ import org.knowm.xchart.XYChart;
  * <em>ratio</em> of a run is the worst normalised figure over the best. Writes {@code sharing*.csv}
  * and {@code sharing*.png}; the last line printed is the best policy.
  */
-public final class Sharing {
+public final class SharingExperiment {
     /** The goal: a policy whose worst/best ratio is at most this, at no less utilization than fcfs. */
     public static final double GOAL_RATIO = 1.5;
 
@@ -186,7 +186,7 @@ public final class Sharing {
     private final PrintStream out;
     private final List<Variant> rules = VARIANTS;
 
-    public Sharing(Scenario scenario, Runs runs, Path dir, PrintStream out) {
+    public SharingExperiment(Scenario scenario, Runs runs, Path dir, PrintStream out) {
         this.scenario = scenario;
         this.runs = runs;
         this.dir = dir;
@@ -291,7 +291,7 @@ public final class Sharing {
                 Stat.of(runsOf, r -> r.takenBack() / r.hours()),
                 Stat.of(runsOf, r -> r.tenants().stream().mapToLong(TenantMetrics::takenBack).max().orElse(0) / r.hours()),
                 Stat.of(runsOf, r -> r.tenants().stream().mapToLong(TenantMetrics::killed).sum()),
-                Stat.of(runsOf, Sharing::meanWait),
+                Stat.of(runsOf, SharingExperiment::meanWait),
                 perMember(n, i -> Stat.of(norm, v -> v[i])),
                 perMember(n, i -> Stat.of(runsOf, r -> figure(i, r.tenants().get(i)))),
                 perMember(n, i -> Stat.of(runsOf, r -> r.tenants().get(i).lostPercent())),

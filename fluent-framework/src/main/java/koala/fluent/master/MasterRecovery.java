@@ -18,7 +18,7 @@ import koala.fluent.PlacementOutcome;
  * counts, and the queue keeps its order. What the live master did beside the state machine (an
  * orchestrator asked for, a component that would not start) has entries of its own.
  */
-final class Recovery {
+final class MasterRecovery {
     /** A job taken in and not placed yet. */
     record Waiting(JournalEntry.Arrived arrived, JobIntake.Accepted job) {
     }
@@ -47,19 +47,19 @@ final class Recovery {
     private final Map<String, String> growNotes = new HashMap<>();
     private final Set<String> gone = new LinkedHashSet<>();
 
-    private Recovery(FrameworkSettings settings, java.time.Instant start) {
+    private MasterRecovery(FrameworkSettings settings, java.time.Instant start) {
         this.state = new FrameworkState(settings, start);
     }
 
     /** A master with nothing behind it, at {@code start}. */
     static Recovered empty(FrameworkSettings settings, java.time.Instant start) {
-        return new Recovery(settings, start).result(0);
+        return new MasterRecovery(settings, start).result(0);
     }
 
     /** The state {@code entries} leave, in their order, under {@code settings}; an empty journal leaves a new master. */
     static Recovered replay(List<JournalEntry> entries, FrameworkSettings settings, java.time.Instant start) {
         java.time.Instant first = entries.isEmpty() ? start : entries.get(0).at();
-        Recovery r = new Recovery(settings, first.isBefore(start) ? first : start);
+        MasterRecovery r = new MasterRecovery(settings, first.isBefore(start) ? first : start);
         entries.forEach(e -> r.apply(e, settings));
         return r.result(entries.size());
     }

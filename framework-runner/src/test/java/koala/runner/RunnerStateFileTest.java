@@ -27,7 +27,7 @@ class StateFileTest {
 
     @Test
     void aStateIsReadBackAsWrittenFromAFileOnlyItsOwnerReadsWithNothingLeftBeside() throws Exception {
-        StateFile file = StateFile.of(dir, 31);
+        RunnerStateFile file = RunnerStateFile.of(dir, 31);
         RunnerState state = state(book(List.of(
                 new RunnerState.Saved("31.0.0", "master", "fs1", "RUNNING", T, "fs1-n1", 41000, 10_000, T.plusSeconds(2),
                         0, null, false),

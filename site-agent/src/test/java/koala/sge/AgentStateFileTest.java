@@ -19,7 +19,7 @@ class StateFileTest {
 
     @Test
     void theFileHoldsTheSecretSoOnlyItsAccountMayReadIt() throws Exception {
-        StateFile file = new StateFile(dir.resolve("agent-fs2.state"));
+        AgentStateFile file = new AgentStateFile(dir.resolve("agent-fs2.state"));
 
         file.update(s -> s.serving(new AgentState.Serving(41234, 777, secret)));
 
@@ -30,7 +30,7 @@ class StateFileTest {
 
     @Test
     void aStoppingAgentTakesOutItsOwnLineAndLeavesTheRelays() throws Exception {
-        StateFile file = new StateFile(dir.resolve("agent-fs2.state"));
+        AgentStateFile file = new AgentStateFile(dir.resolve("agent-fs2.state"));
         file.update(s -> s.serving(new AgentState.Serving(41234, 777, secret))
                 .withRelays(List.of(new AgentState.Relay(45001, 47400))));
 
@@ -43,6 +43,6 @@ class StateFileTest {
 
     @Test
     void noFileIsAnEmptyState() {
-        assertThat(new StateFile(dir.resolve("none")).read()).isEqualTo(AgentState.empty());
+        assertThat(new AgentStateFile(dir.resolve("none")).read()).isEqualTo(AgentState.empty());
     }
 }

@@ -7,7 +7,7 @@ import java.util.Objects;
  * {@code koala status}, e.g. {@code AT_SHARE} "2 of 5 refused: fair share 7 of 20 nodes reached
  * (uses 6, asks 5, weight 1)".
  */
-public record Reason(Kind kind, String text) {
+public record ShareReason(Kind kind, String text) {
 
     public enum Kind {
         /** Granted from free nodes. */
@@ -44,7 +44,7 @@ public record Reason(Kind kind, String text) {
         GRACE_OVER
     }
 
-    public Reason {
+    public ShareReason {
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(text, "text");
     }

@@ -9,7 +9,7 @@ import java.util.Objects;
  *
  * @param component the component's index, or -1 when the reason is about the whole job
  */
-public record Reason(int component, Kind kind, String text) {
+public record PlacementReason(int component, Kind kind, String text) {
 
     /** What stood in the way. Only {@link #NOT_ENOUGH_IDLE} may pass by itself as the grid's nodes come free. */
     public enum Kind {
@@ -31,13 +31,13 @@ public record Reason(int component, Kind kind, String text) {
         HARD_CONSTRAINT
     }
 
-    public Reason {
+    public PlacementReason {
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(text, "text");
     }
 
-    public static Reason job(Kind kind, String text) {
-        return new Reason(-1, kind, text);
+    public static PlacementReason job(Kind kind, String text) {
+        return new PlacementReason(-1, kind, text);
     }
 
     @Override
