@@ -49,19 +49,19 @@ public final class Placer {
     }
 
     /** One request (a grow, or one instance's initial deployment). */
-    public static Decision place(ClusterState state, Request request) {
+    public static ConstraintDecision place(ClusterState state, Request request) {
         return placeAll(state, List.of(request)).get(0);
     }
 
     /** A batch: a decision per request, in the batch's order. */
-    public static List<Decision> placeAll(ClusterState state, List<Request> batch) {
-        Decision[] out = new Decision[batch.size()];
+    public static List<ConstraintDecision> placeAll(ClusterState state, List<Request> batch) {
+        ConstraintDecision[] out = new ConstraintDecision[batch.size()];
         boolean[] in = new boolean[batch.size()];
         for (int r = 0; r < batch.size(); r++) {
             List<ConstraintReason> malformed = malformed(batch.get(r));
             in[r] = malformed.isEmpty();
             if (!in[r]) {
-                out[r] = new Decision.Waiting(batch.get(r).id(), malformed);
+                out[r] = new ConstraintDecision.Waiting(batch.get(r).id(), malformed);
             }
         }
         while (anyIn(in)) {
@@ -79,7 +79,7 @@ public final class Placer {
                 break;
             }
             int r = round.firstFailed;
-            out[r] = new Decision.Waiting(batch.get(r).id(), round.reasons.get(r));
+            out[r] = new ConstraintDecision.Waiting(batch.get(r).id(), round.reasons.get(r));
             in[r] = false;
         }
         return List.of(out);
@@ -407,14 +407,14 @@ public final class Placer {
         }
 
         /** The request's placements and soft breaks, in its containers' order. */
-        Decision.Placed placed(Request r) {
+        ConstraintDecision.Placed placed(Request r) {
             List<Placement> placements = new ArrayList<>();
             List<Violation> broken = new ArrayList<>();
             for (Ask a : r.asks()) {
                 placements.add(new Placement(a.id(), nodeOf.get(a.id())));
                 violations.stream().filter(v -> v.container().equals(a.id())).forEach(broken::add);
             }
-            return new Decision.Placed(r.id(), placements, broken);
+            return new ConstraintDecision.Placed(r.id(), placements, broken);
         }
     }
 }

@@ -17,7 +17,7 @@ import koala.common.jdf.JobKind;
 import koala.common.json.Json;
 import koala.placement.Assignment;
 import koala.placement.ComponentNeed;
-import koala.placement.Decision;
+import koala.placement.PlacementDecision;
 import koala.placement.FlexibleClusterMinimization;
 import koala.placement.GridView;
 import koala.placement.JobNeed;
@@ -222,13 +222,13 @@ final class Allocations {
                         + "hard constraints" : limit.text());
             }
         }
-        Decision decision = policy.place(new JobNeed(Long.toString(id),
+        PlacementDecision decision = policy.place(new JobNeed(Long.toString(id),
                 List.of(new ComponentNeed(0, granted, null, List.of())), true), view);
-        if (decision instanceof Decision.NotPlaced not) {
+        if (decision instanceof PlacementDecision.NotPlaced not) {
             return refusedByConstraint(job, request, not.reasons().stream().map(PlacementReason::text)
                     .collect(Collectors.joining("; ")));
         }
-        Decision.Placed placed = (Decision.Placed) decision;
+        PlacementDecision.Placed placed = (PlacementDecision.Placed) decision;
         List<String> nodes = claim(job, request, placed.assignments());
         String why = granted >= request.nodes() ? null : limit != null ? "partial: " + granted + " of "
                 + request.nodes() + " nodes: " + limit.text() : "partial: " + granted + " of " + request.nodes()
@@ -298,9 +298,9 @@ final class Allocations {
             onIdle = kept.room(new ComponentNeed(0, onIdle, null, List.of()), view).nodes();
         }
         if (onIdle > 0) {
-            Decision d = policy.place(new JobNeed(Long.toString(id),
+            PlacementDecision d = policy.place(new JobNeed(Long.toString(id),
                     List.of(new ComponentNeed(0, onIdle, null, List.of())), true), view);
-            if (d instanceof Decision.Placed placed) {
+            if (d instanceof PlacementDecision.Placed placed) {
                 assignments.addAll(placed.assignments());
             } else {
                 onIdle = 0;

@@ -24,7 +24,7 @@ import koala.common.jdf.JobKind;
 import koala.common.jdf.JdfParser;
 import koala.placement.Assignment;
 import koala.placement.ComponentNeed;
-import koala.placement.Decision;
+import koala.placement.PlacementDecision;
 import koala.placement.FileLocations;
 import koala.placement.GridView;
 import koala.placement.JobNeed;
@@ -442,21 +442,21 @@ final class Scheduler {
         for (long id : queue.inOrder()) {
             Job job = book.get(id);
             count(job, held, -1);
-            Decision decision = policyFor(job).place(need(job), gridViewFor(job.record().owner(), gridView(held)));
-            if (decision instanceof Decision.Placed placed) {
+            PlacementDecision decision = policyFor(job).place(need(job), gridViewFor(job.record().owner(), gridView(held)));
+            if (decision instanceof PlacementDecision.Placed placed) {
                 queue.remove(id);
                 String where = describe(placed.assignments()) + (placed.softViolations().isEmpty() ? ""
                         : "; soft constraints broken, nothing else fitted: " + String.join("; ", placed.softViolations()));
                 update(job, job.record().waiting("claiming nodes: " + where));
                 fire(job, JobEvent.PLACED, where, placed.assignments());
             } else {
-                notPlaced(job, (Decision.NotPlaced) decision);
+                notPlaced(job, (PlacementDecision.NotPlaced) decision);
             }
             count(job, held, 1);
         }
     }
 
-    private void notPlaced(Job job, Decision.NotPlaced decision) {
+    private void notPlaced(Job job, PlacementDecision.NotPlaced decision) {
         List<String> unheard = siteNames.stream().filter(s -> kis.site(s).isEmpty()).toList();
         String why = waitingReason(decision.reasons(), unheard, siteNames.size())
                 + singleTenantNote(closedTo(job.record().owner()));

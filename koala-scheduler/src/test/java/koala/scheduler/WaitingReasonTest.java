@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import koala.placement.ComponentNeed;
-import koala.placement.Decision;
+import koala.placement.PlacementDecision;
 import koala.placement.FileLocations;
 import koala.placement.GridView;
 import koala.placement.JobNeed;
@@ -23,9 +23,9 @@ class WaitingReasonTest {
             new ComponentNeed(1, 12, null, List.of())), false);
 
     private static List<PlacementReason> reasons(SiteView... sites) {
-        Decision decision = PlacementPolicies.byName("worst-fit").place(JOB, new GridView(List.of(sites),
+        PlacementDecision decision = PlacementPolicies.byName("worst-fit").place(JOB, new GridView(List.of(sites),
                 FileLocations.NONE));
-        return ((Decision.NotPlaced) decision).reasons();
+        return ((PlacementDecision.NotPlaced) decision).reasons();
     }
 
     @Test

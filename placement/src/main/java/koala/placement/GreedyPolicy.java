@@ -20,8 +20,8 @@ import java.util.List;
  *       the policy chooses ({@link #chooseSite}); a component is never split, except the single
  *       component of a flexible job by a policy that splits it ({@link #placeFlexible}).</li>
  *   <li>All or nothing: if any component could not be placed, the job is
- *       {@link Decision.NotPlaced} with a reason for each such component, and none of the
- *       assignments made on the way is returned; else it is {@link Decision.Placed}.</li>
+ *       {@link PlacementDecision.NotPlaced} with a reason for each such component, and none of the
+ *       assignments made on the way is returned; else it is {@link PlacementDecision.Placed}.</li>
  * </ol>
  * Assignments and reasons are listed in component order. Every choice breaks ties by site name,
  * so the same job and view give the same decision.
@@ -31,10 +31,10 @@ abstract class GreedyPolicy implements PlacementPolicy {
             Comparator.comparingInt(ComponentNeed::nodes).reversed().thenComparingInt(ComponentNeed::index);
 
     @Override
-    public final Decision place(JobNeed job, GridView grid) {
+    public final PlacementDecision place(JobNeed job, GridView grid) {
         List<PlacementReason> malformed = check(job);
         if (!malformed.isEmpty()) {
-            return new Decision.NotPlaced(malformed);
+            return new PlacementDecision.NotPlaced(malformed);
         }
         IdleLedger ledger = new IdleLedger(grid.sites());
         Outcome out = new Outcome();
@@ -131,13 +131,13 @@ abstract class GreedyPolicy implements PlacementPolicy {
         }
 
         /** Placed when no reason was given, assignments in component order (a split in its order). */
-        Decision decision() {
+        PlacementDecision decision() {
             if (!reasons.isEmpty()) {
                 reasons.sort(BY_REASON_COMPONENT);
-                return new Decision.NotPlaced(reasons);
+                return new PlacementDecision.NotPlaced(reasons);
             }
             assignments.sort(BY_COMPONENT);
-            return new Decision.Placed(assignments);
+            return new PlacementDecision.Placed(assignments);
         }
     }
 }

@@ -76,7 +76,7 @@ public final class SiteConstraints implements PlacementPolicy {
     }
 
     @Override
-    public Decision place(JobNeed job, GridView grid) {
+    public PlacementDecision place(JobNeed job, GridView grid) {
         ClusterState state = state(grid);
         Map<String, Integer> idle = new HashMap<>();
         grid.sites().forEach(s -> idle.put(s.site(), s.idleNodes()));
@@ -92,25 +92,25 @@ public final class SiteConstraints implements PlacementPolicy {
             List<String> allowed = trials.entrySet().stream().filter(e -> e.getValue().allows(flexible))
                     .map(Map.Entry::getKey).toList();
             if (allowed.isEmpty()) {
-                return new Decision.NotPlaced(List.of(ruledOut(c, trials)));
+                return new PlacementDecision.NotPlaced(List.of(ruledOut(c, trials)));
             }
-            Decision.Placed placed = null;
-            Decision.NotPlaced last = null;
+            PlacementDecision.Placed placed = null;
+            PlacementDecision.NotPlaced last = null;
             for (int level : allowed.stream().map(s -> trials.get(s).soft.size()).collect(Collectors.toCollection(TreeSet::new))) {
                 List<SiteView> sites = grid.sites().stream().filter(s -> allowed.contains(s.site())
                         && trials.get(s.site()).soft.size() <= level)
                         .map(s -> new SiteView(s.site(), s.totalNodes(), flexible
                                 ? Math.min(idle.get(s.site()), trials.get(s.site()).fits) : idle.get(s.site()))).toList();
-                Decision d = policy.place(new JobNeed(job.jobId(), List.of(c), job.flexible()), new GridView(sites, grid.files()));
-                if (d instanceof Decision.Placed p) {
+                PlacementDecision d = policy.place(new JobNeed(job.jobId(), List.of(c), job.flexible()), new GridView(sites, grid.files()));
+                if (d instanceof PlacementDecision.Placed p) {
                     placed = p;
                     break;
                 }
-                last = (Decision.NotPlaced) d;
+                last = (PlacementDecision.NotPlaced) d;
             }
             if (placed == null) {
                 String label = "on the sites its constraints allow (" + String.join(", ", allowed) + ")";
-                return new Decision.NotPlaced(last.reasons().stream()
+                return new PlacementDecision.NotPlaced(last.reasons().stream()
                         .map(r -> new PlacementReason(r.component(), r.kind(), label + ": " + r.text())).toList());
             }
             for (Assignment a : placed.assignments()) {
@@ -122,7 +122,7 @@ public final class SiteConstraints implements PlacementPolicy {
                     for (Violation v : Placer.violations(state, id, own, a.site(), constraints)) {
                         if (v.constraint().hard()) {
                             // nodes split over sites of one network may together break a bound over the network
-                            return new Decision.NotPlaced(List.of(new PlacementReason(c.index(), PlacementReason.Kind.HARD_CONSTRAINT,
+                            return new PlacementDecision.NotPlaced(List.of(new PlacementReason(c.index(), PlacementReason.Kind.HARD_CONSTRAINT,
                                     "component " + c.index() + " (" + c.nodes() + " nodes) split over sites would "
                                     + "break " + v.constraint().describe() + " (" + v.text() + ")")));
                         }
@@ -135,7 +135,7 @@ public final class SiteConstraints implements PlacementPolicy {
             }
         }
         assignments.sort(Comparator.comparingInt(Assignment::component));
-        return new Decision.Placed(assignments, soft);
+        return new PlacementDecision.Placed(assignments, soft);
     }
 
     /**

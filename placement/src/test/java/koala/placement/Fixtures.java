@@ -53,12 +53,12 @@ final class Fixtures {
         return new Assignment(component, site, nodes);
     }
 
-    static Decision placed(Assignment... assignments) {
-        return new Decision.Placed(List.of(assignments));
+    static PlacementDecision placed(Assignment... assignments) {
+        return new PlacementDecision.Placed(List.of(assignments));
     }
 
-    static Decision notPlaced(PlacementReason... reasons) {
-        return new Decision.NotPlaced(List.of(reasons));
+    static PlacementDecision notPlaced(PlacementReason... reasons) {
+        return new PlacementDecision.NotPlaced(List.of(reasons));
     }
 
     static PlacementReason because(int component, PlacementReason.Kind kind, String text) {
