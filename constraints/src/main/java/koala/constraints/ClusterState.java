@@ -196,7 +196,7 @@ public final class ClusterState {
     }
 
     /** Applies a placed request: its containers start where the decision says, its constraints under {@code owner}. */
-    public void apply(Request request, Decision.Placed placed, String owner) {
+    public void apply(Request request, ConstraintDecision.Placed placed, String owner) {
         Map<String, Ask> asks = new HashMap<>();
         request.asks().forEach(a -> asks.put(a.id(), a));
         for (Placement p : placed.placements()) {

@@ -49,19 +49,19 @@ public final class Placer {
     }
 
     /** One request (a grow, or one instance's initial deployment). */
-    public static Decision place(ClusterState state, Request request) {
+    public static ConstraintDecision place(ClusterState state, Request request) {
         return placeAll(state, List.of(request)).get(0);
     }
 
     /** A batch: a decision per request, in the batch's order. */
-    public static List<Decision> placeAll(ClusterState state, List<Request> batch) {
-        Decision[] out = new Decision[batch.size()];
+    public static List<ConstraintDecision> placeAll(ClusterState state, List<Request> batch) {
+        ConstraintDecision[] out = new ConstraintDecision[batch.size()];
         boolean[] in = new boolean[batch.size()];
         for (int r = 0; r < batch.size(); r++) {
-            List<Reason> malformed = malformed(batch.get(r));
+            List<ConstraintReason> malformed = malformed(batch.get(r));
             in[r] = malformed.isEmpty();
             if (!in[r]) {
-                out[r] = new Decision.Waiting(batch.get(r).id(), malformed);
+                out[r] = new ConstraintDecision.Waiting(batch.get(r).id(), malformed);
             }
         }
         while (anyIn(in)) {
@@ -79,7 +79,7 @@ public final class Placer {
                 break;
             }
             int r = round.firstFailed;
-            out[r] = new Decision.Waiting(batch.get(r).id(), round.reasons.get(r));
+            out[r] = new ConstraintDecision.Waiting(batch.get(r).id(), round.reasons.get(r));
             in[r] = false;
         }
         return List.of(out);
@@ -186,7 +186,7 @@ public final class Placer {
         return -1;
     }
 
-    private static List<Reason> nothingAnywhere(Scratch scratch, Item item, Constraint k, Scratch.Counts counts) {
+    private static List<ConstraintReason> nothingAnywhere(Scratch scratch, Item item, Constraint k, Scratch.Counts counts) {
         int roomy = 0;
         int some = -1;
         for (int i = 0; i < scratch.state().nodes().size(); i++) {
@@ -199,7 +199,7 @@ public final class Placer {
             return reasons(scratch, item, 0, new int[0], new String[0]);
         }
         String why = Rules.broken(k, counts, item.ask.tags(), scratch.state().nodes().get(some));
-        return List.of(new Reason(item.ask.id(), Reason.Kind.HARD_CONSTRAINT, k, roomy, item.ask.id() + " "
+        return List.of(new ConstraintReason(item.ask.id(), ConstraintReason.Kind.HARD_CONSTRAINT, k, roomy, item.ask.id() + " "
                 + item.ask.tags() + ": " + k.describe() + " rules out " + roomy + " of " + roomy
                 + " nodes with a free slot (" + why + ")"));
     }
@@ -218,33 +218,33 @@ public final class Placer {
         return -1;
     }
 
-    private static List<Reason> reasons(Scratch scratch, Item item, int roomy, int[] ruledOut, String[] example) {
+    private static List<ConstraintReason> reasons(Scratch scratch, Item item, int roomy, int[] ruledOut, String[] example) {
         String who = item.ask.id() + " " + item.ask.tags() + ": ";
         if (roomy == 0) {
             int slots = scratch.state().nodes().stream().mapToInt(Node::slots).sum();
-            return List.of(new Reason(item.ask.id(), Reason.Kind.NO_FREE_SLOT, null, 0, who + "no node has a free slot"
+            return List.of(new ConstraintReason(item.ask.id(), ConstraintReason.Kind.NO_FREE_SLOT, null, 0, who + "no node has a free slot"
                     + (scratch.anyTentative() ? " once the batch's other containers are placed" : "") + " ("
                     + scratch.state().nodes().size() + " nodes, " + slots + " slots)"));
         }
-        List<Reason> reasons = new ArrayList<>();
+        List<ConstraintReason> reasons = new ArrayList<>();
         for (int j = 0; j < item.constraints.size(); j++) {
             if (ruledOut[j] > 0) {
                 Constraint k = item.constraints.get(j);
-                reasons.add(new Reason(item.ask.id(), Reason.Kind.HARD_CONSTRAINT, k, ruledOut[j], who + k.describe()
+                reasons.add(new ConstraintReason(item.ask.id(), ConstraintReason.Kind.HARD_CONSTRAINT, k, ruledOut[j], who + k.describe()
                         + " rules out " + ruledOut[j] + " of " + roomy + " nodes with a free slot (" + example[j] + ")"));
             }
         }
         return reasons;
     }
 
-    private static List<Reason> malformed(Request r) {
+    private static List<ConstraintReason> malformed(Request r) {
         if (r.asks().isEmpty()) {
-            return List.of(new Reason(null, Reason.Kind.MALFORMED, null, 0, "request " + r.id() + " asks for nothing"));
+            return List.of(new ConstraintReason(null, ConstraintReason.Kind.MALFORMED, null, 0, "request " + r.id() + " asks for nothing"));
         }
         Set<String> ids = new HashSet<>();
         for (Ask a : r.asks()) {
             if (!ids.add(a.id())) {
-                return List.of(new Reason(a.id(), Reason.Kind.MALFORMED, null, 0, "request " + r.id()
+                return List.of(new ConstraintReason(a.id(), ConstraintReason.Kind.MALFORMED, null, 0, "request " + r.id()
                         + " asks twice for " + a.id()));
             }
         }
@@ -386,7 +386,7 @@ public final class Placer {
     private static final class Round {
         final java.util.Map<String, String> nodeOf = new java.util.HashMap<>();
         final List<Violation> violations = new ArrayList<>();
-        final List<List<Reason>> reasons = new ArrayList<>();
+        final List<List<ConstraintReason>> reasons = new ArrayList<>();
         int firstFailed = -1;
 
         Round(int requests) {
@@ -395,7 +395,7 @@ public final class Placer {
             }
         }
 
-        void fail(int request, List<Reason> why) {
+        void fail(int request, List<ConstraintReason> why) {
             if (firstFailed < 0) {
                 firstFailed = request;
             }
@@ -407,14 +407,14 @@ public final class Placer {
         }
 
         /** The request's placements and soft breaks, in its containers' order. */
-        Decision.Placed placed(Request r) {
+        ConstraintDecision.Placed placed(Request r) {
             List<Placement> placements = new ArrayList<>();
             List<Violation> broken = new ArrayList<>();
             for (Ask a : r.asks()) {
                 placements.add(new Placement(a.id(), nodeOf.get(a.id())));
                 violations.stream().filter(v -> v.container().equals(a.id())).forEach(broken::add);
             }
-            return new Decision.Placed(r.id(), placements, broken);
+            return new ConstraintDecision.Placed(r.id(), placements, broken);
         }
     }
 }

@@ -12,9 +12,9 @@
  *   <li>{@link koala.constraints.ClusterState}: nodes, running containers and the constraints in force,
  *       kept up to date by its owner;</li>
  *   <li>{@link koala.constraints.Placer}: a {@link koala.constraints.Request} (a grow, a deployment) or a
- *       batch of them to a sealed {@link koala.constraints.Decision}: {@code Placed} (a node per
+ *       batch of them to a sealed {@link koala.constraints.ConstraintDecision}: {@code Placed} (a node per
  *       container, soft breaks listed as {@link koala.constraints.Violation}s) or {@code Waiting}
- *       ({@link koala.constraints.Reason}s naming the hard constraint and how many nodes it rules out);</li>
+ *       ({@link koala.constraints.ConstraintReason}s naming the hard constraint and how many nodes it rules out);</li>
  *   <li>{@link koala.constraints.Audit}: a whole state checked from scratch.</li>
  * </ul>
  * As in Fenzo, a hard constraint is a yes/no with a reason and a soft one a score (here the number

@@ -57,23 +57,23 @@ final class Fixtures {
         return new Placement(container, node);
     }
 
-    static Decision.Placed placed(Decision d) {
-        if (!(d instanceof Decision.Placed p)) {
+    static ConstraintDecision.Placed placed(ConstraintDecision d) {
+        if (!(d instanceof ConstraintDecision.Placed p)) {
             throw new AssertionError("expected Placed, got " + d);
         }
         return p;
     }
 
-    static Decision.Waiting waiting(Decision d) {
-        if (!(d instanceof Decision.Waiting w)) {
+    static ConstraintDecision.Waiting waiting(ConstraintDecision d) {
+        if (!(d instanceof ConstraintDecision.Waiting w)) {
             throw new AssertionError("expected Waiting, got " + d);
         }
         return w;
     }
 
     /** Applies a placed request to the state, its constraints under the request's id. */
-    static Decision.Placed apply(ClusterState state, Request r) {
-        Decision.Placed p = placed(Placer.place(state, r));
+    static ConstraintDecision.Placed apply(ClusterState state, Request r) {
+        ConstraintDecision.Placed p = placed(Placer.place(state, r));
         state.apply(r, p, r.id());
         return p;
     }

@@ -36,7 +36,7 @@ class PlacerTest {
                 node("fs0", 2, 2, null), node("fs1", 0, 2, null)));
         Request a = request("A", List.of(masterApartFromOrchestrator("A", Group.SITE, true)), ask("A", "master", -1),
                 ask("A", "orchestrator", -1));
-        Decision.Placed p = placed(Placer.place(state, a));
+        ConstraintDecision.Placed p = placed(Placer.place(state, a));
         assertThat(p.placements()).containsExactly(at("A-master", "fs0-n0"), at("A-orchestrator", "fs1-n0"));
         assertThat(p.softViolations()).isZero();
 
@@ -52,7 +52,7 @@ class PlacerTest {
         // without constraints of its own, still keeps off site fs0: fs1-n0.
         ClusterState state = grid(2, 2, "fs0", "fs1");
         apply(state, request("A", List.of(masterApartFromOrchestrator("A", Group.SITE, true)), ask("A", "master", -1)));
-        Decision.Placed p = placed(Placer.place(state, request("A-grow", List.of(), ask("A", "orchestrator", 2))));
+        ConstraintDecision.Placed p = placed(Placer.place(state, request("A-grow", List.of(), ask("A", "orchestrator", 2))));
         assertThat(p.placements()).containsExactly(at("A-orchestrator2", "fs1-n0"));
     }
 
@@ -64,15 +64,15 @@ class PlacerTest {
         Cardinality twoPerHost = new Cardinality(role("A", "worker"), role("A", "worker"), Group.HOST, 0, 2, true);
         Request grow = request("A-grow", List.of(twoPerHost), ask("A", "worker", 0), ask("A", "worker", 1),
                 ask("A", "worker", 2), ask("A", "worker", 3));
-        Decision.Placed p = apply(state, grow);
+        ConstraintDecision.Placed p = apply(state, grow);
         assertThat(p.placements()).containsExactly(at("A-worker0", "fs0-n0"), at("A-worker1", "fs0-n0"),
                 at("A-worker2", "fs0-n1"), at("A-worker3", "fs0-n1"));
 
         // a fifth: both hosts have 2 free slots, both already hold 2 of A's workers -> waits, nothing taken
-        Decision.Waiting w = waiting(Placer.place(state, request("A-grow2", List.of(), ask("A", "worker", 4))));
+        ConstraintDecision.Waiting w = waiting(Placer.place(state, request("A-grow2", List.of(), ask("A", "worker", 4))));
         assertThat(w.reasons()).hasSize(1);
-        Reason r = w.reasons().get(0);
-        assertThat(r.kind()).isEqualTo(Reason.Kind.HARD_CONSTRAINT);
+        ConstraintReason r = w.reasons().get(0);
+        assertThat(r.kind()).isEqualTo(ConstraintReason.Kind.HARD_CONSTRAINT);
         assertThat(r.constraint()).isEqualTo(twoPerHost);
         assertThat(r.nodesRuledOut()).isEqualTo(2);
         assertThat(r.text()).isEqualTo("A-worker4 {instance=A, role=worker}: hard cardinality 0..2 of "
@@ -118,10 +118,10 @@ class PlacerTest {
         ClusterState state = grid(2, 2, "fs0", "fs1");
         Affinity nearA = new Affinity(role("B", "worker"), role("A", "master"), Group.SITE, true);
         Request b = request("B", List.of(nearA), ask("B", "master", -1), ask("B", "worker", 0), ask("B", "worker", 1));
-        Decision.Waiting w = waiting(Placer.place(state, b));
-        assertThat(w.reasons()).extracting(Reason::container).containsExactly("B-worker0", "B-worker1");
+        ConstraintDecision.Waiting w = waiting(Placer.place(state, b));
+        assertThat(w.reasons()).extracting(ConstraintReason::container).containsExactly("B-worker0", "B-worker1");
         assertThat(w.reasons()).allSatisfy(r -> {
-            assertThat(r.kind()).isEqualTo(Reason.Kind.HARD_CONSTRAINT);
+            assertThat(r.kind()).isEqualTo(ConstraintReason.Kind.HARD_CONSTRAINT);
             assertThat(r.constraint()).isEqualTo(nearA);
             assertThat(r.nodesRuledOut()).isEqualTo(4);
         });
@@ -146,7 +146,7 @@ class PlacerTest {
         // with rack r1 full, c1 has nowhere to go: fs0-n1 is ruled out (1 of 1 node with a free slot)
         state.add(new Container("x", Tags.of("other"), "fs0-n2"));
         state.add(new Container("y", Tags.of("other"), "fs0-n3"));
-        Reason r = waiting(Placer.place(state, j)).reasons().get(0);
+        ConstraintReason r = waiting(Placer.place(state, j)).reasons().get(0);
         assertThat(r.container()).isEqualTo("J.1");
         assertThat(r.nodesRuledOut()).isEqualTo(1);
         assertThat(r.text()).endsWith("rules out 1 of 1 nodes with a free slot (rack fs0/r0 holds 1 container tagged "
@@ -171,12 +171,12 @@ class PlacerTest {
         Request a = request("A", List.of(soft), ask("A", "master", -1), ask("A", "orchestrator", -1));
 
         // two sites: kept (master fs0-n0, by name; orchestrator on fs1-n0), nothing counted
-        Decision.Placed two = placed(Placer.place(grid(1, 2, "fs0", "fs1"), a));
+        ConstraintDecision.Placed two = placed(Placer.place(grid(1, 2, "fs0", "fs1"), a));
         assertThat(two.placements()).containsExactly(at("A-master", "fs0-n0"), at("A-orchestrator", "fs1-n0"));
         assertThat(two.softViolations()).isZero();
 
         // one site: the orchestrator can only break it; placed anyway, the break counted once
-        Decision.Placed one = placed(Placer.place(grid(2, 2, "fs0"), a));
+        ConstraintDecision.Placed one = placed(Placer.place(grid(2, 2, "fs0"), a));
         assertThat(one.placements()).containsExactly(at("A-master", "fs0-n0"), at("A-orchestrator", "fs0-n0"));
         assertThat(one.softViolations()).isEqualTo(1);
         Violation v = one.violations().get(0);
@@ -191,7 +191,7 @@ class PlacerTest {
         ClusterState state = new ClusterState(List.of(node("fs0", 0, 2, null), node("fs0", 1, 4, null)));
         state.add(new Container("A-worker0", role("A", "worker"), "fs0-n0"));
         Cardinality onePerHost = new Cardinality(role("A", "worker"), role("A", "worker"), Group.HOST, 0, 1, false);
-        Decision.Placed p = placed(Placer.place(state, request("g", List.of(onePerHost), ask("A", "worker", 1))));
+        ConstraintDecision.Placed p = placed(Placer.place(state, request("g", List.of(onePerHost), ask("A", "worker", 1))));
         assertThat(p.placements()).containsExactly(at("A-worker1", "fs0-n1"));
         assertThat(p.softViolations()).isZero();
     }
@@ -217,9 +217,9 @@ class PlacerTest {
     @Test
     void noFreeSlotIsItsOwnReason() {
         ClusterState state = grid(1, 1, "fs0");
-        Decision.Waiting w = waiting(Placer.place(state, request("g", List.of(), ask("A", "worker", 0),
+        ConstraintDecision.Waiting w = waiting(Placer.place(state, request("g", List.of(), ask("A", "worker", 0),
                 ask("A", "worker", 1))));
-        assertThat(w.reasons()).containsExactly(new Reason("A-worker1", Reason.Kind.NO_FREE_SLOT, null, 0,
+        assertThat(w.reasons()).containsExactly(new ConstraintReason("A-worker1", ConstraintReason.Kind.NO_FREE_SLOT, null, 0,
                 "A-worker1 {instance=A, role=worker}: no node has a free slot once the batch's other containers are "
                         + "placed (1 nodes, 1 slots)"));
     }
@@ -248,7 +248,7 @@ class PlacerTest {
         Affinity nearA = new Affinity(role("B", "worker"), role("A", "master"), Group.SITE, true);
         Request b = request("B", List.of(nearA), ask("B", "worker", 0), ask("B", "worker", 1), ask("B", "worker", 2));
         Request a = request("A", List.of(), ask("A", "master", -1));
-        List<Decision> ds = Placer.placeAll(state, List.of(b, a));
+        List<ConstraintDecision> ds = Placer.placeAll(state, List.of(b, a));
         assertThat(placed(ds.get(0)).placements()).containsExactly(at("B-worker0", "fs0-n0"), at("B-worker1", "fs0-n1"),
                 at("B-worker2", "fs0-n1"));
         assertThat(placed(ds.get(1)).placements()).containsExactly(at("A-master", "fs0-n0"));
@@ -263,8 +263,8 @@ class PlacerTest {
         Request a = request("A", List.of(), ask("A", "master", -1), ask("A", "worker", 0), ask("A", "worker", 1),
                 ask("A", "worker", 2), ask("A", "worker", 3));
         Request b = request("B", List.of(nearA), ask("B", "worker", 0));
-        List<Decision> ds = Placer.placeAll(state, List.of(a, b));
-        assertThat(waiting(ds.get(0)).reasons()).extracting(Reason::kind).containsExactly(Reason.Kind.NO_FREE_SLOT);
+        List<ConstraintDecision> ds = Placer.placeAll(state, List.of(a, b));
+        assertThat(waiting(ds.get(0)).reasons()).extracting(ConstraintReason::kind).containsExactly(ConstraintReason.Kind.NO_FREE_SLOT);
         assertThat(waiting(ds.get(1)).reasons().get(0).text()).endsWith("(no container tagged {instance=A, role=master} "
                 + "runs anywhere)");
     }
@@ -274,8 +274,8 @@ class PlacerTest {
         List<Node> nodes = List.of(node("fs1", 0, 2, null), node("fs0", 1, 2, null), node("fs0", 0, 2, null));
         Request a = request("A", List.of(masterApartFromOrchestrator("A", Group.SITE, true)), ask("A", "master", -1),
                 ask("A", "orchestrator", -1));
-        Decision one = Placer.place(new ClusterState(nodes), a);
-        Decision other = Placer.place(new ClusterState(List.of(nodes.get(2), nodes.get(0), nodes.get(1))), a);
+        ConstraintDecision one = Placer.place(new ClusterState(nodes), a);
+        ConstraintDecision other = Placer.place(new ClusterState(List.of(nodes.get(2), nodes.get(0), nodes.get(1))), a);
         assertThat(one).isEqualTo(other);
         assertThat(placed(one).placements()).containsExactly(at("A-master", "fs0-n0"), at("A-orchestrator", "fs1-n0"));
     }
@@ -284,7 +284,7 @@ class PlacerTest {
     void malformedRequestsWait() {
         ClusterState state = grid(1, 1, "fs0");
         assertThat(waiting(Placer.place(state, request("empty", List.of()))).reasons())
-                .extracting(Reason::kind).containsExactly(Reason.Kind.MALFORMED);
+                .extracting(ConstraintReason::kind).containsExactly(ConstraintReason.Kind.MALFORMED);
         assertThat(waiting(Placer.place(state, request("twice", List.of(), ask("A", "worker", 0), ask("A", "worker", 0))))
                 .reasons().get(0).text()).isEqualTo("request twice asks twice for A-worker0");
     }

@@ -88,7 +88,7 @@ class RandomStatesTest {
                     asks.add(new Ask("r" + q + "." + a, Tags.of(t)));
                 }
                 Request req = new Request("r" + q, asks, List.of(someConstraint(r, true, "r" + q)));
-                if (Placer.place(state, req) instanceof Decision.Placed p) {
+                if (Placer.place(state, req) instanceof ConstraintDecision.Placed p) {
                     state.apply(req, p, req.id());
                     placed++;
                 }

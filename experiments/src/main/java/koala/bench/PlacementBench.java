@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
-import koala.placement.Decision;
+import koala.placement.PlacementDecision;
 import koala.placement.JobNeed;
 import koala.placement.PlacementPolicies;
 import koala.placement.PlacementPolicy;
@@ -104,7 +104,7 @@ public final class PlacementBench {
             PlacementPolicy policy = PlacementPolicies.byName(name);
             long placed = 0;
             for (JobNeed job : workload.jobs()) {
-                if (policy.place(job, workload.grid()) instanceof Decision.Placed) {
+                if (policy.place(job, workload.grid()) instanceof PlacementDecision.Placed) {
                     placed++;
                 }
             }

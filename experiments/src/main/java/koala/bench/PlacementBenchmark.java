@@ -2,7 +2,7 @@ package koala.bench;
 
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import koala.placement.Decision;
+import koala.placement.PlacementDecision;
 import koala.placement.GridView;
 import koala.placement.JobNeed;
 import koala.placement.PlacementPolicies;
@@ -59,7 +59,7 @@ public class PlacementBenchmark {
     }
 
     @Benchmark
-    public Decision decision() {
+    public PlacementDecision decision() {
         JobNeed job = queue[next];
         next = next + 1 == queue.length ? 0 : next + 1;
         return placement.place(job, grid);

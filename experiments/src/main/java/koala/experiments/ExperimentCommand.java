@@ -18,7 +18,7 @@ import koala.sim.experiment.CoallocationSim;
 import koala.sim.experiment.ConstraintsExperiment;
 import koala.sim.experiment.Runs;
 import koala.sim.experiment.Sensitivity;
-import koala.sim.experiment.Sharing;
+import koala.sim.experiment.SharingExperiment;
 import koala.sim.experiment.SpeedBenchmark;
 import koala.sim.experiment.Setup;
 import koala.sim.experiment.SuspensionExperiment;
@@ -161,11 +161,11 @@ final class ExperimentCommand {
                         + floorKeeping + "'");
             };
             Runs runs = common.runs(System.out);
-            Sharing.Scenario scenario = Sharing.Scenario.standard(nodes, runs.workload()).withFloorKeeping(floors);
+            SharingExperiment.Scenario scenario = SharingExperiment.Scenario.standard(nodes, runs.workload()).withFloorKeeping(floors);
             scenario = scenario.withArbitration(scenario.arbitration().withWindow(Duration.ofSeconds(window))
                     .withGrace(Duration.ofSeconds(grace)).withRoundFraction(maxTakeBack / 100).withMaxPerHour(maxPerHour)
                     .withPatience(Duration.ofSeconds(patience)));
-            new Sharing(scenario, runs, common.out, System.out).run();
+            new SharingExperiment(scenario, runs, common.out, System.out).run();
             return 0;
         }
     }

@@ -22,7 +22,7 @@ import koala.common.api.SchedulerClient;
 import koala.common.http.ApiException;
 import koala.common.time.Poll;
 import koala.fluent.Application;
-import koala.fluent.Job;
+import koala.fluent.FluentJob;
 import koala.fluent.client.FluentClient;
 import koala.fluent.wire.FluentMessages.AppReply;
 import koala.fluent.wire.FluentMessages.AppRequest;
@@ -125,7 +125,7 @@ final class TestbedRun {
         ScheduledExecutorService arrivals = Executors.newSingleThreadScheduledExecutor();
         ExecutorService sender = Executors.newSingleThreadExecutor();
         try {
-            for (Job job : workload.jobs()) {
+            for (FluentJob job : workload.jobs()) {
                 Duration offset = Duration.between(Workload.START, job.submittedAt());
                 arrivals.schedule(() -> sender.execute(() -> submit(fluent, job, start.plus(offset), submitted, sent)),
                         offset.toMillis(), TimeUnit.MILLISECONDS);
@@ -155,7 +155,7 @@ final class TestbedRun {
     }
 
     /** Submits {@code job}, which arrived at {@code arrived}: its wait runs from then to the master's answer. */
-    private void submit(FluentClient fluent, Job job, Instant arrived, ConcurrentLinkedQueue<Submitted> submitted,
+    private void submit(FluentClient fluent, FluentJob job, Instant arrived, ConcurrentLinkedQueue<Submitted> submitted,
                         AtomicInteger sent) {
         List<AppRequest> apps = job.apps().stream().map(TestbedRun::request).toList();
         try {

@@ -133,8 +133,8 @@ public final class RunnerMain {
         Files.createDirectories(setup.stateDir(), java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
                 java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
         long instance = runner.open(setup.jdfText(), url.toString(), id -> setup.supervised()
-                ? StateFile.of(setup.stateDir(), id).path().toAbsolutePath().toString() : null);
-        StateFile file = StateFile.of(setup.stateDir(), instance);
+                ? RunnerStateFile.of(setup.stateDir(), id).path().toAbsolutePath().toString() : null);
+        RunnerStateFile file = RunnerStateFile.of(setup.stateDir(), instance);
         runner.journal(book -> file.write(new RunnerState(instance, url.toString(), book.keys().token(),
                 ProcessHandle.current().pid(), launch, book)));
         runner.start();
@@ -166,7 +166,7 @@ public final class RunnerMain {
      * process died: binding is tried again for a few seconds.
      */
     public static Started adopt(Path path, InstantSource clock) throws IOException {
-        StateFile file = new StateFile(path);
+        RunnerStateFile file = new RunnerStateFile(path);
         RunnerState kept = file.read();
         RunnerState.Launch launch = kept.launch();
         GridConfig grid = GridConfig.load(Path.of(launch.gridFile()));
@@ -187,7 +187,7 @@ public final class RunnerMain {
     }
 
     static int adopt(Path file) throws Exception {
-        RunnerState.Launch launch = new StateFile(file).read().launch();
+        RunnerState.Launch launch = new RunnerStateFile(file).read().launch();
         try (Started started = adopt(file, InstantSource.system())) {
             System.out.println(READY + started.instance() + " " + started.url());
             System.out.flush();
@@ -219,7 +219,7 @@ public final class RunnerMain {
             try (FrameworkRunner runner = runner(jdf, launch, url, "train", InstantSource.system())) {
                 new RunnerApi(runner, InstantSource.system()).routes(server);
                 server.start();
-                StateFile file = StateFile.of(dir, 0);
+                RunnerStateFile file = RunnerStateFile.of(dir, 0);
                 runner.journal(book -> file.write(new RunnerState(0, url.toString(), "train", 0, launch, book)));
                 file.read();
                 new koala.common.runner.RunnerClient(url, "train").status();

@@ -27,7 +27,7 @@
  * reaches a running instance; {@code Events} keeps the decisions with their reasons;
  * {@code Ticks} runs the round of each tick; {@code SchedulerSilence} gives up when the scheduler is gone for good; {@code InstanceSecrets}
  * holds the token and the nodes' keys, checked by the API off the loop. The runner's state is durable
- * ({@code RunnerState} in a {@code StateFile}, written after each piece of work that changed it): a
+ * ({@code RunnerState} in a {@code RunnerStateFile}, written after each piece of work that changed it): a
  * runner started again with {@code --adopt} takes the instance over on the same address and token,
  * with the grow it had in flight asked again under its request id. The node launcher itself is
  * {@code koala.node}; the RPC's client and messages are {@code koala.common.runner}.

@@ -141,7 +141,7 @@ class RunnerMainTest {
             synchronized (this) {
                 assertThat(masters).containsExactly("7.0.0 fs1-n1:41000");
             }
-            RunnerState kept = new StateFile(dir.resolve("state").resolve("runner-7.json")).read();
+            RunnerState kept = new RunnerStateFile(dir.resolve("state").resolve("runner-7.json")).read();
             assertThat(kept.book().state()).isEqualTo("RUNNING");
             assertThat(kept.book().entities()).extracting(RunnerState.Saved::node)
                     .containsExactly("7.0.0", "7.1.0", "7.2.0");

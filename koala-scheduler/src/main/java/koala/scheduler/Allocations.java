@@ -17,12 +17,12 @@ import koala.common.jdf.JobKind;
 import koala.common.json.Json;
 import koala.placement.Assignment;
 import koala.placement.ComponentNeed;
-import koala.placement.Decision;
+import koala.placement.PlacementDecision;
 import koala.placement.FlexibleClusterMinimization;
 import koala.placement.GridView;
 import koala.placement.JobNeed;
 import koala.placement.PlacementPolicy;
-import koala.placement.Reason;
+import koala.placement.PlacementReason;
 import koala.placement.SiteConstraints;
 import koala.placement.SiteView;
 import koala.common.api.RolePlacement;
@@ -207,12 +207,12 @@ final class Allocations {
             book.note(job, JobEvent.GROW_REFUSED, request.nodes() + " "
                     + role(request) + " nodes: " + why + because(request.reason()));
             events.grew(GrowOutcome.REFUSED, view.sites().isEmpty() ? GridReason.OTHER_NETWORK
-                    : koala.arbitration.Reason.Kind.GRID_FULL);
+                    : koala.arbitration.ShareReason.Kind.GRID_FULL);
             return new GrowResult(id, request.nodes(), 0, List.of(), why);
         }
         PlacementPolicy policy = JobConstraints.aroundGrow(new FlexibleClusterMinimization(), job, role(request),
                 book.all(), claims::network);
-        Reason limit = null;
+        PlacementReason limit = null;
         if (policy instanceof SiteConstraints kept) {
             SiteConstraints.Room room = kept.room(new ComponentNeed(0, granted, null, List.of()), view);
             limit = room.limit();
@@ -222,13 +222,13 @@ final class Allocations {
                         + "hard constraints" : limit.text());
             }
         }
-        Decision decision = policy.place(new JobNeed(Long.toString(id),
+        PlacementDecision decision = policy.place(new JobNeed(Long.toString(id),
                 List.of(new ComponentNeed(0, granted, null, List.of())), true), view);
-        if (decision instanceof Decision.NotPlaced not) {
-            return refusedByConstraint(job, request, not.reasons().stream().map(Reason::text)
+        if (decision instanceof PlacementDecision.NotPlaced not) {
+            return refusedByConstraint(job, request, not.reasons().stream().map(PlacementReason::text)
                     .collect(Collectors.joining("; ")));
         }
-        Decision.Placed placed = (Decision.Placed) decision;
+        PlacementDecision.Placed placed = (PlacementDecision.Placed) decision;
         List<String> nodes = claim(job, request, placed.assignments());
         String why = granted >= request.nodes() ? null : limit != null ? "partial: " + granted + " of "
                 + request.nodes() + " nodes: " + limit.text() : "partial: " + granted + " of " + request.nodes()
@@ -240,9 +240,9 @@ final class Allocations {
                 + because(request.reason()));
         // placed as it comes (fcfs, or a grow the arbiter does not decide): free nodes or none
         events.grew(why == null ? GrowOutcome.GRANTED : GrowOutcome.PARTIAL, why == null
-                ? koala.arbitration.Reason.Kind.FREE_NODES : limit != null ? Reason.Kind.HARD_CONSTRAINT
-                : koala.arbitration.Reason.Kind.GRID_FULL);
-        events.nodesGranted(koala.arbitration.Reason.Kind.FREE_NODES, nodes.size());
+                ? koala.arbitration.ShareReason.Kind.FREE_NODES : limit != null ? PlacementReason.Kind.HARD_CONSTRAINT
+                : koala.arbitration.ShareReason.Kind.GRID_FULL);
+        events.nodesGranted(koala.arbitration.ShareReason.Kind.FREE_NODES, nodes.size());
         return new GrowResult(id, request.nodes(), granted, nodes, why);
     }
 
@@ -254,7 +254,7 @@ final class Allocations {
         String reason = "placement constraints: " + why;
         book.note(job, JobEvent.GROW_REFUSED, request.nodes() + " " + role(request) + " nodes: " + reason
                 + because(request.reason()));
-        events.grew(GrowOutcome.REFUSED, Reason.Kind.HARD_CONSTRAINT);
+        events.grew(GrowOutcome.REFUSED, PlacementReason.Kind.HARD_CONSTRAINT);
         return new GrowResult(job.id(), request.nodes(), 0, List.of(), reason);
     }
 
@@ -298,9 +298,9 @@ final class Allocations {
             onIdle = kept.room(new ComponentNeed(0, onIdle, null, List.of()), view).nodes();
         }
         if (onIdle > 0) {
-            Decision d = policy.place(new JobNeed(Long.toString(id),
+            PlacementDecision d = policy.place(new JobNeed(Long.toString(id),
                     List.of(new ComponentNeed(0, onIdle, null, List.of())), true), view);
-            if (d instanceof Decision.Placed placed) {
+            if (d instanceof PlacementDecision.Placed placed) {
                 assignments.addAll(placed.assignments());
             } else {
                 onIdle = 0;

@@ -12,7 +12,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 import koala.placement.Assignment;
 import koala.placement.ComponentNeed;
-import koala.placement.Decision;
+import koala.placement.PlacementDecision;
 import koala.placement.GridView;
 import koala.placement.JobNeed;
 import koala.placement.PlacementPolicy;
@@ -189,9 +189,9 @@ final class Claimer {
         sizes.forEach((component, n) -> needs.add(new ComponentNeed(component, n.intValue(),
                 job.description().components().get(component).cluster(),
                 job.description().components().get(component).inputFiles())));
-        Decision decision = policyFor.apply(job).place(new JobNeed(Long.toString(job.id()), needs, false),
+        PlacementDecision decision = policyFor.apply(job).place(new JobNeed(Long.toString(job.id()), needs, false),
                 withoutSites(gridView.apply(job), replace.parts().stream().map(ClaimVerdict.Part::site).toList(), needs));
-        if (decision instanceof Decision.Placed placed) {
+        if (decision instanceof PlacementDecision.Placed placed) {
             book.note(job, JobEvent.REPLACED, replace.reason() + ": "
                     + Scheduler.describe(placed.assignments()));
             reclaim(job, moving, placed.assignments());

@@ -8,9 +8,9 @@ import koala.common.api.FrameworkRegistration;
 import koala.common.api.FrameworkView;
 import koala.common.api.MasterAddress;
 import koala.common.failure.Conflict;
-import koala.fjm.FrameworkRecord;
-import koala.fjm.FrameworkRegistry;
 import koala.scheduler.claiming.NodeClaim;
+import koala.scheduler.fjm.FrameworkRecord;
+import koala.scheduler.fjm.FrameworkRegistry;
 import koala.scheduler.storage.Store;
 
 /**
@@ -72,7 +72,7 @@ final class Frameworks {
     }
 
     /** What the FrameworkJobManager keeps of instance {@code id}, if it was registered. */
-    java.util.Optional<koala.fjm.FrameworkRecord> find(long id) {
+    java.util.Optional<koala.scheduler.fjm.FrameworkRecord> find(long id) {
         return registry.find(id);
     }
 
@@ -100,8 +100,8 @@ final class Frameworks {
      * them; {@code siteDefaults} gives a site's {@code site.S.provisioning.*}). The scheduler resolves
      * them itself rather than take a runner's word.
      */
-    List<Sharing.Instance> sharing(Allocations allocations, java.util.function.Function<String, Map<String, String>> siteDefaults) {
-        return running(siteDefaults).stream().map(r -> new Sharing.Instance(r.record().id(), r.settings().weight(),
+    List<Sharing.HeldTenant> sharing(Allocations allocations, java.util.function.Function<String, Map<String, String>> siteDefaults) {
+        return running(siteDefaults).stream().map(r -> new Sharing.HeldTenant(r.record().id(), r.settings().weight(),
                 r.settings().minShare(), allocations.workers(r.allocation()))).toList();
     }
 

@@ -62,7 +62,7 @@ final class GridReader {
 
     private GridReading.Instance instance(Frameworks.Running r, Grid grid, Instant now) {
         long id = r.record().id();
-        Sharing.Instance held = new Sharing.Instance(id, r.settings().weight(), r.settings().minShare(),
+        Sharing.HeldTenant held = new Sharing.HeldTenant(id, r.settings().weight(), r.settings().minShare(),
                 grid.allocations().workers(r.allocation()));
         Sharing.Standing standing = grid.sharing().standing(held, now);
         Tenant tenant = standing.tenant();

@@ -24,12 +24,12 @@ import koala.common.jdf.JobKind;
 import koala.common.jdf.JdfParser;
 import koala.placement.Assignment;
 import koala.placement.ComponentNeed;
-import koala.placement.Decision;
+import koala.placement.PlacementDecision;
 import koala.placement.FileLocations;
 import koala.placement.GridView;
 import koala.placement.JobNeed;
 import koala.placement.PlacementPolicies;
-import koala.placement.Reason;
+import koala.placement.PlacementReason;
 import koala.scheduler.claiming.ClaimRules;
 import koala.scheduler.claiming.NodeClaim;
 import koala.scheduler.claiming.NodeState;
@@ -183,7 +183,7 @@ final class Scheduler {
             }
 
             @Override
-            public List<Sharing.Instance> instances() {
+            public List<Sharing.HeldTenant> tenants() {
                 return frameworks.sharing(allocations, siteDefaults);
             }
 
@@ -443,21 +443,21 @@ final class Scheduler {
         for (long id : queue.inOrder()) {
             Job job = book.get(id);
             count(job, held, -1);
-            Decision decision = policyFor(job).place(need(job), gridViewFor(job.record().owner(), gridView(held)));
-            if (decision instanceof Decision.Placed placed) {
+            PlacementDecision decision = policyFor(job).place(need(job), gridViewFor(job.record().owner(), gridView(held)));
+            if (decision instanceof PlacementDecision.Placed placed) {
                 queue.remove(id);
                 String where = describe(placed.assignments()) + (placed.softViolations().isEmpty() ? ""
                         : "; soft constraints broken, nothing else fitted: " + String.join("; ", placed.softViolations()));
                 update(job, job.record().waiting("claiming nodes: " + where));
                 fire(job, JobEvent.PLACED, where, placed.assignments());
             } else {
-                notPlaced(job, (Decision.NotPlaced) decision);
+                notPlaced(job, (PlacementDecision.NotPlaced) decision);
             }
             count(job, held, 1);
         }
     }
 
-    private void notPlaced(Job job, Decision.NotPlaced decision) {
+    private void notPlaced(Job job, PlacementDecision.NotPlaced decision) {
         List<String> unheard = siteNames.stream().filter(s -> kis.site(s).isEmpty()).toList();
         String why = waitingReason(decision.reasons(), unheard, siteNames.size())
                 + singleTenantNote(closedTo(job.record().owner()));
@@ -472,11 +472,11 @@ final class Scheduler {
      * Why a job waits: the policy's reasons, naming the sites the information service has not heard
      * from yet (the policy saw none of their nodes); "no site information yet" when that is every site.
      */
-    static String waitingReason(List<Reason> reasons, List<String> unheard, int sites) {
+    static String waitingReason(List<PlacementReason> reasons, List<String> unheard, int sites) {
         if (unheard.size() == sites) {
             return "no site information yet";
         }
-        String why = reasons.stream().map(Reason::text).collect(Collectors.joining("; "));
+        String why = reasons.stream().map(PlacementReason::text).collect(Collectors.joining("; "));
         return unheard.isEmpty() ? why : why + " (no information yet from " + String.join(", ", unheard) + ")";
     }
 

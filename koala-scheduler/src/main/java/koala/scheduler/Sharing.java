@@ -39,9 +39,13 @@ import org.apache.logging.log4j.Logger;
 final class Sharing {
     private static final Logger LOG = LogManager.getLogger(Sharing.class);
 
-    /** One running framework instance as the scheduler holds it. */
-    record Instance(long id, double weight, int minShare, List<String> workers) {
-        Instance {
+    /**
+     * A tenant of the grid — one running framework instance — as the scheduler holds it: its claim
+     * and its worker nodes. {@code tenant} adds what its runner last reported, making the arbiter's
+     * {@link Tenant}.
+     */
+    record HeldTenant(long id, double weight, int minShare, List<String> workers) {
+        HeldTenant {
             workers = List.copyOf(workers);
         }
     }
@@ -50,7 +54,7 @@ final class Sharing {
     interface Grid {
         int freeNodes();
 
-        List<Instance> instances();
+        List<HeldTenant> tenants();
 
         /** Ends these worker nodes of the instance (their pilots killed), with the reason in its history. */
         void end(long instance, List<String> nodes, JobEvent event, String reason);
@@ -136,7 +140,7 @@ final class Sharing {
         Share share = shares.get(id);
         List<TakeBackBook.Ask> asks = book.asks().stream().filter(a -> a.donor().equals(id)).toList();
         ShareOrders.GiveBack giveBack = null;
-        int holds = grid.instances().stream().filter(i -> i.id() == instance).mapToInt(i -> i.workers().size())
+        int holds = grid.tenants().stream().filter(i -> i.id() == instance).mapToInt(i -> i.workers().size())
                 .findFirst().orElse(0);
         if (!asks.isEmpty()) {
             int toSize = asks.stream().mapToInt(TakeBackBook.Ask::toSize).min().orElse(holds);
@@ -160,7 +164,7 @@ final class Sharing {
         if (share == null || fairShare == null) {
             return null;
         }
-        int uses = grid.instances().stream().filter(i -> i.id() == instance).findFirst()
+        int uses = grid.tenants().stream().filter(i -> i.id() == instance).findFirst()
                 .map(i -> tenant(i, now).using()).orElse(0);
         return new FrameworkView.ShareLine(holds, uses, share.nodes().isPresent() ? share.nodes().getAsInt() : null,
                 fairShare.nodes().orElse(0), share.text(), lastShrunk.get(instance));
@@ -174,7 +178,7 @@ final class Sharing {
     record Standing(Tenant tenant, java.util.OptionalInt share, java.util.OptionalInt fairShare) {
     }
 
-    Standing standing(Instance instance, Instant now) {
+    Standing standing(HeldTenant instance, Instant now) {
         Share share = shares.get(Long.toString(instance.id()));
         Share fairShare = fair.get(Long.toString(instance.id()));
         return new Standing(tenant(instance, now), share == null ? java.util.OptionalInt.empty() : share.nodes(),
@@ -211,8 +215,8 @@ final class Sharing {
             return;
         }
         nextRound = now.plus(arbiter.settings().roundPeriod());
-        List<Instance> running = grid.instances();
-        reports.keySet().retainAll(running.stream().map(Instance::id).toList());
+        List<HeldTenant> running = grid.tenants();
+        reports.keySet().retainAll(running.stream().map(HeldTenant::id).toList());
         lastShrunk.keySet().retainAll(reports.keySet());
         takenBack.keySet().retainAll(reports.keySet());
         if (running.isEmpty()) {
@@ -231,7 +235,7 @@ final class Sharing {
 
     private Arbitration decide(long asker, int nodes, Instant now) {
         List<Tenant> tenants = new ArrayList<>();
-        for (Instance i : grid.instances()) {
+        for (HeldTenant i : grid.tenants()) {
             Tenant t = tenant(i, now);
             tenants.add(i.id() == asker ? t.asking(nodes) : t);
         }
@@ -252,7 +256,7 @@ final class Sharing {
      * The instance as the arbiter sees it: the worker nodes the scheduler holds for it, busy or idle
      * as its runner last said; one its runner has not reported running yet is starting.
      */
-    private Tenant tenant(Instance i, Instant now) {
+    private Tenant tenant(HeldTenant i, Instant now) {
         ShareReport report = reports.get(i.id());
         Map<String, ShareReport.WorkerActivity> seen = new HashMap<>();
         if (report != null) {
@@ -280,7 +284,7 @@ final class Sharing {
     }
 
     private Outcome carryOut(Arbitration a, Ask ask) {
-        Set<Long> running = Set.copyOf(grid.instances().stream().map(Instance::id).toList());
+        Set<Long> running = Set.copyOf(grid.tenants().stream().map(HeldTenant::id).toList());
         Carrying carrying = new Carrying(ask);
         for (ShareDecision d : a.decisions()) {
             if (running.contains(Long.parseLong(d.tenant()))) {
@@ -308,8 +312,8 @@ final class Sharing {
         final List<String> granted = new ArrayList<>();
         final List<String> why = new ArrayList<>();
         int promised;
-        koala.arbitration.Reason.Kind grantKind;
-        koala.arbitration.Reason.Kind shortKind;
+        koala.arbitration.ShareReason.Kind grantKind;
+        koala.arbitration.ShareReason.Kind shortKind;
 
         Carrying(Ask ask) {
             this.ask = ask;
@@ -388,8 +392,8 @@ final class Sharing {
      * came from ({@code grantKind}, {@code shortKind}: the first grant's and the first shortfall's
      * kinds of reason, null for none).
      */
-    private void answered(int asked, int granted, int promised, koala.arbitration.Reason.Kind grantKind,
-                          koala.arbitration.Reason.Kind shortKind) {
+    private void answered(int asked, int granted, int promised, koala.arbitration.ShareReason.Kind grantKind,
+                          koala.arbitration.ShareReason.Kind shortKind) {
         GrowOutcome outcome = granted >= asked ? GrowOutcome.GRANTED : granted > 0 ? GrowOutcome.PARTIAL
                 : promised > 0 ? GrowOutcome.PROMISED : GrowOutcome.REFUSED;
         Enum<?> reason = granted >= asked ? grantKind : shortKind != null ? shortKind

@@ -14,9 +14,9 @@
  * {@code koala.scheduler.state}. {@code NodeDesk} answers the node launchers, {@code ComponentLaunch}
  * says what a node runs, {@code PilotWatch} notices lost pilots, {@code Recovery} rebuilds the state
  * after a crash, {@code Allocations} serves framework runners, {@code Sharing} shares a full grid between
- * their instances (the {@code koala.arbitration} arbiter of the provisioning module, on every worker
- * grow and every round) and {@code Frameworks} is the FrameworkJobManager's registry with its
- * allocations; {@code RunnerSupervisor}, off the loop,
+ * their instances (the {@code koala.arbitration} arbiter of the arbitration module, on every worker
+ * grow and every round) and {@code Frameworks} is the FrameworkJobManager's registry
+ * ({@code koala.scheduler.fjm}) with its allocations; {@code RunnerSupervisor}, off the loop,
  * starts a dead framework runner again as its instance's owner ({@code RunnerProcesses}) or fails
  * its instance with the reason. {@code Accounting} makes a usage record of each job and instance
  * that ends, for the accounting file ({@code koala.scheduler.accounting}). {@link koala.scheduler.config.SchedulerSettings}

@@ -37,8 +37,8 @@ class SharingTest {
         }
 
         @Override
-        public List<Sharing.Instance> instances() {
-            return workers.entrySet().stream().map(e -> new Sharing.Instance(e.getKey(), 1, 0, e.getValue())).toList();
+        public List<Sharing.HeldTenant> tenants() {
+            return workers.entrySet().stream().map(e -> new Sharing.HeldTenant(e.getKey(), 1, 0, e.getValue())).toList();
         }
 
         @Override

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import koala.placement.ComponentNeed;
-import koala.placement.Decision;
+import koala.placement.PlacementDecision;
 import koala.placement.FileLocations;
 import koala.placement.GridView;
 import koala.placement.JobNeed;
 import koala.placement.PlacementPolicies;
-import koala.placement.Reason;
+import koala.placement.PlacementReason;
 import koala.placement.SiteView;
 import org.junit.jupiter.api.Test;
 
@@ -22,17 +22,17 @@ class WaitingReasonTest {
     private static final JobNeed JOB = new JobNeed("7", List.of(new ComponentNeed(0, 4, "fs1", List.of()),
             new ComponentNeed(1, 12, null, List.of())), false);
 
-    private static List<Reason> reasons(SiteView... sites) {
-        Decision decision = PlacementPolicies.byName("worst-fit").place(JOB, new GridView(List.of(sites),
+    private static List<PlacementReason> reasons(SiteView... sites) {
+        PlacementDecision decision = PlacementPolicies.byName("worst-fit").place(JOB, new GridView(List.of(sites),
                 FileLocations.NONE));
-        return ((Decision.NotPlaced) decision).reasons();
+        return ((PlacementDecision.NotPlaced) decision).reasons();
     }
 
     @Test
     void whenOnlyTheFirstSiteIsUnheardThePolicysReasonStandsAndNamesIt() {
         // fs1 has 1 idle of 8; fs2 has 8 idle; fs0 (16 nodes) is not in the view yet, so the policy
         // believes 12 nodes fit no cluster: the note says why that may change
-        List<Reason> reasons = reasons(new SiteView("fs1", 8, 1), new SiteView("fs2", 8, 8));
+        List<PlacementReason> reasons = reasons(new SiteView("fs1", 8, 1), new SiteView("fs2", 8, 8));
 
         assertThat(Scheduler.waitingReason(reasons, List.of("fs0"), SITES.size())).isEqualTo(
                 "component 0 needs 4 nodes on fs1, which has 1 idle; component 1 needs 12 nodes on one cluster, "
@@ -41,7 +41,7 @@ class WaitingReasonTest {
 
     @Test
     void whenEverySiteIsHeardFromThePolicysReasonIsAllThereIs() {
-        List<Reason> reasons = reasons(new SiteView("fs0", 16, 0), new SiteView("fs1", 8, 1),
+        List<PlacementReason> reasons = reasons(new SiteView("fs0", 16, 0), new SiteView("fs1", 8, 1),
                 new SiteView("fs2", 8, 8));
 
         assertThat(Scheduler.waitingReason(reasons, List.of(), SITES.size())).isEqualTo(

@@ -26,7 +26,7 @@ class LineWireTest {
     @Test
     @SuppressWarnings("unchecked")
     void aTaskIsReadAsTheSchedulerWroteIt() {
-        NodeTask task = new NodeTask("RUN", "${KOALA_JAVA}", List.of("-cp", "${KOALA_CLASSPATH}", "koala.fluent.Worker"),
+        NodeTask task = new NodeTask("RUN", "${KOALA_JAVA}", List.of("-cp", "${KOALA_CLASSPATH}", "koala.fluent.device.DeviceMain"),
                 Map.of("KOALA_RUNNER_URL", "http://koala-host:40001", "KOALA_RUNNER_TOKEN", "t"), "/home/alice",
                 "/home/alice/w.out", null, 5400L);
         assertThat(SchedulerLine.task((Map<String, Object>) PlainJson.read(Json.write(task)))).isEqualTo(task);

@@ -20,8 +20,8 @@ import java.util.List;
  *       the policy chooses ({@link #chooseSite}); a component is never split, except the single
  *       component of a flexible job by a policy that splits it ({@link #placeFlexible}).</li>
  *   <li>All or nothing: if any component could not be placed, the job is
- *       {@link Decision.NotPlaced} with a reason for each such component, and none of the
- *       assignments made on the way is returned; else it is {@link Decision.Placed}.</li>
+ *       {@link PlacementDecision.NotPlaced} with a reason for each such component, and none of the
+ *       assignments made on the way is returned; else it is {@link PlacementDecision.Placed}.</li>
  * </ol>
  * Assignments and reasons are listed in component order. Every choice breaks ties by site name,
  * so the same job and view give the same decision.
@@ -31,10 +31,10 @@ abstract class GreedyPolicy implements PlacementPolicy {
             Comparator.comparingInt(ComponentNeed::nodes).reversed().thenComparingInt(ComponentNeed::index);
 
     @Override
-    public final Decision place(JobNeed job, GridView grid) {
-        List<Reason> malformed = check(job);
+    public final PlacementDecision place(JobNeed job, GridView grid) {
+        List<PlacementReason> malformed = check(job);
         if (!malformed.isEmpty()) {
-            return new Decision.NotPlaced(malformed);
+            return new PlacementDecision.NotPlaced(malformed);
         }
         IdleLedger ledger = new IdleLedger(grid.sites());
         Outcome out = new Outcome();
@@ -97,8 +97,8 @@ abstract class GreedyPolicy implements PlacementPolicy {
         }
     }
 
-    private static List<Reason> check(JobNeed job) {
-        List<Reason> reasons = new ArrayList<>();
+    private static List<PlacementReason> check(JobNeed job) {
+        List<PlacementReason> reasons = new ArrayList<>();
         if (job.components().isEmpty()) {
             reasons.add(Reasons.noComponents());
         } else if (job.flexible() && job.components().size() > 1) {
@@ -115,10 +115,10 @@ abstract class GreedyPolicy implements PlacementPolicy {
     /** What one decision has gathered so far: the assignments made and the reasons given. */
     static final class Outcome {
         private static final Comparator<Assignment> BY_COMPONENT = Comparator.comparingInt(Assignment::component);
-        private static final Comparator<Reason> BY_REASON_COMPONENT = Comparator.comparingInt(Reason::component);
+        private static final Comparator<PlacementReason> BY_REASON_COMPONENT = Comparator.comparingInt(PlacementReason::component);
 
         private final List<Assignment> assignments = new ArrayList<>();
-        private final List<Reason> reasons = new ArrayList<>();
+        private final List<PlacementReason> reasons = new ArrayList<>();
 
         /** Gives {@code nodes} of component {@code c} to the site, and takes them from the ledger. */
         void assign(ComponentNeed c, int site, int nodes, IdleLedger ledger) {
@@ -126,18 +126,18 @@ abstract class GreedyPolicy implements PlacementPolicy {
             assignments.add(new Assignment(c.index(), ledger.name(site), nodes));
         }
 
-        void reason(Reason reason) {
+        void reason(PlacementReason reason) {
             reasons.add(reason);
         }
 
         /** Placed when no reason was given, assignments in component order (a split in its order). */
-        Decision decision() {
+        PlacementDecision decision() {
             if (!reasons.isEmpty()) {
                 reasons.sort(BY_REASON_COMPONENT);
-                return new Decision.NotPlaced(reasons);
+                return new PlacementDecision.NotPlaced(reasons);
             }
             assignments.sort(BY_COMPONENT);
-            return new Decision.Placed(assignments);
+            return new PlacementDecision.Placed(assignments);
         }
     }
 }

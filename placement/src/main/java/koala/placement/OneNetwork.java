@@ -32,7 +32,7 @@ public final class OneNetwork implements PlacementPolicy {
     }
 
     @Override
-    public Decision place(JobNeed job, GridView grid) {
+    public PlacementDecision place(JobNeed job, GridView grid) {
         Map<String, List<SiteView>> networks = new LinkedHashMap<>();
         grid.sites().stream().sorted(Comparator.comparing(SiteView::site))
                 .forEach(s -> networks.computeIfAbsent(networkOf.apply(s.site()), n -> new ArrayList<>()).add(s));
@@ -40,11 +40,11 @@ public final class OneNetwork implements PlacementPolicy {
                 .filter(java.util.Objects::nonNull).distinct().toList();
         List<String> pinnedNetworks = pinned.stream().map(networkOf).distinct().toList();
         if (pinnedNetworks.size() > 1) {
-            return new Decision.NotPlaced(List.of(Reason.job(Reason.Kind.NEVER_FITS, "its components are pinned to "
+            return new PlacementDecision.NotPlaced(List.of(PlacementReason.job(PlacementReason.Kind.NEVER_FITS, "its components are pinned to "
                     + String.join(", ", pinned) + ", on different networks (" + String.join(", ", pinnedNetworks)
                     + "): the nodes of one MPI world must reach each other")));
         }
-        List<Reason> reasons = new ArrayList<>();
+        List<PlacementReason> reasons = new ArrayList<>();
         boolean mayFit = false;
         for (Map.Entry<String, List<SiteView>> network : byIdle(networks)) {
             String label = "on network " + network.getKey() + " (" + network.getValue().stream().map(SiteView::site)
@@ -52,20 +52,20 @@ public final class OneNetwork implements PlacementPolicy {
             if (!pinnedNetworks.isEmpty() && !pinnedNetworks.get(0).equals(network.getKey())) {
                 continue;
             }
-            Decision d = policy.place(job, new GridView(network.getValue(), grid.files()));
-            if (d instanceof Decision.Placed) {
+            PlacementDecision d = policy.place(job, new GridView(network.getValue(), grid.files()));
+            if (d instanceof PlacementDecision.Placed) {
                 return d;
             }
-            List<Reason> why = ((Decision.NotPlaced) d).reasons();
-            mayFit |= why.stream().allMatch(r -> r.kind() == Reason.Kind.NOT_ENOUGH_IDLE);
-            why.forEach(r -> reasons.add(new Reason(r.component(), r.kind(), label + ": " + r.text())));
+            List<PlacementReason> why = ((PlacementDecision.NotPlaced) d).reasons();
+            mayFit |= why.stream().allMatch(r -> r.kind() == PlacementReason.Kind.NOT_ENOUGH_IDLE);
+            why.forEach(r -> reasons.add(new PlacementReason(r.component(), r.kind(), label + ": " + r.text())));
         }
         if (reasons.isEmpty()) {
             return policy.place(job, new GridView(List.of(), grid.files()));
         }
         String note = "the nodes of one MPI world must reach each other, so its components stay on one network";
-        reasons.add(0, Reason.job(mayFit ? Reason.Kind.NOT_ENOUGH_IDLE : Reason.Kind.NEVER_FITS, note));
-        return new Decision.NotPlaced(reasons);
+        reasons.add(0, PlacementReason.job(mayFit ? PlacementReason.Kind.NOT_ENOUGH_IDLE : PlacementReason.Kind.NEVER_FITS, note));
+        return new PlacementDecision.NotPlaced(reasons);
     }
 
     private static List<Map.Entry<String, List<SiteView>>> byIdle(Map<String, List<SiteView>> networks) {

@@ -8,5 +8,5 @@ public interface PlacementPolicy {
     /** Short name used in the JDF ({@code placement = worst-fit}) and the configuration. */
     String name();
 
-    Decision place(JobNeed job, GridView grid);
+    PlacementDecision place(JobNeed job, GridView grid);
 }

@@ -1,7 +1,7 @@
 package koala.placement;
 
 import java.util.StringJoiner;
-import koala.placement.Reason.Kind;
+import koala.placement.PlacementReason.Kind;
 
 /**
  * The words of every reason a policy gives for not placing a job, in one place so that every
@@ -14,64 +14,64 @@ final class Reasons {
     private Reasons() {
     }
 
-    static Reason noComponents() {
-        return Reason.job(Kind.NO_COMPONENTS, "the job has no components");
+    static PlacementReason noComponents() {
+        return PlacementReason.job(Kind.NO_COMPONENTS, "the job has no components");
     }
 
-    static Reason flexibleShape(int components) {
-        return Reason.job(Kind.FLEXIBLE_SHAPE, "a flexible job has exactly one component, this one has " + components);
+    static PlacementReason flexibleShape(int components) {
+        return PlacementReason.job(Kind.FLEXIBLE_SHAPE, "a flexible job has exactly one component, this one has " + components);
     }
 
-    static Reason badSize(ComponentNeed c) {
-        return new Reason(c.index(), Kind.BAD_SIZE, "component " + c.index() + " asks for " + c.nodes()
+    static PlacementReason badSize(ComponentNeed c) {
+        return new PlacementReason(c.index(), Kind.BAD_SIZE, "component " + c.index() + " asks for " + c.nodes()
                 + " nodes, it needs at least 1");
     }
 
-    static Reason unknownSite(ComponentNeed c, IdleLedger grid) {
-        return new Reason(c.index(), Kind.UNKNOWN_SITE, "component " + c.index() + " is fixed to " + c.fixedSite()
+    static PlacementReason unknownSite(ComponentNeed c, IdleLedger grid) {
+        return new PlacementReason(c.index(), Kind.UNKNOWN_SITE, "component " + c.index() + " is fixed to " + c.fixedSite()
                 + ", which is not a cluster of this grid (clusters: " + names(grid) + ")");
     }
 
-    static Reason fixedNeverFits(ComponentNeed c, IdleLedger grid, int site) {
-        return new Reason(c.index(), Kind.NEVER_FITS, "component " + c.index() + " needs " + c.nodes() + " nodes on "
+    static PlacementReason fixedNeverFits(ComponentNeed c, IdleLedger grid, int site) {
+        return new PlacementReason(c.index(), Kind.NEVER_FITS, "component " + c.index() + " needs " + c.nodes() + " nodes on "
                 + c.fixedSite() + ", more than it has (" + grid.total(site) + " nodes in all)");
     }
 
-    static Reason fixedNoRoom(ComponentNeed c, IdleLedger grid, int site) {
+    static PlacementReason fixedNoRoom(ComponentNeed c, IdleLedger grid, int site) {
         String has = grid.left(site) == grid.idle(site) ? grid.idle(site) + " idle"
                 : grid.idle(site) + " idle, " + grid.left(site) + " left after the job's other components";
-        return new Reason(c.index(), Kind.NOT_ENOUGH_IDLE, "component " + c.index() + " needs " + c.nodes() + " nodes on "
+        return new PlacementReason(c.index(), Kind.NOT_ENOUGH_IDLE, "component " + c.index() + " needs " + c.nodes() + " nodes on "
                 + c.fixedSite() + ", which has " + has);
     }
 
-    static Reason noClusters(ComponentNeed c) {
-        return new Reason(c.index(), Kind.NO_CLUSTERS, "component " + c.index() + " needs " + c.nodes()
+    static PlacementReason noClusters(ComponentNeed c) {
+        return new PlacementReason(c.index(), Kind.NO_CLUSTERS, "component " + c.index() + " needs " + c.nodes()
                 + " nodes, the grid has no clusters");
     }
 
-    static Reason neverFits(ComponentNeed c, IdleLedger grid) {
+    static PlacementReason neverFits(ComponentNeed c, IdleLedger grid) {
         int largest = grid.largest();
-        return new Reason(c.index(), Kind.NEVER_FITS, "component " + c.index() + " needs " + c.nodes()
+        return new PlacementReason(c.index(), Kind.NEVER_FITS, "component " + c.index() + " needs " + c.nodes()
                 + " nodes on one cluster, more than any cluster has (largest: " + grid.name(largest)
                 + " with " + grid.total(largest) + ")");
     }
 
-    static Reason noRoom(ComponentNeed c, IdleLedger grid) {
+    static PlacementReason noRoom(ComponentNeed c, IdleLedger grid) {
         int most = grid.mostLeft();
         String text = "component " + c.index() + " needs " + c.nodes() + " nodes on one cluster, most idle is "
                 + grid.left(most) + " on " + grid.name(most);
         if (grid.anyIdle(c.nodes())) {
             text += " once the job's other components are placed";
         }
-        return new Reason(c.index(), Kind.NOT_ENOUGH_IDLE, text);
+        return new PlacementReason(c.index(), Kind.NOT_ENOUGH_IDLE, text);
     }
 
-    static Reason flexibleNeverFits(ComponentNeed c, IdleLedger grid) {
-        return new Reason(c.index(), Kind.NEVER_FITS, "needs " + c.nodes() + " nodes, more than the grid has ("
+    static PlacementReason flexibleNeverFits(ComponentNeed c, IdleLedger grid) {
+        return new PlacementReason(c.index(), Kind.NEVER_FITS, "needs " + c.nodes() + " nodes, more than the grid has ("
                 + grid.totalNodes() + " nodes on " + grid.size() + " clusters)");
     }
 
-    static Reason flexibleNoRoom(ComponentNeed c, IdleLedger grid) {
+    static PlacementReason flexibleNoRoom(ComponentNeed c, IdleLedger grid) {
         StringJoiner idle = new StringJoiner(", ", " (", ")").setEmptyValue("");
         int listed = 0;
         int more = 0;
@@ -88,7 +88,7 @@ final class Reasons {
         if (more > 0) {
             idle.add("and " + more + " more");
         }
-        return new Reason(c.index(), Kind.NOT_ENOUGH_IDLE, "needs " + c.nodes() + " nodes, the grid has " + grid.totalLeft() + " idle"
+        return new PlacementReason(c.index(), Kind.NOT_ENOUGH_IDLE, "needs " + c.nodes() + " nodes, the grid has " + grid.totalLeft() + " idle"
                 + idle);
     }
 

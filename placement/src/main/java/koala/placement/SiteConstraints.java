@@ -38,7 +38,7 @@ import koala.constraints.Violation;
  * are ranked by the soft constraints broken. The policy places the component alone on the sites that
  * break the fewest, then, if it finds no room there, on those that break at most the next count, and
  * so on; its nodes then count for the components after it. When every site with room is ruled out the
- * job waits, the reason ({@link Reason.Kind#HARD_CONSTRAINT}) naming the constraint site by site.
+ * job waits, the reason ({@link PlacementReason.Kind#HARD_CONSTRAINT}) naming the constraint site by site.
  *
  * <p><b>A flexible job</b> (an allocation's grow) may be split over sites: a site is then ruled out only
  * when not one more node fits there, and offered to the policy with at most as many idle nodes as fit
@@ -76,7 +76,7 @@ public final class SiteConstraints implements PlacementPolicy {
     }
 
     @Override
-    public Decision place(JobNeed job, GridView grid) {
+    public PlacementDecision place(JobNeed job, GridView grid) {
         ClusterState state = state(grid);
         Map<String, Integer> idle = new HashMap<>();
         grid.sites().forEach(s -> idle.put(s.site(), s.idleNodes()));
@@ -92,26 +92,26 @@ public final class SiteConstraints implements PlacementPolicy {
             List<String> allowed = trials.entrySet().stream().filter(e -> e.getValue().allows(flexible))
                     .map(Map.Entry::getKey).toList();
             if (allowed.isEmpty()) {
-                return new Decision.NotPlaced(List.of(ruledOut(c, trials)));
+                return new PlacementDecision.NotPlaced(List.of(ruledOut(c, trials)));
             }
-            Decision.Placed placed = null;
-            Decision.NotPlaced last = null;
+            PlacementDecision.Placed placed = null;
+            PlacementDecision.NotPlaced last = null;
             for (int level : allowed.stream().map(s -> trials.get(s).soft.size()).collect(Collectors.toCollection(TreeSet::new))) {
                 List<SiteView> sites = grid.sites().stream().filter(s -> allowed.contains(s.site())
                         && trials.get(s.site()).soft.size() <= level)
                         .map(s -> new SiteView(s.site(), s.totalNodes(), flexible
                                 ? Math.min(idle.get(s.site()), trials.get(s.site()).fits) : idle.get(s.site()))).toList();
-                Decision d = policy.place(new JobNeed(job.jobId(), List.of(c), job.flexible()), new GridView(sites, grid.files()));
-                if (d instanceof Decision.Placed p) {
+                PlacementDecision d = policy.place(new JobNeed(job.jobId(), List.of(c), job.flexible()), new GridView(sites, grid.files()));
+                if (d instanceof PlacementDecision.Placed p) {
                     placed = p;
                     break;
                 }
-                last = (Decision.NotPlaced) d;
+                last = (PlacementDecision.NotPlaced) d;
             }
             if (placed == null) {
                 String label = "on the sites its constraints allow (" + String.join(", ", allowed) + ")";
-                return new Decision.NotPlaced(last.reasons().stream()
-                        .map(r -> new Reason(r.component(), r.kind(), label + ": " + r.text())).toList());
+                return new PlacementDecision.NotPlaced(last.reasons().stream()
+                        .map(r -> new PlacementReason(r.component(), r.kind(), label + ": " + r.text())).toList());
             }
             for (Assignment a : placed.assignments()) {
                 assignments.add(a);
@@ -122,7 +122,7 @@ public final class SiteConstraints implements PlacementPolicy {
                     for (Violation v : Placer.violations(state, id, own, a.site(), constraints)) {
                         if (v.constraint().hard()) {
                             // nodes split over sites of one network may together break a bound over the network
-                            return new Decision.NotPlaced(List.of(new Reason(c.index(), Reason.Kind.HARD_CONSTRAINT,
+                            return new PlacementDecision.NotPlaced(List.of(new PlacementReason(c.index(), PlacementReason.Kind.HARD_CONSTRAINT,
                                     "component " + c.index() + " (" + c.nodes() + " nodes) split over sites would "
                                     + "break " + v.constraint().describe() + " (" + v.text() + ")")));
                         }
@@ -135,7 +135,7 @@ public final class SiteConstraints implements PlacementPolicy {
             }
         }
         assignments.sort(Comparator.comparingInt(Assignment::component));
-        return new Decision.Placed(assignments, soft);
+        return new PlacementDecision.Placed(assignments, soft);
     }
 
     /**
@@ -181,11 +181,11 @@ public final class SiteConstraints implements PlacementPolicy {
      * How many of a flexible component's nodes the grid takes now, keeping every hard constraint: over
      * the sites, the fewer of its idle nodes and of the nodes that fit there before one would break a
      * hard constraint ({@code nodes} at most); and, when hard constraints hold it below {@code nodes}
-     * nodes although more are idle, why, site by site ({@link Reason.Kind#HARD_CONSTRAINT}).
+     * nodes although more are idle, why, site by site ({@link PlacementReason.Kind#HARD_CONSTRAINT}).
      *
      * @param limit null when the hard constraints cost it nothing
      */
-    public record Room(int nodes, Reason limit) {
+    public record Room(int nodes, PlacementReason limit) {
     }
 
     public Room room(ComponentNeed c, GridView grid) {
@@ -207,15 +207,15 @@ public final class SiteConstraints implements PlacementPolicy {
         if (nodes == c.nodes() || why.isEmpty() || nodes == Math.min(c.nodes(), idle)) {
             return new Room(nodes, null);
         }
-        return new Room(nodes, new Reason(c.index(), Reason.Kind.HARD_CONSTRAINT, (nodes == 0 ? "no site may take "
+        return new Room(nodes, new PlacementReason(c.index(), PlacementReason.Kind.HARD_CONSTRAINT, (nodes == 0 ? "no site may take "
                 + "one more" : "the sites may take " + nodes + " more, not " + c.nodes()) + " keeping the hard "
                 + "constraints: " + String.join("; ", why)));
     }
 
-    private Reason ruledOut(ComponentNeed c, Map<String, Trial> trials) {
+    private PlacementReason ruledOut(ComponentNeed c, Map<String, Trial> trials) {
         String why = trials.entrySet().stream().map(e -> e.getKey() + ": " + e.getValue().hard.constraint().describe()
                 + " (" + e.getValue().hard.text() + ")").collect(Collectors.joining("; "));
-        return new Reason(c.index(), Reason.Kind.HARD_CONSTRAINT, "component " + c.index() + " (" + c.nodes()
+        return new PlacementReason(c.index(), PlacementReason.Kind.HARD_CONSTRAINT, "component " + c.index() + " (" + c.nodes()
                 + " nodes) may go on no site: " + (trials.isEmpty() ? "no site is up" : why));
     }
 

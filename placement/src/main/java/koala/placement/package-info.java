@@ -3,8 +3,8 @@
  * {@link koala.placement.ComponentNeed}s) and the grid as placement sees it
  * ({@link koala.placement.GridView} of {@link koala.placement.SiteView}s, with
  * {@link koala.placement.FileLocations}), a {@link koala.placement.PlacementPolicy} returns a
- * {@link koala.placement.Decision}: the {@link koala.placement.Assignment}s, or why not as
- * {@link koala.placement.Reason}s a user reads in {@code koala status}. No I/O, no clock.
+ * {@link koala.placement.PlacementDecision}: the {@link koala.placement.Assignment}s, or why not as
+ * {@link koala.placement.PlacementReason}s a user reads in {@code koala status}. No I/O, no clock.
  *
  * <p>{@code GreedyPolicy} holds the rules every policy shares (fixed components
  * first, largest first, the tie-break); each policy only says which site a component goes to:

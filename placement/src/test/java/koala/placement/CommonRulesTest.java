@@ -1,6 +1,6 @@
 package koala.placement;
 
-import koala.placement.Reason.Kind;
+import koala.placement.PlacementReason.Kind;
 
 import static koala.placement.Fixtures.EXAMPLE;
 import static koala.placement.Fixtures.at;
@@ -89,12 +89,12 @@ class CommonRulesTest {
     @ParameterizedTest
     @MethodSource("policies")
     void malformedJobsAreNotPlaced(PlacementPolicy policy) {
-        assertThat(policy.place(job(), EXAMPLE)).isEqualTo(notPlaced(Reason.job(Kind.NO_COMPONENTS, "the job has no components")));
+        assertThat(policy.place(job(), EXAMPLE)).isEqualTo(notPlaced(PlacementReason.job(Kind.NO_COMPONENTS, "the job has no components")));
         assertThat(policy.place(rigid(2, 0), EXAMPLE))
                 .isEqualTo(notPlaced(because(1, Kind.BAD_SIZE, "component 1 asks for 0 nodes, it needs at least 1")));
         JobNeed twoPartFlexible = new JobNeed("f", List.of(free(0, 2), free(1, 2)), true);
         assertThat(policy.place(twoPartFlexible, EXAMPLE))
-                .isEqualTo(notPlaced(Reason.job(Kind.FLEXIBLE_SHAPE, "a flexible job has exactly one component, this one has 2")));
+                .isEqualTo(notPlaced(PlacementReason.job(Kind.FLEXIBLE_SHAPE, "a flexible job has exactly one component, this one has 2")));
     }
 
     @ParameterizedTest

@@ -53,15 +53,15 @@ final class Fixtures {
         return new Assignment(component, site, nodes);
     }
 
-    static Decision placed(Assignment... assignments) {
-        return new Decision.Placed(List.of(assignments));
+    static PlacementDecision placed(Assignment... assignments) {
+        return new PlacementDecision.Placed(List.of(assignments));
     }
 
-    static Decision notPlaced(Reason... reasons) {
-        return new Decision.NotPlaced(List.of(reasons));
+    static PlacementDecision notPlaced(PlacementReason... reasons) {
+        return new PlacementDecision.NotPlaced(List.of(reasons));
     }
 
-    static Reason because(int component, Reason.Kind kind, String text) {
-        return new Reason(component, kind, text);
+    static PlacementReason because(int component, PlacementReason.Kind kind, String text) {
+        return new PlacementReason(component, kind, text);
     }
 }

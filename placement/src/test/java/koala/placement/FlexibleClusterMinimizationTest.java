@@ -1,6 +1,6 @@
 package koala.placement;
 
-import koala.placement.Reason.Kind;
+import koala.placement.PlacementReason.Kind;
 
 import static koala.placement.Fixtures.EXAMPLE;
 import static koala.placement.Fixtures.at;

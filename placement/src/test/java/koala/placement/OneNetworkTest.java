@@ -28,9 +28,9 @@ class OneNetworkTest {
         JobNeed job = new JobNeed("1", List.of(free(0, 4), free(1, 3)), false);
         GridView view = grid(site("fs0", 16, 2), site("fs1", 8, 6), site("fs2", 8, 7));
 
-        assertThat(new WorstFit().place(job, view)).isEqualTo(new Decision.Placed(List.of(
+        assertThat(new WorstFit().place(job, view)).isEqualTo(new PlacementDecision.Placed(List.of(
                 new Assignment(0, "fs2", 4), new Assignment(1, "fs1", 3))));
-        assertThat(MPI.place(job, view)).isEqualTo(new Decision.Placed(List.of(
+        assertThat(MPI.place(job, view)).isEqualTo(new PlacementDecision.Placed(List.of(
                 new Assignment(0, "fs2", 4), new Assignment(1, "fs2", 3))));
     }
 
@@ -40,7 +40,7 @@ class OneNetworkTest {
         JobNeed job = new JobNeed("1", List.of(free(0, 10), free(1, 8)), false);
 
         assertThat(MPI.place(job, grid(site("fs0", 16, 10), site("fs1", 8, 8), site("fs2", 8, 8))))
-                .isEqualTo(new Decision.Placed(List.of(new Assignment(0, "fs0", 10), new Assignment(1, "fs1", 8))));
+                .isEqualTo(new PlacementDecision.Placed(List.of(new Assignment(0, "fs0", 10), new Assignment(1, "fs1", 8))));
     }
 
     /** A component pinned to fs2 keeps the other on fs2's network, though fs0 has more idle nodes. */
@@ -49,16 +49,16 @@ class OneNetworkTest {
         JobNeed job = new JobNeed("1", List.of(fixed(0, 2, "fs2"), free(1, 2)), false);
 
         assertThat(MPI.place(job, grid(site("fs0", 16, 16), site("fs1", 8, 8), site("fs2", 8, 4))))
-                .isEqualTo(new Decision.Placed(List.of(new Assignment(0, "fs2", 2), new Assignment(1, "fs2", 2))));
+                .isEqualTo(new PlacementDecision.Placed(List.of(new Assignment(0, "fs2", 2), new Assignment(1, "fs2", 2))));
     }
 
     @Test
     void componentsPinnedToSitesOnTwoNetworksNeverFit() {
         JobNeed job = new JobNeed("1", List.of(fixed(0, 2, "fs0"), fixed(1, 2, "fs2")), false);
 
-        Decision d = MPI.place(job, grid(site("fs0", 16, 16), site("fs1", 8, 8), site("fs2", 8, 8)));
+        PlacementDecision d = MPI.place(job, grid(site("fs0", 16, 16), site("fs1", 8, 8), site("fs2", 8, 8)));
 
-        assertThat(((Decision.NotPlaced) d).reasons()).containsExactly(Reason.job(Reason.Kind.NEVER_FITS,
+        assertThat(((PlacementDecision.NotPlaced) d).reasons()).containsExactly(PlacementReason.job(PlacementReason.Kind.NEVER_FITS,
                 "its components are pinned to fs0, fs2, on different networks (grid, fs2): the nodes of one MPI "
                         + "world must reach each other"));
     }
@@ -68,14 +68,14 @@ class OneNetworkTest {
     void whenNoNetworkHasRoomTheReasonsNameEachNetwork() {
         JobNeed job = new JobNeed("1", List.of(free(0, 6), free(1, 6)), false);
 
-        Decision d = MPI.place(job, grid(site("fs0", 16, 4), site("fs1", 8, 4), site("fs2", 8, 5)));
+        PlacementDecision d = MPI.place(job, grid(site("fs0", 16, 4), site("fs1", 8, 4), site("fs2", 8, 5)));
 
-        List<Reason> reasons = ((Decision.NotPlaced) d).reasons();
-        assertThat(reasons.get(0)).isEqualTo(Reason.job(Reason.Kind.NOT_ENOUGH_IDLE, "the nodes of one MPI world "
+        List<PlacementReason> reasons = ((PlacementDecision.NotPlaced) d).reasons();
+        assertThat(reasons.get(0)).isEqualTo(PlacementReason.job(PlacementReason.Kind.NOT_ENOUGH_IDLE, "the nodes of one MPI world "
                 + "must reach each other, so its components stay on one network"));
-        assertThat(reasons.subList(1, reasons.size())).extracting(Reason::text).allSatisfy(t ->
+        assertThat(reasons.subList(1, reasons.size())).extracting(PlacementReason::text).allSatisfy(t ->
                 assertThat(t).matches("on network (grid \\(fs0, fs1\\)|fs2 \\(fs2\\)): .*"));
-        assertThat(reasons).extracting(Reason::text).anySatisfy(t -> assertThat(t).startsWith("on network grid"))
+        assertThat(reasons).extracting(PlacementReason::text).anySatisfy(t -> assertThat(t).startsWith("on network grid"))
                 .anySatisfy(t -> assertThat(t).startsWith("on network fs2"));
     }
 }

@@ -33,15 +33,15 @@ class RandomJobsTest {
             List<SiteView> sites = sites(random);
             JobNeed job = job(random, sites);
             GridView grid = new GridView(sites, FileLocations.NONE);
-            Decision decision = policy.place(job, grid);
+            PlacementDecision decision = policy.place(job, grid);
             List<SiteView> shuffled = new ArrayList<>(sites);
             Collections.shuffle(shuffled, random);
             assertThat(policy.place(job, new GridView(shuffled, FileLocations.NONE))).isEqualTo(decision);
-            if (decision instanceof Decision.Placed p) {
+            if (decision instanceof PlacementDecision.Placed p) {
                 checkPlaced(job, sites, p.assignments(), policy);
                 placed++;
             } else {
-                assertThat(((Decision.NotPlaced) decision).reasons()).isNotEmpty();
+                assertThat(((PlacementDecision.NotPlaced) decision).reasons()).isNotEmpty();
             }
         }
         assertThat(placed).as("a fair share of the random jobs is placed").isBetween(CASES / 4, CASES - CASES / 10);

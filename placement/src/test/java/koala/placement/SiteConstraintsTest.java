@@ -33,19 +33,19 @@ class SiteConstraintsTest {
         // Kept apart: component 0 takes fs0, then fs0 holds an a, so component 1 goes to fs1.
         Constraint apart = new Constraint.AntiAffinity(A, Tags.of("job=5", "b"), Group.SITE, true);
 
-        assertThat(new WorstFit().place(rigid(2, 2), EXAMPLE)).isEqualTo(new Decision.Placed(List.of(
+        assertThat(new WorstFit().place(rigid(2, 2), EXAMPLE)).isEqualTo(new PlacementDecision.Placed(List.of(
                 new Assignment(0, "fs0", 2), new Assignment(1, "fs0", 2))));
         assertThat(constrained(List.of(apart), List.of(), List.of()).place(rigid(2, 2), EXAMPLE))
-                .isEqualTo(new Decision.Placed(List.of(new Assignment(0, "fs0", 2), new Assignment(1, "fs1", 2))));
+                .isEqualTo(new PlacementDecision.Placed(List.of(new Assignment(0, "fs0", 2), new Assignment(1, "fs1", 2))));
     }
 
     @Test
     void aHardConstraintNoSiteKeepsMakesTheJobWaitSayingWhy() {
         Constraint apart = new Constraint.AntiAffinity(A, Tags.of("job=5", "b"), Group.SITE, true);
 
-        Decision d = constrained(List.of(apart), List.of(), List.of()).place(rigid(4, 4), grid(site("fs0", 16, 10)));
+        PlacementDecision d = constrained(List.of(apart), List.of(), List.of()).place(rigid(4, 4), grid(site("fs0", 16, 10)));
 
-        assertThat(d).isEqualTo(new Decision.NotPlaced(List.of(new Reason(1, Reason.Kind.HARD_CONSTRAINT,
+        assertThat(d).isEqualTo(new PlacementDecision.NotPlaced(List.of(new PlacementReason(1, PlacementReason.Kind.HARD_CONSTRAINT,
                 "component 1 (4 nodes) may go on no site: fs0: hard anti-affinity of {a, component=0, job=5} to "
                         + "{b, job=5} over site (site fs0 holds 4 containers tagged {a, component=0, job=5}, which keeps {b, job=5} out of its "
                         + "site)"))));
@@ -55,10 +55,10 @@ class SiteConstraintsTest {
     void aSoftOneIsBrokenOnlyWhenNothingElseFitsAndSaysSo() {
         Constraint apart = new Constraint.AntiAffinity(A, Tags.of("job=5", "b"), Group.SITE, false);
 
-        Decision.Placed alone = (Decision.Placed) constrained(List.of(apart), List.of(), List.of())
+        PlacementDecision.Placed alone = (PlacementDecision.Placed) constrained(List.of(apart), List.of(), List.of())
                 .place(rigid(4, 4), grid(site("fs0", 16, 10)));
         // fs1 keeps it but has 3 idle: component 1 (4 nodes) goes back to fs0, the constraint broken and said
-        Decision.Placed tight = (Decision.Placed) constrained(List.of(apart), List.of(), List.of())
+        PlacementDecision.Placed tight = (PlacementDecision.Placed) constrained(List.of(apart), List.of(), List.of())
                 .place(rigid(4, 4), grid(site("fs0", 16, 10), site("fs1", 8, 3)));
 
         assertThat(alone.assignments()).containsExactly(new Assignment(0, "fs0", 4), new Assignment(1, "fs0", 4));
@@ -77,7 +77,7 @@ class SiteConstraintsTest {
         Constraint keepOff = new Constraint.AntiAffinity(Tags.of("job=3"), Tags.of("b"), Group.SITE, true);
 
         assertThat(constrained(List.of(), running, List.of(keepOff)).place(rigid(2, 2), EXAMPLE))
-                .isEqualTo(new Decision.Placed(List.of(new Assignment(0, "fs0", 2), new Assignment(1, "fs1", 2))));
+                .isEqualTo(new PlacementDecision.Placed(List.of(new Assignment(0, "fs0", 2), new Assignment(1, "fs1", 2))));
     }
 
     @Test
@@ -88,7 +88,7 @@ class SiteConstraintsTest {
         SiteConstraints policy = new SiteConstraints(new WorstFit(), s -> s.equals("fs1") ? "n1" : "n0", TAGS,
                 List.of(near), List.of(), List.of());
 
-        assertThat(policy.place(rigid(3, 4), EXAMPLE)).isEqualTo(new Decision.Placed(List.of(
+        assertThat(policy.place(rigid(3, 4), EXAMPLE)).isEqualTo(new PlacementDecision.Placed(List.of(
                 new Assignment(0, "fs0", 3), new Assignment(1, "fs0", 4))));
     }
 
@@ -97,12 +97,12 @@ class SiteConstraintsTest {
         // at most 2 of job 5's a nodes per host: KOALA does not choose hosts, so at most 2 per site
         Constraint two = new Constraint.Cardinality(A, Tags.of("job=5", "a"), Group.HOST, 0, 2, true);
 
-        Decision d = constrained(List.of(two), List.of(), List.of()).place(rigid(3), EXAMPLE);
+        PlacementDecision d = constrained(List.of(two), List.of(), List.of()).place(rigid(3), EXAMPLE);
 
-        assertThat(d).isInstanceOf(Decision.NotPlaced.class);
-        assertThat(((Decision.NotPlaced) d).reasons().get(0).kind()).isEqualTo(Reason.Kind.HARD_CONSTRAINT);
+        assertThat(d).isInstanceOf(PlacementDecision.NotPlaced.class);
+        assertThat(((PlacementDecision.NotPlaced) d).reasons().get(0).kind()).isEqualTo(PlacementReason.Kind.HARD_CONSTRAINT);
         assertThat(constrained(List.of(two), List.of(), List.of()).place(rigid(2), EXAMPLE))
-                .isEqualTo(new Decision.Placed(List.of(new Assignment(0, "fs0", 2))));
+                .isEqualTo(new PlacementDecision.Placed(List.of(new Assignment(0, "fs0", 2))));
     }
 
     /**
@@ -119,15 +119,15 @@ class SiteConstraintsTest {
         ComponentNeed seven = new ComponentNeed(0, 7, null, List.of());
 
         SiteConstraints.Room room = kept.room(seven, EXAMPLE);
-        Decision six = kept.place(new JobNeed("5", List.of(new ComponentNeed(0, 6, null, List.of())), true), EXAMPLE);
+        PlacementDecision six = kept.place(new JobNeed("5", List.of(new ComponentNeed(0, 6, null, List.of())), true), EXAMPLE);
 
         assertThat(room.nodes()).isEqualTo(6);
-        assertThat(room.limit().kind()).isEqualTo(Reason.Kind.HARD_CONSTRAINT);
+        assertThat(room.limit().kind()).isEqualTo(PlacementReason.Kind.HARD_CONSTRAINT);
         assertThat(room.limit().text()).startsWith("the sites may take 6 more, not 7 keeping the hard constraints: "
                 + "fs0 (2 of 10 idle): hard cardinality 0..2 of {a, job=5} per site of {a, component=0, job=5}");
-        assertThat(six).isEqualTo(new Decision.Placed(List.of(new Assignment(0, "fs0", 2), new Assignment(0, "fs1", 2),
+        assertThat(six).isEqualTo(new PlacementDecision.Placed(List.of(new Assignment(0, "fs0", 2), new Assignment(0, "fs1", 2),
                 new Assignment(0, "fs2", 2))));
-        assertThat(kept.place(new JobNeed("5", List.of(seven), true), EXAMPLE)).isInstanceOf(Decision.NotPlaced.class);
+        assertThat(kept.place(new JobNeed("5", List.of(seven), true), EXAMPLE)).isInstanceOf(PlacementDecision.NotPlaced.class);
         assertThat(kept.room(new ComponentNeed(0, 2, null, List.of()), EXAMPLE).limit()).as("2 fit: nothing to say")
                 .isNull();
     }

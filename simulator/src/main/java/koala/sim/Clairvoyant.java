@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.PriorityQueue;
 import koala.fluent.Application;
-import koala.fluent.Job;
+import koala.fluent.FluentJob;
 
 /**
  * The bound no online policy can pass: allocation that follows use exactly, with no grow delay.
@@ -26,7 +26,7 @@ public final class Clairvoyant {
         double cpu = 0;
         long busyMillis = 0;
         Instant end = workload.end();
-        for (Job job : workload.jobs()) {
+        for (FluentJob job : workload.jobs()) {
             Instant now = job.submittedAt();
             if (!now.isBefore(end)) {
                 break;

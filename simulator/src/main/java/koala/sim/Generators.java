@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import koala.fluent.Application;
-import koala.fluent.Job;
+import koala.fluent.FluentJob;
 
 /**
  * The paper's workloads, generated for a seed. The same seed gives the same workload, CPU levels
@@ -60,7 +60,7 @@ public final class Generators {
         Random loads = new Random(seed * 0x9E3779B97F4A7C15L + 1);
         TruncatedGeometric sizes = TruncatedGeometric.withMean(p.maxBatch(), p.meanBatch());
         int periods = (int) Math.max(1, -Math.floorDiv(-p.rlDuration().toMillis(), p.loadPeriod().toMillis()));
-        List<Job> jobs = new ArrayList<>();
+        List<FluentJob> jobs = new ArrayList<>();
         Map<String, double[]> levels = new HashMap<>();
         double t = 0;
         for (int b = 1; ; b++) {
@@ -76,7 +76,7 @@ public final class Generators {
                 levels.put(id, l);
                 apps.add(Application.rl(id, p.rlDuration(), mean(l), p.loadPeriod()));
             }
-            jobs.add(new Job("b" + b, apps, Workload.START.plusMillis(Math.round(t * 1000))));
+            jobs.add(new FluentJob("b" + b, apps, Workload.START.plusMillis(Math.round(t * 1000))));
         }
         return new Workload("W_rl", jobs, levels, length);
     }
@@ -101,7 +101,7 @@ public final class Generators {
         int periods = (int) Math.max(1, -Math.floorDiv(-p.rlDuration().toMillis(), p.loadPeriod().toMillis()));
         double peak = p.batchRate() * (1 + swing);
         double seconds = period.toMillis() / 1000.0;
-        List<Job> jobs = new ArrayList<>();
+        List<FluentJob> jobs = new ArrayList<>();
         Map<String, double[]> levels = new HashMap<>();
         double t = 0;
         int b = 0;
@@ -124,7 +124,7 @@ public final class Generators {
                 levels.put(id, l);
                 apps.add(Application.rl(id, p.rlDuration(), mean(l), p.loadPeriod()));
             }
-            jobs.add(new Job("b" + b, apps, Workload.START.plusMillis(Math.round(t * 1000))));
+            jobs.add(new FluentJob("b" + b, apps, Workload.START.plusMillis(Math.round(t * 1000))));
         }
         return new Workload("W_rl waves", jobs, levels, length);
     }
@@ -139,7 +139,7 @@ public final class Generators {
     public static Workload swc(double batchRate, Duration duration, double cpuPercent, Duration length, long seed) {
         Random random = new Random(seed);
         TruncatedGeometric sizes = TruncatedGeometric.withMean(10, 2.5);
-        List<Job> jobs = new ArrayList<>();
+        List<FluentJob> jobs = new ArrayList<>();
         double t = 0;
         for (int b = 1; ; b++) {
             t += -Math.log(1 - random.nextDouble()) / batchRate;
@@ -151,7 +151,7 @@ public final class Generators {
             for (int i = 1; i <= size; i++) {
                 apps.add(Application.swc("s" + b + "." + i, 1 + random.nextInt(3), duration, cpuPercent));
             }
-            jobs.add(new Job("s" + b, apps, Workload.START.plusMillis(Math.round(t * 1000))));
+            jobs.add(new FluentJob("s" + b, apps, Workload.START.plusMillis(Math.round(t * 1000))));
         }
         return new Workload("W_swc", jobs, Map.of(), length);
     }
@@ -165,9 +165,9 @@ public final class Generators {
                                  Duration length, long seed) {
         Workload rl = rl(p, length, seed);
         Workload swc = swc(swcBatchRate, swcDuration, swcCpu, length, seed * 31 + 17);
-        List<Job> jobs = new ArrayList<>(rl.jobs());
+        List<FluentJob> jobs = new ArrayList<>(rl.jobs());
         jobs.addAll(swc.jobs());
-        jobs.sort(java.util.Comparator.comparing(Job::submittedAt)); // stable: RL jobs first at a tie
+        jobs.sort(java.util.Comparator.comparing(FluentJob::submittedAt)); // stable: RL jobs first at a tie
         return new Workload("W_rl + W_swc", jobs, rl.cpuLevels(), length);
     }
 

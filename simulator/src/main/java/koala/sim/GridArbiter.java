@@ -75,34 +75,70 @@ final class GridArbiter {
         book = a.book();
         List<SimGrid.Node> forAsker = new ArrayList<>();
         for (ShareDecision d : a.decisions()) {
-            Instance i = instances.get(d.tenant());
-            if (d instanceof ShareDecision.ReleaseIdle r) {
-                counts.idleTaken += r.workers().size();
-                i.releaseIdle(r.workers());
-            } else if (d instanceof ShareDecision.EndWorkers e) {
-                counts.ended += e.workers().size();
-                i.endWorkers(e.workers());
-            } else if (d instanceof ShareDecision.AskShrink s) {
-                counts.askedToShrink += s.nodes();
-                i.askShrink(s.nodes(), s.deadline());
-            } else if (d instanceof ShareDecision.Grant g) {
-                List<SimGrid.Node> nodes = grid.grant(g.nodes());
-                count(g, nodes.size());
-                if (i == asker) {
-                    forAsker.addAll(nodes);
-                } else {
-                    i.deliver(nodes);
-                }
-            } else if (d instanceof ShareDecision.Refuse r) {
-                counts.refused += r.nodes();
-            }
+            d.carriedOutBy(new Carrying(instances.get(d.tenant()), asker, forAsker));
         }
         instances.values().forEach(i -> i.owed(book.owedTo(i.name())));
         return forAsker;
     }
 
+    /**
+     * One decision carried out on its instance, a method per kind of the sealed {@link ShareDecision}
+     * (as the scheduler's {@code Sharing} does), so that a new kind does not compile until the
+     * simulator says what it does with it. A promise needs nothing now: what is owed comes from the
+     * book once the round is carried out.
+     */
+    private final class Carrying implements ShareDecision.CarryOut {
+        private final Instance instance;
+        private final Instance asker;
+        private final List<SimGrid.Node> forAsker;
+
+        Carrying(Instance instance, Instance asker, List<SimGrid.Node> forAsker) {
+            this.instance = instance;
+            this.asker = asker;
+            this.forAsker = forAsker;
+        }
+
+        @Override
+        public void releaseIdle(ShareDecision.ReleaseIdle d) {
+            counts.idleTaken += d.workers().size();
+            instance.releaseIdle(d.workers());
+        }
+
+        @Override
+        public void endWorkers(ShareDecision.EndWorkers d) {
+            counts.ended += d.workers().size();
+            instance.endWorkers(d.workers());
+        }
+
+        @Override
+        public void askShrink(ShareDecision.AskShrink d) {
+            counts.askedToShrink += d.nodes();
+            instance.askShrink(d.nodes(), d.deadline());
+        }
+
+        @Override
+        public void grant(ShareDecision.Grant d) {
+            List<SimGrid.Node> nodes = grid.grant(d.nodes());
+            count(d, nodes.size());
+            if (instance == asker) {
+                forAsker.addAll(nodes);
+            } else {
+                instance.deliver(nodes);
+            }
+        }
+
+        @Override
+        public void promised(ShareDecision.Promised d) {
+        }
+
+        @Override
+        public void refuse(ShareDecision.Refuse d) {
+            counts.refused += d.nodes();
+        }
+    }
+
     private void count(ShareDecision.Grant g, int got) {
-        if (g.reason().kind() == koala.arbitration.Reason.Kind.TAKEN_BACK) {
+        if (g.reason().kind() == koala.arbitration.ShareReason.Kind.TAKEN_BACK) {
             counts.grantedTakenBack += got;
         } else {
             counts.grantedFree += got;

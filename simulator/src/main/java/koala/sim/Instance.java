@@ -18,11 +18,11 @@ import koala.fluent.AppOutcome;
 import koala.fluent.Application;
 import koala.fluent.FrameworkSettings;
 import koala.fluent.FrameworkState;
-import koala.fluent.Job;
+import koala.fluent.FluentJob;
 import koala.fluent.PlacementOutcome;
 import koala.fluent.ResizeRequest;
 import koala.fluent.Resumed;
-import koala.fluent.Worker;
+import koala.fluent.FluentWorker;
 import koala.provisioning.ProvisioningSettings;
 import koala.provisioning.WorkerDecision;
 import koala.provisioning.WorkerPolicy;
@@ -77,7 +77,7 @@ final class Instance {
     private final GrowDelay delay;
     private final Random random;
     private final Accounting account = new Accounting();
-    private final Deque<Job> pending = new ArrayDeque<>();
+    private final Deque<FluentJob> pending = new ArrayDeque<>();
     private final Set<String> awaited = new HashSet<>();
     private final Map<String, Running> apps = new HashMap<>();
     private final GridArbiter arbiter;
@@ -165,7 +165,7 @@ final class Instance {
 
     private void nextArrival() {
         if (nextJob < workload.jobs().size() && workload.jobs().get(nextJob).submittedAt().isBefore(workload.end())) {
-            Job job = workload.jobs().get(nextJob++);
+            FluentJob job = workload.jobs().get(nextJob++);
             events.at(job.submittedAt(), () -> {
                 arrive(job);
                 nextArrival();
@@ -173,7 +173,7 @@ final class Instance {
         }
     }
 
-    private void arrive(Job job) {
+    private void arrive(FluentJob job) {
         job.apps().forEach(a -> arrivedAt.putIfAbsent(a.id(), job.submittedAt()));
         pending.addLast(job);
         if (pending.size() == 1) {
@@ -185,7 +185,7 @@ final class Instance {
     private void serveHead() {
         Instant now = events.instant();
         while (!pending.isEmpty()) {
-            Job head = pending.peekFirst();
+            FluentJob head = pending.peekFirst();
             // the master computes the request under every policy, but asks only when the framework resizes
             ResizeRequest ask = settings.policy().frameworkResizes() ? master.growRequest(head) : null;
             if (ask != null && ask.ask()) {
@@ -241,7 +241,7 @@ final class Instance {
         }
     }
 
-    private void submit(Job job, Instant now) {
+    private void submit(FluentJob job, Instant now) {
         PlacementOutcome out = master.submit(job, now);
         submittedApps += job.apps().size();
         account.submitted(job.submittedAt(), now, job.apps().size());
@@ -337,11 +337,11 @@ final class Instance {
 
     private void sample() {
         Instant now = events.instant();
-        Map<String, Worker> inMaster = new HashMap<>();
+        Map<String, FluentWorker> inMaster = new HashMap<>();
         master.workers().forEach(w -> inMaster.put(w.id(), w));
         double cpuUsed = 0;
         int busy = 0;
-        for (Worker w : inMaster.values()) {
+        for (FluentWorker w : inMaster.values()) {
             double cpu = cpu(w, now);
             book.sampled(w.id(), cpu, now);
             cpuUsed += cpu / 100;
@@ -361,9 +361,9 @@ final class Instance {
         events.after(settings.samplePeriod(), this::sample);
     }
 
-    private double cpu(Worker w, Instant now) {
+    private double cpu(FluentWorker w, Instant now) {
         double sum = 0;
-        for (Worker.Running r : w.running()) {
+        for (FluentWorker.Running r : w.running()) {
             Running app = apps.get(r.appId());
             if (app.pausedAt() != null) {
                 continue; // a suspended SWC's components elsewhere hold their slots and state, not the CPU
@@ -374,12 +374,12 @@ final class Instance {
         return Math.min(100, sum);
     }
 
-    private void act(WorkerDecision decision, Map<String, Worker> inMaster, Instant now) {
+    private void act(WorkerDecision decision, Map<String, FluentWorker> inMaster, Instant now) {
         if (decision instanceof WorkerDecision.Grow g) {
             grow(g.workers(), now);
         } else if (decision instanceof WorkerDecision.Release r) {
             for (String id : r.workers()) {
-                Worker w = inMaster.get(id);
+                FluentWorker w = inMaster.get(id);
                 if (w == null || !w.isIdle()) {
                     busyReleasesRefused++;
                     continue;
@@ -416,7 +416,7 @@ final class Instance {
         if (slotsQueued == 0) {
             return 0;
         }
-        int freeSlots = master.workers().stream().mapToInt(Worker::freeSlots).sum();
+        int freeSlots = master.workers().stream().mapToInt(FluentWorker::freeSlots).sum();
         int perWorker = master.settings().slotsPerWorker();
         int workers = (Math.max(0, slotsQueued - freeSlots) + perWorker - 1) / perWorker;
         int starting = book.size() - master.workers().size();
@@ -475,7 +475,7 @@ final class Instance {
     void releaseIdle(List<String> ids) {
         Instant now = events.instant();
         for (String id : ids) {
-            Optional<Worker> w = master.workers().stream().filter(x -> x.id().equals(id)).findFirst();
+            Optional<FluentWorker> w = master.workers().stream().filter(x -> x.id().equals(id)).findFirst();
             if (w.isPresent() && w.get().isIdle()) {
                 master.removeWorker(id, now);
                 giveNode(id, now);
@@ -499,9 +499,9 @@ final class Instance {
             giveBack = 0;
             return;
         }
-        List<String> idle = master.workers().stream().filter(Worker::isIdle)
-                .sorted(java.util.Comparator.comparing(Worker::idleSince).thenComparing(Worker::id,
-                        koala.provisioning.NaturalOrder.IDS)).map(Worker::id).limit(giveBack).toList();
+        List<String> idle = master.workers().stream().filter(FluentWorker::isIdle)
+                .sorted(java.util.Comparator.comparing(FluentWorker::idleSince).thenComparing(FluentWorker::id,
+                        koala.provisioning.NaturalOrder.IDS)).map(FluentWorker::id).limit(giveBack).toList();
         for (String id : idle) {
             master.removeWorker(id, now);
             giveNode(id, now);
@@ -541,7 +541,7 @@ final class Instance {
                 } else {
                     resubmitted++;
                     // its user submits it again, once the arbiter's decision is carried out
-                    Job again = new Job("again-" + app.id() + "-" + resubmitted, List.of(app), now);
+                    FluentJob again = new FluentJob("again-" + app.id() + "-" + resubmitted, List.of(app), now);
                     events.at(now, () -> arrive(again));
                 }
             }

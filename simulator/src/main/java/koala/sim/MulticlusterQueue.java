@@ -12,7 +12,7 @@ import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import koala.placement.Assignment;
-import koala.placement.Decision;
+import koala.placement.PlacementDecision;
 import koala.placement.FileLocations;
 import koala.placement.GridView;
 import koala.placement.JobNeed;
@@ -151,7 +151,7 @@ public final class MulticlusterQueue {
     }
 
     private void arrive(ParallelJob job) {
-        if (place(job, allIdle()) instanceof Decision.NotPlaced never) {
+        if (place(job, allIdle()) instanceof PlacementDecision.NotPlaced never) {
             outcomes[job.id() - 1] = JobOutcome.unrunnable(job, never.reasons().toString());
             return;
         }
@@ -173,7 +173,7 @@ public final class MulticlusterQueue {
         for (Iterator<ParallelJob> it = waiting.iterator(); it.hasNext(); ) {
             ParallelJob job = it.next();
             // no policy places more nodes than are idle: spare it the call
-            if (job.size() <= totalIdle && place(job, view()) instanceof Decision.Placed placed) {
+            if (job.size() <= totalIdle && place(job, view()) instanceof PlacementDecision.Placed placed) {
                 it.remove();
                 start(job, placed.assignments());
                 totalIdle -= job.size();
@@ -183,7 +183,7 @@ public final class MulticlusterQueue {
         }
     }
 
-    private Decision place(ParallelJob job, GridView grid) {
+    private PlacementDecision place(ParallelJob job, GridView grid) {
         JobNeed need = allocation == Allocation.ONE_CLUSTER ? setup.split().oneCluster(job) : setup.split().coallocated(job);
         return setup.split().policy().place(need, grid);
     }

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import koala.placement.ComponentNeed;
-import koala.placement.Decision;
+import koala.placement.PlacementDecision;
 import koala.placement.FlexibleClusterMinimization;
 import koala.placement.GridView;
 import koala.placement.JobNeed;
@@ -118,10 +118,10 @@ public final class SimGrid {
         }
         List<SiteView> view = new ArrayList<>(sites.size());
         sites.values().forEach(s -> view.add(new SiteView(s.name, s.nodes, s.idle())));
-        Decision d = GROW_PLACEMENT.place(new JobNeed("grow", List.of(new ComponentNeed(0, granted, null, List.of())),
+        PlacementDecision d = GROW_PLACEMENT.place(new JobNeed("grow", List.of(new ComponentNeed(0, granted, null, List.of())),
                 true), new GridView(view, null));
         List<Node> out = new ArrayList<>(granted);
-        for (koala.placement.Assignment a : ((Decision.Placed) d).assignments()) {
+        for (koala.placement.Assignment a : ((PlacementDecision.Placed) d).assignments()) {
             Site s = sites.get(a.site());
             for (int i = 0; i < a.nodes(); i++) {
                 out.add(new Node(s.name + "." + s.next++, s.name));

@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import koala.fluent.Application;
-import koala.fluent.Job;
+import koala.fluent.FluentJob;
 
 /**
  * A workload compressed in time, for the real testbed: arrival offsets, application durations,
@@ -26,11 +26,11 @@ public record TimeScale(double factor) {
     }
 
     public Workload compress(Workload w) {
-        List<Job> jobs = new ArrayList<>(w.jobs().size());
-        for (Job job : w.jobs()) {
+        List<FluentJob> jobs = new ArrayList<>(w.jobs().size());
+        for (FluentJob job : w.jobs()) {
             List<Application> apps = job.apps().stream().map(this::compress).toList();
             Instant at = Workload.START.plus(compress(Duration.between(Workload.START, job.submittedAt())));
-            jobs.add(new Job(job.id(), apps, at));
+            jobs.add(new FluentJob(job.id(), apps, at));
         }
         return new Workload(w.name() + " / " + fmt(factor), jobs, w.cpuLevels(), compress(w.length()));
     }

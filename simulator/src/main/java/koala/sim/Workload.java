@@ -7,14 +7,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import koala.fluent.Application;
-import koala.fluent.Job;
+import koala.fluent.FluentJob;
 
 /**
  * What clients submit to one framework instance: jobs (batches of applications) in arrival order,
  * and for each RL the CPU level of each of its load periods (cycled if the run outlasts them).
  * Times are offsets from {@link #START}; the run lasts {@code length}.
  */
-public record Workload(String name, List<Job> jobs, Map<String, double[]> cpuLevels, Duration length) {
+public record Workload(String name, List<FluentJob> jobs, Map<String, double[]> cpuLevels, Duration length) {
     /** Virtual time zero: every workload starts here (the reasons print times of day from it). */
     public static final Instant START = Instant.parse("2014-05-01T00:00:00Z");
 
@@ -28,7 +28,7 @@ public record Workload(String name, List<Job> jobs, Map<String, double[]> cpuLev
                         + jobs.get(i - 1).id() + "; jobs must be in arrival order");
             }
         }
-        for (Job job : jobs) {
+        for (FluentJob job : jobs) {
             for (Application app : job.apps()) {
                 if (app.isRl() && (!cpuLevels.containsKey(app.id()) || cpuLevels.get(app.id()).length == 0)) {
                     throw new IllegalArgumentException(name + ": RL " + app.id() + " has no CPU levels");

@@ -13,7 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import koala.fluent.Application;
-import koala.fluent.Job;
+import koala.fluent.FluentJob;
 
 /**
  * Workloads as text files, one application per line; lines with the same job id in a row are one
@@ -92,8 +92,8 @@ public final class WorkloadFile {
         if (length == null) {
             throw new IllegalArgumentException(name + ": no '# length SECONDS' line before the jobs");
         }
-        List<Job> jobs = new ArrayList<>();
-        apps.forEach((id, list) -> jobs.add(new Job(id, list, Workload.START.plusMillis(Math.round(at.get(id) * 1000)))));
+        List<FluentJob> jobs = new ArrayList<>();
+        apps.forEach((id, list) -> jobs.add(new FluentJob(id, list, Workload.START.plusMillis(Math.round(at.get(id) * 1000)))));
         return new Workload(name, jobs, levels, length);
     }
 
@@ -123,7 +123,7 @@ public final class WorkloadFile {
     public static void write(Workload workload, Path file) {
         StringBuilder out = new StringBuilder("# KOALA workload: one application per line (see WorkloadFile)\n");
         out.append("# length ").append(workload.length().toMillis() / 1000.0).append('\n');
-        for (Job job : workload.jobs()) {
+        for (FluentJob job : workload.jobs()) {
             double t = Duration.between(Workload.START, job.submittedAt()).toMillis() / 1000.0;
             for (Application a : job.apps()) {
                 out.append(t).append(' ').append(job.id()).append(' ').append(a.id()).append(' ');

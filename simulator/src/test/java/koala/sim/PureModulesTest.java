@@ -21,10 +21,11 @@ import java.util.List;
  * the clock or sleeps — time is always a parameter. Guarded here because this module depends on
  * every one of them:
  * <ul>
- * <li>{@code provisioning} ({@code koala.provisioning..}, and the grid's arbitration, {@code koala.arbitration..});</li>
+ * <li>{@code provisioning} ({@code koala.provisioning..});</li>
+ * <li>{@code arbitration} ({@code koala.arbitration..}, the grid shared out between framework instances);</li>
  * <li>{@code placement} ({@code koala.placement..});</li>
  * <li>{@code constraints} ({@code koala.constraints..});</li>
- * <li>{@code reference-framework} ({@code koala.fluent} only: {@code koala.fluent.master}, {@code .device},
+ * <li>{@code fluent-core} ({@code koala.fluent} only: {@code koala.fluent.master}, {@code .device},
  *     {@code .client} and {@code .wire} are the framework's processes, in {@code fluent-framework});</li>
  * <li>the simulator ({@code koala.sim..}; its experiments, {@code koala.sim.experiment}, which write
  *     CSV and PNG files and time the simulator with the wall clock, are in the module {@code experiments}).</li>
@@ -35,7 +36,7 @@ import java.util.List;
 class PureModulesTest {
     private static final DescribedPredicate<JavaClass> PURE = resideInAnyPackage("koala.provisioning..",
             "koala.arbitration..", "koala.placement..", "koala.constraints..", "koala.fluent", "koala.sim..")
-            .as("classes of provisioning, arbitration, placement, constraints, reference-framework and the simulator");
+            .as("classes of provisioning, arbitration, placement, constraints, fluent-core and the simulator");
 
     @ArchTest
     static final ArchRule NO_NETWORK_SERVER_OR_DATABASE = noClasses().that(PURE).should().dependOnClassesThat()

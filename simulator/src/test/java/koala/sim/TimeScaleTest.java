@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.List;
 import koala.fluent.Application;
-import koala.fluent.Job;
+import koala.fluent.FluentJob;
 import org.junit.jupiter.api.Test;
 
 /** Compressing a workload in time for the real testbed. */
@@ -20,7 +20,7 @@ class TimeScaleTest {
         Workload fast = new TimeScale(10).compress(paper);
 
         assertThat(fast.length()).isEqualTo(Duration.ofSeconds(60));
-        assertThat(fast.jobs()).extracting(Job::id).containsExactly("b1", "b2");
+        assertThat(fast.jobs()).extracting(FluentJob::id).containsExactly("b1", "b2");
         // 36.4 s -> 3.64 s; 100.005 s -> 10.0005 s, rounded to the millisecond: 10.001 s
         assertThat(fast.jobs()).extracting(j -> Duration.between(Workload.START, j.submittedAt()).toMillis())
                 .containsExactly(3640L, 10001L);

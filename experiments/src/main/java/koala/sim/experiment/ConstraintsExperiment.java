@@ -15,11 +15,11 @@ import koala.constraints.Audit;
 import koala.constraints.ClusterState;
 import koala.constraints.Constraint;
 import koala.constraints.Container;
-import koala.constraints.Decision;
+import koala.constraints.ConstraintDecision;
 import koala.constraints.Node;
 import koala.constraints.Placement;
 import koala.constraints.Placer;
-import koala.constraints.Reason;
+import koala.constraints.ConstraintReason;
 import koala.constraints.Request;
 import koala.constraints.Violation;
 import koala.sim.ConstraintStream;
@@ -201,10 +201,10 @@ public final class ConstraintsExperiment {
                 asks.add(worker(d.instance(), w));
             }
             Request r = new Request(d.instance(), asks, d.constraints());
-            Decision decision = timed(r);
+            ConstraintDecision decision = timed(r);
             deployNanos[deployed++] = lastNanos;
             deploys++;
-            if (decision instanceof Decision.Placed p) {
+            if (decision instanceof ConstraintDecision.Placed p) {
                 commit(r, p, d.instance());
                 others.put(d.instance(), List.of(d.instance() + "-master", d.instance() + "-orchestrator"));
                 Deque<String> ws = new ArrayDeque<>();
@@ -212,11 +212,11 @@ public final class ConstraintsExperiment {
                     ws.push(d.instance() + "-w" + w);
                 }
                 workers.put(d.instance(), ws);
-            } else if (noSlot((Decision.Waiting) decision)) {
+            } else if (noSlot((ConstraintDecision.Waiting) decision)) {
                 deploysNoSlot++;
             } else {
                 deploysHard++;
-                tally("deployment", d.instance(), (Decision.Waiting) decision);
+                tally("deployment", d.instance(), (ConstraintDecision.Waiting) decision);
             }
         }
 
@@ -230,19 +230,19 @@ public final class ConstraintsExperiment {
                 asks.add(worker(g.instance(), w));
             }
             Request r = new Request(g.instance() + "-grow" + g.first(), asks, List.of());
-            Decision decision = timed(r);
+            ConstraintDecision decision = timed(r);
             if (measured) {
                 growNanos[grown++] = lastNanos;
             }
             grows++;
-            if (decision instanceof Decision.Placed p) {
+            if (decision instanceof ConstraintDecision.Placed p) {
                 commit(r, p, g.instance());
                 asks.forEach(a -> workers.get(g.instance()).push(a.id()));
-            } else if (noSlot((Decision.Waiting) decision)) {
+            } else if (noSlot((ConstraintDecision.Waiting) decision)) {
                 growsNoSlot++;
             } else {
                 growsHard++;
-                tally("grow", g.instance(), (Decision.Waiting) decision);
+                tally("grow", g.instance(), (ConstraintDecision.Waiting) decision);
             }
         }
 
@@ -266,8 +266,8 @@ public final class ConstraintsExperiment {
          * Counts a wait under its first reason's constraint, the instance's own tag written "own" and any
          * other's "other", and whether its target runs anywhere.
          */
-        private void tally(String what, String instance, Decision.Waiting w) {
-            Reason first = w.reasons().get(0);
+        private void tally(String what, String instance, ConstraintDecision.Waiting w) {
+            ConstraintReason first = w.reasons().get(0);
             String text = first.constraint() == null ? first.kind().name() : first.constraint().describe()
                     .replace("instance=" + instance + ",", "instance=own,").replaceAll("instance=i[0-9]+,", "instance=other,");
             if (first.text().endsWith("runs anywhere)")) {
@@ -280,8 +280,8 @@ public final class ConstraintsExperiment {
             return new Ask(instance + "-w" + w, ConstraintStream.tags(instance, "worker"));
         }
 
-        private static boolean noSlot(Decision.Waiting w) {
-            return w.reasons().stream().allMatch(r -> r.kind() == Reason.Kind.NO_FREE_SLOT);
+        private static boolean noSlot(ConstraintDecision.Waiting w) {
+            return w.reasons().stream().allMatch(r -> r.kind() == ConstraintReason.Kind.NO_FREE_SLOT);
         }
 
         /**
@@ -289,8 +289,8 @@ public final class ConstraintsExperiment {
          * decision) and the fastest kept in {@code lastNanos}: on a shared machine the others are the
          * other processes' preemptions, not the decision's cost.
          */
-        private Decision timed(Request r) {
-            Decision d = null;
+        private ConstraintDecision timed(Request r) {
+            ConstraintDecision d = null;
             long fastest = Long.MAX_VALUE;
             for (int i = 0; i < settings.repeats(); i++) {
                 long t = System.nanoTime();
@@ -301,7 +301,7 @@ public final class ConstraintsExperiment {
             return d;
         }
 
-        private Decision decide(Request r) {
+        private ConstraintDecision decide(Request r) {
             return switch (policy) {
                 case CONSTRAINED -> Placer.place(state, r);
                 case WORST_FIT, FIRST_FIT -> blind(r);
@@ -309,19 +309,19 @@ public final class ConstraintsExperiment {
         }
 
         /** The blind policies' choice, all or nothing, on a copy of the free slots. */
-        private Decision blind(Request r) {
+        private ConstraintDecision blind(Request r) {
             int[] taken = new int[state.nodes().size()];
             List<Placement> placements = new ArrayList<>();
             for (Ask a : r.asks()) {
                 int node = policy == Policy.WORST_FIT ? worstFit(taken) : firstFit(taken);
                 if (node < 0) {
-                    return new Decision.Waiting(r.id(), List.of(new Reason(a.id(), Reason.Kind.NO_FREE_SLOT, null, 0,
+                    return new ConstraintDecision.Waiting(r.id(), List.of(new ConstraintReason(a.id(), ConstraintReason.Kind.NO_FREE_SLOT, null, 0,
                             "no free slot")));
                 }
                 taken[node]++;
                 placements.add(new Placement(a.id(), state.nodes().get(node).name()));
             }
-            return new Decision.Placed(r.id(), placements, List.of());
+            return new ConstraintDecision.Placed(r.id(), placements, List.of());
         }
 
         private int firstFit(int[] taken) {
@@ -367,7 +367,7 @@ public final class ConstraintsExperiment {
          * the constraints in force and its own request's, and what it breaks counted. The request's
          * constraints go in force under the instance.
          */
-        private void commit(Request r, Decision.Placed p, String instance) {
+        private void commit(Request r, ConstraintDecision.Placed p, String instance) {
             Map<String, Ask> asks = new HashMap<>();
             r.asks().forEach(a -> asks.put(a.id(), a));
             if (policy == Policy.CONSTRAINED) {

@@ -26,7 +26,7 @@ import koala.sim.Workload;
  * Figures: RL reject rate, RL start latency (arrival to start, a grow's wait included), SWC
  * completion time (arrival to end, of the SWCs finished), node-hours held.
  *
- * <p>Then the take-back: the {@link Sharing.Scenario#standard} grid under the fair policy, whose
+ * <p>Then the take-back: the {@link SharingExperiment.Scenario#standard} grid under the fair policy, whose
  * instances' masters either lose what runs on a worker KOALA ends (today) or, suspending and
  * moving, let a worker running only batch work yield it to their other workers; the work lost
  * per take-back is counted both ways.
@@ -138,11 +138,11 @@ public final class SuspensionExperiment {
 
     /** The sharing scenario under the fair policy, one seed: the instances' take-back figures summed. */
     private static MixFigures shared(Settings s, Mode mode, long seed) {
-        Sharing.Scenario scenario = Sharing.Scenario.standard(s.sharingNodes(), s.runs().workload());
+        SharingExperiment.Scenario scenario = SharingExperiment.Scenario.standard(s.sharingNodes(), s.runs().workload());
         Simulation sim = new Simulation(new SimGrid(List.of(scenario.nodes()), SimGrid.Background.NONE, seed), seed)
                 .floorKeeping(scenario.floorKeeping()).suspension(mode.suspension(s.maxTimes()))
                 .arbitrated(scenario.arbitration().withRule(ShareRule.FAIR));
-        for (Sharing.Member m : scenario.members()) {
+        for (SharingExperiment.Member m : scenario.members()) {
             sim.instance(m.name(), m.workload().of(seed, s.runs().length()),
                     m.settings(), s.runs().delay(), "fs0");
         }

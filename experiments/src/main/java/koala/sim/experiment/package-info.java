@@ -1,7 +1,7 @@
 /**
  * The experiments of {@code bin/koala experiment}, on the simulator of {@code koala.sim}: the paper's
  * Table 2 ({@link koala.sim.experiment.Table2}), Figures 5–7 and the trade-off figure
- * ({@link koala.sim.experiment.Sensitivity}), grid sharing ({@link koala.sim.experiment.Sharing}), when
+ * ({@link koala.sim.experiment.Sensitivity}), grid sharing ({@link koala.sim.experiment.SharingExperiment}), when
  * co-allocation pays ({@link koala.sim.experiment.CoallocationSim}), placement constraints against
  * constraint-blind placement ({@link koala.sim.experiment.ConstraintsExperiment}), and the simulator's speed targets
  * ({@link koala.sim.experiment.SpeedBenchmark}). Each setting runs over seeds 1..n on the same

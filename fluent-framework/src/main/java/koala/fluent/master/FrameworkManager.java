@@ -42,7 +42,7 @@ import koala.fluent.wire.FluentMessages.MetricsReport;
  * only logged. Each running application gets its orchestrator through the runner. The master
  * tells the runner which workers are busy, so that the runner's t_idle timers are the master's.
  * Every change is written to its {@link Journal} before the master acts on it, and a master
- * started on a journal takes over from its predecessor ({@link Recovery}): the same workers,
+ * started on a journal takes over from its predecessor ({@link MasterRecovery}): the same workers,
  * running applications, queue and waiting jobs. All state is guarded by this object's lock; time
  * comes from the injected clock.
  *
@@ -132,7 +132,7 @@ public final class FrameworkManager {
         this.growWait = growWait;
         this.journal = journal;
         List<JournalEntry> written = journal.read();
-        Recovery.Recovered r = Recovery.replay(written, provisioning.settings(), clock.instant());
+        MasterRecovery.Recovered r = MasterRecovery.replay(written, provisioning.settings(), clock.instant());
         this.state = r.state();
         this.book = r.book();
         this.urls = new LinkedHashMap<>(r.urls());
@@ -149,7 +149,7 @@ public final class FrameworkManager {
      * their clients poll), its pending grow (given its full wait again), and its running
      * applications, to be confirmed by their workers' hellos.
      */
-    private void takeOver(Recovery.Recovered r) {
+    private void takeOver(MasterRecovery.Recovered r) {
         r.waiting().forEach(w -> arrivals.addLast(new Arrival(w.job(), new CompletableFuture<>())));
         if (r.pending() != null) {
             pending = new PendingGrow(new Arrival(r.pending().job().job(), new CompletableFuture<>()),
@@ -359,7 +359,7 @@ public final class FrameworkManager {
         // a grow the runner has not answered is not kept: the job waits, and a master started again asks anew
         JournalEntry.GrowAsked grow = pending == null || !pending.granted() ? null : new JournalEntry.GrowAsked(now(),
                 pending.arrival().job().job().id(), List.copyOf(pending.nodes()), pending.note());
-        return Recovery.snapshot(now(), state, book, urls, waiting, grow, jobs, growNotes, gone, KEEP_ENDED);
+        return MasterRecovery.snapshot(now(), state, book, urls, waiting, grow, jobs, growNotes, gone, KEEP_ENDED);
     }
 
     private static JournalEntry.Arrived arrived(Arrival a) {

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Map;
 import koala.common.failure.InvalidField;
 import koala.fluent.Application;
-import koala.fluent.Job;
+import koala.fluent.FluentJob;
 import koala.fluent.device.Words;
 import koala.fluent.wire.FluentMessages.AppRequest;
 import koala.fluent.wire.FluentMessages.JobRequest;
@@ -36,7 +36,7 @@ final class JobIntake {
     }
 
     /** A checked job: its applications, with their requests as completed and the SWCs' expected counts. */
-    record Accepted(Job job, Map<String, AppRequest> requests, Map<String, Expected> expected) {
+    record Accepted(FluentJob job, Map<String, AppRequest> requests, Map<String, Expected> expected) {
     }
 
     private JobIntake() {
@@ -85,7 +85,7 @@ final class JobIntake {
                     : Application.swc(id, full.n(), Duration.ofMillis(full.durationMillis()), full.cpuPercent()));
             ordered.put(id, full);
         }
-        return new Accepted(new Job(jobId, apps, at), ordered, expected);
+        return new Accepted(new FluentJob(jobId, apps, at), ordered, expected);
     }
 
     private static AppRequest rl(AppRequest a, String field) {

@@ -12,7 +12,7 @@ import koala.fluent.wire.FluentMessages.AppRequest;
  * One line of the master's journal: an event that changed its state, written before the master
  * acts on it (before it answers the client, deploys a component or welcomes a worker), so that a
  * master started again replays exactly what its predecessor had promised. Entries are facts, not
- * decisions: replaying them through the same pure code ({@link Recovery}) makes the same
+ * decisions: replaying them through the same pure code ({@link MasterRecovery}) makes the same
  * decisions again. A {@link Snapshot} stands for every entry before it.
  */
 @JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")

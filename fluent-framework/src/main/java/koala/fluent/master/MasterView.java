@@ -7,7 +7,7 @@ import java.util.Map;
 import koala.fluent.Application;
 import koala.fluent.FrameworkState;
 import koala.fluent.Metrics;
-import koala.fluent.Worker;
+import koala.fluent.FluentWorker;
 import koala.fluent.wire.FluentMessages.MasterEvent;
 import koala.fluent.wire.FluentMessages.MasterStatus;
 import koala.fluent.wire.FluentMessages.WorkerView;
@@ -39,9 +39,9 @@ final class MasterView {
                 counters, events);
     }
 
-    private static WorkerView view(Worker w, String url) {
+    private static WorkerView view(FluentWorker w, String url) {
         return new WorkerView(w.id(), url, w.slots(), w.usedSlots(),
-                w.running().stream().map(Worker.Running::appId).toList(), w.idleSince(),
-                w.suspended().stream().map(Worker.Running::appId).toList());
+                w.running().stream().map(FluentWorker.Running::appId).toList(), w.idleSince(),
+                w.suspended().stream().map(FluentWorker.Running::appId).toList());
     }
 }

@@ -18,7 +18,7 @@ import koala.fluent.FrameworkSettings;
 import koala.fluent.FrameworkState;
 import koala.fluent.Metrics;
 import koala.fluent.ResizeRequest;
-import koala.fluent.Worker;
+import koala.fluent.FluentWorker;
 import koala.fluent.wire.MasterEventKind;
 import koala.fluent.wire.FluentMessages.MetricsSample;
 import koala.provisioning.PolicyKind;
@@ -156,9 +156,9 @@ final class Provisioning {
                 then.accept(List.of(), List.of());
                 return;
             }
-            List<String> idle = state.workers().stream().filter(Worker::isIdle)
-                    .sorted(java.util.Comparator.comparing(Worker::idleSince).thenComparing(Worker::id))
-                    .limit(ask.workers()).map(Worker::id).toList();
+            List<String> idle = state.workers().stream().filter(FluentWorker::isIdle)
+                    .sorted(java.util.Comparator.comparing(FluentWorker::idleSince).thenComparing(FluentWorker::id))
+                    .limit(ask.workers()).map(FluentWorker::id).toList();
             if (idle.isEmpty()) {
                 once("give back " + ask.by(), MasterEventKind.NOTE, "asked to give back " + ask.workers() + " worker"
                         + (ask.workers() == 1 ? "" : "s") + " by " + ask.by() + " (" + ask.reason() + "): none idle yet");
@@ -183,8 +183,8 @@ final class Provisioning {
     }
 
     /** Tells the runner each worker's activity, when it changed since last told (or since a report it did not take). */
-    void reportActivity(RunnerLine line, List<Worker> workers) {
-        for (Worker w : workers) {
+    void reportActivity(RunnerLine line, List<FluentWorker> workers) {
+        for (FluentWorker w : workers) {
             Activity now = new Activity(!w.isIdle(), w.isIdle() ? w.idleSince() : null);
             if (now.equals(reported.get(w.id()))) {
                 continue;

@@ -61,7 +61,7 @@ class FileJournalTest {
     @Test
     void aCompactionLeavesTheSnapshotAloneAndAppendsGoOnAfterIt() throws Exception {
         Path dir = tmp.resolve("journal");
-        Recovery.Recovered r = Recovery.replay(RecoveryTest.rlAndThreeWordCounts(), RecoveryTest.STATIC_4,
+        MasterRecovery.Recovered r = MasterRecovery.replay(RecoveryTest.rlAndThreeWordCounts(), RecoveryTest.STATIC_4,
                 RecoveryTest.T.plusSeconds(30));
         JournalEntry.Snapshot snapshot = new JournalEntry.Snapshot(RecoveryTest.T.plusSeconds(11), r.state().snapshot(),
                 r.book().all(), r.urls(), List.of(), null, r.jobs(), r.growNotes(), List.of());
@@ -77,7 +77,7 @@ class FileJournalTest {
             assertThat(read).hasSize(2);
             assertThat(read.get(1)).isEqualTo(left);
             // the snapshot read back rebuilds the same state
-            Recovery.Recovered again = Recovery.replay(read.subList(0, 1), RecoveryTest.STATIC_4,
+            MasterRecovery.Recovered again = MasterRecovery.replay(read.subList(0, 1), RecoveryTest.STATIC_4,
                     RecoveryTest.T.plusSeconds(30));
             assertThat(again.state().workers()).isEqualTo(r.state().workers());
             assertThat(again.state().queue()).isEqualTo(r.state().queue());

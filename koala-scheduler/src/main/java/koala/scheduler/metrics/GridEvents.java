@@ -7,7 +7,7 @@ import koala.scheduler.state.JobState;
  * What happens on the grid, as the scheduler's loop tells it to whoever keeps count (the metrics):
  * one method per kind of happening, so that a new kind does not compile until every listener has
  * it. Every call comes from the loop thread, after the change it tells of; a listener must not
- * block it. Reasons are kinds, never words: an arbiter's {@code koala.arbitration.Reason.Kind} or
+ * block it. Reasons are kinds, never words: an arbiter's {@code koala.arbitration.ShareReason.Kind} or
  * a {@link GridReason}, so that what is counted by reason stays a short list.
  */
 public interface GridEvents {

@@ -15,11 +15,11 @@ import java.util.List;
 import java.util.Map;
 import koala.common.api.TransitionView;
 import koala.common.json.Json;
-import koala.fjm.FrameworkRecord;
 import koala.scheduler.accounting.WorkerTally;
 import koala.scheduler.claiming.NodeClaim;
 import koala.scheduler.claiming.NodeSpan;
 import koala.scheduler.claiming.NodeState;
+import koala.scheduler.fjm.FrameworkRecord;
 import koala.scheduler.state.JobState;
 
 /**

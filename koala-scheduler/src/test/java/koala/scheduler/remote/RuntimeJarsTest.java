@@ -15,17 +15,17 @@ class RuntimeJarsTest {
 
     @Test
     void aClassDirectoryPacksToTheSameChecksumWhateverItsFileTimesAndDrmaaStaysHome() throws Exception {
-        Path classes = Files.createDirectories(dir.resolve("sge-adapter/target/classes/koala/sge"));
+        Path classes = Files.createDirectories(dir.resolve("site-agent/target/classes/koala/sge"));
         Files.writeString(classes.resolve("A.class"), "a");
         Path jar = Files.writeString(dir.resolve("jackson-core-2.18.2.jar"), "not really a jar");
         Path drmaa = Files.writeString(dir.resolve("drmaa.jar"), "the cluster's own");
-        Path root = dir.resolve("sge-adapter/target/classes");
+        Path root = dir.resolve("site-agent/target/classes");
 
         List<RuntimeJars.Jar> first = RuntimeJars.of(List.of(root, jar, drmaa));
         Files.setLastModifiedTime(classes.resolve("A.class"), FileTime.fromMillis(0));
         List<RuntimeJars.Jar> again = RuntimeJars.of(List.of(root, jar, drmaa));
 
-        assertThat(first).extracting(RuntimeJars.Jar::name).containsExactly("sge-adapter-classes.jar",
+        assertThat(first).extracting(RuntimeJars.Jar::name).containsExactly("site-agent-classes.jar",
                 "jackson-core-2.18.2.jar");
         assertThat(again).extracting(RuntimeJars.Jar::sha256).isEqualTo(first.stream().map(RuntimeJars.Jar::sha256).toList());
         assertThat(first.get(1).sha256()) // sha256sum of "not really a jar"

@@ -1,0 +1,90 @@
+package koala.scheduler.fjm;
+
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import koala.common.failure.Conflict;
+import koala.common.failure.InvalidField;
+import koala.common.failure.NotFound;
+import koala.provisioning.PolicyKind;
+
+/**
+ * The FrameworkJobManager: registry of every framework instance on the grid. A runner registers
+ * its instance on the allocation it holds, then says where the master is; clients look the master
+ * up here. Everything else about an instance — its nodes per role, sites, state, grows and
+ * shrinks — is its allocation's, kept by the scheduler, and is not copied here. What it refuses
+ * it refuses with a domain {@link koala.common.failure.Failure}.
+ */
+public final class FrameworkRegistry {
+    private final Map<Long, FrameworkRecord> records = new TreeMap<>();
+    private final FrameworkStore store;
+    private final InstantSource clock;
+
+    public FrameworkRegistry(FrameworkStore store, InstantSource clock) {
+        this.store = store;
+        this.clock = clock;
+        store.frameworks().forEach(r -> records.put(r.id(), r));
+    }
+
+    /**
+     * Registers the instance holding {@code allocation}.
+     *
+     * @param parameters the instance's effective provisioning settings
+     */
+    public FrameworkRecord register(long allocation, String name, String jdfFile, String jdf, String policy,
+                                    Map<String, String> parameters, String runner) {
+        return register(allocation, name, jdfFile, jdf, policy, parameters, runner, null);
+    }
+
+    /**
+     * Registers the instance holding {@code allocation}, whose runner the scheduler restarts from
+     * {@code runnerState} (its durable state file) should it die; null for one it does not.
+     */
+    public FrameworkRecord register(long allocation, String name, String jdfFile, String jdf, String policy,
+                                    Map<String, String> parameters, String runner, String runnerState) {
+        if (name == null || name.isBlank()) {
+            throw new InvalidField("name", "missing");
+        }
+        if (policy == null || !PolicyKind.shortNames().contains(policy)) {
+            throw new InvalidField("policy", "'" + policy + "' is not one of " + PolicyKind.names());
+        }
+        if (records.containsKey(allocation)) {
+            throw new Conflict("allocation: allocation " + allocation + " already holds instance "
+                    + records.get(allocation).name(), "allocation");
+        }
+        FrameworkRecord record = new FrameworkRecord(allocation, name, jdfFile, jdf, policy, parameters, runner, null,
+                null, clock.instant(), runnerState);
+        save(record);
+        return record;
+    }
+
+    /** The runner says where its master runs. */
+    public FrameworkRecord master(long id, String node, String address) {
+        FrameworkRecord record = get(id);
+        if (address == null || !address.matches("[^\\s:]+:\\d{1,5}")) {
+            throw new InvalidField("address", "'" + address + "' is not host:port");
+        }
+        FrameworkRecord next = record.withMaster(node, address);
+        save(next);
+        return next;
+    }
+
+    public FrameworkRecord get(long id) {
+        return find(id).orElseThrow(() -> new NotFound("framework instance " + id));
+    }
+
+    public Optional<FrameworkRecord> find(long id) {
+        return Optional.ofNullable(records.get(id));
+    }
+
+    public List<FrameworkRecord> all() {
+        return List.copyOf(records.values());
+    }
+
+    private void save(FrameworkRecord record) {
+        store.saveFramework(record);
+        records.put(record.id(), record);
+    }
+}

@@ -1,0 +1,10 @@
+package koala.scheduler.fjm;
+
+import java.util.List;
+
+/** Where the FrameworkJobManager's records survive a restart: the scheduler's own database. */
+public interface FrameworkStore {
+    void saveFramework(FrameworkRecord record);
+
+    List<FrameworkRecord> frameworks();
+}

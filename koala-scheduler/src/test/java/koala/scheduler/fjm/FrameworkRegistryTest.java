@@ -1,0 +1,68 @@
+package koala.scheduler.fjm;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import koala.common.failure.Conflict;
+import koala.common.failure.InvalidField;
+import koala.common.failure.NotFound;
+import org.junit.jupiter.api.Test;
+
+class FrameworkRegistryTest {
+    private static final Instant T0 = Instant.parse("2026-11-21T10:00:00Z");
+
+    /** A store in memory: what the scheduler's database does, without one. */
+    static final class Saved implements FrameworkStore {
+        final List<FrameworkRecord> rows = new ArrayList<>();
+
+        @Override
+        public void saveFramework(FrameworkRecord record) {
+            rows.removeIf(r -> r.id() == record.id());
+            rows.add(record);
+        }
+
+        @Override
+        public List<FrameworkRecord> frameworks() {
+            return List.copyOf(rows);
+        }
+    }
+
+    private final Saved store = new Saved();
+    private final FrameworkRegistry registry = new FrameworkRegistry(store, InstantSource.fixed(T0));
+
+    @Test
+    void anInstanceIsRegisteredOnItsAllocationAndItsMasterLookedUpThere() {
+        registry.register(7, "fluent-1", "fluent.jdf", "&(...)", "ondemand", Map.of("fMax", "20"), "runner@vm:7501");
+        registry.master(7, "7.0.0", "vm:7600");
+
+        FrameworkRecord record = registry.get(7);
+        assertThat(record.masterAddress()).isEqualTo("vm:7600");
+        assertThat(record.masterNode()).isEqualTo("7.0.0");
+        assertThat(record.registeredAt()).isEqualTo(T0);
+        assertThat(new FrameworkRegistry(store, InstantSource.fixed(T0)).get(7)).isEqualTo(record);
+    }
+
+    @Test
+    void badRegistrationsAreRefusedWithTheFieldAndChangeNothing() {
+        registry.register(7, "fluent-1", "f.jdf", "", "ondemand", Map.of(), "r");
+        assertThatThrownBy(() -> registry.register(7, "other", "f.jdf", "", "static", Map.of(), "r"))
+                .isInstanceOfSatisfying(Conflict.class, e -> {
+                    assertThat(e.field()).isEqualTo("allocation");
+                    assertThat(e.getMessage()).isEqualTo("allocation: allocation 7 already holds instance fluent-1");
+                });
+        assertThatThrownBy(() -> registry.register(8, "x", "f.jdf", "", "greedy", Map.of(), "r"))
+                .isInstanceOfSatisfying(InvalidField.class, e -> assertThat(e.field()).isEqualTo("policy"))
+                .hasMessage("policy: 'greedy' is not one of static, ondemand, proactive, reserve, pool");
+        assertThatThrownBy(() -> registry.master(7, "7.0.0", "vm")).isInstanceOf(InvalidField.class)
+                .hasMessage("address: 'vm' is not host:port");
+        assertThatThrownBy(() -> registry.get(9)).isInstanceOf(NotFound.class)
+                .hasMessage("framework instance 9 not found");
+        assertThat(store.rows).hasSize(1);
+        assertThat(registry.get(7).masterAddress()).isNull();
+    }
+}
