@@ -106,6 +106,9 @@ final class Claimer {
             events.claimFailed(asked.site(), ClaimFailure.REFUSED);
             if (same && now.state() == NodeState.SUBMITTED) {
                 book.save(job, now.with(NodeState.LOST));
+                // the site's words, which "refused" alone would hide (e.g. SGE's "no suitable queues")
+                book.note(job, JobEvent.PILOT_REFUSED, "pilot of node " + asked.id() + " refused by " + asked.site()
+                        + ": " + outcome.failure());
             }
             return;
         }
@@ -163,7 +166,10 @@ final class Claimer {
     private ClaimVerdict lostVerdict(Job job, List<NodeClaim> lost) {
         List<ClaimVerdict.Part> parts = lost.stream().map(n -> new ClaimVerdict.Part(n.component(), n.site(), 0))
                 .distinct().toList();
-        String why = "pilot of node " + lost.get(0).id() + " on " + lost.get(0).site() + " ended before it started";
+        NodeClaim first = lost.get(0);
+        // a node lost with no pilot id was refused at submission (its reason is noted above it)
+        String why = "pilot of node " + first.id() + " on " + first.site()
+                + (first.pilot() == null ? " was refused by the site" : " ended before it started");
         return job.record().claimFailures() + 1 >= maxFailures
                 ? new ClaimVerdict.Requeue(why + "; claims failed " + (job.record().claimFailures() + 1)
                         + " times, back to the queue")

@@ -13,6 +13,7 @@ import koala.common.api.GrowResult;
 import koala.common.api.JobView;
 import koala.common.api.NodeTask;
 import koala.common.api.NodeView;
+import koala.common.api.TransitionView;
 import koala.common.failure.InvalidField;
 import koala.scheduler.claiming.NodeClaim;
 import org.junit.jupiter.api.Test;
@@ -236,6 +237,11 @@ class SchedulerTest {
             assertThat(grid.scheduler.status(job).nodes()).extracting(NodeView::site, NodeView::state)
                     .containsExactly(org.assertj.core.groups.Tuple.tuple("fs1", "SUBMITTED"));
             assertThat(grid.submitted).containsExactly("1.0.0");
+            assertThat(grid.scheduler.status(job).history()).extracting(TransitionView::event, TransitionView::reason)
+                    .contains(org.assertj.core.groups.Tuple.tuple("PILOT_REFUSED",
+                                    "pilot of node 1.0.0 refused by fs0: cell fs0 refuses pilots"),
+                            org.assertj.core.groups.Tuple.tuple("REPLACED",
+                                    "pilot of node 1.0.0 on fs0 was refused by the site; placing again: component 0: 1 on fs1"));
         }
     }
 

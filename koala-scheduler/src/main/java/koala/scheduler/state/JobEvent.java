@@ -51,7 +51,9 @@ public enum JobEvent {
     /** A node an allocation was growing by did not arrive in time. */
     CLAIM_TIMED_OUT(false),
     /** A claimed node was given up and another asked for in its place. */
-    REPLACED(false);
+    REPLACED(false),
+    /** A site refused a node's pilot; the reason is the site's (SGE's) own words. */
+    PILOT_REFUSED(false);
 
     private final boolean moves;
 
