@@ -40,7 +40,7 @@ public final class TestbedCommand {
                     + "an execd on every compute node and, on a remote cell's head node, an SSH server. Idempotent: "
                     + "on a running testbed it changes nothing and says so, and a host whose daemon died is repaired. "
                     + "Traffic between hosts of different cells is delayed as over a wide-area link (--wan-delay). "
-                    + "Writes the grid configuration (KOALA_HOME/grid.properties)."})
+                    + "Writes the grid configuration, /etc/koala/grid.properties, which every user's koala reads."})
     static final class Up implements Callable<Integer> {
         @Option(names = "--clusters", description = "number of cells (default: 3, or as many as --nodes lists)")
         Integer clusters;
