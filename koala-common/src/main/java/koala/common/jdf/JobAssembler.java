@@ -143,6 +143,12 @@ final class JobAssembler {
                             + String.join(",", k.target()) + " (its tags are those of (tags = ...), component=N"
                             + " and, in a framework, role=R); name another job's nodes with job=ID or owner=NAME");
                 }
+                if ("master".equals(c.role()) && k.hard() && k.lowerBound() && !k.global() && !carries(c, k.target())) {
+                    problems.add(k.position(), "constraints: the master is deployed before the instance's other roles,"
+                            + " so a hard " + k.kind() + " of it to " + String.join(",", k.target()) + " could never"
+                            + " be met (there is nothing to be near yet); write it on the role it names, e.g. the"
+                            + " orchestrator's (constraints = \"affinity role=master " + k.group() + "\")");
+                }
             }
         }
     }

@@ -91,6 +91,24 @@ class JdfConstraintsTest {
                         + "chooses a node's site and SGE its host; write it over site or network, or make it soft");
     }
 
+    /**
+     * The runner deploys a framework's master first: a hard lower bound of the master to its own
+     * orchestrator has nothing to be near then and would keep the instance from starting. Refused, with
+     * where to write it instead; on the orchestrator, or soft, it is taken.
+     */
+    @Test
+    void aMastersHardAffinityToItsOwnLaterRolesIsRefusedForItCouldNeverBeMet() {
+        assertThat(errors("""
+                +( &(jobType = framework)(role = master)(executable = /bin/sleep)
+                    (constraints = "affinity role=orchestrator site" "affinity role=orchestrator site soft") )
+                 ( &(role = orchestrator)(executable = /bin/sleep)(constraints = "affinity role=master site") )
+                """, RACKS)).containsExactly(
+                "job.jdf:2:21: constraints: the master is deployed before the instance's other roles, so a hard "
+                        + "affinity of it to role=orchestrator could never be met (there is nothing to be near yet); "
+                        + "write it on the role it names, e.g. the orchestrator's (constraints = \"affinity "
+                        + "role=master site\")");
+    }
+
     @Test
     void groupKindsAreTheGridsWhenTheGridIsKnownAndAnyNameWhenNot() {
         String text = "&(executable = /bin/true)(tags = x)(constraints = \"anti-affinity x upgrade-domain\")";
