@@ -286,6 +286,11 @@ class FrameworkRunnerIT {
             for (String[] job : local) {
                 LocalUser.qdel(grid.site(job[0]), List.of(job[1]));
             }
+            // the grid free again as the scheduler sees it, before the next test asks it for nodes (one
+            // that ran at once was once refused an orchestrator for this test's jobs still in the cells)
+            Awaitility.await("the local jobs gone from the scheduler's view").atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(500))
+                    .until(() -> client.sites().stream().mapToInt(SiteStatus::others).sum() == 0);
         }
     }
 

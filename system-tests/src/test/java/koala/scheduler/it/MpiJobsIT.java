@@ -159,7 +159,9 @@ class MpiJobsIT {
         if (delayMs > 0) {
             assertThat(slowest).as("the slowest pair's latency, us, with %d ms each way between clusters", delayMs)
                     .isGreaterThan(delayMs * 1000 * 0.9);
-            assertThat(fastest).as("the fastest pair's latency, us").isLessThan(delayMs * 1000 * 0.5);
+            // a pair that crossed clusters waits at least the delay one way: the fastest did not cross (its
+            // own figure is microseconds on a quiet machine, 3 ms once with every core busy)
+            assertThat(fastest).as("the fastest pair's latency, us").isLessThan(delayMs * 1000.0);
         }
         awaitNothingLeft(job.id(), "/usr/bin/hpcc|orted");
     }

@@ -55,6 +55,9 @@ final class TestScheduler implements AutoCloseable {
         if (status.cells().size() < 3 || !status.up() || !Users.exist()) {
             testbed.up(TestbedPlan.of(null, List.of(), 1, null));
         }
+        // before the port is chosen: a port found free and then left unbound while the cells empty (up to
+        // a minute) was once taken by another process in between, and the scheduler could not bind it
+        awaitEmptyCells(GridConfig.load(testbed.gridConfig()));
         // readable by the agents' account, which loads this configuration too
         Path dir = Files.createTempDirectory("koala-scheduler-it-",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
@@ -80,7 +83,6 @@ final class TestScheduler implements AutoCloseable {
         Path file = dir.resolve("grid.properties");
         Files.write(file, lines);
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
-        awaitEmptyCells(GridConfig.load(testbed.gridConfig()));
         return file;
     }
 
