@@ -14,6 +14,10 @@ import koala.common.failure.NotFound;
 import koala.common.http.ApiException;
 import koala.common.http.JsonHttpServer;
 import koala.fluent.wire.FluentMessages.AppDone;
+import koala.fluent.wire.FluentMessages.ComponentState;
+import koala.fluent.wire.FluentMessages.Handover;
+import koala.fluent.wire.FluentMessages.Repoint;
+import koala.fluent.wire.FluentMessages.Takeover;
 import koala.fluent.wire.FluentMessages.Counts;
 import koala.fluent.wire.FluentMessages.Deploy;
 import koala.fluent.wire.FluentMessages.Lines;
@@ -25,7 +29,10 @@ import org.apache.logging.log4j.Logger;
  * The DeviceManager of one worker node: it runs the application components the master sends it
  * and tells the master when an application it finishes (an RL, or an SWC's counter) is done.
  * Routes: {@code POST /components} (a {@link Deploy}), {@code POST /swc/{app}/mappers/{i}/lines},
- * {@code POST /swc/{app}/counter}, {@code POST /apps/{app}/stop}, {@code GET /status}. It obeys
+ * {@code POST /swc/{app}/counter}, {@code POST /apps/{app}/stop}, {@code GET /status}, and for
+ * suspension {@code POST /apps/{app}/suspend}, {@code .../resume}, and to move a suspended word count's
+ * components between DeviceManagers {@code .../handover}, {@code .../takeover}, {@code .../repoint},
+ * {@code .../release} (why a move neither loses nor counts twice: {@link WordCount}). It obeys
  * only its master: every call needs the master's key as {@code Authorization: Bearer KEY} (401
  * otherwise, and nothing starts), which the master gave it in answer to its hello and which the
  * word-count components sign their calls to each other with. A reader reads only a regular file
@@ -65,6 +72,11 @@ public final class DeviceManager {
                 .route("POST", "/apps/{app}/stop", guarded(r -> ok(stop(r.param("app")))))
                 .route("POST", "/apps/{app}/suspend", guarded(r -> ok(suspend(r.param("app")))))
                 .route("POST", "/apps/{app}/resume", guarded(r -> ok(resume(r.param("app")))))
+                .route("POST", "/apps/{app}/handover", guarded(r -> ok(handOver(r.param("app")))))
+                .route("POST", "/apps/{app}/takeover", guarded(r -> ok(takeOver(r.param("app"),
+                        r.body(Takeover.class)))))
+                .route("POST", "/apps/{app}/repoint", guarded(r -> ok(repoint(r.param("app"), r.body(Repoint.class)))))
+                .route("POST", "/apps/{app}/release", guarded(r -> ok(release(r.param("app")))))
                 .route("GET", "/status", guarded(r -> ok(Map.of("node", node, "rl", List.copyOf(filters.keySet()),
                         "readers", List.copyOf(readers.keySet()), "mappers", List.copyOf(mappers.keySet()),
                         "counters", List.copyOf(counters.keySet()), "suspended", List.copyOf(suspended)))));
@@ -212,6 +224,117 @@ public final class DeviceManager {
         suspended.remove(app);
         LOG.info("{}: resumed {}", node, app);
         return Map.of("resumed", app, "position", reader == null ? -1 : reader.position());
+    }
+
+    /**
+     * Hands over this DeviceManager's components of suspended word count {@code app}: their state, for
+     * another DeviceManager to host them. Only while suspended here (409 otherwise): the reader then
+     * stands at a record boundary with no batch in flight, so the state handed over is all there is.
+     * The components stay here, frozen (a batch or a report that still came would be refused, not
+     * counted where nobody reads it), until the master {@link #release releases} them once their
+     * taker has them: asked again, the same state is handed over, so the master can repeat a move
+     * it did not finish. Holding nothing of {@code app}, it hands over nothing.
+     */
+    Handover handOver(String app) {
+        List<ComponentState> states = new java.util.ArrayList<>();
+        boolean holds = readers.containsKey(app) || counters.containsKey(app)
+                || mappers.keySet().stream().anyMatch(k -> k.startsWith(app + "#"));
+        if (holds && !suspended.contains(app)) {
+            throw new koala.common.failure.Conflict(app + " is not suspended on " + node
+                    + ": a running component's state is not handed over", "app");
+        }
+        WordCount.Counter counter = counters.get(app);
+        if (counter != null) {
+            states.add(counter.handOver());
+        }
+        mappers.forEach((key, mapper) -> {
+            if (key.startsWith(app + "#")) {
+                states.add(ComponentState.mapper(index(key.substring(app.length() + 1)), mapper.handOver()));
+            }
+        });
+        WordCount.Reader reader = readers.get(app);
+        if (reader != null) {
+            states.add(ComponentState.reader(reader.handOver()));
+        }
+        states.sort(java.util.Comparator.comparing(ComponentState::role).thenComparingInt(ComponentState::index));
+        LOG.info("{}: handed over {} of {}", node, states.stream().map(ComponentState::name).toList(), app);
+        return new Handover(app, node, states);
+    }
+
+    /**
+     * Hosts components of suspended word count {@code app} handed over by another DeviceManager,
+     * suspended as they were: they go on when the master resumes {@code app} here. Taking the same
+     * component again replaces it (a move the master repeats).
+     */
+    Map<String, Object> takeOver(String app, Takeover t) {
+        for (ComponentState c : t.components()) {
+            switch (c.role()) {
+                case "counter" -> counters.put(app, WordCount.Counter.takenOver(c.mappers(), c.counts(), c.reported()));
+                case "mapper" -> mappers.put(app + "#" + c.index(),
+                        WordCount.Mapper.takenOver(app, c.index(), c.counts(), required(t.counter(), "counter"),
+                                master.key()));
+                case "reader" -> readers.put(app, WordCount.Reader.takenOver(app, c.reader(), t.mappers().size(),
+                        WordCount.Reader.http(t.mappers(), master.key(), app), error -> done(app, Map.of(), error)));
+                default -> throw new InvalidField("components", "'" + c.role() + "': one of reader, mapper, counter");
+            }
+        }
+        suspended.add(app);
+        LOG.info("{}: took over {} of {}", node, t.components().stream().map(ComponentState::name).toList(), app);
+        return Map.of("node", node, "app", app, "took", t.components().size());
+    }
+
+    /** Points {@code app}'s reader and mappers here at the components' new addresses; only while suspended (409). */
+    Map<String, Object> repoint(String app, Repoint to) {
+        if (!suspended.contains(app)) {
+            throw new koala.common.failure.Conflict(app + " is not suspended on " + node + ": it is not repointed", "app");
+        }
+        WordCount.Reader reader = readers.get(app);
+        if (reader != null && !to.mappers().isEmpty()) {
+            reader.repoint(WordCount.Reader.http(to.mappers(), master.key(), app));
+        }
+        if (to.counter() != null) {
+            mappers.forEach((key, mapper) -> {
+                if (key.startsWith(app + "#")) {
+                    mapper.repoint(to.counter());
+                }
+            });
+        }
+        return Map.of("node", node, "app", app);
+    }
+
+    /** Drops the components of {@code app} handed over from here (their taker has them); the others stay. */
+    Map<String, Object> release(String app) {
+        List<String> dropped = new java.util.ArrayList<>();
+        WordCount.Reader reader = readers.get(app);
+        if (reader != null && reader.handedOver()) {
+            readers.remove(app);
+            dropped.add("reader");
+        }
+        WordCount.Counter counter = counters.get(app);
+        if (counter != null && counter.handedOver()) {
+            counters.remove(app);
+            dropped.add("counter");
+        }
+        mappers.entrySet().removeIf(e -> {
+            boolean gone = e.getKey().startsWith(app + "#") && e.getValue().handedOver();
+            if (gone) {
+                dropped.add("mapper " + e.getKey().substring(app.length() + 1));
+            }
+            return gone;
+        });
+        if (!readers.containsKey(app) && !counters.containsKey(app)
+                && mappers.keySet().stream().noneMatch(k -> k.startsWith(app + "#"))) {
+            suspended.remove(app);
+        }
+        LOG.info("{}: released {} of {}", node, dropped, app);
+        return Map.of("node", node, "app", app, "released", dropped);
+    }
+
+    private static String required(String value, String field) {
+        if (value == null) {
+            throw new InvalidField(field, "missing");
+        }
+        return value;
     }
 
     /** The master gave up on {@code app} (it failed elsewhere): its components here end. */

@@ -13,12 +13,23 @@ import koala.fluent.wire.FluentMessages.AppRequest;
 final class AppBook {
     enum State { QUEUED, RUNNING, REJECTED, FINISHED, FAILED }
 
-    /** One application: how it was asked for, its verdict at submission, where and how it runs now. */
+    /**
+     * One application: how it was asked for, its verdict at submission, where and how it runs now.
+     *
+     * @param components a word count's {@link Layout}: the worker of each component by slot (null for an
+     *                   RL, or one not started)
+     */
     record Entry(String id, String job, AppRequest request, JobIntake.Expected expected, String verdict, State state,
-                 List<String> workers, String orchestrator, String reason, Map<String, Object> result) {
+                 List<String> workers, String orchestrator, String reason, Map<String, Object> result,
+                 List<String> components) {
 
         Entry with(State next, List<String> where, String orchestratorNode, String why, Map<String, Object> out) {
-            return new Entry(id, job, request, expected, verdict, next, where, orchestratorNode, why, out);
+            return new Entry(id, job, request, expected, verdict, next, where, orchestratorNode, why, out, components);
+        }
+
+        /** Where a running word count's components are; empty for an RL, or one kept by an older master. */
+        Optional<Layout> layout() {
+            return components == null ? Optional.empty() : Optional.of(new Layout(components));
         }
 
         AppReply view() {
@@ -41,7 +52,7 @@ final class AppBook {
         };
         String id = outcome.app().id();
         apps.put(id, new Entry(id, job, request, expected, outcome.verdict().name(), state, workers(outcome),
-                null, outcome.reason(), Map.of()));
+                null, outcome.reason(), Map.of(), layout(request, outcome)));
     }
 
     /** An entry as a journal's snapshot kept it. */
@@ -51,7 +62,15 @@ final class AppBook {
 
     void started(AppOutcome fromQueue) {
         Entry e = get(fromQueue.app().id());
-        apps.put(e.id(), e.with(State.RUNNING, workers(fromQueue), e.orchestrator(), fromQueue.reason(), e.result()));
+        apps.put(e.id(), new Entry(e.id(), e.job(), e.request(), e.expected(), e.verdict(), State.RUNNING,
+                workers(fromQueue), e.orchestrator(), fromQueue.reason(), e.result(), layout(e.request(), fromQueue)));
+    }
+
+    /** A word count's components moved: it runs where {@code after} says. */
+    void moved(String app, Layout after) {
+        Entry e = get(app);
+        apps.put(app, new Entry(e.id(), e.job(), e.request(), e.expected(), e.verdict(), e.state(), after.distinct(),
+                e.orchestrator(), e.reason(), e.result(), after.workers()));
     }
 
     void orchestrator(String app, String node) {
@@ -78,6 +97,12 @@ final class AppBook {
 
     List<Entry> all() {
         return List.copyOf(apps.values());
+    }
+
+    private static List<String> layout(AppRequest request, AppOutcome outcome) {
+        boolean swc = request != null && "swc".equals(request.kind());
+        return swc && outcome.verdict() == AppOutcome.Verdict.PLACED ? Layout.of(outcome.assignments()).workers()
+                : null;
     }
 
     private static List<String> workers(AppOutcome outcome) {

@@ -6,9 +6,15 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import koala.common.http.JsonHttpClient;
 import koala.fluent.wire.FluentMessages.Deploy;
+import koala.fluent.wire.FluentMessages.Handover;
+import koala.fluent.wire.FluentMessages.Repoint;
+import koala.fluent.wire.FluentMessages.Takeover;
 import koala.fluent.wire.Secret;
 
-/** The master's calls to DeviceManagers, by URL. */
+/**
+ * The master's calls to DeviceManagers, by URL; over HTTP each is signed with the master's key and
+ * given up after a time-out (an {@link koala.common.http.ApiException}).
+ */
 public interface Devices {
     /** Starts a component; returns once the DeviceManager has it in place (a mapper can take lines). */
     void deploy(String url, Deploy component);
@@ -24,6 +30,29 @@ public interface Devices {
     /** Resumes {@code app}'s components there from where they were suspended. */
     default void resume(String url, String app) {
         throw new UnsupportedOperationException("these DeviceManagers do not resume");
+    }
+
+    /**
+     * The state of {@code app}'s components there, handed over while it is suspended; they stay there,
+     * frozen, until {@link #release}d, and a second ask hands over the same.
+     */
+    default Handover handover(String url, String app) {
+        throw new UnsupportedOperationException("these DeviceManagers do not hand over components");
+    }
+
+    /** Hosts the components of suspended {@code app} that {@code takeover} carries, suspended as they were. */
+    default void takeover(String url, Takeover takeover) {
+        throw new UnsupportedOperationException("these DeviceManagers do not take components over");
+    }
+
+    /** Points {@code app}'s reader and mappers there at the components' new addresses. */
+    default void repoint(String url, String app, Repoint to) {
+        throw new UnsupportedOperationException("these DeviceManagers do not repoint components");
+    }
+
+    /** Drops the components of {@code app} handed over from there. */
+    default void release(String url, String app) {
+        throw new UnsupportedOperationException("these DeviceManagers do not release components");
     }
 
     /** Over HTTP, one client (and its connections) per DeviceManager, every call signed with the master's key. */
@@ -49,6 +78,26 @@ public interface Devices {
             @Override
             public void resume(String url, String app) {
                 client(url).post("/apps/" + app + "/resume", Map.of(), Map.class);
+            }
+
+            @Override
+            public Handover handover(String url, String app) {
+                return client(url).post("/apps/" + app + "/handover", Map.of(), Handover.class);
+            }
+
+            @Override
+            public void takeover(String url, Takeover takeover) {
+                client(url).post("/apps/" + takeover.app() + "/takeover", takeover, Map.class);
+            }
+
+            @Override
+            public void repoint(String url, String app, Repoint to) {
+                client(url).post("/apps/" + app + "/repoint", to, Map.class);
+            }
+
+            @Override
+            public void release(String url, String app) {
+                client(url).post("/apps/" + app + "/release", Map.of(), Map.class);
             }
 
             private JsonHttpClient client(String url) {

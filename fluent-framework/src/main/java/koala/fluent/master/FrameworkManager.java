@@ -103,6 +103,10 @@ public final class FrameworkManager {
     /** Whether a release or a give-back is at the runner: its workers are out of the placement meanwhile. */
     private boolean releasing;
     private boolean givingBack;
+    /** Moves of suspended word counts decided and not carried out yet (by a predecessor cut short), and what moved. */
+    private final MoveBook moves;
+    /** Workers whose DeviceManager has said hello to this master: they hold its key, a move may call them. */
+    private final Set<String> heard = new HashSet<>();
 
     FrameworkManager(InstantSource clock, Runner runner, Devices devices, MasterEvents events,
                      Provisioning provisioning, Duration growWait) {
@@ -139,6 +143,7 @@ public final class FrameworkManager {
         this.growNotes = new java.util.HashMap<>(r.growNotes());
         this.gone = new java.util.HashSet<>(r.gone());
         this.jobs = r.jobs();
+        this.moves = r.moves();
         this.floor = written.isEmpty() ? clock.instant() : written.get(written.size() - 1).at();
         takeOver(r);
         journal.compact(snapshot());
@@ -157,6 +162,8 @@ public final class FrameworkManager {
         }
         state.running().forEach(app -> unconfirmed.put(app.app().id(), new java.util.HashSet<>(
                 app.where().stream().map(koala.fluent.Assignment::workerId).toList())));
+        // a move cut short is finished once its workers report in; until then its new workers need not run it
+        moves.unfinished().keySet().forEach(unconfirmed::remove);
         if (r.entries() > 0) {
             events.add("recovered from the journal (" + r.entries() + " entries): " + urls.size() + " workers, "
                     + state.running().size() + " applications running, " + state.queue().size() + " queued, "
@@ -191,6 +198,7 @@ public final class FrameworkManager {
         if (gone.contains(hello.node())) {
             throw new koala.common.failure.Gone("worker " + hello.node() + " has left the instance", "node");
         }
+        heard.add(hello.node());
         if (urls.containsKey(hello.node())) {
             again(hello);
             return;
@@ -276,6 +284,7 @@ public final class FrameworkManager {
      */
     public synchronized void tick() {
         takeArrivals(); // jobs a restarted master found waiting in its journal
+        finishMoves();
         Instant now = now();
         if (pending != null && pending.granted() && !now.isBefore(pending.deadline())) {
             PendingGrow late = pending;
@@ -289,11 +298,12 @@ public final class FrameworkManager {
         if (!givingBack) {
             givingBack = true;
             Map<String, Integer> slots = new LinkedHashMap<>();
-            provisioning.giveBack(line, state, idle -> slots.putAll(leave(idle)), (offered, taken) -> {
+            provisioning.giveBack(line, state, this::yieldWorkers, idle -> slots.putAll(leave(idle)), (offered, taken) -> {
                 givingBack = false;
                 settle(offered, taken, slots);
             });
         }
+        now = now(); // a give-back may have moved word counts since, at later instants
         if (pending == null && !releasing) {
             // while a job waits for its grow, the idle workers are the ones it counted on: none goes
             ResizeRequest down = provisioning.releaseAsk(state, now);
@@ -359,7 +369,8 @@ public final class FrameworkManager {
         // a grow the runner has not answered is not kept: the job waits, and a master started again asks anew
         JournalEntry.GrowAsked grow = pending == null || !pending.granted() ? null : new JournalEntry.GrowAsked(now(),
                 pending.arrival().job().job().id(), List.copyOf(pending.nodes()), pending.note());
-        return MasterRecovery.snapshot(now(), state, book, urls, waiting, grow, jobs, growNotes, gone, KEEP_ENDED);
+        return MasterRecovery.snapshot(now(), state, book, urls, waiting, grow, jobs, growNotes, gone, KEEP_ENDED,
+                moves);
     }
 
     private static JournalEntry.Arrived arrived(Arrival a) {
@@ -437,11 +448,110 @@ public final class FrameworkManager {
         book.find(app).ifPresent(e -> e.workers().stream().distinct().forEach(w -> tellDevice(w, app, true)));
     }
 
-    /** A suspended SWC resumes where it was: the master moves none, so its workers are the ones it had. */
+    /**
+     * A suspended SWC runs again: where the state moved components, they move first ({@link Mover}),
+     * then every DeviceManager of it resumes it. A move that fails fails the word count: its state is
+     * where the failure left it, and counting on would give wrong counts.
+     */
     private void resume(koala.fluent.Resumed resumed) {
         events.add(resumed.reason());
+        java.util.Optional<MovePlan> plan;
+        try {
+            plan = moves.decided(book, resumed);
+        } catch (IllegalStateException e) {
+            book.find(resumed.appId()).ifPresent(entry -> fail(entry, e.getMessage()));
+            return;
+        }
+        if (plan.isPresent() && !carry(plan.get(), false)) {
+            return;
+        }
         resumed.to().stream().map(koala.fluent.Assignment::workerId).distinct()
                 .forEach(w -> tellDevice(w, resumed.appId(), false));
+    }
+
+    /** Carries out {@code plan}: true once done (and journalled so); false when the word count failed with it. */
+    private boolean carry(MovePlan plan, boolean again) {
+        String app = plan.app();
+        try {
+            int moved = Mover.carry(devices, plan, urls, again);
+            journal.append(new JournalEntry.Moved(now(), app));
+            moves.done(app);
+            events.add(MasterEventKind.MOVED, app + ": moved " + moved + (moved == 1 ? " component" : " components")
+                    + (again ? " (a move its predecessor left unfinished)" : "") + ": " + plan.describe(),
+                    Map.of("app", app, "components", moved));
+            return true;
+        } catch (koala.common.failure.Unavailable e) {
+            moves.done(app);
+            for (String w : plan.before().distinct()) {
+                if (!plan.after().workers().contains(w)) { // what it left behind there, frozen
+                    tellStop(w, app);
+                }
+            }
+            book.find(app).filter(entry -> entry.state() == AppBook.State.RUNNING).ifPresent(entry ->
+                    fail(entry, e.getMessage()));
+            return false;
+        }
+    }
+
+    /**
+     * Moves a predecessor decided and did not finish, once every worker they involve has reported to this
+     * master (and so holds its key): done again from the start, which is safe ({@link Mover}); then the
+     * word count resumes, unless the state has it suspended.
+     */
+    private void finishMoves() {
+        for (MovePlan plan : moves.unfinished().values()) {
+            Set<String> involved = new HashSet<>(plan.before().workers());
+            involved.addAll(plan.after().workers());
+            if (!heard.containsAll(involved) || !state.isRunning(plan.app())) {
+                continue;
+            }
+            boolean paused = state.running().stream().anyMatch(r -> r.app().id().equals(plan.app()) && r.suspended());
+            if (carry(plan, true) && !paused) {
+                plan.after().distinct().forEach(w -> tellDevice(w, plan.app(), false));
+            }
+        }
+    }
+
+    /**
+     * Asked by the grid to give back {@code wanted} workers with none idle: workers whose every
+     * application is a running word count yield them — their components move to free slots on the
+     * other workers — fewest slots in use first, then by id, as the state allows. Returns those that
+     * yielded, idle now, to be given back.
+     */
+    private List<String> yieldWorkers(int wanted) {
+        List<String> yielded = new java.util.ArrayList<>();
+        List<koala.fluent.FluentWorker> busy = state.workers().stream().filter(w -> !w.isIdle())
+                .sorted(java.util.Comparator.comparingInt(koala.fluent.FluentWorker::usedSlots)
+                        .thenComparing(koala.fluent.FluentWorker::id, koala.provisioning.NaturalOrder.IDS))
+                .toList();
+        for (koala.fluent.FluentWorker w : busy) {
+            if (yielded.size() == wanted) {
+                break;
+            }
+            Instant now = now();
+            java.util.Optional<List<koala.fluent.Resumed>> moved = state.yieldWorker(w.id(), now);
+            if (moved.isEmpty()) {
+                continue;
+            }
+            journal.append(new JournalEntry.Yielded(now, w.id()));
+            events.add(MasterEventKind.YIELDED, "worker " + w.id() + " yields "
+                    + moved.get().stream().map(koala.fluent.Resumed::appId).toList() + " to be given back",
+                    Map.of("node", w.id()));
+            moved.get().forEach(this::resume);
+            yielded.add(w.id());
+        }
+        return yielded;
+    }
+
+    private void tellStop(String worker, String app) {
+        String url = urls.get(worker);
+        try {
+            if (url != null) {
+                devices.stop(url, app);
+            }
+        } catch (ApiException e) {
+            events.add("could not stop " + app + " on " + worker + ": " + e.getMessage());
+        }
     }
 
     private void tellDevice(String worker, String app, boolean suspend) {
@@ -510,12 +620,14 @@ public final class FrameworkManager {
             }
         }
         unconfirmed.remove(entry.id());
+        moves.done(entry.id());
         journal.append(new JournalEntry.Ended(now(), entry.id(), AppBook.State.FAILED, why, Map.of()));
         book.ended(entry.id(), AppBook.State.FAILED, why, Map.of());
         events.add(MasterEventKind.APP_FAILED, entry.id() + " failed: " + why, Map.of("app", entry.id()));
     }
 
     private void freed(AppBook.Entry entry) {
+        moves.done(entry.id());
         again(state.end(entry.id(), now()));
         orchestratorFreed(entry);
     }
@@ -542,6 +654,7 @@ public final class FrameworkManager {
         }
         left(node);
         FrameworkState.Lost lost = state.lose(node, now());
+        moves.lost(lost.failed().size());
         events.add(MasterEventKind.LEFT, "worker " + node + " left: its runner no longer has it", Map.of("node", node));
         for (Application app : lost.failed()) {
             book.find(app.id()).filter(e -> e.state() == AppBook.State.RUNNING).ifPresent(e -> {
@@ -575,7 +688,7 @@ public final class FrameworkManager {
 
     public synchronized MasterStatus status() {
         return MasterView.of(provisioning.status().instance(), state, now(), book.all(), urls,
-                events.recent());
+                events.recent(), moves);
     }
 
     public synchronized MetricsReport metrics() {

@@ -24,6 +24,8 @@ import koala.fluent.wire.FluentMessages.AppRequest;
     @JsonSubTypes.Type(value = JournalEntry.Orchestrator.class, name = "orchestrator"),
     @JsonSubTypes.Type(value = JournalEntry.Ended.class, name = "ended"),
     @JsonSubTypes.Type(value = JournalEntry.Left.class, name = "left"),
+    @JsonSubTypes.Type(value = JournalEntry.Yielded.class, name = "yielded"),
+    @JsonSubTypes.Type(value = JournalEntry.Moved.class, name = "moved"),
     @JsonSubTypes.Type(value = JournalEntry.Snapshot.class, name = "snapshot")
 })
 sealed interface JournalEntry {
@@ -60,13 +62,38 @@ sealed interface JournalEntry {
     }
 
     /**
+     * Worker {@code node}, taken back by the grid, yields its word counts: the state moves their
+     * components to other workers ({@link FrameworkState#yieldWorker}), the same again when replayed.
+     */
+    record Yielded(Instant at, String node) implements JournalEntry {
+    }
+
+    /**
+     * The move of {@code app}'s components that the state decided (when it resumed it on other workers,
+     * or when a worker yielded) is carried out on the DeviceManagers. A move decided and not marked so
+     * was cut short: the next master finishes it ({@link Mover}, again).
+     */
+    record Moved(Instant at, String app) implements JournalEntry {
+    }
+
+    /** A move decided and not carried out yet: the word count's components before and after, by slot. */
+    record PendingMove(String app, List<String> before, List<String> after) {
+    }
+
+    /**
      * The whole state at {@code at}: what a compacted journal starts with.
      *
      * @param waiting jobs taken in but not placed yet, in arrival order (the first may wait for {@code pending})
      * @param book    the applications, by id in submission order; ended ones only as many as the master keeps
+     * @param moving  moves decided and not carried out yet (null in an older journal: none)
+     * @param moves   the counts of moved components and of applications lost with their worker (null: none)
      */
     record Snapshot(Instant at, FrameworkState.Snapshot state, List<AppBook.Entry> book, Map<String, String> urls,
                     List<Arrived> waiting, GrowAsked pending, int jobs, Map<String, String> growNotes,
-                    List<String> gone) implements JournalEntry {
+                    List<String> gone, List<PendingMove> moving, Map<String, Integer> moves) implements JournalEntry {
+        Snapshot(Instant at, FrameworkState.Snapshot state, List<AppBook.Entry> book, Map<String, String> urls,
+                 List<Arrived> waiting, GrowAsked pending, int jobs, Map<String, String> growNotes, List<String> gone) {
+            this(at, state, book, urls, waiting, pending, jobs, growNotes, gone, List.of(), Map.of());
+        }
     }
 }

@@ -26,7 +26,9 @@ import org.apache.logging.log4j.Logger;
  * The framework's master process, started by the node launcher as the instance's master entity:
  * it serves clients and DeviceManagers on {@code KOALA_ENTITY_PORT} and talks to its runner
  * through {@code KOALA_RUNNER_URL}. Options: {@code --suspend K} (an RL without an idle worker suspends
- * word counts, each at most K times; default 0, never), {@code --slots N} (slots per worker, default 4),
+ * word counts, each at most K times, and suspended word counts move to free slots elsewhere, and a
+ * worker running only word counts yields them when the grid takes workers back; default 0, never),
+ * {@code --slots N} (slots per worker, default 4),
  * {@code --grow-wait S} (how long a job waits for the workers grown for it, default 90),
  * {@code --log-dir DIR} (where metrics.csv, workers.csv, events.log and the journal go, under
  * {@code instance-ID/}; none by default). With a log directory the master journals its jobs,

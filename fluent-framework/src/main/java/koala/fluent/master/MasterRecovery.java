@@ -31,7 +31,8 @@ final class MasterRecovery {
      * @param gone    workers that left: their DeviceManagers' hellos are refused
      */
     record Recovered(FrameworkState state, AppBook book, Map<String, String> urls, List<Waiting> waiting,
-                     Pending pending, int jobs, Map<String, String> growNotes, Set<String> gone, int entries) {
+                     Pending pending, int jobs, Map<String, String> growNotes, Set<String> gone, int entries,
+                     MoveBook moves) {
     }
 
     /** The job at the head that waits for the workers its grow brought. */
@@ -46,6 +47,7 @@ final class MasterRecovery {
     private int jobs;
     private final Map<String, String> growNotes = new HashMap<>();
     private final Set<String> gone = new LinkedHashSet<>();
+    private final MoveBook moves = new MoveBook();
 
     private MasterRecovery(FrameworkSettings settings, java.time.Instant start) {
         this.state = new FrameworkState(settings, start);
@@ -76,16 +78,22 @@ final class MasterRecovery {
             placed(p);
         } else if (entry instanceof JournalEntry.Joined j) {
             urls.put(j.node(), j.url());
-            state.join(j.node(), j.slots(), j.at()).fromQueue().forEach(book::started);
+            again(state.join(j.node(), j.slots(), j.at()));
         } else if (entry instanceof JournalEntry.Orchestrator o) {
             book.orchestrator(o.app(), o.node());
         } else if (entry instanceof JournalEntry.Ended e) {
             book.ended(e.app(), e.state(), e.reason(), e.result());
+            moves.done(e.app());
             if (state.isRunning(e.app())) {
-                state.end(e.app(), e.at()).fromQueue().forEach(book::started);
+                again(state.end(e.app(), e.at()));
             }
         } else if (entry instanceof JournalEntry.Left l) {
             left(l);
+        } else if (entry instanceof JournalEntry.Yielded y) {
+            state.yieldWorker(y.node(), y.at()).orElseThrow(() -> new IllegalStateException(
+                    "the journal has " + y.node() + " yield, and the state does not let it")).forEach(this::resumed);
+        } else if (entry instanceof JournalEntry.Moved m) {
+            moves.done(m.app());
         } else {
             throw new IllegalStateException("unknown journal entry " + entry);
         }
@@ -97,10 +105,28 @@ final class MasterRecovery {
         if (idle) {
             state.removeWorker(l.node(), l.at());
         } else if (state.workers().stream().anyMatch(w -> w.id().equals(l.node()))) {
-            state.lose(l.node(), l.at()).started().forEach(book::started);
+            FrameworkState.Lost lost = state.lose(l.node(), l.at());
+            moves.lost(lost.failed().size());
+            lost.failed().forEach(app -> moves.done(app.id()));
+            lost.resumed().forEach(this::resumed);
+            lost.started().forEach(book::started);
         }
         urls.remove(l.node());
         gone.add(l.node());
+    }
+
+    /** What an event started again: moves of resumed word counts decided as the live master decided them, then the queue. */
+    private void again(FrameworkState.Started started) {
+        started.resumed().forEach(this::resumed);
+        started.fromQueue().forEach(book::started);
+    }
+
+    private void resumed(koala.fluent.Resumed resumed) {
+        try {
+            moves.decided(book, resumed);
+        } catch (IllegalStateException e) {
+            // no layout kept: the live master failed it, and its Ended entry follows
+        }
     }
 
     private void placed(JournalEntry.Placed p) {
@@ -146,6 +172,15 @@ final class MasterRecovery {
         growNotes.putAll(s.growNotes());
         gone.clear();
         gone.addAll(s.gone());
+        moves.restore(s.moving(), s.moves());
+    }
+
+    /** As below, with no move unfinished and nothing moved or lost. */
+    static JournalEntry.Snapshot snapshot(java.time.Instant at, FrameworkState state, AppBook book,
+                                          Map<String, String> urls, List<JournalEntry.Arrived> waiting,
+                                          JournalEntry.GrowAsked pending, int jobs, Map<String, String> growNotes,
+                                          Set<String> gone, int keepEnded) {
+        return snapshot(at, state, book, urls, waiting, pending, jobs, growNotes, gone, keepEnded, new MoveBook());
     }
 
     /**
@@ -156,7 +191,7 @@ final class MasterRecovery {
     static JournalEntry.Snapshot snapshot(java.time.Instant at, FrameworkState state, AppBook book,
                                           Map<String, String> urls, List<JournalEntry.Arrived> waiting,
                                           JournalEntry.GrowAsked pending, int jobs, Map<String, String> growNotes,
-                                          Set<String> gone, int keepEnded) {
+                                          Set<String> gone, int keepEnded, MoveBook moves) {
         List<AppBook.Entry> all = book.all();
         long drop = Math.max(0, all.stream().filter(AppBook.Entry::ended).count() - keepEnded);
         List<AppBook.Entry> kept = new java.util.ArrayList<>();
@@ -176,7 +211,7 @@ final class MasterRecovery {
             }
         });
         return new JournalEntry.Snapshot(at, state.snapshot(), kept, urls, waiting, pending, jobs, notes,
-                List.copyOf(gone));
+                List.copyOf(gone), moves.pending(), moves.counts());
     }
 
     /** A snapshot's pending job is the first of its waiting list, kept there so that its arrival is written once. */
@@ -192,6 +227,6 @@ final class MasterRecovery {
     private Recovered result(int entries) {
         return new Recovered(state, book, java.util.Collections.unmodifiableMap(new LinkedHashMap<>(urls)),
                 List.copyOf(waiting.values()), pending, jobs, Map.copyOf(growNotes),
-                Set.copyOf(gone), entries);
+                Set.copyOf(gone), entries, moves);
     }
 }

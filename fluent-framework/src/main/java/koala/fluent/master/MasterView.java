@@ -18,7 +18,7 @@ final class MasterView {
     }
 
     static MasterStatus of(long instance, FrameworkState state, Instant now, List<AppBook.Entry> apps,
-                           Map<String, String> urls, List<MasterEvent> events) {
+                           Map<String, String> urls, List<MasterEvent> events, MoveBook moves) {
         Metrics m = state.metrics(now);
         Map<String, Integer> counters = new LinkedHashMap<>();
         counters.put("accepted", m.accepted());
@@ -32,6 +32,10 @@ final class MasterView {
         counters.put("suspensions", m.suspended());
         counters.put("resumed", m.resumed());
         counters.put("suspendedNow", m.suspendedNow());
+        counters.put("movedApps", m.moved());
+        counters.put("moved", moves.movedComponents()); // components, their state carried to another worker
+        counters.put("yielded", m.yielded());
+        counters.put("lostWithWorker", moves.lostWithWorker()); // applications failed as a worker under them was ended
         return new MasterStatus(instance, state.settings().provisioning().shortName(),
                 state.settings().tIdle().toMillis(), state.settings().slotsPerWorker(),
                 state.workers().stream().map(w -> view(w, urls.get(w.id()))).toList(),

@@ -53,7 +53,13 @@ final class Provisioning {
     private int rejected;
     static final Duration FIGURE_WINDOW = Duration.ofMinutes(5);
 
-    /** How often one SWC may be suspended for RLs (0: never); suspended SWCs resume in place, they do not move. */
+    /**
+     * How often one SWC may be suspended for RLs (0: never). With suspension on, suspended SWCs also move
+     * to free slots on other workers when theirs stay taken, and workers running only word counts yield
+     * them when the grid takes workers back: the simulator's best row ("suspend, resume or move") moves,
+     * and resuming in place only delays word counts. One option, not two, also keeps a restarted master
+     * replaying its journal under the settings its predecessor decided with.
+     */
     private final int maxSuspensions;
 
     Provisioning(Status first, MasterEvents events, MetricsLog metrics, int slotsPerWorker) {
@@ -73,7 +79,7 @@ final class Provisioning {
         PolicyKind policy = policy(status);
         return new FrameworkSettings(policy, slotsPerWorker,
                 policy.keepsWarm() ? Duration.ZERO : Duration.ofMillis(status.tIdleMillis()))
-                .withSuspension(maxSuspensions, false);
+                .withSuspension(maxSuspensions, maxSuspensions > 0);
     }
 
     Status status() {
@@ -144,21 +150,28 @@ final class Provisioning {
 
     /**
      * What the grid's arbitration asks back, the master chooses: its idle workers, longest idle
-     * first, as many as asked. Busy ones stay: when the grace is over KOALA ends what is still
-     * owed, and what ran there is lost. Those chosen go to {@code leaving} (the master takes them
-     * out of its placement before they are offered); {@code then} gets them and those the runner took
-     * (both empty when nothing was asked, none was idle, or the runner did not answer).
+     * first, as many as asked; with suspension on, when those are too few, workers whose every
+     * application is a running word count yield it ({@code yielding}, given how many more are wanted,
+     * moves their components elsewhere and returns those now idle). Other busy ones stay: when the
+     * grace is over KOALA ends what is still owed, and what ran there is lost. Those chosen go to
+     * {@code leaving} (the master takes them out of its placement before they are offered);
+     * {@code then} gets them and those the runner took (both empty when nothing was asked, none was
+     * idle or yielded, or the runner did not answer).
      */
-    void giveBack(RunnerLine line, FrameworkState state, Consumer<List<String>> leaving,
-                  BiConsumer<List<String>, List<String>> then) {
+    void giveBack(RunnerLine line, FrameworkState state, java.util.function.IntFunction<List<String>> yielding,
+                  Consumer<List<String>> leaving, BiConsumer<List<String>, List<String>> then) {
         line.call(Runner::giveBack, (ask, failure) -> {
             if (failure != null || ask == null || ask.workers() < 1) {
                 then.accept(List.of(), List.of());
                 return;
             }
-            List<String> idle = state.workers().stream().filter(FluentWorker::isIdle)
+            List<String> idle = new java.util.ArrayList<>(state.workers().stream().filter(FluentWorker::isIdle)
                     .sorted(java.util.Comparator.comparing(FluentWorker::idleSince).thenComparing(FluentWorker::id))
-                    .limit(ask.workers()).map(FluentWorker::id).toList();
+                    .limit(ask.workers()).map(FluentWorker::id).toList());
+            if (idle.size() < ask.workers() && state.settings().maxSuspensions() > 0
+                    && state.settings().moveSuspended()) {
+                idle.addAll(yielding.apply(ask.workers() - idle.size()));
+            }
             if (idle.isEmpty()) {
                 once("give back " + ask.by(), MasterEventKind.NOTE, "asked to give back " + ask.workers() + " worker"
                         + (ask.workers() == 1 ? "" : "s") + " by " + ask.by() + " (" + ask.reason() + "): none idle yet");

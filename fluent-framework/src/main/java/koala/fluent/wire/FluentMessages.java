@@ -120,6 +120,74 @@ public final class FluentMessages {
         }
     }
 
+    /**
+     * A suspended word count's reader as it is handed from one DeviceManager to another: the file it
+     * reads (for the record: the lines travel with it, so the taker needs no access to the file), how
+     * many batches it has sent ({@code position}; batch i goes to mapper i mod the mappers), the
+     * batches it still has to send, in order, its pace, and whether it has already sent the end.
+     */
+    public record ReaderState(String file, int position, List<List<String>> left, long gapMillis, boolean ended) {
+        public ReaderState {
+            left = left == null ? List.of() : left.stream().map(List::copyOf).toList();
+        }
+    }
+
+    /**
+     * The state of one component of a suspended word count, handed over so that another DeviceManager
+     * hosts it: a {@code reader} ({@link ReaderState}), a {@code mapper} ({@code index}, its counts so
+     * far) or the {@code counter} (the counts merged so far, which of its {@code mappers} reported).
+     */
+    public record ComponentState(String role, int index, ReaderState reader, Map<String, Long> counts,
+                                 List<Integer> reported, int mappers) {
+        public ComponentState {
+            counts = counts == null ? Map.of() : Map.copyOf(counts);
+            reported = reported == null ? List.of() : List.copyOf(reported);
+        }
+
+        public static ComponentState reader(ReaderState reader) {
+            return new ComponentState("reader", 0, reader, Map.of(), List.of(), 0);
+        }
+
+        public static ComponentState mapper(int index, Map<String, Long> counts) {
+            return new ComponentState("mapper", index, null, counts, List.of(), 0);
+        }
+
+        public static ComponentState counter(Map<String, Long> counts, List<Integer> reported, int mappers) {
+            return new ComponentState("counter", 0, null, counts, reported, mappers);
+        }
+
+        /** "reader", "mapper 3", "counter": as reasons name it. */
+        public String name() {
+            return role.equals("mapper") ? "mapper " + index : role;
+        }
+    }
+
+    /** What a DeviceManager holds of suspended word count {@code app}, handed over: none when it holds nothing of it. */
+    public record Handover(String app, String node, List<ComponentState> components) {
+        public Handover {
+            components = components == null ? List.of() : List.copyOf(components);
+        }
+    }
+
+    /**
+     * The master asks a DeviceManager to host {@code components} of suspended word count {@code app},
+     * suspended as they were, with its mappers' addresses by index (for a reader) and its counter's
+     * (for mappers).
+     */
+    public record Takeover(String app, List<ComponentState> components, List<String> mappers, String counter) {
+        public Takeover {
+            components = components == null ? List.of() : List.copyOf(components);
+            mappers = mappers == null ? List.of() : List.copyOf(mappers);
+        }
+    }
+
+    /** Where {@code app}'s components now are, after some moved: the reader sends to these mappers, mappers to this counter. */
+    public record Repoint(List<String> mappers, String counter) {
+        public Repoint {
+            mappers = mappers == null ? List.of() : List.copyOf(mappers);
+        }
+    }
+
     /** One of the master's latest decisions: when (local time of day), what kind, and the text with its reason. */
     public record MasterEvent(String at, MasterEventKind kind, String text) {
         @Override

@@ -23,6 +23,10 @@ public enum MasterEventKind {
     APP_FINISHED,
     /** An application failed: field app. */
     APP_FAILED,
+    /** A suspended word count's components moved to other workers, their state carried: fields app, components. */
+    MOVED,
+    /** A worker taken back by the grid yielded its word counts (moved to other workers) and was given back: field node. */
+    YIELDED,
     /** The master started serving: its instance, port and slots per worker. */
     STARTED,
     /**
