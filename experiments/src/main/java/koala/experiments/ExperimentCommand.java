@@ -42,7 +42,7 @@ import picocli.CommandLine.Option;
                 ExperimentCommand.CoallocationSimCommand.class, ExperimentCommand.ConstraintsCommand.class,
                 ExperimentCommand.SuspensionCommand.class,
                 TestbedExperiment.class,
-                TestbedSharing.class, TestbedCoallocation.class, DaskExperiment.class})
+                TestbedSharing.class, TestbedCoallocation.class, DaskExperiment.class, TestbedSuspension.class})
 final class ExperimentCommand {
 
     /** Options every simulated experiment shares. */

@@ -49,10 +49,24 @@ final class TestbedRun {
      * A finished run: its figures, each worker's grow time (request to joined), seconds, and the
      * applications that failed (on a worker that was lost or taken back) beside those rejected.
      */
-    record Result(TestbedFigures figures, List<Double> growTimes, long instance, long failed, Path runnerLog) {
+    record Result(TestbedFigures figures, List<Double> growTimes, long instance, long failed, Path runnerLog,
+                  List<Submitted> submitted, List<AppReply> apps) {
     }
 
-    private record Submitted(String job, int apps, double seconds) {
+    /**
+     * A job the master took: its id there, how many applications, when it arrived (its offset in the
+     * workload from the run's start) and how long the master took to answer, seconds.
+     */
+    record Submitted(String job, int apps, Instant arrived, double seconds) {
+    }
+
+    /**
+     * How the instance is deployed: slots per worker (its DeviceManagers' components), how often its
+     * master may suspend one word count (0: never), the file its word counts read (null: the workload
+     * has none), and how long to wait after the window for word counts still running to end.
+     */
+    record Deployment(int slots, int suspend, Path words, Duration drain) {
+        static final Deployment RL_ONLY = new Deployment(1, 0, null, Duration.ZERO);
     }
 
     private final SchedulerClient client;
@@ -77,7 +91,14 @@ final class TestbedRun {
     /** An instance named {@code name} with these settings (JDF attributes besides policy, workers and F_max). */
     Result run(String name, PolicyKind policy, int initial, int fMax, String attributes, Workload workload)
             throws IOException {
-        Path jdf = FluentCommands.writeJdf(name, policy.shortName(), initial, fMax, attributes, 1, null);
+        return run(name, policy, initial, fMax, attributes, workload, Deployment.RL_ONLY);
+    }
+
+    /** As {@link #run(String, PolicyKind, int, int, String, Workload)}, deployed as {@code how} says. */
+    Result run(String name, PolicyKind policy, int initial, int fMax, String attributes, Workload workload,
+               Deployment how) throws IOException {
+        Path jdf = FluentCommands.writeJdf(name, policy.shortName(), initial, fMax, attributes, how.slots(), null,
+                how.suspend());
         RunnerLaunch.Launched launched = RunnerLaunch.start(jdf, gridFile, client);
         long id = launched.instance();
         try {
@@ -92,7 +113,7 @@ final class TestbedRun {
             }
             out.printf("  %s: instance %d deployed (%d initial workers joined), JDF %s, runner log %s%n", policy, id,
                     initial, jdf, launched.log());
-            return measure(policy, workload, fluent, launched);
+            return measure(policy, workload, fluent, launched, how);
         } finally {
             try {
                 client.closeAllocation(id);
@@ -112,8 +133,8 @@ final class TestbedRun {
         }
     }
 
-    private Result measure(PolicyKind policy, Workload workload, FluentClient fluent, RunnerLaunch.Launched launched)
-            throws IOException {
+    private Result measure(PolicyKind policy, Workload workload, FluentClient fluent, RunnerLaunch.Launched launched,
+                           Deployment how) throws IOException {
         MetricsReport before = latestSample(fluent, clock.instant().minus(Duration.ofDays(1)));
         Instant from = sampleTime(before);
         Instant start = clock.instant();
@@ -127,7 +148,8 @@ final class TestbedRun {
         try {
             for (FluentJob job : workload.jobs()) {
                 Duration offset = Duration.between(Workload.START, job.submittedAt());
-                arrivals.schedule(() -> sender.execute(() -> submit(fluent, job, start.plus(offset), submitted, sent)),
+                arrivals.schedule(() -> sender.execute(() -> submit(fluent, job, start.plus(offset), submitted, sent,
+                                how.words())),
                         offset.toMillis(), TimeUnit.MILLISECONDS);
             }
             watch(fluent, start, workload, sent);
@@ -137,6 +159,7 @@ final class TestbedRun {
         }
         MetricsReport after = latestSample(fluent, start.plus(workload.length()));
         Instant to = sampleTime(after);
+        drain(fluent, submitted, how.drain());
         List<AppReply> apps = new ArrayList<>();
         for (Submitted s : submitted) {
             apps.addAll(fluent.job(s.job()).apps());
@@ -151,16 +174,33 @@ final class TestbedRun {
                 growTimes.stream().mapToDouble(Double::doubleValue).sum(), logs.growsIn(from, to).size(), wait,
                 TestbedFigures.series(after.samples(), from, to));
         long failed = apps.stream().filter(a -> a.state().equals("FAILED")).count();
-        return new Result(figures, growTimes, launched.instance(), failed, launched.log());
+        return new Result(figures, growTimes, launched.instance(), failed, launched.log(), List.copyOf(submitted),
+                List.copyOf(apps));
+    }
+
+    /**
+     * Waits, up to {@code limit}, until no application of the run is still running or queued: word
+     * counts that arrived late end after the window, and their completion is part of what is measured.
+     */
+    private void drain(FluentClient fluent, ConcurrentLinkedQueue<Submitted> submitted, Duration limit) {
+        if (limit.isZero()) {
+            return;
+        }
+        boolean done = new Poll(clock, Duration.ofSeconds(2)).until(() -> submitted.stream()
+                .flatMap(s -> fluent.job(s.job()).apps().stream())
+                .noneMatch(a -> a.state().equals("RUNNING") || a.state().equals("QUEUED")), limit);
+        if (!done) {
+            out.println("  some applications still ran " + limit.toSeconds() + " s after the window: counted as unfinished");
+        }
     }
 
     /** Submits {@code job}, which arrived at {@code arrived}: its wait runs from then to the master's answer. */
     private void submit(FluentClient fluent, FluentJob job, Instant arrived, ConcurrentLinkedQueue<Submitted> submitted,
-                        AtomicInteger sent) {
-        List<AppRequest> apps = job.apps().stream().map(TestbedRun::request).toList();
+                        AtomicInteger sent, Path words) {
+        List<AppRequest> apps = job.apps().stream().map(a -> request(a, words)).toList();
         try {
             JobReply reply = fluent.submit(new JobRequest(job.id(), apps));
-            submitted.add(new Submitted(reply.job(), apps.size(),
+            submitted.add(new Submitted(reply.job(), apps.size(), arrived,
                     Duration.between(arrived, clock.instant()).toMillis() / 1000.0));
         } catch (ApiException e) {
             out.println("  job " + job.id() + " refused by the master: " + e.getMessage());
@@ -170,8 +210,23 @@ final class TestbedRun {
 
     /** An RL as the master takes it: its mean CPU load (the real filter varies it around that mean each period). */
     static AppRequest request(Application app) {
-        return new AppRequest("rl", app.duration().toMillis(), app.cpuPercent(), app.loadPeriod().toMillis(), null,
-                null);
+        return request(app, null);
+    }
+
+    /**
+     * An application as the master takes it: an RL with its mean CPU load (the real filter varies it
+     * around that mean each period); an SWC with its 2^n mappers counting {@code words} over its duration.
+     */
+    static AppRequest request(Application app, Path words) {
+        if (app.isRl()) {
+            return new AppRequest("rl", app.duration().toMillis(), app.cpuPercent(), app.loadPeriod().toMillis(), null,
+                    null);
+        }
+        if (words == null) {
+            throw new IllegalArgumentException(app.id() + " is a word count, and the run has no file for it to count");
+        }
+        int n = Integer.numberOfTrailingZeros(app.components() - 2);
+        return new AppRequest("swc", app.duration().toMillis(), null, null, n, words.toString());
     }
 
     /** A line every {@link #PROGRESS} until the workload's end. */
@@ -218,7 +273,7 @@ final class TestbedRun {
         return report.samples().get(report.samples().size() - 1).at();
     }
 
-    private static List<String> masterEvents(long instance) throws IOException {
+    static List<String> masterEvents(long instance) throws IOException {
         Path file = FluentCommands.dir().resolve("instance-" + instance).resolve("events.log");
         return Files.exists(file) ? Files.readAllLines(file) : List.of();
     }

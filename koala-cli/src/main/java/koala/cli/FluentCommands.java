@@ -143,13 +143,19 @@ public final class FluentCommands {
      */
     public static Path writeJdf(String name, String policy, int workers, int fMax, String settings, int slots, String site)
             throws IOException {
-        return writeJdf(name, policy, workers, fMax, settings, slots, site, dir());
+        return writeJdf(name, policy, workers, fMax, settings, slots, site, 0, dir());
     }
 
-    /** As {@link #writeJdf(String, String, int, int, String, int, String)}, under {@code dir}. */
+    /** As {@link #writeJdf(String, String, int, int, String, int, String)}, its master suspending word counts up to {@code suspend} times each. */
+    public static Path writeJdf(String name, String policy, int workers, int fMax, String settings, int slots, String site,
+                                int suspend) throws IOException {
+        return writeJdf(name, policy, workers, fMax, settings, slots, site, suspend, dir());
+    }
+
+    /** As {@link #writeJdf(String, String, int, int, String, int, String, int)}, under {@code dir}. */
     static Path writeJdf(String name, String policy, int workers, int fMax, String settings, int slots, String site,
-                         Path dir) throws IOException {
-        String text = jdfText(name, policy, workers, fMax, settings, slots, site, dir);
+                         int suspend, Path dir) throws IOException {
+        String text = jdfText(name, policy, workers, fMax, settings, slots, site, suspend, dir);
         Path file = dir.resolve(name + "-" + DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")
                 .withZone(ZoneId.systemDefault()).format(InstantSource.system().instant()) + ".jdf");
         Files.writeString(file, text);
@@ -161,9 +167,9 @@ public final class FluentCommands {
      * nothing under {@link #dir()} (the published class path it names is shared by every process).
      */
     static String jdfText(String name, String policy, int workers, int fMax, String settings, int slots, String site,
-                          Path logDir) {
+                          int suspend, Path logDir) {
         // the entities run on KOALA's copy of its jars on each site: the launcher there fills in Java and class path
-        return new FluentJdf(name, policy, workers, fMax, settings, slots, site, logDir, null, List.of())
+        return new FluentJdf(name, policy, workers, fMax, settings, slots, site, logDir, null, List.of(), suspend)
                 .text(largestCluster());
     }
 
@@ -205,6 +211,12 @@ public final class FluentCommands {
         @Option(names = "--site", description = "the master's site (default: KOALA chooses)")
         String site;
 
+        @Option(names = "--suspend", paramLabel = "K", defaultValue = "0", description = "an RL that finds no idle worker "
+                + "suspends the word counts of a worker running only word counts, each at most K times, and runs there; "
+                + "suspended word counts resume or move to free slots, and such a worker yields its word counts when the "
+                + "grid takes workers back (default: ${DEFAULT-VALUE}, never; see docs/suspension.md)")
+        int suspend;
+
         @Option(names = "--name", defaultValue = "fluent", description = "the instance's name (default: ${DEFAULT-VALUE})")
         String name;
 
@@ -222,10 +234,15 @@ public final class FluentCommands {
                 }
                 settings.append("(").append(parts[0].trim()).append(" = ").append(parts[1].trim()).append(")");
             }
+            if (suspend < 0) {
+                System.err.println("koala: --suspend " + suspend + ": write 0 (never) or how often one word count may be "
+                        + "suspended, e.g. 3");
+                return Koala.BAD_INPUT;
+            }
             int initial = workers != null ? workers : policy.equals(PolicyKind.ONDEMAND.shortName()) ? 0 : 2;
             String owner = owner(grid);
             if (print) { // print only: no JDF file, no directory made
-                System.out.print(jdfText(name + "-" + policy, policy, initial, fMax, settings.toString(), slots, site,
+                System.out.print(jdfText(name + "-" + policy, policy, initial, fMax, settings.toString(), slots, site, suspend,
                         Accounts.home(owner).orElse(Path.of("/home", owner)).resolve("koala-fluent")));
                 return 0;
             }
@@ -243,7 +260,7 @@ public final class FluentCommands {
                         + "/koala-fluent, which " + owner + " must be able to make (the nodes see homes)");
                 return Koala.FAILURE;
             }
-            Path jdf = writeJdf(name + "-" + policy, policy, initial, fMax, settings.toString(), slots, site, dir);
+            Path jdf = writeJdf(name + "-" + policy, policy, initial, fMax, settings.toString(), slots, site, suspend, dir);
             System.out.println("JDF " + jdf);
             return JobCommands.launchFramework(jdf, grid, client, false);
         }

@@ -20,9 +20,22 @@ import java.util.stream.Collectors;
  * @param java         the Java on the nodes, or null for the one KOALA's node launcher runs on there
  * @param classpath    the framework's jars as the nodes see them, or empty for KOALA's own copy on
  *                     each site (the launcher fills in {@code ${KOALA_CLASSPATH}})
+ * @param suspend      how often one word count may be suspended for an RL (the master's {@code --suspend}); 0: never
  */
 public record FluentJdf(String name, String provisioning, int workers, int fMax, String settings, int slots,
-                        String site, Path logDir, Path java, List<Path> classpath) {
+                        String site, Path logDir, Path java, List<Path> classpath, int suspend) {
+
+    public FluentJdf {
+        if (suspend < 0) {
+            throw new IllegalArgumentException("suspend: " + suspend + " is negative (0: word counts are never suspended)");
+        }
+    }
+
+    /** An instance whose master never suspends word counts. */
+    public FluentJdf(String name, String provisioning, int workers, int fMax, String settings, int slots, String site,
+                     Path logDir, Path java, List<Path> classpath) {
+        this(name, provisioning, workers, fMax, settings, slots, site, logDir, java, classpath, 0);
+    }
 
     /** Small heaps and a quick JIT: a 2-core machine hosts a 20-worker instance. */
     static final List<String> JVM = List.of("-Xmx64m", "-Xss512k", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
@@ -42,7 +55,8 @@ public record FluentJdf(String name, String provisioning, int workers, int fMax,
      * worker components as one grow, which KOALA may spread over the clusters.
      */
     public String text(int largestCluster) {
-        List<String> master = withLogDir(List.of("--slots", Integer.toString(slots)));
+        List<String> master = withLogDir(suspend == 0 ? List.of("--slots", Integer.toString(slots))
+                : List.of("--slots", Integer.toString(slots), "--suspend", Integer.toString(suspend)));
         return "+( &(jobType = framework)\n"
                 + "    (name = " + name + ")\n"
                 + "    (role = master)\n"

@@ -1,6 +1,7 @@
 package koala.fluent.client;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -41,5 +42,17 @@ class FluentJdfTest {
                 + "\"/home/koala/koala-fluent\")");
         assertThat(text).contains("\"koala.fluent.device.DeviceMain\" \"--slots\" \"4\" \"--log-dir\" "
                 + "\"/home/koala/koala-fluent\")");
+    }
+
+    /** Suspension is the master's: --suspend K goes to it alone, and 0 (the default) writes nothing. */
+    @Test
+    void aMasterThatSuspendsWordCountsIsToldHowOftenTheWorkersAreNot() {
+        String text = new FluentJdf("t", "ondemand", 0, 20, null, 8, null, null, null, List.of(), 3).text();
+        assertThat(text).contains("\"koala.fluent.master.MasterMain\" \"--slots\" \"8\" \"--suspend\" \"3\")");
+        assertThat(text).doesNotContain("\"koala.fluent.device.DeviceMain\" \"--slots\" \"8\" \"--suspend\"");
+        assertThat(new FluentJdf("t", "ondemand", 0, 20, null, 8, null, null, null, List.of()).text())
+                .doesNotContain("--suspend");
+        assertThatThrownBy(() -> new FluentJdf("t", "ondemand", 0, 20, null, 8, null, null, null, List.of(), -1))
+                .hasMessageContaining("suspend: -1 is negative");
     }
 }
