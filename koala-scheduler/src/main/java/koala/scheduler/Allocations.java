@@ -211,7 +211,7 @@ final class Allocations {
             return new GrowResult(id, request.nodes(), 0, List.of(), why);
         }
         PlacementPolicy policy = JobConstraints.aroundGrow(new FlexibleClusterMinimization(), job, role(request),
-                book.all(), claims::network);
+                book.constrained(), book.all(), claims::network);
         PlacementReason limit = null;
         if (policy instanceof SiteConstraints kept) {
             SiteConstraints.Room room = kept.room(new ComponentNeed(0, granted, null, List.of()), view);
@@ -293,7 +293,7 @@ final class Allocations {
         List<Assignment> assignments = new ArrayList<>();
         int onIdle = Math.min(count, idle);
         PlacementPolicy policy = JobConstraints.aroundGrow(new FlexibleClusterMinimization(), job, "worker",
-                book.all(), claims::network);
+                book.constrained(), book.all(), claims::network);
         if (onIdle > 0 && policy instanceof SiteConstraints kept) {
             onIdle = kept.room(new ComponentNeed(0, onIdle, null, List.of()), view).nodes();
         }

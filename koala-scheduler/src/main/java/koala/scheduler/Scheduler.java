@@ -487,7 +487,7 @@ final class Scheduler {
      */
     koala.placement.PlacementPolicy policyFor(Job job) {
         koala.placement.PlacementPolicy policy = PlacementPolicies.byName(job.record().policy());
-        policy = JobConstraints.around(policy, job, book.all(), pilots::network);
+        policy = JobConstraints.around(policy, job, book.constrained(), book.all(), pilots::network);
         return job.description().mpi() ? new koala.placement.OneNetwork(policy, pilots::network) : policy;
     }
 
