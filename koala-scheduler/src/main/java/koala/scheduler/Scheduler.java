@@ -193,8 +193,8 @@ final class Scheduler {
             }
 
             @Override
-            public List<String> grant(long instance, int nodes, List<String> ended, String reason,
-                                      Optional<GrowRequest> asked) {
+            public Sharing.Granted grant(long instance, int nodes, List<String> ended, String reason,
+                                         Optional<GrowRequest> asked) {
                 return allocations.grantWorkers(instance, nodes, ended, reason, asked);
             }
 
