@@ -211,7 +211,7 @@ final class Allocations {
             return new GrowResult(id, request.nodes(), 0, List.of(), why);
         }
         PlacementPolicy policy = JobConstraints.aroundGrow(new FlexibleClusterMinimization(), job, role(request),
-                book.all(), claims::network);
+                book.constrained(), book.all(), claims::network);
         PlacementReason limit = null;
         if (policy instanceof SiteConstraints kept) {
             SiteConstraints.Room room = kept.room(new ComponentNeed(0, granted, null, List.of()), view);
@@ -258,8 +258,17 @@ final class Allocations {
         return new GrowResult(job.id(), request.nodes(), 0, List.of(), reason);
     }
 
-    /** A worker grow on a shared grid: what the arbiter grants now (placed like any grow), and why not more. */
+    /**
+     * A worker grow on a shared grid: what the arbiter grants now (placed like any grow), and why not more.
+     * A grow no site could take keeping the instance's hard constraints, however many nodes came free, is
+     * refused at once naming the constraint, as a grow placed as it comes is: the arbiter takes nothing
+     * back for nodes that could not be used.
+     */
     private GrowResult arbitrated(Job job, GrowRequest request) {
+        java.util.Optional<PlacementReason> nowhere = nowhere(job);
+        if (nowhere.isPresent()) {
+            return refusedByConstraint(job, request, nowhere.get().text());
+        }
         Sharing.Outcome o = sharing.grow(job.id(), request, clock.instant());
         if (o.nodes().isEmpty()) {
             book.note(job, JobEvent.GROW_REFUSED, request.nodes() + " worker nodes: "
@@ -268,60 +277,146 @@ final class Allocations {
         return new GrowResult(job.id(), request.nodes(), o.nodes().size(), o.nodes(), o.reason());
     }
 
+    /**
+     * Why no site whose nodes reach the instance's could take one more of its workers keeping the hard
+     * constraints, were a node free on each: none when one could, or when nothing has a constraint.
+     */
+    private java.util.Optional<PlacementReason> nowhere(Job job) {
+        PlacementPolicy policy = workerPolicy(job);
+        if (!(policy instanceof SiteConstraints kept)) {
+            return java.util.Optional.empty();
+        }
+        GridView reach = onNetworkOf(job, claims.view(owner(job)));
+        GridView oneFree = new GridView(reach.sites().stream().map(s -> new SiteView(s.site(), s.totalNodes(),
+                Math.min(1, s.totalNodes()))).toList(), reach.files());
+        SiteConstraints.Room room = kept.room(need(1), oneFree);
+        return room.nodes() == 0 ? java.util.Optional.ofNullable(room.limit()) : java.util.Optional.empty();
+    }
+
+    private PlacementPolicy workerPolicy(Job job) {
+        return JobConstraints.aroundGrow(new FlexibleClusterMinimization(), job, "worker", book.constrained(),
+                book.all(), claims::network);
+    }
+
+    private static ComponentNeed need(int nodes) {
+        return new ComponentNeed(0, nodes, null, List.of());
+    }
+
     /** The worker nodes {@code id} holds (or is claiming) now. */
     List<String> workers(Job job) {
         return job.heldNodes().stream().filter(n -> role(job, n).equals("worker")).map(NodeClaim::id).toList();
     }
 
     /**
+     * Where part of a grant goes, and, when the hard placement constraints let fewer in than it was given,
+     * the one that stopped it (null for none).
+     */
+    private record Placing(List<Assignment> assignments, PlacementReason limit) {
+        static final Placing NONE = new Placing(List.of(), null);
+
+        int nodes() {
+            return assignments.stream().mapToInt(Assignment::nodes).sum();
+        }
+    }
+
+    /**
      * Claims {@code count} worker nodes for allocation {@code id}, granted by the arbiter: running
      * {@code asked}, the allocation's own grow being decided, or else the last worker grow the
      * allocation itself asked for; on idle nodes first, the rest on the sites of {@code ended} (nodes
-     * just ended for it, whose slots are coming free). The ids claimed.
+     * just ended for it, whose slots are coming free), all of them keeping the hard placement constraints
+     * together. The ids claimed, and the constraint that let fewer in, named in the instance's history too
+     * (the asker's answer carries it, through {@link Sharing}).
      */
-    List<String> grantWorkers(long id, int count, List<String> ended, String reason,
-                              java.util.Optional<GrowRequest> asked) {
+    Sharing.Granted grantWorkers(long id, int count, List<String> ended, String reason,
+                                 java.util.Optional<GrowRequest> asked) {
         Job job = open(id);
         GrowRequest like = asked.or(() -> lastWorkerAsked(id)).orElse(null);
         if (like == null) {
             book.note(job, JobEvent.GROW_REFUSED, count + " worker nodes granted ("
                     + reason + ") but it never asked for workers: nothing to run on them");
-            return List.of();
+            return new Sharing.Granted(List.of(), null);
         }
         GridView view = onNetworkOf(job, claims.view(owner(job)));
         int idle = view.sites().stream().mapToInt(SiteView::idleNodes).sum();
-        List<Assignment> assignments = new ArrayList<>();
-        int onIdle = Math.min(count, idle);
-        PlacementPolicy policy = JobConstraints.aroundGrow(new FlexibleClusterMinimization(), job, "worker",
-                book.all(), claims::network);
-        if (onIdle > 0 && policy instanceof SiteConstraints kept) {
-            onIdle = kept.room(new ComponentNeed(0, onIdle, null, List.of()), view).nodes();
-        }
-        if (onIdle > 0) {
-            PlacementDecision d = policy.place(new JobNeed(Long.toString(id),
-                    List.of(new ComponentNeed(0, onIdle, null, List.of())), true), view);
-            if (d instanceof PlacementDecision.Placed placed) {
-                assignments.addAll(placed.assignments());
-            } else {
-                onIdle = 0;
-            }
-        }
-        // the slots of nodes just ended for it, on the sites where one more worker keeps the hard constraints
-        List<String> coming = ended.stream().map(n -> siteOf(n)).filter(java.util.Objects::nonNull)
-                .filter(site -> !(policy instanceof SiteConstraints kept) || kept.room(new ComponentNeed(0, 1, null,
-                        List.of()), new GridView(List.of(new SiteView(site, 1, 1)), view.files())).nodes() > 0)
-                .toList();
-        for (int i = 0; i < count - onIdle && !coming.isEmpty(); i++) {
-            assignments.add(new Assignment(0, coming.get(i % coming.size()), 1));
-        }
+        PlacementPolicy policy = workerPolicy(job);
+        Placing onIdle = onIdle(id, policy, Math.min(count, idle), view);
+        Placing inSlots = inSlots(id, policy, count - onIdle.nodes(), ended, onIdle.assignments(), view.files());
+        List<Assignment> assignments = new ArrayList<>(onIdle.assignments());
+        assignments.addAll(inSlots.assignments());
+        PlacementReason limit = onIdle.limit() != null ? onIdle.limit() : inSlots.limit();
+        String refused = limit == null ? "" : (count - onIdle.nodes() - inSlots.nodes()) + " of " + count
+                + " not placed: " + Sharing.Granted.words(limit);
         if (assignments.isEmpty()) {
-            return List.of();
+            if (limit != null && asked.isEmpty()) { // the asker's answer says it; an owed grant's only here
+                book.note(job, JobEvent.GROW_REFUSED, count + " worker nodes granted (" + reason + "); " + refused);
+            }
+            return new Sharing.Granted(List.of(), limit);
         }
         List<String> nodes = claim(job, like.withNodes(assignments.stream().mapToInt(Assignment::nodes).sum()),
                 assignments);
         book.note(job, JobEvent.GREW, nodes.size() + " worker nodes: "
-                + describe(assignments) + " (" + reason + ")");
-        return nodes;
+                + describe(assignments) + " (" + reason + ")" + (limit == null ? "" : "; " + refused));
+        return new Sharing.Granted(nodes, limit);
+    }
+
+    /** {@code nodes} of a grant on the idle nodes of {@code view}, as many as the hard constraints let in. */
+    private static Placing onIdle(long id, PlacementPolicy policy, int nodes, GridView view) {
+        if (nodes <= 0) {
+            return Placing.NONE;
+        }
+        PlacementReason limit = null;
+        if (policy instanceof SiteConstraints kept) {
+            SiteConstraints.Room room = kept.room(need(nodes), view);
+            limit = room.limit();
+            if (room.nodes() == 0) {
+                return new Placing(List.of(), limit);
+            }
+            nodes = room.nodes();
+        }
+        return placed(id, policy, nodes, view, limit);
+    }
+
+    /**
+     * {@code nodes} of a grant in the slots of the nodes just ended for it ({@code ended}), whose sites take
+     * them in turn. With constraints, a site takes only what keeps the hard ones together with the nodes
+     * {@code onIdle} placed in the same grant, and with each other: the turns give each site its slots, and
+     * the constraints cut them down ({@link SiteConstraints#room} over those slots).
+     */
+    private Placing inSlots(long id, PlacementPolicy policy, int nodes, List<String> ended, List<Assignment> onIdle,
+                            koala.placement.FileLocations files) {
+        List<String> sites = ended.stream().map(this::siteOf).filter(java.util.Objects::nonNull).toList();
+        if (nodes <= 0 || sites.isEmpty()) {
+            return Placing.NONE;
+        }
+        List<Assignment> turns = new ArrayList<>();
+        for (int i = 0; i < nodes; i++) {
+            turns.add(new Assignment(0, sites.get(i % sites.size()), 1));
+        }
+        if (!(policy instanceof SiteConstraints kept)) {
+            return new Placing(turns, null);
+        }
+        Map<String, Integer> slots = new java.util.LinkedHashMap<>();
+        turns.forEach(t -> slots.merge(t.site(), 1, Integer::sum));
+        GridView coming = new GridView(slots.entrySet().stream().map(e -> new SiteView(e.getKey(), e.getValue(),
+                e.getValue())).toList(), files);
+        SiteConstraints together = kept.withPlaced(onIdle);
+        SiteConstraints.Room room = together.room(need(nodes), coming);
+        if (room.nodes() == 0) {
+            return new Placing(List.of(), room.limit());
+        }
+        return placed(id, together, room.nodes(), coming, room.limit());
+    }
+
+    /** {@code nodes} placed by {@code policy} on {@code view}; none, and why, when it cannot. */
+    private static Placing placed(long id, PlacementPolicy policy, int nodes, GridView view, PlacementReason limit) {
+        PlacementDecision d = policy.place(new JobNeed(Long.toString(id), List.of(need(nodes)), true), view);
+        if (d instanceof PlacementDecision.Placed p) {
+            return new Placing(p.assignments(), limit);
+        }
+        List<PlacementReason> why = ((PlacementDecision.NotPlaced) d).reasons();
+        return new Placing(List.of(), new PlacementReason(0, why.isEmpty() ? PlacementReason.Kind.HARD_CONSTRAINT
+                : why.get(0).kind(), why.stream()
+                .map(PlacementReason::text).collect(Collectors.joining("; "))));
     }
 
     /** Ends these worker nodes of allocation {@code id}: their pilots killed, the reason in its history. */

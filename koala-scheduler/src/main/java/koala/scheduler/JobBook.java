@@ -24,6 +24,12 @@ import koala.scheduler.storage.Store;
  */
 final class JobBook {
     private final Map<Long, Job> jobs = new TreeMap<>();
+    /**
+     * The ids of the jobs in memory admitted with placement constraints of their own: a job's constraints
+     * are fixed when it is admitted ({@link #add}, or {@link #restore} after a restart), so this is kept
+     * there and never goes stale; an ended job is passed over when read and let go with it ({@link #evict}).
+     */
+    private final java.util.NavigableSet<Long> constrained = new java.util.TreeSet<>();
     private final Store store;
     private final InstantSource clock;
 
@@ -66,6 +72,7 @@ final class JobBook {
         List<Long> old = jobs.values().stream().filter(j -> j.endedAt().map(t -> t.isBefore(before)).orElse(false))
                 .map(Job::id).toList();
         old.forEach(jobs::remove);
+        old.forEach(constrained::remove);
         return old.size();
     }
 
@@ -75,6 +82,24 @@ final class JobBook {
 
     Collection<Job> all() {
         return jobs.values();
+    }
+
+    /**
+     * The live jobs with placement constraints of their own, by id: the constraints in force on the grid.
+     * Empty, and read at no cost, when no live job or instance has any (the common case).
+     */
+    List<Job> constrained() {
+        if (constrained.isEmpty()) {
+            return List.of();
+        }
+        List<Job> live = new java.util.ArrayList<>(constrained.size());
+        for (long id : constrained) {
+            Job job = jobs.get(id);
+            if (job != null && !job.state().ended()) {
+                live.add(job);
+            }
+        }
+        return live;
     }
 
     /** A snapshot of the jobs, safe to iterate while jobs change. */
@@ -88,7 +113,7 @@ final class JobBook {
 
     /** A new job, stored; an allocation with its roles' tags and constraints. */
     void add(Job job) {
-        jobs.put(job.id(), job);
+        admit(job);
         store.saveJob(job.record(), clock.instant());
         if (!job.roles().isEmpty()) {
             store.saveRoles(job.id(), koala.common.json.Json.write(job.roles()));
@@ -97,7 +122,14 @@ final class JobBook {
 
     /** A job read back from the store. */
     void restore(Job job) {
+        admit(job);
+    }
+
+    private void admit(Job job) {
         jobs.put(job.id(), job);
+        if (JobConstraints.has(job)) {
+            constrained.add(job.id());
+        }
     }
 
     void update(Job job, JobRecord next) {

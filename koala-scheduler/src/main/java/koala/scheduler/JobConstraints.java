@@ -130,75 +130,113 @@ final class JobConstraints {
         return any(job.description()) ? constraints(job.id(), job.record().owner(), job.description()) : List.of();
     }
 
+    /** Whether the job brings placement constraints of its own (a JDF's components', an instance's roles'). */
+    static boolean has(Job job) {
+        return !constraintsOf(job).isEmpty();
+    }
+
     /** A job's held nodes, each a container on its site with its tags. */
     static List<Container> containersOf(Job job) {
+        return containersOf(job, t -> true);
+    }
+
+    /**
+     * A job's held nodes whose tags {@code wanted} takes, each a container on its site; a component's tags
+     * are built once, not once per node (an allocation's grows put many nodes in few components).
+     */
+    private static List<Container> containersOf(Job job, java.util.function.Predicate<Tags> wanted) {
         List<Container> out = new ArrayList<>();
         JobDescription d = job.description();
+        Map<Integer, Tags> byComponent = new HashMap<>();
         for (NodeClaim n : job.heldNodes()) {
             if (n.component() >= d.components().size()) {
                 continue;
             }
-            ComponentSpec c = d.components().get(n.component());
-            out.add(new Container(n.id(), job.allocation()
-                    ? roleTags(job.id(), job.record().owner(), c.role() == null ? "worker" : c.role(), job.roles())
-                    : tags(job.id(), job.record().owner(), c), n.site()));
+            Tags t = byComponent.computeIfAbsent(n.component(), i -> componentTags(job, d.components().get(i)));
+            if (wanted.test(t)) {
+                out.add(new Container(n.id(), t, n.site()));
+            }
         }
         return out;
     }
 
+    private static Tags componentTags(Job job, ComponentSpec c) {
+        return job.allocation()
+                ? roleTags(job.id(), job.record().owner(), c.role() == null ? "worker" : c.role(), job.roles())
+                : tags(job.id(), job.record().owner(), c);
+    }
+
     /**
-     * {@code policy} keeping {@code job}'s constraints and those of {@code others} (the live jobs and
-     * instances), whose held nodes count, each on its site; {@code policy} itself when none of them has any.
+     * The held nodes of the live jobs of {@code all} (but job {@code except}) that carry the subject or the
+     * target of one of {@code constraints}: a constraint counts only those ({@code koala.constraints.Rules}),
+     * so the others are left out of the state a decision builds.
      */
-    static PlacementPolicy around(PlacementPolicy policy, Job job, Iterable<Job> others,
+    private static List<Container> bearingOn(List<Constraint> constraints, Iterable<Job> all, long except) {
+        java.util.function.Predicate<Tags> bears = t -> constraints.stream()
+                .anyMatch(k -> t.carries(k.subject()) || t.carries(k.target()));
+        List<Container> out = new ArrayList<>();
+        for (Job o : all) {
+            if (o.id() != except && !o.record().state().ended()) {
+                out.addAll(containersOf(o, bears));
+            }
+        }
+        return out;
+    }
+
+    /** The constraints of the live jobs of {@code constrained} (those with any) but job {@code except}. */
+    private static List<Constraint> inForce(Iterable<Job> constrained, long except) {
+        List<Constraint> out = new ArrayList<>();
+        for (Job o : constrained) {
+            if (o.id() != except && !o.record().state().ended()) {
+                out.addAll(constraintsOf(o));
+            }
+        }
+        return out;
+    }
+
+    private static List<Constraint> both(List<Constraint> a, List<Constraint> b) {
+        List<Constraint> out = new ArrayList<>(a);
+        out.addAll(b);
+        return out;
+    }
+
+    /**
+     * {@code policy} keeping {@code job}'s constraints and those of the other live jobs and instances in
+     * force, whose held nodes count, each on its site; {@code policy} itself when none of them has any.
+     *
+     * @param constrained the live jobs with constraints of their own ({@link JobBook#constrained}): only
+     *                    they are asked for constraints, and {@code all} is not walked when it is empty
+     *                    and {@code job} has none
+     * @param all         every job in memory, whose held nodes may be the constraints' subjects or targets
+     */
+    static PlacementPolicy around(PlacementPolicy policy, Job job, Iterable<Job> constrained, Iterable<Job> all,
                                   java.util.function.Function<String, String> networkOf) {
-        List<Constraint> inForce = new ArrayList<>();
-        for (Job o : others) {
-            if (o.id() != job.id() && !o.record().state().ended()) {
-                inForce.addAll(constraintsOf(o));
-            }
-        }
-        if (!any(job.description()) && inForce.isEmpty()) {
-            return policy; // the common case: one pass over the jobs, nothing built
-        }
-        List<Container> running = new ArrayList<>();
-        for (Job o : others) {
-            if (o.id() != job.id() && !o.record().state().ended()) {
-                running.addAll(containersOf(o));
-            }
-        }
         long id = job.id();
         String owner = job.record().owner();
-        return new SiteConstraints(policy, networkOf, tags(id, owner, job.description()),
-                constraints(id, owner, job.description()), running, inForce);
+        List<Constraint> own = any(job.description()) ? constraints(id, owner, job.description()) : List.of();
+        List<Constraint> inForce = inForce(constrained, id);
+        if (own.isEmpty() && inForce.isEmpty()) {
+            return policy; // the common case: nothing walked, nothing built
+        }
+        return new SiteConstraints(policy, networkOf, tags(id, owner, job.description()), own,
+                bearingOn(both(own, inForce), all, id), inForce);
     }
 
     /**
      * {@code policy} placing a grow of {@code role} nodes of {@code allocation} (as component 0 of a
      * flexible job) keeping the instance's constraints and those of the other live jobs and instances in
      * force, every held node counted on its site, the instance's own too; {@code policy} itself when
-     * nothing has a constraint.
+     * nothing has a constraint. {@code constrained} and {@code all} as for {@link #around}.
      */
-    static PlacementPolicy aroundGrow(PlacementPolicy policy, Job allocation, String role, Iterable<Job> all,
-                                      java.util.function.Function<String, String> networkOf) {
+    static PlacementPolicy aroundGrow(PlacementPolicy policy, Job allocation, String role, Iterable<Job> constrained,
+                                      Iterable<Job> all, java.util.function.Function<String, String> networkOf) {
         List<Constraint> own = constraintsOf(allocation);
-        List<Constraint> inForce = new ArrayList<>();
-        for (Job o : all) {
-            if (o.id() != allocation.id() && !o.record().state().ended()) {
-                inForce.addAll(constraintsOf(o));
-            }
-        }
+        List<Constraint> inForce = inForce(constrained, allocation.id());
         if (own.isEmpty() && inForce.isEmpty()) {
-            return policy;
-        }
-        List<Container> running = new ArrayList<>();
-        for (Job o : all) {
-            if (!o.record().state().ended()) {
-                running.addAll(containersOf(o));
-            }
+            return policy; // the common case: no job walked, nothing built
         }
         return new SiteConstraints(policy, networkOf, Map.of(0, roleTags(allocation.id(), allocation.record().owner(),
-                role, allocation.roles())), own, running, inForce);
+                role, allocation.roles())), own, bearingOn(both(own, inForce), all, -1), inForce);
     }
 
     /**

@@ -193,8 +193,8 @@ final class Scheduler {
             }
 
             @Override
-            public List<String> grant(long instance, int nodes, List<String> ended, String reason,
-                                      Optional<GrowRequest> asked) {
+            public Sharing.Granted grant(long instance, int nodes, List<String> ended, String reason,
+                                         Optional<GrowRequest> asked) {
                 return allocations.grantWorkers(instance, nodes, ended, reason, asked);
             }
 
@@ -487,7 +487,7 @@ final class Scheduler {
      */
     koala.placement.PlacementPolicy policyFor(Job job) {
         koala.placement.PlacementPolicy policy = PlacementPolicies.byName(job.record().policy());
-        policy = JobConstraints.around(policy, job, book.all(), pilots::network);
+        policy = JobConstraints.around(policy, job, book.constrained(), book.all(), pilots::network);
         return job.description().mpi() ? new koala.placement.OneNetwork(policy, pilots::network) : policy;
     }
 

@@ -65,10 +65,26 @@ final class Sharing {
          * instance's own grow being decided, or else the instance's own last worker grow: never another
          * instance's.
          */
-        List<String> grant(long instance, int nodes, List<String> ended, String reason,
-                           java.util.Optional<koala.common.api.GrowRequest> asked);
+        Granted grant(long instance, int nodes, List<String> ended, String reason,
+                      java.util.Optional<koala.common.api.GrowRequest> asked);
 
         void note(long instance, JobEvent event, String reason);
+    }
+
+    /**
+     * What a grant claimed: the nodes, and when the hard placement constraints let fewer in than the
+     * arbiter granted, why (null when they cost it nothing).
+     */
+    record Granted(List<String> nodes, koala.placement.PlacementReason limit) {
+        Granted {
+            nodes = List.copyOf(nodes);
+        }
+
+        /** A limit in a user's words: a hard constraint's named as such. */
+        static String words(koala.placement.PlacementReason limit) {
+            return (limit.kind() == koala.placement.PlacementReason.Kind.HARD_CONSTRAINT ? "placement constraints: " : "")
+                    + limit.text();
+        }
     }
 
     /** What a worker grow gets: the nodes claimed now, and why not more. */
@@ -313,7 +329,8 @@ final class Sharing {
         final List<String> why = new ArrayList<>();
         int promised;
         koala.arbitration.ShareReason.Kind grantKind;
-        koala.arbitration.ShareReason.Kind shortKind;
+        /** The first shortfall's kind of reason: the arbiter's, or a placement constraint's. */
+        Enum<?> shortKind;
 
         Carrying(Ask ask) {
             this.ask = ask;
@@ -348,13 +365,18 @@ final class Sharing {
         @Override
         public void grant(ShareDecision.Grant d) {
             long id = id(d);
-            List<String> nodes = grid.grant(id, d.nodes(), ended, d.reason().text(), ask.of(id));
-            if (!nodes.isEmpty()) {
-                events.nodesGranted(d.reason().kind(), nodes.size());
+            Granted g = grid.grant(id, d.nodes(), ended, d.reason().text(), ask.of(id));
+            if (!g.nodes().isEmpty()) {
+                events.nodesGranted(d.reason().kind(), g.nodes().size());
             }
             if (id == ask.instance()) {
-                granted.addAll(nodes);
+                granted.addAll(g.nodes());
                 grantKind = grantKind == null ? d.reason().kind() : grantKind;
+                if (g.limit() != null) {
+                    // the arbiter granted them; the instance's own hard constraints kept them out
+                    why.add(Granted.words(g.limit()));
+                    shortKind = shortKind == null ? g.limit().kind() : shortKind;
+                }
             }
         }
 
@@ -393,7 +415,7 @@ final class Sharing {
      * kinds of reason, null for none).
      */
     private void answered(int asked, int granted, int promised, koala.arbitration.ShareReason.Kind grantKind,
-                          koala.arbitration.ShareReason.Kind shortKind) {
+                          Enum<?> shortKind) {
         GrowOutcome outcome = granted >= asked ? GrowOutcome.GRANTED : granted > 0 ? GrowOutcome.PARTIAL
                 : promised > 0 ? GrowOutcome.PROMISED : GrowOutcome.REFUSED;
         Enum<?> reason = granted >= asked ? grantKind : shortKind != null ? shortKind

@@ -243,4 +243,37 @@ class FrameworkConstraintsTest {
             assertThat(grid.store.nodes(job)).extracting(NodeClaim::site).containsOnly("fs1");
         }
     }
+
+    /**
+     * Constraints in force follow the instances that bring them. On fs0 4 and fs1 4, alice's instance A
+     * keeps at most 1 worker per site and has one on fs0. Bob's instance C comes with a master that keeps
+     * off alice's sites ("anti-affinity owner=alice site"): it goes on fs1, and while it runs A may grow on
+     * neither site. C closes: A's next worker goes on fs1, and one more is refused by A's own constraint.
+     */
+    @Test
+    void constraintsApplyAsInstancesThatBringThemComeAndGo() {
+        try (TestGrid grid = new TestGrid(sites("fs0", 4, "fs1", 4), Duration.ofSeconds(60))) {
+            long a = open(grid, "alice", new RolePlacement("worker", 2, List.of(),
+                    List.of("cardinality 0..1 role=worker site")));
+            assertThat(grid.scheduler.allocations().grow(a, grow(1, "worker")).granted()).isEqualTo(1);
+            assertThat(where(grid, a)).isEqualTo(Map.of("worker", List.of("fs0")));
+
+            long c = open(grid, "bob", new RolePlacement("master", 0, List.of(), List.of("anti-affinity owner=alice site")));
+            grid.scheduler.allocations().grow(c, grow(1, "master"));
+            assertThat(where(grid, c)).isEqualTo(Map.of("master", List.of("fs1")));
+            GrowResult kept = grid.scheduler.allocations().grow(a, grow(1, "worker"));
+            assertThat(kept.granted()).isZero();
+            assertThat(kept.reason()).contains("fs0: hard cardinality 0..1", "fs1: hard anti-affinity of {component=0, "
+                    + "instance=" + c + ", job=" + c + ", owner=bob, role=master} to {owner=alice} over site");
+
+            grid.scheduler.allocations().close(c);
+            assertThat(grid.scheduler.allocations().grow(a, grow(1, "worker")).granted()).isEqualTo(1);
+            assertThat(where(grid, a)).isEqualTo(Map.of("worker", List.of("fs0", "fs1")));
+            GrowResult none = grid.scheduler.allocations().grow(a, grow(1, "worker"));
+            assertThat(none.granted()).isZero();
+            assertThat(none.reason()).startsWith("placement constraints: no site may take one more keeping the hard "
+                    + "constraints: fs0: hard cardinality 0..1").contains("; fs1: hard cardinality 0..1")
+                    .doesNotContain("anti-affinity");
+        }
+    }
 }

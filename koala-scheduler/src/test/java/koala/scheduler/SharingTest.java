@@ -50,8 +50,8 @@ class SharingTest {
         }
 
         @Override
-        public List<String> grant(long instance, int nodes, List<String> ended, String reason,
-                                  java.util.Optional<koala.common.api.GrowRequest> asked) {
+        public Sharing.Granted grant(long instance, int nodes, List<String> ended, String reason,
+                                     java.util.Optional<koala.common.api.GrowRequest> asked) {
             List<String> ids = new ArrayList<>();
             for (int i = 0; i < nodes; i++) {
                 ids.add("g" + granted++);
@@ -61,7 +61,7 @@ class SharingTest {
             List<String> held = new ArrayList<>(workers.get(instance));
             held.addAll(ids);
             workers.put(instance, held);
-            return ids;
+            return new Sharing.Granted(ids, null);
         }
 
         @Override

@@ -70,6 +70,22 @@ public final class SiteConstraints implements PlacementPolicy {
         this.inForce = List.copyOf(inForce);
     }
 
+    /**
+     * The same, with {@code placed} (nodes a decision has just placed for this job and not yet claimed)
+     * counted as running, each tagged as its component: a later part of the same decision is then checked
+     * together with them, not as if they were not there.
+     */
+    public SiteConstraints withPlaced(List<Assignment> placed) {
+        List<Container> more = new ArrayList<>(running);
+        for (Assignment a : placed) {
+            Tags own = tags.getOrDefault(a.component(), Tags.of("component=" + a.component()));
+            for (int k = 0; k < a.nodes(); k++) {
+                more.add(new Container("placed/" + a.component() + "/" + a.site() + "/" + more.size(), own, a.site()));
+            }
+        }
+        return new SiteConstraints(policy, networkOf, tags, constraints, more, inForce);
+    }
+
     @Override
     public String name() {
         return policy.name();
