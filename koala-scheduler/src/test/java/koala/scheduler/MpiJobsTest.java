@@ -9,55 +9,61 @@ import java.util.Map;
 import koala.common.api.NodeTask;
 import koala.common.failure.Conflict;
 import koala.scheduler.claiming.NodeClaim;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * An MPI job of 2 nodes pinned to fs0 and 2 to fs1, run as one world: the first node runs mpirun over
  * the job's 4 hosts, and each other node runs the daemon mpirun asks for on its host.
+ *
+ * <p>Each test runs {@link #JOB} (or a variant) on a grid of fs0 and fs1, 4 nodes each: a round one
+ * second after the submit claims its nodes and every node arrives, node {@code J.C.R} (job J,
+ * component C, rank R) on host {@code fsC-n(R+1)}: 1.0.0 on fs0-n1, 1.0.1 on fs0-n2, 1.1.0 on fs1-n1,
+ * 1.1.1 on fs1-n2. The nodes then speak to the scheduler as their launchers do, with their tokens.
  */
 class MpiJobsTest {
     private static final String JOB = "+( &(runner = mpi)(resourceManagerContact = fs0)(count = 2)"
             + "(executable = /usr/bin/python3)(arguments = allreduce.py) )"
             + "( &(resourceManagerContact = fs1)(count = 2)(executable = /usr/bin/python3)(arguments = allreduce.py) )";
 
+    private final TestGrid grid = new TestGrid(Map.of("fs0", 4, "fs1", 4), Duration.ofSeconds(60));
+
+    @AfterEach
+    void close() {
+        grid.close();
+    }
+
     @Test
     void theFirstNodeRunsMpirunAndTheOthersTheDaemonsItAsksFor() {
-        try (TestGrid grid = new TestGrid(Map.of("fs0", 4, "fs1", 4), Duration.ofSeconds(60))) {
-            long job = grid.scheduler.submit("mpi.jdf", JOB, "alice", null).id();
-            grid.tick(Duration.ofSeconds(1));
-            grid.arrive(job);
-            List<NodeClaim> nodes = grid.store.nodes(job);
-            NodeClaim head = node(nodes, "1.0.0");
+        long job = run("mpi.jdf", JOB);
+        NodeClaim head = node(job, "1.0.0");
 
-            NodeTask first = grid.scheduler.nodes().task(head.id(), head.token());
-            assertThat(first.action()).isEqualTo("RUN");
-            assertThat(first.executable()).isEqualTo("/usr/bin/python3");
-            assertThat(first.mpiHosts()).containsExactly("fs0-n1", "fs0-n2", "fs1-n1", "fs1-n2");
-            NodeClaim far = node(nodes, "1.1.1");
-            assertThat(grid.scheduler.nodes().task(far.id(), far.token()).action()).isEqualTo("WAIT");
+        NodeTask first = task(head);
+        assertThat(first.action()).isEqualTo("RUN");
+        assertThat(first.executable()).isEqualTo("/usr/bin/python3");
+        assertThat(first.mpiHosts()).containsExactly("fs0-n1", "fs0-n2", "fs1-n1", "fs1-n2");
+        NodeClaim far = node(job, "1.1.1");
+        assertThat(task(far).action()).isEqualTo("WAIT");
 
-            String there = grid.scheduler.nodes().mpiStart(head.id(), head.token(), "fs1-n2",
-                    List.of("orted", "-mca", "ess", "\"env\""));
+        String there = mpiStart(head, "fs1-n2", List.of("orted", "-mca", "ess", "\"env\""));
 
-            assertThat(there).isEqualTo("1.1.1");
-            NodeTask daemon = grid.scheduler.nodes().task(far.id(), far.token());
-            assertThat(daemon.action()).isEqualTo("RUN");
-            assertThat(daemon.executable()).isEqualTo("/bin/sh");
-            assertThat(daemon.arguments()).containsExactly("-c", "orted -mca ess \"env\"");
-            assertThat(daemon.environment()).containsEntry("KOALA_NODE_ID", "1.1.1");
-            assertThat(daemon.mpiHosts()).isNull();
-            assertThatThrownBy(() -> grid.scheduler.nodes().mpiStart(head.id(), head.token(), "fs1-n2", List.of("orted")))
-                    .isInstanceOf(Conflict.class).hasMessage("host: no node of job 1 on fs1-n2 waits for a daemon");
+        assertThat(there).isEqualTo("1.1.1");
+        NodeTask daemon = task(far);
+        assertThat(daemon.action()).isEqualTo("RUN");
+        assertThat(daemon.executable()).isEqualTo("/bin/sh");
+        assertThat(daemon.arguments()).containsExactly("-c", "orted -mca ess \"env\"");
+        assertThat(daemon.environment()).containsEntry("KOALA_NODE_ID", "1.1.1");
+        assertThat(daemon.mpiHosts()).isNull();
+        assertThatThrownBy(() -> mpiStart(head, "fs1-n2", List.of("orted")))
+                .isInstanceOf(Conflict.class).hasMessage("host: no node of job 1 on fs1-n2 waits for a daemon");
 
-            // mpirun ends; the nodes it never used are done and give themselves back
-            grid.scheduler.nodes().exited(head.id(), head.token(), 0);
-            grid.scheduler.nodes().exited(far.id(), far.token(), 0);
-            for (String idle : List.of("1.0.1", "1.1.0")) {
-                NodeClaim n = node(grid.store.nodes(job), idle);
-                assertThat(grid.scheduler.nodes().task(n.id(), n.token()).action()).isEqualTo("EXIT");
-            }
-            assertThat(grid.scheduler.status(job).state()).isEqualTo("FINISHED");
+        // mpirun ends; the nodes it never used are done and give themselves back
+        exited(head, 0);
+        exited(far, 0);
+        for (String idle : List.of("1.0.1", "1.1.0")) {
+            assertThat(task(node(job, idle)).action()).isEqualTo("EXIT");
         }
+        assertThat(grid.scheduler.status(job).state()).isEqualTo("FINISHED");
     }
 
     /**
@@ -67,28 +73,22 @@ class MpiJobsTest {
      */
     @Test
     void aDaemonAskedForBeforeARestartIsHandedOnAfterIt() {
-        try (TestGrid grid = new TestGrid(Map.of("fs0", 4, "fs1", 4), Duration.ofSeconds(60))) {
-            long job = grid.scheduler.submit("mpi.jdf", JOB, "alice", null).id();
-            grid.tick(Duration.ofSeconds(1));
-            grid.arrive(job);
-            NodeClaim head = node(grid.store.nodes(job), "1.0.0");
-            grid.scheduler.nodes().task(head.id(), head.token());
-            assertThat(grid.scheduler.nodes().mpiStart(head.id(), head.token(), "fs1-n2", List.of("orted", "-mca",
-                    "ess", "env"))).isEqualTo("1.1.1");
+        long job = run("mpi.jdf", JOB);
+        NodeClaim head = node(job, "1.0.0");
+        task(head);
+        assertThat(mpiStart(head, "fs1-n2", List.of("orted", "-mca", "ess", "env"))).isEqualTo("1.1.1");
 
-            grid.scheduler = grid.start();
+        grid.scheduler = grid.start();
 
-            NodeClaim far = node(grid.store.nodes(job), "1.1.1");
-            assertThat(far.daemon()).containsExactly("orted", "-mca", "ess", "env");
-            NodeTask daemon = grid.scheduler.nodes().task(far.id(), far.token());
-            assertThat(daemon.action()).isEqualTo("RUN");
-            assertThat(daemon.arguments()).containsExactly("-c", "orted -mca ess env");
-            assertThatThrownBy(() -> grid.scheduler.nodes().mpiStart(head.id(), head.token(), "fs1-n2", List.of("orted")))
-                    .isInstanceOf(Conflict.class).hasMessage("host: no node of job 1 on fs1-n2 waits for a daemon");
-            NodeClaim near = node(grid.store.nodes(job), "1.1.0");
-            assertThat(grid.scheduler.nodes().mpiStart(head.id(), head.token(), "fs1-n1", List.of("orted")))
-                    .isEqualTo(near.id());
-        }
+        NodeClaim far = node(job, "1.1.1");
+        assertThat(far.daemon()).containsExactly("orted", "-mca", "ess", "env");
+        NodeTask daemon = task(far);
+        assertThat(daemon.action()).isEqualTo("RUN");
+        assertThat(daemon.arguments()).containsExactly("-c", "orted -mca ess env");
+        assertThatThrownBy(() -> mpiStart(head, "fs1-n2", List.of("orted")))
+                .isInstanceOf(Conflict.class).hasMessage("host: no node of job 1 on fs1-n2 waits for a daemon");
+        NodeClaim near = node(job, "1.1.0");
+        assertThat(mpiStart(head, "fs1-n1", List.of("orted"))).isEqualTo(near.id());
     }
 
     /**
@@ -98,63 +98,46 @@ class MpiJobsTest {
      */
     @Test
     void ranksPerNodeFollowTheSitesSlots() {
-        try (TestGrid grid = new TestGrid(Map.of("fs0", 4, "fs1", 4), Duration.ofSeconds(60)).slots("fs1", 4)) {
-            long job = grid.scheduler.submit("mpi.jdf", JOB, "alice", null).id();
-            grid.tick(Duration.ofSeconds(1));
-            grid.arrive(job);
-            NodeClaim head = node(grid.store.nodes(job), "1.0.0");
+        grid.slots("fs1", 4);
+        long job = run("mpi.jdf", JOB);
 
-            NodeTask first = grid.scheduler.nodes().task(head.id(), head.token());
+        NodeTask first = task(node(job, "1.0.0"));
 
-            assertThat(first.mpiHosts()).containsExactly("fs0-n1", "fs0-n2", "fs1-n1", "fs1-n1", "fs1-n1", "fs1-n1",
-                    "fs1-n2", "fs1-n2", "fs1-n2", "fs1-n2");
-            assertThat(first.mpiApps()).isNull();
+        assertThat(first.mpiHosts()).containsExactly("fs0-n1", "fs0-n2", "fs1-n1", "fs1-n1", "fs1-n1", "fs1-n1",
+                "fs1-n2", "fs1-n2", "fs1-n2", "fs1-n2");
+        assertThat(first.mpiApps()).isNull();
 
-            long mpmd = grid.scheduler.submit("mpmd.jdf", JOB.replaceFirst("allreduce\\.py\\) \\)$", "consumer.py) )"),
-                    "alice", null).id();
-            grid.tick(Duration.ofSeconds(1));
-            grid.arrive(mpmd);
-            NodeClaim mpmdHead = node(grid.store.nodes(mpmd), mpmd + ".0.0");
-            assertThat(grid.scheduler.nodes().task(mpmdHead.id(), mpmdHead.token()).mpiApps())
-                    .extracting(NodeTask.MpiApp::ranks, NodeTask.MpiApp::arguments)
-                    .containsExactly(org.assertj.core.groups.Tuple.tuple(2, List.of("allreduce.py")),
-                            org.assertj.core.groups.Tuple.tuple(8, List.of("consumer.py")));
-        }
+        long mpmd = run("mpmd.jdf", JOB.replaceFirst("allreduce\\.py\\) \\)$", "consumer.py) )"));
+        assertThat(task(node(mpmd, mpmd + ".0.0")).mpiApps())
+                .extracting(NodeTask.MpiApp::ranks, NodeTask.MpiApp::arguments)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(2, List.of("allreduce.py")),
+                        org.assertj.core.groups.Tuple.tuple(8, List.of("consumer.py")));
     }
 
     @Test
     void onlyTheFirstNodeStartsDaemons() {
-        try (TestGrid grid = new TestGrid(Map.of("fs0", 4, "fs1", 4), Duration.ofSeconds(60))) {
-            long job = grid.scheduler.submit("mpi.jdf", JOB, "alice", null).id();
-            grid.tick(Duration.ofSeconds(1));
-            grid.arrive(job);
-            NodeClaim other = node(grid.store.nodes(job), "1.0.1");
+        long job = run("mpi.jdf", JOB);
+        NodeClaim other = node(job, "1.0.1");
 
-            assertThatThrownBy(() -> grid.scheduler.nodes().mpiStart(other.id(), other.token(), "fs1-n1",
-                    List.of("orted"))).isInstanceOf(Conflict.class)
-                    .hasMessage("node 1.0.1 is not the first node of a running MPI job");
-        }
+        assertThatThrownBy(() -> mpiStart(other, "fs1-n1", List.of("orted"))).isInstanceOf(Conflict.class)
+                .hasMessage("node 1.0.1 is not the first node of a running MPI job");
     }
 
     /** A daemon that fails (here: segfaults, 139) while mpirun runs ends the job: mpirun would wait for it. */
     @Test
     void aDaemonThatFailsEndsTheWorld() {
-        try (TestGrid grid = new TestGrid(Map.of("fs0", 4, "fs1", 4), Duration.ofSeconds(60))) {
-            long job = grid.scheduler.submit("mpi.jdf", JOB, "alice", null).id();
-            grid.tick(Duration.ofSeconds(1));
-            grid.arrive(job);
-            NodeClaim head = node(grid.store.nodes(job), "1.0.0");
-            grid.scheduler.nodes().task(head.id(), head.token());
-            grid.scheduler.nodes().mpiStart(head.id(), head.token(), "fs1-n1", List.of("orted"));
-            NodeClaim far = node(grid.store.nodes(job), "1.1.0");
-            grid.scheduler.nodes().task(far.id(), far.token());
+        long job = run("mpi.jdf", JOB);
+        NodeClaim head = node(job, "1.0.0");
+        task(head);
+        mpiStart(head, "fs1-n1", List.of("orted"));
+        NodeClaim far = node(job, "1.1.0");
+        task(far);
 
-            grid.scheduler.nodes().exited(far.id(), far.token(), 139);
+        exited(far, 139);
 
-            assertThat(grid.scheduler.status(job).state()).isEqualTo("FAILED");
-            assertThat(grid.scheduler.status(job).history()).last().satisfies(t -> assertThat(t.reason())
-                    .isEqualTo("node 1.1.0 exited with 139 on fs1-n1: the MPI world cannot go on without it"));
-        }
+        assertThat(grid.scheduler.status(job).state()).isEqualTo("FAILED");
+        assertThat(grid.scheduler.status(job).history()).last().satisfies(t -> assertThat(t.reason())
+                .isEqualTo("node 1.1.0 exited with 139 on fs1-n1: the MPI world cannot go on without it"));
     }
 
     /**
@@ -163,23 +146,18 @@ class MpiJobsTest {
      */
     @Test
     void theRankThatEndedTheWorldIsInTheHistory() {
-        try (TestGrid grid = new TestGrid(Map.of("fs0", 4, "fs1", 4), Duration.ofSeconds(60))) {
-            long job = grid.scheduler.submit("mpi.jdf", JOB, "alice", null).id();
-            grid.tick(Duration.ofSeconds(1));
-            grid.arrive(job);
-            NodeClaim head = node(grid.store.nodes(job), "1.0.0");
-            grid.scheduler.nodes().task(head.id(), head.token());
+        long job = run("mpi.jdf", JOB);
+        NodeClaim head = node(job, "1.0.0");
+        task(head);
 
-            grid.scheduler.nodes().exited(head.id(), head.token(), 3,
-                    "mpirun: rank 1 on fs1-n1 exited with status 3, which ended the MPI world");
+        exited(head, 3, "mpirun: rank 1 on fs1-n1 exited with status 3, which ended the MPI world");
 
-            assertThat(grid.scheduler.status(job).state()).isEqualTo("FAILED");
-            assertThat(grid.scheduler.status(job).history()).anySatisfy(t -> {
-                assertThat(t.event()).isEqualTo("ENDED_SAYING");
-                assertThat(t.reason()).isEqualTo("node 1.0.0 on fs0-n1: mpirun: rank 1 on fs1-n1 exited with status 3, "
-                        + "which ended the MPI world");
-            });
-        }
+        assertThat(grid.scheduler.status(job).state()).isEqualTo("FAILED");
+        assertThat(grid.scheduler.status(job).history()).anySatisfy(t -> {
+            assertThat(t.event()).isEqualTo("ENDED_SAYING");
+            assertThat(t.reason()).isEqualTo("node 1.0.0 on fs0-n1: mpirun: rank 1 on fs1-n1 exited with status 3, "
+                    + "which ended the MPI world");
+        });
     }
 
     /** MPMD: fs0's component runs producer.py, fs1's consumer.py; the first node's task names both, in rank order. */
@@ -187,33 +165,50 @@ class MpiJobsTest {
     void componentsWithTheirOwnProgramsGoToMpirunAsAppContexts() {
         String mpmd = JOB.replaceFirst("\\(arguments = allreduce.py\\) \\)\\(", "(arguments = producer.py) )(")
                 .replace("(arguments = allreduce.py) )", "(arguments = consumer.py \"--fast\") )");
-        try (TestGrid grid = new TestGrid(Map.of("fs0", 4, "fs1", 4), Duration.ofSeconds(60))) {
-            long job = grid.scheduler.submit("mpmd.jdf", mpmd, "alice", null).id();
-            grid.tick(Duration.ofSeconds(1));
-            grid.arrive(job);
-            NodeClaim head = node(grid.store.nodes(job), "1.0.0");
+        long job = run("mpmd.jdf", mpmd);
 
-            NodeTask first = grid.scheduler.nodes().task(head.id(), head.token());
+        NodeTask first = task(node(job, "1.0.0"));
 
-            assertThat(first.mpiApps()).containsExactly(
-                    new NodeTask.MpiApp(2, "/usr/bin/python3", List.of("producer.py")),
-                    new NodeTask.MpiApp(2, "/usr/bin/python3", List.of("consumer.py", "--fast")));
-        }
+        assertThat(first.mpiApps()).containsExactly(
+                new NodeTask.MpiApp(2, "/usr/bin/python3", List.of("producer.py")),
+                new NodeTask.MpiApp(2, "/usr/bin/python3", List.of("consumer.py", "--fast")));
     }
 
     @Test
     void oneProgramForEveryRankNeedsNoAppContexts() {
-        try (TestGrid grid = new TestGrid(Map.of("fs0", 4, "fs1", 4), Duration.ofSeconds(60))) {
-            long job = grid.scheduler.submit("mpi.jdf", JOB, "alice", null).id();
-            grid.tick(Duration.ofSeconds(1));
-            grid.arrive(job);
-            NodeClaim head = node(grid.store.nodes(job), "1.0.0");
+        long job = run("mpi.jdf", JOB);
 
-            assertThat(grid.scheduler.nodes().task(head.id(), head.token()).mpiApps()).isNull();
-        }
+        assertThat(task(node(job, "1.0.0")).mpiApps()).isNull();
     }
 
-    private static NodeClaim node(List<NodeClaim> nodes, String id) {
-        return nodes.stream().filter(n -> n.id().equals(id)).findFirst().orElseThrow();
+    /** Submits {@code jdf} as alice; a second later a round claims its nodes, and each arrives on its host. */
+    private long run(String file, String jdf) {
+        long job = grid.scheduler.submit(file, jdf, "alice", null).id();
+        grid.tick(Duration.ofSeconds(1));
+        grid.arrive(job);
+        return job;
+    }
+
+    /** Node {@code id} of {@code job} as the store has it now. */
+    private NodeClaim node(long job, String id) {
+        return grid.store.nodes(job).stream().filter(n -> n.id().equals(id)).findFirst().orElseThrow();
+    }
+
+    /** What {@code node}'s launcher is told to do when it asks. */
+    private NodeTask task(NodeClaim node) {
+        return grid.scheduler.nodes().task(node.id(), node.token());
+    }
+
+    /** mpirun on {@code head} asks for {@code command} on {@code host}; the node that will run it. */
+    private String mpiStart(NodeClaim head, String host, List<String> command) {
+        return grid.scheduler.nodes().mpiStart(head.id(), head.token(), host, command);
+    }
+
+    private void exited(NodeClaim node, int status) {
+        grid.scheduler.nodes().exited(node.id(), node.token(), status);
+    }
+
+    private void exited(NodeClaim node, int status, String said) {
+        grid.scheduler.nodes().exited(node.id(), node.token(), status, said);
     }
 }

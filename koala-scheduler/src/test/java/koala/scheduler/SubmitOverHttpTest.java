@@ -2,6 +2,7 @@ package koala.scheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,45 +21,68 @@ import koala.scheduler.api.Admins;
 import koala.scheduler.api.AuditLog;
 import koala.scheduler.api.Callers;
 import koala.scheduler.api.SchedulerApi;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The scheduler's promises as a client sees them, over its Unix socket and the real API. */
+/**
+ * The scheduler's promises as a client sees them, over its Unix socket and the real API: each test's
+ * scheduler runs a grid of one site, fs0 with 3 nodes, and serves it as the daemon does (its loop, token
+ * key, admins and audit log in the test's directory); {@link #alice} is a user with an account on it.
+ */
 class SubmitOverHttpTest {
     @TempDir
     Path dir;
 
+    private TestGrid grid;
+    private SchedulerLoop loop;
+    private JsonHttpServer server;
+    /** A client of the scheduler's socket acting for alice (uid 1002 in the test's passwd). */
+    private SchedulerClient alice;
+
+    @BeforeEach
+    void serve() throws IOException {
+        grid = new TestGrid(Map.of("fs0", 3), Duration.ofSeconds(60));
+        loop = new SchedulerLoop(Executors.newSingleThreadScheduledExecutor());
+        Path socket = dir.resolve("scheduler.sock");
+        server = new JsonHttpServer(List.of(Endpoint.unix("unix", socket, "rw-rw-rw-")), 4);
+        TokenKey key = TokenKey.in(dir.resolve("token.key"));
+        Path group = Files.writeString(dir.resolve("group"), "root:x:0:\n");
+        Path passwd = Files.writeString(dir.resolve("passwd"), "root:x:0:0::/root:/bin/sh\n"
+                + "alice:x:1002:1002::/home/alice:/bin/sh\n");
+        Callers callers = new Callers(new Tokens(key), new Admins("koala-admin", group, passwd), grid.clock);
+        SchedulerApi.register(server, SchedulerDaemon.operations(grid.scheduler, loop, key), callers,
+                AuditLog.in(dir.resolve("audit.log"), grid.clock));
+        server.start();
+        alice = new SchedulerClient(URI.create("unix:" + socket)).actingFor("alice");
+    }
+
+    @AfterEach
+    void stop() {
+        if (server != null) {
+            server.close();
+        }
+        if (loop != null) {
+            loop.close();
+        }
+        if (grid != null) {
+            grid.close();
+        }
+    }
+
     /** A submit whose answer was lost is sent again under the same request id: one job, not two. */
     @Test
-    void aSubmitRetriedUnderTheSameRequestIdFindsTheFirstJob() throws Exception {
-        try (TestGrid grid = new TestGrid(Map.of("fs0", 3), Duration.ofSeconds(60))) {
-            SchedulerLoop loop = new SchedulerLoop(Executors.newSingleThreadScheduledExecutor());
-            Path socket = dir.resolve("scheduler.sock");
-            JsonHttpServer server = new JsonHttpServer(List.of(Endpoint.unix("unix", socket, "rw-rw-rw-")), 4);
-            TokenKey key = TokenKey.in(dir.resolve("token.key"));
-            Path group = Files.writeString(dir.resolve("group"), "root:x:0:\n");
-            Path passwd = Files.writeString(dir.resolve("passwd"), "root:x:0:0::/root:/bin/sh\n"
-                    + "alice:x:1002:1002::/home/alice:/bin/sh\n");
-            Callers callers = new Callers(new Tokens(key), new Admins("koala-admin", group, passwd), grid.clock);
-            SchedulerApi.register(server, SchedulerDaemon.operations(grid.scheduler, loop, key), callers,
-                    AuditLog.in(dir.resolve("audit.log"), grid.clock));
-            server.start();
-            try {
-                SchedulerClient alice = new SchedulerClient(URI.create("unix:" + socket)).actingFor("alice");
-                String jdf = "&(count = 2)(executable = \"/bin/true\")";
+    void aSubmitRetriedUnderTheSameRequestIdFindsTheFirstJob() {
+        String jdf = "&(count = 2)(executable = \"/bin/true\")";
 
-                JobView first = alice.submit(new SubmitRequest("two.jdf", jdf, "r-1"));
-                JobView again = alice.submit(new SubmitRequest("two.jdf", jdf, "r-1"));
-                JobView other = alice.submit(new SubmitRequest("two.jdf", jdf, "r-2"));
+        JobView first = alice.submit(new SubmitRequest("two.jdf", jdf, "r-1"));
+        JobView again = alice.submit(new SubmitRequest("two.jdf", jdf, "r-1"));
+        JobView other = alice.submit(new SubmitRequest("two.jdf", jdf, "r-2"));
 
-                assertThat(again.id()).isEqualTo(first.id());
-                assertThat(other.id()).isNotEqualTo(first.id());
-                assertThat(alice.jobs()).extracting(JobView::id).containsExactly(first.id(), other.id());
-            } finally {
-                server.close();
-                loop.close();
-            }
-        }
+        assertThat(again.id()).isEqualTo(first.id());
+        assertThat(other.id()).isNotEqualTo(first.id());
+        assertThat(alice.jobs()).extracting(JobView::id).containsExactly(first.id(), other.id());
     }
 
     /**
@@ -66,39 +90,20 @@ class SubmitOverHttpTest {
      * field and what is wrong; the scheduler carries on, and a well-formed one is opened and kept.
      */
     @Test
-    void anAllocationWithAMalformedConstraintIsA400NamingTheField() throws Exception {
-        try (TestGrid grid = new TestGrid(Map.of("fs0", 3), Duration.ofSeconds(60))) {
-            SchedulerLoop loop = new SchedulerLoop(Executors.newSingleThreadScheduledExecutor());
-            Path socket = dir.resolve("scheduler.sock");
-            JsonHttpServer server = new JsonHttpServer(List.of(Endpoint.unix("unix", socket, "rw-rw-rw-")), 4);
-            TokenKey key = TokenKey.in(dir.resolve("token.key"));
-            Path group = Files.writeString(dir.resolve("group"), "root:x:0:\n");
-            Path passwd = Files.writeString(dir.resolve("passwd"), "root:x:0:0::/root:/bin/sh\n"
-                    + "alice:x:1002:1002::/home/alice:/bin/sh\n");
-            Callers callers = new Callers(new Tokens(key), new Admins("koala-admin", group, passwd), grid.clock);
-            SchedulerApi.register(server, SchedulerDaemon.operations(grid.scheduler, loop, key), callers,
-                    AuditLog.in(dir.resolve("audit.log"), grid.clock));
-            server.start();
-            try {
-                SchedulerClient alice = new SchedulerClient(URI.create("unix:" + socket)).actingFor("alice");
-                koala.common.api.RolePlacement bad = new koala.common.api.RolePlacement("worker", 2, List.of(),
-                        List.of("cardinality 3..1 role=worker host"));
+    void anAllocationWithAMalformedConstraintIsA400NamingTheField() {
+        koala.common.api.RolePlacement bad = new koala.common.api.RolePlacement("worker", 2, List.of(),
+                List.of("cardinality 3..1 role=worker host"));
 
-                org.assertj.core.api.Assertions.assertThatThrownBy(() -> alice.allocate(
-                        new koala.common.api.AllocationRequest("runner", null, List.of(bad))))
-                        .isInstanceOfSatisfying(koala.common.http.ApiException.class, e -> {
-                            assertThat(e.status()).isEqualTo(400);
-                            assertThat(e.field()).isEqualTo("roles[0].constraints[0]");
-                        })
-                        .hasMessageContaining("'cardinality 3..1 role=worker host': cardinality: '3..1': MAX is below MIN");
-                JobView opened = alice.allocate(new koala.common.api.AllocationRequest("runner", null, List.of(
-                        new koala.common.api.RolePlacement("worker", 2, List.of(), List.of("cardinality 0..2 role=worker host")))));
-                assertThat(grid.store.roles(opened.id())).isPresent();
-                assertThat(alice.jobs()).extracting(JobView::id).containsExactly(opened.id());
-            } finally {
-                server.close();
-                loop.close();
-            }
-        }
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> alice.allocate(
+                new koala.common.api.AllocationRequest("runner", null, List.of(bad))))
+                .isInstanceOfSatisfying(koala.common.http.ApiException.class, e -> {
+                    assertThat(e.status()).isEqualTo(400);
+                    assertThat(e.field()).isEqualTo("roles[0].constraints[0]");
+                })
+                .hasMessageContaining("'cardinality 3..1 role=worker host': cardinality: '3..1': MAX is below MIN");
+        JobView opened = alice.allocate(new koala.common.api.AllocationRequest("runner", null, List.of(
+                new koala.common.api.RolePlacement("worker", 2, List.of(), List.of("cardinality 0..2 role=worker host")))));
+        assertThat(grid.store.roles(opened.id())).isPresent();
+        assertThat(alice.jobs()).extracting(JobView::id).containsExactly(opened.id());
     }
 }

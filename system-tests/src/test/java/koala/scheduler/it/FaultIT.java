@@ -44,6 +44,7 @@ import koala.fluent.wire.FluentMessages.AppReply;
 import koala.fluent.wire.FluentMessages.AppRequest;
 import koala.fluent.wire.FluentMessages.JobReply;
 import koala.fluent.wire.FluentMessages.JobRequest;
+import koala.scheduler.it.TestHosts.Signal;
 import koala.testbed.LocalUser;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -191,7 +192,7 @@ class FaultIT {
 
     private void killRunner(Runner a) throws Exception {
         long pid = a.pid();
-        kill(pid);
+        TestHosts.signal(Signal.KILL, pid);
         long start = System.nanoTime();
         await("runner of instance " + a.instance() + " served again", Duration.ofSeconds(60), () -> {
             try {
@@ -207,7 +208,7 @@ class FaultIT {
         String address = client.framework(b.instance()).master().address();
         long pid = masterPid(address.split(":")[0]);
         assertThat(pid).as("the master's JVM").isGreaterThan(1);
-        kill(pid);
+        TestHosts.signal(Signal.KILL, pid);
         long start = System.nanoTime();
         await("master of instance " + b.instance() + " served again", Duration.ofSeconds(120), () -> {
             try {
@@ -252,7 +253,7 @@ class FaultIT {
 
     private void stallQmaster(Duration stall) throws Exception {
         long qmaster = Long.parseLong(Files.readString(QMASTER_FS1).trim());
-        signal("STOP", qmaster);
+        TestHosts.signal(Signal.STOP, qmaster);
         try {
             long end = System.nanoTime() + stall.toNanos();
             long slowest = 0;
@@ -264,7 +265,7 @@ class FaultIT {
             System.out.println("fault-it: slowest GET /sites while fs1's qmaster was stopped: " + slowest + " ms");
             assertThat(slowest).as("ms for the scheduler to answer while fs1 stalls").isLessThan(2000);
         } finally {
-            signal("CONT", qmaster);
+            TestHosts.signal(Signal.CONT, qmaster);
         }
         long start = System.nanoTime();
         await("fs1 up again", Duration.ofSeconds(60), () -> siteUp("fs1"));
@@ -417,34 +418,10 @@ class FaultIT {
         Awaitility.await().pollDelay(d).atMost(d.plusSeconds(1)).until(() -> true);
     }
 
-    private static void kill(long pid) throws Exception {
-        signal("KILL", pid);
-    }
-
-    private static void signal(String signal, long pid) throws Exception {
-        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
-        assertThat(kill.waitFor()).as("kill -" + signal + " " + pid).isZero();
-    }
-
     /** The pid of the master's JVM on testbed host {@code host} (a network namespace), from its command line. */
     private long masterPid(String host) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder("ip", "netns", "pids", host).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        p.waitFor();
-        for (String line : out.split("\\s+")) {
-            if (line.isBlank()) {
-                continue;
-            }
-            try {
-                String cmd = new String(Files.readAllBytes(Path.of("/proc", line.trim(), "cmdline"))).replace('\0', ' ');
-                if (cmd.contains("koala.fluent.master.MasterMain") && cmd.contains(dir.toString())) {
-                    return Long.parseLong(line.trim());
-                }
-            } catch (IOException gone) {
-                // a process that ended meanwhile
-            }
-        }
-        return -1;
+        return TestHosts.find(host, cmd -> cmd.contains("koala.fluent.master.MasterMain") && cmd.contains(dir.toString()))
+                .orElse(-1);
     }
 
     private void awaitWorkers(Runner r, int n, Duration within) {

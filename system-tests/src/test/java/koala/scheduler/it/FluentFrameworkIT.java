@@ -29,6 +29,7 @@ import koala.fluent.wire.FluentMessages.JobRequest;
 import koala.fluent.wire.FluentMessages.MetricsReport;
 import koala.fluent.wire.FluentMessages.MetricsSample;
 import koala.runner.RunnerMain;
+import koala.scheduler.it.TestHosts.Signal;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -187,7 +188,7 @@ class FluentFrameworkIT {
             assertThat(pid).as("the master's JVM on %s", host).isGreaterThan(1);
             String before = client.framework(runner.instance()).master().address();
             long killed = System.nanoTime();
-            new ProcessBuilder("kill", "-9", Long.toString(pid)).inheritIO().start().waitFor();
+            TestHosts.signalThoseLeft(Signal.KILL, List.of(pid));
 
             // served again: the FJM names a master that answers, and it is another process
             FluentClient[] again = new FluentClient[1];
@@ -260,11 +261,10 @@ class FluentFrameworkIT {
             long pid = masterPid(host);
             assertThat(pid).as("the master's JVM on %s", host).isGreaterThan(1);
             ProcessHandle launcher = ProcessHandle.of(pid).flatMap(ProcessHandle::parent).orElseThrow();
-            assertThat(new String(Files.readAllBytes(Path.of("/proc", Long.toString(launcher.pid()), "cmdline"))))
-                    .contains("koala.node.NodeLauncher");
+            assertThat(TestHosts.commandLine(launcher.pid())).as("the command line of the master's parent %d",
+                    launcher.pid()).hasValueSatisfying(c -> assertThat(c).contains("koala.node.NodeLauncher"));
             long killed = System.nanoTime();
-            new ProcessBuilder("kill", "-9", Long.toString(launcher.pid()), Long.toString(pid)).inheritIO().start()
-                    .waitFor();
+            TestHosts.signalThoseLeft(Signal.KILL, List.of(launcher.pid(), pid));
 
             FluentClient[] again = new FluentClient[1];
             Awaitility.await("the master serves on a new node").atMost(Duration.ofSeconds(120))
@@ -303,23 +303,8 @@ class FluentFrameworkIT {
 
     /** The pid of the master's JVM on testbed host {@code host} (a network namespace), from its command line. */
     private static long masterPid(String host) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder("ip", "netns", "pids", host).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        p.waitFor();
-        for (String line : out.split("\\s+")) {
-            if (line.isBlank()) {
-                continue;
-            }
-            try {
-                String cmd = new String(Files.readAllBytes(Path.of("/proc", line.trim(), "cmdline"))).replace('\0', ' ');
-                if (cmd.contains("koala.fluent.master.MasterMain") && cmd.contains(dir.toString())) {
-                    return Long.parseLong(line.trim());
-                }
-            } catch (IOException gone) {
-                // a process that ended meanwhile
-            }
-        }
-        return -1;
+        return TestHosts.find(host, cmd -> cmd.contains("koala.fluent.master.MasterMain") && cmd.contains(dir.toString()))
+                .orElse(-1);
     }
 
     private static void awaitEnded(FluentClient fluent, String job) {

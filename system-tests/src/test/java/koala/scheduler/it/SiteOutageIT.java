@@ -15,6 +15,7 @@ import koala.common.runner.TokenSource;
 import koala.fluent.client.FluentClient;
 import koala.fluent.client.FluentJdf;
 import koala.runner.RunnerMain;
+import koala.scheduler.it.TestHosts.Signal;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -139,31 +140,16 @@ class SiteOutageIT {
     /** Stops every process of {@code site}'s hosts (network namespaces named {@code SITE-...}); their pids. */
     private static List<Long> darken(String site) throws IOException, InterruptedException {
         List<Long> pids = new ArrayList<>();
-        for (String host : run("ip", "netns", "list").lines().map(l -> l.split("\\s+")[0])
-                .filter(h -> h.startsWith(site + "-")).toList()) {
-            run("ip", "netns", "pids", host).lines().map(String::trim).filter(l -> !l.isEmpty())
-                    .forEach(p -> pids.add(Long.parseLong(p)));
+        for (String host : TestHosts.hostsOf(site)) {
+            pids.addAll(TestHosts.pids(host));
         }
         assertThat(pids).as("processes on " + site + "'s hosts").isNotEmpty();
-        signal("STOP", pids);
+        TestHosts.signalThoseLeft(Signal.STOP, pids); // one that ended meanwhile is no matter
         System.out.printf("%s dark: %d processes stopped%n", site, pids.size());
         return pids;
     }
 
     private static void resume(List<Long> pids) throws IOException, InterruptedException {
-        signal("CONT", pids);
-    }
-
-    private static void signal(String name, List<Long> pids) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of("kill", "-" + name));
-        pids.forEach(p -> command.add(Long.toString(p)));
-        new ProcessBuilder(command).inheritIO().start().waitFor(); // one that ended meanwhile is no matter
-    }
-
-    private static String run(String... command) throws IOException, InterruptedException {
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        p.waitFor();
-        return out;
+        TestHosts.signalThoseLeft(Signal.CONT, pids);
     }
 }

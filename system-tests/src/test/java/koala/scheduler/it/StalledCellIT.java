@@ -10,6 +10,7 @@ import java.util.Map;
 import koala.common.api.JobView;
 import koala.common.api.SchedulerClient;
 import koala.common.grid.GridConfig;
+import koala.scheduler.it.TestHosts.Signal;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
@@ -30,7 +31,7 @@ class StalledCellIT {
             long qmaster = Long.parseLong(Files.readString(QMASTER_PID).trim());
             JobView pinned;
             long slowest;
-            signal("STOP", qmaster);
+            TestHosts.signal(Signal.STOP, qmaster);
             try {
                 pinned = TestScheduler.submit(client, "pinned", "&(resourceManagerContact = fs1)(count = 1)"
                         + "(executable = \"/bin/true\")");
@@ -41,7 +42,7 @@ class StalledCellIT {
                 JobView ran = TestScheduler.awaitEnd(client, elsewhere.id(), Duration.ofSeconds(30));
                 assertThat(ran.state()).as(ran.history().toString()).isEqualTo("FINISHED");
             } finally {
-                signal("CONT", qmaster);
+                TestHosts.signal(Signal.CONT, qmaster);
             }
             System.out.println("slowest answer of GET /sites while fs1 was stalled: " + slowest + " ms");
             assertThat(slowest).as("ms for GET /sites while fs1's qmaster is stopped").isLessThan(2000);
@@ -63,10 +64,5 @@ class StalledCellIT {
             slowest = Math.max(slowest, (System.nanoTime() - start) / 1_000_000);
         }
         return slowest;
-    }
-
-    private static void signal(String signal, long pid) throws Exception {
-        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
-        assertThat(kill.waitFor()).as("kill -" + signal + " " + pid).isZero();
     }
 }
