@@ -183,12 +183,15 @@ public final class JsonHttpServer implements AutoCloseable {
         return "http-" + (first instanceof Endpoint.Tcp ? String.valueOf(port()) : first.name());
     }
 
+    /** How long a connection may sit idle before the server closes it, unless its builder says otherwise. */
+    public static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofSeconds(30);
+
     /** How to build a server with several endpoints or other limits than the defaults. */
     public static final class Builder {
         private final List<Endpoint> endpoints = new ArrayList<>();
         private int threads = 8;
         private long maxBodyBytes = BodyLimit.DEFAULT;
-        private Duration idleTimeout = Duration.ofSeconds(30);
+        private Duration idleTimeout = DEFAULT_IDLE_TIMEOUT;
         private Duration headTimeout = Duration.ofSeconds(10);
 
         private Builder() {

@@ -495,7 +495,8 @@ public final class H2Store implements Store {
 
     @Override
     public void saveSpan(NodeSpan n) {
-        update("MERGE INTO node_spans KEY(node, attempt) VALUES (?,?,?,?,?,?,?,?,?,?)", List.of(n.node(), n.attempt(),
+        update("MERGE INTO node_spans (node, attempt, job, component, site, arrived_at, started_at, ended_at, ended_as, "
+                + "cpu_seconds) KEY(node, attempt) VALUES (?,?,?,?,?,?,?,?,?,?)", List.of(n.node(), n.attempt(),
                 n.job(), n.component(), n.site(), ts(n.arrivedAt()), nullable(ts(n.startedAt())),
                 nullable(ts(n.endedAt())), nullable(n.endedAs()), nullable(n.cpuSeconds())));
     }
@@ -593,7 +594,8 @@ public final class H2Store implements Store {
 
     @Override
     public void saveFramework(FrameworkRecord f) {
-        update("MERGE INTO frameworks KEY(id) VALUES (?,?,?,?,?,?,?,?,?,?,?)", List.of(f.id(), f.name(),
+        update("MERGE INTO frameworks (id, name, jdf_file, jdf, policy, parameters, runner, master_node, master_address, "
+                + "registered_at, runner_state) KEY(id) VALUES (?,?,?,?,?,?,?,?,?,?,?)", List.of(f.id(), f.name(),
                 nullable(f.jdfFile()), nullable(f.jdf()), f.policy(), Json.write(f.parameters()), nullable(f.runner()),
                 nullable(f.masterNode()), nullable(f.masterAddress()), ts(f.registeredAt()), nullable(f.runnerState())));
     }
