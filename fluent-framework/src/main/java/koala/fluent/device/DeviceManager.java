@@ -72,7 +72,8 @@ public final class DeviceManager {
                 .route("POST", "/apps/{app}/stop", guarded(r -> ok(stop(r.param("app")))))
                 .route("POST", "/apps/{app}/suspend", guarded(r -> ok(suspend(r.param("app")))))
                 .route("POST", "/apps/{app}/resume", guarded(r -> ok(resume(r.param("app")))))
-                .route("POST", "/apps/{app}/handover", guarded(r -> ok(handOver(r.param("app")))))
+                .route("POST", "/apps/{app}/handover", guarded(r -> ok(handOver(r.param("app"),
+                        r.body(koala.fluent.wire.FluentMessages.HandoverRequest.class).components()))))
                 .route("POST", "/apps/{app}/takeover", guarded(r -> ok(takeOver(r.param("app"),
                         r.body(Takeover.class)))))
                 .route("POST", "/apps/{app}/repoint", guarded(r -> ok(repoint(r.param("app"), r.body(Repoint.class)))))
@@ -227,15 +228,22 @@ public final class DeviceManager {
     }
 
     /**
-     * Hands over this DeviceManager's components of suspended word count {@code app}: their state, for
-     * another DeviceManager to host them. Only while suspended here (409 otherwise): the reader then
+     * Hands over the {@code wanted} components (by name: "reader", "mapper 3", "counter") of suspended
+     * word count {@code app} held here: their state, for another DeviceManager to host them. Its other
+     * components here are not touched: a move may take some of a worker's components and leave the rest
+     * counting there. Only while suspended here (409 otherwise): the reader then
      * stands at a record boundary with no batch in flight, so the state handed over is all there is.
      * The components stay here, frozen (a batch or a report that still came would be refused, not
      * counted where nobody reads it), until the master {@link #release releases} them once their
      * taker has them: asked again, the same state is handed over, so the master can repeat a move
      * it did not finish. Holding nothing of {@code app}, it hands over nothing.
      */
-    Handover handOver(String app) {
+    Handover handOver(String app, List<String> wanted) {
+        if (wanted == null) {
+            throw new InvalidField("components", "missing: name the components that leave (\"reader\", \"mapper 3\", "
+                    + "\"counter\")");
+        }
+        java.util.Set<String> names = java.util.Set.copyOf(wanted);
         List<ComponentState> states = new java.util.ArrayList<>();
         boolean holds = readers.containsKey(app) || counters.containsKey(app)
                 || mappers.keySet().stream().anyMatch(k -> k.startsWith(app + "#"));
@@ -244,16 +252,17 @@ public final class DeviceManager {
                     + ": a running component's state is not handed over", "app");
         }
         WordCount.Counter counter = counters.get(app);
-        if (counter != null) {
+        if (counter != null && names.contains("counter")) {
             states.add(counter.handOver());
         }
         mappers.forEach((key, mapper) -> {
-            if (key.startsWith(app + "#")) {
-                states.add(ComponentState.mapper(index(key.substring(app.length() + 1)), mapper.handOver()));
+            int index = key.startsWith(app + "#") ? index(key.substring(app.length() + 1)) : -1;
+            if (index >= 0 && names.contains("mapper " + index)) {
+                states.add(ComponentState.mapper(index, mapper.handOver()));
             }
         });
         WordCount.Reader reader = readers.get(app);
-        if (reader != null) {
+        if (reader != null && names.contains("reader")) {
             states.add(ComponentState.reader(reader.handOver()));
         }
         states.sort(java.util.Comparator.comparing(ComponentState::role).thenComparingInt(ComponentState::index));

@@ -33,10 +33,11 @@ public interface Devices {
     }
 
     /**
-     * The state of {@code app}'s components there, handed over while it is suspended; they stay there,
-     * frozen, until {@link #release}d, and a second ask hands over the same.
+     * The state of {@code components} of {@code app} there (by name: "reader", "mapper 3", "counter"),
+     * handed over while it is suspended; they stay there, frozen, until {@link #release}d, and a second
+     * ask hands over the same. Its other components there are left as they are.
      */
-    default Handover handover(String url, String app) {
+    default Handover handover(String url, String app, java.util.List<String> components) {
         throw new UnsupportedOperationException("these DeviceManagers do not hand over components");
     }
 
@@ -81,8 +82,9 @@ public interface Devices {
             }
 
             @Override
-            public Handover handover(String url, String app) {
-                return client(url).post("/apps/" + app + "/handover", Map.of(), Handover.class);
+            public Handover handover(String url, String app, java.util.List<String> components) {
+                return client(url).post("/apps/" + app + "/handover",
+                        new koala.fluent.wire.FluentMessages.HandoverRequest(components), Handover.class);
             }
 
             @Override

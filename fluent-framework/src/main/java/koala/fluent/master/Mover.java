@@ -71,7 +71,10 @@ final class Mover {
                                                          boolean again) {
         Map<Integer, ComponentState> states = new HashMap<>();
         for (String w : plan.sources()) {
-            Handover h = devices.handover(url(urls, w), plan.app());
+            // only those leaving w: a component the plan keeps on w must go on counting there
+            List<String> leaving = plan.steps().stream().filter(s -> s.from().equals(w))
+                    .map(s -> plan.before().name(s.slot())).toList();
+            Handover h = devices.handover(url(urls, w), plan.app(), leaving);
             for (ComponentState c : h.components()) {
                 int slot = plan.before().slot(c.role(), c.index());
                 if (plan.before().workers().get(slot).equals(w)) { // not one it took over from another

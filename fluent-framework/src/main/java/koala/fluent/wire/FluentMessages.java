@@ -162,6 +162,17 @@ public final class FluentMessages {
         }
     }
 
+    /**
+     * The master asks a DeviceManager to hand over these components of a suspended word count, by name
+     * ({@link ComponentState#name}: "reader", "mapper 3", "counter"): those that leave it, not those that
+     * stay on it.
+     */
+    public record HandoverRequest(List<String> components) {
+        public HandoverRequest {
+            components = components == null ? null : List.copyOf(components);
+        }
+    }
+
     /** What a DeviceManager holds of suspended word count {@code app}, handed over: none when it holds nothing of it. */
     public record Handover(String app, String node, List<ComponentState> components) {
         public Handover {

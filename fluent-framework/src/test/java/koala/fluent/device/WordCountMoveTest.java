@@ -30,6 +30,7 @@ import koala.fluent.wire.FluentMessages.Deploy;
 import koala.fluent.wire.FluentMessages.DeviceHello;
 import koala.fluent.wire.FluentMessages.DeviceWelcome;
 import koala.fluent.wire.FluentMessages.Handover;
+import koala.fluent.wire.FluentMessages.HandoverRequest;
 import koala.fluent.wire.FluentMessages.Lines;
 import koala.fluent.wire.FluentMessages.Repoint;
 import koala.fluent.wire.FluentMessages.Takeover;
@@ -91,7 +92,7 @@ class WordCountMoveTest {
         Map<?, ?> suspended = signed(a).post("/apps/" + APP + "/suspend", Map.of(), Map.class);
         assertThat(suspended.get("position")).as("the first batch sent, at its start").isEqualTo(1);
 
-        Handover h = signed(a).post("/apps/" + APP + "/handover", Map.of(), Handover.class);
+        Handover h = signed(a).post("/apps/" + APP + "/handover", new HandoverRequest(List.of("counter", "mapper 0", "mapper 1", "reader")), Handover.class);
         assertThat(h.node()).isEqualTo("a");
         assertThat(h.components()).extracting(ComponentState::name)
                 .containsExactly("counter", "mapper 0", "mapper 1", "reader");
@@ -103,7 +104,7 @@ class WordCountMoveTest {
         assertThat(h.components().get(1).counts().values().stream().mapToLong(Long::longValue).sum()).isEqualTo(1600);
         assertThat(h.components().get(2).counts()).isEmpty();
         assertThat(h.components().get(0).reported()).isEmpty();
-        assertThat(signed(a).post("/apps/" + APP + "/handover", Map.of(), Handover.class))
+        assertThat(signed(a).post("/apps/" + APP + "/handover", new HandoverRequest(List.of("counter", "mapper 0", "mapper 1", "reader")), Handover.class))
                 .as("asked again, the same state: a move can be repeated").isEqualTo(h);
         assertThatThrownBy(() -> signed(a).post("/swc/" + APP + "/mappers/1/lines", new Lines(List.of("x"), false),
                 Map.class)).as("a component handed over counts nothing more")
@@ -135,7 +136,8 @@ class WordCountMoveTest {
         for (String dm : List.of(a, b)) {
             signed(dm).post("/apps/" + APP + "/suspend", Map.of(), Map.class);
         }
-        Handover h = signed(b).post("/apps/" + APP + "/handover", Map.of(), Handover.class);
+        Handover h = signed(b).post("/apps/" + APP + "/handover", new HandoverRequest(List.of("mapper 1", "reader")),
+                Handover.class);
         assertThat(h.components()).extracting(ComponentState::name).containsExactly("mapper 1", "reader");
 
         signed(c).post("/apps/" + APP + "/takeover", new Takeover(APP, h.components(), List.of(a, c), a), Map.class);
@@ -151,17 +153,52 @@ class WordCountMoveTest {
         assertCounted(text, done.get(APP), "a");
     }
 
+    /**
+     * Found on the testbed: mapper 1 and the reader on b, and only the reader moves to c (mapper 1 stays on
+     * b). b hands over the reader alone; mapper 1 on b goes on counting what the reader, on c, sends it;
+     * releasing b drops the reader only. The counts are the file's.
+     */
+    @Test
+    void aComponentLeftOnAWorkerOthersLeaveGoesOnCounting() throws IOException {
+        Path text = text();
+        deploy(a, new Deploy(APP, "counter", 0, 5_000, 5, 0, null, List.of(a, b), null));
+        deploy(a, new Deploy(APP, "mapper", 0, 5_000, 5, 0, null, List.of(), a));
+        deploy(b, new Deploy(APP, "mapper", 1, 5_000, 5, 0, null, List.of(), a));
+        deploy(b, new Deploy(APP, "reader", 0, 5_000, 5, 0, text.toString(), List.of(a, b), null));
+        for (String dm : List.of(a, b)) {
+            signed(dm).post("/apps/" + APP + "/suspend", Map.of(), Map.class);
+        }
+        Handover h = signed(b).post("/apps/" + APP + "/handover", new HandoverRequest(List.of("reader")), Handover.class);
+        assertThat(h.components()).extracting(ComponentState::name).containsExactly("reader");
+
+        signed(c).post("/apps/" + APP + "/takeover", new Takeover(APP, h.components(), List.of(a, b), a), Map.class);
+        for (String dm : List.of(a, b, c)) {
+            signed(dm).post("/apps/" + APP + "/repoint", new Repoint(List.of(a, b), a), Map.class);
+        }
+        signed(b).post("/apps/" + APP + "/release", Map.of(), Map.class);
+        assertThat(status(b)).containsEntry("readers", List.of()).containsEntry("mappers", List.of(APP + "#1"));
+        for (String dm : List.of(a, b, c)) {
+            signed(dm).post("/apps/" + APP + "/resume", Map.of(), Map.class);
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> done.containsKey(APP));
+        assertCounted(text, done.get(APP), "a");
+    }
+
     @Test
     void aRunningComponentIsNotHandedOverNorACommandWithoutTheKeyTaken() throws IOException {
         deploy(a, new Deploy(APP, "counter", 0, 5_000, 5, 0, null, List.of(a), null));
-        assertThatThrownBy(() -> signed(a).post("/apps/" + APP + "/handover", Map.of(), Handover.class))
+        assertThatThrownBy(() -> signed(a).post("/apps/" + APP + "/handover", new HandoverRequest(List.of("counter")),
+                Handover.class))
                 .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(409))
                 .hasMessage(APP + " is not suspended on a: a running component's state is not handed over");
         assertThatThrownBy(() -> new JsonHttpClient(URI.create(a), Duration.ofSeconds(5), TOKEN.header())
                 .post("/apps/" + APP + "/release", Map.of(), Map.class))
                 .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(401));
-        assertThat(signed(b).post("/apps/" + APP + "/handover", Map.of(), Handover.class).components())
-                .as("b holds nothing of it: nothing to hand over").isEmpty();
+        assertThat(signed(b).post("/apps/" + APP + "/handover", new HandoverRequest(List.of("counter")), Handover.class)
+                .components()).as("b holds nothing of it: nothing to hand over").isEmpty();
+        assertThatThrownBy(() -> signed(b).post("/apps/" + APP + "/handover", Map.of(), Handover.class))
+                .as("which components leave is the master's to say").isInstanceOfSatisfying(ApiException.class,
+                        e -> assertThat(e.status()).isEqualTo(400)).hasMessageContaining("components");
     }
 
     private Path text() throws IOException {

@@ -200,8 +200,8 @@ class MoveSuspendedTest {
         }
 
         @Override
-        public koala.fluent.wire.FluentMessages.Handover handover(String url, String app) {
-            return real.handover(url, app);
+        public koala.fluent.wire.FluentMessages.Handover handover(String url, String app, List<String> components) {
+            return real.handover(url, app, components);
         }
 
         @Override
