@@ -1,0 +1,133 @@
+package koala.scheduler.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import koala.common.api.SchedulerClient;
+import koala.common.api.TransitionView;
+import koala.fluent.client.FluentClient;
+import koala.fluent.client.FluentJdf;
+import koala.fluent.device.Words;
+import koala.fluent.wire.FluentMessages.AppReply;
+import koala.fluent.wire.FluentMessages.AppRequest;
+import koala.fluent.wire.FluentMessages.JobReply;
+import koala.fluent.wire.FluentMessages.JobRequest;
+import koala.runner.RunnerMain;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Batch work yields to the grid's arbitration instead of being lost (Neptune's take-back): on one
+ * cell (fs1, 8 nodes) shared by {@code fair}, a Static instance {@code a} of 3 workers of 8 slots
+ * whose master suspends word counts ({@code --suspend 3}), and an OnDemand one {@code b} (weight 3)
+ * that asks for workers; one node is left free.
+ *
+ * <p>{@code a}'s work: word counts {@code short} (4 components), {@code kept} (4) and {@code moved}
+ * (3), in that order, then an RL. {@code short} takes 4 slots of w1 and {@code kept} the other 4;
+ * {@code moved} finds no room on w1 and takes 3 slots of w2; the RL takes w3. Once {@code short}
+ * ends, w1 has 4 free slots and w2 runs only {@code moved}; no worker of {@code a} is idle. {@code b}'s
+ * grow of 2 gets the free node and asks {@code a} to give back one (fair shares 2 and 2 of 4): w2
+ * yields, {@code moved}'s 3 components going to w1's free slots, and is given back within the grace.
+ * Both word counts count their file right, nothing of {@code a} is ended after the grace, and no
+ * application is lost. (A word count moves only to workers holding none of it: the master's state
+ * keeps one share of slots per application and worker.)
+ */
+class YieldIT {
+    private static TestScheduler scheduler;
+    private static SchedulerClient client;
+    private static Path dir;
+
+    @BeforeAll
+    static void start() throws IOException {
+        scheduler = TestScheduler.start(Map.of("grid.sites", "fs1",
+                "scheduler.arbitration.policy", "fair",
+                "scheduler.arbitration.maxTakeBack", "100",
+                "scheduler.arbitration.grace", "30",
+                "scheduler.arbitration.round", "2",
+                "site.fs1.provisioning.weight", "3"));
+        client = scheduler.client();
+        dir = TestScheduler.nodeDir("koala-yield-it");
+    }
+
+    @AfterAll
+    static void stop() {
+        scheduler.close();
+    }
+
+    @Test
+    void aWorkerRunningOnlyWordCountsYieldsThemWhenTheGridTakesItBack() throws Exception {
+        List<String> lines = IntStream.range(0, 3000).mapToObj(i -> "yield " + i % 60 + " to the stream, word " + i)
+                .toList();
+        Path text = Files.write(dir.resolve("yield-words.txt"), lines);
+        Map<String, Long> expected = new HashMap<>();
+        lines.forEach(l -> Words.count(l, expected));
+        long words = expected.values().stream().mapToLong(Long::longValue).sum();
+
+        try (RunnerMain.Started a = start("static", 3, 3, "(weight = 1)(samplePeriod = 1)", 3);
+             RunnerMain.Started b = start("ondemand", 0, 4, "(weight = 3)(tIdle = 120)(samplePeriod = 1)", 0)) {
+            FluentClient fa = FluentClient.serving(client, a.instance(), a::token, Duration.ofSeconds(60));
+            FluentClient fb = FluentClient.serving(client, b.instance(), b::token, Duration.ofSeconds(60));
+            Awaitility.await("a's 3 workers joined, one node of the cell left").atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(500)).until(() -> fa.status().workers().size() == 3
+                            && client.sites().stream().filter(s -> s.site().equals("fs1")).allMatch(s -> s.idle() == 1));
+
+            AppRequest words4 = new AppRequest("swc", 90_000L, null, null, 1, text.toString());
+            JobReply work = fa.submit(new JobRequest("a1", List.of(new AppRequest("swc", 2_000L, null, null, 1,
+                    text.toString()), words4, new AppRequest("swc", 90_000L, null, null, 0, text.toString()),
+                    new AppRequest("rl", 120_000L, 20.0, 1_000L, null, null))));
+            assertThat(work.apps()).extracting(AppReply::verdict).containsExactly("PLACED", "PLACED", "PLACED", "PLACED");
+            String moved = work.apps().get(2).id();
+            Awaitility.await("the short word count ended").atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(500)).until(() -> fa.job(work.job()).apps().get(0).state()
+                            .equals("FINISHED"));
+            // the scheduler sees a's three workers busy once a's runner has reported them so (each second)
+            Awaitility.await("the scheduler sees a's 3 workers busy").atMost(Duration.ofSeconds(15))
+                    .pollInterval(Duration.ofMillis(200)).until(() -> client.framework(a.instance()).share().uses() == 3);
+
+            fb.submit(new JobRequest("b1", List.of(rl(120_000), rl(120_000))));
+            Awaitility.await("a's busy worker yields its word count and is given back").atMost(Duration.ofSeconds(40))
+                    .pollInterval(Duration.ofMillis(500)).until(() -> history(a.instance()).stream()
+                            .anyMatch(t -> t.event().equals("SHRANK") && t.reason().contains("at the grid's request")));
+            assertThat(fa.status().events()).anySatisfy(e -> assertThat(e.text()).contains("yields [" + moved + "]"));
+            assertThat(fa.status().events()).anySatisfy(e -> assertThat(e.text()).startsWith(moved + ": moved 3 components"));
+            assertThat(fa.status().counters()).containsEntry("yielded", 1).containsEntry("moved", 3)
+                    .containsEntry("lostWithWorker", 0);
+
+            Awaitility.await("the word counts ended").atMost(Duration.ofSeconds(150))
+                    .pollInterval(Duration.ofSeconds(1)).until(() -> fa.job(work.job()).apps().subList(0, 3).stream()
+                            .allMatch(app -> app.state().matches("FINISHED|FAILED")));
+            for (AppReply counted : fa.job(work.job()).apps().subList(0, 3)) {
+                assertThat(counted.state()).as("%s: %s", counted.id(), counted.reason()).isEqualTo("FINISHED");
+                assertThat(counted.result()).as(counted.id()).containsEntry("check", "ok")
+                        .containsEntry("words", (int) words).containsEntry("distinct", expected.size());
+            }
+            assertThat(history(a.instance())).noneMatch(t -> t.event().equals("ENDED_AFTER_GRACE"));
+            assertThat(fa.job(work.job()).apps().get(3).state()).as("a's RL").isIn("RUNNING", "FINISHED");
+            client.closeAllocation(a.instance());
+            client.closeAllocation(b.instance());
+        }
+    }
+
+    private static AppRequest rl(long millis) {
+        return new AppRequest("rl", millis, 20.0, 1_000L, null, null);
+    }
+
+    private static List<TransitionView> history(long instance) {
+        return client.framework(instance).history();
+    }
+
+    private static RunnerMain.Started start(String policy, int workers, int fMax, String settings, int suspend) {
+        FluentJdf jdf = new FluentJdf("it-yield-" + policy, policy, workers, fMax, settings, 8, "fs1", dir, null,
+                List.of(), suspend);
+        return scheduler.runner(jdf.text(), scheduler.config(), dir, Duration.ofSeconds(10));
+    }
+}
