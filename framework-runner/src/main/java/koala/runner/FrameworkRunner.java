@@ -435,7 +435,8 @@ public final class FrameworkRunner implements AutoCloseable {
         return loop.call(() -> {
             String at = entities.master().filter(Entity::running).map(m -> m.host() + ":" + m.port()).orElse(null);
             return new RunnerMessages.Status(calls.instance(), jdf.name(), lifecycle.state().name(),
-                    resizer.policy().kind().name().toLowerCase(), settings.current().describe(), at, entities.views(),
+                    resizer.policy().kind().name().toLowerCase(), settings.current().describe(), at,
+                    entities.views().stream().filter(e -> !share.taken(e.node())).toList(),
                     events.recent(), resizer.idleTime().toMillis(), period().toMillis());
         });
     }

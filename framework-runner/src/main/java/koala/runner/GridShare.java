@@ -32,6 +32,7 @@ final class GridShare {
     /** The report of the running workers' activity, with the framework's figure. */
     ShareReport report(Entities entities) {
         return new ShareReport(entities.role(Entities.WORKER).stream().filter(Entity::running)
+                .filter(e -> !taken(e.node()))
                 .map(e -> new ShareReport.WorkerActivity(e.node(), e.idleSince() == null, e.idleSince(),
                         e.cpuPercent())).toList(), figure, rejectRate);
     }
@@ -74,14 +75,26 @@ final class GridShare {
     RunnerMessages.ShrinkResult giveBack(List<String> nodes, boolean keepsFloor) {
         ShareOrders.GiveBack ask = giveBackAsk();
         int room = ask == null ? 0 : ask.workers();
-        List<String> given = nodes.stream().distinct().limit(room).toList();
-        List<RunnerMessages.Refusal> kept = nodes.stream().distinct().skip(room).map(n -> new RunnerMessages.Refusal(n,
-                ask == null ? "nothing is asked back now" : "only " + room + " asked back")).toList();
+        List<RunnerMessages.Refusal> kept = new java.util.ArrayList<>(nodes.stream().distinct().filter(this::taken)
+                .map(n -> new RunnerMessages.Refusal(n, "taken back already by the grid's arbitration ("
+                        + orders.policy() + ")")).toList());
+        List<String> offered = nodes.stream().distinct().filter(n -> !taken(n)).toList();
+        List<String> given = offered.stream().limit(room).toList();
+        offered.stream().skip(room).forEach(n -> kept.add(new RunnerMessages.Refusal(n,
+                ask == null ? "nothing is asked back now" : "only " + room + " asked back")));
         givenBack += given.size();
         if (keepsFloor) {
             floorTaken += given.size();
         }
         return new RunnerMessages.ShrinkResult(given, kept, ask == null ? "nothing is asked back now" : ask.reason());
+    }
+
+    /**
+     * Whether KOALA ended {@code node} for the arbitration: it is no worker of the framework's any more,
+     * though the scheduler lists it until its pilot is gone.
+     */
+    boolean taken(String node) {
+        return takenSeen.contains(node);
     }
 
     /** Of the {@code missing} initial workers, how many the arbitration took (and are asked for again only when needed). */

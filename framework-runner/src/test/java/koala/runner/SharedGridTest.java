@@ -97,6 +97,32 @@ class SharedGridTest {
         assertThat(runner.giveBackAsk()).as("met until the next report says otherwise").isNull();
     }
 
+    /**
+     * The arbiter ended idle 7.2.0 and asks one more back; until its pilot is gone the scheduler still
+     * lists it. Offered by a framework that has not noticed, it is refused as taken already (the ask
+     * stays 1), and it is out of the status, so the framework drops it and offers another.
+     */
+    @Test
+    void aWorkerTheArbiterTookIsRefusedOnAGiveBackAndLeavesTheStatus() throws Exception {
+        FrameworkRunner runner = runner("ondemand");
+        runner.adopt(7, book(), "test");
+        scheduler.answer(new ShareOrders("fair", 2, 1, "fair share 1 of 4", new ShareOrders.GiveBack(1,
+                T.plusSeconds(115), "give back 1 worker for 9 by 10:01:55"), List.of("7.2.0")));
+        runner.tick();
+
+        RunnerMessages.ShrinkResult result = runner.giveBack(List.of("7.2.0"));
+
+        assertThat(result.released()).isEmpty();
+        assertThat(result.refused()).containsExactly(new RunnerMessages.Refusal("7.2.0",
+                "taken back already by the grid's arbitration (fair)"));
+        assertThat(released).isEmpty();
+        assertThat(runner.giveBackAsk().workers()).isEqualTo(1);
+        assertThat(runner.status().entities()).extracting(RunnerMessages.Entity::node).doesNotContain("7.2.0");
+
+        result = runner.giveBack(List.of("7.2.1"));
+        assertThat(result.released()).containsExactly("7.2.1");
+    }
+
     @Test
     void aWorkerTheArbiterGrantedWithoutAnAskIsAdoptedAsStarting() throws Exception {
         FrameworkRunner runner = runner("ondemand");
