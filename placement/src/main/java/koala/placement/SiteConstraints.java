@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import koala.constraints.ClusterState;
@@ -47,12 +48,27 @@ import koala.constraints.Violation;
  */
 public final class SiteConstraints implements PlacementPolicy {
     private static final int SLOTS = 1_000_000;
+    /** A host's slots as the state sees them: what a decision may use is counted by the view's idle hosts. */
+    private static final int HOST_SLOTS = 10_000;
     private final PlacementPolicy policy;
     private final Function<String, String> networkOf;
     private final Map<Integer, Tags> tags;
     private final List<Constraint> constraints;
     private final List<Container> running;
     private final List<Constraint> inForce;
+    /** Where running work is and the admin's groups of a host; null: every kind is kept over sites. */
+    private final Hosts hosts;
+
+    /**
+     * What placing on hosts needs: the host of each running container whose host is known (by id; a
+     * node whose pilot has not started yet, unpinned, has none), and the groups an admin declared for a
+     * host of a site (its rack, upgrade domain...).
+     */
+    public record Hosts(Map<String, String> ofRunning, BiFunction<String, String, Map<Group, String>> groupsOf) {
+        public Hosts {
+            ofRunning = Map.copyOf(ofRunning);
+        }
+    }
 
     /**
      * @param tags        each component's tags, by its index (job=, component=... included)
@@ -62,12 +78,28 @@ public final class SiteConstraints implements PlacementPolicy {
      */
     public SiteConstraints(PlacementPolicy policy, Function<String, String> networkOf, Map<Integer, Tags> tags,
                            List<Constraint> constraints, List<Container> running, List<Constraint> inForce) {
+        this(policy, networkOf, tags, constraints, running, inForce, null);
+    }
+
+    private SiteConstraints(PlacementPolicy policy, Function<String, String> networkOf, Map<Integer, Tags> tags,
+                            List<Constraint> constraints, List<Container> running, List<Constraint> inForce,
+                            Hosts hosts) {
         this.policy = policy;
         this.networkOf = networkOf;
         this.tags = Map.copyOf(tags);
         this.constraints = List.copyOf(constraints);
         this.running = List.copyOf(running);
         this.inForce = List.copyOf(inForce);
+        this.hosts = hosts;
+    }
+
+    /**
+     * The same, choosing hosts where a constraint is over a kind finer than the site (host, an admin's
+     * rack) and the view knows a site's idle hosts: each node of such a decision is pinned to its host
+     * ({@link Assignment#hosts}), and the constraint is kept per host or rack, not per site.
+     */
+    public SiteConstraints onHosts(Hosts where) {
+        return new SiteConstraints(policy, networkOf, tags, constraints, running, inForce, where);
     }
 
     /**
@@ -77,13 +109,19 @@ public final class SiteConstraints implements PlacementPolicy {
      */
     public SiteConstraints withPlaced(List<Assignment> placed) {
         List<Container> more = new ArrayList<>(running);
+        Map<String, String> at = hosts == null ? new HashMap<>() : new HashMap<>(hosts.ofRunning());
         for (Assignment a : placed) {
             Tags own = tags.getOrDefault(a.component(), Tags.of("component=" + a.component()));
             for (int k = 0; k < a.nodes(); k++) {
-                more.add(new Container("placed/" + a.component() + "/" + a.site() + "/" + more.size(), own, a.site()));
+                String id = "placed/" + a.component() + "/" + a.site() + "/" + more.size();
+                more.add(new Container(id, own, a.site()));
+                if (a.host(k) != null) {
+                    at.put(id, a.host(k));
+                }
             }
         }
-        return new SiteConstraints(policy, networkOf, tags, constraints, more, inForce);
+        return new SiteConstraints(policy, networkOf, tags, constraints, more, inForce,
+                hosts == null ? null : new Hosts(at, hosts.groupsOf()));
     }
 
     @Override
@@ -93,16 +131,17 @@ public final class SiteConstraints implements PlacementPolicy {
 
     @Override
     public PlacementDecision place(JobNeed job, GridView grid) {
-        ClusterState state = state(grid);
+        Layout layout = layout(grid);
+        ClusterState state = layout.state;
         Map<String, Integer> idle = new HashMap<>();
-        grid.sites().forEach(s -> idle.put(s.site(), s.idleNodes()));
+        grid.sites().forEach(s -> idle.put(s.site(), layout.capacity(s)));
         List<Assignment> assignments = new ArrayList<>();
         List<String> soft = new ArrayList<>();
         for (ComponentNeed c : order(job.components())) {
             Tags own = tags.getOrDefault(c.index(), Tags.of("component=" + c.index()));
             Map<String, Trial> trials = new java.util.TreeMap<>();
             for (SiteView s : grid.sites()) {
-                trials.put(s.site(), trial(state, job.jobId() + "/" + c.index(), own, s.site(), c.nodes()));
+                trials.put(s.site(), trial(layout, job.jobId() + "/" + c.index(), own, s.site(), c.nodes()));
             }
             boolean flexible = job.flexible();
             List<String> allowed = trials.entrySet().stream().filter(e -> e.getValue().allows(flexible))
@@ -130,23 +169,33 @@ public final class SiteConstraints implements PlacementPolicy {
                         .map(r -> new PlacementReason(r.component(), r.kind(), label + ": " + r.text())).toList());
             }
             for (Assignment a : placed.assignments()) {
-                assignments.add(a);
                 idle.merge(a.site(), -a.nodes(), Integer::sum);
                 Set<String> broken = new LinkedHashSet<>();
+                List<String> pinned = new ArrayList<>();
                 for (int k = 0; k < a.nodes(); k++) {
                     String id = job.jobId() + "/" + c.index() + "/" + a.site() + "/" + k;
-                    for (Violation v : Placer.violations(state, id, own, a.site(), constraints)) {
+                    Pick pick = layout.pick(id, own, a.site());
+                    if (pick.node() == null) {
+                        return new PlacementDecision.NotPlaced(List.of(new PlacementReason(c.index(),
+                                PlacementReason.Kind.HARD_CONSTRAINT, "component " + c.index() + ": no idle host of "
+                                + a.site() + " left for its node " + (k + 1) + " of " + a.nodes())));
+                    }
+                    for (Violation v : Placer.violations(state, id, own, pick.node(), constraints)) {
                         if (v.constraint().hard()) {
                             // nodes split over sites of one network may together break a bound over the network
                             return new PlacementDecision.NotPlaced(List.of(new PlacementReason(c.index(), PlacementReason.Kind.HARD_CONSTRAINT,
                                     "component " + c.index() + " (" + c.nodes() + " nodes) split over sites would "
                                     + "break " + v.constraint().describe() + " (" + v.text() + ")")));
                         }
-                        broken.add("component " + c.index() + " on " + a.site() + ": "
+                        broken.add("component " + c.index() + " on " + pick.node() + ": "
                                 + v.constraint().describe() + " broken (" + v.text() + ")");
                     }
-                    state.add(new Container(id, own, a.site()));
+                    layout.take(new Container(id, own, pick.node()));
+                    if (!pick.node().equals(a.site())) {
+                        pinned.add(pick.node());
+                    }
                 }
+                assignments.add(pinned.isEmpty() ? a : new Assignment(a.component(), a.site(), a.nodes(), pinned));
                 soft.addAll(broken);
             }
         }
@@ -156,7 +205,8 @@ public final class SiteConstraints implements PlacementPolicy {
 
     /**
      * What adding {@code nodes} containers tagged {@code own} to {@code site} breaks: the first hard
-     * constraint (null if none), the soft ones, and how many fit before the hard one.
+     * constraint (null if none), the soft ones, and how many fit before the hard one (or before the
+     * site's idle hosts run out, placing on hosts).
      */
     private record Trial(Violation hard, Set<Constraint> soft, int fits) {
         /** A rigid component goes on the site whole or not at all; a flexible one as long as a node fits. */
@@ -165,30 +215,34 @@ public final class SiteConstraints implements PlacementPolicy {
         }
     }
 
-    private Trial trial(ClusterState state, String id, Tags own, String site, int nodes) {
-        List<String> added = new ArrayList<>();
+    /**
+     * Where one more container goes on a site: {@code node} (a host, or the site itself when its hosts
+     * are not chosen), the hard constraint it breaks there (null if none) and the soft ones; no node
+     * when the site has no idle host left.
+     */
+    private record Pick(String node, Violation hard, Set<Constraint> soft) {
+    }
+
+    private Trial trial(Layout layout, String id, Tags own, String site, int nodes) {
+        List<Container> added = new ArrayList<>();
         Set<Constraint> soft = new LinkedHashSet<>();
         Violation hard = null;
         int fits = 0;
         try {
-            for (int k = 0; k < nodes && hard == null; k++) {
-                Set<Constraint> broken = new LinkedHashSet<>();
-                for (Violation v : Placer.violations(state, id + "#" + k, own, site, constraints)) {
-                    if (v.constraint().hard()) {
-                        hard = v;
-                        break;
-                    }
-                    broken.add(v.constraint());
+            for (int k = 0; k < nodes; k++) {
+                Pick pick = layout.pick(id + "#" + k, own, site);
+                if (pick.node() == null || pick.hard() != null) {
+                    hard = pick.hard();
+                    break;
                 }
-                if (hard == null) {
-                    soft.addAll(broken);
-                    fits++;
-                }
-                state.add(new Container(id + "#" + k, own, site));
-                added.add(id + "#" + k);
+                soft.addAll(pick.soft());
+                fits++;
+                Container c = new Container(id + "#" + k, own, pick.node());
+                layout.take(c);
+                added.add(c);
             }
         } finally {
-            added.forEach(state::remove);
+            added.forEach(layout::giveBack);
         }
         return new Trial(hard, soft, fits);
     }
@@ -205,13 +259,13 @@ public final class SiteConstraints implements PlacementPolicy {
     }
 
     public Room room(ComponentNeed c, GridView grid) {
-        ClusterState state = state(grid);
+        Layout layout = layout(grid);
         Tags own = tags.getOrDefault(c.index(), Tags.of("component=" + c.index()));
         int room = 0;
         int idle = 0;
         List<String> why = new ArrayList<>();
         for (SiteView s : grid.sites()) {
-            Trial t = trial(state, "room/" + c.index(), own, s.site(), Math.min(c.nodes(), s.idleNodes()));
+            Trial t = trial(layout, "room/" + c.index(), own, s.site(), Math.min(c.nodes(), s.idleNodes()));
             room += Math.min(s.idleNodes(), t.fits);
             idle += s.idleNodes();
             if (t.hard != null) {
@@ -255,15 +309,115 @@ public final class SiteConstraints implements PlacementPolicy {
                 && mine.carries(k.subject()) && theirs.carries(k.target()) && !mine.carries(k.target()));
     }
 
-    private ClusterState state(GridView grid) {
+    /** Whether a constraint in play is over a kind finer than the site, which only a choice of hosts keeps. */
+    private boolean finer() {
+        return java.util.stream.Stream.concat(constraints.stream(), inForce.stream())
+                .anyMatch(k -> !k.group().equals(Group.SITE) && !k.group().equals(Group.NETWORK));
+    }
+
+    /**
+     * The state a decision builds: a node per site (its containers whose host is unknown, and every
+     * container when hosts are not chosen) and, placing on hosts, a node per host known (idle, or
+     * holding running work), with its site, network and the admin's groups.
+     */
+    private Layout layout(GridView grid) {
+        boolean byHost = hosts != null && finer();
         Set<String> sites = new TreeSet<>();
         grid.sites().forEach(s -> sites.add(s.site()));
         running.forEach(c -> sites.add(c.node()));
-        List<Node> nodes = sites.stream().map(s -> new Node(s, SLOTS, Map.of(Group.SITE, s,
-                Group.NETWORK, networkOf.apply(s)))).toList();
-        ClusterState state = new ClusterState(nodes);
-        running.forEach(state::add);
+        Map<String, Node> nodes = new java.util.TreeMap<>();
+        sites.forEach(s -> nodes.put(s, new Node(s, SLOTS, Map.of(Group.SITE, s, Group.NETWORK, networkOf.apply(s)))));
+        Map<String, Map<String, Integer>> hostIdle = new HashMap<>();
+        if (byHost) {
+            for (SiteView s : grid.sites()) {
+                if (!s.idleHosts().isEmpty()) {
+                    hostIdle.put(s.site(), new java.util.TreeMap<>(s.idleHosts()));
+                    s.idleHosts().keySet().forEach(h -> nodes.putIfAbsent(h, hostNode(s.site(), h)));
+                }
+            }
+            running.forEach(c -> {
+                String h = hosts.ofRunning().get(c.id());
+                if (h != null) {
+                    nodes.putIfAbsent(h, hostNode(c.node(), h));
+                }
+            });
+        }
+        ClusterState state = new ClusterState(nodes.values());
+        running.forEach(c -> state.add(byHost ? new Container(c.id(), c.tags(),
+                hosts.ofRunning().getOrDefault(c.id(), c.node())) : c));
         state.constrain("running", inForce);
-        return state;
+        return new Layout(state, hostIdle);
+    }
+
+    private Node hostNode(String site, String host) {
+        Map<Group, String> groups = new HashMap<>(hosts.groupsOf().apply(site, host));
+        groups.put(Group.SITE, site);
+        groups.put(Group.NETWORK, networkOf.apply(site));
+        return new Node(host, HOST_SLOTS, groups);
+    }
+
+    /** The state a decision builds, and, placing on hosts, the idle nodes left per host of each site whose hosts are known. */
+    private final class Layout {
+        private final ClusterState state;
+        private final Map<String, Map<String, Integer>> hostIdle;
+
+        Layout(ClusterState state, Map<String, Map<String, Integer>> hostIdle) {
+            this.state = state;
+            this.hostIdle = hostIdle;
+        }
+
+        /** The site's idle nodes a decision may use: those on its idle hosts too, when it chooses them. */
+        int capacity(SiteView s) {
+            Map<String, Integer> onHosts = hostIdle.get(s.site());
+            return onHosts == null ? s.idleNodes()
+                    : Math.min(s.idleNodes(), onHosts.values().stream().mapToInt(Integer::intValue).sum());
+        }
+
+        /**
+         * The node for one more container on {@code site}: the site itself when its hosts are not chosen;
+         * otherwise its idle host that breaks no hard constraint and the fewest soft ones (ties by name), or
+         * the first idle host with the hard constraint it breaks when each breaks one.
+         */
+        Pick pick(String id, Tags own, String site) {
+            Map<String, Integer> onHosts = hostIdle.get(site);
+            if (onHosts == null) {
+                return judge(id, own, site);
+            }
+            Pick best = null;
+            Pick firstRefused = null;
+            for (Map.Entry<String, Integer> h : onHosts.entrySet()) {
+                if (h.getValue() < 1) {
+                    continue;
+                }
+                Pick p = judge(id, own, h.getKey());
+                if (p.hard() != null) {
+                    firstRefused = firstRefused == null ? p : firstRefused;
+                } else if (best == null || p.soft().size() < best.soft().size()) {
+                    best = p;
+                }
+            }
+            return best != null ? best : firstRefused != null ? firstRefused : new Pick(null, null, Set.of());
+        }
+
+        private Pick judge(String id, Tags own, String node) {
+            Set<Constraint> soft = new LinkedHashSet<>();
+            for (Violation v : Placer.violations(state, id, own, node, constraints)) {
+                if (v.constraint().hard()) {
+                    return new Pick(node, v, Set.of());
+                }
+                soft.add(v.constraint());
+            }
+            return new Pick(node, null, soft);
+        }
+
+        void take(Container c) {
+            state.add(c);
+            hostIdle.values().forEach(m -> m.computeIfPresent(c.node(), (h, n) -> n - 1));
+        }
+
+        void giveBack(Container c) {
+            state.remove(c.id());
+            hostIdle.values().forEach(m -> m.computeIfPresent(c.node(), (h, n) -> n + 1));
+        }
     }
 }

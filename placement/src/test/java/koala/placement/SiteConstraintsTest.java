@@ -131,4 +131,60 @@ class SiteConstraintsTest {
         assertThat(kept.room(new ComponentNeed(0, 2, null, List.of()), EXAMPLE).limit()).as("2 fit: nothing to say")
                 .isNull();
     }
+
+    /**
+     * On hosts: fs0's 4 idle hosts n1..n4, racks r1 (n1, n2) and r2 (n3, n4); fs1 has 8 idle nodes
+     * whose hosts the view does not know. A constraint over the rack or the host is now kept per rack
+     * or host, and each node is pinned to its host.
+     */
+    private static final GridView RACKED = grid(new SiteView("fs0", 16, 4, Map.of("n1", 1, "n2", 1, "n3", 1, "n4", 1)),
+            site("fs1", 8, 8));
+    private static final SiteConstraints.Hosts RACKS = new SiteConstraints.Hosts(Map.of(),
+            (site, host) -> Map.of(Group.of("rack"), host.compareTo("n3") < 0 ? "r1" : "r2"));
+
+    @Test
+    void twoComponentsInDifferentRacksOfOneSiteArePinnedToTheirHosts() {
+        // Worst-Fit puts both 1-node components on fs1 (8 idle); fixed on fs0, they must be in racks r1 and r2
+        Constraint apart = new Constraint.AntiAffinity(A, Tags.of("job=5", "b"), Group.of("rack"), true);
+        JobNeed both = new JobNeed("5", List.of(Fixtures.fixed(0, 1, "fs0"), Fixtures.fixed(1, 1, "fs0")), false);
+
+        assertThat(constrained(List.of(apart), List.of(), List.of()).place(both, RACKED))
+                .as("kept over sites, fs0 cannot take both").isInstanceOf(PlacementDecision.NotPlaced.class);
+        assertThat(constrained(List.of(apart), List.of(), List.of()).onHosts(RACKS).place(both, RACKED))
+                .isEqualTo(new PlacementDecision.Placed(List.of(new Assignment(0, "fs0", 1, List.of("n1")),
+                        new Assignment(1, "fs0", 1, List.of("n3")))));
+    }
+
+    @Test
+    void atMostTwoPerHostIsKeptPerHostNotPerSite() {
+        // 3 a-nodes on fs0, whose hosts each have 2 idle nodes: 2 on n1, 1 on n2 (at most 2 per host);
+        // kept over the site, no site takes 3
+        GridView twoEach = grid(new SiteView("fs0", 16, 4, Map.of("n1", 2, "n2", 2)));
+        Constraint two = new Constraint.Cardinality(A, Tags.of("job=5", "a"), Group.HOST, 0, 2, true);
+
+        assertThat(constrained(List.of(two), List.of(), List.of()).place(rigid(3), twoEach))
+                .isInstanceOf(PlacementDecision.NotPlaced.class);
+        assertThat(constrained(List.of(two), List.of(), List.of()).onHosts(RACKS).place(rigid(3), twoEach))
+                .isEqualTo(new PlacementDecision.Placed(List.of(new Assignment(0, "fs0", 3, List.of("n1", "n1", "n2")))));
+    }
+
+    @Test
+    void runningWorkOnAKnownHostKeepsOthersOffThatHostOnly() {
+        // job 3's node 3.1 runs on n1 and keeps b nodes off its host: component 1 (b) goes to n2, not n1
+        List<Container> running = List.of(new Container("3.1", Tags.of("job=3"), "fs0"));
+        Constraint keepOff = new Constraint.AntiAffinity(Tags.of("job=3"), Tags.of("b"), Group.HOST, true);
+        SiteConstraints.Hosts at = new SiteConstraints.Hosts(Map.of("3.1", "n1"), RACKS.groupsOf());
+        JobNeed one = new JobNeed("5", List.of(Fixtures.fixed(1, 1, "fs0")), false);
+
+        assertThat(constrained(List.of(), running, List.of(keepOff)).onHosts(at).place(one, RACKED))
+                .isEqualTo(new PlacementDecision.Placed(List.of(new Assignment(1, "fs0", 1, List.of("n2")))));
+    }
+
+    @Test
+    void constraintsOverSitesAloneLeaveTheHostsToSge() {
+        Constraint apart = new Constraint.AntiAffinity(A, Tags.of("job=5", "b"), Group.SITE, true);
+
+        assertThat(constrained(List.of(apart), List.of(), List.of()).onHosts(RACKS).place(rigid(1, 1), RACKED))
+                .isEqualTo(new PlacementDecision.Placed(List.of(new Assignment(0, "fs1", 1), new Assignment(1, "fs0", 1))));
+    }
 }
