@@ -111,7 +111,7 @@ final class FrameworkCommands {
         /**
          * The instance's placement constraints, role by role, and those where its nodes are breaks now
          * (a soft one nothing else kept, one broken after the fact). A constraint over a group finer than the
-         * site (host, rack) is kept over sites: KOALA chooses a node's site, SGE its host.
+         * site (host, rack) is kept per host: the scheduler chooses each node's host and pins its pilot there.
          */
         static List<String> constraints(FrameworkView f) {
             if (f.constraints().isEmpty() && f.brokenNow().isEmpty()) {
@@ -128,7 +128,7 @@ final class FrameworkCommands {
                 }
                 boolean finer = !group.equals("site") && !group.equals("network");
                 out.add(String.format("  %-13s %-44s %s%s", c.role(), c.constraint(), c.hard() ? "hard" : "soft",
-                        finer ? ", kept over sites" : ""));
+                        finer ? ", nodes pinned to hosts" : ""));
             }
             out.add(f.brokenNow().isEmpty() ? "  broken now: none" : "  broken now:");
             f.brokenNow().forEach(b -> out.add("    " + b));

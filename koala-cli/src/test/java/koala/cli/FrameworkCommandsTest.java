@@ -56,7 +56,7 @@ class FrameworkCommandsTest {
         assertThat(FrameworkCommands.One.constraints(f)).containsExactly(
                 "constraints",
                 "  master        anti-affinity role=orchestrator site soft    soft",
-                "  worker        cardinality 0..2 role=worker host            hard, kept over sites",
+                "  worker        cardinality 0..2 role=worker host            hard, nodes pinned to hosts",
                 "  broken now:",
                 "    soft anti-affinity of {component=0, instance=1, job=1, owner=alice, role=master} to {job=1, "
                         + "role=orchestrator} over site: site fs0 holds 1 container tagged {job=1, role=orchestrator} "

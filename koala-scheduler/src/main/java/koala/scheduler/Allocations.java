@@ -70,6 +70,11 @@ final class Allocations {
         /** The network {@code site}'s nodes are on ({@link Pilots#network}). */
         String network(String site);
 
+        /** The groups an admin declared for hosts, for constraints kept per host or rack; null for none. */
+        default JobConstraints.GroupsOf groupsOf() {
+            return null;
+        }
+
         void fire(Job job, JobEvent event, String reason);
 
         /** Makes ready, off the loop, the way {@code site}'s nodes reach {@code url} (a runner's). */
@@ -211,7 +216,7 @@ final class Allocations {
             return new GrowResult(id, request.nodes(), 0, List.of(), why);
         }
         PlacementPolicy policy = JobConstraints.aroundGrow(new FlexibleClusterMinimization(), job, role(request),
-                book.constrained(), book.all(), claims::network);
+                book.constrained(), book.all(), claims::network, claims.groupsOf());
         PlacementReason limit = null;
         if (policy instanceof SiteConstraints kept) {
             SiteConstraints.Room room = kept.room(new ComponentNeed(0, granted, null, List.of()), view);
@@ -295,7 +300,7 @@ final class Allocations {
 
     private PlacementPolicy workerPolicy(Job job) {
         return JobConstraints.aroundGrow(new FlexibleClusterMinimization(), job, "worker", book.constrained(),
-                book.all(), claims::network);
+                book.all(), claims::network, claims.groupsOf());
     }
 
     private static ComponentNeed need(int nodes) {
@@ -499,7 +504,7 @@ final class Allocations {
             }
             for (int i = 0; i < a.nodes(); i++, rank++) {
                 NodeClaim node = new NodeClaim(job.id() + "." + component + "." + rank, job.id(), component, rank,
-                        a.site(), NodeState.SUBMITTED, null, null, null, claims.token(), null, 1);
+                        a.site(), NodeState.SUBMITTED, null, a.host(i), null, claims.token(), null, 1);
                 claims.submit(job, node);
                 ids.add(node.id());
             }

@@ -77,9 +77,9 @@ final class Claimer {
                 String id = job.id() + "." + a.component() + "." + rank;
                 NodeClaim existing = job.node(id);
                 NodeClaim node = existing == null
-                        ? new NodeClaim(id, job.id(), a.component(), rank, a.site(), NodeState.SUBMITTED, null, null,
-                                null, token(), null, 1)
-                        : existing.movedTo(a.site(), token());
+                        ? new NodeClaim(id, job.id(), a.component(), rank, a.site(), NodeState.SUBMITTED, null,
+                                a.host(i), null, token(), null, 1)
+                        : existing.movedTo(a.site(), a.host(i), token());
                 submitPilot(job, node);
             }
         }
@@ -222,7 +222,7 @@ final class Claimer {
         List<NodeClaim> ordered = moving.stream().sorted((a, b) -> a.id().compareTo(b.id())).toList();
         for (Assignment a : assignments) {
             for (int i = 0; i < a.nodes(); i++) {
-                submitPilot(job, ordered.get(next++).movedTo(a.site(), token()));
+                submitPilot(job, ordered.get(next++).movedTo(a.site(), a.host(i), token()));
             }
         }
     }

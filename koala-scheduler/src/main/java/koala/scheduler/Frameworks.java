@@ -32,11 +32,17 @@ final class Frameworks {
         }
     };
 
-    /** The network a site's nodes are on ({@link Pilots#network}), for the constraints kept over sites. */
+    /** The network a site's nodes are on ({@link Pilots#network}), for the audit of an instance's constraints. */
     private java.util.function.Function<String, String> networkOf = site -> "grid";
+    /** The admin's groups of a site's host, for the same audit. */
+    private JobConstraints.GroupsOf groupsOf = JobConstraints.GroupsOf.declared(Map.of());
 
     void networks(java.util.function.Function<String, String> networks) {
         this.networkOf = networks;
+    }
+
+    void groups(JobConstraints.GroupsOf groups) {
+        this.groupsOf = groups;
     }
 
     Frameworks(Store store, JobBook book, InstantSource clock) {
@@ -206,7 +212,7 @@ final class Frameworks {
                 master, perRole, r.registeredAt(), job.history(), job.state().ended() ? null
                 : share.apply(r.id(), perRole.getOrDefault("worker", 0)), job.record().owner(), r.runnerState(),
                 settingLines(r, job), constraintLines(job), job.state().ended() ? List.of()
-                : JobConstraints.brokenNow(job, book.all(), networkOf));
+                : JobConstraints.brokenNow(job, book.all(), networkOf, groupsOf));
     }
 
     /** The instance's constraints role by role, as its runner sent them, and as the scheduler keeps them. */

@@ -137,14 +137,15 @@ final class JobConstraints {
 
     /** A job's held nodes, each a container on its site with its tags. */
     static List<Container> containersOf(Job job) {
-        return containersOf(job, t -> true);
+        return containersOf(job, t -> true, new HashMap<>());
     }
 
     /**
      * A job's held nodes whose tags {@code wanted} takes, each a container on its site; a component's tags
      * are built once, not once per node (an allocation's grows put many nodes in few components).
      */
-    private static List<Container> containersOf(Job job, java.util.function.Predicate<Tags> wanted) {
+    private static List<Container> containersOf(Job job, java.util.function.Predicate<Tags> wanted,
+                                                Map<String, String> hosts) {
         List<Container> out = new ArrayList<>();
         JobDescription d = job.description();
         Map<Integer, Tags> byComponent = new HashMap<>();
@@ -155,6 +156,9 @@ final class JobConstraints {
             Tags t = byComponent.computeIfAbsent(n.component(), i -> componentTags(job, d.components().get(i)));
             if (wanted.test(t)) {
                 out.add(new Container(n.id(), t, n.site()));
+                if (n.host() != null) {
+                    hosts.put(n.id(), n.host()); // where it runs, or the host its pilot is pinned to
+                }
             }
         }
         return out;
@@ -171,13 +175,14 @@ final class JobConstraints {
      * target of one of {@code constraints}: a constraint counts only those ({@code koala.constraints.Rules}),
      * so the others are left out of the state a decision builds.
      */
-    private static List<Container> bearingOn(List<Constraint> constraints, Iterable<Job> all, long except) {
+    private static List<Container> bearingOn(List<Constraint> constraints, Iterable<Job> all, long except,
+                                             Map<String, String> hosts) {
         java.util.function.Predicate<Tags> bears = t -> constraints.stream()
                 .anyMatch(k -> t.carries(k.subject()) || t.carries(k.target()));
         List<Container> out = new ArrayList<>();
         for (Job o : all) {
             if (o.id() != except && !o.record().state().ended()) {
-                out.addAll(containersOf(o, bears));
+                out.addAll(containersOf(o, bears, hosts));
             }
         }
         return out;
@@ -211,6 +216,16 @@ final class JobConstraints {
      */
     static PlacementPolicy around(PlacementPolicy policy, Job job, Iterable<Job> constrained, Iterable<Job> all,
                                   java.util.function.Function<String, String> networkOf) {
+        return around(policy, job, constrained, all, networkOf, null);
+    }
+
+    /**
+     * As {@link #around(PlacementPolicy, Job, Iterable, Iterable, java.util.function.Function)}, choosing hosts
+     * where a constraint is over the host or an admin's group ({@link SiteConstraints#onHosts}): {@code groupsOf}
+     * gives a site's host its admin groups; null keeps every kind over sites.
+     */
+    static PlacementPolicy around(PlacementPolicy policy, Job job, Iterable<Job> constrained, Iterable<Job> all,
+                                  java.util.function.Function<String, String> networkOf, GroupsOf groupsOf) {
         long id = job.id();
         String owner = job.record().owner();
         List<Constraint> own = any(job.description()) ? constraints(id, owner, job.description()) : List.of();
@@ -218,8 +233,27 @@ final class JobConstraints {
         if (own.isEmpty() && inForce.isEmpty()) {
             return policy; // the common case: nothing walked, nothing built
         }
-        return new SiteConstraints(policy, networkOf, tags(id, owner, job.description()), own,
-                bearingOn(both(own, inForce), all, id), inForce);
+        Map<String, String> hosts = new HashMap<>();
+        SiteConstraints kept = new SiteConstraints(policy, networkOf, tags(id, owner, job.description()), own,
+                bearingOn(both(own, inForce), all, id, hosts), inForce);
+        return groupsOf == null ? kept : kept.onHosts(new SiteConstraints.Hosts(hosts, groupsOf::of));
+    }
+
+    /** The groups an admin declared for a host of a site (its rack, upgrade domain...), by kind. */
+    @FunctionalInterface
+    interface GroupsOf {
+        Map<Group, String> of(String site, String host);
+
+        /** From the grid's declarations: site, then kind, then group, then its hosts. */
+        static GroupsOf declared(Map<String, Map<String, Map<String, koala.common.grid.HostList>>> groups) {
+            return (site, host) -> {
+                Map<Group, String> out = new HashMap<>();
+                groups.getOrDefault(site, Map.of()).forEach((kind, byGroup) -> byGroup.entrySet().stream()
+                        .filter(g -> g.getValue().matches(host)).findFirst()
+                        .ifPresent(g -> out.put(Group.of(kind), g.getKey())));
+                return out;
+            };
+        }
     }
 
     /**
@@ -229,21 +263,28 @@ final class JobConstraints {
      * nothing has a constraint. {@code constrained} and {@code all} as for {@link #around}.
      */
     static PlacementPolicy aroundGrow(PlacementPolicy policy, Job allocation, String role, Iterable<Job> constrained,
-                                      Iterable<Job> all, java.util.function.Function<String, String> networkOf) {
+                                      Iterable<Job> all, java.util.function.Function<String, String> networkOf,
+                                      GroupsOf groupsOf) {
         List<Constraint> own = constraintsOf(allocation);
         List<Constraint> inForce = inForce(constrained, allocation.id());
         if (own.isEmpty() && inForce.isEmpty()) {
             return policy; // the common case: no job walked, nothing built
         }
-        return new SiteConstraints(policy, networkOf, Map.of(0, roleTags(allocation.id(), allocation.record().owner(),
-                role, allocation.roles())), own, bearingOn(both(own, inForce), all, -1), inForce);
+        Map<String, String> hosts = new HashMap<>();
+        SiteConstraints kept = new SiteConstraints(policy, networkOf, Map.of(0, roleTags(allocation.id(),
+                allocation.record().owner(), role, allocation.roles())), own, bearingOn(both(own, inForce), all, -1,
+                hosts), inForce);
+        return groupsOf == null ? kept : kept.onHosts(new SiteConstraints.Hosts(hosts, groupsOf::of));
     }
 
     /**
      * The constraints that where the instance's nodes are now breaks (its own, and others' in force on
-     * them), found by an audit over sites ({@link Audit}); each in words, with where.
+     * them), found by an audit ({@link Audit}): a node whose host is known (arrived, or pinned) on its
+     * host, with its admin groups ({@code groupsOf}, null for none); one whose host is not yet, on its
+     * site. Each in words, with where.
      */
-    static List<String> brokenNow(Job allocation, Iterable<Job> all, java.util.function.Function<String, String> networkOf) {
+    static List<String> brokenNow(Job allocation, Iterable<Job> all, java.util.function.Function<String, String> networkOf,
+                                  GroupsOf groupsOf) {
         List<Constraint> own = constraintsOf(allocation);
         List<Constraint> others = new ArrayList<>();
         for (Job o : all) {
@@ -255,17 +296,26 @@ final class JobConstraints {
             return List.of(); // the common case: nothing built
         }
         List<Container> running = new ArrayList<>();
-        java.util.Set<String> sites = new java.util.TreeSet<>();
+        Map<String, Node> nodes = new java.util.TreeMap<>();
         for (Job o : all) {
             if (!o.record().state().ended()) {
-                for (Container c : containersOf(o)) {
-                    running.add(c);
-                    sites.add(c.node());
+                Map<String, String> hosts = new HashMap<>();
+                for (Container c : containersOf(o, t -> true, hosts)) {
+                    String site = c.node();
+                    String host = hosts.get(c.id());
+                    String at = host == null ? site : host;
+                    nodes.computeIfAbsent(at, n -> {
+                        Map<Group, String> groups = new HashMap<>(host == null || groupsOf == null ? Map.of()
+                                : groupsOf.of(site, host));
+                        groups.put(Group.SITE, site);
+                        groups.put(Group.NETWORK, networkOf.apply(site));
+                        return new Node(n, 1_000_000, groups);
+                    });
+                    running.add(new Container(c.id(), c.tags(), at));
                 }
             }
         }
-        ClusterState state = new ClusterState(sites.stream().map(s -> new Node(s, Integer.MAX_VALUE / 2,
-                Map.of(Group.SITE, s, Group.NETWORK, networkOf.apply(s)))).toList());
+        ClusterState state = new ClusterState(nodes.values());
         running.forEach(state::add);
         state.constrain("instance", own);
         state.constrain("others", others);

@@ -140,9 +140,19 @@ final class Pilots {
         String tokenFile = logDir + "/" + node.pilotName(tag) + ".token";
         args.addAll(List.of("--token-file", tokenFile));
         String nativeSpec = site.remote() && owner != null ? accountString(site.nodeNativeSpec(), owner) : site.nodeNativeSpec();
+        nativeSpec = pinned(nativeSpec, node.host());
         PilotSpec spec = new PilotSpec(node.pilotName(tag), launcher.java(), args, Map.of(), nativeSpec,
                 logDir + "/" + node.pilotName(tag) + ".log", null, "/tmp", node.token(), tokenFile);
         return agent.client().submit(spec).id();
+    }
+
+    /** A pilot whose placement chose its host asks SGE for that host ({@code -l h=HOST}); null: any. */
+    static String pinned(String nativeSpec, String host) {
+        if (host == null) {
+            return nativeSpec;
+        }
+        String spec = nativeSpec == null ? "" : nativeSpec.strip();
+        return (spec.isEmpty() ? "" : spec + " ") + "-l h=" + host;
     }
 
     /** On a remote site every pilot runs as its one account: the owner goes into SGE's account string ({@code -A}). */

@@ -75,6 +75,8 @@ final class Scheduler {
     private final GridEvents events;
     private final GridReader reader = new GridReader();
     private Sharing sharing;
+    /** The admin's node groups of a site's host; hosts are chosen for constraints over them or the host. */
+    private JobConstraints.GroupsOf groupsOf = JobConstraints.GroupsOf.declared(Map.of());
     /** A site's provisioning defaults (instances' weights, minimum shares, F_max), as {@link #share} was given them. */
     private java.util.function.Function<String, Map<String, String>> siteDefaults = site -> Map.of();
     /** Wakes the nodes waiting for their task: a job's components may start. */
@@ -158,6 +160,11 @@ final class Scheduler {
             }
 
             @Override
+            public JobConstraints.GroupsOf groupsOf() {
+                return groupsOf;
+            }
+
+            @Override
             public void fire(Job job, JobEvent event, String reason) {
                 Scheduler.this.fire(job, event, reason);
             }
@@ -167,6 +174,15 @@ final class Scheduler {
                 pilots.prepare(site, url);
             }
         }, clock, settings.claimTimeout(), events);
+    }
+
+    /**
+     * The node groups the admin declared per site (site, kind, group, hosts): a constraint over the host
+     * or such a group is then kept per host or group, each node's pilot pinned to its host.
+     */
+    void nodeGroups(Map<String, Map<String, Map<String, koala.common.grid.HostList>>> declared) {
+        this.groupsOf = JobConstraints.GroupsOf.declared(declared);
+        frameworks.groups(groupsOf);
     }
 
     /**
@@ -487,7 +503,7 @@ final class Scheduler {
      */
     koala.placement.PlacementPolicy policyFor(Job job) {
         koala.placement.PlacementPolicy policy = PlacementPolicies.byName(job.record().policy());
-        policy = JobConstraints.around(policy, job, book.constrained(), book.all(), pilots::network);
+        policy = JobConstraints.around(policy, job, book.constrained(), book.all(), pilots::network, groupsOf);
         return job.description().mpi() ? new koala.placement.OneNetwork(policy, pilots::network) : policy;
     }
 
@@ -551,7 +567,10 @@ final class Scheduler {
 
     private GridView gridView(Map<String, Integer> held) {
         List<SiteInfo> infos = siteNames.stream().map(kis::site).flatMap(Optional::stream).toList();
-        return GridViews.of(infos, held, store.pilotTag(), files);
+        Map<String, Integer> onHosts = new HashMap<>();
+        book.all().forEach(j -> j.heldNodes().stream().filter(n -> n.host() != null)
+                .forEach(n -> onHosts.merge(n.host(), 1, Integer::sum)));
+        return GridViews.of(infos, held, onHosts, store.pilotTag(), files);
     }
 
     /** The nodes KOALA's books hold or are claiming, per site. */

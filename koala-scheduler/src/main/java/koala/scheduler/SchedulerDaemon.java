@@ -154,6 +154,9 @@ public final class SchedulerDaemon implements AutoCloseable {
         // the file in force: a SIGHUP may replace it (Reconfiguration)
         java.util.concurrent.atomic.AtomicReference<GridConfig> inForce = new java.util.concurrent.atomic.AtomicReference<>(grid);
         scheduler.share(sharing, site -> inForce.get().section("site." + site + ".provisioning"));
+        Map<String, Map<String, Map<String, koala.common.grid.HostList>>> groups = new LinkedHashMap<>();
+        sites.keySet().forEach(site -> groups.put(site, grid.nodeGroups(site)));
+        scheduler.nodeGroups(groups);
         LOG.info("framework instances share a full grid by {}", sharing.describe());
         loop.call(() -> {
             recover(scheduler, agents, pilots, sites.keySet());

@@ -43,7 +43,7 @@ class ConstraintsInForceTest {
     }
 
     private static PlacementPolicy growOf(Job allocation, JobBook book, Iterable<Job> all) {
-        return JobConstraints.aroundGrow(FCM, allocation, "worker", book.constrained(), all, site -> "grid");
+        return JobConstraints.aroundGrow(FCM, allocation, "worker", book.constrained(), all, site -> "grid", null);
     }
 
     @Test

@@ -81,39 +81,44 @@ class FrameworkConstraintsTest {
     }
 
     /**
-     * "cardinality 0..2 role=worker host" is kept over sites (KOALA chooses sites, SGE hosts): at most 2
-     * of the instance's workers per site. On fs0 8, fs1 4, fs2 4: a grow of 3 gets fs0 2 and fs1 1 (Flexible
-     * Cluster Minimization alone would put all 3 on fs0); a grow of 4 then gets 3 (fs1 1, fs2 2), partial,
-     * the constraint named; a grow of 1 more is refused.
+     * "cardinality 0..2 role=worker host" is kept per host, each worker's pilot pinned to its host. Hosts
+     * of 4 slots: fs0 8 nodes on fs0-n1 and fs0-n2, fs1 and fs2 4 on one host each. A grow of 3 gets fs0
+     * (Flexible Cluster Minimization), 2 on fs0-n1 and 1 on fs0-n2: kept over sites it got fs0 2 and fs1 1.
+     * Then at most 1 more fits on fs0, 2 on fs1 and 2 on fs2: a grow of 6 gets 5, partial, the constraint
+     * named; a grow of 1 more is refused.
      */
     @Test
-    void atMostTwoWorkersOfAnInstancePerHostKeptOverSites() {
+    void atMostTwoWorkersOfAnInstancePerHostKeptPerHost() {
         try (TestGrid grid = new TestGrid(sites("fs0", 8, "fs1", 4, "fs2", 4), Duration.ofSeconds(60))) {
+            grid.hostSlots = 4;
             long id = open(grid, "alice", TWO_PER_HOST);
+            grid.scheduler.frameworks().register(new FrameworkRegistration(id, "spread", "spread.jdf", "", "ondemand",
+                    Map.of(), "http://127.0.0.1:7601"));
 
             GrowResult three = grid.scheduler.allocations().grow(id, grow(3, "worker"));
             assertThat(three.granted()).isEqualTo(3);
-            assertThat(where(grid, id).get("worker")).containsExactly("fs0", "fs0", "fs1");
+            assertThat(hosts(grid, id)).containsExactly("fs0-n1", "fs0-n1", "fs0-n2");
 
-            GrowResult four = grid.scheduler.allocations().grow(id, grow(4, "worker"));
-            assertThat(four.granted()).isEqualTo(3);
-            assertThat(four.reason()).isEqualTo("partial: 3 of 4 nodes: the sites may take 3 more, not 4 keeping the "
-                    + "hard constraints: fs0: hard cardinality 0..2 of {job=1, role=worker} per host of {component=2, "
-                    + "hbase, instance=1, job=1, owner=alice, role=worker} (node fs0 would hold 3 containers tagged "
-                    + "{job=1, role=worker}, at most 2); fs1 (1 of 3 idle): hard cardinality 0..2 of {job=1, "
-                    + "role=worker} per host of {component=2, hbase, instance=1, job=1, owner=alice, role=worker} (node "
-                    + "fs1 would hold 3 containers tagged {job=1, role=worker}, at most 2); fs2 (2 of 4 idle): hard "
-                    + "cardinality 0..2 of {job=1, role=worker} per host of {component=2, hbase, instance=1, job=1, "
-                    + "owner=alice, role=worker} (node fs2 would hold 3 containers tagged {job=1, role=worker}, at most 2)");
-            assertThat(where(grid, id).get("worker")).containsExactlyInAnyOrder("fs0", "fs0", "fs1", "fs1", "fs2", "fs2");
+            GrowResult six = grid.scheduler.allocations().grow(id, grow(6, "worker"));
+            assertThat(six.granted()).isEqualTo(5);
+            assertThat(six.reason()).startsWith("partial: 5 of 6 nodes: the sites may take 5 more, not 6 keeping the "
+                    + "hard constraints: fs0 (1 of 5 idle): hard cardinality 0..2 of {job=1, role=worker} per host");
+            assertThat(hosts(grid, id)).containsExactlyInAnyOrder("fs0-n1", "fs0-n1", "fs0-n2", "fs0-n2",
+                    "fs1-n1", "fs1-n1", "fs2-n1", "fs2-n1");
 
             GrowResult none = grid.scheduler.allocations().grow(id, grow(1, "worker"));
             assertThat(none.granted()).isZero();
             assertThat(none.reason()).startsWith("placement constraints: no site may take one more keeping the hard "
                     + "constraints: fs0: hard cardinality 0..2");
-            assertThat(none.reason()).contains("; fs1: hard cardinality 0..2", "; fs2: hard cardinality 0..2");
-            assertThat(where(grid, id).get("worker")).hasSize(6);
+            assertThat(hosts(grid, id)).hasSize(8);
+            assertThat(grid.scheduler.frameworks().get(id).brokenNow()).as("audited per host: 2 on each").isEmpty();
         }
+    }
+
+    /** The hosts the instance's workers are pinned to, in node order. */
+    private static List<String> hosts(TestGrid grid, long id) {
+        return grid.scheduler.heldNow(id).nodes().stream().filter(n -> "worker".equals(n.role()))
+                .map(koala.common.api.NodeView::host).toList();
     }
 
     /**

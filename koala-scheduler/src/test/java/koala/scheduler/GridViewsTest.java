@@ -38,9 +38,10 @@ class GridViewsTest {
 
     @Test
     void idleNodesAreWhatNeitherLocalUsersNorOtherSchedulersNorTheBooksHold() {
-        // free 10, plus this scheduler's 2 running pilots given back, minus the 5 it holds: 16 - 3 - 1 - 5 = 7
-        assertThat(GridViews.of(List.of(fs0(true)), Map.of("fs0", 5), TAG, FileLocations.NONE).sites())
-                .containsExactly(new SiteView("fs0", 16, 7));
+        // free 10, plus this scheduler's 2 running pilots given back, minus the 5 it holds: 16 - 3 - 1 - 5 = 7;
+        // on host vm, less only the 3 of those 5 whose host is known (arrived, or pinned): 12 - 3 = 9
+        assertThat(GridViews.of(List.of(fs0(true)), Map.of("fs0", 5), Map.of("vm", 3), TAG, FileLocations.NONE).sites())
+                .containsExactly(new SiteView("fs0", 16, 7, Map.of("vm", 9)));
     }
 
     @Test
@@ -51,7 +52,7 @@ class GridViewsTest {
     @Test
     void idleNeverGoesBelowZeroWhenTheBooksRunAheadOfTheSnapshot() {
         assertThat(GridViews.of(List.of(fs0(true)), Map.of("fs0", 20), TAG, FileLocations.NONE).sites())
-                .containsExactly(new SiteView("fs0", 16, 0));
+                .containsExactly(new SiteView("fs0", 16, 0, Map.of("vm", 12)));
     }
 
     @Test

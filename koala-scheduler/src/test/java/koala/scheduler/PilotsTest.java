@@ -45,4 +45,12 @@ class PilotsTest {
         assertThat(Pilots.accountString("", "alice")).isEqualTo("-A alice");
         assertThat(Pilots.accountString(null, "bob")).isEqualTo("-A bob");
     }
+
+    @Test
+    void aPilotWhoseHostWasChosenAsksSgeForThatHost() {
+        assertThat(Pilots.pinned("-l exclusive=true", "fs0-n3")).isEqualTo("-l exclusive=true -l h=fs0-n3");
+        assertThat(Pilots.pinned("", "fs0-n3")).isEqualTo("-l h=fs0-n3");
+        assertThat(Pilots.pinned(null, "fs0-n3")).isEqualTo("-l h=fs0-n3");
+        assertThat(Pilots.pinned("-l exclusive=true", null)).isEqualTo("-l exclusive=true");
+    }
 }

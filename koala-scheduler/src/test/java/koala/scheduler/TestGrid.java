@@ -55,6 +55,8 @@ final class TestGrid implements AutoCloseable {
     private String refusing;
     /** When the sites' snapshots were taken (default: long ago, so no pilot is ever missed from them). */
     Instant snapshotAt = Instant.EPOCH;
+    /** Slots of each host of a site: a site of N nodes has N / hostSlots hosts (default: a host per node). */
+    int hostSlots = 1;
     /** How often the nodes' long-polls were woken for a job's start. */
     int woken;
     /** What the scheduler counts and reads, as {@code GET /metrics} shows it; new with each {@link #start()}. */
@@ -204,8 +206,9 @@ final class TestGrid implements AutoCloseable {
     private SiteInfo info(String site) {
         List<QueueInstance> queues = new ArrayList<>();
         int used = localUse.getOrDefault(site, 0);
-        for (int i = 1; i <= sizes.get(site); i++) {
-            queues.add(new QueueInstance("all.q@" + site + "-n" + i, site + "-n" + i, 1, i <= used ? 1 : 0, 0, ""));
+        for (int i = 1; i <= sizes.get(site) / hostSlots; i++) {
+            int taken = Math.max(0, Math.min(hostSlots, used - (i - 1) * hostSlots));
+            queues.add(new QueueInstance("all.q@" + site + "-n" + i, site + "-n" + i, hostSlots, taken, 0, ""));
         }
         CellSnapshot snapshot = new CellSnapshot(site, snapshotAt, List.of(), queues,
                 cellJobs.getOrDefault(site, List.of()));

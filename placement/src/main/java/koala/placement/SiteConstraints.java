@@ -24,13 +24,19 @@ import koala.constraints.Violation;
  * Places a job whose components carry placement constraints ({@code koala.constraints}): the
  * constraints decide which sites each component may use, and the job's own policy chooses among them.
  *
- * <p><b>Over sites.</b> KOALA chooses a node's site and SGE its host, so the constraints are kept at
- * the grain KOALA decides: each site is one node of a {@link ClusterState}, with its site and network
- * as groups; a kind finer than the site (host, an admin's rack) is a group of its own per site. An
- * upper bound over such a kind (anti-affinity, a cardinality's max) is then kept as if the whole site
- * were one group: sound (two components on different sites are on different hosts and racks), and
- * stricter than asked. A hard lower bound over such a kind is refused by the JDF parser; a soft one is
- * kept over the site. The nodes of the job and of running work are containers on their sites.
+ * <p><b>Over sites.</b> Each site is one node of a {@link ClusterState}, with its site and network as
+ * groups; a kind finer than the site (host, an admin's rack) is a group of its own per site. An upper
+ * bound over such a kind (anti-affinity, a cardinality's max) is then kept as if the whole site were one
+ * group: sound (two components on different sites are on different hosts and racks), and stricter than
+ * asked. A hard lower bound over such a kind is refused by the JDF parser; a soft one is kept over the
+ * site. The nodes of the job and of running work are containers on their sites.
+ *
+ * <p><b>On hosts</b> ({@link #onHosts}). When a constraint in play is over a finer kind, a site whose
+ * view knows its idle hosts ({@link SiteView#idleHosts}) is a node per host instead, with the admin's
+ * groups; running work whose host is known is on its host. Each node placed there goes to the host that
+ * breaks no hard constraint and the fewest soft ones, then to the one whose groups hold most of its
+ * component already (a component keeps to few racks), then by name; the decision names the hosts
+ * ({@link Assignment#hosts}) and the scheduler pins the pilots to them.
  *
  * <p><b>The decision.</b> Components are taken in the job's order, except that one whose lower bound
  * (affinity, cardinality with min above 0) targets another component of the job goes after it. For
@@ -309,6 +315,13 @@ public final class SiteConstraints implements PlacementPolicy {
                 && mine.carries(k.subject()) && theirs.carries(k.target()) && !mine.carries(k.target()));
     }
 
+    /** The admin's kinds (rack, upgrade domain...) the constraints in play are over: neither host, site nor network. */
+    private List<Group> finerKinds() {
+        return java.util.stream.Stream.concat(constraints.stream(), inForce.stream()).map(Constraint::group)
+                .filter(g -> !g.equals(Group.HOST) && !g.equals(Group.SITE) && !g.equals(Group.NETWORK))
+                .distinct().toList();
+    }
+
     /** Whether a constraint in play is over a kind finer than the site, which only a choice of hosts keeps. */
     private boolean finer() {
         return java.util.stream.Stream.concat(constraints.stream(), inForce.stream())
@@ -383,20 +396,53 @@ public final class SiteConstraints implements PlacementPolicy {
             if (onHosts == null) {
                 return judge(id, own, site);
             }
+            Map<String, Integer> near = near(own);
             Pick best = null;
+            int bestNear = -1;
             Pick firstRefused = null;
             for (Map.Entry<String, Integer> h : onHosts.entrySet()) {
                 if (h.getValue() < 1) {
                     continue;
                 }
                 Pick p = judge(id, own, h.getKey());
+                int n = nearness(near, h.getKey());
                 if (p.hard() != null) {
                     firstRefused = firstRefused == null ? p : firstRefused;
-                } else if (best == null || p.soft().size() < best.soft().size()) {
+                } else if (best == null || p.soft().size() < best.soft().size()
+                        || (p.soft().size() == best.soft().size() && n > bestNear)) {
                     best = p;
+                    bestNear = n;
                 }
             }
             return best != null ? best : firstRefused != null ? firstRefused : new Pick(null, null, Set.of());
+        }
+
+        /**
+         * Containers tagged as {@code own} already there, per group ("rack=r1") of each admin kind in play:
+         * a component's nodes are kept together in as few racks as its constraints allow, so that they
+         * leave whole racks to what must stay apart from them (less fragmentation, as in Medea).
+         */
+        private Map<String, Integer> near(Tags own) {
+            Map<String, Integer> near = new HashMap<>();
+            List<Group> kinds = finerKinds();
+            if (kinds.isEmpty()) {
+                return near;
+            }
+            for (Container c : state.containers()) {
+                if (c.tags().equals(own)) {
+                    Node n = state.nodes().get(state.indexOf(c.node()));
+                    kinds.forEach(k -> near.merge(k.kind() + "=" + n.groupOf(k), 1, Integer::sum));
+                }
+            }
+            return near;
+        }
+
+        private int nearness(Map<String, Integer> near, String host) {
+            if (near.isEmpty()) {
+                return 0;
+            }
+            Node n = state.nodes().get(state.indexOf(host));
+            return finerKinds().stream().mapToInt(k -> near.getOrDefault(k.kind() + "=" + n.groupOf(k), 0)).sum();
         }
 
         private Pick judge(String id, Tags own, String node) {

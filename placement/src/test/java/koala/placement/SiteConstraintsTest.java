@@ -187,4 +187,17 @@ class SiteConstraintsTest {
         assertThat(constrained(List.of(apart), List.of(), List.of()).onHosts(RACKS).place(rigid(1, 1), RACKED))
                 .isEqualTo(new PlacementDecision.Placed(List.of(new Assignment(0, "fs1", 1), new Assignment(1, "fs0", 1))));
     }
+
+    @Test
+    void aComponentsNodesKeepToOneRackLeavingTheOtherWhole() {
+        // 2 a-nodes and 2 b-nodes, a kept out of b's racks: a takes n1 and n2 (rack r1, kept together, not
+        // n1 and n3 by name), so b has r2 whole
+        Constraint apart = new Constraint.AntiAffinity(A, Tags.of("job=5", "b"), Group.of("rack"), true);
+        JobNeed both = new JobNeed("5", List.of(Fixtures.fixed(0, 2, "fs0"), Fixtures.fixed(1, 2, "fs0")), false);
+        GridView fs0 = grid(new SiteView("fs0", 16, 4, Map.of("n1", 1, "n3", 1, "n2", 1, "n4", 1)));
+
+        assertThat(constrained(List.of(apart), List.of(), List.of()).onHosts(RACKS).place(both, fs0))
+                .isEqualTo(new PlacementDecision.Placed(List.of(new Assignment(0, "fs0", 2, List.of("n1", "n2")),
+                        new Assignment(1, "fs0", 2, List.of("n3", "n4")))));
+    }
 }

@@ -27,7 +27,8 @@ import java.util.Map;
  *                     opened its allocation (its JDF's); empty for none
  * @param brokenNow    the constraints (its own and those of other work in force on its nodes) that where its
  *                     nodes are now breaks, each with where: a soft one broken because nothing else fitted, or
- *                     one broken after the fact (a target that ended); kept over sites, as its grows are placed
+ *                     one broken after the fact (a target that ended); a node counted on its host once known (arrived or
+ *                     pinned), on its site before
  */
 public record FrameworkView(long id, String name, String policy, Map<String, String> parameters, String runner,
                             String state, List<String> sites, MasterAddress master, Map<String, Integer> nodesPerRole,

@@ -10,6 +10,8 @@ import java.util.List;
  * @param attempt     how many times this node has been claimed (1 for the first)
  * @param pilot       the SGE job id, null until the agent accepted the pilot
  * @param token       secret the node's launcher presents to the scheduler
+ * @param host        where it runs once it arrived; before, the host its pilot is pinned to (a placement
+ *                    that chose hosts, for constraints over hosts or racks), or null when SGE chooses
  * @param submittedAt when its current pilot was submitted
  * @param daemon      on a node of an MPI job other than the first: the Open MPI daemon its first node's
  *                    {@code mpirun} asked it to run (null until asked); kept with the node, so that a
@@ -51,7 +53,7 @@ public record NodeClaim(String id, long job, int component, int rank, String sit
     }
 
     public NodeClaim submitted(String pilotId, Instant at) {
-        return new NodeClaim(id, job, component, rank, site, NodeState.SUBMITTED, pilotId, null, null, token, at, attempt);
+        return new NodeClaim(id, job, component, rank, site, NodeState.SUBMITTED, pilotId, host, null, token, at, attempt);
     }
 
     /** Its pilot's SGE job id, learnt when the submit returned: the node may have arrived already. */
@@ -61,7 +63,12 @@ public record NodeClaim(String id, long job, int component, int rank, String sit
     }
 
     public NodeClaim movedTo(String newSite, String newToken) {
-        return new NodeClaim(id, job, component, rank, newSite, NodeState.SUBMITTED, null, null, null, newToken, null,
+        return movedTo(newSite, null, newToken);
+    }
+
+    /** Claimed again on {@code newSite}, its pilot pinned to {@code newHost} (null: SGE chooses). */
+    public NodeClaim movedTo(String newSite, String newHost, String newToken) {
+        return new NodeClaim(id, job, component, rank, newSite, NodeState.SUBMITTED, null, newHost, null, newToken, null,
                 attempt + 1);
     }
 

@@ -23,6 +23,9 @@ import org.junit.jupiter.api.Test;
  * orchestrator over sites, so the orchestrator goes on another site of fs1's network (fs0; fs2, a remote
  * site, is on a network of its own). The sites are decided when each grow is placed, before the runner's
  * deployment returns: nothing here depends on when it looks.
+ *
+ * <p>A job's two components kept apart per rack run on one site, each node's pilot pinned by SGE to
+ * the host the scheduler chose; the hosts the nodes ran on are read when the job has ended.
  */
 class FrameworkConstraintsIT {
     private static TestScheduler scheduler;
@@ -31,7 +34,9 @@ class FrameworkConstraintsIT {
 
     @BeforeAll
     static void start() throws IOException {
-        scheduler = TestScheduler.start(Map.of());
+        // fs0's two racks, for a job kept apart per rack
+        scheduler = TestScheduler.start(Map.of("site.fs0.groups.rack.r1", "fs0-n1..fs0-n8",
+                "site.fs0.groups.rack.r2", "fs0-n9..fs0-n16"));
         client = scheduler.client();
         dir = TestScheduler.nodeDir("koala-constraints-it");
     }
@@ -64,6 +69,33 @@ class FrameworkConstraintsIT {
 
             client.closeAllocation(id);
         }
+    }
+
+    /**
+     * fs0's racks r1 (fs0-n1..fs0-n8) and r2 (fs0-n9..fs0-n16); both components fixed on fs0, two nodes
+     * each, the first (store) kept out of the second's (compute) racks, hard. Kept over sites, as before,
+     * one site could never hold both; kept per rack the job runs, its store nodes in one rack and its
+     * compute nodes in the other.
+     */
+    @Test
+    void aJobsTwoComponentsRunInDifferentRacksOfOneSite() {
+        String jdf = "+( &(resourceManagerContact = \"fs0\")(count = 2)(executable = /bin/hostname)(tags = \"store\")"
+                + "(constraints = \"anti-affinity compute rack\") )"
+                + " ( &(resourceManagerContact = \"fs0\")(count = 2)(executable = /bin/hostname)(tags = \"compute\") )";
+
+        koala.common.api.JobView job = TestScheduler.awaitEnd(client, TestScheduler.submit(client, "racks", jdf).id(),
+                Duration.ofSeconds(120));
+
+        assertThat(job.state()).as(job.toString()).isEqualTo("FINISHED");
+        assertThat(racksOf(job, 0)).hasSize(1);
+        assertThat(racksOf(job, 1)).hasSize(1).doesNotContainAnyElementsOf(racksOf(job, 0));
+    }
+
+    private static java.util.Set<String> racksOf(koala.common.api.JobView job, int component) {
+        List<String> hosts = job.nodes().stream().filter(n -> n.component() == component).map(NodeView::host).toList();
+        assertThat(hosts).as("component " + component + "'s hosts").hasSize(2).doesNotContainNull();
+        return hosts.stream().map(h -> Integer.parseInt(h.substring("fs0-n".length())) <= 8 ? "r1" : "r2")
+                .collect(java.util.stream.Collectors.toSet());
     }
 
     private static String siteOf(List<NodeView> nodes, String role) {
