@@ -397,6 +397,7 @@ public final class SiteConstraints implements PlacementPolicy {
                 return judge(id, own, site);
             }
             Map<String, Integer> near = near(own);
+            boolean packs = !finerKinds().isEmpty(); // else the first host breaking nothing is as good as any
             Pick best = null;
             int bestNear = -1;
             Pick firstRefused = null;
@@ -412,6 +413,9 @@ public final class SiteConstraints implements PlacementPolicy {
                         || (p.soft().size() == best.soft().size() && n > bestNear)) {
                     best = p;
                     bestNear = n;
+                    if (!packs && p.soft().isEmpty()) {
+                        break;
+                    }
                 }
             }
             return best != null ? best : firstRefused != null ? firstRefused : new Pick(null, null, Set.of());
@@ -428,7 +432,10 @@ public final class SiteConstraints implements PlacementPolicy {
             if (kinds.isEmpty()) {
                 return near;
             }
-            for (Container c : state.containers()) {
+            // the containers carrying its rarest tag (its job's, its instance's), not every container
+            String key = own.isEmpty() ? null
+                    : own.values().stream().filter(t -> t.startsWith("job=")).findFirst().orElse(own.first());
+            for (Container c : key == null ? state.containers() : state.tagged(key)) {
                 if (c.tags().equals(own)) {
                     Node n = state.nodes().get(state.indexOf(c.node()));
                     kinds.forEach(k -> near.merge(k.kind() + "=" + n.groupOf(k), 1, Integer::sum));
