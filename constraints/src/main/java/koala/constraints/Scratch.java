@@ -70,11 +70,12 @@ final class Scratch {
         Counts c = counts.get(k);
         if (c == null) {
             c = new Counts();
-            String targetTag = k.target().first();
+            // every carrier of a set has each of its tags: walk those of its rarest tag ("job=7", not "role=worker")
+            String targetTag = rarest(k.target());
             for (Container x : state.tagged(targetTag)) {
                 c.add(k, x, nodeOf(x));
             }
-            for (Container x : state.tagged(k.subject().first())) {
+            for (Container x : state.tagged(rarest(k.subject()))) {
                 if (!x.tags().values().contains(targetTag)) {
                     c.add(k, x, nodeOf(x));
                 }
@@ -85,6 +86,19 @@ final class Scratch {
             counts.put(k, c);
         }
         return c;
+    }
+
+    private String rarest(Tags tags) {
+        String best = tags.first();
+        int fewest = state.tagged(best).size();
+        for (String t : tags.values()) {
+            int n = state.tagged(t).size();
+            if (n < fewest) {
+                best = t;
+                fewest = n;
+            }
+        }
+        return best;
     }
 
     private Node nodeOf(Container c) {

@@ -294,6 +294,10 @@ final class ExperimentCommand {
                 + "state, the fastest kept (default: ${DEFAULT-VALUE})")
         int repeats;
 
+        @Option(names = "--grow-timings", defaultValue = "200", description = "grows of the scheduler's own path timed "
+                + "over sites and on hosts after the simulation (default: ${DEFAULT-VALUE})")
+        int growTimings;
+
         ConstraintsExperiment.Settings settings() {
             if (!(hard >= 0 && hard <= 1)) {
                 throw new IllegalArgumentException("--hard is a chance between 0 and 1, not " + hard);
@@ -307,9 +311,14 @@ final class ExperimentCommand {
 
         @Override
         public Integer call() {
-            ConstraintsExperiment.Result result = ConstraintsExperiment.run(settings());
+            ConstraintsExperiment.Settings settings = settings();
+            // timed first, in a heap the simulation has not filled yet
+            koala.sim.experiment.SchedulerGrowTiming.Result timing = koala.sim.experiment.SchedulerGrowTiming.run(sites,
+                    nodes, instances, growTimings, repeats, seed);
+            ConstraintsExperiment.Result result = ConstraintsExperiment.run(settings);
             ConstraintsExperiment.print(result, System.out);
             ConstraintsExperiment.write(result, out);
+            koala.sim.experiment.SchedulerGrowTiming.print(timing, System.out);
             System.out.println("\nresults in " + out.toAbsolutePath());
             return 0;
         }

@@ -338,14 +338,18 @@ public final class SiteConstraints implements PlacementPolicy {
         Set<String> sites = new TreeSet<>();
         grid.sites().forEach(s -> sites.add(s.site()));
         running.forEach(c -> sites.add(c.node()));
-        Map<String, Node> nodes = new java.util.TreeMap<>();
+        Map<String, Node> nodes = new HashMap<>(); // the state sorts them by name
         sites.forEach(s -> nodes.put(s, new Node(s, SLOTS, Map.of(Group.SITE, s, Group.NETWORK, networkOf.apply(s)))));
         Map<String, Map<String, Integer>> hostIdle = new HashMap<>();
+        Map<String, String> siteOfHost = new HashMap<>();
         if (byHost) {
             for (SiteView s : grid.sites()) {
                 if (!s.idleHosts().isEmpty()) {
                     hostIdle.put(s.site(), new java.util.TreeMap<>(s.idleHosts()));
-                    s.idleHosts().keySet().forEach(h -> nodes.putIfAbsent(h, hostNode(s.site(), h)));
+                    s.idleHosts().keySet().forEach(h -> {
+                        nodes.putIfAbsent(h, hostNode(s.site(), h));
+                        siteOfHost.put(h, s.site());
+                    });
                 }
             }
             running.forEach(c -> {
@@ -359,11 +363,15 @@ public final class SiteConstraints implements PlacementPolicy {
         running.forEach(c -> state.add(byHost ? new Container(c.id(), c.tags(),
                 hosts.ofRunning().getOrDefault(c.id(), c.node())) : c));
         state.constrain("running", inForce);
-        return new Layout(state, hostIdle);
+        return new Layout(state, hostIdle, siteOfHost);
     }
 
     private Node hostNode(String site, String host) {
-        Map<Group, String> groups = new HashMap<>(hosts.groupsOf().apply(site, host));
+        Map<Group, String> declared = hosts.groupsOf().apply(site, host);
+        if (declared.isEmpty()) {
+            return new Node(host, HOST_SLOTS, Map.of(Group.SITE, site, Group.NETWORK, networkOf.apply(site)));
+        }
+        Map<Group, String> groups = new HashMap<>(declared);
         groups.put(Group.SITE, site);
         groups.put(Group.NETWORK, networkOf.apply(site));
         return new Node(host, HOST_SLOTS, groups);
@@ -373,10 +381,12 @@ public final class SiteConstraints implements PlacementPolicy {
     private final class Layout {
         private final ClusterState state;
         private final Map<String, Map<String, Integer>> hostIdle;
+        private final Map<String, String> siteOfHost;
 
-        Layout(ClusterState state, Map<String, Map<String, Integer>> hostIdle) {
+        Layout(ClusterState state, Map<String, Map<String, Integer>> hostIdle, Map<String, String> siteOfHost) {
             this.state = state;
             this.hostIdle = hostIdle;
+            this.siteOfHost = siteOfHost;
         }
 
         /** The site's idle nodes a decision may use: those on its idle hosts too, when it chooses them. */
@@ -465,12 +475,19 @@ public final class SiteConstraints implements PlacementPolicy {
 
         void take(Container c) {
             state.add(c);
-            hostIdle.values().forEach(m -> m.computeIfPresent(c.node(), (h, n) -> n - 1));
+            idleOn(c.node(), -1);
         }
 
         void giveBack(Container c) {
             state.remove(c.id());
-            hostIdle.values().forEach(m -> m.computeIfPresent(c.node(), (h, n) -> n + 1));
+            idleOn(c.node(), +1);
+        }
+
+        private void idleOn(String node, int change) {
+            String site = siteOfHost.get(node);
+            if (site != null) {
+                hostIdle.get(site).merge(node, change, Integer::sum);
+            }
         }
     }
 }
