@@ -207,7 +207,8 @@ final class JobConstraints {
 
     /**
      * {@code policy} keeping {@code job}'s constraints and those of the other live jobs and instances in
-     * force, whose held nodes count, each on its site; {@code policy} itself when none of them has any.
+     * force, whose held nodes count (the job's own too), each on its site; {@code policy} itself when none
+     * of them has any.
      *
      * @param constrained the live jobs with constraints of their own ({@link JobBook#constrained}): only
      *                    they are asked for constraints, and {@code all} is not walked when it is empty
@@ -234,8 +235,10 @@ final class JobConstraints {
             return policy; // the common case: nothing walked, nothing built
         }
         Map<String, String> hosts = new HashMap<>();
+        // the job's own held nodes count too: a part placed again (its claim timed out) is kept apart from
+        // the parts that stay; a job placed from the queue holds none (a failed claim released them)
         SiteConstraints kept = new SiteConstraints(policy, networkOf, tags(id, owner, job.description()), own,
-                bearingOn(both(own, inForce), all, id, hosts), inForce);
+                bearingOn(both(own, inForce), all, -1, hosts), inForce);
         return groupsOf == null ? kept : kept.onHosts(new SiteConstraints.Hosts(hosts, groupsOf::of));
     }
 

@@ -72,4 +72,44 @@ class ConstraintsPlacementTest {
             assertThat(sites(grid, quiet)).containsExactly(Map.entry(0, "fs1"));
         }
     }
+
+    /**
+     * Over racks, on fs0's 4 hosts (fs0-n1..fs0-n4; racks r1 = n1, n2 and r2 = n3, n4): the job's a node,
+     * kept out of b's racks, is pinned to fs0-n1, its b node to fs0-n3 (both fixed on fs0). The a node
+     * arrives; the b node's pilot does not start, so after the claim time-out (60 s) b is placed again on
+     * fs0, and pinned again in r2: fs0-n2, idle, would put it beside a (and did, before the job's own held
+     * nodes counted when part of it is placed again).
+     */
+    @Test
+    void nodesKeptApartOverRacksArePinnedAndPinnedAgainWhenPlacedAgain() {
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 4), Duration.ofSeconds(60))) {
+            grid.scheduler.nodeGroups(Map.of("fs0", Map.of("rack", Map.of(
+                    "r1", koala.common.grid.HostList.parse("fs0-n1..fs0-n2"),
+                    "r2", koala.common.grid.HostList.parse("fs0-n3..fs0-n4")))));
+            long job = grid.scheduler.submit("racks.jdf", "+( &(resourceManagerContact = fs0)(count = 1)"
+                    + "(executable = /bin/true)(tags = a)(constraints = \"anti-affinity b rack\") )"
+                    + "( &(resourceManagerContact = fs0)(count = 1)(executable = /bin/true)(tags = b) )", "alice", null).id();
+            grid.tick(Duration.ofSeconds(1));
+            assertThat(hosts(grid, job)).containsExactly(Map.entry(0, "fs0-n1"), Map.entry(1, "fs0-n3"));
+
+            NodeClaim a = live(grid, job).stream().filter(n -> n.component() == 0).findFirst().orElseThrow();
+            grid.scheduler.nodes().arrive(a.id(), a.token(), "fs0-n1");
+            grid.tick(Duration.ofSeconds(60));
+
+            assertThat(grid.events(job)).contains("REPLACED");
+            NodeClaim b = live(grid, job).stream().filter(n -> n.component() == 1).findFirst().orElseThrow();
+            assertThat(b.attempt()).isEqualTo(2);
+            assertThat(b.host()).isEqualTo("fs0-n3");
+        }
+    }
+
+    private static java.util.List<NodeClaim> live(TestGrid grid, long job) {
+        return grid.store.nodes(job).stream().filter(n -> n.state().held()).toList();
+    }
+
+    private static Map<Integer, String> hosts(TestGrid grid, long job) {
+        Map<Integer, String> hosts = new java.util.TreeMap<>();
+        live(grid, job).forEach(n -> hosts.put(n.component(), n.host()));
+        return hosts;
+    }
 }
