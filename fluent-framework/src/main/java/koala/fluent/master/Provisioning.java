@@ -149,6 +149,13 @@ final class Provisioning {
     }
 
     /**
+     * Workers the runner refused on the give-back due by {@code refusedFor} (one KOALA ended already, say):
+     * not offered again for that ask, so that another is offered, or a worker yields.
+     */
+    private final java.util.Set<String> refusedBack = new java.util.HashSet<>();
+    private java.time.Instant refusedFor;
+
+    /**
      * What the grid's arbitration asks back, the master chooses: its idle workers, longest idle
      * first, as many as asked; with suspension on, when those are too few, workers whose every
      * application is a running word count yield it ({@code yielding}, given how many more are wanted,
@@ -165,7 +172,12 @@ final class Provisioning {
                 then.accept(List.of(), List.of());
                 return;
             }
+            if (!ask.by().equals(refusedFor)) {
+                refusedBack.clear();
+                refusedFor = ask.by();
+            }
             List<String> idle = new java.util.ArrayList<>(state.workers().stream().filter(FluentWorker::isIdle)
+                    .filter(w -> !refusedBack.contains(w.id()))
                     .sorted(java.util.Comparator.comparing(FluentWorker::idleSince).thenComparing(FluentWorker::id))
                     .limit(ask.workers()).map(FluentWorker::id).toList());
             if (idle.size() < ask.workers() && state.settings().maxSuspensions() > 0
@@ -185,6 +197,7 @@ final class Provisioning {
                     then.accept(idle, List.of());
                     return;
                 }
+                result.refused().forEach(r -> refusedBack.add(r.node()));
                 if (!result.released().isEmpty()) {
                     events.add(MasterEventKind.RELEASED, "gave back " + result.released() + " at the grid's request ("
                             + ask.reason() + ")", Map.of("nodes", result.released()));

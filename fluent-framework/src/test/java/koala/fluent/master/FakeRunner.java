@@ -20,6 +20,8 @@ final class FakeRunner implements Runner {
     private int named;
     /** What the grid asks back now; null for nothing. */
     koala.common.api.ShareOrders.GiveBack ask;
+    /** Workers KOALA already ended for the arbitration: refused on a give-back, as the runner refuses them. */
+    final java.util.Set<String> taken = new java.util.HashSet<>();
     Double figure;
     Double rejectRate;
 
@@ -55,11 +57,17 @@ final class FakeRunner implements Runner {
 
     @Override
     public ShrinkResult giveBack(List<String> nodes) {
-        workers.removeAll(nodes);
         calls.add("give back " + nodes);
-        ask = ask.workers() == nodes.size() ? null
-                : new koala.common.api.ShareOrders.GiveBack(ask.workers() - nodes.size(), ask.by(), ask.reason());
-        return new ShrinkResult(nodes, List.of(), "asked");
+        List<koala.common.runner.RunnerMessages.Refusal> refused = nodes.stream().filter(taken::contains)
+                .map(n -> new koala.common.runner.RunnerMessages.Refusal(n, "taken back already by the grid's "
+                        + "arbitration (fair)")).toList();
+        List<String> given = nodes.stream().filter(n -> !taken.contains(n)).toList();
+        workers.removeAll(given);
+        if (!given.isEmpty()) {
+            ask = ask.workers() == given.size() ? null
+                    : new koala.common.api.ShareOrders.GiveBack(ask.workers() - given.size(), ask.by(), ask.reason());
+        }
+        return new ShrinkResult(given, refused, "asked");
     }
 
     @Override

@@ -126,6 +126,42 @@ class FrameworkManagerTest {
         assertThat(runner.calls).contains("shrink [w2]");
     }
 
+    /**
+     * KOALA ended idle w2 for the arbitration before the master noticed, and asks one more back; w1 and w3
+     * are busy. The master offers w2, its only idle worker; the runner refuses it as taken already. At the
+     * next ticks the master does not offer w2 again for that ask (it has none idle to offer); when w1 comes
+     * idle, w1 goes.
+     */
+    @Test
+    void aWorkerTheRunnerRefusedOnAGiveBackIsNotOfferedAgainForThatAsk() throws Exception {
+        FakeRunner runner = new FakeRunner("ondemand", 20, Duration.ofSeconds(600));
+        FrameworkManager master = master(runner, 4);
+        CompletableFuture<JobReply> reply = master.submit(new JobRequest("batch", List.of(RL, RL, RL))).reply();
+        join(master, "w1");
+        join(master, "w2");
+        join(master, "w3");
+        reply.get();
+        now = T.plusSeconds(10);
+        master.done("j1.rl2", new AppDone("w2", Map.of("frames", 100), null));
+        runner.taken.add("w2");
+
+        now = T.plusSeconds(15);
+        runner.ask = new koala.common.api.ShareOrders.GiveBack(1, T.plusSeconds(30), "give back 1 worker for 9");
+        master.tick();
+        now = T.plusSeconds(16);
+        master.tick();
+        now = T.plusSeconds(17);
+        master.tick();
+        assertThat(runner.calls).filteredOn(c -> c.startsWith("give back")).containsExactly("give back [w2]");
+
+        now = T.plusSeconds(18);
+        master.done("j1.rl1", new AppDone("w1", Map.of("frames", 100), null));
+        master.tick();
+        assertThat(runner.calls).filteredOn(c -> c.startsWith("give back")).containsExactly("give back [w2]",
+                "give back [w1]");
+        assertThat(runner.ask).isNull();
+    }
+
     @Test
     void askedByTheGridToGiveBackTwoTheMasterGivesItsIdleWorkersLongestIdleFirstAsTheyComeIdle() throws Exception {
         // three workers, t_idle long: the master would keep them all
