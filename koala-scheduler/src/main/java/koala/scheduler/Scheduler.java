@@ -455,10 +455,10 @@ final class Scheduler {
      * counted again for every queued job, they made a round cost queued jobs times jobs in memory.
      */
     private void placeQueued() {
-        Map<String, Integer> held = heldNodes();
+        Held held = heldNodes();
         for (long id : queue.inOrder()) {
             Job job = book.get(id);
-            count(job, held, -1);
+            held.count(job, -1);
             PlacementDecision decision = policyFor(job).place(need(job), gridViewFor(job.record().owner(), gridView(held)));
             if (decision instanceof PlacementDecision.Placed placed) {
                 queue.remove(id);
@@ -469,7 +469,7 @@ final class Scheduler {
             } else {
                 notPlaced(job, (PlacementDecision.NotPlaced) decision);
             }
-            count(job, held, 1);
+            held.count(job, 1);
         }
     }
 
@@ -565,24 +565,29 @@ final class Scheduler {
         return gridView(heldNodes());
     }
 
-    private GridView gridView(Map<String, Integer> held) {
+    private GridView gridView(Held held) {
         List<SiteInfo> infos = siteNames.stream().map(kis::site).flatMap(Optional::stream).toList();
-        Map<String, Integer> onHosts = new HashMap<>();
-        book.all().forEach(j -> j.heldNodes().stream().filter(n -> n.host() != null)
-                .forEach(n -> onHosts.merge(n.host(), 1, Integer::sum)));
-        return GridViews.of(infos, held, onHosts, store.pilotTag(), files);
+        return GridViews.of(infos, held.sites(), held.hosts(), store.pilotTag(), files);
     }
 
-    /** The nodes KOALA's books hold or are claiming, per site. */
-    private Map<String, Integer> heldNodes() {
-        Map<String, Integer> held = new HashMap<>();
-        book.all().forEach(j -> count(j, held, 1));
+    /** The nodes KOALA's books hold or are claiming. */
+    private Held heldNodes() {
+        Held held = new Held(new HashMap<>(), new HashMap<>());
+        book.all().forEach(j -> held.count(j, 1));
         return held;
     }
 
-    /** Adds {@code sign} for each node {@code job} holds to its site's count in {@code held}. */
-    private static void count(Job job, Map<String, Integer> held, int sign) {
-        job.heldNodes().forEach(n -> held.merge(n.site(), sign, Integer::sum));
+    /** Nodes KOALA's books hold or are claiming, per site, and per host where it is known (arrived, or pinned). */
+    private record Held(Map<String, Integer> sites, Map<String, Integer> hosts) {
+        /** Adds {@code sign} for each node {@code job} holds. */
+        void count(Job job, int sign) {
+            for (NodeClaim n : job.heldNodes()) {
+                sites.merge(n.site(), sign, Integer::sum);
+                if (n.host() != null) {
+                    hosts.merge(n.host(), sign, Integer::sum);
+                }
+            }
+        }
     }
 
     void checkRunning(Job job) {
