@@ -135,12 +135,7 @@ class FrameworkManagerTest {
     @Test
     void aWorkerTheRunnerRefusedOnAGiveBackIsNotOfferedAgainForThatAsk() throws Exception {
         FakeRunner runner = new FakeRunner("ondemand", 20, Duration.ofSeconds(600));
-        FrameworkManager master = master(runner, 4);
-        CompletableFuture<JobReply> reply = master.submit(new JobRequest("batch", List.of(RL, RL, RL))).reply();
-        join(master, "w1");
-        join(master, "w2");
-        join(master, "w3");
-        reply.get();
+        FrameworkManager master = threeRlsOnThreeWorkers(runner);
         now = T.plusSeconds(10);
         master.done("j1.rl2", new AppDone("w2", Map.of("frames", 100), null));
         runner.taken.add("w2");
@@ -162,16 +157,22 @@ class FrameworkManagerTest {
         assertThat(runner.ask).isNull();
     }
 
-    @Test
-    void askedByTheGridToGiveBackTwoTheMasterGivesItsIdleWorkersLongestIdleFirstAsTheyComeIdle() throws Exception {
-        // three workers, t_idle long: the master would keep them all
-        FakeRunner runner = new FakeRunner("ondemand", 20, Duration.ofSeconds(600));
+    /** A master whose job of three RLs runs one on each of w1, w2 and w3 (t_idle long: it would keep them all). */
+    private FrameworkManager threeRlsOnThreeWorkers(FakeRunner runner) throws Exception {
         FrameworkManager master = master(runner, 4);
         CompletableFuture<JobReply> reply = master.submit(new JobRequest("batch", List.of(RL, RL, RL))).reply();
         join(master, "w1");
         join(master, "w2");
         join(master, "w3");
         reply.get();
+        return master;
+    }
+
+    @Test
+    void askedByTheGridToGiveBackTwoTheMasterGivesItsIdleWorkersLongestIdleFirstAsTheyComeIdle() throws Exception {
+        // three workers, t_idle long: the master would keep them all
+        FakeRunner runner = new FakeRunner("ondemand", 20, Duration.ofSeconds(600));
+        FrameworkManager master = threeRlsOnThreeWorkers(runner);
         now = T.plusSeconds(10);
         master.done("j1.rl2", new AppDone("w2", Map.of("frames", 100), null));
         now = T.plusSeconds(12);
