@@ -64,7 +64,11 @@ final class Resizer {
     };
     private static final int ANSWERS_KEPT = 16;
     /** The framework's grows not answered yet, by request id: one repeated meanwhile waits for the same answer. */
-    private final Map<String, CompletableFuture<RunnerMessages.GrowResult>> asking = new HashMap<>();
+    private final Map<String, Asking> asking = new HashMap<>();
+
+    /** A framework's grow of {@code requested} workers at the scheduler, its answer to come. */
+    private record Asking(int requested, CompletableFuture<RunnerMessages.GrowResult> answer) {
+    }
     private final Deque<Runnable> steps = new ArrayDeque<>();
     private boolean stepping;
 
@@ -112,16 +116,18 @@ final class Resizer {
     CompletableFuture<RunnerMessages.GrowResult> grow(int requested, String requestId) {
         RunnerState.Answer earlier = requestId == null ? null : answered.get(requestId);
         if (earlier != null) {
+            sameGrow(requestId, earlier.requested(), requested, "granted " + earlier.granted());
             return CompletableFuture.completedFuture(new RunnerMessages.GrowResult(earlier.requested(),
                     earlier.granted(), earlier.nodes(), earlier.reason()));
         }
-        CompletableFuture<RunnerMessages.GrowResult> same = requestId == null ? null : asking.get(requestId);
+        Asking same = requestId == null ? null : asking.get(requestId);
         if (same != null) {
-            return same;
+            sameGrow(requestId, same.requested(), requested, "still at the scheduler");
+            return same.answer();
         }
         CompletableFuture<RunnerMessages.GrowResult> answer = step(() -> decideGrow(requested, requestId));
         if (requestId != null && !answer.isDone()) {
-            asking.put(requestId, answer);
+            asking.put(requestId, new Asking(requested, answer));
         }
         return answer.whenComplete((result, failure) -> {
             if (requestId != null) {
@@ -132,6 +138,19 @@ final class Resizer {
                 }
             }
         });
+    }
+
+    /**
+     * A request id names one grow, as an idempotency key does: used again for another number of
+     * workers it is refused, naming the grow it was used for, rather than answered with that grow's
+     * answer as if it were this one's.
+     */
+    private static void sameGrow(String requestId, int first, int requested, String state) {
+        if (first != requested) {
+            throw new Conflict("request id '" + requestId + "' was used for a grow of " + first + " worker"
+                    + (first == 1 ? "" : "s") + " (" + state + "), not " + requested + ": a request id names one "
+                    + "grow, and a retry repeats it unchanged; ask for a different grow under a new id", "requestId");
+        }
     }
 
     private CompletableFuture<RunnerMessages.GrowResult> decideGrow(int requested, String requestId) {
@@ -299,7 +318,7 @@ final class Resizer {
         CompletableFuture<RunnerMessages.GrowResult> answer = result.thenApply(r -> new RunnerMessages.GrowResult(
                 grow.requested(), r.granted(), r.nodes(), r.reason()));
         if (!answer.isDone()) {
-            asking.put(grow.rpcRequest(), answer);
+            asking.put(grow.rpcRequest(), new Asking(grow.requested(), answer));
         }
         answer.thenAccept(r -> {
             asking.remove(grow.rpcRequest());

@@ -78,6 +78,15 @@ class AdoptionTest {
         RunnerMessages.GrowResult again = runner.grow(2, "rpc-9");
         assertThat(again.nodes()).containsExactly("7.2.0", "7.2.1");
         assertThat(asked).hasSize(1);
+        // its request id used again for another grow is refused, naming the grow it names
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> runner.grow(3, "rpc-9"))
+                .isInstanceOfSatisfying(koala.common.failure.Conflict.class, e -> {
+                    assertThat(e.getMessage()).isEqualTo("request id 'rpc-9' was used for a grow of 2 workers "
+                            + "(granted 2), not 3: a request id names one grow, and a retry repeats it unchanged; ask "
+                            + "for a different grow under a new id");
+                    assertThat(e.field()).isEqualTo("requestId");
+                });
+        assertThat(asked).hasSize(1);
         assertThat(runner.status().events()).last().asString()
                 .contains("grow 2 workers [7.2.0, 7.2.1]: in flight when the runner before this one died");
     }

@@ -83,6 +83,8 @@ final class Allocations {
 
     private final JobBook book;
     private final koala.scheduler.storage.Store answers;
+    /** Named opens and grows: a retry answered as before, the name reused for another request refused. */
+    private final NamedRequests named;
     private final Claims claims;
     private final InstantSource clock;
     private final java.time.Duration claimTimeout;
@@ -94,6 +96,7 @@ final class Allocations {
                 java.time.Duration claimTimeout, GridEvents events) {
         this.book = book;
         this.answers = answers;
+        this.named = new NamedRequests(answers);
         this.claims = claims;
         this.clock = clock;
         this.claimTimeout = claimTimeout;
@@ -127,8 +130,10 @@ final class Allocations {
         }
         check(roles == null ? List.of() : roles);
         String who = owner == null ? "" : owner;
+        NamedRequests.Asked asked = new NamedRequests.Asked(NamedRequests.Kind.OPEN,
+                Map.of("owner", holder, "roles", roles == null ? List.of() : roles));
         java.util.Optional<Job> done = requestId == null ? java.util.Optional.empty()
-                : answers.answer(who, requestId).flatMap(id -> book.find(Long.parseLong(id)));
+                : named.earlier(who, requestId, requestId, asked).flatMap(id -> book.find(Long.parseLong(id)));
         if (done.isPresent()) {
             return done.get().view();
         }
@@ -138,7 +143,7 @@ final class Allocations {
         Job job = new Job(record, empty);
         job.roles(roles == null ? List.of() : roles);
         if (requestId != null) {
-            answers.saveAnswer(who, requestId, Long.toString(job.id()), clock.instant());
+            named.remember(who, requestId, asked, Long.toString(job.id()), clock.instant());
         }
         book.add(job);
         book.record(job, null, JobState.RUNNING, JobEvent.ALLOCATED, "opened by " + holder + " of " + owner);
@@ -150,7 +155,9 @@ final class Allocations {
      * Grows the allocation. A request named {@code requestId} that was carried out before is answered
      * as it was then, and nothing more is claimed: a retry never grants the nodes twice (a runner
      * restarted while its grow was in flight asks again, not knowing whether the first one arrived;
-     * the answer is in the store, so this holds across the scheduler's own restarts too).
+     * the answer is in the store, so this holds across the scheduler's own restarts too). The name
+     * used before for a grow that asked something else is a {@link koala.common.failure.Conflict}
+     * ({@link NamedRequests}).
      */
     GrowResult grow(long id, GrowRequest request) {
         return place(id, request);
@@ -166,9 +173,10 @@ final class Allocations {
         Job job = open(id);
         check(request);
         String owner = job.record().owner() == null ? "" : job.record().owner();
+        NamedRequests.Asked asked = asked(request);
         if (request.requestId() != null) {
-            java.util.Optional<GrowResult> done = answers.answer(owner, id + "/" + request.requestId())
-                    .map(Allocations::growResult);
+            java.util.Optional<GrowResult> done = named.earlier(owner, id + "/" + request.requestId(),
+                    request.requestId(), asked).map(Allocations::growResult);
             if (done.isPresent()) {
                 LOG.info("allocation {}: grow {} asked again; answered as before", id, request.requestId());
                 return done.get();
@@ -177,9 +185,26 @@ final class Allocations {
         rememberWorkerGrow(id, request);
         GrowResult result = growNow(job, request);
         if (request.requestId() != null) {
-            answers.saveAnswer(owner, id + "/" + request.requestId(), Json.write(result), clock.instant());
+            named.remember(owner, id + "/" + request.requestId(), asked, Json.write(result), clock.instant());
         }
         return result;
+    }
+
+    /**
+     * What a grow asks, as its request id stands for it: not its reason (words for the history) nor
+     * its environment (a runner started again asks its grow in flight again with the instance's master
+     * address of now), which a retry may carry anew.
+     */
+    private static NamedRequests.Asked asked(GrowRequest request) {
+        Map<String, Object> fields = new java.util.LinkedHashMap<>();
+        fields.put("nodes", request.nodes());
+        fields.put("role", role(request));
+        fields.put("site", request.site());
+        fields.put("executable", request.executable());
+        fields.put("arguments", request.arguments());
+        fields.put("stdout", request.stdout());
+        fields.put("stderr", request.stderr());
+        return new NamedRequests.Asked(NamedRequests.Kind.GROW, fields);
     }
 
     private GrowResult growNow(Job job, GrowRequest request) {

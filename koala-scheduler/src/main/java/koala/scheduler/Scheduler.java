@@ -305,10 +305,14 @@ final class Scheduler {
 
     /**
      * Queues a job of {@code owner}'s. A request named {@code requestId} that was carried out before
-     * (its answer lost to a time-out, say) is answered with the job it made, not made again.
+     * (its answer lost to a time-out, say) is answered with the job it made, not made again; the name
+     * used before for another file or JDF is a {@link koala.common.failure.Conflict} ({@link NamedRequests}).
      */
     JobView submit(String file, String text, String owner, String requestId) {
-        Optional<Job> done = requestId == null ? Optional.empty() : store.answer(owner, requestId)
+        NamedRequests.Asked asked = new NamedRequests.Asked(NamedRequests.Kind.SUBMIT,
+                java.util.Map.of("file", file == null ? "-" : file, "jdf", text == null ? "" : text));
+        Optional<Job> done = requestId == null ? Optional.empty()
+                : new NamedRequests(store).earlier(owner, requestId, requestId, asked)
                 .flatMap(id -> book.find(Long.parseLong(id)));
         if (done.isPresent()) {
             LOG.info("job {} of {}: submit {} asked again; answered with the job it made", done.get().id(), owner,
@@ -333,7 +337,7 @@ final class Scheduler {
                 clock.instant(), owner);
         Job job = new Job(record, description);
         if (requestId != null) {
-            store.saveAnswer(owner, requestId, Long.toString(job.id()), clock.instant());
+            new NamedRequests(store).remember(owner, requestId, asked, Long.toString(job.id()), clock.instant());
         }
         book.add(job);
         book.record(job, null, JobState.QUEUED, JobEvent.SUBMITTED, "from " + file + " by " + owner);

@@ -14,6 +14,7 @@ import koala.common.api.JobView;
 import koala.common.api.NodeTask;
 import koala.common.api.NodeView;
 import koala.common.api.TransitionView;
+import koala.common.failure.Conflict;
 import koala.common.failure.InvalidField;
 import koala.scheduler.claiming.NodeClaim;
 import org.junit.jupiter.api.Test;
@@ -207,6 +208,63 @@ class SchedulerTest {
             assertThat(grid.scheduler.allocations().grow(allocation, new GrowRequest(5, "worker", "/bin/sleep",
                     List.of("60"), Map.of(), null, null, "g-2")).granted())
                     .isZero();
+        }
+    }
+
+    /**
+     * A request id stands for one request, as an idempotency key does: g-1 reused for a grow of 4 is
+     * refused naming the grow it was used for and what differs, and nothing is claimed; a retry of the
+     * first grow with other words for the history and the instance's master moved (what a runner
+     * started again sends) is still answered as before.
+     */
+    @Test
+    void aGrowIdReusedForAnotherGrowIsAConflictNamingTheFirst() {
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 3, "fs1", 2), Duration.ofSeconds(60)).localUsers("fs1", 2)) {
+            long allocation = grid.scheduler.allocations().open("runner-a", "alice").id();
+            GrowRequest five = new GrowRequest(5, "worker", "/bin/sleep", List.of("60"), Map.of("KOALA_MASTER", "a:1"),
+                    null, "grow request", "g-1");
+            GrowResult first = grid.scheduler.allocations().grow(allocation, five);
+
+            assertThatThrownBy(() -> grid.scheduler.allocations().grow(allocation, five.withNodes(4)))
+                    .isInstanceOfSatisfying(Conflict.class, e -> {
+                        assertThat(e.getMessage()).isEqualTo("request id 'g-1' was used for allocation " + allocation
+                                + "'s grow of 5 worker nodes (granted 3), with nodes 5 then and 4 now: a request id "
+                                + "names one request, and a retry repeats it unchanged; send a different request "
+                                + "under a new id");
+                        assertThat(e.field()).isEqualTo("requestId");
+                    });
+            assertThatThrownBy(() -> grid.scheduler.allocations().grow(allocation, new GrowRequest(5, "worker",
+                    "/bin/sleep", List.of("60"), Map.of(), "fs0", null, "g-1")))
+                    .hasMessageContaining("with site none then and 'fs0' now:");
+            assertThat(grid.submitted).hasSize(3);
+            GrowResult again = grid.scheduler.allocations().grow(allocation, new GrowRequest(5, "worker", "/bin/sleep",
+                    List.of("60"), Map.of("KOALA_MASTER", "b:2"), null, "in flight when the runner died", "g-1"));
+            assertThat(again).isEqualTo(first);
+            assertThat(grid.submitted).hasSize(3);
+        }
+    }
+
+    /**
+     * r-1 names alice's submit of two.jdf: sent again with another JDF, or as an allocation's opening,
+     * it is refused naming the job it made; sent again unchanged it finds that job.
+     */
+    @Test
+    void aSubmitIdReusedForAnotherJobIsAConflictNamingTheJob() {
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 3), Duration.ofSeconds(60))) {
+            JobView first = grid.scheduler.submit("two.jdf", TWO_NODES, "alice", "r-1");
+
+            assertThatThrownBy(() -> grid.scheduler.submit("two.jdf", "&(count = 3)(executable = \"/bin/true\")",
+                    "alice", "r-1")).isInstanceOf(Conflict.class).hasMessage("request id 'r-1' was used for the "
+                    + "submit of job " + first.id() + ", with jdf '" + TWO_NODES + "' then and '&(count = 3)"
+                    + "(executable = \"/bin/true\")' now: a request id names one request, and a retry repeats it "
+                    + "unchanged; send a different request under a new id");
+            assertThatThrownBy(() -> grid.scheduler.submit("three.jdf", TWO_NODES, "alice", "r-1"))
+                    .hasMessageContaining("with file 'two.jdf' then and 'three.jdf' now:");
+            assertThatThrownBy(() -> grid.scheduler.allocations().open("runner-a", "alice", "r-1"))
+                    .isInstanceOf(Conflict.class).hasMessageStartingWith("request id 'r-1' was used for the submit of "
+                            + "job " + first.id() + ", not the opening of an allocation:");
+            assertThat(grid.scheduler.submit("two.jdf", TWO_NODES, "alice", "r-1").id()).isEqualTo(first.id());
+            assertThat(grid.scheduler.list()).hasSize(1);
         }
     }
 

@@ -86,6 +86,25 @@ class SubmitOverHttpTest {
     }
 
     /**
+     * The same request id with another JDF is a 409 naming the id, what differs (a JDF of several lines is
+     * named, not shown) and the job it made.
+     */
+    @Test
+    void aRequestIdReusedWithAnotherJdfIsA409NamingTheConflict() {
+        JobView first = alice.submit(new SubmitRequest("two.jdf", "&(count = 2)\n (executable = \"/bin/true\")", "r-1"));
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> alice.submit(new SubmitRequest("two.jdf",
+                        "&(count = 3)\n (executable = \"/bin/true\")", "r-1")))
+                .isInstanceOfSatisfying(koala.common.http.ApiException.class, e -> {
+                    assertThat(e.status()).isEqualTo(409);
+                    assertThat(e.field()).isEqualTo("requestId");
+                    assertThat(e.getMessage()).contains("request id 'r-1' was used for the submit of job " + first.id()
+                            + ", with another jdf");
+                });
+        assertThat(alice.jobs()).extracting(JobView::id).containsExactly(first.id());
+    }
+
+    /**
      * A runner's allocation whose role carries a malformed constraint is refused with a 400 naming the
      * field and what is wrong; the scheduler carries on, and a well-formed one is opened and kept.
      */

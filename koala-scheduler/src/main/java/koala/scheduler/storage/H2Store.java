@@ -83,6 +83,7 @@ public final class H2Store implements Store {
             CREATE TABLE IF NOT EXISTS worker_tallies (job BIGINT PRIMARY KEY, busy_seconds DOUBLE PRECISION,
               cpu_seconds DOUBLE PRECISION, reported_seconds DOUBLE PRECISION);
             CREATE TABLE IF NOT EXISTS allocation_roles (job BIGINT PRIMARY KEY, roles VARCHAR);
+            ALTER TABLE answers ADD COLUMN IF NOT EXISTS asked CLOB;
             """;
 
     private final Connection db;
@@ -544,15 +545,15 @@ public final class H2Store implements Store {
     }
 
     @Override
-    public java.util.Optional<String> answer(String owner, String requestId) {
-        return query("SELECT answer FROM answers WHERE owner = ? AND request = ?", List.of(owner, requestId),
-                rs -> rs.getString(1)).stream().findFirst();
+    public java.util.Optional<Answer> answer(String owner, String requestId) {
+        return query("SELECT answer, asked FROM answers WHERE owner = ? AND request = ?", List.of(owner, requestId),
+                rs -> new Answer(rs.getString(1), rs.getString(2))).stream().findFirst();
     }
 
     @Override
-    public void saveAnswer(String owner, String requestId, String answer, Instant at) {
-        update("MERGE INTO answers (owner, request, answer, at) KEY(owner, request) VALUES (?,?,?,?)",
-                List.of(owner, requestId, answer, ts(at)));
+    public void saveAnswer(String owner, String requestId, String request, String answer, Instant at) {
+        update("MERGE INTO answers (owner, request, asked, answer, at) KEY(owner, request) VALUES (?,?,?,?,?)",
+                List.of(owner, requestId, nullable(request), answer, ts(at)));
     }
 
     @Override

@@ -79,13 +79,18 @@ public interface Store extends FrameworkStore, UnitOfWork, AutoCloseable {
     Map<String, AgentRecord> agents();
 
     /**
-     * The answer given to {@code owner}'s request named {@code requestId} (JSON), if that request was
-     * carried out: what a retry of it is answered, instead of doing it again.
+     * A named request that was carried out: its answer (JSON), what a retry of it is answered instead
+     * of doing it again, and the request itself (JSON: what a retry must repeat; null in an answer kept
+     * before requests were), so that the name reused for another request is refused.
      */
-    java.util.Optional<String> answer(String owner, String requestId);
+    record Answer(String answer, String request) {
+    }
 
-    /** Keeps the answer to a named request, in the same call as the work it answers is kept. */
-    void saveAnswer(String owner, String requestId, String answer, java.time.Instant at);
+    /** The answer given to {@code owner}'s request named {@code requestId}, if that request was carried out. */
+    java.util.Optional<Answer> answer(String owner, String requestId);
+
+    /** Keeps the answer to a named request with the request, in the same call as the work it answers is kept. */
+    void saveAnswer(String owner, String requestId, String request, String answer, java.time.Instant at);
 
     /** One job, live or ended, as stored; empty if it never was or has been forgotten. */
     java.util.Optional<JobRecord> job(long id);

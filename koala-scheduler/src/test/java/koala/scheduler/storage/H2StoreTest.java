@@ -105,8 +105,8 @@ class H2StoreTest {
             }
             store.saveNode(new koala.scheduler.claiming.NodeClaim("1.0.0", 1, 0, 0, "fs0",
                     koala.scheduler.claiming.NodeState.EXITED, "41", "fs0-n1", 0, "tok", t, 1));
-            store.saveAnswer("alice", "r-1", "1", t);
-            store.saveAnswer("alice", "r-3", "3", t.plusSeconds(3600));
+            store.saveAnswer("alice", "r-1", null, "1", t);
+            store.saveAnswer("alice", "r-3", "{\"kind\":\"SUBMIT\"}", "3", t.plusSeconds(3600));
             store.saveJob(job(1, koala.scheduler.state.JobState.FINISHED), t.plusSeconds(300));
             store.saveJob(job(1, koala.scheduler.state.JobState.FINISHED), t.plusSeconds(900)); // saved again: still ended at 10:05
             store.saveJob(job(2, koala.scheduler.state.JobState.FAILED), t.plusSeconds(3900));
@@ -119,7 +119,7 @@ class H2StoreTest {
             assertThat(store.job(1)).isEmpty();
             assertThat(store.nodes(1)).isEmpty();
             assertThat(store.answer("alice", "r-1")).isEmpty();
-            assertThat(store.answer("alice", "r-3")).contains("3");
+            assertThat(store.answer("alice", "r-3")).contains(new Store.Answer("3", "{\"kind\":\"SUBMIT\"}"));
             assertThat(store.jobs()).extracting(JobRecord::id).containsExactly(2L, 3L);
         }
     }

@@ -91,7 +91,7 @@ class KillCyclesTest {
                     store.saveJob(job(job, jdf, JobState.QUEUED), UnitOfWorkTest.T);
                     store.recordTransition(job, new TransitionView(UnitOfWorkTest.T, "", "QUEUED", "SUBMITTED",
                             "from j.jdf by alice"));
-                    store.saveAnswer("alice", "r-" + job, "{\"id\":" + job + ",\"x\":\"" + "y".repeat(400) + "\"}",
+                    store.saveAnswer("alice", "r-" + job, null, "{\"id\":" + job + ",\"x\":\"" + "y".repeat(400) + "\"}",
                             UnitOfWorkTest.T);
                     return job;
                 });

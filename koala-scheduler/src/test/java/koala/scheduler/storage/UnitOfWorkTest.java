@@ -27,7 +27,7 @@ class UnitOfWorkTest {
     static void submit(Store store, long id) {
         store.saveJob(job(id), T);
         store.recordTransition(id, new TransitionView(T, "", "QUEUED", "SUBMITTED", "from j.jdf by alice"));
-        store.saveAnswer("alice", "r-" + id, Long.toString(id), T);
+        store.saveAnswer("alice", "r-" + id, null, Long.toString(id), T);
     }
 
     static boolean kept(Store store, long id) {
