@@ -99,6 +99,21 @@ class SubmitCommandTest {
                         + dir.resolve("missing.jdf") + " (unreadable)");
     }
 
+    /** fs2 a remote site: an MPI job pinned to fs0 and fs2 is refused before it is sent, exit 2. */
+    @Test
+    void anMpiJobPinnedToSitesOnTwoNetworksIsNotSent() throws IOException {
+        Files.writeString(grid, Files.readString(grid).replace("grid.sites = fs0, fs1", "grid.sites = fs0, fs1, fs2")
+                + "site.fs2.sge.cell = fs2\nsite.fs2.ssh.host = fs2-head\nsite.fs2.ssh.key = /etc/koala/id_ed25519\n");
+        String apart = file("apart.jdf", "+( &(runner = mpi)(resourceManagerContact = fs0)(executable = /bin/true) )\n"
+                + " ( &(resourceManagerContact = fs2)(executable = /bin/true) )");
+
+        assertThat(submit(apart)).isEqualTo(Koala.BAD_INPUT);
+
+        assertThat(scheduler.submitted()).isEmpty();
+        assertThat(err.toString().lines().toList().get(0)).startsWith(apart + ":2:31: runner = mpi: component 2 is "
+                + "pinned to fs2 on fs2's private network, component 1 to fs0 on network grid (the grid's own)");
+    }
+
     @Test
     void anUnreachableSchedulerStopsTheRestAndIsAFailure() throws IOException {
         String a = file("a.jdf", "&(executable = /bin/true)");

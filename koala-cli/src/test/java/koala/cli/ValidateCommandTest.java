@@ -103,6 +103,33 @@ class ValidateCommandTest {
                 bad + ":3:28: resourceManagerContact: no cluster 'fs9' (clusters: fs0, fs1, fs2)");
     }
 
+    /**
+     * fs2 a remote site (its nodes on its own network behind its head node): an MPI job pinned to fs0 and
+     * fs2 could never start, so it is bad input, named where fs2 is; pinned to fs0 and fs1 it is valid.
+     */
+    @Test
+    void anMpiJobPinnedToSitesOnTwoNetworksIsBadInput() throws Exception {
+        Files.writeString(grid, "site.fs2.ssh.host = fs2-head\nsite.fs2.ssh.key = /etc/koala/id_ed25519\n",
+                java.nio.file.StandardOpenOption.APPEND);
+        Path apart = file("apart.jdf", """
+                +( &(runner = mpi)(resourceManagerContact = fs0)(count = 2)(executable = /bin/true) )
+                 ( &(resourceManagerContact = fs2)(count = 2)(executable = /bin/true) )
+                """);
+        Path together = file("together.jdf", """
+                +( &(runner = mpi)(resourceManagerContact = fs0)(count = 2)(executable = /bin/true) )
+                 ( &(resourceManagerContact = fs1)(count = 2)(executable = /bin/true) )
+                """);
+
+        int status = koala("validate", "--config", grid.toString(), apart.toString(), together.toString());
+
+        assertThat(status).isEqualTo(Koala.BAD_INPUT);
+        assertThat(lines(out)).containsExactly(together + ": ok (FIXED, 2 components, 4 nodes)");
+        assertThat(lines(err)).containsExactly(apart + ":2:31: runner = mpi: component 2 is pinned to fs2 on fs2's "
+                + "private network, component 1 to fs0 on network grid (the grid's own): the nodes of one MPI world "
+                + "must reach each other, so its components stay on one network and this job could never start; pin "
+                + "them to clusters of one network, or leave KOALA to choose");
+    }
+
     @Test
     void afterAHundredErrorsOfAFileTheRestAreOnlyCounted() throws Exception {
         // one count, then the same attribute 300,000 times more: 300,000 errors, the first 100 printed

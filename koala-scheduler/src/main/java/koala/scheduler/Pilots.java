@@ -96,7 +96,7 @@ final class Pilots {
      */
     String network(String site) {
         SiteConfig config = sites.get(site);
-        return config != null && config.remote() ? site : "grid";
+        return config != null ? config.network() : SiteConfig.GRID_NETWORK;
     }
 
     /**

@@ -371,13 +371,20 @@ final class Scheduler {
         return job.view();
     }
 
-    /** Every configured site, with its size as last seen, or as configured before it was ever seen. */
+    /**
+     * Every configured site, with its size as last seen, or as configured before it was ever seen, and
+     * its network (an MPI job pinned to sites on two networks is refused, not queued).
+     */
     private ClusterCatalog catalog() {
         Map<String, Integer> nodes = new TreeMap<>(configuredNodes);
+        Map<String, String> networks = new TreeMap<>();
+        for (String site : nodes.keySet()) {
+            networks.put(site, pilots.network(site));
+        }
         for (String site : siteNames) {
             kis.site(site).filter(SiteInfo::up).ifPresent(i -> nodes.put(site, i.snapshot().slotsTotal()));
         }
-        return new ClusterCatalog(nodes);
+        return new ClusterCatalog(nodes, null, networks);
     }
 
     // ---- the periodic round -----------------------------------------------------------------

@@ -110,6 +110,27 @@ class SiteNetworksTest {
         }
     }
 
+    /**
+     * An MPI job pinned to fs0 (the grid's network) and fs2 (its own) could never start: refused at
+     * submit naming the components, sites and networks (a 400 on field jdf at the API), not queued
+     * for its placement tries.
+     */
+    @Test
+    void anMpiJobPinnedToSitesOnTwoNetworksIsRefusedAtSubmit() {
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 4, "fs2", 8), Duration.ofSeconds(60)).remote("fs2")) {
+            String apart = "+( &(runner = mpi)(resourceManagerContact = fs0)(executable = /usr/bin/python3) )\n"
+                    + " ( &(resourceManagerContact = fs2)(executable = /usr/bin/python3) )";
+
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> grid.scheduler.submit("apart.jdf", apart, "alice",
+                    null)).isInstanceOf(koala.common.jdf.JdfException.class).hasMessage("apart.jdf:2:31: runner = mpi: "
+                    + "component 2 is pinned to fs2 on fs2's private network, component 1 to fs0 on network grid (the "
+                    + "grid's own): the nodes of one MPI world must reach each other, so its components stay on one "
+                    + "network and this job could never start; pin them to clusters of one network, or leave KOALA "
+                    + "to choose");
+            assertThat(grid.scheduler.list()).isEmpty();
+        }
+    }
+
     private static void end(TestGrid grid, long job) {
         grid.arrive(job);
         for (NodeClaim node : grid.store.nodes(job)) {

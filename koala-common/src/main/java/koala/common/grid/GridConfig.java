@@ -243,9 +243,11 @@ public final class GridConfig {
         return kinds;
     }
 
-    /** The grid's clusters and group kinds, for checking a JDF against this grid. */
+    /** The grid's clusters, group kinds and each cluster's network, for checking a JDF against this grid. */
     public koala.common.jdf.ClusterCatalog catalog() {
-        return new koala.common.jdf.ClusterCatalog(nodeCounts(), groupKinds());
+        Map<String, String> networks = new LinkedHashMap<>();
+        sites.forEach((name, site) -> networks.put(name, site.network()));
+        return new koala.common.jdf.ClusterCatalog(nodeCounts(), groupKinds(), networks);
     }
 
     public SiteConfig site(String name) {

@@ -46,6 +46,18 @@ public record SiteConfig(String name, CellEnvironment cell, String agentUser, in
         return ssh.isPresent();
     }
 
+    /** The network of the grid's own sites, whose nodes reach each other and the KOALA host. */
+    public static final String GRID_NETWORK = "grid";
+
+    /**
+     * The network this site's nodes are on: the grid's own ({@value #GRID_NETWORK}) for a site whose
+     * nodes the KOALA host reaches; a remote site's private one, named after the site, for its nodes,
+     * which reach only each other and their head node.
+     */
+    public String network() {
+        return remote() ? name : GRID_NETWORK;
+    }
+
     /**
      * This site as a grid configuration of its own, for an agent started on a remote head node: the
      * cell and DRMAA keys (paths there) and no SSH keys, since that agent runs on the cell's side.

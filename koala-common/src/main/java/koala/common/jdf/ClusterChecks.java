@@ -16,7 +16,10 @@ import java.util.Set;
  *   <li>any other component fits in the largest cluster; a flexible job, which KOALA may split, fits
  *       in the whole grid;</li>
  *   <li>the components pinned to one cluster fit in it together, and the whole job fits in the grid
- *       (checked when every component fits on its own).</li>
+ *       (checked when every component fits on its own);</li>
+ *   <li>an MPI job's components are not pinned to clusters on different networks (when the networks
+ *       are known): the nodes of one MPI world must reach each other, and placement keeps its
+ *       components on one network, so such a job could never start.</li>
  * </ul>
  */
 final class ClusterChecks {
@@ -39,6 +42,9 @@ final class ClusterChecks {
         job.drafts().forEach(checks::component);
         if (!checks.failed && !job.is("flexible")) {
             checks.together();
+        }
+        if (!checks.failed && job.job().mpi()) {
+            checks.oneNetwork();
         }
     }
 
@@ -86,6 +92,42 @@ final class ClusterChecks {
         if (!failed && total > clusters.total()) {
             fail(job.job().position(), "the job's " + nodes(total) + " are more than the grid has (" + grid() + ")");
         }
+    }
+
+    /**
+     * Each component pinned to a cluster on another network than the first pinned one's is an error at
+     * its {@code resourceManagerContact}, naming both components, their clusters and networks.
+     */
+    private void oneNetwork() {
+        int first = -1;
+        String firstCluster = null;
+        String firstNetwork = null;
+        for (int i = 0; i < job.drafts().size(); i++) {
+            Draft draft = job.drafts().get(i);
+            Optional<String> cluster = draft.value(Attribute.RESOURCE_MANAGER_CONTACT, String.class);
+            Optional<String> network = cluster.flatMap(clusters::networkOf);
+            if (network.isEmpty()) {
+                continue;
+            }
+            if (first < 0) {
+                first = i;
+                firstCluster = cluster.get();
+                firstNetwork = network.get();
+            } else if (!network.get().equals(firstNetwork)) {
+                fail(draft.where(Attribute.RESOURCE_MANAGER_CONTACT), "runner = mpi: component " + (i + 1)
+                        + " is pinned to " + cluster.get() + " " + on(cluster.get(), network.get()) + ", component "
+                        + (first + 1) + " to " + firstCluster + " " + on(firstCluster, firstNetwork)
+                        + ": the nodes of one MPI world must reach each other, so its components stay on one network "
+                        + "and this job could never start; pin them to clusters of one network, or leave KOALA to "
+                        + "choose");
+            }
+        }
+    }
+
+    /** "on the grid's network" or "on fs2's private network". */
+    private static String on(String cluster, String network) {
+        return network.equals(cluster) ? "on " + cluster + "'s private network" : "on network " + network
+                + (network.equals("grid") ? " (the grid's own)" : "");
     }
 
     private void fail(SourcePosition at, String message) {

@@ -111,6 +111,9 @@ class GridConfigTest {
         assertThat(grid.site("local").ssh()).isEmpty();
         SiteConfig das4 = grid.site("das4");
         assertThat(das4.remote()).isTrue();
+        // a remote site's nodes are on a network of their own, which a JDF is checked against
+        assertThat(grid.catalog().networks()).containsExactlyInAnyOrderEntriesOf(
+                java.util.Map.of("local", "grid", "das4", "das4"));
         assertThat(das4.agentUser()).isEqualTo("koala");
         assertThat(das4.ssh().orElseThrow()).isEqualTo(new SshConfig("fs0.das4.cs.vu.nl", 22, "koala",
                 Path.of("/etc/koala/id_ed25519"), Path.of("/etc/koala/known_hosts"), true, ".koala", "java",

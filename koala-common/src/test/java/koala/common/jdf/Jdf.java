@@ -7,8 +7,9 @@ import java.util.Map;
 
 /** Test helpers: the testbed's grid, and parsing that returns the errors as printed. */
 final class Jdf {
-    /** The local testbed: fs0 with 16 nodes, fs1 and fs2 with 8. */
-    static final ClusterCatalog TESTBED = new ClusterCatalog(Map.of("fs0", 16, "fs1", 8, "fs2", 8));
+    /** The local testbed: fs0 with 16 nodes, fs1 and fs2 with 8; fs0 and fs1 on the grid's network, fs2 on its own. */
+    static final ClusterCatalog TESTBED = new ClusterCatalog(Map.of("fs0", 16, "fs1", 8, "fs2", 8), null,
+            Map.of("fs0", "grid", "fs1", "grid", "fs2", "fs2"));
 
     /** The provisioning policies' names as the runner and the CLI pass them (PolicyKind's, in provisioning). */
     static final List<String> POLICIES = List.of("static", "ondemand", "proactive", "reserve", "pool");

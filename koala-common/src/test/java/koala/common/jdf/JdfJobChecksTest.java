@@ -62,6 +62,37 @@ class JdfJobChecksTest {
                 """)).containsExactly("job.jdf:2:38: the components pinned to fs1 need 12 nodes together; fs1 has 8 nodes");
     }
 
+    /**
+     * fs2's nodes are on its own private network, fs0's and fs1's on the grid's: an MPI job pinned to
+     * fs0 and fs2 could never start (its world must reach itself), so it is refused where fs2 is named;
+     * pinned to fs0 and fs1, or with its other component left to KOALA, it is a job like any other.
+     */
+    @Test
+    void anMpiJobPinnedToClustersOnTwoNetworksCanNeverRun() {
+        assertThat(errors("""
+                +( &(runner = mpi)(executable = /bin/true)(count = 2)(resourceManagerContact = fs0) )
+                 ( &(executable = /bin/true)(count = 2)(resourceManagerContact = fs1) )
+                 ( &(executable = /bin/true)(count = 2)(resourceManagerContact = fs2) )
+                """)).containsExactly("job.jdf:3:66: runner = mpi: component 3 is pinned to fs2 on fs2's private "
+                + "network, component 1 to fs0 on network grid (the grid's own): the nodes of one MPI world must "
+                + "reach each other, so its components stay on one network and this job could never start; pin "
+                + "them to clusters of one network, or leave KOALA to choose");
+        assertThat(Jdf.parse("""
+                +( &(runner = mpi)(executable = /bin/true)(count = 2)(resourceManagerContact = fs0) )
+                 ( &(executable = /bin/true)(count = 2)(resourceManagerContact = fs1) )
+                 ( &(executable = /bin/true)(count = 2) )
+                """).mpi()).isTrue();
+        assertThat(Jdf.parse("""
+                +( &(executable = /bin/true)(count = 2)(resourceManagerContact = fs0) )
+                 ( &(executable = /bin/true)(count = 2)(resourceManagerContact = fs2) )
+                """).mpi()).as("not an MPI job: its components need not reach each other").isFalse();
+        assertThat(errors("""
+                +( &(runner = mpi)(executable = /bin/true)(count = 2)(resourceManagerContact = fs0) )
+                 ( &(executable = /bin/true)(count = 2)(resourceManagerContact = fs2) )
+                """, new ClusterCatalog(Map.of("fs0", 16, "fs2", 8)).withNetworks(Map.of("fs0", "grid", "fs2", "fs2"))))
+                .hasSize(1);
+    }
+
     @Test
     void theWholeJobFitsInTheGrid() {
         assertThat(errors("""
