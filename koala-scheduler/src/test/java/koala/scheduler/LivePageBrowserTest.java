@@ -149,6 +149,22 @@ class LivePageBrowserTest {
                 Files.write(shot, png);
                 assertThat(png).startsWith(0x89, 'P', 'N', 'G');
 
+                // an instance that ended before its master came: counted as ended, its card says so, no "no master yet"
+                long ended = g.call(() -> {
+                    long id = grid.scheduler.allocations().open("runner-short", "alice").id();
+                    grid.scheduler.frameworks().register(new FrameworkRegistration(id, "short", "short.jdf", FLUENT,
+                            "ondemand", Map.of("provisioning", "ondemand"), "http://127.0.0.1:7602"));
+                    grid.scheduler.allocations().close(id);
+                    return id;
+                });
+                assertThat(browser.await("document.getElementById('instances-count').textContent",
+                        v -> v.asText().contains("1 ended"), Duration.ofSeconds(5)).asText())
+                        .isEqualTo("(1 running, 1 ended)");
+                assertThat(browser.await(innerText("[data-instance='" + ended + "'] .meta"),
+                        v -> !v.asText().startsWith("nothing at"), Duration.ofSeconds(5)).asText())
+                        .endsWith(" · ended").doesNotContain("master");
+                assertThat(text(browser, "[data-instance='" + fluent + "'] .meta")).contains("master fs0-n4:7700");
+
                 assertThat(browser.requests()).as("reads only, from its own origin").allSatisfy(r ->
                         assertThat(r).matches("GET " + origin + "/(|sites|jobs|frameworks)"));
                 assertThat(browser.logged().stream().filter(l -> !l.matches("\\S+ (verbose|info): .*")))
