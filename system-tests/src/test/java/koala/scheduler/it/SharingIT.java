@@ -97,12 +97,17 @@ class SharingIT {
             assertThat(history(a.instance())).filteredOn(t -> t.event().equals("ASKED_TO_SHRINK")).first()
                     .satisfies(t -> assertThat(t.reason()).contains("give back 1 worker for " + b.instance())
                             .contains("fair share 1 of 4 nodes (demand 2, weight 1)"));
-            // its short application ends within the grace, and its master gives that worker back
+            // its short application ends within the grace, and its master gives that worker back (it found none
+            // idle when asked: both run a1's RLs). The runner releases the worker (SHRANK in a's history, from the
+            // scheduler) and answers the master, which notes it: two processes, so each is waited for, rather than
+            // the master's note read the moment the scheduler's is seen (on a failure the lists show where it stood)
             Awaitility.await("a's framework gives a worker back").atMost(Duration.ofSeconds(30))
-                    .pollInterval(Duration.ofMillis(500)).until(() -> history(a.instance()).stream()
-                            .anyMatch(t -> t.event().equals("SHRANK") && t.reason().contains("at the grid's request")));
-            assertThat(fa.status().events()).anySatisfy(e -> assertThat(e.text()).startsWith("gave back")
-                    .contains("at the grid's request"));
+                    .pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+                        assertThat(history(a.instance())).anySatisfy(t -> assertThat(t.event() + " " + t.reason())
+                                .startsWith("SHRANK").contains("at the grid's request"));
+                        assertThat(fa.status().events()).anySatisfy(e -> assertThat(e.text()).startsWith("gave back")
+                                .contains("at the grid's request"));
+                    });
             Awaitility.await("b gets the node taken back for it").atMost(Duration.ofSeconds(30))
                     .pollInterval(Duration.ofMillis(500)).until(() -> rb.status().role("worker").size() == 3);
             assertThat(history(a.instance())).noneMatch(t -> t.event().equals("ENDED_AFTER_GRACE"));
