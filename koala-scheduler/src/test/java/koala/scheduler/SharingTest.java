@@ -155,6 +155,45 @@ class SharingTest {
         assertThat(grid.workers.get(2L)).hasSize(4);
     }
 
+    /**
+     * The pace of taking back busy workers at the defaults (grace 15 s, a round every 15 s, at most 10% of
+     * the 8 nodes, so 1, taken back per round): instance 1's workers all stay busy and its framework gives
+     * none back; instance 2, its two busy, asks for one worker more a second after each grant (as a
+     * runner whose work waits does). The worker asked back at 10:00:01 is owed by 10:00:16, but the
+     * grace is looked at by the rounds (10:00:00, :15, :30, ...): it is ended, and its node granted, at
+     * 10:00:30; the next, asked at 10:00:31, at 10:01:00. One node every 30 s, not every 15 s, until
+     * instance 2 reaches its fair share (4 of 8) and its third ask is refused.
+     */
+    @Test
+    void busyWorkersAreTakenBackAtTheFirstRoundAfterTheirGraceSoOneEvery30sAtTheDefaults() {
+        Recorded grid = grid();
+        Sharing sharing = new Sharing(ArbitrationSettings.of(ShareRule.FAIR), grid);
+        List<Long> grantedAt = new ArrayList<>();
+        List<String> refused = new ArrayList<>();
+        long askAt = 1;
+        for (long s = 0; s <= 100; s++) {
+            Instant now = T0.plusSeconds(s);
+            for (long id : List.of(1L, 2L)) {
+                sharing.report(id, new ShareReport(grid.workers.get(id).stream().map(SharingTest::busy).toList(),
+                        null), now);
+            }
+            sharing.tick(now);
+            if (grid.done.removeIf(d -> d.startsWith("GRANT 2"))) {
+                grantedAt.add(s);
+                askAt = s + 1;
+            }
+            if (s == askAt) {
+                Sharing.Outcome o = sharing.grow(2, ask(2, 1), now);
+                if (o.nodes().isEmpty() && !o.reason().contains("being taken back")) {
+                    refused.add(s + ": " + o.reason());
+                }
+            }
+        }
+        assertThat(grantedAt).containsExactly(30L, 60L);
+        assertThat(refused).containsExactly("61: 1 of 1 refused: its fair share 4 of 8 nodes (demand 5, weight 1) "
+                + "is reached (holds 4)");
+    }
+
     @Test
     void aRestartedSchedulerGoesOnFromTheKeptBookAndEndsWhatIsOwedAfterTheGrace() throws Exception {
         Recorded grid = grid();
