@@ -30,6 +30,8 @@ public final class Koala {
     public static CommandLine commandLine() {
         CommandLine cli = new CommandLine(new Koala());
         Measurements.addTo(cli);
+        // qstat's own options (-u, -f, -j ...) go to it as they are
+        cli.getSubcommands().get("testbed").getSubcommands().get("qstat").setUnmatchedOptionsArePositionalParams(true);
         cli.addSubcommand(new CommandLine.HelpCommand());
         return withErrorHandling(cli);
     }

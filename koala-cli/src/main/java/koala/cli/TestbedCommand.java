@@ -16,13 +16,20 @@ import koala.testbed.Testbed;
 import koala.testbed.TestbedPlan;
 import koala.testbed.WanStatus;
 import picocli.CommandLine.Command;
+import koala.common.grid.GridConfig;
+import koala.common.grid.SiteConfig;
+import koala.testbed.LocalUser;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 @Command(name = "testbed", mixinStandardHelpOptions = true,
         description = {"A local multicluster testbed: independent SGE cells whose head nodes and compute nodes are "
                 + "hosts of their own (network, UTS and mount namespaces on this machine, addresses in 198.18.0.0/15 "
                 + "on bridges with no route off it). Needs root."},
-        subcommands = {TestbedCommand.Up.class, TestbedCommand.Down.class, TestbedCommand.Status.class})
+        subcommands = {TestbedCommand.Up.class, TestbedCommand.Down.class, TestbedCommand.Status.class,
+                TestbedCommand.Qstat.class})
 public final class TestbedCommand {
 
     public static Testbed testbed(PrintStream out) {
@@ -89,6 +96,77 @@ public final class TestbedCommand {
             stopped.forEach(s -> System.out.println("  " + s));
             System.out.println(stopped.isEmpty() ? "Testbed was not running." : "Testbed down.");
             return 0;
+        }
+    }
+
+    @Command(name = "qstat", mixinStandardHelpOptions = true,
+            description = {"Run SGE's qstat in a cell of the grid with that cell's environment (SGE_ROOT, SGE_CELL, its "
+                    + "qmaster's port), or in every cell in turn under a heading. A remote cell's qmaster is reached "
+                    + "only from its head node, so there qstat runs on that host (entering it needs root). Everything "
+                    + "after the cell goes to qstat as it is: 'koala testbed qstat fs2 -u \\* -f'.", "",
+                    "Exit status: 0 when every qstat succeeded, 2 for a cell the grid does not have, 1 otherwise."})
+    static final class Qstat implements Callable<Integer> {
+        /** How long one cell's qstat may take: a qmaster that does not answer is not waited for longer. */
+        static final java.time.Duration TIME_OUT = java.time.Duration.ofSeconds(60);
+
+        @Option(names = "--config", paramLabel = "FILE", description = "grid configuration naming the cells "
+                + "(default: ${DEFAULT-VALUE})")
+        java.nio.file.Path config = KoalaHome.gridConfig();
+
+        @Parameters(paramLabel = "[CELL] QSTAT-ARG", description = "the cell (default: every cell), then qstat's own "
+                + "arguments")
+        List<String> words = new java.util.ArrayList<>();
+
+        @Spec
+        CommandSpec spec;
+
+        @Override
+        public Integer call() throws Exception {
+            java.io.PrintWriter err = spec.commandLine().getErr();
+            java.io.PrintWriter out = spec.commandLine().getOut();
+            List<SiteConfig> sites = GridConfig.load(config).sites();
+            List<SiteConfig> chosen = sites;
+            List<String> args = words;
+            // qstat takes no word of its own before an option: a first word that is not one names the cell
+            if (!words.isEmpty() && !words.get(0).startsWith("-")) {
+                String cell = words.get(0);
+                chosen = sites.stream().filter(s -> s.name().equals(cell)).toList();
+                if (chosen.isEmpty()) {
+                    err.println("koala: no cell '" + cell + "' in " + config + " (cells: "
+                            + String.join(", ", sites.stream().map(SiteConfig::name).toList()) + ")");
+                    return Koala.BAD_INPUT;
+                }
+                args = words.subList(1, words.size());
+            }
+            int status = 0;
+            for (SiteConfig site : chosen) {
+                if (chosen.size() > 1) {
+                    out.println((site == chosen.get(0) ? "" : "\n") + "== " + site.name()
+                            + (site.remote() ? " (remote: on " + site.ssh().orElseThrow().host() + ")" : "") + " ==");
+                }
+                out.flush();
+                int one = qstat(site, args, err);
+                status = one == 0 ? status : Koala.FAILURE;
+            }
+            return status;
+        }
+
+        private static int qstat(SiteConfig site, List<String> args, java.io.PrintWriter err) throws Exception {
+            if (site.remote() && !"root".equals(System.getProperty("user.name"))) {
+                err.println("koala: " + site.name() + " is a remote cell whose qmaster only its head node "
+                        + site.ssh().orElseThrow().host() + " reaches; entering that host needs root (sudo)");
+                err.flush();
+                return Koala.FAILURE;
+            }
+            Process p = new ProcessBuilder(LocalUser.commandLine(site, null, "qstat", args)).inheritIO().start();
+            if (!p.waitFor(TIME_OUT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                err.println("koala: qstat in " + site.name() + " did not answer within " + TIME_OUT.toSeconds()
+                        + " s (is its qmaster up? koala testbed status)");
+                err.flush();
+                return Koala.FAILURE;
+            }
+            return p.exitValue();
         }
     }
 

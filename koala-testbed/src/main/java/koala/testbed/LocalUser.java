@@ -53,12 +53,26 @@ public final class LocalUser {
         return run(site, "qstat", "-u", "*").lines().skip(2).map(String::trim).filter(l -> !l.isEmpty()).toList();
     }
 
-    private static String runAs(String user, SiteConfig site, String command, String... args) {
+    /**
+     * The command line that runs one of the cell's client commands ({@code qstat}, {@code qhost}, ...)
+     * with the cell's environment, as this process's user, or as {@code user} when not null (which
+     * needs root): on a remote site on its head node (entering that host needs root), the one host
+     * that reaches its qmaster, as the site's users do when they log in there.
+     */
+    public static List<String> commandLine(SiteConfig site, String user, String command, List<String> args) {
         List<String> line = new ArrayList<>(site.ssh().map(ssh -> Hosts.enter(ssh.host())).orElse(List.of()));
-        line.addAll(List.of("runuser", "-u", user, "--", "/usr/bin/env"));
+        if (user != null) {
+            line.addAll(List.of("runuser", "-u", user, "--"));
+        }
+        line.add("/usr/bin/env");
         site.cell().variables().forEach((k, v) -> line.add(k + "=" + v));
         line.add(site.cell().command(command).toString());
-        line.addAll(List.of(args));
+        line.addAll(args);
+        return line;
+    }
+
+    private static String runAs(String user, SiteConfig site, String command, String... args) {
+        List<String> line = commandLine(site, user, command, List.of(args));
         try {
             Process p = new ProcessBuilder(line).directory(new java.io.File("/")).redirectErrorStream(true).start();
             String out = new String(p.getInputStream().readAllBytes());
