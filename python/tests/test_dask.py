@@ -65,7 +65,7 @@ class KoalaClusterTest(unittest.TestCase):
         from koala.dask import KoalaCluster
         settings = dict(workers=0, f_max=12, provisioning="ondemand", t_idle="30s", poll_interval="0.1s",
                         koala=str(self.koala), koala_env=fakecli.environment(self.dir, self.runner.url, TOKEN),
-                        jdf_dir=self.dir / "jdf", connect_timeout=20)
+                        jdf_dir=self.dir / "jdf", connect_timeout=20, security=False)
         settings.update(options)
         cluster = KoalaCluster(**settings)
         self.clusters.append(cluster)
@@ -315,7 +315,7 @@ class KoalaClusterTest(unittest.TestCase):
         async def main():
             async with KoalaCluster(koala=str(self.koala), jdf_dir=self.dir / "jdf", poll_interval="0.1s",
                                     koala_env=fakecli.environment(self.dir, self.runner.url, TOKEN),
-                                    asynchronous=True) as cluster:
+                                    asynchronous=True, security=False) as cluster:
                 await cluster.scale(2)
                 async with Client(cluster, asynchronous=True) as client:
                     await client.wait_for_workers(2, timeout=20)
@@ -333,9 +333,26 @@ class KoalaClusterTest(unittest.TestCase):
         self.assertEqual(["cancel", "31"], fakecli.calls(self.dir)[-1])
         self.assertEqual(1, sum(1 for call in fakecli.calls(self.dir) if call[0] == "cancel"))
 
+    def test_close_closes_the_clusters_clients_before_the_scheduler_goes(self):
+        """Left open, a client whose scheduler ended with the instance tries to reconnect and logs pages of
+        tracebacks (the order of the example in docs/dask.md did that)."""
+        cluster = self.cluster()
+        client = cluster.get_client()
+        other = Client(cluster)
+        cluster.scale(1)
+        client.wait_for_workers(1, timeout=20)
+        self.assertEqual(45, client.submit(sum, range(10)).result(timeout=10))
+        with self.assertLogs("distributed.client", logging.INFO) as logs:
+            cluster.close()
+            self.grid.close()    # the instance ended: its Dask scheduler is gone
+            time.sleep(1.5)      # a client left open tries to reconnect now (every 0.1 s at first)
+            logging.getLogger("distributed.client").info("done")
+        self.assertEqual(("closed", "closed"), (client.status, other.status))
+        self.assertEqual([], [r.getMessage() for r in logs.records if r.levelno >= logging.WARNING])
+
     def test_a_python_process_that_exits_cancels_its_instance(self):
         script = ("import sys; sys.path.insert(0, sys.argv[1]); from koala.dask import KoalaCluster; "
-                  "c = KoalaCluster(koala=sys.argv[2], jdf_dir=sys.argv[3], poll_interval='0.1s'); "
+                  "c = KoalaCluster(koala=sys.argv[2], jdf_dir=sys.argv[3], poll_interval='0.1s', security=False); "
                   "print(c.instance, flush=True)")
         done = subprocess.run([sys.executable, "-c", script, str(PYTHON_DIR), str(self.koala), str(self.dir / "j")],
                               env=fakecli.environment(self.dir, self.runner.url, TOKEN), capture_output=True,
