@@ -108,19 +108,20 @@ class DaskFramework:
         ``tls://`` only, taking only peers that hold the instance's key)."""
         return ("exec " + _join([self.python, *self.python_flags, "-m", "distributed.cli.dask_scheduler"])
                 + ' --host "$KOALA_ENTITY_HOST" --port "$KOALA_ENTITY_PORT" '
-                + ("--dashboard-address :0" if self.dashboard else "--no-dashboard")
+                + ("--dashboard-address :0" if self.dashboard else "--no-dashboard --dashboard-address 127.0.0.1:0")
                 + (_options(["--protocol", "tls", *self._tls_options()]) if self.tls else "")
                 + _options(self.scheduler_options))
 
     def worker_command(self) -> str:
         """A worker's shell command: dask-worker on the master, named after its KOALA node, without a nanny
-        (KOALA's launcher watches the worker process itself and ends it), run by :mod:`koala.dask_worker`,
+        (KOALA's launcher watches the worker process itself and ends it), its HTTP port (metrics) on the node's
+        loopback, run by :mod:`koala.dask_worker`,
         whose text is the shell's ``$1`` (see :meth:`worker_argv`): on SIGTERM the worker is retired
         through Dask before it exits."""
         return ("exec " + _join([self.python, *self.python_flags, "-c"]) + ' "$1"'
                 + f' "{self.scheme}://$KOALA_MASTER" --name "$KOALA_NODE_ID"'
                 + f" --nthreads {int(self.worker_nthreads)} --memory-limit {shlex.quote(str(self.worker_memory))}"
-                + ' --no-nanny --no-dashboard --local-directory "${TMPDIR:-/tmp}"'
+                + ' --no-nanny --no-dashboard --dashboard-address 127.0.0.1:0 --local-directory "${TMPDIR:-/tmp}"'
                 + _options(self._tls_options()) + _options(self.worker_options))
 
     def worker_argv(self) -> list:
@@ -194,7 +195,8 @@ class KoalaCluster(Cluster):
     python, python_flags: the interpreter the nodes run Dask with (Debian's by default) and its flags
         (``-P``: the node's working directory is not put on the module path).
     environment: variables given to every entity (the JDF's ``environment``).
-    dashboard: run the scheduler's dashboard (on a free port; it needs ``bokeh`` on the nodes).
+    dashboard: run the scheduler's dashboard (on a free port; it needs ``bokeh`` on the nodes). Its HTTP port is
+        not behind TLS (read-only pages); False keeps it, and the scheduler's other pages, on the node's loopback.
     site: the cluster (SGE cell) every node of the instance is placed on, for grids whose sites'
         nodes cannot all reach one another or the client; None lets KOALA place each grow.
     master_site: the cluster the Dask scheduler (the master) is placed on: this process talks to it
