@@ -37,6 +37,7 @@ reported in (RUNNING); both are read from the runner's ``/status``, polled every
 from __future__ import annotations
 
 import asyncio
+import atexit
 import concurrent.futures
 import functools
 import logging
@@ -74,6 +75,10 @@ logger = logging.getLogger("koala.dask")
 KOALA_SIZED = frozenset({"static", "proactive"})
 
 _F_MAX = re.compile(r"^fMax = (\d+)\b")
+
+#: This process's clusters that own an instance and may still be open: closed when the interpreter exits.
+_OPEN: "weakref.WeakSet" = weakref.WeakSet()
+_EXIT_HOOK: list = []
 
 
 @dataclass(frozen=True)
@@ -280,6 +285,7 @@ class KoalaCluster(Cluster):
         self._lock: Optional[asyncio.Lock] = None
         self._finalizer: Optional[weakref.finalize] = None
         self._dashboard_running = False
+        self._exiting = False
         self._executor = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="koala-runner")
         super().__init__(asynchronous=asynchronous, loop=loop, quiet=quiet, name=name)
         if security is False:
@@ -399,6 +405,9 @@ class KoalaCluster(Cluster):
         self.instance = instance
         if self._finalizer is None:
             self._finalizer = weakref.finalize(self, _cancel, self._cli, instance, self.tls)
+            _OPEN.add(self)
+            if not _EXIT_HOOK:   # registered after the finalizer's own hook, so that it runs first
+                _EXIT_HOOK.append(atexit.register(_close_at_exit))
 
     async def _master_address(self) -> str:
         deadline = time.monotonic() + self._connect_timeout
@@ -455,7 +464,10 @@ class KoalaCluster(Cluster):
                 await self._poller
         await super()._close()
         if self._finalizer is not None and self._finalizer.alive:
-            await self._io(self._finalizer)
+            if self._exiting:   # the interpreter's executors are shut: the cancel runs here, the loop has no more to do
+                self._finalizer()
+            else:
+                await self._io(self._finalizer)
         elif self.tls is not None:
             self.tls.remove()
         self._executor.shutdown(wait=False)
@@ -833,6 +845,17 @@ def _dashboard_probe():
         import sys
         return "distributed.dashboard.scheduler" in sys.modules
     return probe
+
+
+def _close_at_exit() -> None:
+    """Closes the clusters still open when the interpreter exits, as ``close()`` does. Left to the finalizer's
+    cancel alone, their adaptive scaling, cluster-info sync and clients would try to reconnect to the scheduler
+    the cancel ends, with the executors that resolve host names already shut: tracebacks by the page."""
+    for cluster in list(_OPEN):
+        if cluster.status != Status.closed and not cluster.asynchronous:
+            cluster._exiting = True
+            with suppress(Exception):
+                cluster.close(timeout=120)
 
 
 def _cancel(cli: KoalaCli, instance: int, tls: Optional[InstanceTls] = None) -> None:

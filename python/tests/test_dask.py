@@ -40,6 +40,12 @@ def wait_for(condition, timeout=20.0, what="condition"):
     raise AssertionError(f"timed out waiting for {what}")
 
 
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 @unittest.skipUnless(HAVE_DASK, SKIP)
 class KoalaClusterTest(unittest.TestCase):
     def setUp(self):
@@ -349,6 +355,31 @@ class KoalaClusterTest(unittest.TestCase):
             logging.getLogger("distributed.client").info("done")
         self.assertEqual(("closed", "closed"), (client.status, other.status))
         self.assertEqual([], [r.getMessage() for r in logs.records if r.levelno >= logging.WARNING])
+
+    def test_a_python_process_that_exits_with_its_cluster_open_ends_it_quietly(self):
+        """The instance's cancel at exit ends its Dask scheduler (a process here): adaptive scaling, the
+        cluster's sync and the client, left running, would try to reconnect to it and log tracebacks."""
+        from koala.dask import DaskFramework
+        port = free_port()
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        env.update(KOALA_ENTITY_HOST="127.0.0.1", KOALA_ENTITY_PORT=str(port))
+        master = subprocess.Popen(["/bin/sh", "-c", DaskFramework(dashboard=False).scheduler_command()], cwd=self.dir,
+                                  env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.addCleanup(NodeCommandsTest.stop, master)
+        self.runner.master = f"127.0.0.1:{port}"
+        script = ("import sys, time; sys.path.insert(0, sys.argv[1]); from koala.dask import KoalaCluster; "
+                  "c = KoalaCluster(koala=sys.argv[2], jdf_dir=sys.argv[3], poll_interval='0.1s', security=False, "
+                  "dashboard=False); c.adapt(minimum=0, maximum=2, interval='100ms'); client = c.get_client(); "
+                  "print(c.instance, flush=True); time.sleep(0.5)")
+        done = subprocess.run([sys.executable, "-c", script, str(PYTHON_DIR), str(self.koala), str(self.dir / "j")],
+                              env=fakecli.environment(self.dir, self.runner.url, TOKEN, cancel_kill=str(master.pid)),
+                              capture_output=True, text=True, timeout=90)
+        self.assertEqual(0, done.returncode, done.stderr)
+        self.assertEqual("31", done.stdout.strip())
+        self.assertEqual(["cancel", "31"], fakecli.calls(self.dir)[-1])
+        self.assertEqual(0, master.wait(10), "the cancel ended the scheduler")
+        for noise in ("Traceback", "ERROR", "failed", "cannot schedule new futures"):
+            self.assertNotIn(noise, done.stderr)
 
     def test_a_python_process_that_exits_cancels_its_instance(self):
         script = ("import sys; sys.path.insert(0, sys.argv[1]); from koala.dask import KoalaCluster; "
