@@ -356,6 +356,15 @@ class KoalaClusterTest(unittest.TestCase):
         self.assertEqual(("closed", "closed"), (client.status, other.status))
         self.assertEqual([], [r.getMessage() for r in logs.records if r.levelno >= logging.WARNING])
 
+    def test_the_with_block_of_the_docs_closes_the_client_then_the_instance(self):
+        with self.cluster() as cluster:
+            cluster.adapt(minimum=0, maximum=2)
+            client = cluster.get_client()
+            self.assertEqual(45, client.submit(sum, range(10)).result(timeout=20))
+        self.assertEqual("closed", client.status)
+        self.assertEqual("closed", cluster.status.name)
+        self.assertEqual(["cancel", "31"], fakecli.calls(self.dir)[-1])
+
     def test_a_python_process_that_exits_with_its_cluster_open_ends_it_quietly(self):
         """The instance's cancel at exit ends its Dask scheduler (a process here): adaptive scaling, the
         cluster's sync and the client, left running, would try to reconnect to it and log tracebacks."""
