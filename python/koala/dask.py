@@ -7,15 +7,18 @@ Written against Debian 12's ``python3-distributed`` (2022.12)::
     cluster.adapt(minimum=0, maximum=12)
     client = cluster.get_client()
     print(client.submit(sum, range(10)).result())
-    cluster.close()            # koala cancel ID (also when the Python process exits)
+    cluster.close()            # its clients closed, then koala cancel ID (also when the Python process exits)
 
 The cluster is one KOALA framework instance (see ``docs/dask.md``):
 
 - its **master** runs ``dask-scheduler`` on ``$KOALA_ENTITY_HOST:$KOALA_ENTITY_PORT``; its single
   **orchestrator** node (KOALA's framework JDFs require one) sleeps; its **workers** run
-  ``dask-worker tcp://$KOALA_MASTER --name $KOALA_NODE_ID --no-nanny``, so that each Dask worker's
+  ``dask-worker tls://$KOALA_MASTER --name $KOALA_NODE_ID --no-nanny``, so that each Dask worker's
   name is its KOALA node id, through :mod:`koala.dask_worker` (its text is in the command), which
   retires the worker through Dask when KOALA ends it (SIGTERM) on its own;
+- the scheduler, the workers and the owner's client speak Dask's TLS with credentials made for the
+  instance (:mod:`koala.dask_tls`: its own CA, a key only the owner reads): each refuses a peer
+  without them, so no other user runs code on the instance's nodes;
 - it is submitted with ``koala submit`` and found through the runner's state file and ``/status``
   (the master's ``host:port``), to which the cluster's scheduler comm connects;
 - ``scale(n)`` and adaptive scaling up become the runner's ``grow`` for the missing workers;
@@ -34,6 +37,7 @@ reported in (RUNNING); both are read from the runner's ``/status``, polled every
 from __future__ import annotations
 
 import asyncio
+import atexit
 import concurrent.futures
 import functools
 import logging
@@ -58,6 +62,7 @@ from distributed.protocol.pickle import dumps
 from distributed.security import Security
 from distributed.utils import NoOpAwaitable, format_dashboard_link
 
+from koala.dask_tls import InstanceTls, instance_owner, make_instance_tls
 from koala.framework import KoalaCli, KoalaCliError, framework_jdf, local_site, seconds, write_jdf
 from koala.runner import GrowResult, RunnerClient, RunnerError, RunnerUnreachable, Status as RunnerStatus
 from koala.runner import koala_home, state_file
@@ -70,6 +75,10 @@ logger = logging.getLogger("koala.dask")
 KOALA_SIZED = frozenset({"static", "proactive"})
 
 _F_MAX = re.compile(r"^fMax = (\d+)\b")
+
+#: This process's clusters that own an instance and may still be open: closed when the interpreter exits.
+_OPEN: "weakref.WeakSet" = weakref.WeakSet()
+_EXIT_HOOK: list = []
 
 
 @dataclass(frozen=True)
@@ -89,24 +98,36 @@ class DaskFramework:
     dashboard: bool = True
     site: Optional[str] = None
     master_site: Optional[str] = None
+    tls: Optional[InstanceTls] = None
+
+    @property
+    def scheme(self) -> str:
+        """The Dask comm's protocol: ``tls`` with the instance's credentials, else ``tcp``."""
+        return "tls" if self.tls else "tcp"
+
+    def _tls_options(self) -> list:
+        return self.tls.options() if self.tls else []
 
     def scheduler_command(self) -> str:
-        """The master's shell command: dask-scheduler on the address KOALA's launcher gives it."""
+        """The master's shell command: dask-scheduler on the address KOALA's launcher gives it (with ``tls``, on
+        ``tls://`` only, taking only peers that hold the instance's key)."""
         return ("exec " + _join([self.python, *self.python_flags, "-m", "distributed.cli.dask_scheduler"])
                 + ' --host "$KOALA_ENTITY_HOST" --port "$KOALA_ENTITY_PORT" '
-                + ("--dashboard-address :0" if self.dashboard else "--no-dashboard")
+                + ("--dashboard-address :0" if self.dashboard else "--no-dashboard --dashboard-address 127.0.0.1:0")
+                + (_options(["--protocol", "tls", *self._tls_options()]) if self.tls else "")
                 + _options(self.scheduler_options))
 
     def worker_command(self) -> str:
         """A worker's shell command: dask-worker on the master, named after its KOALA node, without a nanny
-        (KOALA's launcher watches the worker process itself and ends it), run by :mod:`koala.dask_worker`,
+        (KOALA's launcher watches the worker process itself and ends it), its HTTP port (metrics) on the node's
+        loopback, run by :mod:`koala.dask_worker`,
         whose text is the shell's ``$1`` (see :meth:`worker_argv`): on SIGTERM the worker is retired
         through Dask before it exits."""
         return ("exec " + _join([self.python, *self.python_flags, "-c"]) + ' "$1"'
-                + ' "tcp://$KOALA_MASTER" --name "$KOALA_NODE_ID"'
+                + f' "{self.scheme}://$KOALA_MASTER" --name "$KOALA_NODE_ID"'
                 + f" --nthreads {int(self.worker_nthreads)} --memory-limit {shlex.quote(str(self.worker_memory))}"
-                + ' --no-nanny --no-dashboard --local-directory "${TMPDIR:-/tmp}"'
-                + _options(self.worker_options))
+                + ' --no-nanny --no-dashboard --dashboard-address 127.0.0.1:0 --local-directory "${TMPDIR:-/tmp}"'
+                + _options(self._tls_options()) + _options(self.worker_options))
 
     def worker_argv(self) -> list:
         """A worker's command line: ``/bin/sh -c COMMAND koala-dask-worker TEXT``, TEXT being ``koala/dask_worker.py``
@@ -122,7 +143,9 @@ class DaskFramework:
             master_site=self.master_site,
             comment=f"Dask on KOALA ({self.provisioning} provisioning): the master runs dask-scheduler, each "
                     "worker dask-worker named after its KOALA node (koala/dask_worker.py: retired through Dask "
-                    "on SIGTERM); the orchestrator node only waits.")
+                    "on SIGTERM); the orchestrator node only waits."
+                    + (f" Dask's TLS with credentials made for the instance ({self.tls.directory})." if self.tls
+                       else ""))
 
 
 @functools.lru_cache(maxsize=1)
@@ -177,7 +200,8 @@ class KoalaCluster(Cluster):
     python, python_flags: the interpreter the nodes run Dask with (Debian's by default) and its flags
         (``-P``: the node's working directory is not put on the module path).
     environment: variables given to every entity (the JDF's ``environment``).
-    dashboard: run the scheduler's dashboard (on a free port; it needs ``bokeh`` on the nodes).
+    dashboard: run the scheduler's dashboard (on a free port; it needs ``bokeh`` on the nodes). Its HTTP port is
+        not behind TLS (read-only pages); False keeps it, and the scheduler's other pages, on the node's loopback.
     site: the cluster (SGE cell) every node of the instance is placed on, for grids whose sites'
         nodes cannot all reach one another or the client; None lets KOALA place each grow.
     master_site: the cluster the Dask scheduler (the master) is placed on: this process talks to it
@@ -193,8 +217,13 @@ class KoalaCluster(Cluster):
         that KOALA's idle timers (t_idle) follow Dask's view rather than the node's CPU use.
     runner_timeout, submit_timeout, connect_timeout: seconds for one RPC, for ``koala submit`` (the
         initial deployment), for the master to report in and its Dask scheduler to answer.
-    security: Dask's ``Security`` for the scheduler comm (the nodes' commands then need the
-        matching ``--tls-*`` options in ``scheduler_options`` / ``worker_options``).
+    security: True (the default): Dask's TLS with credentials made for the instance
+        (:mod:`koala.dask_tls`): the scheduler and the workers take only peers that hold the instance's
+        key, which only its owner reads; this cluster's ``security`` is the owner's client's. A ``Security``
+        of your own: used as is, the nodes' ``--tls-*`` options are yours to give (``scheduler_options``,
+        ``worker_options``). False: plain TCP, and whoever reaches the nodes runs code there as you.
+    tls_dir: where the instance's TLS directory is made: a directory of the owner's that every node of
+        the instance sees (default ``~/.koala/dask``).
     """
 
     def __init__(self, workers: int = 0, *, f_max: Optional[int] = None, provisioning: str = "ondemand",
@@ -210,7 +239,7 @@ class KoalaCluster(Cluster):
                  jdf_dir: Any = None, poll_interval: Any = "2s", retry_after: Any = "30s",
                  report_activity: bool = True, runner_timeout: float = 30.0, submit_timeout: float = 420.0,
                  connect_timeout: float = 120.0, asynchronous: bool = False, loop=None,
-                 security: Optional[Security] = None, quiet: bool = True):
+                 security: Any = True, tls_dir: Any = None, quiet: bool = True):
         if workers < 0:
             raise ValueError(f"workers: {workers} is below 0")
         if f_max is not None and f_max < max(1, workers):
@@ -220,7 +249,16 @@ class KoalaCluster(Cluster):
         self.instance: Optional[int] = None
         self.runner: Optional[RunnerClient] = None
         self.jdf_path: Optional[Path] = None
-        self.security = security or Security()
+        self._cli = koala if isinstance(koala, KoalaCli) else KoalaCli(koala, env=koala_env)
+        self.tls: Optional[InstanceTls] = None
+        if isinstance(security, Security):
+            self.security = security
+        elif security is False:
+            self.security = Security(require_encryption=False)
+        else:
+            self.tls = make_instance_tls(name, tls_dir, instance_owner(koala_env))
+            self.security = self.tls.security()
+        self._scheme = "tls" if (self.security.require_encryption or self.security.tls_ca_file) else "tcp"
         self._f_max = f_max
         jdf_settings = {"fMax": f_max, "tIdle": None if t_idle is None else seconds(t_idle),
                         "tIdleFactor": t_idle_factor, "uMin": u_min, "uMax": u_max,
@@ -229,8 +267,7 @@ class KoalaCluster(Cluster):
         self.framework = DaskFramework(name, int(workers), self.provisioning, jdf_settings, int(worker_nthreads),
                                        str(worker_memory), tuple(worker_options), tuple(scheduler_options), python,
                                        tuple(python_flags), dict(environment or {}), dashboard, site,
-                                       _master_site(master_site, site, koala_env))
-        self._cli = koala if isinstance(koala, KoalaCli) else KoalaCli(koala, env=koala_env)
+                                       _master_site(master_site, site, koala_env), self.tls)
         self._jdf_dir = Path(jdf_dir) if jdf_dir is not None else koala_home() / "dask"
         self._poll_interval = parse_timedelta(poll_interval, "seconds")
         self._retry_after = parse_timedelta(retry_after, "seconds")
@@ -248,8 +285,12 @@ class KoalaCluster(Cluster):
         self._lock: Optional[asyncio.Lock] = None
         self._finalizer: Optional[weakref.finalize] = None
         self._dashboard_running = False
+        self._exiting = False
         self._executor = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="koala-runner")
         super().__init__(asynchronous=asynchronous, loop=loop, quiet=quiet, name=name)
+        if security is False:
+            self._note("no TLS (security=False): whoever reaches the instance's nodes may run code there as its owner",
+                       logging.WARNING)
         if not asynchronous:
             self._loop_runner.start()
             try:
@@ -363,7 +404,10 @@ class KoalaCluster(Cluster):
         """From now on the instance is ended with the cluster, or when the Python process exits."""
         self.instance = instance
         if self._finalizer is None:
-            self._finalizer = weakref.finalize(self, _cancel, self._cli, instance)
+            self._finalizer = weakref.finalize(self, _cancel, self._cli, instance, self.tls)
+            _OPEN.add(self)
+            if not _EXIT_HOOK:   # registered after the finalizer's own hook, so that it runs first
+                _EXIT_HOOK.append(atexit.register(_close_at_exit))
 
     async def _master_address(self) -> str:
         deadline = time.monotonic() + self._connect_timeout
@@ -372,12 +416,12 @@ class KoalaCluster(Cluster):
             if status is not None and status.state not in ("DEPLOYING", "RUNNING"):
                 raise RuntimeError(f"instance {self.instance} is {status.state}")
             if status is not None and status.master:
-                return "tcp://" + status.master
+                return f"{self._scheme}://{status.master}"
             with suppress(KoalaCliError, ValueError):
                 view = await self._io(self._cli.framework, self.instance)
                 address = (view.get("master") or {}).get("address")
                 if address:
-                    return "tcp://" + address
+                    return f"{self._scheme}://{address}"
             if time.monotonic() > deadline:
                 raise TimeoutError(f"instance {self.instance}: no master address within {self._connect_timeout:g} s")
             await asyncio.sleep(1)
@@ -410,18 +454,51 @@ class KoalaCluster(Cluster):
     async def _close(self) -> None:
         if self.status == Status.closed:
             return
+        for client in self._clients():
+            if client.asynchronous:
+                with suppress(Exception):
+                    await client.close()
         if self._poller is not None:
             self._poller.cancel()
             with suppress(asyncio.CancelledError, Exception):
                 await self._poller
         await super()._close()
         if self._finalizer is not None and self._finalizer.alive:
-            await self._io(self._finalizer)
+            if self._exiting:   # the interpreter's executors are shut: the cancel runs here, the loop has no more to do
+                self._finalizer()
+            else:
+                await self._io(self._finalizer)
+        elif self.tls is not None:
+            self.tls.remove()
         self._executor.shutdown(wait=False)
 
+    def close(self, timeout=None):
+        """Closes this cluster's clients, then the cluster: ``koala cancel ID``, and the instance's TLS files
+        deleted. A client left open would lose its scheduler with the instance and try to reconnect to it,
+        logging pages of tracebacks."""
+        if self.status != Status.closed and not self._on_loop_thread():
+            for client in self._clients():
+                if not client.asynchronous:
+                    with suppress(Exception):
+                        client.close()
+        return super().close(timeout)
+
     def __exit__(self, exc_type, exc_value, traceback):
+        self.close()
         super().__exit__(exc_type, exc_value, traceback)
         self._loop_runner.stop()
+
+    def _clients(self) -> list:
+        """The open Dask clients of this cluster (``Client(cluster)``, ``cluster.get_client()``)."""
+        from distributed import Client
+        return [c for c in list(getattr(Client, "_instances", ())) if getattr(c, "cluster", None) is self
+                and c.status not in ("closed", "closing", "newly-created")]
+
+    def _on_loop_thread(self) -> bool:
+        try:
+            return asyncio.get_running_loop() is self.loop.asyncio_loop
+        except (RuntimeError, AttributeError):
+            return False
 
     # -- scaling ----------------------------------------------------------------------------------------
 
@@ -770,10 +847,25 @@ def _dashboard_probe():
     return probe
 
 
-def _cancel(cli: KoalaCli, instance: int) -> None:
-    """Ends the instance (``koala cancel ID``); at close, or when the Python process exits."""
+def _close_at_exit() -> None:
+    """Closes the clusters still open when the interpreter exits, as ``close()`` does. Left to the finalizer's
+    cancel alone, their adaptive scaling, cluster-info sync and clients would try to reconnect to the scheduler
+    the cancel ends, with the executors that resolve host names already shut: tracebacks by the page."""
+    for cluster in list(_OPEN):
+        if cluster.status != Status.closed and not cluster.asynchronous:
+            cluster._exiting = True
+            with suppress(Exception):
+                cluster.close(timeout=120)
+
+
+def _cancel(cli: KoalaCli, instance: int, tls: Optional[InstanceTls] = None) -> None:
+    """Ends the instance (``koala cancel ID``) and deletes its TLS files; at close, or when the Python process
+    exits. The files stay with an instance that did not end: a master KOALA restarts reads them again."""
     try:
         answer = cli.cancel(instance)
         logger.info("koala cancel %s: %s", instance, answer)
     except (KoalaCliError, OSError) as e:
         logger.warning("could not end KOALA instance %s (%s): end it with 'koala cancel %s'", instance, e, instance)
+        return
+    if tls is not None:
+        tls.remove()

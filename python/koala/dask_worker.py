@@ -1,7 +1,7 @@
 """A Dask worker on a KOALA node: dask-worker, retired through Dask when KOALA ends it.
 
 Each worker of a KoalaCluster runs this file: its command (koala.dask.DaskFramework.worker_argv)
-is python3 -P -c TEXT tcp://MASTER --name NODE --no-nanny ..., TEXT being this file, so that
+is python3 -P -c TEXT tls://MASTER --name NODE --no-nanny --tls-... ..., TEXT being this file, so that
 the nodes need Dask but not this package; where the package is on the module path,
 python3 -m koala.dask_worker ARGS is the same. It takes the arguments of dask-worker and starts
 the worker as dask-worker does (it runs the dask-worker command of distributed.cli.dask_worker

@@ -61,13 +61,13 @@ class Qsub:
             raise RuntimeError(f"{args[0]} failed: {done.stdout} {done.stderr}")
         return done.stdout
 
-    def workers(self, n, scheduler, run, work_dir):
+    def workers(self, n, scheduler, run, work_dir, tls_options):
         ids = []
         for i in range(n):
             ids.append(self.run("qsub", "-terse", "-b", "y", "-N", f"dask-qsub-{run}-{i}", "-o", "/dev/null", "-j", "y",
                                 "-wd", str(work_dir), PYTHON, "-P", "-m", "distributed.cli.dask_worker", scheduler,
                                 "--name", f"qsub-{run}-{i}", "--nthreads", "1", "--no-nanny", "--no-dashboard",
-                                "--local-directory", "/tmp").strip())
+                                "--local-directory", "/tmp", *tls_options).strip())
         return ids
 
 
@@ -99,7 +99,8 @@ def main():
                     raise RuntimeError("KOALA's workers did not leave")
                 # plain qsub of the same worker command on the same cell, to the same Dask scheduler
                 start = time.monotonic()
-                ids = qsub.workers(n, cluster.scheduler_address, r, work_dir)
+                # the instance's TLS files, as its own workers get them (the qsub'd workers run as its owner)
+                ids = qsub.workers(n, cluster.scheduler_address, r, work_dir, cluster.tls.options())
                 try:
                     if not wait(lambda: connected(client, f"qsub-{r}-") >= n, WAIT):
                         raise RuntimeError(f"qsub: {connected(client, f'qsub-{r}-')} of {n} workers after {WAIT:.0f} s")

@@ -1,18 +1,23 @@
 """Dask on the KOALA testbed, end to end: run by koala.scheduler.it.DaskIT against its own scheduler.
 
 Environment: KOALA_CONFIG (the test's grid configuration), KOALA_AS (whom root acts for), KOALA_BIN (the
-checkout's bin/koala), COUNT_DIR (a directory every node sees). Prints one line per check; exits 1 on the
-first that fails.
+checkout's bin/koala), COUNT_DIR (a directory every node sees), INTRUDER (another user of the grid, who tries
+the instance's scheduler and a worker: dask_intruder.py). Prints one line per check; exits 1 on the first
+that fails.
 """
 import logging
 import os
+import pwd
+import shutil
+import stat
+import subprocess
 import sys
 import time
 from pathlib import Path
 
 import dask.array as da
 import numpy as np
-from distributed import Client
+from distributed import Client, Event
 
 from koala.dask import KoalaCluster
 
@@ -50,6 +55,54 @@ def slow_counted(x, block_info=None):
     """A chunk that takes half a second, counted as `counted` does."""
     time.sleep(0.5)
     return counted(x, block_info)
+
+
+def another_user(cluster, client, intruder):
+    """INTRUDER, on the KOALA host as any user is, tries the instance: a plain Dask client and one with a
+    certificate of its own at the scheduler, the same at a worker (held busy, so that KOALA keeps it meanwhile),
+    and reading the instance's key. Every attempt must be refused, and the owner's client still served."""
+    key = cluster.tls.key_file
+    mode, owner = stat.S_IMODE(key.stat().st_mode), pwd.getpwuid(key.stat().st_uid).pw_name
+    check("the instance's key is its owner's alone", mode == 0o600 and owner == os.environ["KOALA_AS"],
+          f"{key}: {mode:o}, {owner}")
+    check("the owner's client speaks TLS", cluster.scheduler_address.startswith("tls://")
+          and client.run_on_scheduler(os.getuid) == pwd.getpwnam(os.environ["KOALA_AS"]).pw_uid,
+          cluster.scheduler_address)
+    worker = sorted(client.scheduler_info()["workers"])[0]
+    release = Event(f"koala-hold-{time.time()}", client=client)
+    hold = client.submit(held, release.name, workers=[worker], pure=False)
+    check("a worker held busy", wait(lambda: bool(client.processing().get(worker)), 60, 0.2), worker)
+    program = (Path(__file__).parent / "dask_intruder.py").read_text()
+    runuser = shutil.which("runuser") or "/usr/sbin/runuser"   # the test's PATH may lack /usr/sbin
+    done = subprocess.run([runuser, "-u", intruder, "--", "/usr/bin/python3", "-P", "-c", program,
+                           cluster.scheduler_address.split("://", 1)[1], worker.split("://", 1)[1], str(key)],
+                          capture_output=True, text=True, timeout=180, cwd="/",
+                          env={"PATH": "/usr/bin:/bin", "HOME": pwd.getpwnam(intruder).pw_dir, "LANG": "C.UTF-8"})
+    for line in done.stdout.splitlines():
+        print(f"     {intruder}: {line}", flush=True)
+    still = worker in client.scheduler_info()["workers"]
+    release.set()
+    hold.result(timeout=60)
+    refused = [line for line in done.stdout.splitlines() if line.startswith("refused ")]
+    check(f"{intruder} is refused at the scheduler and at a worker", done.returncode == 0 and len(refused) == 5
+          and still, f"exit {done.returncode}, {len(refused)} of 5 refused, the worker {'still' if still else 'gone'}"
+          f"{(': ' + done.stderr.strip()[-500:]) if done.returncode else ''}")
+    check("the owner's client still served", client.submit(sum, [1, 2, 3], pure=False).result(timeout=60) == 6)
+
+
+def held(name):
+    """A task that keeps its worker busy until the Dask event ``name`` is set."""
+    from distributed import Event as DaskEvent
+    DaskEvent(name).wait(300)
+
+
+class Caught(logging.Handler):
+    def __init__(self):
+        super().__init__(logging.WARNING)
+        self.records = []
+
+    def emit(self, record):
+        self.records.append(record)
 
 
 def lost_worker(cluster, client, count_dir):
@@ -104,6 +157,7 @@ def main():
     check("the big sum is about half its size", abs(total / 4e8 - 0.5) < 0.001, f"{total:.1f}")
     sites = worker_sites(cluster)
     check("grew over two clusters", len(set(sites.values())) >= 2 and len(sites) >= 3, str(sites))
+    another_user(cluster, client, os.environ["INTRUDER"])
 
     # results held on workers, then the cluster shrinks: each retired worker's results move first
     (count_dir / "computed").write_text("")
@@ -124,8 +178,13 @@ def main():
     empty = wait(lambda: len(client.scheduler_info()["workers"]) == 0 and not worker_sites(cluster), 180)
     check("back to 0 workers", empty, str(worker_sites(cluster)))
     instance = cluster.instance
-    client.close()
-    cluster.close()
+    caught = Caught()
+    logging.getLogger("distributed").addHandler(caught)
+    cluster.close()   # its client still open: closed first, before the instance's scheduler goes
+    time.sleep(3)     # a client left open would try to reconnect now, logging tracebacks
+    check("closing the cluster closed its client, quietly", client.status == "closed" and not caught.records,
+          f"client {client.status}; {[r.getMessage()[:200] for r in caught.records]}")
+    check("the instance's TLS files went with it", not cluster.tls.directory.exists(), str(cluster.tls.directory))
     print(f"closed instance {instance}", flush=True)
 
 

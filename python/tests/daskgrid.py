@@ -67,6 +67,8 @@ class DaskGrid:
         return self.run(read())
 
     def close(self):
+        if not self.thread.is_alive():
+            return
         async def stop():
             for worker in list(self.workers.values()):
                 await worker.close()

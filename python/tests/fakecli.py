@@ -10,6 +10,8 @@ Its behaviour comes from the environment the test gives it:
 - ``FAKE_KOALA_SUBMIT``: ``ok`` (default), ``invalid`` (exit 2, a JDF error), ``failed`` (the
   instance FAILED, exit 1), ``hang`` (prints the first lines, then never ends).
 - ``FAKE_KOALA_MASTER``: the address ``framework ID --json`` gives for the master.
+- ``FAKE_KOALA_CANCEL_KILL``: a process ``cancel`` ends (SIGTERM), as the real one ends the master's, and
+  then it waits a second, as the real one waits for the instance's end.
 """
 
 import os
@@ -58,6 +60,9 @@ if args[:1] == ["framework"]:
                       "nodesPerRole": {"master": 1}, "history": []}, indent=2))
     sys.exit(0)
 if args[:1] == ["cancel"]:
+    if os.environ.get("FAKE_KOALA_CANCEL_KILL"):
+        os.kill(int(os.environ["FAKE_KOALA_CANCEL_KILL"]), 15)
+        time.sleep(1)
     print("job %s CANCELLED" % args[1])
     sys.exit(0)
 print("koala: unknown command " + " ".join(args), file=sys.stderr)

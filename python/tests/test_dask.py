@@ -40,6 +40,12 @@ def wait_for(condition, timeout=20.0, what="condition"):
     raise AssertionError(f"timed out waiting for {what}")
 
 
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 @unittest.skipUnless(HAVE_DASK, SKIP)
 class KoalaClusterTest(unittest.TestCase):
     def setUp(self):
@@ -65,7 +71,7 @@ class KoalaClusterTest(unittest.TestCase):
         from koala.dask import KoalaCluster
         settings = dict(workers=0, f_max=12, provisioning="ondemand", t_idle="30s", poll_interval="0.1s",
                         koala=str(self.koala), koala_env=fakecli.environment(self.dir, self.runner.url, TOKEN),
-                        jdf_dir=self.dir / "jdf", connect_timeout=20)
+                        jdf_dir=self.dir / "jdf", connect_timeout=20, security=False)
         settings.update(options)
         cluster = KoalaCluster(**settings)
         self.clusters.append(cluster)
@@ -315,7 +321,7 @@ class KoalaClusterTest(unittest.TestCase):
         async def main():
             async with KoalaCluster(koala=str(self.koala), jdf_dir=self.dir / "jdf", poll_interval="0.1s",
                                     koala_env=fakecli.environment(self.dir, self.runner.url, TOKEN),
-                                    asynchronous=True) as cluster:
+                                    asynchronous=True, security=False) as cluster:
                 await cluster.scale(2)
                 async with Client(cluster, asynchronous=True) as client:
                     await client.wait_for_workers(2, timeout=20)
@@ -333,9 +339,60 @@ class KoalaClusterTest(unittest.TestCase):
         self.assertEqual(["cancel", "31"], fakecli.calls(self.dir)[-1])
         self.assertEqual(1, sum(1 for call in fakecli.calls(self.dir) if call[0] == "cancel"))
 
+    def test_close_closes_the_clusters_clients_before_the_scheduler_goes(self):
+        """Left open, a client whose scheduler ended with the instance tries to reconnect and logs pages of
+        tracebacks (the order of the example in docs/dask.md did that)."""
+        cluster = self.cluster()
+        client = cluster.get_client()
+        other = Client(cluster)
+        cluster.scale(1)
+        client.wait_for_workers(1, timeout=20)
+        self.assertEqual(45, client.submit(sum, range(10)).result(timeout=10))
+        with self.assertLogs("distributed.client", logging.INFO) as logs:
+            cluster.close()
+            self.grid.close()    # the instance ended: its Dask scheduler is gone
+            time.sleep(1.5)      # a client left open tries to reconnect now (every 0.1 s at first)
+            logging.getLogger("distributed.client").info("done")
+        self.assertEqual(("closed", "closed"), (client.status, other.status))
+        self.assertEqual([], [r.getMessage() for r in logs.records if r.levelno >= logging.WARNING])
+
+    def test_the_with_block_of_the_docs_closes_the_client_then_the_instance(self):
+        with self.cluster() as cluster:
+            cluster.adapt(minimum=0, maximum=2)
+            client = cluster.get_client()
+            self.assertEqual(45, client.submit(sum, range(10)).result(timeout=20))
+        self.assertEqual("closed", client.status)
+        self.assertEqual("closed", cluster.status.name)
+        self.assertEqual(["cancel", "31"], fakecli.calls(self.dir)[-1])
+
+    def test_a_python_process_that_exits_with_its_cluster_open_ends_it_quietly(self):
+        """The instance's cancel at exit ends its Dask scheduler (a process here): adaptive scaling, the
+        cluster's sync and the client, left running, would try to reconnect to it and log tracebacks."""
+        from koala.dask import DaskFramework
+        port = free_port()
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        env.update(KOALA_ENTITY_HOST="127.0.0.1", KOALA_ENTITY_PORT=str(port))
+        master = subprocess.Popen(["/bin/sh", "-c", DaskFramework(dashboard=False).scheduler_command()], cwd=self.dir,
+                                  env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.addCleanup(NodeCommandsTest.stop, master)
+        self.runner.master = f"127.0.0.1:{port}"
+        script = ("import sys, time; sys.path.insert(0, sys.argv[1]); from koala.dask import KoalaCluster; "
+                  "c = KoalaCluster(koala=sys.argv[2], jdf_dir=sys.argv[3], poll_interval='0.1s', security=False, "
+                  "dashboard=False); c.adapt(minimum=0, maximum=2, interval='100ms'); client = c.get_client(); "
+                  "print(c.instance, flush=True); time.sleep(0.5)")
+        done = subprocess.run([sys.executable, "-c", script, str(PYTHON_DIR), str(self.koala), str(self.dir / "j")],
+                              env=fakecli.environment(self.dir, self.runner.url, TOKEN, cancel_kill=str(master.pid)),
+                              capture_output=True, text=True, timeout=90)
+        self.assertEqual(0, done.returncode, done.stderr)
+        self.assertEqual("31", done.stdout.strip())
+        self.assertEqual(["cancel", "31"], fakecli.calls(self.dir)[-1])
+        self.assertEqual(0, master.wait(10), "the cancel ended the scheduler")
+        for noise in ("Traceback", "ERROR", "failed", "cannot schedule new futures"):
+            self.assertNotIn(noise, done.stderr)
+
     def test_a_python_process_that_exits_cancels_its_instance(self):
         script = ("import sys; sys.path.insert(0, sys.argv[1]); from koala.dask import KoalaCluster; "
-                  "c = KoalaCluster(koala=sys.argv[2], jdf_dir=sys.argv[3], poll_interval='0.1s'); "
+                  "c = KoalaCluster(koala=sys.argv[2], jdf_dir=sys.argv[3], poll_interval='0.1s', security=False); "
                   "print(c.instance, flush=True)")
         done = subprocess.run([sys.executable, "-c", script, str(PYTHON_DIR), str(self.koala), str(self.dir / "j")],
                               env=fakecli.environment(self.dir, self.runner.url, TOKEN), capture_output=True,

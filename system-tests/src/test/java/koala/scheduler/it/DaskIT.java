@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import koala.common.api.JobView;
 import koala.common.api.SchedulerClient;
 import koala.common.grid.GridConfig;
+import koala.testbed.Testbed;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -18,7 +19,10 @@ import org.junit.jupiter.api.Test;
 /**
  * A real framework on KOALA: Debian's Dask through the repository's Python package
  * ({@code python/testbed/dask_on_testbed.py}), its adaptive scaling turned into grows and shrinks.
- * Local work fills most of fs0 and fs1 first, so that the Dask cluster needs both.
+ * Local work fills most of fs0 and fs1 first, so that the Dask cluster needs both. The instance
+ * speaks Dask's TLS: another user of the grid ({@link Testbed#USERS}, not the owner) is refused at
+ * its scheduler and at a worker, with a plain client and with a certificate of their own
+ * ({@code python/testbed/dask_intruder.py}, about 15 s of the run), while the owner's client works.
  */
 class DaskIT {
     private static TestScheduler scheduler;
@@ -51,7 +55,8 @@ class DaskIT {
                     .directory(counts.toFile());
             python.environment().putAll(Map.of("PYTHONPATH", repo.resolve("python").toString(),
                     "KOALA_CONFIG", scheduler.config().toString(), "KOALA_AS", TestScheduler.OWNER,
-                    "KOALA_BIN", repo.resolve("bin/koala").toString(), "COUNT_DIR", counts.toString()));
+                    "KOALA_BIN", repo.resolve("bin/koala").toString(), "COUNT_DIR", counts.toString(),
+                    "INTRUDER", Testbed.USERS.get(0)));
             Process p = python.start();
             p.getOutputStream().close();
             Thread qdel = qdelOnRequest(counts);
@@ -76,7 +81,12 @@ class DaskIT {
             }
             assertThat(ended).as("the Dask check ended within 12 minutes: " + lines).isTrue();
             assertThat(p.exitValue()).as(String.join("\n", lines)).isZero();
+            assertThat(Testbed.USERS.get(0)).isNotEqualTo(TestScheduler.OWNER);
             assertThat(lines).anyMatch(l -> l.startsWith("ok   grew over two clusters"))
+                    .anyMatch(l -> l.startsWith("ok   the instance's key is its owner's alone"))
+                    .anyMatch(l -> l.startsWith("ok   the owner's client speaks TLS"))
+                    .anyMatch(l -> l.startsWith("ok   " + Testbed.USERS.get(0) + " is refused at the scheduler and at a worker"))
+                    .anyMatch(l -> l.startsWith("ok   closing the cluster closed its client, quietly"))
                     .anyMatch(l -> l.startsWith("ok   no result recomputed"))
                     .anyMatch(l -> l.startsWith("ok   what was lost was computed again"))
                     .anyMatch(l -> l.startsWith("ok   back to 0 workers"));
