@@ -120,9 +120,9 @@ class LivePageIT {
      * ({@code docs/grafana/koala.json}), its variables filled in as Grafana would with every value they
      * list, returns at least one series through Prometheus' HTTP API, the instance variable lists the
      * instance's id, and no series carries {@code exported_instance} (a label of KOALA's that clashed
-     * with Prometheus' own target label). Costs about 35 s: the instance's deployment and grow (10 s),
-     * t_idle (2 s), Prometheus' start (2 s) and the rate windows filling (10 s); and the first time,
-     * the package's installation (about 30 s).
+     * with Prometheus' own target label). Costs about 11 s on the class's scheduler (the instance's
+     * deployment and grow, t_idle of 2 s, Prometheus' start, two scrapes for each rate), and the first
+     * time on a machine the package's installation (about 40 s).
      */
     @Test
     void everyQueryOfTheDashboardFindsSeriesInPrometheusScrapingWithTheReadmesConfig() throws Exception {
