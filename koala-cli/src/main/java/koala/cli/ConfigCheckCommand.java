@@ -1,13 +1,19 @@
 package koala.cli;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
+import koala.common.api.SchedulerProcess;
 import koala.common.grid.ConfigCheck;
 import koala.common.grid.ConfigProblem;
+import koala.common.grid.GridConfig;
 import koala.common.grid.KoalaHome;
+import koala.common.http.JsonHttpClient;
 import koala.common.json.Json;
 import koala.scheduler.config.SchedulerConfigCheck;
 import picocli.CommandLine.Command;
@@ -32,7 +38,11 @@ import picocli.CommandLine.Spec;
                 "",
                 "The scheduler runs the same check when it gets SIGHUP (systemctl reload koala-scheduler) and "
                         + "refuses a file with any problem whole. Every key: the admin guide's \"Configuration "
-                        + "reference\"."},
+                        + "reference\".",
+                "",
+                "When a scheduler answers on its socket, it is asked whether SIGHUP reloads it: one started with "
+                        + "SIGHUP ignored (under nohup) never reloads, and that is said on standard error, with what "
+                        + "to do instead; the exit status is still the file's."},
         footer = {"", "Examples:", "  koala config check /etc/koala/grid.properties.new",
                 "  koala config check --json grid.properties | jq '.problems[].line'"})
 final class ConfigCheckCommand implements Callable<Integer> {
@@ -45,30 +55,61 @@ final class ConfigCheckCommand implements Callable<Integer> {
             + "detail) as one JSON object on standard output")
     boolean json;
 
+    @Option(names = "--socket", paramLabel = "PATH", description = "the running scheduler's socket, asked whether "
+            + "SIGHUP reloads it (default: scheduler.socket of the grid configuration the other commands read)")
+    Path socket;
+
     @Spec
     CommandSpec spec;
+
+    /** How long the running scheduler has to answer: its answer never waits for its loop. */
+    private static final Duration ASK_FOR = Duration.ofSeconds(5);
 
     @Override
     public Integer call() {
         Path checked = file != null ? file : KoalaHome.gridConfig();
         ConfigCheck.Report report = SchedulerConfigCheck.check(checked, KoalaHome.dir());
+        Optional<SchedulerProcess> running = running();
         if (json) {
-            spec.commandLine().getOut().println(Json.pretty(asJson(report)));
+            spec.commandLine().getOut().println(Json.pretty(asJson(report, running)));
         } else {
             report.problems().forEach(spec.commandLine().getErr()::println);
+            running.filter(p -> !p.reloadsOnHangup()).ifPresent(p -> spec.commandLine().getErr()
+                    .println(hangupWarning(p)));
             spec.commandLine().getErr().flush();
             spec.commandLine().getOut().println(report.summary());
         }
         return report.clean() ? 0 : Koala.BAD_INPUT;
     }
 
-    private static Map<String, Object> asJson(ConfigCheck.Report report) {
+    private static String hangupWarning(SchedulerProcess p) {
+        return "warning: the running scheduler (pid " + p.pid() + "): " + p.hangupWarning();
+    }
+
+    /**
+     * The scheduler running on this host, as it says of itself; none when none answers (none runs,
+     * the socket is another's, or the scheduler is older than this question): the file is checked alone.
+     */
+    private Optional<SchedulerProcess> running() {
+        try {
+            Path at = socket != null ? socket : GridConfig.load(KoalaHome.gridConfig()).schedulerSocket();
+            if (!Files.exists(at)) {
+                return Optional.empty();
+            }
+            return Optional.of(JsonHttpClient.unixSocket(at, ASK_FOR).get("/scheduler", SchedulerProcess.class));
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static Map<String, Object> asJson(ConfigCheck.Report report, Optional<SchedulerProcess> running) {
         Map<String, Object> out = new LinkedHashMap<>();
         out.put("file", report.file().toString());
         out.put("sites", report.sites());
         out.put("keys", report.keys());
         List<Map<String, Object>> problems = report.problems().stream().map(ConfigCheckCommand::asJson).toList();
         out.put("problems", problems);
+        out.put("scheduler", running.orElse(null));
         return out;
     }
 

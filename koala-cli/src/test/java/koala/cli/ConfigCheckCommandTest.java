@@ -7,7 +7,14 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
+import koala.common.api.SchedulerProcess;
+import koala.common.http.Endpoint;
+import koala.common.http.JsonHttpServer;
+import koala.common.http.Response;
 import koala.common.json.Json;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -21,11 +28,51 @@ class ConfigCheckCommandTest {
     private final StringWriter out = new StringWriter();
     private final StringWriter err = new StringWriter();
 
+    /** {@code koala ARGS}; {@code config check} asks no scheduler of the machine's (its socket is this test's). */
     private int koala(String... args) {
         CommandLine cli = Koala.commandLine();
         cli.setOut(new PrintWriter(out, true));
         cli.setErr(new PrintWriter(err, true));
-        return cli.execute(args);
+        List<String> all = new ArrayList<>(List.of(args));
+        if (all.size() > 2 && all.subList(0, 2).equals(List.of("config", "check")) && !all.contains("--socket")) {
+            all.addAll(2, List.of("--socket", dir.resolve("no-scheduler.sock").toString()));
+        }
+        return cli.execute(all.toArray(String[]::new));
+    }
+
+    /**
+     * A scheduler started under nohup says so on its socket: the check of a clean file warns that
+     * SIGHUP will not reload it, naming the scheduler's pid and what to do instead, and still exits 0;
+     * one that reloads adds nothing, and --json gives what the scheduler said.
+     */
+    @Test
+    void aRunningSchedulerThatIgnoresSighupIsNamedWithWhatToDoInstead() throws Exception {
+        Path file = Files.writeString(dir.resolve("grid.properties"), "grid.sites = fs0\nsite.fs0.sge.cell = fs0\n");
+        String warning = "SIGHUP will not reload the configuration (kill -HUP and systemctl reload do nothing): ...";
+        Path socket = dir.resolve("scheduler.sock");
+        AtomicReference<SchedulerProcess> answer = new AtomicReference<>(new SchedulerProcess(4242, false, warning));
+        JsonHttpServer scheduler = new JsonHttpServer(List.of(Endpoint.unix("unix", socket)), 2)
+                .route("GET", "/scheduler", r -> Response.ok(answer.get()));
+        scheduler.start();
+        try {
+            assertThat(koala("config", "check", "--socket", socket.toString(), file.toString())).isZero();
+            assertThat(err.toString()).isEqualTo("warning: the running scheduler (pid 4242): " + warning + "\n");
+            assertThat(out.toString()).isEqualTo(file + ": 1 site, 2 keys, no problems\n");
+
+            err.getBuffer().setLength(0);
+            out.getBuffer().setLength(0);
+            assertThat(koala("config", "check", "--socket", socket.toString(), "--json", file.toString())).isZero();
+            JsonNode said = Json.mapper().readTree(out.toString()).get("scheduler");
+            assertThat(said.get("pid").asLong()).isEqualTo(4242);
+            assertThat(said.get("reloadsOnHangup").asBoolean()).isFalse();
+
+            answer.set(new SchedulerProcess(4242, true, ""));
+            out.getBuffer().setLength(0);
+            assertThat(koala("config", "check", "--socket", socket.toString(), file.toString())).isZero();
+            assertThat(err.toString()).isEmpty();
+        } finally {
+            scheduler.close();
+        }
     }
 
     @Test
@@ -90,7 +137,7 @@ class ConfigCheckCommandTest {
     @Test
     void itsHelpSaysWhatItFindsAndThatConfigStillShowsTheSettings() {
         assertThat(koala("config", "check", "--help")).isZero();
-        assertThat(out.toString()).contains("Usage: koala config check [-hV] [--json] [FILE]")
+        assertThat(out.toString()).contains("Usage: koala config check [-hV] [--json] [--socket=PATH] [FILE]")
                 .contains("did you mean").contains("SIGHUP");
 
         out.getBuffer().setLength(0);

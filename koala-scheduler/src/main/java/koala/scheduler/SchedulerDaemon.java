@@ -69,11 +69,15 @@ public final class SchedulerDaemon implements AutoCloseable {
     private final RunnerSupervisor runners;
     private final AccountingWriter accounting;
     private final Reconfiguration reconfiguration;
+    /** Whether SIGHUP reloads: {@code GET /scheduler} tells it, for {@code koala config check}. */
+    private final java.util.concurrent.atomic.AtomicReference<koala.scheduler.config.HangupReload> hangup;
 
     private SchedulerDaemon(Store store, SiteAgents agents, InformationService kis, SchedulerLoop loop, Pilots pilots,
                             Submissions submissions, List<JsonHttpServer> servers, URI url, RunnerSupervisor runners,
-                            AccountingWriter accounting, Reconfiguration reconfiguration) {
+                            AccountingWriter accounting, Reconfiguration reconfiguration,
+                            java.util.concurrent.atomic.AtomicReference<koala.scheduler.config.HangupReload> hangup) {
         this.reconfiguration = reconfiguration;
+        this.hangup = hangup;
         this.runners = runners;
         this.accounting = accounting;
         this.store = store;
@@ -178,6 +182,12 @@ public final class SchedulerDaemon implements AutoCloseable {
         // Prometheus scrapes with the metrics token (or, on this host, as any identified caller)
         MetricsToken metricsToken = MetricsToken.at(metricsTokenFile(grid, koalaHome));
         SchedulerApi.registerMetrics(server, metrics::scrape, metricsToken.orCaller(callers));
+        java.util.concurrent.atomic.AtomicReference<koala.scheduler.config.HangupReload> hangup =
+                new java.util.concurrent.atomic.AtomicReference<>(koala.scheduler.config.HangupReload.NOT_ASKED);
+        SchedulerApi.registerProcess(server, () -> {
+            koala.scheduler.config.HangupReload found = hangup.get();
+            return new koala.common.api.SchedulerProcess(ProcessHandle.current().pid(), found.reloads(), found.warning());
+        }, callers);
         List<JsonHttpServer> servers = new java.util.ArrayList<>(List.of(server));
         if (!nodeUrl.equals(url)) {
             // the grid's hosts reach only the nodes' routes, each call checked against the node's token
@@ -200,7 +210,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         Reconfiguration reconfiguration = new Reconfiguration(inForce, koalaHome, scheduler, loop, metricsToken, logLevels,
                 Executors.newSingleThreadExecutor(daemon("config-reload")));
         return new SchedulerDaemon(store, siteAgents, kis, loop, pilots, submissions, servers, URI.create("unix:" + socket),
-                runners, accounting, reconfiguration);
+                runners, accounting, reconfiguration, hangup);
     }
 
     /** {@code scheduler.metrics.tokenFile}, {@code KOALA_HOME/metrics.token} by default. */
@@ -482,6 +492,11 @@ public final class SchedulerDaemon implements AutoCloseable {
      */
     public void reload() {
         reconfiguration.request();
+    }
+
+    /** Whether SIGHUP reaches {@link #reload}, as the process found at its start. */
+    public void hangup(koala.scheduler.config.HangupReload found) {
+        hangup.set(found);
     }
 
     /**

@@ -5,6 +5,7 @@ import java.util.concurrent.CountDownLatch;
 import koala.common.grid.ConfigException;
 import koala.common.grid.GridConfig;
 import koala.common.grid.KoalaHome;
+import koala.scheduler.config.HangupReload;
 
 /**
  * The scheduler as a process of its own: {@code --config FILE}. Prints {@code READY <url>} once it
@@ -43,14 +44,19 @@ public final class SchedulerMain {
     /**
      * HUP reads the configuration again ({@link SchedulerDaemon#reload}, which only hands the work to
      * the daemon's threads) instead of ending the process as the JVM would. A process that ignores HUP
-     * from its start (run under {@code nohup}) cannot catch it and keeps ignoring it.
+     * from its start (run under {@code nohup}) cannot catch it and keeps ignoring it: that is logged as
+     * a warning, and the daemon tells {@code koala config check} ({@link HangupReload}).
      */
     private static void reloadOnHangup(SchedulerDaemon daemon) {
+        HangupReload hangup;
         try {
-            sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> daemon.reload());
+            hangup = HangupReload.after(sun.misc.Signal.handle(new sun.misc.Signal("HUP"), signal -> daemon.reload()));
         } catch (IllegalArgumentException e) {
-            org.apache.logging.log4j.LogManager.getLogger(SchedulerMain.class).warn("SIGHUP cannot be caught ({}): "
-                    + "the configuration is read again only at a restart", e.getMessage());
+            hangup = HangupReload.refused(e.getMessage());
         }
+        if (!hangup.reloads()) {
+            org.apache.logging.log4j.LogManager.getLogger(SchedulerMain.class).warn(hangup.warning());
+        }
+        daemon.hangup(hangup);
     }
 }

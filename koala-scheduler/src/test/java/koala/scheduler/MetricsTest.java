@@ -137,19 +137,19 @@ class MetricsTest {
 
             assertThat(grid.scrape()).contains(
                     "koala_framework_instances 2.0\n",
-                    "koala_instance_info{instance=\"" + a + "\",name=\"runner-a\",owner=\"alice\",policy=\"ondemand\"} 1\n",
-                    "koala_instance_workers{instance=\"" + a + "\"} 2.0\n",
-                    "koala_instance_busy_workers{instance=\"" + a + "\"} 2.0\n",
-                    "koala_instance_max_workers{instance=\"" + a + "\"} 6.0\n",
-                    "koala_instance_cpu_utilization_ratio{instance=\"" + a + "\"} 0.8\n",
-                    "koala_instance_idle_node_seconds_total{instance=\"" + a + "\"} 10.0\n",
-                    "koala_instance_share_nodes{instance=\"" + a + "\"} 2.0\n",
-                    "koala_instance_fair_share_nodes{instance=\"" + a + "\"} 2.0\n",
-                    "koala_instance_workers{instance=\"" + b + "\"} 2.0\n",
-                    "koala_instance_busy_workers{instance=\"" + b + "\"} 1.0\n",
-                    "koala_instance_max_workers{instance=\"" + b + "\"} 20.0\n",
-                    "koala_instance_cpu_utilization_ratio{instance=\"" + b + "\"} 0.5\n",
-                    "koala_instance_figure{instance=\"" + b + "\"} 1.25\n",
+                    "koala_instance_info{framework_instance=\"" + a + "\",name=\"runner-a\",owner=\"alice\",policy=\"ondemand\"} 1\n",
+                    "koala_instance_workers{framework_instance=\"" + a + "\"} 2.0\n",
+                    "koala_instance_busy_workers{framework_instance=\"" + a + "\"} 2.0\n",
+                    "koala_instance_max_workers{framework_instance=\"" + a + "\"} 6.0\n",
+                    "koala_instance_cpu_utilization_ratio{framework_instance=\"" + a + "\"} 0.8\n",
+                    "koala_instance_idle_node_seconds_total{framework_instance=\"" + a + "\"} 10.0\n",
+                    "koala_instance_share_nodes{framework_instance=\"" + a + "\"} 2.0\n",
+                    "koala_instance_fair_share_nodes{framework_instance=\"" + a + "\"} 2.0\n",
+                    "koala_instance_workers{framework_instance=\"" + b + "\"} 2.0\n",
+                    "koala_instance_busy_workers{framework_instance=\"" + b + "\"} 1.0\n",
+                    "koala_instance_max_workers{framework_instance=\"" + b + "\"} 20.0\n",
+                    "koala_instance_cpu_utilization_ratio{framework_instance=\"" + b + "\"} 0.5\n",
+                    "koala_instance_figure{framework_instance=\"" + b + "\"} 1.25\n",
                     "koala_grows_total{outcome=\"granted\",reason=\"free_nodes\"} 2.0\n",
                     "koala_grows_total{outcome=\"partial\",reason=\"at_share\"} 1.0\n",
                     "koala_granted_nodes_total{reason=\"free_nodes\"} 4.0\n",
@@ -164,7 +164,7 @@ class MetricsTest {
                     "koala_grant_latency_seconds_sum{site=\"fs0\"} 48.0\n",
                     "koala_arbitration_info{policy=\"fair\"} 1\n")
                     .as("an instance whose framework reports no figure shows none")
-                    .doesNotContain("koala_instance_figure{instance=\"" + a + "\"}");
+                    .doesNotContain("koala_instance_figure{framework_instance=\"" + a + "\"}");
         }
     }
 
@@ -189,7 +189,7 @@ class MetricsTest {
                     "koala_granted_nodes_total{reason=\"free_nodes\"} 4.0\n",
                     "koala_shrinks_total{outcome=\"released\",reason=\"owner\"} 1.0\n",
                     "koala_shrunk_nodes_total{outcome=\"released\",reason=\"owner\"} 2.0\n",
-                    "koala_instance_workers{instance=\"" + a + "\"} 2.0\n",
+                    "koala_instance_workers{framework_instance=\"" + a + "\"} 2.0\n",
                     "koala_arbitration_info{policy=\"fcfs\"} 1\n")
                     .as("fcfs holds an instance to no share").doesNotContain("koala_instance_share_nodes{");
         }
@@ -220,7 +220,7 @@ class MetricsTest {
                     "koala_claims_total{site=\"fs1\"} 2.0\n",
                     "koala_claim_failures_total{reason=\"timed_out\",site=\"fs0\"} 2.0\n",
                     "koala_claim_failures_total{reason=\"refused\",site=\"fs0\"} 1.0\n")
-                    .doesNotContain("koala_claim_failures_total{reason=\"timed_out\",site=\"fs1\"}");
+                    .contains("koala_claim_failures_total{reason=\"timed_out\",site=\"fs1\"} 0.0\n");
         }
     }
 

@@ -14,7 +14,8 @@ final class SgePackages {
      */
     static final List<String> NAMES = List.of("gridengine-master", "gridengine-exec", "gridengine-client",
             "gridengine-drmaa1.0", "libdrmaa1.0-java", "iproute2", "util-linux", "openssh-server", "curl",
-            "openmpi-bin", "python3-mpi4py", "hpcc", "python3-distributed", "chromium");
+            "openmpi-bin", "python3-mpi4py", "hpcc", "python3-distributed", "chromium",
+            "prometheus"); // the Prometheus that LivePageIT scrapes the scheduler with
 
     private SgePackages() {
     }

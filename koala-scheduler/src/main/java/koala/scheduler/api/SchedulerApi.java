@@ -63,6 +63,8 @@ import koala.common.jdf.JdfException;
  *                               job's node on that host; answers {node}
  * GET    /  (or /live)         the live page ({@link LivePage}): HTML that reads /sites, /jobs and /frameworks
  *                               with the token its user pastes; the page itself is open, it holds no data
+ * GET    /scheduler            the scheduler process: {pid, reloadsOnHangup, hangupWarning} (whether SIGHUP
+ *                               reloads its configuration; not under nohup); not through the loop
  * GET    /metrics              the scheduler's metrics in OpenMetrics text (when Accept asks for it) or
  *                               Prometheus text 0.0.4 ({@link #registerMetrics}): for any identified caller
  *                               or the metrics token ({@link MetricsToken}); never waits for the loop
@@ -263,6 +265,15 @@ public final class SchedulerApi {
                 .route("GET", "/nodes/{id}/task", r -> Response.ok(longPoll(ops, r)))
                 .route("POST", "/nodes/{id}/exit", r -> Response.ok(ops.exited(r.param("id"), report(r, true))))
                 .route("POST", "/nodes/{id}/mpi", r -> Response.ok(ops.mpiStart(r.param("id"), mpiStart(r))));
+    }
+
+    /**
+     * {@code GET /scheduler} on {@code server}: the scheduler as a process (its pid, whether SIGHUP
+     * reloads it), for any identified caller; not through the loop.
+     */
+    public static void registerProcess(JsonHttpServer server, java.util.function.Supplier<koala.common.api.SchedulerProcess> process,
+                                       Callers callers) {
+        server.route("GET", "/scheduler", callers::of, r -> Response.ok(process.get()));
     }
 
     /**

@@ -27,6 +27,12 @@ import koala.scheduler.state.JobState;
 final class ReadingCollector implements MultiCollector {
     /** The live states {@code koala_jobs} shows, each even when no job is in it. */
     static final List<JobState> LIVE = List.of(JobState.QUEUED, JobState.CLAIMING, JobState.RUNNING);
+    /**
+     * The label naming a framework instance by its id. Not {@code instance}: Prometheus gives every
+     * series it scrapes an {@code instance} label of its own (the target's address), and renames a
+     * scraped one that clashes to {@code exported_instance}.
+     */
+    static final String INSTANCE = "framework_instance";
 
     private final Supplier<GridReading> latest;
 
@@ -94,9 +100,9 @@ final class ReadingCollector implements MultiCollector {
         CounterSnapshot.Builder idle = CounterSnapshot.builder().name("koala_instance_idle_node_seconds")
                 .help("Worker node-seconds an instance held idle since the scheduler started, as its runner reports");
         for (GridReading.Instance i : r.instances()) {
-            info.dataPoint(InfoDataPointSnapshot.builder().labels(Labels.of("instance", id(i), "name", text(i.name()),
+            info.dataPoint(InfoDataPointSnapshot.builder().labels(Labels.of(INSTANCE, id(i), "name", text(i.name()),
                     "owner", text(i.owner()), "policy", text(i.policy()))).build());
-            idle.dataPoint(CounterDataPointSnapshot.builder().labels(Labels.of("instance", id(i)))
+            idle.dataPoint(CounterDataPointSnapshot.builder().labels(Labels.of(INSTANCE, id(i)))
                     .value(i.idleNodeSeconds()).build());
         }
         out.add(info.build());
@@ -126,7 +132,7 @@ final class ReadingCollector implements MultiCollector {
         for (GridReading.Instance i : r.instances()) {
             OptionalDouble v = value.apply(i);
             if (v.isPresent()) {
-                g.dataPoint(point(Labels.of("instance", id(i)), v.getAsDouble()));
+                g.dataPoint(point(Labels.of(INSTANCE, id(i)), v.getAsDouble()));
             }
         }
         return g.build();

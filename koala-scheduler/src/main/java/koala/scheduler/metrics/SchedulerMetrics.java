@@ -30,7 +30,8 @@ import koala.scheduler.state.JobState;
  *     latest one, at most a round old ({@code koala_scheduler_last_round_timestamp_seconds} says
  *     when it was made, so a stalled loop shows as a reading that no longer moves).</li>
  * </ul>
- * Labels stay few: a site, a state, an outcome, a reason's kind, an instance's id.
+ * Labels stay few: a site, a state, an outcome, a reason's kind, an instance's id (as
+ * {@code framework_instance}, since Prometheus keeps {@code instance} for the scraped target).
  *
  * <p>{@link #scrape} answers in OpenMetrics text ({@code application/openmetrics-text; version=1.0.0})
  * when the {@code Accept} header asks for it, as Prometheus does, and in Prometheus text 0.0.4
@@ -83,11 +84,17 @@ public final class SchedulerMetrics implements GridEvents {
             .help("From a grow's grant to its node's arrival (O_grow), per site").unit(Unit.SECONDS)
             .labelNames("site").classicOnly().classicUpperBounds(GRANT_BUCKETS).withoutExemplars().register(registry);
 
-    /** @param sites the grid's sites, whose per-site counts are shown from 0 on */
+    /**
+     * @param sites the grid's sites, whose per-site counts are shown from 0 on (failed claims for each
+     *              reason too), so that {@code rate()} sees the first one of each
+     */
     public SchedulerMetrics(Collection<String> sites) {
         for (String site : sites) {
             claims.initLabelValues(site);
             nodesLost.initLabelValues(site);
+            for (ClaimFailure why : ClaimFailure.values()) {
+                claimFailures.initLabelValues(site, label(why));
+            }
         }
         for (JobState state : JobState.values()) {
             if (state.ended()) {

@@ -43,8 +43,8 @@ class SchedulerMetricsTest {
                 "koala_jobs_ended_total{state=\"FINISHED\"} 1.0\n",
                 "koala_scheduler_round_duration_seconds_sum 0.004\n",
                 "koala_grant_latency_seconds_sum{site=\"fs0\"} 31.5\n",
-                "koala_instance_idle_node_seconds_total{instance=\"7\"} 42.5\n",
-                "koala_instance_reject_ratio{instance=\"7\"} 0.2\n",
+                "koala_instance_idle_node_seconds_total{framework_instance=\"7\"} 42.5\n",
+                "koala_instance_reject_ratio{framework_instance=\"7\"} 0.2\n",
                 "koala_site_last_seen_timestamp_seconds{site=\"fs0\"} 1.7956008E9\n");
     }
 
@@ -72,9 +72,35 @@ class SchedulerMetricsTest {
                 0, OptionalInt.empty(), OptionalInt.empty(), OptionalDouble.empty(), OptionalDouble.empty());
         metrics.roundEnded(Duration.ZERO, reading(List.of(instance(7), silent)));
         String text = text(metrics.scrape(null));
-        assertThat(text).contains("# TYPE koala_instance_reject_ratio gauge\n", "koala_instance_reject_ratio{instance=\"7\"} 0.2\n")
-                .contains("koala_instance_workers{instance=\"8\"} 2.0\n")
-                .doesNotContain("koala_instance_reject_ratio{instance=\"8\"}");
+        assertThat(text).contains("# TYPE koala_instance_reject_ratio gauge\n", "koala_instance_reject_ratio{framework_instance=\"7\"} 0.2\n")
+                .contains("koala_instance_workers{framework_instance=\"8\"} 2.0\n")
+                .doesNotContain("koala_instance_reject_ratio{framework_instance=\"8\"}");
+    }
+
+    /**
+     * No series has a label named {@code instance}: Prometheus adds its own (the target) to every
+     * series it scrapes and would rename KOALA's to {@code exported_instance}, which the dashboard
+     * does not query.
+     */
+    @Test
+    void anInstanceIsNamedByFrameworkInstanceNotPrometheusOwnInstanceLabel() {
+        String text = text(everything().scrape(null));
+        assertThat(text).contains("koala_instance_info{framework_instance=\"7\",name=\"wordcount\",owner=\"alice\","
+                + "policy=\"ondemand\"} 1\n");
+        assertThat(text.lines().filter(l -> l.startsWith("koala_"))).noneMatch(l -> l.matches(".*[{,]instance=.*"));
+    }
+
+    /** Failed claims are shown at 0 for every site and reason before any, so rate() sees the first one. */
+    @Test
+    void failedClaimsAreShownFromZeroForEverySiteAndReason() {
+        String text = text(new SchedulerMetrics(List.of("fs0", "fs1")).scrape(null));
+        assertThat(text.lines().filter(l -> l.startsWith("koala_claim_failures_total{"))).containsExactlyInAnyOrder(
+                "koala_claim_failures_total{reason=\"refused\",site=\"fs0\"} 0.0",
+                "koala_claim_failures_total{reason=\"ended_early\",site=\"fs0\"} 0.0",
+                "koala_claim_failures_total{reason=\"timed_out\",site=\"fs0\"} 0.0",
+                "koala_claim_failures_total{reason=\"refused\",site=\"fs1\"} 0.0",
+                "koala_claim_failures_total{reason=\"ended_early\",site=\"fs1\"} 0.0",
+                "koala_claim_failures_total{reason=\"timed_out\",site=\"fs1\"} 0.0");
     }
 
     /** A round swaps in its reading whole: a scrape shows the last one, and nothing of one before it. */
@@ -83,8 +109,8 @@ class SchedulerMetricsTest {
         SchedulerMetrics metrics = new SchedulerMetrics(List.of("fs0"));
         metrics.roundEnded(Duration.ZERO, reading(List.of(instance(7))));
         metrics.roundEnded(Duration.ZERO, reading(List.of(instance(8))));
-        assertThat(text(metrics.scrape(null))).contains("koala_instance_workers{instance=\"8\"} 5.0\n")
-                .doesNotContain("instance=\"7\"");
+        assertThat(text(metrics.scrape(null))).contains("koala_instance_workers{framework_instance=\"8\"} 5.0\n")
+                .doesNotContain("framework_instance=\"7\"");
     }
 
     /** Every series the Grafana dashboard queries is one the scheduler serves. */

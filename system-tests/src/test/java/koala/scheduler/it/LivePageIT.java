@@ -28,10 +28,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The live page on the testbed, in headless Chromium: signed in with a token from the scheduler, it
- * shows the three sites up, a job waiting with the scheduler's reason, and an OnDemand instance
- * (F_max 4, master on fs1) whose workers grow from 0 to 2 and then to 3 while the page watches, its
- * figures and chart following. The screenshot goes to {@code target/live-page-testbed.png}.
+ * What an admin watches the running grid with, on the testbed: the live page, in headless Chromium,
+ * and the Grafana dashboard's queries, in Prometheus. The scheduler shares a full grid by {@code fair}
+ * arbitration, so that every instance has a share to show.
  */
 class LivePageIT {
     private static TestScheduler scheduler;
@@ -43,7 +42,7 @@ class LivePageIT {
 
     @BeforeAll
     static void start() throws Exception {
-        scheduler = TestScheduler.start(Map.of());
+        scheduler = TestScheduler.start(Map.of("scheduler.arbitration.policy", "fair"));
         client = scheduler.client();
         dir = TestScheduler.nodeDir("koala-live-it");
     }
@@ -53,6 +52,12 @@ class LivePageIT {
         scheduler.close();
     }
 
+    /**
+     * Signed in with a token from the scheduler, the page shows the three sites up, a job waiting with
+     * the scheduler's reason, and an OnDemand instance (F_max 4, master on fs1) whose workers grow from
+     * 0 to 2 and then to 3 while the page watches, its figures and chart following. The screenshot goes
+     * to {@code target/live-page-testbed.png}.
+     */
     @Test
     void thePageFollowsAnInstanceGrowingOnTheTestbed() throws Exception {
         Optional<Path> chromium = HeadlessChromium.find();
@@ -106,6 +111,108 @@ class LivePageIT {
             client.closeAllocation(instance);
             assertThat(runner.runner().awaitEnd(Duration.ofSeconds(10))).isTrue();
         }
+    }
+
+    /**
+     * Debian's Prometheus (installed when missing) scrapes the scheduler with the README's scrape
+     * configuration, every second, while an OnDemand instance grows by 2 workers, gives one back after
+     * t_idle and reports a figure and a reject rate; then every query of the Grafana dashboard
+     * ({@code docs/grafana/koala.json}), its variables filled in as Grafana would with every value they
+     * list, returns at least one series through Prometheus' HTTP API, the instance variable lists the
+     * instance's id, and no series carries {@code exported_instance} (a label of KOALA's that clashed
+     * with Prometheus' own target label). Costs about 11 s on the class's scheduler (the instance's
+     * deployment and grow, t_idle of 2 s, Prometheus' start, two scrapes for each rate), and the first
+     * time on a machine the package's installation (about 40 s).
+     */
+    @Test
+    void everyQueryOfTheDashboardFindsSeriesInPrometheusScrapingWithTheReadmesConfig() throws Exception {
+        GridConfig grid = GridConfig.load(scheduler.config());
+        Path prometheusToken = Files.createTempFile("koala-metrics-", ".token");
+        Files.copy(grid.value("scheduler.metrics.tokenFile").map(Path::of)
+                .orElse(koala.common.grid.KoalaHome.dir().resolve("metrics.token")), prometheusToken,
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        String target = "127.0.0.1:" + grid.integer("scheduler.port", 7400);
+        String config = "global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n" + readmeScrapeConfig()
+                .replace("koala-host:7400", target).replace("/etc/prometheus/koala-metrics.token", prometheusToken.toString());
+        try (RunnerMain.Started runner = scheduler.runner(metricsJdf(), scheduler.config(), dir, Duration.ofSeconds(5));
+             TestPrometheus prometheus = TestPrometheus.start(config)) {
+            String instance = Long.toString(runner.instance());
+            RunnerClient rpc = new RunnerClient(runner.url(), TokenSource.of(runner::token));
+            RunnerMessages.GrowResult grew = rpc.grow(2);
+            assertThat(grew.granted()).isEqualTo(2);
+            awaitWorkers(rpc, 2);
+            rpc.figure(1.25, 0.2);
+            String given = grew.nodes().get(0);
+            Awaitility.await("a worker given back after t_idle").atMost(Duration.ofSeconds(20))
+                    .pollInterval(Duration.ofMillis(500)).until(() -> rpc.shrink(List.of(given)), r -> !r.released().isEmpty());
+
+            Awaitility.await("Prometheus scrapes the scheduler").atMost(Duration.ofSeconds(20))
+                    .pollInterval(Duration.ofMillis(500)).until(prometheus::targets, t -> t.size() == 1
+                            && t.get(0).path("health").asText().equals("up"));
+            JsonNode dashboard = Json.mapper().readTree(Path.of("..", "docs", "grafana", "koala.json").toFile());
+            // Grafana's $__rate_interval is at least four scrape intervals
+            Map<String, String> variables = new java.util.HashMap<>(Map.of("__rate_interval", "10s"));
+            Map<String, List<String>> listed = new java.util.HashMap<>();
+            for (JsonNode v : dashboard.path("templating").path("list")) {
+                if (v.path("type").asText().equals("query")) {
+                    List<String> values = labelValues(prometheus, v.path("definition").asText());
+                    assertThat(values).as("the values of $" + v.path("name").asText()).isNotEmpty();
+                    listed.put(v.path("name").asText(), values);
+                    variables.put(v.path("name").asText(), "(" + String.join("|", values) + ")");
+                }
+            }
+            assertThat(listed.get("instance")).as("$instance lists the framework instances' ids").containsExactly(instance);
+            assertThat(listed.get("site")).containsExactly("fs0", "fs1", "fs2");
+            List<String> queries = new java.util.ArrayList<>();
+            dashboard.findValues("targets").forEach(ts -> ts.forEach(t -> queries.add(fill(t.path("expr").asText(), variables))));
+            assertThat(queries).hasSizeGreaterThan(30);
+            Awaitility.await("every query of the dashboard answered").atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> assertThat(queries.stream()
+                            .filter(q -> prometheus.query(q).isEmpty()).toList()).as("queries with no series").isEmpty());
+            assertThat(prometheus.series("{job=\"koala\"}")).as("series scraped from the scheduler").hasSizeGreaterThan(50)
+                    .allSatisfy(s -> assertThat(s.has("exported_instance")).as(s.toString()).isFalse());
+
+            client.closeAllocation(runner.instance());
+            assertThat(runner.runner().awaitEnd(Duration.ofSeconds(10))).isTrue();
+        }
+    }
+
+    /** The README's Prometheus scrape configuration: its {@code yaml} block under "Monitoring". */
+    private static String readmeScrapeConfig() throws java.io.IOException {
+        String readme = Files.readString(Path.of("..", "README.md"));
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("```yaml\n(scrape_configs:.*?)```",
+                java.util.regex.Pattern.DOTALL).matcher(readme);
+        assertThat(m.find()).as("the README's scrape configuration").isTrue();
+        return m.group(1);
+    }
+
+    /** Grafana's {@code label_values(METRIC, LABEL)}: the values of LABEL on METRIC's series. */
+    private static List<String> labelValues(TestPrometheus prometheus, String definition) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("label_values\\((\\w+), *(\\w+)\\)").matcher(definition);
+        assertThat(m.matches()).as(definition).isTrue();
+        return prometheus.series(m.group(1)).stream().map(s -> s.path(m.group(2)).asText()).filter(v -> !v.isEmpty())
+                .distinct().sorted().toList();
+    }
+
+    /** A query with the dashboard's variables put in, as Grafana does ({@code $name} or {@code ${name}}). */
+    private static String fill(String query, Map<String, String> variables) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\$\\{?(\\w+)}?").matcher(query);
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            String value = variables.get(m.group(1));
+            assertThat(value).as("the variable $" + m.group(1) + " in " + query).isNotNull();
+            m.appendReplacement(out, java.util.regex.Matcher.quoteReplacement(value));
+        }
+        return m.appendTail(out).toString();
+    }
+
+    /** An OnDemand instance (F_max 3) on fs0 whose idle workers may be given back after 2 s. */
+    private static String metricsJdf() {
+        return "+( &(jobType = framework)(name = it-metrics)(role = master)(count = 1)"
+                + "(resourceManagerContact = fs0)(executable = /bin/sleep)(arguments = 100000)"
+                + "(provisioning = ondemand)(fMax = 3)(tIdle = 2)(samplePeriod = 1) )"
+                + " ( &(role = orchestrator)(count = 1)(executable = /bin/sleep)(arguments = 100000) )"
+                + " ( &(role = worker)(count = 0)(executable = /bin/sleep)(arguments = 100000) )";
     }
 
     private static String jdf() {
