@@ -140,6 +140,7 @@ final class Launchers {
     HeartbeatReply heartbeat(String node, double cpu, boolean keyed) {
         Entity e = known(node);
         Duration beat = period.get();
+        reconciler.heard(e, clock.instant());
         entities.beat(e, cpu, beat, clock.instant());
         return new HeartbeatReply(HeartbeatReply.KEEP, beat.toMillis(), keyed ? secrets.token() : null);
     }

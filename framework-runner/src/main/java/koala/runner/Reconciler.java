@@ -230,6 +230,14 @@ final class Reconciler {
         }
     }
 
+    /** {@code e} beats again at {@code now}: if it was waited for behind a link that was down, it is said to be back. */
+    void heard(Entity e, Instant now) {
+        if (waitingOnLink.remove(e.node())) {
+            events.add(now, e.role() + " " + e.node() + " heard from again after " + Duration.between(e.lastBeat(), now)
+                    .toSeconds() + " s silent (the link to " + e.site() + " is back)");
+        }
+    }
+
     /**
      * Whether silent {@code e}, on a remote site, may be behind a cut of the site's link rather than
      * gone: the site is down now; or the entity has been silent for less than {@link #LINK_LAG}, before

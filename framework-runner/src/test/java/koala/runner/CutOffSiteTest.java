@@ -95,6 +95,8 @@ class CutOffSiteTest {
         assertThat(scheduler.grows).isEmpty();
         assertThat(runner.status().entities()).extracting(e -> e.state()).containsOnly("RUNNING");
         assertThat(runner.status().state()).isEqualTo("RUNNING");
+        assertThat(runner.status().events()).anySatisfy(e -> assertThat(e).endsWith("master 7.0.0 heard from again "
+                + "after 350 s silent (the link to fs2 is back)"));
     }
 
     /**
