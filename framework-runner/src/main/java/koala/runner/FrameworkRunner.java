@@ -78,7 +78,8 @@ public final class FrameworkRunner implements AutoCloseable {
     /**
      * @param loop           the loop the runner's state lives on
      * @param calls          the scheduler, called off the loop
-     * @param runnerGone     how long a launcher waits for a silent runner
+     * @param runnerGone     how long a launcher on a site of this machine's network waits for a silent runner
+     *                       (one on a remote site waits longer: {@link RunnerGone})
      * @param schedulerGone  how long the scheduler may be silent before the instance fails
      */
     FrameworkRunner(InstantSource clock, JobDescription jdf, RunnerLoop loop, SchedulerCalls calls, Deployd deployd,
@@ -94,9 +95,9 @@ public final class FrameworkRunner implements AutoCloseable {
         this.resizer = new Resizer(entities, grows, releases, calls, deployd, events, growOverhead, clock, lifecycle);
         this.master = new MasterKeeper(entities, events, deployd, calls, resizer, this::end, clock);
         this.reconciler = new Reconciler(entities, events, calls, releases, grows, settings, lifecycle, master,
-                this::end, this::rotate, clock, runnerGone, schedulerGone);
+                this::end, this::rotate, clock, new RunnerGone(runnerGone), schedulerGone);
         this.launchers = new Launchers(entities, events, secrets(), growOverhead, lifecycle, master, reconciler, grows,
-                calls, clock, this::period, runnerGone, this::rotate);
+                calls, clock, this::period, new RunnerGone(runnerGone), settings, this::rotate);
         this.deployment = new InitialDeployment(entities, resizer, deployd, master, lifecycle, events, clock,
                 this::home);
         this.ticks = new Ticks(clock, settings, this::applySettings, events, lifecycle, entities, reconciler, share,

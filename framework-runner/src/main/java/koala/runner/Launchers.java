@@ -36,19 +36,21 @@ final class Launchers {
     private final SchedulerCalls calls;
     private final InstantSource clock;
     private final Supplier<Duration> period;
-    private final Duration runnerGone;
+    private final RunnerGone runnerGone;
+    private final SiteSettings settings;
     private final Consumer<String> rotate;
     /** Each running entity's start, step by step (what a grow's overhead is made of). */
     private final Map<String, RunnerMessages.Startup> startups = new HashMap<>();
 
     /**
      * @param period     the heartbeat period in force (the sample period)
-     * @param runnerGone how long a launcher waits for a silent runner
+     * @param runnerGone how long a launcher waits for a silent runner, by its site
+     * @param settings   which sites are remote
      * @param rotate     replaces the instance's token, saying why
      */
     Launchers(Entities entities, Events events, InstanceSecrets secrets, GrowOverhead growOverhead, Lifecycle lifecycle,
               MasterKeeper master, Reconciler reconciler, Grows grows, SchedulerCalls calls, InstantSource clock,
-              Supplier<Duration> period, Duration runnerGone, Consumer<String> rotate) {
+              Supplier<Duration> period, RunnerGone runnerGone, SiteSettings settings, Consumer<String> rotate) {
         this.entities = entities;
         this.events = events;
         this.secrets = secrets;
@@ -61,6 +63,7 @@ final class Launchers {
         this.clock = clock;
         this.period = period;
         this.runnerGone = runnerGone;
+        this.settings = settings;
         this.rotate = rotate;
     }
 
@@ -128,13 +131,16 @@ final class Launchers {
         if (e.is(Entities.MASTER) && lifecycle.is(FrameworkRunner.State.RUNNING)) {
             master.back(in, now);
         }
-        return new Orders(beat.toMillis(), runnerGone.toMillis(), key, secrets.token());
+        // a launcher behind a remote site's link waits out a cut of that link (RunnerGone)
+        Duration wait = runnerGone.at(settings.remote(in.site()));
+        return new Orders(beat.toMillis(), wait.toMillis(), key, secrets.token());
     }
 
     /** A heartbeat; to a launcher that proved its node with the node's key ({@code keyed}), the token in force. */
     HeartbeatReply heartbeat(String node, double cpu, boolean keyed) {
         Entity e = known(node);
         Duration beat = period.get();
+        reconciler.heard(e, clock.instant());
         entities.beat(e, cpu, beat, clock.instant());
         return new HeartbeatReply(HeartbeatReply.KEEP, beat.toMillis(), keyed ? secrets.token() : null);
     }

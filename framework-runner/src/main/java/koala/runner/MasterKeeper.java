@@ -36,6 +36,9 @@ final class MasterKeeper {
     /** When the master died, until its successor reports in; when to ask again for a node for it. */
     private Instant died;
     private Instant retry;
+    /** The site of the master last lost; whether its being down was said in the events. */
+    private String lostOn;
+    private boolean waitSaid;
     private String address;
 
     MasterKeeper(Entities entities, Events events, Deployd deployd, SchedulerCalls calls, Resizer resizer,
@@ -107,12 +110,33 @@ final class MasterKeeper {
             return;
         }
         died = died == null ? now : died;
+        lostOn = e.site() != null ? e.site() : lostOn;
+        waitSaid = false;
         elsewhere(d.reason());
     }
 
-    /** Each tick: a master whose new node was refused is asked for again once {@link #RETRY} has passed. */
-    void retryIfDue(Instant now) {
+    /** Whether a node for a lost master was refused and is to be asked for again: the sites down then matter. */
+    boolean waitsForNode() {
+        return retry != null && entities.master().isEmpty();
+    }
+
+    /**
+     * Each tick: a master whose new node was refused is asked for again once {@link #RETRY} has passed.
+     * While the lost master's site is down at the scheduler ({@code down}) a refusal says nothing of the
+     * master: it is not counted as a failed restart, and the node is asked for again until the site is
+     * back (an instance on a remote site may be placed only there).
+     */
+    void retryIfDue(Instant now, java.util.Set<String> down) {
         if (retry == null || now.isBefore(retry) || entities.master().isPresent()) {
+            return;
+        }
+        if (lostOn != null && down.contains(lostOn)) {
+            if (!waitSaid) {
+                waitSaid = true;
+                events.add(now, "the master's site " + lostOn + " cannot be reached now: its new node is asked for "
+                        + "again every " + RETRY.toSeconds() + " s until it can, no restart counted meanwhile");
+            }
+            elsewhere("master lost; its site " + lostOn + " cannot be reached now");
             return;
         }
         MasterRestarts.Decision d = restarts.failedToStart(now, "no node for it");

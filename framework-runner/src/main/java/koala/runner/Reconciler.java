@@ -32,6 +32,13 @@ import org.apache.logging.log4j.Logger;
  */
 final class Reconciler {
     private static final Logger LOG = LogManager.getLogger(Reconciler.class);
+    /**
+     * How far a remote site's state at the scheduler lags its link: a cut is noticed within about 20 s
+     * (the head node's SSH server is asked every 5 s whether it is alive, three times, and the site's
+     * next poll says so), and once the link is back a launcher's beats come through again within 30 s
+     * (a beat caught in the cut timing out) and a period.
+     */
+    static final Duration LINK_LAG = Duration.ofSeconds(45);
 
     private final Entities entities;
     private final Events events;
@@ -44,9 +51,11 @@ final class Reconciler {
     private final MasterKeeper.Ending ending;
     private final Consumer<String> rotate;
     private final InstantSource clock;
-    private final Duration runnerGone;
+    private final RunnerGone runnerGone;
     private final SchedulerSilence silence;
     private final Set<String> waitingOnLink = new HashSet<>();
+    /** When each site was last seen down at the scheduler. */
+    private final Map<String, Instant> seenDown = new java.util.HashMap<>();
     private boolean looking;
     private List<Consumer<Outcome<JobView>>> next = new ArrayList<>();
 
@@ -57,7 +66,7 @@ final class Reconciler {
      */
     Reconciler(Entities entities, Events events, SchedulerCalls calls, Releases releases, Grows grows,
                SiteSettings settings, Lifecycle lifecycle, MasterKeeper master, MasterKeeper.Ending ending,
-               Consumer<String> rotate, InstantSource clock, Duration runnerGone, Duration giveUp) {
+               Consumer<String> rotate, InstantSource clock, RunnerGone runnerGone, Duration giveUp) {
         this.entities = entities;
         this.events = events;
         this.calls = calls;
@@ -183,13 +192,14 @@ final class Reconciler {
     }
 
     /**
-     * Entities silent for two periods are lost, but for those on a remote site whose link the
-     * scheduler cannot reach now ({@code down}): their heartbeats come through that link, and their
-     * pilots carry on meanwhile. They are waited for while their launchers wait for this runner
-     * ({@code runnerGone}, after which a launcher ends its entity and pilot itself) plus one period;
-     * heard from again, they carry on.
+     * Entities silent for two periods are lost, but for those on a remote site that may be behind a cut
+     * of its link ({@link #behindLink}; {@code down}: the sites the scheduler cannot reach now): their
+     * heartbeats come through that link, and their pilots carry on meanwhile. They are waited for while
+     * their launchers wait for this runner ({@link RunnerGone}, after which a launcher ends its entity
+     * and pilot itself) plus one period; heard from again, they carry on.
      */
     void silent(Instant now, Set<String> down) {
+        down.forEach(site -> seenDown.put(site, now));
         List<Entity> silent = entities.silent(now);
         if (silent.isEmpty()) {
             waitingOnLink.clear();
@@ -198,12 +208,13 @@ final class Reconciler {
         List<String> unseen = new ArrayList<>();
         for (Entity e : silent) {
             long quiet = Duration.between(e.lastBeat(), now).toSeconds();
-            Instant bound = e.lastBeat().plus(runnerGone).plus(e.beatPeriod());
-            if (settings.remote(e.site()) && down.contains(e.site()) && now.isBefore(bound)) {
-                if (waitingOnLink.add(e.node())) {
+            Duration wait = runnerGone.at(true);
+            Instant bound = e.lastBeat().plus(wait).plus(e.beatPeriod());
+            if (settings.remote(e.site()) && now.isBefore(bound) && behindLink(e, now, down)) {
+                if (down.contains(e.site()) && waitingOnLink.add(e.node())) {
                     events.add(now, e.role() + " " + e.node() + " silent for " + quiet + " s while the link to "
                             + e.site() + " is down: waited for until " + bound + " (its launcher waits "
-                            + runnerGone.toSeconds() + " s for this runner)");
+                            + wait.toSeconds() + " s for this runner)");
                 }
                 continue;
             }
@@ -217,6 +228,29 @@ final class Reconciler {
         if (!unseen.isEmpty() && !lifecycle.ended()) {
             rotate.accept("lost " + unseen + " without seeing its entity end (it may still hold the token)");
         }
+    }
+
+    /** {@code e} beats again at {@code now}: if it was waited for behind a link that was down, it is said to be back. */
+    void heard(Entity e, Instant now) {
+        if (waitingOnLink.remove(e.node())) {
+            events.add(now, e.role() + " " + e.node() + " heard from again after " + Duration.between(e.lastBeat(), now)
+                    .toSeconds() + " s silent (the link to " + e.site() + " is back)");
+        }
+    }
+
+    /**
+     * Whether silent {@code e}, on a remote site, may be behind a cut of the site's link rather than
+     * gone: the site is down now; or the entity has been silent for less than {@link #LINK_LAG}, before
+     * which the scheduler may not have noticed a cut yet; or the site was down since its last beat and
+     * came back less than {@link #LINK_LAG} and a period ago, within which its launcher's beats come
+     * through again.
+     */
+    private boolean behindLink(Entity e, Instant now, Set<String> down) {
+        if (down.contains(e.site()) || now.isBefore(e.lastBeat().plus(LINK_LAG))) {
+            return true;
+        }
+        Instant last = seenDown.get(e.site());
+        return last != null && last.isAfter(e.lastBeat()) && now.isBefore(last.plus(LINK_LAG).plus(e.beatPeriod()));
     }
 
     /**

@@ -34,6 +34,22 @@ final class SiteSettings {
         this.gridFile = gridFile;
         this.jdf = jdf;
         this.current = SettingsResolver.resolve(jdf);
+        // known from the start: the master says hello (and is told how long to wait) before the first reload
+        this.remote = remoteSites(gridFile);
+    }
+
+    /** The remote sites the grid configuration names; none when it cannot be read (a reload says why). */
+    private static java.util.Set<String> remoteSites(Path gridFile) {
+        try {
+            return remoteSites(GridConfig.load(gridFile));
+        } catch (ConfigException e) {
+            return java.util.Set.of();
+        }
+    }
+
+    private static java.util.Set<String> remoteSites(GridConfig config) {
+        return config.sites().stream().filter(koala.common.grid.SiteConfig::remote)
+                .map(koala.common.grid.SiteConfig::name).collect(Collectors.toUnmodifiableSet());
     }
 
     ResolvedSettings current() {
@@ -71,8 +87,7 @@ final class SiteSettings {
         seen = modified;
         try {
             GridConfig config = GridConfig.load(gridFile);
-            remote = config.sites().stream().filter(koala.common.grid.SiteConfig::remote)
-                    .map(koala.common.grid.SiteConfig::name).collect(Collectors.toUnmodifiableSet());
+            remote = remoteSites(config);
             SettingsLayer siteLayer = config.sites().stream().anyMatch(s -> s.name().equals(site))
                     ? SettingsLayer.parse(config.section("site." + site + ".provisioning")) : SettingsLayer.EMPTY;
             ResolvedSettings next = SettingsResolver.resolve(site, siteLayer, jdf);

@@ -16,11 +16,13 @@ import koala.runner.SchedulerCalls.Outcome;
  * scheduler's answer to the one before has come back. The settings are re-read; a look at the
  * allocation is reconciled ({@link Reconciler}: lost nodes, grants of the grid's arbitration, an
  * ended allocation) or, while the scheduler is silent, nothing else is done; the running workers'
- * activity is reported for sharing the grid and the arbitration's answer kept; a master waiting for
- * a node is asked for again; silent entities are lost (the sites down asked of the scheduler when one
- * runs on a remote site); and on each sample period, while the master serves, the policies decide.
- * One round at a time: a tick that finds one under way (the scheduler is slow) does nothing, and a
- * sample waits for the one before it. Lives on the loop.
+ * activity is reported for sharing the grid and the arbitration's answer kept; the sites down are
+ * asked of the scheduler when a silent entity runs on a remote site or a lost master waits for a node;
+ * a master waiting for a node is asked for again (not counted as a restart while its site is down);
+ * silent entities are lost (not while they may be behind a cut of their site's link); and on each
+ * sample period, while the master serves, the policies decide. One round at a time: a tick that
+ * finds one under way (the scheduler is slow) does nothing, and a sample waits for the one before it.
+ * Lives on the loop.
  */
 final class Ticks {
     private final InstantSource clock;
@@ -94,18 +96,15 @@ final class Ticks {
         calls.ask(s -> s.report(report), inRound(this::reported));
     }
 
-    /** The arbitration's answer (a scheduler that does not take the report changes nothing), a master's retry, then the silent. */
+    /** The arbitration's answer (a scheduler that does not take the report changes nothing), then the sites down if needed. */
     private void reported(Outcome<ShareOrders> outcome) {
         Instant now = clock.instant();
         if (outcome.answered() && !lifecycle.ended()) {
             share.answered(outcome.value(), resizer.policy().kind().keepsInitialWorkers(), events, now);
             resizer.arbitrated(outcome.value().arbitrated());
         }
-        if (!lifecycle.ended()) {
-            master.retryIfDue(now);
-        }
-        if (!lifecycle.ended() && reconciler.needsSitesDown(now)) {
-            // the sites the scheduler cannot reach now; none when it cannot say (the silent are then lost as before)
+        if (!lifecycle.ended() && (reconciler.needsSitesDown(now) || master.waitsForNode())) {
+            // the sites the scheduler cannot reach now; none when it cannot say
             calls.ask(Schedd::sitesDown, inRound(o -> heard(o.answered() ? o.value() : Set.of())));
         } else {
             heard(Set.of());
@@ -118,6 +117,10 @@ final class Ticks {
             return;
         }
         Instant now = clock.instant();
+        master.retryIfDue(now, down);
+        if (lifecycle.ended()) {
+            return;
+        }
         reconciler.silent(now, down);
         if (lifecycle.is(FrameworkRunner.State.RUNNING) && !now.isBefore(lastSample.plus(period.get()))
                 && masterServes() && !sampling) {

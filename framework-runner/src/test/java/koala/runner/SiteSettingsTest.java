@@ -47,6 +47,21 @@ class SiteSettingsTest {
         assertThat(settings.current().describe()).contains("uMax = 70% from site fs0");
     }
 
+    /**
+     * Which sites are remote is known from the start: the master of an initial deployment says hello,
+     * and is told how long to wait for a silent runner, before the runner's first reload.
+     */
+    @Test
+    void theRemoteSitesAreKnownBeforeTheFirstReload() throws IOException {
+        Path grid = write(GRID.replace("fs0, fs1", "fs0, fs1, fs2") + "site.fs2.sge.cell = fs2\n"
+                + "site.fs2.ssh.host = fs2-head\nsite.fs2.ssh.user = koala\nsite.fs2.ssh.key = " + dir.resolve("key")
+                + "\n", 1);
+        SiteSettings settings = new SiteSettings(grid, SettingsLayer.EMPTY);
+
+        assertThat(settings.remote("fs2")).isTrue();
+        assertThat(settings.remote("fs0")).isFalse();
+    }
+
     private Path write(String text, int version) throws IOException {
         Path file = dir.resolve("grid.properties");
         Files.writeString(file, text);

@@ -68,6 +68,7 @@ final class Pilots {
     private final Map<String, String> relayed = new java.util.concurrent.ConcurrentHashMap<>();
     private final java.util.Set<String> preparing = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private final java.util.concurrent.Executor relays;
+    private final java.util.function.BiConsumer<String, String> unrelay;
     private final Runnable changed;
     /** Kills go to the agents from here, never from the scheduler's loop: an agent may be slow to answer. */
     private final java.util.concurrent.ExecutorService killer = java.util.concurrent.Executors.newSingleThreadExecutor(
@@ -80,7 +81,18 @@ final class Pilots {
      */
     Pilots(Agents agents, Map<String, SiteConfig> sites, Function<String, Launcher> launchers,
            Duration giveUp, String tag, java.util.concurrent.Executor relays, Runnable changed) {
+        this(agents, sites, launchers, giveUp, tag, relays, (site, url) -> { }, changed);
+    }
+
+    /**
+     * @param unrelay closes a site's relay to a runner's URL, once its instance has ended (SSH work,
+     *                run on {@code relays})
+     */
+    Pilots(Agents agents, Map<String, SiteConfig> sites, Function<String, Launcher> launchers,
+           Duration giveUp, String tag, java.util.concurrent.Executor relays,
+           java.util.function.BiConsumer<String, String> unrelay, Runnable changed) {
         this.relays = relays;
+        this.unrelay = unrelay;
         this.changed = changed;
         this.tag = tag;
         this.agents = agents;
@@ -217,6 +229,26 @@ final class Pilots {
                 changed.run();
             }
         });
+    }
+
+    /**
+     * The runner at {@code url} is gone for good (its instance ended): the relays made for it on remote
+     * head nodes are closed, off the caller's thread, so that nothing listens there for it any more.
+     */
+    void runnerGone(String url) {
+        String suffix = " " + url;
+        for (String key : List.copyOf(relayed.keySet())) {
+            if (key.endsWith(suffix) && relayed.remove(key) != null) {
+                String site = key.substring(0, key.length() - suffix.length());
+                relays.execute(() -> {
+                    try {
+                        unrelay.accept(site, url);
+                    } catch (RuntimeException e) {
+                        LOG.warn("relay on {} for {} not closed: {}", site, url, e.getMessage());
+                    }
+                });
+            }
+        }
     }
 
     /**

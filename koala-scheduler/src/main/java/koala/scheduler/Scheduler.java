@@ -668,7 +668,15 @@ final class Scheduler {
             if (!job.allocation()) {
                 events.jobEnded(t.to());
             }
+            runnerUrls(job).forEach(pilots::runnerGone); // its relays on remote head nodes end with it
         }
+    }
+
+    /** The runners' addresses the job's components were given (a framework instance's: one). */
+    private static java.util.Set<String> runnerUrls(Job job) {
+        return job.description().components().stream().map(c -> c.environment() == null ? null
+                        : c.environment().get(koala.common.runner.RunnerClient.URL_VARIABLE))
+                .filter(java.util.Objects::nonNull).collect(Collectors.toSet());
     }
 
     /** The runner of instance {@code id} was started again (by the supervisor): into its history, and counted. */

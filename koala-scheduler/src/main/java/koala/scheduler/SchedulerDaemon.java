@@ -140,7 +140,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         Pilots pilots = new Pilots(siteAgents::agentFor, sites, site -> siteAgents.remoteLauncher(site).map(r -> new Pilots.Launcher(
                 r.java(), r.classpath(), List.of(), r.schedulerUrl(), r.logDir(), a -> siteAgents.reachable(site, a)))
                 .orElseGet(() -> local.of(sites.get(site))), settings.nodeGiveUp(), store.pilotTag(),
-                Executors.newSingleThreadExecutor(daemon("relays")), () -> loop.post(() -> { }));
+                Executors.newSingleThreadExecutor(daemon("relays")), siteAgents::unrelay, () -> loop.post(() -> { }));
         Map<String, Integer> nodes = new LinkedHashMap<>();
         grid.sites().forEach(s -> nodes.put(s.name(), s.nodes()));
         Submissions submissions = Submissions.threaded(pilots::submit, loop::post, store::afterCommit);

@@ -103,6 +103,11 @@ final class SiteAgents implements AutoCloseable {
         return Optional.ofNullable(remotes.get(site)).map(r -> r.reachable(url)).orElse(url);
     }
 
+    /** The runner at {@code url} is gone for good (its instance ended): {@code site}'s relay to it is closed. */
+    void unrelay(String site, String url) {
+        Optional.ofNullable(remotes.get(site)).ifPresent(r -> r.unrelay(url));
+    }
+
     /**
      * The agent that submits and kills {@code owner}'s pilots on {@code site}: on a local site the
      * user's own, started the first time it is needed (a few seconds) and stopping by itself after

@@ -131,6 +131,31 @@ class SiteNetworksTest {
         }
     }
 
+    /**
+     * An instance's runner at http://127.0.0.1:7501 has a master on remote fs2, whose node reaches the
+     * runner through a relay on fs2's head node; another instance runs on fs0. When the first ends its
+     * relay is closed (nothing will call back through it again); the second's end closes none.
+     */
+    @Test
+    void anInstancesRelaysOnARemoteHeadNodeEndWithIt() {
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 4, "fs2", 8), Duration.ofSeconds(60)).remote("fs2")) {
+            long a = grid.scheduler.allocations().open("runner-a", "alice").id();
+            assertThat(grid.scheduler.allocations().grow(a, new GrowRequest(1, "master", "/bin/master", List.of(),
+                    Map.of("KOALA_INSTANCE", Long.toString(a), "KOALA_RUNNER_URL", "http://127.0.0.1:7501"), "fs2"))
+                    .granted()).isEqualTo(1);
+            long b = grid.scheduler.allocations().open("runner-b", "alice").id();
+            assertThat(grid.scheduler.allocations().grow(b, new GrowRequest(1, "master", "/bin/master", List.of(),
+                    Map.of("KOALA_INSTANCE", Long.toString(b), "KOALA_RUNNER_URL", "http://127.0.0.1:7502"), "fs0"))
+                    .granted()).isEqualTo(1);
+            assertThat(grid.unrelayed).isEmpty();
+
+            grid.scheduler.allocations().close(b);
+            assertThat(grid.unrelayed).as("a relay only on a remote site").isEmpty();
+            grid.scheduler.allocations().close(a);
+            assertThat(grid.unrelayed).containsExactly("fs2 http://127.0.0.1:7501");
+        }
+    }
+
     private static void end(TestGrid grid, long job) {
         grid.arrive(job);
         for (NodeClaim node : grid.store.nodes(job)) {

@@ -76,7 +76,7 @@ final class TestGrid implements AutoCloseable {
                 Duration.ofDays(30), null);
         Pilots none = new Pilots((site, owner) -> null, remote, site -> new Pilots.Launcher("java", List.of(),
                 List.of(), "http://koala-host:7400", "/tmp", url -> url), Duration.ofMinutes(5), store.pilotTag(),
-                Runnable::run, () -> { });
+                Runnable::run, (site, url) -> unrelayed.add(site + " " + url), () -> { });
         Submissions submissions = Submissions.on((node, owner) -> {
             if (node.site().equals(refusing)) {
                 throw new IllegalStateException("cell " + refusing + " refuses pilots");
@@ -157,6 +157,9 @@ final class TestGrid implements AutoCloseable {
         scheduler = start();
         return this;
     }
+
+    /** The relays on remote head nodes closed, each "SITE URL": the runner's instance ended. */
+    final List<String> unrelayed = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     /** Sites the information service hears nothing from now (their link or agent down). */
     final java.util.Set<String> unreached = new java.util.HashSet<>();

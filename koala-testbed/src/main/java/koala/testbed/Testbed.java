@@ -474,6 +474,28 @@ public final class Testbed {
         }
     }
 
+    /**
+     * Cuts the link of cell {@code cell}'s head node to the grid's network, as a pulled cable: its
+     * end of the veth pair on the grid's bridge goes down, so nothing passes between this machine (or
+     * another cell) and the head node, while every process there runs on and the head node still
+     * reaches its own compute nodes. Connections over the link are not closed: their packets are lost.
+     */
+    public void cutLink(String cell) {
+        gridLink(cell, "down");
+    }
+
+    /** Mends the link {@link #cutLink} cut; nothing if it is up. */
+    public void mendLink(String cell) {
+        gridLink(cell, "up");
+    }
+
+    private void gridLink(String cell, String state) {
+        TestbedRecord record = Optional.ofNullable(readRecord()).filter(r -> r.plan() != null)
+                .orElseThrow(() -> new TestbedException("no testbed recorded under " + koalaHome));
+        HostPlan head = record.plan().host(record.plan().cell(cell).head());
+        Shell.root().check("ip", "link", "set", head.link(TestbedPlan.GRID_BRIDGE), state);
+    }
+
     /** A home directory on remote cell {@code cell} as this machine sees it (its hosts see it under /home). */
     public static Path remoteHome(String cell, String account) {
         return SITES.resolve(cell).resolve("home").resolve(account);

@@ -23,6 +23,7 @@ import koala.common.site.RelayRequest;
  * DELETE /pilots/{id}     kill a pilot
  * POST   /relays          {target, port}: a relay to loopback port target ({@link Relays#open}); {host, port, target}
  * GET    /relays          the relays this agent runs
+ * DELETE /relays/{port}   close the relay on that port ({@link Relays#close}); the relay closed, 404 if none
  * </pre>
  */
 final class AgentApi {
@@ -39,11 +40,22 @@ final class AgentApi {
                 .route("GET", "/pilots/{id}", check.guard(r -> Response.ok(status(agent, r))))
                 .route("DELETE", "/pilots/{id}", check.guard(r -> Response.ok(agent.kill(r.param("id")))))
                 .route("POST", "/relays", check.guard(r -> Response.ok(open(relays(relays), r.body(RelayRequest.class)))))
-                .route("GET", "/relays", check.guard(r -> Response.ok(relays(relays).all())));
+                .route("GET", "/relays", check.guard(r -> Response.ok(relays(relays).all())))
+                .route("DELETE", "/relays/{port}", check.guard(r -> Response.ok(close(relays(relays), r.param("port")))));
     }
 
     private static Object open(Relays relays, RelayRequest request) {
         return relays.open(request.target(), request.port());
+    }
+
+    private static Object close(Relays relays, String port) {
+        int number;
+        try {
+            number = Integer.parseInt(port);
+        } catch (NumberFormatException e) {
+            throw ApiException.badRequest("port", "'" + port + "' is not a port");
+        }
+        return relays.close(number).orElseThrow(() -> new ApiException(404, "no relay listens on port " + number));
     }
 
     private static Relays relays(Optional<Relays> relays) {

@@ -30,6 +30,7 @@ import org.apache.logging.log4j.Logger;
  *   <li>else a relay already to the target is returned;</li>
  *   <li>else a new one listens on the port asked for, or on any port if that is 0 or taken.</li>
  * </ol>
+ * A runner's relay is closed when its framework instance ends ({@link #close(int)}).
  */
 final class Relays implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(Relays.class);
@@ -87,6 +88,21 @@ final class Relays implements AutoCloseable {
         save();
         LOG.info("relay {}:{} -> loopback port {}", host, relay.port(), target);
         return address(relay);
+    }
+
+    /**
+     * Closes the relay on {@code port} (its instance ended: nothing will call back through it again),
+     * and forgets it, so that a restarted agent does not open it again; empty when none listens there.
+     */
+    synchronized Optional<RelayAddress> close(int port) {
+        Optional<Relay> relay = relays.stream().filter(r -> r.port() == port).findFirst();
+        relay.ifPresent(r -> {
+            relays.remove(r);
+            r.close();
+            save();
+            LOG.info("relay {}:{} -> loopback port {} closed", host, port, r.target());
+        });
+        return relay.map(this::address);
     }
 
     synchronized List<RelayAddress> all() {

@@ -78,7 +78,8 @@ class AgentApiTest {
     @Test
     void everyRouteRefusesACallerWithoutTheSecretWith401AndAReason() throws Exception {
         for (String[] route : new String[][] {{"GET", "/health"}, {"GET", "/snapshot"}, {"POST", "/pilots"},
-                {"GET", "/pilots"}, {"GET", "/pilots/17"}, {"DELETE", "/pilots/17"}, {"POST", "/relays"}, {"GET", "/relays"}}) {
+                {"GET", "/pilots"}, {"GET", "/pilots/17"}, {"DELETE", "/pilots/17"}, {"POST", "/relays"}, {"GET", "/relays"},
+                {"DELETE", "/relays/45001"}}) {
             HttpResponse<String> response = call(route[0], route[1], Map.of());
 
             assertThat(response.statusCode()).as(route[0] + " " + route[1]).isEqualTo(401);
@@ -134,6 +135,11 @@ class AgentApiTest {
                     AgentSecret.random()).relay(45002, 0)).isInstanceOfSatisfying(ApiException.class,
                     e -> assertThat(e.status()).isEqualTo(401));
             assertThat(client.relays()).as("nothing opened for a stranger").hasSize(1);
+
+            // its instance ended: the relay is closed, and a second close finds none
+            assertThat(client.closeRelay(relay.port())).isTrue();
+            assertThat(client.relays()).isEmpty();
+            assertThat(client.closeRelay(relay.port())).isFalse();
         }
     }
 

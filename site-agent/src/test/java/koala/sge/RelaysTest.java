@@ -65,6 +65,28 @@ class RelaysTest {
         }
     }
 
+    /**
+     * A runner's instance ended: its relay is closed — a caller is refused at once rather than accepted
+     * and cut off — and left out of the state file, so that a restarted agent does not open it again.
+     */
+    @Test
+    void aClosedRelayNoLongerListensAndIsNotOpenedAgain() throws Exception {
+        AgentStateFile state = new AgentStateFile(dir.resolve("agent-fs2.state"));
+        RelayAddress scheduler;
+        RelayAddress runner;
+        try (Relays relays = relays(state)) {
+            scheduler = relays.open(45001, 0);
+            runner = relays.open(45002, 0);
+
+            assertThat(relays.close(runner.port())).contains(runner);
+            assertThat(relays.close(runner.port())).as("closed already").isEmpty();
+            assertThat(relays.all()).containsExactly(scheduler);
+            assertThatThrownBy(() -> new java.net.Socket(LOOPBACK, runner.port()).close())
+                    .isInstanceOf(java.net.ConnectException.class);
+        }
+        assertThat(state.read().relays()).containsExactly(new AgentState.Relay(45001, scheduler.port()));
+    }
+
     /** A free port below the ephemeral range (32768 and up on Linux). */
     private static int freeFixedPort() {
         java.util.Random random = new java.util.Random();

@@ -69,6 +69,19 @@ public final class SiteAgentClient {
         return http.post("/relays", new RelayRequest(target, port), RelayAddress.class);
     }
 
+    /** Closes the relay on {@code port}; false when none listens there (closed already). */
+    public boolean closeRelay(int port) {
+        try {
+            http.delete("/relays/" + port, RelayAddress.class);
+            return true;
+        } catch (koala.common.http.ApiException e) {
+            if (e.status() == 404) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
     public List<RelayAddress> relays() {
         return http.get("/relays", new TypeReference<List<RelayAddress>>() { });
     }

@@ -16,7 +16,7 @@ import org.apache.logging.log4j.Logger;
  * for each, an SSH remote forward to it on the head node's loopback, and a relay of the site's
  * agent on the head node's cluster-facing address to that forward. Both ask for the ports granted
  * before: launchers were told the relay's, and find it again after a reconnection or an agent
- * restart.
+ * restart. A runner's are forgotten when its instance ends ({@link #forget}).
  */
 final class CallBacks {
     private static final Logger LOG = LogManager.getLogger(CallBacks.class);
@@ -71,6 +71,14 @@ final class CallBacks {
 
     Optional<Callback> known(Endpoint to) {
         return Optional.ofNullable(known.get(to));
+    }
+
+    /**
+     * Forgets the call-back to {@code to} (a runner's, whose instance ended): it is not made again on a
+     * reconnection. The scheduler's own is never forgotten. Returns what it was, to be closed.
+     */
+    synchronized Optional<Callback> forget(Endpoint to) {
+        return to.equals(scheduler) ? Optional.empty() : Optional.ofNullable(known.remove(to));
     }
 
     /**

@@ -185,6 +185,20 @@ final class HeadNodeSession implements HeadNodeShell, AutoCloseable {
 
     private static final java.util.Random RANDOM = new java.security.SecureRandom();
 
+    /** Ends the remote forward on the head node's loopback port {@code port}. */
+    void unforwardRemote(int port) {
+        boolean interrupted = Thread.currentThread().isInterrupted();
+        try {
+            session.delPortForwardingR("127.0.0.1", port);
+        } catch (JSchException e) {
+            // gone with its session already
+        } finally {
+            if (!interrupted) {
+                Thread.interrupted(); // as in forwardRemote: JSch may leave the flag set
+            }
+        }
+    }
+
     @Override
     public void close() {
         session.disconnect();

@@ -55,6 +55,8 @@ public final class RemoteSite implements AutoCloseable {
     private final Consumer<SiteAgentClient> onAgent;
     private final ScheduledExecutorService timer;
     private int failedChecks;
+    /** Runners' relays whose instances ended while the link was down: closed once it is up again. */
+    private final java.util.Set<CallBacks.Callback> ended = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile Link link = Link.initial();
     private volatile Attached attached;
     private volatile boolean closed;
@@ -216,7 +218,9 @@ public final class RemoteSite implements AutoCloseable {
     private void attach(HeadNodeSession session, RemoteAgent agent, Reached reached, List<String> jars, String relayHost) {
         CallBacks.Callback back = callBacks.restore(session, agent, reached.client());
         Launcher launcher = new Launcher(agent.head().java(), jars, "http://" + back.authority(), agent.file("pilots"));
-        attached = new Attached(session, agent, reached, relayHost, launcher);
+        Attached a = new Attached(session, agent, reached, relayHost, launcher);
+        closeEnded(a);
+        attached = a;
         link = link.connected();
         onAgent.accept(reached.client());
         LOG.info("site {}: agent on {} reached at {}; pilots call back on {} (relayed to {}:{} here)", site.name(),
@@ -256,6 +260,50 @@ public final class RemoteSite implements AutoCloseable {
             LOG.warn("site {}: no relay for {}: {}", site.name(), url, e.getMessage());
             return url;
         }
+    }
+
+    /**
+     * The instance whose runner serves at {@code url} has ended: the relay on the head node and the SSH
+     * forward behind it are closed, so that nothing listens there for a runner that is gone (a caller
+     * would be accepted and cut off at once), and they are not made again on a reconnection. While the
+     * link is down they are closed once it is up again. Does SSH work: never on the scheduler's loop.
+     */
+    public void unrelay(String url) {
+        Optional<CallBacks.Callback> back = callBacks.endpoint(URI.create(url)).flatMap(callBacks::forget);
+        if (back.isEmpty()) {
+            return;
+        }
+        Attached a = attached;
+        if (a == null || !a.session().connected()) {
+            ended.add(back.get());
+            return;
+        }
+        try {
+            close(a, back.get());
+            a.session().unforwardRemote(back.get().forward());
+        } catch (SshFailure | ApiException e) {
+            LOG.warn("site {}: relay {} for {} not closed yet ({}); closing it once the link is up again", site.name(),
+                    back.get().authority(), url, e.getMessage());
+            ended.add(back.get());
+        }
+    }
+
+    /** Closes the relays of ended instances that could not be closed while the link was down (their forwards went with it). */
+    private void closeEnded(Attached a) {
+        for (CallBacks.Callback back : List.copyOf(ended)) {
+            try {
+                close(a, back);
+                ended.remove(back);
+            } catch (ApiException e) {
+                LOG.warn("site {}: relay {} not closed: {}", site.name(), back.authority(), e.getMessage());
+            }
+        }
+    }
+
+    private void close(Attached a, CallBacks.Callback back) {
+        boolean closed = a.reached().client().closeRelay(back.relayPort());
+        LOG.info("site {}: relay {} {} (its instance ended)", site.name(), back.authority(),
+                closed ? "closed" : "was closed already");
     }
 
     /** Every few seconds: is the agent's process still there? One that died is started again. */

@@ -37,10 +37,13 @@ import org.junit.jupiter.api.Test;
  * compute nodes, call back through the agent's relay on the head node's cluster address. A
  * co-allocated job runs across fs0 (local) and fs2 (remote); the head node's SSH server is then
  * stopped with its sessions and started again, and the site must go down and come back with its
- * agent and its nodes intact.
+ * agent and its nodes intact. A framework instance on fs2 outlives a 150 s cut of the head node's
+ * link, and its runner's relay there ends with it.
  */
 class RemoteSiteIT {
     private static final String REMOTE_DIR = ".koala-it"; // in fs2's koala home; jars are reused run to run
+    /** How long fs2-head's link is cut: longer than the 120 s a launcher on this machine's network waits. */
+    private static final Duration CUT = Duration.ofSeconds(150);
     private static TestScheduler scheduler;
     private static SchedulerClient client;
     private static Testbed testbed;
@@ -55,6 +58,7 @@ class RemoteSiteIT {
     @AfterAll
     static void stop() throws Exception {
         if (testbed != null && client != null) {
+            testbed.mendLink("fs2"); // if a check failed during the cut
             testbed.startSshd("fs2"); // if a check failed during the outage: the link comes back so the cancel reaches fs2
             Awaitility.await("fs2 back").atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(250))
                     .until(() -> site("fs2").agent().equals("UP"));
@@ -152,9 +156,109 @@ class RemoteSiteIT {
                     .pollInterval(Duration.ofMillis(200)).until(() -> Files.exists(runnerUrl) ? Files.readString(runnerUrl).trim()
                             : "", t -> !t.isEmpty());
             assertThat(told).startsWith("http://" + relayHost() + ":").isNotEqualTo(runner.url().toString());
+            int relayPort = java.net.URI.create(told).getPort();
+            assertThat(listensOnHead(relayPort)).as("the runner's relay on the head node").isTrue();
             client.closeAllocation(runner.instance());
             assertThat(runner.runner().awaitEnd(Duration.ofSeconds(20))).isTrue();
+            // the instance ended: its relay ends with it, rather than accepting call-backs and cutting them off
+            Awaitility.await("the relay on port " + relayPort + " closed").atMost(Duration.ofSeconds(20))
+                    .pollInterval(Duration.ofMillis(500)).until(() -> !listensOnHead(relayPort));
+            assertThat(Files.readString(Testbed.remoteHome("fs2", "koala").resolve(REMOTE_DIR).resolve("agent-fs2.state")))
+                    .as("the agent's state file, from which a restarted agent opens its relays again")
+                    .doesNotContainPattern("(?m)^relay \\d+ " + relayPort + "$");
         }
+    }
+
+    /**
+     * A cut of the head node's link of 150 s costs a framework instance on the remote site nothing: its
+     * master (same process, same address at the FrameworkJobManager), orchestrator and two workers carry
+     * on, no entity is lost or restarted, and each is heard from again once the link is back. The
+     * runner's launchers wait 120 s for a silent runner on this machine's network, as in production: on a
+     * remote site they wait longer, and the runner waits for them. The link is fs2-head's end of its veth
+     * pair on the grid's bridge, taken down and up again ({@link Testbed#cutLink}).
+     *
+     * <p>Costs about 3 minutes (163 to 182 s in three runs): the 150 s cut, up to 45 s for the
+     * scheduler to reconnect (its tries back off to 30 s) and a few seconds to deploy and for the
+     * beats to come through again.
+     */
+    @Test
+    void aFrameworkInstanceOnTheRemoteSiteOutlivesA150SecondCutOfTheHeadNodesLink() throws Exception {
+        Awaitility.await("fs2 up through SSH").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                .until(() -> site("fs2").agent().equals("UP"));
+        String name = "koala-remote-cut-" + Long.toHexString(System.nanoTime());
+        Path masterPid = Testbed.remoteHome("fs2", "koala").resolve(name);
+        String jdf = "+( &(jobType = framework)(name = it-cut)(role = master)(count = 1)(resourceManagerContact = fs2)"
+                + "(executable = /bin/sh)(arguments = \"-c\" \"echo $$ > $HOME/" + name + "; exec sleep 100000\")"
+                + "(provisioning = static)(samplePeriod = 2))"
+                + " ( &(role = orchestrator)(count = 1)(executable = /bin/sleep)(arguments = 100000) )"
+                + " ( &(role = worker)(count = 2)(executable = /bin/sleep)(arguments = 100000) )";
+        GridConfig grid = GridConfig.load(scheduler.config());
+        Path dir = Files.createTempDirectory("koala-remote-cut-",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
+        RunnerMain.Setup setup = new RunnerMain.Setup(JdfParser.parse("cut.jdf", jdf,
+                new ClusterCatalog(grid.nodeCounts())), jdf, scheduler.config(), client.base(), 0, dir,
+                Duration.ofSeconds(120), Duration.ofSeconds(60)).actingFor(TestScheduler.OWNER);
+        try (RunnerMain.Started runner = RunnerMain.start(setup, InstantSource.system())) {
+            assertThat(runner.runner().deploy(Duration.ofSeconds(60))).as("initial deployment").isTrue();
+            long id = runner.instance();
+            RunnerClient rpc = new RunnerClient(runner.url(), TokenSource.of(runner::token));
+            List<RunnerMessages.Entity> before = rpc.status().entities();
+            assertThat(before).hasSize(4).allSatisfy(e -> {
+                assertThat(e.site()).isEqualTo("fs2");
+                assertThat(e.state()).isEqualTo("RUNNING");
+            });
+            String master = Awaitility.await("the FrameworkJobManager has the master's address")
+                    .atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> java.util.Optional.ofNullable(client.framework(id).master())
+                            .map(koala.common.api.MasterAddress::address).orElse(""), a -> !a.isEmpty());
+            long pid = Long.parseLong(Awaitility.await("the master wrote its pid").atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(200)).until(() -> Files.exists(masterPid)
+                            ? Files.readString(masterPid).trim() : "", t -> !t.isEmpty()));
+            assertThat(ProcessHandle.of(pid)).as("the master's process").isPresent();
+
+            java.time.Instant cut = java.time.Instant.now();
+            testbed.cutLink("fs2");
+            try {
+                Awaitility.await("fs2 down").atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(500))
+                        .until(() -> site("fs2").agent().equals("DOWN"));
+                Duration left = CUT.minus(Duration.between(cut, java.time.Instant.now()));
+                Awaitility.await("nothing lost while fs2 is cut off").during(left).atMost(left.plusSeconds(10))
+                        .pollInterval(Duration.ofSeconds(1)).until(() -> nothingLost(rpc, before));
+            } finally {
+                testbed.mendLink("fs2");
+            }
+            System.out.printf("fs2-head's link cut for %d s%n", Duration.between(cut, java.time.Instant.now()).toSeconds());
+            Awaitility.await("fs2 back").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> site("fs2").agent().equals("UP"));
+            Awaitility.await("every entity heard from again").atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(500)).until(() -> before.stream().allMatch(e -> rpc.status().events()
+                            .stream().anyMatch(line -> line.contains(e.role() + " " + e.node() + " heard from again"))));
+
+            assertThat(nothingLost(rpc, before)).as("%s", rpc.status().events()).isTrue();
+            assertThat(rpc.status().events()).as("the runner waited for them behind the cut link")
+                    .anyMatch(line -> line.contains("while the link to fs2 is down"))
+                    .noneMatch(line -> line.contains("(restart ") || line.contains("(restarted)"));
+            assertThat(client.framework(id).master().address()).as("the master's address").isEqualTo(master);
+            assertThat(ProcessHandle.of(pid).filter(ProcessHandle::isAlive)).as("the same master process").isPresent();
+            client.closeAllocation(id);
+            assertThat(runner.runner().awaitEnd(Duration.ofSeconds(20))).isTrue();
+        }
+    }
+
+    /** The instance runs with the entities it had, each running, none lost. */
+    private static boolean nothingLost(RunnerClient rpc, List<RunnerMessages.Entity> before) {
+        RunnerMessages.Status now = rpc.status();
+        return now.state().equals("RUNNING") && now.events().stream().noneMatch(e -> e.contains(" lost"))
+                && now.entities().stream().map(RunnerMessages.Entity::node).toList()
+                .equals(before.stream().map(RunnerMessages.Entity::node).toList())
+                && now.entities().stream().allMatch(e -> e.state().equals("RUNNING"));
+    }
+
+    /** Whether something listens on {@code port} of fs2's head node (its relays listen on its cluster address). */
+    private static boolean listensOnHead(int port) throws Exception {
+        TestHosts.Ran ran = TestHosts.run(TestHosts.WITHIN, List.of("ip", "netns", "exec", "fs2-head", "ss", "-Hltn",
+                "sport = :" + port));
+        return !ran.checked().isBlank();
     }
 
     private static List<String> lines(Path dir) throws java.io.IOException {
