@@ -57,7 +57,8 @@ import org.junit.jupiter.api.Test;
  * <li>no package named {@code koala} installed: this test purges the one it installs.</li>
  * </ul>
  * Run it with {@code bin/koala package --it} ({@code mvn -Pdist verify -pl koala-dist -am} with
- * only this test selected). It takes about two minutes.
+ * only this test selected). Its two tests take about three minutes (182 s on the loaded 2-core
+ * machine).
  *
  * <p><b>What it changes, and puts back.</b> The testbed's {@code /etc/koala/grid.properties} is
  * not the package's: dpkg, told {@code --force-confdef --force-confold} (without them it stops at

@@ -25,7 +25,7 @@ final class SgePackages {
             "python3-mpi4py",
             "hpcc",
             "python3-distributed", // Dask, a framework that grows and shrinks
-            "python3-pip",         // the Python package installed offline, as pip does it (with setuptools, wheel)
+            "python3-pip",         // the tests install the Python package with it, offline (with setuptools, wheel)
             "chromium");           // the headless browser in which the tests load the live page
 
     private SgePackages() {
