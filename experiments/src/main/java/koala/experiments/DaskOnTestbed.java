@@ -36,6 +36,7 @@ final class DaskOnTestbed {
         Path checkout = checkout(program);
         Testbed testbed = TestbedCommand.testbed(System.out);
         testbed.up(TestbedPlan.of(null, List.of(), 1, null));
+        testbed.installPrograms(); // Dask, which the demo's testbed leaves out
         GridConfig grid = GridConfig.load(testbed.gridConfig());
         SchedulerClient client = TestbedUser.client(grid);
         SchedulerDaemon own = GrowBenchCommand.reachable(client) ? null : SchedulerDaemon.start(grid, KoalaHome.dir());

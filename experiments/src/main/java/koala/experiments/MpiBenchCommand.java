@@ -75,6 +75,7 @@ final class MpiBenchCommand implements Callable<Integer> {
         }
         Testbed testbed = TestbedCommand.testbed(System.out);
         testbed.up(TestbedPlan.of(null, List.of(), 1, null));
+        testbed.installPrograms(); // Open MPI and mpi4py, which the demo's testbed leaves out
         GridConfig grid = GridConfig.load(testbed.gridConfig());
         List<SiteConfig> local = grid.sites().stream().filter(s -> !s.remote()).toList();
         if (local.size() < 2) {

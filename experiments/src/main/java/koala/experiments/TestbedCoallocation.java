@@ -119,6 +119,7 @@ final class TestbedCoallocation implements Callable<Integer> {
         Testbed testbed = TestbedCommand.testbed(System.out);
         TestbedPlan plan = TestbedPlan.of(null, List.of(), 1, null);
         testbed.up(plan.withWanDelay(delays.get(0)));
+        testbed.installPrograms(); // Open MPI and mpi4py, which the demo's testbed leaves out
         GridConfig grid = GridConfig.load(testbed.gridConfig());
         List<SiteConfig> local = grid.sites().stream().filter(s -> !s.remote()).toList();
         if (local.size() < 2) {

@@ -2,6 +2,7 @@ package koala.cli;
 
 import java.io.PrintStream;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import koala.common.grid.KoalaHome;
@@ -42,7 +43,8 @@ public final class TestbedCommand {
     }
 
     @Command(name = "up", mixinStandardHelpOptions = true,
-            description = {"Install Debian's gridengine and OpenSSH packages if missing, create the account 'koala' "
+            description = {"Install Debian's gridengine and OpenSSH packages if missing (--programs: and the programs "
+                    + "the tests run), create the account 'koala' "
                     + "that site agents submit as, make the hosts and start each cell's qmaster (on its head node), "
                     + "an execd on every compute node and, on a remote cell's head node, an SSH server. Idempotent: "
                     + "on a running testbed it changes nothing and says so, and a host whose daemon died is repaired. "
@@ -71,12 +73,20 @@ public final class TestbedCommand {
                         + "${DEFAULT-VALUE}, a round trip of twice that; 0 for none); traffic inside a cell is not")
         int wanDelayMs;
 
+        @Option(names = "--programs", description = "also install the programs the tests and the experiments run on "
+                + "the nodes when missing: Open MPI, mpi4py, HPC Challenge, Dask, Chromium, curl, pip (bin/koala test "
+                + "does; the demo needs none of them)")
+        boolean programs;
+
         @Override
         public Integer call() {
             Set<String> remotes = remote == null ? null : remote.contains("none") ? Set.of() : remote;
             TestbedPlan plan = TestbedPlan.of(clusters, nodes, slotsPerNode, remotes).withWanDelay(wanDelayMs);
             Testbed testbed = testbed(System.out);
-            List<String> changes = testbed.up(plan);
+            List<String> changes = new ArrayList<>(testbed.up(plan));
+            if (programs) {
+                changes.addAll(testbed.installPrograms());
+            }
             System.out.println(changes.isEmpty()
                     ? "Testbed already up with " + plan.cells().size() + " cells; nothing changed."
                     : "Testbed up with " + plan.cells().size() + " cells and " + plan.hosts().size() + " hosts; "

@@ -29,14 +29,19 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import koala.common.grid.KoalaHome;
+import koala.common.time.Poll;
+import koala.testbed.Progress;
+import koala.testbed.Testbed;
 import org.junit.jupiter.api.Test;
 
 /**
  * The Debian package as an admin installs and runs it, on the testbed: {@code dpkg -i} of the
  * package this build made, the scheduler started from the installed files as the systemd unit's
  * {@code ExecStart} starts it, a job submitted with the installed {@code /usr/bin/koala submit
- * --wait} and FINISHED, the scheduler stopped as {@code systemctl stop} stops it, and the package
- * removed and purged.
+ * --wait} and FINISHED, the scheduler stopped as {@code systemctl stop} stops it, the Python package
+ * imported by an ordinary user with Debian's {@code python3}, and the package removed and purged,
+ * leaving nothing of it.
  *
  * <p><b>What it needs</b>, and fails naming when missing:
  * <ul>
@@ -46,11 +51,14 @@ import org.junit.jupiter.api.Test;
  * <li>the package of this build: the system property {@code koala.dist.deb}, which koala-dist's
  *     pom sets to the .deb it made in the same run;</li>
  * <li>the package's dependencies installed (a Java 17 runtime, {@code libdrmaa1.0-java}): {@code
- *     dpkg -i} does not fetch them, and the testbed has them;</li>
+ *     dpkg -i} does not fetch them, and the testbed has them; and Dask ({@code python3-distributed},
+ *     which the package suggests), for {@code koala.dask}: installed with the tests' other programs
+ *     ({@link Testbed#installPrograms()}) when missing;</li>
  * <li>no package named {@code koala} installed: this test purges the one it installs.</li>
  * </ul>
  * Run it with {@code bin/koala package --it} ({@code mvn -Pdist verify -pl koala-dist -am} with
- * only this test selected). It takes about two minutes.
+ * only this test selected). Its two tests take about three minutes (182 s on the loaded 2-core
+ * machine).
  *
  * <p><b>What it changes, and puts back.</b> The testbed's {@code /etc/koala/grid.properties} is
  * not the package's: dpkg, told {@code --force-confdef --force-confold} (without them it stops at
@@ -68,6 +76,8 @@ class PackageIT {
     private static final Path CONFFILE = Path.of("/etc/koala/grid.properties");
     private static final Path UNIT = Path.of("/lib/systemd/system/koala-scheduler.service");
     private static final Path KOALA = Path.of("/usr/bin/koala");
+    /** Where Debian's python3 finds the packages of Debian's packages, and so KOALA's Python package. */
+    private static final Path DIST_PACKAGES = Path.of("/usr/lib/python3/dist-packages");
     /** The scheduler's KOALA_HOME for this test, in place of the unit's /var/lib/koala (the testbed's). */
     private static final Path HOME = Path.of("/var/lib", MARK);
     /** What {@code RuntimeDirectory=koala} is to the unit: the directory of the users' socket. */
@@ -101,6 +111,7 @@ class PackageIT {
                         .contains("koala-cli-" + projectVersion() + ".jar", "h2-2.3.232.jar")
                         .noneMatch(n -> n.matches("(xchart|pdfbox|fontbox|jmh-core|commons-math3|simulator|experiments)-.*"));
             }
+            pythonPackageImports(deb);
 
             Run version = run(List.of(KOALA.toString(), "--version"), SYSTEMD_ENV, 60);
             assertThat(version.status()).isZero();
@@ -142,6 +153,35 @@ class PackageIT {
         }
         assertThat(dpkgStatus()).as("the package purged").isEmpty();
         assertThat(Files.readAllBytes(CONFFILE)).as("the testbed's grid.properties, as it was").isEqualTo(testbedConfig);
+        assertThat(DIST_PACKAGES.resolve("koala")).as("the Python package removed, bytecode and all").doesNotExist();
+        try (Stream<Path> left = Files.list(DIST_PACKAGES)) {
+            assertThat(left.map(p -> p.getFileName().toString())).as("its metadata removed")
+                    .noneMatch(n -> n.startsWith("koala_grid-"));
+        }
+    }
+
+    /**
+     * The Python package as a Dask user on the head node finds it: an ordinary user's {@code
+     * /usr/bin/python3} in isolated mode (no {@code PYTHONPATH}, no user site, not the working
+     * directory: the system's module path alone) imports {@code koala.dask} and {@code koala.runner}
+     * from {@code /usr/lib/python3/dist-packages}, and the distribution {@code koala-grid} has the
+     * package's version (PEP 440: {@code VERSION}, or {@code VERSION.devBUILDTIME} for a snapshot); the
+     * postinst compiled its bytecode, which that user could not write.
+     */
+    private static void pythonPackageImports(Path deb) throws Exception {
+        String expected = debVersion(deb).replaceFirst("~(\\d+).*$", ".dev$1");
+        Run imported = run(List.of("runuser", "-u", Testbed.AGENT_USER, "--", "/usr/bin/python3", "-I", "-c",
+                "import importlib.metadata as m, koala.dask, koala.runner; "
+                        + "print(koala.dask.__file__, koala.runner.__file__, m.version('koala-grid'))"), SYSTEMD_ENV, 120);
+        assertThat(imported.status()).as("import koala.dask, koala.runner as " + Testbed.AGENT_USER + ": "
+                + imported.output()).isZero();
+        String printed = imported.output().lines().reduce((first, second) -> second).orElse(""); // after any warning
+        assertThat(printed).as(imported.output()).isEqualTo(DIST_PACKAGES.resolve("koala/dask.py") + " "
+                + DIST_PACKAGES.resolve("koala/runner.py") + " " + expected);
+        try (Stream<Path> compiled = Files.list(DIST_PACKAGES.resolve("koala/__pycache__"))) {
+            assertThat(compiled.map(p -> p.getFileName().toString())).as("the bytecode the postinst compiled")
+                    .anyMatch(n -> n.startsWith("dask.cpython-")).anyMatch(n -> n.startsWith("runner.cpython-"));
+        }
     }
 
     /**
@@ -383,6 +423,7 @@ class PackageIT {
         assertThat(Files.readString(CONFFILE)).as(CONFFILE + " is the testbed's").contains("grid.sites");
         assertThat(dpkgStatus()).as("a package named koala is installed already: this test would purge it; "
                 + "remove it first (dpkg -r koala)").isEmpty();
+        new Testbed(KoalaHome.dir(), Progress.quiet(), Poll.system()).installPrograms(); // Dask, for koala.dask
         return Path.of(deb);
     }
 

@@ -3,25 +3,38 @@ package koala.testbed;
 import java.util.List;
 import java.util.Map;
 
-/** Debian's packages the testbed needs (Son of Grid Engine and the hosts' tools), installed when missing. */
+/**
+ * Debian's packages the testbed and what runs on it need, installed when missing: the testbed's own
+ * (what {@code bin/koala demo} runs) with every {@code testbed up}, and the real programs the tests and
+ * the experiments run on the grid only when they ask ({@link Testbed#installPrograms()}), so that the
+ * demo on a fresh machine does not wait for a browser and an MPI stack it never starts.
+ */
 final class SgePackages {
     /**
-     * SGE, and what the testbed's hosts need: namespaces and bridges (iproute2, util-linux), a remote
-     * head node's SSH server; curl, with which tests call the scheduler's socket as its users; and
-     * the real programs the tests run on the grid: Open MPI, mpi4py and HPC Challenge (parallel jobs
-     * over clusters), Dask (a framework that grows and shrinks); and Chromium, the headless browser in
-     * which the tests load the scheduler's live page.
+     * SGE and its DRMAA binding, and what the testbed's hosts need: namespaces and bridges (iproute2,
+     * util-linux), a remote head node's SSH server, and python3 for the wide-area delay program and
+     * the round-trip probe ({@link WanDelay}, {@link RttProbe}).
      */
-    static final List<String> NAMES = List.of("gridengine-master", "gridengine-exec", "gridengine-client",
-            "gridengine-drmaa1.0", "libdrmaa1.0-java", "iproute2", "util-linux", "openssh-server", "curl",
-            "openmpi-bin", "python3-mpi4py", "hpcc", "python3-distributed", "chromium",
-            "prometheus"); // the Prometheus that LivePageIT scrapes the scheduler with
+    static final List<String> TESTBED = List.of("gridengine-master", "gridengine-exec", "gridengine-client",
+            "gridengine-drmaa1.0", "libdrmaa1.0-java", "iproute2", "util-linux", "openssh-server", "python3");
+
+    /** The programs the tests and the experiments run on the grid, beside the testbed's packages; one a line. */
+    static final List<String> PROGRAMS = List.of(
+            "curl",                // the tests call the scheduler's socket as its users
+            "openmpi-bin",         // parallel jobs over clusters: Open MPI, mpi4py and HPC Challenge
+            "python3-mpi4py",
+            "hpcc",
+            "python3-distributed", // Dask, a framework that grows and shrinks
+            "python3-cryptography", // the TLS credentials KoalaCluster makes for each Dask instance
+            "python3-pip",         // the tests install the Python package with it, offline (with setuptools, wheel)
+            "prometheus",          // the Prometheus that LivePageIT scrapes the scheduler with
+            "chromium");           // the headless browser in which the tests load the live page
 
     private SgePackages() {
     }
 
-    static List<String> missing(Shell shell) {
-        return NAMES.stream().filter(name -> !installed(shell, name)).toList();
+    static List<String> missing(Shell shell, List<String> names) {
+        return names.stream().filter(name -> !installed(shell, name)).toList();
     }
 
     private static boolean installed(Shell shell, String name) {
@@ -31,7 +44,7 @@ final class SgePackages {
 
     static void install(Shell shell, List<String> names, Progress progress) {
         Shell apt = shell.with(Map.of("DEBIAN_FRONTEND", "noninteractive"));
-        progress.step("installing " + String.join(" ", names) + " (apt-get, about a minute)");
+        progress.step("installing " + String.join(" ", names) + " (apt-get)");
         apt.run(List.of("apt-get", "update", "-q"), line -> { }).check();
         List<String> command = new java.util.ArrayList<>(List.of("apt-get", "install", "-y", "-q"));
         command.addAll(names);

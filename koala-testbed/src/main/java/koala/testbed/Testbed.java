@@ -65,11 +65,7 @@ public final class Testbed {
     public List<String> up(TestbedPlan plan) {
         requireRoot();
         List<String> changes = new ArrayList<>();
-        List<String> missing = SgePackages.missing(Shell.root());
-        if (!missing.isEmpty()) {
-            SgePackages.install(Shell.root(), missing, progress);
-            changes.add("installed " + String.join(" ", missing));
-        }
+        changes.addAll(install(SgePackages.TESTBED));
         changes.addAll(ensureAccount());
         changes.addAll(ensureUsers());
         String koalaHost = hostname();
@@ -90,6 +86,25 @@ public final class Testbed {
         changes.addAll(writeGridConfig(GridConfigFile.render(plan, AGENT_USER, this::remoteHead)));
         changes.addAll(removeOldConfig());
         return changes;
+    }
+
+    /**
+     * Installs the real programs the tests and the experiments run on the testbed's nodes (Open MPI,
+     * mpi4py, HPC Challenge, Dask, Chromium, curl, pip) when missing; {@link #up} leaves them out, since
+     * the demo runs none of them. Returns the changes, empty when all were there.
+     */
+    public List<String> installPrograms() {
+        requireRoot();
+        return install(SgePackages.PROGRAMS);
+    }
+
+    private List<String> install(List<String> packages) {
+        List<String> missing = SgePackages.missing(Shell.root(), packages);
+        if (missing.isEmpty()) {
+            return List.of();
+        }
+        SgePackages.install(Shell.root(), missing, progress);
+        return List.of("installed " + String.join(" ", missing));
     }
 
     /**

@@ -61,7 +61,7 @@ class LivePageIT {
     @Test
     void thePageFollowsAnInstanceGrowingOnTheTestbed() throws Exception {
         Optional<Path> chromium = HeadlessChromium.find();
-        Assumptions.assumeTrue(chromium.isPresent(), "no Chromium installed (bin/koala testbed up installs it)");
+        Assumptions.assumeTrue(chromium.isPresent(), "no Chromium installed (bin/koala testbed up --programs installs it)");
         String origin = "http://127.0.0.1:" + GridConfig.load(scheduler.config()).integer("scheduler.port", 7400);
         String token = scheduler.asRoot().createToken(Duration.ofHours(1)).token();
         try (RunnerMain.Started runner = scheduler.runner(jdf(), scheduler.config(), dir, Duration.ofSeconds(5));

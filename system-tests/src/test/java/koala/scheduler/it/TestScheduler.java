@@ -55,6 +55,8 @@ final class TestScheduler implements AutoCloseable {
         if (status.cells().size() < 3 || !status.up() || !Users.exist()) {
             testbed.up(TestbedPlan.of(null, List.of(), 1, null));
         }
+        // what the tests run on the nodes (Open MPI, Dask, Chromium, ...): the testbed's up leaves it to them
+        testbed.installPrograms();
         // before the port is chosen: a port found free and then left unbound while the cells empty (up to
         // a minute) was once taken by another process in between, and the scheduler could not bind it
         awaitEmptyCells(GridConfig.load(testbed.gridConfig()));
