@@ -51,6 +51,11 @@ final class CliBenchCommand implements Callable<Integer> {
                     r.ratio() <= 3.0 ? "met" : "NOT met");
             System.out.printf("  one bin/koala submit of %d files     %8.0f ms, %.0f ms a job%n", r.batch(), r.batchCall(),
                     r.batchPerJob());
+            if (!r.stages().isEmpty()) {
+                System.out.printf("  bin/koala submit by stage (each stage's own median; the calls' lines give them in "
+                        + "this order)%n");
+                r.stages().forEach((stage, ms) -> System.out.printf("    %-46s %6.0f ms%n", stage.what, ms));
+            }
             return 0;
         } finally {
             if (own != null) {
