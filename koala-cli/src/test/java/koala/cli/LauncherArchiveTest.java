@@ -30,11 +30,16 @@ import org.junit.jupiter.api.io.TempDir;
  * ({@code -Xshare:auto}), so the launcher makes it again when its user may build, and otherwise says
  * once that the command starts without it. The launcher runs here for real, on a checkout of its own
  * whose {@code koala-cli/target/lib} holds a stand-in jar ({@code koala.cli.UserCommands} and
- * {@code koala.cli.CliTraining} that print a line), so that no Maven build is needed. About 3 s.
+ * {@code koala.cli.CliTraining} that print a line), so that no Maven build is needed; {@code
+ * -Xshare:on} makes a command fail to start with an archive the JVM would drop. About 8 s.
  */
 class LauncherArchiveTest {
     @TempDir
     Path checkout;
+
+    /** The DRMAA binding, outside the checkout as on a real machine. */
+    @TempDir
+    Path machine;
 
     private Path lib;
     private Path archive;
@@ -47,13 +52,15 @@ class LauncherArchiveTest {
         lib = Files.createDirectories(target.resolve("lib"));
         archive = target.resolve("user-commands.jsa");
         standIn(lib.resolve("koala-cli.jar"), "one");
-        standIn(checkout.resolve("drmaa.jar"), "drmaa");
+        standIn(machine.resolve("drmaa.jar"), "drmaa");
         // the training run as bin/koala build makes it, with the same class path
         Process dump = new ProcessBuilder("java", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-XX:-UsePerfData",
                 "-Xshare:auto", "-XX:ArchiveClassesAtExit=" + archive, "-cp",
-                lib + "/*:" + checkout.resolve("drmaa.jar"), "koala.cli.CliTraining").redirectErrorStream(true).start();
+                lib + "/*:" + machine.resolve("drmaa.jar"), "koala.cli.CliTraining").redirectErrorStream(true).start();
         dump.getInputStream().transferTo(OutputStream.nullOutputStream());
         assertThat(dump.waitFor(60, TimeUnit.SECONDS) && dump.exitValue() == 0).as("the archive dumped").isTrue();
+        Files.writeString(target.resolve("user-commands.jsa.classpath"), lib + "/*:" + machine.resolve("drmaa.jar")
+                + "\n");
         Files.createFile(target.resolve(".built"));
     }
 
@@ -83,11 +90,26 @@ class LauncherArchiveTest {
     }
 
     @Test
+    void aCheckoutMovedElsewhereGetsItsArchiveMadeAgainForItsNewPlace() throws Exception {
+        Path moved = Files.move(checkout.resolve("koala-cli"), Files.createDirectories(checkout.resolve("moved"))
+                .resolve("koala-cli"));
+        Files.move(checkout.resolve("bin"), checkout.resolve("moved/bin"));
+        checkout = checkout.resolve("moved");
+
+        Run run = koala(List.of(), "jobs");
+
+        assertThat(run.status()).as(run.err()).isZero();
+        assertThat(run.err()).contains("making it again");
+        assertThat(Files.readString(moved.resolve("target/user-commands.jsa.classpath")))
+                .isEqualTo(moved.resolve("target/lib") + "/*:" + machine.resolve("drmaa.jar") + "\n");
+    }
+
+    @Test
     void aUserWhoMayNotBuildIsToldOnceAndTheCommandStartsWithoutIt() throws Exception {
         assumeTrue(System.getProperty("user.name").equals("root") && Files.isExecutable(Path.of("/usr/sbin/runuser")),
                 "needs root, to run the launcher as nobody");
         jarBuiltAgain();
-        try (Stream<Path> all = Files.walk(checkout)) {
+        try (Stream<Path> all = Stream.concat(Files.walk(checkout), Files.walk(machine))) {
             for (Path p : all.toList()) {
                 Files.setPosixFilePermissions(p, PosixFilePermissions.fromString(Files.isDirectory(p) ? "rwxr-xr-x"
                         : "rwxr--r--"));
@@ -117,7 +139,7 @@ class LauncherArchiveTest {
     /** {@code bin/koala ARGS} of the test's checkout, with {@code -Xshare:on} so that an archive it cannot map fails it. */
     private Run koala(List<String> as, String... args) throws Exception {
         List<String> command = new ArrayList<>(as);
-        command.addAll(List.of("env", "KOALA_DRMAA_JAR=" + checkout.resolve("drmaa.jar"),
+        command.addAll(List.of("env", "KOALA_DRMAA_JAR=" + machine.resolve("drmaa.jar"),
                 "KOALA_JAVA_OPTS=" + (as.isEmpty() ? "-Xshare:on" : ""), "bash", checkout.resolve("bin/koala").toString()));
         command.addAll(List.of(args));
         Path out = Files.createTempFile("launcher-out", ".txt");
