@@ -315,9 +315,13 @@ def _text(data: Union[None, str, bytes]) -> str:
 
 
 def write_jdf(text: str, directory: os.PathLike, name: str) -> Path:
-    """Writes ``text`` to ``directory/name-STAMP.jdf`` (the directory made 0700 if new); returns the path."""
+    """Writes ``text`` to ``directory/name-STAMP.jdf`` (the directory and any missing parent made 0700); returns the path."""
     folder = Path(directory)
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    # mkdir(parents=True) would make the parents 0755, and the first parent is often ~/.koala, which
+    # holds the runners' state and tokens: each missing one is made 0700 here
+    missing = [d for d in [folder, *folder.parents] if not d.exists()]
+    for d in reversed(missing):
+        d.mkdir(mode=0o700, exist_ok=True)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     path = folder / f"{re.sub(r'[^A-Za-z0-9_.-]', '_', name)}-{stamp}-{os.getpid()}.jdf"
     path.write_text(text, encoding="utf-8")

@@ -81,6 +81,17 @@ class JdfTest(unittest.TestCase):
             framework_jdf("x", ("/bin/true", []), ("/bin/true", []), workers=-1)
 
 
+class WriteJdfTest(unittest.TestCase):
+    def test_the_koala_home_it_makes_is_its_users_alone(self):
+        home = Path(tempfile.mkdtemp(prefix="koala-home-test-"))
+        self.addCleanup(shutil.rmtree, home)
+        path = framework.write_jdf("&(executable = /bin/true)\n", home / ".koala" / "dask", "dask")
+        # ~/.koala as Python would make it with mkdir(parents=True) is 0755; the README says 0700
+        self.assertEqual(0o700, (home / ".koala").stat().st_mode & 0o777)
+        self.assertEqual(0o700, (home / ".koala" / "dask").stat().st_mode & 0o777)
+        self.assertEqual(home / ".koala" / "dask", path.parent)
+
+
 class KoalaCliTest(unittest.TestCase):
     def setUp(self):
         self.dir = Path(tempfile.mkdtemp(prefix="koala-cli-test-"))

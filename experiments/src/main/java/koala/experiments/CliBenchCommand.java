@@ -19,8 +19,12 @@ import picocli.CommandLine.Option;
                 + "job running /bin/true) against one plain 'qsub' of /bin/true on a local site, alternating in one "
                 + "run, both as the site's job account through the same runuser; then one call submitting as many "
                 + "files as there were runs. Brings the testbed up if needed, and uses the running scheduler or starts "
-                + "one. Target: bin/koala submit within 3x plain qsub."})
+                + "one. Prints where a submit's time goes, stage by stage (KOALA_TIMING). Target: bin/koala submit within 2.5x "
+                + "plain qsub."})
 final class CliBenchCommand implements Callable<Integer> {
+    /** bin/koala submit against plain qsub, at most (issue 33; it was 3x). */
+    static final double TARGET = 2.5;
+
     @Option(names = "--site", description = "local site whose qsub to compare with (default: the first local one)")
     String site;
 
@@ -47,10 +51,15 @@ final class CliBenchCommand implements Callable<Integer> {
             System.out.printf("%ncli benchmark on %s, median of %d calls of each%n", r.site(), r.runs());
             System.out.printf("  bin/koala submit one.jdf             %8.0f ms%n", r.submit());
             System.out.printf("  plain qsub -b y /bin/true            %8.0f ms%n", r.qsub());
-            System.out.printf("  ratio                                %8.2fx  target <= 3.00x: %s%n", r.ratio(),
-                    r.ratio() <= 3.0 ? "met" : "NOT met");
+            System.out.printf("  ratio                                %8.2fx  target <= %.2fx: %s%n", r.ratio(), TARGET,
+                    r.ratio() <= TARGET ? "met" : "NOT met");
             System.out.printf("  one bin/koala submit of %d files     %8.0f ms, %.0f ms a job%n", r.batch(), r.batchCall(),
                     r.batchPerJob());
+            if (!r.stages().isEmpty()) {
+                System.out.printf("  bin/koala submit by stage (each stage's own median; the calls' lines give them in "
+                        + "this order)%n");
+                r.stages().forEach((stage, ms) -> System.out.printf("    %-46s %6.0f ms%n", stage.what, ms));
+            }
             return 0;
         } finally {
             if (own != null) {

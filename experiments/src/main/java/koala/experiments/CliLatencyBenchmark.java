@@ -10,7 +10,12 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Stream;
 import koala.common.api.SchedulerClient;
 import koala.common.grid.Accounts;
@@ -31,14 +36,69 @@ import koala.testbed.TestbedException;
  * submits as many files as there were runs, the way to submit many jobs.
  */
 public final class CliLatencyBenchmark {
-    /** Medians of the single calls in milliseconds, and the one call of {@code batch} files. */
-    public record Result(String site, int runs, double submit, double qsub, int batch, double batchCall) {
+    /**
+     * Medians of the single calls in milliseconds, and the one call of {@code batch} files; {@code stages}:
+     * each stage's own median over the submits ({@link Stage}), empty when a call did not print them.
+     */
+    public record Result(String site, int runs, double submit, double qsub, int batch, double batchCall,
+                         Map<Stage, Double> stages) {
         public double ratio() {
             return submit / qsub;
         }
 
         public double batchPerJob() {
             return batchCall / batch;
+        }
+    }
+
+    /**
+     * Where one {@code bin/koala submit} spends its time, from the stamps the command prints with
+     * {@code KOALA_TIMING} set ({@code koala.cli.CallTiming}) and this benchmark's own start and end
+     * of the call.
+     */
+    public enum Stage {
+        RUNUSER("runuser, up to the launcher's start"),
+        LAUNCHER("the launcher script (bin/koala)"),
+        JVM("JVM start (exec -> main)"),
+        PARSE("arguments, grid file, JDF (main -> request)"),
+        ANSWER("the scheduler's answer (request -> answer)"),
+        EXIT("output and exit (answer -> process ended)");
+
+        public final String what;
+
+        Stage(String what) {
+            this.what = what;
+        }
+
+        /**
+         * Each stage of one call in milliseconds, from its {@code koala-timing} line in {@code err};
+         * empty when there is none or it lacks a stamp.
+         */
+        static Optional<Map<Stage, Double>> of(Instant start, Instant end, String err) {
+            Map<String, Long> at = new HashMap<>();
+            err.lines().filter(l -> l.startsWith("koala-timing ")).findFirst().ifPresent(line -> {
+                for (String field : line.substring("koala-timing ".length()).split(" ")) {
+                    String[] kv = field.split("=", 2);
+                    if (kv.length == 2 && kv[1].matches("[0-9]{1,18}")) {
+                        at.putIfAbsent(kv[0], Long.parseLong(kv[1]));
+                    }
+                }
+            });
+            List<String> order = List.of("launched", "exec", "main", "sent", "answered");
+            if (!at.keySet().containsAll(order)) {
+                return Optional.empty();
+            }
+            long[] stamps = {micros(start), at.get("launched"), at.get("exec"), at.get("main"), at.get("sent"),
+                    at.get("answered"), micros(end)};
+            Map<Stage, Double> stages = new EnumMap<>(Stage.class);
+            for (Stage stage : values()) {
+                stages.put(stage, (stamps[stage.ordinal() + 1] - stamps[stage.ordinal()]) / 1e3);
+            }
+            return Optional.of(stages);
+        }
+
+        private static long micros(Instant t) {
+            return t.getEpochSecond() * 1_000_000 + t.getNano() / 1_000;
         }
     }
 
@@ -78,6 +138,9 @@ public final class CliLatencyBenchmark {
         try {
             Path jdf = Files.writeString(dir.resolve("one.jdf"), JDF);
             Shell user = Shell.root().with(site.cell().variables()).as(site.agentUser());
+            Map<String, String> timed = new LinkedHashMap<>(site.cell().variables());
+            timed.put("KOALA_TIMING", "1");
+            Shell userTimed = Shell.root().with(timed).as(site.agentUser());
             List<String> submit = List.of(launcher.toString(), "submit", "--config", gridConfig.toString(), jdf.toString());
             List<String> qsub = List.of(site.cell().command("qsub").toString(), "-b", "y", "-N", "bench-qsub", "-o",
                     "/dev/null", "-j", "y", "/bin/true");
@@ -85,21 +148,31 @@ public final class CliLatencyBenchmark {
                     site.agentUser(), warmup, runs);
             List<Double> submits = new ArrayList<>();
             List<Double> qsubs = new ArrayList<>();
+            Map<Stage, List<Double>> stages = new EnumMap<>(Stage.class);
+            boolean everyCallStaged = true;
             for (int i = 0; i < warmup + runs; i++) {
                 settle(user);
-                double s = timed(user, submit);
+                Timed s = timed(userTimed, submit);
                 settle(user);
-                double q = timed(user, qsub);
+                double q = timed(user, qsub).millis();
                 if (i >= warmup) {
-                    submits.add(s);
+                    submits.add(s.millis());
                     qsubs.add(q);
-                    out.printf("  call %2d  bin/koala submit %6.0f ms   qsub %6.0f ms%n", i - warmup + 1, s, q);
+                    out.printf("  call %2d  bin/koala submit %6.0f ms   qsub %6.0f ms%s%n", i - warmup + 1, s.millis(),
+                            q, s.stages().map(CliLatencyBenchmark::line).orElse(""));
+                    everyCallStaged &= s.stages().isPresent();
+                    s.stages().ifPresent(st -> st.forEach((k, v) -> stages.computeIfAbsent(k, x -> new ArrayList<>())
+                            .add(v)));
                 }
             }
             List<String> batch = new ArrayList<>(submit.subList(0, submit.size() - 1));
             batch.addAll(Collections.nCopies(runs, jdf.toString()));
-            double batchCall = timed(user, batch);
-            return new Result(site.name(), runs, median(submits), median(qsubs), runs, batchCall);
+            double batchCall = timed(user, batch).millis();
+            Map<Stage, Double> medians = new EnumMap<>(Stage.class);
+            if (everyCallStaged) {
+                stages.forEach((k, v) -> medians.put(k, median(v)));
+            }
+            return new Result(site.name(), runs, median(submits), median(qsubs), runs, batchCall, medians);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } finally {
@@ -126,11 +199,23 @@ public final class CliLatencyBenchmark {
         }
     }
 
-    /** Milliseconds from starting {@code command} to its exit; a failure is an exception with what it said. */
-    private double timed(Shell user, List<String> command) {
+    /** One call: milliseconds from its start to its exit, and its stages if it printed them. */
+    private record Timed(double millis, Optional<Map<Stage, Double>> stages) {
+    }
+
+    /** {@code command} run and timed; a failure is an exception with what it said. */
+    private Timed timed(Shell user, List<String> command) {
         Instant start = clock.instant();
-        user.run(command, line -> { }).check();
-        return Duration.between(start, clock.instant()).toNanos() / 1e6;
+        Shell.Result result = user.run(command, line -> { }).check();
+        Instant end = clock.instant();
+        return new Timed(Duration.between(start, end).toNanos() / 1e6, Stage.of(start, end, result.err()));
+    }
+
+    /** A call's stages on its line: runuser, launcher, JVM, parse, answer, exit. */
+    private static String line(Map<Stage, Double> stages) {
+        StringBuilder b = new StringBuilder("   (");
+        stages.values().forEach(v -> b.append(b.length() > 4 ? " + " : "").append(Math.round(v)));
+        return b.append(")").toString();
     }
 
     static double median(List<Double> values) {

@@ -44,17 +44,25 @@ final class GrowBenchCommand implements Callable<Integer> {
     @Option(names = "--warmup", defaultValue = "2", description = "runs of each left out (default: ${DEFAULT-VALUE})")
     int warmup;
 
+    @Option(names = "--wan-delay", paramLabel = "MS", defaultValue = "" + TestbedPlan.DEFAULT_WAN_DELAY_MS,
+            description = "the testbed's wide-area delay between cells during the run, in ms each way; the testbed's "
+                    + "own delay is put back afterwards (default: ${DEFAULT-VALUE})")
+    int wanDelayMs;
+
     @Override
     public Integer call() throws Exception {
         if (runs < 1 || warmup < 0) {
             throw new IllegalArgumentException("--runs must be at least 1 and --warmup at least 0");
         }
         Testbed testbed = TestbedCommand.testbed(System.out);
-        testbed.up(TestbedPlan.of(null, List.of(), 1, null));
+        TestbedPlan plan = TestbedPlan.of(null, List.of(), 1, null);
+        int before = testbed.plan().map(TestbedPlan::wanDelayMs).orElse(plan.wanDelayMs());
+        testbed.up(plan.withWanDelay(wanDelayMs));
         GridConfig grid = GridConfig.load(testbed.gridConfig());
         SchedulerClient client = TestbedUser.client(grid);
         SchedulerDaemon own = reachable(client) ? null : SchedulerDaemon.start(grid, KoalaHome.dir());
         try {
+            System.out.printf("wide-area delay between cells: %d ms each way%n", wanDelayMs);
             Duration onDemand = initialDeployment(grid, client, "ondemand", 0);
             Duration fixed = initialDeployment(grid, client, "static", 4);
             List<GrowStages> grows = new ArrayList<>();
@@ -86,6 +94,9 @@ final class GrowBenchCommand implements Callable<Integer> {
         } finally {
             if (own != null) {
                 own.close();
+            }
+            if (wanDelayMs != before) {
+                testbed.up(plan.withWanDelay(before));
             }
         }
     }

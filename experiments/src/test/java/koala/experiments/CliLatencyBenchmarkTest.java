@@ -14,6 +14,7 @@ import java.time.InstantSource;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import koala.common.grid.GridConfig;
 import koala.testbed.TestbedException;
 import org.junit.jupiter.api.Test;
@@ -68,12 +69,35 @@ class CliLatencyBenchmarkTest {
         assertThat(r.qsub()).isEqualTo(100.0);         // median of 100, 90, 140
         assertThat(r.ratio()).isEqualTo(3.3);
         assertThat(r.batchPerJob()).isEqualTo(200.0);  // 600 ms for 3 files
+        assertThat(r.stages()).as("the stand-in printed no stages").isEmpty();
         List<String> submits = Files.readAllLines(dir.resolve("koala.calls"));
         assertThat(submits).hasSize(5);
         assertThat(submits.get(0)).matches("submit --config " + grid + " /root/koala-bench-cli-[0-9a-f]+/one.jdf");
         assertThat(submits.get(4).split(" ")).hasSize(6);
         assertThat(Files.readAllLines(dir.resolve("qsub.calls"))).hasSize(4)
                 .allMatch(l -> l.equals("-b y -N bench-qsub -o /dev/null -j y /bin/true"));
+    }
+
+    /** A call that started at 0 and ended 200 ms later, with the stamps the command printed (microseconds). */
+    @Test
+    void theStagesOfACallFromTheStampsItPrinted() {
+        Instant start = Instant.parse("2025-01-01T00:00:00Z");
+        long t0 = start.getEpochSecond() * 1_000_000;
+        String err = "some warning\nkoala-timing launched=" + (t0 + 9_000) + " exec=" + (t0 + 14_500) + " main="
+                + (t0 + 64_500) + " sent=" + (t0 + 124_500) + " answered=" + (t0 + 132_000) + " end=" + (t0 + 140_000)
+                + "\n";
+
+        var stages = CliLatencyBenchmark.Stage.of(start, start.plusMillis(200), err).orElseThrow();
+
+        assertThat(stages).containsExactly(
+                Map.entry(CliLatencyBenchmark.Stage.RUNUSER, 9.0),   // 0 -> launched at 9 ms
+                Map.entry(CliLatencyBenchmark.Stage.LAUNCHER, 5.5),  // -> exec at 14.5 ms
+                Map.entry(CliLatencyBenchmark.Stage.JVM, 50.0),      // -> main at 64.5 ms
+                Map.entry(CliLatencyBenchmark.Stage.PARSE, 60.0),    // -> sent at 124.5 ms
+                Map.entry(CliLatencyBenchmark.Stage.ANSWER, 7.5),    // -> answered at 132 ms
+                Map.entry(CliLatencyBenchmark.Stage.EXIT, 68.0));    // -> the process ended at 200 ms
+        assertThat(CliLatencyBenchmark.Stage.of(start, start, "koala-timing main=1 sent=2\n")).isEmpty();
+        assertThat(CliLatencyBenchmark.Stage.of(start, start, "")).isEmpty();
     }
 
     @Test

@@ -63,7 +63,7 @@ final class AgentCommand implements Callable<Integer> {
         if (Files.exists(file)) {
             return AgentSecret.of(Files.readString(file));
         }
-        Files.createDirectories(file.toAbsolutePath().getParent());
+        KoalaHome.createPrivate(file.toAbsolutePath().getParent());
         AgentSecret secret = AgentSecret.random();
         Files.writeString(Files.createFile(file, PosixFilePermissions.asFileAttribute(
                 PosixFilePermissions.fromString("rw-------"))), secret.value() + "\n");

@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import koala.common.api.JobView;
@@ -34,6 +35,8 @@ final class CannedScheduler implements AutoCloseable {
     private final AtomicLong ids = new AtomicLong();
     private final List<SubmitRequest> submitted = new ArrayList<>();
     private final Map<String, String> refusals = new ConcurrentHashMap<>();
+    private final Set<Long> forgotten = ConcurrentHashMap.newKeySet();
+    private final List<Long> cancelled = new ArrayList<>();
 
     private CannedScheduler(HttpServer server) {
         this.server = server;
@@ -56,6 +59,16 @@ final class CannedScheduler implements AutoCloseable {
         refusals.put(file, reason);
     }
 
+    /** Job {@code id} is not known: asked for or cancelled, it is a 404, as the scheduler answers. */
+    void forget(long id) {
+        forgotten.add(id);
+    }
+
+    /** The jobs cancelled, in order. */
+    synchronized List<Long> cancelled() {
+        return List.copyOf(cancelled);
+    }
+
     /** What was submitted, in order. */
     synchronized List<SubmitRequest> submitted() {
         return List.copyOf(submitted);
@@ -68,9 +81,14 @@ final class CannedScheduler implements AutoCloseable {
                 submit(exchange, Json.mapper().readValue(exchange.getRequestBody(), SubmitRequest.class));
             } else if (route.equals("GET /jobs")) {
                 reply(exchange, 200, List.of(job(1, "QUEUED"), job(2, "RUNNING")));
+            } else if (route.matches("(GET|DELETE) /jobs/\\d+") && forgotten.contains(id(route))) {
+                reply(exchange, 404, new ApiError("job " + id(route) + " not found", null));
             } else if (route.matches("GET /jobs/\\d+")) {
                 reply(exchange, 200, job(id(route), "RUNNING"));
             } else if (route.matches("DELETE /jobs/\\d+")) {
+                synchronized (this) {
+                    cancelled.add(id(route));
+                }
                 reply(exchange, 200, job(id(route), "CANCELLED"));
             } else if (route.equals("GET /sites")) {
                 reply(exchange, 200, List.of(new SiteStatus("fs0", 16, 12, 2, 1, 1, "UP", null, AT),

@@ -111,6 +111,7 @@ public final class CliTraining {
         failed += run(0, where, "status", "1");
         failed += run(0, where, "status", "--json", "1");
         failed += run(0, where, "cancel", "1");
+        failed += run(0, where, "cancel", "1", "2");
         failed += run(0, where, "sites");
         failed += run(0, where, "sites", "--json");
         failed += run(0, List.of("--config=" + grid, "--scheduler=" + scheduler.url()), "sites");

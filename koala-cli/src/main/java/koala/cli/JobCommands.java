@@ -172,23 +172,42 @@ final class JobCommands {
     }
 
     @Command(name = "cancel", mixinStandardHelpOptions = true,
-            description = "Cancel a job: its pilots are killed and its nodes given back.")
+            description = {"Cancel jobs: their pilots are killed and their nodes given back.", "",
+                    "Each job in turn, as qdel does: one that cannot be cancelled (not found, not yours) is reported "
+                    + "and the others still are; an unreachable scheduler ends the call.", "",
+                    "Exit status: 0 when every job was cancelled, 2 when one was not found or its state refused it, "
+                    + "1 on any other failure (not yours, the scheduler unreachable).", ""})
     static final class Cancel implements Callable<Integer> {
         @Mixin
         GridOptions grid;
 
-        @Parameters(paramLabel = "JOB", description = "the job's id")
-        long id;
+        @Parameters(paramLabel = "JOB", arity = "1..*", description = "the jobs' ids")
+        List<Long> ids;
 
         @Override
         public Integer call() {
-            try {
-                JobView job = grid.client().cancel(id);
-                System.out.printf("job %d %s%n", job.id(), job.state());
-                return 0;
-            } catch (ApiException e) {
-                return refused(e);
+            SchedulerClient client = grid.client();
+            int worst = 0;
+            List<Long> failed = new java.util.ArrayList<>();
+            for (int i = 0; i < ids.size(); i++) {
+                try {
+                    JobView job = client.cancel(ids.get(i));
+                    System.out.printf("job %d %s%n", job.id(), job.state());
+                } catch (ApiException e) {
+                    int status = refused(e);
+                    worst = worst == Koala.FAILURE ? worst : status;
+                    failed.add(ids.get(i));
+                    if (unreachable(e)) {
+                        failed.addAll(ids.subList(i + 1, ids.size()));
+                        break;
+                    }
+                }
             }
+            if (!failed.isEmpty() && ids.size() > 1) {
+                System.err.printf("koala: %d of %d jobs not cancelled: %s%n", failed.size(), ids.size(),
+                        failed.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(", ")));
+            }
+            return worst;
         }
     }
 

@@ -14,7 +14,7 @@ import java.util.concurrent.Callable;
 
 /**
  * The plain forms of the user commands, read without picocli: {@code submit [--wait] [--json]
- * FILE...}, {@code jobs [--json]}, {@code status [--json] JOB}, {@code cancel JOB},
+ * FILE...}, {@code jobs [--json]}, {@code status [--json] JOB}, {@code cancel JOB...},
  * {@code sites [--json]}, each with {@code --config FILE}, {@code --scheduler URL} and {@code --as USER}, options
  * anywhere. Picocli's start is a quarter of such a call: its classes are compiled for Java 5,
  * older than a class-data archive takes, and it builds its model of a command from the
@@ -40,7 +40,7 @@ final class QuickArgs {
             case "submit" -> new Shape(Set.of("--wait", "--json"), 1, Integer.MAX_VALUE);
             case "jobs", "sites" -> new Shape(Set.of("--json"), 0, 0);
             case "status" -> new Shape(Set.of("--json"), 1, 1);
-            case "cancel" -> new Shape(Set.of(), 1, 1);
+            case "cancel" -> new Shape(Set.of(), 1, Integer.MAX_VALUE);
             default -> null;
         });
     }
@@ -106,11 +106,11 @@ final class QuickArgs {
         if (name.equals("jobs") || name.equals("sites")) {
             return Optional.of(name.equals("jobs") ? jobs(grid, json) : sites(grid, json));
         }
-        if (!args.get(0).matches("0|[1-9][0-9]{0,17}")) {
+        if (!args.stream().allMatch(a -> a.matches("0|[1-9][0-9]{0,17}"))) {
             return Optional.empty();
         }
-        long id = Long.parseLong(args.get(0));
-        return Optional.of(name.equals("status") ? status(grid, id, json) : cancel(grid, id));
+        List<Long> ids = args.stream().map(Long::valueOf).toList();
+        return Optional.of(name.equals("status") ? status(grid, ids.get(0), json) : cancel(grid, ids));
     }
 
     private static JobCommands.Jobs jobs(GridOptions grid, boolean json) {
@@ -135,10 +135,10 @@ final class QuickArgs {
         return status;
     }
 
-    private static JobCommands.Cancel cancel(GridOptions grid, long id) {
+    private static JobCommands.Cancel cancel(GridOptions grid, List<Long> ids) {
         JobCommands.Cancel cancel = new JobCommands.Cancel();
         cancel.grid = grid;
-        cancel.id = id;
+        cancel.ids = new ArrayList<>(ids);
         return cancel;
     }
 }

@@ -88,8 +88,7 @@ public final class RunnerLaunch {
      */
     static void makeDir(Path dir) throws IOException {
         try {
-            Files.createDirectories(dir, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                    java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+            KoalaHome.createPrivate(dir);
         } catch (IOException e) {
             String why = e instanceof java.nio.file.AccessDeniedException ? "Permission denied"
                     : e instanceof java.nio.file.FileAlreadyExistsException ? "Not a directory"

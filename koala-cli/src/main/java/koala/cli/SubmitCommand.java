@@ -123,11 +123,15 @@ final class SubmitCommand implements Callable<Integer> {
         try {
             if (!json && !await) {
                 // the everyday case: the job's line only, so no Jackson in this process
+                CallTiming.mark("sent");
                 java.util.Map<String, Object> job = client.submitPlain(file, text.get());
+                CallTiming.mark("answered");
                 out.printf("job %s (%s, %s) %s%n", job.get("id"), job.get("name"), job.get("kind"), job.get("state"));
                 return new Outcome(file, 0, null, null);
             }
+            CallTiming.mark("sent");
             JobView job = client.submit(new SubmitRequest(file, text.get()));
+            CallTiming.mark("answered");
             print(job, out);
             return new Outcome(file, 0, null, job);
         } catch (ApiException e) {

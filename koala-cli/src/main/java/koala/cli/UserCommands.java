@@ -27,12 +27,15 @@ public final class UserCommands {
     public static final Set<String> NAMES = Set.of("submit", "jobs", "status", "cancel", "sites");
 
     public static void main(String[] args) {
+        CallTiming.mark("main");
         if (args.length == 0 || !NAMES.contains(args[0])) {
             Koala.main(args);
             return;
         }
         quietLogging();
-        System.exit(run(args));
+        int status = run(args);
+        CallTiming.end();
+        System.exit(status);
     }
 
     /** Runs a user command: its plain forms straight ({@link QuickArgs}), anything else through picocli. */

@@ -41,7 +41,7 @@ class QuickArgsTest {
                 "submit a.jdf --config /etc/grid.properties b.jdf --scheduler http://head:7400",
                 "jobs", "jobs --json --config g.properties", "status 12", "status --json 12 --scheduler http://h:2",
                 "cancel 0", "cancel 123456789012345678", "sites --json", "sites --scheduler http://[::1]:7400",
-                "submit --as alice a.jdf", "cancel 7 --as bob");
+                "submit --as alice a.jdf", "cancel 7 --as bob", "cancel 103 104", "cancel 1 --as bob 2 3");
         for (String line : lines) {
             String[] args = line.split(" ");
             Object quick = QuickArgs.parse(args).orElseThrow(() -> new AssertionError("not read: " + line));
@@ -58,7 +58,7 @@ class QuickArgsTest {
                 "submit --config=g a.jdf", "submit -- a.jdf", "submit @args", "submit a.jdf --json --json", "submit -",
                 "submit a.jdf --config", "submit a.jdf --config -x", "submit a.jdf --config @g",
                 "submit a.jdf --scheduler http://bad^host", "submit --wat a.jdf", "status", "status 1 2", "status x",
-                "status 010", "status -1", "cancel 1 --json", "jobs extra", "jobs --wait", "sites -h", "validate a.jdf",
+                "status 010", "status -1", "cancel 1 --json", "cancel 1 x", "cancel 1 -2", "jobs extra", "jobs --wait", "sites -h", "validate a.jdf",
                 "frameworks");
         for (String line : lines) {
             assertThat(QuickArgs.parse(line.split(" "))).as(line).isEmpty();

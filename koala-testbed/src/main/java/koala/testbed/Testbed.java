@@ -400,6 +400,12 @@ public final class Testbed {
         }
     }
 
+    /** The plan the testbed was last brought up with, if it was: what a measurement that changes it puts back. */
+    public java.util.Optional<TestbedPlan> plan() {
+        TestbedRecord record = readRecord();
+        return java.util.Optional.ofNullable(record == null ? null : record.plan());
+    }
+
     /** Every recorded host and cell: addresses, daemons, memory, slots and jobs. */
     public TestbedStatus status() {
         TestbedRecord record = readRecord();

@@ -165,11 +165,17 @@ public final class ConfigCheck {
 
     /** Whether {@link #keyProblems} would find any: cheap, no file read again. */
     static boolean hasKeyProblems(Configuration config, List<String> sites) {
+        List<String> keys = new ArrayList<>();
+        config.getKeys().forEachRemaining(keys::add);
+        return hasKeyProblems(keys, key -> config.getProperty(key) instanceof java.util.Collection, sites);
+    }
+
+    /** As above, for keys read otherwise; {@code twice}: whether a key was given more than once. */
+    static boolean hasKeyProblems(List<String> keys, java.util.function.Predicate<String> twice, List<String> sites) {
         ConfigKeys.KeyMatcher matcher = ConfigKeys.forSites(sites);
-        for (java.util.Iterator<String> keys = config.getKeys(); keys.hasNext(); ) {
-            String key = keys.next();
+        for (String key : keys) {
             Optional<ConfigKeys.Match> m = matcher.match(key);
-            if (m.isEmpty() || !m.get().unlisted().isEmpty() || config.getProperty(key) instanceof java.util.Collection) {
+            if (m.isEmpty() || !m.get().unlisted().isEmpty() || twice.test(key)) {
                 return true;
             }
         }

@@ -61,6 +61,16 @@ public final class KoalaHome {
         }
     }
 
+    /**
+     * Makes {@code dir} and each missing parent readable by this account only (0700), as a user's
+     * {@code ~/.koala} must be: it holds the runners' state with their instances' tokens, and an
+     * agent's secret. A directory that exists is left as it is.
+     */
+    public static Path createPrivate(Path dir) throws java.io.IOException {
+        return java.nio.file.Files.createDirectories(dir, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
+    }
+
     public static Path logs() {
         return dir().resolve("logs");
     }

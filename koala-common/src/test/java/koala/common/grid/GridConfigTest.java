@@ -19,6 +19,42 @@ class GridConfigTest {
         return file;
     }
 
+    /** A plain file is read without Commons Configuration, to the very keys and values Commons reads. */
+    @Test
+    void aPlainFileReadsAsCommonsConfigurationReadsIt() throws Exception {
+        Path file = write("""
+                # a comment
+                ! another
+                grid.sites = fs0, fs1
+                grid.host=koala-host
+                site.fs0.sge.cell:fs0
+                site.fs0.node.nativeSpec =
+                site.fs0.node.nativeSpec2 = -l exclusive=true,h_rt=900 : x
+                   site.fs1.sge.cell    fs1
+                site.fs1.node.count = 8\t
+                site.fs1.shared = /srv/a b/#not a comment
+                """);
+
+        java.util.Map<String, String> plain = GridConfig.readPlain(file).orElseThrow();
+        org.apache.commons.configuration2.Configuration commons = GridConfig.read(file);
+
+        java.util.List<String> keys = new java.util.ArrayList<>();
+        commons.getKeys().forEachRemaining(keys::add);
+        assertThat(plain.keySet()).containsExactlyElementsOf(keys);
+        keys.forEach(k -> assertThat(plain.get(k).trim()).as(k).isEqualTo(commons.getString(k).trim()));
+        assertThat(GridConfig.load(file).values()).isEqualTo(GridConfig.from(file, commons).values());
+    }
+
+    /** What the two read differently, or only Commons reads, goes to Commons Configuration. */
+    @Test
+    void escapesInterpolationIncludesAndKeysGivenTwiceAreLeftToCommonsConfiguration() throws Exception {
+        for (String text : java.util.List.of("grid.sites = fs0\nsite.fs0.sge.cell = f\\u0073\n",
+                "grid.sites = fs0\nsite.fs0.sge.root = /x \\\n  /y\n", "grid.sites = ${env:SITES}\n",
+                "include = other.properties\ngrid.sites = fs0\n", "grid.sites = fs0\ngrid.sites = fs1\n")) {
+            assertThat(GridConfig.readPlain(write(text))).as(text).isEmpty();
+        }
+    }
+
     @Test
     void aRemoteStyleSiteWithItsOwnSgeInstallationAndANativeSpecWithCommas() throws Exception {
         GridConfig grid = GridConfig.load(write("""
