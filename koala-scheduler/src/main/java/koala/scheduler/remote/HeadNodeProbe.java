@@ -40,7 +40,9 @@ final class HeadNodeProbe {
                         + "; C=" + Sh.quote(site.cell().cell()) + "; B=" + Sh.quote(site.cell().binDir().toString()),
                 "DJ=" + Sh.quote(site.drmaa().jar().toString()) + "; DL=" + Sh.quote(site.drmaa().library().toString())
                         + "; P=" + Sh.quote(site.drmaa().preload().map(Object::toString).orElse("")),
-                "D=$(cd && mkdir -p " + Sh.quote(ssh.dir()) + " && cd " + Sh.quote(ssh.dir()) + " && pwd) && echo \"dir=$D\"",
+                // the agent's token, configuration and state live there: the site's account alone reads it
+                "D=$(cd && umask 077 && mkdir -p " + Sh.quote(ssh.dir()) + " && chmod go-rwx " + Sh.quote(ssh.dir())
+                        + " && cd " + Sh.quote(ssh.dir()) + " && pwd) && echo \"dir=$D\"",
                 "JP=$(command -v \"$J\" 2>/dev/null); echo \"java=$JP\"",
                 "[ -n \"$JP\" ] && echo \"javaVersion=$(\"$JP\" -version 2>&1 | head -n 1)\"",
                 "[ -f \"$R/$C/common/act_qmaster\" ] && echo cell=yes || echo cell=no",

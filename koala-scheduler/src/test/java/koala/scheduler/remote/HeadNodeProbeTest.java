@@ -3,7 +3,12 @@ package koala.scheduler.remote;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The head node's probe output, as its script prints it, and what the scheduler makes of it. */
 class HeadNodeProbeTest {
@@ -23,6 +28,32 @@ class HeadNodeProbeTest {
     void aReadyHeadNodeGivesItsDirectoryAndJava() {
         assertThat(HeadNodeProbe.read(SshErrorsTest.SITE, GOOD))
                 .isEqualTo(new HeadNodeProbe.HeadNode("/home/koala/.koala", "/usr/bin/java", "fs0"));
+    }
+
+    /**
+     * The probe run by a shell whose home is a fresh directory, with the usual umask 022: the agent's
+     * directory (.koala, parents included) is made 0700, and one made 0755 before is tightened.
+     */
+    @Test
+    void theAgentsDirectoryOnTheHeadNodeIsTheSiteAccountsAlone(@TempDir Path home) throws Exception {
+        assertThat(probeIn(home)).contains("dir=" + home.toRealPath().resolve(".koala"));
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(home.resolve(".koala"))))
+                .isEqualTo("rwx------");
+
+        Files.setPosixFilePermissions(home.resolve(".koala"), PosixFilePermissions.fromString("rwxr-xr-x"));
+        probeIn(home);
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(home.resolve(".koala"))))
+                .isEqualTo("rwx------");
+    }
+
+    private static String probeIn(Path home) throws Exception {
+        ProcessBuilder builder = new ProcessBuilder("sh", "-c", "umask 022; " + HeadNodeProbe.script(SshErrorsTest.SITE))
+                .redirectErrorStream(true);
+        builder.environment().put("HOME", home.toString());
+        Process shell = builder.start();
+        String output = new String(shell.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(shell.waitFor(10, TimeUnit.SECONDS)).as("the probe ended").isTrue();
+        return output;
     }
 
     @Test
