@@ -1,5 +1,6 @@
 package koala.scheduler;
 
+import koala.scheduler.config.HangupReload;
 import koala.scheduler.config.SchedulerSettings;
 import koala.scheduler.api.Caller;
 import java.io.IOException;
@@ -16,9 +17,11 @@ import java.time.InstantSource;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicReference;
 import koala.common.api.AllocationRequest;
 import koala.common.api.FrameworkRegistration;
 import koala.common.api.GrowRequest;
+import koala.common.api.SchedulerProcess;
 import koala.common.api.MasterAddress;
 import koala.common.api.NodeReport;
 import koala.common.api.ReleaseRequest;
@@ -70,12 +73,12 @@ public final class SchedulerDaemon implements AutoCloseable {
     private final AccountingWriter accounting;
     private final Reconfiguration reconfiguration;
     /** Whether SIGHUP reloads: {@code GET /scheduler} tells it, for {@code koala config check}. */
-    private final java.util.concurrent.atomic.AtomicReference<koala.scheduler.config.HangupReload> hangup;
+    private final AtomicReference<HangupReload> hangup;
 
     private SchedulerDaemon(Store store, SiteAgents agents, InformationService kis, SchedulerLoop loop, Pilots pilots,
                             Submissions submissions, List<JsonHttpServer> servers, URI url, RunnerSupervisor runners,
                             AccountingWriter accounting, Reconfiguration reconfiguration,
-                            java.util.concurrent.atomic.AtomicReference<koala.scheduler.config.HangupReload> hangup) {
+                            AtomicReference<HangupReload> hangup) {
         this.reconfiguration = reconfiguration;
         this.hangup = hangup;
         this.runners = runners;
@@ -156,7 +159,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         scheduler.accounting().sink(accounting);
         koala.arbitration.ArbitrationSettings sharing = arbitration(grid);
         // the file in force: a SIGHUP may replace it (Reconfiguration)
-        java.util.concurrent.atomic.AtomicReference<GridConfig> inForce = new java.util.concurrent.atomic.AtomicReference<>(grid);
+        AtomicReference<GridConfig> inForce = new AtomicReference<>(grid);
         scheduler.share(sharing, site -> inForce.get().section("site." + site + ".provisioning"));
         Map<String, Map<String, Map<String, koala.common.grid.HostList>>> groups = new LinkedHashMap<>();
         sites.keySet().forEach(site -> groups.put(site, grid.nodeGroups(site)));
@@ -182,11 +185,11 @@ public final class SchedulerDaemon implements AutoCloseable {
         // Prometheus scrapes with the metrics token (or, on this host, as any identified caller)
         MetricsToken metricsToken = MetricsToken.at(metricsTokenFile(grid, koalaHome));
         SchedulerApi.registerMetrics(server, metrics::scrape, metricsToken.orCaller(callers));
-        java.util.concurrent.atomic.AtomicReference<koala.scheduler.config.HangupReload> hangup =
-                new java.util.concurrent.atomic.AtomicReference<>(koala.scheduler.config.HangupReload.NOT_ASKED);
+        AtomicReference<HangupReload> hangup =
+                new AtomicReference<>(HangupReload.NOT_ASKED);
         SchedulerApi.registerProcess(server, () -> {
-            koala.scheduler.config.HangupReload found = hangup.get();
-            return new koala.common.api.SchedulerProcess(ProcessHandle.current().pid(), found.reloads(), found.warning());
+            HangupReload found = hangup.get();
+            return new SchedulerProcess(ProcessHandle.current().pid(), found.reloads(), found.warning());
         }, callers);
         List<JsonHttpServer> servers = new java.util.ArrayList<>(List.of(server));
         if (!nodeUrl.equals(url)) {
@@ -495,7 +498,7 @@ public final class SchedulerDaemon implements AutoCloseable {
     }
 
     /** Whether SIGHUP reaches {@link #reload}, as the process found at its start. */
-    public void hangup(koala.scheduler.config.HangupReload found) {
+    public void hangup(HangupReload found) {
         hangup.set(found);
     }
 
