@@ -17,7 +17,7 @@ import koala.runner.SchedulerCalls.Outcome;
  * allocation is reconciled ({@link Reconciler}: lost nodes, grants of the grid's arbitration, an
  * ended allocation) or, while the scheduler is silent, nothing else is done; the running workers'
  * activity is reported for sharing the grid and the arbitration's answer kept; a master waiting for
- * a node is asked for again; silent entities are lost (the sites down asked of the scheduler when one
+ * a node (the initial deployment's, or a new one for a master lost) is asked for again; silent entities are lost (the sites down asked of the scheduler when one
  * runs on a remote site); and on each sample period, while the master serves, the policies decide.
  * One round at a time: a tick that finds one under way (the scheduler is slow) does nothing, and a
  * sample waits for the one before it. Lives on the loop.
@@ -34,6 +34,7 @@ final class Ticks {
     private final SchedulerCalls calls;
     private final Resizer resizer;
     private final MasterKeeper master;
+    private final InitialDeployment deployment;
     private final Supplier<Duration> period;
     /** The policies' latest sample; whether a sample waits for the grows before it; whether a round is under way. */
     private Instant lastSample;
@@ -46,7 +47,7 @@ final class Ticks {
      */
     Ticks(InstantSource clock, SiteSettings settings, Runnable applySettings, Events events, Lifecycle lifecycle,
           Entities entities, Reconciler reconciler, GridShare share, SchedulerCalls calls, Resizer resizer,
-          MasterKeeper master, Supplier<Duration> period) {
+          MasterKeeper master, InitialDeployment deployment, Supplier<Duration> period) {
         this.clock = clock;
         this.settings = settings;
         this.applySettings = applySettings;
@@ -58,6 +59,7 @@ final class Ticks {
         this.calls = calls;
         this.resizer = resizer;
         this.master = master;
+        this.deployment = deployment;
         this.period = period;
     }
 
@@ -103,6 +105,7 @@ final class Ticks {
         }
         if (!lifecycle.ended()) {
             master.retryIfDue(now);
+            deployment.retryIfDue(now);
         }
         if (!lifecycle.ended() && reconciler.needsSitesDown(now)) {
             // the sites the scheduler cannot reach now; none when it cannot say (the silent are then lost as before)
