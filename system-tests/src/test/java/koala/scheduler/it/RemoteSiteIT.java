@@ -161,7 +161,7 @@ class RemoteSiteIT {
      * fs2 runs every user's pilots as its one account, so it holds one owner's work at a time. Alice's
      * instance holds it (master and orchestrator node); Bob's, pinned there too, waits for its master,
      * its status saying why; once Alice's ends, Bob's master is asked for again within 10 s and gets fs2.
-     * Costs about 60 s: two deployments on fs2 (about 15 s each), the hand-over within one retry (10 s).
+     * Costs about 17 s: two deployments on fs2, the hand-over within one retry (10 s).
      */
     @Test
     void aRemoteSiteHeldByOneUsersInstanceHandsOverToAnothersWhenItEnds() throws Exception {
