@@ -234,7 +234,7 @@ public final class FrameworkRunner implements AutoCloseable {
             boolean in;
             do {
                 in = loop.until(deployment::masterIn, timeout);
-            } while (!in && loop.call(deployment::masterRefused));
+            } while (!in && loop.call(() -> deployment.masterRefusedWithin(timeout)));
             if (!loop.call(() -> deployment.rest(timeout, this::end))) {
                 return false;
             }

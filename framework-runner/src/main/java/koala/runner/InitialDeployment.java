@@ -30,6 +30,8 @@ final class InitialDeployment {
     private CompletableFuture<Void> asked = CompletableFuture.completedFuture(null);
     /** When to ask again for the master's node, its last grow refused (null while none is refused). */
     private Instant retry;
+    /** When the master's node was last refused; null if it never was. */
+    private Instant refusedAt;
 
     /** @param home moves the instance to its home site: where its master runs */
     InitialDeployment(Entities entities, Resizer resizer, Deployd deployd, MasterKeeper master, Lifecycle lifecycle,
@@ -71,16 +73,21 @@ final class InitialDeployment {
         askMaster("initial deployment: the master, asked again");
     }
 
-    /** Whether the master waits for a node the scheduler refused: a wait that does not count against the deployment's time. */
-    boolean masterRefused() {
-        return retry != null && entities.master().isEmpty() && lifecycle.is(FrameworkRunner.State.DEPLOYING);
+    /**
+     * Whether the master's node was refused within the last {@code period}: the master waited for a node,
+     * and the deployment's time-out counts again from its grant.
+     */
+    boolean masterRefusedWithin(Duration period) {
+        return refusedAt != null && refusedAt.isAfter(clock.instant().minus(period))
+                && lifecycle.is(FrameworkRunner.State.DEPLOYING);
     }
 
     private void askMaster(String reason) {
         retry = null;
         resizer.deploy(Entities.MASTER, 1, reason).whenComplete((result, failure) -> {
             if (failure != null || result.granted() == 0) {
-                retry = clock.instant().plus(MasterKeeper.RETRY);
+                refusedAt = clock.instant();
+                retry = refusedAt.plus(MasterKeeper.RETRY);
             }
         });
     }
