@@ -34,7 +34,10 @@ import org.apache.logging.log4j.Logger;
  * scheduler holds them, busy or idle as its runner last reported — asks it on a worker grow and
  * every round period, and carries out its decisions in their order through {@link Grid}. The
  * arbiter's memory ({@link TakeBackBook}) lives here; runners' reports are in memory only (every
- * runner reports each second, so a restarted scheduler has them again at once). Runs on the loop.
+ * runner reports each second, so a restarted scheduler has them again at once). A grow pinned to a
+ * site is decided within that site, on a snapshot of its free nodes and the instances' workers there,
+ * with a book of the site's own (a scope: the grid's is {@code ""}), so that what is taken back for it
+ * is taken on that site and counted against the donors' workers there. Runs on the loop.
  */
 final class Sharing {
     private static final Logger LOG = LogManager.getLogger(Sharing.class);
