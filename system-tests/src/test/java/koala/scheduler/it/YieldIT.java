@@ -124,7 +124,7 @@ class YieldIT {
      * {@code KoalaCluster(site=...)} writes it) is arbitrated within that site: {@code a} (Static, 4 idle
      * workers) and {@code b} (OnDemand, none) fill fs1's 8 nodes with their masters and orchestrator
      * nodes; {@code b}'s grow of 2 pinned to fs1 takes 2 of {@code a}'s idle workers back there instead of
-     * being refused "grid full: no idle node on fs1". Costs about 30 s: two deployments, one grow.
+     * being refused "grid full: no idle node on fs1". Costs about 5 s: two deployments of sleeping entities, one grow.
      */
     @Test
     void aGrowPinnedToAFullSiteIsArbitratedWithinIt() {
