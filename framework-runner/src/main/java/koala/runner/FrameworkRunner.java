@@ -101,7 +101,7 @@ public final class FrameworkRunner implements AutoCloseable {
         this.deployment = new InitialDeployment(entities, resizer, deployd, master, lifecycle, events, clock,
                 this::home);
         this.ticks = new Ticks(clock, settings, this::applySettings, events, lifecycle, entities, reconciler, share,
-                calls, resizer, master, this::period);
+                calls, resizer, master, deployment, this::period);
         applySettings();
         loop.afterEach(this::persist);
     }
@@ -229,12 +229,13 @@ public final class FrameworkRunner implements AutoCloseable {
     /** The initial phase: master first, then orchestrators and initial workers; false if it failed. */
     public boolean deploy(Duration timeout) {
         Instant start = clock.instant();
-        loop.call(() -> {
-            deployment.begin();
-            return null;
-        });
+        beginDeployment();
         try {
-            loop.until(deployment::masterIn, timeout);
+            // a master refused a node waits for one (its site busy): the time-out is for a master that has a node
+            boolean in;
+            do {
+                in = loop.until(deployment::masterIn, timeout);
+            } while (!in && loop.call(() -> deployment.masterRefusedWithin(timeout)));
             if (!loop.call(() -> deployment.rest(timeout, this::end))) {
                 return false;
             }
@@ -250,6 +251,14 @@ public final class FrameworkRunner implements AutoCloseable {
             }
             ticks.sampledAt(now);
             return true;
+        });
+    }
+
+    /** The initial phase's first step: the master's node asked for ({@link #deploy} then waits for it). */
+    void beginDeployment() {
+        loop.call(() -> {
+            deployment.begin();
+            return null;
         });
     }
 
@@ -438,8 +447,25 @@ public final class FrameworkRunner implements AutoCloseable {
             return new RunnerMessages.Status(calls.instance(), jdf.name(), lifecycle.state().name(),
                     resizer.policy().kind().name().toLowerCase(), settings.current().describe(), at,
                     entities.views().stream().filter(e -> !share.taken(e.node())).toList(),
-                    events.recent(), resizer.idleTime().toMillis(), period().toMillis());
+                    events.recent(), resizer.idleTime().toMillis(), period().toMillis(), waiting());
         });
+    }
+
+    /**
+     * What the instance waits for: its master's node or its orchestrator node, refused by the scheduler
+     * and asked for again (the master's every {@link MasterKeeper#RETRY}, the orchestrator's each sample).
+     */
+    private List<String> waiting() {
+        List<String> out = new java.util.ArrayList<>();
+        if (entities.master().isEmpty()) {
+            grows.refused(Entities.MASTER).ifPresent(why -> out.add("waiting for its master: " + why
+                    + " (asked for again every " + MasterKeeper.RETRY.toSeconds() + " s)"));
+        }
+        if (entities.role(Entities.ORCHESTRATOR).isEmpty() && entities.master().isPresent()) {
+            grows.refused(Entities.ORCHESTRATOR).ifPresent(why -> out.add("waiting for its orchestrator: " + why
+                    + " (asked for again every sample, " + period().toSeconds() + " s)"));
+        }
+        return out;
     }
 
     private void home(String site) {

@@ -33,6 +33,8 @@ final class Grows {
     private final Runnable persist;
     private final Deque<Grow> queued = new ArrayDeque<>();
     private Grow asked;
+    /** Per role, why its last grow got no node (the scheduler's words), until one of its grows gets one. */
+    private final Map<String, String> refused = new java.util.HashMap<>();
 
     /** @param persist writes the durable state now: before a grow goes to the scheduler */
     Grows(Entities entities, Events events, Deployd deployd, SchedulerCalls calls, InstantSource clock,
@@ -76,6 +78,11 @@ final class Grows {
     /** Whether a grow is at the scheduler or waiting to go. */
     boolean busy() {
         return asked != null || !queued.isEmpty();
+    }
+
+    /** Why the last grow of {@code role} got no node, if it got none (and none of that role's has since). */
+    java.util.Optional<String> refused(String role) {
+        return java.util.Optional.ofNullable(refused.get(role));
     }
 
     /** Completes once every grow asked so far has its answer (granted or not). */
@@ -126,9 +133,11 @@ final class Grows {
             grow.done().complete(none);
             return;
         }
-        events.add(clock.instant(), EventKind.NO_NODE, "no " + what.role() + " node: the scheduler did not grant the "
-                + "grow (" + e.getMessage() + ") (" + what.reason() + ")", Map.of("role", what.role(), "count",
-                what.nodes()));
+        if (!e.getMessage().equals(refused.put(what.role(), e.getMessage())) || what.role().equals(Entities.WORKER)) {
+            events.add(clock.instant(), EventKind.NO_NODE, "no " + what.role() + " node: the scheduler did not grant "
+                    + "the grow (" + e.getMessage() + ") (" + what.reason() + ")", Map.of("role", what.role(), "count",
+                    what.nodes()));
+        }
         grow.done().completeExceptionally(e);
     }
 
@@ -138,9 +147,14 @@ final class Grows {
                 what.orchestratorsEach());
         Instant now = clock.instant();
         if (result.granted() == 0) {
-            events.add(now, EventKind.NO_NODE, "no " + role + " node: " + result.reason() + " (" + reason + ")",
-                    Map.of("role", role, "count", result.requested()));
+            String why = String.valueOf(result.reason());
+            // a grow asked again for the same want (a master waiting for a node) says a refusal once, not at each ask
+            if (!why.equals(refused.put(role, why)) || role.equals(Entities.WORKER)) {
+                events.add(now, EventKind.NO_NODE, "no " + role + " node: " + result.reason() + " (" + reason + ")",
+                        Map.of("role", role, "count", result.requested()));
+            }
         } else {
+            refused.remove(role);
             events.add(now, EventKind.GROW, "grow " + result.granted() + " " + role + (result.granted() == 1 ? "" : "s")
                     + " " + result.nodes() + ": " + reason + (result.reason() == null ? "" : "; " + result.reason()),
                     Map.of("role", role, "count", result.granted(), "nodes", result.nodes()));

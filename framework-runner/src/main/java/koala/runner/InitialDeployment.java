@@ -11,8 +11,9 @@ import java.util.function.Consumer;
  * The initial phase, as in the paper: the master first; once it has reported its address, the
  * orchestrator nodes and the initial workers; once they have reported in (or the time given them has
  * passed, going on without them), the instance runs. A runner started again mid-deployment goes on
- * from where its predecessor was ({@link #requested}). Each step runs on the loop; the runner's
- * {@code deploy} waits between them.
+ * from where its predecessor was ({@link #requested}). A master whose node is refused waits for one, asked
+ * for again every {@link MasterKeeper#RETRY} ({@link #retryIfDue}): a site held by another user's work
+ * hands over when that work ends. Each step runs on the loop; the runner's {@code deploy} waits between them.
  */
 final class InitialDeployment {
     private final Entities entities;
@@ -27,6 +28,10 @@ final class InitialDeployment {
     private boolean requested;
     /** The grows of the orchestrators and initial workers: the instance does not run before they are answered. */
     private CompletableFuture<Void> asked = CompletableFuture.completedFuture(null);
+    /** When to ask again for the master's node, its last grow refused (null while none is refused). */
+    private Instant retry;
+    /** When the master's node was last refused; null if it never was. */
+    private Instant refusedAt;
 
     /** @param home moves the instance to its home site: where its master runs */
     InitialDeployment(Entities entities, Resizer resizer, Deployd deployd, MasterKeeper master, Lifecycle lifecycle,
@@ -52,8 +57,39 @@ final class InitialDeployment {
     /** Asks for the master's node, unless it has one. */
     void begin() {
         if (entities.master().isEmpty()) {
-            resizer.deploy(Entities.MASTER, 1, "initial deployment: the master");
+            askMaster("initial deployment: the master");
         }
+    }
+
+    /**
+     * Each tick: a master whose node was refused (its site full or held by another user's work) is asked
+     * for again every {@link MasterKeeper#RETRY}, so that the instance gets the node once the site frees.
+     */
+    void retryIfDue(Instant now) {
+        if (retry == null || now.isBefore(retry) || requested || entities.master().isPresent()
+                || !lifecycle.is(FrameworkRunner.State.DEPLOYING)) {
+            return;
+        }
+        askMaster("initial deployment: the master, asked again");
+    }
+
+    /**
+     * Whether the master's node was refused within the last {@code period}: the master waited for a node,
+     * and the deployment's time-out counts again from its grant.
+     */
+    boolean masterRefusedWithin(Duration period) {
+        return refusedAt != null && refusedAt.isAfter(clock.instant().minus(period))
+                && lifecycle.is(FrameworkRunner.State.DEPLOYING);
+    }
+
+    private void askMaster(String reason) {
+        retry = null;
+        resizer.deploy(Entities.MASTER, 1, reason).whenComplete((result, failure) -> {
+            if (failure != null || result.granted() == 0) {
+                refusedAt = clock.instant();
+                retry = refusedAt.plus(MasterKeeper.RETRY);
+            }
+        });
     }
 
     /** The master runs, or the deployment is over (failed). */

@@ -16,13 +16,13 @@ import koala.runner.SchedulerCalls.Outcome;
  * scheduler's answer to the one before has come back. The settings are re-read; a look at the
  * allocation is reconciled ({@link Reconciler}: lost nodes, grants of the grid's arbitration, an
  * ended allocation) or, while the scheduler is silent, nothing else is done; the running workers'
- * activity is reported for sharing the grid and the arbitration's answer kept; the sites down are
- * asked of the scheduler when a silent entity runs on a remote site or a lost master waits for a node;
- * a master waiting for a node is asked for again (not counted as a restart while its site is down);
- * silent entities are lost (not while they may be behind a cut of their site's link); and on each
- * sample period, while the master serves, the policies decide. One round at a time: a tick that
- * finds one under way (the scheduler is slow) does nothing, and a sample waits for the one before it.
- * Lives on the loop.
+ * activity is reported for sharing the grid and the arbitration's answer kept; the initial
+ * deployment's master refused a node is asked for again; the sites down are asked of the scheduler
+ * when a silent entity runs on a remote site or a lost master waits for a node; a master waiting for
+ * a node is asked for again (not counted as a restart while its site is down); silent entities are
+ * lost (not while they may be behind a cut of their site's link); and on each sample period, while
+ * the master serves, the policies decide. One round at a time: a tick that finds one under way (the
+ * scheduler is slow) does nothing, and a sample waits for the one before it. Lives on the loop.
  */
 final class Ticks {
     private final InstantSource clock;
@@ -36,6 +36,7 @@ final class Ticks {
     private final SchedulerCalls calls;
     private final Resizer resizer;
     private final MasterKeeper master;
+    private final InitialDeployment deployment;
     private final Supplier<Duration> period;
     /** The policies' latest sample; whether a sample waits for the grows before it; whether a round is under way. */
     private Instant lastSample;
@@ -48,7 +49,7 @@ final class Ticks {
      */
     Ticks(InstantSource clock, SiteSettings settings, Runnable applySettings, Events events, Lifecycle lifecycle,
           Entities entities, Reconciler reconciler, GridShare share, SchedulerCalls calls, Resizer resizer,
-          MasterKeeper master, Supplier<Duration> period) {
+          MasterKeeper master, InitialDeployment deployment, Supplier<Duration> period) {
         this.clock = clock;
         this.settings = settings;
         this.applySettings = applySettings;
@@ -60,6 +61,7 @@ final class Ticks {
         this.calls = calls;
         this.resizer = resizer;
         this.master = master;
+        this.deployment = deployment;
         this.period = period;
     }
 
@@ -102,6 +104,9 @@ final class Ticks {
         if (outcome.answered() && !lifecycle.ended()) {
             share.answered(outcome.value(), resizer.policy().kind().keepsInitialWorkers(), events, now);
             resizer.arbitrated(outcome.value().arbitrated());
+        }
+        if (!lifecycle.ended()) {
+            deployment.retryIfDue(now);
         }
         if (!lifecycle.ended() && (reconciler.needsSitesDown(now) || master.waitsForNode())) {
             // the sites the scheduler cannot reach now; none when it cannot say

@@ -181,7 +181,9 @@ final class FrameworkCommands {
 
         /** What the runner sees now: each entity's state and CPU, its settings, its latest decisions. */
         private static void live(RunnerMessages.Status s) {
-            System.out.println("runner   " + s.state() + ", policy " + s.policy());
+            System.out.println("runner   " + s.state() + (s.waiting().isEmpty() ? "" : " (waiting)") + ", policy "
+                    + s.policy());
+            s.waiting().forEach(w -> System.out.println("  " + w));
             System.out.printf("  %-10s %-18s %-6s %-9s %6s  %s%n", "NODE", "ROLE", "SITE", "STATE", "CPU", "WORKER");
             for (RunnerMessages.Entity e : s.entities()) {
                 String role = e.role() + (e.role().equals("orchestrator") ? " (hosts " + e.orchestrators() + ")" : "");

@@ -68,7 +68,9 @@ final class JobCommands {
             System.out.println(Json.pretty(launched.client().status()));
         } else {
             System.out.println("instance " + launched.instance() + " " + state
-                    + (state.equals("RUNNING") ? "; see bin/koala framework " + launched.instance() : ""));
+                    + (state.equals("RUNNING") ? "; see bin/koala framework " + launched.instance()
+                    : state.equals("DEPLOYING") ? "; its runner goes on deploying it: see bin/koala framework "
+                    + launched.instance() + ", or end it with bin/koala cancel " + launched.instance() : ""));
         }
         return state.equals("RUNNING") ? 0 : Koala.FAILURE;
     }

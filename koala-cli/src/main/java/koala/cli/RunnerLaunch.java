@@ -138,6 +138,7 @@ public final class RunnerLaunch {
         RunnerClient client = launched.client();
         String[] state = {"DEPLOYING"};
         int[] shown = {0};
+        List<List<String>> waited = new java.util.ArrayList<>(List.of(List.of()));
         new Poll(InstantSource.system(), Duration.ofMillis(500)).until(() -> {
             try {
                 RunnerMessages.Status status = client.status();
@@ -147,6 +148,11 @@ public final class RunnerLaunch {
                     System.out.println("  " + events.get(i));
                 }
                 shown[0] = events.size();
+                // what the instance waits for, said once each time it changes: the wait is progress too
+                if (!status.waiting().equals(waited.get(0)) && !quiet) {
+                    status.waiting().forEach(w -> System.out.println("  " + w));
+                }
+                waited.set(0, status.waiting());
                 return !state[0].equals("DEPLOYING");
             } catch (ApiException e) {
                 state[0] = "GONE (" + e.getMessage() + ")";

@@ -49,6 +49,45 @@ class RunnerLaunchTest {
         assertThat(RunnerLaunch.status(file).why()).isEqualTo("cannot read " + file + ": it gives no url or no token");
     }
 
+    /**
+     * koala submit follows a deployment whose master waits for a node: what it waits for is printed once
+     * (and again when it changes), then the master's grant, until the instance runs.
+     */
+    @Test
+    void aDeploymentWaitingForItsMasterSaysWhatItWaitsForOnceAsItGoes() throws Exception {
+        String held = "waiting for its master: grid full: no idle node on fs2 (asked for again every 10 s)";
+        java.util.concurrent.atomic.AtomicInteger polls = new java.util.concurrent.atomic.AtomicInteger();
+        koala.common.http.JsonHttpServer runner = new koala.common.http.JsonHttpServer(
+                new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 2);
+        runner.route("GET", "/status", r -> {
+            int n = polls.incrementAndGet();
+            String state = n < 6 ? "DEPLOYING" : "RUNNING";
+            java.util.List<String> events = n < 4 ? java.util.List.of("10:00:00 no master node: grid full")
+                    : java.util.List.of("10:00:00 no master node: grid full", "10:00:20 grow 1 master [7.0.0]");
+            return koala.common.http.Response.ok(new koala.common.runner.RunnerMessages.Status(7, "waits", state,
+                    "static", java.util.List.of(), null, java.util.List.of(), events, 0, 1000,
+                    n < 4 ? java.util.List.of(held) : java.util.List.of()));
+        });
+        runner.start();
+        Path state = Files.writeString(dir.resolve("runner-7.json"), "{\"url\": \"http://127.0.0.1:" + runner.port()
+                + "\", \"token\": \"secret\"}");
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream was = System.out;
+        String ended;
+        try {
+            System.setOut(new java.io.PrintStream(out, true, java.nio.charset.StandardCharsets.UTF_8));
+            ended = RunnerLaunch.follow(new RunnerLaunch.Launched(7, java.net.URI.create("http://127.0.0.1:"
+                    + runner.port()), state, dir.resolve("runner-7.log"), 1), java.time.Duration.ofSeconds(20), false);
+        } finally {
+            System.setOut(was);
+            runner.close();
+        }
+
+        assertThat(ended).isEqualTo("RUNNING");
+        assertThat(out.toString(java.nio.charset.StandardCharsets.UTF_8).lines()).containsExactly(
+                "  10:00:00 no master node: grid full", "  " + held, "  10:00:20 grow 1 master [7.0.0]");
+    }
+
     @Test
     void aRunnersDirectoryThatCannotBeMadeIsSaidSoWithWhatToDo() throws Exception {
         Path notADir = Files.writeString(dir.resolve("home"), "a file where a home should be");

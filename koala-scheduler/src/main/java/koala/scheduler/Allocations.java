@@ -208,23 +208,40 @@ final class Allocations {
     }
 
     private GrowResult growNow(Job job, GrowRequest request) {
-        if (sharing != null && sharing.arbitrates() && "worker".equals(role(request)) && request.site() == null) {
+        boolean shared = sharing != null && sharing.arbitrates() && "worker".equals(role(request));
+        if (shared && request.site() == null) {
             return arbitrated(job, request);
         }
-        long id = job.id();
         GridView all = claims.view(owner(job));
         if (request.site() != null && claims.known(request.site())
                 && all.sites().stream().noneMatch(s -> s.site().equals(request.site()))) {
-            // a site of the grid that cannot be reached now (its link or agent down) is a refusal, not bad input
-            String why = "site " + request.site() + " cannot be reached now (no word from its agent): nothing placed "
-                    + "there until it can";
-            book.note(job, JobEvent.GROW_REFUSED, request.nodes() + " "
-                    + role(request) + " nodes: " + why + because(request.reason()));
-            events.grew(GrowOutcome.REFUSED, GridReason.SITE_UNREACHABLE);
-            return new GrowResult(id, request.nodes(), 0, List.of(), why);
+            return unreachableSite(job, request);
         }
         GridView asked = only(all, request.site());
         GridView view = onNetworkOf(job, asked);
+        if (shared && !view.sites().isEmpty() && !claims.closedTo(owner(job)).contains(request.site())) {
+            // pinned to a site its nodes reach and open to its owner: shared out within that site
+            return arbitrated(job, request);
+        }
+        return placedAsItComes(job, request, asked, view);
+    }
+
+    /** A grow pinned to a site of the grid that cannot be reached now (its link or agent down): a refusal, not bad input. */
+    private GrowResult unreachableSite(Job job, GrowRequest request) {
+        String why = "site " + request.site() + " cannot be reached now (no word from its agent): nothing placed "
+                + "there until it can";
+        book.note(job, JobEvent.GROW_REFUSED, request.nodes() + " "
+                + role(request) + " nodes: " + why + because(request.reason()));
+        events.grew(GrowOutcome.REFUSED, GridReason.SITE_UNREACHABLE);
+        return new GrowResult(job.id(), request.nodes(), 0, List.of(), why);
+    }
+
+    /**
+     * A grow placed as it comes (fcfs, a master or orchestrator node, or a site closed to its owner): the
+     * idle nodes of {@code view} (the sites {@code asked} whose nodes reach the instance's), or why none.
+     */
+    private GrowResult placedAsItComes(Job job, GrowRequest request, GridView asked, GridView view) {
+        long id = job.id();
         int idle = view.sites().stream().mapToInt(SiteView::idleNodes).sum();
         int granted = Math.min(request.nodes(), idle);
         if (granted == 0) {
@@ -295,7 +312,7 @@ final class Allocations {
      * back for nodes that could not be used.
      */
     private GrowResult arbitrated(Job job, GrowRequest request) {
-        java.util.Optional<PlacementReason> nowhere = nowhere(job);
+        java.util.Optional<PlacementReason> nowhere = nowhere(job, request.site());
         if (nowhere.isPresent()) {
             return refusedByConstraint(job, request, nowhere.get().text());
         }
@@ -308,15 +325,16 @@ final class Allocations {
     }
 
     /**
-     * Why no site whose nodes reach the instance's could take one more of its workers keeping the hard
-     * constraints, were a node free on each: none when one could, or when nothing has a constraint.
+     * Why no site whose nodes reach the instance's (of {@code site} alone, when the grow is pinned to it) could
+     * take one more of its workers keeping the hard constraints, were a node free on each: none when one
+     * could, or when nothing has a constraint.
      */
-    private java.util.Optional<PlacementReason> nowhere(Job job) {
+    private java.util.Optional<PlacementReason> nowhere(Job job, String site) {
         PlacementPolicy policy = workerPolicy(job);
         if (!(policy instanceof SiteConstraints kept)) {
             return java.util.Optional.empty();
         }
-        GridView reach = onNetworkOf(job, claims.view(owner(job)));
+        GridView reach = within(onNetworkOf(job, claims.view(owner(job))), site);
         GridView oneFree = new GridView(reach.sites().stream().map(s -> new SiteView(s.site(), s.totalNodes(),
                 Math.min(1, s.totalNodes()))).toList(), reach.files());
         SiteConstraints.Room room = kept.room(need(1), oneFree);
@@ -353,12 +371,13 @@ final class Allocations {
      * Claims {@code count} worker nodes for allocation {@code id}, granted by the arbiter: running
      * {@code asked}, the allocation's own grow being decided, or else the last worker grow the
      * allocation itself asked for; on idle nodes first, the rest on the sites of {@code ended} (nodes
-     * just ended for it, whose slots are coming free), all of them keeping the hard placement constraints
+     * just ended for it, whose slots are coming free) — on {@code site} alone when the arbiter decided within
+     * it, or on the site the grow they run was pinned to — all of them keeping the hard placement constraints
      * together. The ids claimed, and the constraint that let fewer in, named in the instance's history too
      * (the asker's answer carries it, through {@link Sharing}).
      */
     Sharing.Granted grantWorkers(long id, int count, List<String> ended, String reason,
-                                 java.util.Optional<GrowRequest> asked) {
+                                 java.util.Optional<GrowRequest> asked, String site) {
         Job job = open(id);
         GrowRequest like = asked.or(() -> lastWorkerAsked(id)).orElse(null);
         if (like == null) {
@@ -366,11 +385,14 @@ final class Allocations {
                     + reason + ") but it never asked for workers: nothing to run on them");
             return new Sharing.Granted(List.of(), null);
         }
-        GridView view = onNetworkOf(job, claims.view(owner(job)));
+        // a grant decided within a site goes there; one like a pinned grow, to the grow's site
+        String where = site != null ? site : like.site();
+        GridView view = within(onNetworkOf(job, claims.view(owner(job))), where);
         int idle = view.sites().stream().mapToInt(SiteView::idleNodes).sum();
         PlacementPolicy policy = workerPolicy(job);
         Placing onIdle = onIdle(id, policy, Math.min(count, idle), view);
-        Placing inSlots = inSlots(id, policy, count - onIdle.nodes(), ended, onIdle.assignments(), view.files());
+        Placing inSlots = inSlots(id, policy, count - onIdle.nodes(), ended.stream()
+                .filter(n -> where == null || where.equals(siteOf(n))).toList(), onIdle.assignments(), view.files());
         List<Assignment> assignments = new ArrayList<>(onIdle.assignments());
         assignments.addAll(inSlots.assignments());
         PlacementReason limit = onIdle.limit() != null ? onIdle.limit() : inSlots.limit();
@@ -467,7 +489,8 @@ final class Allocations {
         book.note(open(id), event, reason);
     }
 
-    private String siteOf(String node) {
+    /** The site of node {@code node} (of any job), null when it is not known. */
+    String siteOf(String node) {
         int dot = node.indexOf('.');
         if (dot < 0) {
             return null;
@@ -706,6 +729,12 @@ final class Allocations {
         return sites + (asked.sites().size() == 1 ? "'s nodes cannot" : " nodes cannot") + " reach this instance's, "
                 + "which are on network " + network + (network.equals("grid") ? " (the grid's own)" : " (site "
                 + network + "'s private one)") + ": a site on another network cannot join it";
+    }
+
+    /** {@code view}'s site {@code site} alone (none when it is not in it); the whole view for a null site. */
+    private static GridView within(GridView view, String site) {
+        return site == null ? view : new GridView(view.sites().stream().filter(s -> s.site().equals(site)).toList(),
+                view.files());
     }
 
     private static GridView only(GridView view, String site) {

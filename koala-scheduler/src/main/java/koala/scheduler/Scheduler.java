@@ -199,8 +199,19 @@ final class Scheduler {
             }
 
             @Override
+            public int freeNodes(String site) {
+                return gridView().sites().stream().filter(s -> s.site().equals(site))
+                        .mapToInt(koala.placement.SiteView::idleNodes).sum();
+            }
+
+            @Override
             public List<Sharing.HeldTenant> tenants() {
                 return frameworks.sharing(allocations, siteDefaults);
+            }
+
+            @Override
+            public String site(String node) {
+                return allocations.siteOf(node);
             }
 
             @Override
@@ -210,8 +221,8 @@ final class Scheduler {
 
             @Override
             public Sharing.Granted grant(long instance, int nodes, List<String> ended, String reason,
-                                         Optional<GrowRequest> asked) {
-                return allocations.grantWorkers(instance, nodes, ended, reason, asked);
+                                         Optional<GrowRequest> asked, String site) {
+                return allocations.grantWorkers(instance, nodes, ended, reason, asked, site);
             }
 
             @Override
@@ -219,7 +230,9 @@ final class Scheduler {
                 allocations.noteShare(instance, event, reason);
             }
         }, events);
-        sharing.keepBook(keptBook(), b -> store.saveState(BOOK, koala.common.json.Json.write(b)));
+        sharing.keepBooks(siteNames, scope -> keptBook(scope.isEmpty() ? BOOK : BOOK + ".site." + scope),
+                (scope, b) -> store.saveState(scope.isEmpty() ? BOOK : BOOK + ".site." + scope,
+                        koala.common.json.Json.write(b)));
         allocations.sharing(sharing);
         frameworks.shareLines((id, holds) -> sharing.line(id, holds, clock.instant()));
         frameworks.siteDefaults(siteDefaults);
@@ -227,9 +240,12 @@ final class Scheduler {
 
     private static final String BOOK = "arbitration.book";
 
-    /** The arbiter's book as the scheduler before this one left it; empty if none, or unreadable. */
-    private koala.arbitration.TakeBackBook keptBook() {
-        return store.state(BOOK).map(json -> {
+    /**
+     * The arbiter's book (the grid's, {@code BOOK}; a site's, where grows pinned to it were decided) as the
+     * scheduler before this one left it; empty if none, or unreadable.
+     */
+    private koala.arbitration.TakeBackBook keptBook(String key) {
+        return store.state(key).map(json -> {
             try {
                 return koala.common.json.Json.mapper().readValue(json, koala.arbitration.TakeBackBook.class);
             } catch (java.io.IOException e) {

@@ -34,7 +34,10 @@ import org.apache.logging.log4j.Logger;
  * scheduler holds them, busy or idle as its runner last reported — asks it on a worker grow and
  * every round period, and carries out its decisions in their order through {@link Grid}. The
  * arbiter's memory ({@link TakeBackBook}) lives here; runners' reports are in memory only (every
- * runner reports each second, so a restarted scheduler has them again at once). Runs on the loop.
+ * runner reports each second, so a restarted scheduler has them again at once). A grow pinned to a
+ * site is decided within that site, on a snapshot of its free nodes and the instances' workers there,
+ * with a book of the site's own (a scope: the grid's is {@code ""}), so that what is taken back for it
+ * is taken on that site and counted against the donors' workers there. Runs on the loop.
  */
 final class Sharing {
     private static final Logger LOG = LogManager.getLogger(Sharing.class);
@@ -54,7 +57,13 @@ final class Sharing {
     interface Grid {
         int freeNodes();
 
+        /** The idle nodes of {@code site} now: a grow pinned to it is shared out within it. */
+        int freeNodes(String site);
+
         List<HeldTenant> tenants();
+
+        /** The site of the node {@code node}, null when it is not known. */
+        String site(String node);
 
         /** Ends these worker nodes of the instance (their pilots killed), with the reason in its history. */
         void end(long instance, List<String> nodes, JobEvent event, String reason);
@@ -63,10 +72,10 @@ final class Sharing {
          * Claims {@code nodes} worker nodes for the instance: on free nodes, and what they do not cover
          * on the sites of {@code ended} (nodes just ended for it); the ids. They run {@code asked}, the
          * instance's own grow being decided, or else the instance's own last worker grow: never another
-         * instance's.
+         * instance's. With a {@code site}, on that site only (a grow pinned to it); null for any.
          */
         Granted grant(long instance, int nodes, List<String> ended, String reason,
-                      java.util.Optional<koala.common.api.GrowRequest> asked);
+                      java.util.Optional<koala.common.api.GrowRequest> asked, String site);
 
         void note(long instance, JobEvent event, String reason);
     }
@@ -99,13 +108,22 @@ final class Sharing {
     /** Per instance, the worker nodes ended for arbitration lately, newest last (for its runner). */
     private final Map<Long, java.util.Deque<String>> takenBack = new HashMap<>();
     private static final int TAKEN_BACK_KEPT = 64;
-    private final Map<String, Share> shares = new HashMap<>();
-    private final Map<String, Share> fair = new HashMap<>();
-    private TakeBackBook book = TakeBackBook.EMPTY;
+    /** Per scope (the grid, or a site a grow was pinned to: {@link #scope}), the shares the last decision left. */
+    private final Map<String, Map<String, Share>> shares = new HashMap<>();
+    private final Map<String, Map<String, Share>> fair = new HashMap<>();
+    /** Per scope, the arbiter's book: a site's take-backs are counted against that site's workers only. */
+    private final Map<String, TakeBackBook> books = new HashMap<>();
+    /** Per instance, the site its last worker grow was pinned to (none: the grid): the scope it is shown in. */
+    private final Map<Long, String> pinned = new HashMap<>();
     private Instant nextRound = Instant.EPOCH;
 
-    /** Where the arbiter's book goes after each decision that changed it. */
-    private java.util.function.Consumer<TakeBackBook> keep = b -> { };
+    /** The grid's scope; a site's is its name. */
+    private static final String GRID = "";
+
+    /** Where the arbiter's book goes after each decision that changed it, with its scope. */
+    private java.util.function.BiConsumer<String, TakeBackBook> keep = (scope, b) -> { };
+    /** A site's book as a scheduler before this one left it. */
+    private java.util.function.Function<String, TakeBackBook> kept = scope -> TakeBackBook.EMPTY;
 
     Sharing(ArbitrationSettings settings, Grid grid) {
         this(settings, grid, GridEvents.NONE);
@@ -124,8 +142,33 @@ final class Sharing {
      * {@code sink} from now on.
      */
     void keepBook(TakeBackBook kept, java.util.function.Consumer<TakeBackBook> sink) {
-        this.book = Objects.requireNonNull(kept, "kept");
+        keepBooks(List.of(), scope -> scope.equals(GRID) ? kept : TakeBackBook.EMPTY, (scope, b) -> {
+            if (scope.equals(GRID)) {
+                sink.accept(b);
+            }
+        });
+    }
+
+    /**
+     * As {@link #keepBook}, for every scope: the grid's book ({@code ""}) and each of {@code sites}' (those
+     * pinned grows were decided in), read back from {@code kept} and kept through {@code sink}.
+     */
+    void keepBooks(List<String> sites, java.util.function.Function<String, TakeBackBook> kept,
+                   java.util.function.BiConsumer<String, TakeBackBook> sink) {
+        this.kept = Objects.requireNonNull(kept, "kept");
         this.keep = sink;
+        books.clear();
+        book(GRID);
+        sites.forEach(this::book);
+    }
+
+    private TakeBackBook book(String scope) {
+        return books.computeIfAbsent(scope, s -> Objects.requireNonNullElse(kept.apply(s), TakeBackBook.EMPTY));
+    }
+
+    /** A pinned grow's scope is its site; any other's, the grid. */
+    private static String scope(String site) {
+        return site == null ? GRID : site;
     }
 
     /**
@@ -153,19 +196,29 @@ final class Sharing {
     ShareOrders report(long instance, ShareReport report, Instant now) {
         reports.put(instance, report);
         String id = Long.toString(instance);
-        Share share = shares.get(id);
-        List<TakeBackBook.Ask> asks = book.asks().stream().filter(a -> a.donor().equals(id)).toList();
-        ShareOrders.GiveBack giveBack = null;
-        int holds = grid.tenants().stream().filter(i -> i.id() == instance).mapToInt(i -> i.workers().size())
+        Share share = shares.getOrDefault(scope(pinned.get(instance)), Map.of()).get(id);
+        List<HeldTenant> all = grid.tenants();
+        int holds = all.stream().filter(i -> i.id() == instance).mapToInt(i -> i.workers().size())
                 .findFirst().orElse(0);
-        if (!asks.isEmpty()) {
-            int toSize = asks.stream().mapToInt(TakeBackBook.Ask::toSize).min().orElse(holds);
-            Instant by = asks.stream().map(TakeBackBook.Ask::deadline).max(Instant::compareTo).orElse(now);
-            if (holds > toSize) {
-                giveBack = new ShareOrders.GiveBack(holds - toSize, by, lastShrunk.getOrDefault(instance,
-                        "asked to give nodes back"));
+        // each scope's asks against the workers in it: a site's against the instance's workers on that site
+        int owes = 0;
+        Instant by = null;
+        for (Map.Entry<String, TakeBackBook> scoped : books.entrySet()) {
+            List<TakeBackBook.Ask> asks = scoped.getValue().asks().stream().filter(a -> a.donor().equals(id)).toList();
+            if (asks.isEmpty()) {
+                continue;
+            }
+            int there = within(all, scoped.getKey()).stream().filter(i -> i.id() == instance)
+                    .mapToInt(i -> i.workers().size()).findFirst().orElse(0);
+            int toSize = asks.stream().mapToInt(TakeBackBook.Ask::toSize).min().orElse(there);
+            if (there > toSize) {
+                owes += there - toSize;
+                Instant deadline = asks.stream().map(TakeBackBook.Ask::deadline).max(Instant::compareTo).orElse(now);
+                by = by == null || deadline.isAfter(by) ? deadline : by;
             }
         }
+        ShareOrders.GiveBack giveBack = owes == 0 ? null : new ShareOrders.GiveBack(owes, by,
+                lastShrunk.getOrDefault(instance, "asked to give nodes back"));
         return new ShareOrders(arbiter.settings().rule().toString(), holds,
                 share == null || share.nodes().isEmpty() ? null : share.nodes().getAsInt(),
                 share == null ? null : share.text(), giveBack, List.copyOf(takenBack.getOrDefault(instance,
@@ -175,12 +228,13 @@ final class Sharing {
     /** How {@code koala frameworks} shows the instance; null before the first decision that saw it. */
     FrameworkView.ShareLine line(long instance, int holds, Instant now) {
         String id = Long.toString(instance);
-        Share share = shares.get(id);
-        Share fairShare = fair.get(id);
+        String scope = scope(pinned.get(instance));
+        Share share = shares.getOrDefault(scope, Map.of()).get(id);
+        Share fairShare = fair.getOrDefault(scope, Map.of()).get(id);
         if (share == null || fairShare == null) {
             return null;
         }
-        int uses = grid.tenants().stream().filter(i -> i.id() == instance).findFirst()
+        int uses = within(grid.tenants(), scope).stream().filter(i -> i.id() == instance).findFirst()
                 .map(i -> tenant(i, now).using()).orElse(0);
         return new FrameworkView.ShareLine(holds, uses, share.nodes().isPresent() ? share.nodes().getAsInt() : null,
                 fairShare.nodes().orElse(0), share.text(), lastShrunk.get(instance));
@@ -195,8 +249,8 @@ final class Sharing {
     }
 
     Standing standing(HeldTenant instance, Instant now) {
-        Share share = shares.get(Long.toString(instance.id()));
-        Share fairShare = fair.get(Long.toString(instance.id()));
+        Share share = shares.getOrDefault(GRID, Map.of()).get(Long.toString(instance.id()));
+        Share fairShare = fair.getOrDefault(GRID, Map.of()).get(Long.toString(instance.id()));
         return new Standing(tenant(instance, now), share == null ? java.util.OptionalInt.empty() : share.nodes(),
                 fairShare == null ? java.util.OptionalInt.empty() : fairShare.nodes());
     }
@@ -211,9 +265,19 @@ final class Sharing {
                 ? OptionalDouble.empty() : OptionalDouble.of(report.rejectRate());
     }
 
-    /** A worker grow {@code asked} of {@code instance}'s: what the arbiter grants it now. */
+    /**
+     * A worker grow {@code asked} of {@code instance}'s: what the arbiter grants it now. A grow pinned to a
+     * site is decided within that site: its free nodes, and the instances' workers there, are what is
+     * shared out, and only those workers are taken back for it.
+     */
     Outcome grow(long instance, koala.common.api.GrowRequest asked, Instant now) {
-        return carryOut(decide(instance, asked.nodes(), now), new Ask(instance, asked));
+        String scope = scope(asked.site());
+        if (asked.site() == null) {
+            pinned.remove(instance);
+        } else {
+            pinned.put(instance, asked.site());
+        }
+        return carryOut(scope, decide(scope, instance, asked.nodes(), now), new Ask(instance, asked));
     }
 
     /** The grow a decision is made in, if any: only its asker's grants run it. */
@@ -235,10 +299,30 @@ final class Sharing {
         reports.keySet().retainAll(running.stream().map(HeldTenant::id).toList());
         lastShrunk.keySet().retainAll(reports.keySet());
         takenBack.keySet().retainAll(reports.keySet());
+        pinned.keySet().retainAll(running.stream().map(HeldTenant::id).toList());
         if (running.isEmpty()) {
             return;
         }
-        carryOut(decide(-1, 0, now), Ask.NONE);
+        carryOut(GRID, decide(GRID, -1, 0, now), Ask.NONE);
+        // a site's round where something is pending there (an ask, a promise, a patience) or an instance is pinned
+        java.util.Set<String> sites = new java.util.TreeSet<>(pinned.values());
+        books.forEach((scope, b) -> {
+            if (!scope.equals(GRID) && !(b.asks().isEmpty() && b.owed().isEmpty() && b.starved().isEmpty())) {
+                sites.add(scope);
+            }
+        });
+        for (String site : sites) {
+            carryOut(site, decide(site, -1, 0, now), Ask.NONE);
+        }
+    }
+
+    /** The instances as a scope sees them: on a site, each with only its workers there. */
+    private List<HeldTenant> within(List<HeldTenant> all, String scope) {
+        if (scope.equals(GRID)) {
+            return all;
+        }
+        return all.stream().map(i -> new HeldTenant(i.id(), i.weight(), i.minShare(), i.workers().stream()
+                .filter(w -> scope.equals(grid.site(w))).toList())).toList();
     }
 
     private void remember(long instance, List<String> nodes) {
@@ -249,22 +333,21 @@ final class Sharing {
         }
     }
 
-    private Arbitration decide(long asker, int nodes, Instant now) {
+    private Arbitration decide(String scope, long asker, int nodes, Instant now) {
         List<Tenant> tenants = new ArrayList<>();
-        for (HeldTenant i : grid.tenants()) {
+        for (HeldTenant i : within(grid.tenants(), scope)) {
             Tenant t = tenant(i, now);
             tenants.add(i.id() == asker ? t.asking(nodes) : t);
         }
-        GridShare snapshot = new GridShare(grid.freeNodes(), tenants);
-        Arbitration a = arbiter.decide(snapshot, book, now);
-        if (!a.book().equals(book)) {
-            keep.accept(a.book());
+        GridShare snapshot = new GridShare(scope.equals(GRID) ? grid.freeNodes() : grid.freeNodes(scope), tenants);
+        TakeBackBook before = book(scope);
+        Arbitration a = arbiter.decide(snapshot, before, now);
+        if (!a.book().equals(before)) {
+            keep.accept(scope, a.book());
         }
-        book = a.book();
-        shares.clear();
-        shares.putAll(a.shares());
-        fair.clear();
-        fair.putAll(arbiter.fairShares(snapshot, book, now));
+        books.put(scope, a.book());
+        shares.put(scope, Map.copyOf(a.shares()));
+        fair.put(scope, Map.copyOf(arbiter.fairShares(snapshot, a.book(), now)));
         return a;
     }
 
@@ -299,16 +382,17 @@ final class Sharing {
         return w.cpuPercent() >= 0 && Double.isFinite(w.cpuPercent()) ? w.cpuPercent() : 0;
     }
 
-    private Outcome carryOut(Arbitration a, Ask ask) {
+    private Outcome carryOut(String scope, Arbitration a, Ask ask) {
         Set<Long> running = Set.copyOf(grid.tenants().stream().map(HeldTenant::id).toList());
-        Carrying carrying = new Carrying(ask);
+        Carrying carrying = new Carrying(ask, scope.equals(GRID) ? null : scope);
         for (ShareDecision d : a.decisions()) {
             if (running.contains(Long.parseLong(d.tenant()))) {
                 d.carriedOutBy(carrying);
             }
         }
         if (!a.decisions().isEmpty()) {
-            LOG.info("arbitration ({}): {}", arbiter.settings().rule(), a.decisions());
+            LOG.info("arbitration ({}{}): {}", arbiter.settings().rule(), scope.equals(GRID) ? "" : ", within site "
+                    + scope, a.decisions());
         }
         if (ask.request() != null) {
             answered(ask.request().nodes(), carrying.granted.size(), carrying.promised, carrying.grantKind,
@@ -324,6 +408,8 @@ final class Sharing {
      */
     private final class Carrying implements ShareDecision.CarryOut {
         final Ask ask;
+        /** The site the decision was made within, null for the grid: its grants go there. */
+        final String site;
         final List<String> ended = new ArrayList<>();
         final List<String> granted = new ArrayList<>();
         final List<String> why = new ArrayList<>();
@@ -332,8 +418,9 @@ final class Sharing {
         /** The first shortfall's kind of reason: the arbiter's, or a placement constraint's. */
         Enum<?> shortKind;
 
-        Carrying(Ask ask) {
+        Carrying(Ask ask, String site) {
             this.ask = ask;
+            this.site = site;
         }
 
         @Override
@@ -365,7 +452,7 @@ final class Sharing {
         @Override
         public void grant(ShareDecision.Grant d) {
             long id = id(d);
-            Granted g = grid.grant(id, d.nodes(), ended, d.reason().text(), ask.of(id));
+            Granted g = grid.grant(id, d.nodes(), ended, d.reason().text(), ask.of(id), site);
             if (!g.nodes().isEmpty()) {
                 events.nodesGranted(d.reason().kind(), g.nodes().size());
             }

@@ -166,6 +166,27 @@ class FrameworkConstraintsTest {
     }
 
     /**
+     * Two sites: the master on fs0 keeps the orchestrator off fs0, and fs1, the one site the constraint
+     * leaves, is full (local users hold its 4 nodes). The refusal says both: fs0 is ruled out, fs1 has no
+     * idle node — not only the constraint, as if freeing fs1 would not help.
+     */
+    @Test
+    void aGrowRefusedByAHardConstraintNamesTheOtherSitesThatAreFull() {
+        try (TestGrid grid = new TestGrid(sites("fs0", 8, "fs1", 4), Duration.ofSeconds(60))) {
+            long id = open(grid, "alice", MASTER_APART, ORCHESTRATOR);
+            grid.scheduler.allocations().grow(id, new GrowRequest(1, "master", "/bin/sleep", List.of(), Map.of(), "fs0"));
+            grid.localUsers("fs1", 4);
+            grid.tick(Duration.ofSeconds(1));
+
+            GrowResult refused = grid.scheduler.allocations().grow(id, grow(1, "orchestrator"));
+
+            assertThat(refused.granted()).isZero();
+            assertThat(refused.reason()).startsWith("placement constraints: no site may take one more keeping the hard "
+                    + "constraints: fs0: hard anti-affinity of").endsWith("; fs1: no idle node");
+        }
+    }
+
+    /**
      * The same on one site with the anti-affinity soft: the orchestrator goes beside the master, the break
      * in the grow's history line, and the instance's view shows its constraints and the break as it stands.
      */

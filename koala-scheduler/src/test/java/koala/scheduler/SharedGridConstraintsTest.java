@@ -126,7 +126,7 @@ class SharedGridConstraintsTest {
             GrowResult refused = grow(grid, a, 1);
 
             String why = "placement constraints: no site may take one more keeping the hard constraints: fs0: "
-                    + cardinality(a, "fs0", 2) + "; fs1: " + cardinality(a, "fs1", 2);
+                    + cardinality(a, "fs0", 2) + "; fs1: " + cardinality(a, "fs1", 2) + "; fs2: no idle node";
             assertThat(refused).isEqualTo(new GrowResult(a, 1, 0, List.of(), why));
             assertThat(history(grid, a)).last().isEqualTo("GROW_REFUSED 1 worker nodes: " + why);
             assertThat(workerSites(grid, b)).containsExactly("fs2");
@@ -156,7 +156,7 @@ class SharedGridConstraintsTest {
 
             assertThat(two.granted()).isEqualTo(1);
             assertThat(two.reason()).isEqualTo("placement constraints: the sites may take 1 more, not 2 keeping the "
-                    + "hard constraints: fs2 (1 of 2 idle): " + cardinality(a, "fs2", 2));
+                    + "hard constraints: fs2 (1 of 2 idle): " + cardinality(a, "fs2", 2) + "; fs0, fs1: no idle node");
             assertThat(workerSites(grid, a)).containsExactly("fs0", "fs1", "fs2");
             assertThat(history(grid, a)).last().asString().startsWith("GREW 1 worker nodes: 1 on fs2 (")
                     .endsWith("; 1 of 2 not placed: " + two.reason());

@@ -37,6 +37,16 @@ class SharingTest {
         }
 
         @Override
+        public int freeNodes(String site) {
+            return free;
+        }
+
+        @Override
+        public String site(String node) {
+            return "fs0";
+        }
+
+        @Override
         public List<Sharing.HeldTenant> tenants() {
             return workers.entrySet().stream().map(e -> new Sharing.HeldTenant(e.getKey(), 1, 0, e.getValue())).toList();
         }
@@ -51,7 +61,7 @@ class SharingTest {
 
         @Override
         public Sharing.Granted grant(long instance, int nodes, List<String> ended, String reason,
-                                     java.util.Optional<koala.common.api.GrowRequest> asked) {
+                                     java.util.Optional<koala.common.api.GrowRequest> asked, String site) {
             List<String> ids = new ArrayList<>();
             for (int i = 0; i < nodes; i++) {
                 ids.add("g" + granted++);

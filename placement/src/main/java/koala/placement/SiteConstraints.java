@@ -270,6 +270,7 @@ public final class SiteConstraints implements PlacementPolicy {
         int room = 0;
         int idle = 0;
         List<String> why = new ArrayList<>();
+        List<String> full = new ArrayList<>();
         for (SiteView s : grid.sites()) {
             Trial t = trial(layout, "room/" + c.index(), own, s.site(), Math.min(c.nodes(), s.idleNodes()));
             room += Math.min(s.idleNodes(), t.fits);
@@ -277,15 +278,19 @@ public final class SiteConstraints implements PlacementPolicy {
             if (t.hard != null) {
                 why.add(s.site() + (t.fits == 0 ? "" : " (" + t.fits + " of " + s.idleNodes() + " idle)") + ": "
                         + t.hard.constraint().describe() + " (" + t.hard.text() + ")");
+            } else if (s.idleNodes() == 0) {
+                full.add(s.site());
             }
         }
         int nodes = Math.min(c.nodes(), room);
         if (nodes == c.nodes() || why.isEmpty() || nodes == Math.min(c.nodes(), idle)) {
             return new Room(nodes, null);
         }
+        // the sites the constraints leave but that are full are named too: freeing them would let the nodes in
         return new Room(nodes, new PlacementReason(c.index(), PlacementReason.Kind.HARD_CONSTRAINT, (nodes == 0 ? "no site may take "
                 + "one more" : "the sites may take " + nodes + " more, not " + c.nodes()) + " keeping the hard "
-                + "constraints: " + String.join("; ", why)));
+                + "constraints: " + String.join("; ", why) + (full.isEmpty() ? "" : "; " + String.join(", ", full)
+                + ": no idle node")));
     }
 
     private PlacementReason ruledOut(ComponentNeed c, Map<String, Trial> trials) {

@@ -83,14 +83,24 @@ public final class RunnerMessages {
      *
      * @param tIdleMillis        t_idle in force now (a factor of O_grow resolved with the current estimate)
      * @param samplePeriodMillis how often the runner samples, and the launchers beat
+     * @param waiting            what the instance waits for and why: its master or its orchestrator node
+     *                           refused by the scheduler, asked for again (empty when it waits for nothing)
      */
     public record Status(long instance, String name, String state, String policy, List<String> settings,
                          String master, List<Entity> entities, List<String> events, long tIdleMillis,
-                         long samplePeriodMillis) {
+                         long samplePeriodMillis, List<String> waiting) {
         public Status {
             settings = List.copyOf(settings);
             entities = List.copyOf(entities);
             events = List.copyOf(events);
+            waiting = waiting == null ? List.of() : List.copyOf(waiting);
+        }
+
+        /** An instance that waits for nothing. */
+        public Status(long instance, String name, String state, String policy, List<String> settings, String master,
+                      List<Entity> entities, List<String> events, long tIdleMillis, long samplePeriodMillis) {
+            this(instance, name, state, policy, settings, master, entities, events, tIdleMillis, samplePeriodMillis,
+                    List.of());
         }
 
         public List<Entity> role(String role) {

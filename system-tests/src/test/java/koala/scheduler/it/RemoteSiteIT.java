@@ -261,6 +261,61 @@ class RemoteSiteIT {
         return !ran.checked().isBlank();
     }
 
+    /**
+     * fs2 runs every user's pilots as its one account, so it holds one owner's work at a time. Alice's
+     * instance holds it (master and orchestrator node); Bob's, pinned there too, waits for its master,
+     * its status saying why; once Alice's ends, Bob's master is asked for again within 10 s and gets fs2.
+     * Costs about 17 s: two deployments on fs2, the hand-over within one retry (10 s).
+     */
+    @Test
+    void aRemoteSiteHeldByOneUsersInstanceHandsOverToAnothersWhenItEnds() throws Exception {
+        Awaitility.await("fs2 up through SSH").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                .until(() -> site("fs2").agent().equals("UP"));
+        String jdf = "+( &(jobType = framework)(name = it-remote-turns)(role = master)(count = 1)"
+                + "(resourceManagerContact = fs2)(executable = /bin/sleep)(arguments = 100000)"
+                + "(provisioning = static)(samplePeriod = 1))"
+                + " ( &(role = orchestrator)(count = 1)(resourceManagerContact = fs2)(executable = /bin/sleep)"
+                + "(arguments = 100000) )"
+                + " ( &(role = worker)(count = 0)(executable = /bin/sleep)(arguments = 100000) )";
+        try (RunnerMain.Started alice = runner(jdf, "alice")) {
+            assertThat(alice.runner().deploy(Duration.ofSeconds(60))).as("alice's deployment").isTrue();
+            try (RunnerMain.Started bob = runner(jdf, "bob")) {
+                java.util.concurrent.CompletableFuture<Boolean> deployed = java.util.concurrent.CompletableFuture
+                        .supplyAsync(() -> bob.runner().deploy(Duration.ofSeconds(60)));
+                RunnerClient bobs = new RunnerClient(bob.url(), TokenSource.of(bob::token));
+                RunnerMessages.Status waiting = Awaitility.await("bob's instance waits for its master")
+                        .atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(250))
+                        .until(bobs::status, s -> !s.waiting().isEmpty());
+                assertThat(waiting.state()).isEqualTo("DEPLOYING");
+                assertThat(waiting.waiting()).singleElement().asString().startsWith("waiting for its master: ")
+                        .contains("fs2 runs every user's pilots as one account and holds another user's work now");
+
+                scheduler.asRoot().closeAllocation(alice.instance()); // alice's: an admin may end it
+                assertThat(alice.runner().awaitEnd(Duration.ofSeconds(20))).isTrue();
+                assertThat(deployed.get(90, java.util.concurrent.TimeUnit.SECONDS)).as("bob's deployment").isTrue();
+                RunnerMessages.Status running = bobs.status();
+                assertThat(running.waiting()).isEmpty();
+                assertThat(running.role("master")).singleElement().satisfies(m -> {
+                    assertThat(m.site()).isEqualTo("fs2");
+                    assertThat(m.state()).isEqualTo("RUNNING");
+                });
+                scheduler.asRoot().closeAllocation(bob.instance());
+                assertThat(bob.runner().awaitEnd(Duration.ofSeconds(20))).isTrue();
+            }
+        }
+    }
+
+    /** A runner of {@code jdf} for {@code owner}, started (its deployment not yet). */
+    private static RunnerMain.Started runner(String jdf, String owner) throws java.io.IOException {
+        GridConfig grid = GridConfig.load(scheduler.config());
+        Path dir = Files.createTempDirectory("koala-remote-runner-",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
+        RunnerMain.Setup setup = new RunnerMain.Setup(JdfParser.parse("remote.jdf", jdf,
+                new ClusterCatalog(grid.nodeCounts())), jdf, scheduler.config(), client.base(), 0, dir,
+                Duration.ofSeconds(5), Duration.ofSeconds(60)).actingFor(owner);
+        return RunnerMain.start(setup, InstantSource.system());
+    }
+
     private static List<String> lines(Path dir) throws java.io.IOException {
         Path out = dir.resolve("nodes.out");
         return Files.exists(out) ? Files.readAllLines(out) : List.of();

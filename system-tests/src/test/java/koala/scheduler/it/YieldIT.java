@@ -40,6 +40,8 @@ import org.junit.jupiter.api.Test;
  * Both word counts count their file right, nothing of {@code a} is ended after the grace, and no
  * application is lost. (A word count moves only to workers holding none of it: the master's state
  * keeps one share of slots per application and worker.)
+ *
+ * <p>On the same scheduler, a grow pinned to fs1 is arbitrated within fs1 (below).
  */
 class YieldIT {
     private static TestScheduler scheduler;
@@ -115,6 +117,51 @@ class YieldIT {
             client.closeAllocation(a.instance());
             client.closeAllocation(b.instance());
         }
+    }
+
+    /**
+     * A grow pinned to a site (its worker component's {@code resourceManagerContact}, as
+     * {@code KoalaCluster(site=...)} writes it) is arbitrated within that site: {@code a} (Static, 4 idle
+     * workers) and {@code b} (OnDemand, none) fill fs1's 8 nodes with their masters and orchestrator
+     * nodes; {@code b}'s grow of 2 pinned to fs1 takes 2 of {@code a}'s idle workers back there instead of
+     * being refused "grid full: no idle node on fs1". Costs about 5 s: two deployments of sleeping entities, one grow.
+     */
+    @Test
+    void aGrowPinnedToAFullSiteIsArbitratedWithinIt() {
+        try (RunnerMain.Started a = scheduler.runner(pinned("it-pinned-a", "static", 4), scheduler.config(), dir,
+                Duration.ofSeconds(10));
+             RunnerMain.Started b = scheduler.runner(pinned("it-pinned-b", "ondemand", 0), scheduler.config(), dir,
+                     Duration.ofSeconds(10))) {
+            Awaitility.await("fs1 full, a's 4 workers idle as the scheduler sees them").atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(500)).until(() -> client.sites().stream()
+                            .filter(s -> s.site().equals("fs1")).allMatch(s -> s.idle() == 0)
+                            && client.framework(a.instance()).share() != null
+                            && client.framework(a.instance()).share().holds() == 4
+                            && client.framework(a.instance()).share().uses() == 0);
+
+            koala.common.runner.RunnerMessages.GrowResult grown = new koala.common.runner.RunnerClient(b.url(),
+                    koala.common.runner.TokenSource.of(b::token)).grow(2);
+
+            assertThat(grown.granted()).as("%s", grown.reason()).isEqualTo(2);
+            assertThat(client.job(b.instance()).nodes()).filteredOn(n -> grown.nodes().contains(n.id()))
+                    .extracting(koala.common.api.NodeView::site).containsExactly("fs1", "fs1");
+            assertThat(history(a.instance())).filteredOn(t -> t.event().equals("TAKEN_BACK")).singleElement()
+                    .satisfies(t -> assertThat(t.reason()).contains("taken back for " + b.instance()));
+            assertThat(client.framework(b.instance()).share().fairShare()).isEqualTo(2);
+            client.closeAllocation(a.instance());
+            client.closeAllocation(b.instance());
+        }
+    }
+
+    /** A framework JDF of sleeping entities whose workers are pinned to fs1; sample period 1 s. */
+    private static String pinned(String name, String policy, int workers) {
+        return "+( &(jobType = framework)(name = " + name + ")(role = master)(count = 1)(resourceManagerContact = fs1)"
+                + "(executable = /bin/sleep)(arguments = 100000)(provisioning = " + policy + ")(fMax = 4)"
+                + "(samplePeriod = 1)(tIdle = 600))"
+                + " ( &(role = orchestrator)(count = 1)(resourceManagerContact = fs1)(executable = /bin/sleep)"
+                + "(arguments = 100000) )"
+                + " ( &(role = worker)(count = " + workers + ")(resourceManagerContact = fs1)(executable = /bin/sleep)"
+                + "(arguments = 100000) )";
     }
 
     private static AppRequest rl(long millis) {
