@@ -50,8 +50,13 @@ final class Resizer {
     private final InstantSource clock;
     private final Lifecycle lifecycle;
     private WorkerPolicy workers;
-    /** On a grid shared by arbitration a grow is not capped by the free nodes: the arbiter may take back for it. */
-    private boolean arbitrated;
+    /**
+     * On a grid shared by arbitration a grow is not capped by the free nodes: the arbiter may take back for
+     * it. Until the scheduler's first answer to a share report says whether the grid is shared, a grow is
+     * not capped here either and the scheduler decides it: a grow asked within a second of the deployment
+     * was refused "the grid has no free nodes" by the runner alone on a grid that would have taken back for it.
+     */
+    private boolean arbitrated = true;
     private OrchestratorPolicy orchestrators;
     private String home = "";
     private WorkerDecision.Kind lastKeep;

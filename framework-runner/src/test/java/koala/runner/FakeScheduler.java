@@ -50,6 +50,12 @@ final class FakeScheduler implements Schedd {
         return this;
     }
 
+    /** The grid's idle nodes as {@link #idleNodes} tells them from now on (8 unless the test says so). */
+    synchronized FakeScheduler idle(int nodes) {
+        idle = nodes;
+        return this;
+    }
+
     /** The scheduler no longer holds {@code node} (qdel'd, its pilot ended). */
     synchronized void drop(String node) {
         held.removeIf(n -> n.id().equals(node));

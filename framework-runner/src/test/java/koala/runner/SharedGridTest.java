@@ -50,6 +50,24 @@ class SharedGridTest {
         return FakeScheduler.node(id, role, "fs1");
     }
 
+    /**
+     * A grow asked before the runner's first report was answered, the grid's idle nodes 0: the runner does
+     * not know yet whether the grid is shared, so the scheduler decides it (here its arbiter grants 1)
+     * instead of the runner refusing "the grid has no free nodes" on its own.
+     */
+    @Test
+    void aGrowAskedBeforeTheFirstReportIsAnsweredGoesToTheScheduler() throws Exception {
+        scheduler.idle(0);
+        FrameworkRunner runner = runner("ondemand");
+        runner.adopt(7, book(), "test");
+
+        RunnerMessages.GrowResult grown = runner.grow(1, "rpc-1");
+
+        assertThat(grown.granted()).as("%s", grown.reason()).isEqualTo(1);
+        assertThat(grows).containsExactly("grow 1");
+        assertThat(reports).isEmpty();
+    }
+
     /** The framework's figure and reject rate go to the scheduler with the next report: 1.25 = 1 / (1 - 0.2). */
     @Test
     void theFrameworksFigureAndRejectRateGoWithTheNextReport() throws Exception {
