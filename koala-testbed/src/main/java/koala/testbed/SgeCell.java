@@ -171,14 +171,29 @@ final class SgeCell {
         return daemonPid(spool().resolve("execd").resolve(node).resolve("execd.pid"), "sge_execd");
     }
 
-    /** The pid in {@code pidFile} if that process is alive and is {@code daemon}. */
-    private static Optional<Long> daemonPid(Path pidFile, String daemon) {
+    /**
+     * The pid in {@code pidFile} if that process is alive, is {@code daemon} and works in the pid
+     * file's directory (SGE's daemons work in their spool). After the machine restarts, a pid file
+     * left behind can name another cell's daemon, or one of its threads (Linux lists threads in
+     * {@code /proc} too): fs0-n2's stale pid was a thread of fs1-n2's execd, so fs0-n2's execd was
+     * never started and the testbed stopped at "15 of 16 queue instances ready".
+     */
+    static Optional<Long> daemonPid(Path pidFile, String daemon) {
         try {
             long pid = Long.parseLong(Files.readString(pidFile).trim());
             return ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
-                    .filter(p -> p.info().command().map(c -> c.endsWith(daemon)).orElse(false)).map(p -> pid);
+                    .filter(p -> p.info().command().map(c -> c.endsWith(daemon)).orElse(false))
+                    .filter(p -> worksIn(pid, pidFile.getParent())).map(p -> pid);
         } catch (IOException | NumberFormatException e) {
             return Optional.empty();
+        }
+    }
+
+    private static boolean worksIn(long pid, Path dir) {
+        try {
+            return Files.readSymbolicLink(Path.of("/proc", Long.toString(pid), "cwd")).equals(dir.toRealPath());
+        } catch (IOException e) {
+            return false;
         }
     }
 
