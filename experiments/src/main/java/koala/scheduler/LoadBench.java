@@ -340,7 +340,7 @@ public final class LoadBench {
     private static SiteInfo idleSite(String site) {
         List<QueueInstance> queues = new ArrayList<>();
         for (int i = 1; i <= 200; i++) {
-            queues.add(new QueueInstance(site + ".q@" + site + "-n" + i, site + "-n" + i, 1, 0, 0, ""));
+            queues.add(new QueueInstance(site + ".q@" + site + "-n" + i, site + "-n" + i, 1, 0, 0, true, ""));
         }
         CellSnapshot snapshot = new CellSnapshot(site, Instant.EPOCH, List.of(), queues, List.of());
         AgentHealth health = new AgentHealth(site, site, "UP", null, Instant.EPOCH, "SGE", 0);

@@ -158,7 +158,7 @@ public final class MetricsBenchGrid implements AutoCloseable {
     private static SiteInfo idleSite(String site, int nodes) {
         List<QueueInstance> queues = new ArrayList<>();
         for (int i = 1; i <= nodes; i++) {
-            queues.add(new QueueInstance(site + ".q@" + site + "-n" + i, site + "-n" + i, 1, 0, 0, ""));
+            queues.add(new QueueInstance(site + ".q@" + site + "-n" + i, site + "-n" + i, 1, 0, 0, true, ""));
         }
         CellSnapshot snapshot = new CellSnapshot(site, Instant.EPOCH, List.of(), queues, List.of());
         return new SiteInfo(site, new AgentHealth(site, site, "UP", null, Instant.EPOCH, "SGE", 0), snapshot, null,

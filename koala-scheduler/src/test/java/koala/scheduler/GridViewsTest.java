@@ -31,7 +31,7 @@ class GridViewsTest {
                 new CellJob("4", "koala-ab12cd-7-0-2-a1", "koala", "qw", 1, null, null, true),
                 new CellJob("5", "koala-zz12cd-3-0-0-a1", "koala", "r", 1, "fs0.q@vm", null, true));
         CellSnapshot snapshot = new CellSnapshot("fs0", T, List.of(), List.of(new QueueInstance("fs0.q@vm", "vm", 16, 6,
-                0, "")), jobs);
+                0, true, "")), jobs);
         AgentHealth health = new AgentHealth("fs0", "fs0", up ? "UP" : "DOWN", up ? null : "qmaster gone", T, "", 0);
         return new SiteInfo("fs0", health, snapshot, null, T);
     }

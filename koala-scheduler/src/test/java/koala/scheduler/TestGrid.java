@@ -211,7 +211,7 @@ final class TestGrid implements AutoCloseable {
         int used = localUse.getOrDefault(site, 0);
         for (int i = 1; i <= sizes.get(site) / hostSlots; i++) {
             int taken = Math.max(0, Math.min(hostSlots, used - (i - 1) * hostSlots));
-            queues.add(new QueueInstance("all.q@" + site + "-n" + i, site + "-n" + i, hostSlots, taken, 0, ""));
+            queues.add(new QueueInstance("all.q@" + site + "-n" + i, site + "-n" + i, hostSlots, taken, 0, true, ""));
         }
         CellSnapshot snapshot = new CellSnapshot(site, snapshotAt, List.of(), queues,
                 cellJobs.getOrDefault(site, List.of()));

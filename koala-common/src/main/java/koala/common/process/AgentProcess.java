@@ -30,7 +30,7 @@ import koala.common.site.SiteAgentClient;
  * output once it serves; everything else it logs goes to {@code KOALA_HOME/logs/agent-<site>.log}.
  */
 public final class AgentProcess implements AutoCloseable {
-    public static final String MAIN_CLASS = "koala.sge.AgentMain";
+    public static final String MAIN_CLASS = "koala.site.AgentMain";
     public static final String READY = "READY ";
 
     private final SiteConfig site;

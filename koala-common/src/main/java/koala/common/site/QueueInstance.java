@@ -1,22 +1,16 @@
 package koala.common.site;
 
 /**
- * One queue instance ({@code queue@host}) of a cell, from {@code qstat -f -xml}.
+ * One queue instance ({@code queue@host}) of a cluster, as its resource manager reports it.
  *
- * @param states SGE's state letters: {@code u} unreachable, {@code E} error, {@code d} disabled,
- *               {@code a} alarm, {@code s}/{@code S} suspended, {@code D} calendar-disabled, ...
+ * @param usable whether the manager would start a new job here; its adapter reads this from the
+ *               manager's own states (SGE: none of the letters {@code u E d D s S C c})
+ * @param states the manager's own state text, shown as it is ("au" for SGE's alarm and unreachable)
  */
 public record QueueInstance(String name, String host, int slotsTotal, int slotsUsed, int slotsReserved,
-                            String states) {
-    private static final String UNUSABLE = "uEdDsSCc";
-
-    /** True when SGE would start no new job here. */
-    public boolean usable() {
-        return states.chars().noneMatch(c -> UNUSABLE.indexOf(c) >= 0);
-    }
-
+                            boolean usable, String states) {
     /** Slots a new job could get now. */
     public int slotsFree() {
-        return usable() ? Math.max(0, slotsTotal - slotsUsed - slotsReserved) : 0;
+        return usable ? Math.max(0, slotsTotal - slotsUsed - slotsReserved) : 0;
     }
 }

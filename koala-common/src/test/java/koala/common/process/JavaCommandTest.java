@@ -15,7 +15,7 @@ class JavaCommandTest {
     @Test
     void anAgentCommandRunsAsItsAccountWithTheCellEnvironmentAndTheDrmaaLibrary() {
         JavaCommand command = new JavaCommand(Path.of("/usr/bin/java"), List.of(Path.of("/rt/a.jar"), Path.of("/rt/b.jar")),
-                Optional.empty(), Optional.empty(), Map.of(), Optional.empty(), List.of(), "koala.sge.AgentMain",
+                Optional.empty(), Optional.empty(), Map.of(), Optional.empty(), List.of(), "koala.site.AgentMain",
                 List.of("--site", "fs1"))
                 .withNative(Path.of("/var/lib/koala/native/x"), Optional.of(Path.of("/usr/lib/libjemalloc.so.2")))
                 .withEnv(Map.of("SGE_CELL", "fs1"))
@@ -23,7 +23,7 @@ class JavaCommandTest {
 
         assertThat(command.commandLine()).containsExactly("runuser", "-u", "someone-else", "--", "/usr/bin/env",
                 "SGE_CELL=fs1", "LD_PRELOAD=/usr/lib/libjemalloc.so.2", "/usr/bin/java",
-                "-Djava.library.path=/var/lib/koala/native/x", "-cp", "/rt/a.jar:/rt/b.jar", "koala.sge.AgentMain",
+                "-Djava.library.path=/var/lib/koala/native/x", "-cp", "/rt/a.jar:/rt/b.jar", "koala.site.AgentMain",
                 "--site", "fs1");
     }
 

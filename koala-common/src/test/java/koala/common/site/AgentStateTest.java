@@ -31,7 +31,7 @@ class AgentStateTest {
 
     @Test
     void linesItDoesNotUnderstandAreSkipped() {
-        AgentState state = AgentState.parse("41234 777\nagent 1 2 not-a-secret\nrelay x 3\ncmdline java koala.sge.AgentMain\n"
+        AgentState state = AgentState.parse("41234 777\nagent 1 2 not-a-secret\nrelay x 3\ncmdline java koala.site.AgentMain\n"
                 + "relay 45001 47400\n");
 
         assertThat(state).isEqualTo(new AgentState(Optional.empty(), List.of(new AgentState.Relay(45001, 47400))));

@@ -86,7 +86,7 @@ class RemoteAgentTest {
     void aReconnectingSchedulerReadsTheSecretFromTheStateFile() {
         String image = RemoteAgent.image(JARS, "fs2-head");
         String out = "relay 45001 47400\nagent 41234 777 " + secret.value() + "\n"
-                + "cmdline /usr/bin/java -Xmx256m -Dkoala.image=" + image + " -cp x koala.sge.AgentMain --site fs2\n";
+                + "cmdline /usr/bin/java -Xmx256m -Dkoala.image=" + image + " -cp x koala.site.AgentMain --site fs2\n";
         LocalShell shell = new LocalShell(command -> new HeadNodeShell.Result(0, out, ""));
         RemoteAgent agent = new RemoteAgent(SITE, shell, new HeadNodeProbe.HeadNode("/home/koala/.koala", "/usr/bin/java", "fs2"));
 
@@ -111,14 +111,14 @@ class RemoteAgentTest {
     void anAgentOfAnotherBuildIsStoppedAndOneWhosePidIsGoneOrReusedIsNone() {
         String agentLine = "agent 41234 777 " + secret.value() + "\n";
 
-        assertThat(RemoteAgent.lookUp(agentLine + "cmdline java -Dkoala.image=0123456789abcdef koala.sge.AgentMain\n",
+        assertThat(RemoteAgent.lookUp(agentLine + "cmdline java -Dkoala.image=0123456789abcdef koala.site.AgentMain\n",
                 "fedcba9876543210")).isEqualTo(new RemoteAgent.Lookup.Stale(777));
         assertThat(RemoteAgent.lookUp(agentLine, "fedcba9876543210")).isEqualTo(new RemoteAgent.Lookup.None());
         assertThat(RemoteAgent.lookUp(agentLine + "cmdline /usr/sbin/cron\n", "x")).isEqualTo(new RemoteAgent.Lookup.None());
         assertThat(RemoteAgent.lookUp("relay 45001 47400\n", "x")).isEqualTo(new RemoteAgent.Lookup.None());
 
         LocalShell shell = new LocalShell(command -> new HeadNodeShell.Result(0, command.startsWith("[ -f")
-                ? agentLine + "cmdline java -Dkoala.image=0123456789abcdef koala.sge.AgentMain\n" : "", ""));
+                ? agentLine + "cmdline java -Dkoala.image=0123456789abcdef koala.site.AgentMain\n" : "", ""));
         RemoteAgent agent = new RemoteAgent(SITE, shell, new HeadNodeProbe.HeadNode("/home/koala/.koala", "/usr/bin/java", "fs2"));
         assertThat(agent.find("fedcba9876543210")).isEmpty();
         assertThat(shell.calls.get(1).command()).isEqualTo("kill 777 2>/dev/null; true");

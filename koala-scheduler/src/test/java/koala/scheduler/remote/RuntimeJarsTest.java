@@ -15,7 +15,7 @@ class RuntimeJarsTest {
 
     @Test
     void aClassDirectoryPacksToTheSameChecksumWhateverItsFileTimesAndDrmaaStaysHome() throws Exception {
-        Path classes = Files.createDirectories(dir.resolve("site-agent/target/classes/koala/sge"));
+        Path classes = Files.createDirectories(dir.resolve("site-agent/target/classes/koala/site"));
         Files.writeString(classes.resolve("A.class"), "a");
         Path jar = Files.writeString(dir.resolve("jackson-core-2.18.2.jar"), "not really a jar");
         Path drmaa = Files.writeString(dir.resolve("drmaa.jar"), "the cluster's own");

@@ -37,7 +37,7 @@ class AgentRestartIT {
     /** The agent JVM of {@code site} started for this test's scheduler (its configuration file is unique). */
     private static List<ProcessHandle> agentOf(TestScheduler scheduler, String site) {
         String config = scheduler.config().toString();
-        return ProcessHandle.allProcesses().filter(p -> koala.common.process.CommandLines.of(p).map(c -> c.contains("koala.sge.AgentMain")
+        return ProcessHandle.allProcesses().filter(p -> koala.common.process.CommandLines.of(p).map(c -> c.contains("koala.site.AgentMain")
                 && c.contains(config) && c.contains("--site " + site)).orElse(false)).toList();
     }
 

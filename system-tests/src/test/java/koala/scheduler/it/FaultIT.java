@@ -239,14 +239,14 @@ class FaultIT {
 
     private void killAgent(String site) throws Exception {
         List<ProcessHandle> agent = ProcessHandle.allProcesses().filter(p -> CommandLines.of(p).map(c ->
-                c.contains("koala.sge.AgentMain") && c.contains(config.toString()) && c.contains("--site " + site))
+                c.contains("koala.site.AgentMain") && c.contains(config.toString()) && c.contains("--site " + site))
                 .orElse(false)).toList();
         assertThat(agent).as("the agent of " + site).isNotEmpty();
         agent.forEach(ProcessHandle::destroyForcibly);
         long start = System.nanoTime();
         await("the agent of " + site + " replaced", Duration.ofSeconds(60), () -> siteUp(site)
                 && ProcessHandle.allProcesses().anyMatch(p -> !agent.contains(p) && CommandLines.of(p).map(c ->
-                c.contains("koala.sge.AgentMain") && c.contains(config.toString()) && c.contains("--site " + site))
+                c.contains("koala.site.AgentMain") && c.contains(config.toString()) && c.contains("--site " + site))
                 .orElse(false)));
         recovered("site agent kill -9", start);
     }

@@ -328,7 +328,7 @@ class RemoteSiteIT {
 
     /** The agent JVM started on fs2's head node: it reads the site file the scheduler copied there. */
     private static List<ProcessHandle> remoteAgent() {
-        return ProcessHandle.allProcesses().filter(p -> koala.common.process.CommandLines.of(p).map(c -> c.contains("koala.sge.AgentMain")
+        return ProcessHandle.allProcesses().filter(p -> koala.common.process.CommandLines.of(p).map(c -> c.contains("koala.site.AgentMain")
                 && c.contains(REMOTE_DIR + "/site-fs2.properties")).orElse(false)).toList();
     }
 

@@ -1,0 +1,181 @@
+package koala.sge;
+
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.Optional;
+import java.util.function.Predicate;
+import koala.common.grid.SiteConfig;
+import koala.common.site.CellJob;
+import koala.common.site.PilotSpec;
+import koala.common.site.PilotState;
+import koala.resourcemanager.ClusterLoad;
+import koala.resourcemanager.EndedJob;
+import koala.resourcemanager.JobEnd;
+import koala.resourcemanager.ManagerFailure;
+import koala.resourcemanager.ManagerLost;
+import koala.resourcemanager.ResourceManager;
+import koala.resourcemanager.UnknownJob;
+import org.ggf.drmaa.DrmCommunicationException;
+import org.ggf.drmaa.DrmaaException;
+import org.ggf.drmaa.InvalidJobException;
+import org.ggf.drmaa.JobInfo;
+
+/**
+ * An SGE cell as a {@link ResourceManager}: pilots go in and out through the cell's one DRMAA
+ * session ({@link DrmaaCell}), the cell's state comes from {@code qstat}/{@code qhost}
+ * ({@link SgeCommands}), and jobs DRMAA no longer knows are looked up with {@code qacct}. DRMAA's
+ * exceptions become the seam's: a lost qmaster {@link ManagerLost}, an unknown job
+ * {@link UnknownJob}, any other refusal {@link ManagerFailure}.
+ */
+public final class SgeResourceManager implements ResourceManager {
+    private final SgeCommands commands;
+    private final SgeCommands probe;
+    private final DrmaaCell drmaa;
+    private final String agentUser;
+
+    /**
+     * @param commands     the cell's commands, with the time-out of a look at the cell
+     * @param probeTimeout how long the health probe may take before it counts as not answering
+     * @param agentUser    the account the agent runs as: the probe asks for its jobs only, which is quick
+     */
+    SgeResourceManager(SgeCommands commands, Duration probeTimeout, DrmaaCell drmaa, String agentUser) {
+        this.commands = commands;
+        this.probe = commands.withTimeout(probeTimeout);
+        this.drmaa = drmaa;
+        this.agentUser = agentUser;
+    }
+
+    /** The cell of {@code site}, through libdrmaa, which must be loadable (a missing one fails here). */
+    public static SgeResourceManager of(SiteConfig site, Duration commandTimeout, Duration probeTimeout,
+                                        InstantSource clock) {
+        return new SgeResourceManager(new SgeCommands(site.cell(), commandTimeout), probeTimeout,
+                DrmaaCell.load(clock), site.agentUser());
+    }
+
+    @Override
+    public String name() {
+        return "SGE";
+    }
+
+    @Override
+    public String system() {
+        return drmaa.drmSystem();
+    }
+
+    @Override
+    public boolean connected() {
+        return drmaa.open();
+    }
+
+    @Override
+    public int connection() {
+        return drmaa.generation();
+    }
+
+    @Override
+    public void connect() throws ManagerFailure {
+        try {
+            drmaa.openSession();
+        } catch (DrmaaException e) {
+            throw failure(e);
+        }
+    }
+
+    @Override
+    public void disconnect() {
+        drmaa.closeSession();
+    }
+
+    @Override
+    public void validate(PilotSpec spec) {
+        PilotSpecs.validate(spec);
+    }
+
+    @Override
+    public String submit(PilotSpec spec) throws ManagerFailure {
+        try {
+            return drmaa.submit(spec);
+        } catch (DrmaaException e) {
+            throw failure(e);
+        }
+    }
+
+    @Override
+    public void cancel(String id) throws ManagerFailure {
+        try {
+            drmaa.kill(id);
+        } catch (DrmaaException e) {
+            throw failure(e);
+        }
+    }
+
+    @Override
+    public PilotState state(String id) throws ManagerFailure {
+        try {
+            return drmaa.state(id);
+        } catch (DrmaaException e) {
+            throw failure(e);
+        }
+    }
+
+    @Override
+    public Optional<EndedJob> awaitEnded(Duration timeout) throws ManagerFailure {
+        try {
+            Optional<JobInfo> info = drmaa.awaitAnyFinished(timeout);
+            return info.isEmpty() ? Optional.empty() : Optional.of(new EndedJob(info.get().getJobId(), end(info.get())));
+        } catch (DrmaaException e) {
+            throw failure(e);
+        }
+    }
+
+    @Override
+    public Optional<JobEnd> accounting(String id) {
+        return Accounting.lookUp(commands, id);
+    }
+
+    @Override
+    public ClusterLoad load(Predicate<CellJob> ours) {
+        QstatXml.Result qstat = QstatXml.parse(commands.qstatFull(), ours);
+        return new ClusterLoad(QhostXml.parse(commands.qhost()), qstat.queues(), qstat.jobs());
+    }
+
+    @Override
+    public void probe() {
+        probe.run("qstat", "-u", agentUser);
+    }
+
+    @Override
+    public String probeName() {
+        return "qstat -u " + agentUser;
+    }
+
+    @Override
+    public Optional<Call> oldestCall() {
+        return drmaa.oldestCall();
+    }
+
+    /** What DRMAA's finish record says; SGE reports a job deleted while queued or running as aborted. */
+    static JobEnd end(JobInfo info) {
+        try {
+            if (info.hasExited()) {
+                return new JobEnd.Exited(info.getExitStatus());
+            }
+            if (info.hasSignaled()) {
+                return new JobEnd.Signalled(info.getTerminatingSignal());
+            }
+            return new JobEnd.Deleted("deleted in SGE before it finished (qdel, or its node was lost)");
+        } catch (DrmaaException e) {
+            return new JobEnd.Failed("finished, but SGE gave no details: " + e.getMessage());
+        }
+    }
+
+    private static ManagerFailure failure(DrmaaException e) {
+        if (e instanceof DrmCommunicationException) {
+            return new ManagerLost(e.getMessage(), e);
+        }
+        if (e instanceof InvalidJobException) {
+            return new UnknownJob(e.getMessage(), e);
+        }
+        return new ManagerFailure(e.getMessage(), e);
+    }
+}
