@@ -173,13 +173,7 @@ final class SgeCell {
 
     /** The pid in {@code pidFile} if that process is alive and is {@code daemon}. */
     private static Optional<Long> daemonPid(Path pidFile, String daemon) {
-        try {
-            long pid = Long.parseLong(Files.readString(pidFile).trim());
-            return ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
-                    .filter(p -> p.info().command().map(c -> c.endsWith(daemon)).orElse(false)).map(p -> pid);
-        } catch (IOException | NumberFormatException e) {
-            return Optional.empty();
-        }
+        return PidFile.daemon(pidFile, daemon);
     }
 
     void startQmaster(Progress progress) {
