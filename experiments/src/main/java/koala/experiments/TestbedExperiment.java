@@ -1,8 +1,6 @@
 package koala.experiments;
 
 import java.io.PrintStream;
-import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -11,19 +9,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import koala.cli.Koala;
-import koala.cli.TestbedUser;
-import koala.common.api.SchedulerClient;
-import koala.common.grid.GridConfig;
-import koala.common.grid.KoalaHome;
 import koala.provisioning.PolicyKind;
-import koala.scheduler.SchedulerDaemon;
 import koala.sim.Generators;
 import koala.sim.GrowDelay;
 import koala.sim.RunMetrics;
 import koala.sim.Simulation;
-import koala.sim.TimeScale;
 import koala.sim.Workload;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IDefaultValueProvider;
@@ -82,7 +75,7 @@ final class TestbedExperiment implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        List<PolicyKind> kinds = policies();
+        List<PolicyKind> kinds = TestbedSetup.policies(policies);
         if (!(minutes > 0)) {
             throw new IllegalArgumentException("--minutes must be positive");
         }
@@ -90,19 +83,14 @@ final class TestbedExperiment implements Callable<Integer> {
         Workload workload = workload(setup);
         PrintStream o = System.out;
         describe(o, setup, workload, kinds);
-        Path gridFile = KoalaHome.gridConfig();
-        if (!Files.isReadable(gridFile)) {
-            o.println("koala: no grid configuration at " + gridFile + "; bring the testbed up (bin/koala testbed up)");
+        Optional<TestbedScheduler> testbed = TestbedScheduler.open(o);
+        if (testbed.isEmpty()) {
             return Koala.FAILURE;
         }
-        GridConfig grid = GridConfig.load(gridFile);
-        SchedulerClient client = TestbedUser.client(grid);
-        SchedulerDaemon own = GrowBenchCommand.reachable(client) ? null : SchedulerDaemon.start(grid, KoalaHome.dir());
-        o.println(own == null ? "scheduler: the one running at " + client.base() : "scheduler: started here, "
-                + own.url());
         Map<PolicyKind, TestbedRun.Result> real = new LinkedHashMap<>();
-        try {
-            TestbedRun run = new TestbedRun(client, gridFile, setup, InstantSource.system(), o);
+        try (TestbedScheduler scheduler = testbed.get()) {
+            o.println("scheduler: " + scheduler.describe());
+            TestbedRun run = new TestbedRun(scheduler.client(), scheduler.gridFile(), setup, InstantSource.system(), o);
             for (PolicyKind p : kinds) {
                 o.printf("%n%s on the testbed%n", p);
                 try {
@@ -113,10 +101,6 @@ final class TestbedExperiment implements Callable<Integer> {
                     // one policy's failure leaves the others' runs to compare
                     o.println("  " + p + " failed, left out of the comparison: " + e.getMessage());
                 }
-            }
-        } finally {
-            if (own != null) {
-                own.close();
             }
         }
         List<Double> grows = new ArrayList<>();
@@ -136,20 +120,7 @@ final class TestbedExperiment implements Callable<Integer> {
 
     /** W_rl over minutes × scale of paper time, compressed; extended so what arrives last can finish. */
     Workload workload(TestbedSetup setup) {
-        TimeScale t = new TimeScale(scale);
-        Duration paperLength = Duration.ofMillis(Math.round(minutes * 60_000 * scale));
-        Workload w = t.compress(Generators.rl(setup.workload(), paperLength, seed));
-        Duration rl = t.compress(setup.workload().rlDuration());
-        return TimeScale.extended(w, rl.plus(setup.samplePeriod().multipliedBy(2)));
-    }
-
-    private List<PolicyKind> policies() {
-        List<PolicyKind> kinds = new ArrayList<>();
-        for (String p : policies) {
-            kinds.add(PolicyKind.byName(p.strip()).orElseThrow(() -> new IllegalArgumentException("--policies: " + p
-                    + " is not one of " + PolicyKind.names())));
-        }
-        return kinds;
+        return setup.compressed(minutes, paperLength -> Generators.rl(setup.workload(), paperLength, seed));
     }
 
     private void describe(PrintStream o, TestbedSetup s, Workload w, List<PolicyKind> kinds) {

@@ -1,13 +1,17 @@
 package koala.experiments;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 import koala.provisioning.IdleTime;
 import koala.provisioning.PolicyKind;
 import koala.provisioning.ProvisioningSettings;
 import koala.sim.CpuProfile;
 import koala.sim.Generators;
 import koala.sim.TimeScale;
+import koala.sim.Workload;
 import koala.sim.experiment.Setup;
 
 /**
@@ -40,6 +44,29 @@ record TestbedSetup(double scale, int fMax, int staticWorkers, int proactiveInit
         CpuProfile paper = CpuProfile.DEFAULT;
         CpuProfile.Uniform u = (CpuProfile.Uniform) paper;
         return Generators.RlParameters.PAPER.withCpu(new CpuProfile.Uniform(u.min() * cpuFactor, u.max() * cpuFactor));
+    }
+
+    /**
+     * {@code minutes} of arrivals at the testbed's pace: {@code paper} generates the paper's workload over
+     * {@code minutes × scale} of paper time, which is compressed and then extended by an RL and two CPU
+     * samples, so that what arrives last can finish before the run ends.
+     */
+    Workload compressed(double minutes, Function<Duration, Workload> paper) {
+        TimeScale t = new TimeScale(scale);
+        Duration paperLength = Duration.ofMillis(Math.round(minutes * 60_000 * scale));
+        Workload w = t.compress(paper.apply(paperLength));
+        Duration rl = t.compress(workload().rlDuration());
+        return TimeScale.extended(w, rl.plus(samplePeriod().multipliedBy(2)));
+    }
+
+    /** The policies {@code --policies} names, in its order; a name that is none is refused, naming them all. */
+    static List<PolicyKind> policies(List<String> names) {
+        List<PolicyKind> kinds = new ArrayList<>();
+        for (String p : names) {
+            kinds.add(PolicyKind.byName(p.strip()).orElseThrow(() -> new IllegalArgumentException("--policies: " + p
+                    + " is not one of " + PolicyKind.names())));
+        }
+        return kinds;
     }
 
     /** {@code t_idle = n · O_grow} with the policy's n and the paper's O_grow, compressed; whole seconds, as a JDF has it. */

@@ -14,19 +14,15 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 import koala.cli.FluentCommands;
 import koala.cli.Koala;
-import koala.cli.TestbedUser;
-import koala.common.api.SchedulerClient;
-import koala.common.grid.GridConfig;
-import koala.common.grid.KoalaHome;
 import koala.fluent.wire.FluentMessages.AppReply;
 import koala.provisioning.PolicyKind;
-import koala.scheduler.SchedulerDaemon;
 import koala.sim.Generators;
 import koala.sim.TimeScale;
 import koala.sim.Workload;
@@ -101,11 +97,7 @@ final class TestbedSuspension implements Callable<Integer> {
             throw new IllegalArgumentException("--minutes must be positive, -k at least 1, --slots at least 4 (a word "
                     + "count's smallest)");
         }
-        List<PolicyKind> kinds = new ArrayList<>();
-        for (String p : policies) {
-            kinds.add(PolicyKind.byName(p.strip()).orElseThrow(() -> new IllegalArgumentException("--policies: " + p
-                    + " is not one of " + PolicyKind.names())));
-        }
+        List<PolicyKind> kinds = TestbedSetup.policies(policies);
         TestbedSetup setup = new TestbedSetup(scale, 20, staticWorkers, 2, 0.1);
         Workload workload = workload(setup);
         PrintStream o = System.out;
@@ -113,17 +105,13 @@ final class TestbedSuspension implements Callable<Integer> {
         o.printf(Locale.ROOT, "W_rl + W_swc compressed %sx, seed %d: %d RLs and %d word counts arriving over %.1f min; "
                         + "%d slots per worker, k = %d; the window lasts %d s%n", TestbedReport.num(scale), seed, rls,
                 workload.applications() - rls, minutes, slots, k, workload.length().toSeconds());
-        Path gridFile = KoalaHome.gridConfig();
-        if (!Files.isReadable(gridFile)) {
-            o.println("koala: no grid configuration at " + gridFile + "; bring the testbed up (bin/koala testbed up)");
+        Optional<TestbedScheduler> testbed = TestbedScheduler.open(o);
+        if (testbed.isEmpty()) {
             return Koala.FAILURE;
         }
-        GridConfig grid = GridConfig.load(gridFile);
-        SchedulerClient client = TestbedUser.client(grid);
-        SchedulerDaemon own = GrowBenchCommand.reachable(client) ? null : SchedulerDaemon.start(grid, KoalaHome.dir());
         List<Figures> all = new ArrayList<>();
-        try {
-            TestbedRun run = new TestbedRun(client, gridFile, setup, InstantSource.system(), o);
+        try (TestbedScheduler scheduler = testbed.get()) {
+            TestbedRun run = new TestbedRun(scheduler.client(), scheduler.gridFile(), setup, InstantSource.system(), o);
             Path words = words();
             Duration drain = new TimeScale(scale).compress(Duration.ofSeconds(swcDuration)).multipliedBy(3);
             for (PolicyKind p : kinds) {
@@ -142,10 +130,6 @@ final class TestbedSuspension implements Callable<Integer> {
                     }
                 }
             }
-        } finally {
-            if (own != null) {
-                own.close();
-            }
         }
         print(all, o);
         write(all, out);
@@ -154,12 +138,8 @@ final class TestbedSuspension implements Callable<Integer> {
     }
 
     Workload workload(TestbedSetup setup) {
-        TimeScale t = new TimeScale(scale);
-        Duration paperLength = Duration.ofMillis(Math.round(minutes * 60_000 * scale));
-        Workload w = t.compress(Generators.mixed(setup.workload(), 1 / swcEvery, Duration.ofSeconds(swcDuration), 60,
-                paperLength, seed));
-        Duration rl = t.compress(setup.workload().rlDuration());
-        return TimeScale.extended(w, rl.plus(setup.samplePeriod().multipliedBy(2)));
+        return setup.compressed(minutes, paperLength -> Generators.mixed(setup.workload(), 1 / swcEvery,
+                Duration.ofSeconds(swcDuration), 60, paperLength, seed));
     }
 
     /** The text the word counts read: words enough to keep a reader busy for a compressed run, no more. */

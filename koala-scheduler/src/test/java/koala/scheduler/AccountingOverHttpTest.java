@@ -3,27 +3,16 @@ package koala.scheduler;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import koala.common.api.SchedulerClient;
 import koala.common.api.UsageRecord;
-import koala.common.auth.TokenKey;
-import koala.common.auth.Tokens;
 import koala.common.http.ApiException;
-import koala.common.http.Endpoint;
-import koala.common.http.JsonHttpServer;
 import koala.common.json.Json;
 import koala.scheduler.accounting.AccountingFile;
-import koala.scheduler.api.Admins;
-import koala.scheduler.api.AuditLog;
-import koala.scheduler.api.Callers;
-import koala.scheduler.api.SchedulerApi;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,36 +29,21 @@ class AccountingOverHttpTest {
     @TempDir
     Path dir;
 
-    private TestGrid grid;
-    private SchedulerLoop loop;
-    private JsonHttpServer server;
+    private ServedScheduler scheduler;
     private SchedulerClient admin;
 
     @BeforeEach
     void serve() throws Exception {
-        grid = new TestGrid(Map.of("fs0", 3), Duration.ofSeconds(60));
-        loop = new SchedulerLoop(Executors.newSingleThreadScheduledExecutor());
-        Path socket = dir.resolve("scheduler.sock");
-        server = new JsonHttpServer(List.of(Endpoint.unix("unix", socket, "rw-rw-rw-")), 4);
-        TokenKey key = TokenKey.in(dir.resolve("token.key"));
-        Path group = Files.writeString(dir.resolve("group"), "root:x:0:\n");
-        Path passwd = Files.writeString(dir.resolve("passwd"), "root:x:0:0::/root:/bin/sh\n"
-                + "alice:x:1002:1002::/home/alice:/bin/sh\nbob:x:1003:1003::/home/bob:/bin/sh\n");
-        Callers callers = new Callers(new Tokens(key), new Admins("koala-admin", group, passwd), grid.clock);
         AccountingFile file = new AccountingFile(dir.resolve("accounting.jsonl"));
         file.append(List.of(line(1, "alice", T0), line(2, "bob", T0.plusSeconds(3600)),
                 line(3, "alice", T0.plusSeconds(7200))));
-        SchedulerApi.register(server, SchedulerDaemon.operations(grid.scheduler, loop, key, file), callers,
-                AuditLog.in(dir.resolve("audit.log"), grid.clock));
-        server.start();
-        admin = new SchedulerClient(URI.create("unix:" + socket));
+        scheduler = ServedScheduler.serve(dir, (s, loop, key) -> SchedulerDaemon.operations(s, loop, key, file));
+        admin = scheduler.asRoot();
     }
 
     @AfterEach
     void stop() {
-        server.close();
-        loop.close();
-        grid.close();
+        scheduler.close();
     }
 
     private static String line(long id, String owner, Instant ended) {
@@ -105,7 +79,7 @@ class AccountingOverHttpTest {
 
     @Test
     void badParametersAreRefusedNamingThem() {
-        JsonHttpClientCalls calls = new JsonHttpClientCalls(dir.resolve("scheduler.sock"));
+        JsonHttpClientCalls calls = new JsonHttpClientCalls(scheduler.socket());
         assertThat(calls.status("/accounting?since=yesterday")).isEqualTo("400 since: 'yesterday' is not an instant "
                 + "such as 2026-11-25T08:00:00Z");
         assertThat(calls.status("/accounting?instance=x")).isEqualTo("400 instance: 'x' is not a number");

@@ -3,27 +3,14 @@ package koala.scheduler;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.Executors;
 import koala.common.api.BackupView;
 import koala.common.api.SchedulerClient;
-import koala.common.auth.TokenKey;
-import koala.common.auth.Tokens;
 import koala.common.http.ApiException;
-import koala.common.http.Endpoint;
-import koala.common.http.JsonHttpServer;
-import koala.scheduler.api.Admins;
-import koala.scheduler.api.AuditLog;
-import koala.scheduler.api.Callers;
-import koala.scheduler.api.SchedulerApi;
 import koala.scheduler.storage.Backups;
 import koala.scheduler.storage.H2Store;
 import org.junit.jupiter.api.AfterEach;
@@ -43,38 +30,24 @@ class BackupOverHttpTest {
     @TempDir
     Path dir;
 
-    private TestGrid grid;
-    private SchedulerLoop loop;
-    private JsonHttpServer server;
+    private ServedScheduler scheduler;
     private H2Store store;
     private SchedulerClient admin;
 
     @BeforeEach
     void serve() throws Exception {
-        grid = new TestGrid(Map.of("fs0", 3), Duration.ofSeconds(60));
-        loop = new SchedulerLoop(Executors.newSingleThreadScheduledExecutor());
-        Path socket = dir.resolve("scheduler.sock");
-        server = new JsonHttpServer(List.of(Endpoint.unix("unix", socket, "rw-rw-rw-")), 4);
-        TokenKey key = TokenKey.in(dir.resolve("token.key"));
-        Path group = Files.writeString(dir.resolve("group"), "root:x:0:\n");
-        Path passwd = Files.writeString(dir.resolve("passwd"), "root:x:0:0::/root:/bin/sh\n"
-                + "alice:x:1002:1002::/home/alice:/bin/sh\n");
-        Callers callers = new Callers(new Tokens(key), new Admins("koala-admin", group, passwd), grid.clock);
         Path database = dir.resolve("scheduler").resolve("koala");
         store = H2Store.open(database);
         store.saveState("arbitration.book", "{}");
-        SchedulerApi.register(server, SchedulerDaemon.operations(grid.scheduler, loop, key, null,
-                Backups.beside(store, database, InstantSource.fixed(T0))), callers,
-                AuditLog.in(dir.resolve("audit.log"), grid.clock));
-        server.start();
-        admin = new SchedulerClient(URI.create("unix:" + socket));
+        Backups backups = Backups.beside(store, database, InstantSource.fixed(T0));
+        scheduler = ServedScheduler.serve(dir, (s, loop, key) -> SchedulerDaemon.operations(s, loop, key, null,
+                backups));
+        admin = scheduler.asRoot();
     }
 
     @AfterEach
     void stop() {
-        server.close();
-        loop.close();
-        grid.close();
+        scheduler.close();
         store.close();
     }
 

@@ -3,24 +3,11 @@ package koala.scheduler;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.Executors;
 import koala.common.api.JobView;
 import koala.common.api.SchedulerClient;
 import koala.common.api.SubmitRequest;
-import koala.common.auth.TokenKey;
-import koala.common.auth.Tokens;
-import koala.common.http.Endpoint;
-import koala.common.http.JsonHttpServer;
-import koala.scheduler.api.Admins;
-import koala.scheduler.api.AuditLog;
-import koala.scheduler.api.Callers;
-import koala.scheduler.api.SchedulerApi;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -35,39 +22,20 @@ class SubmitOverHttpTest {
     @TempDir
     Path dir;
 
-    private TestGrid grid;
-    private SchedulerLoop loop;
-    private JsonHttpServer server;
+    private ServedScheduler scheduler;
     /** A client of the scheduler's socket acting for alice (uid 1002 in the test's passwd). */
     private SchedulerClient alice;
 
     @BeforeEach
     void serve() throws IOException {
-        grid = new TestGrid(Map.of("fs0", 3), Duration.ofSeconds(60));
-        loop = new SchedulerLoop(Executors.newSingleThreadScheduledExecutor());
-        Path socket = dir.resolve("scheduler.sock");
-        server = new JsonHttpServer(List.of(Endpoint.unix("unix", socket, "rw-rw-rw-")), 4);
-        TokenKey key = TokenKey.in(dir.resolve("token.key"));
-        Path group = Files.writeString(dir.resolve("group"), "root:x:0:\n");
-        Path passwd = Files.writeString(dir.resolve("passwd"), "root:x:0:0::/root:/bin/sh\n"
-                + "alice:x:1002:1002::/home/alice:/bin/sh\n");
-        Callers callers = new Callers(new Tokens(key), new Admins("koala-admin", group, passwd), grid.clock);
-        SchedulerApi.register(server, SchedulerDaemon.operations(grid.scheduler, loop, key), callers,
-                AuditLog.in(dir.resolve("audit.log"), grid.clock));
-        server.start();
-        alice = new SchedulerClient(URI.create("unix:" + socket)).actingFor("alice");
+        scheduler = ServedScheduler.serve(dir);
+        alice = scheduler.asRoot().actingFor("alice");
     }
 
     @AfterEach
     void stop() {
-        if (server != null) {
-            server.close();
-        }
-        if (loop != null) {
-            loop.close();
-        }
-        if (grid != null) {
-            grid.close();
+        if (scheduler != null) {
+            scheduler.close();
         }
     }
 
@@ -122,7 +90,7 @@ class SubmitOverHttpTest {
                 .hasMessageContaining("'cardinality 3..1 role=worker host': cardinality: '3..1': MAX is below MIN");
         JobView opened = alice.allocate(new koala.common.api.AllocationRequest("runner", null, List.of(
                 new koala.common.api.RolePlacement("worker", 2, List.of(), List.of("cardinality 0..2 role=worker host")))));
-        assertThat(grid.store.roles(opened.id())).isPresent();
+        assertThat(scheduler.grid.store.roles(opened.id())).isPresent();
         assertThat(alice.jobs()).extracting(JobView::id).containsExactly(opened.id());
     }
 }

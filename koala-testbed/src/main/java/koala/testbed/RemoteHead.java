@@ -94,13 +94,7 @@ final class RemoteHead {
     }
 
     Optional<Long> sshdPid() {
-        try {
-            long pid = Long.parseLong(Files.readString(sshdDir().resolve("sshd.pid")).trim());
-            return ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
-                    .filter(p -> p.info().command().map(c -> c.endsWith("sshd")).orElse(false)).map(p -> pid);
-        } catch (IOException | NumberFormatException e) {
-            return Optional.empty();
-        }
+        return PidFile.daemon(sshdDir().resolve("sshd.pid"), "sshd");
     }
 
     /** Starts the head node's SSH server (it daemonizes). */

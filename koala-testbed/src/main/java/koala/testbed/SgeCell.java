@@ -172,21 +172,12 @@ final class SgeCell {
     }
 
     /**
-     * The pid in {@code pidFile} if that process is alive, is {@code daemon} and works in the pid
-     * file's directory (SGE's daemons work in their spool). After the machine restarts, a pid file
-     * left behind can name another cell's daemon, or one of its threads (Linux lists threads in
-     * {@code /proc} too): fs0-n2's stale pid was a thread of fs1-n2's execd, so fs0-n2's execd was
-     * never started and the testbed stopped at "15 of 16 queue instances ready".
+     * The pid in {@code pidFile} if it names a running {@code daemon} ({@link PidFile#daemon}) that works
+     * in the pid file's directory, as SGE's daemons work in their spool: a stale pid file can also name
+     * another node's execd, whose number the kernel gave out again after a restart.
      */
     static Optional<Long> daemonPid(Path pidFile, String daemon) {
-        try {
-            long pid = Long.parseLong(Files.readString(pidFile).trim());
-            return ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
-                    .filter(p -> p.info().command().map(c -> c.endsWith(daemon)).orElse(false))
-                    .filter(p -> worksIn(pid, pidFile.getParent())).map(p -> pid);
-        } catch (IOException | NumberFormatException e) {
-            return Optional.empty();
-        }
+        return PidFile.daemon(pidFile, daemon).filter(pid -> worksIn(pid, pidFile.getParent()));
     }
 
     private static boolean worksIn(long pid, Path dir) {

@@ -8,8 +8,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A daemon's pid file counts only for a live process of that daemon working in the file's
- * directory; this JVM stands in for the daemon, working in the module's directory.
+ * An SGE daemon's pid file counts only for a live process of that daemon working in the file's
+ * directory (a thread's number is {@link PidFileTest}'s case); this JVM stands in for the daemon,
+ * working in the module's directory.
  */
 class DaemonPidTest {
     private static final long SELF = ProcessHandle.current().pid();
@@ -31,19 +32,6 @@ class DaemonPidTest {
     void theSameDaemonWorkingElsewhereIsAnotherNodesAndDoesNotCount(@TempDir Path spool) throws Exception {
         Path pidFile = spool.resolve("execd.pid");
         Files.writeString(pidFile, SELF + "\n");
-
-        assertThat(SgeCell.daemonPid(pidFile, DAEMON)).isEmpty();
-    }
-
-    @Test
-    void aStalePidThatIsNowAThreadOfAnotherDaemonDoesNotCount(@TempDir Path spool) throws Exception {
-        long thread;
-        try (var tasks = Files.list(Path.of("/proc/self/task"))) {
-            thread = tasks.map(p -> Long.parseLong(p.getFileName().toString())).filter(t -> t != SELF).findFirst()
-                    .orElseThrow();
-        }
-        Path pidFile = spool.resolve("execd.pid");
-        Files.writeString(pidFile, thread + "\n");
 
         assertThat(SgeCell.daemonPid(pidFile, DAEMON)).isEmpty();
     }

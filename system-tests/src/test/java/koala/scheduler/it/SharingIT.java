@@ -1,20 +1,16 @@
 package koala.scheduler.it;
 
+import static koala.scheduler.it.FairCell.rl;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import koala.common.api.FrameworkView;
 import koala.common.api.SchedulerClient;
-import koala.common.api.TransitionView;
 import koala.common.runner.RunnerClient;
 import koala.common.runner.TokenSource;
 import koala.fluent.client.FluentClient;
-import koala.fluent.client.FluentJdf;
-import koala.fluent.wire.FluentMessages.AppRequest;
 import koala.fluent.wire.FluentMessages.JobReply;
 import koala.fluent.wire.FluentMessages.JobRequest;
 import koala.runner.RunnerMain;
@@ -31,44 +27,36 @@ import org.junit.jupiter.api.Test;
  * application ended within the grace period.
  */
 class SharingIT {
-    private static TestScheduler scheduler;
+    private static FairCell cell;
     private static SchedulerClient client;
-    private static Path dir;
 
     @BeforeAll
     static void start() throws IOException {
-        scheduler = TestScheduler.start(Map.of("grid.sites", "fs1",
-                "scheduler.arbitration.policy", "fair",
-                "scheduler.arbitration.maxTakeBack", "100",
-                "scheduler.arbitration.grace", "20",
-                "scheduler.arbitration.round", "2",
-                "site.fs1.provisioning.weight", "3"));
-        client = scheduler.client();
-        dir = TestScheduler.nodeDir("koala-sharing-it");
+        cell = FairCell.start("share", Duration.ofSeconds(20));
+        client = cell.client();
     }
 
     @AfterAll
     static void stop() {
-        scheduler.close();
+        cell.close();
     }
 
     @Test
     void aGrowOnAFullGridTakesIdleWorkersThenTheFrameworkShrinksWhenAsked() throws Exception {
-        try (RunnerMain.Started a = start("static", 4, 4, "(weight = 1)(samplePeriod = 5)");
-             RunnerMain.Started b = start("ondemand", 0, 4, "(weight = 3)(tIdle = 120)(samplePeriod = 1)")) {
-            FluentClient fa = FluentClient.serving(client, a.instance(), a::token, Duration.ofSeconds(60));
-            FluentClient fb = FluentClient.serving(client, b.instance(), b::token, Duration.ofSeconds(60));
+        try (RunnerMain.Started a = cell.fluent("static", 4, 4, "(weight = 1)(samplePeriod = 5)", 4, 0);
+             RunnerMain.Started b = cell.fluent("ondemand", 0, 4, "(weight = 3)(tIdle = 120)(samplePeriod = 1)", 4,
+                     0)) {
+            FluentClient fa = cell.master(a);
+            FluentClient fb = cell.master(b);
             RunnerClient ra = new RunnerClient(a.url(), TokenSource.of(a::token));
             RunnerClient rb = new RunnerClient(b.url(), TokenSource.of(b::token));
-            Awaitility.await("a's 4 workers joined, the cell full").atMost(Duration.ofSeconds(60))
-                    .pollInterval(Duration.ofMillis(500)).until(() -> fa.status().workers().size() == 4
-                            && client.sites().stream().filter(s -> s.site().equals("fs1")).allMatch(s -> s.idle() == 0));
+            cell.awaitWorkers("a's 4 workers joined, the cell full", fa, 4, 0);
 
             // 1. b asks for 2 workers on the full cell: a's idle workers are above its fair share (it uses none)
             // (b's first RLs outlast the scenario: its demand stays 2 + what it asks for later)
             JobReply first = fb.submit(new JobRequest("b1", List.of(rl(300_000), rl(300_000))));
             assertThat(first.grow()).startsWith("asked to grow 2, granted 2");
-            assertThat(history(a.instance())).anySatisfy(t -> {
+            assertThat(cell.history(a.instance())).anySatisfy(t -> {
                 assertThat(t.event()).isEqualTo("TAKEN_BACK");
                 assertThat(t.reason()).startsWith("idle ").contains("taken back for " + b.instance());
             });
@@ -87,14 +75,13 @@ class SharingIT {
             // 2. a's two workers get applications, one short; b asks for 2 more with its own busy
             JobReply busy = fa.submit(new JobRequest("a1", List.of(rl(8_000), rl(120_000))));
             assertThat(busy.apps()).extracting(app -> app.verdict()).containsExactly("PLACED", "PLACED");
-            // the scheduler sees them busy once a's runner has reported them so (each second)
-            Awaitility.await("the scheduler sees a's workers busy").atMost(Duration.ofSeconds(15))
-                    .pollInterval(Duration.ofMillis(200)).until(() -> client.framework(a.instance()).share().uses() == 2);
+            cell.awaitBusy("the scheduler sees a's workers busy", a, 2);
             fb.submit(new JobRequest("b2", List.of(rl(30_000), rl(30_000))));
             // demands a 2, b 4 and weights 1 and 3: fair shares 1 and 3, so a is asked to give back 1
             Awaitility.await("a asked to shrink").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(500))
-                    .until(() -> history(a.instance()).stream().anyMatch(t -> t.event().equals("ASKED_TO_SHRINK")));
-            assertThat(history(a.instance())).filteredOn(t -> t.event().equals("ASKED_TO_SHRINK")).first()
+                    .until(() -> cell.history(a.instance()).stream()
+                            .anyMatch(t -> t.event().equals("ASKED_TO_SHRINK")));
+            assertThat(cell.history(a.instance())).filteredOn(t -> t.event().equals("ASKED_TO_SHRINK")).first()
                     .satisfies(t -> assertThat(t.reason()).contains("give back 1 worker for " + b.instance())
                             .contains("fair share 1 of 4 nodes (demand 2, weight 1)"));
             // its short application ends within the grace, and its master gives that worker back (it found none
@@ -103,33 +90,19 @@ class SharingIT {
             // the master's note read the moment the scheduler's is seen (on a failure the lists show where it stood)
             Awaitility.await("a's framework gives a worker back").atMost(Duration.ofSeconds(30))
                     .pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
-                        assertThat(history(a.instance())).anySatisfy(t -> assertThat(t.event() + " " + t.reason())
+                        assertThat(cell.history(a.instance())).anySatisfy(t -> assertThat(t.event() + " " + t.reason())
                                 .startsWith("SHRANK").contains("at the grid's request"));
                         assertThat(fa.status().events()).anySatisfy(e -> assertThat(e.text()).startsWith("gave back")
                                 .contains("at the grid's request"));
                     });
             Awaitility.await("b gets the node taken back for it").atMost(Duration.ofSeconds(30))
                     .pollInterval(Duration.ofMillis(500)).until(() -> rb.status().role("worker").size() == 3);
-            assertThat(history(a.instance())).noneMatch(t -> t.event().equals("ENDED_AFTER_GRACE"));
+            assertThat(cell.history(a.instance())).noneMatch(t -> t.event().equals("ENDED_AFTER_GRACE"));
             assertThat(fa.job(busy.job()).apps()).allSatisfy(app -> assertThat(app.state()).isIn("RUNNING", "FINISHED"));
             // b's share now depends on its demand at the moment of looking; what it holds does not
             assertThat(client.framework(b.instance()).share().holds()).isEqualTo(3);
             client.closeAllocation(a.instance());
             client.closeAllocation(b.instance());
         }
-    }
-
-    private static List<TransitionView> history(long instance) {
-        return client.framework(instance).history();
-    }
-
-    private static AppRequest rl(long millis) {
-        return new AppRequest("rl", millis, 20.0, 1_000L, null, null);
-    }
-
-    private static RunnerMain.Started start(String policy, int workers, int fMax, String settings) {
-        FluentJdf jdf = new FluentJdf("it-share-" + policy, policy, workers, fMax, settings, 4, "fs1", dir, null,
-                List.of());
-        return scheduler.runner(jdf.text(), scheduler.config(), dir, Duration.ofSeconds(10));
     }
 }

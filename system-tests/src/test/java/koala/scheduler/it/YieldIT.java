@@ -1,5 +1,6 @@
 package koala.scheduler.it;
 
+import static koala.scheduler.it.FairCell.rl;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
@@ -11,9 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 import koala.common.api.SchedulerClient;
-import koala.common.api.TransitionView;
 import koala.fluent.client.FluentClient;
-import koala.fluent.client.FluentJdf;
 import koala.fluent.device.Words;
 import koala.fluent.wire.FluentMessages.AppReply;
 import koala.fluent.wire.FluentMessages.AppRequest;
@@ -44,43 +43,35 @@ import org.junit.jupiter.api.Test;
  * <p>On the same scheduler, a grow pinned to fs1 is arbitrated within fs1 (below).
  */
 class YieldIT {
-    private static TestScheduler scheduler;
+    private static FairCell cell;
     private static SchedulerClient client;
-    private static Path dir;
 
     @BeforeAll
     static void start() throws IOException {
-        scheduler = TestScheduler.start(Map.of("grid.sites", "fs1",
-                "scheduler.arbitration.policy", "fair",
-                "scheduler.arbitration.maxTakeBack", "100",
-                "scheduler.arbitration.grace", "30",
-                "scheduler.arbitration.round", "2",
-                "site.fs1.provisioning.weight", "3"));
-        client = scheduler.client();
-        dir = TestScheduler.nodeDir("koala-yield-it");
+        cell = FairCell.start("yield", Duration.ofSeconds(30));
+        client = cell.client();
     }
 
     @AfterAll
     static void stop() {
-        scheduler.close();
+        cell.close();
     }
 
     @Test
     void aWorkerRunningOnlyWordCountsYieldsThemWhenTheGridTakesItBack() throws Exception {
         List<String> lines = IntStream.range(0, 3000).mapToObj(i -> "yield " + i % 60 + " to the stream, word " + i)
                 .toList();
-        Path text = Files.write(dir.resolve("yield-words.txt"), lines);
+        Path text = Files.write(cell.dir().resolve("yield-words.txt"), lines);
         Map<String, Long> expected = new HashMap<>();
         lines.forEach(l -> Words.count(l, expected));
         long words = expected.values().stream().mapToLong(Long::longValue).sum();
 
-        try (RunnerMain.Started a = start("static", 3, 3, "(weight = 1)(samplePeriod = 1)", 3);
-             RunnerMain.Started b = start("ondemand", 0, 4, "(weight = 3)(tIdle = 120)(samplePeriod = 1)", 0)) {
-            FluentClient fa = FluentClient.serving(client, a.instance(), a::token, Duration.ofSeconds(60));
-            FluentClient fb = FluentClient.serving(client, b.instance(), b::token, Duration.ofSeconds(60));
-            Awaitility.await("a's 3 workers joined, one node of the cell left").atMost(Duration.ofSeconds(60))
-                    .pollInterval(Duration.ofMillis(500)).until(() -> fa.status().workers().size() == 3
-                            && client.sites().stream().filter(s -> s.site().equals("fs1")).allMatch(s -> s.idle() == 1));
+        try (RunnerMain.Started a = cell.fluent("static", 3, 3, "(weight = 1)(samplePeriod = 1)", 8, 3);
+             RunnerMain.Started b = cell.fluent("ondemand", 0, 4, "(weight = 3)(tIdle = 120)(samplePeriod = 1)", 8,
+                     0)) {
+            FluentClient fa = cell.master(a);
+            FluentClient fb = cell.master(b);
+            cell.awaitWorkers("a's 3 workers joined, one node of the cell left", fa, 3, 1);
 
             AppRequest words4 = new AppRequest("swc", 90_000L, null, null, 1, text.toString());
             JobReply work = fa.submit(new JobRequest("a1", List.of(new AppRequest("swc", 2_000L, null, null, 1,
@@ -91,13 +82,11 @@ class YieldIT {
             Awaitility.await("the short word count ended").atMost(Duration.ofSeconds(60))
                     .pollInterval(Duration.ofMillis(500)).until(() -> fa.job(work.job()).apps().get(0).state()
                             .equals("FINISHED"));
-            // the scheduler sees a's three workers busy once a's runner has reported them so (each second)
-            Awaitility.await("the scheduler sees a's 3 workers busy").atMost(Duration.ofSeconds(15))
-                    .pollInterval(Duration.ofMillis(200)).until(() -> client.framework(a.instance()).share().uses() == 3);
+            cell.awaitBusy("the scheduler sees a's 3 workers busy", a, 3);
 
             fb.submit(new JobRequest("b1", List.of(rl(120_000), rl(120_000))));
             Awaitility.await("a's busy worker yields its word count and is given back").atMost(Duration.ofSeconds(40))
-                    .pollInterval(Duration.ofMillis(500)).until(() -> history(a.instance()).stream()
+                    .pollInterval(Duration.ofMillis(500)).until(() -> cell.history(a.instance()).stream()
                             .anyMatch(t -> t.event().equals("SHRANK") && t.reason().contains("at the grid's request")));
             assertThat(fa.status().events()).anySatisfy(e -> assertThat(e.text()).contains("yields [" + moved + "]"));
             assertThat(fa.status().events()).anySatisfy(e -> assertThat(e.text()).startsWith(moved + ": moved 3 components"));
@@ -112,7 +101,7 @@ class YieldIT {
                 assertThat(counted.result()).as(counted.id()).containsEntry("check", "ok")
                         .containsEntry("words", (int) words).containsEntry("distinct", expected.size());
             }
-            assertThat(history(a.instance())).noneMatch(t -> t.event().equals("ENDED_AFTER_GRACE"));
+            assertThat(cell.history(a.instance())).noneMatch(t -> t.event().equals("ENDED_AFTER_GRACE"));
             assertThat(fa.job(work.job()).apps().get(3).state()).as("a's RL").isIn("RUNNING", "FINISHED");
             client.closeAllocation(a.instance());
             client.closeAllocation(b.instance());
@@ -128,10 +117,8 @@ class YieldIT {
      */
     @Test
     void aGrowPinnedToAFullSiteIsArbitratedWithinIt() {
-        try (RunnerMain.Started a = scheduler.runner(pinned("it-pinned-a", "static", 4), scheduler.config(), dir,
-                Duration.ofSeconds(10));
-             RunnerMain.Started b = scheduler.runner(pinned("it-pinned-b", "ondemand", 0), scheduler.config(), dir,
-                     Duration.ofSeconds(10))) {
+        try (RunnerMain.Started a = cell.runner(pinned("it-pinned-a", "static", 4));
+             RunnerMain.Started b = cell.runner(pinned("it-pinned-b", "ondemand", 0))) {
             Awaitility.await("fs1 full, a's 4 workers idle as the scheduler sees them").atMost(Duration.ofSeconds(30))
                     .pollInterval(Duration.ofMillis(500)).until(() -> client.sites().stream()
                             .filter(s -> s.site().equals("fs1")).allMatch(s -> s.idle() == 0)
@@ -145,7 +132,7 @@ class YieldIT {
             assertThat(grown.granted()).as("%s", grown.reason()).isEqualTo(2);
             assertThat(client.job(b.instance()).nodes()).filteredOn(n -> grown.nodes().contains(n.id()))
                     .extracting(koala.common.api.NodeView::site).containsExactly("fs1", "fs1");
-            assertThat(history(a.instance())).filteredOn(t -> t.event().equals("TAKEN_BACK")).singleElement()
+            assertThat(cell.history(a.instance())).filteredOn(t -> t.event().equals("TAKEN_BACK")).singleElement()
                     .satisfies(t -> assertThat(t.reason()).contains("taken back for " + b.instance()));
             assertThat(client.framework(b.instance()).share().fairShare()).isEqualTo(2);
             client.closeAllocation(a.instance());
@@ -162,19 +149,5 @@ class YieldIT {
                 + "(arguments = 100000) )"
                 + " ( &(role = worker)(count = " + workers + ")(resourceManagerContact = fs1)(executable = /bin/sleep)"
                 + "(arguments = 100000) )";
-    }
-
-    private static AppRequest rl(long millis) {
-        return new AppRequest("rl", millis, 20.0, 1_000L, null, null);
-    }
-
-    private static List<TransitionView> history(long instance) {
-        return client.framework(instance).history();
-    }
-
-    private static RunnerMain.Started start(String policy, int workers, int fMax, String settings, int suspend) {
-        FluentJdf jdf = new FluentJdf("it-yield-" + policy, policy, workers, fMax, settings, 8, "fs1", dir, null,
-                List.of(), suspend);
-        return scheduler.runner(jdf.text(), scheduler.config(), dir, Duration.ofSeconds(10));
     }
 }
