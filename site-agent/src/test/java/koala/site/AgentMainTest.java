@@ -5,10 +5,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
+import koala.common.process.AgentProcess;
 import koala.common.site.AgentSecret;
 import org.junit.jupiter.api.Test;
 
 class AgentMainTest {
+    /** The scheduler and the CLI start agents by this name without depending on this module. */
+    @Test
+    void theNameAgentsAreStartedByIsThisClass() {
+        assertThat(AgentProcess.MAIN_CLASS).isEqualTo(AgentMain.class.getName());
+    }
+
     @Test
     void theSecretIsTheFirstLineOfTheInputAndNothingMoreIsRead() throws Exception {
         AgentSecret secret = AgentSecret.random();
