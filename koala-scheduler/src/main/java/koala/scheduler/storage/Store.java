@@ -3,7 +3,7 @@ package koala.scheduler.storage;
 import java.util.List;
 import java.util.Map;
 import koala.common.api.TransitionView;
-import koala.scheduler.fjm.FrameworkStore;
+import koala.fjm.FrameworkStore;
 import koala.scheduler.claiming.NodeClaim;
 
 /**
