@@ -22,7 +22,7 @@ import koala.scheduler.accounting.WorkerTally;
 import koala.scheduler.claiming.NodeClaim;
 import koala.scheduler.claiming.NodeSpan;
 import koala.scheduler.claiming.NodeState;
-import koala.scheduler.fjm.FrameworkRecord;
+import koala.fjm.FrameworkRecord;
 import koala.scheduler.state.JobState;
 import koala.scheduler.storage.Store;
 import org.apache.logging.log4j.LogManager;

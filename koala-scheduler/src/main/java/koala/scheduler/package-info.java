@@ -15,8 +15,9 @@
  * says what a node runs, {@code PilotWatch} notices lost pilots, {@code Recovery} rebuilds the state
  * after a crash, {@code Allocations} serves framework runners, {@code Sharing} shares a full grid between
  * their instances (the {@code koala.arbitration} arbiter of the arbitration module, on every worker
- * grow and every round) and {@code Frameworks} is the FrameworkJobManager's registry
- * ({@code koala.scheduler.fjm}) with its allocations; {@code RunnerSupervisor}, off the loop,
+ * grow and every round) and {@code Frameworks} wires in the FrameworkJobManager (module
+ * {@code framework-job-manager}, {@code koala.fjm}), handing it each instance's allocation as the
+ * book has it; {@code RunnerSupervisor}, off the loop,
  * starts a dead framework runner again as its instance's owner ({@code RunnerProcesses}) or fails
  * its instance with the reason. {@code Accounting} makes a usage record of each job and instance
  * that ends, for the accounting file ({@code koala.scheduler.accounting}). {@link koala.scheduler.config.SchedulerSettings}

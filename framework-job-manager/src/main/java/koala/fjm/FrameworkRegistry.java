@@ -1,10 +1,12 @@
-package koala.scheduler.fjm;
+package koala.fjm;
 
 import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import koala.common.api.FrameworkRegistration;
+import koala.common.api.MasterAddress;
 import koala.common.failure.Conflict;
 import koala.common.failure.InvalidField;
 import koala.common.failure.NotFound;
@@ -26,6 +28,23 @@ public final class FrameworkRegistry {
         this.store = store;
         this.clock = clock;
         store.frameworks().forEach(r -> records.put(r.id(), r));
+    }
+
+    /**
+     * Registers the instance a runner asks for on the allocation it holds, which must be an allocation
+     * the scheduler knows and has not ended.
+     *
+     * @param allocation the allocation named by the registration, as the scheduler has it now; empty
+     *                   when it has no allocation by that id (none at all, or a plain job)
+     */
+    public FrameworkRecord register(FrameworkRegistration r, Optional<HeldAllocation> allocation) {
+        HeldAllocation held = allocation.orElseThrow(() -> new Conflict("allocation: job " + r.allocation()
+                + " is not an allocation", "allocation"));
+        if (held.ended()) {
+            throw new Conflict("allocation: allocation " + r.allocation() + " is " + held.state(), "allocation");
+        }
+        return register(r.allocation(), r.name(), r.jdfFile(), r.jdf(), r.policy(), r.parameters(), r.runner(),
+                r.runnerState());
     }
 
     /**
@@ -58,6 +77,18 @@ public final class FrameworkRegistry {
                 null, clock.instant(), runnerState);
         save(record);
         return record;
+    }
+
+    /**
+     * The runner says where its master runs: on {@code master.node()}, which must be a node of the
+     * allocation the instance holds ({@code allocation}), or on a node it does not name.
+     */
+    public FrameworkRecord master(long id, MasterAddress master, HeldAllocation allocation) {
+        get(id);
+        if (master.node() != null && allocation.node(master.node()).isEmpty()) {
+            throw new Conflict("node: " + master.node() + " is not a node of instance " + id, "node");
+        }
+        return master(id, master.node(), master.address());
     }
 
     /** The runner says where its master runs. */

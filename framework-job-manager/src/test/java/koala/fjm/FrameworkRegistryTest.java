@@ -1,4 +1,4 @@
-package koala.scheduler.fjm;
+package koala.fjm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -8,6 +8,9 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import koala.common.api.FrameworkRegistration;
+import koala.common.api.MasterAddress;
 import koala.common.failure.Conflict;
 import koala.common.failure.InvalidField;
 import koala.common.failure.NotFound;
@@ -64,5 +67,39 @@ class FrameworkRegistryTest {
                 .hasMessage("framework instance 9 not found");
         assertThat(store.rows).hasSize(1);
         assertThat(registry.get(7).masterAddress()).isNull();
+    }
+
+    private static HeldAllocation allocation(String state, boolean ended) {
+        return new HeldAllocation(state, ended, "alice", List.of(new HeldAllocation.Node("7.0.0", "fs0", "master", true)),
+                List.of(), List.of());
+    }
+
+    /**
+     * A runner registers on the allocation it holds: one the scheduler does not know as an allocation
+     * (none, or a plain job) and one that has ended are refused, naming the field; the master must be
+     * on one of the allocation's nodes, or on none it names.
+     */
+    @Test
+    void anInstanceIsRegisteredOnlyOnALiveAllocationAndItsMasterOnlyOnItsNodes() {
+        FrameworkRegistration asks = new FrameworkRegistration(7, "fluent-1", "f.jdf", "", "ondemand", Map.of(), "r");
+        assertThatThrownBy(() -> registry.register(asks, Optional.empty()))
+                .isInstanceOfSatisfying(Conflict.class, e -> assertThat(e.field()).isEqualTo("allocation"))
+                .hasMessage("allocation: job 7 is not an allocation");
+        assertThatThrownBy(() -> registry.register(asks, Optional.of(allocation("CANCELLED", true))))
+                .isInstanceOf(Conflict.class).hasMessage("allocation: allocation 7 is CANCELLED");
+        assertThat(store.rows).isEmpty();
+
+        registry.register(asks, Optional.of(allocation("RUNNING", false)));
+        assertThatThrownBy(() -> registry.master(7, new MasterAddress("7.9.0", "vm:7600"), allocation("RUNNING", false)))
+                .isInstanceOfSatisfying(Conflict.class, e -> assertThat(e.field()).isEqualTo("node"))
+                .hasMessage("node: 7.9.0 is not a node of instance 7");
+        assertThatThrownBy(() -> registry.master(8, new MasterAddress("7.0.0", "vm:7600"), allocation("RUNNING", false)))
+                .isInstanceOf(NotFound.class).hasMessage("framework instance 8 not found");
+        assertThat(registry.get(7).masterAddress()).isNull();
+
+        assertThat(registry.master(7, new MasterAddress("7.0.0", "vm:7600"), allocation("RUNNING", false)).masterNode())
+                .isEqualTo("7.0.0");
+        assertThat(registry.master(7, new MasterAddress(null, "vm:7601"), allocation("RUNNING", false)).masterAddress())
+                .isEqualTo("vm:7601");
     }
 }

@@ -1,4 +1,4 @@
-package koala.scheduler.fjm;
+package koala.fjm;
 
 import java.time.Instant;
 import java.util.Map;

@@ -1,0 +1,90 @@
+package koala.scheduler.storage;
+
+import static koala.scheduler.storage.H2Database.nullable;
+import static koala.scheduler.storage.H2Database.ts;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.AbstractMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import koala.scheduler.accounting.WorkerTally;
+
+/** The usage_records table (ended jobs' records until the accounting file has them) and the worker_tallies table. */
+final class H2Accounting implements AccountingStore {
+    static final String SCHEMA = """
+            CREATE TABLE IF NOT EXISTS usage_records (job BIGINT PRIMARY KEY, record VARCHAR,
+              written_at TIMESTAMP WITH TIME ZONE);
+            CREATE TABLE IF NOT EXISTS worker_tallies (job BIGINT PRIMARY KEY, busy_seconds DOUBLE PRECISION,
+              cpu_seconds DOUBLE PRECISION, reported_seconds DOUBLE PRECISION);
+            """;
+
+    private final H2Database db;
+
+    H2Accounting(H2Database db) {
+        this.db = db;
+    }
+
+    /**
+     * A usage record (some 600 characters of JSON), written twice for every job, was a CLOB: H2 keeps
+     * a CLOB longer than 256 characters apart from its row and cleans up its old copies on a thread
+     * of its own, which the loop asked for after nearly every commit. A database from before keeps
+     * its records, as VARCHARs now.
+     */
+    static void recordsInline(Connection db) throws SQLException {
+        try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery("SELECT DATA_TYPE FROM "
+                + "INFORMATION_SCHEMA.COLUMNS WHERE TABLE_SCHEMA = 'PUBLIC' AND TABLE_NAME = 'USAGE_RECORDS' AND "
+                + "COLUMN_NAME = 'RECORD'")) {
+            if (rs.next() && "CHARACTER LARGE OBJECT".equals(rs.getString(1))) {
+                s.execute("ALTER TABLE usage_records ALTER COLUMN record SET DATA TYPE VARCHAR");
+            }
+        }
+    }
+
+    @Override
+    public void saveUsageRecord(long job, String record) {
+        db.update("MERGE INTO usage_records (job, record, written_at) KEY(job) VALUES (?, ?, NULL)",
+                List.of(job, nullable(record)));
+    }
+
+    @Override
+    public void usageRecordWritten(long job, Instant at) {
+        db.update("UPDATE usage_records SET written_at = ? WHERE job = ?", List.of(ts(at), job));
+    }
+
+    @Override
+    public Map<Long, String> unwrittenUsageRecords() {
+        Map<Long, String> records = new LinkedHashMap<>();
+        db.query("SELECT job, record FROM usage_records WHERE written_at IS NULL ORDER BY job", List.of(),
+                rs -> new AbstractMap.SimpleEntry<>(rs.getLong(1), rs.getString(2)))
+                .forEach(e -> records.put(e.getKey(), e.getValue()));
+        return records;
+    }
+
+    @Override
+    public void saveWorkerTally(long job, WorkerTally t) {
+        db.update("MERGE INTO worker_tallies (job, busy_seconds, cpu_seconds, reported_seconds) KEY(job) VALUES (?,?,?,?)",
+                List.of(job, t.busySeconds(), nullable(t.cpuSeconds()), t.reportedSeconds()));
+    }
+
+    @Override
+    public Optional<WorkerTally> workerTally(long job) {
+        return db.query("SELECT busy_seconds, cpu_seconds, reported_seconds FROM worker_tallies WHERE job = ?",
+                List.of(job), rs -> new WorkerTally(rs.getDouble(1), rs.getObject(2, Double.class), rs.getDouble(3)))
+                .stream().findFirst();
+    }
+
+    /**
+     * Forgets the worker tallies of the jobs that ended before the one parameter, and their usage
+     * records the accounting file has: a record it does not have yet stays until it has it.
+     */
+    void forget(List<Object> before) {
+        db.update("DELETE FROM worker_tallies WHERE job IN " + H2Jobs.ENDED_BEFORE, before);
+        db.update("DELETE FROM usage_records WHERE written_at IS NOT NULL AND job IN " + H2Jobs.ENDED_BEFORE, before);
+    }
+}

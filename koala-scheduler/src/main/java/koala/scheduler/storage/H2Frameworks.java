@@ -1,0 +1,58 @@
+package koala.scheduler.storage;
+
+import static koala.scheduler.storage.H2Database.instant;
+import static koala.scheduler.storage.H2Database.nullable;
+import static koala.scheduler.storage.H2Database.ts;
+
+import java.util.List;
+import java.util.Map;
+import koala.common.json.Json;
+import koala.fjm.FrameworkRecord;
+import koala.fjm.FrameworkStore;
+
+/** The frameworks table: the FrameworkJobManager's records. */
+final class H2Frameworks implements FrameworkStore {
+    /** {@code runner_state} was added after the table was first made. */
+    static final String SCHEMA = """
+            CREATE TABLE IF NOT EXISTS frameworks (id BIGINT PRIMARY KEY, name VARCHAR, jdf_file VARCHAR, jdf CLOB,
+              policy VARCHAR, parameters CLOB, runner VARCHAR, master_node VARCHAR, master_address VARCHAR,
+              registered_at TIMESTAMP WITH TIME ZONE);
+            ALTER TABLE frameworks ADD COLUMN IF NOT EXISTS runner_state VARCHAR;
+            """;
+
+    private final H2Database db;
+
+    H2Frameworks(H2Database db) {
+        this.db = db;
+    }
+
+    @Override
+    public void saveFramework(FrameworkRecord f) {
+        db.update("MERGE INTO frameworks (id, name, jdf_file, jdf, policy, parameters, runner, master_node, "
+                + "master_address, registered_at, runner_state) KEY(id) VALUES (?,?,?,?,?,?,?,?,?,?,?)", List.of(f.id(),
+                f.name(), nullable(f.jdfFile()), nullable(f.jdf()), f.policy(), Json.write(f.parameters()),
+                nullable(f.runner()), nullable(f.masterNode()), nullable(f.masterAddress()), ts(f.registeredAt()),
+                nullable(f.runnerState())));
+    }
+
+    @Override
+    public List<FrameworkRecord> frameworks() {
+        return db.query("SELECT * FROM frameworks ORDER BY id", List.of(), rs -> new FrameworkRecord(rs.getLong("id"),
+                rs.getString("name"), rs.getString("jdf_file"), rs.getString("jdf"), rs.getString("policy"),
+                parameters(rs.getString("parameters")), rs.getString("runner"), rs.getString("master_node"),
+                rs.getString("master_address"), instant(rs.getTimestamp("registered_at")), rs.getString("runner_state")));
+    }
+
+    private static Map<String, String> parameters(String json) {
+        try {
+            return Json.mapper().readValue(json, new com.fasterxml.jackson.core.type.TypeReference<Map<String, String>>() { });
+        } catch (java.io.IOException e) {
+            throw new StoreException("unreadable framework parameters: " + e.getMessage(), e);
+        }
+    }
+
+    /** Forgets the instances whose allocations ended before the one parameter. */
+    void forget(List<Object> before) {
+        db.update("DELETE FROM frameworks WHERE id IN " + H2Jobs.ENDED_BEFORE, before);
+    }
+}

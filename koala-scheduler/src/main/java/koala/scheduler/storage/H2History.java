@@ -1,0 +1,50 @@
+package koala.scheduler.storage;
+
+import static koala.scheduler.storage.H2Database.instant;
+import static koala.scheduler.storage.H2Database.nullable;
+import static koala.scheduler.storage.H2Database.ts;
+
+import java.util.List;
+import koala.common.api.TransitionView;
+
+/** The transitions table: every job's history, numbered in the order it was recorded. */
+final class H2History implements HistoryStore {
+    static final String SCHEMA = """
+            CREATE TABLE IF NOT EXISTS transitions (job BIGINT, seq BIGINT AUTO_INCREMENT PRIMARY KEY,
+              at TIMESTAMP WITH TIME ZONE, from_state VARCHAR, to_state VARCHAR, event VARCHAR, reason VARCHAR);
+            CREATE INDEX IF NOT EXISTS transitions_job ON transitions(job);
+            """;
+
+    private final H2Database db;
+    /**
+     * The last transition's number, counted here rather than by the column's own sequence: H2 writes
+     * a sequence's state with a commit of its own every 32 values, a third of all the commits.
+     * Guarded by the database's unit of work, in which every write of one is made.
+     */
+    private long lastTransition;
+
+    H2History(H2Database db) {
+        this.db = db;
+        this.lastTransition = db.query("SELECT COALESCE(MAX(seq), 0) FROM transitions", List.of(), rs -> rs.getLong(1))
+                .get(0);
+    }
+
+    @Override
+    public void recordTransition(long job, TransitionView t) {
+        db.inTransaction(() -> db.update("INSERT INTO transitions (job, seq, at, from_state, to_state, event, reason) "
+                + "VALUES (?,?,?,?,?,?,?)", List.of(job, ++lastTransition, ts(t.at()), t.from(), t.to(), t.event(),
+                nullable(t.reason()))));
+    }
+
+    @Override
+    public List<TransitionView> history(long job) {
+        return db.query("SELECT * FROM transitions WHERE job = ? ORDER BY seq", List.of(job),
+                rs -> new TransitionView(instant(rs.getTimestamp("at")), rs.getString("from_state"),
+                        rs.getString("to_state"), rs.getString("event"), rs.getString("reason")));
+    }
+
+    /** Forgets the history of the jobs that ended before the one parameter. */
+    void forget(List<Object> before) {
+        db.update("DELETE FROM transitions WHERE job IN " + H2Jobs.ENDED_BEFORE, before);
+    }
+}

@@ -1,0 +1,88 @@
+package koala.scheduler.storage;
+
+import static koala.scheduler.storage.H2Database.instant;
+import static koala.scheduler.storage.H2Database.nullable;
+import static koala.scheduler.storage.H2Database.ts;
+
+import java.util.List;
+import koala.common.json.Json;
+import koala.scheduler.claiming.NodeClaim;
+import koala.scheduler.claiming.NodeSpan;
+import koala.scheduler.claiming.NodeState;
+
+/** The nodes table (a job's nodes, one pilot each) and the node_spans table (each pilot's hold of its node). */
+final class H2Nodes implements NodeStore {
+    /** {@code daemon} was added to nodes after the table was first made. */
+    static final String SCHEMA = """
+            CREATE TABLE IF NOT EXISTS nodes (id VARCHAR PRIMARY KEY, job BIGINT, component INT, node_rank INT,
+              site VARCHAR, state VARCHAR, pilot VARCHAR, host VARCHAR, exit_status INT, token VARCHAR,
+              submitted_at TIMESTAMP WITH TIME ZONE, attempt INT);
+            CREATE INDEX IF NOT EXISTS nodes_job ON nodes(job);
+            CREATE TABLE IF NOT EXISTS node_spans (node VARCHAR, attempt INT, job BIGINT, component INT, site VARCHAR,
+              arrived_at TIMESTAMP WITH TIME ZONE, started_at TIMESTAMP WITH TIME ZONE,
+              ended_at TIMESTAMP WITH TIME ZONE, ended_as VARCHAR, cpu_seconds DOUBLE PRECISION,
+              PRIMARY KEY (node, attempt));
+            CREATE INDEX IF NOT EXISTS node_spans_job ON node_spans(job);
+            ALTER TABLE nodes ADD COLUMN IF NOT EXISTS daemon CLOB;
+            """;
+
+    private final H2Database db;
+
+    H2Nodes(H2Database db) {
+        this.db = db;
+    }
+
+    @Override
+    public void saveNode(NodeClaim n) {
+        db.update("MERGE INTO nodes (id, job, component, node_rank, site, state, pilot, host, exit_status, token, "
+                + "submitted_at, attempt, daemon) KEY(id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", List.of(n.id(), n.job(),
+                n.component(), n.rank(), n.site(), n.state().name(), nullable(n.pilot()), nullable(n.host()),
+                nullable(n.exitStatus()), n.token(), nullable(ts(n.submittedAt())), n.attempt(),
+                nullable(n.daemon() == null ? null : Json.write(n.daemon()))));
+    }
+
+    @Override
+    public List<NodeClaim> nodes(long job) {
+        return db.query("SELECT * FROM nodes WHERE job = ? ORDER BY component, node_rank", List.of(job),
+                rs -> new NodeClaim(rs.getString("id"), rs.getLong("job"), rs.getInt("component"),
+                        rs.getInt("node_rank"), rs.getString("site"), NodeState.valueOf(rs.getString("state")),
+                        rs.getString("pilot"), rs.getString("host"), (Integer) rs.getObject("exit_status"),
+                        rs.getString("token"), instant(rs.getTimestamp("submitted_at")), rs.getInt("attempt"),
+                        words(rs.getString("daemon"))));
+    }
+
+    /** A JSON array of strings as written by {@link #saveNode}; null for none. */
+    private static List<String> words(String json) {
+        if (json == null) {
+            return null;
+        }
+        try {
+            return Json.mapper().readValue(json, new com.fasterxml.jackson.core.type.TypeReference<List<String>>() { });
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("nodes.daemon is not a JSON array of strings: " + json, e);
+        }
+    }
+
+    @Override
+    public void saveSpan(NodeSpan n) {
+        db.update("MERGE INTO node_spans (node, attempt, job, component, site, arrived_at, started_at, ended_at, ended_as, "
+                + "cpu_seconds) KEY(node, attempt) VALUES (?,?,?,?,?,?,?,?,?,?)", List.of(n.node(), n.attempt(),
+                n.job(), n.component(), n.site(), ts(n.arrivedAt()), nullable(ts(n.startedAt())),
+                nullable(ts(n.endedAt())), nullable(n.endedAs()), nullable(n.cpuSeconds())));
+    }
+
+    @Override
+    public List<NodeSpan> spans(long job) {
+        return db.query("SELECT * FROM node_spans WHERE job = ? ORDER BY node, attempt", List.of(job),
+                rs -> new NodeSpan(rs.getString("node"), rs.getInt("attempt"), rs.getLong("job"), rs.getInt("component"),
+                        rs.getString("site"), instant(rs.getTimestamp("arrived_at")),
+                        instant(rs.getTimestamp("started_at")), instant(rs.getTimestamp("ended_at")),
+                        rs.getString("ended_as"), rs.getObject("cpu_seconds", Double.class)));
+    }
+
+    /** Forgets the nodes and spans of the jobs that ended before the one parameter. */
+    void forget(List<Object> before) {
+        db.update("DELETE FROM nodes WHERE job IN " + H2Jobs.ENDED_BEFORE, before);
+        db.update("DELETE FROM node_spans WHERE job IN " + H2Jobs.ENDED_BEFORE, before);
+    }
+}
