@@ -167,9 +167,9 @@ public final class LoadBench {
             scheduler.onStart(() -> loop.post(() -> { }));
             AccountingWriter accounting = new AccountingWriter(new AccountingFile(settings.accounting()),
                     Executors.newSingleThreadScheduledExecutor(SchedulerDaemon.daemon("accounting")),
-                    id -> loop.post(() -> scheduler.accounting().written(id)), Duration.ofSeconds(30));
-            scheduler.accounting().sink(accounting);
-            SchedulerApi.Operations api = SchedulerDaemon.operations(scheduler, loop, null);
+                    id -> loop.post(() -> scheduler.parts().accounting().written(id)), Duration.ofSeconds(30));
+            scheduler.parts().accounting().sink(accounting);
+            SchedulerApi.Operations api = new LoopOperations(scheduler.parts(), loop, null);
             long loopThread = loop.call(() -> Thread.currentThread().getId());
             Batch batch = new Batch(api, loop, loopThread, scheduler, store, clock, started, starts, callerThreads, costs,
                     processCpu);

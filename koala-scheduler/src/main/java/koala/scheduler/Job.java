@@ -157,7 +157,7 @@ final class Job {
 
     /** The description a stored job was made from: its JDF, or an allocation's components so far. */
     static JobDescription describedBy(JobRecord record) {
-        return Allocations.KIND.equals(record.kind()) ? Allocations.reader().apply(record.jdf())
+        return Allocations.KIND.equals(record.kind()) ? StoredAllocation.reader().apply(record.jdf())
                 : koala.common.jdf.JdfParser.parse(record.source(), record.jdf(), koala.common.jdf.ClusterCatalog.NONE);
     }
 

@@ -54,10 +54,10 @@ final class JobBook {
         Job job = new Job(record, Job.describedBy(record));
         List<String> grown = store.components(record.id());
         if (!grown.isEmpty()) {
-            job.describe(Allocations.withComponents(job.description(), grown));
+            job.describe(StoredAllocation.withComponents(job.description(), grown));
         }
         if (job.allocation()) {
-            store.roles(record.id()).ifPresent(json -> job.roles(Allocations.roles(json)));
+            store.roles(record.id()).ifPresent(json -> job.roles(StoredAllocation.roles(json)));
         }
         store.nodes(record.id()).forEach(job::put);
         store.spans(record.id()).forEach(job::put);

@@ -98,11 +98,11 @@ public final class MetricsBenchGrid implements AutoCloseable {
     private void instances(int count, int workers) {
         for (int i = 0; i < count; i++) {
             String owner = "user" + (i % 10);
-            long id = scheduler.allocations().open("runner-" + i, owner).id();
-            scheduler.frameworks().register(new FrameworkRegistration(id, "instance-" + i, "bench.jdf",
+            long id = scheduler.parts().allocations().open("runner-" + i, owner).id();
+            scheduler.parts().frameworks().register(new FrameworkRegistration(id, "instance-" + i, "bench.jdf",
                     "&(count = 1)(executable = /bin/true)", i % 2 == 0 ? "ondemand" : "proactive",
                     Map.of("fMax", Integer.toString(workers * 2)), "http://127.0.0.1:1"));
-            List<String> nodes = scheduler.allocations().grow(id, new GrowRequest(workers, "worker", "/bin/worker",
+            List<String> nodes = scheduler.parts().allocations().grow(id, new GrowRequest(workers, "worker", "/bin/worker",
                     List.of(), Map.of("KOALA_INSTANCE", Long.toString(id)), null)).nodes();
             clock.advance(Duration.ofMillis(300));
             arrive(id);
@@ -136,7 +136,7 @@ public final class MetricsBenchGrid implements AutoCloseable {
     private void arrive(long job) {
         for (NodeClaim n : store.nodes(job)) {
             if (n.state() == NodeState.SUBMITTED) {
-                scheduler.nodes().arrive(n.id(), n.token(), n.site() + "-n" + (n.rank() + 1));
+                scheduler.parts().nodes().arrive(n.id(), n.token(), n.site() + "-n" + (n.rank() + 1));
             }
         }
     }

@@ -4,13 +4,11 @@ import koala.scheduler.config.SchedulerSettings;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
-import koala.common.api.GrowRequest;
 import koala.common.api.JobView;
 import koala.common.api.NodeReport;
 import koala.common.api.SiteStatus;
@@ -28,7 +26,6 @@ import koala.placement.PlacementDecision;
 import koala.placement.FileLocations;
 import koala.placement.GridView;
 import koala.placement.JobNeed;
-import koala.placement.PlacementPolicies;
 import koala.placement.PlacementReason;
 import koala.scheduler.claiming.ClaimRules;
 import koala.scheduler.claiming.NodeClaim;
@@ -60,7 +57,8 @@ final class Scheduler {
     private final List<String> siteNames;
     private final Map<String, Integer> configuredNodes;
     private final Pilots pilots;
-    private FileLocations files;
+    /** The grid as KOALA sees it now: the sites' snapshots less its own books' nodes. */
+    private final GridNow grid;
     private final InstantSource clock;
     private final JobBook book;
     private final PlacementQueue queue = new PlacementQueue();
@@ -74,9 +72,10 @@ final class Scheduler {
     private final Accounting accounting;
     private final GridEvents events;
     private final GridReader reader = new GridReader();
+    /** Which placement policy places a job, and a grow. */
+    private final JobPolicies policies;
+    private final KeptArbitrationBooks books;
     private Sharing sharing;
-    /** The admin's node groups of a site's host; hosts are chosen for constraints over them or the host. */
-    private JobConstraints.GroupsOf groupsOf = JobConstraints.GroupsOf.declared(Map.of());
     /** A site's provisioning defaults (instances' weights, minimum shares, F_max), as {@link #share} was given them. */
     private java.util.function.Function<String, Map<String, String>> siteDefaults = site -> Map.of();
     /** Wakes the nodes waiting for their task: a job's components may start. */
@@ -110,12 +109,13 @@ final class Scheduler {
         this.siteNames = List.copyOf(configuredNodes.keySet());
         this.configuredNodes = Map.copyOf(configuredNodes);
         this.pilots = pilots;
-        this.files = files;
         this.clock = clock;
         this.book = new JobBook(store, clock);
+        this.grid = new GridNow(siteNames, kis, book, pilots, store::pilotTag, files);
+        this.policies = new JobPolicies(book, pilots::network);
         this.watch = new PilotWatch(kis, clock, events);
         this.claimer = new Claimer(book, pilots, submissions, new ClaimRules(settings.claimTimeout(), settings.maxClaimFailures()),
-                this::policyFor, j -> gridViewFor(j.record().owner()), this::fire, clock, events);
+                policies::forJob, j -> gridViewFor(j.record().owner()), this::fire, clock, events);
         this.desk = new NodeDesk(book, claimer::check, this::checkRunning, pilots::forNode, pilots::slots, clock,
                 events);
         this.frameworks = new Frameworks(store, book, clock);
@@ -123,57 +123,9 @@ final class Scheduler {
         this.owners = new Owners(book);
         this.accounting = new Accounting(book, store, frameworks, pilots::cores, clock);
         this.recovery = new Recovery(book, store, kis, queue, claimer::submitPilot, clock);
-        this.allocations = new Allocations(book, store, new Allocations.Claims() {
-            @Override
-            public void submit(Job job, NodeClaim node) {
-                claimer.submitPilot(job, node);
-            }
-
-            @Override
-            public void kill(Job job, NodeClaim node) {
-                pilots.kill(node, job.record().owner());
-            }
-
-            @Override
-            public GridView view(String owner) {
-                return gridViewFor(owner);
-            }
-
-            @Override
-            public boolean known(String site) {
-                return siteNames.contains(site);
-            }
-
-            @Override
-            public List<String> closedTo(String owner) {
-                return Scheduler.this.closedTo(owner);
-            }
-
-            @Override
-            public String token() {
-                return claimer.token();
-            }
-
-            @Override
-            public String network(String site) {
-                return pilots.network(site);
-            }
-
-            @Override
-            public JobConstraints.GroupsOf groupsOf() {
-                return groupsOf;
-            }
-
-            @Override
-            public void fire(Job job, JobEvent event, String reason) {
-                Scheduler.this.fire(job, event, reason);
-            }
-
-            @Override
-            public void prepare(String site, String url) {
-                pilots.prepare(site, url);
-            }
-        }, clock, settings.claimTimeout(), events);
+        this.allocations = new Allocations(book, store, new AllocationClaims(this, claimer, pilots, siteNames), policies,
+                clock, settings.claimTimeout(), events);
+        this.books = new KeptArbitrationBooks(store);
     }
 
     /**
@@ -181,8 +133,9 @@ final class Scheduler {
      * or such a group is then kept per host or group, each node's pilot pinned to its host.
      */
     void nodeGroups(Map<String, Map<String, Map<String, koala.common.grid.HostList>>> declared) {
-        this.groupsOf = JobConstraints.GroupsOf.declared(declared);
-        frameworks.groups(groupsOf);
+        JobConstraints.GroupsOf groups = JobConstraints.GroupsOf.declared(declared);
+        policies.groups(groups);
+        frameworks.groups(groups);
     }
 
     /**
@@ -192,67 +145,11 @@ final class Scheduler {
     void share(koala.arbitration.ArbitrationSettings settings,
                java.util.function.Function<String, Map<String, String>> siteDefaults) {
         this.siteDefaults = siteDefaults;
-        sharing = new Sharing(settings, new Sharing.Grid() {
-            @Override
-            public int freeNodes() {
-                return gridView().sites().stream().mapToInt(koala.placement.SiteView::idleNodes).sum();
-            }
-
-            @Override
-            public int freeNodes(String site) {
-                return gridView().sites().stream().filter(s -> s.site().equals(site))
-                        .mapToInt(koala.placement.SiteView::idleNodes).sum();
-            }
-
-            @Override
-            public List<Sharing.HeldTenant> tenants() {
-                return frameworks.sharing(allocations, siteDefaults);
-            }
-
-            @Override
-            public String site(String node) {
-                return allocations.siteOf(node);
-            }
-
-            @Override
-            public void end(long instance, List<String> nodes, JobEvent event, String reason) {
-                allocations.end(instance, nodes, event, reason);
-            }
-
-            @Override
-            public Sharing.Granted grant(long instance, int nodes, List<String> ended, String reason,
-                                         Optional<GrowRequest> asked, String site) {
-                return allocations.grantWorkers(instance, nodes, ended, reason, asked, site);
-            }
-
-            @Override
-            public void note(long instance, JobEvent event, String reason) {
-                allocations.noteShare(instance, event, reason);
-            }
-        }, events);
-        sharing.keepBooks(siteNames, scope -> keptBook(scope.isEmpty() ? BOOK : BOOK + ".site." + scope),
-                (scope, b) -> store.saveState(scope.isEmpty() ? BOOK : BOOK + ".site." + scope,
-                        koala.common.json.Json.write(b)));
+        sharing = new Sharing(settings, new SharedGrid(this, frameworks, allocations, siteDefaults), events);
+        books.keep(sharing, siteNames);
         allocations.sharing(sharing);
         frameworks.shareLines((id, holds) -> sharing.line(id, holds, clock.instant()));
         frameworks.siteDefaults(siteDefaults);
-    }
-
-    private static final String BOOK = "arbitration.book";
-
-    /**
-     * The arbiter's book (the grid's, {@code BOOK}; a site's, where grows pinned to it were decided) as the
-     * scheduler before this one left it; empty if none, or unreadable.
-     */
-    private koala.arbitration.TakeBackBook keptBook(String key) {
-        return store.state(key).map(json -> {
-            try {
-                return koala.common.json.Json.mapper().readValue(json, koala.arbitration.TakeBackBook.class);
-            } catch (java.io.IOException e) {
-                LOG.warn("the arbiter's kept book is unreadable, starting afresh: {}", e.getMessage());
-                return koala.arbitration.TakeBackBook.EMPTY;
-            }
-        }).orElse(koala.arbitration.TakeBackBook.EMPTY);
     }
 
     /**
@@ -262,7 +159,7 @@ final class Scheduler {
      */
     void retune(SchedulerSettings next, FileLocations catalog, koala.arbitration.ArbitrationSettings arbitration) {
         settings = settings.withLive(next);
-        files = catalog;
+        grid.files(catalog);
         sharing().retune(arbitration);
     }
 
@@ -281,10 +178,6 @@ final class Scheduler {
         return sharing().report(id, report, clock.instant());
     }
 
-    NodeDesk nodes() {
-        return desk;
-    }
-
     /** What wakes the nodes' long-polls when a job's components may start. */
     void onStart(Runnable wake) {
         this.started = wake;
@@ -294,27 +187,9 @@ final class Scheduler {
         return settings;
     }
 
-    Recovery recovery() {
-        return recovery;
-    }
-
-    Allocations allocations() {
-        return allocations;
-    }
-
-    /** Who may change what. */
-    Owners owners() {
-        return owners;
-    }
-
-    /** Usage records of the jobs and instances that end. */
-    Accounting accounting() {
-        return accounting;
-    }
-
-    /** The FrameworkJobManager. */
-    Frameworks frameworks() {
-        return frameworks;
+    /** Its parts, for the daemon's wiring and its API: each one concern. */
+    SchedulerParts parts() {
+        return new SchedulerParts(this, allocations, frameworks, desk, owners, accounting, recovery);
     }
 
     // ---- jobs from users --------------------------------------------------------------------
@@ -345,9 +220,7 @@ final class Scheduler {
         if (description.kind() == JobKind.FRAMEWORK) {
             throw InvalidField.worded("jdf", file + ": framework jobs are started with their framework runner");
         }
-        String policy = PlacementPolicies.byName(description.placement() != null ? description.placement()
-                : description.kind() == JobKind.FLEXIBLE ? PlacementPolicies.DEFAULT_FLEXIBLE
-                : settings.defaultPolicy()).name();
+        String policy = JobPolicies.name(description.placement(), description.kind(), settings.defaultPolicy());
         JobRecord record = new JobRecord(book.nextId(), description.name(), file, text, description.kind().name(),
                 JobState.QUEUED, policy, description.priority(), 0, 0, "waiting for the first placement round",
                 clock.instant(), owner);
@@ -482,11 +355,11 @@ final class Scheduler {
      * counted again for every queued job, they made a round cost queued jobs times jobs in memory.
      */
     private void placeQueued() {
-        Held held = heldNodes();
+        GridNow.Held held = grid.held();
         for (long id : queue.inOrder()) {
             Job job = book.get(id);
             held.count(job, -1);
-            PlacementDecision decision = policyFor(job).place(need(job), gridViewFor(job.record().owner(), gridView(held)));
+            PlacementDecision decision = policyFor(job).place(need(job), grid.viewFor(job.record().owner(), grid.view(held)));
             if (decision instanceof PlacementDecision.Placed placed) {
                 queue.remove(id);
                 String where = describe(placed.assignments()) + (placed.softViolations().isEmpty() ? ""
@@ -503,7 +376,7 @@ final class Scheduler {
     private void notPlaced(Job job, PlacementDecision.NotPlaced decision) {
         List<String> unheard = siteNames.stream().filter(s -> kis.site(s).isEmpty()).toList();
         String why = waitingReason(decision.reasons(), unheard, siteNames.size())
-                + singleTenantNote(closedTo(job.record().owner()));
+                + GridNow.singleTenantNote(closedTo(job.record().owner()));
         update(job, job.record().triedOnce(why));
         if (job.record().placeTries() >= settings.maxPlaceTries()) {
             queue.remove(job.id());
@@ -523,15 +396,9 @@ final class Scheduler {
         return unheard.isEmpty() ? why : why + " (no information yet from " + String.join(", ", unheard) + ")";
     }
 
-    /**
-     * The job's placement policy; with placement constraints (its own, or running jobs') it keeps them
-     * over sites ({@link JobConstraints}); an MPI job's keeps its components on one network (its nodes
-     * talk to each other).
-     */
+    /** The job's placement policy, kept with the placement constraints in force ({@link JobPolicies#forJob}). */
     koala.placement.PlacementPolicy policyFor(Job job) {
-        koala.placement.PlacementPolicy policy = PlacementPolicies.byName(job.record().policy());
-        policy = JobConstraints.around(policy, job, book.constrained(), book.all(), pilots::network, groupsOf);
-        return job.description().mpi() ? new koala.placement.OneNetwork(policy, pilots::network) : policy;
+        return policies.forJob(job);
     }
 
     private JobNeed need(Job job) {
@@ -547,74 +414,18 @@ final class Scheduler {
         return SiteReport.of(siteNames, kis, book.all(), gridView());
     }
 
-    /**
-     * The grid as {@code owner}'s work may use it: a single-tenant site (every user's pilots run there
-     * as one account, so one user's processes could read another's secrets) that holds another
-     * owner's nodes shows none idle to this owner.
-     */
+    /** The grid as {@code owner}'s work may use it ({@link GridNow#viewFor}). */
     GridView gridViewFor(String owner) {
-        return gridViewFor(owner, gridView());
+        return grid.viewFor(owner);
     }
 
-    private GridView gridViewFor(String owner, GridView all) {
-        List<String> closed = closedTo(owner);
-        if (closed.isEmpty()) {
-            return all;
-        }
-        return new GridView(all.sites().stream().map(s -> closed.contains(s.site())
-                ? new koala.placement.SiteView(s.site(), s.totalNodes(), 0) : s).toList(), all.files());
-    }
-
-    /** The single-tenant sites that hold nodes of an owner other than {@code owner} now, in the sites' order. */
+    /** The single-tenant sites closed to {@code owner}'s work now ({@link GridNow#closedTo}). */
     List<String> closedTo(String owner) {
-        if (siteNames.stream().noneMatch(pilots::singleTenant)) {
-            return List.of(); // a grid of local sites only: no pass over every job on each placement
-        }
-        String who = owner == null ? "" : owner;
-        java.util.Set<String> closed = new java.util.HashSet<>();
-        for (Job j : book.all()) {
-            String theirs = j.record().owner() == null ? "" : j.record().owner();
-            if (!theirs.equals(who)) {
-                j.heldNodes().stream().map(NodeClaim::site).filter(pilots::singleTenant).forEach(closed::add);
-            }
-        }
-        return siteNames.stream().filter(closed::contains).toList();
-    }
-
-    /** Why a job waits, when single-tenant sites held by other users' work are closed to it. */
-    static String singleTenantNote(List<String> closed) {
-        return closed.isEmpty() ? "" : "; " + String.join(", ", closed) + (closed.size() == 1 ? " runs" : " run")
-                + " every user's pilots as one account and " + (closed.size() == 1 ? "holds" : "hold")
-                + " another user's work now: no other user's work goes there until it ends";
+        return grid.closedTo(owner);
     }
 
     GridView gridView() {
-        return gridView(heldNodes());
-    }
-
-    private GridView gridView(Held held) {
-        List<SiteInfo> infos = siteNames.stream().map(kis::site).flatMap(Optional::stream).toList();
-        return GridViews.of(infos, held.sites(), held.hosts(), store.pilotTag(), files);
-    }
-
-    /** The nodes KOALA's books hold or are claiming. */
-    private Held heldNodes() {
-        Held held = new Held(new HashMap<>(), new HashMap<>());
-        book.all().forEach(j -> held.count(j, 1));
-        return held;
-    }
-
-    /** Nodes KOALA's books hold or are claiming, per site, and per host where it is known (arrived, or pinned). */
-    private record Held(Map<String, Integer> sites, Map<String, Integer> hosts) {
-        /** Adds {@code sign} for each node {@code job} holds. */
-        void count(Job job, int sign) {
-            for (NodeClaim n : job.heldNodes()) {
-                sites.merge(n.site(), sign, Integer::sum);
-                if (n.host() != null) {
-                    hosts.merge(n.host(), sign, Integer::sum);
-                }
-            }
-        }
+        return grid.view();
     }
 
     void checkRunning(Job job) {

@@ -2,9 +2,7 @@ package koala.scheduler;
 
 import koala.scheduler.config.HangupReload;
 import koala.scheduler.config.SchedulerSettings;
-import koala.scheduler.api.Caller;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
@@ -18,15 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
-import koala.common.api.AllocationRequest;
-import koala.common.api.FrameworkRegistration;
-import koala.common.api.GrowRequest;
 import koala.common.api.SchedulerProcess;
-import koala.common.api.MasterAddress;
-import koala.common.api.NodeReport;
-import koala.common.api.ReleaseRequest;
-import koala.common.api.NodeTask;
-import koala.common.api.SubmitRequest;
 import koala.common.grid.GridConfig;
 import koala.common.grid.KoalaHome;
 import koala.common.grid.SiteConfig;
@@ -43,7 +33,6 @@ import koala.scheduler.api.Admins;
 import koala.scheduler.api.AuditLog;
 import koala.scheduler.api.Callers;
 import koala.scheduler.accounting.AccountingFile;
-import koala.scheduler.accounting.AccountingQuery;
 import koala.scheduler.accounting.AccountingWriter;
 import koala.scheduler.api.MetricsToken;
 import koala.scheduler.api.SchedulerApi;
@@ -151,12 +140,13 @@ public final class SchedulerDaemon implements AutoCloseable {
         Scheduler scheduler = new Scheduler(settings, store, kis, nodes, pilots, submissions, FileCatalog.from(grid),
                 InstantSource.system(), metrics);
         scheduler.onStart(() -> loop.post(() -> { }));
+        SchedulerParts parts = scheduler.parts();
         // usage records are appended and forced to disk on a thread of their own; each acknowledged back on the loop
         AccountingFile accountingFile = new AccountingFile(settings.accounting());
         AccountingWriter accounting = new AccountingWriter(accountingFile,
                 Executors.newSingleThreadScheduledExecutor(daemon("accounting")),
-                id -> loop.post(() -> scheduler.accounting().written(id)), Duration.ofSeconds(30));
-        scheduler.accounting().sink(accounting);
+                id -> loop.post(() -> parts.accounting().written(id)), Duration.ofSeconds(30));
+        parts.accounting().sink(accounting);
         koala.arbitration.ArbitrationSettings sharing = arbitration(grid);
         // the file in force: a SIGHUP may replace it (Reconfiguration)
         AtomicReference<GridConfig> inForce = new AtomicReference<>(grid);
@@ -166,7 +156,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         scheduler.nodeGroups(groups);
         LOG.info("framework instances share a full grid by {}", sharing.describe());
         loop.call(() -> {
-            recover(scheduler, agents, pilots, sites.keySet());
+            recover(parts, settings, agents, pilots, sites.keySet());
             return null;
         });
         // users on this host call through the socket, where the kernel names them; programs may use
@@ -180,7 +170,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         AuditLog audit = AuditLog.in(koalaHome.resolve("logs").resolve("audit.log"), InstantSource.system());
         Callers callers = new Callers(new Tokens(key), Admins.of(grid.value("admin.group").orElse("koala-admin")),
                 InstantSource.system());
-        SchedulerApi.Operations operations = operations(scheduler, loop, key, accountingFile, backups);
+        SchedulerApi.Operations operations = new LoopOperations(parts, loop, key, accountingFile, backups);
         SchedulerApi.register(server, operations, callers, audit);
         // Prometheus scrapes with the metrics token (or, on this host, as any identified caller)
         MetricsToken metricsToken = MetricsToken.at(metricsTokenFile(grid, koalaHome));
@@ -205,7 +195,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         kis.start(settings.kisEvery());
         loop.every(Duration.ofSeconds(1), scheduler::tick);
         siteAgents.watch(Executors.newSingleThreadScheduledExecutor(daemon("agent-watch")), Duration.ofSeconds(5));
-        RunnerSupervisor runners = supervise(grid, scheduler, loop, koalaHome);
+        RunnerSupervisor runners = supervise(grid, parts, loop, koalaHome);
         LOG.info("scheduler serving users on {} and {} (with a token), nodes on {}, with sites {}; its pilots are "
                 + "named koala-{}-JOB-COMPONENT-RANK-aATTEMPT; metrics on {}/metrics for the token in {}", socket, url,
                 nodeUrl, sites.keySet(), store.pilotTag(), nodeUrl, metricsToken.file());
@@ -237,24 +227,24 @@ public final class SchedulerDaemon implements AutoCloseable {
      * failed with the reason ({@code scheduler.runnerRestarts} tries, 3 by default; a runner that
      * does not answer for {@code scheduler.runnerHung}, 30 s, is killed and started again).
      */
-    private static RunnerSupervisor supervise(GridConfig grid, Scheduler scheduler, SchedulerLoop loop, Path koalaHome) {
+    private static RunnerSupervisor supervise(GridConfig grid, SchedulerParts parts, SchedulerLoop loop, Path koalaHome) {
         RunnerSupervisor.Instances instances = new RunnerSupervisor.Instances() {
             @Override
             public List<RunnerSupervisor.Watched> watched() {
-                return loop.call(() -> scheduler.frameworks().watched());
+                return loop.call(() -> parts.frameworks().watched());
             }
 
             @Override
             public void restarted(long id, String note) {
                 loop.call(() -> {
-                    scheduler.runnerRestarted(id, note);
+                    parts.scheduler().runnerRestarted(id, note);
                     return null;
                 });
             }
 
             @Override
             public void failed(long id, String reason) {
-                loop.call(() -> scheduler.runnerGaveUp(id, reason));
+                loop.call(() -> parts.scheduler().runnerGaveUp(id, reason));
             }
         };
         RunnerSupervisor supervisor = new RunnerSupervisor(instances,
@@ -279,200 +269,20 @@ public final class SchedulerDaemon implements AutoCloseable {
                 }), Duration.ofSeconds(15));
     }
 
-    private static void recover(Scheduler scheduler, Map<String, SiteAgentClient> agents, Pilots pilots,
-                                Iterable<String> sites) {
-        scheduler.recovery().reload(scheduler.settings().keepEnded());
-        scheduler.recovery().adoptUnconfirmedPilots();
-        scheduler.accounting().recover();
+    private static void recover(SchedulerParts parts, SchedulerSettings settings, Map<String, SiteAgentClient> agents,
+                                Pilots pilots, Iterable<String> sites) {
+        parts.recovery().reload(settings.keepEnded());
+        parts.recovery().adoptUnconfirmedPilots();
+        parts.accounting().recover();
         for (String site : sites) {
             if (!agents.containsKey(site)) {
                 continue; // a remote site not reached yet; its orphans wait for the next start
             }
-            for (koala.common.site.CellJob orphan : scheduler.recovery().orphanPilots(site)) {
+            for (koala.common.site.CellJob orphan : parts.recovery().orphanPilots(site)) {
                 LOG.info("killing orphan pilot {} of {} on {}: no live node owns it", orphan.id(), orphan.owner(), site);
                 pilots.kill(site, orphan.id(), orphan.owner(), "no node");
             }
         }
-    }
-
-    /** The API's operations, each run on {@code loop}; without an accounting file. */
-    static SchedulerApi.Operations operations(Scheduler s, SchedulerLoop loop, TokenKey key) {
-        return operations(s, loop, key, null, null);
-    }
-
-    /** The API's operations, each run on {@code loop} but the reading of {@code accounting}; taking no backups. */
-    static SchedulerApi.Operations operations(Scheduler s, SchedulerLoop loop, TokenKey key, AccountingFile accounting) {
-        return operations(s, loop, key, accounting, null);
-    }
-
-    /**
-     * The API's operations, each run on {@code loop} but the reading of {@code accounting} (null: none kept)
-     * and the database's backups (null: none taken), which wait only for the loop's unit of work in hand.
-     */
-    static SchedulerApi.Operations operations(Scheduler s, SchedulerLoop loop, TokenKey key, AccountingFile accounting,
-                                              koala.scheduler.storage.Backups backups) {
-        return new SchedulerApi.Operations() {
-            @Override
-            public Object submit(Caller c, SubmitRequest r) {
-                Owners.mayOwn(c);
-                return loop.call(() -> s.submit(r.file(), r.jdf(), c.user(), r.requestId()));
-            }
-
-            @Override
-            public Object job(long id, boolean heldOnly) {
-                return loop.look(() -> heldOnly ? s.heldNow(id) : s.status(id));
-            }
-
-            @Override
-            public Object jobs() {
-                return loop.call(s::list);
-            }
-
-            @Override
-            public Object cancel(Caller c, long id) {
-                return loop.call(() -> {
-                    s.owners().check(c, id, "cancel");
-                    return s.cancel(id);
-                });
-            }
-
-            @Override
-            public Object sites() {
-                return loop.call(s::sites);
-            }
-
-            @Override
-            public Object accounting(Caller c, String user, java.time.Instant since, Long instance, int limit) {
-                String owner = Accounting.readable(c, user);
-                if (accounting == null) {
-                    throw new koala.common.failure.Unavailable("this scheduler keeps no accounting file");
-                }
-                try {
-                    return accounting.read(new AccountingQuery(owner, since, instance, limit));
-                } catch (IOException e) {
-                    throw new koala.common.failure.Unavailable("cannot read the accounting file " + accounting.path()
-                            + ": " + e.getMessage(), e);
-                }
-            }
-
-            @Override
-            public Object report(Caller c, long id, koala.common.api.ShareReport r) {
-                return loop.call(() -> {
-                    s.owners().check(c, id, "report on");
-                    return s.shareReport(id, r);
-                });
-            }
-
-            @Override
-            public Object allocate(Caller c, AllocationRequest r) {
-                Owners.mayOwn(c);
-                return loop.call(() -> s.allocations().open(r.owner(), c.user(), r.requestId(), r.roles()));
-            }
-
-            @Override
-            public Object grow(Caller c, long id, GrowRequest r) {
-                return loop.call(() -> {
-                    s.owners().check(c, id, "grow");
-                    return s.allocations().grow(id, r);
-                });
-            }
-
-            @Override
-            public Object release(Caller c, long id, ReleaseRequest r) {
-                return loop.call(() -> {
-                    s.owners().check(c, id, "release nodes of");
-                    return s.allocations().release(id, r.nodes(), r.reason());
-                });
-            }
-
-            @Override
-            public Object close(Caller c, long id) {
-                return loop.call(() -> {
-                    s.owners().check(c, id, "close");
-                    return s.allocations().close(id);
-                });
-            }
-
-            @Override
-            public Object fail(Caller c, long id, String reason) {
-                return loop.call(() -> {
-                    s.owners().check(c, id, "fail");
-                    return s.allocations().fail(id, reason);
-                });
-            }
-
-            @Override
-            public Object register(Caller c, FrameworkRegistration r) {
-                return loop.call(() -> {
-                    s.owners().check(c, r.allocation(), "register an instance on");
-                    return s.frameworks().register(r);
-                });
-            }
-
-            @Override
-            public Object master(Caller c, long id, MasterAddress m) {
-                return loop.call(() -> {
-                    s.owners().check(c, id, "re-point the master of");
-                    return s.frameworks().master(id, m);
-                });
-            }
-
-            @Override
-            public Object mpiStart(String node, koala.common.api.MpiStart r) {
-                return java.util.Map.of("node", loop.call(() -> s.nodes().mpiStart(node, r.token(), r.host(),
-                        r.command())));
-            }
-
-            @Override
-            public void rotateTokenKey() {
-                try {
-                    key.rotate();
-                } catch (IOException e) {
-                    throw new UncheckedIOException("cannot rotate the token key: " + e.getMessage(), e);
-                }
-            }
-
-            @Override
-            public Object backup(String file) {
-                if (backups == null) {
-                    throw new koala.common.failure.Unavailable("this scheduler's database is not kept in a file");
-                }
-                koala.scheduler.storage.Backups.Backup b = backups.take(file);
-                LOG.info("database backed up into {} ({} bytes)", b.file(), b.bytes());
-                return b;
-            }
-
-            @Override
-            public Object framework(long id) {
-                return loop.call(() -> s.frameworks().get(id));
-            }
-
-            @Override
-            public Object frameworks() {
-                return loop.call(() -> s.frameworks().all());
-            }
-
-            @Override
-            public NodeTask arrive(String node, NodeReport r) {
-                return loop.call(() -> s.nodes().arrive(node, r.token(), r.host()));
-            }
-
-            @Override
-            public NodeTask task(String node, String token) {
-                return loop.look(() -> s.nodes().task(node, token));
-            }
-
-            @Override
-            public NodeTask exited(String node, NodeReport r) {
-                return loop.call(() -> s.nodes().exited(node, r.token(), r.exitStatus(), r.detail(),
-                        r.cpuSeconds()));
-            }
-
-            @Override
-            public void awaitChange(long millis) throws InterruptedException {
-                loop.awaitChange(millis);
-            }
-        };
     }
 
     static java.util.concurrent.ThreadFactory daemon(String name) {

@@ -13,7 +13,10 @@
  * {@code koala.scheduler.claiming}) and the job's life follows the table of
  * {@code koala.scheduler.state}. {@code NodeDesk} answers the node launchers, {@code ComponentLaunch}
  * says what a node runs, {@code PilotWatch} notices lost pilots, {@code Recovery} rebuilds the state
- * after a crash, {@code Allocations} serves framework runners, {@code Sharing} shares a full grid between
+ * after a crash, {@code Allocations} serves framework runners (an allocation's life; its grows,
+ * {@code Grows}, placed by the allocation's own policy as {@code JobPolicies} chooses a job's, on the rules
+ * of {@code GrowPlacement}, refused with a {@code GrowRefusal}; its request ids, {@code AllocationRequestIds};
+ * its input checked, {@code AllocationInput}), {@code Sharing} shares a full grid between
  * their instances (the {@code koala.arbitration} arbiter of the arbitration module, on every worker
  * grow and every round) and {@code Frameworks} wires in the FrameworkJobManager (module
  * {@code framework-job-manager}, {@code koala.fjm}), handing it each instance's allocation as the
@@ -26,5 +29,7 @@
  * {@code SiteReport} what {@code koala sites} shows. The loop tells {@code koala.scheduler.metrics}
  * what happens and, at the end of each round, how the grid stands ({@code GridReader}), for
  * {@code GET /metrics}; {@code MetricsBenchGrid} builds a busy grid for {@code bench metrics}.
+ * {@code SchedulerParts} are the parts the daemon wires and the API calls ({@code LoopOperations}, each
+ * call on the loop).
  */
 package koala.scheduler;

@@ -37,7 +37,7 @@ class AccountingOverHttpTest {
         AccountingFile file = new AccountingFile(dir.resolve("accounting.jsonl"));
         file.append(List.of(line(1, "alice", T0), line(2, "bob", T0.plusSeconds(3600)),
                 line(3, "alice", T0.plusSeconds(7200))));
-        scheduler = ServedScheduler.serve(dir, (s, loop, key) -> SchedulerDaemon.operations(s, loop, key, file));
+        scheduler = ServedScheduler.serve(dir, (s, loop, key) -> new LoopOperations(s, loop, key, file, null));
         admin = scheduler.asRoot();
     }
 

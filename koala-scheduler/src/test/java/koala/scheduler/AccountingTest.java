@@ -51,8 +51,8 @@ class AccountingTest {
             run(grid, job);
             grid.clock.advance(Duration.ofSeconds(90));
             List<NodeClaim> nodes = grid.store.nodes(job);
-            grid.scheduler.nodes().exited(nodes.get(0).id(), nodes.get(0).token(), 0, null, 150.0);
-            grid.scheduler.nodes().exited(nodes.get(1).id(), nodes.get(1).token(), 0, null, 210.0);
+            grid.nodes().exited(nodes.get(0).id(), nodes.get(0).token(), 0, null, 150.0);
+            grid.nodes().exited(nodes.get(1).id(), nodes.get(1).token(), 0, null, 210.0);
 
             assertThat(grid.accounted).hasSize(1);
             UsageRecord r = grid.accounted.get(0);
@@ -96,13 +96,13 @@ class AccountingTest {
             long job = grid.scheduler.submit("two.jdf", "&(count = 2)(executable = \"/bin/true\")", "alice", null).id();
             grid.tick(SECOND);
             List<NodeClaim> nodes = grid.store.nodes(job);
-            grid.scheduler.nodes().arrive(nodes.get(0).id(), nodes.get(0).token(), "fs0-n1");
+            grid.nodes().arrive(nodes.get(0).id(), nodes.get(0).token(), "fs0-n1");
             grid.clock.advance(Duration.ofSeconds(30));
-            grid.scheduler.nodes().arrive(nodes.get(1).id(), nodes.get(1).token(), "fs0-n2");
-            nodes.forEach(n -> grid.scheduler.nodes().task(n.id(), n.token()));
+            grid.nodes().arrive(nodes.get(1).id(), nodes.get(1).token(), "fs0-n2");
+            nodes.forEach(n -> grid.nodes().task(n.id(), n.token()));
             grid.clock.advance(Duration.ofSeconds(60));
-            grid.scheduler.nodes().exited(nodes.get(0).id(), nodes.get(0).token(), 0);
-            grid.scheduler.nodes().exited(nodes.get(1).id(), nodes.get(1).token(), 3);
+            grid.nodes().exited(nodes.get(0).id(), nodes.get(0).token(), 0);
+            grid.nodes().exited(nodes.get(1).id(), nodes.get(1).token(), 3);
 
             UsageRecord r = only(grid);
             assertThat(r.state()).isEqualTo("FAILED");
@@ -130,7 +130,7 @@ class AccountingTest {
             long job = grid.scheduler.submit("two.jdf", "&(count = 2)(executable = \"/bin/true\")", "alice", null).id();
             grid.tick(SECOND);
             NodeClaim first = grid.store.nodes(job).get(0);
-            grid.scheduler.nodes().arrive(first.id(), first.token(), "fs0-n1");
+            grid.nodes().arrive(first.id(), first.token(), "fs0-n1");
             grid.clock.advance(Duration.ofSeconds(20));
             grid.scheduler.cancel(job);
 
@@ -163,27 +163,27 @@ class AccountingTest {
     @Test
     void anInstanceGrownToThreeWorkersOneShrunkAfterSixtySeconds() {
         try (TestGrid grid = new TestGrid(Map.of("fs0", 8), Duration.ofSeconds(60)).cores("fs0", 2)) {
-            long id = grid.scheduler.allocations().open("runner-a", "alice").id();
-            grid.scheduler.frameworks().register(new FrameworkRegistration(id, "demo", "demo.jdf", "&(...)",
+            long id = grid.allocations().open("runner-a", "alice").id();
+            grid.frameworks().register(new FrameworkRegistration(id, "demo", "demo.jdf", "&(...)",
                     "ondemand", Map.of(), "http://127.0.0.1:7601"));
-            grid.scheduler.allocations().grow(id, new GrowRequest(1, "master", "/bin/master", List.of(), Map.of(), null));
+            grid.allocations().grow(id, new GrowRequest(1, "master", "/bin/master", List.of(), Map.of(), null));
             run(grid, id);
             grid.clock.advance(Duration.ofSeconds(10));
-            List<String> workers = grid.scheduler.allocations().grow(id, new GrowRequest(3, "worker", "/bin/worker",
+            List<String> workers = grid.allocations().grow(id, new GrowRequest(3, "worker", "/bin/worker",
                     List.of(), Map.of(), null)).nodes();
             run(grid, id);
             for (int s = 10; s < 70; s++) {
                 report(grid, id, busy(workers.get(0), 50), busy(workers.get(1), 50), idle(workers.get(2)));
                 grid.clock.advance(SECOND);
             }
-            grid.scheduler.allocations().release(id, List.of(workers.get(2)), "idle for 60 s");
+            grid.allocations().release(id, List.of(workers.get(2)), "idle for 60 s");
             for (int s = 70; s < 130; s++) {
                 report(grid, id, busy(workers.get(0), 100), idle(workers.get(1)));
                 grid.clock.advance(SECOND);
             }
             report(grid, id, busy(workers.get(0), 100), idle(workers.get(1)));
             grid.tick(Duration.ZERO);
-            grid.scheduler.allocations().close(id);
+            grid.allocations().close(id);
 
             UsageRecord r = only(grid);
             assertThat(r.kind()).isEqualTo("instance");
@@ -222,21 +222,21 @@ class AccountingTest {
     @Test
     void timeNoReportCoversCountsNeitherBusyNorCpuAndNoReportsAtAllIsUnknown() {
         try (TestGrid grid = new TestGrid(Map.of("fs0", 8), Duration.ofSeconds(60)).cores("fs0", 2)) {
-            long id = grid.scheduler.allocations().open("runner-a", "alice").id();
-            String w = grid.scheduler.allocations().grow(id, new GrowRequest(1, "worker", "/bin/worker", List.of(),
+            long id = grid.allocations().open("runner-a", "alice").id();
+            String w = grid.allocations().grow(id, new GrowRequest(1, "worker", "/bin/worker", List.of(),
                     Map.of(), null)).nodes().get(0);
             run(grid, id);
             everySecond(grid, 10, () -> report(grid, id, busy(w, 100))); // 10:00:00 to 10:00:10: 10 s covered
             grid.clock.advance(Duration.ofSeconds(30)); // silent until 10:00:40
             everySecond(grid, 10, () -> report(grid, id, busy(w, 100))); // 10:00:40 to 10:00:50: 10 s more
-            grid.scheduler.allocations().close(id);
+            grid.allocations().close(id);
 
-            long silent = grid.scheduler.allocations().open("runner-b", "bob").id();
-            grid.scheduler.allocations().grow(silent, new GrowRequest(1, "worker", "/bin/worker", List.of(), Map.of(),
+            long silent = grid.allocations().open("runner-b", "bob").id();
+            grid.allocations().grow(silent, new GrowRequest(1, "worker", "/bin/worker", List.of(), Map.of(),
                     null));
             run(grid, silent);
             grid.clock.advance(Duration.ofSeconds(30));
-            grid.scheduler.allocations().close(silent);
+            grid.allocations().close(silent);
 
             assertThat(grid.accounted).hasSize(2);
             UsageRecord r = grid.accounted.get(0);
@@ -267,12 +267,12 @@ class AccountingTest {
             long job = grid.scheduler.submit("two.jdf", "&(count = 2)(executable = \"/bin/true\")", "alice", null).id();
             grid.tick(SECOND); // 10:00:01: both on fs0
             NodeClaim first = grid.store.nodes(job).get(0);
-            grid.scheduler.nodes().arrive(first.id(), first.token(), "fs0-n1");
+            grid.nodes().arrive(first.id(), first.token(), "fs0-n1");
             grid.tick(Duration.ofSeconds(60)); // 10:01:01: the part is late, placed again on fs1
             assertThat(grid.store.nodes(job)).extracting(NodeClaim::site).containsExactly("fs1", "fs1");
             run(grid, job);
             grid.clock.advance(Duration.ofSeconds(10));
-            grid.store.nodes(job).forEach(n -> grid.scheduler.nodes().exited(n.id(), n.token(), 0));
+            grid.store.nodes(job).forEach(n -> grid.nodes().exited(n.id(), n.token(), 0));
 
             UsageRecord r = only(grid);
             assertThat(r.nodes()).isEqualTo(2);
@@ -295,7 +295,7 @@ class AccountingTest {
             long one = finishedJob(grid);
             grid.sink = s -> UsageSink.NOWHERE; // dies before the file has it
             grid.scheduler = grid.start();
-            grid.scheduler.recovery().reload(Duration.ofMinutes(10));
+            grid.recovery().reload(Duration.ofMinutes(10));
             long two = finishedJob(grid);
             long three = grid.scheduler.submit("one.jdf", "&(count = 1)(executable = \"/bin/true\")", "alice", null).id();
             grid.tick(SECOND);
@@ -308,26 +308,26 @@ class AccountingTest {
                 @Override
                 public void append(UsageRecord record) {
                     grid.accounted.add(record);
-                    s.accounting().written(record.id());
+                    s.parts().accounting().written(record.id());
                 }
 
                 @Override
                 public void replay(List<UsageRecord> records) {
                     grid.replayed.addAll(records);
-                    records.forEach(r -> s.accounting().written(r.id()));
+                    records.forEach(r -> s.parts().accounting().written(r.id()));
                 }
             };
             grid.scheduler = grid.start();
-            grid.scheduler.recovery().reload(Duration.ofMinutes(10));
-            grid.scheduler.accounting().recover();
+            grid.recovery().reload(Duration.ofMinutes(10));
+            grid.accounting().recover();
 
             assertThat(grid.replayed).extracting(UsageRecord::id).containsExactly(one, two);
             assertThat(grid.replayed.get(0)).as("made again from what the store kept").isEqualTo(madeBefore);
             assertThat(grid.store.unwrittenUsageRecords()).containsOnlyKeys(three);
 
             NodeClaim node = grid.store.nodes(three).get(0);
-            grid.scheduler.nodes().exited(node.id(), node.token(), 0);
-            grid.scheduler.accounting().recover();
+            grid.nodes().exited(node.id(), node.token(), 0);
+            grid.accounting().recover();
             assertThat(grid.accounted).extracting(UsageRecord::id).containsExactly(one, three);
             assertThat(grid.replayed).hasSize(2);
             assertThat(grid.store.unwrittenUsageRecords()).isEmpty();
@@ -357,10 +357,10 @@ class AccountingTest {
             AccountingWriter second = writer(file, acknowledged::add);
             grid.sink = s -> second;
             grid.scheduler = grid.start();
-            grid.scheduler.recovery().reload(Duration.ofMinutes(10));
-            grid.scheduler.accounting().recover();
+            grid.recovery().reload(Duration.ofMinutes(10));
+            grid.accounting().recover();
             for (int i = 0; i < 2; i++) { // the acknowledgements come back as events on the loop: here, this thread
-                grid.scheduler.accounting().written(acknowledged.poll(10, TimeUnit.SECONDS));
+                grid.accounting().written(acknowledged.poll(10, TimeUnit.SECONDS));
             }
             second.close();
 
@@ -392,7 +392,7 @@ class AccountingTest {
         run(grid, job);
         grid.clock.advance(Duration.ofSeconds(10));
         NodeClaim node = grid.store.nodes(job).get(0);
-        grid.scheduler.nodes().exited(node.id(), node.token(), 0);
+        grid.nodes().exited(node.id(), node.token(), 0);
         return job;
     }
 
@@ -400,7 +400,7 @@ class AccountingTest {
     private static void run(TestGrid grid, long job) {
         List<NodeClaim> waiting = grid.store.nodes(job).stream().filter(n -> n.state() == NodeState.SUBMITTED).toList();
         grid.arrive(job);
-        waiting.forEach(n -> grid.scheduler.nodes().task(n.id(), n.token()));
+        waiting.forEach(n -> grid.nodes().task(n.id(), n.token()));
     }
 
     private static UsageRecord only(TestGrid grid) {

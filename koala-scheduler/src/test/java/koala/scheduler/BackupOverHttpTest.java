@@ -40,8 +40,7 @@ class BackupOverHttpTest {
         store = H2Store.open(database);
         store.saveState("arbitration.book", "{}");
         Backups backups = Backups.beside(store, database, InstantSource.fixed(T0));
-        scheduler = ServedScheduler.serve(dir, (s, loop, key) -> SchedulerDaemon.operations(s, loop, key, null,
-                backups));
+        scheduler = ServedScheduler.serve(dir, (s, loop, key) -> new LoopOperations(s, loop, key, null, backups));
         admin = scheduler.asRoot();
     }
 

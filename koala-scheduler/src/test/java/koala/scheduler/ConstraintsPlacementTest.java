@@ -93,7 +93,7 @@ class ConstraintsPlacementTest {
             assertThat(hosts(grid, job)).containsExactly(Map.entry(0, "fs0-n1"), Map.entry(1, "fs0-n3"));
 
             NodeClaim a = live(grid, job).stream().filter(n -> n.component() == 0).findFirst().orElseThrow();
-            grid.scheduler.nodes().arrive(a.id(), a.token(), "fs0-n1");
+            grid.nodes().arrive(a.id(), a.token(), "fs0-n1");
             grid.tick(Duration.ofSeconds(60));
 
             assertThat(grid.events(job)).contains("REPLACED");

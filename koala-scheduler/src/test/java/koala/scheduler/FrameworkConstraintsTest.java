@@ -42,7 +42,7 @@ class FrameworkConstraintsTest {
     }
 
     private static long open(TestGrid grid, String owner, RolePlacement... roles) {
-        return grid.scheduler.allocations().open("runner", owner, null, List.of(roles)).id();
+        return grid.allocations().open("runner", owner, null, List.of(roles)).id();
     }
 
     /** Where each role's nodes are, in the order they were granted: {master=[fs0], worker=[fs0, fs1]}. */
@@ -66,14 +66,14 @@ class FrameworkConstraintsTest {
     void anInstancesMasterAndOrchestratorOnDifferentSites() {
         try (TestGrid grid = new TestGrid(sites("fs0", 8, "fs1", 4), Duration.ofSeconds(60))) {
             long plain = open(grid, "alice", new RolePlacement("master", 0, List.of(), List.of()), ORCHESTRATOR);
-            grid.scheduler.allocations().grow(plain, grow(1, "master"));
-            grid.scheduler.allocations().grow(plain, grow(1, "orchestrator"));
+            grid.allocations().grow(plain, grow(1, "master"));
+            grid.allocations().grow(plain, grow(1, "orchestrator"));
             assertThat(where(grid, plain)).isEqualTo(Map.of("master", List.of("fs0"), "orchestrator", List.of("fs0")));
-            grid.scheduler.allocations().close(plain);
+            grid.allocations().close(plain);
 
             long apart = open(grid, "alice", MASTER_APART, ORCHESTRATOR);
-            grid.scheduler.allocations().grow(apart, grow(1, "master"));
-            GrowResult orchestrator = grid.scheduler.allocations().grow(apart, grow(1, "orchestrator"));
+            grid.allocations().grow(apart, grow(1, "master"));
+            GrowResult orchestrator = grid.allocations().grow(apart, grow(1, "orchestrator"));
 
             assertThat(orchestrator.granted()).isEqualTo(1);
             assertThat(where(grid, apart)).isEqualTo(Map.of("master", List.of("fs0"), "orchestrator", List.of("fs1")));
@@ -92,26 +92,26 @@ class FrameworkConstraintsTest {
         try (TestGrid grid = new TestGrid(sites("fs0", 8, "fs1", 4, "fs2", 4), Duration.ofSeconds(60))) {
             grid.hostSlots = 4;
             long id = open(grid, "alice", TWO_PER_HOST);
-            grid.scheduler.frameworks().register(new FrameworkRegistration(id, "spread", "spread.jdf", "", "ondemand",
+            grid.frameworks().register(new FrameworkRegistration(id, "spread", "spread.jdf", "", "ondemand",
                     Map.of(), "http://127.0.0.1:7601"));
 
-            GrowResult three = grid.scheduler.allocations().grow(id, grow(3, "worker"));
+            GrowResult three = grid.allocations().grow(id, grow(3, "worker"));
             assertThat(three.granted()).isEqualTo(3);
             assertThat(hosts(grid, id)).containsExactly("fs0-n1", "fs0-n1", "fs0-n2");
 
-            GrowResult six = grid.scheduler.allocations().grow(id, grow(6, "worker"));
+            GrowResult six = grid.allocations().grow(id, grow(6, "worker"));
             assertThat(six.granted()).isEqualTo(5);
             assertThat(six.reason()).startsWith("partial: 5 of 6 nodes: the sites may take 5 more, not 6 keeping the "
                     + "hard constraints: fs0 (1 of 5 idle): hard cardinality 0..2 of {job=1, role=worker} per host");
             assertThat(hosts(grid, id)).containsExactlyInAnyOrder("fs0-n1", "fs0-n1", "fs0-n2", "fs0-n2",
                     "fs1-n1", "fs1-n1", "fs2-n1", "fs2-n1");
 
-            GrowResult none = grid.scheduler.allocations().grow(id, grow(1, "worker"));
+            GrowResult none = grid.allocations().grow(id, grow(1, "worker"));
             assertThat(none.granted()).isZero();
             assertThat(none.reason()).startsWith("placement constraints: no site may take one more keeping the hard "
                     + "constraints: fs0: hard cardinality 0..2");
             assertThat(hosts(grid, id)).hasSize(8);
-            assertThat(grid.scheduler.frameworks().get(id).brokenNow()).as("audited per host: 2 on each").isEmpty();
+            assertThat(grid.frameworks().get(id).brokenNow()).as("audited per host: 2 on each").isEmpty();
         }
     }
 
@@ -130,12 +130,12 @@ class FrameworkConstraintsTest {
     void workersOfInstanceBOnTheSiteOfInstanceAsMaster() {
         try (TestGrid grid = new TestGrid(sites("fs0", 8, "fs1", 4), Duration.ofSeconds(60))) {
             long a = open(grid, "alice");
-            grid.scheduler.allocations().grow(a, new GrowRequest(1, "master", "/bin/sleep", List.of(), Map.of(), "fs1"));
+            grid.allocations().grow(a, new GrowRequest(1, "master", "/bin/sleep", List.of(), Map.of(), "fs1"));
 
             long b = open(grid, "bob", new RolePlacement("worker", 2, List.of(),
                     List.of("affinity instance=" + a + ",role=master site")));
-            grid.scheduler.allocations().grow(b, grow(1, "master"));
-            GrowResult workers = grid.scheduler.allocations().grow(b, grow(2, "worker"));
+            grid.allocations().grow(b, grow(1, "master"));
+            GrowResult workers = grid.allocations().grow(b, grow(2, "worker"));
 
             assertThat(workers.granted()).isEqualTo(2);
             assertThat(where(grid, a)).isEqualTo(Map.of("master", List.of("fs1")));
@@ -151,9 +151,9 @@ class FrameworkConstraintsTest {
     void aGrowNoSiteCanTakeIsRefusedWithItsHardConstraintNamed() {
         try (TestGrid grid = new TestGrid(sites("fs0", 8), Duration.ofSeconds(60))) {
             long id = open(grid, "alice", MASTER_APART, ORCHESTRATOR);
-            grid.scheduler.allocations().grow(id, grow(1, "master"));
+            grid.allocations().grow(id, grow(1, "master"));
 
-            GrowResult refused = grid.scheduler.allocations().grow(id, grow(1, "orchestrator"));
+            GrowResult refused = grid.allocations().grow(id, grow(1, "orchestrator"));
 
             String why = "placement constraints: no site may take one more keeping the hard constraints: fs0: hard "
                     + "anti-affinity of {component=0, instance=1, job=1, owner=alice, role=master} to {job=1, "
@@ -174,11 +174,11 @@ class FrameworkConstraintsTest {
     void aGrowRefusedByAHardConstraintNamesTheOtherSitesThatAreFull() {
         try (TestGrid grid = new TestGrid(sites("fs0", 8, "fs1", 4), Duration.ofSeconds(60))) {
             long id = open(grid, "alice", MASTER_APART, ORCHESTRATOR);
-            grid.scheduler.allocations().grow(id, new GrowRequest(1, "master", "/bin/sleep", List.of(), Map.of(), "fs0"));
+            grid.allocations().grow(id, new GrowRequest(1, "master", "/bin/sleep", List.of(), Map.of(), "fs0"));
             grid.localUsers("fs1", 4);
             grid.tick(Duration.ofSeconds(1));
 
-            GrowResult refused = grid.scheduler.allocations().grow(id, grow(1, "orchestrator"));
+            GrowResult refused = grid.allocations().grow(id, grow(1, "orchestrator"));
 
             assertThat(refused.granted()).isZero();
             assertThat(refused.reason()).startsWith("placement constraints: no site may take one more keeping the hard "
@@ -195,11 +195,11 @@ class FrameworkConstraintsTest {
         try (TestGrid grid = new TestGrid(sites("fs0", 8), Duration.ofSeconds(60))) {
             long id = open(grid, "alice", new RolePlacement("master", 0, List.of(),
                     List.of("anti-affinity role=orchestrator site soft")), ORCHESTRATOR);
-            grid.scheduler.frameworks().register(new FrameworkRegistration(id, "apart", "apart.jdf", "", "ondemand",
+            grid.frameworks().register(new FrameworkRegistration(id, "apart", "apart.jdf", "", "ondemand",
                     Map.of(), "http://127.0.0.1:7601"));
-            grid.scheduler.allocations().grow(id, grow(1, "master"));
+            grid.allocations().grow(id, grow(1, "master"));
 
-            GrowResult orchestrator = grid.scheduler.allocations().grow(id, grow(1, "orchestrator"));
+            GrowResult orchestrator = grid.allocations().grow(id, grow(1, "orchestrator"));
 
             assertThat(orchestrator.granted()).isEqualTo(1);
             assertThat(history(grid, id)).last().isEqualTo("GREW 1 orchestrator nodes: 1 on fs0; soft constraints "
@@ -207,7 +207,7 @@ class FrameworkConstraintsTest {
                     + "job=1, owner=alice, role=master} to {job=1, role=orchestrator} over site broken (site fs0 holds "
                     + "1 container tagged {component=0, instance=1, job=1, owner=alice, role=master}, which keeps "
                     + "{job=1, role=orchestrator} out of its site)");
-            FrameworkView view = grid.scheduler.frameworks().get(id);
+            FrameworkView view = grid.frameworks().get(id);
             assertThat(view.constraints()).containsExactly(new FrameworkView.ConstraintLine("master",
                     "anti-affinity role=orchestrator site soft", false, "soft anti-affinity of {component=0, "
                     + "instance=1, job=1, owner=alice, role=master} to {job=1, role=orchestrator} over site"));
@@ -222,11 +222,11 @@ class FrameworkConstraintsTest {
     void aRestartedSchedulerKeepsTheInstancesConstraints() {
         try (TestGrid grid = new TestGrid(sites("fs0", 8, "fs1", 4), Duration.ofSeconds(60))) {
             long id = open(grid, "alice", MASTER_APART, ORCHESTRATOR);
-            grid.scheduler.allocations().grow(id, grow(1, "master"));
+            grid.allocations().grow(id, grow(1, "master"));
 
             grid.scheduler = grid.start();
-            grid.scheduler.recovery().reload(Duration.ofMinutes(10));
-            grid.scheduler.allocations().grow(id, grow(1, "orchestrator"));
+            grid.recovery().reload(Duration.ofMinutes(10));
+            grid.allocations().grow(id, grow(1, "orchestrator"));
 
             assertThat(where(grid, id)).isEqualTo(Map.of("master", List.of("fs0"), "orchestrator", List.of("fs1")));
         }
@@ -260,7 +260,7 @@ class FrameworkConstraintsTest {
         try (TestGrid grid = new TestGrid(sites("fs0", 8, "fs1", 4), Duration.ofSeconds(60))) {
             long id = open(grid, "alice", new RolePlacement("master", 0, List.of(),
                     List.of("anti-affinity owner=bob site")));
-            grid.scheduler.allocations().grow(id, grow(1, "master"));
+            grid.allocations().grow(id, grow(1, "master"));
 
             long job = grid.scheduler.submit("quiet.jdf", "&(count = 2)(executable = /bin/true)", "bob", null).id();
             grid.tick(Duration.ofSeconds(1));
@@ -281,21 +281,21 @@ class FrameworkConstraintsTest {
         try (TestGrid grid = new TestGrid(sites("fs0", 4, "fs1", 4), Duration.ofSeconds(60))) {
             long a = open(grid, "alice", new RolePlacement("worker", 2, List.of(),
                     List.of("cardinality 0..1 role=worker site")));
-            assertThat(grid.scheduler.allocations().grow(a, grow(1, "worker")).granted()).isEqualTo(1);
+            assertThat(grid.allocations().grow(a, grow(1, "worker")).granted()).isEqualTo(1);
             assertThat(where(grid, a)).isEqualTo(Map.of("worker", List.of("fs0")));
 
             long c = open(grid, "bob", new RolePlacement("master", 0, List.of(), List.of("anti-affinity owner=alice site")));
-            grid.scheduler.allocations().grow(c, grow(1, "master"));
+            grid.allocations().grow(c, grow(1, "master"));
             assertThat(where(grid, c)).isEqualTo(Map.of("master", List.of("fs1")));
-            GrowResult kept = grid.scheduler.allocations().grow(a, grow(1, "worker"));
+            GrowResult kept = grid.allocations().grow(a, grow(1, "worker"));
             assertThat(kept.granted()).isZero();
             assertThat(kept.reason()).contains("fs0: hard cardinality 0..1", "fs1: hard anti-affinity of {component=0, "
                     + "instance=" + c + ", job=" + c + ", owner=bob, role=master} to {owner=alice} over site");
 
-            grid.scheduler.allocations().close(c);
-            assertThat(grid.scheduler.allocations().grow(a, grow(1, "worker")).granted()).isEqualTo(1);
+            grid.allocations().close(c);
+            assertThat(grid.allocations().grow(a, grow(1, "worker")).granted()).isEqualTo(1);
             assertThat(where(grid, a)).isEqualTo(Map.of("worker", List.of("fs0", "fs1")));
-            GrowResult none = grid.scheduler.allocations().grow(a, grow(1, "worker"));
+            GrowResult none = grid.allocations().grow(a, grow(1, "worker"));
             assertThat(none.granted()).isZero();
             assertThat(none.reason()).startsWith("placement constraints: no site may take one more keeping the hard "
                     + "constraints: fs0: hard cardinality 0..1").contains("; fs1: hard cardinality 0..1")

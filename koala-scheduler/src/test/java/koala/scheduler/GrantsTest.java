@@ -40,19 +40,19 @@ class GrantsTest {
             report(grid, a, aWorkers);
             report(grid, b, bWorkers);
 
-            GrowResult promised = grid.scheduler.allocations().grow(b, worker(b, 2, "bob-secret"));
+            GrowResult promised = grid.allocations().grow(b, worker(b, 2, "bob-secret"));
             assertThat(promised.granted()).isZero();
             assertThat(promised.reason()).startsWith("1 more node being taken back for it");
 
-            grid.scheduler.allocations().release(a, List.of(aWorkers.get(0)), "given back");
+            grid.allocations().release(a, List.of(aWorkers.get(0)), "given back");
             report(grid, a, aWorkers.subList(1, 3));
-            GrowResult refused = grid.scheduler.allocations().grow(a, worker(a, 1, "alice-secret"));
+            GrowResult refused = grid.allocations().grow(a, worker(a, 1, "alice-secret"));
             assertThat(refused.granted()).isZero();
 
             List<NodeClaim> bNew = grid.store.nodes(b).stream()
                     .filter(n -> !bWorkers.contains(n.id())).toList();
             assertThat(bNew).hasSize(1);
-            NodeTask task = grid.scheduler.nodes().arrive(bNew.get(0).id(), bNew.get(0).token(), "fs0-n4");
+            NodeTask task = grid.nodes().arrive(bNew.get(0).id(), bNew.get(0).token(), "fs0-n4");
             assertThat(task.action()).isEqualTo("RUN");
             assertThat(task.arguments()).containsExactly("worker-of-" + b);
             assertThat(task.environment()).containsEntry("KOALA_INSTANCE", Long.toString(b))
@@ -76,24 +76,24 @@ class GrantsTest {
             report(grid, a, aWorkers);
             report(grid, b, List.of());
 
-            GrowResult promised = grid.scheduler.allocations().grow(b, worker(b, 2, "bob-secret"));
+            GrowResult promised = grid.allocations().grow(b, worker(b, 2, "bob-secret"));
             assertThat(promised.granted()).isZero();
 
-            grid.scheduler.allocations().release(a, List.of(aWorkers.get(0)), "given back");
+            grid.allocations().release(a, List.of(aWorkers.get(0)), "given back");
             report(grid, a, aWorkers.subList(1, 4));
-            grid.scheduler.allocations().grow(a, worker(a, 1, "alice-secret"));
+            grid.allocations().grow(a, worker(a, 1, "alice-secret"));
 
             List<NodeClaim> bNew = grid.store.nodes(b);
             assertThat(bNew).hasSize(1);
-            NodeTask task = grid.scheduler.nodes().arrive(bNew.get(0).id(), bNew.get(0).token(), "fs0-n4");
+            NodeTask task = grid.nodes().arrive(bNew.get(0).id(), bNew.get(0).token(), "fs0-n4");
             assertThat(task.arguments()).containsExactly("worker-of-" + b);
             assertThat(task.environment()).containsEntry("KOALA_RUNNER_TOKEN", "bob-secret");
         }
     }
 
     private static long instance(TestGrid grid, String holder, String owner) {
-        long id = grid.scheduler.allocations().open(holder, owner).id();
-        grid.scheduler.frameworks().register(new FrameworkRegistration(id, holder, "x.jdf",
+        long id = grid.allocations().open(holder, owner).id();
+        grid.frameworks().register(new FrameworkRegistration(id, holder, "x.jdf",
                 "&(count = 1)(executable = /bin/true)", "ondemand", Map.of(), "http://127.0.0.1:1"));
         return id;
     }
@@ -106,7 +106,7 @@ class GrantsTest {
     }
 
     private static List<String> grow(TestGrid grid, long id, int nodes, String secret) {
-        GrowResult r = grid.scheduler.allocations().grow(id, worker(id, nodes, secret));
+        GrowResult r = grid.allocations().grow(id, worker(id, nodes, secret));
         assertThat(r.granted()).isEqualTo(nodes);
         grid.arrive(id);
         return r.nodes();

@@ -76,7 +76,7 @@ class LivePageBrowserTest {
             Callers callers = new Callers(new Tokens(key), new Admins("koala-admin", group, passwd), grid.clock);
             String token = new Tokens(key).issue(new Identity("alice", 1002), grid.clock.instant(), Duration.ofHours(8));
             JsonHttpServer server = new JsonHttpServer(List.of(Endpoint.loopback("local", 0)), 8);
-            SchedulerApi.register(server, SchedulerDaemon.operations(grid.scheduler, loop, key), callers,
+            SchedulerApi.register(server, new LoopOperations(grid.scheduler.parts(), loop, key), callers,
                     AuditLog.in(dir.resolve("audit.log"), grid.clock));
             server.start();
             String origin = "http://127.0.0.1:" + server.port();
@@ -151,10 +151,10 @@ class LivePageBrowserTest {
 
                 // an instance that ended before its master came: counted as ended, its card says so, no "no master yet"
                 long ended = g.call(() -> {
-                    long id = grid.scheduler.allocations().open("runner-short", "alice").id();
-                    grid.scheduler.frameworks().register(new FrameworkRegistration(id, "short", "short.jdf", FLUENT,
+                    long id = grid.allocations().open("runner-short", "alice").id();
+                    grid.frameworks().register(new FrameworkRegistration(id, "short", "short.jdf", FLUENT,
                             "ondemand", Map.of("provisioning", "ondemand"), "http://127.0.0.1:7602"));
-                    grid.scheduler.allocations().close(id);
+                    grid.allocations().close(id);
                     return id;
                 });
                 assertThat(browser.await("document.getElementById('instances-count').textContent",
@@ -225,13 +225,13 @@ class LivePageBrowserTest {
 
         /** Alice's instance on fs0: its allocation, master and orchestrator nodes arrived, the master's address. */
         long instance(String jdf) {
-            long id = grid.scheduler.allocations().open("runner-fluent", "alice").id();
-            grid.scheduler.frameworks().register(new FrameworkRegistration(id, "fluent", "fluent.jdf", jdf, "ondemand",
+            long id = grid.allocations().open("runner-fluent", "alice").id();
+            grid.frameworks().register(new FrameworkRegistration(id, "fluent", "fluent.jdf", jdf, "ondemand",
                     Map.of("provisioning", "ondemand", "fMax", "8"), "http://127.0.0.1:7601"));
-            String master = grid.scheduler.allocations().grow(id, grow(1, "master")).nodes().get(0);
-            grid.scheduler.allocations().grow(id, grow(1, "orchestrator"));
+            String master = grid.allocations().grow(id, grow(1, "master")).nodes().get(0);
+            grid.allocations().grow(id, grow(1, "orchestrator"));
             grid.arrive(id);
-            grid.scheduler.frameworks().master(id, new MasterAddress(master, "fs0-n4:7700"));
+            grid.frameworks().master(id, new MasterAddress(master, "fs0-n4:7700"));
             return id;
         }
 
@@ -240,10 +240,10 @@ class LivePageBrowserTest {
             run(() -> {
                 List<String> held = held(id);
                 if (held.size() < workers) {
-                    grid.scheduler.allocations().grow(id, grow(workers - held.size(), "worker"));
+                    grid.allocations().grow(id, grow(workers - held.size(), "worker"));
                     grid.arrive(id);
                 } else if (held.size() > workers) {
-                    grid.scheduler.allocations().release(id, held.subList(workers, held.size()), "idle past t_idle");
+                    grid.allocations().release(id, held.subList(workers, held.size()), "idle past t_idle");
                 }
                 mirrorCells();
                 List<String> now = held(id);

@@ -58,7 +58,7 @@ class LivePageTest {
         Callers callers = new Callers(new Tokens(key), new Admins("koala-admin", group, passwd), grid.clock);
         aliceToken = new Tokens(key).issue(new Identity("alice", 1002), grid.clock.instant(), Duration.ofHours(1));
         local = new JsonHttpServer(List.of(Endpoint.loopback("local", 0)), 4);
-        SchedulerApi.Operations ops = SchedulerDaemon.operations(grid.scheduler, loop, key);
+        SchedulerApi.Operations ops = new LoopOperations(grid.scheduler.parts(), loop, key);
         SchedulerApi.register(local, ops, callers, AuditLog.in(dir.resolve("audit.log"), grid.clock));
         local.start();
         network = new JsonHttpServer(List.of(Endpoint.loopback("network", 0)), 4);

@@ -66,7 +66,7 @@ class MetricsOverHttpTest {
         aliceToken = new Tokens(key).issue(new Identity("alice", 1002), grid.clock.instant(), Duration.ofHours(1));
 
         local = new JsonHttpServer(List.of(Endpoint.loopback("local", 0)), 4);
-        SchedulerApi.register(local, SchedulerDaemon.operations(grid.scheduler, loop, key), callers,
+        SchedulerApi.register(local, new LoopOperations(grid.scheduler.parts(), loop, key), callers,
                 AuditLog.in(dir.resolve("audit.log"), grid.clock));
         SchedulerApi.registerMetrics(local, grid.metrics::scrape, token.orCaller(callers));
         local.start();

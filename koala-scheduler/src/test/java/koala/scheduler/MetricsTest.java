@@ -119,8 +119,8 @@ class MetricsTest {
             grid.scheduler.share(ArbitrationSettings.of(ShareRule.FAIR).withRoundFraction(1.0), site -> Map.of());
             long a = instance(grid, "runner-a", "alice", Map.of("fMax", "6"));
             long b = instance(grid, "runner-b", "bob", Map.of());
-            List<String> aWorkers = grid.scheduler.allocations().grow(a, worker(a, 3)).nodes();
-            List<String> bWorkers = grid.scheduler.allocations().grow(b, worker(b, 1)).nodes();
+            List<String> aWorkers = grid.allocations().grow(a, worker(a, 3)).nodes();
+            List<String> bWorkers = grid.allocations().grow(b, worker(b, 1)).nodes();
             grid.clock.advance(Duration.ofSeconds(12));
             grid.arrive(a);
             grid.arrive(b);
@@ -131,7 +131,7 @@ class MetricsTest {
             grid.tick(SECOND);
             grid.tick(Duration.ofSeconds(10));
 
-            GrowResult more = grid.scheduler.allocations().grow(b, worker(b, 2));
+            GrowResult more = grid.allocations().grow(b, worker(b, 2));
             assertThat(more.granted()).isEqualTo(1);
             grid.tick(SECOND);
 
@@ -176,10 +176,10 @@ class MetricsTest {
     void growsPlacedAsTheyComeAndNodesGivenBack() {
         try (TestGrid grid = new TestGrid(Map.of("fs0", 4), Duration.ofSeconds(60))) {
             long a = instance(grid, "runner-a", "alice", Map.of());
-            List<String> first = grid.scheduler.allocations().grow(a, worker(a, 3)).nodes();
-            assertThat(grid.scheduler.allocations().grow(a, worker(a, 3)).granted()).isEqualTo(1);
-            assertThat(grid.scheduler.allocations().grow(a, worker(a, 1)).granted()).isZero();
-            grid.scheduler.allocations().release(a, first.subList(0, 2), "idle");
+            List<String> first = grid.allocations().grow(a, worker(a, 3)).nodes();
+            assertThat(grid.allocations().grow(a, worker(a, 3)).granted()).isEqualTo(1);
+            assertThat(grid.allocations().grow(a, worker(a, 1)).granted()).isZero();
+            grid.allocations().release(a, first.subList(0, 2), "idle");
             grid.tick(SECOND);
 
             assertThat(grid.scrape()).contains(
@@ -251,8 +251,8 @@ class MetricsTest {
     }
 
     private static long instance(TestGrid grid, String holder, String owner, Map<String, String> parameters) {
-        long id = grid.scheduler.allocations().open(holder, owner).id();
-        grid.scheduler.frameworks().register(new FrameworkRegistration(id, holder, "x.jdf",
+        long id = grid.allocations().open(holder, owner).id();
+        grid.frameworks().register(new FrameworkRegistration(id, holder, "x.jdf",
                 "&(count = 1)(executable = /bin/true)", "ondemand", parameters, "http://127.0.0.1:1"));
         return id;
     }

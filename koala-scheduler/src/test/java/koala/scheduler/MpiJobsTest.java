@@ -196,19 +196,19 @@ class MpiJobsTest {
 
     /** What {@code node}'s launcher is told to do when it asks. */
     private NodeTask task(NodeClaim node) {
-        return grid.scheduler.nodes().task(node.id(), node.token());
+        return grid.nodes().task(node.id(), node.token());
     }
 
     /** mpirun on {@code head} asks for {@code command} on {@code host}; the node that will run it. */
     private String mpiStart(NodeClaim head, String host, List<String> command) {
-        return grid.scheduler.nodes().mpiStart(head.id(), head.token(), host, command);
+        return grid.nodes().mpiStart(head.id(), head.token(), host, command);
     }
 
     private void exited(NodeClaim node, int status) {
-        grid.scheduler.nodes().exited(node.id(), node.token(), status);
+        grid.nodes().exited(node.id(), node.token(), status);
     }
 
     private void exited(NodeClaim node, int status, String said) {
-        grid.scheduler.nodes().exited(node.id(), node.token(), status, said);
+        grid.nodes().exited(node.id(), node.token(), status, said);
     }
 }

@@ -32,14 +32,14 @@ class PinnedGrowsTest {
     }
 
     private static long instance(TestGrid grid, String owner) {
-        long id = grid.scheduler.allocations().open("runner-" + owner, owner, null, List.of()).id();
-        grid.scheduler.frameworks().register(new FrameworkRegistration(id, "runner-" + owner, "x.jdf",
+        long id = grid.allocations().open("runner-" + owner, owner, null, List.of()).id();
+        grid.frameworks().register(new FrameworkRegistration(id, "runner-" + owner, "x.jdf",
                 "&(count = 1)(executable = /bin/true)", "ondemand", Map.of(), "http://127.0.0.1:1"));
         return id;
     }
 
     private static GrowResult grow(TestGrid grid, long id, int nodes, String site) {
-        GrowResult r = grid.scheduler.allocations().grow(id, new GrowRequest(nodes, "worker", "/bin/worker",
+        GrowResult r = grid.allocations().grow(id, new GrowRequest(nodes, "worker", "/bin/worker",
                 List.of("worker-of-" + id), Map.of(), site));
         grid.arrive(id);
         return r;
@@ -87,7 +87,7 @@ class PinnedGrowsTest {
             assertThat(workerSites(grid, a)).containsExactly("fs0", "fs0");
             assertThat(events(grid, a)).filteredOn(e -> e.startsWith("TAKEN_BACK")).singleElement().asString()
                     .contains("taken back for " + b);
-            assertThat(grid.scheduler.frameworks().get(b).share()).satisfies(l -> {
+            assertThat(grid.frameworks().get(b).share()).satisfies(l -> {
                 assertThat(l.fairShare()).isEqualTo(2);
                 assertThat(l.share()).isEqualTo(2);
             });

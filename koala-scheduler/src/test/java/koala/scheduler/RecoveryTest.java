@@ -41,14 +41,14 @@ class RecoveryTest {
             grid.hold = false;
 
             grid.scheduler = grid.start();
-            grid.scheduler.recovery().reload(Duration.ofMinutes(10));
-            grid.scheduler.recovery().adoptUnconfirmedPilots();
+            grid.recovery().reload(Duration.ofMinutes(10));
+            grid.recovery().adoptUnconfirmedPilots();
 
             assertThat(grid.store.nodes(job)).extracting(NodeClaim::id, NodeClaim::pilot)
                     .containsExactly(org.assertj.core.groups.Tuple.tuple("1.0.0", "77"),
                             org.assertj.core.groups.Tuple.tuple("1.0.1", "1"));
             assertThat(grid.submitted).as("asked again: the pilot the cell does not have").containsExactly("1.0.1");
-            assertThat(grid.scheduler.recovery().orphanPilots("fs0")).extracting(CellJob::id).containsExactly("99");
+            assertThat(grid.recovery().orphanPilots("fs0")).extracting(CellJob::id).containsExactly("99");
             assertThat(grid.scheduler.status(job).state()).isEqualTo("CLAIMING");
         }
     }

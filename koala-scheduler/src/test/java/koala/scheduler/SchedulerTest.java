@@ -92,11 +92,11 @@ class SchedulerTest {
     @Test
     void anInstanceSaysWhoseItIsAndWhereItsRunnerKeepsItsState() {
         try (TestGrid grid = new TestGrid(Map.of("fs0", 2), Duration.ofSeconds(60))) {
-            long allocation = grid.scheduler.allocations().open("runner-a", "alice").id();
-            grid.scheduler.frameworks().register(new FrameworkRegistration(allocation, "demo", "demo.jdf", "&(...)",
+            long allocation = grid.allocations().open("runner-a", "alice").id();
+            grid.frameworks().register(new FrameworkRegistration(allocation, "demo", "demo.jdf", "&(...)",
                     "static", Map.of(), "http://127.0.0.1:7601", "/home/alice/.koala/runners/runner-1.json"));
 
-            FrameworkView view = grid.scheduler.frameworks().get(allocation);
+            FrameworkView view = grid.frameworks().get(allocation);
 
             assertThat(view.owner()).isEqualTo("alice");
             assertThat(view.runnerState()).isEqualTo("/home/alice/.koala/runners/runner-1.json");
@@ -114,24 +114,24 @@ class SchedulerTest {
         try (TestGrid grid = new TestGrid(Map.of("fs0", 4), Duration.ofSeconds(60))) {
             grid.scheduler.share(koala.arbitration.ArbitrationSettings.DEFAULTS,
                     site -> site.equals("fs0") ? Map.of("fMax", "6", "tIdle", "120") : Map.of());
-            long id = grid.scheduler.allocations().open("runner-a", "alice").id();
-            grid.scheduler.frameworks().register(new FrameworkRegistration(id, "demo", "demo.jdf",
+            long id = grid.allocations().open("runner-a", "alice").id();
+            grid.frameworks().register(new FrameworkRegistration(id, "demo", "demo.jdf",
                     "+( &(jobType = framework)(role = master)(count = 1)(executable = /bin/sleep)(provisioning = ondemand)"
                             + "(fMax = 8) ) ( &(role = orchestrator)(count = 1)(executable = /bin/sleep) )"
                             + " ( &(role = worker)(count = 2)(executable = /bin/sleep) )", "ondemand",
                     Map.of("provisioning", "ondemand", "fMax", "8"), "http://127.0.0.1:7601"));
-            assertThat(grid.scheduler.frameworks().get(id).settings()).extracting(FrameworkView.Setting::key,
+            assertThat(grid.frameworks().get(id).settings()).extracting(FrameworkView.Setting::key,
                     FrameworkView.Setting::value, FrameworkView.Setting::origin).startsWith(
                     org.assertj.core.groups.Tuple.tuple("provisioning", "ondemand", "jdf"),
                     org.assertj.core.groups.Tuple.tuple("fMax", "8", "jdf"),
                     org.assertj.core.groups.Tuple.tuple("tIdle", "6 × O_grow", "default (n = 6 for ondemand)"));
 
-            String master = grid.scheduler.allocations().grow(id, new GrowRequest(1, "master", "/bin/sleep", List.of(),
+            String master = grid.allocations().grow(id, new GrowRequest(1, "master", "/bin/sleep", List.of(),
                     Map.of(), "fs0")).nodes().get(0);
             grid.arrive(id);
-            grid.scheduler.frameworks().master(id, new koala.common.api.MasterAddress(master, "fs0-n1:7700"));
+            grid.frameworks().master(id, new koala.common.api.MasterAddress(master, "fs0-n1:7700"));
 
-            assertThat(grid.scheduler.frameworks().get(id).settings()).extracting(FrameworkView.Setting::key,
+            assertThat(grid.frameworks().get(id).settings()).extracting(FrameworkView.Setting::key,
                     FrameworkView.Setting::value, FrameworkView.Setting::origin).containsExactly(
                     org.assertj.core.groups.Tuple.tuple("provisioning", "ondemand", "jdf"),
                     org.assertj.core.groups.Tuple.tuple("fMax", "6", "site fs0 cap (jdf asked 8)"),
@@ -155,19 +155,19 @@ class SchedulerTest {
     @Test
     void aGrowsOutputFilesAreWhereItsNodesCommandWrites() {
         try (TestGrid grid = new TestGrid(Map.of("fs0", 2), Duration.ofSeconds(60))) {
-            long allocation = grid.scheduler.allocations().open("runner-a", "alice").id();
+            long allocation = grid.allocations().open("runner-a", "alice").id();
             GrowRequest worker = new GrowRequest(1, "worker", "/bin/sleep", List.of("60"), Map.of(), null)
                     .withOutput("/home/alice/demo/worker.out", "/home/alice/demo/worker.err");
-            assertThat(grid.scheduler.allocations().grow(allocation, worker).granted()).isEqualTo(1);
+            assertThat(grid.allocations().grow(allocation, worker).granted()).isEqualTo(1);
             grid.arrive(allocation);
             NodeClaim node = grid.store.nodes(allocation).get(0);
 
-            NodeTask task = grid.scheduler.nodes().task(node.id(), node.token());
+            NodeTask task = grid.nodes().task(node.id(), node.token());
 
             assertThat(task.action()).isEqualTo("RUN");
             assertThat(new String[] {task.stdout(), task.stderr()})
                     .containsExactly("/home/alice/demo/worker.out", "/home/alice/demo/worker.err");
-            assertThatThrownBy(() -> grid.scheduler.allocations().grow(allocation,
+            assertThatThrownBy(() -> grid.allocations().grow(allocation,
                     worker.withOutput("worker.out", null))).isInstanceOf(InvalidField.class)
                     .hasMessageContaining("stdout").hasMessageContaining("'worker.out' must be an absolute path");
         }
@@ -178,8 +178,8 @@ class SchedulerTest {
     void aGrowOnAFullGridIsRefusedWithItsReason() {
         try (TestGrid grid = new TestGrid(Map.of("fs0", 2, "fs1", 1), Duration.ofSeconds(60))
                 .localUsers("fs0", 2).localUsers("fs1", 1)) {
-            long allocation = grid.scheduler.allocations().open("runner-a", "alice").id();
-            GrowResult grown = grid.scheduler.allocations().grow(allocation, new GrowRequest(2, "worker", "/bin/sleep",
+            long allocation = grid.allocations().open("runner-a", "alice").id();
+            GrowResult grown = grid.allocations().grow(allocation, new GrowRequest(2, "worker", "/bin/sleep",
                     List.of("60"), Map.of(), null));
             assertThat(grown.granted()).isZero();
             assertThat(grown.reason()).isEqualTo("grid full: no idle node");
@@ -196,16 +196,16 @@ class SchedulerTest {
     @Test
     void aRetriedGrowIsAnsweredAsBeforeAndClaimsNothingMore() {
         try (TestGrid grid = new TestGrid(Map.of("fs0", 3, "fs1", 2), Duration.ofSeconds(60)).localUsers("fs1", 2)) {
-            long allocation = grid.scheduler.allocations().open("runner-a", "alice").id();
+            long allocation = grid.allocations().open("runner-a", "alice").id();
             GrowRequest five = new GrowRequest(5, "worker", "/bin/sleep", List.of("60"), Map.of(), null, null, "g-1");
-            GrowResult first = grid.scheduler.allocations().grow(allocation, five);
+            GrowResult first = grid.allocations().grow(allocation, five);
             assertThat(first.granted()).isEqualTo(3);
             assertThat(first.nodes()).containsExactly("1.0.0", "1.0.1", "1.0.2");
             assertThat(first.reason()).isEqualTo("partial: 3 of 5 nodes, the grid has no more idle");
 
-            assertThat(grid.scheduler.allocations().grow(allocation, five)).isEqualTo(first);
+            assertThat(grid.allocations().grow(allocation, five)).isEqualTo(first);
             assertThat(grid.submitted).hasSize(3);
-            assertThat(grid.scheduler.allocations().grow(allocation, new GrowRequest(5, "worker", "/bin/sleep",
+            assertThat(grid.allocations().grow(allocation, new GrowRequest(5, "worker", "/bin/sleep",
                     List.of("60"), Map.of(), null, null, "g-2")).granted())
                     .isZero();
         }
@@ -220,12 +220,12 @@ class SchedulerTest {
     @Test
     void aGrowIdReusedForAnotherGrowIsAConflictNamingTheFirst() {
         try (TestGrid grid = new TestGrid(Map.of("fs0", 3, "fs1", 2), Duration.ofSeconds(60)).localUsers("fs1", 2)) {
-            long allocation = grid.scheduler.allocations().open("runner-a", "alice").id();
+            long allocation = grid.allocations().open("runner-a", "alice").id();
             GrowRequest five = new GrowRequest(5, "worker", "/bin/sleep", List.of("60"), Map.of("KOALA_MASTER", "a:1"),
                     null, "grow request", "g-1");
-            GrowResult first = grid.scheduler.allocations().grow(allocation, five);
+            GrowResult first = grid.allocations().grow(allocation, five);
 
-            assertThatThrownBy(() -> grid.scheduler.allocations().grow(allocation, five.withNodes(4)))
+            assertThatThrownBy(() -> grid.allocations().grow(allocation, five.withNodes(4)))
                     .isInstanceOfSatisfying(Conflict.class, e -> {
                         assertThat(e.getMessage()).isEqualTo("request id 'g-1' was used for allocation " + allocation
                                 + "'s grow of 5 worker nodes (granted 3), with nodes 5 then and 4 now: a request id "
@@ -233,11 +233,11 @@ class SchedulerTest {
                                 + "under a new id");
                         assertThat(e.field()).isEqualTo("requestId");
                     });
-            assertThatThrownBy(() -> grid.scheduler.allocations().grow(allocation, new GrowRequest(5, "worker",
+            assertThatThrownBy(() -> grid.allocations().grow(allocation, new GrowRequest(5, "worker",
                     "/bin/sleep", List.of("60"), Map.of(), "fs0", null, "g-1")))
                     .hasMessageContaining("with site none then and 'fs0' now:");
             assertThat(grid.submitted).hasSize(3);
-            GrowResult again = grid.scheduler.allocations().grow(allocation, new GrowRequest(5, "worker", "/bin/sleep",
+            GrowResult again = grid.allocations().grow(allocation, new GrowRequest(5, "worker", "/bin/sleep",
                     List.of("60"), Map.of("KOALA_MASTER", "b:2"), null, "in flight when the runner died", "g-1"));
             assertThat(again).isEqualTo(first);
             assertThat(grid.submitted).hasSize(3);
@@ -260,7 +260,7 @@ class SchedulerTest {
                     + "unchanged; send a different request under a new id");
             assertThatThrownBy(() -> grid.scheduler.submit("three.jdf", TWO_NODES, "alice", "r-1"))
                     .hasMessageContaining("with file 'two.jdf' then and 'three.jdf' now:");
-            assertThatThrownBy(() -> grid.scheduler.allocations().open("runner-a", "alice", "r-1"))
+            assertThatThrownBy(() -> grid.allocations().open("runner-a", "alice", "r-1"))
                     .isInstanceOf(Conflict.class).hasMessageStartingWith("request id 'r-1' was used for the submit of "
                             + "job " + first.id() + ", not the opening of an allocation:");
             assertThat(grid.scheduler.submit("two.jdf", TWO_NODES, "alice", "r-1").id()).isEqualTo(first.id());
@@ -337,8 +337,8 @@ class SchedulerTest {
             grid.tick(SECOND);
             grid.arrive(job);
             NodeClaim node = grid.store.nodes(job).get(0);
-            grid.scheduler.nodes().task(node.id(), node.token());
-            grid.scheduler.nodes().exited(node.id(), node.token(), 0);
+            grid.nodes().task(node.id(), node.token());
+            grid.nodes().exited(node.id(), node.token(), 0);
             assertThat(grid.scheduler.status(job).state()).isEqualTo("FINISHED");
             grid.tick(Duration.ofMinutes(9));
             assertThat(grid.scheduler.list()).hasSize(1);

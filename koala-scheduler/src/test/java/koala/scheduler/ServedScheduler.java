@@ -25,10 +25,10 @@ import koala.scheduler.api.SchedulerApi;
  * of root, alice (uid 1002) and bob (uid 1003), and the audit log.
  */
 final class ServedScheduler implements AutoCloseable {
-    /** The daemon's API over a scheduler: {@link SchedulerDaemon#operations} with what else it reads. */
+    /** The daemon's API over a scheduler's parts: {@link LoopOperations} with what else it reads. */
     @FunctionalInterface
     interface Operations {
-        SchedulerApi.Operations of(Scheduler scheduler, SchedulerLoop loop, TokenKey key);
+        SchedulerApi.Operations of(SchedulerParts scheduler, SchedulerLoop loop, TokenKey key);
     }
 
     /** The grid behind the API, its store and clock. */
@@ -46,7 +46,7 @@ final class ServedScheduler implements AutoCloseable {
 
     /** The API as the daemon serves it, keeping no accounting and taking no backups. */
     static ServedScheduler serve(Path dir) throws IOException {
-        return serve(dir, SchedulerDaemon::operations);
+        return serve(dir, LoopOperations::new);
     }
 
     /** The API with {@code operations}' accounting file or backups. */
@@ -62,7 +62,7 @@ final class ServedScheduler implements AutoCloseable {
             Path passwd = Files.writeString(dir.resolve("passwd"), "root:x:0:0::/root:/bin/sh\n"
                     + "alice:x:1002:1002::/home/alice:/bin/sh\nbob:x:1003:1003::/home/bob:/bin/sh\n");
             Callers callers = new Callers(new Tokens(key), new Admins("koala-admin", group, passwd), grid.clock);
-            SchedulerApi.register(server, operations.of(grid.scheduler, loop, key), callers,
+            SchedulerApi.register(server, operations.of(grid.scheduler.parts(), loop, key), callers,
                     AuditLog.in(dir.resolve("audit.log"), grid.clock));
             server.start();
             return served;

@@ -35,8 +35,8 @@ class SharedGridConstraintsTest {
     }
 
     private static long instance(TestGrid grid, String owner, RolePlacement... roles) {
-        long id = grid.scheduler.allocations().open("runner-" + owner, owner, null, List.of(roles)).id();
-        grid.scheduler.frameworks().register(new FrameworkRegistration(id, "runner-" + owner, "x.jdf",
+        long id = grid.allocations().open("runner-" + owner, owner, null, List.of(roles)).id();
+        grid.frameworks().register(new FrameworkRegistration(id, "runner-" + owner, "x.jdf",
                 "&(count = 1)(executable = /bin/true)", "ondemand", Map.of(), "http://127.0.0.1:1"));
         return id;
     }
@@ -46,7 +46,7 @@ class SharedGridConstraintsTest {
     }
 
     private static GrowResult grow(TestGrid grid, long id, int nodes) {
-        GrowResult r = grid.scheduler.allocations().grow(id, worker(id, nodes));
+        GrowResult r = grid.allocations().grow(id, worker(id, nodes));
         grid.arrive(id);
         return r;
     }
@@ -116,7 +116,7 @@ class SharedGridConstraintsTest {
             long b = instance(grid, "bob");
             grow(grid, a, 1);
             grow(grid, a, 1);
-            grid.scheduler.allocations().grow(b, new GrowRequest(1, "worker", "/bin/worker", List.of(), Map.of(), "fs2"));
+            grid.allocations().grow(b, new GrowRequest(1, "worker", "/bin/worker", List.of(), Map.of(), "fs2"));
             grid.arrive(b);
             assertThat(workerSites(grid, a)).containsExactly("fs0", "fs1");
             assertThat(workerSites(grid, b)).containsExactly("fs2");

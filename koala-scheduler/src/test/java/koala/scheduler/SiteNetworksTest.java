@@ -22,10 +22,10 @@ class SiteNetworksTest {
     @Test
     void aGrowPinnedToASiteOnAnotherNetworkSaysSo() {
         try (TestGrid grid = new TestGrid(Map.of("fs0", 4, "fs2", 8), Duration.ofSeconds(60)).remote("fs2")) {
-            long a = grid.scheduler.allocations().open("runner-a", "alice").id();
-            grid.scheduler.allocations().grow(a, new GrowRequest(1, "master", "/bin/master", List.of(), Map.of(), "fs0"));
+            long a = grid.allocations().open("runner-a", "alice").id();
+            grid.allocations().grow(a, new GrowRequest(1, "master", "/bin/master", List.of(), Map.of(), "fs0"));
 
-            GrowResult r = grid.scheduler.allocations().grow(a, new GrowRequest(2, "worker", "/bin/worker", List.of(),
+            GrowResult r = grid.allocations().grow(a, new GrowRequest(2, "worker", "/bin/worker", List.of(),
                     Map.of(), "fs2"));
 
             assertThat(r.granted()).isZero();
@@ -71,18 +71,18 @@ class SiteNetworksTest {
     @Test
     void aGrowPinnedToASiteThatCannotBeReachedNowIsRefusedWithTheReason() {
         try (TestGrid grid = new TestGrid(Map.of("fs0", 4, "fs2", 8), Duration.ofSeconds(60)).remote("fs2")) {
-            long a = grid.scheduler.allocations().open("runner-a", "alice").id();
+            long a = grid.allocations().open("runner-a", "alice").id();
             grid.unreached.add("fs2");
             GrowRequest master = new GrowRequest(1, "master", "/bin/master", List.of(), Map.of(), "fs2");
 
-            GrowResult r = grid.scheduler.allocations().grow(a, master);
+            GrowResult r = grid.allocations().grow(a, master);
 
             assertThat(r.granted()).isZero();
             assertThat(r.reason()).isEqualTo("site fs2 cannot be reached now (no word from its agent): nothing placed "
                     + "there until it can");
             assertThat(grid.events(a)).contains("GROW_REFUSED");
             grid.unreached.clear();
-            assertThat(grid.scheduler.allocations().grow(a, master).granted()).isEqualTo(1);
+            assertThat(grid.allocations().grow(a, master).granted()).isEqualTo(1);
         }
     }
 
@@ -139,19 +139,19 @@ class SiteNetworksTest {
     @Test
     void anInstancesRelaysOnARemoteHeadNodeEndWithIt() {
         try (TestGrid grid = new TestGrid(Map.of("fs0", 4, "fs2", 8), Duration.ofSeconds(60)).remote("fs2")) {
-            long a = grid.scheduler.allocations().open("runner-a", "alice").id();
-            assertThat(grid.scheduler.allocations().grow(a, new GrowRequest(1, "master", "/bin/master", List.of(),
+            long a = grid.allocations().open("runner-a", "alice").id();
+            assertThat(grid.allocations().grow(a, new GrowRequest(1, "master", "/bin/master", List.of(),
                     Map.of("KOALA_INSTANCE", Long.toString(a), "KOALA_RUNNER_URL", "http://127.0.0.1:7501"), "fs2"))
                     .granted()).isEqualTo(1);
-            long b = grid.scheduler.allocations().open("runner-b", "alice").id();
-            assertThat(grid.scheduler.allocations().grow(b, new GrowRequest(1, "master", "/bin/master", List.of(),
+            long b = grid.allocations().open("runner-b", "alice").id();
+            assertThat(grid.allocations().grow(b, new GrowRequest(1, "master", "/bin/master", List.of(),
                     Map.of("KOALA_INSTANCE", Long.toString(b), "KOALA_RUNNER_URL", "http://127.0.0.1:7502"), "fs0"))
                     .granted()).isEqualTo(1);
             assertThat(grid.unrelayed).isEmpty();
 
-            grid.scheduler.allocations().close(b);
+            grid.allocations().close(b);
             assertThat(grid.unrelayed).as("a relay only on a remote site").isEmpty();
-            grid.scheduler.allocations().close(a);
+            grid.allocations().close(a);
             assertThat(grid.unrelayed).containsExactly("fs2 http://127.0.0.1:7501");
         }
     }
@@ -159,8 +159,8 @@ class SiteNetworksTest {
     private static void end(TestGrid grid, long job) {
         grid.arrive(job);
         for (NodeClaim node : grid.store.nodes(job)) {
-            grid.scheduler.nodes().task(node.id(), node.token());
-            grid.scheduler.nodes().exited(node.id(), node.token(), 0);
+            grid.nodes().task(node.id(), node.token());
+            grid.nodes().exited(node.id(), node.token(), 0);
         }
         assertThat(grid.scheduler.status(job).state()).isEqualTo("FINISHED");
     }

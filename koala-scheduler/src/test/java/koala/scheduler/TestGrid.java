@@ -94,7 +94,7 @@ final class TestGrid implements AutoCloseable {
         Scheduler started = new Scheduler(settings, store, site -> unreached.contains(site) ? Optional.empty() : Optional.of(info(site)), sizes, none, submissions,
                 FileLocations.NONE, clock, metrics);
         started.onStart(() -> woken++);
-        started.accounting().sink(sink.apply(started));
+        started.parts().accounting().sink(sink.apply(started));
         return started;
     }
 
@@ -107,7 +107,7 @@ final class TestGrid implements AutoCloseable {
         @Override
         public void append(koala.common.api.UsageRecord record) {
             accounted.add(record);
-            s.accounting().written(record.id());
+            s.parts().accounting().written(record.id());
         }
 
         @Override
@@ -182,6 +182,31 @@ final class TestGrid implements AutoCloseable {
         refusing = site;
     }
 
+    /** The scheduler's allocations. */
+    Allocations allocations() {
+        return scheduler.parts().allocations();
+    }
+
+    /** The scheduler's node desk: what the nodes call. */
+    NodeDesk nodes() {
+        return scheduler.parts().nodes();
+    }
+
+    /** The scheduler's FrameworkJobManager. */
+    Frameworks frameworks() {
+        return scheduler.parts().frameworks();
+    }
+
+    /** What the scheduler reloads after a crash. */
+    Recovery recovery() {
+        return scheduler.parts().recovery();
+    }
+
+    /** The scheduler's usage records. */
+    Accounting accounting() {
+        return scheduler.parts().accounting();
+    }
+
     /** Moves the clock and runs a round. */
     void tick(Duration after) {
         clock.advance(after);
@@ -192,7 +217,7 @@ final class TestGrid implements AutoCloseable {
     void arrive(long job) {
         for (NodeClaim n : store.nodes(job)) {
             if (n.state() == koala.scheduler.claiming.NodeState.SUBMITTED) {
-                scheduler.nodes().arrive(n.id(), n.token(), n.site() + "-n" + (n.rank() + 1));
+                nodes().arrive(n.id(), n.token(), n.site() + "-n" + (n.rank() + 1));
             }
         }
     }

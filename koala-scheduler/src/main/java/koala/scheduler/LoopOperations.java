@@ -1,0 +1,216 @@
+package koala.scheduler;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import koala.common.api.AllocationRequest;
+import koala.common.api.FrameworkRegistration;
+import koala.common.api.GrowRequest;
+import koala.common.api.MasterAddress;
+import koala.common.api.NodeReport;
+import koala.common.api.NodeTask;
+import koala.common.api.ReleaseRequest;
+import koala.common.api.SubmitRequest;
+import koala.common.auth.TokenKey;
+import koala.scheduler.accounting.AccountingFile;
+import koala.scheduler.accounting.AccountingQuery;
+import koala.scheduler.api.Caller;
+import koala.scheduler.api.SchedulerApi;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * The API's operations on a scheduler's parts, each run on its {@code loop} after the caller's right to it
+ * is checked there, but the reading of the accounting file and the database's backups, which wait only
+ * for the loop's unit of work in hand.
+ */
+final class LoopOperations implements SchedulerApi.Operations {
+    private static final Logger LOG = LogManager.getLogger(LoopOperations.class);
+
+    private final SchedulerParts parts;
+    private final Scheduler jobs;
+    private final SchedulerLoop loop;
+    private final TokenKey key;
+    private final AccountingFile accounting;
+    private final koala.scheduler.storage.Backups backups;
+
+    /**
+     * @param key        the key tokens are signed with (rotated through the API)
+     * @param accounting the accounting file; null: none kept
+     * @param backups    the database's backups; null: none taken
+     */
+    LoopOperations(SchedulerParts parts, SchedulerLoop loop, TokenKey key, AccountingFile accounting,
+                   koala.scheduler.storage.Backups backups) {
+        this.parts = parts;
+        this.jobs = parts.scheduler();
+        this.loop = loop;
+        this.key = key;
+        this.accounting = accounting;
+        this.backups = backups;
+    }
+
+    /** Without an accounting file or backups. */
+    LoopOperations(SchedulerParts parts, SchedulerLoop loop, TokenKey key) {
+        this(parts, loop, key, null, null);
+    }
+
+        @Override
+        public Object submit(Caller c, SubmitRequest r) {
+            Owners.mayOwn(c);
+            return loop.call(() -> jobs.submit(r.file(), r.jdf(), c.user(), r.requestId()));
+        }
+
+        @Override
+        public Object job(long id, boolean heldOnly) {
+            return loop.look(() -> heldOnly ? jobs.heldNow(id) : jobs.status(id));
+        }
+
+        @Override
+        public Object jobs() {
+            return loop.call(jobs::list);
+        }
+
+        @Override
+        public Object cancel(Caller c, long id) {
+            return loop.call(() -> {
+                parts.owners().check(c, id, "cancel");
+                return jobs.cancel(id);
+            });
+        }
+
+        @Override
+        public Object sites() {
+            return loop.call(jobs::sites);
+        }
+
+        @Override
+        public Object accounting(Caller c, String user, java.time.Instant since, Long instance, int limit) {
+            String owner = Accounting.readable(c, user);
+            if (accounting == null) {
+                throw new koala.common.failure.Unavailable("this scheduler keeps no accounting file");
+            }
+            try {
+                return accounting.read(new AccountingQuery(owner, since, instance, limit));
+            } catch (IOException e) {
+                throw new koala.common.failure.Unavailable("cannot read the accounting file " + accounting.path()
+                        + ": " + e.getMessage(), e);
+            }
+        }
+
+        @Override
+        public Object report(Caller c, long id, koala.common.api.ShareReport r) {
+            return loop.call(() -> {
+                parts.owners().check(c, id, "report on");
+                return jobs.shareReport(id, r);
+            });
+        }
+
+        @Override
+        public Object allocate(Caller c, AllocationRequest r) {
+            Owners.mayOwn(c);
+            return loop.call(() -> parts.allocations().open(r.owner(), c.user(), r.requestId(), r.roles()));
+        }
+
+        @Override
+        public Object grow(Caller c, long id, GrowRequest r) {
+            return loop.call(() -> {
+                parts.owners().check(c, id, "grow");
+                return parts.allocations().grow(id, r);
+            });
+        }
+
+        @Override
+        public Object release(Caller c, long id, ReleaseRequest r) {
+            return loop.call(() -> {
+                parts.owners().check(c, id, "release nodes of");
+                return parts.allocations().release(id, r.nodes(), r.reason());
+            });
+        }
+
+        @Override
+        public Object close(Caller c, long id) {
+            return loop.call(() -> {
+                parts.owners().check(c, id, "close");
+                return parts.allocations().close(id);
+            });
+        }
+
+        @Override
+        public Object fail(Caller c, long id, String reason) {
+            return loop.call(() -> {
+                parts.owners().check(c, id, "fail");
+                return parts.allocations().fail(id, reason);
+            });
+        }
+
+        @Override
+        public Object register(Caller c, FrameworkRegistration r) {
+            return loop.call(() -> {
+                parts.owners().check(c, r.allocation(), "register an instance on");
+                return parts.frameworks().register(r);
+            });
+        }
+
+        @Override
+        public Object master(Caller c, long id, MasterAddress m) {
+            return loop.call(() -> {
+                parts.owners().check(c, id, "re-point the master of");
+                return parts.frameworks().master(id, m);
+            });
+        }
+
+        @Override
+        public Object mpiStart(String node, koala.common.api.MpiStart r) {
+            return java.util.Map.of("node", loop.call(() -> parts.nodes().mpiStart(node, r.token(), r.host(),
+                    r.command())));
+        }
+
+        @Override
+        public void rotateTokenKey() {
+            try {
+                key.rotate();
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot rotate the token key: " + e.getMessage(), e);
+            }
+        }
+
+        @Override
+        public Object backup(String file) {
+            if (backups == null) {
+                throw new koala.common.failure.Unavailable("this scheduler's database is not kept in a file");
+            }
+            koala.scheduler.storage.Backups.Backup b = backups.take(file);
+            LOG.info("database backed up into {} ({} bytes)", b.file(), b.bytes());
+            return b;
+        }
+
+        @Override
+        public Object framework(long id) {
+            return loop.call(() -> parts.frameworks().get(id));
+        }
+
+        @Override
+        public Object frameworks() {
+            return loop.call(() -> parts.frameworks().all());
+        }
+
+        @Override
+        public NodeTask arrive(String node, NodeReport r) {
+            return loop.call(() -> parts.nodes().arrive(node, r.token(), r.host()));
+        }
+
+        @Override
+        public NodeTask task(String node, String token) {
+            return loop.look(() -> parts.nodes().task(node, token));
+        }
+
+        @Override
+        public NodeTask exited(String node, NodeReport r) {
+            return loop.call(() -> parts.nodes().exited(node, r.token(), r.exitStatus(), r.detail(),
+                    r.cpuSeconds()));
+        }
+
+        @Override
+        public void awaitChange(long millis) throws InterruptedException {
+            loop.awaitChange(millis);
+        }
+}
