@@ -1,7 +1,6 @@
 package koala.bench;
 
 import java.util.concurrent.TimeUnit;
-import koala.scheduler.MetricsBenchGrid;
 import koala.scheduler.metrics.GridReading;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

@@ -8,7 +8,8 @@
  *
  * <p>The JMH benchmark of the scheduler's {@code GET /metrics} ({@code bin/koala bench metrics}):
  * {@link koala.bench.ScrapeBenchmark} renders one scrape of a grid the scheduler's own code holds
- * ({@code koala.scheduler.MetricsBenchGrid}: 1,000 jobs, 100 framework instances) and times the
+ * ({@link koala.bench.MetricsBenchGrid}, through {@code koala.scheduler.InProcessScheduler}: 1,000 jobs,
+ * 100 framework instances) and times the
  * reading the scheduler's loop makes each round; {@link koala.bench.ScrapeBench} runs it and prints
  * the time per scrape against the 50 ms target.
  */

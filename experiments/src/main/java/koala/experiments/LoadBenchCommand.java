@@ -1,7 +1,6 @@
 package koala.experiments;
 
 import java.util.concurrent.Callable;
-import koala.scheduler.LoadBench;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

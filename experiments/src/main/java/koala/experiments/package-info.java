@@ -6,7 +6,8 @@
  * <ul>
  * <li>Benchmarks: {@code BenchCommand} (sge-latency) with {@code PlacementBenchCommand} and
  *     {@code MetricsBenchCommand} (JMH, {@code koala.bench}), {@code LoadBenchCommand}
- *     ({@code koala.scheduler.LoadBench}), {@code GrowBenchCommand}, {@code RunnerFailoverBenchCommand},
+ *     ({@code LoadBench}, driving the scheduler through {@code koala.scheduler.InProcessScheduler}),
+ *     {@code GrowBenchCommand}, {@code RunnerFailoverBenchCommand},
  *     {@code CliBenchCommand}, {@code MpiBenchCommand} and {@code DaskBenchCommand} on the testbed.</li>
  * <li>Experiments: {@code ExperimentCommand} (the simulator's experiments, {@code koala.sim.experiment}),
  *     the policies on the testbed beside the simulator's prediction ({@code TestbedExperiment},

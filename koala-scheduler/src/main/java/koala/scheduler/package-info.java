@@ -28,8 +28,8 @@
  * {@code Reconfiguration} the file again on {@code SIGHUP} (deciding with {@code koala.scheduler.config}),
  * {@code SiteReport} what {@code koala sites} shows. The loop tells {@code koala.scheduler.metrics}
  * what happens and, at the end of each round, how the grid stands ({@code GridReader}), for
- * {@code GET /metrics}; {@code MetricsBenchGrid} builds a busy grid for {@code bench metrics}.
- * {@code SchedulerParts} are the parts the daemon wires and the API calls ({@code LoopOperations}, each
- * call on the loop).
+ * {@code GET /metrics}. {@code SchedulerParts} are the parts the daemon wires and the API calls
+ * ({@code LoopOperations}, each call on the loop). {@link koala.scheduler.InProcessScheduler} is the seam
+ * benchmarks and experiments drive a scheduler through, in their own process, with no agents, SGE or HTTP.
  */
 package koala.scheduler;

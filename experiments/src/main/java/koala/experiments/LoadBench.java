@@ -1,4 +1,4 @@
-package koala.scheduler;
+package koala.experiments;
 
 import koala.scheduler.config.SchedulerSettings;
 import koala.scheduler.api.Caller;
@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -25,12 +24,10 @@ import koala.common.api.SubmitRequest;
 import koala.common.site.AgentHealth;
 import koala.common.site.CellSnapshot;
 import koala.common.site.QueueInstance;
-import koala.scheduler.accounting.AccountingFile;
-import koala.scheduler.accounting.AccountingWriter;
+import koala.scheduler.InProcessScheduler;
 import koala.scheduler.api.SchedulerApi;
 import koala.scheduler.claiming.NodeClaim;
 import koala.scheduler.kis.SiteInfo;
-import koala.scheduler.metrics.SchedulerMetrics;
 import koala.scheduler.storage.H2Store;
 
 /**
@@ -38,7 +35,7 @@ import koala.scheduler.storage.H2Store;
  * its API operations, its loop (one thread, group commits), its books, a real H2 file store,
  * placement, claiming, the node desk, accounting with its writer and the metrics — on a made-up
  * site of 200 idle nodes whose pilots start at once (no SGE, no HTTP: what is measured is the
- * scheduler, not the cells or the sockets). {@code callers} threads make the calls at once, as the
+ * scheduler, not the cells or the sockets), driven through {@link InProcessScheduler}. {@code callers} threads make the calls at once, as the
  * API's threads do for many users and launchers.
  *
  * <p>Each batch of a hundred jobs: the jobs are submitted (with request ids, as the CLI does); a
@@ -143,51 +140,41 @@ public final class LoadBench {
         for (Phase p : Phase.values()) {
             costs.put(p, new Cost(0, 0, new H2Store.Stats(0, 0, 0, 0)));
         }
-        ExecutorService callerThreads = Executors.newFixedThreadPool(callers, SchedulerDaemon.daemon("caller"));
+        ExecutorService callerThreads = Executors.newFixedThreadPool(callers, work -> {
+            Thread t = new Thread(work, "caller");
+            t.setDaemon(true);
+            return t;
+        });
         long[] processCpu = {0};
         // H2's page cache (16 MB by default) kept at 1 MB, and its chunks not kept 45 s after they die
         // (RETENTION_TIME: the bench commits hundreds of times a second, and 45 s of dead chunks' bookkeeping
         // would be most of the heap it measures), so that the heap shows the scheduler's own
-        try (H2Store store = H2Store.open(settings.database(), ";CACHE_SIZE=1024;RETENTION_TIME=0");
-             SchedulerLoop loop = new SchedulerLoop(Executors.newSingleThreadScheduledExecutor(
-                     SchedulerDaemon.daemon("scheduler")), store)) {
-            Pilots none = new Pilots((site, owner) -> null, Map.of(), site -> new Pilots.Launcher("java", List.of(),
-                    List.of(), "http://koala-host:7400", dir.toString(), url -> url), Duration.ofMinutes(5),
-                    store.pilotTag(), Runnable::run, () -> { });
+        try (H2Store store = H2Store.open(settings.database(), ";CACHE_SIZE=1024;RETENTION_TIME=0")) {
             // SGE as the bench has it: a pilot starts as it is submitted, its launcher given its node's token
-            Submissions submissions = Submissions.threaded((node, owner) -> {
-                started.add(node);
-                starts.release();
-                return Long.toString(pilotIds.incrementAndGet());
-            }, loop::post, store::afterCommit);
-            SiteInfo fs0 = idleSite("fs0");
-            Scheduler scheduler = new Scheduler(settings, store, site -> Optional.of(fs0).filter(i -> i.site().equals(site)),
-                    Map.of("fs0", 200), none, submissions, koala.placement.FileLocations.NONE, clock,
-                    new SchedulerMetrics(List.of("fs0")));
-            scheduler.onStart(() -> loop.post(() -> { }));
-            AccountingWriter accounting = new AccountingWriter(new AccountingFile(settings.accounting()),
-                    Executors.newSingleThreadScheduledExecutor(SchedulerDaemon.daemon("accounting")),
-                    id -> loop.post(() -> scheduler.parts().accounting().written(id)), Duration.ofSeconds(30));
-            scheduler.parts().accounting().sink(accounting);
-            SchedulerApi.Operations api = new LoopOperations(scheduler.parts(), loop, null);
-            long loopThread = loop.call(() -> Thread.currentThread().getId());
-            Batch batch = new Batch(api, loop, loopThread, scheduler, store, clock, started, starts, callerThreads, costs,
-                    processCpu);
-            long sinceNanos = 0;
-            for (int passed = 0; passed < jobs; passed += BATCH) {
-                batch.run(passed);
-                if ((passed + BATCH) % 1000 == 0) {
-                    long nanos = costs.values().stream().mapToLong(Cost::nanos).sum();
-                    Row row = measure(loop, scheduler, passed + BATCH, 1000 / ((nanos - sinceNanos) / 1e9));
-                    sinceNanos = nanos;
-                    rows.add(row);
-                    out.printf("  %6d jobs: %5d in memory, heap %6.1f MB, round %.2f ms, %5.0f jobs/s%n", row.passed(),
-                            row.inMemory(), row.heapMb(), row.roundMs(), row.jobsPerSecond());
+            int owed;
+            try (InProcessScheduler scheduler = InProcessScheduler.on(settings, store, clock).site(idleSite("fs0"), 200)
+                    .cell((node, owner) -> {
+                        started.add(node);
+                        starts.release();
+                        return Long.toString(pilotIds.incrementAndGet());
+                    }).accountingFile().start()) {
+                long loopThread = scheduler.onLoop(() -> Thread.currentThread().getId());
+                Batch batch = new Batch(scheduler.api(), scheduler, loopThread, store, clock, started, starts, callerThreads,
+                        costs, processCpu);
+                long sinceNanos = 0;
+                for (int passed = 0; passed < jobs; passed += BATCH) {
+                    batch.run(passed);
+                    if ((passed + BATCH) % 1000 == 0) {
+                        long nanos = costs.values().stream().mapToLong(Cost::nanos).sum();
+                        Row row = measure(scheduler, passed + BATCH, 1000 / ((nanos - sinceNanos) / 1e9));
+                        sinceNanos = nanos;
+                        rows.add(row);
+                        out.printf("  %6d jobs: %5d in memory, heap %6.1f MB, round %.2f ms, %5.0f jobs/s%n", row.passed(),
+                                row.inMemory(), row.heapMb(), row.roundMs(), row.jobsPerSecond());
+                    }
                 }
-            }
-            int owed = awaitAccounting(loop, store);
-            submissions.close();
-            accounting.close();
+                owed = awaitAccounting(scheduler, store);
+            } // the pilots' submissions, the accounting file's writer and the loop stopped
             out.printf("the database: %.1f MB on disk; usage records the accounting file has not acknowledged: %d%n",
                     Files.size(dir.resolve("koala.mv.db")) / 1048576.0, owed);
         } finally {
@@ -198,12 +185,12 @@ public final class LoadBench {
     }
 
     /** Waits, up to 30 s, until the accounting file has acknowledged every usage record; returns how many it has not. */
-    private static int awaitAccounting(SchedulerLoop loop, H2Store store) throws InterruptedException {
+    private static int awaitAccounting(InProcessScheduler scheduler, H2Store store) throws InterruptedException {
         long deadline = System.nanoTime() + 30_000_000_000L;
-        int owed = loop.call(() -> store.unwrittenUsageRecords().size());
+        int owed = scheduler.onLoop(() -> store.unwrittenUsageRecords().size());
         while (owed > 0 && System.nanoTime() < deadline) {
             Thread.sleep(100);
-            owed = loop.call(() -> store.unwrittenUsageRecords().size());
+            owed = scheduler.onLoop(() -> store.unwrittenUsageRecords().size());
         }
         return owed;
     }
@@ -217,7 +204,7 @@ public final class LoadBench {
     }
 
     /** A hundred jobs through their lives, each phase timed. */
-    private record Batch(SchedulerApi.Operations api, SchedulerLoop loop, long loopThread, Scheduler scheduler, H2Store store,
+    private record Batch(SchedulerApi.Operations api, InProcessScheduler scheduler, long loopThread, H2Store store,
                          Clock clock, java.util.Queue<NodeClaim> started, Semaphore starts, ExecutorService callers,
                          Map<Phase, Cost> costs, long[] processCpu) {
         void run(int passed) throws Exception {
@@ -245,10 +232,7 @@ public final class LoadBench {
         }
 
         void round() {
-            loop.call(() -> {
-                scheduler.tick();
-                return null;
-            });
+            scheduler.round();
         }
 
         /** The calls made by the callers at once; returns when every one is answered. */
@@ -282,14 +266,11 @@ public final class LoadBench {
                 .getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
-    private static Row measure(SchedulerLoop loop, Scheduler scheduler, int passed, double jobsPerSecond) {
+    private static Row measure(InProcessScheduler scheduler, int passed, double jobsPerSecond) {
         int rounds = 50;
         long start = System.nanoTime();
         for (int i = 0; i < rounds; i++) {
-            loop.call(() -> {
-                scheduler.tick();
-                return null;
-            });
+            scheduler.round();
         }
         double roundMs = (System.nanoTime() - start) / 1e6 / rounds;
         Runtime rt = Runtime.getRuntime();
@@ -297,7 +278,7 @@ public final class LoadBench {
             System.gc();
         }
         double heapMb = (rt.totalMemory() - rt.freeMemory()) / 1048576.0;
-        int inMemory = loop.call(() -> scheduler.list().size());
+        int inMemory = scheduler.jobsInMemory();
         return new Row(passed, inMemory, heapMb, roundMs, jobsPerSecond);
     }
 
