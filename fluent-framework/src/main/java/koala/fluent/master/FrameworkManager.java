@@ -11,8 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.function.Consumer;
 import koala.common.event.EventLine;
 import koala.common.failure.Conflict;
 import koala.common.failure.InvalidField;
@@ -83,7 +81,6 @@ public final class FrameworkManager {
     static final int KEEP_ENDED = 1000;
 
     private final InstantSource clock;
-    private final Devices devices;
     private final Duration growWait;
     private final FrameworkState state;
     private final AppBook book;
@@ -107,7 +104,7 @@ public final class FrameworkManager {
     private final MasterThreads threads;
     private final MasterLoop loop;
     private final JournalLine journal;
-    private final DeviceLanes lanes;
+    private final DeviceCalls calls;
     private final RunnerLine line;
     /** Whether a release or a give-back is at the runner: its workers are out of the placement meanwhile. */
     private boolean releasing;
@@ -143,10 +140,9 @@ public final class FrameworkManager {
         this.loop = threads.loop();
         this.journal = JournalLine.on(journal, threads.journal());
         this.loop.answerThrough(this.journal::then);
-        this.lanes = DeviceLanes.on(threads.deviceCalls());
+        this.calls = new DeviceCalls(devices, DeviceLanes.on(threads.deviceCalls()), this.journal, loop);
         this.line = RunnerLine.on(runner, threads.runnerCalls(), this.journal::then, loop);
         this.clock = clock;
-        this.devices = devices;
         this.events = events;
         this.provisioning = provisioning;
         this.growWait = growWait;
@@ -544,26 +540,12 @@ public final class FrameworkManager {
     private CompletableFuture<Void> carry(MovePlan plan, boolean again, Runnable moved) {
         String app = plan.app();
         carrying.add(app);
-        Map<String, String> at = Map.copyOf(urls);
         CompletableFuture<Void> taken = new CompletableFuture<>();
-        journal.then(() -> lanes.run(app, () -> {
-            boolean posted = false;
-            try {
-                int count = Mover.carry(devices, plan, at, again);
-                posted = true;
-                loop.post(() -> carried(plan, again, count, null, moved, taken));
-            } catch (koala.common.failure.Unavailable e) {
-                posted = true;
-                loop.post(() -> carried(plan, again, 0, e, moved, taken));
-            } finally {
-                if (!posted) { // a worked example's master killed mid-move: nothing of it is taken
-                    loop.post(() -> {
-                        carrying.remove(app);
-                        taken.complete(null);
-                    });
-                }
-            }
-        }));
+        calls.move(plan, Map.copyOf(urls), again, (count, failure) -> carried(plan, again, count, failure, moved, taken),
+                () -> {
+                    carrying.remove(app);
+                    taken.complete(null);
+                });
         return taken;
     }
 
@@ -654,8 +636,7 @@ public final class FrameworkManager {
     private void tellStop(String worker, String app) {
         String url = urls.get(worker);
         if (url != null) {
-            onLane(app, d -> d.stop(url, app), e -> events.add("could not stop " + app + " on " + worker + ": "
-                    + e.getMessage()));
+            calls.stop(app, url, e -> events.add("could not stop " + app + " on " + worker + ": " + e.getMessage()));
         }
     }
 
@@ -664,33 +645,8 @@ public final class FrameworkManager {
         if (url == null) {
             return CompletableFuture.completedFuture(null);
         }
-        return onLane(app, d -> {
-            if (suspend) {
-                d.suspend(url, app);
-            } else {
-                d.resume(url, app);
-            }
-        }, e -> events.add("could not " + (suspend ? "suspend " : "resume ") + app + " on " + worker + ": "
-                + e.getMessage()));
-    }
-
-    /**
-     * Makes {@code call} on {@code app}'s lane once what the loop wrote so far is on disk; a refusal, a
-     * time-out or a DeviceManager that cannot do it goes to {@code failed} on the loop. Returns when the
-     * call is over.
-     */
-    private CompletableFuture<Void> onLane(String app, Consumer<Devices> call, Consumer<RuntimeException> failed) {
-        CompletableFuture<Void> made = new CompletableFuture<>();
-        journal.then(() -> lanes.run(app, () -> {
-            try {
-                call.accept(devices);
-            } catch (ApiException | UnsupportedOperationException | IllegalStateException e) {
-                loop.post(() -> failed.accept(e));
-            } finally {
-                made.complete(null);
-            }
-        }));
-        return made;
+        return calls.suspend(app, url, suspend, e -> events.add("could not " + (suspend ? "suspend " : "resume ") + app
+                + " on " + worker + ": " + e.getMessage()));
     }
 
     private void startFromQueue(AppOutcome started) {
@@ -724,26 +680,9 @@ public final class FrameworkManager {
             fail(entry, "cannot start its components: " + e.getMessage());
             return;
         }
-        Components.Start[] current = new Components.Start[1];
-        onLane(app, d -> {
-            waitFor(after);
-            for (Components.Start start : starts) {
-                current[0] = start;
-                d.deploy(start.url(), start.deploy());
-            }
-        }, e -> book.find(app).filter(a -> a.state() == AppBook.State.RUNNING).ifPresent(a -> fail(a,
-                "cannot start " + current[0].deploy().role() + " on " + current[0].worker() + ": " + e.getMessage())));
-    }
-
-    /** Off the loop: the calls an application's start waits for, each within its own time-out. */
-    private static void waitFor(CompletableFuture<Void> calls) {
-        try {
-            calls.get(30, TimeUnit.SECONDS);
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-            // they were given up on already, each by its own time-out; the start goes ahead
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        calls.deploy(app, starts, after, (start, e) -> book.find(app).filter(a -> a.state() == AppBook.State.RUNNING)
+                .ifPresent(a -> fail(a, "cannot start " + start.deploy().role() + " on " + start.worker() + ": "
+                        + e.getMessage())));
     }
 
     private void fail(AppBook.Entry entry, String why) {
