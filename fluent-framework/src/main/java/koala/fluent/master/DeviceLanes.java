@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * DeviceManager that hangs until its 20 s time-out holds up the calls about the applications it
  * runs, and nothing else. A lane lasts as long as it has calls to make.
  */
-final class DeviceLanes implements AutoCloseable {
+final class DeviceLanes {
     private static final class Lane {
         private final Deque<Runnable> calls = new ArrayDeque<>();
         private boolean running;
@@ -76,13 +76,6 @@ final class DeviceLanes implements AutoCloseable {
                 lanes.remove(app); // a worked example's master killed mid-call: its lane goes with it
                 throw e;
             }
-        }
-    }
-
-    @Override
-    public void close() {
-        if (pool instanceof ExecutorService service) {
-            service.shutdownNow();
         }
     }
 }

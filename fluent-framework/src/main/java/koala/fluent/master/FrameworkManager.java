@@ -101,7 +101,6 @@ public final class FrameworkManager {
     private final Instant floor;
     private PendingGrow pending;
     private int jobs;
-    private final MasterThreads threads;
     private final MasterLoop loop;
     private final JournalLine journal;
     private final DeviceCalls calls;
@@ -136,7 +135,6 @@ public final class FrameworkManager {
      */
     FrameworkManager(InstantSource clock, Runner runner, Devices devices, MasterEvents events,
                      Provisioning provisioning, Duration growWait, Journal journal, MasterThreads threads) {
-        this.threads = threads;
         this.loop = threads.loop();
         this.journal = JournalLine.on(journal, threads.journal());
         this.loop.answerThrough(this.journal::then);
@@ -168,11 +166,6 @@ public final class FrameworkManager {
     /** Says {@code text} among the master's events, from its loop (the events are the loop's, as its state is). */
     void note(MasterEventKind kind, String text, Map<String, ?> fields) {
         loop.post(() -> events.add(kind, text, fields));
-    }
-
-    /** Stops the loop and the threads off it: for tests that start a master again in the same JVM. */
-    void close() {
-        threads.close();
     }
 
     /**
