@@ -54,12 +54,14 @@ final class MasterLoop implements AutoCloseable {
         this.direct = direct;
     }
 
-    /** A loop on a daemon thread of its own, named {@code name}. */
+    /**
+     * A loop on a thread of its own, named {@code name}: not a daemon, since the master's process lives as
+     * long as its loop does ({@code MasterMain} returns once it has started it).
+     */
     static MasterLoop threaded(String name) {
         MasterLoop[] loop = new MasterLoop[1];
         ScheduledExecutorService thread = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, name);
-            t.setDaemon(true);
             loop[0].owner = t;
             return t;
         });

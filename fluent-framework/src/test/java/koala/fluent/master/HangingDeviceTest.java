@@ -87,6 +87,16 @@ class HangingDeviceTest {
         assertThat(calls).as("the first RL's component waits for its suspension").noneMatch(c -> c.startsWith("j3.rl1"));
     }
 
+    /** The master's process lives as long as its loop: MasterMain returns once it has started it. */
+    @Test
+    void theLoopKeepsTheMastersProcessAlive() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<Thread> loop = new java.util.concurrent.atomic.AtomicReference<>();
+        threads.loop().post(() -> loop.set(Thread.currentThread()));
+        await().atMost(PROMPT).until(() -> loop.get() != null);
+        assertThat(loop.get().getName()).isEqualTo("fluent-master");
+        assertThat(loop.get().isDaemon()).as("a daemon loop let the master's JVM exit with status 0 at once").isFalse();
+    }
+
     /** DeviceManagers at http://w1 and http://w2 that take every call, but the first suspension hangs until the test ends. */
     private final class Hanging implements Devices {
         @Override
