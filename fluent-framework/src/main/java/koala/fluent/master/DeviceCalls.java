@@ -49,12 +49,13 @@ final class DeviceCalls {
 
     /**
      * Starts {@code app}'s components, in order, once {@code after} (the calls its start waits for) is
-     * over; {@code failed} gets the one that could not start and why.
+     * over; {@code failed} gets the one that could not start and why (posted to the loop before this
+     * returns).
      */
-    void deploy(String app, List<Components.Start> starts, CompletableFuture<Void> after,
-                BiConsumer<Components.Start, RuntimeException> failed) {
+    CompletableFuture<Void> deploy(String app, List<Components.Start> starts, CompletableFuture<Void> after,
+                                   BiConsumer<Components.Start, RuntimeException> failed) {
         Components.Start[] current = new Components.Start[1];
-        call(app, d -> {
+        return call(app, d -> {
             waitFor(after);
             for (Components.Start start : starts) {
                 current[0] = start;

@@ -474,14 +474,19 @@ public final class FrameworkManager {
             book.submitted(id, app, job.requests().get(appId), job.expected().get(appId));
             events.add(app.reason());
         }
+        List<CompletableFuture<Void>> starting = new java.util.ArrayList<>();
         outcome.with(AppOutcome.Verdict.PLACED).forEach(placed -> {
             // an RL starts once the word counts it suspends are: on their workers, calls in that order
             List<CompletableFuture<Void>> suspending = placed.suspended().stream().map(this::suspend).toList();
-            launch(placed, CompletableFuture.allOf(suspending.toArray(CompletableFuture[]::new)));
+            starting.add(launch(placed, CompletableFuture.allOf(suspending.toArray(CompletableFuture[]::new))));
         });
         growNotes.put(id, growNote);
-        JobReply reply = jobNow(id);
-        journal.then(() -> arrival.reply().complete(reply));
+        // its client hears of it once its components are in place (or could not be): a master started
+        // again from the journal takes a placed application to be running, and deploys nothing again
+        CompletableFuture.allOf(starting.toArray(CompletableFuture[]::new)).thenRun(() -> loop.post(() -> {
+            JobReply reply = jobNow(id);
+            journal.then(() -> arrival.reply().complete(reply));
+        }));
     }
 
     /** Suspended SWCs resumed, then SWCs started from the queue, in the state's order. */
@@ -645,15 +650,16 @@ public final class FrameworkManager {
     private void startFromQueue(AppOutcome started) {
         book.started(started);
         events.add(started.reason());
-        launch(started, CompletableFuture.completedFuture(null));
+        launch(started, CompletableFuture.completedFuture(null)); // its job was answered when it was queued
     }
 
     /**
      * Its components on their DeviceManagers, on its lane once {@code after} (the suspensions it waits
      * for) is over, and its orchestrator through the runner: recorded when the runner answers, or handed
-     * back at once if the application has ended by then.
+     * back at once if the application has ended by then. Returns when the components are in place, or
+     * the start failed.
      */
-    private void launch(AppOutcome placed, CompletableFuture<Void> after) {
+    private CompletableFuture<Void> launch(AppOutcome placed, CompletableFuture<Void> after) {
         String app = placed.app().id();
         line.call(Runner::orchestrator, (place, e) -> {
             if (e != null) {
@@ -671,9 +677,9 @@ public final class FrameworkManager {
             starts = Components.of(app, entry.request(), placed.assignments(), urls);
         } catch (IllegalStateException e) {
             fail(entry, "cannot start its components: " + e.getMessage());
-            return;
+            return CompletableFuture.completedFuture(null);
         }
-        calls.deploy(app, starts, after, (start, e) -> book.find(app).filter(a -> a.state() == AppBook.State.RUNNING)
+        return calls.deploy(app, starts, after, (start, e) -> book.find(app).filter(a -> a.state() == AppBook.State.RUNNING)
                 .ifPresent(a -> fail(a, "cannot start " + start.deploy().role() + " on " + start.worker() + ": "
                         + e.getMessage())));
     }

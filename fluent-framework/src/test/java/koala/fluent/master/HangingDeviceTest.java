@@ -33,6 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * suspends the word count on one of them, whose DeviceManager hangs on the call (as one behind a cut
  * link does, until its 20 s time-out); the second RL, submitted meanwhile, suspends the other word count
  * and is placed, and its component deployed, within a second or two: it waits for no call but its own.
+ * The first RL's client hears once its component is in place, after the hanging call.
  */
 class HangingDeviceTest {
     private static final Instant T = Instant.parse("2026-11-21T10:00:00Z");
@@ -75,7 +76,8 @@ class HangingDeviceTest {
         for (int i = 0; i < 2; i++) {
             master.submit(new JobRequest("wc", List.of(swc))).reply().get(5, TimeUnit.SECONDS);
         }
-        CompletableFuture.runAsync(() -> master.submit(new JobRequest("first", List.of(RL))));
+        CompletableFuture<FrameworkManager.Submitted> first = CompletableFuture.supplyAsync(() -> master.submit(
+                new JobRequest("first", List.of(RL))));
         assertThat(hanging.await(5, TimeUnit.SECONDS)).as("a suspension reached a DeviceManager that hangs").isTrue();
 
         JobReply second = assertTimeoutPreemptively(PROMPT, () -> master.submit(new JobRequest("second", List.of(RL)))
@@ -85,6 +87,12 @@ class HangingDeviceTest {
         await().atMost(PROMPT).untilAsserted(() -> assertThat(calls).contains(rl.id() + " rl @http://"
                 + rl.workers().get(0)));
         assertThat(calls).as("the first RL's component waits for its suspension").noneMatch(c -> c.startsWith("j3.rl1"));
+        assertThat(first.get(5, TimeUnit.SECONDS).reply()).as("its client hears once its component is in place")
+                .isNotDone();
+
+        letGo.countDown();
+        AppReply started = first.get().reply().get(5, TimeUnit.SECONDS).apps().get(0);
+        assertThat(calls).as("deployed before its client heard").contains("j3.rl1 rl @http://" + started.workers().get(0));
     }
 
     /** The master's process lives as long as its loop: MasterMain returns once it has started it. */
