@@ -27,7 +27,8 @@ import koala.common.time.Poll;
  * The master's journal as a file of JSON lines, {@code DIR/master.journal}, in a directory of the
  * instance's that every node sees (its log directory), so that a master restarted on another node
  * reads it. The directory is 0700 and the files 0600: the journal holds the instance's jobs and
- * results, for its owner alone. Each append is forced to disk before it returns; a last line cut
+ * results, for its owner alone. Each append is forced to disk before it returns (written entries, at
+ * the next {@link #force}: the master forces a batch at once, {@link JournalLine}); a last line cut
  * short by a crash is dropped on reading (nothing was promised on it). A compaction writes the
  * snapshot to a new file, forces it, and renames it over the journal.
  *
@@ -111,11 +112,19 @@ final class FileJournal implements Journal {
     }
 
     @Override
-    public synchronized void append(JournalEntry entry) {
+    public synchronized void write(JournalEntry entry) {
         try {
             write(out, line(entry));
-            out.force(false);
             since++;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+    }
+
+    @Override
+    public synchronized void force() {
+        try {
+            out.force(false);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + file, e);
         }

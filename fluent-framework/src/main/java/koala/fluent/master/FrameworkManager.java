@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import koala.common.event.EventLine;
 import koala.common.failure.Conflict;
 import koala.common.failure.InvalidField;
@@ -43,15 +42,20 @@ import koala.fluent.wire.FluentMessages.MetricsReport;
  * tells the runner which workers are busy, so that the runner's t_idle timers are the master's.
  * Every change is written to its {@link Journal} before the master acts on it, and a master
  * started on a journal takes over from its predecessor ({@link MasterRecovery}): the same workers,
- * running applications, queue and waiting jobs. All state is guarded by this object's lock; time
- * comes from the injected clock.
+ * running applications, queue and waiting jobs. Time comes from the injected clock.
  *
- * <p>The master never calls its runner under that lock: every call (a grow, a shrink, an
- * orchestrator, the status, the workers' activity) goes through its {@link RunnerLine}, and what comes
- * back is taken under the lock again, so that a slow runner (a grow waiting for its grant at the
- * scheduler) holds up no client's job, status read or DeviceManager's report. Meanwhile the job whose
- * grow is at the runner waits as it waits for its workers, and workers being given back are out of
- * the placement until the runner has answered (those it keeps come back, idle from then).
+ * <p>All state lives on one thread, the master's {@link MasterLoop}: a client's job or read, a
+ * DeviceManager's hello or report and the tick are queued onto it, and nothing on it waits on the
+ * network or the disk. Every call to the runner (a grow, a shrink, an orchestrator, the status, the
+ * workers' activity) goes through its {@link RunnerLine}, every call to a DeviceManager (a deploy, a
+ * stop, a suspend or resume, a move) through the application's lane ({@link DeviceLanes}), and what
+ * comes back is posted to the loop, where the state it answers is looked at again; so a slow runner (a
+ * grow waiting for its grant at the scheduler) or a DeviceManager that hangs until its time-out holds
+ * up no client's job, status read or other DeviceManager's report. Meanwhile the job whose grow is at
+ * the runner waits as it waits for its workers, workers being given back are out of the placement
+ * until the runner has answered (those it keeps come back, idle from then), and a word count being
+ * moved is not moved again. The journal is written off the loop and forced in batches
+ * ({@link JournalLine}); no answer, and no call, leaves before what led to it is on disk.
  */
 public final class FrameworkManager {
     private record Arrival(JobIntake.Accepted job, CompletableFuture<JobReply> reply) {
@@ -77,7 +81,6 @@ public final class FrameworkManager {
     static final int KEEP_ENDED = 1000;
 
     private final InstantSource clock;
-    private final Devices devices;
     private final Duration growWait;
     private final FrameworkState state;
     private final AppBook book;
@@ -87,7 +90,6 @@ public final class FrameworkManager {
     private final Map<String, String> growNotes;
     private final MasterEvents events;
     private final Provisioning provisioning;
-    private final Journal journal;
     /** Workers that left: a late hello of theirs must not bring them back. */
     private final Set<String> gone;
     /**
@@ -99,6 +101,9 @@ public final class FrameworkManager {
     private final Instant floor;
     private PendingGrow pending;
     private int jobs;
+    private final MasterLoop loop;
+    private final JournalLine journal;
+    private final DeviceCalls calls;
     private final RunnerLine line;
     /** Whether a release or a give-back is at the runner: its workers are out of the placement meanwhile. */
     private boolean releasing;
@@ -107,6 +112,8 @@ public final class FrameworkManager {
     private final MoveBook moves;
     /** Workers whose DeviceManager has said hello to this master: they hold its key, a move may call them. */
     private final Set<String> heard = new HashSet<>();
+    /** Word counts whose move is at their DeviceManagers: not begun again until it comes back. */
+    private final Set<String> carrying = new HashSet<>();
 
     FrameworkManager(InstantSource clock, Runner runner, Devices devices, MasterEvents events,
                      Provisioning provisioning, Duration growWait) {
@@ -119,22 +126,24 @@ public final class FrameworkManager {
      */
     FrameworkManager(InstantSource clock, Runner runner, Devices devices, MasterEvents events,
                      Provisioning provisioning, Duration growWait, Journal journal) {
-        this(clock, runner, devices, events, provisioning, growWait, journal, Runnable::run);
+        this(clock, runner, devices, events, provisioning, growWait, journal, MasterThreads.direct());
     }
 
     /**
-     * As above, its calls to the runner made on {@code runnerCalls} (one thread: in the order asked),
-     * off the master's lock. The other constructors make them on the caller's thread: for worked examples.
+     * As above, on {@code threads}: its loop, and the calls to the runner, to DeviceManagers and to the
+     * journal off it. The other constructors run everything on the caller's thread: for worked examples.
      */
     FrameworkManager(InstantSource clock, Runner runner, Devices devices, MasterEvents events,
-                     Provisioning provisioning, Duration growWait, Journal journal, Executor runnerCalls) {
-        this.line = RunnerLine.on(runner, runnerCalls, this);
+                     Provisioning provisioning, Duration growWait, Journal journal, MasterThreads threads) {
+        this.loop = threads.loop();
+        this.journal = JournalLine.on(journal, threads.journal());
+        this.loop.answerThrough(this.journal::then);
+        this.calls = new DeviceCalls(devices, DeviceLanes.on(threads.deviceCalls()), this.journal, loop);
+        this.line = RunnerLine.on(runner, threads.runnerCalls(), this.journal::then, loop);
         this.clock = clock;
-        this.devices = devices;
         this.events = events;
         this.provisioning = provisioning;
         this.growWait = growWait;
-        this.journal = journal;
         List<JournalEntry> written = journal.read();
         MasterRecovery.Recovered r = MasterRecovery.replay(written, provisioning.settings(), clock.instant());
         this.state = r.state();
@@ -146,7 +155,17 @@ public final class FrameworkManager {
         this.moves = r.moves();
         this.floor = written.isEmpty() ? clock.instant() : written.get(written.size() - 1).at();
         takeOver(r);
-        journal.compact(snapshot());
+        journal.compact(snapshot()); // before the loop takes anything: what the predecessor wrote is one entry
+    }
+
+    /** Ticks every {@code period} on the loop: what {@link MasterMain} runs; worked examples call {@link #tick}. */
+    void ticking(Duration period) {
+        loop.every(period, this::ticked);
+    }
+
+    /** Says {@code text} among the master's events, from its loop (the events are the loop's, as its state is). */
+    void note(MasterEventKind kind, String text, Map<String, ?> fields) {
+        loop.post(() -> events.add(kind, text, fields));
     }
 
     /**
@@ -171,16 +190,24 @@ public final class FrameworkManager {
         }
     }
 
-    /** A client's job: checked, then placed in arrival order; the reply completes once it is placed. */
-    public synchronized Submitted submit(JobRequest request) {
+    /**
+     * A client's job: checked (its files read on the caller's thread), then placed in arrival order on
+     * the loop; the reply completes once it is placed.
+     */
+    public Submitted submit(JobRequest request) {
+        JobIntake.Checked checked = JobIntake.check(request);
+        return loop.call(() -> arrived(request.name(), checked));
+    }
+
+    private Submitted arrived(String name, JobIntake.Checked checked) {
         String id = "j" + (jobs + 1);
-        JobIntake.Accepted job = JobIntake.check(id, request, now());
-        journal.append(new JournalEntry.Arrived(job.job().submittedAt(), id, request.name(),
+        JobIntake.Accepted job = JobIntake.accept(id, checked, now());
+        journal.append(new JournalEntry.Arrived(job.job().submittedAt(), id, name,
                 List.copyOf(job.requests().keySet()), job.requests(), job.expected()));
         jobs++;
         Arrival arrival = new Arrival(job, new CompletableFuture<>());
         arrivals.addLast(arrival);
-        events.add(MasterEventKind.JOB_ARRIVED, "job " + id + (request.name() == null ? "" : " (" + request.name()
+        events.add(MasterEventKind.JOB_ARRIVED, "job " + id + (name == null ? "" : " (" + name
                 + ")") + " arrived: " + job.job().apps().size() + " applications",
                 Map.of("job", id, "apps", job.job().apps().size()));
         takeArrivals();
@@ -188,7 +215,14 @@ public final class FrameworkManager {
     }
 
     /** A DeviceManager reports in: its worker joins, and may start waiting SWCs or complete a pending grow. */
-    public synchronized void device(DeviceHello hello) {
+    public void device(DeviceHello hello) {
+        loop.call(() -> {
+            hello(hello);
+            return null;
+        });
+    }
+
+    private void hello(DeviceHello hello) {
         if (hello.node() == null || hello.url() == null) {
             throw new InvalidField(hello.node() == null ? "node" : "url", "missing");
         }
@@ -255,7 +289,14 @@ public final class FrameworkManager {
     }
 
     /** An application's last component is done (or failed): its slots and orchestrator are freed. */
-    public synchronized void done(String app, AppDone done) {
+    public void done(String app, AppDone done) {
+        loop.call(() -> {
+            reported(app, done);
+            return null;
+        });
+    }
+
+    private void reported(String app, AppDone done) {
         AppBook.Entry entry = book.find(app).orElseThrow(() -> new NotFound("application " + app));
         if (entry.state() != AppBook.State.RUNNING) {
             throw new Conflict(app + " is " + entry.state() + ", not running", "app");
@@ -279,10 +320,17 @@ public final class FrameworkManager {
 
     /**
      * Every second: a pending grow's deadline, what the grid's arbitration asks back, releases of
-     * idle workers, and each sample period the metrics. The runner is asked off the lock; its answers
+     * idle workers, and each sample period the metrics. The runner is asked off the loop; its answers
      * are taken as they come.
      */
-    public synchronized void tick() {
+    public void tick() {
+        loop.call(() -> {
+            ticked();
+            return null;
+        });
+    }
+
+    private void ticked() {
         takeArrivals(); // jobs a restarted master found waiting in its journal
         finishMoves();
         Instant now = now();
@@ -426,12 +474,19 @@ public final class FrameworkManager {
             book.submitted(id, app, job.requests().get(appId), job.expected().get(appId));
             events.add(app.reason());
         }
+        List<CompletableFuture<Void>> starting = new java.util.ArrayList<>();
         outcome.with(AppOutcome.Verdict.PLACED).forEach(placed -> {
-            placed.suspended().forEach(this::suspend);
-            launch(placed);
+            // an RL starts once the word counts it suspends are: on their workers, calls in that order
+            List<CompletableFuture<Void>> suspending = placed.suspended().stream().map(this::suspend).toList();
+            starting.add(launch(placed, CompletableFuture.allOf(suspending.toArray(CompletableFuture[]::new))));
         });
         growNotes.put(id, growNote);
-        arrival.reply().complete(job(id));
+        // its client hears of it once its components are in place (or could not be): a master started
+        // again from the journal takes a placed application to be running, and deploys nothing again
+        CompletableFuture.allOf(starting.toArray(CompletableFuture[]::new)).thenRun(() -> loop.post(() -> {
+            JobReply reply = jobNow(id);
+            journal.then(() -> arrival.reply().complete(reply));
+        }));
     }
 
     /** Suspended SWCs resumed, then SWCs started from the queue, in the state's order. */
@@ -440,57 +495,92 @@ public final class FrameworkManager {
         started.fromQueue().forEach(this::startFromQueue);
     }
 
-    /** An SWC suspended for an RL: every DeviceManager with a component of it pauses it, keeping its state. */
-    private void suspend(koala.fluent.Suspended suspended) {
+    /**
+     * An SWC suspended for an RL: every DeviceManager with a component of it pauses it, keeping its state.
+     * Returns when they have been told (or failed to be).
+     */
+    private CompletableFuture<Void> suspend(koala.fluent.Suspended suspended) {
         String app = suspended.appId();
         events.add(app + " suspended (" + suspended.times() + " of " + suspended.maxTimes() + ") for an RL on "
                 + suspended.workerId());
-        book.find(app).ifPresent(e -> e.workers().stream().distinct().forEach(w -> tellDevice(w, app, true)));
+        return CompletableFuture.allOf(book.find(app).stream().flatMap(e -> e.workers().stream().distinct())
+                .map(w -> tellDevice(w, app, true)).toArray(CompletableFuture[]::new));
     }
 
     /**
      * A suspended SWC runs again: where the state moved components, they move first ({@link Mover}),
      * then every DeviceManager of it resumes it. A move that fails fails the word count: its state is
-     * where the failure left it, and counting on would give wrong counts.
+     * where the failure left it, and counting on would give wrong counts. Returns when the move has come
+     * back to the loop (at once when nothing moves).
      */
-    private void resume(koala.fluent.Resumed resumed) {
+    private CompletableFuture<Void> resume(koala.fluent.Resumed resumed) {
         events.add(resumed.reason());
         java.util.Optional<MovePlan> plan;
         try {
             plan = moves.decided(book, resumed);
         } catch (IllegalStateException e) {
             book.find(resumed.appId()).ifPresent(entry -> fail(entry, e.getMessage()));
-            return;
+            return CompletableFuture.completedFuture(null);
         }
-        if (plan.isPresent() && !carry(plan.get(), false)) {
-            return;
+        List<String> to = resumed.to().stream().map(koala.fluent.Assignment::workerId).distinct().toList();
+        if (plan.isEmpty()) {
+            to.forEach(w -> tellDevice(w, resumed.appId(), false));
+            return CompletableFuture.completedFuture(null);
         }
-        resumed.to().stream().map(koala.fluent.Assignment::workerId).distinct()
-                .forEach(w -> tellDevice(w, resumed.appId(), false));
+        return carry(plan.get(), false, () -> to.forEach(w -> tellDevice(w, resumed.appId(), false)));
     }
 
-    /** Carries out {@code plan}: true once done (and journalled so); false when the word count failed with it. */
-    private boolean carry(MovePlan plan, boolean again) {
+    /**
+     * Carries out {@code plan} on the word count's lane, off the loop; back on the loop, once done (and
+     * journalled so) {@code moved} runs, unless the word count is suspended again by then; a failure fails
+     * the word count. Returns when the outcome has been taken on the loop.
+     */
+    private CompletableFuture<Void> carry(MovePlan plan, boolean again, Runnable moved) {
+        String app = plan.app();
+        carrying.add(app);
+        CompletableFuture<Void> taken = new CompletableFuture<>();
+        calls.move(plan, Map.copyOf(urls), again, (count, failure) -> carried(plan, again, count, failure, moved, taken),
+                () -> {
+                    carrying.remove(app);
+                    taken.complete(null);
+                });
+        return taken;
+    }
+
+    /** What a move came to, on the loop: it counts only while it is still the move the word count waits for. */
+    private void carried(MovePlan plan, boolean again, int count, koala.common.failure.Unavailable failure,
+                         Runnable moved, CompletableFuture<Void> taken) {
         String app = plan.app();
         try {
-            int moved = Mover.carry(devices, plan, urls, again);
-            journal.append(new JournalEntry.Moved(now(), app));
+            carrying.remove(app);
+            if (!plan.equals(moves.unfinished().get(app))) {
+                return; // it ended meanwhile (what ran was stopped), or a later move of it follows on its lane
+            }
             moves.done(app);
-            events.add(MasterEventKind.MOVED, app + ": moved " + moved + (moved == 1 ? " component" : " components")
-                    + (again ? " (a move its predecessor left unfinished)" : "") + ": " + plan.describe(),
-                    Map.of("app", app, "components", moved));
-            return true;
-        } catch (koala.common.failure.Unavailable e) {
-            moves.done(app);
+            if (failure == null) {
+                journal.append(new JournalEntry.Moved(now(), app));
+                events.add(MasterEventKind.MOVED, app + ": moved " + count + (count == 1 ? " component" : " components")
+                        + (again ? " (a move its predecessor left unfinished)" : "") + ": " + plan.describe(),
+                        Map.of("app", app, "components", count));
+                if (!suspended(app)) {
+                    moved.run();
+                }
+                return;
+            }
             for (String w : plan.before().distinct()) {
                 if (!plan.after().workers().contains(w)) { // what it left behind there, frozen
                     tellStop(w, app);
                 }
             }
             book.find(app).filter(entry -> entry.state() == AppBook.State.RUNNING).ifPresent(entry ->
-                    fail(entry, e.getMessage()));
-            return false;
+                    fail(entry, failure.getMessage()));
+        } finally {
+            taken.complete(null);
         }
+    }
+
+    private boolean suspended(String app) {
+        return state.running().stream().anyMatch(r -> r.app().id().equals(app) && r.suspended());
     }
 
     /**
@@ -502,13 +592,10 @@ public final class FrameworkManager {
         for (MovePlan plan : moves.unfinished().values()) {
             Set<String> involved = new HashSet<>(plan.before().workers());
             involved.addAll(plan.after().workers());
-            if (!heard.containsAll(involved) || !state.isRunning(plan.app())) {
+            if (carrying.contains(plan.app()) || !heard.containsAll(involved) || !state.isRunning(plan.app())) {
                 continue;
             }
-            boolean paused = state.running().stream().anyMatch(r -> r.app().id().equals(plan.app()) && r.suspended());
-            if (carry(plan, true) && !paused) {
-                plan.after().distinct().forEach(w -> tellDevice(w, plan.app(), false));
-            }
+            carry(plan, true, () -> plan.after().distinct().forEach(w -> tellDevice(w, plan.app(), false)));
         }
     }
 
@@ -516,10 +603,11 @@ public final class FrameworkManager {
      * Asked by the grid to give back {@code wanted} workers with none idle: workers whose every
      * application is a running word count yield them — their components move to free slots on the
      * other workers — fewest slots in use first, then by id, as the state allows. Returns those that
-     * yielded, idle now, to be given back.
+     * yielded, idle now, to be given back once the moves have come back.
      */
-    private List<String> yieldWorkers(int wanted) {
+    private Provisioning.Yield yieldWorkers(int wanted) {
         List<String> yielded = new java.util.ArrayList<>();
+        List<CompletableFuture<Void>> moving = new java.util.ArrayList<>();
         List<koala.fluent.FluentWorker> busy = state.workers().stream().filter(w -> !w.isIdle())
                 .sorted(java.util.Comparator.comparingInt(koala.fluent.FluentWorker::usedSlots)
                         .thenComparing(koala.fluent.FluentWorker::id, koala.provisioning.NaturalOrder.IDS))
@@ -537,47 +625,41 @@ public final class FrameworkManager {
             events.add(MasterEventKind.YIELDED, "worker " + w.id() + " yields "
                     + moved.get().stream().map(koala.fluent.Resumed::appId).toList() + " to be given back",
                     Map.of("node", w.id()));
-            moved.get().forEach(this::resume);
+            moved.get().forEach(r -> moving.add(resume(r)));
             yielded.add(w.id());
         }
-        return yielded;
+        return new Provisioning.Yield(yielded, CompletableFuture.allOf(moving.toArray(CompletableFuture[]::new)));
     }
 
     private void tellStop(String worker, String app) {
         String url = urls.get(worker);
-        try {
-            if (url != null) {
-                devices.stop(url, app);
-            }
-        } catch (ApiException e) {
-            events.add("could not stop " + app + " on " + worker + ": " + e.getMessage());
+        if (url != null) {
+            calls.stop(app, url, e -> events.add("could not stop " + app + " on " + worker + ": " + e.getMessage()));
         }
     }
 
-    private void tellDevice(String worker, String app, boolean suspend) {
+    private CompletableFuture<Void> tellDevice(String worker, String app, boolean suspend) {
         String url = urls.get(worker);
-        try {
-            if (url != null && suspend) {
-                devices.suspend(url, app);
-            } else if (url != null) {
-                devices.resume(url, app);
-            }
-        } catch (ApiException | UnsupportedOperationException e) {
-            events.add("could not " + (suspend ? "suspend " : "resume ") + app + " on " + worker + ": " + e.getMessage());
+        if (url == null) {
+            return CompletableFuture.completedFuture(null);
         }
+        return calls.suspend(app, url, suspend, e -> events.add("could not " + (suspend ? "suspend " : "resume ") + app
+                + " on " + worker + ": " + e.getMessage()));
     }
 
     private void startFromQueue(AppOutcome started) {
         book.started(started);
         events.add(started.reason());
-        launch(started);
+        launch(started, CompletableFuture.completedFuture(null)); // its job was answered when it was queued
     }
 
     /**
-     * Its components on their DeviceManagers, and its orchestrator through the runner: recorded when
-     * the runner answers, or handed back at once if the application has ended by then.
+     * Its components on their DeviceManagers, on its lane once {@code after} (the suspensions it waits
+     * for) is over, and its orchestrator through the runner: recorded when the runner answers, or handed
+     * back at once if the application has ended by then. Returns when the components are in place, or
+     * the start failed.
      */
-    private void launch(AppOutcome placed) {
+    private CompletableFuture<Void> launch(AppOutcome placed, CompletableFuture<Void> after) {
         String app = placed.app().id();
         line.call(Runner::orchestrator, (place, e) -> {
             if (e != null) {
@@ -590,16 +672,16 @@ public final class FrameworkManager {
             }
         });
         AppBook.Entry entry = book.get(app);
-        Components.Start current = null;
+        List<Components.Start> starts;
         try {
-            for (Components.Start start : Components.of(app, entry.request(), placed.assignments(), urls)) {
-                current = start;
-                devices.deploy(start.url(), start.deploy());
-            }
-        } catch (ApiException | IllegalStateException e) {
-            fail(entry, "cannot start " + (current == null ? "its components" : current.deploy().role() + " on "
-                    + current.worker()) + ": " + e.getMessage());
+            starts = Components.of(app, entry.request(), placed.assignments(), urls);
+        } catch (IllegalStateException e) {
+            fail(entry, "cannot start its components: " + e.getMessage());
+            return CompletableFuture.completedFuture(null);
         }
+        return calls.deploy(app, starts, after, (start, e) -> book.find(app).filter(a -> a.state() == AppBook.State.RUNNING)
+                .ifPresent(a -> fail(a, "cannot start " + start.deploy().role() + " on " + start.worker() + ": "
+                        + e.getMessage())));
     }
 
     private void fail(AppBook.Entry entry, String why) {
@@ -610,14 +692,7 @@ public final class FrameworkManager {
     /** Stops what still runs of a failed application, and records its end; its slots are the caller's. */
     private void ended(AppBook.Entry entry, String why) {
         for (String worker : Set.copyOf(entry.workers())) {
-            String url = urls.get(worker);
-            try {
-                if (url != null) {
-                    devices.stop(url, entry.id());
-                }
-            } catch (ApiException e) {
-                events.add("could not stop " + entry.id() + " on " + worker + ": " + e.getMessage());
-            }
+            tellStop(worker, entry.id());
         }
         unconfirmed.remove(entry.id());
         moves.done(entry.id());
@@ -667,7 +742,11 @@ public final class FrameworkManager {
     }
 
     /** A job's applications once it is placed; before that, no applications and why it waits. */
-    public synchronized JobReply job(String id) {
+    public JobReply job(String id) {
+        return loop.call(() -> jobNow(id));
+    }
+
+    private JobReply jobNow(String id) {
         List<AppReply> apps = book.ofJob(id).stream().map(AppBook.Entry::view).toList();
         if (!apps.isEmpty()) {
             return new JobReply(id, apps, growNotes.get(id));
@@ -686,12 +765,12 @@ public final class FrameworkManager {
         throw new NotFound("job " + id);
     }
 
-    public synchronized MasterStatus status() {
-        return MasterView.of(provisioning.status().instance(), state, now(), book.all(), urls,
-                events.recent(), moves);
+    public MasterStatus status() {
+        return loop.call(() -> MasterView.of(provisioning.status().instance(), state, now(), book.all(), urls,
+                events.recent(), moves));
     }
 
-    public synchronized MetricsReport metrics() {
-        return provisioning.metrics().report();
+    public MetricsReport metrics() {
+        return loop.call(() -> provisioning.metrics().report());
     }
 }

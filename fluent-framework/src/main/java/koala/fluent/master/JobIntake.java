@@ -42,13 +42,21 @@ final class JobIntake {
     private JobIntake() {
     }
 
+    /** A job's requests checked and completed, in the job's order, with each SWC's expected counts (null for an RL). */
+    record Checked(List<AppRequest> apps, List<Expected> expected) {
+    }
+
     static Accepted check(String jobId, JobRequest request, Instant now) {
+        return accept(jobId, check(request), now);
+    }
+
+    /** Checks {@code request}, reading each SWC's file: done by the caller, off the master's loop. */
+    static Checked check(JobRequest request) {
         if (request == null || request.apps() == null || request.apps().isEmpty()) {
             throw new InvalidField("apps", "missing: a job has at least 1 application");
         }
-        Map<String, AppRequest> requests = new LinkedHashMap<>();
-        Map<String, Expected> expected = new HashMap<>();
-        Map<String, Integer> perKind = new HashMap<>();
+        List<AppRequest> apps = new ArrayList<>();
+        List<Expected> expected = new ArrayList<>();
         for (int i = 0; i < request.apps().size(); i++) {
             AppRequest a = request.apps().get(i);
             String field = "apps[" + i + "]";
@@ -59,11 +67,24 @@ final class JobIntake {
             if (!kind.equals("rl") && !kind.equals("swc")) {
                 throw new InvalidField(field + ".kind", "'" + a.kind() + "': rl or swc");
             }
-            String id = jobId + "." + kind + perKind.merge(kind, 1, Integer::sum);
             AppRequest full = kind.equals("rl") ? rl(a, field) : swc(a, field);
+            apps.add(full);
+            expected.add(kind.equals("swc") ? count(Path.of(full.file()), field + ".file") : null);
+        }
+        return new Checked(apps, expected);
+    }
+
+    /** The checked job as job {@code jobId}: its applications named {@code jobId.rl1}, {@code jobId.swc1}, ... */
+    static Accepted accept(String jobId, Checked checked, Instant now) {
+        Map<String, AppRequest> requests = new LinkedHashMap<>();
+        Map<String, Expected> expected = new HashMap<>();
+        Map<String, Integer> perKind = new HashMap<>();
+        for (int i = 0; i < checked.apps().size(); i++) {
+            AppRequest full = checked.apps().get(i);
+            String id = jobId + "." + full.kind() + perKind.merge(full.kind(), 1, Integer::sum);
             requests.put(id, full);
-            if (kind.equals("swc")) {
-                expected.put(id, count(Path.of(full.file()), field + ".file"));
+            if (checked.expected().get(i) != null) {
+                expected.put(id, checked.expected().get(i));
             }
         }
         return accepted(jobId, List.copyOf(requests.keySet()), requests, expected, now);

@@ -5,7 +5,8 @@ import java.util.List;
 
 /**
  * Where the master writes what it must not forget ({@link JournalEntry}): every entry is durable
- * once {@link #append} returns, so the master appends before it answers or acts. {@link #compact}
+ * once {@link #append} returns (or {@link #force}, after {@link #write}s), so the master lets nothing
+ * out before what led to it is durable ({@link JournalLine}). {@link #compact}
  * replaces everything written with one snapshot, so that the journal stays small.
  */
 interface Journal extends AutoCloseable {
@@ -13,7 +14,16 @@ interface Journal extends AutoCloseable {
     List<JournalEntry> read();
 
     /** Writes {@code entry}; it is on disk when this returns. */
-    void append(JournalEntry entry);
+    default void append(JournalEntry entry) {
+        write(entry);
+        force();
+    }
+
+    /** Writes {@code entry}; it is on disk once {@link #force} has returned. */
+    void write(JournalEntry entry);
+
+    /** Everything written so far is on disk when this returns. */
+    void force();
 
     /** Replaces every entry with {@code snapshot}, atomically: a crash leaves the old entries or the snapshot. */
     void compact(JournalEntry.Snapshot snapshot);
@@ -36,9 +46,13 @@ interface Journal extends AutoCloseable {
             }
 
             @Override
-            public synchronized void append(JournalEntry entry) {
+            public synchronized void write(JournalEntry entry) {
                 entries.add(entry);
                 since++;
+            }
+
+            @Override
+            public void force() {
             }
 
             @Override

@@ -18,7 +18,7 @@ import org.apache.logging.log4j.Logger;
 /**
  * The master's decisions, each with its reason: logged, written to the metrics folder's
  * {@code events.log} as one JSON line each ({@link EventLine}: time, kind, text and the event's
- * fields), the latest kept for status.
+ * fields), the latest kept for status. Kept on the master's loop, as its state is.
  */
 final class MasterEvents {
     private static final Logger LOG = LogManager.getLogger(FrameworkManager.class);
@@ -36,11 +36,11 @@ final class MasterEvents {
     }
 
     /** An event that is only a note: its kind is {@link MasterEventKind#NOTE}. */
-    synchronized void add(String event) {
+    void add(String event) {
         add(MasterEventKind.NOTE, event, Map.of());
     }
 
-    synchronized void add(MasterEventKind kind, String event, Map<String, ?> fields) {
+    void add(MasterEventKind kind, String event, Map<String, ?> fields) {
         Instant now = clock.instant();
         LOG.info(event);
         log.event(new EventLine(now, kind.name(), event, new LinkedHashMap<>(fields)).json());
@@ -50,7 +50,7 @@ final class MasterEvents {
         recent.addLast(new MasterEvent(TIME.format(now), kind, event));
     }
 
-    synchronized List<MasterEvent> recent() {
+    List<MasterEvent> recent() {
         return List.copyOf(recent);
     }
 }

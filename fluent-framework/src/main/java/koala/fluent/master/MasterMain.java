@@ -7,9 +7,6 @@ import java.time.InstantSource;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import koala.common.http.ApiException;
 import koala.common.http.JsonHttpServer;
 import koala.common.runner.RunnerClient;
@@ -19,8 +16,6 @@ import koala.common.time.Poll;
 import koala.fluent.device.Options;
 import koala.fluent.wire.MasterEventKind;
 import koala.fluent.wire.Secret;
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.Logger;
 
 /**
  * The framework's master process, started by the node launcher as the instance's master entity:
@@ -41,7 +36,6 @@ import org.apache.logging.log4j.Logger;
 public final class MasterMain {
     /** What the instance's DeviceManagers present to the master, given by the runner to its entities only. */
     public static final String DEVICE_TOKEN_VARIABLE = "KOALA_DEVICE_TOKEN";
-    private static final Logger LOG = LogManager.getLogger(MasterMain.class);
     /** How long a new master waits for its predecessor's hold on the journal: a process killed lets go at once. */
     private static final Duration JOURNAL_LOCK_WAIT = Duration.ofSeconds(30);
 
@@ -78,25 +72,20 @@ public final class MasterMain {
         // another node takes over from it; without one the master starts empty each time
         Journal journal = logDir.<Journal>map(d -> FileJournal.open(d.resolve("journal"), JOURNAL_LOCK_WAIT,
                 Poll.system())).orElseGet(Journal::memory);
-        // its calls to the runner on a thread of their own, off the master's lock: a grow waiting for its
-        // grant at the scheduler holds up no client and no DeviceManager
+        // its state on a loop of its own; its calls to the runner, to DeviceManagers and to the journal off it:
+        // a grow waiting for its grant at the scheduler, a DeviceManager that hangs or a slow disk holds up
+        // no client and no other DeviceManager
         FrameworkManager master = new FrameworkManager(clock, runner, Devices.http(key), events,
                 new Provisioning(first, events, metrics, slots,
-                        Integer.parseInt(options.getOrDefault("--suspend", "0"))), growWait, journal, RunnerLine.thread());
+                        Integer.parseInt(options.getOrDefault("--suspend", "0"))), growWait, journal,
+                MasterThreads.threaded());
         // on the node's own address only: nothing of the instance answers on a node's loopback
         JsonHttpServer server = new JsonHttpServer(new InetSocketAddress(java.net.InetAddress.getByName(
                 System.getenv().getOrDefault("KOALA_ENTITY_HOST", "127.0.0.1")), port), 8);
         Secret devices = deviceToken == null ? null : new Secret(deviceToken);
         new MasterApi(master, token, key, devices == null ? token : () -> devices).routes(server);
         server.start();
-        ScheduledExecutorService ticks = Executors.newSingleThreadScheduledExecutor();
-        ticks.scheduleWithFixedDelay(() -> {
-            try {
-                master.tick();
-            } catch (RuntimeException e) {
-                LOG.error("tick failed; the master goes on", e);
-            }
-        }, 1, 1, TimeUnit.SECONDS);
+        master.ticking(Duration.ofSeconds(1));
         events.add(MasterEventKind.STARTED, "master of instance " + first.instance() + " (" + first.name() + ", "
                 + first.policy() + ") serving on port " + server.port() + ", " + slots + " slots per worker"
                 + logDir.map(d -> ", metrics in " + d).orElse("") + replaced.map(d -> "; the directory was another "

@@ -28,7 +28,7 @@ import koala.provisioning.PolicyKind;
  * from its status each sample so an admin's edit reaches the master), the grow and release
  * requests it asks under OnDemand, the activity of its workers it reports, and the metrics it
  * samples. Every call to the runner goes through the master's {@link RunnerLine}, off the master's
- * lock; what it brings back is taken under the lock, by the continuation each method is given. A
+ * loop; what it brings back is taken on the loop, by the continuation each method is given. A
  * refused or failed call is logged and changes nothing.
  */
 final class Provisioning {
@@ -159,13 +159,14 @@ final class Provisioning {
      * What the grid's arbitration asks back, the master chooses: its idle workers, longest idle
      * first, as many as asked; with suspension on, when those are too few, workers whose every
      * application is a running word count yield it ({@code yielding}, given how many more are wanted,
-     * moves their components elsewhere and returns those now idle). Other busy ones stay: when the
+     * moves their components elsewhere and returns those now idle, and when the moves are carried out:
+     * they are offered only then, so that KOALA ends no node a word count is still being moved off). Other busy ones stay: when the
      * grace is over KOALA ends what is still owed, and what ran there is lost. Those chosen go to
      * {@code leaving} (the master takes them out of its placement before they are offered);
      * {@code then} gets them and those the runner took (both empty when nothing was asked, none was
      * idle or yielded, or the runner did not answer).
      */
-    void giveBack(RunnerLine line, FrameworkState state, java.util.function.IntFunction<List<String>> yielding,
+    void giveBack(RunnerLine line, FrameworkState state, java.util.function.IntFunction<Yield> yielding,
                   Consumer<List<String>> leaving, BiConsumer<List<String>, List<String>> then) {
         line.call(Runner::giveBack, (ask, failure) -> {
             if (failure != null || ask == null || ask.workers() < 1) {
@@ -180,9 +181,12 @@ final class Provisioning {
                     .filter(w -> !refusedBack.contains(w.id()))
                     .sorted(java.util.Comparator.comparing(FluentWorker::idleSince).thenComparing(FluentWorker::id))
                     .limit(ask.workers()).map(FluentWorker::id).toList());
+            java.util.concurrent.CompletableFuture<Void> moved = java.util.concurrent.CompletableFuture.completedFuture(null);
             if (idle.size() < ask.workers() && state.settings().maxSuspensions() > 0
                     && state.settings().moveSuspended()) {
-                idle.addAll(yielding.apply(ask.workers() - idle.size()));
+                Yield yielded = yielding.apply(ask.workers() - idle.size());
+                idle.addAll(yielded.workers());
+                moved = yielded.moved();
             }
             if (idle.isEmpty()) {
                 once("give back " + ask.by(), MasterEventKind.NOTE, "asked to give back " + ask.workers() + " worker"
@@ -191,7 +195,7 @@ final class Provisioning {
                 return;
             }
             leaving.accept(idle);
-            line.call(r -> r.giveBack(idle), (result, e) -> {
+            moved.thenRun(() -> line.call(r -> r.giveBack(idle), (result, e) -> {
                 if (e != null) {
                     once("give back refused " + idle, "runner refused to give back " + idle + ": " + e.getMessage());
                     then.accept(idle, List.of());
@@ -204,8 +208,12 @@ final class Provisioning {
                     result.released().forEach(reported::remove);
                 }
                 then.accept(idle, result.released());
-            });
+            }));
         });
+    }
+
+    /** Workers that yielded their word counts, and when those have moved off them (completed on the master's loop). */
+    record Yield(List<String> workers, java.util.concurrent.CompletableFuture<Void> moved) {
     }
 
     /** Tells the runner each worker's activity, when it changed since last told (or since a report it did not take). */
@@ -224,8 +232,8 @@ final class Provisioning {
     }
 
     /**
-     * Each sample period: the runner's status (its settings may have changed), then, under the
-     * master's lock, a metrics sample at {@code clock}'s time and the workers the runner no longer
+     * Each sample period: the runner's status (its settings may have changed), then, on the
+     * master's loop, a metrics sample at {@code clock}'s time and the workers the runner no longer
      * has among those {@code registered} then, handed to {@code lost}.
      */
     void sample(RunnerLine line, FrameworkState state, Instant now, Supplier<Instant> clock,

@@ -5,9 +5,11 @@
  * DeviceManagers, the jobs clients submit ({@code JobIntake} checks them) and the applications'
  * lifecycle ({@code AppBook}, {@code Components}, {@code Checks} of an SWC's counts), calls the
  * DeviceManagers ({@code Devices}), and under OnDemand, Reserve and Pool asks its runner
- * ({@code Runner}, {@code Provisioning}) for the grows and shrinks the core computes. Every call to the
- * runner goes through {@code RunnerLine}, off the master's lock, its answer taken under the lock
- * again: a slow runner holds up no client and no DeviceManager.
+ * ({@code Runner}, {@code Provisioning}) for the grows and shrinks the core computes. Its state lives on
+ * one thread, {@code MasterLoop}; every call to the runner goes through {@code RunnerLine}, every call
+ * to a DeviceManager through its application's lane ({@code DeviceLanes}), both off the loop, their
+ * answers posted back to it, and the journal is forced off it in batches ({@code JournalLine}): a slow
+ * runner, a DeviceManager that hangs or a slow disk holds up no client and no other DeviceManager.
  * {@code MasterApi} serves clients and DeviceManagers; {@code MasterView}, {@code MasterEvents} and
  * {@code MetricsLog} are what it shows and writes ({@code metrics.csv}, {@code workers.csv},
  * {@code events.log}).

@@ -39,11 +39,9 @@ import org.junit.jupiter.api.io.TempDir;
  * DeviceManagers read files under the test's directory only.
  */
 class DeviceManagerTest {
-    private static final Secret TOKEN = new Secret("instance-token");
-    private static final Secret KEY = new Secret("master-key");
-    private final Map<String, AppDone> done = new ConcurrentHashMap<>();
-    private final List<JsonHttpServer> servers = new ArrayList<>();
-    private final ScheduledExecutorService executor = Executors.newScheduledThreadPool(4);
+    private static final Secret TOKEN = LoopbackDevices.TOKEN;
+    private static final Secret KEY = LoopbackDevices.KEY;
+    private LoopbackDevices devices;
     private String dm1;
     private String dm2;
 
@@ -52,30 +50,19 @@ class DeviceManagerTest {
 
     @BeforeEach
     void start() throws IOException {
-        JsonHttpServer master = server();
-        master.route("POST", "/apps/{app}/done", Secret.required(() -> TOKEN, "the instance's token", r -> {
-            done.put(r.param("app"), r.body(AppDone.class));
-            return Response.ok(Map.of());
-        })).route("POST", "/devices", Secret.required(() -> TOKEN, "the instance's token",
-                r -> Response.ok(new DeviceWelcome(true, KEY.value()))));
-        URI toMaster = URI.create("http://127.0.0.1:" + master.port());
-        dm1 = device("n1", toMaster);
-        dm2 = device("n2", toMaster);
+        devices = new LoopbackDevices(dir);
+        dm1 = devices.device("n1");
+        dm2 = devices.device("n2");
     }
 
     @AfterEach
     void stop() {
-        servers.forEach(JsonHttpServer::close);
-        executor.shutdownNow();
+        devices.close();
     }
 
     @Test
     void aWordCountSpreadOverTwoDeviceManagersCountsEveryWordOfTheFile() throws IOException {
-        List<String> lines = IntStream.range(0, 1000).mapToObj(i -> "Line " + i + " of the text, the end? " + (i % 7))
-                .toList();
-        Path text = Files.write(dir.resolve("text.txt"), lines);
-        Map<String, Long> expected = new HashMap<>();
-        lines.forEach(l -> Words.count(l, expected));
+        Path text = CountedText.write(dir);
 
         List<String> mappers = List.of(dm1, dm2, dm2, dm1);
         deploy(dm1, new Deploy("a.swc1", "counter", 0, 500, 5, 0, null, mappers, null));
@@ -84,13 +71,7 @@ class DeviceManagerTest {
         }
         deploy(dm2, new Deploy("a.swc1", "reader", 0, 500, 5, 0, text.toString(), mappers, null));
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> done.containsKey("a.swc1"));
-        AppDone result = done.get("a.swc1");
-        assertThat(result.node()).isEqualTo("n1");
-        assertThat(result.error()).isNull();
-        assertThat(((Number) result.result().get("words")).longValue()).isEqualTo(8000);
-        assertThat(((Number) result.result().get("distinct")).longValue()).isEqualTo(expected.size());
-        assertThat(result.result().get("top")).asList().first().isEqualTo("the=2000");
+        CountedText.assertCounted(devices.done("a.swc1"), "n1");
     }
 
     @Test
@@ -99,15 +80,13 @@ class DeviceManagerTest {
         deploy(dm1, new Deploy("a.swc2", "mapper", 0, 500, 5, 0, null, List.of(), dm1));
         deploy(dm1, new Deploy("a.swc2", "reader", 0, 500, 5, 0, dir.resolve("gone.txt").toString(), List.of(dm1),
                 null));
-        await().atMost(Duration.ofSeconds(10)).until(() -> done.containsKey("a.swc2"));
-        assertThat(done.get("a.swc2").error()).contains("cannot read").contains("gone.txt");
+        assertThat(devices.done("a.swc2").error()).contains("cannot read").contains("gone.txt");
     }
 
     @Test
     void aVideoFilterRunsItsDurationFilteringFramesAndChangesItsLoadEachPeriod() {
         deploy(dm2, new Deploy("a.rl1", "rl", 0, 1500, 60, 500, null, List.of(), null));
-        await().atMost(Duration.ofSeconds(10)).until(() -> done.containsKey("a.rl1"));
-        Map<String, Object> result = done.get("a.rl1").result();
+        Map<String, Object> result = devices.done("a.rl1").result();
         assertThat(((Number) result.get("frames")).longValue()).isPositive();
         assertThat(((Number) result.get("loadChanges")).intValue()).isBetween(2, 3);
         assertThat(((Number) result.get("seconds")).doubleValue()).isBetween(1.5, 3.0);
@@ -131,10 +110,8 @@ class DeviceManagerTest {
         assertThat(signed(dm1, KEY).get("/status", Map.class).get("counters")).asList().containsExactly("a.swc3");
 
         // a DeviceManager whose hello no master has answered knows no key and lets nobody in
-        JsonHttpServer lonely = server();
-        new DeviceManager("n3", new MasterLink(URI.create("http://127.0.0.1:1"), TOKEN), new ReaderRoots(List.of(dir)),
-                executor, InstantSource.system()).routes(lonely);
-        assertThatThrownBy(() -> signed("http://127.0.0.1:" + lonely.port(), KEY).post("/components", counter,
+        String lonely = devices.unwelcomed("n3");
+        assertThatThrownBy(() -> signed(lonely, KEY).post("/components", counter,
                 Map.class))
                 .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(401))
                 .hasMessage("its master's key is not known here yet: nobody is let in");
@@ -164,33 +141,17 @@ class DeviceManagerTest {
                     .hasMessage("reader of a.swc4: " + dir.toRealPath() + " is not a regular file");
             assertThat(signed(dm1, KEY).get("/status", Map.class).get("readers")).as("no reader started").asList()
                     .isEmpty();
-            assertThat(done).as("nothing was streamed, nothing counted").isEmpty();
+            assertThat(devices.reported()).as("nothing was streamed, nothing counted").isEmpty();
         } finally {
             Files.deleteIfExists(outside);
         }
     }
 
-    private void deploy(String url, Deploy d) {
-        signed(url, KEY).post("/components", d, Map.class);
-    }
-
     private static JsonHttpClient signed(String url, Secret secret) {
-        return new JsonHttpClient(URI.create(url), Duration.ofSeconds(5), secret.header());
+        return LoopbackDevices.signed(url, secret);
     }
 
-    private String device(String node, URI master) throws IOException {
-        JsonHttpServer server = server();
-        MasterLink link = new MasterLink(master, TOKEN);
-        new DeviceManager(node, link, new ReaderRoots(List.of(dir)), executor, InstantSource.system()).routes(server);
-        String url = "http://127.0.0.1:" + server.port();
-        link.hello(new DeviceHello(node, url, null));
-        return url;
-    }
-
-    private JsonHttpServer server() throws IOException {
-        JsonHttpServer server = new JsonHttpServer(new InetSocketAddress("127.0.0.1", 0), 4);
-        server.start();
-        servers.add(server);
-        return server;
+    private void deploy(String url, Deploy d) {
+        devices.deploy(url, d);
     }
 }

@@ -63,8 +63,7 @@ class MoveSuspendedTest {
 
     @BeforeEach
     void text() throws IOException {
-        Path text = Files.write(dir.resolve("text.txt"), IntStream.range(0, 1000)
-                .mapToObj(i -> "Line " + i + " of the text, the end? " + (i % 7)).toList());
+        Path text = koala.fluent.device.CountedText.write(dir);
         swc = new AppRequest("swc", 5_000L, null, null, 1, text.toString());
         shortSwc = new AppRequest("swc", 5_000L, null, null, 0, text.toString());
     }

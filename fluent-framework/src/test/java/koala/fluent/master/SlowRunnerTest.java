@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import koala.common.http.JsonHttpClient;
@@ -49,7 +48,7 @@ class SlowRunnerTest {
     private final FakeRunner fake = new FakeRunner("ondemand", 20, Duration.ofSeconds(10));
     private final CountDownLatch atRunner = new CountDownLatch(1);
     private final CountDownLatch letGo = new CountDownLatch(1);
-    private final ExecutorService line = RunnerLine.thread();
+    private final MasterThreads threads = MasterThreads.threaded();
     private FrameworkManager master;
     private JsonHttpServer server;
     private JsonHttpClient http;
@@ -68,7 +67,7 @@ class SlowRunnerTest {
             public void stop(String url, String app) {
             }
         }, events, new Provisioning(fake.status(), events, metrics, 4), Duration.ofSeconds(60), Journal.memory(),
-                line);
+                threads);
         server = new JsonHttpServer(new InetSocketAddress("127.0.0.1", 0), 4);
         new MasterApi(master, new Secret(TOKEN), Secret.random()).routes(server);
         server.start();
@@ -80,7 +79,7 @@ class SlowRunnerTest {
     void stop() {
         letGo.countDown();
         server.close();
-        line.shutdownNow();
+        threads.close();
     }
 
     @Test
