@@ -74,11 +74,10 @@ public final class SgeResourceManager implements ResourceManager {
 
     @Override
     public void connect() throws ManagerFailure {
-        try {
+        call(() -> {
             drmaa.openSession();
-        } catch (DrmaaException e) {
-            throw failure(e);
-        }
+            return null;
+        });
     }
 
     @Override
@@ -93,39 +92,26 @@ public final class SgeResourceManager implements ResourceManager {
 
     @Override
     public String submit(PilotSpec spec) throws ManagerFailure {
-        try {
-            return drmaa.submit(spec);
-        } catch (DrmaaException e) {
-            throw failure(e);
-        }
+        return call(() -> drmaa.submit(spec));
     }
 
     @Override
     public void cancel(String id) throws ManagerFailure {
-        try {
+        call(() -> {
             drmaa.kill(id);
-        } catch (DrmaaException e) {
-            throw failure(e);
-        }
+            return null;
+        });
     }
 
     @Override
     public PilotState state(String id) throws ManagerFailure {
-        try {
-            return drmaa.state(id);
-        } catch (DrmaaException e) {
-            throw failure(e);
-        }
+        return call(() -> drmaa.state(id));
     }
 
     @Override
     public Optional<EndedJob> awaitEnded(Duration timeout) throws ManagerFailure {
-        try {
-            Optional<JobInfo> info = drmaa.awaitAnyFinished(timeout);
-            return info.isEmpty() ? Optional.empty() : Optional.of(new EndedJob(info.get().getJobId(), end(info.get())));
-        } catch (DrmaaException e) {
-            throw failure(e);
-        }
+        Optional<JobInfo> info = call(() -> drmaa.awaitAnyFinished(timeout));
+        return info.isEmpty() ? Optional.empty() : Optional.of(new EndedJob(call(info.get()::getJobId), end(info.get())));
     }
 
     @Override
@@ -166,6 +152,20 @@ public final class SgeResourceManager implements ResourceManager {
             return new JobEnd.Deleted("deleted in SGE before it finished (qdel, or its node was lost)");
         } catch (DrmaaException e) {
             return new JobEnd.Failed("finished, but SGE gave no details: " + e.getMessage());
+        }
+    }
+
+    @FunctionalInterface
+    private interface DrmaaCall<T> {
+        T run() throws DrmaaException;
+    }
+
+    /** Runs a DRMAA call, its failure in the seam's terms. */
+    private static <T> T call(DrmaaCall<T> work) throws ManagerFailure {
+        try {
+            return work.run();
+        } catch (DrmaaException e) {
+            throw failure(e);
         }
     }
 
