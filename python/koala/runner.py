@@ -21,7 +21,7 @@ clients follow it:
 A call is asked again at most once; a refusal changes nothing at the runner, so a grow refused
 with 401 and asked again is granted once.
 
-The routes and bodies are those of the Java client ``koala.common.runner.RunnerClient`` (see
+The routes and bodies are those of the Java client ``koala.api.runner.RunnerClient`` (see
 ``docs/http-api.md``, "Framework runner")::
 
     client = RunnerClient.from_state_file(state_file(31))

@@ -2,8 +2,8 @@ package koala.experiments;
 
 import java.time.InstantSource;
 import java.util.concurrent.Callable;
-import koala.common.grid.GridConfig;
-import koala.common.grid.KoalaHome;
+import koala.grid.GridConfig;
+import koala.grid.KoalaHome;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

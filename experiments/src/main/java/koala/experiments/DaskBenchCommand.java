@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
-import koala.common.grid.SiteConfig;
+import koala.grid.SiteConfig;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

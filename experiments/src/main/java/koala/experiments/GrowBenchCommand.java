@@ -11,14 +11,14 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import koala.cli.TestbedCommand;
 import koala.cli.TestbedUser;
-import koala.common.api.SchedulerClient;
-import koala.common.grid.GridConfig;
-import koala.common.grid.KoalaHome;
-import koala.common.http.ApiException;
-import koala.common.jdf.ClusterCatalog;
-import koala.common.jdf.JdfParser;
-import koala.common.runner.RunnerClient;
-import koala.common.runner.RunnerMessages;
+import koala.api.scheduler.SchedulerClient;
+import koala.grid.GridConfig;
+import koala.grid.KoalaHome;
+import koala.http.ApiException;
+import koala.jdf.ClusterCatalog;
+import koala.jdf.JdfParser;
+import koala.api.runner.RunnerClient;
+import koala.api.runner.RunnerMessages;
 import koala.common.time.Poll;
 import koala.provisioning.PolicyKind;
 import koala.runner.RunnerMain;
@@ -148,7 +148,7 @@ final class GrowBenchCommand implements Callable<Integer> {
                 System.out);
         try (RunnerMain.Started runner = start(grid, client, "ondemand", 0)) {
             runner.runner().deploy(WAIT);
-            RunnerClient rpc = new RunnerClient(runner.url(), koala.common.runner.TokenSource.of(runner::token));
+            RunnerClient rpc = new RunnerClient(runner.url(), koala.api.runner.TokenSource.of(runner::token));
             for (int i = 0; i < warmup + runs; i++) {
                 GrowStages g = growOnce(rpc);
                 double q = qsub.qsubToRunning();

@@ -11,13 +11,13 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
-import koala.common.grid.GridConfig;
-import koala.common.grid.SiteConfig;
-import koala.common.process.AgentProcess;
-import koala.common.site.PilotSpec;
-import koala.common.site.PilotState;
-import koala.common.site.PilotStatus;
-import koala.common.site.SiteAgentClient;
+import koala.grid.GridConfig;
+import koala.grid.SiteConfig;
+import koala.process.AgentProcess;
+import koala.api.site.PilotSpec;
+import koala.api.site.PilotState;
+import koala.api.site.PilotStatus;
+import koala.api.site.SiteAgentClient;
 import koala.common.time.Poll;
 import koala.testbed.Shell;
 import koala.testbed.TestbedException;
@@ -149,6 +149,6 @@ public final class SgeLatencyBenchmark {
 
     /** Where the jobs write their start times: the job account's home, which the compute nodes see. */
     private Path stampDir() {
-        return koala.common.grid.Accounts.directoryOf(site.agentUser(), "koala-bench-" + Long.toHexString(System.nanoTime()));
+        return koala.grid.Accounts.directoryOf(site.agentUser(), "koala-bench-" + Long.toHexString(System.nanoTime()));
     }
 }

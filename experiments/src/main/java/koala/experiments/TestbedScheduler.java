@@ -6,9 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
 import koala.cli.TestbedUser;
-import koala.common.api.SchedulerClient;
-import koala.common.grid.GridConfig;
-import koala.common.grid.KoalaHome;
+import koala.api.scheduler.SchedulerClient;
+import koala.grid.GridConfig;
+import koala.grid.KoalaHome;
 import koala.scheduler.SchedulerDaemon;
 
 /**

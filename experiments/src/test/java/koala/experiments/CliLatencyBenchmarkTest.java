@@ -15,7 +15,7 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
-import koala.common.grid.GridConfig;
+import koala.grid.GridConfig;
 import koala.testbed.TestbedException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import koala.common.jdf.ClusterCatalog;
-import koala.common.jdf.ComponentSpec;
-import koala.common.jdf.JdfParser;
-import koala.common.jdf.JobDescription;
+import koala.jdf.ClusterCatalog;
+import koala.jdf.ComponentSpec;
+import koala.jdf.JdfParser;
+import koala.jdf.JobDescription;
 import org.junit.jupiter.api.Test;
 
 /** The benchmark's two-cell job: one MPI world, 4 ranks on fs0 (mpirun's) then 4 on fs1, each told where to write. */

@@ -2,8 +2,8 @@ package koala.fjm;
 
 import java.util.List;
 import java.util.Optional;
-import koala.common.api.FrameworkView;
-import koala.common.api.TransitionView;
+import koala.api.scheduler.FrameworkView;
+import koala.api.scheduler.TransitionView;
 
 /**
  * What the FrameworkJobManager reads of the allocation an instance holds. The allocation is the

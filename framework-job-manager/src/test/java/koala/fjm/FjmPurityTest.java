@@ -30,7 +30,7 @@ class FjmPurityTest {
     static final ArchRule NO_NETWORK_DATABASE_FILES_OR_THREADS = noClasses().that().resideInAPackage("koala.fjm..")
             .should().dependOnClassesThat().resideInAnyPackage("java.net..", "java.sql..", "javax.sql..", "java.io..",
                     "java.nio..", "java.util.concurrent..", "com.sun.net.httpserver..", "org.eclipse.jetty..",
-                    "org.h2..", "com.jcraft.jsch..", "koala.common.http..", "koala.common.process..")
+                    "org.h2..", "com.jcraft.jsch..", "koala.http..", "koala.process..")
             .orShould().dependOnClassesThat().areAssignableTo(Thread.class)
             .because("the registry keeps its records through the store it is given and reads allocations as they are "
                     + "handed in; I/O is the scheduler's");

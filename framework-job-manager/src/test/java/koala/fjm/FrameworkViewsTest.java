@@ -8,9 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
-import koala.common.api.FrameworkView;
-import koala.common.api.MasterAddress;
-import koala.common.api.TransitionView;
+import koala.api.scheduler.FrameworkView;
+import koala.api.scheduler.MasterAddress;
+import koala.api.scheduler.TransitionView;
 import koala.provisioning.ProvisioningSettings;
 import org.junit.jupiter.api.Test;
 

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import koala.common.runner.RunnerMessages;
+import koala.api.runner.RunnerMessages;
 import koala.provisioning.OrchestratorLayer;
 import koala.provisioning.OrchestratorNode;
 import koala.provisioning.WorkerReport;

@@ -10,15 +10,15 @@ import java.util.TreeMap;
 import java.util.function.Consumer;
 import java.util.function.LongFunction;
 import java.util.stream.Collectors;
-import koala.common.api.ShareOrders;
+import koala.api.scheduler.ShareOrders;
 import koala.common.failure.Conflict;
-import koala.common.jdf.JobDescription;
-import koala.common.runner.RunnerMessages;
-import koala.common.runner.RunnerMessages.HeartbeatReply;
-import koala.common.runner.RunnerMessages.Hello;
-import koala.common.runner.RunnerMessages.OrchestratorPlace;
-import koala.common.runner.RunnerMessages.Orders;
-import koala.common.runner.RunnerMessages.ShrinkResult;
+import koala.jdf.JobDescription;
+import koala.api.runner.RunnerMessages;
+import koala.api.runner.RunnerMessages.HeartbeatReply;
+import koala.api.runner.RunnerMessages.Hello;
+import koala.api.runner.RunnerMessages.OrchestratorPlace;
+import koala.api.runner.RunnerMessages.Orders;
+import koala.api.runner.RunnerMessages.ShrinkResult;
 import koala.provisioning.GrowOverhead;
 import koala.provisioning.OrchestratorPolicy;
 import koala.provisioning.ProvisioningSettings;
@@ -216,7 +216,7 @@ public final class FrameworkRunner implements AutoCloseable {
     long open(String jdfText, String runnerUrl, LongFunction<String> stateFile) {
         ProvisioningSettings s = loop.call(() -> settings.current().settings());
         long id = calls.schedd().open(jdf.name(), jdf.source(), jdfText, s.policy().shortName(), jdf.framework(),
-                runnerUrl, stateFile, koala.common.api.RolePlacement.of(jdf));
+                runnerUrl, stateFile, RolePlacements.of(jdf));
         loop.call(() -> {
             deployd.instance(id);
             events.instance(id);

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import koala.common.api.GrowResult;
+import koala.api.scheduler.GrowResult;
 import koala.common.failure.Failure;
 
 /**

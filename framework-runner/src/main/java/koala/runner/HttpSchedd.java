@@ -5,19 +5,19 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.LongFunction;
 import java.util.stream.Collectors;
-import koala.common.api.AllocationRequest;
-import koala.common.api.FrameworkRegistration;
-import koala.common.api.GrowRequest;
-import koala.common.api.GrowResult;
-import koala.common.api.JobView;
-import koala.common.api.MasterAddress;
-import koala.common.api.ReleaseRequest;
-import koala.common.api.SchedulerClient;
-import koala.common.api.ShareOrders;
-import koala.common.api.ShareReport;
-import koala.common.api.SiteStatus;
-import koala.common.http.ApiException;
-import koala.common.http.FailureStatus;
+import koala.api.scheduler.AllocationRequest;
+import koala.api.scheduler.FrameworkRegistration;
+import koala.api.scheduler.GrowRequest;
+import koala.api.scheduler.GrowResult;
+import koala.api.scheduler.JobView;
+import koala.api.scheduler.MasterAddress;
+import koala.api.scheduler.ReleaseRequest;
+import koala.api.scheduler.SchedulerClient;
+import koala.api.scheduler.ShareOrders;
+import koala.api.scheduler.ShareReport;
+import koala.api.scheduler.SiteStatus;
+import koala.http.ApiException;
+import koala.http.FailureStatus;
 
 /**
  * {@link Schedd} over the scheduler's HTTP API ({@link SchedulerClient}): each call within the
@@ -36,7 +36,7 @@ final class HttpSchedd implements Schedd {
 
     @Override
     public long open(String name, String jdfFile, String jdf, String policy, Map<String, String> parameters,
-                     String runner, LongFunction<String> stateFile, List<koala.common.api.RolePlacement> roles) {
+                     String runner, LongFunction<String> stateFile, List<koala.api.scheduler.RolePlacement> roles) {
         long id = answer(() -> scheduler.allocate(new AllocationRequest(name, null, roles)).id());
         allocation = id;
         told(() -> scheduler.register(new FrameworkRegistration(id, name, jdfFile, jdf, policy, parameters, runner,

@@ -10,10 +10,10 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 import koala.common.failure.Conflict;
 import koala.common.failure.Gone;
-import koala.common.runner.RunnerMessages;
-import koala.common.runner.RunnerMessages.HeartbeatReply;
-import koala.common.runner.RunnerMessages.Hello;
-import koala.common.runner.RunnerMessages.Orders;
+import koala.api.runner.RunnerMessages;
+import koala.api.runner.RunnerMessages.HeartbeatReply;
+import koala.api.runner.RunnerMessages.Hello;
+import koala.api.runner.RunnerMessages.Orders;
 import koala.provisioning.GrowOverhead;
 
 /**

@@ -3,7 +3,7 @@ package koala.runner;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
-import koala.common.runner.RunnerMessages.HeartbeatReply;
+import koala.api.runner.RunnerMessages.HeartbeatReply;
 
 /**
  * Keeps the instance's master while it runs. A master that dies is started again

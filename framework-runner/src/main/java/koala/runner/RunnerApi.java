@@ -5,16 +5,16 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import koala.common.http.ApiException;
-import koala.common.http.JsonHttpServer;
-import koala.common.http.Request;
-import koala.common.http.Response;
-import koala.common.runner.RunnerMessages.Activity;
-import koala.common.runner.RunnerMessages.Exit;
-import koala.common.runner.RunnerMessages.Grow;
-import koala.common.runner.RunnerMessages.Heartbeat;
-import koala.common.runner.RunnerMessages.Hello;
-import koala.common.runner.RunnerMessages.Shrink;
+import koala.http.ApiException;
+import koala.http.JsonHttpServer;
+import koala.http.Request;
+import koala.http.Response;
+import koala.api.runner.RunnerMessages.Activity;
+import koala.api.runner.RunnerMessages.Exit;
+import koala.api.runner.RunnerMessages.Grow;
+import koala.api.runner.RunnerMessages.Heartbeat;
+import koala.api.runner.RunnerMessages.Hello;
+import koala.api.runner.RunnerMessages.Shrink;
 
 /**
  * The runner's HTTP/JSON API. For the framework: {@code POST /grow {nodes, role}},
@@ -56,8 +56,8 @@ final class RunnerApi {
                         runner.orchestratorDone(r.param("node"))))
                 .route("POST", "/workers/{node}/activity", r -> authorized(r, () -> activity(r.param("node"),
                         r.body(Activity.class))))
-                .route("POST", "/figure", r -> authorized(r, () -> figure(r.body(koala.common.runner.RunnerMessages.Figure.class))))
-                .route("GET", "/give-back", r -> authorized(r, () -> new koala.common.runner.RunnerMessages.GiveBackAsk(runner.giveBackAsk())))
+                .route("POST", "/figure", r -> authorized(r, () -> figure(r.body(koala.api.runner.RunnerMessages.Figure.class))))
+                .route("GET", "/give-back", r -> authorized(r, () -> new koala.api.runner.RunnerMessages.GiveBackAsk(runner.giveBackAsk())))
                 .route("POST", "/give-back", r -> authorized(r, () -> giveBack(r.body(Shrink.class))))
                 .route("GET", "/status", r -> authorized(r, runner::status))
                 // for the scheduler's supervisor: says only that the runner serves, and whom
@@ -104,7 +104,7 @@ final class RunnerApi {
         return idle ? runner.shrinkIdle() : runner.shrink(nodes);
     }
 
-    private Object figure(koala.common.runner.RunnerMessages.Figure figure) {
+    private Object figure(koala.api.runner.RunnerMessages.Figure figure) {
         Double v = figure.value();
         if (v == null || !(v >= 0) || v.isInfinite()) {
             throw ApiException.badRequest("value", v == null ? "missing: the framework's slowdown, 1 = as if alone"

@@ -11,13 +11,13 @@ import java.time.InstantSource;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import koala.common.api.SchedulerClient;
-import koala.common.grid.GridConfig;
-import koala.common.http.JsonHttpServer;
-import koala.common.jdf.ClusterCatalog;
-import koala.common.jdf.JdfParser;
-import koala.common.jdf.JobDescription;
-import koala.common.process.JavaCommand;
+import koala.api.scheduler.SchedulerClient;
+import koala.grid.GridConfig;
+import koala.http.JsonHttpServer;
+import koala.jdf.ClusterCatalog;
+import koala.jdf.JdfParser;
+import koala.jdf.JobDescription;
+import koala.process.JavaCommand;
 import koala.common.time.Poll;
 import koala.provisioning.PolicyKind;
 import koala.provisioning.SettingsLayer;
@@ -222,9 +222,9 @@ public final class RunnerMain {
                 RunnerStateFile file = RunnerStateFile.of(dir, 0);
                 runner.journal(book -> file.write(new RunnerState(0, url.toString(), "train", 0, launch, book)));
                 file.read();
-                new koala.common.runner.RunnerClient(url, "train").status();
-                koala.common.http.JsonHttpClient.shortLived(url, Duration.ofSeconds(5)).get("/health",
-                        koala.common.runner.RunnerMessages.Health.class);
+                new koala.api.runner.RunnerClient(url, "train").status();
+                koala.http.JsonHttpClient.shortLived(url, Duration.ofSeconds(5)).get("/health",
+                        koala.api.runner.RunnerMessages.Health.class);
                 LOG.info("training run done");
             }
         } finally {

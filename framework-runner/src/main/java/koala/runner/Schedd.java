@@ -4,11 +4,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.LongFunction;
-import koala.common.api.GrowRequest;
-import koala.common.api.GrowResult;
-import koala.common.api.JobView;
-import koala.common.api.ShareOrders;
-import koala.common.api.ShareReport;
+import koala.api.scheduler.GrowRequest;
+import koala.api.scheduler.GrowResult;
+import koala.api.scheduler.JobView;
+import koala.api.scheduler.ShareOrders;
+import koala.api.scheduler.ShareReport;
 
 /**
  * The runner's side of the scheduler (the paper's Schedd): it opens the instance's allocation,
@@ -26,7 +26,7 @@ interface Schedd {
      * places the grows with them), and registers the instance; its id is the allocation's.
      */
     long open(String name, String jdfFile, String jdf, String policy, Map<String, String> parameters, String runner,
-              LongFunction<String> stateFile, List<koala.common.api.RolePlacement> roles);
+              LongFunction<String> stateFile, List<koala.api.scheduler.RolePlacement> roles);
 
     /** Takes over the allocation a runner before this one opened. */
     void adopt(long id);

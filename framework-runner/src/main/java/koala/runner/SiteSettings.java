@@ -7,8 +7,8 @@ import java.nio.file.attribute.FileTime;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
-import koala.common.grid.ConfigException;
-import koala.common.grid.GridConfig;
+import koala.grid.ConfigException;
+import koala.grid.GridConfig;
 import koala.provisioning.InvalidSettingsException;
 import koala.provisioning.ResolvedSettings;
 import koala.provisioning.SettingsLayer;
@@ -48,8 +48,8 @@ final class SiteSettings {
     }
 
     private static java.util.Set<String> remoteSites(GridConfig config) {
-        return config.sites().stream().filter(koala.common.grid.SiteConfig::remote)
-                .map(koala.common.grid.SiteConfig::name).collect(Collectors.toUnmodifiableSet());
+        return config.sites().stream().filter(koala.grid.SiteConfig::remote)
+                .map(koala.grid.SiteConfig::name).collect(Collectors.toUnmodifiableSet());
     }
 
     ResolvedSettings current() {

@@ -6,9 +6,9 @@ import java.time.InstantSource;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-import koala.common.api.JobView;
-import koala.common.api.ShareOrders;
-import koala.common.api.ShareReport;
+import koala.api.scheduler.JobView;
+import koala.api.scheduler.ShareOrders;
+import koala.api.scheduler.ShareReport;
 import koala.runner.SchedulerCalls.Outcome;
 
 /**

@@ -30,6 +30,6 @@
  * ({@code RunnerState} in a {@code RunnerStateFile}, written after each piece of work that changed it): a
  * runner started again with {@code --adopt} takes the instance over on the same address and token,
  * with the grow it had in flight asked again under its request id. The node launcher itself is
- * {@code koala.node}; the RPC's client and messages are {@code koala.common.runner}.
+ * {@code koala.node}; the RPC's client and messages are {@code koala.api.runner}.
  */
 package koala.runner;

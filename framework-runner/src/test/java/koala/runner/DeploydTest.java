@@ -3,10 +3,10 @@ package koala.runner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import koala.common.api.GrowRequest;
-import koala.common.jdf.ClusterCatalog;
-import koala.common.jdf.JdfParser;
-import koala.common.jdf.JobDescription;
+import koala.api.scheduler.GrowRequest;
+import koala.jdf.ClusterCatalog;
+import koala.jdf.JdfParser;
+import koala.jdf.JobDescription;
 import koala.provisioning.PolicyKind;
 import org.junit.jupiter.api.Test;
 

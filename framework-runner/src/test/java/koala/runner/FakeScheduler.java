@@ -9,14 +9,14 @@ import java.util.Set;
 import java.util.function.Function;
 import java.util.function.LongFunction;
 import java.util.stream.Collectors;
-import koala.common.api.GrowRequest;
-import koala.common.api.GrowResult;
-import koala.common.api.JobView;
-import koala.common.api.NodeView;
-import koala.common.api.ReleaseRequest;
-import koala.common.api.ShareOrders;
-import koala.common.api.ShareReport;
-import koala.common.http.ApiException;
+import koala.api.scheduler.GrowRequest;
+import koala.api.scheduler.GrowResult;
+import koala.api.scheduler.JobView;
+import koala.api.scheduler.NodeView;
+import koala.api.scheduler.ReleaseRequest;
+import koala.api.scheduler.ShareOrders;
+import koala.api.scheduler.ShareReport;
+import koala.http.ApiException;
 
 /**
  * A scheduler in the test's hands behind the {@link Schedd} interface, as {@code TestGrid} gives the
@@ -80,7 +80,7 @@ final class FakeScheduler implements Schedd {
     }
 
     /** The roles' tags and constraints the runner sent when it opened its allocation. */
-    List<koala.common.api.RolePlacement> roles = List.of();
+    List<koala.api.scheduler.RolePlacement> roles = List.of();
 
     synchronized void allocationIs(String next) {
         state = next;
@@ -93,7 +93,7 @@ final class FakeScheduler implements Schedd {
     @Override
     public synchronized long open(String name, String jdfFile, String jdf, String policy, Map<String, String> parameters,
                                   String runner, LongFunction<String> stateFile,
-                                  List<koala.common.api.RolePlacement> roles) {
+                                  List<koala.api.scheduler.RolePlacement> roles) {
         id = 7;
         this.roles = roles;
         return id;

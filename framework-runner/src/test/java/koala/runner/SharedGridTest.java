@@ -8,11 +8,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import koala.common.api.GrowResult;
-import koala.common.api.ReleaseRequest;
-import koala.common.api.ShareOrders;
-import koala.common.api.ShareReport;
-import koala.common.runner.RunnerMessages;
+import koala.api.scheduler.GrowResult;
+import koala.api.scheduler.ReleaseRequest;
+import koala.api.scheduler.ShareOrders;
+import koala.api.scheduler.ShareReport;
+import koala.api.runner.RunnerMessages;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -46,7 +46,7 @@ class SharedGridTest {
         });
     }
 
-    private static koala.common.api.NodeView node(String id, String role) {
+    private static koala.api.scheduler.NodeView node(String id, String role) {
         return FakeScheduler.node(id, role, "fs1");
     }
 

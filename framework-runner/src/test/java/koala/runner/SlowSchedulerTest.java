@@ -15,16 +15,16 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import koala.common.api.GrowRequest;
-import koala.common.api.GrowResult;
-import koala.common.http.JsonHttpClient;
-import koala.common.http.JsonHttpServer;
-import koala.common.runner.RunnerClient;
-import koala.common.runner.RunnerMessages;
-import koala.common.runner.RunnerMessages.Heartbeat;
-import koala.common.runner.RunnerMessages.HeartbeatReply;
-import koala.common.runner.RunnerMessages.Hello;
-import koala.common.runner.RunnerMessages.Orders;
+import koala.api.scheduler.GrowRequest;
+import koala.api.scheduler.GrowResult;
+import koala.http.JsonHttpClient;
+import koala.http.JsonHttpServer;
+import koala.api.runner.RunnerClient;
+import koala.api.runner.RunnerMessages;
+import koala.api.runner.RunnerMessages.Heartbeat;
+import koala.api.runner.RunnerMessages.HeartbeatReply;
+import koala.api.runner.RunnerMessages.Hello;
+import koala.api.runner.RunnerMessages.Orders;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -191,7 +191,7 @@ class SlowSchedulerTest {
         assertThat(atScheduler.await(10, TimeUnit.SECONDS)).isTrue();
         Hello hello = new Hello("fs1", "fs1-n3", 41002, 4242);
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> launcher().post("/nodes/7.2.0/hello", hello,
-                Orders.class)).isInstanceOfSatisfying(koala.common.http.ApiException.class,
+                Orders.class)).isInstanceOfSatisfying(koala.http.ApiException.class,
                         e -> assertThat(e.status()).isEqualTo(503));
 
         release.countDown();

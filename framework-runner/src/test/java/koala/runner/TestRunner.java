@@ -7,9 +7,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Map;
-import koala.common.jdf.ClusterCatalog;
-import koala.common.jdf.JdfParser;
-import koala.common.jdf.JobDescription;
+import koala.jdf.ClusterCatalog;
+import koala.jdf.JdfParser;
+import koala.jdf.JobDescription;
 import koala.provisioning.PolicyKind;
 import koala.provisioning.SettingsLayer;
 

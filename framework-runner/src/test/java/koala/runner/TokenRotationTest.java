@@ -13,15 +13,15 @@ import java.time.Instant;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import koala.common.http.ApiException;
-import koala.common.http.JsonHttpClient;
-import koala.common.http.JsonHttpServer;
-import koala.common.runner.RunnerClient;
-import koala.common.runner.RunnerMessages.Heartbeat;
-import koala.common.runner.RunnerMessages.HeartbeatReply;
-import koala.common.runner.RunnerMessages.Hello;
-import koala.common.runner.RunnerMessages.Orders;
-import koala.common.runner.RunnerMessages.Status;
+import koala.http.ApiException;
+import koala.http.JsonHttpClient;
+import koala.http.JsonHttpServer;
+import koala.api.runner.RunnerClient;
+import koala.api.runner.RunnerMessages.Heartbeat;
+import koala.api.runner.RunnerMessages.HeartbeatReply;
+import koala.api.runner.RunnerMessages.Hello;
+import koala.api.runner.RunnerMessages.Orders;
+import koala.api.runner.RunnerMessages.Status;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -163,7 +163,7 @@ class TokenRotationTest {
         return new Hello("fs1", "fs1-n3", 41002, 4242);
     }
 
-    private static koala.common.api.NodeView node(String id, String role) {
+    private static koala.api.scheduler.NodeView node(String id, String role) {
         return FakeScheduler.node(id, role, "fs1");
     }
 

@@ -1,7 +1,7 @@
 package koala.cli;
 
 import java.util.concurrent.Callable;
-import koala.common.api.BackupView;
+import koala.api.scheduler.BackupView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -38,7 +38,7 @@ final class AdminCommand {
             BackupView backup;
             try {
                 backup = grid.client().backup(name);
-            } catch (koala.common.http.ApiException e) {
+            } catch (koala.http.ApiException e) {
                 return JobCommands.refused(e);
             }
             if (json) {

@@ -14,12 +14,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import koala.common.api.JobView;
-import koala.common.api.NodeView;
-import koala.common.api.SiteStatus;
-import koala.common.api.SubmitRequest;
-import koala.common.api.TransitionView;
-import koala.common.http.ApiError;
+import koala.api.scheduler.JobView;
+import koala.api.scheduler.NodeView;
+import koala.api.scheduler.SiteStatus;
+import koala.api.scheduler.SubmitRequest;
+import koala.api.scheduler.TransitionView;
+import koala.http.ApiError;
 import koala.common.json.Json;
 
 /**

@@ -16,13 +16,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
-import koala.common.grid.KoalaHome;
+import koala.grid.KoalaHome;
 
 /**
  * The training run of the user commands' class-data-sharing archive: {@code bin/koala build} runs
  * it once with {@code -XX:ArchiveClassesAtExit}, and every later {@code submit}, {@code jobs},
  * {@code status}, {@code cancel} and {@code sites} maps the classes it loaded instead of reading
- * and verifying them again (see {@link koala.common.process.ClassArchive}, which does the same for
+ * and verifying them again (see {@link koala.process.ClassArchive}, which does the same for
  * the pilots' node launchers). It runs each command as a user would, against a
  * {@link CannedScheduler}, so that the archive holds what the real calls load: the JDF parser, the
  * grid configuration, the JSON mapping of every answer, the tables. (Picocli's classes are left

@@ -5,12 +5,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
-import koala.common.grid.GridConfig;
-import koala.common.grid.SiteConfig;
-import koala.common.jdf.ClusterCatalog;
-import koala.common.jdf.JdfException;
-import koala.common.jdf.JdfParser;
-import koala.common.jdf.JobDescription;
+import koala.grid.GridConfig;
+import koala.grid.SiteConfig;
+import koala.jdf.ClusterCatalog;
+import koala.jdf.JdfException;
+import koala.jdf.JdfParser;
+import koala.jdf.JobDescription;
 import koala.provisioning.InvalidSettingsException;
 import koala.provisioning.PolicyKind;
 import koala.provisioning.ResolvedSettings;
@@ -101,7 +101,7 @@ final class ConfigCommand implements Callable<Integer> {
         if (!Files.isReadable(jdf)) {
             throw new IllegalArgumentException(jdf + ": no such readable file");
         }
-        JobDescription job = JdfParser.parse(jdf.toString(), Files.readString(jdf), config.catalog(),
+        JobDescription job = JdfParser.parse(jdf.toString(), Files.readString(jdf), GridCatalog.of(config),
                 PolicyKind.shortNames());
         int workers = job.components().stream().filter(c -> "worker".equals(c.role())).mapToInt(c -> c.count()).sum();
         return SettingsLayer.parse(job.framework()).withInitialWorkers(workers);

@@ -12,9 +12,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import koala.common.grid.Accounts;
-import koala.common.grid.KoalaHome;
-import koala.common.http.ApiException;
+import koala.grid.Accounts;
+import koala.grid.KoalaHome;
+import koala.http.ApiException;
 import koala.common.json.Json;
 import koala.common.time.Poll;
 import koala.fluent.client.FluentClient;
@@ -62,7 +62,7 @@ public final class FluentCommands {
 
         /** The master, called with the instance's token from the runner's state file (the submitter's). */
         FluentClient master() {
-            koala.common.api.FrameworkView f = grid.client().framework(id);
+            koala.api.scheduler.FrameworkView f = grid.client().framework(id);
             unreachableMaster(grid, f).ifPresent(why -> {
                 throw new ApiException(409, why);
             });
@@ -74,7 +74,7 @@ public final class FluentCommands {
      * Instance {@code f}'s token, from the state file its runner registered: its owner's, whoever asks
      * (an admin acting on a user's instance reads the user's file, not their own directory).
      */
-    static String token(koala.common.api.FrameworkView f) {
+    static String token(koala.api.scheduler.FrameworkView f) {
         return RunnerLaunch.token(FrameworkCommands.One.runnerFile(f), f.id());
     }
 
@@ -83,13 +83,13 @@ public final class FluentCommands {
      * whose compute nodes only that site's head node reaches (the scheduler's relay carries the
      * nodes' calls out, not calls in).
      */
-    static Optional<String> unreachableMaster(GridOptions grid, koala.common.api.FrameworkView f) {
+    static Optional<String> unreachableMaster(GridOptions grid, koala.api.scheduler.FrameworkView f) {
         long id = f.id();
         if (f.master() == null || f.master().node() == null) {
             return Optional.empty();
         }
         Optional<String> site = grid.client().heldNow(id).nodes().stream().filter(n -> n.id().equals(f.master().node()))
-                .map(koala.common.api.NodeView::site).findFirst();
+                .map(koala.api.scheduler.NodeView::site).findFirst();
         return site.filter(s -> grid.grid().sites().stream().anyMatch(c -> c.name().equals(s) && c.remote()))
                 .map(s -> "the master of instance " + id + " serves at " + f.master().address() + " on " + s
                         + ", a remote site whose compute nodes only its head node reaches: this host cannot call it. "
@@ -132,8 +132,8 @@ public final class FluentCommands {
         if (!Files.isReadable(grid)) {
             return "koala";
         }
-        return koala.common.grid.GridConfig.load(grid).sites().stream().filter(s -> !s.remote())
-                .map(koala.common.grid.SiteConfig::agentUser).findFirst().orElse("koala");
+        return koala.grid.GridConfig.load(grid).sites().stream().filter(s -> !s.remote())
+                .map(koala.grid.SiteConfig::agentUser).findFirst().orElse("koala");
     }
 
     /**
@@ -178,7 +178,7 @@ public final class FluentCommands {
         if (!Files.isReadable(grid)) {
             return Integer.MAX_VALUE;
         }
-        return koala.common.grid.GridConfig.load(grid).nodeCounts().values().stream().mapToInt(Integer::intValue).max()
+        return koala.grid.GridConfig.load(grid).nodeCounts().values().stream().mapToInt(Integer::intValue).max()
                 .orElse(Integer.MAX_VALUE);
     }
 
@@ -246,7 +246,7 @@ public final class FluentCommands {
                         Accounts.home(owner).orElse(Path.of("/home", owner)).resolve("koala-fluent")));
                 return 0;
             }
-            koala.common.api.SchedulerClient client = grid.client();
+            koala.api.scheduler.SchedulerClient client = grid.client();
             java.util.Optional<String> notYours = JobCommands.ownsNoInstance(RunnerLaunch.submitter(), client);
             if (notYours.isPresent()) {
                 System.err.println("koala: " + notYours.get());
@@ -255,7 +255,7 @@ public final class FluentCommands {
             Path dir;
             try {
                 dir = dir(owner);
-            } catch (java.io.UncheckedIOException | koala.common.grid.ConfigException e) {
+            } catch (java.io.UncheckedIOException | koala.grid.ConfigException e) {
                 System.err.println("koala: " + e.getMessage() + ": the instance's files go to ~" + owner
                         + "/koala-fluent, which " + owner + " must be able to make (the nodes see homes)");
                 return Koala.FAILURE;

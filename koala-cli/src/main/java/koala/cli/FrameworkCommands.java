@@ -4,9 +4,9 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
-import koala.common.api.FrameworkView;
-import koala.common.api.TransitionView;
-import koala.common.runner.RunnerMessages;
+import koala.api.scheduler.FrameworkView;
+import koala.api.scheduler.TransitionView;
+import koala.api.runner.RunnerMessages;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -122,7 +122,7 @@ final class FrameworkCommands {
             for (FrameworkView.ConstraintLine c : f.constraints()) {
                 String group;
                 try {
-                    group = koala.common.jdf.ConstraintSpec.parse(c.constraint()).group();
+                    group = koala.jdf.ConstraintSpec.parse(c.constraint()).group();
                 } catch (IllegalArgumentException e) {
                     group = "site";
                 }
@@ -146,7 +146,7 @@ final class FrameworkCommands {
             }
             try {
                 String token = FluentCommands.token(f);
-                return java.util.Optional.of(new koala.common.http.JsonHttpClient(java.net.URI.create("http://"
+                return java.util.Optional.of(new koala.http.JsonHttpClient(java.net.URI.create("http://"
                         + f.master().address()), java.time.Duration.ofSeconds(2)).withBearer(token)
                         .get("/status", koala.fluent.wire.FluentMessages.MasterStatus.class));
             } catch (RuntimeException e) {

@@ -2,9 +2,9 @@ package koala.cli;
 
 import java.net.URI;
 import java.nio.file.Path;
-import koala.common.api.SchedulerClient;
-import koala.common.grid.GridConfig;
-import koala.common.grid.KoalaHome;
+import koala.api.scheduler.SchedulerClient;
+import koala.grid.GridConfig;
+import koala.grid.KoalaHome;
 import picocli.CommandLine.Option;
 
 /** Options every command that talks to the grid shares. */

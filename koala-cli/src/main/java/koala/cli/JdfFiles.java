@@ -14,7 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import koala.common.jdf.JdfError;
+import koala.jdf.JdfError;
 
 /** Reading job description files and printing their errors, as {@code validate} and {@code submit} do. */
 final class JdfFiles {

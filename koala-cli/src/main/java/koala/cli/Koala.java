@@ -46,7 +46,7 @@ public final class Koala {
     static int failed(Exception e, java.io.PrintWriter err) {
         err.println("koala: " + (e.getMessage() != null ? e.getMessage() : e.toString()));
         err.flush();
-        return e instanceof IllegalArgumentException || e instanceof koala.common.grid.ConfigException
+        return e instanceof IllegalArgumentException || e instanceof koala.grid.ConfigException
                 ? BAD_INPUT : FAILURE;
     }
 

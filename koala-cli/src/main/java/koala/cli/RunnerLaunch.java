@@ -11,15 +11,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import com.fasterxml.jackson.databind.JsonNode;
-import koala.common.api.SchedulerClient;
-import koala.common.grid.KoalaHome;
-import koala.common.http.ApiException;
+import koala.api.scheduler.SchedulerClient;
+import koala.grid.KoalaHome;
+import koala.http.ApiException;
 import koala.common.json.Json;
-import koala.common.process.JavaCommand;
-import koala.common.process.RuntimeImage;
-import koala.common.runner.RunnerClient;
-import koala.common.runner.TokenSource;
-import koala.common.runner.RunnerMessages;
+import koala.process.JavaCommand;
+import koala.process.RuntimeImage;
+import koala.api.runner.RunnerClient;
+import koala.api.runner.TokenSource;
+import koala.api.runner.RunnerMessages;
 import koala.common.time.Poll;
 
 /**
@@ -69,9 +69,9 @@ public final class RunnerLaunch {
     }
 
     /** This process's account: its user name and its uid as the kernel has it. */
-    static koala.common.auth.Identity submitter() {
+    static koala.auth.Identity submitter() {
         try {
-            return new koala.common.auth.Identity(System.getProperty("user.name"),
+            return new koala.auth.Identity(System.getProperty("user.name"),
                     (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid"));
         } catch (IOException | UnsupportedOperationException e) {
             throw new IllegalStateException("cannot tell who runs this command (no /proc/self): " + e.getMessage(), e);

@@ -1,7 +1,7 @@
 package koala.cli;
 
 import java.util.concurrent.Callable;
-import koala.common.grid.KoalaHome;
+import koala.grid.KoalaHome;
 import koala.scheduler.SchedulerDaemon;
 import koala.scheduler.SchedulerMain;
 import picocli.CommandLine.Command;

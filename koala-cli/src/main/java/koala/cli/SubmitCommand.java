@@ -10,16 +10,16 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
-import koala.common.api.JobView;
-import koala.common.api.SchedulerClient;
-import koala.common.api.SubmitRequest;
-import koala.common.auth.Identity;
-import koala.common.http.ApiException;
-import koala.common.jdf.ClusterCatalog;
-import koala.common.jdf.JdfException;
-import koala.common.jdf.JdfParser;
-import koala.common.jdf.JobDescription;
-import koala.common.jdf.JobKind;
+import koala.api.scheduler.JobView;
+import koala.api.scheduler.SchedulerClient;
+import koala.api.scheduler.SubmitRequest;
+import koala.auth.Identity;
+import koala.http.ApiException;
+import koala.jdf.ClusterCatalog;
+import koala.jdf.JdfException;
+import koala.jdf.JdfParser;
+import koala.jdf.JobDescription;
+import koala.jdf.JobKind;
 import koala.common.json.Json;
 import koala.common.time.Poll;
 import koala.provisioning.PolicyKind;
@@ -85,7 +85,7 @@ final class SubmitCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         PrintWriter out = spec != null ? spec.commandLine().getOut() : new PrintWriter(System.out, true);
         PrintWriter err = spec != null ? spec.commandLine().getErr() : new PrintWriter(System.err, true);
-        ClusterCatalog clusters = grid.grid().catalog();
+        ClusterCatalog clusters = GridCatalog.of(grid.grid());
         SchedulerClient client = grid.client();
         List<Outcome> outcomes = new ArrayList<>();
         for (String file : files) {

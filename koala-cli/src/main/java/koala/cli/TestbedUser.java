@@ -3,9 +3,9 @@ package koala.cli;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import koala.common.api.SchedulerClient;
-import koala.common.grid.GridConfig;
-import koala.common.grid.SiteConfig;
+import koala.api.scheduler.SchedulerClient;
+import koala.grid.GridConfig;
+import koala.grid.SiteConfig;
 
 /**
  * Whom the testbed's tools (the demo, the benchmarks, the testbed experiment) act for. KOALA runs

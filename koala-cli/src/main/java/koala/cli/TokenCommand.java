@@ -2,7 +2,7 @@ package koala.cli;
 
 import java.time.Duration;
 import java.util.concurrent.Callable;
-import koala.common.api.TokenView;
+import koala.api.scheduler.TokenView;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -10,7 +10,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import koala.common.api.UsageRecord;
+import koala.api.scheduler.UsageRecord;
 import koala.common.json.Json;
 
 /**

@@ -7,12 +7,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import koala.common.grid.GridConfig;
-import koala.common.grid.KoalaHome;
-import koala.common.jdf.ClusterCatalog;
-import koala.common.jdf.JdfException;
-import koala.common.jdf.JdfParser;
-import koala.common.jdf.JobDescription;
+import koala.grid.GridConfig;
+import koala.grid.KoalaHome;
+import koala.jdf.ClusterCatalog;
+import koala.jdf.JdfException;
+import koala.jdf.JdfParser;
+import koala.jdf.JobDescription;
 import koala.common.json.Json;
 import koala.provisioning.PolicyKind;
 import picocli.CommandLine.Command;
@@ -70,7 +70,7 @@ final class ValidateCommand implements Callable<Integer> {
                     + "not the clusters (--config FILE to choose one)");
             return ClusterCatalog.NONE;
         }
-        return GridConfig.load(config).catalog();
+        return GridCatalog.of(GridConfig.load(config));
     }
 
     private static Optional<JobDescription> validate(String file, ClusterCatalog clusters, PrintWriter err) {

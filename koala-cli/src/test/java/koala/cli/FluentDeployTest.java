@@ -31,7 +31,7 @@ class FluentDeployTest {
             System.setOut(was);
         }
         assertThat(status).isZero();
-        String home = koala.common.grid.Accounts.home("alice").orElse(Path.of("/home", "alice")).toString();
+        String home = koala.grid.Accounts.home("alice").orElse(Path.of("/home", "alice")).toString();
         assertThat(out.toString()).contains(home + "/koala-fluent").doesNotContain("/home/koala/koala-fluent");
     }
 
@@ -56,16 +56,16 @@ class FluentDeployTest {
                 + "site.fs2.sge.cell = fs2\nsite.fs2.ssh.host = fs2-head\nsite.fs2.ssh.user = koala\n"
                 + "site.fs2.ssh.key = " + dir.resolve("key") + "\n");
         String[] site = {"fs2"};
-        koala.common.http.JsonHttpServer scheduler = new koala.common.http.JsonHttpServer(
+        koala.http.JsonHttpServer scheduler = new koala.http.JsonHttpServer(
                 new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 2);
         java.time.Instant at = java.time.Instant.parse("2026-11-26T10:00:00Z");
-        scheduler.route("GET", "/frameworks/{id}", r -> koala.common.http.Response.ok(new koala.common.api.FrameworkView(
+        scheduler.route("GET", "/frameworks/{id}", r -> koala.http.Response.ok(new koala.api.scheduler.FrameworkView(
                         7, "f", "ondemand", java.util.Map.of(), "http://127.0.0.1:1", "RUNNING", java.util.List.of(site[0]),
-                        new koala.common.api.MasterAddress("7.0.0", site[0] + "-n3:4312"), java.util.Map.of(), at,
+                        new koala.api.scheduler.MasterAddress("7.0.0", site[0] + "-n3:4312"), java.util.Map.of(), at,
                         java.util.List.of(), null, "alice", null)))
-                .route("GET", "/jobs/{id}", r -> koala.common.http.Response.ok(new koala.common.api.JobView(7, "f",
+                .route("GET", "/jobs/{id}", r -> koala.http.Response.ok(new koala.api.scheduler.JobView(7, "f",
                         "alice", "ALLOCATION", "RUNNING", "fcm", "high", 0, 0, null, at, java.util.List.of(
-                        new koala.common.api.NodeView("7.0.0", 0, 0, site[0], "RUNNING", "1", site[0] + "-n3", null,
+                        new koala.api.scheduler.NodeView("7.0.0", 0, 0, site[0], "RUNNING", "1", site[0] + "-n3", null,
                                 "master")), java.util.List.of())));
         scheduler.start();
         try {
@@ -89,9 +89,9 @@ class FluentDeployTest {
     void theMastersTokenComesFromTheFileTheInstancesRunnerRegistered() throws Exception {
         Path state = Files.writeString(dir.resolve("runner-7.json"), "{\"url\": \"http://127.0.0.1:1\", \"token\": \"alices\"}");
         Path grid = Files.writeString(dir.resolve("grid.properties"), "grid.sites = fs0\nsite.fs0.sge.cell = fs0\n");
-        koala.common.http.JsonHttpServer scheduler = new koala.common.http.JsonHttpServer(
+        koala.http.JsonHttpServer scheduler = new koala.http.JsonHttpServer(
                 new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 2);
-        scheduler.route("GET", "/frameworks/{id}", r -> koala.common.http.Response.ok(new koala.common.api.FrameworkView(
+        scheduler.route("GET", "/frameworks/{id}", r -> koala.http.Response.ok(new koala.api.scheduler.FrameworkView(
                 7, "f", "ondemand", java.util.Map.of(), "http://127.0.0.1:1", "RUNNING", java.util.List.of("fs0"), null,
                 java.util.Map.of(), java.time.Instant.parse("2026-11-26T10:00:00Z"), java.util.List.of(), null, "alice",
                 state.toString())));

@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import koala.common.api.FrameworkView;
+import koala.api.scheduler.FrameworkView;
 import org.junit.jupiter.api.Test;
 
 /** {@code koala framework ID} reads the runner's file where the instance's submitter keeps it. */

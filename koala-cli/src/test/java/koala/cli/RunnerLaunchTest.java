@@ -57,14 +57,14 @@ class RunnerLaunchTest {
     void aDeploymentWaitingForItsMasterSaysWhatItWaitsForOnceAsItGoes() throws Exception {
         String held = "waiting for its master: grid full: no idle node on fs2 (asked for again every 10 s)";
         java.util.concurrent.atomic.AtomicInteger polls = new java.util.concurrent.atomic.AtomicInteger();
-        koala.common.http.JsonHttpServer runner = new koala.common.http.JsonHttpServer(
+        koala.http.JsonHttpServer runner = new koala.http.JsonHttpServer(
                 new java.net.InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 2);
         runner.route("GET", "/status", r -> {
             int n = polls.incrementAndGet();
             String state = n < 6 ? "DEPLOYING" : "RUNNING";
             java.util.List<String> events = n < 4 ? java.util.List.of("10:00:00 no master node: grid full")
                     : java.util.List.of("10:00:00 no master node: grid full", "10:00:20 grow 1 master [7.0.0]");
-            return koala.common.http.Response.ok(new koala.common.runner.RunnerMessages.Status(7, "waits", state,
+            return koala.http.Response.ok(new koala.api.runner.RunnerMessages.Status(7, "waits", state,
                     "static", java.util.List.of(), null, java.util.List.of(), events, 0, 1000,
                     n < 4 ? java.util.List.of(held) : java.util.List.of()));
         });

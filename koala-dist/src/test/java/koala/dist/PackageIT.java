@@ -29,7 +29,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import koala.common.grid.KoalaHome;
+import koala.grid.KoalaHome;
 import koala.common.time.Poll;
 import koala.testbed.Progress;
 import koala.testbed.Testbed;

@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
-import koala.common.api.ShareReport;
-import koala.common.api.TransitionView;
-import koala.common.api.UsageRecord;
+import koala.api.scheduler.ShareReport;
+import koala.api.scheduler.TransitionView;
+import koala.api.scheduler.UsageRecord;
 import koala.common.failure.Forbidden;
 import koala.common.json.Json;
 import koala.scheduler.accounting.UsageFigures;
@@ -248,7 +248,7 @@ final class Accounting {
 
     /** A component's role; a grow that named none is a worker's. */
     private static String role(Job job, int component) {
-        List<koala.common.jdf.ComponentSpec> components = job.description().components();
+        List<koala.jdf.ComponentSpec> components = job.description().components();
         String role = component < components.size() ? components.get(component).role() : null;
         return role == null ? "worker" : role;
     }

@@ -4,10 +4,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import koala.common.api.GrowRequest;
-import koala.common.api.RolePlacement;
+import koala.api.scheduler.GrowRequest;
+import koala.api.scheduler.RolePlacement;
 import koala.common.failure.InvalidField;
-import koala.common.jdf.ConstraintSpec;
+import koala.jdf.ConstraintSpec;
 
 /** What a runner sends about its allocation, checked: bad input is an {@link InvalidField} naming the field. */
 final class AllocationInput {

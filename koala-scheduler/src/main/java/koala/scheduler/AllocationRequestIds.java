@@ -5,9 +5,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import koala.common.api.GrowRequest;
-import koala.common.api.GrowResult;
-import koala.common.api.RolePlacement;
+import koala.api.scheduler.GrowRequest;
+import koala.api.scheduler.GrowResult;
+import koala.api.scheduler.RolePlacement;
 import koala.common.json.Json;
 import koala.scheduler.storage.Store;
 

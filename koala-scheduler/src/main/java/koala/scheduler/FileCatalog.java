@@ -5,8 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
-import koala.common.grid.ConfigException;
-import koala.common.grid.GridConfig;
+import koala.grid.ConfigException;
+import koala.grid.GridConfig;
 import koala.placement.FileLocations;
 import koala.placement.StoredFile;
 

@@ -7,9 +7,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.BiFunction;
 import java.util.function.Function;
-import koala.common.api.FrameworkRegistration;
-import koala.common.api.FrameworkView;
-import koala.common.api.MasterAddress;
+import koala.api.scheduler.FrameworkRegistration;
+import koala.api.scheduler.FrameworkView;
+import koala.api.scheduler.MasterAddress;
 import koala.fjm.FrameworkRecord;
 import koala.fjm.FrameworkRegistry;
 import koala.fjm.FrameworkViews;
@@ -144,7 +144,7 @@ final class Frameworks {
 
     /** What the node's component is for (master, orchestrator, worker); null when it says nothing. */
     private static String role(Job job, NodeClaim n) {
-        List<koala.common.jdf.ComponentSpec> components = job.description().components();
+        List<koala.jdf.ComponentSpec> components = job.description().components();
         return n.component() < components.size() ? components.get(n.component()).role() : null;
     }
 
@@ -153,7 +153,7 @@ final class Frameworks {
         List<FrameworkView.ConstraintLine> out = new ArrayList<>();
         List<koala.constraints.Constraint> kept = JobConstraints.constraintsOf(job);
         int i = 0;
-        for (koala.common.api.RolePlacement r : job.roles()) {
+        for (koala.api.scheduler.RolePlacement r : job.roles()) {
             for (String text : r.constraints()) {
                 koala.constraints.Constraint k = kept.get(i++);
                 out.add(new FrameworkView.ConstraintLine(r.role(), text, k.hard(), k.describe()));

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
 import koala.arbitration.Tenant;
-import koala.common.api.SiteStatus;
+import koala.api.scheduler.SiteStatus;
 import koala.provisioning.Worker;
 import koala.scheduler.metrics.GridReading;
 import koala.scheduler.state.JobState;

@@ -6,11 +6,11 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.stream.Collectors;
-import koala.common.api.GrowRequest;
-import koala.common.api.GrowResult;
+import koala.api.scheduler.GrowRequest;
+import koala.api.scheduler.GrowResult;
 import koala.common.failure.InvalidField;
-import koala.common.jdf.ComponentSpec;
-import koala.common.jdf.JobDescription;
+import koala.jdf.ComponentSpec;
+import koala.jdf.JobDescription;
 import koala.common.json.Json;
 import koala.placement.Assignment;
 import koala.placement.GridView;
@@ -246,7 +246,7 @@ final class Grows {
         List<String> ids = new ArrayList<>();
         int rank = 0;
         String runner = request.environment() == null ? null
-                : request.environment().get(koala.common.runner.RunnerClient.URL_VARIABLE);
+                : request.environment().get(koala.api.runner.RunnerClient.URL_VARIABLE);
         for (Assignment a : assignments) {
             if (runner != null) {
                 claims.prepare(a.site(), runner);

@@ -4,10 +4,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import koala.common.api.JobView;
-import koala.common.api.NodeView;
-import koala.common.api.TransitionView;
-import koala.common.jdf.JobDescription;
+import koala.api.scheduler.JobView;
+import koala.api.scheduler.NodeView;
+import koala.api.scheduler.TransitionView;
+import koala.jdf.JobDescription;
 import koala.scheduler.claiming.NodeClaim;
 import koala.scheduler.claiming.NodeSpan;
 import koala.scheduler.claiming.NodeState;
@@ -18,7 +18,7 @@ import koala.scheduler.storage.JobRecord;
 final class Job {
     private JobRecord record;
     private JobDescription description;
-    private List<koala.common.api.RolePlacement> roles = List.of();
+    private List<koala.api.scheduler.RolePlacement> roles = List.of();
     private List<koala.constraints.Constraint> roleConstraints;
     private final Map<String, NodeClaim> nodes = new LinkedHashMap<>();
     private final List<TransitionView> history = new ArrayList<>();
@@ -51,11 +51,11 @@ final class Job {
     }
 
     /** An allocation's roles' tags and placement constraints, as its runner sent them; empty for none. */
-    List<koala.common.api.RolePlacement> roles() {
+    List<koala.api.scheduler.RolePlacement> roles() {
         return roles;
     }
 
-    void roles(List<koala.common.api.RolePlacement> next) {
+    void roles(List<koala.api.scheduler.RolePlacement> next) {
         roles = List.copyOf(next);
         roleConstraints = null;
     }
@@ -145,7 +145,7 @@ final class Job {
 
     /** What the node is for (master, orchestrator, worker) when its component says; null for a plain job's. */
     private String role(NodeClaim n) {
-        List<koala.common.jdf.ComponentSpec> components = description.components();
+        List<koala.jdf.ComponentSpec> components = description.components();
         return n.component() < components.size() ? components.get(n.component()).role() : null;
     }
 
@@ -158,7 +158,7 @@ final class Job {
     /** The description a stored job was made from: its JDF, or an allocation's components so far. */
     static JobDescription describedBy(JobRecord record) {
         return Allocations.KIND.equals(record.kind()) ? StoredAllocation.reader().apply(record.jdf())
-                : koala.common.jdf.JdfParser.parse(record.source(), record.jdf(), koala.common.jdf.ClusterCatalog.NONE);
+                : koala.jdf.JdfParser.parse(record.source(), record.jdf(), koala.jdf.ClusterCatalog.NONE);
     }
 
     boolean allExited() {

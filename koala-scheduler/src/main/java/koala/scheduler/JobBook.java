@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import koala.common.api.TransitionView;
+import koala.api.scheduler.TransitionView;
 import koala.common.failure.NotFound;
 import koala.scheduler.claiming.NodeClaim;
 import koala.scheduler.claiming.NodeSpan;
@@ -138,8 +138,8 @@ final class JobBook {
     }
 
     /** An allocation grows by one component: appended to what is stored, the job not written again. */
-    void append(Job job, koala.common.jdf.JobDescription next) {
-        koala.common.jdf.ComponentSpec added = next.components().get(next.components().size() - 1);
+    void append(Job job, koala.jdf.JobDescription next) {
+        koala.jdf.ComponentSpec added = next.components().get(next.components().size() - 1);
         job.describe(next);
         store.appendComponent(job.id(), added.index(), koala.common.json.Json.write(added));
     }

@@ -4,10 +4,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import koala.common.jdf.ComponentSpec;
-import koala.common.jdf.ConstraintSpec;
-import koala.common.jdf.JobDescription;
-import koala.common.api.RolePlacement;
+import koala.jdf.ComponentSpec;
+import koala.jdf.ConstraintSpec;
+import koala.jdf.JobDescription;
+import koala.api.scheduler.RolePlacement;
 import koala.constraints.Audit;
 import koala.constraints.ClusterState;
 import koala.constraints.Node;
@@ -248,7 +248,7 @@ final class JobConstraints {
         Map<Group, String> of(String site, String host);
 
         /** From the grid's declarations: site, then kind, then group, then its hosts. */
-        static GroupsOf declared(Map<String, Map<String, Map<String, koala.common.grid.HostList>>> groups) {
+        static GroupsOf declared(Map<String, Map<String, Map<String, koala.grid.HostList>>> groups) {
             return (site, host) -> {
                 Map<Group, String> out = new HashMap<>();
                 groups.getOrDefault(site, Map.of()).forEach((kind, byGroup) -> byGroup.entrySet().stream()

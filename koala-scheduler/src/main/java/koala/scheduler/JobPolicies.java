@@ -2,7 +2,7 @@ package koala.scheduler;
 
 import java.util.Map;
 import java.util.function.Function;
-import koala.common.jdf.JobKind;
+import koala.jdf.JobKind;
 import koala.placement.OneNetwork;
 import koala.placement.PlacementPolicies;
 import koala.placement.PlacementPolicy;

@@ -9,11 +9,11 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import koala.common.grid.KoalaHome;
-import koala.common.grid.SiteConfig;
-import koala.common.process.ClassArchive;
-import koala.common.process.JavaCommand;
-import koala.common.process.RuntimeImage;
+import koala.grid.KoalaHome;
+import koala.grid.SiteConfig;
+import koala.process.ClassArchive;
+import koala.process.JavaCommand;
+import koala.process.RuntimeImage;
 
 /**
  * How pilots start on a site whose cell this machine submits to. A site that declares a shared

@@ -2,15 +2,15 @@ package koala.scheduler;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import koala.common.api.AllocationRequest;
-import koala.common.api.FrameworkRegistration;
-import koala.common.api.GrowRequest;
-import koala.common.api.MasterAddress;
-import koala.common.api.NodeReport;
-import koala.common.api.NodeTask;
-import koala.common.api.ReleaseRequest;
-import koala.common.api.SubmitRequest;
-import koala.common.auth.TokenKey;
+import koala.api.scheduler.AllocationRequest;
+import koala.api.scheduler.FrameworkRegistration;
+import koala.api.scheduler.GrowRequest;
+import koala.api.scheduler.MasterAddress;
+import koala.api.scheduler.NodeReport;
+import koala.api.scheduler.NodeTask;
+import koala.api.scheduler.ReleaseRequest;
+import koala.api.scheduler.SubmitRequest;
+import koala.auth.TokenKey;
 import koala.scheduler.accounting.AccountingFile;
 import koala.scheduler.accounting.AccountingQuery;
 import koala.scheduler.api.Caller;
@@ -97,7 +97,7 @@ final class LoopOperations implements SchedulerApi.Operations {
         }
 
         @Override
-        public Object report(Caller c, long id, koala.common.api.ShareReport r) {
+        public Object report(Caller c, long id, koala.api.scheduler.ShareReport r) {
             return loop.call(() -> {
                 parts.owners().check(c, id, "report on");
                 return jobs.shareReport(id, r);
@@ -159,7 +159,7 @@ final class LoopOperations implements SchedulerApi.Operations {
         }
 
         @Override
-        public Object mpiStart(String node, koala.common.api.MpiStart r) {
+        public Object mpiStart(String node, koala.api.scheduler.MpiStart r) {
             return java.util.Map.of("node", loop.call(() -> parts.nodes().mpiStart(node, r.token(), r.host(),
                     r.command())));
         }

@@ -3,7 +3,7 @@ package koala.scheduler;
 import java.util.Optional;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
-import koala.common.api.NodeTask;
+import koala.api.scheduler.NodeTask;
 import koala.common.failure.NotFound;
 import koala.common.failure.Unauthenticated;
 import koala.scheduler.claiming.NodeClaim;

@@ -1,7 +1,7 @@
 package koala.scheduler;
 
 import koala.scheduler.api.Caller;
-import koala.common.auth.SystemAccounts;
+import koala.auth.SystemAccounts;
 import koala.common.failure.Forbidden;
 
 /**

@@ -3,7 +3,7 @@ package koala.scheduler;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
-import koala.common.site.CellSnapshot;
+import koala.api.site.CellSnapshot;
 import koala.scheduler.claiming.NodeClaim;
 import koala.scheduler.claiming.NodeState;
 import koala.scheduler.kis.SiteInfo;

@@ -80,7 +80,7 @@ final class Recovery {
      * whose submit has not yet told it its pilot's id): left by a crash, or by a kill the agent
      * refused. Kill them.
      */
-    List<koala.common.site.CellJob> orphanPilots(String site) {
+    List<koala.api.site.CellJob> orphanPilots(String site) {
         Set<String> owned = new HashSet<>();
         book.all().forEach(j -> j.heldNodes().stream().filter(n -> n.site().equals(site)).forEach(n -> {
             owned.add(n.pilotName(store.pilotTag()));
@@ -98,10 +98,10 @@ final class Recovery {
      * The orphans to kill now: those found in this sweep and the one before, so that a pilot whose
      * node was saved a moment after the snapshot was taken is never taken for one.
      */
-    List<koala.common.site.CellJob> orphansSeenTwice(String site) {
-        List<koala.common.site.CellJob> now = orphanPilots(site);
+    List<koala.api.site.CellJob> orphansSeenTwice(String site) {
+        List<koala.api.site.CellJob> now = orphanPilots(site);
         List<String> before = lastOrphans.getOrDefault(site, List.of());
-        lastOrphans.put(site, now.stream().map(koala.common.site.CellJob::id).toList());
+        lastOrphans.put(site, now.stream().map(koala.api.site.CellJob::id).toList());
         return now.stream().filter(j -> before.contains(j.id())).toList();
     }
 }

@@ -12,11 +12,11 @@ import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import com.fasterxml.jackson.databind.JsonNode;
-import koala.common.http.ApiException;
-import koala.common.http.JsonHttpClient;
+import koala.http.ApiException;
+import koala.http.JsonHttpClient;
 import koala.common.json.Json;
-import koala.common.process.JavaCommand;
-import koala.common.runner.RunnerMessages;
+import koala.process.JavaCommand;
+import koala.api.runner.RunnerMessages;
 import koala.common.time.Poll;
 
 /**
@@ -60,7 +60,7 @@ final class RunnerProcesses implements RunnerSupervisor.Runners {
      * reading them from the jars, which shortens the time its instance goes unserved.
      */
     RunnerProcesses archived(Path dir, Path gridFile, java.util.concurrent.Executor executor) {
-        executor.execute(() -> archive = koala.common.process.ClassArchive.options(dir, classpath, JVM_OPTIONS,
+        executor.execute(() -> archive = koala.process.ClassArchive.options(dir, classpath, JVM_OPTIONS,
                 MAIN_CLASS, List.of("--train", gridFile.toString())));
         return this;
     }

@@ -9,17 +9,17 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
-import koala.common.api.JobView;
-import koala.common.api.NodeReport;
-import koala.common.api.SiteStatus;
+import koala.api.scheduler.JobView;
+import koala.api.scheduler.NodeReport;
+import koala.api.scheduler.SiteStatus;
 import koala.common.failure.Conflict;
 import koala.common.failure.InvalidField;
 import koala.common.failure.OverLimit;
-import koala.common.jdf.ClusterCatalog;
-import koala.common.jdf.ComponentSpec;
-import koala.common.jdf.JobDescription;
-import koala.common.jdf.JobKind;
-import koala.common.jdf.JdfParser;
+import koala.jdf.ClusterCatalog;
+import koala.jdf.ComponentSpec;
+import koala.jdf.JobDescription;
+import koala.jdf.JobKind;
+import koala.jdf.JdfParser;
 import koala.placement.Assignment;
 import koala.placement.ComponentNeed;
 import koala.placement.PlacementDecision;
@@ -132,7 +132,7 @@ final class Scheduler {
      * The node groups the admin declared per site (site, kind, group, hosts): a constraint over the host
      * or such a group is then kept per host or group, each node's pilot pinned to its host.
      */
-    void nodeGroups(Map<String, Map<String, Map<String, koala.common.grid.HostList>>> declared) {
+    void nodeGroups(Map<String, Map<String, Map<String, koala.grid.HostList>>> declared) {
         JobConstraints.GroupsOf groups = JobConstraints.GroupsOf.declared(declared);
         policies.groups(groups);
         frameworks.groups(groups);
@@ -172,7 +172,7 @@ final class Scheduler {
     }
 
     /** A runner's report on allocation {@code id}'s workers, counted for accounting; what sharing asks of it. */
-    koala.common.api.ShareOrders shareReport(long id, koala.common.api.ShareReport report) {
+    koala.api.scheduler.ShareOrders shareReport(long id, koala.api.scheduler.ShareReport report) {
         book.find(id).filter(j -> j.allocation() && j.state() == JobState.RUNNING)
                 .ifPresent(j -> accounting.report(j, report));
         return sharing().report(id, report, clock.instant());
@@ -342,7 +342,7 @@ final class Scheduler {
     /** SGE's pilots must equal KOALA's nodes: a pilot of ours that no node owns is killed again. */
     private void sweepOrphanPilots() {
         for (String site : siteNames) {
-            for (koala.common.site.CellJob orphan : recovery.orphansSeenTwice(site)) {
+            for (koala.api.site.CellJob orphan : recovery.orphansSeenTwice(site)) {
                 LOG.info("killing pilot {} of {} on {}: no live node owns it", orphan.id(), orphan.owner(), site);
                 pilots.kill(site, orphan.id(), orphan.owner(), "no node");
             }
@@ -502,7 +502,7 @@ final class Scheduler {
     /** The runners' addresses the job's components were given (a framework instance's: one). */
     private static java.util.Set<String> runnerUrls(Job job) {
         return job.description().components().stream().map(c -> c.environment() == null ? null
-                        : c.environment().get(koala.common.runner.RunnerClient.URL_VARIABLE))
+                        : c.environment().get(koala.api.runner.RunnerClient.URL_VARIABLE))
                 .filter(java.util.Objects::nonNull).collect(Collectors.toSet());
     }
 

@@ -16,19 +16,19 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
-import koala.common.api.SchedulerProcess;
-import koala.common.grid.GridConfig;
-import koala.common.grid.KoalaHome;
-import koala.common.grid.SiteConfig;
-import koala.common.auth.TokenKey;
-import koala.common.auth.Tokens;
-import koala.common.http.ApiException;
-import koala.common.http.Endpoint;
-import koala.common.http.JsonHttpServer;
-import koala.common.process.ClassArchive;
-import koala.common.process.JavaCommand;
-import koala.common.process.RuntimeImage;
-import koala.common.site.SiteAgentClient;
+import koala.api.scheduler.SchedulerProcess;
+import koala.grid.GridConfig;
+import koala.grid.KoalaHome;
+import koala.grid.SiteConfig;
+import koala.auth.TokenKey;
+import koala.auth.Tokens;
+import koala.http.ApiException;
+import koala.http.Endpoint;
+import koala.http.JsonHttpServer;
+import koala.process.ClassArchive;
+import koala.process.JavaCommand;
+import koala.process.RuntimeImage;
+import koala.api.site.SiteAgentClient;
 import koala.scheduler.api.Admins;
 import koala.scheduler.api.AuditLog;
 import koala.scheduler.api.Callers;
@@ -151,7 +151,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         // the file in force: a SIGHUP may replace it (Reconfiguration)
         AtomicReference<GridConfig> inForce = new AtomicReference<>(grid);
         scheduler.share(sharing, site -> inForce.get().section("site." + site + ".provisioning"));
-        Map<String, Map<String, Map<String, koala.common.grid.HostList>>> groups = new LinkedHashMap<>();
+        Map<String, Map<String, Map<String, koala.grid.HostList>>> groups = new LinkedHashMap<>();
         sites.keySet().forEach(site -> groups.put(site, grid.nodeGroups(site)));
         scheduler.nodeGroups(groups);
         LOG.info("framework instances share a full grid by {}", sharing.describe());
@@ -278,7 +278,7 @@ public final class SchedulerDaemon implements AutoCloseable {
             if (!agents.containsKey(site)) {
                 continue; // a remote site not reached yet; its orphans wait for the next start
             }
-            for (koala.common.site.CellJob orphan : parts.recovery().orphanPilots(site)) {
+            for (koala.api.site.CellJob orphan : parts.recovery().orphanPilots(site)) {
                 LOG.info("killing orphan pilot {} of {} on {}: no live node owns it", orphan.id(), orphan.owner(), site);
                 pilots.kill(site, orphan.id(), orphan.owner(), "no node");
             }

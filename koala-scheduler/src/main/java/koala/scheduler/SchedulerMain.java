@@ -2,9 +2,9 @@ package koala.scheduler;
 
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
-import koala.common.grid.ConfigException;
-import koala.common.grid.GridConfig;
-import koala.common.grid.KoalaHome;
+import koala.grid.ConfigException;
+import koala.grid.GridConfig;
+import koala.grid.KoalaHome;
 import koala.scheduler.config.HangupReload;
 
 /**

@@ -4,7 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
-import koala.common.api.GrowRequest;
+import koala.api.scheduler.GrowRequest;
 import koala.placement.SiteView;
 import koala.scheduler.state.JobEvent;
 

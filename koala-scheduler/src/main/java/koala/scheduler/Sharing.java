@@ -17,9 +17,9 @@ import koala.arbitration.ShareDecision;
 import koala.arbitration.ShareRule;
 import koala.arbitration.TakeBackBook;
 import koala.arbitration.Tenant;
-import koala.common.api.FrameworkView;
-import koala.common.api.ShareOrders;
-import koala.common.api.ShareReport;
+import koala.api.scheduler.FrameworkView;
+import koala.api.scheduler.ShareOrders;
+import koala.api.scheduler.ShareReport;
 import koala.provisioning.Worker;
 import koala.scheduler.metrics.GridEvents;
 import koala.scheduler.metrics.GridEvents.GrowOutcome;
@@ -75,7 +75,7 @@ final class Sharing {
          * instance's. With a {@code site}, on that site only (a grow pinned to it); null for any.
          */
         Granted grant(long instance, int nodes, List<String> ended, String reason,
-                      java.util.Optional<koala.common.api.GrowRequest> asked, String site);
+                      java.util.Optional<koala.api.scheduler.GrowRequest> asked, String site);
 
         void note(long instance, JobEvent event, String reason);
     }
@@ -270,7 +270,7 @@ final class Sharing {
      * site is decided within that site: its free nodes, and the instances' workers there, are what is
      * shared out, and only those workers are taken back for it.
      */
-    Outcome grow(long instance, koala.common.api.GrowRequest asked, Instant now) {
+    Outcome grow(long instance, koala.api.scheduler.GrowRequest asked, Instant now) {
         String scope = scope(asked.site());
         if (asked.site() == null) {
             pinned.remove(instance);
@@ -281,10 +281,10 @@ final class Sharing {
     }
 
     /** The grow a decision is made in, if any: only its asker's grants run it. */
-    private record Ask(long instance, koala.common.api.GrowRequest request) {
+    private record Ask(long instance, koala.api.scheduler.GrowRequest request) {
         static final Ask NONE = new Ask(-1, null);
 
-        java.util.Optional<koala.common.api.GrowRequest> of(long id) {
+        java.util.Optional<koala.api.scheduler.GrowRequest> of(long id) {
             return id == instance ? java.util.Optional.of(request) : java.util.Optional.empty();
         }
     }

@@ -6,7 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import koala.common.api.SiteStatus;
+import koala.api.scheduler.SiteStatus;
 import koala.placement.GridView;
 import koala.scheduler.claiming.NodeState;
 import koala.scheduler.kis.SiteInfo;

@@ -3,9 +3,9 @@ package koala.scheduler;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
-import koala.common.api.RolePlacement;
-import koala.common.jdf.ComponentSpec;
-import koala.common.jdf.JobDescription;
+import koala.api.scheduler.RolePlacement;
+import koala.jdf.ComponentSpec;
+import koala.jdf.JobDescription;
 import koala.common.json.Json;
 
 /** An allocation as the store keeps it: its description, its roles and its grows' components, as JSON. */

@@ -1,6 +1,6 @@
 package koala.runner;
 
-import koala.common.http.ApiException;
+import koala.http.ApiException;
 
 /** Domain code deciding on a status, planted for {@code GuardsTest}. */
 final class PlantedStatusCheck {

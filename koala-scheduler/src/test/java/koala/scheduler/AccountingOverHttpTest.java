@@ -8,9 +8,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import koala.common.api.SchedulerClient;
-import koala.common.api.UsageRecord;
-import koala.common.http.ApiException;
+import koala.api.scheduler.SchedulerClient;
+import koala.api.scheduler.UsageRecord;
+import koala.http.ApiException;
 import koala.common.json.Json;
 import koala.scheduler.accounting.AccountingFile;
 import org.junit.jupiter.api.AfterEach;
@@ -90,7 +90,7 @@ class AccountingOverHttpTest {
     private record JsonHttpClientCalls(Path socket) {
         String status(String path) {
             try {
-                koala.common.http.JsonHttpClient.unixSocket(socket, Duration.ofSeconds(10)).get(path, Map.class);
+                koala.http.JsonHttpClient.unixSocket(socket, Duration.ofSeconds(10)).get(path, Map.class);
                 return "200";
             } catch (ApiException e) {
                 return e.status() + " " + e.getMessage();

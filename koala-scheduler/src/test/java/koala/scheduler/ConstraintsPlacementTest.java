@@ -84,8 +84,8 @@ class ConstraintsPlacementTest {
     void nodesKeptApartOverRacksArePinnedAndPinnedAgainWhenPlacedAgain() {
         try (TestGrid grid = new TestGrid(Map.of("fs0", 4), Duration.ofSeconds(60))) {
             grid.scheduler.nodeGroups(Map.of("fs0", Map.of("rack", Map.of(
-                    "r1", koala.common.grid.HostList.parse("fs0-n1..fs0-n2"),
-                    "r2", koala.common.grid.HostList.parse("fs0-n3..fs0-n4")))));
+                    "r1", koala.grid.HostList.parse("fs0-n1..fs0-n2"),
+                    "r2", koala.grid.HostList.parse("fs0-n3..fs0-n4")))));
             long job = grid.scheduler.submit("racks.jdf", "+( &(resourceManagerContact = fs0)(count = 1)"
                     + "(executable = /bin/true)(tags = a)(constraints = \"anti-affinity b rack\") )"
                     + "( &(resourceManagerContact = fs0)(count = 1)(executable = /bin/true)(tags = b) )", "alice", null).id();

@@ -7,12 +7,12 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import koala.common.api.FrameworkRegistration;
-import koala.common.api.FrameworkView;
-import koala.common.api.GrowRequest;
-import koala.common.api.GrowResult;
-import koala.common.api.RolePlacement;
-import koala.common.api.TransitionView;
+import koala.api.scheduler.FrameworkRegistration;
+import koala.api.scheduler.FrameworkView;
+import koala.api.scheduler.GrowRequest;
+import koala.api.scheduler.GrowResult;
+import koala.api.scheduler.RolePlacement;
+import koala.api.scheduler.TransitionView;
 import koala.common.failure.InvalidField;
 import koala.scheduler.claiming.NodeClaim;
 import org.junit.jupiter.api.Test;
@@ -48,7 +48,7 @@ class FrameworkConstraintsTest {
     /** Where each role's nodes are, in the order they were granted: {master=[fs0], worker=[fs0, fs1]}. */
     private static Map<String, List<String>> where(TestGrid grid, long id) {
         Map<String, List<String>> out = new java.util.TreeMap<>();
-        for (koala.common.api.NodeView n : grid.scheduler.heldNow(id).nodes()) {
+        for (koala.api.scheduler.NodeView n : grid.scheduler.heldNow(id).nodes()) {
             out.computeIfAbsent(n.role(), r -> new java.util.ArrayList<>()).add(n.site());
         }
         return out;
@@ -118,7 +118,7 @@ class FrameworkConstraintsTest {
     /** The hosts the instance's workers are pinned to, in node order. */
     private static List<String> hosts(TestGrid grid, long id) {
         return grid.scheduler.heldNow(id).nodes().stream().filter(n -> "worker".equals(n.role()))
-                .map(koala.common.api.NodeView::host).toList();
+                .map(koala.api.scheduler.NodeView::host).toList();
     }
 
     /**

@@ -7,12 +7,12 @@ import java.util.List;
 import java.util.Map;
 import koala.arbitration.ArbitrationSettings;
 import koala.arbitration.ShareRule;
-import koala.common.api.FrameworkRegistration;
-import koala.common.api.GrowRequest;
-import koala.common.api.GrowResult;
-import koala.common.api.NodeTask;
-import koala.common.api.ShareReport;
-import koala.common.api.ShareReport.WorkerActivity;
+import koala.api.scheduler.FrameworkRegistration;
+import koala.api.scheduler.GrowRequest;
+import koala.api.scheduler.GrowResult;
+import koala.api.scheduler.NodeTask;
+import koala.api.scheduler.ShareReport;
+import koala.api.scheduler.ShareReport.WorkerActivity;
 import koala.scheduler.claiming.NodeClaim;
 import org.junit.jupiter.api.Test;
 

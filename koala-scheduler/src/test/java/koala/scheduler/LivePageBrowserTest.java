@@ -11,17 +11,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executors;
-import koala.common.api.FrameworkRegistration;
-import koala.common.api.GrowRequest;
-import koala.common.api.MasterAddress;
-import koala.common.api.ShareReport;
-import koala.common.api.ShareReport.WorkerActivity;
-import koala.common.site.CellJob;
-import koala.common.auth.Identity;
-import koala.common.auth.TokenKey;
-import koala.common.auth.Tokens;
-import koala.common.http.Endpoint;
-import koala.common.http.JsonHttpServer;
+import koala.api.scheduler.FrameworkRegistration;
+import koala.api.scheduler.GrowRequest;
+import koala.api.scheduler.MasterAddress;
+import koala.api.scheduler.ShareReport;
+import koala.api.scheduler.ShareReport.WorkerActivity;
+import koala.api.site.CellJob;
+import koala.auth.Identity;
+import koala.auth.TokenKey;
+import koala.auth.Tokens;
+import koala.http.Endpoint;
+import koala.http.JsonHttpServer;
 import koala.common.json.Json;
 import koala.scheduler.api.Admins;
 import koala.scheduler.api.AuditLog;
@@ -264,7 +264,7 @@ class LivePageBrowserTest {
             grid.cellJobs.put("fs1", new java.util.ArrayList<>(List.of(
                     new CellJob("901", "sim", "carol", "r", 1, "all.q@fs1-n1", null, false),
                     new CellJob("902", "sim", "carol", "r", 1, "all.q@fs1-n2", null, false))));
-            for (koala.common.api.JobView job : grid.scheduler.list()) {
+            for (koala.api.scheduler.JobView job : grid.scheduler.list()) {
                 job.nodes().stream().filter(n -> n.state().equals("RUNNING") || n.state().equals("ARRIVED"))
                         .forEach(n -> grid.cellJobs.computeIfAbsent(n.site(), s -> new java.util.ArrayList<>())
                                 .add(new CellJob(n.pilot(), "pilot", job.owner(), "r", 1, "all.q@" + n.host(), null,

@@ -9,12 +9,12 @@ import java.util.List;
 import java.util.Map;
 import koala.arbitration.ArbitrationSettings;
 import koala.arbitration.ShareRule;
-import koala.common.api.FrameworkRegistration;
-import koala.common.api.GrowRequest;
-import koala.common.api.GrowResult;
-import koala.common.api.ShareReport;
-import koala.common.api.ShareReport.WorkerActivity;
-import koala.common.site.CellJob;
+import koala.api.scheduler.FrameworkRegistration;
+import koala.api.scheduler.GrowRequest;
+import koala.api.scheduler.GrowResult;
+import koala.api.scheduler.ShareReport;
+import koala.api.scheduler.ShareReport.WorkerActivity;
+import koala.api.site.CellJob;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import koala.common.api.NodeTask;
+import koala.api.scheduler.NodeTask;
 import koala.common.failure.Conflict;
 import koala.scheduler.claiming.NodeClaim;
 import org.junit.jupiter.api.AfterEach;

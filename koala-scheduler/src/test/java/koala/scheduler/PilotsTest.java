@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import koala.common.api.NodeTask;
+import koala.api.scheduler.NodeTask;
 import org.junit.jupiter.api.Test;
 
 /** A node's task names the addresses the node can reach: a runner's, forwarded through a remote head node. */

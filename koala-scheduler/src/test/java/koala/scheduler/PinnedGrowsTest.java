@@ -8,11 +8,11 @@ import java.util.List;
 import java.util.Map;
 import koala.arbitration.ArbitrationSettings;
 import koala.arbitration.ShareRule;
-import koala.common.api.FrameworkRegistration;
-import koala.common.api.GrowRequest;
-import koala.common.api.GrowResult;
-import koala.common.api.ShareReport;
-import koala.common.api.ShareReport.WorkerActivity;
+import koala.api.scheduler.FrameworkRegistration;
+import koala.api.scheduler.GrowRequest;
+import koala.api.scheduler.GrowResult;
+import koala.api.scheduler.ShareReport;
+import koala.api.scheduler.ShareReport.WorkerActivity;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -58,7 +58,7 @@ class PinnedGrowsTest {
     private static List<String> workerSites(TestGrid grid, long id) {
         return grid.scheduler.heldNow(id).nodes().stream()
                 .filter(n -> "worker".equals(n.role()) && !n.state().equals("RELEASED"))
-                .map(koala.common.api.NodeView::site).sorted().toList();
+                .map(koala.api.scheduler.NodeView::site).sorted().toList();
     }
 
     private static List<String> events(TestGrid grid, long id) {

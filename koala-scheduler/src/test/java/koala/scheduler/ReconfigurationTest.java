@@ -8,7 +8,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
-import koala.common.grid.GridConfig;
+import koala.grid.GridConfig;
 import koala.scheduler.api.MetricsToken;
 import koala.scheduler.config.LogLevels;
 import org.junit.jupiter.api.Test;

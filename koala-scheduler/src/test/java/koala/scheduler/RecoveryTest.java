@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import koala.common.site.CellJob;
+import koala.api.site.CellJob;
 import koala.scheduler.claiming.NodeClaim;
 import org.junit.jupiter.api.Test;
 

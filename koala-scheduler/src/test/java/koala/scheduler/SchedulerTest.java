@@ -6,14 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import koala.common.api.FrameworkRegistration;
-import koala.common.api.FrameworkView;
-import koala.common.api.GrowRequest;
-import koala.common.api.GrowResult;
-import koala.common.api.JobView;
-import koala.common.api.NodeTask;
-import koala.common.api.NodeView;
-import koala.common.api.TransitionView;
+import koala.api.scheduler.FrameworkRegistration;
+import koala.api.scheduler.FrameworkView;
+import koala.api.scheduler.GrowRequest;
+import koala.api.scheduler.GrowResult;
+import koala.api.scheduler.JobView;
+import koala.api.scheduler.NodeTask;
+import koala.api.scheduler.NodeView;
+import koala.api.scheduler.TransitionView;
 import koala.common.failure.Conflict;
 import koala.common.failure.InvalidField;
 import koala.scheduler.claiming.NodeClaim;
@@ -129,7 +129,7 @@ class SchedulerTest {
             String master = grid.allocations().grow(id, new GrowRequest(1, "master", "/bin/sleep", List.of(),
                     Map.of(), "fs0")).nodes().get(0);
             grid.arrive(id);
-            grid.frameworks().master(id, new koala.common.api.MasterAddress(master, "fs0-n1:7700"));
+            grid.frameworks().master(id, new koala.api.scheduler.MasterAddress(master, "fs0-n1:7700"));
 
             assertThat(grid.frameworks().get(id).settings()).extracting(FrameworkView.Setting::key,
                     FrameworkView.Setting::value, FrameworkView.Setting::origin).containsExactly(

@@ -8,12 +8,12 @@ import java.util.List;
 import java.util.Map;
 import koala.arbitration.ArbitrationSettings;
 import koala.arbitration.ShareRule;
-import koala.common.api.FrameworkRegistration;
-import koala.common.api.GrowRequest;
-import koala.common.api.GrowResult;
-import koala.common.api.RolePlacement;
-import koala.common.api.ShareReport;
-import koala.common.api.ShareReport.WorkerActivity;
+import koala.api.scheduler.FrameworkRegistration;
+import koala.api.scheduler.GrowRequest;
+import koala.api.scheduler.GrowResult;
+import koala.api.scheduler.RolePlacement;
+import koala.api.scheduler.ShareReport;
+import koala.api.scheduler.ShareReport.WorkerActivity;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -63,7 +63,7 @@ class SharedGridConstraintsTest {
 
     private static List<String> workerSites(TestGrid grid, long id) {
         return grid.scheduler.heldNow(id).nodes().stream().filter(n -> "worker".equals(n.role()))
-                .map(koala.common.api.NodeView::site).sorted().toList();
+                .map(koala.api.scheduler.NodeView::site).sorted().toList();
     }
 
     private static List<String> history(TestGrid grid, long id) {

@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.Map;
 import koala.arbitration.ArbitrationSettings;
 import koala.arbitration.ShareRule;
-import koala.common.api.ShareOrders;
-import koala.common.api.ShareReport;
-import koala.common.api.ShareReport.WorkerActivity;
+import koala.api.scheduler.ShareOrders;
+import koala.api.scheduler.ShareReport;
+import koala.api.scheduler.ShareReport.WorkerActivity;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -61,7 +61,7 @@ class SharingTest {
 
         @Override
         public Sharing.Granted grant(long instance, int nodes, List<String> ended, String reason,
-                                     java.util.Optional<koala.common.api.GrowRequest> asked, String site) {
+                                     java.util.Optional<koala.api.scheduler.GrowRequest> asked, String site) {
             List<String> ids = new ArrayList<>();
             for (int i = 0; i < nodes; i++) {
                 ids.add("g" + granted++);
@@ -81,8 +81,8 @@ class SharingTest {
     }
 
     /** Instance {@code id}'s worker grow, running its own worker. */
-    private static koala.common.api.GrowRequest ask(long id, int nodes) {
-        return new koala.common.api.GrowRequest(nodes, "worker", "/bin/worker", List.of("of-" + id), Map.of(), null);
+    private static koala.api.scheduler.GrowRequest ask(long id, int nodes) {
+        return new koala.api.scheduler.GrowRequest(nodes, "worker", "/bin/worker", List.of("of-" + id), Map.of(), null);
     }
 
     private static WorkerActivity idle(String node, int secondsAgo) {

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import koala.common.api.GrowRequest;
-import koala.common.api.GrowResult;
-import koala.common.api.NodeView;
+import koala.api.scheduler.GrowRequest;
+import koala.api.scheduler.GrowResult;
+import koala.api.scheduler.NodeView;
 import koala.scheduler.claiming.NodeClaim;
 import org.junit.jupiter.api.Test;
 
@@ -122,7 +122,7 @@ class SiteNetworksTest {
                     + " ( &(resourceManagerContact = fs2)(executable = /usr/bin/python3) )";
 
             org.assertj.core.api.Assertions.assertThatThrownBy(() -> grid.scheduler.submit("apart.jdf", apart, "alice",
-                    null)).isInstanceOf(koala.common.jdf.JdfException.class).hasMessage("apart.jdf:2:31: runner = mpi: "
+                    null)).isInstanceOf(koala.jdf.JdfException.class).hasMessage("apart.jdf:2:31: runner = mpi: "
                     + "component 2 is pinned to fs2 on fs2's private network, component 1 to fs0 on network grid (the "
                     + "grid's own): the nodes of one MPI world must reach each other, so its components stay on one "
                     + "network and this job could never start; pin them to clusters of one network, or leave KOALA "

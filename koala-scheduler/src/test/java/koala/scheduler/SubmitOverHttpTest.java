@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
-import koala.common.api.JobView;
-import koala.common.api.SchedulerClient;
-import koala.common.api.SubmitRequest;
+import koala.api.scheduler.JobView;
+import koala.api.scheduler.SchedulerClient;
+import koala.api.scheduler.SubmitRequest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -63,7 +63,7 @@ class SubmitOverHttpTest {
 
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> alice.submit(new SubmitRequest("two.jdf",
                         "&(count = 3)\n (executable = \"/bin/true\")", "r-1")))
-                .isInstanceOfSatisfying(koala.common.http.ApiException.class, e -> {
+                .isInstanceOfSatisfying(koala.http.ApiException.class, e -> {
                     assertThat(e.status()).isEqualTo(409);
                     assertThat(e.field()).isEqualTo("requestId");
                     assertThat(e.getMessage()).contains("request id 'r-1' was used for the submit of job " + first.id()
@@ -78,18 +78,18 @@ class SubmitOverHttpTest {
      */
     @Test
     void anAllocationWithAMalformedConstraintIsA400NamingTheField() {
-        koala.common.api.RolePlacement bad = new koala.common.api.RolePlacement("worker", 2, List.of(),
+        koala.api.scheduler.RolePlacement bad = new koala.api.scheduler.RolePlacement("worker", 2, List.of(),
                 List.of("cardinality 3..1 role=worker host"));
 
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> alice.allocate(
-                new koala.common.api.AllocationRequest("runner", null, List.of(bad))))
-                .isInstanceOfSatisfying(koala.common.http.ApiException.class, e -> {
+                new koala.api.scheduler.AllocationRequest("runner", null, List.of(bad))))
+                .isInstanceOfSatisfying(koala.http.ApiException.class, e -> {
                     assertThat(e.status()).isEqualTo(400);
                     assertThat(e.field()).isEqualTo("roles[0].constraints[0]");
                 })
                 .hasMessageContaining("'cardinality 3..1 role=worker host': cardinality: '3..1': MAX is below MIN");
-        JobView opened = alice.allocate(new koala.common.api.AllocationRequest("runner", null, List.of(
-                new koala.common.api.RolePlacement("worker", 2, List.of(), List.of("cardinality 0..2 role=worker host")))));
+        JobView opened = alice.allocate(new koala.api.scheduler.AllocationRequest("runner", null, List.of(
+                new koala.api.scheduler.RolePlacement("worker", 2, List.of(), List.of("cardinality 0..2 role=worker host")))));
         assertThat(scheduler.grid.store.roles(opened.id())).isPresent();
         assertThat(alice.jobs()).extracting(JobView::id).containsExactly(opened.id());
     }

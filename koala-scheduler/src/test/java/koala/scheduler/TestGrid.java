@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
-import koala.common.site.AgentHealth;
-import koala.common.site.CellSnapshot;
-import koala.common.site.QueueInstance;
+import koala.api.site.AgentHealth;
+import koala.api.site.CellSnapshot;
+import koala.api.site.QueueInstance;
 import koala.placement.FileLocations;
 import koala.scheduler.claiming.NodeClaim;
 import koala.scheduler.kis.SiteInfo;
@@ -45,7 +45,7 @@ final class TestGrid implements AutoCloseable {
     final List<Runnable> held = new ArrayList<>();
     boolean hold;
     /** Jobs in each site's cell besides what KOALA's books hold (pilots left by a crash, another scheduler's). */
-    final Map<String, List<koala.common.site.CellJob>> cellJobs = new LinkedHashMap<>();
+    final Map<String, List<koala.api.site.CellJob>> cellJobs = new LinkedHashMap<>();
     private final Duration claimTimeout;
     /** Pilots submitted, by node id, in order. */
     final List<String> submitted = new ArrayList<>();
@@ -99,19 +99,19 @@ final class TestGrid implements AutoCloseable {
     }
 
     /** Usage records made, in order; each acknowledged at once, as a writer that never fails would. */
-    final List<koala.common.api.UsageRecord> accounted = new ArrayList<>();
+    final List<koala.api.scheduler.UsageRecord> accounted = new ArrayList<>();
     /** Usage records replayed after a restart. */
-    final List<koala.common.api.UsageRecord> replayed = new ArrayList<>();
+    final List<koala.api.scheduler.UsageRecord> replayed = new ArrayList<>();
     /** Where a scheduler this grid starts sends its usage records (by default, {@link #accounted}). */
     java.util.function.Function<Scheduler, koala.scheduler.accounting.UsageSink> sink = s -> new koala.scheduler.accounting.UsageSink() {
         @Override
-        public void append(koala.common.api.UsageRecord record) {
+        public void append(koala.api.scheduler.UsageRecord record) {
             accounted.add(record);
             s.parts().accounting().written(record.id());
         }
 
         @Override
-        public void replay(List<koala.common.api.UsageRecord> records) {
+        public void replay(List<koala.api.scheduler.UsageRecord> records) {
             replayed.addAll(records);
         }
     };
@@ -119,8 +119,8 @@ final class TestGrid implements AutoCloseable {
     /** {@code site}'s nodes have {@code cores} cores each ({@code site.S.node.cores}); the scheduler is started anew. */
     TestGrid cores(String site, int cores) {
         java.nio.file.Path none = java.nio.file.Path.of("/nonexistent");
-        remote.put(site, new koala.common.grid.SiteConfig(site, new koala.common.grid.CellEnvironment(none, site, 6444,
-                6445, none), "koala", 0, "", sizes.get(site), new koala.common.grid.DrmaaInstall(none, none,
+        remote.put(site, new koala.grid.SiteConfig(site, new koala.grid.CellEnvironment(none, site, 6444,
+                6445, none), "koala", 0, "", sizes.get(site), new koala.grid.DrmaaInstall(none, none,
                 Optional.empty()), Optional.empty(), Optional.empty(), cores));
         scheduler = start();
         return this;
@@ -132,8 +132,8 @@ final class TestGrid implements AutoCloseable {
      */
     TestGrid slots(String site, int slots) {
         java.nio.file.Path none = java.nio.file.Path.of("/nonexistent");
-        remote.put(site, new koala.common.grid.SiteConfig(site, new koala.common.grid.CellEnvironment(none, site, 6444,
-                6445, none), "koala", 0, "-l exclusive=true", sizes.get(site), new koala.common.grid.DrmaaInstall(none,
+        remote.put(site, new koala.grid.SiteConfig(site, new koala.grid.CellEnvironment(none, site, 6444,
+                6445, none), "koala", 0, "-l exclusive=true", sizes.get(site), new koala.grid.DrmaaInstall(none,
                 none, Optional.empty()), Optional.empty(), Optional.empty(), slots, slots));
         scheduler = start();
         return this;
@@ -143,15 +143,15 @@ final class TestGrid implements AutoCloseable {
      * Sites configured here: those reached over SSH, each on its own network and running every user's
      * pilots as one account, and local ones given their cores.
      */
-    private final Map<String, koala.common.grid.SiteConfig> remote = new LinkedHashMap<>();
+    private final Map<String, koala.grid.SiteConfig> remote = new LinkedHashMap<>();
 
     /** Makes {@code sites} remote ones (before anything is submitted: the scheduler is started anew). */
     TestGrid remote(String... sites) {
         for (String site : sites) {
             java.nio.file.Path none = java.nio.file.Path.of("/nonexistent");
-            remote.put(site, new koala.common.grid.SiteConfig(site, new koala.common.grid.CellEnvironment(none, site,
-                    6444, 6445, none), "koala", 0, "", sizes.get(site), new koala.common.grid.DrmaaInstall(none, none,
-                    Optional.empty()), Optional.of(new koala.common.grid.SshConfig(site + "-head", 22, "koala", none,
+            remote.put(site, new koala.grid.SiteConfig(site, new koala.grid.CellEnvironment(none, site,
+                    6444, 6445, none), "koala", 0, "", sizes.get(site), new koala.grid.DrmaaInstall(none, none,
+                    Optional.empty()), Optional.of(new koala.grid.SshConfig(site + "-head", 22, "koala", none,
                     none, false, "/tmp", "java", Duration.ofMinutes(10), Optional.empty()))));
         }
         scheduler = start();

@@ -2,7 +2,7 @@ package koala.testbed;
 
 import java.util.List;
 import java.util.stream.Collectors;
-import koala.common.grid.DrmaaInstall;
+import koala.grid.DrmaaInstall;
 
 /** The grid configuration that describes the testbed's cells as KOALA sites. */
 final class GridConfigFile {

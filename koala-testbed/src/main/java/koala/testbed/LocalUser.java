@@ -3,7 +3,7 @@ package koala.testbed;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import koala.common.grid.SiteConfig;
+import koala.grid.SiteConfig;
 
 /**
  * A local user of a cell: runs SGE's own client commands ({@code qsub}, {@code qdel},

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
-import koala.common.grid.CellEnvironment;
+import koala.grid.CellEnvironment;
 import koala.common.time.Poll;
 
 /**

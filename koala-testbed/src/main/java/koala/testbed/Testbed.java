@@ -1,6 +1,6 @@
 package koala.testbed;
 
-import koala.common.grid.KoalaHome;
+import koala.grid.KoalaHome;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import koala.common.grid.GridConfig;
-import koala.common.grid.SiteConfig;
+import koala.grid.GridConfig;
+import koala.grid.SiteConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,7 +41,7 @@ class GridConfigFileTest {
         // every key it writes is a known one: no warnings at each command, nothing koala config check refuses
         Files.createDirectories(dir.resolve("testbed/ssh"));
         Files.createFile(dir.resolve("testbed/ssh/koala-fs2"));
-        assertThat(koala.common.grid.ConfigCheck.check(file, List.of()).problems()).isEmpty();
+        assertThat(koala.grid.ConfigCheck.check(file, List.of()).problems()).isEmpty();
     }
 
     /**

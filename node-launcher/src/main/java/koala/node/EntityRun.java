@@ -11,12 +11,12 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import koala.common.api.NodeTask;
-import koala.common.http.ApiException;
-import koala.common.runner.RunnerClient;
-import koala.common.runner.RunnerMessages.HeartbeatReply;
-import koala.common.runner.RunnerMessages.Hello;
-import koala.common.runner.RunnerMessages.Orders;
+import koala.api.scheduler.NodeTask;
+import koala.http.ApiException;
+import koala.api.runner.RunnerClient;
+import koala.api.runner.RunnerMessages.HeartbeatReply;
+import koala.api.runner.RunnerMessages.Hello;
+import koala.api.runner.RunnerMessages.Orders;
 import koala.common.time.Poll;
 
 /**
@@ -38,10 +38,10 @@ final class EntityRun {
     private final InstantSource clock;
     private final RunnerLine runner;
     private final int cores;
-    private final koala.common.runner.RunnerMessages.Startup steps;
+    private final koala.api.runner.RunnerMessages.Startup steps;
 
     EntityRun(NodeTask task, String node, String host, int cores, InstantSource clock,
-              koala.common.runner.RunnerMessages.Startup steps) {
+              koala.api.runner.RunnerMessages.Startup steps) {
         this.task = task;
         this.cores = cores;
         this.steps = steps;
@@ -69,7 +69,7 @@ final class EntityRun {
 
     private int run(EntityTokenFile token) throws InterruptedException {
         int port = freePort();
-        koala.common.runner.RunnerMessages.Startup first = steps;
+        koala.api.runner.RunnerMessages.Startup first = steps;
         while (true) {
             Map<String, String> env = new HashMap<>(task.environment());
             env.put("KOALA_ENTITY_HOST", host);
@@ -85,7 +85,7 @@ final class EntityRun {
             }
             Instant started = clock.instant();
             Optional<Orders> orders = hello(new Hello(task.environment().get("KOALA_SITE"), host, port, entity.pid(),
-                    first == null ? null : new koala.common.runner.RunnerMessages.Startup(first.launcherStarted(),
+                    first == null ? null : new koala.api.runner.RunnerMessages.Startup(first.launcherStarted(),
                             first.launcherMain(), first.arrived(), first.told(), started, null)));
             if (orders.isEmpty()) {
                 stop(entity);

@@ -6,8 +6,8 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import koala.common.http.ApiException;
-import koala.common.http.PlainJsonClient;
+import koala.http.ApiException;
+import koala.http.PlainJsonClient;
 
 /**
  * Open MPI's launch agent on the first node of an MPI job ({@code plm_rsh_agent}): called as

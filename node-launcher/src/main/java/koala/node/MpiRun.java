@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import koala.common.api.NodeTask;
+import koala.api.scheduler.NodeTask;
 
 /**
  * How the first node of an MPI job runs it: the component's command under Open MPI's {@code mpirun},

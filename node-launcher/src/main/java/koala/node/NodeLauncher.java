@@ -13,9 +13,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
-import koala.common.api.NodeReport;
-import koala.common.api.NodeTask;
-import koala.common.http.ApiException;
+import koala.api.scheduler.NodeReport;
+import koala.api.scheduler.NodeTask;
+import koala.http.ApiException;
 import koala.common.time.Poll;
 
 /**
@@ -49,7 +49,7 @@ public final class NodeLauncher {
     private final Poll retry;
 
     private final int cores;
-    private koala.common.runner.RunnerMessages.Startup steps;
+    private koala.api.runner.RunnerMessages.Startup steps;
     private URI schedulerUrl;
 
     NodeLauncher(SchedulerLine scheduler, String node, String token, Duration giveUp, int cores, InstantSource clock) {
@@ -110,7 +110,7 @@ public final class NodeLauncher {
         while (task.isPresent() && task.get().action().equals("WAIT")) {
             task = call(() -> scheduler.task(node, token, LONG_POLL));
         }
-        steps = new koala.common.runner.RunnerMessages.Startup(ProcessStart.of(Path.of("/proc"), clock.instant()).orElse(MAIN),
+        steps = new koala.api.runner.RunnerMessages.Startup(ProcessStart.of(Path.of("/proc"), clock.instant()).orElse(MAIN),
                 MAIN, arrived, clock.instant(), null, null);
         if (task.isEmpty() || !task.get().action().equals("RUN")) {
             log(task.isEmpty() ? "scheduler gone; giving the node back" : "told to exit");

@@ -4,15 +4,15 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import koala.common.http.PlainJsonClient;
-import koala.common.runner.RunnerMessages.HeartbeatReply;
-import koala.common.runner.RunnerMessages.Hello;
-import koala.common.runner.RunnerMessages.Orders;
-import koala.common.runner.RunnerMessages.Startup;
+import koala.http.PlainJsonClient;
+import koala.api.runner.RunnerMessages.HeartbeatReply;
+import koala.api.runner.RunnerMessages.Hello;
+import koala.api.runner.RunnerMessages.Orders;
+import koala.api.runner.RunnerMessages.Startup;
 
 /**
  * The launcher's calls to its runner ({@code /nodes/{id}/...}), spoken with {@link PlainJsonClient}
- * for the reason {@link SchedulerLine} gives. The same wire as {@link koala.common.runner.RunnerClient}.
+ * for the reason {@link SchedulerLine} gives. The same wire as {@link koala.api.runner.RunnerClient}.
  * The first hello presents the instance's token from the node's claim; its answer gives the node's
  * key, which every later call presents instead ({@code X-Koala-Node-Key}): the token may be replaced
  * meanwhile, and the answers to keyed calls say which is in force.

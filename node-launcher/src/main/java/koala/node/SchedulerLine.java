@@ -5,14 +5,14 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import koala.common.api.NodeReport;
-import koala.common.api.NodeTask;
-import koala.common.http.PlainJsonClient;
+import koala.api.scheduler.NodeReport;
+import koala.api.scheduler.NodeTask;
+import koala.http.PlainJsonClient;
 
 /**
  * The launcher's calls to the scheduler ({@code /nodes/{id}/...}), spoken with {@link PlainJsonClient}:
  * they are on the path of every grow, and a JVM that has just started pays hundreds of milliseconds
- * for Jackson before its first request. The same wire as {@link koala.common.api.SchedulerClient}.
+ * for Jackson before its first request. The same wire as {@link koala.api.scheduler.SchedulerClient}.
  */
 class SchedulerLine {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);

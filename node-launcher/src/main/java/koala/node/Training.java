@@ -15,7 +15,7 @@ import koala.common.json.PlainJson;
  * The class archive's training run ({@code NodeLauncher --train}): a launcher's whole path — arrival,
  * its task, an entity started and beating, its end reported — against a stand-in scheduler and runner
  * on this host's loopback, so that the archive holds every class a real pilot loads
- * ({@link koala.common.process.ClassArchive}). It talks to nothing else and exits.
+ * ({@link koala.process.ClassArchive}). It talks to nothing else and exits.
  */
 final class Training {
     private Training() {

@@ -3,7 +3,7 @@ package koala.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import koala.common.api.NodeReport;
+import koala.api.scheduler.NodeReport;
 import org.junit.jupiter.api.Test;
 
 class WallTimeTest {

@@ -1,9 +1,9 @@
 package koala.resourcemanager;
 
 import java.util.List;
-import koala.common.site.CellJob;
-import koala.common.site.HostInfo;
-import koala.common.site.QueueInstance;
+import koala.api.site.CellJob;
+import koala.api.site.HostInfo;
+import koala.api.site.QueueInstance;
 
 /** A cluster as its manager shows it at one moment: hosts with their load, queues, and every job. */
 public record ClusterLoad(List<HostInfo> hosts, List<QueueInstance> queues, List<CellJob> jobs) {

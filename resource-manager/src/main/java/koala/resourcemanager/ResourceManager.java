@@ -4,9 +4,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.function.Predicate;
-import koala.common.site.CellJob;
-import koala.common.site.PilotSpec;
-import koala.common.site.PilotState;
+import koala.api.site.CellJob;
+import koala.api.site.PilotSpec;
+import koala.api.site.PilotState;
 
 /**
  * What KOALA needs of a cluster's local resource manager, and all it needs: the site agent of a

@@ -11,11 +11,11 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import koala.common.failure.InvalidField;
-import koala.common.site.CellJob;
-import koala.common.site.HostInfo;
-import koala.common.site.PilotSpec;
-import koala.common.site.PilotState;
-import koala.common.site.QueueInstance;
+import koala.api.site.CellJob;
+import koala.api.site.HostInfo;
+import koala.api.site.PilotSpec;
+import koala.api.site.PilotState;
+import koala.api.site.QueueInstance;
 
 /**
  * A resource manager in memory, for unit tests of what drives one: jobs get ids 1, 2, ...; the

@@ -2,7 +2,7 @@ package koala.sge;
 
 import java.util.ArrayList;
 import java.util.List;
-import koala.common.site.HostInfo;
+import koala.api.site.HostInfo;
 import org.w3c.dom.Element;
 
 /** Reads {@code qhost -xml}: the execution hosts, leaving out SGE's pseudo-host {@code global}. */

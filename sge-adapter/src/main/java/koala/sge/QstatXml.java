@@ -4,8 +4,8 @@ import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
-import koala.common.site.CellJob;
-import koala.common.site.QueueInstance;
+import koala.api.site.CellJob;
+import koala.api.site.QueueInstance;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 

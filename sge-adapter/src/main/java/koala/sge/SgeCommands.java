@@ -5,8 +5,8 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import koala.common.grid.CellEnvironment;
-import koala.common.process.Completion;
+import koala.grid.CellEnvironment;
+import koala.process.Completion;
 
 /**
  * Runs the cell's client commands ({@code qstat}, {@code qhost}, {@code qacct}) with its

@@ -3,7 +3,7 @@ package koala.sge;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import koala.common.site.HostInfo;
+import koala.api.site.HostInfo;
 import org.junit.jupiter.api.Test;
 
 class QhostXmlTest {

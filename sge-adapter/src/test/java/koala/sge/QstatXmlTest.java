@@ -8,9 +8,9 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDateTime;
 import java.util.List;
-import koala.common.site.CellJob;
-import koala.common.site.CellSnapshot;
-import koala.common.site.QueueInstance;
+import koala.api.site.CellJob;
+import koala.api.site.CellSnapshot;
+import koala.api.site.QueueInstance;
 import org.junit.jupiter.api.Test;
 
 /** Worked examples on output captured from the testbed's SGE 8.1.9 cells. */

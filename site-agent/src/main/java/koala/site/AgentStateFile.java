@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.function.UnaryOperator;
-import koala.common.site.AgentState;
+import koala.api.site.AgentState;
 
 /**
  * The file where a detached agent says where it serves, with its secret, and which relays it runs

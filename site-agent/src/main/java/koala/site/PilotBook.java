@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
-import koala.common.site.PilotStatus;
+import koala.api.site.PilotStatus;
 
 /**
  * The pilots this agent submitted, in submission order, with the DRMAA session generation each

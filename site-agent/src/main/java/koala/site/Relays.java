@@ -12,8 +12,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
 import koala.common.failure.InvalidField;
 import koala.common.failure.Unavailable;
-import koala.common.site.AgentState;
-import koala.common.site.RelayAddress;
+import koala.api.site.AgentState;
+import koala.api.site.RelayAddress;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 

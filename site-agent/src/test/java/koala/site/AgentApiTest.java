@@ -15,15 +15,15 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executors;
-import koala.common.grid.CellEnvironment;
-import koala.common.grid.DrmaaInstall;
-import koala.common.grid.SiteConfig;
-import koala.common.http.ApiException;
-import koala.common.http.JsonHttpServer;
-import koala.common.site.AgentHealth;
-import koala.common.site.AgentSecret;
-import koala.common.site.PilotSpec;
-import koala.common.site.SiteAgentClient;
+import koala.grid.CellEnvironment;
+import koala.grid.DrmaaInstall;
+import koala.grid.SiteConfig;
+import koala.http.ApiException;
+import koala.http.JsonHttpServer;
+import koala.api.site.AgentHealth;
+import koala.api.site.AgentSecret;
+import koala.api.site.PilotSpec;
+import koala.api.site.SiteAgentClient;
 import koala.resourcemanager.FakeResourceManager;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -117,7 +117,7 @@ class AgentApiTest {
             remote.start();
             SiteAgentClient client = new SiteAgentClient(URI.create("http://127.0.0.1:" + remote.port()), secret);
 
-            koala.common.site.RelayAddress relay = client.relay(45001, 0);
+            koala.api.site.RelayAddress relay = client.relay(45001, 0);
 
             assertThat(relay.host()).isEqualTo("fs0-head");
             assertThat(relay.target()).isEqualTo(45001);

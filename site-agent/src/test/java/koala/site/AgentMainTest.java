@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
-import koala.common.process.AgentProcess;
-import koala.common.site.AgentSecret;
+import koala.process.AgentProcess;
+import koala.api.site.AgentSecret;
 import org.junit.jupiter.api.Test;
 
 class AgentMainTest {

@@ -6,8 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
-import koala.common.site.AgentSecret;
-import koala.common.site.AgentState;
+import koala.api.site.AgentSecret;
+import koala.api.site.AgentState;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
-import koala.common.http.ApiException;
-import koala.common.http.JsonHttpServer;
-import koala.common.http.Request;
-import koala.common.http.Response;
-import koala.common.site.AgentSecret;
+import koala.http.ApiException;
+import koala.http.JsonHttpServer;
+import koala.http.Request;
+import koala.http.Response;
+import koala.api.site.AgentSecret;
 import org.junit.jupiter.api.Test;
 
 class CallerCheckTest {

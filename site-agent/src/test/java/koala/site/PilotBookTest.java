@@ -3,8 +3,8 @@ package koala.site;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
-import koala.common.site.PilotState;
-import koala.common.site.PilotStatus;
+import koala.api.site.PilotState;
+import koala.api.site.PilotStatus;
 import org.junit.jupiter.api.Test;
 
 class PilotBookTest {

@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executors;
 import koala.common.failure.InvalidField;
-import koala.common.site.AgentSecret;
-import koala.common.site.AgentState;
-import koala.common.site.RelayAddress;
+import koala.api.site.AgentSecret;
+import koala.api.site.AgentState;
+import koala.api.site.RelayAddress;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

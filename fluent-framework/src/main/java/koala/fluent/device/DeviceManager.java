@@ -11,8 +11,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import koala.common.failure.Forbidden;
 import koala.common.failure.InvalidField;
 import koala.common.failure.NotFound;
-import koala.common.http.ApiException;
-import koala.common.http.JsonHttpServer;
+import koala.http.ApiException;
+import koala.http.JsonHttpServer;
 import koala.fluent.wire.FluentMessages.AppDone;
 import koala.fluent.wire.FluentMessages.ComponentState;
 import koala.fluent.wire.FluentMessages.Handover;
@@ -382,7 +382,7 @@ public final class DeviceManager {
         }
     }
 
-    private static koala.common.http.Response ok(Object body) {
-        return koala.common.http.Response.ok(body);
+    private static koala.http.Response ok(Object body) {
+        return koala.http.Response.ok(body);
     }
 }

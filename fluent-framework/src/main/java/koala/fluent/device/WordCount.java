@@ -13,7 +13,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import koala.common.failure.Conflict;
-import koala.common.http.JsonHttpClient;
+import koala.http.JsonHttpClient;
 import koala.fluent.wire.FluentMessages.ComponentState;
 import koala.fluent.wire.FluentMessages.Counts;
 import koala.fluent.wire.FluentMessages.Lines;

@@ -7,7 +7,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import koala.common.failure.Unavailable;
-import koala.common.http.ApiException;
+import koala.http.ApiException;
 
 /**
  * The master's calls to its DeviceManagers, made off its loop: each on its application's lane

@@ -4,7 +4,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import koala.common.http.JsonHttpClient;
+import koala.http.JsonHttpClient;
 import koala.fluent.wire.FluentMessages.Deploy;
 import koala.fluent.wire.FluentMessages.Handover;
 import koala.fluent.wire.FluentMessages.Repoint;
@@ -13,7 +13,7 @@ import koala.fluent.wire.Secret;
 
 /**
  * The master's calls to DeviceManagers, by URL; over HTTP each is signed with the master's key and
- * given up after a time-out (an {@link koala.common.http.ApiException}).
+ * given up after a time-out (an {@link koala.http.ApiException}).
  */
 public interface Devices {
     /** Starts a component; returns once the DeviceManager has it in place (a mapper can take lines). */

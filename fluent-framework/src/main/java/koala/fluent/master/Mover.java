@@ -6,7 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import koala.common.failure.Unavailable;
-import koala.common.http.ApiException;
+import koala.http.ApiException;
 import koala.fluent.wire.FluentMessages.ComponentState;
 import koala.fluent.wire.FluentMessages.Handover;
 import koala.fluent.wire.FluentMessages.Repoint;

@@ -2,11 +2,11 @@ package koala.fluent.master;
 
 import java.time.Instant;
 import java.util.List;
-import koala.common.runner.RunnerClient;
-import koala.common.runner.RunnerMessages.GrowResult;
-import koala.common.runner.RunnerMessages.OrchestratorPlace;
-import koala.common.runner.RunnerMessages.ShrinkResult;
-import koala.common.runner.RunnerMessages.Status;
+import koala.api.runner.RunnerClient;
+import koala.api.runner.RunnerMessages.GrowResult;
+import koala.api.runner.RunnerMessages.OrchestratorPlace;
+import koala.api.runner.RunnerMessages.ShrinkResult;
+import koala.api.runner.RunnerMessages.Status;
 
 /** The master's line to its framework runner: the runner's RPC, as much of it as the master uses. */
 public interface Runner {
@@ -30,7 +30,7 @@ public interface Runner {
     }
 
     /** What the grid's arbitration asks the instance to give back now; null for nothing. */
-    default koala.common.api.ShareOrders.GiveBack giveBack() {
+    default koala.api.scheduler.ShareOrders.GiveBack giveBack() {
         return null;
     }
 
@@ -77,7 +77,7 @@ public interface Runner {
             }
 
             @Override
-            public koala.common.api.ShareOrders.GiveBack giveBack() {
+            public koala.api.scheduler.ShareOrders.GiveBack giveBack() {
                 return client.giveBack();
             }
 

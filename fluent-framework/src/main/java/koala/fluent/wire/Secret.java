@@ -6,9 +6,9 @@ import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.Map;
 import java.util.function.Supplier;
-import koala.common.http.ApiException;
-import koala.common.http.JsonHttpServer;
-import koala.common.http.Request;
+import koala.http.ApiException;
+import koala.http.JsonHttpServer;
+import koala.http.Request;
 
 /**
  * A secret its holder presents as {@code Authorization: Bearer SECRET}. Two are in use: the

@@ -9,9 +9,9 @@ import java.net.URI;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
-import koala.common.http.ApiException;
-import koala.common.http.JsonHttpServer;
-import koala.common.http.Response;
+import koala.http.ApiException;
+import koala.http.JsonHttpServer;
+import koala.http.Response;
 import koala.fluent.wire.FluentMessages.JobReply;
 import org.junit.jupiter.api.Test;
 

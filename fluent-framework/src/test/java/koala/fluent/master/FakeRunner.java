@@ -4,11 +4,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import koala.common.runner.RunnerMessages.Entity;
-import koala.common.runner.RunnerMessages.GrowResult;
-import koala.common.runner.RunnerMessages.OrchestratorPlace;
-import koala.common.runner.RunnerMessages.ShrinkResult;
-import koala.common.runner.RunnerMessages.Status;
+import koala.api.runner.RunnerMessages.Entity;
+import koala.api.runner.RunnerMessages.GrowResult;
+import koala.api.runner.RunnerMessages.OrchestratorPlace;
+import koala.api.runner.RunnerMessages.ShrinkResult;
+import koala.api.runner.RunnerMessages.Status;
 
 /** A runner that grants grows up to {@code fMax} workers, names them w1, w2, ... and releases what it is asked. */
 final class FakeRunner implements Runner {
@@ -19,7 +19,7 @@ final class FakeRunner implements Runner {
     private final Duration tIdle;
     private int named;
     /** What the grid asks back now; null for nothing. */
-    koala.common.api.ShareOrders.GiveBack ask;
+    koala.api.scheduler.ShareOrders.GiveBack ask;
     /** Workers KOALA already ended for the arbitration: refused on a give-back, as the runner refuses them. */
     final java.util.Set<String> taken = new java.util.HashSet<>();
     Double figure;
@@ -51,21 +51,21 @@ final class FakeRunner implements Runner {
     }
 
     @Override
-    public koala.common.api.ShareOrders.GiveBack giveBack() {
+    public koala.api.scheduler.ShareOrders.GiveBack giveBack() {
         return ask;
     }
 
     @Override
     public ShrinkResult giveBack(List<String> nodes) {
         calls.add("give back " + nodes);
-        List<koala.common.runner.RunnerMessages.Refusal> refused = nodes.stream().filter(taken::contains)
-                .map(n -> new koala.common.runner.RunnerMessages.Refusal(n, "taken back already by the grid's "
+        List<koala.api.runner.RunnerMessages.Refusal> refused = nodes.stream().filter(taken::contains)
+                .map(n -> new koala.api.runner.RunnerMessages.Refusal(n, "taken back already by the grid's "
                         + "arbitration (fair)")).toList();
         List<String> given = nodes.stream().filter(n -> !taken.contains(n)).toList();
         workers.removeAll(given);
         if (!given.isEmpty()) {
             ask = ask.workers() == given.size() ? null
-                    : new koala.common.api.ShareOrders.GiveBack(ask.workers() - given.size(), ask.by(), ask.reason());
+                    : new koala.api.scheduler.ShareOrders.GiveBack(ask.workers() - given.size(), ask.by(), ask.reason());
         }
         return new ShrinkResult(given, refused, "asked");
     }

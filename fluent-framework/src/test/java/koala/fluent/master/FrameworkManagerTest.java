@@ -141,7 +141,7 @@ class FrameworkManagerTest {
         runner.taken.add("w2");
 
         now = T.plusSeconds(15);
-        runner.ask = new koala.common.api.ShareOrders.GiveBack(1, T.plusSeconds(30), "give back 1 worker for 9");
+        runner.ask = new koala.api.scheduler.ShareOrders.GiveBack(1, T.plusSeconds(30), "give back 1 worker for 9");
         master.tick();
         now = T.plusSeconds(16);
         master.tick();
@@ -180,7 +180,7 @@ class FrameworkManagerTest {
 
         // the grid asks for 3 by 30 s: w2 (idle since 10 s) and w1 (since 12 s) go, w3 still runs
         now = T.plusSeconds(15);
-        runner.ask = new koala.common.api.ShareOrders.GiveBack(3, T.plusSeconds(30), "give back 3 workers for 9");
+        runner.ask = new koala.api.scheduler.ShareOrders.GiveBack(3, T.plusSeconds(30), "give back 3 workers for 9");
         master.tick();
         assertThat(runner.calls).contains("give back [w2, w1]");
         assertThat(master.status().workers()).extracting(w -> w.node()).containsExactly("w3");

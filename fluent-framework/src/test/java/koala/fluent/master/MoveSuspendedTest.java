@@ -19,7 +19,7 @@ import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.stream.IntStream;
-import koala.common.http.JsonHttpServer;
+import koala.http.JsonHttpServer;
 import koala.fluent.device.DeviceManager;
 import koala.fluent.device.MasterLink;
 import koala.fluent.device.ReaderRoots;
@@ -119,7 +119,7 @@ class MoveSuspendedTest {
         assertThat(master.submit(new JobRequest("wc", List.of(shortSwc))).reply().get().apps().get(0).workers())
                 .containsExactly("w2");
 
-        runner.ask = new koala.common.api.ShareOrders.GiveBack(1, Instant.now().plusSeconds(30), "give back 1 for 8");
+        runner.ask = new koala.api.scheduler.ShareOrders.GiveBack(1, Instant.now().plusSeconds(30), "give back 1 for 8");
         master.tick();
 
         assertThat(runner.calls).contains("give back [w1]");

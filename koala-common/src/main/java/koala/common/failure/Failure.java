@@ -2,7 +2,7 @@ package koala.common.failure;
 
 /**
  * Why the domain refuses what it was asked: the few ways a request can fail, as types, so that
- * domain code says what went wrong and only the HTTP edge ({@code koala.common.http.FailureStatus})
+ * domain code says what went wrong and only the HTTP edge ({@code koala.http.FailureStatus})
  * decides which status that is. The message is what the caller reads; {@link #field()} names the
  * request field at fault, when there is one.
  *

@@ -1,7 +1,7 @@
 package koala.scheduler.accounting;
 
 import java.time.Instant;
-import koala.common.api.UsageRecord;
+import koala.api.scheduler.UsageRecord;
 
 /**
  * Which usage records a reader asked for; a null filter takes any.

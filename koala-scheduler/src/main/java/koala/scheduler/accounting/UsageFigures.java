@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.IntFunction;
-import koala.common.api.UsageRecord;
+import koala.api.scheduler.UsageRecord;
 import koala.scheduler.claiming.NodeSpan;
 
 /**

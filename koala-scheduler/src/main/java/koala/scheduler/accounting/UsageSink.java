@@ -1,7 +1,7 @@
 package koala.scheduler.accounting;
 
 import java.util.List;
-import koala.common.api.UsageRecord;
+import koala.api.scheduler.UsageRecord;
 
 /** Where usage records go as jobs end: the accounting file's writer, off the scheduler's loop. */
 public interface UsageSink {

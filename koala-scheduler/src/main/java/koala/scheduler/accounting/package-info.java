@@ -4,7 +4,7 @@
  * its node, with the CPU time its launcher reported) through {@link koala.scheduler.accounting.UsageFigures},
  * and, for an instance, from its runner's worker reports through
  * {@link koala.scheduler.accounting.WorkerMeter}; both are pure. The scheduler's {@code Accounting}
- * makes the {@link koala.common.api.UsageRecord} on its loop and hands it to a
+ * makes the {@link koala.api.scheduler.UsageRecord} on its loop and hands it to a
  * {@link koala.scheduler.accounting.UsageSink}: the {@link koala.scheduler.accounting.AccountingWriter},
  * which appends it to the {@link koala.scheduler.accounting.AccountingFile} on a thread of its own,
  * forces it to disk and acknowledges it. {@link koala.scheduler.accounting.AccountingQuery} is what

@@ -2,16 +2,16 @@ package koala.scheduler.api;
 
 import java.time.Duration;
 import java.time.InstantSource;
-import koala.common.api.SchedulerClient;
-import koala.common.api.TokenView;
-import koala.common.auth.SystemAccounts;
-import koala.common.auth.Identity;
-import koala.common.auth.TokenRefused;
-import koala.common.auth.Tokens;
+import koala.api.scheduler.SchedulerClient;
+import koala.api.scheduler.TokenView;
+import koala.auth.SystemAccounts;
+import koala.auth.Identity;
+import koala.auth.TokenRefused;
+import koala.auth.Tokens;
 import koala.common.failure.Forbidden;
-import koala.common.http.ApiException;
-import koala.common.http.PeerCredentials;
-import koala.common.http.Request;
+import koala.http.ApiException;
+import koala.http.PeerCredentials;
+import koala.http.Request;
 
 /**
  * Who sent a request: over the scheduler's Unix socket, the user the kernel names

@@ -11,8 +11,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import koala.common.http.JsonHttpServer;
-import koala.common.http.Response;
+import koala.http.JsonHttpServer;
+import koala.http.Response;
 
 /**
  * The scheduler's live page, {@code GET /} (and {@code /live}): one HTML file from the class path

@@ -13,9 +13,9 @@ import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.Set;
-import koala.common.http.ApiException;
-import koala.common.http.Guard;
-import koala.common.http.Request;
+import koala.http.ApiException;
+import koala.http.Guard;
+import koala.http.Request;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 

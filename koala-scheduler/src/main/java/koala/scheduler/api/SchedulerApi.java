@@ -4,26 +4,26 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
-import koala.common.api.AllocationFailure;
-import koala.common.api.AllocationRequest;
-import koala.common.api.FrameworkRegistration;
-import koala.common.api.GrowRequest;
-import koala.common.api.MasterAddress;
-import koala.common.api.NodeReport;
-import koala.common.api.ReleaseRequest;
-import koala.common.api.ShareReport;
-import koala.common.api.NodeTask;
-import koala.common.api.SubmitRequest;
-import koala.common.api.TokenRequest;
-import koala.common.api.TokenView;
+import koala.api.scheduler.AllocationFailure;
+import koala.api.scheduler.AllocationRequest;
+import koala.api.scheduler.FrameworkRegistration;
+import koala.api.scheduler.GrowRequest;
+import koala.api.scheduler.MasterAddress;
+import koala.api.scheduler.NodeReport;
+import koala.api.scheduler.ReleaseRequest;
+import koala.api.scheduler.ShareReport;
+import koala.api.scheduler.NodeTask;
+import koala.api.scheduler.SubmitRequest;
+import koala.api.scheduler.TokenRequest;
+import koala.api.scheduler.TokenView;
 import koala.common.failure.Failure;
 import koala.common.failure.Forbidden;
 import koala.common.failure.OverLimit;
-import koala.common.http.ApiException;
-import koala.common.http.JsonHttpServer;
-import koala.common.http.Request;
-import koala.common.http.Response;
-import koala.common.jdf.JdfException;
+import koala.http.ApiException;
+import koala.http.JsonHttpServer;
+import koala.http.Request;
+import koala.http.Response;
+import koala.jdf.JdfException;
 
 /**
  * The scheduler's HTTP/JSON API.
@@ -130,7 +130,7 @@ public final class SchedulerApi {
         NodeTask exited(String node, NodeReport report);
 
         /** The first node of an MPI job asks for a daemon on another of its nodes; answers that node's id. */
-        Object mpiStart(String node, koala.common.api.MpiStart request);
+        Object mpiStart(String node, koala.api.scheduler.MpiStart request);
 
         void awaitChange(long millis) throws InterruptedException;
     }
@@ -209,8 +209,8 @@ public final class SchedulerApi {
         if (!c.admin()) {
             throw new Forbidden(c.user() + " may not back up the database: admins only");
         }
-        koala.common.api.BackupRequest request = r.body().length == 0 ? new koala.common.api.BackupRequest(null)
-                : r.body(koala.common.api.BackupRequest.class);
+        koala.api.scheduler.BackupRequest request = r.body().length == 0 ? new koala.api.scheduler.BackupRequest(null)
+                : r.body(koala.api.scheduler.BackupRequest.class);
         return ops.backup(request.file() == null || request.file().isBlank() ? null : request.file());
     }
 
@@ -271,7 +271,7 @@ public final class SchedulerApi {
      * {@code GET /scheduler} on {@code server}: the scheduler as a process (its pid, whether SIGHUP
      * reloads it), for any identified caller; not through the loop.
      */
-    public static void registerProcess(JsonHttpServer server, java.util.function.Supplier<koala.common.api.SchedulerProcess> process,
+    public static void registerProcess(JsonHttpServer server, java.util.function.Supplier<koala.api.scheduler.SchedulerProcess> process,
                                        Callers callers) {
         server.route("GET", "/scheduler", callers::of, r -> Response.ok(process.get()));
     }
@@ -283,7 +283,7 @@ public final class SchedulerApi {
      */
     public static void registerMetrics(JsonHttpServer server,
                                        Function<String, koala.scheduler.metrics.SchedulerMetrics.Scrape> scrape,
-                                       koala.common.http.Guard readers) {
+                                       koala.http.Guard readers) {
         server.route("GET", "/metrics", readers, r -> {
             koala.scheduler.metrics.SchedulerMetrics.Scrape s = scrape.apply(r.header("Accept").orElse(null));
             return Response.raw(s.contentType(), s.body());
@@ -311,8 +311,8 @@ public final class SchedulerApi {
         }
     }
 
-    private static koala.common.api.MpiStart mpiStart(Request r) {
-        koala.common.api.MpiStart start = r.body(koala.common.api.MpiStart.class);
+    private static koala.api.scheduler.MpiStart mpiStart(Request r) {
+        koala.api.scheduler.MpiStart start = r.body(koala.api.scheduler.MpiStart.class);
         if (start.token() == null) {
             throw new ApiException(401, "token: missing", "token");
         }

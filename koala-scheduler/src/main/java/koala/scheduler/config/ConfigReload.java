@@ -8,9 +8,9 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import koala.common.grid.ConfigKey;
-import koala.common.grid.ConfigKeys;
-import koala.common.grid.ConfigProblem;
+import koala.grid.ConfigKey;
+import koala.grid.ConfigKeys;
+import koala.grid.ConfigProblem;
 
 /**
  * What a running scheduler does with its configuration file read again ({@code SIGHUP}), as pure

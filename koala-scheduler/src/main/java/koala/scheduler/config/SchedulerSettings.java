@@ -3,8 +3,8 @@ package koala.scheduler.config;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
-import koala.common.grid.ConfigException;
-import koala.common.grid.GridConfig;
+import koala.grid.ConfigException;
+import koala.grid.GridConfig;
 import koala.placement.PlacementPolicies;
 
 /**
@@ -47,7 +47,7 @@ public record SchedulerSettings(int port, Duration placementEvery, int maxPlaceT
 
     /**
      * These settings with those of {@code next} that a running scheduler takes when it re-reads its
-     * configuration (the keys {@code koala.common.grid.ConfigKeys} marks live): the default placement
+     * configuration (the keys {@code koala.grid.ConfigKeys} marks live): the default placement
      * policy, the placement interval and tries, the queue limit per user, and how long ended jobs stay
      * in memory and in the database. The port, the paths, claiming and polling stay as they started.
      */

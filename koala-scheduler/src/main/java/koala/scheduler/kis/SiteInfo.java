@@ -1,8 +1,8 @@
 package koala.scheduler.kis;
 
 import java.time.Instant;
-import koala.common.site.AgentHealth;
-import koala.common.site.CellSnapshot;
+import koala.api.site.AgentHealth;
+import koala.api.site.CellSnapshot;
 
 /** What the information service last learned of a site: its agent's health and the cell's snapshot. */
 public record SiteInfo(String site, AgentHealth health, CellSnapshot snapshot, String error, Instant seenAt) {

@@ -7,8 +7,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import koala.common.grid.SiteConfig;
-import koala.common.grid.SshConfig;
+import koala.grid.SiteConfig;
+import koala.grid.SshConfig;
 
 /**
  * What the scheduler checks on a head node before it starts an agent there: the agent's directory,

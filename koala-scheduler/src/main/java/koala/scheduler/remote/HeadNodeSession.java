@@ -11,9 +11,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
 import java.util.Optional;
-import koala.common.grid.SiteConfig;
-import koala.common.grid.SshConfig;
-import koala.common.process.Completion;
+import koala.grid.SiteConfig;
+import koala.grid.SshConfig;
+import koala.process.Completion;
 import koala.common.time.Durations;
 import koala.common.time.Poll;
 

@@ -8,8 +8,8 @@ import java.net.ConnectException;
 import java.net.NoRouteToHostException;
 import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
-import koala.common.grid.SiteConfig;
-import koala.common.grid.SshConfig;
+import koala.grid.SiteConfig;
+import koala.grid.SshConfig;
 
 /**
  * What went wrong reaching a head node, in words an admin can act on: each message names the site

@@ -5,7 +5,7 @@ import static koala.scheduler.storage.H2Database.nullable;
 import static koala.scheduler.storage.H2Database.ts;
 
 import java.util.List;
-import koala.common.api.TransitionView;
+import koala.api.scheduler.TransitionView;
 
 /** The transitions table: every job's history, numbered in the order it was recorded. */
 final class H2History implements HistoryStore {

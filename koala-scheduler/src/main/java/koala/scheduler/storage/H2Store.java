@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
-import koala.common.api.TransitionView;
+import koala.api.scheduler.TransitionView;
 import koala.fjm.FrameworkRecord;
 import koala.scheduler.accounting.WorkerTally;
 import koala.scheduler.claiming.NodeClaim;

@@ -1,7 +1,7 @@
 package koala.scheduler.storage;
 
 import java.util.List;
-import koala.common.api.TransitionView;
+import koala.api.scheduler.TransitionView;
 
 /** A job's history: its transitions and notes, in the order they were recorded. */
 public interface HistoryStore {

@@ -13,15 +13,15 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import koala.common.api.SchedulerClient;
-import koala.common.api.TokenView;
-import koala.common.auth.Tokens;
+import koala.api.scheduler.SchedulerClient;
+import koala.api.scheduler.TokenView;
+import koala.auth.Tokens;
 import koala.common.failure.Forbidden;
-import koala.common.http.ApiException;
-import koala.common.http.Endpoint;
-import koala.common.http.Peer;
-import koala.common.http.PeerCredentials;
-import koala.common.http.Request;
+import koala.http.ApiException;
+import koala.http.Endpoint;
+import koala.http.Peer;
+import koala.http.PeerCredentials;
+import koala.http.Request;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -83,7 +83,7 @@ class CallersTest {
     @Test
     void aSystemAccountsTokenMadeBeforeTheyWereRefusedIsRefused() throws IOException {
         Callers callers = callers();
-        String old = new Tokens(() -> new byte[32]).issue(new koala.common.auth.Identity("www-data", 33),
+        String old = new Tokens(() -> new byte[32]).issue(new koala.auth.Identity("www-data", 33),
                 Instant.parse("2026-11-25T09:00:00Z"), Duration.ofDays(30));
         Request withToken = new Request("GET", "/jobs", Map.of(), Map.of(), new byte[0], Map.of("authorization",
                 "Bearer " + old), Endpoint.DEFAULT, Peer.network(new java.net.InetSocketAddress("127.0.0.1", 40000)));

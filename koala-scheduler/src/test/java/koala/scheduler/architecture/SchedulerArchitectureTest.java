@@ -17,7 +17,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.List;
-import koala.common.http.ApiException;
+import koala.http.ApiException;
 
 /**
  * What the scheduler's and the runner's docs promise of their code's shape, checked on every build:
@@ -55,7 +55,7 @@ public class SchedulerArchitectureTest {
     @ArchTest
     public static final ArchRule PURE_NO_NETWORK_OR_DATABASE = noClasses().that(PURE).should().dependOnClassesThat()
             .resideInAnyPackage("java.net..", "java.sql..", "javax.sql..", "org.eclipse.jetty..", "org.h2..",
-                    "com.jcraft.jsch..", "koala.common.http..")
+                    "com.jcraft.jsch..", "koala.http..")
             .because("a lifecycle decides from the state it is given; I/O belongs to the daemon around it");
 
     @ArchTest

@@ -6,9 +6,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import koala.common.grid.ConfigCheck;
-import koala.common.grid.ConfigProblem;
-import koala.common.grid.GridConfig;
+import koala.grid.ConfigCheck;
+import koala.grid.ConfigProblem;
+import koala.grid.GridConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import koala.common.grid.ConfigException;
-import koala.common.grid.GridConfig;
+import koala.grid.ConfigException;
+import koala.grid.GridConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -84,7 +84,7 @@ class SchedulerSettingsTest {
             SchedulerSettings next = settings(e.getKey() + " = " + e.getValue() + "\n");
             assertThat(next).as(e.getKey()).isNotEqualTo(started);
             live.put(e.getKey(), !started.withLive(next).equals(started));
-            catalogue.put(e.getKey(), koala.common.grid.ConfigKeys.all().stream()
+            catalogue.put(e.getKey(), koala.grid.ConfigKeys.all().stream()
                     .filter(k -> k.pattern().equals(e.getKey())).findFirst().orElseThrow().live());
         }
 

@@ -9,7 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
-import koala.common.process.Completion;
+import koala.process.Completion;
 
 /**
  * A head node's shell for tests: commands run by {@code sh} on this machine, with their input, and

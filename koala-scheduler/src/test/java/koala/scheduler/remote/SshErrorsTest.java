@@ -11,10 +11,10 @@ import java.net.UnknownHostException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
-import koala.common.grid.CellEnvironment;
-import koala.common.grid.DrmaaInstall;
-import koala.common.grid.SiteConfig;
-import koala.common.grid.SshConfig;
+import koala.grid.CellEnvironment;
+import koala.grid.DrmaaInstall;
+import koala.grid.SiteConfig;
+import koala.grid.SshConfig;
 import org.junit.jupiter.api.Test;
 
 /** Each way of failing to reach a head node, as JSch reports it, and the message an admin gets. */

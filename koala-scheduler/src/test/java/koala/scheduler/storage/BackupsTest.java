@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
-import koala.common.api.TransitionView;
+import koala.api.scheduler.TransitionView;
 import koala.scheduler.state.JobState;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

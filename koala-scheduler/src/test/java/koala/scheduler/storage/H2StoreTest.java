@@ -176,13 +176,13 @@ class H2StoreTest {
     void aJobsHistoryKeepsItsOrderAcrossARestart() {
         java.time.Instant t = java.time.Instant.parse("2026-11-25T10:00:00Z");
         try (H2Store store = H2Store.open(dir.resolve("h"))) {
-            store.recordTransition(1, new koala.common.api.TransitionView(t, "", "QUEUED", "SUBMITTED", null));
-            store.recordTransition(2, new koala.common.api.TransitionView(t, "", "QUEUED", "SUBMITTED", null));
-            store.recordTransition(1, new koala.common.api.TransitionView(t, "QUEUED", "CLAIMING", "PLACED", "fs0"));
+            store.recordTransition(1, new koala.api.scheduler.TransitionView(t, "", "QUEUED", "SUBMITTED", null));
+            store.recordTransition(2, new koala.api.scheduler.TransitionView(t, "", "QUEUED", "SUBMITTED", null));
+            store.recordTransition(1, new koala.api.scheduler.TransitionView(t, "QUEUED", "CLAIMING", "PLACED", "fs0"));
         }
         try (H2Store store = H2Store.open(dir.resolve("h"))) {
-            store.recordTransition(1, new koala.common.api.TransitionView(t, "CLAIMING", "RUNNING", "ALL_CLAIMED", null));
-            assertThat(store.history(1)).extracting(koala.common.api.TransitionView::event)
+            store.recordTransition(1, new koala.api.scheduler.TransitionView(t, "CLAIMING", "RUNNING", "ALL_CLAIMED", null));
+            assertThat(store.history(1)).extracting(koala.api.scheduler.TransitionView::event)
                     .containsExactly("SUBMITTED", "PLACED", "ALL_CLAIMED");
             assertThat(store.history(2)).hasSize(1);
         }

@@ -12,7 +12,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import koala.common.api.TransitionView;
+import koala.api.scheduler.TransitionView;
 import koala.fjm.FrameworkRecord;
 import koala.scheduler.accounting.WorkerTally;
 import koala.scheduler.claiming.NodeClaim;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import koala.common.api.TransitionView;
+import koala.api.scheduler.TransitionView;
 import koala.scheduler.state.JobState;
 import org.junit.jupiter.api.Test;
 

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
-import koala.common.grid.SiteConfig;
-import koala.common.process.AgentProcess;
-import koala.common.site.CellJob;
-import koala.common.site.CellSnapshot;
-import koala.common.site.SiteAgentClient;
+import koala.grid.SiteConfig;
+import koala.process.AgentProcess;
+import koala.api.site.CellJob;
+import koala.api.site.CellSnapshot;
+import koala.api.site.SiteAgentClient;
 import org.awaitility.Awaitility;
 import koala.testbed.LocalUser;
 import org.junit.jupiter.api.Test;

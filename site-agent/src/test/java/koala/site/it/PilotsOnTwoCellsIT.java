@@ -7,13 +7,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import koala.common.http.ApiException;
-import koala.common.process.AgentProcess;
-import koala.common.site.CellJob;
-import koala.common.site.PilotSpec;
-import koala.common.site.PilotState;
-import koala.common.site.PilotStatus;
-import koala.common.site.SiteAgentClient;
+import koala.http.ApiException;
+import koala.process.AgentProcess;
+import koala.api.site.CellJob;
+import koala.api.site.PilotSpec;
+import koala.api.site.PilotState;
+import koala.api.site.PilotStatus;
+import koala.api.site.SiteAgentClient;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,7 +32,7 @@ class PilotsOnTwoCellsIT {
         TestGrid.awaitUp(first);
         TestGrid.awaitUp(second);
         // the jobs run on the cells' compute nodes, which see the account's home, not this machine's /tmp
-        outputs = koala.common.grid.Accounts.directoryOf(TestGrid.site(0).agentUser(),
+        outputs = koala.grid.Accounts.directoryOf(TestGrid.site(0).agentUser(),
                 "koala-it-" + Long.toHexString(System.nanoTime()));
     }
 

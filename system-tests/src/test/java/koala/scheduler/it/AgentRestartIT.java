@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import koala.common.api.JobView;
-import koala.common.api.SchedulerClient;
-import koala.common.api.SiteStatus;
+import koala.api.scheduler.JobView;
+import koala.api.scheduler.SchedulerClient;
+import koala.api.scheduler.SiteStatus;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
@@ -37,7 +37,7 @@ class AgentRestartIT {
     /** The agent JVM of {@code site} started for this test's scheduler (its configuration file is unique). */
     private static List<ProcessHandle> agentOf(TestScheduler scheduler, String site) {
         String config = scheduler.config().toString();
-        return ProcessHandle.allProcesses().filter(p -> koala.common.process.CommandLines.of(p).map(c -> c.contains("koala.site.AgentMain")
+        return ProcessHandle.allProcesses().filter(p -> koala.process.CommandLines.of(p).map(c -> c.contains("koala.site.AgentMain")
                 && c.contains(config) && c.contains("--site " + site)).orElse(false)).toList();
     }
 

@@ -11,12 +11,12 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import koala.common.api.JobView;
-import koala.common.api.NodeView;
-import koala.common.api.SchedulerClient;
-import koala.common.grid.GridConfig;
-import koala.common.process.JavaCommand;
-import koala.common.process.RuntimeImage;
+import koala.api.scheduler.JobView;
+import koala.api.scheduler.NodeView;
+import koala.api.scheduler.SchedulerClient;
+import koala.grid.GridConfig;
+import koala.process.JavaCommand;
+import koala.process.RuntimeImage;
 import koala.testbed.LocalUser;
 import org.junit.jupiter.api.Test;
 
@@ -37,8 +37,8 @@ class CrashRestartIT {
                 + "(executable = \"/bin/sleep\")(arguments = \"15\"))(&(resourceManagerContact = \"fs2\")(count = 1)"
                 + "(executable = \"/bin/sleep\")(arguments = \"15\"))").id();
         TestScheduler.awaitState(client, running, "RUNNING", Duration.ofSeconds(90));
-        long allocation = client.allocate(new koala.common.api.AllocationRequest("runner-1")).id();
-        client.grow(allocation, new koala.common.api.GrowRequest(2, "worker", "/bin/sleep", List.of("600"), Map.of(),
+        long allocation = client.allocate(new koala.api.scheduler.AllocationRequest("runner-1")).id();
+        client.grow(allocation, new koala.api.scheduler.GrowRequest(2, "worker", "/bin/sleep", List.of("600"), Map.of(),
                 "fs0"));
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> client.job(allocation).nodes()
                 .stream().allMatch(n -> n.state().equals("RUNNING")));
@@ -78,8 +78,8 @@ class CrashRestartIT {
                     .hasSize(1);
 
             // a stop (TERM, as an admin's restart sends) is over within 5 s and leaves what runs running
-            long kept = client.allocate(new koala.common.api.AllocationRequest("runner-2")).id();
-            client.grow(kept, new koala.common.api.GrowRequest(1, "worker", "/bin/sleep", List.of("600"), Map.of(),
+            long kept = client.allocate(new koala.api.scheduler.AllocationRequest("runner-2")).id();
+            client.grow(kept, new koala.api.scheduler.GrowRequest(1, "worker", "/bin/sleep", List.of("600"), Map.of(),
                     "fs0"));
             org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> client.job(kept).nodes()
                     .stream().allMatch(n -> n.state().equals("RUNNING")));

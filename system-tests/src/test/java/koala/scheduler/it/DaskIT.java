@@ -8,9 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import koala.common.api.JobView;
-import koala.common.api.SchedulerClient;
-import koala.common.grid.GridConfig;
+import koala.api.scheduler.JobView;
+import koala.api.scheduler.SchedulerClient;
+import koala.grid.GridConfig;
 import koala.testbed.Testbed;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -117,7 +117,7 @@ class DaskIT {
                     return;
                 }
                 String[] asked = java.nio.file.Files.readString(request).trim().split(" ");
-                koala.common.api.NodeView node = client.job(Long.parseLong(asked[0])).nodes().stream()
+                koala.api.scheduler.NodeView node = client.job(Long.parseLong(asked[0])).nodes().stream()
                         .filter(n -> n.id().equals(asked[1])).findFirst().orElseThrow();
                 koala.testbed.LocalUser.qdel(GridConfig.load(scheduler.config()).site(node.site()),
                         List.of(node.pilot()));

@@ -13,12 +13,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
-import koala.common.api.SchedulerClient;
-import koala.common.grid.KoalaHome;
-import koala.common.process.JavaCommand;
-import koala.common.process.RuntimeImage;
-import koala.common.runner.RunnerClient;
-import koala.common.runner.TokenSource;
+import koala.api.scheduler.SchedulerClient;
+import koala.grid.KoalaHome;
+import koala.process.JavaCommand;
+import koala.process.RuntimeImage;
+import koala.api.runner.RunnerClient;
+import koala.api.runner.TokenSource;
 import koala.fluent.client.FluentClient;
 import koala.fluent.client.FluentJdf;
 import koala.fluent.device.Words;
@@ -87,11 +87,11 @@ class FluentFrameworkIT {
             URI device = URI.create(fluent.status().workers().get(0).url());
             Map<String, Object> reader = Map.of("app", "x-steal", "role", "reader", "path", "/etc/shadow",
                     "target", "http://198.18.0.1:9/");
-            for (koala.common.http.JsonHttpClient caller : List.of(new koala.common.http.JsonHttpClient(device,
-                    Duration.ofSeconds(10)), new koala.common.http.JsonHttpClient(device, Duration.ofSeconds(10))
+            for (koala.http.JsonHttpClient caller : List.of(new koala.http.JsonHttpClient(device,
+                    Duration.ofSeconds(10)), new koala.http.JsonHttpClient(device, Duration.ofSeconds(10))
                     .withBearer(runner.token()))) {
                 assertThatThrownBy(() -> caller.post("/components", reader, Map.class))
-                        .isInstanceOfSatisfying(koala.common.http.ApiException.class,
+                        .isInstanceOfSatisfying(koala.http.ApiException.class,
                                 e -> assertThat(e.status()).as(e.getMessage()).isEqualTo(401));
             }
 

@@ -7,9 +7,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import koala.common.api.FrameworkView;
-import koala.common.api.NodeView;
-import koala.common.api.SchedulerClient;
+import koala.api.scheduler.FrameworkView;
+import koala.api.scheduler.NodeView;
+import koala.api.scheduler.SchedulerClient;
 import koala.fluent.client.FluentJdf;
 import koala.runner.RunnerMain;
 import org.junit.jupiter.api.AfterAll;
@@ -83,7 +83,7 @@ class FrameworkConstraintsIT {
                 + "(constraints = \"anti-affinity compute rack\") )"
                 + " ( &(resourceManagerContact = \"fs0\")(count = 2)(executable = /bin/hostname)(tags = \"compute\") )";
 
-        koala.common.api.JobView job = TestScheduler.awaitEnd(client, TestScheduler.submit(client, "racks", jdf).id(),
+        koala.api.scheduler.JobView job = TestScheduler.awaitEnd(client, TestScheduler.submit(client, "racks", jdf).id(),
                 Duration.ofSeconds(120));
 
         assertThat(job.state()).as(job.toString()).isEqualTo("FINISHED");
@@ -91,7 +91,7 @@ class FrameworkConstraintsIT {
         assertThat(racksOf(job, 1)).hasSize(1).doesNotContainAnyElementsOf(racksOf(job, 0));
     }
 
-    private static java.util.Set<String> racksOf(koala.common.api.JobView job, int component) {
+    private static java.util.Set<String> racksOf(koala.api.scheduler.JobView job, int component) {
         List<String> hosts = job.nodes().stream().filter(n -> n.component() == component).map(NodeView::host).toList();
         assertThat(hosts).as("component " + component + "'s hosts").hasSize(2).doesNotContainNull();
         return hosts.stream().map(h -> Integer.parseInt(h.substring("fs0-n".length())) <= 8 ? "r1" : "r2")

@@ -11,10 +11,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import koala.common.api.JobView;
-import koala.common.api.NodeView;
-import koala.common.api.SchedulerClient;
-import koala.common.http.ApiException;
+import koala.api.scheduler.JobView;
+import koala.api.scheduler.NodeView;
+import koala.api.scheduler.SchedulerClient;
+import koala.http.ApiException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -91,7 +91,7 @@ class JobTypesIT {
     @Test
     void componentsOnTwoClustersExchangeMessages() throws Exception {
         String jdf = Files.readString(Path.of("../jdf-examples/exchange.jdf"));
-        Path home = koala.common.grid.Accounts.home("koala").orElseThrow();
+        Path home = koala.grid.Accounts.home("koala").orElseThrow();
         Files.deleteIfExists(home.resolve("koala-exchange-0.out"));
         Files.deleteIfExists(home.resolve("koala-exchange-1.out"));
 
@@ -128,7 +128,7 @@ class JobTypesIT {
     void aPilotNoNodeOwnsIsKilledByTheSweepWhileTheSchedulerRuns() throws Exception {
         JobView job = submit(client, "owner", "+" + component("fs1", 1, "sleep 600"));
         awaitState(client, job.id(), "RUNNING", Duration.ofSeconds(90));
-        koala.common.grid.GridConfig grid = koala.common.grid.GridConfig.load(scheduler.config());
+        koala.grid.GridConfig grid = koala.grid.GridConfig.load(scheduler.config());
         String tag = TestScheduler.pilotsNamedFor(grid, job.id()).get(0).replaceFirst("^[^:]+:koala-([a-z0-9]+)-.*$", "$1");
         String orphan = koala.testbed.LocalUser.qsub(grid.site("fs0"), "koala-" + tag + "-9997-0-0-a1", "/bin/sleep", "600");
         try {

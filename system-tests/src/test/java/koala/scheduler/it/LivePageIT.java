@@ -9,15 +9,15 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import koala.common.api.FrameworkView;
-import koala.common.api.JobView;
-import koala.common.api.SchedulerClient;
-import koala.common.api.SubmitRequest;
-import koala.common.grid.GridConfig;
+import koala.api.scheduler.FrameworkView;
+import koala.api.scheduler.JobView;
+import koala.api.scheduler.SchedulerClient;
+import koala.api.scheduler.SubmitRequest;
+import koala.grid.GridConfig;
 import koala.common.json.Json;
-import koala.common.runner.RunnerClient;
-import koala.common.runner.RunnerMessages;
-import koala.common.runner.TokenSource;
+import koala.api.runner.RunnerClient;
+import koala.api.runner.RunnerMessages;
+import koala.api.runner.TokenSource;
 import koala.runner.RunnerMain;
 import koala.scheduler.HeadlessChromium;
 import org.awaitility.Awaitility;
@@ -129,7 +129,7 @@ class LivePageIT {
         GridConfig grid = GridConfig.load(scheduler.config());
         Path prometheusToken = Files.createTempFile("koala-metrics-", ".token");
         Files.copy(grid.value("scheduler.metrics.tokenFile").map(Path::of)
-                .orElse(koala.common.grid.KoalaHome.dir().resolve("metrics.token")), prometheusToken,
+                .orElse(koala.grid.KoalaHome.dir().resolve("metrics.token")), prometheusToken,
                 java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         String target = "127.0.0.1:" + grid.integer("scheduler.port", 7400);
         String config = "global:\n  scrape_interval: 1s\n  evaluation_interval: 1s\n" + guideScrapeConfig()

@@ -8,21 +8,21 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import koala.common.api.JobView;
-import koala.common.api.NodeView;
-import koala.common.api.SchedulerClient;
-import koala.common.api.SiteStatus;
-import koala.common.grid.Accounts;
-import koala.common.grid.GridConfig;
-import koala.common.grid.KoalaHome;
+import koala.api.scheduler.JobView;
+import koala.api.scheduler.NodeView;
+import koala.api.scheduler.SchedulerClient;
+import koala.api.scheduler.SiteStatus;
+import koala.grid.Accounts;
+import koala.grid.GridConfig;
+import koala.grid.KoalaHome;
 import koala.common.time.Poll;
 import koala.testbed.Progress;
 import koala.testbed.Testbed;
-import koala.common.jdf.ClusterCatalog;
-import koala.common.jdf.JdfParser;
-import koala.common.runner.RunnerClient;
-import koala.common.runner.RunnerMessages;
-import koala.common.runner.TokenSource;
+import koala.jdf.ClusterCatalog;
+import koala.jdf.JdfParser;
+import koala.api.runner.RunnerClient;
+import koala.api.runner.RunnerMessages;
+import koala.api.runner.TokenSource;
 import koala.runner.RunnerMain;
 import java.time.InstantSource;
 import org.awaitility.Awaitility;
@@ -95,7 +95,7 @@ class RemoteSiteIT {
         assertThat(lines(remote)).extracting(l -> l.split(" ")[2]).allMatch(h -> h.matches("fs2-n\\d+"));
         // fs2's launchers run from the jars copied to the head node and call back through the agent's relay there
         String relay = java.util.regex.Pattern.quote(relayHost());
-        List<String> fs2Launchers = ProcessHandle.allProcesses().map(p -> koala.common.process.CommandLines.of(p).orElse(""))
+        List<String> fs2Launchers = ProcessHandle.allProcesses().map(p -> koala.process.CommandLines.of(p).orElse(""))
                 .filter(c -> c.contains("koala.node.NodeLauncher") && c.contains("--node " + id + ".1.")
                         && c.contains(REMOTE_DIR + "/lib/")).toList(); // not another test's scheduler's, still ending
         assertThat(fs2Launchers).hasSize(2).allSatisfy(c -> assertThat(c)
@@ -210,7 +210,7 @@ class RemoteSiteIT {
             String master = Awaitility.await("the FrameworkJobManager has the master's address")
                     .atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200))
                     .until(() -> java.util.Optional.ofNullable(client.framework(id).master())
-                            .map(koala.common.api.MasterAddress::address).orElse(""), a -> !a.isEmpty());
+                            .map(koala.api.scheduler.MasterAddress::address).orElse(""), a -> !a.isEmpty());
             long pid = Long.parseLong(Awaitility.await("the master wrote its pid").atMost(Duration.ofSeconds(10))
                     .pollInterval(Duration.ofMillis(200)).until(() -> Files.exists(masterPid)
                             ? Files.readString(masterPid).trim() : "", t -> !t.isEmpty()));
@@ -331,7 +331,7 @@ class RemoteSiteIT {
 
     /** The agent JVM started on fs2's head node: it reads the site file the scheduler copied there. */
     private static List<ProcessHandle> remoteAgent() {
-        return ProcessHandle.allProcesses().filter(p -> koala.common.process.CommandLines.of(p).map(c -> c.contains("koala.site.AgentMain")
+        return ProcessHandle.allProcesses().filter(p -> koala.process.CommandLines.of(p).map(c -> c.contains("koala.site.AgentMain")
                 && c.contains(REMOTE_DIR + "/site-fs2.properties")).orElse(false)).toList();
     }
 

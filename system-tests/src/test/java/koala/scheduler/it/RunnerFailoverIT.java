@@ -13,16 +13,16 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import com.fasterxml.jackson.databind.JsonNode;
-import koala.common.api.JobView;
-import koala.common.api.NodeView;
-import koala.common.api.SchedulerClient;
-import koala.common.grid.GridConfig;
-import koala.common.http.JsonHttpClient;
+import koala.api.scheduler.JobView;
+import koala.api.scheduler.NodeView;
+import koala.api.scheduler.SchedulerClient;
+import koala.grid.GridConfig;
+import koala.http.JsonHttpClient;
 import koala.common.json.Json;
-import koala.common.process.JavaCommand;
-import koala.common.runner.RunnerClient;
-import koala.common.runner.RunnerMessages;
-import koala.common.runner.TokenSource;
+import koala.process.JavaCommand;
+import koala.api.runner.RunnerClient;
+import koala.api.runner.RunnerMessages;
+import koala.api.runner.TokenSource;
 import koala.testbed.LocalUser;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
@@ -95,9 +95,9 @@ class RunnerFailoverIT {
         // a grow repeated under its id, to the runner and to the scheduler, is granted once
         assertThat(rpc.grow(1, "after-the-restart")).isEqualTo(after);
         awaitRunning(rpc, 5);
-        koala.common.api.GrowRequest named = new koala.common.api.GrowRequest(1, "worker", "/bin/sleep",
+        koala.api.scheduler.GrowRequest named = new koala.api.scheduler.GrowRequest(1, "worker", "/bin/sleep",
                 List.of("600"), Map.of(), null, "a test", "named-grow");
-        koala.common.api.GrowResult once = client.grow(runner.instance, named);
+        koala.api.scheduler.GrowResult once = client.grow(runner.instance, named);
         assertThat(client.grow(runner.instance, named)).isEqualTo(once);
         assertThat(client.job(runner.instance).nodes()).hasSize(6);
         assertThat(client.job(runner.instance).state()).isEqualTo("RUNNING");
@@ -196,7 +196,7 @@ class RunnerFailoverIT {
                     .map(Path::of).toList();
             if (user != null) {
                 home = Files.createTempDirectory("koala-runner-" + user + "-");
-                classpath = koala.common.process.RuntimeImage.publishedClasspath(koala.common.grid.KoalaHome.dir());
+                classpath = koala.process.RuntimeImage.publishedClasspath(koala.grid.KoalaHome.dir());
             }
             Path file = Files.writeString(home.resolve("failover.jdf"), jdf);
             if (user != null) {

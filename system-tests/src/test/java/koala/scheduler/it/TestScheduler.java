@@ -13,13 +13,13 @@ import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import koala.common.api.JobView;
-import koala.common.api.SchedulerClient;
-import koala.common.api.SubmitRequest;
-import koala.common.grid.GridConfig;
-import koala.common.grid.KoalaHome;
-import koala.common.jdf.ClusterCatalog;
-import koala.common.jdf.JdfParser;
+import koala.api.scheduler.JobView;
+import koala.api.scheduler.SchedulerClient;
+import koala.api.scheduler.SubmitRequest;
+import koala.grid.GridConfig;
+import koala.grid.KoalaHome;
+import koala.jdf.ClusterCatalog;
+import koala.jdf.JdfParser;
 import koala.runner.RunnerMain;
 import koala.scheduler.SchedulerDaemon;
 import koala.testbed.TestbedStatus;
@@ -119,7 +119,7 @@ final class TestScheduler implements AutoCloseable {
      * which the nodes share (their /tmp is their own), owned by that account.
      */
     static Path nodeDir(String prefix) {
-        return koala.common.grid.Accounts.directoryOf("koala", prefix + "-" + Long.toHexString(System.nanoTime()));
+        return koala.grid.Accounts.directoryOf("koala", prefix + "-" + Long.toHexString(System.nanoTime()));
     }
 
     /**

@@ -11,7 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
-import koala.common.api.SchedulerClient;
+import koala.api.scheduler.SchedulerClient;
 import koala.fluent.client.FluentClient;
 import koala.fluent.device.Words;
 import koala.fluent.wire.FluentMessages.AppReply;
@@ -126,12 +126,12 @@ class YieldIT {
                             && client.framework(a.instance()).share().holds() == 4
                             && client.framework(a.instance()).share().uses() == 0);
 
-            koala.common.runner.RunnerMessages.GrowResult grown = new koala.common.runner.RunnerClient(b.url(),
-                    koala.common.runner.TokenSource.of(b::token)).grow(2);
+            koala.api.runner.RunnerMessages.GrowResult grown = new koala.api.runner.RunnerClient(b.url(),
+                    koala.api.runner.TokenSource.of(b::token)).grow(2);
 
             assertThat(grown.granted()).as("%s", grown.reason()).isEqualTo(2);
             assertThat(client.job(b.instance()).nodes()).filteredOn(n -> grown.nodes().contains(n.id()))
-                    .extracting(koala.common.api.NodeView::site).containsExactly("fs1", "fs1");
+                    .extracting(koala.api.scheduler.NodeView::site).containsExactly("fs1", "fs1");
             assertThat(cell.history(a.instance())).filteredOn(t -> t.event().equals("TAKEN_BACK")).singleElement()
                     .satisfies(t -> assertThat(t.reason()).contains("taken back for " + b.instance()));
             assertThat(client.framework(b.instance()).share().fairShare()).isEqualTo(2);

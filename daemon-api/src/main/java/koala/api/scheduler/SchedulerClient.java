@@ -1,0 +1,267 @@
+package koala.api.scheduler;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import koala.http.JsonHttpClient;
+
+/** The scheduler's HTTP API as the CLI and the node launchers call it. */
+public final class SchedulerClient {
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+
+    private final JsonHttpClient http;
+    private final Duration retryFor;
+    private final String actingFor;
+
+    /**
+     * A client of the scheduler at {@code base}: {@code unix:/PATH} for its Unix socket (the caller is
+     * who the kernel says), or {@code http://127.0.0.1:PORT} with the token in {@code KOALA_TOKEN}.
+     */
+    public SchedulerClient(URI base) {
+        this(withToken(isUnix(base) ? JsonHttpClient.unixSocket(Path.of(base.getSchemeSpecificPart()), TIMEOUT)
+                : new JsonHttpClient(base, TIMEOUT)), RETRY_FOR);
+    }
+
+    private SchedulerClient(JsonHttpClient http, Duration retryFor) {
+        this(http, retryFor, null);
+    }
+
+    private SchedulerClient(JsonHttpClient http, Duration retryFor, String actingFor) {
+        this.http = actingFor == null ? http : http.withHeader(ACT_FOR, actingFor);
+        this.retryFor = retryFor;
+        this.actingFor = actingFor;
+    }
+
+    /**
+     * A client for a process that makes a few calls and exits (the command line): a connection per
+     * call, no threads ({@link JsonHttpClient#shortLived}).
+     */
+    public static SchedulerClient shortLived(URI base) {
+        return isUnix(base) ? new SchedulerClient(new SchedulerClient(base).http, USER_RETRY_FOR)
+                : new SchedulerClient(withToken(JsonHttpClient.shortLived(base, TIMEOUT)), USER_RETRY_FOR);
+    }
+
+    /**
+     * The header with which an admin acts for another user ({@code koala submit --as USER}, as Slurm's
+     * {@code --uid}): the scheduler takes the request as that user's, and refuses it from anyone
+     * but an admin.
+     */
+    public static final String ACT_FOR = "Koala-Act-For";
+
+    /** This client acting for {@code user} (an admin's client only; null or blank: as itself). */
+    public SchedulerClient actingFor(String user) {
+        return user == null || user.isBlank() ? this : new SchedulerClient(http, retryFor, user.strip());
+    }
+
+    /** The user this client acts for, if it does: a process it starts (a framework runner) acts for the same. */
+    public java.util.Optional<String> actingFor() {
+        return java.util.Optional.ofNullable(actingFor);
+    }
+
+    private boolean socketMissing() {
+        URI base = http.base();
+        return isUnix(base) && !java.nio.file.Files.exists(Path.of(base.getSchemeSpecificPart()));
+    }
+
+    private static boolean isUnix(URI base) {
+        return "unix".equals(base.getScheme());
+    }
+
+    /** Over TCP the scheduler wants a token; a program finds its own in {@code KOALA_TOKEN}. */
+    private static JsonHttpClient withToken(JsonHttpClient http) {
+        String token = System.getenv("KOALA_TOKEN");
+        return isUnix(http.base()) || token == null || token.isBlank() ? http : http.withBearer(token.strip());
+    }
+
+    /** A token naming the caller for this long (over the Unix socket only). */
+    public TokenView createToken(java.time.Duration lifetime) {
+        return http.post("/tokens", new TokenRequest(lifetime.toSeconds()), TokenView.class);
+    }
+
+    /** A new token key: every token issued so far is refused (admins only). */
+    public void rotateTokenKey() {
+        http.post("/tokens/rotate", java.util.Map.of(), java.util.Map.class);
+    }
+
+    /** Backs the scheduler's database up now, into {@code file} in its backups directory (null: named after the time); admins only. */
+    public BackupView backup(String file) {
+        return http.post("/admin/backup", new BackupRequest(file), BackupView.class);
+    }
+
+    public URI base() {
+        return http.base();
+    }
+
+    /**
+     * Submits a job. The request is named (if the caller did not) and retried with the same name
+     * while the scheduler cannot be reached or does not answer in time, for at most {@link #RETRY_FOR}:
+     * the scheduler makes one job of every try of one name, so a retry never makes a second job.
+     */
+    public JobView submit(SubmitRequest request) {
+        SubmitRequest named = request.named(newRequestId());
+        return retrying(() -> http.post("/jobs", named, JobView.class));
+    }
+
+    public JobView job(long id) {
+        return http.get("/jobs/" + id, JobView.class);
+    }
+
+    /** Job {@code id} with only the nodes it holds now and no history: for following an allocation. */
+    public JobView heldNow(long id) {
+        return http.get("/jobs/" + id + "?held=true", JobView.class);
+    }
+
+    public List<JobView> jobs() {
+        return http.get("/jobs", new TypeReference<List<JobView>>() { });
+    }
+
+    public JobView cancel(long id) {
+        return http.delete("/jobs/" + id, JobView.class);
+    }
+
+    /**
+     * The usage records of jobs and instances that ended ({@code GET /accounting}), oldest first: the
+     * caller's own, or an admin's pick; each filter null for any.
+     *
+     * @param user     whose (an admin may name anyone; a user only themself)
+     * @param since    only those that ended at or after it
+     * @param instance only this framework instance's
+     * @param limit    at most this many, the newest that match
+     */
+    public AccountingView accounting(String user, java.time.Instant since, Long instance, int limit) {
+        StringBuilder query = new StringBuilder("/accounting?limit=").append(limit);
+        if (user != null) {
+            query.append("&user=").append(java.net.URLEncoder.encode(user, java.nio.charset.StandardCharsets.UTF_8));
+        }
+        if (since != null) {
+            query.append("&since=").append(since);
+        }
+        if (instance != null) {
+            query.append("&instance=").append(instance);
+        }
+        return http.get(query.toString(), AccountingView.class);
+    }
+
+    public List<SiteStatus> sites() {
+        return http.get("/sites", new TypeReference<List<SiteStatus>>() { });
+    }
+
+    /** Opens an allocation; named and retried as {@link #submit} is: a retry never opens a second. */
+    public JobView allocate(AllocationRequest request) {
+        AllocationRequest named = request.named(newRequestId());
+        return retrying(() -> http.post("/allocations", named, JobView.class));
+    }
+
+    /**
+     * As {@link #submit}, in plain JSON (no Jackson: a command line that only prints the job's line
+     * starts in far fewer classes); the answer is the job as a map ({@code id}, {@code name},
+     * {@code kind}, {@code state}, ...).
+     */
+    public Map<String, Object> submitPlain(String file, String jdf) {
+        String id = newRequestId();
+        Map<String, Object> body = new java.util.LinkedHashMap<>();
+        body.put("file", file);
+        body.put("jdf", jdf);
+        body.put("requestId", id);
+        return retrying(() -> http.plain("POST", "/jobs", body));
+    }
+
+    /** Grows an allocation; named and retried as {@link #submit} is: a retry never grants the nodes twice. */
+    public GrowResult grow(long allocation, GrowRequest request) {
+        GrowRequest named = request.named(newRequestId());
+        return retrying(() -> http.post("/allocations/" + allocation + "/grow", named, GrowResult.class));
+    }
+
+    /**
+     * How long a named request is tried again while the scheduler is unreachable or silent: a program
+     * (a runner) outlasts a scheduler's restart; a person at the command line is not kept waiting.
+     */
+    public static final Duration RETRY_FOR = Duration.ofSeconds(75);
+    static final Duration USER_RETRY_FOR = Duration.ofSeconds(10);
+
+    /**
+     * A name no other request of this caller has: the scheduler keeps answers per owner and request,
+     * so unique per user is enough — process, time and a random number, without seeding a
+     * {@code SecureRandom} (some 30 ms of a command line's start).
+     */
+    static String newRequestId() {
+        return Long.toHexString(ProcessHandle.current().pid()) + "-" + Long.toHexString(System.currentTimeMillis())
+                + "-" + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong());
+    }
+
+    private <T> T retrying(java.util.function.Supplier<T> call) {
+        java.time.Instant until = java.time.InstantSource.system().instant().plus(retryFor);
+        Object[] result = new Object[1];
+        koala.http.ApiException[] last = new koala.http.ApiException[1];
+        boolean done = new koala.common.time.Poll(java.time.InstantSource.system(), Duration.ofSeconds(1)).until(() -> {
+            try {
+                result[0] = call.get();
+                return true;
+            } catch (koala.http.ApiException e) {
+                // no socket at all: no scheduler runs here (one that died leaves its socket behind)
+                boolean again = e.transientFailure() && !socketMissing()
+                        && java.time.InstantSource.system().instant().isBefore(until);
+                if (!again) {
+                    throw e;
+                }
+                last[0] = e;
+                return false;
+            }
+        }, retryFor);
+        if (!done) {
+            throw last[0];
+        }
+        @SuppressWarnings("unchecked")
+        T t = (T) result[0];
+        return t;
+    }
+
+    public JobView release(long allocation, ReleaseRequest request) {
+        return http.post("/allocations/" + allocation + "/release", request, JobView.class);
+    }
+
+    public JobView closeAllocation(long allocation) {
+        return http.delete("/allocations/" + allocation, JobView.class);
+    }
+
+    /** Ends the allocation as FAILED, with why its instance failed. */
+    public JobView failAllocation(long allocation, String reason) {
+        return http.post("/allocations/" + allocation + "/fail", new AllocationFailure(reason), JobView.class);
+    }
+
+    /** A runner's report of its workers' activity; the answer says what the grid's arbitration asks of it. */
+    public ShareOrders report(long allocation, ShareReport report) {
+        return http.post("/allocations/" + allocation + "/share", report, ShareOrders.class);
+    }
+
+    public FrameworkView register(FrameworkRegistration registration) {
+        return http.post("/frameworks", registration, FrameworkView.class);
+    }
+
+    public FrameworkView master(long framework, MasterAddress master) {
+        return http.post("/frameworks/" + framework + "/master", master, FrameworkView.class);
+    }
+
+    public FrameworkView framework(long id) {
+        return http.get("/frameworks/" + id, FrameworkView.class);
+    }
+
+    public List<FrameworkView> frameworks() {
+        return http.get("/frameworks", new TypeReference<List<FrameworkView>>() { });
+    }
+
+    public NodeTask arrive(String node, NodeReport report) {
+        return http.post("/nodes/" + node + "/arrive", report, NodeTask.class);
+    }
+
+    public NodeTask task(String node, String token, Duration wait) {
+        return http.getLong("/nodes/" + node + "/task?token=" + token + "&waitMs=" + wait.toMillis(), NodeTask.class, wait);
+    }
+
+    public NodeTask exited(String node, NodeReport report) {
+        return http.post("/nodes/" + node + "/exit", report, NodeTask.class);
+    }
+}

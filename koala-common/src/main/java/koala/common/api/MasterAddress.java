@@ -1,5 +1,0 @@
-package koala.common.api;
-
-/** Where a framework instance's master runs: its node and the address clients use ({@code host:port}). */
-public record MasterAddress(String node, String address) {
-}

@@ -1,5 +1,0 @@
-package koala.common.api;
-
-/** {@code POST /tokens}: a token for the caller, valid this many seconds (null: a day). */
-public record TokenRequest(Long lifetimeSeconds) {
-}

@@ -1,9 +1,0 @@
-package koala.common.jdf;
-
-/** One problem in a JDF, printed as {@code file:line:column: message}. */
-public record JdfError(SourcePosition where, String message) {
-    @Override
-    public String toString() {
-        return where + ": " + message;
-    }
-}
