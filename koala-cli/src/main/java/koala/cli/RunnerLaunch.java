@@ -16,6 +16,7 @@ import koala.grid.KoalaHome;
 import koala.http.ApiException;
 import koala.common.json.Json;
 import koala.process.JavaCommand;
+import koala.process.ProcessClasspath;
 import koala.process.RuntimeImage;
 import koala.api.runner.RunnerClient;
 import koala.api.runner.TokenSource;
@@ -110,7 +111,7 @@ public final class RunnerLaunch {
                 "--jdf", jdf.toAbsolutePath().toString(), "--config", gridFile.toAbsolutePath().toString(),
                 "--state", dir().toString()));
         scheduler.actingFor().ifPresent(user -> args.addAll(List.of("--as", user)));
-        line.addAll(JavaCommand.of("koala.runner.RunnerMain", RuntimeImage.currentClasspath(),
+        line.addAll(JavaCommand.of("koala.runner.RunnerMain", ProcessClasspath.of(ProcessClasspath.RUNNER, RuntimeImage.currentClasspath()),
                 args.toArray(String[]::new)).commandLine());
         Process process = new ProcessBuilder(line).redirectErrorStream(true).redirectOutput(log.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(Path.of("/dev/null").toFile())).start();

@@ -126,7 +126,7 @@ public final class InProcessScheduler implements AutoCloseable {
         this.loop = new SchedulerLoop(Executors.newSingleThreadScheduledExecutor(SchedulerDaemon.daemon("scheduler")),
                 b.store);
         Pilots none = new Pilots((site, owner) -> null, Map.of(), site -> new Pilots.Launcher("java", List.of(),
-                List.of(), "http://koala-host:" + b.settings.port(), System.getProperty("java.io.tmpdir"), url -> url),
+                List.of(), List.of(), "http://koala-host:" + b.settings.port(), System.getProperty("java.io.tmpdir"), url -> url),
                 b.settings.nodeGiveUp(), b.store.pilotTag(), Runnable::run, () -> { });
         Submissions.Submit submit = b.cell::start;
         this.submissions = b.offLoop ? Submissions.threaded(submit, loop::post, b.store::afterCommit)

@@ -13,6 +13,7 @@ import koala.grid.KoalaHome;
 import koala.grid.SiteConfig;
 import koala.process.ClassArchive;
 import koala.process.JavaCommand;
+import koala.process.ProcessClasspath;
 import koala.process.RuntimeImage;
 
 /**
@@ -39,13 +40,22 @@ final class LocalLaunchers {
 
     private Pilots.Launcher make(SiteConfig site) {
         Path runtime = site.shared().map(d -> d.resolve("runtime")).orElse(KoalaHome.shared(koalaHome).resolve("runtime"));
-        List<Path> classpath = RuntimeImage.publishedClasspathIn(runtime);
+        // one image holds what pilots run: the launcher, and KOALA's programs a job may run (${KOALA_CLASSPATH})
+        List<Path> current = RuntimeImage.currentClasspath();
+        List<Path> image = ProcessClasspath.union(List.of(ProcessClasspath.NODE_LAUNCHER, ProcessClasspath.PROGRAMS), current);
+        List<Path> published = RuntimeImage.published(runtime, image);
+        List<Path> classpath = there(ProcessClasspath.NODE_LAUNCHER, image, published);
         List<String> archive = ClassArchive.options(runtime, classpath, Pilots.JVM_OPTIONS, Pilots.LAUNCHER,
                 Pilots.TRAINING);
         Path logs = pilotLogs(site, koalaHome, site.agentUser());
         ownedBy(logs, site.agentUser());
         return new Pilots.Launcher(JavaCommand.currentJava().toString(), classpath.stream().map(Path::toString).toList(),
-                archive, callback.toString(), logs.toString(), address -> address);
+                there(ProcessClasspath.PROGRAMS, image, published).stream().map(Path::toString).toList(), archive, callback.toString(), logs.toString(), address -> address);
+    }
+
+    /** What {@code module} runs on of {@code image}, at its published paths (in the same order). */
+    private static List<Path> there(String module, List<Path> image, List<Path> published) {
+        return ProcessClasspath.of(module, image).stream().map(p -> published.get(image.indexOf(p))).toList();
     }
 
     /**

@@ -11,6 +11,7 @@ import koala.common.failure.Unavailable;
 import koala.api.runner.RunnerClient;
 import koala.api.site.PilotSpec;
 import koala.api.site.SiteAgentClient;
+import koala.process.ProcessClasspath;
 import koala.scheduler.claiming.NodeClaim;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
@@ -33,14 +34,30 @@ final class Pilots {
     /**
      * How a site's pilots start the node launcher; every path is one on the machines that run them.
      *
+     * @param classpath      the launcher's jars as the site's nodes see them
+     * @param programs       the jars of KOALA's programs a job runs ({@code ${KOALA_CLASSPATH}}), or none
      * @param archiveOptions JVM options mapping a class archive of the launcher, or none
      * @param schedulerUrl   where the launcher calls back
      * @param logDir         where the pilots' output goes
      * @param reachable      a URL on this machine (a runner's, on loopback or the advertised KOALA host) as the
      *                       site's nodes reach it
      */
-    record Launcher(String java, List<String> classpath, List<String> archiveOptions, String schedulerUrl,
-                    String logDir, java.util.function.UnaryOperator<String> reachable) {
+    record Launcher(String java, List<String> classpath, List<String> programs, List<String> archiveOptions,
+                    String schedulerUrl, String logDir, java.util.function.UnaryOperator<String> reachable) {
+    }
+
+    /**
+     * The pilot's JVM up to the launcher's main class: its options, its class archive, its class path,
+     * and the class path of KOALA's programs, which it hands to a job's {@code ${KOALA_CLASSPATH}}.
+     */
+    static List<String> launcherJvm(Launcher launcher) {
+        List<String> args = new ArrayList<>(JVM_OPTIONS);
+        args.addAll(launcher.archiveOptions());
+        if (!launcher.programs().isEmpty()) {
+            args.add("-D" + ProcessClasspath.PROGRAMS_PROPERTY + "=" + String.join(":", launcher.programs()));
+        }
+        args.addAll(List.of("-cp", String.join(":", launcher.classpath()), LAUNCHER));
+        return args;
     }
 
     /** The launcher's options after its main class: where to call back, which node, how long to wait, the node's cores. */
@@ -144,9 +161,7 @@ final class Pilots {
         // a user's pilots write where only that user may: their own directory beside the site account's
         String logDir = agent.account().equals(site.agentUser()) ? launcher.logDir()
                 : launcher.logDir() + "-" + agent.account();
-        List<String> args = new ArrayList<>(JVM_OPTIONS);
-        args.addAll(launcher.archiveOptions());
-        args.addAll(List.of("-cp", String.join(":", launcher.classpath()), LAUNCHER));
+        List<String> args = new ArrayList<>(launcherJvm(launcher));
         args.addAll(launcherArguments(launcher.schedulerUrl(), node.id(), giveUp, site.nodeCores()));
         // the token goes in a file only the pilot's account reads: qstat -j shows a job's environment to everyone
         String tokenFile = logDir + "/" + node.pilotName(tag) + ".token";

@@ -27,6 +27,7 @@ import koala.http.Endpoint;
 import koala.http.JsonHttpServer;
 import koala.process.ClassArchive;
 import koala.process.JavaCommand;
+import koala.process.ProcessClasspath;
 import koala.process.RuntimeImage;
 import koala.api.site.SiteAgentClient;
 import koala.scheduler.api.Admins;
@@ -130,7 +131,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         grid.sites().stream().filter(s -> !s.remote()).forEach(local::of);
         SchedulerLoop loop = new SchedulerLoop(Executors.newSingleThreadScheduledExecutor(daemon("scheduler")), store);
         Pilots pilots = new Pilots(siteAgents::agentFor, sites, site -> siteAgents.remoteLauncher(site).map(r -> new Pilots.Launcher(
-                r.java(), r.classpath(), List.of(), r.schedulerUrl(), r.logDir(), a -> siteAgents.reachable(site, a)))
+                r.java(), r.classpath(), r.programs(), List.of(), r.schedulerUrl(), r.logDir(), a -> siteAgents.reachable(site, a)))
                 .orElseGet(() -> local.of(sites.get(site))), settings.nodeGiveUp(), store.pilotTag(),
                 Executors.newSingleThreadExecutor(daemon("relays")), siteAgents::unrelay, () -> loop.post(() -> { }));
         Map<String, Integer> nodes = new LinkedHashMap<>();
@@ -248,7 +249,7 @@ public final class SchedulerDaemon implements AutoCloseable {
             }
         };
         RunnerSupervisor supervisor = new RunnerSupervisor(instances,
-                new RunnerProcesses(InstantSource.system(), Duration.ofSeconds(30), RuntimeImage.publishedClasspath(koalaHome))
+                new RunnerProcesses(InstantSource.system(), Duration.ofSeconds(30), RuntimeImage.publishedClasspath(koalaHome, ProcessClasspath.RUNNER))
                         .archived(KoalaHome.shared(koalaHome).resolve("runtime"), grid.file(),
                                 work -> daemon("runner-archive").newThread(work).start()), InstantSource.system(),
                 Executors.newCachedThreadPool(daemon("runner-start")), grid.integer("scheduler.runnerRestarts", 3),

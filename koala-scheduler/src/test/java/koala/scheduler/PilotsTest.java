@@ -10,10 +10,11 @@ import org.junit.jupiter.api.Test;
 
 /** A node's task names the addresses the node can reach: a runner's, forwarded through a remote head node. */
 class PilotsTest {
-    private final Pilots.Launcher local = new Pilots.Launcher("/usr/bin/java", List.of("/opt/koala/a.jar"), List.of(),
+    private final Pilots.Launcher local = new Pilots.Launcher("/usr/bin/java", List.of("/opt/koala/a.jar"),
+            List.of("/opt/koala/f.jar", "/opt/koala/a.jar"), List.of(),
             "http://127.0.0.1:7400", "/tmp/koala-pilots", url -> url);
     private final Pilots.Launcher remote = new Pilots.Launcher("/usr/bin/java", List.of("/home/koala/.koala/lib/a.jar"),
-            List.of(), "http://127.0.0.1:35867", "/home/koala/.koala/pilots",
+            List.of(), List.of(), "http://127.0.0.1:35867", "/home/koala/.koala/pilots",
             url -> url.replace("127.0.0.1:7501", "127.0.0.1:40001"));
     private final Pilots pilots = new Pilots((site, owner) -> null, Map.of(), site -> site.equals("das4") ? remote : local,
             Duration.ofMinutes(5), "k3x9q2", Runnable::run, () -> { });
@@ -29,6 +30,15 @@ class PilotsTest {
         assertThat(pilots.forNode("das4", entity).environment()).containsEntry("KOALA_RUNNER_URL", "http://127.0.0.1:40001")
                 .containsEntry("KOALA_ROLE", "worker");
         assertThat(pilots.forNode("fs0", entity)).isEqualTo(entity);
+    }
+
+    @Test
+    void aPilotRunsTheLauncherOnItsJarsAndHandsJobsThoseOfKoalasPrograms() {
+        assertThat(Pilots.launcherJvm(local)).containsSubsequence(
+                "-Dkoala.programs.classpath=/opt/koala/f.jar:/opt/koala/a.jar", "-cp", "/opt/koala/a.jar",
+                "koala.node.NodeLauncher");
+        assertThat(Pilots.launcherJvm(remote)).noneMatch(a -> a.startsWith("-Dkoala.programs"))
+                .containsSubsequence("-cp", "/home/koala/.koala/lib/a.jar", "koala.node.NodeLauncher");
     }
 
     @Test

@@ -75,7 +75,7 @@ final class TestGrid implements AutoCloseable {
                 "worst-fit", Duration.ofSeconds(1), Duration.ofMinutes(5), null, 1000, Duration.ofMinutes(10),
                 Duration.ofDays(30), null);
         Pilots none = new Pilots((site, owner) -> null, remote, site -> new Pilots.Launcher("java", List.of(),
-                List.of(), "http://koala-host:7400", "/tmp", url -> url), Duration.ofMinutes(5), store.pilotTag(),
+                List.of(), List.of(), "http://koala-host:7400", "/tmp", url -> url), Duration.ofMinutes(5), store.pilotTag(),
                 Runnable::run, (site, url) -> unrelayed.add(site + " " + url), () -> { });
         Submissions submissions = Submissions.on((node, owner) -> {
             if (node.site().equals(refusing)) {

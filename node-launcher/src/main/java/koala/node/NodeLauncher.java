@@ -32,9 +32,9 @@ import koala.common.time.Poll;
  * an entity's CPU utilization is a share (default: the cores this JVM sees).
  *
  * <p>A task's executable and arguments may name KOALA's own runtime as the site's nodes see it:
- * {@code ${KOALA_JAVA}} becomes the Java this launcher runs on and {@code ${KOALA_CLASSPATH}} its
- * class path, so that one job description runs KOALA's programs on every site, wherever each site
- * keeps KOALA's jars. Any other {@code ${NAME}} becomes that variable of the node's environment
+ * {@code ${KOALA_JAVA}} becomes the Java this launcher runs on and {@code ${KOALA_CLASSPATH}} the
+ * class path of KOALA's programs (the reference framework) there, so that one job description runs
+ * KOALA's programs on every site, wherever each site keeps KOALA's jars. Any other {@code ${NAME}} becomes that variable of the node's environment
  * (e.g. {@code ${HOME}}, the user's home directory, which a cluster's nodes share), or stays as it
  * is when there is none.
  */
@@ -235,7 +235,15 @@ public final class NodeLauncher {
 
     private static final java.util.regex.Pattern VARIABLE = java.util.regex.Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
 
-    /** {@code ${KOALA_JAVA}}, {@code ${KOALA_CLASSPATH}} (this launcher's own) and the node's environment variables. */
+    /**
+     * KOALA's programs' class path as the scheduler gave it (the launcher itself runs on less), or
+     * this launcher's own when it gave none.
+     */
+    static String programsClasspath() {
+        return System.getProperty(koala.process.ProcessClasspath.PROGRAMS_PROPERTY, System.getProperty("java.class.path"));
+    }
+
+    /** {@code ${KOALA_JAVA}}, {@code ${KOALA_CLASSPATH}} (KOALA's programs' class path) and the node's environment variables. */
     static String expand(String text) {
         return expand(text, System.getenv());
     }
@@ -246,7 +254,7 @@ public final class NodeLauncher {
         }
         return VARIABLE.matcher(text).replaceAll(m -> java.util.regex.Matcher.quoteReplacement(switch (m.group(1)) {
             case "KOALA_JAVA" -> ProcessHandle.current().info().command().orElse("java");
-            case "KOALA_CLASSPATH" -> System.getProperty("java.class.path");
+            case "KOALA_CLASSPATH" -> programsClasspath();
             default -> environment.getOrDefault(m.group(1), m.group());
         }));
     }

@@ -17,4 +17,15 @@ class ExpandTest {
         assertThat(NodeLauncher.expand("price $1", env)).isEqualTo("price $1");
         assertThat(NodeLauncher.expand(null, env)).isNull();
     }
+
+    @Test
+    void koalasProgramsClassPathIsTheOneTheSchedulerGaveWhereItGaveOne() {
+        System.setProperty("koala.programs.classpath", "/opt/koala/fluent-framework.jar:/opt/koala/http.jar");
+        try {
+            assertThat(NodeLauncher.expand("-cp ${KOALA_CLASSPATH}", Map.of()))
+                    .isEqualTo("-cp /opt/koala/fluent-framework.jar:/opt/koala/http.jar");
+        } finally {
+            System.clearProperty("koala.programs.classpath");
+        }
+    }
 }

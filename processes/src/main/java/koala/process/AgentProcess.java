@@ -97,7 +97,7 @@ public final class AgentProcess implements AutoCloseable {
     }
 
     private static JavaCommand commandFor(SiteConfig site, Path gridConfig, Path koalaHome, int port, List<String> more) {
-        List<Path> classpath = new ArrayList<>(RuntimeImage.publishedClasspath(koalaHome));
+        List<Path> classpath = new ArrayList<>(RuntimeImage.publishedClasspath(koalaHome, ProcessClasspath.SITE_AGENT));
         if (classpath.stream().noneMatch(p -> p.getFileName().toString().contains("drmaa"))) {
             classpath.add(site.drmaa().jar());
         }

@@ -43,17 +43,19 @@ public final class RuntimeImage {
     private RuntimeImage() {
     }
 
-    /** The current class path, published for other accounts when this process is root (in {@link KoalaHome#shared}). */
-    public static List<Path> publishedClasspath(Path koalaHome) {
-        return publishedClasspathIn(KoalaHome.shared(koalaHome).resolve("runtime"));
+    /**
+     * What {@code module}'s process runs on ({@link ProcessClasspath}) of the current class path,
+     * published for other accounts when this process is root (in {@link KoalaHome#shared}).
+     */
+    public static List<Path> publishedClasspath(Path koalaHome, String module) {
+        return published(KoalaHome.shared(koalaHome).resolve("runtime"), ProcessClasspath.of(module, currentClasspath()));
     }
 
     /**
-     * The current class path, published under {@code runtimeRoot} (e.g. a site's shared directory,
-     * which its compute nodes see) when this process is root.
+     * Entries of the current class path, published under {@code runtimeRoot} (e.g. a site's shared
+     * directory, which its compute nodes see) when this process is root, in their order.
      */
-    public static List<Path> publishedClasspathIn(Path runtimeRoot) {
-        List<Path> classpath = currentClasspath();
+    public static List<Path> published(Path runtimeRoot, List<Path> classpath) {
         if (!"root".equals(System.getProperty("user.name"))) {
             return classpath;
         }

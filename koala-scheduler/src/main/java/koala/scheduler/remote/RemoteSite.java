@@ -16,6 +16,7 @@ import koala.http.ApiException;
 import koala.api.site.AgentSecret;
 import koala.api.site.SiteAgentClient;
 import koala.common.time.Poll;
+import koala.process.ProcessClasspath;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
@@ -35,8 +36,16 @@ public final class RemoteSite implements AutoCloseable {
     private static final Duration AGENT_CHECK = Duration.ofSeconds(5);
     private static final int CHECKS_BEFORE_LOST = 3;
 
-    /** What a pilot on this site runs: the head node's Java, the jars there, the call-back address. */
-    public record Launcher(String java, List<String> classpath, String schedulerUrl, String logDir) {
+    /**
+     * What a pilot on this site runs: the head node's Java, the launcher's jars there, the jars of
+     * KOALA's programs there ({@code ${KOALA_CLASSPATH}}), the call-back address.
+     */
+    public record Launcher(String java, List<String> classpath, List<String> programs, String schedulerUrl,
+                           String logDir) {
+    }
+
+    /** The jars on the head node, as each process there runs on them. */
+    private record Jars(List<String> agent, List<String> launcher, List<String> programs) {
     }
 
     /** The agent reached through the local forward. */
@@ -44,7 +53,7 @@ public final class RemoteSite implements AutoCloseable {
     }
 
     private record Attached(HeadNodeSession session, RemoteAgent agent, Reached reached, String relayHost,
-                            Launcher launcher) {
+                            Jars jars, Launcher launcher) {
     }
 
     private final SiteConfig site;
@@ -66,7 +75,8 @@ public final class RemoteSite implements AutoCloseable {
      * @param koalaHost     the name or address this machine advertises to others for itself and its
      *                      runners (e.g. {@code koala-host}); URLs on it, or on loopback, are relayed
      * @param schedulerPort the scheduler's port on {@code koalaHost}, where the site's pilots call back
-     * @param classpath     the scheduler's class path, sent to the head node
+     * @param classpath     the scheduler's class path: what the agent, the pilots and KOALA's programs
+     *                      run on of it is sent to the head node
      * @param onAgent       told the client of the agent each time it is (re)attached, at its new local port
      */
     public RemoteSite(SiteConfig site, String koalaHost, int schedulerPort, List<Path> classpath, InstantSource clock,
@@ -74,7 +84,9 @@ public final class RemoteSite implements AutoCloseable {
         this.site = site;
         this.ssh = site.ssh().orElseThrow();
         this.callBacks = new CallBacks(site, koalaHost, schedulerPort);
-        this.classpath = List.copyOf(classpath);
+        // the DRMAA binding comes from the cluster's SGE installation
+        this.classpath = ProcessClasspath.union(List.of(ProcessClasspath.SITE_AGENT, ProcessClasspath.NODE_LAUNCHER,
+                ProcessClasspath.PROGRAMS), classpath).stream().filter(p -> !RuntimeJars.isDrmaa(p)).toList();
         this.clock = clock;
         this.timer = timer;
         this.onAgent = onAgent;
@@ -174,13 +186,13 @@ public final class RemoteSite implements AutoCloseable {
         try {
             session = HeadNodeSession.open(site, new Poll(clock, Duration.ofMillis(50)));
             RemoteAgent agent = RemoteAgent.probe(site, session);
-            List<String> jars = agent.sync(RuntimeJars.of(classpath));
+            Jars jars = jarsThere(agent.sync(RuntimeJars.of(classpath)));
             String relayHost = ssh.relayHost().orElse(agent.head().hostname());
-            RemoteAgent.Running running = agent.find(RemoteAgent.image(jars, relayHost)).orElse(null);
+            RemoteAgent.Running running = agent.find(RemoteAgent.image(jars.agent(), relayHost)).orElse(null);
             if (running != null) {
                 LOG.info("site {}: re-attaching to the agent on {} (pid {})", site.name(), ssh.host(), running.pid());
             } else {
-                running = agent.start(jars, AgentSecret.random(), relayHost);
+                running = agent.start(jars.agent(), AgentSecret.random(), relayHost);
             }
             attach(session, agent, reach(session, agent, running, jars, relayHost), jars, relayHost);
         } catch (SshFailure | IllegalStateException | ApiException e) {
@@ -192,8 +204,16 @@ public final class RemoteSite implements AutoCloseable {
         }
     }
 
+    /** Each process's jars on the head node, from their paths there in the order of {@link #classpath}. */
+    private Jars jarsThere(List<String> there) {
+        java.util.function.Function<String, List<String>> of = module -> ProcessClasspath.of(module, classpath).stream()
+                .map(p -> there.get(classpath.indexOf(p))).toList();
+        return new Jars(of.apply(ProcessClasspath.SITE_AGENT), of.apply(ProcessClasspath.NODE_LAUNCHER),
+                of.apply(ProcessClasspath.PROGRAMS));
+    }
+
     /** Forwards to the agent's port and checks that it answers; starts another agent if it does not. */
-    private Reached reach(HeadNodeSession session, RemoteAgent agent, RemoteAgent.Running running, List<String> jars,
+    private Reached reach(HeadNodeSession session, RemoteAgent agent, RemoteAgent.Running running, Jars jars,
                           String relayHost) {
         int local = session.forwardLocal(running.port());
         SiteAgentClient client = new SiteAgentClient(URI.create("http://127.0.0.1:" + local), running.secret());
@@ -204,7 +224,7 @@ public final class RemoteSite implements AutoCloseable {
                 running.pid());
         session.unforwardLocal(local);
         agent.stop(running.pid());
-        RemoteAgent.Running again = agent.start(jars, AgentSecret.random(), relayHost);
+        RemoteAgent.Running again = agent.start(jars.agent(), AgentSecret.random(), relayHost);
         local = session.forwardLocal(again.port());
         client = new SiteAgentClient(URI.create("http://127.0.0.1:" + local), again.secret());
         if (!answers(client)) {
@@ -215,10 +235,11 @@ public final class RemoteSite implements AutoCloseable {
     }
 
     /** Restores the call-backs through the agent reached, and makes it the site's agent. */
-    private void attach(HeadNodeSession session, RemoteAgent agent, Reached reached, List<String> jars, String relayHost) {
+    private void attach(HeadNodeSession session, RemoteAgent agent, Reached reached, Jars jars, String relayHost) {
         CallBacks.Callback back = callBacks.restore(session, agent, reached.client());
-        Launcher launcher = new Launcher(agent.head().java(), jars, "http://" + back.authority(), agent.file("pilots"));
-        Attached a = new Attached(session, agent, reached, relayHost, launcher);
+        Launcher launcher = new Launcher(agent.head().java(), jars.launcher(), jars.programs(),
+                "http://" + back.authority(), agent.file("pilots"));
+        Attached a = new Attached(session, agent, reached, relayHost, jars, launcher);
         closeEnded(a);
         attached = a;
         link = link.connected();
@@ -316,8 +337,8 @@ public final class RemoteSite implements AutoCloseable {
             LOG.warn("site {}: the agent on {} (pid {}) is gone; starting a new one", site.name(), ssh.host(),
                     a.reached().running().pid());
             a.session().unforwardLocal(a.reached().localPort());
-            List<String> jars = a.launcher().classpath();
-            RemoteAgent.Running running = a.agent().start(jars, AgentSecret.random(), a.relayHost());
+            Jars jars = a.jars();
+            RemoteAgent.Running running = a.agent().start(jars.agent(), AgentSecret.random(), a.relayHost());
             attach(a.session(), a.agent(), reach(a.session(), a.agent(), running, jars, a.relayHost()), jars,
                     a.relayHost());
         }

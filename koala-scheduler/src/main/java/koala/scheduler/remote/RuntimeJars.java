@@ -44,7 +44,7 @@ final class RuntimeJars {
         List<Jar> jars = new ArrayList<>();
         for (Path entry : classpath) {
             String file = entry.getFileName().toString();
-            if (file.contains("drmaa")) {
+            if (isDrmaa(entry)) {
                 continue;
             }
             try {
@@ -63,6 +63,11 @@ final class RuntimeJars {
             }
         }
         return jars;
+    }
+
+    /** The DRMAA binding, which a head node has from its SGE installation. */
+    static boolean isDrmaa(Path entry) {
+        return entry.getFileName().toString().contains("drmaa");
     }
 
     /** A directory's files as a jar whose bytes depend only on their names and contents. */

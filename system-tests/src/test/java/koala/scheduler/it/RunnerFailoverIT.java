@@ -196,7 +196,8 @@ class RunnerFailoverIT {
                     .map(Path::of).toList();
             if (user != null) {
                 home = Files.createTempDirectory("koala-runner-" + user + "-");
-                classpath = koala.process.RuntimeImage.publishedClasspath(koala.grid.KoalaHome.dir());
+                classpath = koala.process.RuntimeImage.publishedClasspath(koala.grid.KoalaHome.dir(),
+                        koala.process.ProcessClasspath.RUNNER);
             }
             Path file = Files.writeString(home.resolve("failover.jdf"), jdf);
             if (user != null) {
