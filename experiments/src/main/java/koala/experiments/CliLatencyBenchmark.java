@@ -18,10 +18,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 import koala.api.scheduler.SchedulerClient;
+import koala.common.time.Poll;
 import koala.grid.Accounts;
 import koala.grid.GridConfig;
 import koala.grid.SiteConfig;
-import koala.common.time.Poll;
 import koala.testbed.Shell;
 import koala.testbed.TestbedException;
 

@@ -1,7 +1,5 @@
 package koala.experiments;
 
-import koala.scheduler.config.SchedulerSettings;
-import koala.scheduler.api.Caller;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,8 +23,10 @@ import koala.api.site.AgentHealth;
 import koala.api.site.CellSnapshot;
 import koala.api.site.QueueInstance;
 import koala.scheduler.InProcessScheduler;
+import koala.scheduler.api.Caller;
 import koala.scheduler.api.SchedulerApi;
 import koala.scheduler.claiming.NodeClaim;
+import koala.scheduler.config.SchedulerSettings;
 import koala.scheduler.kis.SiteInfo;
 import koala.scheduler.storage.H2Store;
 

@@ -11,14 +11,14 @@ import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
-import koala.grid.GridConfig;
-import koala.grid.SiteConfig;
-import koala.process.AgentProcess;
 import koala.api.site.PilotSpec;
 import koala.api.site.PilotState;
 import koala.api.site.PilotStatus;
 import koala.api.site.SiteAgentClient;
 import koala.common.time.Poll;
+import koala.grid.GridConfig;
+import koala.grid.SiteConfig;
+import koala.process.AgentProcess;
 import koala.testbed.Shell;
 import koala.testbed.TestbedException;
 

@@ -3,10 +3,10 @@ package koala.runner;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import koala.api.runner.RunnerClient;
 import koala.api.scheduler.GrowRequest;
 import koala.jdf.ComponentSpec;
 import koala.jdf.JobDescription;
-import koala.api.runner.RunnerClient;
 
 /**
  * Deploys entities (the paper's Deployd): each role's command from the JDF, started on new nodes

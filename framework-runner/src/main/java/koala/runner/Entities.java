@@ -13,8 +13,8 @@ import java.util.Set;
 import koala.api.runner.RunnerMessages;
 import koala.provisioning.OrchestratorLayer;
 import koala.provisioning.OrchestratorNode;
-import koala.provisioning.WorkerReport;
 import koala.provisioning.WorkerLayer;
+import koala.provisioning.WorkerReport;
 
 /**
  * The runner's book of its instance's entities, by node. A worker is busy while its CPU use is

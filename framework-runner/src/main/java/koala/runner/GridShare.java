@@ -5,9 +5,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import koala.api.runner.RunnerMessages;
 import koala.api.scheduler.ShareOrders;
 import koala.api.scheduler.ShareReport;
-import koala.api.runner.RunnerMessages;
 
 /**
  * The instance's part in sharing a full grid (docs/sharing.md): what the runner reports of its

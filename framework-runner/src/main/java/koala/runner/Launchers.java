@@ -8,12 +8,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
-import koala.common.failure.Conflict;
-import koala.common.failure.Gone;
 import koala.api.runner.RunnerMessages;
 import koala.api.runner.RunnerMessages.HeartbeatReply;
 import koala.api.runner.RunnerMessages.Hello;
 import koala.api.runner.RunnerMessages.Orders;
+import koala.common.failure.Conflict;
+import koala.common.failure.Gone;
 import koala.provisioning.GrowOverhead;
 
 /**

@@ -5,16 +5,16 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import koala.http.ApiException;
-import koala.http.JsonHttpServer;
-import koala.http.Request;
-import koala.http.Response;
 import koala.api.runner.RunnerMessages.Activity;
 import koala.api.runner.RunnerMessages.Exit;
 import koala.api.runner.RunnerMessages.Grow;
 import koala.api.runner.RunnerMessages.Heartbeat;
 import koala.api.runner.RunnerMessages.Hello;
 import koala.api.runner.RunnerMessages.Shrink;
+import koala.http.ApiException;
+import koala.http.JsonHttpServer;
+import koala.http.Request;
+import koala.http.Response;
 
 /**
  * The runner's HTTP/JSON API. For the framework: {@code POST /grow {nodes, role}},

@@ -4,11 +4,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.concurrent.Callable;
+import koala.api.site.AgentSecret;
 import koala.grid.GridConfig;
 import koala.grid.KoalaHome;
 import koala.grid.SiteConfig;
 import koala.process.AgentProcess;
-import koala.api.site.AgentSecret;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 

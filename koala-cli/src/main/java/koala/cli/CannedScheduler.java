@@ -19,8 +19,8 @@ import koala.api.scheduler.NodeView;
 import koala.api.scheduler.SiteStatus;
 import koala.api.scheduler.SubmitRequest;
 import koala.api.scheduler.TransitionView;
-import koala.http.ApiError;
 import koala.common.json.Json;
+import koala.http.ApiError;
 
 /**
  * A stand-in for the scheduler's API as the user commands call it, answering at once with made-up

@@ -18,7 +18,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import koala.api.scheduler.SchedulerClient;
-import koala.http.ApiException;
 import koala.common.time.Poll;
 import koala.fluent.client.FluentClient;
 import koala.fluent.client.MetricsSummary;
@@ -29,6 +28,7 @@ import koala.fluent.wire.FluentMessages.MasterEvent;
 import koala.fluent.wire.FluentMessages.MasterStatus;
 import koala.fluent.wire.FluentMessages.MetricsSample;
 import koala.fluent.wire.MasterEventKind;
+import koala.http.ApiException;
 
 /**
  * The demo's framework part: an OnDemand instance of the reference framework gets a burst of

@@ -1,5 +1,6 @@
 package koala.cli;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -10,18 +11,17 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import com.fasterxml.jackson.databind.JsonNode;
+import koala.api.runner.RunnerClient;
+import koala.api.runner.RunnerMessages;
+import koala.api.runner.TokenSource;
 import koala.api.scheduler.SchedulerClient;
+import koala.common.json.Json;
+import koala.common.time.Poll;
 import koala.grid.KoalaHome;
 import koala.http.ApiException;
-import koala.common.json.Json;
 import koala.process.JavaCommand;
 import koala.process.ProcessClasspath;
 import koala.process.RuntimeImage;
-import koala.api.runner.RunnerClient;
-import koala.api.runner.TokenSource;
-import koala.api.runner.RunnerMessages;
-import koala.common.time.Poll;
 
 /**
  * {@code koala submit framework.jdf}: starts the instance's framework runner as a process of its

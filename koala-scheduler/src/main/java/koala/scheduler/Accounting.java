@@ -1,7 +1,5 @@
 package koala.scheduler;
 
-import koala.scheduler.state.JobEvent;
-import koala.scheduler.api.Caller;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -15,14 +13,16 @@ import koala.api.scheduler.TransitionView;
 import koala.api.scheduler.UsageRecord;
 import koala.common.failure.Forbidden;
 import koala.common.json.Json;
+import koala.fjm.FrameworkRecord;
 import koala.scheduler.accounting.UsageFigures;
 import koala.scheduler.accounting.UsageSink;
 import koala.scheduler.accounting.WorkerMeter;
 import koala.scheduler.accounting.WorkerTally;
+import koala.scheduler.api.Caller;
 import koala.scheduler.claiming.NodeClaim;
 import koala.scheduler.claiming.NodeSpan;
 import koala.scheduler.claiming.NodeState;
-import koala.fjm.FrameworkRecord;
+import koala.scheduler.state.JobEvent;
 import koala.scheduler.state.JobState;
 import koala.scheduler.storage.Store;
 import org.apache.logging.log4j.LogManager;

@@ -8,8 +8,8 @@ import koala.common.failure.NotFound;
 import koala.common.failure.Unauthenticated;
 import koala.scheduler.claiming.NodeClaim;
 import koala.scheduler.claiming.NodeState;
-import koala.scheduler.state.JobState;
 import koala.scheduler.state.JobEvent;
+import koala.scheduler.state.JobState;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 

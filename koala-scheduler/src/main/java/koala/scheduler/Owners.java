@@ -1,8 +1,8 @@
 package koala.scheduler;
 
-import koala.scheduler.api.Caller;
 import koala.auth.SystemAccounts;
 import koala.common.failure.Forbidden;
+import koala.scheduler.api.Caller;
 
 /**
  * Who may change a job, an allocation or a framework instance (which is its allocation): its owner

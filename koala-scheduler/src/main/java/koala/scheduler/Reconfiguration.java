@@ -1,6 +1,5 @@
 package koala.scheduler;
 
-import koala.scheduler.config.SchedulerSettings;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
@@ -13,6 +12,7 @@ import koala.scheduler.api.MetricsToken;
 import koala.scheduler.config.ConfigReload;
 import koala.scheduler.config.LogLevels;
 import koala.scheduler.config.SchedulerConfigCheck;
+import koala.scheduler.config.SchedulerSettings;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 

@@ -1,5 +1,6 @@
 package koala.scheduler;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -11,13 +12,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
-import com.fasterxml.jackson.databind.JsonNode;
+import koala.api.runner.RunnerMessages;
+import koala.common.json.Json;
+import koala.common.time.Poll;
 import koala.http.ApiException;
 import koala.http.JsonHttpClient;
-import koala.common.json.Json;
 import koala.process.JavaCommand;
-import koala.api.runner.RunnerMessages;
-import koala.common.time.Poll;
 
 /**
  * The framework runners' processes on this host, for the {@link RunnerSupervisor}: liveness through

@@ -4,9 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 import koala.api.scheduler.RolePlacement;
+import koala.common.json.Json;
 import koala.jdf.ComponentSpec;
 import koala.jdf.JobDescription;
-import koala.common.json.Json;
 
 /** An allocation as the store keeps it: its description, its roles and its grows' components, as JSON. */
 final class StoredAllocation {

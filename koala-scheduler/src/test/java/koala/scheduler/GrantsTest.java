@@ -5,14 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import koala.arbitration.ArbitrationSettings;
-import koala.arbitration.ShareRule;
 import koala.api.scheduler.FrameworkRegistration;
 import koala.api.scheduler.GrowRequest;
 import koala.api.scheduler.GrowResult;
 import koala.api.scheduler.NodeTask;
 import koala.api.scheduler.ShareReport;
 import koala.api.scheduler.ShareReport.WorkerActivity;
+import koala.arbitration.ArbitrationSettings;
+import koala.arbitration.ShareRule;
 import koala.scheduler.claiming.NodeClaim;
 import org.junit.jupiter.api.Test;
 

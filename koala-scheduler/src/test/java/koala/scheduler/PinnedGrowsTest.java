@@ -6,13 +6,13 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import koala.arbitration.ArbitrationSettings;
-import koala.arbitration.ShareRule;
 import koala.api.scheduler.FrameworkRegistration;
 import koala.api.scheduler.GrowRequest;
 import koala.api.scheduler.GrowResult;
 import koala.api.scheduler.ShareReport;
 import koala.api.scheduler.ShareReport.WorkerActivity;
+import koala.arbitration.ArbitrationSettings;
+import koala.arbitration.ShareRule;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -8,11 +8,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import koala.arbitration.ArbitrationSettings;
-import koala.arbitration.ShareRule;
 import koala.api.scheduler.ShareOrders;
 import koala.api.scheduler.ShareReport;
 import koala.api.scheduler.ShareReport.WorkerActivity;
+import koala.arbitration.ArbitrationSettings;
+import koala.arbitration.ShareRule;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -1,6 +1,5 @@
 package koala.scheduler;
 
-import koala.scheduler.config.SchedulerSettings;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
@@ -15,6 +14,7 @@ import koala.api.site.CellSnapshot;
 import koala.api.site.QueueInstance;
 import koala.placement.FileLocations;
 import koala.scheduler.claiming.NodeClaim;
+import koala.scheduler.config.SchedulerSettings;
 import koala.scheduler.kis.SiteInfo;
 import koala.scheduler.storage.H2Store;
 

@@ -11,8 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
-import koala.grid.CellEnvironment;
 import koala.common.time.Poll;
+import koala.grid.CellEnvironment;
 
 /**
  * One independent SGE cell of the testbed: its files under {@code $SGE_ROOT/<cell>}, its spool

@@ -11,13 +11,13 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import koala.api.scheduler.NodeTask;
-import koala.http.ApiException;
 import koala.api.runner.RunnerClient;
 import koala.api.runner.RunnerMessages.HeartbeatReply;
 import koala.api.runner.RunnerMessages.Hello;
 import koala.api.runner.RunnerMessages.Orders;
+import koala.api.scheduler.NodeTask;
 import koala.common.time.Poll;
+import koala.http.ApiException;
 
 /**
  * A framework entity (master, orchestrator, worker) run under its runner's eye. The launcher gives

@@ -15,8 +15,8 @@ import java.util.Optional;
 import java.util.function.Supplier;
 import koala.api.scheduler.NodeReport;
 import koala.api.scheduler.NodeTask;
-import koala.http.ApiException;
 import koala.common.time.Poll;
+import koala.http.ApiException;
 
 /**
  * What every pilot job runs: the node's end of KOALA. It tells the scheduler it has arrived on its

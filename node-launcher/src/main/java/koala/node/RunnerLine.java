@@ -4,11 +4,11 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import koala.http.PlainJsonClient;
 import koala.api.runner.RunnerMessages.HeartbeatReply;
 import koala.api.runner.RunnerMessages.Hello;
 import koala.api.runner.RunnerMessages.Orders;
 import koala.api.runner.RunnerMessages.Startup;
+import koala.http.PlainJsonClient;
 
 /**
  * The launcher's calls to its runner ({@code /nodes/{id}/...}), spoken with {@link PlainJsonClient}

@@ -9,13 +9,13 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import koala.api.scheduler.NodeTask;
-import koala.http.JsonHttpServer;
-import koala.http.Response;
 import koala.api.runner.RunnerMessages.Exit;
 import koala.api.runner.RunnerMessages.HeartbeatReply;
 import koala.api.runner.RunnerMessages.Hello;
 import koala.api.runner.RunnerMessages.Orders;
+import koala.api.scheduler.NodeTask;
+import koala.http.JsonHttpServer;
+import koala.http.Response;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import koala.api.runner.RunnerMessages.Hello;
+import koala.api.runner.RunnerMessages.Startup;
 import koala.api.scheduler.NodeReport;
 import koala.api.scheduler.NodeTask;
 import koala.common.json.Json;
 import koala.common.json.PlainJson;
-import koala.api.runner.RunnerMessages.Hello;
-import koala.api.runner.RunnerMessages.Startup;
 import org.junit.jupiter.api.Test;
 
 /** The launcher's plain JSON says what the scheduler's and the runner's Jackson read, and reads what they write. */

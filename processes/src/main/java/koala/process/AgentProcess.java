@@ -18,9 +18,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import koala.grid.SiteConfig;
 import koala.api.site.AgentSecret;
 import koala.api.site.SiteAgentClient;
+import koala.grid.SiteConfig;
 
 /**
  * A site agent running as a child process on this machine, with its cell's environment, as the

@@ -8,10 +8,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import koala.api.site.AgentSecret;
 import koala.grid.CellEnvironment;
 import koala.grid.DrmaaInstall;
 import koala.grid.SiteConfig;
-import koala.api.site.AgentSecret;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

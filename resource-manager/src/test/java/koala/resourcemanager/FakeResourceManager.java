@@ -10,12 +10,12 @@ import java.util.Optional;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
-import koala.common.failure.InvalidField;
 import koala.api.site.CellJob;
 import koala.api.site.HostInfo;
 import koala.api.site.PilotSpec;
 import koala.api.site.PilotState;
 import koala.api.site.QueueInstance;
+import koala.common.failure.InvalidField;
 
 /**
  * A resource manager in memory, for unit tests of what drives one: jobs get ids 1, 2, ...; the

@@ -1,7 +1,7 @@
 package koala.sge;
 
-import koala.common.failure.InvalidField;
 import koala.api.site.PilotSpec;
+import koala.common.failure.InvalidField;
 
 /** What a pilot request must satisfy before it reaches SGE, each failure naming its field. */
 final class PilotSpecs {

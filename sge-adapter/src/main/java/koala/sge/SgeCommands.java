@@ -1,12 +1,12 @@
 package koala.sge;
 
-import koala.resourcemanager.ManagerUnreachable;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import koala.grid.CellEnvironment;
 import koala.process.Completion;
+import koala.resourcemanager.ManagerUnreachable;
 
 /**
  * Runs the cell's client commands ({@code qstat}, {@code qhost}, {@code qacct}) with its

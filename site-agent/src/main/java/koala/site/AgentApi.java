@@ -2,13 +2,13 @@ package koala.site;
 
 import java.time.Duration;
 import java.util.Optional;
+import koala.api.site.PilotSpec;
+import koala.api.site.PilotState;
+import koala.api.site.RelayRequest;
 import koala.http.ApiException;
 import koala.http.JsonHttpServer;
 import koala.http.Request;
 import koala.http.Response;
-import koala.api.site.PilotSpec;
-import koala.api.site.PilotState;
-import koala.api.site.RelayRequest;
 
 /**
  * The site agent's HTTP/JSON API. Every route needs {@code Authorization: Bearer <secret>}

@@ -1,9 +1,9 @@
 package koala.site;
 
 import java.util.concurrent.atomic.AtomicLong;
+import koala.api.site.AgentSecret;
 import koala.http.ApiException;
 import koala.http.JsonHttpServer;
-import koala.api.site.AgentSecret;
 
 /**
  * Lets in only callers that know the agent's secret: every route, {@code /health} included, is

@@ -10,10 +10,10 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Semaphore;
-import koala.common.failure.InvalidField;
-import koala.common.failure.Unavailable;
 import koala.api.site.AgentState;
 import koala.api.site.RelayAddress;
+import koala.common.failure.InvalidField;
+import koala.common.failure.Unavailable;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
-import koala.process.AgentProcess;
 import koala.api.site.AgentSecret;
+import koala.process.AgentProcess;
 import org.junit.jupiter.api.Test;
 
 class AgentMainTest {

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import koala.api.site.AgentSecret;
 import koala.http.ApiException;
 import koala.http.JsonHttpServer;
 import koala.http.Request;
 import koala.http.Response;
-import koala.api.site.AgentSecret;
 import org.junit.jupiter.api.Test;
 
 class CallerCheckTest {

@@ -10,10 +10,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Executors;
-import koala.common.failure.InvalidField;
 import koala.api.site.AgentSecret;
 import koala.api.site.AgentState;
 import koala.api.site.RelayAddress;
+import koala.common.failure.InvalidField;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import koala.http.JsonHttpClient;
 import koala.api.runner.RunnerMessages.Activity;
 import koala.api.runner.RunnerMessages.Exit;
 import koala.api.runner.RunnerMessages.Grow;
@@ -18,6 +17,7 @@ import koala.api.runner.RunnerMessages.Orders;
 import koala.api.runner.RunnerMessages.Shrink;
 import koala.api.runner.RunnerMessages.ShrinkResult;
 import koala.api.runner.RunnerMessages.Status;
+import koala.http.JsonHttpClient;
 
 /**
  * A framework instance's line to its runner: grow and shrink the workers, place orchestrators,

@@ -3,18 +3,18 @@ package koala.fluent.client;
 import java.net.URI;
 import java.time.Duration;
 import java.time.InstantSource;
-import koala.api.scheduler.FrameworkView;
-import koala.api.scheduler.SchedulerClient;
-import koala.http.ApiException;
-import koala.http.JsonHttpClient;
 import koala.api.runner.RunnerClient;
 import koala.api.runner.TokenSource;
+import koala.api.scheduler.FrameworkView;
+import koala.api.scheduler.SchedulerClient;
 import koala.common.time.Poll;
 import koala.fluent.wire.FluentMessages.JobReply;
 import koala.fluent.wire.FluentMessages.JobRequest;
 import koala.fluent.wire.FluentMessages.MasterStatus;
 import koala.fluent.wire.FluentMessages.MetricsReport;
 import koala.fluent.wire.Secret;
+import koala.http.ApiException;
+import koala.http.JsonHttpClient;
 
 /**
  * A client of one framework instance's master, found through the FrameworkJobManager. The master

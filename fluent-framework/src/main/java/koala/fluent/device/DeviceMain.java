@@ -11,12 +11,12 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import koala.http.ApiException;
-import koala.http.JsonHttpServer;
 import koala.api.runner.RunnerClient;
 import koala.common.time.Poll;
 import koala.fluent.wire.FluentMessages.DeviceHello;
 import koala.fluent.wire.Secret;
+import koala.http.ApiException;
+import koala.http.JsonHttpServer;
 
 /**
  * A worker node's DeviceManager process, started by the node launcher with the framework entity

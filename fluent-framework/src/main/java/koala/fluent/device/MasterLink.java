@@ -9,12 +9,12 @@ import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Supplier;
-import koala.http.ApiException;
-import koala.http.JsonHttpClient;
 import koala.fluent.wire.FluentMessages.AppDone;
 import koala.fluent.wire.FluentMessages.DeviceHello;
 import koala.fluent.wire.FluentMessages.DeviceWelcome;
 import koala.fluent.wire.Secret;
+import koala.http.ApiException;
+import koala.http.JsonHttpClient;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 

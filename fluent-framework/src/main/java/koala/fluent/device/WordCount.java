@@ -13,12 +13,12 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import koala.common.failure.Conflict;
-import koala.http.JsonHttpClient;
 import koala.fluent.wire.FluentMessages.ComponentState;
 import koala.fluent.wire.FluentMessages.Counts;
 import koala.fluent.wire.FluentMessages.Lines;
 import koala.fluent.wire.FluentMessages.ReaderState;
 import koala.fluent.wire.Secret;
+import koala.http.JsonHttpClient;
 
 /**
  * The SWC application, streaming word count, as three kinds of components that may sit on

@@ -4,12 +4,12 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import koala.http.JsonHttpClient;
 import koala.fluent.wire.FluentMessages.Deploy;
 import koala.fluent.wire.FluentMessages.Handover;
 import koala.fluent.wire.FluentMessages.Repoint;
 import koala.fluent.wire.FluentMessages.Takeover;
 import koala.fluent.wire.Secret;
+import koala.http.JsonHttpClient;
 
 /**
  * The master's calls to DeviceManagers, by URL; over HTTP each is signed with the master's key and

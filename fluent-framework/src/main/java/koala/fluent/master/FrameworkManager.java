@@ -11,18 +11,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import koala.api.runner.RunnerMessages.GrowResult;
 import koala.common.event.EventLine;
 import koala.common.failure.Conflict;
 import koala.common.failure.InvalidField;
 import koala.common.failure.NotFound;
-import koala.http.ApiException;
-import koala.api.runner.RunnerMessages.GrowResult;
 import koala.fluent.AppOutcome;
 import koala.fluent.Application;
 import koala.fluent.FrameworkState;
 import koala.fluent.PlacementOutcome;
 import koala.fluent.ResizeRequest;
-import koala.fluent.wire.MasterEventKind;
 import koala.fluent.wire.FluentMessages.AppDone;
 import koala.fluent.wire.FluentMessages.AppReply;
 import koala.fluent.wire.FluentMessages.DeviceHello;
@@ -30,6 +28,8 @@ import koala.fluent.wire.FluentMessages.JobReply;
 import koala.fluent.wire.FluentMessages.JobRequest;
 import koala.fluent.wire.FluentMessages.MasterStatus;
 import koala.fluent.wire.FluentMessages.MetricsReport;
+import koala.fluent.wire.MasterEventKind;
+import koala.http.ApiException;
 
 /**
  * The framework's master, the FrameworkManager: the registry of DeviceManagers, the jobs clients

@@ -4,14 +4,14 @@ import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import koala.http.ApiException;
-import koala.http.JsonHttpServer;
-import koala.http.Response;
 import koala.fluent.wire.FluentMessages.AppDone;
 import koala.fluent.wire.FluentMessages.DeviceHello;
 import koala.fluent.wire.FluentMessages.DeviceWelcome;
 import koala.fluent.wire.FluentMessages.JobRequest;
 import koala.fluent.wire.Secret;
+import koala.http.ApiException;
+import koala.http.JsonHttpServer;
+import koala.http.Response;
 
 /**
  * The master's HTTP/JSON API. For clients: {@code POST /jobs?wait=S} (answers once the job is

@@ -7,15 +7,15 @@ import java.time.InstantSource;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import koala.http.ApiException;
-import koala.http.JsonHttpServer;
 import koala.api.runner.RunnerClient;
-import koala.api.runner.TokenSource;
 import koala.api.runner.RunnerMessages.Status;
+import koala.api.runner.TokenSource;
 import koala.common.time.Poll;
 import koala.fluent.device.Options;
 import koala.fluent.wire.MasterEventKind;
 import koala.fluent.wire.Secret;
+import koala.http.ApiException;
+import koala.http.JsonHttpServer;
 
 /**
  * The framework's master process, started by the node launcher as the instance's master entity:

@@ -6,11 +6,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import koala.common.failure.Unavailable;
-import koala.http.ApiException;
 import koala.fluent.wire.FluentMessages.ComponentState;
 import koala.fluent.wire.FluentMessages.Handover;
 import koala.fluent.wire.FluentMessages.Repoint;
 import koala.fluent.wire.FluentMessages.Takeover;
+import koala.http.ApiException;
 
 /**
  * Carries out a {@link MovePlan} on the DeviceManagers, in an order that makes it safe to repeat:

@@ -14,13 +14,13 @@ import java.util.function.Supplier;
 import koala.api.runner.RunnerMessages;
 import koala.api.runner.RunnerMessages.GrowResult;
 import koala.api.runner.RunnerMessages.Status;
+import koala.fluent.FluentWorker;
 import koala.fluent.FrameworkSettings;
 import koala.fluent.FrameworkState;
 import koala.fluent.Metrics;
 import koala.fluent.ResizeRequest;
-import koala.fluent.FluentWorker;
-import koala.fluent.wire.MasterEventKind;
 import koala.fluent.wire.FluentMessages.MetricsSample;
+import koala.fluent.wire.MasterEventKind;
 import koala.provisioning.PolicyKind;
 
 /**

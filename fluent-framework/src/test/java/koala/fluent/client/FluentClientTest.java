@@ -9,10 +9,10 @@ import java.net.URI;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
+import koala.fluent.wire.FluentMessages.JobReply;
 import koala.http.ApiException;
 import koala.http.JsonHttpServer;
 import koala.http.Response;
-import koala.fluent.wire.FluentMessages.JobReply;
 import org.junit.jupiter.api.Test;
 
 /** A client found through the FJM follows a restarted master to its new address; a fixed one does not. */

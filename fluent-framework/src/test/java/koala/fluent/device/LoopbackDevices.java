@@ -15,14 +15,14 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import koala.http.JsonHttpClient;
-import koala.http.JsonHttpServer;
-import koala.http.Response;
 import koala.fluent.wire.FluentMessages.AppDone;
 import koala.fluent.wire.FluentMessages.Deploy;
 import koala.fluent.wire.FluentMessages.DeviceHello;
 import koala.fluent.wire.FluentMessages.DeviceWelcome;
 import koala.fluent.wire.Secret;
+import koala.http.JsonHttpClient;
+import koala.http.JsonHttpServer;
+import koala.http.Response;
 
 /**
  * Real DeviceManagers on loopback and a stand-in master that records what they report: it takes the

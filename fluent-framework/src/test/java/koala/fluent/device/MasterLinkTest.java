@@ -10,13 +10,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
-import koala.http.ApiException;
-import koala.http.JsonHttpServer;
-import koala.http.Response;
 import koala.fluent.wire.FluentMessages.AppDone;
 import koala.fluent.wire.FluentMessages.DeviceHello;
 import koala.fluent.wire.FluentMessages.DeviceWelcome;
 import koala.fluent.wire.Secret;
+import koala.http.ApiException;
+import koala.http.JsonHttpServer;
+import koala.http.Response;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

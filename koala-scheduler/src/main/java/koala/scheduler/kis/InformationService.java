@@ -9,10 +9,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import koala.http.ApiException;
 import koala.api.site.AgentHealth;
 import koala.api.site.CellSnapshot;
 import koala.api.site.SiteAgentClient;
+import koala.http.ApiException;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 

@@ -5,9 +5,9 @@ import java.net.URI;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import koala.grid.SiteConfig;
 import koala.api.site.RelayAddress;
 import koala.api.site.SiteAgentClient;
+import koala.grid.SiteConfig;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 

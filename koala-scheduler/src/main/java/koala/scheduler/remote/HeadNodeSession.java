@@ -11,11 +11,11 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
 import java.util.Optional;
+import koala.common.time.Durations;
+import koala.common.time.Poll;
 import koala.grid.SiteConfig;
 import koala.grid.SshConfig;
 import koala.process.Completion;
-import koala.common.time.Durations;
-import koala.common.time.Poll;
 
 /**
  * One SSH connection to a remote site's head node (JSch): commands, file copies over SFTP and port

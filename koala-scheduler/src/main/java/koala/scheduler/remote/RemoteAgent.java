@@ -6,12 +6,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import koala.api.site.AgentSecret;
+import koala.api.site.AgentState;
 import koala.grid.SiteConfig;
 import koala.grid.SshConfig;
 import koala.process.AgentProcess;
 import koala.process.JavaCommand;
-import koala.api.site.AgentSecret;
-import koala.api.site.AgentState;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 

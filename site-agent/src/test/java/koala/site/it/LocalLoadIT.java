@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
-import koala.grid.SiteConfig;
-import koala.process.AgentProcess;
 import koala.api.site.CellJob;
 import koala.api.site.CellSnapshot;
 import koala.api.site.SiteAgentClient;
-import org.awaitility.Awaitility;
+import koala.grid.SiteConfig;
+import koala.process.AgentProcess;
 import koala.testbed.LocalUser;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /** Jobs that local users submit with plain qsub are load the snapshot shows as someone else's. */

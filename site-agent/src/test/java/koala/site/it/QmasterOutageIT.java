@@ -4,14 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
-import koala.grid.SiteConfig;
-import koala.http.ApiException;
-import koala.process.AgentProcess;
 import koala.api.site.AgentHealth;
 import koala.api.site.PilotSpec;
 import koala.api.site.PilotState;
 import koala.api.site.PilotStatus;
 import koala.api.site.SiteAgentClient;
+import koala.grid.SiteConfig;
+import koala.http.ApiException;
+import koala.process.AgentProcess;
 import koala.testbed.Testbed;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;

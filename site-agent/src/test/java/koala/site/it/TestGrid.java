@@ -5,16 +5,16 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
 import java.util.List;
+import koala.api.site.SiteAgentClient;
+import koala.common.time.Poll;
 import koala.grid.GridConfig;
 import koala.grid.KoalaHome;
 import koala.grid.SiteConfig;
 import koala.process.AgentProcess;
-import koala.api.site.SiteAgentClient;
-import koala.common.time.Poll;
-import koala.testbed.TestbedStatus;
 import koala.testbed.Progress;
 import koala.testbed.Testbed;
 import koala.testbed.TestbedPlan;
+import koala.testbed.TestbedStatus;
 import org.awaitility.Awaitility;
 
 /**

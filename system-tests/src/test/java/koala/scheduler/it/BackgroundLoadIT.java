@@ -10,8 +10,8 @@ import koala.api.scheduler.JobView;
 import koala.api.scheduler.SchedulerClient;
 import koala.api.scheduler.SiteStatus;
 import koala.grid.GridConfig;
-import org.awaitility.Awaitility;
 import koala.testbed.LocalUser;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /** KOALA leaves local users' load alone: it waits for nodes they free, and says why it waits. */

@@ -11,8 +11,8 @@ import koala.api.scheduler.NodeView;
 import koala.api.scheduler.SchedulerClient;
 import koala.api.scheduler.TransitionView;
 import koala.grid.GridConfig;
-import org.awaitility.Awaitility;
 import koala.testbed.LocalUser;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /**

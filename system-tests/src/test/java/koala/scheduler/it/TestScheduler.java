@@ -16,18 +16,18 @@ import java.util.Map;
 import koala.api.scheduler.JobView;
 import koala.api.scheduler.SchedulerClient;
 import koala.api.scheduler.SubmitRequest;
+import koala.common.time.Poll;
 import koala.grid.GridConfig;
 import koala.grid.KoalaHome;
 import koala.jdf.ClusterCatalog;
 import koala.jdf.JdfParser;
 import koala.runner.RunnerMain;
 import koala.scheduler.SchedulerDaemon;
-import koala.testbed.TestbedStatus;
 import koala.testbed.LocalUser;
 import koala.testbed.Progress;
 import koala.testbed.Testbed;
 import koala.testbed.TestbedPlan;
-import koala.common.time.Poll;
+import koala.testbed.TestbedStatus;
 import org.awaitility.Awaitility;
 
 /**

@@ -15,11 +15,11 @@ import koala.api.scheduler.JobView;
 import koala.api.scheduler.NodeView;
 import koala.api.scheduler.SchedulerClient;
 import koala.api.scheduler.SubmitRequest;
+import koala.common.json.Json;
 import koala.grid.GridConfig;
 import koala.grid.KoalaHome;
 import koala.http.ApiException;
 import koala.http.JsonHttpClient;
-import koala.common.json.Json;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
