@@ -1,6 +1,5 @@
 package koala.experiments;
 
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.InstantSource;

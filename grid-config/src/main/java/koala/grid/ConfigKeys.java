@@ -22,7 +22,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Collectors;
 
 /**
  * Every key the grid configuration may hold: one catalogue, from which unknown keys are told apart

@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import koala.grid.GridConfig;
 import koala.grid.SiteConfig;
-import koala.jdf.ClusterCatalog;
 import koala.jdf.JdfException;
 import koala.jdf.JdfParser;
 import koala.jdf.JobDescription;

@@ -24,8 +24,6 @@ import koala.grid.SiteConfig;
 import koala.http.ApiException;
 import koala.http.Endpoint;
 import koala.http.JsonHttpServer;
-import koala.process.ClassArchive;
-import koala.process.JavaCommand;
 import koala.process.ProcessClasspath;
 import koala.process.RuntimeImage;
 import koala.scheduler.accounting.AccountingFile;

@@ -1,7 +1,6 @@
 package koala.sge;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.time.InstantSource;
 import java.util.Map;
 import java.util.Optional;

@@ -3,8 +3,6 @@ package koala.scheduler.storage;
 import static koala.scheduler.storage.H2Database.ts;
 
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
