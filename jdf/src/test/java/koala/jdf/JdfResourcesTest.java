@@ -1,0 +1,176 @@
+package koala.jdf;
+
+import static koala.jdf.Jdf.errors;
+import static koala.jdf.Jdf.parse;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Map;
+import koala.common.json.Json;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What one node of a component needs on its host ({@code cores}, {@code memory}, {@code gpus}): the
+ * values read and the errors.
+ */
+class JdfResourcesTest {
+    private static String job(String relations) {
+        return "&(executable = /bin/true)" + relations;
+    }
+
+    private static NodeResources resources(String relations) {
+        return parse(job(relations)).components().get(0).resources();
+    }
+
+    @Test
+    void aNodeNeedsOneCoreNoGpuAndNoMemoryUnlessTheJdfSaysSo() {
+        assertThat(resources("")).isEqualTo(new NodeResources(1, 0, 0)).isEqualTo(NodeResources.DEFAULT);
+        assertThat(resources("").memoryGiven()).isFalse();
+        assertThat(resources("(cores = 8)(memory = 4G)(gpus = 1)")).isEqualTo(new NodeResources(8, 4096, 1));
+        assertThat(resources("(gpus = 0)")).isEqualTo(NodeResources.DEFAULT);
+    }
+
+    @Test
+    void memoryIsABinarySizeKeptInMiB() {
+        assertThat(resources("(memory = 1536M)").memoryMiB()).isEqualTo(1536);
+        assertThat(resources("(memory = 2G)").memoryMiB()).isEqualTo(2048);
+        assertThat(resources("(memory = 1T)").memoryMiB()).isEqualTo(1_048_576);
+        assertThat(resources("(memory = 2048K)").memoryMiB()).as("2048K is 2M").isEqualTo(2);
+        assertThat(resources("(memory = 1500K)").memoryMiB()).as("rounded up to whole MiB").isEqualTo(2);
+        assertThat(resources("(memory = 1K)").memoryMiB()).isEqualTo(1);
+        assertThat(resources("(memory = \"4G\")").memoryMiB()).as("quoted").isEqualTo(4096);
+        assertThat(resources("(memory = 999999999T)").memoryMiB()).as("the largest taken")
+                .isEqualTo(999_999_999L * 1024 * 1024);
+    }
+
+    @Test
+    void eachComponentAndEachFrameworkRoleHasItsOwn() {
+        JobDescription job = parse("""
+                +( &(jobType = framework)(role = master)(memory = 2G) )
+                 ( &(role = orchestrator)(cores = 2) )
+                 ( &(role = worker)(count = 4)(cores = 4)(memory = 6G)(gpus = 1) )
+                """);
+
+        assertThat(job.components()).extracting(ComponentSpec::resources).containsExactly(
+                new NodeResources(1, 2048, 0),
+                new NodeResources(2, 0, 0),
+                new NodeResources(4, 6144, 1));
+    }
+
+    @Test
+    void namesAreMatchedWithoutCase() {
+        assertThat(resources("(Cores = 2)(MEMORY = 1G)(GPUs = 3)")).isEqualTo(new NodeResources(2, 1024, 3));
+    }
+
+    @Test
+    void theOldConstructorsKeepTheDefaults() {
+        ComponentSpec c = new ComponentSpec(0, 1, "/bin/true", List.of(), null, Map.of(), null, null, null, null,
+                List.of(), null, null);
+        assertThat(c.resources()).isEqualTo(NodeResources.DEFAULT);
+    }
+
+    @Test
+    void aSizeIsShownInTheLargestUnitThatShowsItWhole() {
+        assertThat(NodeResources.size(65536)).isEqualTo("64G");
+        assertThat(NodeResources.size(1536)).isEqualTo("1536M");
+        assertThat(NodeResources.size(1_048_576)).isEqualTo("1T");
+        assertThat(NodeResources.size(1)).isEqualTo("1M");
+    }
+
+    @Test
+    void memoryNeedsAWholeNumberAndAnUpperCaseBinaryUnit() {
+        String form = "a whole number and a unit K, M, G or T (binary: 1G = 1024M), as in 4G or 512M";
+        assertThat(errors(job("(memory = \"4 GB\")"))).containsExactly(
+                "job.jdf:1:36: memory: '4 GB' is not a size: " + form + "; did you mean '4G'?");
+        assertThat(errors(job("(memory = 4GB)(count = 1)"))).containsExactly(
+                "job.jdf:1:36: memory: '4GB' is not a size: " + form + "; did you mean '4G'?");
+        assertThat(errors(job("(memory = 4g)"))).containsExactly(
+                "job.jdf:1:36: memory: '4g' is not a size: " + form + "; did you mean '4G'?");
+        assertThat(errors(job("(memory = 1.5G)"))).containsExactly(
+                "job.jdf:1:36: memory: '1.5G' is not a size: " + form + "; did you mean '1536M'?");
+        assertThat(errors(job("(memory = 0.1M)"))).as("no whole number of MiB to suggest").containsExactly(
+                "job.jdf:1:36: memory: '0.1M' is not a size: " + form);
+        assertThat(errors(job("(memory = 4096)"))).containsExactly(
+                "job.jdf:1:36: memory: '4096' is not a size: " + form);
+        assertThat(errors(job("(memory = 4X)"))).containsExactly(
+                "job.jdf:1:36: memory: '4X' is not a size: " + form);
+        assertThat(errors(job("(memory = lots)"))).containsExactly(
+                "job.jdf:1:36: memory: 'lots' is not a size: " + form);
+    }
+
+    @Test
+    void memoryIsPositiveAndNotTooLarge() {
+        String form = "a whole number and a unit K, M, G or T (binary: 1G = 1024M), as in 4G or 512M";
+        assertThat(errors(job("(memory = -1G)"))).containsExactly(
+                "job.jdf:1:36: memory: '-1G' is not a positive size: " + form);
+        assertThat(errors(job("(memory = 0M)"))).containsExactly(
+                "job.jdf:1:36: memory: '0M' is not a positive size: " + form);
+        assertThat(errors(job("(memory = 0G)"))).containsExactly(
+                "job.jdf:1:36: memory: '0G' is not a positive size: " + form);
+        assertThat(errors(job("(memory = 1234567890G)"))).containsExactly(
+                "job.jdf:1:36: memory: '1234567890G' is too large");
+        assertThat(errors(job("(memory = 99999999999999999999999T)"))).containsExactly(
+                "job.jdf:1:36: memory: '99999999999999999999999T' is too large");
+    }
+
+    @Test
+    void anUnquotedSizeWithABlankIsTwoValues() {
+        assertThat(errors(job("(memory = 4 GB)"))).containsExactly(
+                "job.jdf:1:38: memory: takes one value, found 2; write a size as one word, its unit right after "
+                        + "the number, as in 4G");
+    }
+
+    @Test
+    void coresArePositiveAndGpusNotNegativeWholeNumbers() {
+        assertThat(errors(job("(cores = 0)"))).containsExactly("job.jdf:1:35: cores: '0' is not a positive whole number");
+        assertThat(errors(job("(cores = 2.5)"))).containsExactly(
+                "job.jdf:1:35: cores: '2.5' is not a positive whole number");
+        assertThat(errors(job("(cores = -4)"))).containsExactly("job.jdf:1:35: cores: '-4' is not a positive whole number");
+        assertThat(errors(job("(cores = 12345678901)"))).containsExactly("job.jdf:1:35: cores: '12345678901' is too large");
+        assertThat(errors(job("(gpus = -1)"))).containsExactly(
+                "job.jdf:1:34: gpus: '-1' is not a whole number of GPUs (0 or more)");
+        assertThat(errors(job("(gpus = one)"))).containsExactly(
+                "job.jdf:1:34: gpus: 'one' is not a whole number of GPUs (0 or more)");
+        assertThat(errors(job("(gpus = 12345678901)"))).containsExactly("job.jdf:1:34: gpus: '12345678901' is too large");
+    }
+
+    @Test
+    void misspeltNamesGetTheirSuggestion() {
+        assertThat(errors(job("(core = 2)(gpu = 1)"))).containsExactly(
+                "job.jdf:1:27: unknown attribute 'core'; did you mean 'cores'?",
+                "job.jdf:1:37: unknown attribute 'gpu'; did you mean 'gpus'?");
+    }
+
+    @Test
+    void everyBadValueOfARequestIsNamedAtOnce() {
+        assertThat(errors("""
+                +( &(executable = /bin/true)(cores = 0) )
+                 ( &(executable = /bin/true)(memory = -1G)(gpus = -1) )
+                """)).containsExactly(
+                "job.jdf:1:38: cores: '0' is not a positive whole number",
+                "job.jdf:2:39: memory: '-1G' is not a positive size: a whole number and a unit K, M, G or T "
+                        + "(binary: 1G = 1024M), as in 4G or 512M",
+                "job.jdf:2:51: gpus: '-1' is not a whole number of GPUs (0 or more)");
+    }
+
+    @Test
+    void aJobWithResourcesSurvivesAJsonRoundTrip() throws Exception {
+        JobDescription job = parse("+( &(executable = /bin/true)(cores = 4)(memory = 1536M) )( &(executable = /bin/true) )");
+
+        String json = Json.write(job);
+
+        assertThat(json).contains("\"resources\":{\"cores\":4,\"memoryMiB\":1536,\"gpus\":0}");
+        assertThat(Json.mapper().readValue(json, JobDescription.class)).isEqualTo(job);
+        assertThat(Json.mapper().readValue(json.replace(",\"resources\":{\"cores\":4,\"memoryMiB\":1536,\"gpus\":0}", ""),
+                JobDescription.class).components().get(0).resources()).as("a job written before resources")
+                .isEqualTo(NodeResources.DEFAULT);
+    }
+
+    @Test
+    void recordsRefuseWhatAJdfCannotSay() {
+        assertThatThrownBy(() -> new NodeResources(0, 0, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new NodeResources(1, -1, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new NodeResources(1, 0, -1)).isInstanceOf(IllegalArgumentException.class);
+    }
+}
