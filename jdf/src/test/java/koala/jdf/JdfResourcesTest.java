@@ -7,14 +7,30 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import koala.common.json.Json;
 import org.junit.jupiter.api.Test;
 
 /**
  * What one node of a component needs on its host ({@code cores}, {@code memory}, {@code gpus}): the
- * values read and the errors.
+ * values read, the errors, and the checks against the grid's hosts when they are known.
  */
 class JdfResourcesTest {
+    /**
+     * The testbed's clusters with unequal hosts, as the issue's example: fs0 with 12 hosts of 4 cores
+     * and 8G (fs0-n01..n12) and 4 of 16 cores, 64G and 2 GPUs (fs0-n13..n16); fs1 with 8 hosts of 8
+     * cores and 16G; fs2 with 8 of 8 cores and 32G.
+     */
+    static final ClusterCatalog HOSTS = Jdf.TESTBED.withHosts(Stream.of(
+            hosts("fs0", 1, 12, 4, 8, 0), hosts("fs0", 13, 16, 16, 64, 2),
+            hosts("fs1", 1, 8, 8, 16, 0), hosts("fs2", 1, 8, 8, 32, 0)).flatMap(List::stream).toList());
+
+    private static List<HostCapacity> hosts(String site, int from, int to, int cores, int gib, int gpus) {
+        return IntStream.rangeClosed(from, to).mapToObj(n -> new HostCapacity(site, String.format("%s-n%02d", site, n),
+                cores, gib * 1024L, gpus)).toList();
+    }
+
     private static String job(String relations) {
         return "&(executable = /bin/true)" + relations;
     }
@@ -68,6 +84,7 @@ class JdfResourcesTest {
         ComponentSpec c = new ComponentSpec(0, 1, "/bin/true", List.of(), null, Map.of(), null, null, null, null,
                 List.of(), null, null);
         assertThat(c.resources()).isEqualTo(NodeResources.DEFAULT);
+        assertThat(new ClusterCatalog(Map.of("fs0", 4)).hosts()).isEmpty();
     }
 
     @Test
@@ -155,6 +172,74 @@ class JdfResourcesTest {
     }
 
     @Test
+    void aNodeMoreThanAnyHostHasIsRefusedNamingTheLargestHost() {
+        assertThat(errors(job("(memory = 128G)"), HOSTS)).containsExactly(
+                "job.jdf:1:36: component 1 needs 128G on one host; the largest host has 64G (fs0-n13)");
+        assertThat(errors(job("(cores = 32)"), HOSTS)).containsExactly(
+                "job.jdf:1:35: component 1 needs 32 cores on one host; the largest host has 16 cores (fs0-n13)");
+        assertThat(errors(job("(gpus = 4)"), HOSTS)).containsExactly(
+                "job.jdf:1:34: component 1 needs 4 GPUs on one host; the largest host has 2 GPUs (fs0-n13)");
+        assertThat(parse(job("(cores = 16)(memory = 64G)(gpus = 2)")).components().get(0).resources())
+                .isEqualTo(new NodeResources(16, 65536, 2));
+        assertThat(JdfParser.parse("job.jdf", job("(cores = 16)(memory = 64G)(gpus = 2)"), HOSTS).totalNodes())
+                .as("exactly the largest host fits").isEqualTo(1);
+    }
+
+    @Test
+    void aPinnedComponentCountsOnlyItsClustersHosts() {
+        assertThat(errors("""
+                +( &(executable = /bin/true)(memory = 32G)(resourceManagerContact = fs1) )
+                 ( &(executable = /bin/true)(cores = 16)(resourceManagerContact = fs2) )
+                 ( &(executable = /bin/true)(memory = 32G)(cores = 16) )
+                """, HOSTS)).containsExactly(
+                "job.jdf:1:39: component 1 needs 32G on one host; the largest host of fs1 has 16G (fs1-n01)",
+                "job.jdf:2:38: component 2 needs 16 cores on one host; the largest host of fs2 has 8 cores (fs2-n01)");
+    }
+
+    @Test
+    void gpusWhereNoHostHasOne() {
+        assertThat(errors(job("(gpus = 1)(resourceManagerContact = fs1)"), HOSTS)).containsExactly(
+                "job.jdf:1:34: component 1 needs 1 GPU on one host; no host of fs1 has one");
+        ClusterCatalog noGpus = new ClusterCatalog(Map.of("fs0", 2, "fs1", 2)).withHosts(List.of(
+                new HostCapacity("fs1", "fs1-n01", 8, 16 * 1024, 0),
+                new HostCapacity("fs0", "fs0-n01", 4, 8 * 1024, 0)));
+        assertThat(errors(job("(gpus = 2)"), noGpus)).containsExactly(
+                "job.jdf:1:34: component 1 needs 2 GPUs on one host; no host of fs0 or fs1 has any");
+        assertThat(errors("&(jobType = flexible)(executable = /bin/true)(gpus = 1)", noGpus)).containsExactly(
+                "job.jdf:1:54: component 1 needs 1 GPU on one host; no host of fs0 or fs1 has one");
+    }
+
+    @Test
+    void aNodeFitsWhereOneHostHasAllItNeeds() {
+        assertThat(JdfParser.parse("job.jdf", job("(cores = 8)(memory = 32G)(resourceManagerContact = fs0)"), HOSTS)
+                .components().get(0).resources()).as("fs0-n13: 16 cores, 64G").isEqualTo(new NodeResources(8, 32768, 0));
+        assertThat(JdfParser.parse("job.jdf", job("(gpus = 2)(count = 4)"), HOSTS).totalNodes()).isEqualTo(4);
+    }
+
+    @Test
+    void allFiguresTogetherMustFitOnOneHost() {
+        assertThat(errors(job("(memory = 32G)(cores = 16)(resourceManagerContact = fs2)(count = 1)"), HOSTS))
+                .containsExactly("job.jdf:1:49: component 1 needs 16 cores on one host; the largest host of fs2 "
+                        + "has 8 cores (fs2-n01)");
+        assertThat(errors(job("(gpus = 1)(memory = 32G)(cores = 8)"), new ClusterCatalog(Map.of("a", 2, "b", 2))
+                .withHosts(List.of(new HostCapacity("a", "a1", 8, 16 * 1024, 1),
+                        new HostCapacity("b", "b1", 8, 32 * 1024, 0))))).containsExactly(
+                "job.jdf:1:34: component 1 needs 8 cores, 32G and 1 GPU on one host; no host of a or b has all of "
+                        + "them");
+    }
+
+    @Test
+    void withoutTheHostsOfEverySiteAComponentMayGoToNothingIsChecked() {
+        ClusterCatalog partly = Jdf.TESTBED.withHosts(List.of(new HostCapacity("fs0", "fs0-n01", 4, 8 * 1024, 0)));
+        assertThat(JdfParser.parse("job.jdf", job("(cores = 64)(memory = 1T)(gpus = 8)"), partly).totalNodes())
+                .as("fs1 and fs2 might have such hosts").isEqualTo(1);
+        assertThat(errors(job("(cores = 64)(resourceManagerContact = fs0)"), partly)).containsExactly(
+                "job.jdf:1:35: component 1 needs 64 cores on one host; the largest host of fs0 has 4 cores (fs0-n01)");
+        assertThat(JdfParser.parse("job.jdf", job("(cores = 64)(memory = 1T)(gpus = 8)"), Jdf.TESTBED).totalNodes())
+                .as("no hosts known").isEqualTo(1);
+    }
+
+    @Test
     void aJobWithResourcesSurvivesAJsonRoundTrip() throws Exception {
         JobDescription job = parse("+( &(executable = /bin/true)(cores = 4)(memory = 1536M) )( &(executable = /bin/true) )");
 
@@ -172,5 +257,6 @@ class JdfResourcesTest {
         assertThatThrownBy(() -> new NodeResources(0, 0, 0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new NodeResources(1, -1, 0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new NodeResources(1, 0, -1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new HostCapacity("fs0", "h", 0, 0, 0)).isInstanceOf(IllegalArgumentException.class);
     }
 }
