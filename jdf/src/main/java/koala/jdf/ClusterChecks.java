@@ -1,6 +1,7 @@
 package koala.jdf;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -23,6 +24,9 @@ import java.util.stream.Stream;
  *   <li>one node of each component fits on one host it may go to (when the hosts are known,
  *       {@link ClusterCatalog#hosts()}): its {@code cores}, {@code memory} and {@code gpus} each, and
  *       all of them on one host; a component pinned to a cluster counts only that cluster's hosts;</li>
+ *   <li>the nodes of a component that asks for more than the defaults fit on the hosts together, as
+ *       many to a host as fit on it: of its cluster when pinned, of the whole grid when flexible, else
+ *       of some one cluster;</li>
  *   <li>an MPI job's components are not pinned to clusters on different networks (when the networks
  *       are known): the nodes of one MPI world must reach each other, and placement keeps its
  *       components on one network, so such a job could never start.</li>
@@ -46,8 +50,8 @@ final class ClusterChecks {
         }
         ClusterChecks checks = new ClusterChecks(job, clusters, problems);
         for (int i = 0; i < job.drafts().size(); i++) {
-            checks.component(job.drafts().get(i));
-            checks.resources(i, job.drafts().get(i));
+            boolean counted = checks.component(job.drafts().get(i));
+            checks.resources(i, job.drafts().get(i), counted);
         }
         if (!checks.failed && !job.is("flexible")) {
             checks.together();
@@ -57,36 +61,42 @@ final class ClusterChecks {
         }
     }
 
-    private void component(Draft draft) {
+    /** Whether the component's count fits (and its cluster, if it names one, is known). */
+    private boolean component(Draft draft) {
         Optional<String> cluster = draft.value(Attribute.RESOURCE_MANAGER_CONTACT, String.class);
         if (cluster.isPresent() && clusters.nodesOf(cluster.get()).isEmpty()) {
             fail(draft.where(Attribute.RESOURCE_MANAGER_CONTACT), "resourceManagerContact: no cluster '"
                     + cluster.get() + "' (clusters: " + String.join(", ", sortedNames()) + ")");
-            return;
+            return false;
         }
         int count = draft.value(Attribute.COUNT, Integer.class).orElse(1);
         SourcePosition at = draft.where(Attribute.COUNT);
         if (job.is("flexible")) {
             if (count > clusters.total()) {
                 fail(at, "count " + count + " is more than the grid has (" + grid() + ")");
+                return false;
             }
         } else if (cluster.isPresent()) {
             int size = clusters.nodesOf(cluster.get()).orElseThrow();
             if (count > size) {
                 fail(at, "count " + count + " is more than cluster " + cluster.get() + " has (" + nodes(size) + ")");
+                return false;
             }
         } else if (count > clusters.largest()) {
             fail(at, "count " + count + " is more than any cluster has (largest: " + largest() + " with "
                     + nodes(clusters.largest()) + ")");
+            return false;
         }
+        return true;
     }
 
     /**
      * One node of the component fits on some host it may go to. Each of cores, memory and GPUs is
      * checked on its own, so that the message names the figure that is too large and the largest host;
-     * when each fits somewhere but no host has all of them, that is said at the first one written.
+     * when each fits somewhere but no host has all of them, that is said at the first one written. When
+     * a node fits and the count is within the clusters' node counts, the nodes must fit on the hosts.
      */
-    private void resources(int index, Draft draft) {
+    private void resources(int index, Draft draft, boolean counted) {
         Optional<String> cluster = draft.value(Attribute.RESOURCE_MANAGER_CONTACT, String.class);
         List<String> sites = cluster.map(List::of).orElseGet(this::sortedNames);
         if (clusters.hosts().isEmpty() || !clusters.names().containsAll(sites)
@@ -130,7 +140,42 @@ final class ClusterChecks {
         if (each && hosts.stream().noneMatch(h -> fits(needs, h))) {
             fail(firstWritten(draft), component + needed(needs) + " on one host; no host of " + either(sites)
                     + " has all of them");
+        } else if (each && counted && !needs.equals(NodeResources.DEFAULT)) {
+            enoughHosts(draft, needs, cluster, sites);
         }
+    }
+
+    /**
+     * The component's nodes fit on the hosts together, several to a host where they fit: on its
+     * cluster's hosts when it is pinned, on the whole grid's when the job is flexible (KOALA splits it),
+     * else on the hosts of some one cluster. Only for nodes that ask for more than the defaults: the
+     * count of default nodes is checked against the clusters' node counts.
+     */
+    private void enoughHosts(Draft draft, NodeResources needs, Optional<String> cluster, List<String> sites) {
+        int count = draft.value(Attribute.COUNT, Integer.class).orElse(1);
+        String each = " nodes of " + needed(needs) + " each";
+        SourcePosition at = draft.where(Attribute.COUNT);
+        if (job.is("flexible")) {
+            long held = sites.stream().mapToLong(site -> held(needs, site)).sum();
+            if (held < count) {
+                fail(at, "count " + count + ": the grid's hosts hold at most " + held + each);
+            }
+            return;
+        }
+        String most = Collections.max(sites, Comparator.comparingLong((String site) -> held(needs, site))
+                .thenComparing(Comparator.<String>reverseOrder()));
+        long held = held(needs, most);
+        if (held < count) {
+            fail(at, "count " + count + ": the hosts of " + (cluster.isPresent() ? most : "any one cluster")
+                    + " hold at most " + held + each + (cluster.isPresent() ? "" : " (" + most + ")"));
+        }
+    }
+
+    /** How many such nodes the cluster's hosts hold when empty. */
+    private long held(NodeResources needs, String site) {
+        return clusters.hostsOf(site).stream().mapToLong(h -> Math.min(h.cores() / needs.cores(), Math.min(
+                needs.memoryGiven() ? h.memoryMiB() / needs.memoryMiB() : Long.MAX_VALUE,
+                needs.gpus() > 0 ? h.gpus() / needs.gpus() : Long.MAX_VALUE))).sum();
     }
 
     private static boolean fits(NodeResources needs, HostCapacity host) {

@@ -240,6 +240,27 @@ class JdfResourcesTest {
     }
 
     @Test
+    void theNodesFitOnTheHostsTogetherAsManyToAHostAsFit() {
+        assertThat(errors(job("(gpus = 1)(count = 10)"), HOSTS)).as("fs0: 4 hosts of 2 GPUs").containsExactly(
+                "job.jdf:1:45: count 10: the hosts of any one cluster hold at most 8 nodes of 1 GPU each (fs0)");
+        assertThat(JdfParser.parse("job.jdf", job("(gpus = 1)(count = 8)"), HOSTS).totalNodes()).isEqualTo(8);
+        assertThat(errors(job("(cores = 8)(count = 10)(resourceManagerContact = fs0)"), HOSTS))
+                .as("12 hosts of 4 cores hold none, 4 of 16 hold 2 each").containsExactly(
+                "job.jdf:1:46: count 10: the hosts of fs0 hold at most 8 nodes of 8 cores each");
+        assertThat(errors("&(jobType = flexible)(executable = /bin/true)(memory = 32G)(count = 20)", HOSTS))
+                .as("fs0: 4 hosts of 64G hold 2 each, fs1 none, fs2: 8 of 32G one each").containsExactly(
+                "job.jdf:1:69: count 20: the grid's hosts hold at most 16 nodes of 32G each");
+        assertThat(errors(job("(memory = 16G)(count = 9)(resourceManagerContact = fs1)"), HOSTS))
+                .as("a count larger than the cluster is said once").containsExactly(
+                "job.jdf:1:49: count 9 is more than cluster fs1 has (8 nodes)");
+        assertThat(errors(job("(cores = 4)(memory = 48G)(count = 5)(resourceManagerContact = fs0)"), HOSTS))
+                .as("fs0-n13..n16 hold 4 such nodes each by cores (16), one by memory (64G)").containsExactly(
+                "job.jdf:1:60: count 5: the hosts of fs0 hold at most 4 nodes of 4 cores and 48G each");
+        assertThat(JdfParser.parse("job.jdf", job("(cores = 4)(count = 16)(resourceManagerContact = fs0)"), HOSTS)
+                .totalNodes()).as("12 + 4 x 4 = 28 such nodes").isEqualTo(16);
+    }
+
+    @Test
     void aJobWithResourcesSurvivesAJsonRoundTrip() throws Exception {
         JobDescription job = parse("+( &(executable = /bin/true)(cores = 4)(memory = 1536M) )( &(executable = /bin/true) )");
 
