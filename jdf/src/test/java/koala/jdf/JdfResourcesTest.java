@@ -7,8 +7,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import java.util.Map;
-import java.util.stream.IntStream;
-import java.util.stream.Stream;
 import koala.common.json.Json;
 import org.junit.jupiter.api.Test;
 
@@ -17,19 +15,7 @@ import org.junit.jupiter.api.Test;
  * values read, the errors, and the checks against the grid's hosts when they are known.
  */
 class JdfResourcesTest {
-    /**
-     * The testbed's clusters with unequal hosts, as the issue's example: fs0 with 12 hosts of 4 cores
-     * and 8G (fs0-n01..n12) and 4 of 16 cores, 64G and 2 GPUs (fs0-n13..n16); fs1 with 8 hosts of 8
-     * cores and 16G; fs2 with 8 of 8 cores and 32G.
-     */
-    static final ClusterCatalog HOSTS = Jdf.TESTBED.withHosts(Stream.of(
-            hosts("fs0", 1, 12, 4, 8, 0), hosts("fs0", 13, 16, 16, 64, 2),
-            hosts("fs1", 1, 8, 8, 16, 0), hosts("fs2", 1, 8, 8, 32, 0)).flatMap(List::stream).toList());
-
-    private static List<HostCapacity> hosts(String site, int from, int to, int cores, int gib, int gpus) {
-        return IntStream.rangeClosed(from, to).mapToObj(n -> new HostCapacity(site, String.format("%s-n%02d", site, n),
-                cores, gib * 1024L, gpus)).toList();
-    }
+    private static final ClusterCatalog HOSTS = Jdf.UNEQUAL;
 
     private static String job(String relations) {
         return "&(executable = /bin/true)" + relations;
