@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import koala.common.json.Json;
 import org.junit.jupiter.api.Test;
 
@@ -115,6 +116,23 @@ class JdfResourcesTest {
                 "job.jdf:1:36: memory: '1234567890G' is too large");
         assertThat(errors(job("(memory = 99999999999999999999999T)"))).containsExactly(
                 "job.jdf:1:36: memory: '99999999999999999999999T' is too large");
+    }
+
+    @Test
+    void anyTextIsASizeOfAtLeastOneMiBOrRefusedWithAReason() {
+        Random random = new Random(35);
+        String pieces = "0123456789.KMGTkmgtiBbX -+";
+        for (int i = 0; i < 5_000; i++) {
+            StringBuilder text = new StringBuilder();
+            for (int n = random.nextInt(14); n > 0; n--) {
+                text.append(pieces.charAt(random.nextInt(pieces.length())));
+            }
+            try {
+                assertThat(Values.memoryMiB(text.toString())).as(text.toString()).isPositive();
+            } catch (Values.Bad bad) {
+                assertThat(bad.getMessage()).as(text.toString()).isNotBlank();
+            }
+        }
     }
 
     @Test
