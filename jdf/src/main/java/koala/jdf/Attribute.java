@@ -21,6 +21,12 @@ enum Attribute {
     STDOUT("stdout", Level.COMPONENT, Shape.ONE, Values::absolutePath),
     STDERR("stderr", Level.COMPONENT, Shape.ONE, Values::absolutePath),
     MAX_WALL_TIME("maxWallTime", Level.COMPONENT, Shape.ONE, Values::wallTime),
+    /** Cores per node (Integer, 1 or more). */
+    CORES("cores", Level.COMPONENT, Shape.ONE, Values::cores),
+    /** Memory per node (Long, MiB). */
+    MEMORY("memory", Level.COMPONENT, Shape.ONE, Values::memoryMiB),
+    /** GPUs per node (Integer, 0 or more). */
+    GPUS("gpus", Level.COMPONENT, Shape.ONE, Values::gpus),
     RESOURCE_MANAGER_CONTACT("resourceManagerContact", Level.COMPONENT, Shape.ONE, Values::text),
     INPUT_FILES("inputFiles", Level.COMPONENT, Shape.SEQUENCE, Values::text),
     ROLE("role", Level.COMPONENT, Shape.ONE, Values.oneOf("master", "orchestrator", "worker")),

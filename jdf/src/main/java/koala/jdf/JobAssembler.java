@@ -119,7 +119,14 @@ final class JobAssembler {
                 d.value(Attribute.RESOURCE_MANAGER_CONTACT, String.class).orElse(null),
                 d.value(Attribute.INPUT_FILES, List.class).orElse(List.of()),
                 d.value(Attribute.ROLE, String.class).orElse(null), d.at(),
-                d.value(Attribute.TAGS, List.class).orElse(List.of()), constraints(d));
+                d.value(Attribute.TAGS, List.class).orElse(List.of()), constraints(d), resources(d));
+    }
+
+    /** Per node; a bad value was reported already, and its default stands in. */
+    private static NodeResources resources(Draft d) {
+        return new NodeResources(d.value(Attribute.CORES, Integer.class).orElse(NodeResources.DEFAULT.cores()),
+                d.value(Attribute.MEMORY, Long.class).orElse(NodeResources.MEMORY_NOT_GIVEN),
+                d.value(Attribute.GPUS, Integer.class).orElse(NodeResources.DEFAULT.gpus()));
     }
 
     private List<ConstraintSpec> constraints(Draft d) {

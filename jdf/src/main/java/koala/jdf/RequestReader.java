@@ -69,8 +69,11 @@ final class RequestReader {
     private Object one(Attribute attribute, Rsl.Relation relation) {
         List<Rsl.Value> values = relation.values();
         if (values.size() != 1) {
-            String hint = attribute == Attribute.EXECUTABLE ? "; the program's arguments go in (arguments = ...)"
-                    : "; quote a value that contains spaces";
+            String hint = switch (attribute) {
+                case EXECUTABLE -> "; the program's arguments go in (arguments = ...)";
+                case MEMORY -> "; write a size as one word, its unit right after the number, as in 4G";
+                default -> "; quote a value that contains spaces";
+            };
             problems.add(values.isEmpty() ? relation.at() : values.get(1).at(), attribute.spelling() + ": "
                     + (values.isEmpty() ? "no value" : "takes one value, found " + values.size() + hint));
             return null;

@@ -1,5 +1,6 @@
 package koala.jdf;
 
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -16,6 +17,10 @@ final class Values {
     private static final Pattern NUMBER = Pattern.compile("\\d+(\\.\\d+)?|\\.\\d+");
     private static final Pattern HH_MM_SS = Pattern.compile("(\\d+):([0-5]\\d):([0-5]\\d)");
     private static final Pattern VARIABLE = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+    private static final Pattern SIZE = Pattern.compile("(\\d+)([KMGT])");
+    /** What a size might have been meant as: a sign, a number, blanks, a unit in some other spelling. */
+    private static final Pattern SIZE_LIKE = Pattern.compile("([-+]?)(\\d+(?:\\.\\d+)?|\\.\\d+)\\s*([KkMmGgTt])(?:i?[Bb])?");
+    static final String SIZE_FORM = "a whole number and a unit K, M, G or T (binary: 1G = 1024M), as in 4G or 512M";
 
     private Values() {
     }
@@ -129,6 +134,67 @@ final class Values {
             throw new Bad(reason);
         }
         return time;
+    }
+
+    /** Cores per node: 1 or more. */
+    static Integer cores(String text) {
+        return positiveWhole(text);
+    }
+
+    /** GPUs per node: 0 or more. */
+    static Integer gpus(String text) {
+        return whole(text, "is not a whole number of GPUs (0 or more)");
+    }
+
+    /**
+     * Memory per node, in MiB: a whole number with a binary unit, {@code 512M}, {@code 4G} (4096),
+     * {@code 1T} (1048576); kibibytes are rounded up to whole MiB ({@code 1536K} is 2). The unit is
+     * required and upper case: SGE reads a lower-case {@code g} as 10^9 bytes, so {@code 4g} is
+     * refused with a suggestion rather than guessed. A near miss ({@code 4 GB}, {@code 4GiB},
+     * {@code 1.5G}) is told what to write instead.
+     */
+    static Long memoryMiB(String text) {
+        Matcher size = SIZE.matcher(text);
+        if (!size.matches()) {
+            throw new Bad(sizeLike(text));
+        }
+        if (size.group(1).length() > 9) {
+            throw new Bad("is too large");
+        }
+        long amount = Long.parseLong(size.group(1));
+        if (amount == 0) {
+            throw new Bad("is not a positive size: " + SIZE_FORM);
+        }
+        return switch (size.group(2)) {
+            case "K" -> (amount + 1023) / 1024;
+            case "M" -> amount;
+            case "G" -> amount * 1024;
+            default -> amount * 1024 * 1024;
+        };
+    }
+
+    /** Why a text that is not {@code 123G} is no size, with what to write when that can be told. */
+    private static String sizeLike(String text) {
+        Matcher like = SIZE_LIKE.matcher(text.strip());
+        if (!like.matches()) {
+            return "is not a size: " + SIZE_FORM;
+        }
+        if (like.group(1).equals("-") || new BigDecimal(like.group(2)).signum() == 0) {
+            return "is not a positive size: " + SIZE_FORM;
+        }
+        String unit = like.group(3).toUpperCase(Locale.ROOT);
+        BigDecimal mib = new BigDecimal(like.group(2))
+                .multiply(BigDecimal.valueOf(switch (unit) {
+                    case "K" -> 1;
+                    case "M" -> 1024;
+                    case "G" -> 1024 * 1024;
+                    default -> 1024L * 1024 * 1024;
+                })).divide(BigDecimal.valueOf(1024));
+        String hint = "";
+        if (mib.stripTrailingZeros().scale() <= 0 && mib.compareTo(BigDecimal.valueOf(999_999_999L)) <= 0) {
+            hint = "; did you mean '" + NodeResources.size(mib.longValueExact()) + "'?";
+        }
+        return "is not a size: " + SIZE_FORM + hint;
     }
 
     /** One of a few names, compared without regard to case; returns the canonical (listed) spelling. */

@@ -2,6 +2,7 @@ package koala.jdf;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -13,8 +14,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The files in {@code jdf-examples/}: every example is valid on the testbed grid (fs0: 16 nodes,
- * fs1 and fs2: 8), the examples cover every job kind and placement policy, and every file in
- * {@code jdf-examples/invalid/} fails with exactly the errors its comment describes.
+ * fs1 and fs2: 8), with its hosts unknown and with unequal hosts ({@link Jdf#UNEQUAL}), the examples
+ * cover every job kind and placement policy, and every file in {@code jdf-examples/invalid/} fails
+ * with exactly the errors its comment describes.
  */
 class JdfExamplesTest {
     private static final Path EXAMPLES = Path.of("..", "jdf-examples");
@@ -32,32 +34,36 @@ class JdfExamplesTest {
             Map.entry("worst-fit.jdf", "NON_FIXED worst-fit 3 14"),
             Map.entry("close-to-files.jdf", "NON_FIXED close-to-files 2 6"),
             Map.entry("cluster-minimization.jdf", "NON_FIXED cluster-minimization 3 16"),
-            Map.entry("flexible-cluster-minimization.jdf", "FLEXIBLE flexible-cluster-minimization 1 20"));
+            Map.entry("flexible-cluster-minimization.jdf", "FLEXIBLE flexible-cluster-minimization 1 20"),
+            Map.entry("resources.jdf", "NON_FIXED default 3 7"));
 
-    private static final Map<String, List<String>> INVALID = Map.of(
-            "unknown-attribute.jdf", List.of("4:3: unknown attribute 'cont'; did you mean 'count'?"),
-            "unbalanced-paren.jdf", List.of("5:2: unbalanced '(' opened at 4:2"),
-            "unknown-cluster.jdf", List.of("3:31: resourceManagerContact: no cluster 'fs9' (clusters: fs0, fs1, fs2)"),
-            "too-large.jdf", List.of(
+    private static final String SIZE = "a whole number and a unit K, M, G or T (binary: 1G = 1024M), as in 4G or 512M";
+
+    /** The errors of each file in {@code invalid/}, on the testbed with unequal hosts ({@link Jdf#UNEQUAL}). */
+    private static final Map<String, List<String>> INVALID = Map.ofEntries(
+            Map.entry("unknown-attribute.jdf", List.of("4:3: unknown attribute 'cont'; did you mean 'count'?")),
+            Map.entry("unbalanced-paren.jdf", List.of("5:2: unbalanced '(' opened at 4:2")),
+            Map.entry("unknown-cluster.jdf", List.of("3:31: resourceManagerContact: no cluster 'fs9' (clusters: fs0, fs1, fs2)")),
+            Map.entry("too-large.jdf", List.of(
                     "4:14: count 40 is more than any cluster has (largest: fs0 with 16 nodes)",
-                    "5:14: count 10 is more than cluster fs1 has (8 nodes)"),
-            "bad-values.jdf", List.of(
+                    "5:14: count 10 is more than cluster fs1 has (8 nodes)")),
+            Map.entry("bad-values.jdf", List.of(
                     "2:11: count: 'four' is not a positive whole number",
                     "3:16: executable: 'hostname' is not an absolute path",
                     "4:17: maxWallTime: '1h' is not minutes (a positive whole number) or HH:MM:SS",
                     "5:15: placement: 'best-fit' is not one of: worst-fit, close-to-files, cluster-minimization, "
                             + "flexible-cluster-minimization",
                     "6:18: environment: '2FAST' is not a variable name (letters, digits and '_', not starting "
-                            + "with a digit)"),
-            "flexible-pinned.jdf", List.of(
+                            + "with a digit)")),
+            Map.entry("flexible-pinned.jdf", List.of(
                     "3:66: resourceManagerContact: a flexible job names no cluster; KOALA splits it over clusters",
                     "4:4: a flexible job has one component (KOALA splits its count over clusters); this is "
-                            + "component 2 of 2"),
-            "framework-no-master.jdf", List.of(
+                            + "component 2 of 2")),
+            Map.entry("framework-no-master.jdf", List.of(
                     "3:4: a framework job needs one master component (role = master)",
-                    "4:50: uMax: 50 must be above uMin (60)"),
-            "unterminated-string.jdf", List.of("3:20: unterminated string: \" without a closing \""),
-            "bad-constraints.jdf", List.of(
+                    "4:50: uMax: 50 must be above uMin (60)")),
+            Map.entry("unterminated-string.jdf", List.of("3:20: unterminated string: \" without a closing \"")),
+            Map.entry("bad-constraints.jdf", List.of(
                     "4:21: constraints: 'anty-affinity' is not a constraint; did you mean 'anti-affinity'? write "
                             + "\"affinity TARGET GROUP\", \"anti-affinity TARGET GROUP\" or \"cardinality MIN..MAX "
                             + "TARGET GROUP\", then hard (the default) or soft",
@@ -68,7 +74,18 @@ class JdfExamplesTest {
                             + "role=, instance= in a framework) tags of its own",
                     "7:61: constraints: no component of this job carries c (its tags are those of (tags = ...), "
                             + "component=N and, in a framework, role=R); name another job's nodes with job=ID or "
-                            + "owner=NAME"));
+                            + "owner=NAME")),
+            Map.entry("bad-resources.jdf", List.of(
+                    "4:43: memory: '4 GB' is not a size: " + SIZE + "; did you mean '4G'?",
+                    "5:43: memory: '-1G' is not a positive size: " + SIZE,
+                    "5:56: cores: '0' is not a positive whole number",
+                    "6:42: cores: '2.5' is not a positive whole number",
+                    "6:54: gpus: '-1' is not a whole number of GPUs (0 or more)")),
+            Map.entry("node-too-large.jdf", List.of(
+                    "6:43: component 1 needs 128G on one host; the largest host has 64G (fs0-n13)",
+                    "7:42: component 2 needs 16 cores on one host; the largest host of fs1 has 8 cores (fs1-n01)",
+                    "8:41: component 3 needs 1 GPU on one host; no host of fs2 has one",
+                    "9:52: count 10: the hosts of any one cluster hold at most 8 nodes of 1 GPU each (fs0)")));
 
     @Test
     void everyExampleIsValidOnTheTestbed() throws IOException {
@@ -77,7 +94,19 @@ class JdfExamplesTest {
         for (Path file : files) {
             JobDescription job = JdfParser.parse(file.toString(), Files.readString(file), Jdf.TESTBED);
             assertThat(job.source()).isEqualTo(file.toString());
+            assertThat(JdfParser.parse(file.toString(), Files.readString(file), Jdf.UNEQUAL))
+                    .as(file + " with unequal hosts").isEqualTo(job);
         }
+    }
+
+    @Test
+    void theResourcesExampleAsksEachComponentsOwn() throws IOException {
+        Path file = EXAMPLES.resolve("resources.jdf");
+        JobDescription job = JdfParser.parse(file.toString(), Files.readString(file), Jdf.UNEQUAL);
+        assertThat(job.components()).extracting(ComponentSpec::count, ComponentSpec::resources).containsExactly(
+                tuple(1, new NodeResources(1, 2048, 0)),
+                tuple(4, new NodeResources(8, 6144, 0)),
+                tuple(2, new NodeResources(4, 16384, 1)));
     }
 
     @Test
@@ -106,7 +135,7 @@ class JdfExamplesTest {
         for (Path file : files) {
             String name = file.toString();
             List<String> expected = INVALID.get(file.getFileName().toString()).stream().map(e -> name + ":" + e).toList();
-            assertThatThrownBy(() -> JdfParser.parse(name, Files.readString(file), Jdf.TESTBED))
+            assertThatThrownBy(() -> JdfParser.parse(name, Files.readString(file), Jdf.UNEQUAL))
                     .as(name).isInstanceOfSatisfying(JdfException.class, e -> assertThat(e.errors())
                             .extracting(JdfError::toString).containsExactlyElementsOf(expected));
         }

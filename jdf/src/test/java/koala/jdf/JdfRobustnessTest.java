@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Bad input never escapes as anything but a {@link JdfException} with at least one error: the
- * examples, cut short and mangled at random (with a fixed seed, so a failure can be replayed).
+ * examples, cut short and mangled at random (with a fixed seed, so a failure can be replayed), read
+ * on the testbed's clusters with their hosts unknown and, every other round, with unequal hosts.
  */
 class JdfRobustnessTest {
     private static final String PIECES = "()=&|+<>!\"'* \n(*)*abc12/-";
@@ -27,7 +28,7 @@ class JdfRobustnessTest {
             for (int round = 0; round < 300; round++) {
                 String mangled = mangle(text, random);
                 try {
-                    JdfParser.parse("fuzz.jdf", mangled, Jdf.TESTBED);
+                    JdfParser.parse("fuzz.jdf", mangled, round % 2 == 0 ? Jdf.TESTBED : Jdf.UNEQUAL);
                 } catch (JdfException e) {
                     assertThat(e.errors()).as(mangled).isNotEmpty();
                 } catch (RuntimeException e) {
