@@ -277,13 +277,8 @@ final class SgeCell {
     /** Makes the cell's hosts and queue match the plan; returns what it changed. */
     List<String> configure(Path scratch) {
         List<String> changes = new ArrayList<>();
-        if (needsExclusive(plan)) {
-            changes.addAll(exclusiveComplex(scratch));
-        }
-        if (plan.shaped()) {
-            // hosts can name gpu and a consumable h_vmem only once the cell has them
-            changes.addAll(resourceComplexes(scratch));
-        }
+        // hosts can name exclusive, gpu and a consumable h_vmem only once the cell has them
+        changes.addAll(complexes(scratch, true));
         List<String> execHosts = head.run("qconf", "-sel").out().lines().map(String::trim).toList();
         List<String> localConfs = head.run("qconf", "-sconfl").out().lines().map(String::trim).toList();
         for (int i = 1; i <= plan.nodes(); i++) {
@@ -318,10 +313,8 @@ final class SgeCell {
         }
         changes.addAll(configureGlobal(scratch));
         changes.addAll(configureQueue(scratch));
-        if (!plan.shaped()) {
-            // back to SGE's own complexes, now that no host names gpu or h_vmem any more
-            changes.addAll(resourceComplexes(scratch));
-        }
+        // what the plan does not need goes once no host names it: the plain testbed has SGE's own table
+        changes.addAll(complexes(scratch, false));
         changes.addAll(configureParallelEnvironment(scratch));
         changes.addAll(configureScheduler(scratch));
         return changes;
@@ -386,65 +379,90 @@ final class SgeCell {
 
     /** The complex gpu as the testbed declares it: an integer, booked once per job (not per slot). */
     static final String GPU_COMPLEX = "gpu                 gpu        INT         <=    YES         JOB        0        0";
+    /** A job asking {@code -l exclusive=true} gets a whole host: KOALA's node request where hosts have several slots. */
+    static final String EXCLUSIVE_COMPLEX = "exclusive excl BOOL EXCL YES YES 0 1000";
+
+    /** Which of the testbed's complexes a cell has: {@code exclusive}, and a consumable {@code h_vmem} with {@code gpu}. */
+    record Complexes(boolean exclusive, boolean resources) {
+        static Complexes of(CellPlan plan) {
+            return new Complexes(needsExclusive(plan), plan.shaped());
+        }
+    }
 
     /**
-     * The cell's complex table for {@code shaped} hosts or for none, or null when {@code complexes}
-     * ({@code qconf -sc}) already is it. A shaped cell has a consumable {@code h_vmem} (booked per
-     * slot, as SGE's users expect of {@code -pe smp 8 -l h_vmem=4G}) and {@code gpu}; an unshaped one
-     * SGE's own table, where {@code h_vmem} is a plain limit and there is no {@code gpu}.
+     * The cell's complex table with what {@code wanted} needs added ({@code adding}) or with what it
+     * does not need taken out (not {@code adding}), or null when {@code complexes} ({@code qconf -sc})
+     * needs no change. Additions come before the hosts name them and removals after no host names
+     * them any more, so the two are separate steps. A shaped cell has a consumable {@code h_vmem}
+     * (booked per slot, as SGE's users expect of {@code -pe smp 8 -l h_vmem=4G}) and {@code gpu}; the
+     * plain testbed has SGE's own table, where {@code h_vmem} is a plain limit and neither
+     * {@code gpu} nor {@code exclusive} exists.
      */
-    static String complexTable(String complexes, boolean shaped) {
+    static String complexTable(String complexes, Complexes wanted, boolean adding) {
         StringBuilder out = new StringBuilder();
         boolean changed = false;
         boolean hasGpu = false;
+        boolean hasExclusive = false;
         for (String line : complexes.split("\n")) {
             String[] cols = line.trim().split("\\s+");
-            if (!line.startsWith("#") && cols.length >= 8 && cols[0].equals("h_vmem")) {
-                String consumable = shaped ? "YES" : "NO";
-                if (!cols[5].equals(consumable)) {
+            boolean entry = !line.startsWith("#") && cols.length >= 8;
+            if (entry && cols[0].equals("h_vmem")) {
+                String consumable = wanted.resources() ? "YES" : "NO";
+                if (!cols[5].equals(consumable) && adding == wanted.resources()) {
                     cols[5] = consumable;
                     line = String.join(" ", cols);
                     changed = true;
                 }
-            } else if (!line.startsWith("#") && cols[0].equals("gpu")) {
+            } else if (entry && cols[0].equals("gpu")) {
                 hasGpu = true;
-                if (!shaped) {
+                if (!wanted.resources() && !adding) {
+                    changed = true;
+                    continue;
+                }
+            } else if (entry && cols[0].equals("exclusive")) {
+                hasExclusive = true;
+                if (!wanted.exclusive() && !adding) {
                     changed = true;
                     continue;
                 }
             }
             out.append(line).append('\n');
         }
-        if (shaped && !hasGpu) {
+        if (adding && wanted.exclusive() && !hasExclusive) {
+            out.append(EXCLUSIVE_COMPLEX).append('\n');
+            changed = true;
+        }
+        if (adding && wanted.resources() && !hasGpu) {
             out.append(GPU_COMPLEX).append('\n');
             changed = true;
         }
         return changed ? out.toString() : null;
     }
 
-    private List<String> resourceComplexes(Path scratch) {
-        String table = complexTable(head.check("qconf", "-sc").out(), plan.shaped());
+    /** One step of {@link #complexTable}, made with qconf on the head node. */
+    private List<String> complexes(Path scratch, boolean adding) {
+        Complexes wanted = Complexes.of(plan);
+        String shown = head.check("qconf", "-sc").out();
+        String table = complexTable(shown, wanted, adding);
         if (table == null) {
             return List.of();
         }
-        write(scratch.resolve("resource-complexes"), table);
-        head.check("qconf", "-Mc", scratch.resolve("resource-complexes").toString());
-        return List.of(plan.shaped() ? "complexes: h_vmem consumable, gpu added"
-                : "complexes: h_vmem not consumable, gpu removed (SGE's own)");
+        Path file = scratch.resolve(adding ? "complexes-added" : "complexes-removed");
+        write(file, table);
+        head.check("qconf", "-Mc", file.toString());
+        return List.of("complexes " + names(shown) + " -> " + names(table));
     }
 
-    /**
-     * The complex {@code exclusive} (a job asking {@code -l exclusive=true} gets a whole host), which
-     * SGE ships without: KOALA's node request on a cell whose hosts have several slots.
-     */
-    private List<String> exclusiveComplex(Path scratch) {
-        String complexes = head.check("qconf", "-sc").out();
-        if (complexes.lines().anyMatch(l -> l.startsWith("exclusive "))) {
-            return List.of();
+    /** The testbed's own complexes in a table, for the change's description. */
+    private static String names(String table) {
+        List<String> names = new ArrayList<>();
+        for (String line : table.split("\n")) {
+            String[] cols = line.trim().split("\\s+");
+            if (!line.startsWith("#") && cols.length >= 8 && List.of("exclusive", "gpu", "h_vmem").contains(cols[0])) {
+                names.add(cols[0] + (cols[0].equals("h_vmem") ? (cols[5].equals("NO") ? " (a limit)" : " (consumable)") : ""));
+            }
         }
-        write(scratch.resolve("complexes"), complexes + "exclusive excl BOOL EXCL YES YES 0 1000\n");
-        head.check("qconf", "-Mc", scratch.resolve("complexes").toString());
-        return List.of("added complex exclusive");
+        return String.join(", ", names);
     }
 
     /** The cell's own additional group ids (cells created before this rule get it here). */

@@ -105,16 +105,37 @@ class HostShapeTest {
     @Test
     void aShapedCellMakesHvmemConsumableAndAddsGpuAndTheDefaultPutsSgesOwnTableBack() throws IOException {
         String sgeOwn = capture("qconf-sc-default.txt");
-        assertThat(SgeCell.complexTable(sgeOwn, false)).as("the default cell is left as it is").isNull();
-        String shaped = SgeCell.complexTable(sgeOwn, true);
-        assertThat(shaped).contains("h_vmem h_vmem MEMORY <= YES YES 0 0\n", SgeCell.GPU_COMPLEX + "\n")
-                .doesNotContain("h_vmem              h_vmem     MEMORY    <=    YES         NO");
-        assertThat(shaped.lines().count()).isEqualTo(sgeOwn.lines().count() + 1);
-        assertThat(SgeCell.complexTable(shaped, true)).as("a shaped cell is left as it is").isNull();
-        String back = SgeCell.complexTable(shaped, false);
-        assertThat(back).contains("h_vmem h_vmem MEMORY <= YES NO 0 0\n").doesNotContain("gpu ");
+        SgeCell.Complexes shapedCell = SgeCell.Complexes.of(SHAPED.cell("fs0"));
+        SgeCell.Complexes plainCell = SgeCell.Complexes.of(DEFAULT.cell("fs0"));
+        assertThat(shapedCell).isEqualTo(new SgeCell.Complexes(true, true));
+        assertThat(plainCell).isEqualTo(new SgeCell.Complexes(false, false));
+        assertThat(SgeCell.complexTable(sgeOwn, plainCell, true)).as("the default cell is left as it is").isNull();
+        assertThat(SgeCell.complexTable(sgeOwn, plainCell, false)).isNull();
+
+        String shaped = SgeCell.complexTable(sgeOwn, shapedCell, true);
+        assertThat(shaped).contains("h_vmem h_vmem MEMORY <= YES YES 0 0\n", SgeCell.GPU_COMPLEX + "\n",
+                SgeCell.EXCLUSIVE_COMPLEX + "\n").doesNotContain("h_vmem              h_vmem     MEMORY    <=    YES         NO");
+        assertThat(shaped.lines().count()).isEqualTo(sgeOwn.lines().count() + 2);
+        assertThat(SgeCell.complexTable(shaped, shapedCell, false)).as("removing: nothing to remove").isNull();
+
+        // as qconf -sc showed it on fs0 after up --shape: the same entries, in SGE's order and spacing
+        String shown = capture("qconf-sc-shaped.txt");
+        assertThat(SgeCell.complexTable(shown, shapedCell, true)).as("a shaped cell is left as it is").isNull();
+        assertThat(SgeCell.complexTable(shown, plainCell, true)).as("nothing is added for the default").isNull();
+        String back = SgeCell.complexTable(shown, plainCell, false);
+        assertThat(back).contains("h_vmem h_vmem MEMORY <= YES NO 0 0\n").doesNotContain("gpu ", "exclusive ");
         assertThat(back.lines().count()).isEqualTo(sgeOwn.lines().count());
-        assertThat(SgeCell.complexTable(back, false)).isNull();
+        assertThat(SgeCell.complexTable(back, plainCell, false)).isNull();
+    }
+
+    @Test
+    void qconfShowsWhatTheShapedHostAndQueueWereGiven() throws IOException {
+        String host = SgeCell.joinLines(capture("qconf-se-fs0-n13-shaped.txt"));
+        assertThat(SgeCell.sameComplexValues(SgeCell.value(host, "complex_values"), SgeCell.complexValues(SHAPED.cell("fs0"), 13)))
+                .isTrue();
+        String queue = SgeCell.joinLines(capture("qconf-sq-fs0-shaped.txt"));
+        assertThat(SgeCell.sameQueueSlots(SgeCell.value(queue, "slots"), SgeCell.queueSlots(SHAPED.cell("fs0")))).isTrue();
+        assertThat(SgeCell.sameQueueSlots(SgeCell.value(queue, "slots"), SgeCell.queueSlots(DEFAULT.cell("fs0")))).isFalse();
     }
 
     @Test
