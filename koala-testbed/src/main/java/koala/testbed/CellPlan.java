@@ -1,5 +1,6 @@
 package koala.testbed;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -13,10 +14,11 @@ import java.util.List;
  * @param index        the cell's number: {@code fs<index>}, its ports and addresses derive from it
  * @param shape        groups of unequal hosts ({@link HostShape}), filling nodes 1, 2, ... in order;
  *                     the nodes after them are as {@code slotsPerNode} says. Empty: all alike, as by
- *                     default. A record written before shapes existed reads as empty.
+ *                     default. A record written before shapes existed reads as empty, and an empty
+ *                     one is left out of the record, which older builds reading it do not know
  */
 public record CellPlan(String name, int index, int nodes, int slotsPerNode, int qmasterPort, int execdPort,
-                       boolean remote, List<HostShape> shape) {
+                       boolean remote, @JsonInclude(JsonInclude.Include.NON_EMPTY) List<HostShape> shape) {
     public CellPlan {
         shape = shape == null ? List.of() : List.copyOf(shape);
         int shaped = shape.stream().mapToInt(HostShape::count).sum();

@@ -147,6 +147,8 @@ class HostShapeTest {
         assertThat(record.cells()).containsExactly(new CellPlan("fs0", 0, 2, 1, 6460, 6461, false));
         String shaped = koala.common.json.Json.pretty(new TestbedRecord("vm", SHAPED));
         assertThat(koala.common.json.Json.mapper().readValue(shaped, TestbedRecord.class).plan()).isEqualTo(SHAPED);
+        // a build that knows no shapes reads (and refuses unknown fields in) the same machine-wide record
+        assertThat(koala.common.json.Json.pretty(new TestbedRecord("vm", DEFAULT))).doesNotContain("shape");
     }
 
     @Test

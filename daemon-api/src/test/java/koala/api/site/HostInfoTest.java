@@ -27,6 +27,8 @@ class HostInfoTest {
         assertThat(Json.mapper().readValue(older, HostInfo.class))
                 .isEqualTo(new HostInfo("n1", "lx-amd64", 2, 0.1, "1.0G", "0.1G"));
         assertThat(new HostInfo("n1", null, null, null, null, null).resources()).isNull();
+        assertThat(Json.mapper().writeValueAsString(new HostInfo("n1", "lx-amd64", 2, 0.1, "1.0G", "0.1G")))
+                .doesNotContain("resources");
     }
 
     @Test
