@@ -449,7 +449,16 @@ final class SgeCell {
         }
         Path file = scratch.resolve(adding ? "complexes-added" : "complexes-removed");
         write(file, table);
-        head.check("qconf", "-Mc", file.toString());
+        if (adding) {
+            head.check("qconf", "-Mc", file.toString());
+        } else {
+            // an execution host outside the plan (left by a larger one) may still name a complex: SGE then
+            // refuses to drop it, which costs nothing to the plan's hosts, so up goes on and says so
+            Shell.Result r = head.run("qconf", "-Mc", file.toString());
+            if (!r.ok()) {
+                return List.of("complexes " + names(shown) + " kept: " + (r.err().isBlank() ? r.out() : r.err()).strip());
+            }
+        }
         return List.of("complexes " + names(shown) + " -> " + names(table));
     }
 
