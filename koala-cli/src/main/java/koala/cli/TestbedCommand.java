@@ -63,6 +63,14 @@ public final class TestbedCommand {
                         + "claims a whole node with -l exclusive=true")
         int slotsPerNode;
 
+        @Option(names = "--shape", paramLabel = "CELL=GROUPS",
+                description = "unequal hosts in a cell, one option per cell: groups joined by '+', each COUNTx then "
+                        + "'/'-separated Nc (cores: the host's slots), a memory such as 8G (its consumable h_vmem) and "
+                        + "Ngpu (its consumable gpu); they fill the cell's nodes from n1, the rest stay as "
+                        + "--slots-per-node says. E.g. --shape fs0=12x4c/8G+4x16c/64G/2gpu --shape fs1=8x8c/16G. "
+                        + "Without it every host is alike, and up puts a shaped testbed back so")
+        List<String> shapes = List.of();
+
         @Option(names = "--remote", split = ",", paramLabel = "CELL",
                 description = "cells reached only by SSH to their head node (default: fs2 when there are 3 or more; "
                         + "'none' for none)")
@@ -81,7 +89,8 @@ public final class TestbedCommand {
         @Override
         public Integer call() {
             Set<String> remotes = remote == null ? null : remote.contains("none") ? Set.of() : remote;
-            TestbedPlan plan = TestbedPlan.of(clusters, nodes, slotsPerNode, remotes).withWanDelay(wanDelayMs);
+            TestbedPlan plan = TestbedPlan.of(clusters, nodes, slotsPerNode, remotes).withWanDelay(wanDelayMs)
+                    .withShapes(shapes);
             Testbed testbed = testbed(System.out);
             List<String> changes = new ArrayList<>(testbed.up(plan));
             if (programs) {

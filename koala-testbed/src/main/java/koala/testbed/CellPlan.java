@@ -1,5 +1,6 @@
 package koala.testbed;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -11,9 +12,55 @@ import java.util.List;
  * nodes have private addresses.
  *
  * @param index        the cell's number: {@code fs<index>}, its ports and addresses derive from it
+ * @param shape        groups of unequal hosts ({@link HostShape}), filling nodes 1, 2, ... in order;
+ *                     the nodes after them are as {@code slotsPerNode} says. Empty: all alike, as by
+ *                     default. A record written before shapes existed reads as empty, and an empty
+ *                     one is left out of the record, which older builds reading it do not know
  */
 public record CellPlan(String name, int index, int nodes, int slotsPerNode, int qmasterPort, int execdPort,
-                       boolean remote) {
+                       boolean remote, @JsonInclude(JsonInclude.Include.NON_EMPTY) List<HostShape> shape) {
+    public CellPlan {
+        shape = shape == null ? List.of() : List.copyOf(shape);
+        int shaped = shape.stream().mapToInt(HostShape::count).sum();
+        if (shaped > nodes) {
+            throw new IllegalArgumentException("--shape " + name + ": " + shaped + " hosts in its groups; " + name
+                    + " has " + nodes + " compute nodes (--nodes)");
+        }
+    }
+
+    /** A cell whose hosts are all alike. */
+    public CellPlan(String name, int index, int nodes, int slotsPerNode, int qmasterPort, int execdPort,
+                    boolean remote) {
+        this(name, index, nodes, slotsPerNode, qmasterPort, execdPort, remote, List.of());
+    }
+
+    /** The same cell with these groups of hosts. */
+    public CellPlan withShape(List<HostShape> groups) {
+        return new CellPlan(name, index, nodes, slotsPerNode, qmasterPort, execdPort, remote, groups);
+    }
+
+    /** True when some of its hosts differ from the others. */
+    public boolean shaped() {
+        return !shape.isEmpty();
+    }
+
+    /** The group compute node {@code i} (from 1) belongs to, or null for a node as {@code slotsPerNode} says. */
+    public HostShape shapeOf(int i) {
+        int last = 0;
+        for (HostShape group : shape) {
+            last += group.count();
+            if (i <= last) {
+                return group;
+            }
+        }
+        return null;
+    }
+
+    /** The slots of compute node {@code i}, from 1. */
+    public int slotsOf(int i) {
+        HostShape group = shapeOf(i);
+        return group == null ? slotsPerNode : group.cores();
+    }
     public String queue() {
         return name + ".q";
     }
@@ -36,7 +83,11 @@ public record CellPlan(String name, int index, int nodes, int slotsPerNode, int 
     }
 
     public int slots() {
-        return nodes * slotsPerNode;
+        int slots = 0;
+        for (int i = 1; i <= nodes; i++) {
+            slots += slotsOf(i);
+        }
+        return slots;
     }
 
     /**

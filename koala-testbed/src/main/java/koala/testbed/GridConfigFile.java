@@ -28,6 +28,10 @@ final class GridConfigFile {
             s.append("\n# ").append(cell.name()).append(": ").append(cell.nodes()).append(" compute nodes of ")
                     .append(cell.slotsPerNode()).append(" slot(s), qmaster on ").append(cell.head())
                     .append(cell.remote() ? "; a remote site, reached by SSH to its head node only" : "").append('\n')
+                    .append(cell.shaped() ? "# unequal hosts (their complex_values, which the site agent reads with qhost -F): "
+                            + cell.shape().stream().map(HostShape::describe).collect(Collectors.joining("; "))
+                            + (cell.shape().stream().mapToInt(HostShape::count).sum() < cell.nodes() ? "; the others as above"
+                            : "") + "\n" : "")
                     .append(p).append("sge.root = ").append(SgeCell.SGE_ROOT).append('\n')
                     .append(p).append("sge.cell = ").append(cell.name()).append('\n')
                     .append(p).append("sge.qmasterPort = ").append(cell.qmasterPort()).append('\n')

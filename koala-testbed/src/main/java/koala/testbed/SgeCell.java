@@ -269,29 +269,30 @@ final class SgeCell {
 
     /** An execution host's {@code complex_values} as {@code qconf -se} shows it ({@code NONE} for none). */
     private String complexValues(String node) {
-        return head.run("qconf", "-se", node).out().lines().filter(l -> l.startsWith("complex_values"))
-                .map(l -> l.substring("complex_values".length()).trim()).findFirst().orElse("NONE");
+        String shown = joinLines(head.run("qconf", "-se", node).out());
+        String v = value(shown, "complex_values");
+        return v == null ? "NONE" : v;
     }
 
     /** Makes the cell's hosts and queue match the plan; returns what it changed. */
     List<String> configure(Path scratch) {
         List<String> changes = new ArrayList<>();
-        if (plan.slotsPerNode() > 1) {
-            changes.addAll(exclusiveComplex(scratch));
-        }
+        // hosts can name exclusive, gpu and a consumable h_vmem only once the cell has them
+        changes.addAll(complexes(scratch, true));
         List<String> execHosts = head.run("qconf", "-sel").out().lines().map(String::trim).toList();
         List<String> localConfs = head.run("qconf", "-sconfl").out().lines().map(String::trim).toList();
-        String complexes = plan.slotsPerNode() > 1 ? "exclusive=true" : "NONE";
         for (int i = 1; i <= plan.nodes(); i++) {
             String node = plan.node(i);
+            String complexes = complexValues(plan, i);
             if (!execHosts.contains(node)) {
                 write(scratch.resolve(node + ".exechost"), "hostname " + node + "\nload_scaling NONE\n"
                         + "complex_values " + complexes + "\nuser_lists NONE\nxuser_lists NONE\nprojects NONE\nxprojects NONE\n"
                         + "usage_scaling NONE\nreport_variables NONE\n");
                 head.check("qconf", "-Ae", scratch.resolve(node + ".exechost").toString());
                 changes.add("added execution host " + node);
-            } else if (!complexValues(node).equals(complexes)) {
-                // slots per node changed in place: a whole-host request (-l exclusive=true) needs the host to offer it
+            } else if (!sameComplexValues(complexValues(node), complexes)) {
+                // slots per node or the host's shape changed in place: a whole-host request (-l exclusive=true)
+                // needs the host to offer it, a claim of h_vmem or gpu needs the host's capacity
                 head.check("qconf", "-rattr", "exechost", "complex_values", complexes, node);
                 changes.add("complex_values of " + node + " set to " + complexes);
             }
@@ -312,23 +313,165 @@ final class SgeCell {
         }
         changes.addAll(configureGlobal(scratch));
         changes.addAll(configureQueue(scratch));
+        // what the plan does not need goes once no host names it: the plain testbed has SGE's own table
+        changes.addAll(complexes(scratch, false));
         changes.addAll(configureParallelEnvironment(scratch));
         changes.addAll(configureScheduler(scratch));
         return changes;
     }
 
+    /** A cell with a host of several slots needs the complex exclusive (KOALA claims a whole host with it). */
+    static boolean needsExclusive(CellPlan plan) {
+        for (int i = 1; i <= plan.nodes(); i++) {
+            if (plan.slotsOf(i) > 1) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The {@code complex_values} compute node {@code i} of {@code plan} should have. */
+    static String complexValues(CellPlan plan, int i) {
+        HostShape shape = plan.shapeOf(i);
+        return shape != null ? shape.complexValues() : plan.slotsPerNode() > 1 ? "exclusive=true" : "NONE";
+    }
+
     /**
-     * The complex {@code exclusive} (a job asking {@code -l exclusive=true} gets a whole host), which
-     * SGE ships without: KOALA's node request on a cell whose hosts have several slots.
+     * True when two {@code complex_values} say the same: qconf shows them in its own order and
+     * spelling ({@code TRUE}, {@code 8.000G} for {@code 8192M}).
      */
-    private List<String> exclusiveComplex(Path scratch) {
-        String complexes = head.check("qconf", "-sc").out();
-        if (complexes.lines().anyMatch(l -> l.startsWith("exclusive "))) {
+    static boolean sameComplexValues(String shown, String wanted) {
+        return complexMap(shown).equals(complexMap(wanted));
+    }
+
+    private static Map<String, String> complexMap(String values) {
+        Map<String, String> map = new java.util.TreeMap<>();
+        String v = values == null ? "NONE" : values.replaceAll("\\s+", "");
+        if (v.isEmpty() || v.equalsIgnoreCase("NONE")) {
+            return map;
+        }
+        for (String pair : v.split(",")) {
+            String[] kv = pair.split("=", 2);
+            map.put(kv[0], kv.length < 2 ? "" : normalValue(kv[1]));
+        }
+        return map;
+    }
+
+    /** A value with SGE's memory units in bytes, a number as a number, a word in lower case. */
+    private static String normalValue(String value) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("([0-9.]+)([KkMmGgTt]?)").matcher(value);
+        if (!m.matches()) {
+            return value.toLowerCase(java.util.Locale.ROOT);
+        }
+        double factor = switch (m.group(2)) {
+            case "K" -> 1024.0;
+            case "k" -> 1e3;
+            case "M" -> 1024.0 * 1024;
+            case "m" -> 1e6;
+            case "G" -> 1024.0 * 1024 * 1024;
+            case "g" -> 1e9;
+            case "T" -> 1024.0 * 1024 * 1024 * 1024;
+            case "t" -> 1e12;
+            default -> 1.0;
+        };
+        return Long.toString(Math.round(Double.parseDouble(m.group(1)) * factor));
+    }
+
+    /** The complex gpu as the testbed declares it: an integer, booked once per job (not per slot). */
+    static final String GPU_COMPLEX = "gpu                 gpu        INT         <=    YES         JOB        0        0";
+    /** A job asking {@code -l exclusive=true} gets a whole host: KOALA's node request where hosts have several slots. */
+    static final String EXCLUSIVE_COMPLEX = "exclusive excl BOOL EXCL YES YES 0 1000";
+
+    /** Which of the testbed's complexes a cell has: {@code exclusive}, and a consumable {@code h_vmem} with {@code gpu}. */
+    record Complexes(boolean exclusive, boolean resources) {
+        static Complexes of(CellPlan plan) {
+            return new Complexes(needsExclusive(plan), plan.shaped());
+        }
+    }
+
+    /**
+     * The cell's complex table with what {@code wanted} needs added ({@code adding}) or with what it
+     * does not need taken out (not {@code adding}), or null when {@code complexes} ({@code qconf -sc})
+     * needs no change. Additions come before the hosts name them and removals after no host names
+     * them any more, so the two are separate steps. A shaped cell has a consumable {@code h_vmem}
+     * (booked per slot, as SGE's users expect of {@code -pe smp 8 -l h_vmem=4G}) and {@code gpu}; the
+     * plain testbed has SGE's own table, where {@code h_vmem} is a plain limit and neither
+     * {@code gpu} nor {@code exclusive} exists.
+     */
+    static String complexTable(String complexes, Complexes wanted, boolean adding) {
+        StringBuilder out = new StringBuilder();
+        boolean changed = false;
+        boolean hasGpu = false;
+        boolean hasExclusive = false;
+        for (String line : complexes.split("\n")) {
+            String[] cols = line.trim().split("\\s+");
+            boolean entry = !line.startsWith("#") && cols.length >= 8;
+            if (entry && cols[0].equals("h_vmem")) {
+                String consumable = wanted.resources() ? "YES" : "NO";
+                if (!cols[5].equals(consumable) && adding == wanted.resources()) {
+                    cols[5] = consumable;
+                    line = String.join(" ", cols);
+                    changed = true;
+                }
+            } else if (entry && cols[0].equals("gpu")) {
+                hasGpu = true;
+                if (!wanted.resources() && !adding) {
+                    changed = true;
+                    continue;
+                }
+            } else if (entry && cols[0].equals("exclusive")) {
+                hasExclusive = true;
+                if (!wanted.exclusive() && !adding) {
+                    changed = true;
+                    continue;
+                }
+            }
+            out.append(line).append('\n');
+        }
+        if (adding && wanted.exclusive() && !hasExclusive) {
+            out.append(EXCLUSIVE_COMPLEX).append('\n');
+            changed = true;
+        }
+        if (adding && wanted.resources() && !hasGpu) {
+            out.append(GPU_COMPLEX).append('\n');
+            changed = true;
+        }
+        return changed ? out.toString() : null;
+    }
+
+    /** One step of {@link #complexTable}, made with qconf on the head node. */
+    private List<String> complexes(Path scratch, boolean adding) {
+        Complexes wanted = Complexes.of(plan);
+        String shown = head.check("qconf", "-sc").out();
+        String table = complexTable(shown, wanted, adding);
+        if (table == null) {
             return List.of();
         }
-        write(scratch.resolve("complexes"), complexes + "exclusive excl BOOL EXCL YES YES 0 1000\n");
-        head.check("qconf", "-Mc", scratch.resolve("complexes").toString());
-        return List.of("added complex exclusive");
+        Path file = scratch.resolve(adding ? "complexes-added" : "complexes-removed");
+        write(file, table);
+        if (adding) {
+            head.check("qconf", "-Mc", file.toString());
+        } else {
+            // an execution host outside the plan (left by a larger one) may still name a complex: SGE then
+            // refuses to drop it, which costs nothing to the plan's hosts, so up goes on and says so
+            Shell.Result r = head.run("qconf", "-Mc", file.toString());
+            if (!r.ok()) {
+                return List.of("complexes " + names(shown) + " kept: " + (r.err().isBlank() ? r.out() : r.err()).strip());
+            }
+        }
+        return List.of("complexes " + names(shown) + " -> " + names(table));
+    }
+
+    /** The testbed's own complexes in a table, for the change's description. */
+    private static String names(String table) {
+        List<String> names = new ArrayList<>();
+        for (String line : table.split("\n")) {
+            String[] cols = line.trim().split("\\s+");
+            if (!line.startsWith("#") && cols.length >= 8 && List.of("exclusive", "gpu", "h_vmem").contains(cols[0])) {
+                names.add(cols[0] + (cols[0].equals("h_vmem") ? (cols[5].equals("NO") ? " (a limit)" : " (consumable)") : ""));
+            }
+        }
+        return String.join(", ", names);
     }
 
     /** The cell's own additional group ids (cells created before this rule get it here). */
@@ -348,7 +491,7 @@ final class SgeCell {
     private List<String> configureQueue(Path scratch) {
         Shell.Result existing = head.run("qconf", "-sq", plan.queue());
         String hosts = String.join(" ", plan.nodeNames());
-        String slots = Integer.toString(plan.slotsPerNode());
+        String slots = queueSlots(plan);
         if (!existing.ok()) {
             Map<String, String> values = new LinkedHashMap<>();
             values.put("qname", plan.queue());
@@ -367,11 +510,44 @@ final class SgeCell {
             head.check("qconf", "-mattr", "queue", "hostlist", hosts, plan.queue());
             changes.add("queue " + plan.queue() + " hosts " + listed + " -> " + hosts);
         }
-        if (!slots.equals(value(existing.out(), "slots"))) {
-            head.check("qconf", "-mattr", "queue", "slots", slots, plan.queue());
-            changes.add("queue " + plan.queue() + " slots -> " + slots + " per host");
+        String shown = value(joinLines(existing.out()), "slots");
+        if (!sameQueueSlots(shown, slots)) {
+            // host-specific values ([host=n]) go in through the whole queue's file: -mattr takes one value
+            write(scratch.resolve("queue"), edit(joinLines(head.check("qconf", "-sq", plan.queue()).out()),
+                    Map.of("slots", slots)));
+            head.check("qconf", "-Mq", scratch.resolve("queue").toString());
+            changes.add("queue " + plan.queue() + " slots " + shown + " -> " + slots);
         }
         return changes;
+    }
+
+    /**
+     * The queue's {@code slots}: {@code slotsPerNode}, and each host of a shape with other slots in
+     * SGE's host-specific form, e.g. {@code 1,[fs0-n13=16],[fs0-n14=16]}.
+     */
+    static String queueSlots(CellPlan plan) {
+        StringBuilder slots = new StringBuilder(Integer.toString(plan.slotsPerNode()));
+        for (int i = 1; i <= plan.nodes(); i++) {
+            if (plan.slotsOf(i) != plan.slotsPerNode()) {
+                slots.append(",[").append(plan.node(i)).append('=').append(plan.slotsOf(i)).append(']');
+            }
+        }
+        return slots.toString();
+    }
+
+    /** True when the queue's {@code slots} as qconf shows them say {@code wanted}, in whatever order. */
+    static boolean sameQueueSlots(String shown, String wanted) {
+        return slotSet(shown).equals(slotSet(wanted));
+    }
+
+    private static java.util.Set<String> slotSet(String slots) {
+        return slots == null ? java.util.Set.of()
+                : java.util.Set.copyOf(java.util.Arrays.asList(slots.replaceAll("\\s+", "").replace("],[", "];[").replace(",[", ";[").split(";")));
+    }
+
+    /** qconf's output with its continued lines ({@code \} at the end) joined. */
+    static String joinLines(String text) {
+        return text.replaceAll("\\\\\n\\s*", " ");
     }
 
     /** The cell's parallel environment, with which a plain SGE user runs a multi-node MPI job: {@code qsub -pe mpi N}. */

@@ -293,7 +293,8 @@ public final class Testbed {
         }
         cell.awaitQueueReady();
         progress.step(name + ": " + (changes.isEmpty() ? "already running, unchanged" : "up") + " (" + plan.nodes()
-                + " nodes of " + plan.slotsPerNode() + " slot" + (plan.slotsPerNode() == 1 ? "" : "s") + ", qmaster on "
+                + " nodes of " + plan.slotsPerNode() + " slot" + (plan.slotsPerNode() == 1 ? "" : "s")
+                + plan.shape().stream().map(g -> "; " + g.describe()).reduce("", String::concat) + ", qmaster on "
                 + plan.head() + ":" + plan.qmasterPort() + (plan.remote() ? ", remote: SSH to " + plan.head() : "") + ")");
         return changes;
     }

@@ -85,6 +85,43 @@ public record TestbedPlan(List<CellPlan> cells, Integer wanDelayMs) {
         return new TestbedPlan(cells, DEFAULT_WAN_DELAY_MS);
     }
 
+    /**
+     * The same cells with unequal hosts: each of {@code specs} is {@code CELL=GROUP+GROUP...} (see
+     * {@link HostShape#parseGroups}), e.g. {@code fs0=12x4c/8G+4x16c/64G/2gpu}. Cells not named keep
+     * hosts all alike; no spec at all is the plain testbed, and {@code up} with it puts a shaped
+     * testbed back.
+     */
+    public TestbedPlan withShapes(List<String> specs) {
+        List<CellPlan> shaped = new ArrayList<>(cells);
+        Set<String> seen = new java.util.HashSet<>();
+        for (String spec : specs) {
+            int eq = spec.indexOf('=');
+            if (eq < 1) {
+                throw new IllegalArgumentException("--shape '" + spec + "': write CELL=GROUP[+GROUP...], e.g. "
+                        + "fs0=12x4c/8G+4x16c/64G/2gpu");
+            }
+            String name = spec.substring(0, eq).trim();
+            if (!seen.add(name)) {
+                throw new IllegalArgumentException("--shape " + name + ": given twice; join its groups with '+'");
+            }
+            int i = indexOf(shaped, name);
+            if (i < 0) {
+                throw new IllegalArgumentException("--shape " + name + ": no such cell (fs0..fs" + (cells.size() - 1) + ")");
+            }
+            shaped.set(i, shaped.get(i).withShape(HostShape.parseGroups(spec.substring(eq + 1))));
+        }
+        return new TestbedPlan(shaped, wanDelayMs);
+    }
+
+    private static int indexOf(List<CellPlan> cells, String name) {
+        for (int i = 0; i < cells.size(); i++) {
+            if (cells.get(i).name().equals(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     public CellPlan cell(String name) {
         return cells.stream().filter(c -> c.name().equals(name)).findFirst()
                 .orElseThrow(() -> new TestbedException("no testbed cell " + name));

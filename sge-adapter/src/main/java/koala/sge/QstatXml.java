@@ -2,22 +2,38 @@ package koala.sge;
 
 import java.time.LocalDateTime;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Predicate;
 import koala.api.site.CellJob;
+import koala.api.site.HostResources;
 import koala.api.site.QueueInstance;
 import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 
 /**
  * Reads {@code qstat -f -xml -u '*'}: the queue instances with the jobs running in them, then
- * the pending jobs. Array-job tasks become one entry each, named {@code id.task}.
+ * the pending jobs. Array-job tasks become one entry each, named {@code id.task}. With {@code -r}
+ * (what the agent runs) each running job's hard requests also say what it holds of the consumables
+ * KOALA reads, per host ({@link Result#held}).
  */
 public final class QstatXml {
     private static final String UNUSABLE = "uEdDsSCc";
 
-    /** Queue instances and jobs of one cell. */
-    public record Result(List<QueueInstance> queues, List<CellJob> jobs) {
+    /**
+     * Queue instances and jobs of one cell.
+     *
+     * @param held per host, what its running jobs hold of {@code h_vmem} and {@code gpu}
+     */
+    public record Result(List<QueueInstance> queues, List<CellJob> jobs, Map<String, QhostXml.Held> held) {
+        public Result {
+            held = Map.copyOf(held);
+        }
+
+        public Result(List<QueueInstance> queues, List<CellJob> jobs) {
+            this(queues, jobs, Map.of());
+        }
     }
 
     private QstatXml() {
@@ -29,19 +45,44 @@ public final class QstatXml {
         Element root = doc.getDocumentElement();
         List<QueueInstance> queues = new ArrayList<>();
         List<CellJob> jobs = new ArrayList<>();
+        Map<String, QhostXml.Held> held = new HashMap<>();
         Element queueInfo = SgeXml.child(root, "queue_info");
         if (queueInfo != null) {
             for (Element q : SgeXml.children(queueInfo, "Queue-List")) {
                 QueueInstance queue = queue(q);
                 queues.add(queue);
-                SgeXml.children(q, "job_list").forEach(j -> jobs.add(job(j, queue.name(), koala)));
+                for (Element j : SgeXml.children(q, "job_list")) {
+                    jobs.add(job(j, queue.name(), koala));
+                    held.merge(queue.host(), held(j), QhostXml.Held::plus);
+                }
             }
         }
         Element pending = SgeXml.child(root, "job_info");
         if (pending != null) {
             SgeXml.children(pending, "job_list").forEach(j -> jobs.add(job(j, null, koala)));
         }
-        return new Result(queues, jobs);
+        return new Result(queues, jobs, held);
+    }
+
+    /**
+     * What one running job's entry in a queue instance holds: {@code h_vmem} is booked per slot (as
+     * SGE books a consumable declared {@code YES}), {@code gpu} once per job ({@code JOB}), which is
+     * how the testbed and the admin guide declare them.
+     */
+    static QhostXml.Held held(Element job) {
+        long memory = 0;
+        int gpus = 0;
+        int slots = SgeXml.integer(job, "slots", 1);
+        for (Element r : SgeXml.children(job, "hard_request")) {
+            String name = r.getAttribute("name");
+            String value = r.getTextContent().trim();
+            if (name.equals(HostResources.MEMORY_COMPLEX) && SgeMemory.mib(value) != null) {
+                memory += SgeMemory.mib(value) * slots;
+            } else if (name.equals(HostResources.GPU_COMPLEX)) {
+                gpus += (int) Double.parseDouble(value);
+            }
+        }
+        return new QhostXml.Held(memory, gpus);
     }
 
     private static QueueInstance queue(Element q) {

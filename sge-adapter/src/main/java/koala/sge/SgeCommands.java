@@ -31,12 +31,18 @@ public final class SgeCommands {
         return timeout;
     }
 
+    /** Every queue instance and job; {@code -r} adds each job's requests, what it holds of the consumables. */
     public String qstatFull() {
-        return run("qstat", "-f", "-xml", "-u", "*");
+        return run("qstat", "-f", "-r", "-xml", "-u", "*");
     }
 
     public String qhost() {
         return run("qhost", "-xml");
+    }
+
+    /** The hosts with every resource and its source ({@code -F}) and their queue instances ({@code -q}). */
+    public String qhostResources() {
+        return run("qhost", "-F", "-q", "-xml");
     }
 
     public String qacct(String jobId) {

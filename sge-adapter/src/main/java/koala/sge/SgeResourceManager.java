@@ -122,7 +122,7 @@ public final class SgeResourceManager implements ResourceManager {
     @Override
     public ClusterLoad load(Predicate<CellJob> ours) {
         QstatXml.Result qstat = QstatXml.parse(commands.qstatFull(), ours);
-        return new ClusterLoad(QhostXml.parse(commands.qhost()), qstat.queues(), qstat.jobs());
+        return new ClusterLoad(QhostXml.parse(commands.qhostResources(), qstat.held()), qstat.queues(), qstat.jobs());
     }
 
     @Override
