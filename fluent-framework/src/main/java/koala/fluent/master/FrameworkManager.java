@@ -3,11 +3,8 @@ package koala.fluent.master;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.Deque;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,20 +12,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import koala.api.runner.RunnerMessages.GrowResult;
-import koala.common.event.EventLine;
 import koala.common.failure.Gone;
 import koala.common.failure.InvalidField;
-import koala.common.failure.NotFound;
-import koala.fluent.AppOutcome;
 import koala.fluent.Application;
 import koala.fluent.FluentWorker;
 import koala.fluent.FrameworkState;
-import koala.fluent.PlacementOutcome;
 import koala.fluent.ResizeRequest;
 import koala.fluent.Resumed;
 import koala.fluent.wire.FluentMessages.AppDone;
-import koala.fluent.wire.FluentMessages.AppReply;
 import koala.fluent.wire.FluentMessages.DeviceHello;
 import koala.fluent.wire.FluentMessages.JobReply;
 import koala.fluent.wire.FluentMessages.JobRequest;
@@ -63,28 +54,14 @@ import koala.provisioning.NaturalOrder;
  * moved is not moved again. The journal is written off the loop and forced in batches
  * ({@link JournalLine}); no answer, and no call, leaves before what led to it is on disk.
  *
- * <p>This class owns the loop and answers on it, keeps the line of jobs and which workers are the
- * master's; its parts share the state, the books and the lines out ({@link MasterContext}): an
- * application's start, end and failure ({@link AppLifecycle}), word counts suspended and resumed
- * ({@link Suspending}) and moved between workers ({@link Moves}).
+ * <p>This class owns the loop and answers on it, and keeps which workers are the master's; its parts
+ * share the state, the books and the lines out ({@link MasterContext}): the line of jobs and their
+ * grows ({@link JobLine}), an application's start, end and failure ({@link AppLifecycle}), word counts
+ * suspended and resumed ({@link Suspending}) and moved between workers ({@link Moves}).
  */
 public final class FrameworkManager {
     /** A job taken in: its id, and its reply once it is placed. */
     public record Submitted(String job, CompletableFuture<JobReply> reply) {
-    }
-
-    /** A job in the line, and its client's reply, once it is placed. */
-    private record Arrival(JobIntake.Accepted job, CompletableFuture<JobReply> reply) {
-    }
-
-    /**
-     * The job at the head of the line and its grow: asked of the runner ({@code nodes} and {@code deadline}
-     * null until it answers), then granted and waiting for its workers until {@code deadline}.
-     */
-    private record PendingGrow(Arrival arrival, Set<String> nodes, Instant deadline, String note) {
-        boolean granted() {
-            return nodes != null;
-        }
     }
 
     /** Entries after which the journal is compacted into one snapshot. */
@@ -97,12 +74,7 @@ public final class FrameworkManager {
     private final JournalLine journal;
     private final AppLifecycle apps;
     private final Moves moves;
-    private final Duration growWait;
-    private final Deque<Arrival> arrivals = new ArrayDeque<>();
-    /** What each placed job's grow came to, for its later readers. */
-    private final Map<String, String> growNotes;
-    private PendingGrow pending;
-    private int jobs;
+    private final JobLine jobs;
     private final Suspending suspending;
     /** Workers that left: a late hello of theirs must not bring them back. */
     private final Set<String> gone;
@@ -149,19 +121,12 @@ public final class FrameworkManager {
         this.moves = new Moves(master, apps);
         this.suspending = new Suspending(master, moves, apps);
         apps.resumingThrough(suspending);
-        this.growWait = growWait;
-        this.growNotes = new HashMap<>(r.growNotes());
-        this.jobs = r.jobs();
-        r.waiting().forEach(w -> arrivals.addLast(new Arrival(w.job(), new CompletableFuture<>())));
-        if (r.pending() != null) {
-            pending = new PendingGrow(new Arrival(r.pending().job().job(), new CompletableFuture<>()),
-                    Set.copyOf(r.pending().nodes()), master.now().plus(growWait), r.pending().note());
-        }
+        this.jobs = new JobLine(master, apps, suspending, growWait, r);
         this.gone = new HashSet<>(r.gone());
         if (r.entries() > 0) {
             events.add("recovered from the journal (" + r.entries() + " entries): " + master.urls().size()
                     + " workers, " + state.running().size() + " applications running, " + state.queue().size()
-                    + " queued, " + waiting() + " jobs waiting; " + jobs + " jobs so far");
+                    + " queued, " + jobs.waiting() + " jobs waiting; " + jobs.jobs() + " jobs so far");
         }
         journal.compact(snapshot()); // before the loop takes anything: what the predecessor wrote is one entry
     }
@@ -182,7 +147,7 @@ public final class FrameworkManager {
      */
     public Submitted submit(JobRequest request) {
         JobIntake.Checked checked = JobIntake.check(request);
-        return loop.call(() -> arrived(request.name(), checked));
+        return loop.call(() -> jobs.arrived(request.name(), checked));
     }
 
     /** A DeviceManager reports in: its worker joins, and may start waiting SWCs or complete a pending grow. */
@@ -214,9 +179,9 @@ public final class FrameworkManager {
     }
 
     private void ticked() {
-        takeArrivals(); // jobs a restarted master found waiting in its journal
+        jobs.takeArrivals(); // jobs a restarted master found waiting in its journal
         moves.finishUnfinished(heard);
-        growWaited(master.now());
+        jobs.growWaited(master.now());
         giveBack();
         Instant now = master.now(); // a give-back may have moved word counts since, at later instants
         release(now);
@@ -229,15 +194,15 @@ public final class FrameworkManager {
 
     /** Everything the journal needs to start again from now. */
     private JournalEntry.Snapshot snapshot() {
-        List<JournalEntry.Arrived> waiting = waitingEntries();
-        JournalEntry.GrowAsked grow = grantedGrow();
+        List<JournalEntry.Arrived> waiting = jobs.waitingEntries();
+        JournalEntry.GrowAsked grow = jobs.grantedGrow();
         return MasterRecovery.snapshot(master.now(), master.state(), master.book(), master.urls(), waiting, grow,
-                jobs, growNotes, gone, KEEP_ENDED, master.moveBook());
+                jobs.jobs(), jobs.growNotes(), gone, KEEP_ENDED, master.moveBook());
     }
 
     /** A job's applications once it is placed; before that, no applications and why it waits. */
     public JobReply job(String id) {
-        return loop.call(() -> jobNow(id));
+        return loop.call(() -> jobs.job(id));
     }
 
     public MasterStatus status() {
@@ -273,7 +238,7 @@ public final class FrameworkManager {
         master.events().add(MasterEventKind.JOINED, "worker " + hello.node() + " joined (" + slots + " slots) at "
                 + hello.url(), Map.of("node", hello.node(), "slots", slots, "url", hello.url()));
         apps.again(started);
-        joinedForGrow();
+        jobs.joinedForGrow();
         master.provisioning().reportActivity(master.line(), state.workers());
     }
 
@@ -311,7 +276,7 @@ public final class FrameworkManager {
 
     /** Workers idle long enough released at {@code now}, once no release is at the runner. */
     private void release(Instant now) {
-        if (!waitingForGrow() && !releasing) {
+        if (!jobs.waitingForGrow() && !releasing) {
             // while a job waits for its grow, the idle workers are the ones it counted on: none goes
             ResizeRequest down = master.provisioning().releaseAsk(master.state(), now);
             if (down != null) {
@@ -394,7 +359,7 @@ public final class FrameworkManager {
                 apps.again(master.state().join(node, slots.get(node), now));
             }
         }
-        joinedForGrow();
+        jobs.joinedForGrow();
     }
 
     private void left(String node) {
@@ -425,156 +390,5 @@ public final class FrameworkManager {
         }
         lost.resumed().forEach(suspending::resume);
         lost.started().forEach(apps::startFromQueue);
-    }
-
-    /** A checked job joins the line as the next job, {@code j<n>}, and is placed if it can be now. */
-    private Submitted arrived(String name, JobIntake.Checked checked) {
-        String id = "j" + (jobs + 1);
-        JobIntake.Accepted job = JobIntake.accept(id, checked, master.now());
-        master.journal().append(new JournalEntry.Arrived(job.job().submittedAt(), id, name,
-                List.copyOf(job.requests().keySet()), job.requests(), job.expected()));
-        jobs++;
-        Arrival arrival = new Arrival(job, new CompletableFuture<>());
-        arrivals.addLast(arrival);
-        master.events().add(MasterEventKind.JOB_ARRIVED, "job " + id + (name == null ? "" : " (" + name
-                + ")") + " arrived: " + job.job().apps().size() + " applications",
-                Map.of("job", id, "apps", job.job().apps().size()));
-        takeArrivals();
-        return new Submitted(id, arrival.reply());
-    }
-
-    /** Places jobs from the head of the line until one waits for its grow, or none is left. */
-    private void takeArrivals() {
-        while (pending == null && !arrivals.isEmpty()) {
-            Arrival next = arrivals.pollFirst();
-            ResizeRequest up = master.state().growRequest(next.job().job());
-            master.events().add(up.ask() || up.grow() == 0 ? MasterEventKind.NOTE : MasterEventKind.RESIZE_REPORTED,
-                    next.job().job().id() + ": " + up.reason(), EventLine.fields("job", next.job().job().id()));
-            if (!up.ask()) {
-                place(next, up.reason());
-                continue;
-            }
-            pending = new PendingGrow(next, null, null, "asking the runner to grow " + up.grow());
-            master.provisioning().grow(master.line(), up.grow(), grow -> granted(next, up.grow(), grow));
-        }
-    }
-
-    /** The runner answered the grow asked for the job at the head of the line. */
-    private void granted(Arrival arrival, int asked, GrowResult grow) {
-        String note = "asked to grow " + asked + ", granted " + grow.granted()
-                + (grow.reason() == null ? "" : " (" + grow.reason() + ")");
-        if (grow.granted() == 0) {
-            pending = null;
-            place(arrival, note);
-        } else {
-            master.journal().append(new JournalEntry.GrowAsked(master.now(), arrival.job().job().id(),
-                    List.copyOf(grow.nodes()), note));
-            pending = new PendingGrow(arrival, Set.copyOf(grow.nodes()), master.now().plus(growWait), note);
-            joinedForGrow(); // its workers may have said hello before the runner's answer came
-        }
-        takeArrivals();
-    }
-
-    /** The job waiting for its grow is placed once every worker granted for it has joined. */
-    private void joinedForGrow() {
-        if (pending != null && pending.granted() && master.urls().keySet().containsAll(pending.nodes())) {
-            PendingGrow done = pending;
-            pending = null;
-            place(done.arrival(), done.note() + "; the new workers joined");
-            takeArrivals();
-        }
-    }
-
-    /** Past its deadline ({@code now}), the job waiting for its grow is placed with the workers there. */
-    private void growWaited(Instant now) {
-        if (pending != null && pending.granted() && !now.isBefore(pending.deadline())) {
-            PendingGrow late = pending;
-            pending = null;
-            Set<String> missing = new HashSet<>(late.nodes());
-            missing.removeAll(master.urls().keySet());
-            place(late.arrival(), late.note() + "; " + missing + " not in after " + growWait.toSeconds()
-                    + " s, placed with the workers there");
-            takeArrivals();
-        }
-    }
-
-    /** Whether a job waits for its grow: the idle workers are the ones it counted on. */
-    private boolean waitingForGrow() {
-        return pending != null;
-    }
-
-    private void place(Arrival arrival, String growNote) {
-        JobIntake.Accepted job = arrival.job();
-        String id = job.job().id();
-        master.journal().append(new JournalEntry.Placed(master.now(), id, growNote));
-        PlacementOutcome outcome = master.state().submit(job.job(), master.now());
-        for (AppOutcome app : outcome.apps()) {
-            String appId = app.app().id();
-            master.book().submitted(id, app, job.requests().get(appId), job.expected().get(appId));
-            master.events().add(app.reason());
-        }
-        List<CompletableFuture<Void>> starting = new ArrayList<>();
-        outcome.with(AppOutcome.Verdict.PLACED).forEach(placed -> {
-            // an RL starts once the word counts it suspends are: on their workers, calls in that order
-            List<CompletableFuture<Void>> suspended = placed.suspended().stream().map(suspending::suspend).toList();
-            starting.add(apps.launch(placed, CompletableFuture.allOf(suspended.toArray(CompletableFuture[]::new))));
-        });
-        growNotes.put(id, growNote);
-        // its client hears of it once its components are in place (or could not be): a master started
-        // again from the journal takes a placed application to be running, and deploys nothing again
-        CompletableFuture.allOf(starting.toArray(CompletableFuture[]::new)).thenRun(() -> master.loop().post(() -> {
-            JobReply reply = jobNow(id);
-            master.journal().then(() -> arrival.reply().complete(reply));
-        }));
-    }
-
-    /** A job's applications once it is placed; before that, no applications and why it waits. */
-    private JobReply jobNow(String id) {
-        List<AppReply> apps = master.book().ofJob(id).stream().map(AppBook.Entry::view).toList();
-        if (!apps.isEmpty()) {
-            return new JobReply(id, apps, growNotes.get(id));
-        }
-        if (pending != null && pending.arrival().job().job().id().equals(id)) {
-            return new JobReply(id, List.of(), "waiting for its grow: " + pending.note());
-        }
-        int ahead = 0;
-        for (Arrival a : arrivals) {
-            if (a.job().job().id().equals(id)) {
-                return new JobReply(id, List.of(), "waiting behind " + (ahead + (pending == null ? 0 : 1))
-                        + " earlier job(s), first come first served");
-            }
-            ahead++;
-        }
-        throw new NotFound("job " + id);
-    }
-
-    /** Jobs not placed yet, the one waiting for its grow among them. */
-    private int waiting() {
-        return arrivals.size() + (pending == null ? 0 : 1);
-    }
-
-    /** The jobs not placed yet, for a snapshot, in the line's order: the one waiting for its grow first. */
-    private List<JournalEntry.Arrived> waitingEntries() {
-        List<JournalEntry.Arrived> waiting = new ArrayList<>();
-        if (pending != null) {
-            waiting.add(arrived(pending.arrival()));
-        }
-        arrivals.forEach(a -> waiting.add(arrived(a)));
-        return waiting;
-    }
-
-    /**
-     * The granted grow a job waits for, for a snapshot; null when none is, or the runner has not answered:
-     * that job waits, and a master started again asks anew.
-     */
-    private JournalEntry.GrowAsked grantedGrow() {
-        return pending == null || !pending.granted() ? null : new JournalEntry.GrowAsked(master.now(),
-                pending.arrival().job().job().id(), List.copyOf(pending.nodes()), pending.note());
-    }
-
-    private static JournalEntry.Arrived arrived(Arrival a) {
-        JobIntake.Accepted job = a.job();
-        return new JournalEntry.Arrived(job.job().submittedAt(), job.job().id(), null,
-                List.copyOf(job.requests().keySet()), job.requests(), job.expected());
     }
 }
