@@ -3,22 +3,11 @@ package koala.fluent.master;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import koala.common.failure.Gone;
-import koala.common.failure.InvalidField;
-import koala.fluent.Application;
-import koala.fluent.FluentWorker;
 import koala.fluent.FrameworkState;
-import koala.fluent.ResizeRequest;
-import koala.fluent.Resumed;
 import koala.fluent.wire.FluentMessages.AppDone;
 import koala.fluent.wire.FluentMessages.DeviceHello;
 import koala.fluent.wire.FluentMessages.JobReply;
@@ -26,7 +15,6 @@ import koala.fluent.wire.FluentMessages.JobRequest;
 import koala.fluent.wire.FluentMessages.MasterStatus;
 import koala.fluent.wire.FluentMessages.MetricsReport;
 import koala.fluent.wire.MasterEventKind;
-import koala.provisioning.NaturalOrder;
 
 /**
  * The framework's master, the FrameworkManager: the registry of DeviceManagers, the jobs clients
@@ -54,10 +42,11 @@ import koala.provisioning.NaturalOrder;
  * moved is not moved again. The journal is written off the loop and forced in batches
  * ({@link JournalLine}); no answer, and no call, leaves before what led to it is on disk.
  *
- * <p>This class owns the loop and answers on it, and keeps which workers are the master's; its parts
- * share the state, the books and the lines out ({@link MasterContext}): the line of jobs and their
- * grows ({@link JobLine}), an application's start, end and failure ({@link AppLifecycle}), word counts
- * suspended and resumed ({@link Suspending}) and moved between workers ({@link Moves}).
+ * <p>This class owns the loop and answers on it; the work is its parts', one concern each, sharing the
+ * state, the books and the lines out ({@link MasterContext}): the line of jobs and their grows
+ * ({@link JobLine}), an application's start, end and failure ({@link AppLifecycle}), word counts
+ * suspended and resumed ({@link Suspending}) and moved between workers ({@link Moves}), and which
+ * workers are the master's, with the releases and give-backs to the runner ({@link Membership}).
  */
 public final class FrameworkManager {
     /** A job taken in: its id, and its reply once it is placed. */
@@ -75,14 +64,7 @@ public final class FrameworkManager {
     private final AppLifecycle apps;
     private final Moves moves;
     private final JobLine jobs;
-    private final Suspending suspending;
-    /** Workers that left: a late hello of theirs must not bring them back. */
-    private final Set<String> gone;
-    /** Workers whose DeviceManager has said hello to this master: they hold its key, a move may call them. */
-    private final Set<String> heard = new HashSet<>();
-    /** Whether a release or a give-back is at the runner: its workers are out of the placement meanwhile. */
-    private boolean releasing;
-    private boolean givingBack;
+    private final Membership members;
 
     FrameworkManager(InstantSource clock, Runner runner, Devices devices, MasterEvents events,
                      Provisioning provisioning, Duration growWait) {
@@ -119,10 +101,10 @@ public final class FrameworkManager {
         // counts, whose resume or move may fail one) is closed by resumingThrough
         this.apps = new AppLifecycle(master);
         this.moves = new Moves(master, apps);
-        this.suspending = new Suspending(master, moves, apps);
+        Suspending suspending = new Suspending(master, moves, apps);
         apps.resumingThrough(suspending);
         this.jobs = new JobLine(master, apps, suspending, growWait, r);
-        this.gone = new HashSet<>(r.gone());
+        this.members = new Membership(master, apps, suspending, jobs, r.gone());
         if (r.entries() > 0) {
             events.add("recovered from the journal (" + r.entries() + " entries): " + master.urls().size()
                     + " workers, " + state.running().size() + " applications running, " + state.queue().size()
@@ -153,7 +135,7 @@ public final class FrameworkManager {
     /** A DeviceManager reports in: its worker joins, and may start waiting SWCs or complete a pending grow. */
     public void device(DeviceHello hello) {
         loop.call(() -> {
-            hello(hello);
+            members.hello(hello);
             return null;
         });
     }
@@ -180,14 +162,14 @@ public final class FrameworkManager {
 
     private void ticked() {
         jobs.takeArrivals(); // jobs a restarted master found waiting in its journal
-        moves.finishUnfinished(heard);
+        moves.finishUnfinished(members.heard());
         jobs.growWaited(master.now());
-        giveBack();
+        members.giveBack();
         Instant now = master.now(); // a give-back may have moved word counts since, at later instants
-        release(now);
-        sample(now);
+        members.release(now);
+        members.sample(now);
         master.provisioning().reportActivity(master.line(), master.state().workers());
-        if (journal.sinceCompaction() >= COMPACT_AFTER && !offering()) {
+        if (journal.sinceCompaction() >= COMPACT_AFTER && !members.offering()) {
             journal.compact(snapshot());
         }
     }
@@ -197,7 +179,7 @@ public final class FrameworkManager {
         List<JournalEntry.Arrived> waiting = jobs.waitingEntries();
         JournalEntry.GrowAsked grow = jobs.grantedGrow();
         return MasterRecovery.snapshot(master.now(), master.state(), master.book(), master.urls(), waiting, grow,
-                jobs.jobs(), jobs.growNotes(), gone, KEEP_ENDED, master.moveBook());
+                jobs.jobs(), jobs.growNotes(), members.gone(), KEEP_ENDED, master.moveBook());
     }
 
     /** A job's applications once it is placed; before that, no applications and why it waits. */
@@ -212,183 +194,5 @@ public final class FrameworkManager {
 
     public MetricsReport metrics() {
         return loop.call(() -> master.provisioning().metrics().report());
-    }
-
-    /** A DeviceManager reports in: its worker joins, and may start waiting SWCs or complete a pending grow. */
-    private void hello(DeviceHello hello) {
-        if (hello.node() == null || hello.url() == null) {
-            throw new InvalidField(hello.node() == null ? "node" : "url", "missing");
-        }
-        if (hello.slots() != null && hello.slots() < 1) {
-            throw new InvalidField("slots", hello.slots() + ": a worker has at least 1 slot");
-        }
-        if (gone.contains(hello.node())) {
-            throw new Gone("worker " + hello.node() + " has left the instance", "node");
-        }
-        heard.add(hello.node());
-        if (master.urls().containsKey(hello.node())) {
-            again(hello);
-            return;
-        }
-        FrameworkState state = master.state();
-        int slots = hello.slots() == null ? state.settings().slotsPerWorker() : hello.slots();
-        master.journal().append(new JournalEntry.Joined(master.now(), hello.node(), hello.url(), slots));
-        master.urls().put(hello.node(), hello.url());
-        FrameworkState.Started started = state.join(hello.node(), slots, master.now());
-        master.events().add(MasterEventKind.JOINED, "worker " + hello.node() + " joined (" + slots + " slots) at "
-                + hello.url(), Map.of("node", hello.node(), "slots", slots, "url", hello.url()));
-        apps.again(started);
-        jobs.joinedForGrow();
-        master.provisioning().reportActivity(master.line(), state.workers());
-    }
-
-    /**
-     * A known worker's hello: a DeviceManager's regular one (quiet), or its first to this master
-     * after a restart, with the applications it still runs or has not reported yet.
-     */
-    private void again(DeviceHello hello) {
-        if (!hello.url().equals(master.urls().put(hello.node(), hello.url()))) {
-            master.events().add(MasterEventKind.REJOINED, "worker " + hello.node() + " reported in again at "
-                    + hello.url(), Map.of("node", hello.node(), "url", hello.url()));
-        }
-        if (hello.running() == null) {
-            return;
-        }
-        apps.confirm(hello);
-    }
-
-    /**
-     * What the grid's arbitration asks back, once no give-back is at the runner: the workers chosen
-     * ({@link Provisioning#giveBack}) leave the placement at once, and those the runner does not take
-     * come back.
-     */
-    private void giveBack() {
-        if (!givingBack) {
-            givingBack = true;
-            Map<String, Integer> slots = new LinkedHashMap<>();
-            master.provisioning().giveBack(master.line(), master.state(), this::yieldWorkers,
-                    idle -> slots.putAll(leave(idle)), (offered, taken) -> {
-                        givingBack = false;
-                        settle(offered, taken, slots);
-                    });
-        }
-    }
-
-    /** Workers idle long enough released at {@code now}, once no release is at the runner. */
-    private void release(Instant now) {
-        if (!jobs.waitingForGrow() && !releasing) {
-            // while a job waits for its grow, the idle workers are the ones it counted on: none goes
-            ResizeRequest down = master.provisioning().releaseAsk(master.state(), now);
-            if (down != null) {
-                Map<String, Integer> slots = leave(down.release());
-                releasing = true;
-                master.provisioning().release(master.line(), down, released -> {
-                    releasing = false;
-                    settle(down.release(), released, slots);
-                });
-            }
-        }
-    }
-
-    /** Each sample period, the runner's status: workers it no longer has are lost. */
-    private void sample(Instant now) {
-        master.provisioning().sample(master.line(), master.state(), now, master::now,
-                () -> Set.copyOf(master.urls().keySet()), lost -> lost.forEach(this::lost));
-    }
-
-    /** Whether a release or a give-back is at the runner (a snapshot waits: its workers are in neither place). */
-    private boolean offering() {
-        return releasing || givingBack;
-    }
-
-    /**
-     * Asked by the grid to give back {@code wanted} workers with none idle: workers whose every
-     * application is a running word count yield them — their components move to free slots on the
-     * other workers — fewest slots in use first, then by id, as the state allows. Returns those that
-     * yielded, idle now, to be given back once the moves have come back.
-     */
-    private Provisioning.Yield yieldWorkers(int wanted) {
-        List<String> yielded = new ArrayList<>();
-        List<CompletableFuture<Void>> moving = new ArrayList<>();
-        List<FluentWorker> busy = master.state().workers().stream().filter(w -> !w.isIdle())
-                .sorted(Comparator.comparingInt(FluentWorker::usedSlots)
-                        .thenComparing(FluentWorker::id, NaturalOrder.IDS))
-                .toList();
-        for (FluentWorker w : busy) {
-            if (yielded.size() == wanted) {
-                break;
-            }
-            Instant now = master.now();
-            Optional<List<Resumed>> moved = master.state().yieldWorker(w.id(), now);
-            if (moved.isEmpty()) {
-                continue;
-            }
-            master.journal().append(new JournalEntry.Yielded(now, w.id()));
-            master.events().add(MasterEventKind.YIELDED, "worker " + w.id() + " yields "
-                    + moved.get().stream().map(Resumed::appId).toList() + " to be given back",
-                    Map.of("node", w.id()));
-            moved.get().forEach(r -> moving.add(suspending.resume(r)));
-            yielded.add(w.id());
-        }
-        return new Provisioning.Yield(yielded, CompletableFuture.allOf(moving.toArray(CompletableFuture[]::new)));
-    }
-
-    /**
-     * Idle workers about to be offered to the runner leave the placement now, so that no application
-     * is placed on a node the runner is giving back; returns each one's slots, to take back those it keeps.
-     */
-    private Map<String, Integer> leave(List<String> nodes) {
-        Map<String, Integer> slots = new LinkedHashMap<>();
-        Instant now = master.now();
-        for (String node : nodes) {
-            master.state().workers().stream().filter(w -> w.id().equals(node)).findFirst().ifPresent(w -> {
-                slots.put(node, w.slots());
-                master.state().removeWorker(node, now);
-            });
-        }
-        return slots;
-    }
-
-    /** The runner answered an offer of {@code offered}: those it {@code took} are gone, the others are workers again. */
-    private void settle(List<String> offered, List<String> took, Map<String, Integer> slots) {
-        Instant now = master.now();
-        for (String node : offered) {
-            if (took.contains(node)) {
-                left(node);
-            } else if (slots.containsKey(node) && master.urls().containsKey(node)) {
-                apps.again(master.state().join(node, slots.get(node), now));
-            }
-        }
-        jobs.joinedForGrow();
-    }
-
-    private void left(String node) {
-        master.journal().append(new JournalEntry.Left(master.now(), node));
-        master.urls().remove(node);
-        gone.add(node);
-    }
-
-    /**
-     * A worker the runner no longer has: it leaves the registry first (journalled first, so a
-     * replay loses it the same way), then what ran on it fails, and waiting word counts start on the
-     * workers that remain — never on the one gone.
-     */
-    private void lost(String node) {
-        if (master.state().workers().stream().noneMatch(w -> w.id().equals(node))) {
-            return;
-        }
-        left(node);
-        FrameworkState.Lost lost = master.state().lose(node, master.now());
-        master.moveBook().lost(lost.failed().size());
-        master.events().add(MasterEventKind.LEFT, "worker " + node + " left: its runner no longer has it",
-                Map.of("node", node));
-        for (Application app : lost.failed()) {
-            master.book().find(app.id()).filter(e -> e.state() == AppBook.State.RUNNING).ifPresent(e -> {
-                apps.ended(e, "worker " + node + " was lost");
-                apps.orchestratorFreed(e);
-            });
-        }
-        lost.resumed().forEach(suspending::resume);
-        lost.started().forEach(apps::startFromQueue);
     }
 }

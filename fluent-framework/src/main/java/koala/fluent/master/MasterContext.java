@@ -10,8 +10,8 @@ import koala.fluent.FrameworkState;
  * What every part of the master works on, all of it on the master's loop: the state and the books of
  * applications and moves, the workers' DeviceManager addresses, the clock, and the lines out (the
  * journal, the DeviceManagers, the runner, the events). The parts ({@link JobLine}, {@link AppLifecycle},
- * {@link Suspending}, {@link Moves}) share these rather than keep copies, so that what one part
- * changes the next one reads at once, as when they were one class.
+ * {@link Suspending}, {@link Moves}, {@link Membership}) share these rather than keep copies, so that
+ * what one part changes the next one reads at once, as when they were one class.
  *
  * @param floor the latest instant in the journal: a new node's clock behind the old one's does not turn
  *              time back
