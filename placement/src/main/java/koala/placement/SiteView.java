@@ -1,6 +1,11 @@
 package koala.placement;
 
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -12,14 +17,53 @@ import java.util.TreeMap;
  * @param idleHosts  where those idle nodes are: idle nodes per host, by host name; empty when the
  *                   hosts are not known (the simulator, a view of nodes coming free), and then only
  *                   SGE chooses hosts
+ * @param hosts      the site's hosts with their resources, by host name; empty when placement does
+ *                   not know them, and then the site is counted in nodes as before, whatever a
+ *                   component's {@link ComponentNeed#perNode} asks
  */
-public record SiteView(String site, int totalNodes, int idleNodes, Map<String, Integer> idleHosts) {
+public record SiteView(String site, int totalNodes, int idleNodes, Map<String, Integer> idleHosts, List<HostView> hosts) {
+    private static final Comparator<HostView> BY_NAME = Comparator.comparing(HostView::host);
+
     public SiteView {
         idleHosts = idleHosts == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(idleHosts));
+        hosts = hosts == null ? List.of() : sortedUnique(site, hosts);
+    }
+
+    /** A site whose idle nodes per host placement knows, but not their resources. */
+    public SiteView(String site, int totalNodes, int idleNodes, Map<String, Integer> idleHosts) {
+        this(site, totalNodes, idleNodes, idleHosts, List.of());
     }
 
     /** A site whose hosts placement does not know. */
     public SiteView(String site, int totalNodes, int idleNodes) {
         this(site, totalNodes, idleNodes, Map.of());
+    }
+
+    /**
+     * A site whose hosts and their resources placement knows. Its nodes are counted as today's nodes
+     * (one core, one SGE slot): in all, every host's cores; idle, every host's free cores.
+     */
+    public SiteView(String site, List<HostView> hosts) {
+        this(site, hosts.stream().mapToInt(h -> h.total().cores()).sum(), hosts.stream().mapToInt(h -> h.free().cores()).sum(),
+                freeCores(hosts), hosts);
+    }
+
+    private static Map<String, Integer> freeCores(List<HostView> hosts) {
+        Map<String, Integer> free = new TreeMap<>();
+        hosts.forEach(h -> free.put(h.host(), h.free().cores()));
+        return free;
+    }
+
+    /** Sorted by name, so that every choice of host breaks ties by name, whatever order the view came in. */
+    private static List<HostView> sortedUnique(String site, List<HostView> hosts) {
+        List<HostView> sorted = new ArrayList<>(hosts);
+        sorted.sort(BY_NAME);
+        Set<String> names = new HashSet<>();
+        for (HostView h : sorted) {
+            if (!names.add(h.host())) {
+                throw new IllegalArgumentException("host " + h.host() + " appears twice in the view of site " + site);
+            }
+        }
+        return List.copyOf(sorted);
     }
 }
