@@ -30,7 +30,7 @@ public final class FlexibleClusterMinimization extends GreedyPolicy {
 
     @Override
     void placeFlexible(ComponentNeed c, IdleLedger ledger, GridView grid, Outcome out) {
-        if (c.nodes() > ledger.totalNodes()) {
+        if (!(c.nodes() <= ledger.totalLeft() && ledger.leftWithinTotal()) && c.nodes() > ledger.totalNodes()) {
             out.reason(Reasons.flexibleNeverFits(c, ledger));
             return;
         }
