@@ -40,16 +40,11 @@ public final class ClusterMinimization extends GreedyPolicy {
      */
     static int fewestSites(ComponentNeed c, IdleLedger ledger) {
         int bestUsed = -1;
-        int bestUnused = -1;
         for (int site = 0; site < ledger.size(); site++) {
-            if (ledger.used(site)) {
-                if (ledger.left(site) >= c.nodes() && (bestUsed < 0 || ledger.moreLeft(site, bestUsed))) {
-                    bestUsed = site;
-                }
-            } else if (bestUnused < 0 || ledger.moreLeft(site, bestUnused)) {
-                bestUnused = site;
+            if (ledger.used(site) && ledger.holds(site, c.nodes()) && (bestUsed < 0 || ledger.ranksAbove(site, bestUsed))) {
+                bestUsed = site;
             }
         }
-        return bestUsed >= 0 ? bestUsed : bestUnused;
+        return bestUsed >= 0 ? bestUsed : ledger.bestHolding(c.nodes(), true);
     }
 }

@@ -85,12 +85,12 @@ abstract class GreedyPolicy implements PlacementPolicy {
     final void placeWhole(ComponentNeed c, IdleLedger ledger, GridView grid, Outcome out) {
         if (ledger.size() == 0) {
             out.reason(Reasons.noClusters(c));
-        } else if (c.nodes() <= ledger.maxLeft() && ledger.leftWithinTotal()) {
+        } else if (ledger.leftWithinTotal() && ledger.anyHolds(c.nodes())) {
             // the common case, decided without counting what every host holds in all
             out.assign(c, chooseSite(c, ledger, grid), c.nodes(), ledger);
         } else if (c.nodes() > ledger.largestTotal()) {
             out.reason(Reasons.neverFits(c, ledger));
-        } else if (c.nodes() > ledger.maxLeft()) {
+        } else if (!ledger.anyHolds(c.nodes())) {
             out.reason(Reasons.noRoom(c, ledger));
         } else {
             out.assign(c, chooseSite(c, ledger, grid), c.nodes(), ledger);

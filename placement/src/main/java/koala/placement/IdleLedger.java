@@ -17,10 +17,21 @@ import java.util.List;
  * then nodes of that component's {@link ComponentNeed#perNode}: the sum over the hosts of how many
  * fit in each host's free resources. A site without hosts is counted in its idle nodes whatever the
  * request, as before resources were known (SGE then chooses the hosts).
+ *
+ * <p>Counting a site host by host is what costs; so a site's count is made only when a question
+ * needs it, and "which site has the most" first ranks the sites by a cheap bound (the site as one
+ * host holding all its free resources: {@link HostList#bound}) and counts only those whose bound
+ * could still beat the best count found. The answers are the same as counting every site.
  */
 final class IdleLedger {
+    /** Sites counted in order of their bounds before the rest are counted in one pass. */
+    private static final int SELECTED = 8;
     private final List<SiteView> sites;
+    /** Nodes left per site; for a site with hosts, valid only where {@link #known}. */
     private final int[] left;
+    private final boolean[] known;
+    /** At least {@code left}, for the request in focus; equal to it where known. */
+    private final int[] bound;
     private final boolean[] used;
     /** The free resources of the sites whose hosts are known, null for the others. */
     private final HostLedger[] hosts;
@@ -29,12 +40,18 @@ final class IdleLedger {
     private final boolean idleWithinTotal;
     private final int largestNodes;
     private Resources request;
+    /** The last answer of {@link #bestHolding} over every site, until the next focus or take. */
+    private boolean holdingValid;
+    private int holdingNodes;
+    private int holding;
     /** Per site, nodes of {@link #request} it holds in all; null until a reason or a check needs it. */
     private int[] totalForRequest;
 
     IdleLedger(List<SiteView> sites) {
         this.sites = sites;
         this.left = new int[sites.size()];
+        this.known = new boolean[sites.size()];
+        this.bound = new int[sites.size()];
         this.used = new boolean[sites.size()];
         this.hosts = new HostLedger[sites.size()];
         int largest = 0;
@@ -43,9 +60,12 @@ final class IdleLedger {
         for (int i = 0; i < left.length; i++) {
             SiteView site = sites.get(i);
             left[i] = Math.max(0, site.idleNodes());
+            bound[i] = left[i];
+            known[i] = true;
             largest = Math.max(largest, site.totalNodes());
             if (!site.hosts().isEmpty()) {
-                hosts[i] = new HostLedger(site.hosts());
+                hosts[i] = new HostLedger((HostList) site.hosts());
+                known[i] = false;
                 any = true;
             } else {
                 within &= left[i] <= site.totalNodes();
@@ -66,10 +86,12 @@ final class IdleLedger {
         }
         request = perNode;
         totalForRequest = null;
+        holdingValid = false;
         if (byResources) {
             for (int i = 0; i < left.length; i++) {
                 if (hosts[i] != null) {
-                    left[i] = hosts[i].capacity(perNode);
+                    known[i] = false;
+                    bound[i] = hosts[i].bound(perNode);
                 }
             }
         }
@@ -110,12 +132,81 @@ final class IdleLedger {
         if (hosts[site] == null) {
             return Math.max(0, sites.get(site).idleNodes());
         }
-        return hosts[site].viewCapacity(request());
+        // where this job took nothing, what is left is what the view shows, and may be counted already
+        return used[site] ? hosts[site].view.capacity(request()) : left(site);
     }
 
     /** Idle nodes left after this job's components placed so far. */
     int left(int site) {
+        if (!known[site]) {
+            left[site] = hosts[site].capacity(request());
+            known[site] = true;
+        }
         return left[site];
+    }
+
+    /**
+     * How the policies rank the site for the request in focus: its free resources pooled, in nodes of
+     * the request (the least over the dimensions it asks for of {@code floor(free_d / asked_d)}: the
+     * free amount of its scarcest resource in units of the request). Cheap, from sums kept per site,
+     * and never less than {@link #left}. Where hosts are not known, or for a request of one core, it
+     * is the nodes left themselves: Worst-Fit's idle nodes of before.
+     */
+    int rank(int site) {
+        return bound[site];
+    }
+
+    /** Whether site {@code a} ranks above {@code b}: a larger {@link #rank}, or as large and a lower name. */
+    boolean ranksAbove(int a, int b) {
+        if (bound[a] != bound[b]) {
+            return bound[a] > bound[b];
+        }
+        return name(a).compareTo(name(b)) < 0;
+    }
+
+    /**
+     * The highest-ranked site whose hosts hold {@code nodes} now, counted host by host; -1 when none
+     * does. Sites are tried in rank order, and one ranked below {@code nodes} cannot hold them, so
+     * most decisions count one site or two.
+     */
+    int bestHolding(int nodes, boolean unusedOnly) {
+        if (!unusedOnly && holdingValid && holdingNodes == nodes) {
+            return holding;
+        }
+        boolean[] tried = new boolean[left.length];
+        int found = -1;
+        for (int tries = 0; ; tries++) {
+            int next = -1;
+            for (int i = 0; i < left.length; i++) {
+                if (!tried[i] && allowed(i, unusedOnly, null) && bound[i] >= nodes && (next < 0 || ranksAbove(i, next))) {
+                    next = i;
+                }
+            }
+            if (next < 0) {
+                break;
+            }
+            if (left(next) >= nodes) {
+                found = next;
+                break;
+            }
+            tried[next] = true;
+        }
+        if (!unusedOnly) {
+            holdingValid = true;
+            holdingNodes = nodes;
+            holding = found;
+        }
+        return found;
+    }
+
+    /** Whether some site's hosts hold {@code nodes} now. */
+    boolean anyHolds(int nodes) {
+        return bestHolding(nodes, false) >= 0;
+    }
+
+    /** Whether the site has at least {@code nodes} left, counting its hosts only if its bound allows it. */
+    boolean holds(int site, int nodes) {
+        return bound[site] >= nodes && left(site) >= nodes;
     }
 
     /** Whether a component of this job already went to the site. */
@@ -129,12 +220,15 @@ final class IdleLedger {
      */
     List<String> take(int site, int nodes) {
         used[site] = true;
+        holdingValid = false;
         if (hosts[site] == null) {
             left[site] -= nodes;
+            bound[site] = left[site];
             return List.of();
         }
         List<String> chosen = hosts[site].take(request(), nodes);
-        left[site] = hosts[site].capacity(request());
+        known[site] = false;
+        bound[site] = hosts[site].bound(request());
         return chosen;
     }
 
@@ -150,11 +244,15 @@ final class IdleLedger {
 
     /** The most nodes any site has left (0 when the grid is empty). */
     int maxLeft() {
-        int max = 0;
-        for (int n : left) {
-            max = Math.max(max, n);
+        if (!byResources) {
+            int max = 0;
+            for (int n : left) {
+                max = Math.max(max, n);
+            }
+            return max;
         }
-        return max;
+        int most = mostLeft();
+        return most < 0 ? 0 : left(most);
     }
 
     /**
@@ -179,19 +277,69 @@ final class IdleLedger {
 
     /** The site with the most nodes left, ties by name ascending; -1 when the grid is empty. */
     int mostLeft() {
+        return mostLeft(null);
+    }
+
+    /**
+     * The site with the most nodes left among those allowed, ties by name: the known sites first,
+     * then the others by decreasing bound, each counted, until no bound left can reach the best.
+     */
+    private int mostLeft(boolean[] excluded) {
+        boolean unusedOnly = false;
         int best = -1;
         for (int i = 0; i < left.length; i++) {
-            if (best < 0 || moreLeft(i, best)) {
+            if (known[i] && allowed(i, unusedOnly, excluded) && (best < 0 || moreLeft(i, best))) {
                 best = i;
+            }
+        }
+        for (int counted = 0; ; counted++) {
+            if (counted == SELECTED) {
+                return countTheRest(best, unusedOnly, excluded);
+            }
+            int next = -1;
+            for (int i = 0; i < left.length; i++) {
+                if (!known[i] && allowed(i, unusedOnly, excluded)
+                        && (next < 0 || bound[i] > bound[next] || bound[i] == bound[next] && name(i).compareTo(name(next)) < 0)) {
+                    next = i;
+                }
+            }
+            if (next < 0 || best >= 0 && bound[next] < left[best]) {
+                return best;
+            }
+            left(next);
+            if (best < 0 || moreLeft(next, best)) {
+                best = next;
+            }
+        }
+    }
+
+    /**
+     * When the bounds did not single out the best after a few counts (they are loose for requests of
+     * several resources), every allowed site whose bound reaches the best so far is counted in one
+     * pass, rather than choosing the next by bound over and over.
+     */
+    private int countTheRest(int best, boolean unusedOnly, boolean[] excluded) {
+        for (int i = 0; i < left.length; i++) {
+            if (!known[i] && allowed(i, unusedOnly, excluded) && (best < 0 || bound[i] >= left[best])) {
+                left(i);
+                if (best < 0 || moreLeft(i, best)) {
+                    best = i;
+                }
             }
         }
         return best;
     }
 
+    private boolean allowed(int site, boolean unusedOnly, boolean[] excluded) {
+        return !(unusedOnly && used[site]) && (excluded == null || !excluded[site]);
+    }
+
     /** Whether site {@code a} has more nodes left than {@code b}, or as many and a lower name. */
     boolean moreLeft(int a, int b) {
-        if (left[a] != left[b]) {
-            return left[a] > left[b];
+        int la = left(a);
+        int lb = left(b);
+        if (la != lb) {
+            return la > lb;
         }
         return name(a).compareTo(name(b)) < 0;
     }
@@ -211,6 +359,9 @@ final class IdleLedger {
     /** Whether some site, before this job took any nodes, had {@code nodes} idle. */
     boolean anyIdle(int nodes) {
         for (int i = 0; i < left.length; i++) {
+            if (hosts[i] != null && (hosts[i].view.bound(request()) < nodes || !used[i] && bound[i] < nodes)) {
+                continue;
+            }
             if (idle(i) >= nodes) {
                 return true;
             }
@@ -223,18 +374,39 @@ final class IdleLedger {
         Integer[] order = new Integer[left.length];
         for (int i = 0; i < order.length; i++) {
             order[i] = i;
+            left(i);
         }
         Arrays.sort(order, (a, b) -> left[a] != left[b] ? Integer.compare(left[b], left[a])
                 : name(a).compareTo(name(b)));
         return order;
     }
 
+    /** The first {@code k} sites of {@link #byMostLeft}, counting only the hosts of the sites that may be among them. */
+    int[] topLeft(int k) {
+        boolean[] taken = new boolean[left.length];
+        int[] top = new int[Math.min(k, left.length)];
+        for (int i = 0; i < top.length; i++) {
+            top[i] = mostLeft(taken);
+            taken[top[i]] = true;
+        }
+        return top;
+    }
+
     long totalLeft() {
         long sum = 0;
-        for (int n : left) {
-            sum += n;
+        for (int i = 0; i < left.length; i++) {
+            sum += left(i);
         }
         return sum;
+    }
+
+    /** Whether the sites have {@code nodes} left in all: {@code totalLeft() >= nodes}, counting no more sites than it takes. */
+    boolean holdsInAll(long nodes) {
+        long sum = 0;
+        for (int i = 0; i < left.length && sum < nodes; i++) {
+            sum += left(i);
+        }
+        return sum >= nodes;
     }
 
     long totalNodes() {
@@ -285,7 +457,7 @@ final class IdleLedger {
         if (totalForRequest == null) {
             totalForRequest = new int[left.length];
             for (int i = 0; i < left.length; i++) {
-                totalForRequest[i] = hosts[i] == null ? sites.get(i).totalNodes() : hosts[i].totalCapacity(request());
+                totalForRequest[i] = hosts[i] == null ? sites.get(i).totalNodes() : hosts[i].view.totalCapacity(request());
             }
         }
         return totalForRequest;
@@ -296,42 +468,25 @@ final class IdleLedger {
      * a decision that only looks costs no copy.
      */
     private static final class HostLedger {
-        private final List<HostView> view;
+        private final HostList view;
         private int[] cores;
         private long[] memory;
         private int[] gpus;
+        /** The free resources pooled, once copied. */
+        private Resources left;
 
-        HostLedger(List<HostView> view) {
+        HostLedger(HostList view) {
             this.view = view;
         }
 
         /** Nodes of {@code per} that fit in the hosts' free resources now. */
         int capacity(Resources per) {
-            if (cores == null) {
-                return viewCapacity(per);
-            }
-            long sum = 0;
-            for (int h = 0; h < cores.length; h++) {
-                sum += Resources.count(cores[h], memory[h], gpus[h], per);
-            }
-            return (int) Math.min(Integer.MAX_VALUE, sum);
+            return cores == null ? view.capacity(per) : HostList.capacity(cores, memory, gpus, per);
         }
 
-        int viewCapacity(Resources per) {
-            long sum = 0;
-            for (HostView h : view) {
-                Resources f = h.free();
-                sum += Resources.count(f.cores(), f.memoryMiB(), f.gpus(), per);
-            }
-            return (int) Math.min(Integer.MAX_VALUE, sum);
-        }
-
-        int totalCapacity(Resources per) {
-            long sum = 0;
-            for (HostView h : view) {
-                sum += h.total().count(per);
-            }
-            return (int) Math.min(Integer.MAX_VALUE, sum);
+        /** At least {@link #capacity}: the free resources pooled, from the view's sums less what this decision took. */
+        int bound(Resources per) {
+            return cores == null ? view.bound(per) : Math.min(Integer.MAX_VALUE, left.count(per));
         }
 
         int withRoom(Resources per) {
@@ -355,7 +510,7 @@ final class IdleLedger {
          */
         List<String> take(Resources per, int nodes) {
             copy();
-            int dominant = dominant(per);
+            int dominant = dominant(per, view.totalSum);
             List<String> chosen = new ArrayList<>(nodes);
             int remaining = nodes;
             while (remaining > 0) {
@@ -375,7 +530,8 @@ final class IdleLedger {
                 cores[best] -= k * per.cores();
                 memory[best] -= k * per.memoryMiB();
                 gpus[best] -= k * per.gpus();
-                String name = view.get(best).host();
+                left = left.minus(per.times(k));
+                String name = view.name(best);
                 for (int i = 0; i < k; i++) {
                     chosen.add(name);
                 }
@@ -392,17 +548,10 @@ final class IdleLedger {
             };
         }
 
-        /** 0 cores, 1 memory, 2 GPUs: the dimension {@code per} asks the largest share of the site's total of; ties in that order. */
-        private int dominant(Resources per) {
-            long totalCores = 0;
-            long totalMemory = 0;
-            long totalGpus = 0;
-            for (HostView h : view) {
-                totalCores += h.total().cores();
-                totalMemory += h.total().memoryMiB();
-                totalGpus += h.total().gpus();
-            }
-            double[] shares = {share(per.cores(), totalCores), share(per.memoryMiB(), totalMemory), share(per.gpus(), totalGpus)};
+        /** 0 cores, 1 memory, 2 GPUs: the dimension {@code per} asks the largest share of {@code total} of; ties in that order. */
+        private static int dominant(Resources per, Resources total) {
+            double[] shares = {share(per.cores(), total.cores()), share(per.memoryMiB(), total.memoryMiB()),
+                    share(per.gpus(), total.gpus())};
             int best = 0;
             for (int d = 1; d < shares.length; d++) {
                 if (shares[d] > shares[best]) {
@@ -423,15 +572,10 @@ final class IdleLedger {
             if (cores != null) {
                 return;
             }
-            cores = new int[view.size()];
-            memory = new long[view.size()];
-            gpus = new int[view.size()];
-            for (int h = 0; h < cores.length; h++) {
-                Resources f = view.get(h).free();
-                cores[h] = f.cores();
-                memory[h] = f.memoryMiB();
-                gpus[h] = f.gpus();
-            }
+            cores = view.freeCores.clone();
+            memory = view.freeMemory.clone();
+            gpus = view.freeGpus.clone();
+            left = view.freeSum;
         }
     }
 }

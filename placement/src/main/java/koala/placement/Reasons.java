@@ -78,12 +78,11 @@ final class Reasons {
     static PlacementReason noRoom(ComponentNeed c, IdleLedger grid) {
         if (grid.byResources()) {
             StringJoiner sites = new StringJoiner(", ");
-            Integer[] order = grid.byMostLeft();
-            for (int i = 0; i < order.length && i < LISTED_SITES; i++) {
-                sites.add(grid.left(order[i]) == 0 ? grid.name(order[i]) + " none" : grid.name(order[i]) + " has room for " + room(grid, order[i]));
+            for (int site : grid.topLeft(LISTED_SITES)) {
+                sites.add(grid.left(site) == 0 ? grid.name(site) + " none" : grid.name(site) + " has room for " + room(grid, site));
             }
-            if (order.length > LISTED_SITES) {
-                sites.add("and " + (order.length - LISTED_SITES) + " more");
+            if (grid.size() > LISTED_SITES) {
+                sites.add("and " + (grid.size() - LISTED_SITES) + " more");
             }
             String after = grid.anyIdle(c.nodes()) ? " once the job's other components are placed" : "";
             return new PlacementReason(c.index(), Kind.NOT_ENOUGH_IDLE, "component " + c.index() + " needs " + nodesOf(c)

@@ -1,11 +1,7 @@
 package koala.placement;
 
-import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -22,11 +18,9 @@ import java.util.TreeMap;
  *                   component's {@link ComponentNeed#perNode} asks
  */
 public record SiteView(String site, int totalNodes, int idleNodes, Map<String, Integer> idleHosts, List<HostView> hosts) {
-    private static final Comparator<HostView> BY_NAME = Comparator.comparing(HostView::host);
-
     public SiteView {
         idleHosts = idleHosts == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(idleHosts));
-        hosts = hosts == null ? List.of() : sortedUnique(site, hosts);
+        hosts = hosts == null || hosts.isEmpty() ? List.of() : HostList.of(site, hosts);
     }
 
     /** A site whose idle nodes per host placement knows, but not their resources. */
@@ -52,18 +46,5 @@ public record SiteView(String site, int totalNodes, int idleNodes, Map<String, I
         Map<String, Integer> free = new TreeMap<>();
         hosts.forEach(h -> free.put(h.host(), h.free().cores()));
         return free;
-    }
-
-    /** Sorted by name, so that every choice of host breaks ties by name, whatever order the view came in. */
-    private static List<HostView> sortedUnique(String site, List<HostView> hosts) {
-        List<HostView> sorted = new ArrayList<>(hosts);
-        sorted.sort(BY_NAME);
-        Set<String> names = new HashSet<>();
-        for (HostView h : sorted) {
-            if (!names.add(h.host())) {
-                throw new IllegalArgumentException("host " + h.host() + " appears twice in the view of site " + site);
-            }
-        }
-        return List.copyOf(sorted);
     }
 }

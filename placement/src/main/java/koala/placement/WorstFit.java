@@ -23,6 +23,6 @@ public final class WorstFit extends GreedyPolicy {
 
     @Override
     int chooseSite(ComponentNeed c, IdleLedger ledger, GridView grid) {
-        return ledger.mostLeft();
+        return ledger.bestHolding(c.nodes(), false);
     }
 }

@@ -88,31 +88,37 @@ class ResourcePlacementTest {
 
     @Test
     void smallNodesFillTheSmallHostsAndKeepTheBigOnesWhole() {
-        // 1 core: fs0 holds 112 such nodes, fs1 64, so Worst-Fit takes fs0 as it would by idle nodes.
+        // 1 core: fs0 ranks 112 (its idle cores), fs1 64, so Worst-Fit takes fs0 as it would by idle nodes.
         // Best fit on cores: the 4-core hosts have the least free, fs0-n00 first by name.
         assertThat(worstFit.place(job(need(0, 6, Resources.NODE)), ISSUE)).isEqualTo(new PlacementDecision.Placed(
                 List.of(new Assignment(0, "fs0", 6, List.of("fs0-n00", "fs0-n00", "fs0-n00", "fs0-n00", "fs0-n01", "fs0-n01")))));
     }
 
     @Test
-    void worstFitRanksSitesByTheNodesOfTheRequestTheyHold() {
-        // 8 cores and 16G: fs0 holds 8 (its big hosts, 2 each: cores run out first), fs1 8 (one per
-        // host). Tie, fs0 by name. With fs0's big hosts half busy it holds 4, and fs1 wins.
+    void worstFitRanksSitesByTheirScarcestResourceAndTakesTheFirstThatHoldsTheNodes() {
+        // 8 cores and 16G. fs0 pooled: 112 cores / 8 = 14, 352G / 16 = 22: ranks 14 (cores are its
+        // scarce resource for this request); fs1: 64 / 8 = 8, 128G / 16 = 8: ranks 8. fs0 holds 8 such
+        // nodes host by host (its big hosts, 2 each), so 3 go there, by best fit on cores.
         assertThat(worstFit.place(job(need(0, 3, MEDIUM)), ISSUE)).isEqualTo(new PlacementDecision.Placed(
                 List.of(new Assignment(0, "fs0", 3, List.of("fs0-n12", "fs0-n12", "fs0-n13")))));
+        // fs0's big hosts half busy (8 cores, 32G, 1 GPU free each): fs0 ranks (48 + 32) / 8 = 10, still
+        // above fs1's 8, and holds 4 (one per big host; the small ones have 4 cores): 3 fit there.
         List<HostView> busy = new ArrayList<>(hosts("fs0", 0, 12, SMALL));
         for (int i = 12; i < 16; i++) {
             busy.add(new HostView("fs0-n" + i, BIG, ask(8, 32, 1)));
         }
         GridView halfBusy = grid(new SiteView("fs0", busy), fs1());
         assertThat(worstFit.place(job(need(0, 3, MEDIUM)), halfBusy)).isEqualTo(new PlacementDecision.Placed(
-                List.of(new Assignment(0, "fs1", 3, List.of("fs1-n00", "fs1-n01", "fs1-n02")))));
+                List.of(new Assignment(0, "fs0", 3, List.of("fs0-n12", "fs0-n13", "fs0-n14")))));
+        // 5 do not: fs0 ranks first but holds 4, so the next in rank that holds them takes them: fs1.
+        assertThat(worstFit.place(job(need(0, 5, MEDIUM)), halfBusy)).isEqualTo(new PlacementDecision.Placed(
+                List.of(new Assignment(0, "fs1", 5, List.of("fs1-n00", "fs1-n01", "fs1-n02", "fs1-n03", "fs1-n04")))));
     }
 
     @Test
     void aCoAllocatedJobPutsEachComponentWhereItsHostKindIsAndCountsWhatTheFirstTook() {
-        // Largest first: component 1 (4 nodes of 4 cores, 8G) -> fs0 (12 small + 4x4 on the big = 28,
-        // fs1 16), on the small hosts by best fit. Component 0 (2 nodes of 16 cores, 64G) then fits
+        // Largest first: component 1 (4 nodes of 4 cores, 8G) -> fs0 (ranks 112 / 4 = 28 against fs1's
+        // 64 / 4 = 16), on the small hosts by best fit. Component 0 (2 nodes of 16 cores, 64G) then fits
         // only fs0's big hosts, which the first left whole: fs0-n12 and fs0-n13.
         JobNeed job = job(need(0, 2, ask(16, 64, 0)), need(1, 4, SMALL));
         assertThat(worstFit.place(job, ISSUE)).isEqualTo(new PlacementDecision.Placed(List.of(
@@ -132,8 +138,8 @@ class ResourcePlacementTest {
 
     @Test
     void clusterMinimizationFillsTheSiteHoldingTheMostNodesOfTheRequestFirst() {
-        // 1 core and 2G: fs0 holds 12x4 + 4x16 = 112 (cores bind), fs1 8x8 = 64. Component 0 (10) ->
-        // fs0; component 1 (6) stays on fs0, which still has room, where Worst-Fit would too here;
+        // 1 core and 2G: fs0 ranks 112 (cores bind), fs1 64. Component 0 (10) -> fs0; component 1 (6)
+        // stays on fs0, a site the job uses that still holds it;
         // component 2 (2 nodes of 1 GPU) must stay there as well: only fs0 has GPUs.
         JobNeed job = job(need(0, 10, ask(1, 2, 0)), need(1, 6, ask(1, 2, 0)), need(2, 2, ask(1, 0, 1)));
         PlacementDecision d = clusterMinimization.place(job, ISSUE);
@@ -182,7 +188,7 @@ class ResourcePlacementTest {
 
     @Test
     void flexibleClusterMinimizationSplitsByNodesOfTheRequest() {
-        // 10 nodes of 8 cores and 16G: fs0 holds 8 (2 per big host), fs1 8; fs0 first by name, fs1 the rest.
+        // 10 nodes of 8 cores and 16G: fs0 ranks 14 and holds 8 (2 per big host): all 8 there; fs1 the rest.
         JobNeed flexible = new JobNeed("f", List.of(need(0, 10, MEDIUM)), true);
         assertThat(new FlexibleClusterMinimization().place(flexible, ISSUE)).isEqualTo(new PlacementDecision.Placed(List.of(
                 new Assignment(0, "fs0", 8, List.of("fs0-n12", "fs0-n12", "fs0-n13", "fs0-n13", "fs0-n14", "fs0-n14",
