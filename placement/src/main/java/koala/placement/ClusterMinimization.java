@@ -20,6 +20,10 @@ package koala.placement;
  *       7&rarr;fs0, 6&rarr;fs1, and 4 fits nowhere, where 7&rarr;fs1 and 6+4&rarr;fs0 fit.</li>
  * </ul>
  * The job then waits in the placement queue as with any other policy.
+ *
+ * <p>By resources, "most idle nodes left" is the highest rank (free resources pooled, in nodes of
+ * the component's request) among the sites whose hosts hold the component: the sites that can take
+ * most of such nodes are filled first, whatever resource is scarce for the request.
  */
 public final class ClusterMinimization extends GreedyPolicy {
     public static final String NAME = "cluster-minimization";

@@ -28,9 +28,10 @@ import java.util.List;
  *
  * <p>By resources. Where the view knows a site's hosts ({@link SiteView#hosts}), "idle nodes" and
  * "nodes in all" above are nodes of the component's {@link ComponentNeed#perNode} that fit in the
- * hosts' free (or total) resources, each host counted alone: a node never spans hosts. The policy
- * compares sites in those counts, so Worst-Fit and Cluster Minimization rank sites by the request's
- * scarcest resource; the nodes then go to hosts by best fit on the request's dominant resource
+ * hosts' free (or total) resources, each host counted alone: a node never spans hosts. Where a
+ * policy ranks sites by idle nodes, it ranks them by the free resources pooled in nodes of the
+ * request (the request's scarcest resource there, {@code IdleLedger#rank}), and takes the best-ranked
+ * site whose hosts hold the component; the nodes then go to hosts by best fit on the request's dominant resource
  * ({@code IdleLedger}), the assignment names them ({@link Assignment#hosts}), and the next component
  * of the job is counted against what they left.
  */
