@@ -176,6 +176,10 @@ final class IdleLedger {
         boolean[] tried = new boolean[left.length];
         int found = -1;
         for (int tries = 0; ; tries++) {
+            if (tries == SELECTED) {
+                found = holdingAmongTheRest(nodes, unusedOnly, tried);
+                break;
+            }
             int next = -1;
             for (int i = 0; i < left.length; i++) {
                 if (!tried[i] && allowed(i, unusedOnly, null) && bound[i] >= nodes && (next < 0 || ranksAbove(i, next))) {
@@ -197,6 +201,22 @@ final class IdleLedger {
             holding = found;
         }
         return found;
+    }
+
+    /**
+     * When the best-ranked sites did not hold the nodes (fragmented hosts, or no room anywhere), one
+     * pass over the rest, counting a site only if it ranks above the best holding one found so far:
+     * the same answer as going on in rank order, without choosing the next over and over.
+     */
+    private int holdingAmongTheRest(int nodes, boolean unusedOnly, boolean[] tried) {
+        int best = -1;
+        for (int i = 0; i < left.length; i++) {
+            if (!tried[i] && allowed(i, unusedOnly, null) && bound[i] >= nodes && (best < 0 || ranksAbove(i, best))
+                    && left(i) >= nodes) {
+                best = i;
+            }
+        }
+        return best;
     }
 
     /** Whether some site's hosts hold {@code nodes} now. */
@@ -486,7 +506,7 @@ final class IdleLedger {
 
         /** At least {@link #capacity}: the free resources pooled, from the view's sums less what this decision took. */
         int bound(Resources per) {
-            return cores == null ? view.bound(per) : Math.min(Integer.MAX_VALUE, left.count(per));
+            return cores == null ? view.bound(per) : HostList.pooled(left, per);
         }
 
         int withRoom(Resources per) {

@@ -18,7 +18,7 @@ class IdleLedgerTest {
         Random random = new Random(3);
         for (int i = 0; i < 3_000; i++) {
             List<SiteView> sites = new ArrayList<>();
-            for (int s = 0, n = 1 + random.nextInt(8); s < n; s++) {
+            for (int s = 0, n = 1 + random.nextInt(24); s < n; s++) {
                 List<HostView> hosts = new ArrayList<>();
                 for (int h = 0, m = 1 + random.nextInt(6); h < m; h++) {
                     Resources total = SHAPES[random.nextInt(SHAPES.length)];
@@ -41,6 +41,16 @@ class IdleLedgerTest {
             assertThat(pruned.mostLeft()).isEqualTo(expected);
             assertThat(pruned.maxLeft()).isEqualTo(full.left(expected));
             Integer[] order = full.byMostLeft();
+            int nodes = 1 + random.nextInt(40);
+            int holding = -1;
+            for (int s = 0; s < full.size(); s++) {
+                if (full.left(s) >= nodes && (holding < 0 || full.ranksAbove(s, holding))) {
+                    holding = s;
+                }
+            }
+            IdleLedger ranked = new IdleLedger(sites);
+            ranked.focus(request);
+            assertThat(ranked.bestHolding(nodes, false)).as("the best-ranked site holding %d", nodes).isEqualTo(holding);
             IdleLedger fresh = new IdleLedger(sites);
             fresh.focus(request);
             int[] top = fresh.topLeft(3);
