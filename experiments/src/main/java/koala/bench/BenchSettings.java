@@ -2,8 +2,8 @@ package koala.bench;
 
 /**
  * How long JMH warms up and measures each benchmark (one fork, one thread). With the placement
- * benchmark's 12 combinations (4 policies × 3 grid sizes) and about a second to start each fork,
- * {@link #FULL} takes about 3 minutes and {@link #QUICK} under one.
+ * benchmark's 16 combinations (4 policies × 3 grid sizes by nodes, 4 policies by resources) and
+ * about a second to start each fork, {@link #FULL} takes about 4 minutes and {@link #QUICK} about one.
  */
 public record BenchSettings(String label, int warmupIterations, int warmupMillis, int measurementIterations,
                             int measurementMillis) {

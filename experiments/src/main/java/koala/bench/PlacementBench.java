@@ -23,8 +23,9 @@ import org.openjdk.jmh.runner.options.TimeValue;
 
 /**
  * Runs {@link PlacementBenchmark} through JMH (one fork per combination, one thread) for every
- * policy at 10, 100 and 1,000 sites, and prints {@link PlacementReport}'s table. About 3 minutes;
- * with {@code quick} (or {@code --quick}) under one. Used by {@code bin/koala bench placement}.
+ * policy at 10, 100 and 1,000 sites, and {@link ResourcePlacementBenchmark} for every policy at 100
+ * sites of 50 hosts, and prints {@link PlacementReport}'s table. About 4 minutes;
+ * with {@code quick} (or {@code --quick}) about one. Used by {@code bin/koala bench placement}.
  */
 public final class PlacementBench {
     public static final List<Integer> SITES = List.of(10, 100, 1000);
@@ -43,8 +44,9 @@ public final class PlacementBench {
         out.printf("Placement benchmark: %d policies x %d grid sizes, %s%n", policies.size(), SITES.size(),
                 settings.describe());
         Map<String, Double> placed = placedShares(policies);
+        Map<String, Double> placedByResources = placedByResources(policies);
         double loadBefore = loadAverage();
-        ProgressFormat progress = new ProgressFormat(out, policies.size() * SITES.size());
+        ProgressFormat progress = new ProgressFormat(out, policies.size() * (SITES.size() + 1));
         Collection<RunResult> results;
         try {
             results = new Runner(options(settings, policies), progress).run();
@@ -55,7 +57,7 @@ public final class PlacementBench {
         PlacementFigures.Machine machine = new PlacementFigures.Machine(Runtime.getRuntime().availableProcessors(),
                 loadBefore, loadAverage());
         PlacementFigures figures = new PlacementFigures(settings, results.stream().map(PlacementBench::score).toList(),
-                placed, machine);
+                placed, placedByResources, machine);
         out.print(PlacementReport.table(figures));
         return figures;
     }
@@ -63,6 +65,7 @@ public final class PlacementBench {
     static Options options(BenchSettings settings, List<String> policies) {
         return new OptionsBuilder()
                 .include("^" + Pattern.quote(PlacementBenchmark.class.getName()) + "\\.")
+                .include("^" + Pattern.quote(ResourcePlacementBenchmark.class.getName()) + "\\.")
                 .param("policy", policies.toArray(String[]::new))
                 .param("sites", SITES.stream().map(String::valueOf).toArray(String[]::new))
                 .mode(Mode.Throughput).timeUnit(TimeUnit.SECONDS)
@@ -84,15 +87,35 @@ public final class PlacementBench {
         double[] iterations = result.getBenchmarkResults().stream()
                 .flatMap(b -> b.getIterationResults().stream())
                 .mapToDouble(i -> i.getPrimaryResult().getScore()).sorted().toArray();
-        return new PlacementFigures.Score(result.getParams().getParam("policy"),
-                Integer.parseInt(result.getParams().getParam("sites")), median(iterations),
-                result.getPrimaryResult().getScore(), result.getPrimaryResult().getScoreError());
+        boolean byResources = byResources(result.getParams().getBenchmark());
+        int sites = byResources ? ResourcePlacementBenchmark.SITES : Integer.parseInt(result.getParams().getParam("sites"));
+        return new PlacementFigures.Score(result.getParams().getParam("policy"), sites, median(iterations),
+                result.getPrimaryResult().getScore(), result.getPrimaryResult().getScoreError(), byResources);
+    }
+
+    /** Whether the benchmark method of that name is the one by resources. */
+    static boolean byResources(String benchmark) {
+        return benchmark.startsWith(ResourcePlacementBenchmark.class.getName() + ".");
     }
 
     /** The median of sorted values. */
     static double median(double[] sorted) {
         int mid = sorted.length / 2;
         return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+    }
+
+    /** For each policy, the share of the queue by resources it places on its grid. */
+    static Map<String, Double> placedByResources(List<String> policies) {
+        ResourceWorkload workload = ResourceWorkload.generate(ResourcePlacementBenchmark.SITES,
+                PlacementBenchmark.QUEUE, PlacementWorkload.SEED);
+        Map<String, Double> shares = new LinkedHashMap<>();
+        for (String name : policies) {
+            PlacementPolicy policy = PlacementPolicies.byName(name);
+            long placed = workload.jobs().stream().filter(job -> policy.place(job, workload.grid())
+                    instanceof PlacementDecision.Placed).count();
+            shares.put(name, placed / (double) workload.jobs().size());
+        }
+        return shares;
     }
 
     /** For each policy, the share of the benchmark's queue it places on the reference grid. */

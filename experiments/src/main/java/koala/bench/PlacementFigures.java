@@ -13,13 +13,19 @@ import java.util.Optional;
  * @param machine  the cores and the load around the run, to judge how far other processes disturbed it
  */
 public record PlacementFigures(BenchSettings settings, List<Score> scores, Map<String, Double> placed,
-                               Machine machine) {
+                               Map<String, Double> placedByResources, Machine machine) {
     /** The grid size of the headline figures and of the target. */
     public static final int REFERENCE_SITES = 100;
 
     public PlacementFigures {
         scores = List.copyOf(scores);
         placed = Map.copyOf(placed);
+        placedByResources = Map.copyOf(placedByResources);
+    }
+
+    /** Figures of a run by nodes only. */
+    public PlacementFigures(BenchSettings settings, List<Score> scores, Map<String, Double> placed, Machine machine) {
+        this(settings, scores, placed, Map.of(), machine);
     }
 
     /**
@@ -29,8 +35,15 @@ public record PlacementFigures(BenchSettings settings, List<Score> scores, Map<S
      *                  machine one iteration slowed by another process moves it far less than the mean
      * @param mean      JMH's score, the mean of the iterations
      * @param error     JMH's 99.9% confidence half-interval of the mean
+     * @param byResources whether the grid's hosts carry resources and the jobs ask for them
+     *                  ({@link ResourcePlacementBenchmark}) rather than counting nodes
      */
-    public record Score(String policy, int sites, double perSecond, double mean, double error) {
+    public record Score(String policy, int sites, double perSecond, double mean, double error, boolean byResources) {
+        /** A score of the benchmark by nodes. */
+        public Score(String policy, int sites, double perSecond, double mean, double error) {
+            this(policy, sites, perSecond, mean, error, false);
+        }
+
         /** Mean time of one decision, in microseconds. */
         public double micros() {
             return 1e6 / perSecond;
@@ -54,7 +67,13 @@ public record PlacementFigures(BenchSettings settings, List<Score> scores, Map<S
         }
     }
 
+    /** The score by nodes of that policy at that grid size. */
     public Optional<Score> score(String policy, int sites) {
-        return scores.stream().filter(s -> s.policy().equals(policy) && s.sites() == sites).findFirst();
+        return scores.stream().filter(s -> !s.byResources() && s.policy().equals(policy) && s.sites() == sites).findFirst();
+    }
+
+    /** The score by resources of that policy (measured at {@link #REFERENCE_SITES} sites only). */
+    public Optional<Score> resourceScore(String policy) {
+        return scores.stream().filter(s -> s.byResources() && s.policy().equals(policy)).findFirst();
     }
 }

@@ -15,6 +15,8 @@ import koala.placement.WorstFit;
 public final class PlacementReport {
     /** Worst-Fit decisions per second one core must make at {@value PlacementFigures#REFERENCE_SITES} sites. */
     public static final double TARGET_PER_SECOND = 20_000;
+    /** Worst-Fit decisions per second by resources one core must make at {@value PlacementFigures#REFERENCE_SITES} sites of 50 hosts. */
+    public static final double RESOURCE_TARGET_PER_SECOND = 50_000;
 
     private PlacementReport() {
     }
@@ -30,7 +32,14 @@ public final class PlacementReport {
         throughput(figures, out);
         out.append('\n');
         growth(figures, out);
+        if (figures.scores().stream().anyMatch(PlacementFigures.Score::byResources)) {
+            out.append('\n');
+            byResources(figures, out);
+        }
         out.append('\n').append(target(figures)).append('\n');
+        if (figures.scores().stream().anyMatch(PlacementFigures.Score::byResources)) {
+            out.append(resourceTarget(figures)).append('\n');
+        }
         out.append(machine(figures.machine())).append('\n');
         return out.toString();
     }
@@ -60,8 +69,40 @@ public final class PlacementReport {
         }
     }
 
+    /**
+     * Decisions per second by resources at the reference grid, and how they compare with the same
+     * policy by nodes in the same run: the cost of counting nodes of a request over every host.
+     */
+    private static void byResources(PlacementFigures figures, StringBuilder out) {
+        int sites = PlacementFigures.REFERENCE_SITES;
+        out.append(String.format("%-32s %13s %27s %7s %9s%n", "By resources, " + sites + " sites x "
+                        + ResourceWorkload.HOSTS_PER_SITE + " hosts", "decisions/s", "JMH mean ± 99.9%", "placed", "vs nodes"));
+        for (String policy : PlacementPolicies.names()) {
+            Optional<PlacementFigures.Score> s = figures.resourceScore(policy);
+            Optional<PlacementFigures.Score> nodes = figures.score(policy, sites);
+            Double placed = figures.placedByResources().get(policy);
+            out.append(String.format("  %-30s %13s %27s %7s %9s%n", policy,
+                    s.map(x -> String.format("%,.0f", x.perSecond())).orElse("-"),
+                    s.map(x -> String.format("%,.0f ± %,.0f", x.mean(), x.error())).orElse(""),
+                    placed == null ? "-" : String.format("%.0f%%", placed * 100),
+                    s.isPresent() && nodes.isPresent()
+                            ? String.format("%.2fx", s.get().perSecond() / nodes.get().perSecond()) : "-"));
+        }
+    }
+
+    /** "Target by resources: ... met (…/s, 2.1x the target)" or "NOT met". */
+    static String resourceTarget(PlacementFigures figures) {
+        String goal = String.format("Target: >= %,.0f Worst-Fit decisions/s by resources on one core at %d sites of %d hosts: ",
+                RESOURCE_TARGET_PER_SECOND, PlacementFigures.REFERENCE_SITES, ResourceWorkload.HOSTS_PER_SITE);
+        return figures.resourceScore(WorstFit.NAME)
+                .map(s -> goal + String.format("%s (%,.0f/s, %.1fx the target)",
+                        s.perSecond() >= RESOURCE_TARGET_PER_SECOND ? "met" : "NOT met", s.perSecond(),
+                        s.perSecond() / RESOURCE_TARGET_PER_SECOND))
+                .orElse(goal + "not measured");
+    }
+
     private static void growth(PlacementFigures figures, StringBuilder out) {
-        List<Integer> sizes = List.copyOf(new TreeSet<>(figures.scores().stream()
+        List<Integer> sizes = List.copyOf(new TreeSet<>(figures.scores().stream().filter(s -> !s.byResources())
                 .map(PlacementFigures.Score::sites).toList()));
         if (sizes.isEmpty()) {
             return;

@@ -39,7 +39,10 @@ final class ProgressFormat implements OutputFormat {
     @Override
     public void startBenchmark(BenchmarkParams params) {
         started++;
-        out.printf("  [%2d/%d] %s, %s sites: ", started, total, params.getParam("policy"), params.getParam("sites"));
+        String grid = PlacementBench.byResources(params.getBenchmark())
+                ? ResourcePlacementBenchmark.SITES + " sites of " + ResourceWorkload.HOSTS_PER_SITE + " hosts, by resources"
+                : params.getParam("sites") + " sites";
+        out.printf("  [%2d/%d] %s, %s: ", started, total, params.getParam("policy"), grid);
         out.flush();
     }
 

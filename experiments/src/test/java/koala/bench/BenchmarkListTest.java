@@ -18,7 +18,7 @@ class BenchmarkListTest {
         Set<BenchmarkListEntry> entries = BenchmarkList.defaultList().getAll(
                 OutputFormatFactory.createFormatInstance(System.out, VerboseMode.SILENT), java.util.List.of());
         assertThat(entries.stream().map(BenchmarkListEntry::getUsername).collect(Collectors.toSet()))
-                .contains(PlacementBenchmark.class.getName() + ".decision");
+                .contains(PlacementBenchmark.class.getName() + ".decision", ResourcePlacementBenchmark.class.getName() + ".decision");
     }
 
     @Test

@@ -25,6 +25,22 @@ class PlacementReportTest {
     }
 
     @Test
+    void theTableComparesEachPolicyByResourcesWithItselfByNodes() {
+        List<PlacementFigures.Score> scores = new ArrayList<>(figures(1_000_000).scores());
+        scores.add(new PlacementFigures.Score("worst-fit", 100, 250_000, 240_000, 5_000, true));
+        PlacementFigures figures = new PlacementFigures(BenchSettings.QUICK, scores, Map.of("worst-fit", 0.86),
+                Map.of("worst-fit", 0.71), QUIET);
+        String table = PlacementReport.table(figures);
+        assertThat(table).containsPattern("By resources, 100 sites x 50 hosts +decisions/s +JMH mean ± 99.9% +placed +vs nodes");
+        assertThat(table).containsPattern("  worst-fit +250,000 +240,000 ± 5,000 +71% +0.25x");
+        // the growth over grid sizes is by nodes only: the resource score at 100 sites does not replace it
+        assertThat(table).containsPattern("  worst-fit +0.250 us +1.00 us +10.0 us +40.0x");
+        assertThat(table).contains("Target: >= 50,000 Worst-Fit decisions/s by resources on one core at 100 sites of 50 hosts: "
+                + "met (250,000/s, 5.0x the target)");
+        assertThat(PlacementReport.table(figures(1_000_000))).doesNotContain("By resources");
+    }
+
+    @Test
     void aMissedTargetSaysSo() {
         assertThat(PlacementReport.target(figures(10_000))).isEqualTo(
                 "Target: >= 20,000 Worst-Fit decisions/s on one core at 100 sites: NOT met (10,000/s, 0.5x the target)");

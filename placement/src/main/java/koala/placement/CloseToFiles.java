@@ -36,12 +36,12 @@ public final class CloseToFiles extends GreedyPolicy {
         int best = -1;
         double bestSeconds = Double.POSITIVE_INFINITY;
         for (int site = 0; site < ledger.size(); site++) {
-            if (ledger.left(site) < c.nodes()) {
+            if (!ledger.holds(site, c.nodes())) {
                 continue;
             }
             double seconds = estimatedTransferSeconds(c.inputFiles(), ledger.name(site), grid.files());
             int cmp = best < 0 ? -1 : Double.compare(seconds, bestSeconds);
-            if (cmp < 0 || cmp == 0 && ledger.moreLeft(site, best)) {
+            if (cmp < 0 || cmp == 0 && ledger.ranksAbove(site, best)) {
                 best = site;
                 bestSeconds = seconds;
             }

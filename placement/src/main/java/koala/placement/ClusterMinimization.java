@@ -20,6 +20,10 @@ package koala.placement;
  *       7&rarr;fs0, 6&rarr;fs1, and 4 fits nowhere, where 7&rarr;fs1 and 6+4&rarr;fs0 fit.</li>
  * </ul>
  * The job then waits in the placement queue as with any other policy.
+ *
+ * <p>By resources, "most idle nodes left" is the highest rank (free resources pooled, in nodes of
+ * the component's request) among the sites whose hosts hold the component: the sites that can take
+ * most of such nodes are filled first, whatever resource is scarce for the request.
  */
 public final class ClusterMinimization extends GreedyPolicy {
     public static final String NAME = "cluster-minimization";
@@ -40,16 +44,11 @@ public final class ClusterMinimization extends GreedyPolicy {
      */
     static int fewestSites(ComponentNeed c, IdleLedger ledger) {
         int bestUsed = -1;
-        int bestUnused = -1;
         for (int site = 0; site < ledger.size(); site++) {
-            if (ledger.used(site)) {
-                if (ledger.left(site) >= c.nodes() && (bestUsed < 0 || ledger.moreLeft(site, bestUsed))) {
-                    bestUsed = site;
-                }
-            } else if (bestUnused < 0 || ledger.moreLeft(site, bestUnused)) {
-                bestUnused = site;
+            if (ledger.used(site) && ledger.holds(site, c.nodes()) && (bestUsed < 0 || ledger.ranksAbove(site, bestUsed))) {
+                bestUsed = site;
             }
         }
-        return bestUsed >= 0 ? bestUsed : bestUnused;
+        return bestUsed >= 0 ? bestUsed : ledger.bestHolding(c.nodes(), true);
     }
 }

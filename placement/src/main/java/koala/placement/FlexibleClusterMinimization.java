@@ -30,11 +30,12 @@ public final class FlexibleClusterMinimization extends GreedyPolicy {
 
     @Override
     void placeFlexible(ComponentNeed c, IdleLedger ledger, GridView grid, Outcome out) {
-        if (c.nodes() > ledger.totalNodes()) {
+        boolean room = ledger.holdsInAll(c.nodes());
+        if (!(room && ledger.leftWithinTotal()) && c.nodes() > ledger.totalNodes()) {
             out.reason(Reasons.flexibleNeverFits(c, ledger));
             return;
         }
-        if (c.nodes() > ledger.totalLeft()) {
+        if (!room) {
             out.reason(Reasons.flexibleNoRoom(c, ledger));
             return;
         }
@@ -42,7 +43,7 @@ public final class FlexibleClusterMinimization extends GreedyPolicy {
         // a site either takes all that remains or is emptied, and so ranks last from then on.
         int remaining = c.nodes();
         while (remaining > 0) {
-            int site = ledger.mostLeft();
+            int site = ledger.bestHolding(1, false);
             int nodes = Math.min(ledger.left(site), remaining);
             out.assign(c, site, nodes, ledger);
             remaining -= nodes;

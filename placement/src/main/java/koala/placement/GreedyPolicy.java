@@ -25,6 +25,15 @@ import java.util.List;
  * </ol>
  * Assignments and reasons are listed in component order. Every choice breaks ties by site name,
  * so the same job and view give the same decision.
+ *
+ * <p>By resources. Where the view knows a site's hosts ({@link SiteView#hosts}), "idle nodes" and
+ * "nodes in all" above are nodes of the component's {@link ComponentNeed#perNode} that fit in the
+ * hosts' free (or total) resources, each host counted alone: a node never spans hosts. Where a
+ * policy ranks sites by idle nodes, it ranks them by the free resources pooled in nodes of the
+ * request (the request's scarcest resource there, {@code IdleLedger#rank}), and takes the best-ranked
+ * site whose hosts hold the component; the nodes then go to hosts by best fit on the request's dominant resource
+ * ({@code IdleLedger}), the assignment names them ({@link Assignment#hosts}), and the next component
+ * of the job is counted against what they left.
  */
 abstract class GreedyPolicy implements PlacementPolicy {
     private static final Comparator<ComponentNeed> LARGEST_FIRST =
@@ -41,6 +50,7 @@ abstract class GreedyPolicy implements PlacementPolicy {
         List<ComponentNeed> free = new ArrayList<>(job.components().size());
         for (ComponentNeed c : job.components()) {
             if (c.fixedSite() != null) {
+                ledger.focus(c.perNode());
                 placeFixed(c, ledger, out);
             } else {
                 free.add(c);
@@ -48,6 +58,7 @@ abstract class GreedyPolicy implements PlacementPolicy {
         }
         free.sort(LARGEST_FIRST);
         for (ComponentNeed c : free) {
+            ledger.focus(c.perNode());
             if (job.flexible()) {
                 placeFlexible(c, ledger, grid, out);
             } else {
@@ -75,9 +86,12 @@ abstract class GreedyPolicy implements PlacementPolicy {
     final void placeWhole(ComponentNeed c, IdleLedger ledger, GridView grid, Outcome out) {
         if (ledger.size() == 0) {
             out.reason(Reasons.noClusters(c));
+        } else if (ledger.leftWithinTotal() && ledger.anyHolds(c.nodes())) {
+            // the common case, decided without counting what every host holds in all
+            out.assign(c, chooseSite(c, ledger, grid), c.nodes(), ledger);
         } else if (c.nodes() > ledger.largestTotal()) {
             out.reason(Reasons.neverFits(c, ledger));
-        } else if (c.nodes() > ledger.maxLeft()) {
+        } else if (!ledger.anyHolds(c.nodes())) {
             out.reason(Reasons.noRoom(c, ledger));
         } else {
             out.assign(c, chooseSite(c, ledger, grid), c.nodes(), ledger);
@@ -122,8 +136,8 @@ abstract class GreedyPolicy implements PlacementPolicy {
 
         /** Gives {@code nodes} of component {@code c} to the site, and takes them from the ledger. */
         void assign(ComponentNeed c, int site, int nodes, IdleLedger ledger) {
-            ledger.take(site, nodes);
-            assignments.add(new Assignment(c.index(), ledger.name(site), nodes));
+            List<String> hosts = ledger.take(site, nodes);
+            assignments.add(new Assignment(c.index(), ledger.name(site), nodes, hosts));
         }
 
         void reason(PlacementReason reason) {

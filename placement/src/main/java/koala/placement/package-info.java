@@ -12,5 +12,11 @@
  * {@link koala.placement.ClusterMinimization} and {@link koala.placement.FlexibleClusterMinimization}
  * (the default for flexible jobs, and how the scheduler places a runner's grows).
  * {@link koala.placement.PlacementPolicies} names them, as JDFs and {@code scheduler.placement} do.
+ *
+ * <p>Where a site's view lists its hosts with their {@link koala.placement.Resources} (a
+ * {@link koala.placement.HostView} each), every policy places by resources: a component's node
+ * ({@link koala.placement.ComponentNeed#perNode}) goes only to a host it fits, the assignment names
+ * the hosts, and sites are compared in nodes of the request they can hold. A view without hosts is
+ * placed in nodes, as before.
  */
 package koala.placement;
