@@ -49,31 +49,49 @@ final class IdleLedger {
 
     IdleLedger(List<SiteView> sites) {
         this.sites = sites;
-        this.left = new int[sites.size()];
-        this.known = new boolean[sites.size()];
-        this.bound = new int[sites.size()];
-        this.used = new boolean[sites.size()];
-        this.hosts = new HostLedger[sites.size()];
-        int largest = 0;
+        int n = sites.size();
         boolean any = false;
+        for (int i = 0; i < n && !any; i++) {
+            any = !sites.get(i).hosts().isEmpty();
+        }
+        this.byResources = any;
+        this.left = new int[n];
+        this.used = new boolean[n];
+        // a decision over nodes alone (most of them) allocates nothing for hosts: the bound is what is left
+        this.known = any ? new boolean[n] : null;
+        this.bound = any ? new int[n] : left;
+        this.hosts = any ? new HostLedger[n] : null;
+        int largest = 0;
         boolean within = true;
-        for (int i = 0; i < left.length; i++) {
+        for (int i = 0; i < n; i++) {
             SiteView site = sites.get(i);
             left[i] = Math.max(0, site.idleNodes());
+            largest = Math.max(largest, site.totalNodes());
+            if (!any) {
+                within &= left[i] <= site.totalNodes();
+                continue;
+            }
             bound[i] = left[i];
             known[i] = true;
-            largest = Math.max(largest, site.totalNodes());
             if (!site.hosts().isEmpty()) {
                 hosts[i] = new HostLedger((HostList) site.hosts());
                 known[i] = false;
-                any = true;
             } else {
                 within &= left[i] <= site.totalNodes();
             }
         }
         this.largestNodes = largest;
-        this.byResources = any;
         this.idleWithinTotal = within;
+    }
+
+    /** The site's hosts during this decision, or null where the view does not know them. */
+    private HostLedger hostsOf(int site) {
+        return hosts == null ? null : hosts[site];
+    }
+
+    /** Whether {@link #left} of the site is counted for the request in focus (always, where hosts are not known). */
+    private boolean isKnown(int site) {
+        return known == null || known[site];
     }
 
     /**
@@ -89,9 +107,9 @@ final class IdleLedger {
         holdingValid = false;
         if (byResources) {
             for (int i = 0; i < left.length; i++) {
-                if (hosts[i] != null) {
+                if (hostsOf(i) != null) {
                     known[i] = false;
-                    bound[i] = hosts[i].bound(perNode);
+                    bound[i] = hostsOf(i).bound(perNode);
                 }
             }
         }
@@ -103,7 +121,7 @@ final class IdleLedger {
     }
 
     boolean knowsHosts(int site) {
-        return hosts[site] != null;
+        return hostsOf(site) != null;
     }
 
     /** What the component in focus asks of each node. */
@@ -121,7 +139,7 @@ final class IdleLedger {
 
     /** Nodes the site could ever hold: of the request in focus where its hosts are known. */
     int total(int site) {
-        if (hosts[site] == null) {
+        if (hostsOf(site) == null) {
             return sites.get(site).totalNodes();
         }
         return totals()[site];
@@ -129,17 +147,17 @@ final class IdleLedger {
 
     /** Idle nodes the view shows, before this job took any. */
     int idle(int site) {
-        if (hosts[site] == null) {
+        if (hostsOf(site) == null) {
             return Math.max(0, sites.get(site).idleNodes());
         }
         // where this job took nothing, what is left is what the view shows, and may be counted already
-        return used[site] ? hosts[site].view.capacity(request()) : left(site);
+        return used[site] ? hostsOf(site).view.capacity(request()) : left(site);
     }
 
     /** Idle nodes left after this job's components placed so far. */
     int left(int site) {
-        if (!known[site]) {
-            left[site] = hosts[site].capacity(request());
+        if (!isKnown(site)) {
+            left[site] = hostsOf(site).capacity(request());
             known[site] = true;
         }
         return left[site];
@@ -173,6 +191,27 @@ final class IdleLedger {
         if (!unusedOnly && holdingValid && holdingNodes == nodes) {
             return holding;
         }
+        int found = byResources ? bestHoldingByHosts(nodes, unusedOnly) : bestHoldingByNodes(nodes, unusedOnly);
+        if (!unusedOnly) {
+            holdingValid = true;
+            holdingNodes = nodes;
+            holding = found;
+        }
+        return found;
+    }
+
+    /** Where no host is known, rank is the nodes left: one pass finds the best site that holds them. */
+    private int bestHoldingByNodes(int nodes, boolean unusedOnly) {
+        int best = -1;
+        for (int i = 0; i < left.length; i++) {
+            if (left[i] >= nodes && allowed(i, unusedOnly, null) && (best < 0 || ranksAbove(i, best))) {
+                best = i;
+            }
+        }
+        return best;
+    }
+
+    private int bestHoldingByHosts(int nodes, boolean unusedOnly) {
         boolean[] tried = new boolean[left.length];
         int found = -1;
         for (int tries = 0; ; tries++) {
@@ -194,11 +233,6 @@ final class IdleLedger {
                 break;
             }
             tried[next] = true;
-        }
-        if (!unusedOnly) {
-            holdingValid = true;
-            holdingNodes = nodes;
-            holding = found;
         }
         return found;
     }
@@ -241,14 +275,14 @@ final class IdleLedger {
     List<String> take(int site, int nodes) {
         used[site] = true;
         holdingValid = false;
-        if (hosts[site] == null) {
+        if (hostsOf(site) == null) {
             left[site] -= nodes;
             bound[site] = left[site];
             return List.of();
         }
-        List<String> chosen = hosts[site].take(request(), nodes);
+        List<String> chosen = hostsOf(site).take(request(), nodes);
         known[site] = false;
-        bound[site] = hosts[site].bound(request());
+        bound[site] = hostsOf(site).bound(request());
         return chosen;
     }
 
@@ -308,9 +342,12 @@ final class IdleLedger {
         boolean unusedOnly = false;
         int best = -1;
         for (int i = 0; i < left.length; i++) {
-            if (known[i] && allowed(i, unusedOnly, excluded) && (best < 0 || moreLeft(i, best))) {
+            if (isKnown(i) && allowed(i, unusedOnly, excluded) && (best < 0 || moreLeft(i, best))) {
                 best = i;
             }
+        }
+        if (!byResources) {
+            return best;
         }
         for (int counted = 0; ; counted++) {
             if (counted == SELECTED) {
@@ -318,7 +355,7 @@ final class IdleLedger {
             }
             int next = -1;
             for (int i = 0; i < left.length; i++) {
-                if (!known[i] && allowed(i, unusedOnly, excluded)
+                if (!isKnown(i) && allowed(i, unusedOnly, excluded)
                         && (next < 0 || bound[i] > bound[next] || bound[i] == bound[next] && name(i).compareTo(name(next)) < 0)) {
                     next = i;
                 }
@@ -340,7 +377,7 @@ final class IdleLedger {
      */
     private int countTheRest(int best, boolean unusedOnly, boolean[] excluded) {
         for (int i = 0; i < left.length; i++) {
-            if (!known[i] && allowed(i, unusedOnly, excluded) && (best < 0 || bound[i] >= left[best])) {
+            if (!isKnown(i) && allowed(i, unusedOnly, excluded) && (best < 0 || bound[i] >= left[best])) {
                 left(i);
                 if (best < 0 || moreLeft(i, best)) {
                     best = i;
@@ -379,7 +416,7 @@ final class IdleLedger {
     /** Whether some site, before this job took any nodes, had {@code nodes} idle. */
     boolean anyIdle(int nodes) {
         for (int i = 0; i < left.length; i++) {
-            if (hosts[i] != null && (hosts[i].view.bound(request()) < nodes || !used[i] && bound[i] < nodes)) {
+            if (hostsOf(i) != null && (hostsOf(i).view.bound(request()) < nodes || !used[i] && bound[i] < nodes)) {
                 continue;
             }
             if (idle(i) >= nodes) {
@@ -439,7 +476,7 @@ final class IdleLedger {
 
     /** Hosts of the site that have room for one more node of the request now (0 where hosts are not known). */
     int hostsWithRoom(int site) {
-        return hosts[site] == null ? 0 : hosts[site].withRoom(request());
+        return hostsOf(site) == null ? 0 : hostsOf(site).withRoom(request());
     }
 
     /**
@@ -450,7 +487,7 @@ final class IdleLedger {
         String best = null;
         double bestShare = -1;
         for (int i = 0; i < left.length; i++) {
-            if (hosts[i] == null) {
+            if (hostsOf(i) == null) {
                 continue;
             }
             for (HostView h : sites.get(i).hosts()) {
@@ -477,7 +514,7 @@ final class IdleLedger {
         if (totalForRequest == null) {
             totalForRequest = new int[left.length];
             for (int i = 0; i < left.length; i++) {
-                totalForRequest[i] = hosts[i] == null ? sites.get(i).totalNodes() : hosts[i].view.totalCapacity(request());
+                totalForRequest[i] = hostsOf(i) == null ? sites.get(i).totalNodes() : hostsOf(i).view.totalCapacity(request());
             }
         }
         return totalForRequest;
