@@ -76,7 +76,7 @@ public final class RemoteSite implements AutoCloseable {
      *                      runners (e.g. {@code koala-host}); URLs on it, or on loopback, are relayed
      * @param schedulerPort the scheduler's port on {@code koalaHost}, where the site's pilots call back
      * @param classpath     the scheduler's class path: what the agent, the pilots and KOALA's programs
-     *                      run on of it is sent to the head node
+     *                      run on of it is sent to the head node, on each connection
      * @param onAgent       told the client of the agent each time it is (re)attached, at its new local port
      */
     public RemoteSite(SiteConfig site, String koalaHost, int schedulerPort, List<Path> classpath, InstantSource clock,
@@ -84,9 +84,7 @@ public final class RemoteSite implements AutoCloseable {
         this.site = site;
         this.ssh = site.ssh().orElseThrow();
         this.callBacks = new CallBacks(site, koalaHost, schedulerPort);
-        // the DRMAA binding comes from the cluster's SGE installation
-        this.classpath = ProcessClasspath.union(List.of(ProcessClasspath.SITE_AGENT, ProcessClasspath.NODE_LAUNCHER,
-                ProcessClasspath.PROGRAMS), classpath).stream().filter(p -> !RuntimeJars.isDrmaa(p)).toList();
+        this.classpath = List.copyOf(classpath);
         this.clock = clock;
         this.timer = timer;
         this.onAgent = onAgent;
@@ -186,7 +184,8 @@ public final class RemoteSite implements AutoCloseable {
         try {
             session = HeadNodeSession.open(site, new Poll(clock, Duration.ofMillis(50)));
             RemoteAgent agent = RemoteAgent.probe(site, session);
-            Jars jars = jarsThere(agent.sync(RuntimeJars.of(classpath)));
+            List<Path> shipped = shipped();
+            Jars jars = jarsThere(shipped, agent.sync(RuntimeJars.of(shipped)));
             String relayHost = ssh.relayHost().orElse(agent.head().hostname());
             RemoteAgent.Running running = agent.find(RemoteAgent.image(jars.agent(), relayHost)).orElse(null);
             if (running != null) {
@@ -204,10 +203,20 @@ public final class RemoteSite implements AutoCloseable {
         }
     }
 
-    /** Each process's jars on the head node, from their paths there in the order of {@link #classpath}. */
-    private Jars jarsThere(List<String> there) {
-        java.util.function.Function<String, List<String>> of = module -> ProcessClasspath.of(module, classpath).stream()
-                .map(p -> there.get(classpath.indexOf(p))).toList();
+    /**
+     * What runs on the site, of the scheduler's class path: the agent's, the launcher's and KOALA's
+     * programs' jars, less the DRMAA binding, which comes from the cluster's SGE installation. A class
+     * path without them (a build that did not list them) fails the connection with the reason.
+     */
+    private List<Path> shipped() {
+        return ProcessClasspath.union(List.of(ProcessClasspath.SITE_AGENT, ProcessClasspath.NODE_LAUNCHER,
+                ProcessClasspath.PROGRAMS), classpath).stream().filter(p -> !RuntimeJars.isDrmaa(p)).toList();
+    }
+
+    /** Each process's jars on the head node, from their paths there in the order of {@code shipped}. */
+    private Jars jarsThere(List<Path> shipped, List<String> there) {
+        java.util.function.Function<String, List<String>> of = module -> ProcessClasspath.of(module, shipped).stream()
+                .map(p -> there.get(shipped.indexOf(p))).toList();
         return new Jars(of.apply(ProcessClasspath.SITE_AGENT), of.apply(ProcessClasspath.NODE_LAUNCHER),
                 of.apply(ProcessClasspath.PROGRAMS));
     }
