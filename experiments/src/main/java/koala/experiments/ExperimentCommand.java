@@ -6,16 +6,20 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import koala.cli.Koala;
+import koala.placement.PlacementPolicies;
 import koala.sim.CpuProfile;
 import koala.sim.Generators;
 import koala.sim.GrowDelay;
 import koala.sim.JobSplit;
 import koala.sim.MulticlusterQueue;
 import koala.sim.ParallelWorkload;
+import koala.sim.ResourceMix;
+import koala.sim.ResourceQueue;
 import koala.sim.Simulation;
 import koala.sim.ConstraintStream;
 import koala.sim.experiment.CoallocationSim;
 import koala.sim.experiment.ConstraintsExperiment;
+import koala.sim.experiment.ResourcesExperiment;
 import koala.sim.experiment.Runs;
 import koala.sim.experiment.Sensitivity;
 import koala.sim.experiment.SharingExperiment;
@@ -40,6 +44,7 @@ import picocli.CommandLine.Option;
         subcommands = {ExperimentCommand.Table2Command.class, ExperimentCommand.SensitivityCommand.class,
                 ExperimentCommand.SpeedCommand.class, ExperimentCommand.SharingCommand.class,
                 ExperimentCommand.CoallocationSimCommand.class, ExperimentCommand.ConstraintsCommand.class,
+                ExperimentCommand.ResourcesCommand.class,
                 ExperimentCommand.SuspensionCommand.class,
                 TestbedExperiment.class,
                 TestbedSharing.class, TestbedCoallocation.class, DaskExperiment.class, TestbedSuspension.class})
@@ -321,6 +326,69 @@ final class ExperimentCommand {
             koala.sim.experiment.SchedulerGrowTiming.print(timing, System.out);
             System.out.println("\nresults in " + out.toAbsolutePath());
             return 0;
+        }
+    }
+
+    @Command(name = "resources", mixinStandardHelpOptions = true,
+            description = {"Placement by resources against node-granular placement: a seeded mix of small, memory-heavy, "
+                    + "GPU and co-allocated MPI jobs on the testbed's unequal hosts (fs0 4-core/8G and 16-core/64G/2-GPU "
+                    + "hosts, fs1 8-core/16G; times --scale), placed by the scheduler's policies with a node as one SGE slot, "
+                    + "as one whole host, and by resources: jobs per hour, waits, cores/memory/GPUs used, jobs placed where "
+                    + "they did not fit and jobs that never ran, and the jobs-per-hour ratio (goal: at least 1.3x). Writes "
+                    + "resources.csv. Exit 1 when resource-aware placement put a node where it does not fit. About 15 s."})
+    static final class ResourcesCommand implements Callable<Integer> {
+        @Option(names = "--out", defaultValue = "results", description = "results folder (default: ${DEFAULT-VALUE}, "
+                + "under the current directory)")
+        Path out;
+
+        @Option(names = "--loads", split = ",", defaultValue = "0.5,0.7,0.9", description = "offered loads, fractions of "
+                + "the grid in the resource the mix asks most of; 0 submits every job at once (default: ${DEFAULT-VALUE})")
+        List<Double> loads;
+
+        @Option(names = "--jobs", defaultValue = "4000", description = "jobs per run (default: ${DEFAULT-VALUE})")
+        int jobs;
+
+        @Option(names = "--seed", defaultValue = "1", description = "the workload's and SGE's seed (default: "
+                + "${DEFAULT-VALUE})")
+        long seed;
+
+        @Option(names = "--scale", defaultValue = "4", description = "the grid is the testbed's shape (fs0 12 + 4 hosts, "
+                + "fs1 8) times this (default: ${DEFAULT-VALUE})")
+        int scale;
+
+        @Option(names = "--policy", defaultValue = "worst-fit", description = "the placement policy (default: "
+                + "${DEFAULT-VALUE})")
+        String policy;
+
+        @Option(names = "--fail-after", defaultValue = "300", description = "seconds a job placed where it does not fit "
+                + "runs before it fails (default: ${DEFAULT-VALUE})")
+        int failAfter;
+
+        @Option(names = "--tries", defaultValue = "3", description = "times in all a user submits a job that keeps "
+                + "failing so (default: ${DEFAULT-VALUE})")
+        int tries;
+
+        ResourcesExperiment.Settings settings() {
+            if (failAfter < 0) {
+                throw new IllegalArgumentException("--fail-after is 0 seconds or more, not " + failAfter);
+            }
+            return new ResourcesExperiment.Settings(scale, loads, jobs, seed,
+                    ResourceMix.DEFAULT, PlacementPolicies.byName(policy),
+                    Duration.ofSeconds(failAfter), tries);
+        }
+
+        @Override
+        public Integer call() {
+            ResourcesExperiment.Settings settings = settings();
+            ResourcesExperiment.Result result = ResourcesExperiment.simulate(settings,
+                    System.out);
+            System.out.println();
+            ResourcesExperiment.print(result, System.out);
+            ResourcesExperiment.write(result, out);
+            System.out.println("\nresults in " + out.toAbsolutePath());
+            boolean misfit = result.rows().stream().anyMatch(r -> r.of(ResourceQueue.Mode.RESOURCE_AWARE)
+                    .misfitPlacements() > 0);
+            return misfit ? Koala.FAILURE : 0;
         }
     }
 

@@ -18,7 +18,7 @@ class ExperimentsTest {
         assertThat(cli.getSubcommands().get("bench").getSubcommands()).containsKeys("placement", "metrics",
                 "scheduler-load", "grow", "sge-latency");
         assertThat(cli.getSubcommands().get("experiment").getSubcommands()).containsKeys("table2", "testbed",
-                "coallocation-sim");
+                "coallocation-sim", "resources");
     }
 
     @Test
