@@ -17,7 +17,9 @@
  * }</pre>
  * Rigid parallel jobs on a multicluster grid, held to one cluster or co-allocated by the scheduler's
  * placement policies, run from one placement queue in {@link koala.sim.MulticlusterQueue}, on
- * workloads of {@link koala.sim.ParallelWorkload}.
+ * workloads of {@link koala.sim.ParallelWorkload}. Jobs that ask for cores, memory and GPUs on unequal
+ * hosts ({@link koala.sim.ResourceJob}, mixed by {@link koala.sim.ResourceMix}) run in
+ * {@link koala.sim.ResourceQueue}, placed by resources or node-granular (a node one slot or one whole host).
  * The experiments of {@code bin/koala experiment} are in {@code koala.sim.experiment}, in the module
  * {@code experiments}.
  */

@@ -25,8 +25,11 @@ import koala.sim.ResourceRun;
  * <p>The grid is the shape {@code testbed up --shape} gives the testbed, times {@code scale}: fs0 with
  * 12 hosts of 4 cores and 8G and 4 hosts of 16 cores, 64G and 2 GPUs, fs1 with 8 hosts of 8 cores and
  * 16G. At each load the mix ({@link ResourceMix#DEFAULT}) arrives at the rate that offers that share of
- * the grid in the resource it asks most of; a load of 0 submits every job at once, a backlog, so that
- * the jobs finished per hour are what each placement can carry at most.
+ * the grid in the resource it asks most of; a load of 0 submits every job at once (a backlog). Jobs per
+ * hour are counted until the last job left the queue ({@link ResourceRun#jobsPerHour}); the goal is
+ * judged at the highest load with arrivals ({@link #headline}), where each placement is given the same
+ * jobs at the same times. In a backlog, jobs per hour count whichever jobs get done: a placement that gives
+ * up the large ones early fills its hours with small ones.
  *
  * <p>{@link #simulate} is the pure part, a function of the {@link Settings}; {@link #print} and
  * {@link #write} report it.
@@ -204,8 +207,8 @@ public final class ResourcesExperiment {
         for (Row row : r.rows()) {
             out.println();
             if (row.backlog()) {
-                out.printf(Locale.ROOT, "Backlog: all %,d jobs submitted at once (jobs per hour = what each placement carries at most)%n",
-                        s.jobs());
+                out.printf(Locale.ROOT, "Backlog: all %,d jobs submitted at once (jobs per hour count the jobs done, whatever "
+                        + "their size: a placement that gives up the large ones early fills its hours with small ones)%n", s.jobs());
             } else {
                 double[] o = s.mix().offered(row.rate(), total);
                 out.printf(Locale.ROOT, "Load %.2f: %.1f jobs per hour offered (cores %.0f%%, memory %.0f%%, GPUs %.0f%% of the grid)%n",
@@ -266,13 +269,14 @@ public final class ResourcesExperiment {
         out.println(b);
     }
 
-    /** {@code resources.csv}: one row per load and placement. */
+    /** {@code resources.csv}: one row per load and placement (slots, whole-hosts, resource-aware). */
     public static Path write(Result r, Path dir) {
         List<String> rows = new ArrayList<>();
         for (Row row : r.rows()) {
             for (Figures x : row.figures()) {
                 rows.add(String.format(Locale.ROOT, "%.2f,%.4f,%s,%d,%d,%d,%d,%.3f,%.3f,%.1f,%.1f,%.1f,%.2f,%.2f,%.2f,%.2f,%.2f,%.2f,"
-                                + "%.2f,%.2f,%.2f,%d,%d,%d", row.load(), row.rate() * 3600, label(x.mode()), x.jobs(), x.ran(),
+                                + "%.2f,%.2f,%.2f,%d,%d,%d", row.load(), row.rate() * 3600,
+                        x.mode().name().toLowerCase(Locale.ROOT).replace('_', '-'), x.jobs(), x.ran(),
                         x.neverRan(), x.givenUp(), x.jobsPerHour(), x.hours(), x.meanWait(), x.medianWait(), x.p90Wait(),
                         x.used()[0], x.used()[1], x.used()[2], x.held()[0], x.held()[1], x.held()[2], x.lost()[0],
                         x.lost()[1], x.lost()[2], x.misfitPlacements(), x.misfitNodes(), x.waitingAtLastArrival()));

@@ -3,7 +3,8 @@
  * Table 2 ({@link koala.sim.experiment.Table2}), Figures 5–7 and the trade-off figure
  * ({@link koala.sim.experiment.Sensitivity}), grid sharing ({@link koala.sim.experiment.SharingExperiment}), when
  * co-allocation pays ({@link koala.sim.experiment.CoallocationSim}), placement constraints against
- * constraint-blind placement ({@link koala.sim.experiment.ConstraintsExperiment}), and the simulator's speed targets
+ * constraint-blind placement ({@link koala.sim.experiment.ConstraintsExperiment}), placement by resources against
+ * node-granular placement ({@link koala.sim.experiment.ResourcesExperiment}), and the simulator's speed targets
  * ({@link koala.sim.experiment.SpeedBenchmark}). Each setting runs over seeds 1..n on the same
  * workloads for every policy ({@link koala.sim.experiment.Runs}, {@link koala.sim.experiment.Setup}),
  * reported as mean ± spread ({@link koala.sim.experiment.Stat}, {@link koala.sim.experiment.Summary})
