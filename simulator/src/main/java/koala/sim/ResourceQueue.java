@@ -281,7 +281,8 @@ public final class ResourceQueue {
                 Resources hold = hold(h, per);
                 misfits += hold == null ? 1 : 0;
                 if (hold == null) {
-                    // what it could not have, it does not hold: the slot, or the whole host, or what was free
+                    // it holds what it got until it dies: its slot, its whole host, or (resource-aware, where
+                    // placement never does this) what the host had free
                     hold = switch (mode) {
                         case SLOTS -> Resources.NODE;
                         case WHOLE_HOSTS, RESOURCE_AWARE -> free[h];
