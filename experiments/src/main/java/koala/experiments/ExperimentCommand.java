@@ -335,7 +335,7 @@ final class ExperimentCommand {
                     + "hosts, fs1 8-core/16G; times --scale), placed by the scheduler's policies with a node as one SGE slot, "
                     + "as one whole host, and by resources: jobs per hour, waits, cores/memory/GPUs used, jobs placed where "
                     + "they did not fit and jobs that never ran, and the jobs-per-hour ratio (goal: at least 1.3x). Writes "
-                    + "resources.csv. Exit 1 when resource-aware placement put a node where it does not fit. About 15 s."})
+                    + "resources.csv. Exit 1 when resource-aware placement put a node where it does not fit. About 10 s."})
     static final class ResourcesCommand implements Callable<Integer> {
         @Option(names = "--out", defaultValue = "results", description = "results folder (default: ${DEFAULT-VALUE}, "
                 + "under the current directory)")
