@@ -115,9 +115,9 @@ final class Scheduler {
         this.policies = new JobPolicies(book, pilots::network);
         this.watch = new PilotWatch(kis, clock, events);
         this.claimer = new Claimer(book, pilots, submissions, new ClaimRules(settings.claimTimeout(), settings.maxClaimFailures()),
-                policies::forJob, j -> gridViewFor(j.record().owner()), this::fire, clock, events);
+                policies::forJob, j -> grid.viewFor(j.record().owner(), grid.view(grid.held(), j)), this::fire, clock, events);
         this.desk = new NodeDesk(book, claimer::check, this::checkRunning, pilots::forNode, pilots::slots, clock,
-                events);
+                events, this::gpuDevices);
         this.frameworks = new Frameworks(store, book, clock);
         frameworks.networks(pilots::network);
         this.owners = new Owners(book);
@@ -270,10 +270,33 @@ final class Scheduler {
         for (String site : nodes.keySet()) {
             networks.put(site, pilots.network(site));
         }
+        List<koala.jdf.HostCapacity> hosts = new ArrayList<>();
         for (String site : siteNames) {
-            kis.site(site).filter(SiteInfo::up).ifPresent(i -> nodes.put(site, i.snapshot().slotsTotal()));
+            kis.site(site).filter(SiteInfo::up).ifPresent(i -> {
+                nodes.put(site, i.snapshot().slotsTotal());
+                hosts.addAll(capacities(site, i.snapshot()));
+            });
         }
-        return new ClusterCatalog(nodes, null, networks);
+        return new ClusterCatalog(nodes, null, networks).withHosts(hosts);
+    }
+
+    /**
+     * The site's hosts as a JDF is checked against them (a node must fit on one), when its agent
+     * reports every host's resources; none otherwise, and then the site is not checked by host.
+     */
+    static List<koala.jdf.HostCapacity> capacities(String site, koala.api.site.CellSnapshot snapshot) {
+        List<koala.jdf.HostCapacity> hosts = new ArrayList<>();
+        for (koala.api.site.HostInfo h : snapshot.hosts()) {
+            koala.api.site.HostResources r = h.resources();
+            if (r == null) {
+                return List.of();
+            }
+            if (r.cores() > 0) {
+                hosts.add(new koala.jdf.HostCapacity(site, h.name(), r.cores(), r.memoryMib() == null ? 0 : r.memoryMib(),
+                        r.gpus()));
+            }
+        }
+        return hosts;
     }
 
     // ---- the periodic round -----------------------------------------------------------------
@@ -359,7 +382,8 @@ final class Scheduler {
         for (long id : queue.inOrder()) {
             Job job = book.get(id);
             held.count(job, -1);
-            PlacementDecision decision = policyFor(job).place(need(job), grid.viewFor(job.record().owner(), grid.view(held)));
+            PlacementDecision decision = policyFor(job).place(NodeNeeds.of(job.id(), job.description()),
+                    grid.viewFor(job.record().owner(), grid.view(held, job)));
             if (decision instanceof PlacementDecision.Placed placed) {
                 queue.remove(id);
                 String where = describe(placed.assignments()) + (placed.softViolations().isEmpty() ? ""
@@ -401,12 +425,11 @@ final class Scheduler {
         return policies.forJob(job);
     }
 
-    private JobNeed need(Job job) {
-        List<ComponentNeed> needs = new ArrayList<>();
-        for (ComponentSpec c : job.description().components()) {
-            needs.add(new ComponentNeed(c.index(), c.count(), c.cluster(), c.inputFiles()));
-        }
-        return new JobNeed(Long.toString(job.id()), needs, job.description().kind() == JobKind.FLEXIBLE);
+    /** The GPU devices of {@code host} of {@code site}, as its agent last saw it; empty where none or not known. */
+    private List<Integer> gpuDevices(String site, String host) {
+        return kis.site(site).map(SiteInfo::snapshot).stream().flatMap(s -> s.hosts().stream())
+                .filter(h -> h.name().equals(host) && h.resources() != null).findFirst()
+                .map(h -> h.resources().defaultGpuDevices()).orElse(List.of());
     }
 
     /** Every site as the information service and KOALA's books see it, for {@code koala sites}. */

@@ -24,7 +24,7 @@ class SubmissionsTest {
     void aPilotLeavesForItsSiteOnlyOnceItsNodeIsKept() {
         List<String> submitted = Collections.synchronizedList(new ArrayList<>());
         List<Runnable> heldUntilCommit = new ArrayList<>();
-        Submissions submissions = Submissions.threaded((node, owner) -> {
+        Submissions submissions = Submissions.threaded((node, owner, claim) -> {
             submitted.add(node.id());
             return "41";
         }, Runnable::run, heldUntilCommit::add);
@@ -45,7 +45,7 @@ class SubmissionsTest {
         List<String> submitted = Collections.synchronizedList(new ArrayList<>());
         List<String> outcomes = Collections.synchronizedList(new ArrayList<>());
         try (H2Store store = H2Store.inMemory()) {
-            Submissions submissions = Submissions.threaded((node, owner) -> {
+            Submissions submissions = Submissions.threaded((node, owner, claim) -> {
                 submitted.add(node.id());
                 return "41";
             }, Runnable::run, store::afterCommit);
