@@ -300,6 +300,19 @@ final class Pilots {
      * fine. A kill that fails is only logged: the scheduler's sweep finds the pilot again among the
      * cell's jobs as one no node owns ({@link Recovery#orphanPilots}) and asks again.
      */
+    /**
+     * How the node's pilot ended, as its site's agent says ("exceeded its 4G memory (max 4.2G):
+     * stopped by SGE", "signal SIGKILL"), or null when it says nothing of it. Blocking, within the
+     * agent client's time-out: never called on the loop.
+     */
+    String endedAs(NodeClaim node, String owner) {
+        Agent agent = agents.of(node.site(), owner);
+        if (agent == null || node.pilot() == null) {
+            return null;
+        }
+        return agent.client().status(node.pilot()).reason();
+    }
+
     void kill(String site, String pilot, String owner, String whose) {
         killer.execute(() -> {
             Agent agent;

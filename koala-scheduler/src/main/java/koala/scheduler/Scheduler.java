@@ -57,6 +57,7 @@ final class Scheduler {
     private final List<String> siteNames;
     private final Map<String, Integer> configuredNodes;
     private final Pilots pilots;
+    private final Submissions submissions;
     /** The grid as KOALA sees it now: the sites' snapshots less its own books' nodes. */
     private final GridNow grid;
     private final InstantSource clock;
@@ -109,6 +110,7 @@ final class Scheduler {
         this.siteNames = List.copyOf(configuredNodes.keySet());
         this.configuredNodes = Map.copyOf(configuredNodes);
         this.pilots = pilots;
+        this.submissions = submissions;
         this.clock = clock;
         this.book = new JobBook(store, clock);
         this.grid = new GridNow(siteNames, kis, book, pilots, store::pilotTag, files);
@@ -319,7 +321,7 @@ final class Scheduler {
     }
 
     private void round() {
-        watch.followPilots(book);
+        watch.followPilots(book).forEach(this::askHowItEnded);
         for (Job job : book.list()) {
             if (job.state() == JobState.CLAIMING) {
                 claimer.check(job);
@@ -423,6 +425,24 @@ final class Scheduler {
     /** The job's placement policy, kept with the placement constraints in force ({@link JobPolicies#forJob}). */
     koala.placement.PlacementPolicy policyFor(Job job) {
         return policies.forJob(job);
+    }
+
+    /**
+     * Asks, off the loop, how a lost node's pilot ended, and notes it in its job's history: SGE stops
+     * a pilot whose node used more memory than it claimed, and the user should read that, not only
+     * that the node was lost.
+     */
+    private void askHowItEnded(PilotWatch.Lost lost) {
+        NodeClaim node = lost.node();
+        String owner = lost.job().record().owner();
+        submissions.ask(node.site(), () -> pilots.endedAs(node, owner), reason -> {
+            if (reason != null && !reason.isBlank()) {
+                LOG.info("job {}: node {}'s pilot {} on {} ended: {}", lost.job().id(), node.id(), node.pilot(),
+                        node.site(), reason);
+                book.note(lost.job(), JobEvent.PILOT_ENDED, "node " + node.id() + (node.host() == null ? ""
+                        : " on " + node.host()) + ": " + reason);
+            }
+        });
     }
 
     /** The GPU devices of {@code host} of {@code site}, as its agent last saw it; empty where none or not known. */

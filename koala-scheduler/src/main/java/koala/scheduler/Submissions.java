@@ -82,6 +82,23 @@ final class Submissions implements AutoCloseable {
         }));
     }
 
+    /**
+     * Asks {@code site} something on its thread ({@code call}, blocking within its own time-out);
+     * {@code then} gets the answer on the loop, or null when the call failed.
+     */
+    <T> void ask(String site, java.util.function.Supplier<T> call, Consumer<T> then) {
+        afterCommit.execute(() -> on(site).execute(() -> {
+            T answer;
+            try {
+                answer = call.get();
+            } catch (RuntimeException e) {
+                answer = null;
+            }
+            T done = answer;
+            loop.execute(() -> then.accept(done));
+        }));
+    }
+
     /** Runs {@code work} on {@code site}'s thread, after the submissions already asked for there. */
     void onSite(String site, Runnable work) {
         afterCommit.execute(() -> on(site).execute(work));

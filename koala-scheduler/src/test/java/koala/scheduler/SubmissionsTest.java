@@ -39,6 +39,24 @@ class SubmissionsTest {
         }
     }
 
+    /** A question to a site is asked on its thread and answered on the loop; one that fails is answered null. */
+    @Test
+    void aSiteIsAskedOffTheLoopAndAnswersOnIt() {
+        List<String> onLoop = Collections.synchronizedList(new ArrayList<>());
+        java.util.concurrent.Executor loop = work -> {
+            onLoop.add("on the loop");
+            work.run();
+        };
+        Submissions submissions = Submissions.on((node, owner, claim) -> "41", Runnable::run, loop);
+        List<String> answers = new ArrayList<>();
+        submissions.ask("fs0", () -> "exceeded its 2G memory (max 3.01G): stopped by SGE", answers::add);
+        submissions.ask("fs0", () -> {
+            throw new IllegalStateException("agent gone");
+        }, answers::add);
+        assertThat(answers).containsExactly("exceeded its 2G memory (max 3.01G): stopped by SGE", null);
+        assertThat(onLoop).hasSize(2);
+    }
+
     /** With the store: a pilot of a unit that committed is submitted, one of a unit undone never is. */
     @Test
     void aPilotOfAUnitUndoneIsNeverSubmitted() throws Exception {

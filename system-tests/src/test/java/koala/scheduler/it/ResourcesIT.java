@@ -138,6 +138,24 @@ class ResourcesIT {
         }
     }
 
+    /**
+     * A node that claimed 2G and allocates 3G: SGE's execution daemon stops its pilot (SIGKILL), the
+     * job breaks, and its history says why in the user's terms, from the site's accounting.
+     */
+    @Test
+    void aMemoryHogIsStoppedAndTheJobSaysSo() {
+        String hog = "import time; b = bytearray(3 * 1024 ** 3); time.sleep(30)";
+        long id = TestScheduler.submit(client, "hog", "&(resourceManagerContact = \"fs1\")(count = 1)(memory = 2G)"
+                + "(executable = \"/usr/bin/python3\")(arguments = \"-c\" \"" + hog + "\")").id();
+        JobView ended = TestScheduler.awaitEnd(client, id, Duration.ofSeconds(90));
+        assertThat(ended.state()).isEqualTo("FAILED");
+        JobView said = Awaitility.await("the job says how its node ended").atMost(Duration.ofSeconds(60))
+                .until(() -> client.job(id), j -> j.history().stream().anyMatch(t -> t.event().equals("PILOT_ENDED")));
+        assertThat(said.history()).filteredOn(t -> t.event().equals("PILOT_ENDED")).singleElement()
+                .satisfies(t -> assertThat(t.reason()).startsWith("node " + id + ".0.0 on fs1-n")
+                        .contains("exceeded its 2G memory").contains("stopped by SGE"));
+    }
+
     private static NodeView awaitGpus(long job) {
         return Awaitility.await("job " + job + "'s node given its GPU").atMost(Duration.ofSeconds(90))
                 .until(() -> client.job(job).nodes().stream().filter(n -> n.gpus() != null).findFirst().orElse(null),
