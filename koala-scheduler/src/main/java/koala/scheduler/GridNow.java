@@ -99,9 +99,11 @@ final class GridNow {
      * else in idle nodes, as {@link #view(Held)}.
      */
     GridView view(Held held, Job job) {
-        if (!NodeNeeds.byResources(job.description())) {
-            return view(held);
-        }
+        return NodeNeeds.byResources(job.description()) ? byResources(held) : view(held);
+    }
+
+    /** The grid host by host, with what is free of each host's resources ({@link GridViews#byResources}). */
+    GridView byResources(Held held) {
         List<SiteInfo> infos = siteNames.stream().map(kis::site).flatMap(Optional::stream).toList();
         return GridViews.byResources(infos, held.sites(), held.claims(), pilotTag.get(), files);
     }

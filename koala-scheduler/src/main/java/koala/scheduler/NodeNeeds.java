@@ -33,6 +33,17 @@ final class NodeNeeds {
         return node.component() < components.size() ? perNode(components.get(node.component())) : Resources.NODE;
     }
 
+    /** What each node of a grow asks for: the runner's figures for its role, one core where it gave none. */
+    static NodeResources of(koala.api.scheduler.GrowRequest request) {
+        return new NodeResources(request.cores() == null ? 1 : request.cores(),
+                request.memoryMiB() == null ? NodeResources.MEMORY_NOT_GIVEN : request.memoryMiB(),
+                request.gpus() == null ? 0 : request.gpus());
+    }
+
+    static Resources perNode(NodeResources r) {
+        return new Resources(r.cores(), r.memoryMiB(), r.gpus());
+    }
+
     /** Whether some component asks for more than one core per node: then placement must see the hosts. */
     static boolean byResources(JobDescription description) {
         return description != null && description.components().stream().anyMatch(c -> !perNode(c).equals(Resources.NODE));

@@ -462,6 +462,15 @@ final class Scheduler {
         return grid.viewFor(owner);
     }
 
+    /**
+     * The grid as {@code owner}'s work may use it, for nodes that each ask for {@code perNode}: host by
+     * host when they ask for more than a core ({@link GridNow#byResources}), else in idle nodes.
+     */
+    GridView gridViewFor(String owner, koala.placement.Resources perNode) {
+        return perNode.equals(koala.placement.Resources.NODE) ? grid.viewFor(owner)
+                : grid.viewFor(owner, grid.byResources(grid.held()));
+    }
+
     /** The single-tenant sites closed to {@code owner}'s work now ({@link GridNow#closedTo}). */
     List<String> closedTo(String owner) {
         return grid.closedTo(owner);

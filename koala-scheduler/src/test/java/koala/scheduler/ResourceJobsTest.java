@@ -98,6 +98,30 @@ class ResourceJobsTest {
         assertThat(grid.store.jobs()).isEmpty();
     }
 
+    /**
+     * An instance's grow of 6 workers of 8 cores and 12G each: fs1's four hosts hold one each and fs0's
+     * GPU host two (fs0-n3: 16 cores, 64G), 6 in all, so all 6 are granted, each on a host where it fits,
+     * its pilot claiming 8 slots there; a seventh is refused: no host has room for one more such node,
+     * although 8 single cores are still idle on fs0's small hosts.
+     */
+    @Test
+    void anInstanceGrowsByWorkersOfItsRolesSizeHostByHost() {
+        long id = grid.allocations().open("runner-a", "alice").id();
+        koala.api.scheduler.GrowRequest workers = new koala.api.scheduler.GrowRequest(6, "worker", "/bin/worker",
+                List.of(), Map.of(), null).withResources(8, 12288L, null);
+
+        List<String> granted = grid.allocations().grow(id, workers).nodes();
+        koala.api.scheduler.GrowResult more = grid.allocations().grow(id, workers.withNodes(1));
+
+        assertThat(granted).hasSize(6);
+        Map<String, Long> perHost = grid.store.nodes(id).stream().collect(java.util.stream.Collectors.groupingBy(
+                NodeClaim::host, java.util.TreeMap::new, java.util.stream.Collectors.counting()));
+        assertThat(perHost).containsExactlyEntriesOf(new java.util.TreeMap<>(Map.of("fs0-n3", 2L, "fs1-n1", 1L,
+                "fs1-n2", 1L, "fs1-n3", 1L, "fs1-n4", 1L)));
+        assertThat(more.nodes()).isEmpty();
+        assertThat(grid.claims.get(granted.get(0)).nativeSpec(null)).isEqualTo("-pe smp 8 -l h_vmem=1536M");
+    }
+
     private long runOn(String jdf) {
         long job = grid.scheduler.submit("job.jdf", jdf, "alice", null).id();
         grid.tick(Duration.ofSeconds(1));

@@ -50,7 +50,7 @@ class SubmissionsTest {
         Submissions submissions = Submissions.on((node, owner, claim) -> "41", Runnable::run, loop);
         List<String> answers = new ArrayList<>();
         submissions.ask("fs0", () -> "exceeded its 2G memory (max 3.01G): stopped by SGE", answers::add);
-        submissions.ask("fs0", () -> {
+        submissions.<String>ask("fs0", () -> {
             throw new IllegalStateException("agent gone");
         }, answers::add);
         assertThat(answers).containsExactly("exceeded its 2G memory (max 3.01G): stopped by SGE", null);
