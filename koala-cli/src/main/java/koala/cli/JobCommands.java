@@ -160,8 +160,10 @@ final class JobCommands {
             if (!j.nodes().isEmpty()) {
                 out.println("nodes");
                 for (NodeView n : j.nodes()) {
-                    out.printf("  %-10s %-5s %-9s pilot %-6s %s%s%n", n.id(), n.site(), n.state(),
+                    out.printf("  %-10s %-5s %-9s pilot %-6s %s%s%s%n", n.id(), n.site(), n.state(),
                             n.pilot() == null ? "-" : n.pilot(), n.host() == null ? "" : "on " + n.host(),
+                            n.gpus() == null || n.gpus().isEmpty() ? "" : "  GPUs " + n.gpus().stream()
+                                    .map(String::valueOf).collect(java.util.stream.Collectors.joining(",")),
                             n.exitStatus() == null ? "" : "  exit " + n.exitStatus());
                 }
             }

@@ -36,6 +36,11 @@ final class AllocationClaims implements Allocations.Claims {
     }
 
     @Override
+    public GridView view(String owner, koala.placement.Resources perNode) {
+        return scheduler.gridViewFor(owner, perNode);
+    }
+
+    @Override
     public boolean known(String site) {
         return sites.contains(site);
     }

@@ -43,6 +43,14 @@ final class Allocations {
         /** The grid as {@code owner}'s work may use it ({@link Scheduler#gridViewFor}). */
         GridView view(String owner);
 
+        /**
+         * The same for nodes that each ask for {@code perNode}: host by host, with what is free of each
+         * host's resources, when they ask for more than a core ({@link Scheduler#gridViewFor(String, Resources)}).
+         */
+        default GridView view(String owner, koala.placement.Resources perNode) {
+            return view(owner);
+        }
+
         /** Whether {@code site} is one of the grid's, up or not. */
         boolean known(String site);
 

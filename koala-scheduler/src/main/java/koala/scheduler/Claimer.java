@@ -93,7 +93,8 @@ final class Claimer {
         NodeClaim asked = node.submitted(null, clock.instant());
         book.save(job, asked); // recorded before it exists in SGE, so a crash in between leaves a trace
         events.claimBegun(asked.site());
-        submissions.submit(asked, job.record().owner(), outcome -> submitted(job.id(), asked, outcome));
+        submissions.submit(asked, job.record().owner(), PilotClaim.of(job.description(), asked),
+                outcome -> submitted(job.id(), asked, outcome));
     }
 
     /** Back on the loop: the site's answer to the pilot of claim {@code asked}. */
@@ -192,9 +193,8 @@ final class Claimer {
         List<ComponentNeed> needs = new ArrayList<>();
         Map<Integer, Long> sizes = moving.stream().collect(Collectors.groupingBy(NodeClaim::component, TreeMap::new,
                 Collectors.counting()));
-        sizes.forEach((component, n) -> needs.add(new ComponentNeed(component, n.intValue(),
-                job.description().components().get(component).cluster(),
-                job.description().components().get(component).inputFiles())));
+        sizes.forEach((component, n) -> needs.add(NodeNeeds.component(job.description().components().get(component),
+                n.intValue())));
         PlacementDecision decision = policyFor.apply(job).place(new JobNeed(Long.toString(job.id()), needs, false),
                 withoutSites(gridView.apply(job), replace.parts().stream().map(ClaimVerdict.Part::site).toList(), needs));
         if (decision instanceof PlacementDecision.Placed placed) {

@@ -20,6 +20,11 @@ import koala.scheduler.storage.JobRecord;
  * KOALA_COMPONENT, KOALA_RANK    this node's component and its rank within the component
  * KOALA_SITE, KOALA_NODE_ID      where this node is and its id
  * KOALA_NODES                    every node of the job, "component:rank:site:host", space-separated
+ * KOALA_NODE_CORES               the cores this node has: its component's {@code cores}, or its site's
+ *                                node slots when the component asks for none
+ * KOALA_NODE_MEMORY_MIB          the memory it asked for, in MiB (only when its component gives one)
+ * KOALA_NODE_GPUS                how many GPUs it asked for
+ * CUDA_VISIBLE_DEVICES           its own devices, on a host with GPUs: no other node has them
  * </pre>
  */
 final class ComponentLaunch {
@@ -31,7 +36,8 @@ final class ComponentLaunch {
                          java.util.function.ToIntFunction<String> slots) {
         ComponentSpec c = description.components().get(node.component());
         Map<String, String> env = environment(job, c, node, all);
-        List<String> mpiHosts = description.mpi() ? mpiHosts(all, slots) : null;
+        env.put("KOALA_NODE_CORES", Integer.toString(cores(description, node, slots)));
+        List<String> mpiHosts = description.mpi() ? mpiHosts(description, all, slots) : null;
         return new NodeTask("RUN", c.executable(), c.arguments(), env, c.directory(), c.stdout(), c.stderr(),
                 c.maxWallTime() == null ? null : c.maxWallTime().toSeconds(), mpiHosts,
                 description.mpi() ? mpiApps(description, all, slots) : null);
@@ -53,7 +59,7 @@ final class ComponentLaunch {
         for (int i = 0; i < components.size(); i++) {
             int component = i;
             int ranks = all.stream().filter(n -> n.state() != NodeState.RELEASED && n.component() == component)
-                    .mapToInt(n -> slots.applyAsInt(n.site())).sum();
+                    .mapToInt(n -> cores(description, n, slots)).sum();
             if (ranks > 0) {
                 apps.add(new NodeTask.MpiApp(ranks, components.get(i).executable(), components.get(i).arguments()));
             }
@@ -81,12 +87,23 @@ final class ComponentLaunch {
 
     /**
      * The job's hosts in rank order: components in order, ranks within each, each node's host as many times
-     * as its site's nodes have slots (the host file's {@code slots=}, so the ranks there).
+     * as the node has cores (the host file's {@code slots=}, so the ranks there).
      */
-    static List<String> mpiHosts(List<NodeClaim> all, java.util.function.ToIntFunction<String> slots) {
+    static List<String> mpiHosts(JobDescription description, List<NodeClaim> all,
+                                 java.util.function.ToIntFunction<String> slots) {
         return all.stream().filter(n -> n.state() != NodeState.RELEASED)
                 .sorted(java.util.Comparator.comparingInt(NodeClaim::component).thenComparingInt(NodeClaim::rank))
-                .flatMap(n -> java.util.Collections.nCopies(slots.applyAsInt(n.site()), n.host()).stream()).toList();
+                .flatMap(n -> java.util.Collections.nCopies(cores(description, n, slots), n.host()).stream()).toList();
+    }
+
+    /**
+     * The cores of a node, so the ranks an MPI job runs on it: its component's {@code cores} when the
+     * component asks for resources, else its site's node slots (a whole host where the admin made a
+     * node one, one slot by default).
+     */
+    static int cores(JobDescription description, NodeClaim node, java.util.function.ToIntFunction<String> slots) {
+        koala.placement.Resources perNode = NodeNeeds.perNode(description, node);
+        return perNode.equals(koala.placement.Resources.NODE) ? slots.applyAsInt(node.site()) : perNode.cores();
     }
 
     private static Map<String, String> environment(JobRecord job, ComponentSpec c, NodeClaim node, List<NodeClaim> all) {
@@ -97,6 +114,13 @@ final class ComponentLaunch {
         env.put("KOALA_RANK", Integer.toString(node.rank()));
         env.put("KOALA_SITE", node.site());
         env.put("KOALA_NODE_ID", node.id());
+        if (c.resources().memoryGiven()) {
+            env.put("KOALA_NODE_MEMORY_MIB", Long.toString(c.resources().memoryMiB()));
+        }
+        env.put("KOALA_NODE_GPUS", Integer.toString(c.resources().gpus()));
+        if (node.gpus() != null) {
+            env.put("CUDA_VISIBLE_DEVICES", node.gpus().stream().map(String::valueOf).collect(Collectors.joining(",")));
+        }
         env.put("KOALA_NODES", all.stream().filter(n -> n.state() != NodeState.RELEASED)
                 .map(n -> n.component() + ":" + n.rank() + ":" + n.site() + ":" + n.host())
                 .collect(Collectors.joining(" ")));

@@ -93,21 +93,45 @@ final class GridNow {
         return GridViews.of(infos, held.sites(), held.hosts(), pilotTag.get(), files);
     }
 
+    /**
+     * The grid as {@code job}'s placement must see it: host by host, with each host's free cores,
+     * memory and GPUs, when the job asks for more than a core per node ({@link NodeNeeds#byResources});
+     * else in idle nodes, as {@link #view(Held)}.
+     */
+    GridView view(Held held, Job job) {
+        return NodeNeeds.byResources(job.description()) ? byResources(held) : view(held);
+    }
+
+    /** The grid host by host, with what is free of each host's resources ({@link GridViews#byResources}). */
+    GridView byResources(Held held) {
+        List<SiteInfo> infos = siteNames.stream().map(kis::site).flatMap(Optional::stream).toList();
+        return GridViews.byResources(infos, held.sites(), held.claims(), pilotTag.get(), files);
+    }
+
     /** The nodes KOALA's books hold or are claiming. */
     Held held() {
-        Held held = new Held(new HashMap<>(), new HashMap<>());
+        Held held = new Held(new HashMap<>(), new HashMap<>(), new HashMap<>());
         book.all().forEach(j -> held.count(j, 1));
         return held;
     }
 
-    /** Nodes KOALA's books hold or are claiming, per site, and per host where it is known (arrived, or pinned). */
-    record Held(Map<String, Integer> sites, Map<String, Integer> hosts) {
+    /**
+     * Nodes KOALA's books hold or are claiming: the slots they take per site (a node's cores), the
+     * nodes per host where it is known (arrived, or pinned), and those nodes' claims by node id.
+     */
+    record Held(Map<String, Integer> sites, Map<String, Integer> hosts, Map<String, GridViews.HeldClaim> claims) {
         /** Adds {@code sign} for each node {@code job} holds. */
         void count(Job job, int sign) {
             for (NodeClaim n : job.heldNodes()) {
-                sites.merge(n.site(), sign, Integer::sum);
+                koala.placement.Resources perNode = NodeNeeds.perNode(job.description(), n);
+                sites.merge(n.site(), sign * perNode.cores(), Integer::sum);
                 if (n.host() != null) {
                     hosts.merge(n.host(), sign, Integer::sum);
+                    if (sign > 0) {
+                        claims.put(n.id(), new GridViews.HeldClaim(n.host(), n.pilot(), perNode));
+                    } else {
+                        claims.remove(n.id());
+                    }
                 }
             }
         }

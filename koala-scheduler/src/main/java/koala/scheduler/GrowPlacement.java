@@ -51,6 +51,24 @@ final class GrowPlacement {
 
     /** {@code nodes} of a grow on the idle nodes of {@code view}, as many as the hard constraints let in. */
     static Placing onIdle(long id, PlacementPolicy policy, int nodes, GridView view) {
+        return onIdle(id, policy, nodes, koala.placement.Resources.NODE, view);
+    }
+
+    /**
+     * How many nodes of {@code perNode} the view has room for now: on a site whose hosts it knows, the
+     * sum over its hosts of how many fit in each host's free resources; elsewhere its idle nodes.
+     */
+    static int room(GridView view, koala.placement.Resources perNode) {
+        long room = 0;
+        for (SiteView s : view.sites()) {
+            room += s.hosts().isEmpty() ? Math.max(0, s.idleNodes())
+                    : s.hosts().stream().mapToLong(h -> h.free().count(perNode)).sum();
+        }
+        return (int) Math.min(Integer.MAX_VALUE, room);
+    }
+
+    /** As above, each node asking for {@code perNode} (placed host by host where the view knows the hosts). */
+    static Placing onIdle(long id, PlacementPolicy policy, int nodes, koala.placement.Resources perNode, GridView view) {
         if (nodes <= 0) {
             return Placing.NONE;
         }
@@ -63,7 +81,7 @@ final class GrowPlacement {
             }
             nodes = room.nodes();
         }
-        return placed(id, policy, nodes, view, limit);
+        return placed(id, policy, nodes, perNode, view, limit);
     }
 
     /**
@@ -112,7 +130,13 @@ final class GrowPlacement {
 
     /** {@code nodes} placed by {@code policy} on {@code view}; none, and why, when it cannot. */
     private static Placing placed(long id, PlacementPolicy policy, int nodes, GridView view, PlacementReason limit) {
-        PlacementDecision d = policy.place(new JobNeed(Long.toString(id), List.of(need(nodes)), true), view);
+        return placed(id, policy, nodes, koala.placement.Resources.NODE, view, limit);
+    }
+
+    private static Placing placed(long id, PlacementPolicy policy, int nodes, koala.placement.Resources perNode,
+                                  GridView view, PlacementReason limit) {
+        PlacementDecision d = policy.place(new JobNeed(Long.toString(id), List.of(new ComponentNeed(0, nodes, null,
+                List.of(), perNode)), true), view);
         if (d instanceof PlacementDecision.Placed p) {
             return new Placing(p.assignments(), limit, p.softViolations());
         }

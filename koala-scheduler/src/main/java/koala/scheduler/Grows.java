@@ -89,7 +89,7 @@ final class Grows {
         if (shared && request.site() == null) {
             return arbitrated(job, request);
         }
-        GridView all = claims.view(owner(job));
+        GridView all = claims.view(owner(job), perNode(request));
         if (request.site() != null && claims.known(request.site())
                 && all.sites().stream().noneMatch(s -> s.site().equals(request.site()))) {
             return refused(job, request, new GrowRefusal.SiteUnreachable(request.site()));
@@ -108,14 +108,15 @@ final class Grows {
      * idle nodes of {@code view} (the sites {@code asked} whose nodes reach the instance's), or why none.
      */
     private GrowResult placedAsItComes(Job job, GrowRequest request, GridView asked, GridView view) {
-        int idle = view.sites().stream().mapToInt(SiteView::idleNodes).sum();
+        koala.placement.Resources perNode = perNode(request);
+        int idle = GrowPlacement.room(view, perNode);
         int granted = Math.min(request.nodes(), idle);
         if (granted == 0) {
             return refused(job, request, view.sites().isEmpty() ? otherNetwork(job, asked) : gridFull(job, request,
                     asked, view));
         }
         PlacementPolicy policy = policies.forGrow(job, role(request));
-        Placing placed = GrowPlacement.onIdle(job.id(), policy, granted, view);
+        Placing placed = GrowPlacement.onIdle(job.id(), policy, granted, perNode, view);
         if (placed.nodes() == 0) {
             return refused(job, request, policy instanceof SiteConstraints || placed.limit() == null
                     ? GrowRefusal.Constraint.of(placed.limit()) : new GrowRefusal.NotPlaced(placed.limit()));
@@ -137,6 +138,11 @@ final class Grows {
                 : koala.arbitration.ShareReason.Kind.GRID_FULL);
         events.nodesGranted(koala.arbitration.ShareReason.Kind.FREE_NODES, nodes.size());
         return new GrowResult(job.id(), request.nodes(), granted, nodes, why);
+    }
+
+    /** What each node of the grow asks for. */
+    private static koala.placement.Resources perNode(GrowRequest request) {
+        return NodeNeeds.perNode(NodeNeeds.of(request));
     }
 
     /** The grow refused: into the instance's history, counted, and answered with the refusal's words. */
@@ -237,7 +243,7 @@ final class Grows {
         int component = job.description().components().size();
         ComponentSpec spec = new ComponentSpec(component, assignments.stream().mapToInt(Assignment::nodes).sum(),
                 request.executable(), request.arguments(), null, request.environment(), request.stdout(), request.stderr(), null,
-                request.site(), List.of(), role(request), null);
+                request.site(), List.of(), role(request), null, List.of(), List.of(), NodeNeeds.of(request));
         List<ComponentSpec> components = new ArrayList<>(job.description().components());
         components.add(spec);
         JobDescription d = job.description();

@@ -128,7 +128,7 @@ public final class InProcessScheduler implements AutoCloseable {
         Pilots none = new Pilots((site, owner) -> null, Map.of(), site -> new Pilots.Launcher("java", List.of(),
                 List.of(), List.of(), "http://koala-host:" + b.settings.port(), System.getProperty("java.io.tmpdir"), url -> url),
                 b.settings.nodeGiveUp(), b.store.pilotTag(), Runnable::run, () -> { });
-        Submissions.Submit submit = b.cell::start;
+        Submissions.Submit submit = (node, owner, claim) -> b.cell.start(node, owner);
         this.submissions = b.offLoop ? Submissions.threaded(submit, loop::post, b.store::afterCommit)
                 : Submissions.direct(submit);
         this.metrics = new SchedulerMetrics(b.sizes.keySet());

@@ -136,7 +136,7 @@ final class Job {
 
     private JobView view(java.util.Collection<NodeClaim> shown, List<TransitionView> history) {
         List<NodeView> nodeViews = shown.stream().map(n -> new NodeView(n.id(), n.component(), n.rank(),
-                n.site(), n.state().name(), n.pilot(), n.host(), n.exitStatus(), role(n))).toList();
+                n.site(), n.state().name(), n.pilot(), n.host(), n.exitStatus(), role(n), n.gpus())).toList();
         return new JobView(record.id(), record.name(), record.owner(), record.kind(), record.state().name(), record.policy(),
                 record.priority(), record.placeTries(), record.claimFailures(),
                 record.state().ended() || record.state() == JobState.RUNNING ? null : record.waitingBecause(),

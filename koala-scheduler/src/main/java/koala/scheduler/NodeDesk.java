@@ -29,6 +29,8 @@ final class NodeDesk {
     private final java.util.function.ToIntFunction<String> slots;
     private final java.time.InstantSource clock;
     private final koala.scheduler.metrics.GridEvents events;
+    /** A host's GPU devices, by site and host; empty where the host has none or is not known. */
+    private final BiFunction<String, String, java.util.List<Integer>> gpuDevices;
 
     /**
      * @param claims  checks a claiming job after one of its nodes arrived
@@ -39,6 +41,14 @@ final class NodeDesk {
     NodeDesk(JobBook book, Consumer<Job> claims, Consumer<Job> running, BiFunction<String, NodeTask, NodeTask> forSite,
              java.util.function.ToIntFunction<String> slots, java.time.InstantSource clock,
              koala.scheduler.metrics.GridEvents events) {
+        this(book, claims, running, forSite, slots, clock, events, (site, host) -> java.util.List.of());
+    }
+
+    /** @param gpuDevices a host's GPU devices, by site and host (empty where none, or not known) */
+    NodeDesk(JobBook book, Consumer<Job> claims, Consumer<Job> running, BiFunction<String, NodeTask, NodeTask> forSite,
+             java.util.function.ToIntFunction<String> slots, java.time.InstantSource clock,
+             koala.scheduler.metrics.GridEvents events, BiFunction<String, String, java.util.List<Integer>> gpuDevices) {
+        this.gpuDevices = gpuDevices;
         this.book = book;
         this.slots = slots;
         this.claims = claims;
@@ -74,6 +84,10 @@ final class NodeDesk {
         if (job.state() != JobState.RUNNING) {
             return NodeTask.waiting();
         }
+        node = withGpus(job, node);
+        if (node == null) {
+            return NodeTask.waiting();
+        }
         if (job.description().mpi() && !ComponentLaunch.head(job.nodes()).id().equals(nodeId)) {
             return daemonTask(job, node);
         }
@@ -82,6 +96,35 @@ final class NodeDesk {
         }
         return forSite.apply(node.site(), ComponentLaunch.task(job.record(), job.description(), node, job.nodes(),
                 slots));
+    }
+
+    /**
+     * The node with its GPU devices given, once, from its host's that no other node the books hold
+     * there has: every node on a host with GPUs gets its list (empty when it asked for none), kept
+     * with the node before its task is answered. Null while too few are free (a node before it on
+     * the host has not given its devices back yet).
+     */
+    private NodeClaim withGpus(Job job, NodeClaim node) {
+        if (node.gpus() != null || node.host() == null) {
+            return node;
+        }
+        java.util.List<Integer> devices = gpuDevices.apply(node.site(), node.host());
+        int wanted = NodeNeeds.perNode(job.description(), node).gpus();
+        if (devices.isEmpty() && wanted == 0) {
+            return node;
+        }
+        java.util.List<Integer> taken = book.all().stream().flatMap(j -> j.heldNodes().stream())
+                .filter(n -> node.host().equals(n.host()) && n.gpus() != null && !n.id().equals(node.id()))
+                .flatMap(n -> n.gpus().stream()).toList();
+        java.util.List<Integer> chosen = koala.scheduler.claiming.GpuDevices.choose(devices, taken, wanted);
+        if (chosen == null) {
+            LOG.info("node {} waits for {} GPU(s) on {}: its devices {} are given to other nodes ({})", node.id(),
+                    wanted, node.host(), devices, taken);
+            return null;
+        }
+        NodeClaim given = node.withGpus(chosen);
+        book.save(job, given);
+        return given;
     }
 
     /**

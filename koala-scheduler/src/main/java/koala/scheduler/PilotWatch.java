@@ -1,6 +1,7 @@
 package koala.scheduler;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import koala.api.site.CellSnapshot;
@@ -34,14 +35,19 @@ final class PilotWatch {
         this.events = events;
     }
 
-    /** A held node whose pilot has left its cell without the launcher saying goodbye is lost. */
-    void followPilots(JobBook book) {
+    /**
+     * A held node whose pilot has left its cell without the launcher saying goodbye is lost. Returns
+     * the nodes found lost now, by job.
+     */
+    List<Lost> followPilots(JobBook book) {
+        List<Lost> lost = new java.util.ArrayList<>();
         java.util.Set<String> followed = new java.util.HashSet<>();
         for (Job job : book.all()) {
             for (NodeClaim node : job.heldNodes()) {
                 if (node.pilot() != null && pilotGone(node)) {
                     LOG.warn("node {} lost: pilot {} left {}", node.id(), node.pilot(), node.site());
                     book.save(job, node.with(NodeState.LOST));
+                    lost.add(new Lost(job, node));
                     if (node.state() == NodeState.SUBMITTED) {
                         events.claimFailed(node.site(), koala.scheduler.metrics.GridEvents.ClaimFailure.ENDED_EARLY);
                     } else {
@@ -54,6 +60,11 @@ final class PilotWatch {
         }
         missedSnapshots.keySet().retainAll(followed); // nodes that ended are followed no more
         knownSince.keySet().retainAll(followed);
+        return lost;
+    }
+
+    /** A node found lost, and its job. */
+    record Lost(Job job, NodeClaim node) {
     }
 
     private boolean pilotGone(NodeClaim node) {

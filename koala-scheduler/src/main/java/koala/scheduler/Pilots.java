@@ -152,6 +152,11 @@ final class Pilots {
 
     /** Submits the node's pilot, to run as {@code owner} where the site allows; returns its SGE job id. */
     String submit(NodeClaim node, String owner) {
+        return submit(node, owner, PilotClaim.NODE);
+    }
+
+    /** As above, the pilot asking SGE for {@code claim}: the node's cores, memory, GPUs and wall time. */
+    String submit(NodeClaim node, String owner, PilotClaim claim) {
         SiteConfig site = sites.get(node.site());
         Launcher launcher = launchers.apply(node.site());
         Agent agent = agents.of(node.site(), owner);
@@ -162,11 +167,13 @@ final class Pilots {
         String logDir = agent.account().equals(site.agentUser()) ? launcher.logDir()
                 : launcher.logDir() + "-" + agent.account();
         List<String> args = new ArrayList<>(launcherJvm(launcher));
-        args.addAll(launcherArguments(launcher.schedulerUrl(), node.id(), giveUp, site.nodeCores()));
+        int cores = claim.perNode().equals(koala.placement.Resources.NODE) ? site.nodeCores() : claim.perNode().cores();
+        args.addAll(launcherArguments(launcher.schedulerUrl(), node.id(), giveUp, cores));
         // the token goes in a file only the pilot's account reads: qstat -j shows a job's environment to everyone
         String tokenFile = logDir + "/" + node.pilotName(tag) + ".token";
         args.addAll(List.of("--token-file", tokenFile));
-        String nativeSpec = site.remote() && owner != null ? accountString(site.nodeNativeSpec(), owner) : site.nodeNativeSpec();
+        String nativeSpec = claim.nativeSpec(site.remote() && owner != null ? accountString(site.nodeNativeSpec(), owner)
+                : site.nodeNativeSpec());
         nativeSpec = pinned(nativeSpec, node.host());
         PilotSpec spec = new PilotSpec(node.pilotName(tag), launcher.java(), args, Map.of(), nativeSpec,
                 logDir + "/" + node.pilotName(tag) + ".log", null, "/tmp", node.token(), tokenFile);
@@ -293,6 +300,19 @@ final class Pilots {
      * fine. A kill that fails is only logged: the scheduler's sweep finds the pilot again among the
      * cell's jobs as one no node owns ({@link Recovery#orphanPilots}) and asks again.
      */
+    /**
+     * How the node's pilot ended, as its site's agent says ("exceeded its 4G memory (max 4.2G):
+     * stopped by SGE", "signal SIGKILL"), or null when it says nothing of it. Blocking, within the
+     * agent client's time-out: never called on the loop.
+     */
+    String endedAs(NodeClaim node, String owner) {
+        Agent agent = agents.of(node.site(), owner);
+        if (agent == null || node.pilot() == null) {
+            return null;
+        }
+        return agent.client().status(node.pilot()).reason();
+    }
+
     void kill(String site, String pilot, String owner, String whose) {
         killer.execute(() -> {
             Agent agent;

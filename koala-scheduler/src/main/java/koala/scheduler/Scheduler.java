@@ -57,6 +57,7 @@ final class Scheduler {
     private final List<String> siteNames;
     private final Map<String, Integer> configuredNodes;
     private final Pilots pilots;
+    private final Submissions submissions;
     /** The grid as KOALA sees it now: the sites' snapshots less its own books' nodes. */
     private final GridNow grid;
     private final InstantSource clock;
@@ -109,15 +110,16 @@ final class Scheduler {
         this.siteNames = List.copyOf(configuredNodes.keySet());
         this.configuredNodes = Map.copyOf(configuredNodes);
         this.pilots = pilots;
+        this.submissions = submissions;
         this.clock = clock;
         this.book = new JobBook(store, clock);
         this.grid = new GridNow(siteNames, kis, book, pilots, store::pilotTag, files);
         this.policies = new JobPolicies(book, pilots::network);
         this.watch = new PilotWatch(kis, clock, events);
         this.claimer = new Claimer(book, pilots, submissions, new ClaimRules(settings.claimTimeout(), settings.maxClaimFailures()),
-                policies::forJob, j -> gridViewFor(j.record().owner()), this::fire, clock, events);
+                policies::forJob, j -> grid.viewFor(j.record().owner(), grid.view(grid.held(), j)), this::fire, clock, events);
         this.desk = new NodeDesk(book, claimer::check, this::checkRunning, pilots::forNode, pilots::slots, clock,
-                events);
+                events, this::gpuDevices);
         this.frameworks = new Frameworks(store, book, clock);
         frameworks.networks(pilots::network);
         this.owners = new Owners(book);
@@ -270,10 +272,33 @@ final class Scheduler {
         for (String site : nodes.keySet()) {
             networks.put(site, pilots.network(site));
         }
+        List<koala.jdf.HostCapacity> hosts = new ArrayList<>();
         for (String site : siteNames) {
-            kis.site(site).filter(SiteInfo::up).ifPresent(i -> nodes.put(site, i.snapshot().slotsTotal()));
+            kis.site(site).filter(SiteInfo::up).ifPresent(i -> {
+                nodes.put(site, i.snapshot().slotsTotal());
+                hosts.addAll(capacities(site, i.snapshot()));
+            });
         }
-        return new ClusterCatalog(nodes, null, networks);
+        return new ClusterCatalog(nodes, null, networks).withHosts(hosts);
+    }
+
+    /**
+     * The site's hosts as a JDF is checked against them (a node must fit on one), when its agent
+     * reports every host's resources; none otherwise, and then the site is not checked by host.
+     */
+    static List<koala.jdf.HostCapacity> capacities(String site, koala.api.site.CellSnapshot snapshot) {
+        List<koala.jdf.HostCapacity> hosts = new ArrayList<>();
+        for (koala.api.site.HostInfo h : snapshot.hosts()) {
+            koala.api.site.HostResources r = h.resources();
+            if (r == null) {
+                return List.of();
+            }
+            if (r.cores() > 0) {
+                hosts.add(new koala.jdf.HostCapacity(site, h.name(), r.cores(), r.memoryMib() == null ? 0 : r.memoryMib(),
+                        r.gpus()));
+            }
+        }
+        return hosts;
     }
 
     // ---- the periodic round -----------------------------------------------------------------
@@ -296,7 +321,7 @@ final class Scheduler {
     }
 
     private void round() {
-        watch.followPilots(book);
+        watch.followPilots(book).forEach(this::askHowItEnded);
         for (Job job : book.list()) {
             if (job.state() == JobState.CLAIMING) {
                 claimer.check(job);
@@ -359,7 +384,8 @@ final class Scheduler {
         for (long id : queue.inOrder()) {
             Job job = book.get(id);
             held.count(job, -1);
-            PlacementDecision decision = policyFor(job).place(need(job), grid.viewFor(job.record().owner(), grid.view(held)));
+            PlacementDecision decision = policyFor(job).place(NodeNeeds.of(job.id(), job.description()),
+                    grid.viewFor(job.record().owner(), grid.view(held, job)));
             if (decision instanceof PlacementDecision.Placed placed) {
                 queue.remove(id);
                 String where = describe(placed.assignments()) + (placed.softViolations().isEmpty() ? ""
@@ -401,12 +427,29 @@ final class Scheduler {
         return policies.forJob(job);
     }
 
-    private JobNeed need(Job job) {
-        List<ComponentNeed> needs = new ArrayList<>();
-        for (ComponentSpec c : job.description().components()) {
-            needs.add(new ComponentNeed(c.index(), c.count(), c.cluster(), c.inputFiles()));
-        }
-        return new JobNeed(Long.toString(job.id()), needs, job.description().kind() == JobKind.FLEXIBLE);
+    /**
+     * Asks, off the loop, how a lost node's pilot ended, and notes it in its job's history: SGE stops
+     * a pilot whose node used more memory than it claimed, and the user should read that, not only
+     * that the node was lost.
+     */
+    private void askHowItEnded(PilotWatch.Lost lost) {
+        NodeClaim node = lost.node();
+        String owner = lost.job().record().owner();
+        submissions.ask(node.site(), () -> pilots.endedAs(node, owner), reason -> {
+            if (reason != null && !reason.isBlank()) {
+                LOG.info("job {}: node {}'s pilot {} on {} ended: {}", lost.job().id(), node.id(), node.pilot(),
+                        node.site(), reason);
+                book.note(lost.job(), JobEvent.PILOT_ENDED, "node " + node.id() + (node.host() == null ? ""
+                        : " on " + node.host()) + ": " + reason);
+            }
+        });
+    }
+
+    /** The GPU devices of {@code host} of {@code site}, as its agent last saw it; empty where none or not known. */
+    private List<Integer> gpuDevices(String site, String host) {
+        return kis.site(site).map(SiteInfo::snapshot).stream().flatMap(s -> s.hosts().stream())
+                .filter(h -> h.name().equals(host) && h.resources() != null).findFirst()
+                .map(h -> h.resources().defaultGpuDevices()).orElse(List.of());
     }
 
     /** Every site as the information service and KOALA's books see it, for {@code koala sites}. */
@@ -417,6 +460,15 @@ final class Scheduler {
     /** The grid as {@code owner}'s work may use it ({@link GridNow#viewFor}). */
     GridView gridViewFor(String owner) {
         return grid.viewFor(owner);
+    }
+
+    /**
+     * The grid as {@code owner}'s work may use it, for nodes that each ask for {@code perNode}: host by
+     * host when they ask for more than a core ({@link GridNow#byResources}), else in idle nodes.
+     */
+    GridView gridViewFor(String owner, koala.placement.Resources perNode) {
+        return perNode.equals(koala.placement.Resources.NODE) ? grid.viewFor(owner)
+                : grid.viewFor(owner, grid.byResources(grid.held()));
     }
 
     /** The single-tenant sites closed to {@code owner}'s work now ({@link GridNow#closedTo}). */

@@ -23,10 +23,10 @@ final class Submissions implements AutoCloseable {
         }
     }
 
-    /** Submits a node's pilot, blocking, within the agent's time-out; returns the SGE job id. */
+    /** Submits a node's pilot, asking SGE for {@code claim}, blocking, within the agent's time-out; returns the SGE job id. */
     @FunctionalInterface
     interface Submit {
-        String submit(NodeClaim node, String owner);
+        String submit(NodeClaim node, String owner, PilotClaim claim);
     }
 
     private final Submit submit;
@@ -65,14 +65,36 @@ final class Submissions implements AutoCloseable {
 
     /** Asks for {@code node}'s pilot as {@code owner}'s; {@code then} runs on the loop with the outcome. */
     void submit(NodeClaim node, String owner, Consumer<Outcome> then) {
+        submit(node, owner, PilotClaim.NODE, then);
+    }
+
+    /** As above, the pilot asking SGE for {@code claim}. */
+    void submit(NodeClaim node, String owner, PilotClaim claim, Consumer<Outcome> then) {
         afterCommit.execute(() -> on(node.site()).execute(() -> {
             Outcome outcome;
             try {
-                outcome = new Outcome(submit.submit(node, owner), null);
+                outcome = new Outcome(submit.submit(node, owner, claim), null);
             } catch (RuntimeException e) {
                 outcome = new Outcome(null, e.getMessage() == null ? e.toString() : e.getMessage());
             }
             Outcome done = outcome;
+            loop.execute(() -> then.accept(done));
+        }));
+    }
+
+    /**
+     * Asks {@code site} something on its thread ({@code call}, blocking within its own time-out);
+     * {@code then} gets the answer on the loop, or null when the call failed.
+     */
+    <T> void ask(String site, java.util.function.Supplier<T> call, Consumer<T> then) {
+        afterCommit.execute(() -> on(site).execute(() -> {
+            T answer;
+            try {
+                answer = call.get();
+            } catch (RuntimeException e) {
+                answer = null;
+            }
+            T done = answer;
             loop.execute(() -> then.accept(done));
         }));
     }

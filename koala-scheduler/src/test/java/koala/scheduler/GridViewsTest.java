@@ -44,6 +44,32 @@ class GridViewsTest {
                 .containsExactly(new SiteView("fs0", 16, 7, Map.of("vm", 9)));
     }
 
+    /**
+     * fs0's one host has 16 cores, 64G and 2 GPUs; SGE says 10 cores, 40G and 1 GPU are free (a local
+     * user's job and this scheduler's running pilot 2 hold the rest). The books hold node 7.0.0 there
+     * (pilot 2, running: SGE counts it already) and node 7.0.2, pinned there, whose pilot 4 still
+     * waits in SGE's queue (4 cores, 8G, 1 GPU: not counted by SGE yet). Free for placement: 6 cores,
+     * 32G, no GPU.
+     */
+    @Test
+    void hostsAreFreeAsSgeSaysLessWhatTheBooksHoldThereThatSgeDoesNotCountYet() {
+        koala.api.site.HostInfo vm = new koala.api.site.HostInfo("vm", "lx-amd64", 16, 0.0, "64G", "1G",
+                new koala.api.site.HostResources(16, 10, 65536L, 40960L, koala.api.site.HostResources.MemorySource.CONSUMABLE,
+                        2, 1));
+        SiteInfo info = fs0(true);
+        CellSnapshot s = info.snapshot();
+        SiteInfo withHost = new SiteInfo("fs0", info.health(), new CellSnapshot("fs0", T, List.of(vm), s.queues(), s.jobs()),
+                null, T);
+        Map<String, GridViews.HeldClaim> claims = Map.of(
+                "7.0.0", new GridViews.HeldClaim("vm", "2", new koala.placement.Resources(2, 16384, 1)),
+                "7.0.2", new GridViews.HeldClaim("vm", "4", new koala.placement.Resources(4, 8192, 1)));
+
+        SiteView view = GridViews.byResources(List.of(withHost), Map.of(), claims, TAG, FileLocations.NONE).sites().get(0);
+
+        assertThat(view.hosts()).containsExactly(new koala.placement.HostView("vm", new koala.placement.Resources(16, 65536, 2),
+                new koala.placement.Resources(6, 32768, 0)));
+    }
+
     @Test
     void aSiteWhoseAgentIsDownGetsNoNewWork() {
         assertThat(GridViews.of(List.of(fs0(false)), Map.of(), TAG, FileLocations.NONE).sites()).isEmpty();

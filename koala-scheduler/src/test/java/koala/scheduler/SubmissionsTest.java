@@ -24,7 +24,7 @@ class SubmissionsTest {
     void aPilotLeavesForItsSiteOnlyOnceItsNodeIsKept() {
         List<String> submitted = Collections.synchronizedList(new ArrayList<>());
         List<Runnable> heldUntilCommit = new ArrayList<>();
-        Submissions submissions = Submissions.threaded((node, owner) -> {
+        Submissions submissions = Submissions.threaded((node, owner, claim) -> {
             submitted.add(node.id());
             return "41";
         }, Runnable::run, heldUntilCommit::add);
@@ -39,13 +39,31 @@ class SubmissionsTest {
         }
     }
 
+    /** A question to a site is asked on its thread and answered on the loop; one that fails is answered null. */
+    @Test
+    void aSiteIsAskedOffTheLoopAndAnswersOnIt() {
+        List<String> onLoop = Collections.synchronizedList(new ArrayList<>());
+        java.util.concurrent.Executor loop = work -> {
+            onLoop.add("on the loop");
+            work.run();
+        };
+        Submissions submissions = Submissions.on((node, owner, claim) -> "41", Runnable::run, loop);
+        List<String> answers = new ArrayList<>();
+        submissions.ask("fs0", () -> "exceeded its 2G memory (max 3.01G): stopped by SGE", answers::add);
+        submissions.<String>ask("fs0", () -> {
+            throw new IllegalStateException("agent gone");
+        }, answers::add);
+        assertThat(answers).containsExactly("exceeded its 2G memory (max 3.01G): stopped by SGE", null);
+        assertThat(onLoop).hasSize(2);
+    }
+
     /** With the store: a pilot of a unit that committed is submitted, one of a unit undone never is. */
     @Test
     void aPilotOfAUnitUndoneIsNeverSubmitted() throws Exception {
         List<String> submitted = Collections.synchronizedList(new ArrayList<>());
         List<String> outcomes = Collections.synchronizedList(new ArrayList<>());
         try (H2Store store = H2Store.inMemory()) {
-            Submissions submissions = Submissions.threaded((node, owner) -> {
+            Submissions submissions = Submissions.threaded((node, owner, claim) -> {
                 submitted.add(node.id());
                 return "41";
             }, Runnable::run, store::afterCommit);

@@ -49,6 +49,10 @@ final class TestGrid implements AutoCloseable {
     private final Duration claimTimeout;
     /** Pilots submitted, by node id, in order. */
     final List<String> submitted = new ArrayList<>();
+    /** What each node's last pilot asked SGE for, by node id. */
+    final Map<String, PilotClaim> claims = new LinkedHashMap<>();
+    /** Sites whose hosts report their resources, with those hosts (free as given, less KOALA's arrived nodes). */
+    private final Map<String, List<koala.api.site.HostInfo>> hosts = new LinkedHashMap<>();
     private final Map<String, Integer> sizes;
     private final Map<String, Integer> localUse = new LinkedHashMap<>();
     private final AtomicInteger pilots = new AtomicInteger();
@@ -77,11 +81,12 @@ final class TestGrid implements AutoCloseable {
         Pilots none = new Pilots((site, owner) -> null, remote, site -> new Pilots.Launcher("java", List.of(),
                 List.of(), List.of(), "http://koala-host:7400", "/tmp", url -> url), Duration.ofMinutes(5), store.pilotTag(),
                 Runnable::run, (site, url) -> unrelayed.add(site + " " + url), () -> { });
-        Submissions submissions = Submissions.on((node, owner) -> {
+        Submissions submissions = Submissions.on((node, owner, claim) -> {
             if (node.site().equals(refusing)) {
                 throw new IllegalStateException("cell " + refusing + " refuses pilots");
             }
             submitted.add(node.id());
+            claims.put(node.id(), claim);
             return Integer.toString(pilots.incrementAndGet());
         }, work -> {
             if (hold) {
@@ -171,6 +176,22 @@ final class TestGrid implements AutoCloseable {
         now.forEach(Runnable::run);
     }
 
+    /**
+     * {@code site}'s agent reports these hosts with their resources (one queue instance each, of the
+     * host's cores); what is free of them is given, as SGE's consumables would show it.
+     */
+    TestGrid hosts(String site, koala.api.site.HostInfo... infos) {
+        hosts.put(site, List.of(infos));
+        return this;
+    }
+
+    /** A host of {@code cores} cores, {@code memoryGib} GiB and {@code gpus} GPUs, all free. */
+    static koala.api.site.HostInfo host(String name, int cores, int memoryGib, int gpus) {
+        long mib = memoryGib * 1024L;
+        return new koala.api.site.HostInfo(name, "lx-amd64", cores, 0.0, memoryGib + "G", "0", new koala.api.site.HostResources(
+                cores, cores, mib, mib, koala.api.site.HostResources.MemorySource.CONSUMABLE, gpus, gpus));
+    }
+
     /** Local users' jobs take {@code slots} of {@code site}'s nodes. */
     TestGrid localUsers(String site, int slots) {
         localUse.put(site, slots);
@@ -217,7 +238,7 @@ final class TestGrid implements AutoCloseable {
     void arrive(long job) {
         for (NodeClaim n : store.nodes(job)) {
             if (n.state() == koala.scheduler.claiming.NodeState.SUBMITTED) {
-                nodes().arrive(n.id(), n.token(), n.site() + "-n" + (n.rank() + 1));
+                nodes().arrive(n.id(), n.token(), n.host() != null ? n.host() : n.site() + "-n" + (n.rank() + 1));
             }
         }
     }
@@ -232,6 +253,13 @@ final class TestGrid implements AutoCloseable {
     }
 
     private SiteInfo info(String site) {
+        if (hosts.containsKey(site)) {
+            List<QueueInstance> queues = hosts.get(site).stream().map(h -> new QueueInstance("all.q@" + h.name(), h.name(),
+                    h.resources().cores(), h.resources().cores() - h.resources().coresFree(), 0, true, "")).toList();
+            return new SiteInfo(site, new AgentHealth(site, site, "UP", null, Instant.EPOCH, "SGE", 0),
+                    new CellSnapshot(site, snapshotAt, hosts.get(site), queues, cellJobs.getOrDefault(site, List.of())),
+                    null, Instant.EPOCH);
+        }
         List<QueueInstance> queues = new ArrayList<>();
         int used = localUse.getOrDefault(site, 0);
         for (int i = 1; i <= sizes.get(site) / hostSlots; i++) {

@@ -141,9 +141,11 @@ public final class SiteConstraints implements PlacementPolicy {
         ClusterState state = layout.state;
         Map<String, Integer> idle = new HashMap<>();
         grid.sites().forEach(s -> idle.put(s.site(), layout.capacity(s)));
+        Map<String, Map<String, HostView>> hostsLeft = hostsLeft(grid);
         List<Assignment> assignments = new ArrayList<>();
         List<String> soft = new ArrayList<>();
         for (ComponentNeed c : order(job.components())) {
+            layout.focus(hostsLeft, c.perNode());
             Tags own = tags.getOrDefault(c.index(), Tags.of("component=" + c.index()));
             Map<String, Trial> trials = new java.util.TreeMap<>();
             for (SiteView s : grid.sites()) {
@@ -161,7 +163,8 @@ public final class SiteConstraints implements PlacementPolicy {
                 List<SiteView> sites = grid.sites().stream().filter(s -> allowed.contains(s.site())
                         && trials.get(s.site()).soft.size() <= level)
                         .map(s -> new SiteView(s.site(), s.totalNodes(), flexible
-                                ? Math.min(idle.get(s.site()), trials.get(s.site()).fits) : idle.get(s.site()))).toList();
+                                ? Math.min(idle.get(s.site()), trials.get(s.site()).fits) : idle.get(s.site()),
+                                s.idleHosts(), hostsOf(hostsLeft, s.site()))).toList();
                 PlacementDecision d = policy.place(new JobNeed(job.jobId(), List.of(c), job.flexible()), new GridView(sites, grid.files()));
                 if (d instanceof PlacementDecision.Placed p) {
                     placed = p;
@@ -200,6 +203,11 @@ public final class SiteConstraints implements PlacementPolicy {
                     if (!pick.node().equals(a.site())) {
                         pinned.add(pick.node());
                     }
+                    String host = pick.node().equals(a.site()) ? a.host(k) : pick.node();
+                    if (host != null && hostsLeft.containsKey(a.site())) {
+                        hostsLeft.get(a.site()).computeIfPresent(host, (h, v) -> new HostView(h, v.total(),
+                                v.free().fits(c.perNode()) ? v.free().minus(c.perNode()) : Resources.NONE));
+                    }
                 }
                 assignments.add(pinned.isEmpty() ? a : new Assignment(a.component(), a.site(), a.nodes(), pinned));
                 soft.addAll(broken);
@@ -207,6 +215,28 @@ public final class SiteConstraints implements PlacementPolicy {
         }
         assignments.sort(Comparator.comparingInt(Assignment::component));
         return new PlacementDecision.Placed(assignments, soft);
+    }
+
+    /**
+     * The free resources of each host of the sites whose hosts the view knows, by site and host: what
+     * the job's earlier components took is taken off them as the decision goes on, so that the policy
+     * and the choice of hosts count a later component against what is left.
+     */
+    private static Map<String, Map<String, HostView>> hostsLeft(GridView grid) {
+        Map<String, Map<String, HostView>> left = new HashMap<>();
+        for (SiteView s : grid.sites()) {
+            if (!s.hosts().isEmpty()) {
+                Map<String, HostView> hosts = new java.util.LinkedHashMap<>();
+                s.hosts().forEach(h -> hosts.put(h.host(), h));
+                left.put(s.site(), hosts);
+            }
+        }
+        return left;
+    }
+
+    private static List<HostView> hostsOf(Map<String, Map<String, HostView>> hostsLeft, String site) {
+        Map<String, HostView> hosts = hostsLeft.get(site);
+        return hosts == null ? List.of() : List.copyOf(hosts.values());
     }
 
     /**
@@ -476,6 +506,20 @@ public final class SiteConstraints implements PlacementPolicy {
                 soft.add(v.constraint());
             }
             return new Pick(node, null, soft);
+        }
+
+        /**
+         * Counts each idle host of a site whose resources the view knows in nodes of {@code perNode}
+         * from now on: how many fit in what is left of it, so that a host is chosen only where a node of
+         * the component in hand fits.
+         */
+        void focus(Map<String, Map<String, HostView>> hostsLeft, Resources perNode) {
+            hostIdle.forEach((site, onHosts) -> {
+                Map<String, HostView> left = hostsLeft.get(site);
+                if (left != null) {
+                    onHosts.replaceAll((host, n) -> left.containsKey(host) ? left.get(host).free().count(perNode) : n);
+                }
+            });
         }
 
         void take(Container c) {

@@ -155,6 +155,46 @@ class SiteConstraintsTest {
                         new Assignment(1, "fs0", 1, List.of("n3")))));
     }
 
+    /**
+     * By resources: fs0 has a small host (n1: 4 cores, 8G) and a GPU host (n2: 16 cores, 64G, 2 GPUs);
+     * fs1 two hosts of 8 cores and 16G (m1, m2). Component 0 (a, 1 node of 8 cores and 32G) fits only on
+     * fs0's n2; component 1 (b, 2 nodes of 8 cores and 8G) must keep off a's site, so it goes to fs1, a
+     * node on each host. Without the constraint Worst-Fit would have put it on fs0 (24 cores left
+     * there pooled, against fs1's 16).
+     */
+    @Test
+    void constraintsOverSitesPlaceByResourcesHostByHost() {
+        GridView grid = grid(new SiteView("fs0", List.of(host("n1", 4, 8, 0), host("n2", 16, 64, 2))),
+                new SiteView("fs1", List.of(host("m1", 8, 16, 0), host("m2", 8, 16, 0))));
+        JobNeed job = new JobNeed("5", List.of(new ComponentNeed(0, 1, null, List.of(), new Resources(8, 32768, 0)),
+                new ComponentNeed(1, 2, null, List.of(), new Resources(8, 8192, 0))), false);
+        Constraint apart = new Constraint.AntiAffinity(A, Tags.of("job=5", "b"), Group.SITE, true);
+
+        assertThat(constrained(List.of(apart), List.of(), List.of()).place(job, grid))
+                .isEqualTo(new PlacementDecision.Placed(List.of(new Assignment(0, "fs0", 1, List.of("n2")),
+                        new Assignment(1, "fs1", 2, List.of("m1", "m2")))));
+    }
+
+    /**
+     * By resources, on hosts: at most one a-node per host, 2 nodes of 8 cores on fs0's hosts n1 (4 cores,
+     * idle), n2 and n3 (16 cores each). n1 is idle but a node does not fit there: n2 and n3.
+     */
+    @Test
+    void aHostIsChosenOnlyWhereTheNodeFits() {
+        GridView grid = grid(new SiteView("fs0", List.of(host("n1", 4, 8, 0), host("n2", 16, 64, 0),
+                host("n3", 16, 64, 0))));
+        JobNeed job = new JobNeed("5", List.of(new ComponentNeed(0, 2, null, List.of(), new Resources(8, 0, 0))), false);
+        Constraint one = new Constraint.Cardinality(A, Tags.of("job=5", "a"), Group.HOST, 0, 1, true);
+
+        assertThat(constrained(List.of(one), List.of(), List.of()).onHosts(RACKS).place(job, grid))
+                .isEqualTo(new PlacementDecision.Placed(List.of(new Assignment(0, "fs0", 2, List.of("n2", "n3")))));
+    }
+
+    private static HostView host(String name, int cores, int memoryGib, int gpus) {
+        Resources all = new Resources(cores, memoryGib * 1024L, gpus);
+        return new HostView(name, all, all);
+    }
+
     @Test
     void atMostTwoPerHostIsKeptPerHostNotPerSite() {
         // 3 a-nodes on fs0, whose hosts each have 2 idle nodes: 2 on n1, 1 on n2 (at most 2 per host);

@@ -16,13 +16,22 @@ import java.util.List;
  * @param daemon      on a node of an MPI job other than the first: the Open MPI daemon its first node's
  *                    {@code mpirun} asked it to run (null until asked); kept with the node, so that a
  *                    scheduler restarted before the node took it still hands it on
+ * @param gpus        the GPU devices of its host given to it ({@code CUDA_VISIBLE_DEVICES}), null until
+ *                    given; kept with the node, so that a restarted scheduler gives no other node the same
  */
 public record NodeClaim(String id, long job, int component, int rank, String site, NodeState state, String pilot,
                         String host, Integer exitStatus, String token, Instant submittedAt, int attempt,
-                        List<String> daemon) {
+                        List<String> daemon, List<Integer> gpus) {
 
     public NodeClaim {
         daemon = daemon == null ? null : List.copyOf(daemon);
+        gpus = gpus == null ? null : List.copyOf(gpus);
+    }
+
+    /** A node given no GPU device. */
+    public NodeClaim(String id, long job, int component, int rank, String site, NodeState state, String pilot,
+                     String host, Integer exitStatus, String token, Instant submittedAt, int attempt, List<String> daemon) {
+        this(id, job, component, rank, site, state, pilot, host, exitStatus, token, submittedAt, attempt, daemon, null);
     }
 
     /** A node no daemon was asked of. */
@@ -34,22 +43,22 @@ public record NodeClaim(String id, long job, int component, int rank, String sit
     /** Asked by its first node's {@code mpirun} to run {@code command}, one of Open MPI's daemons. */
     public NodeClaim askedToRun(List<String> command) {
         return new NodeClaim(id, job, component, rank, site, state, pilot, host, exitStatus, token, submittedAt, attempt,
-                command);
+                command, gpus);
     }
 
     public NodeClaim with(NodeState next) {
         return new NodeClaim(id, job, component, rank, site, next, pilot, host, exitStatus, token, submittedAt, attempt,
-                daemon);
+                daemon, gpus);
     }
 
     public NodeClaim arrived(String onHost) {
         return new NodeClaim(id, job, component, rank, site, NodeState.ARRIVED, pilot, onHost, exitStatus, token,
-                submittedAt, attempt, daemon);
+                submittedAt, attempt, daemon, gpus);
     }
 
     public NodeClaim exited(int status) {
         return new NodeClaim(id, job, component, rank, site, NodeState.EXITED, pilot, host, status, token, submittedAt,
-                attempt, daemon);
+                attempt, daemon, gpus);
     }
 
     public NodeClaim submitted(String pilotId, Instant at) {
@@ -59,7 +68,13 @@ public record NodeClaim(String id, long job, int component, int rank, String sit
     /** Its pilot's SGE job id, learnt when the submit returned: the node may have arrived already. */
     public NodeClaim withPilot(String pilotId) {
         return new NodeClaim(id, job, component, rank, site, state, pilotId, host, exitStatus, token, submittedAt,
-                attempt, daemon);
+                attempt, daemon, gpus);
+    }
+
+    /** Given {@code devices} of its host's GPUs. */
+    public NodeClaim withGpus(List<Integer> devices) {
+        return new NodeClaim(id, job, component, rank, site, state, pilot, host, exitStatus, token, submittedAt,
+                attempt, daemon, devices);
     }
 
     public NodeClaim movedTo(String newSite, String newToken) {

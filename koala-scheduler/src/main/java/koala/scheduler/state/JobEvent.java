@@ -53,7 +53,9 @@ public enum JobEvent {
     /** A claimed node was given up and another asked for in its place. */
     REPLACED(false),
     /** A site refused a node's pilot; the reason is the site's (SGE's) own words. */
-    PILOT_REFUSED(false);
+    PILOT_REFUSED(false),
+    /** A lost node's site said how its pilot ended: stopped by SGE for passing its memory claim, a signal. */
+    PILOT_ENDED(false);
 
     private final boolean moves;
 

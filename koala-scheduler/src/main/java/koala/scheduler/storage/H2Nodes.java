@@ -12,7 +12,7 @@ import koala.scheduler.claiming.NodeState;
 
 /** The nodes table (a job's nodes, one pilot each) and the node_spans table (each pilot's hold of its node). */
 final class H2Nodes implements NodeStore {
-    /** {@code daemon} was added to nodes after the table was first made. */
+    /** {@code daemon} and {@code gpus} were added to nodes after the table was first made. */
     static final String SCHEMA = """
             CREATE TABLE IF NOT EXISTS nodes (id VARCHAR PRIMARY KEY, job BIGINT, component INT, node_rank INT,
               site VARCHAR, state VARCHAR, pilot VARCHAR, host VARCHAR, exit_status INT, token VARCHAR,
@@ -24,6 +24,7 @@ final class H2Nodes implements NodeStore {
               PRIMARY KEY (node, attempt));
             CREATE INDEX IF NOT EXISTS node_spans_job ON node_spans(job);
             ALTER TABLE nodes ADD COLUMN IF NOT EXISTS daemon CLOB;
+            ALTER TABLE nodes ADD COLUMN IF NOT EXISTS gpus VARCHAR;
             """;
 
     private final H2Database db;
@@ -35,10 +36,10 @@ final class H2Nodes implements NodeStore {
     @Override
     public void saveNode(NodeClaim n) {
         db.update("MERGE INTO nodes (id, job, component, node_rank, site, state, pilot, host, exit_status, token, "
-                + "submitted_at, attempt, daemon) KEY(id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", List.of(n.id(), n.job(),
+                + "submitted_at, attempt, daemon, gpus) KEY(id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", List.of(n.id(), n.job(),
                 n.component(), n.rank(), n.site(), n.state().name(), nullable(n.pilot()), nullable(n.host()),
                 nullable(n.exitStatus()), n.token(), nullable(ts(n.submittedAt())), n.attempt(),
-                nullable(n.daemon() == null ? null : Json.write(n.daemon()))));
+                nullable(n.daemon() == null ? null : Json.write(n.daemon())), nullable(devices(n.gpus()))));
     }
 
     @Override
@@ -48,7 +49,19 @@ final class H2Nodes implements NodeStore {
                         rs.getInt("node_rank"), rs.getString("site"), NodeState.valueOf(rs.getString("state")),
                         rs.getString("pilot"), rs.getString("host"), (Integer) rs.getObject("exit_status"),
                         rs.getString("token"), instant(rs.getTimestamp("submitted_at")), rs.getInt("attempt"),
-                        words(rs.getString("daemon"))));
+                        words(rs.getString("daemon")), devices(rs.getString("gpus"))));
+    }
+
+    /** GPU devices as a column holds them: "0,1"; "" for none given, null for not given yet. */
+    static String devices(List<Integer> gpus) {
+        return gpus == null ? null : gpus.stream().map(String::valueOf).collect(java.util.stream.Collectors.joining(","));
+    }
+
+    static List<Integer> devices(String column) {
+        if (column == null) {
+            return null;
+        }
+        return column.isEmpty() ? List.of() : java.util.Arrays.stream(column.split(",")).map(Integer::valueOf).toList();
     }
 
     /** A JSON array of strings as written by {@link #saveNode}; null for none. */

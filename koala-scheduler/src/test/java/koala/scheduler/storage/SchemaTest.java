@@ -24,8 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The database on disk is the same whichever store makes its tables: a database of the release before
- * the store was split per entity ({@link #SCHEMA_BEFORE}, its schema as one text) and one made now
- * have the same tables, columns, types, keys, indexes and sequence; and one written then opens now
+ * the store was split per entity ({@link #SCHEMA_BEFORE}, its schema as one text) with the columns
+ * added since ({@link #ADDED_SINCE}) and one made now have the same tables, columns, types, keys, indexes and sequence; and one written then opens now
  * with every row it had, its job ids and transition numbers going on from where they were.
  */
 class SchemaTest {
@@ -70,6 +70,11 @@ class SchemaTest {
             ALTER TABLE answers ADD COLUMN IF NOT EXISTS asked CLOB;
             """;
 
+    /** What this release adds to {@link #SCHEMA_BEFORE}: a database of the release before gets it when opened. */
+    static final String ADDED_SINCE = """
+            ALTER TABLE nodes ADD COLUMN IF NOT EXISTS gpus VARCHAR;
+            """;
+
     @TempDir
     Path dir;
 
@@ -78,6 +83,7 @@ class SchemaTest {
         Path before = dir.resolve("before");
         try (Connection db = connect(before); Statement s = db.createStatement()) {
             s.execute(SCHEMA_BEFORE);
+            s.execute(ADDED_SINCE);
         }
         try (H2Store store = H2Store.open(dir.resolve("now"))) {
             assertThat(store.jobs()).isEmpty();

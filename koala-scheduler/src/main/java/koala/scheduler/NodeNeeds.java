@@ -1,0 +1,65 @@
+package koala.scheduler;
+
+import java.util.ArrayList;
+import java.util.List;
+import koala.jdf.ComponentSpec;
+import koala.jdf.JobDescription;
+import koala.jdf.JobKind;
+import koala.jdf.NodeResources;
+import koala.placement.ComponentNeed;
+import koala.placement.JobNeed;
+import koala.placement.Resources;
+import koala.scheduler.claiming.NodeClaim;
+
+/**
+ * What a job's nodes ask of their hosts, in placement's terms: each component's {@code cores},
+ * {@code memory} and {@code gpus} per node. A job that asks for nothing beyond a core per node is
+ * placed on idle nodes as before resources were known, its hosts left to SGE; one that asks for
+ * more is placed host by host, where its nodes fit.
+ */
+final class NodeNeeds {
+    private NodeNeeds() {
+    }
+
+    /** What each node of the component asks for. */
+    static Resources perNode(ComponentSpec c) {
+        NodeResources r = c.resources();
+        return new Resources(r.cores(), r.memoryMiB(), r.gpus());
+    }
+
+    /** What the node asks for: its component's, or one core where the description has no such component. */
+    static Resources perNode(JobDescription description, NodeClaim node) {
+        List<ComponentSpec> components = description == null ? List.of() : description.components();
+        return node.component() < components.size() ? perNode(components.get(node.component())) : Resources.NODE;
+    }
+
+    /** What each node of a grow asks for: the runner's figures for its role, one core where it gave none. */
+    static NodeResources of(koala.api.scheduler.GrowRequest request) {
+        return new NodeResources(request.cores() == null ? 1 : request.cores(),
+                request.memoryMiB() == null ? NodeResources.MEMORY_NOT_GIVEN : request.memoryMiB(),
+                request.gpus() == null ? 0 : request.gpus());
+    }
+
+    static Resources perNode(NodeResources r) {
+        return new Resources(r.cores(), r.memoryMiB(), r.gpus());
+    }
+
+    /** Whether some component asks for more than one core per node: then placement must see the hosts. */
+    static boolean byResources(JobDescription description) {
+        return description != null && description.components().stream().anyMatch(c -> !perNode(c).equals(Resources.NODE));
+    }
+
+    /** The job as placement sees it: every component whole. */
+    static JobNeed of(long id, JobDescription description) {
+        List<ComponentNeed> needs = new ArrayList<>();
+        for (ComponentSpec c : description.components()) {
+            needs.add(component(c, c.count()));
+        }
+        return new JobNeed(Long.toString(id), needs, description.kind() == JobKind.FLEXIBLE);
+    }
+
+    /** {@code nodes} nodes of the component, as placement sees them. */
+    static ComponentNeed component(ComponentSpec c, int nodes) {
+        return new ComponentNeed(c.index(), nodes, c.cluster(), c.inputFiles(), perNode(c));
+    }
+}

@@ -1,0 +1,137 @@
+package koala.scheduler;
+
+import static koala.scheduler.TestGrid.host;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import koala.api.scheduler.NodeTask;
+import koala.scheduler.claiming.NodeClaim;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Jobs that ask for cores, memory and GPUs on a grid of unequal hosts, whose agents report them:
+ * fs0 has two small hosts (fs0-n1, fs0-n2: 4 cores, 8 GiB) and a GPU host (fs0-n3: 16 cores,
+ * 64 GiB, 2 GPUs); fs1 has four middle hosts (fs1-n1 to fs1-n4: 8 cores, 16 GiB).
+ */
+class ResourceJobsTest {
+    private final TestGrid grid = new TestGrid(Map.of("fs0", 24, "fs1", 32), Duration.ofSeconds(60))
+            .hosts("fs0", host("fs0-n1", 4, 8, 0), host("fs0-n2", 4, 8, 0), host("fs0-n3", 16, 64, 2))
+            .hosts("fs1", host("fs1-n1", 8, 16, 0), host("fs1-n2", 8, 16, 0), host("fs1-n3", 8, 16, 0),
+                    host("fs1-n4", 8, 16, 0));
+
+    @AfterEach
+    void close() {
+        grid.close();
+    }
+
+    /**
+     * Component 0 (one node of 4 cores, 32G and a GPU) fits only on fs0-n3; component 1 (2 nodes of
+     * 8 cores and 12G) only on fs1's hosts or fs0-n3. Worst-Fit places the larger component 1 first,
+     * on the site whose free resources pooled hold most such nodes: fs1 (32 cores and 64G: 4) against
+     * fs0 (24 cores and 80G: 3); its nodes go to fs1's first two hosts (all fit alike, the tie broken
+     * by name). Component 0 then goes to fs0, the only site that holds it.
+     */
+    @Test
+    void eachNodeGoesToAHostWhereItFitsAndItsPilotAsksSgeForWhatItNeeds() {
+        long job = grid.scheduler.submit("mixed.jdf", "+( &(count = 1)(executable = /bin/true)(cores = 4)(memory = 32G)"
+                + "(gpus = 1)(maxWallTime = 10) )( &(count = 2)(executable = /bin/true)(cores = 8)(memory = 12G) )",
+                "alice", null).id();
+        grid.tick(Duration.ofSeconds(1));
+
+        Map<String, String> hosts = new java.util.TreeMap<>();
+        grid.store.nodes(job).forEach(n -> hosts.put(n.id(), n.host()));
+        assertThat(hosts).containsExactlyEntriesOf(new java.util.TreeMap<>(Map.of("1.0.0", "fs0-n3", "1.1.0", "fs1-n1",
+                "1.1.1", "fs1-n2")));
+        assertThat(grid.claims.get("1.1.0").nativeSpec("")).isEqualTo("-pe smp 8 -l h_vmem=1536M");
+        assertThat(grid.claims.get("1.0.0").nativeSpec("-P koala")).isEqualTo("-P koala -pe smp 4 -l h_vmem=8192M,gpu=1,h_rt=660");
+        assertThat(Pilots.pinned(grid.claims.get("1.0.0").nativeSpec(null), "fs0-n3"))
+                .isEqualTo("-pe smp 4 -l h_vmem=8192M,gpu=1,h_rt=660 -l h=fs0-n3");
+    }
+
+    /**
+     * Two jobs of one GPU node each land on fs0-n3, the only GPU host, and get its two devices, one
+     * each. A scheduler restarted on the same store (a kill -9) gives each the same device again,
+     * and a third GPU node there waits rather than share one.
+     */
+    @Test
+    void gpuNodesNeverShareADeviceAlsoAfterARestart() {
+        String jdf = "&(count = 1)(executable = /usr/bin/nvidia-smi)(cores = 2)(gpus = 1)";
+        long first = runOn(jdf);
+        long second = runOn(jdf);
+        assertThat(devices(first)).isEqualTo("0");
+        assertThat(devices(second)).isEqualTo("1");
+
+        grid.scheduler = grid.start();
+        grid.recovery().reload(Duration.ofDays(1));
+
+        assertThat(devices(first)).isEqualTo("0");
+        assertThat(devices(second)).isEqualTo("1");
+        assertThat(grid.store.nodes(first).get(0).gpus()).containsExactly(0);
+        // fs0-n3's two GPUs are booked: a third waits for one, it is not placed over them
+        long third = grid.scheduler.submit("gpu.jdf", jdf, "bob", null).id();
+        grid.tick(Duration.ofSeconds(1));
+        assertThat(grid.store.nodes(third)).isEmpty();
+        assertThat(grid.scheduler.status(third).waitingBecause()).contains("GPU");
+    }
+
+    @Test
+    void eachNodeIsToldItsCoresMemoryAndGpusAndAnMpiJobRunsARankPerCore() {
+        long job = runOn("&(runner = mpi)(count = 2)(executable = /usr/bin/python3)(cores = 8)(memory = 4G)");
+        NodeClaim head = grid.store.nodes(job).get(0);
+        NodeTask task = grid.nodes().task(head.id(), head.token());
+        // fs1 holds 4 such nodes, fs0 3 (24 cores): on fs1's first two hosts, 8 ranks each
+        assertThat(task.environment()).containsEntry("KOALA_NODE_CORES", "8").containsEntry("KOALA_NODE_MEMORY_MIB", "4096")
+                .containsEntry("KOALA_NODE_GPUS", "0").doesNotContainKey("CUDA_VISIBLE_DEVICES");
+        assertThat(task.mpiHosts()).hasSize(16).containsOnly("fs1-n1", "fs1-n2");
+    }
+
+    @Test
+    void aNodeLargerThanEveryHostIsRefusedAtSubmitNamingTheLargestHost() {
+        assertThatThrownBy(() -> grid.scheduler.submit("big.jdf", "&(count = 1)(executable = /bin/true)(memory = 128G)",
+                "alice", null))
+                .isInstanceOf(koala.jdf.JdfException.class)
+                .hasMessageContaining("128G").hasMessageContaining("64G").hasMessageContaining("fs0-n3");
+        assertThat(grid.store.jobs()).isEmpty();
+    }
+
+    /**
+     * An instance's grow of 6 workers of 8 cores and 12G each: fs1's four hosts hold one each and fs0's
+     * GPU host two (fs0-n3: 16 cores, 64G), 6 in all, so all 6 are granted, each on a host where it fits,
+     * its pilot claiming 8 slots there; a seventh is refused: no host has room for one more such node,
+     * although 8 single cores are still idle on fs0's small hosts.
+     */
+    @Test
+    void anInstanceGrowsByWorkersOfItsRolesSizeHostByHost() {
+        long id = grid.allocations().open("runner-a", "alice").id();
+        koala.api.scheduler.GrowRequest workers = new koala.api.scheduler.GrowRequest(6, "worker", "/bin/worker",
+                List.of(), Map.of(), null).withResources(8, 12288L, null);
+
+        List<String> granted = grid.allocations().grow(id, workers).nodes();
+        koala.api.scheduler.GrowResult more = grid.allocations().grow(id, workers.withNodes(1));
+
+        assertThat(granted).hasSize(6);
+        Map<String, Long> perHost = grid.store.nodes(id).stream().collect(java.util.stream.Collectors.groupingBy(
+                NodeClaim::host, java.util.TreeMap::new, java.util.stream.Collectors.counting()));
+        assertThat(perHost).containsExactlyEntriesOf(new java.util.TreeMap<>(Map.of("fs0-n3", 2L, "fs1-n1", 1L,
+                "fs1-n2", 1L, "fs1-n3", 1L, "fs1-n4", 1L)));
+        assertThat(more.nodes()).isEmpty();
+        assertThat(grid.claims.get(granted.get(0)).nativeSpec(null)).isEqualTo("-pe smp 8 -l h_vmem=1536M");
+    }
+
+    private long runOn(String jdf) {
+        long job = grid.scheduler.submit("job.jdf", jdf, "alice", null).id();
+        grid.tick(Duration.ofSeconds(1));
+        grid.arrive(job);
+        return job;
+    }
+
+    /** The CUDA_VISIBLE_DEVICES the job's one node is told. */
+    private String devices(long job) {
+        NodeClaim node = grid.store.nodes(job).get(0);
+        return grid.nodes().task(node.id(), node.token()).environment().get("CUDA_VISIBLE_DEVICES");
+    }
+}

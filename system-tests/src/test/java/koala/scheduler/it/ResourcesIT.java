@@ -1,0 +1,178 @@
+package koala.scheduler.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import koala.api.scheduler.JobView;
+import koala.api.scheduler.NodeView;
+import koala.api.scheduler.SchedulerClient;
+import koala.common.time.Poll;
+import koala.grid.GridConfig;
+import koala.grid.KoalaHome;
+import koala.process.JavaCommand;
+import koala.process.RuntimeImage;
+import koala.testbed.LocalUser;
+import koala.testbed.Progress;
+import koala.testbed.Testbed;
+import koala.testbed.TestbedPlan;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Jobs that ask for cores, memory and GPUs, on a testbed of unequal hosts: fs0 with 12 hosts of 4
+ * cores and 8 GiB ({@code fs0-n1}..{@code n12}) and 4 of 16 cores, 64 GiB and 2 GPUs ({@code n13}..
+ * {@code n16}), fs1 with 8 hosts of 8 cores and 16 GiB. The GPUs are SGE's consumable {@code gpu}:
+ * no device is needed to test who gets which. One scheduler process for the class, killed with
+ * SIGKILL and started again once.
+ *
+ * <p>Cost: about 60 s: shaping the testbed (about 18 s) and putting the default back (about 9 s),
+ * the scheduler's starts, and jobs of a few seconds.
+ */
+class ResourcesIT {
+    private static final List<String> SHAPE = List.of("fs0=12x4c/8G+4x16c/64G/2gpu", "fs1=8x8c/16G");
+    private static final List<String> GPU_HOSTS = List.of("fs0-n13", "fs0-n14", "fs0-n15", "fs0-n16");
+    private static Testbed testbed;
+    private static Path config;
+    private static GridConfig grid;
+    private static Process scheduler;
+    private static SchedulerClient client;
+
+    @BeforeAll
+    static void shapeTheTestbed() throws Exception {
+        testbed = new Testbed(KoalaHome.dir(), Progress.quiet(), Poll.system());
+        testbed.up(TestbedPlan.of(null, List.of(), 1, null).withShapes(SHAPE));
+        config = TestScheduler.config(Map.of());
+        grid = GridConfig.load(config);
+        scheduler = startScheduler();
+        client = new SchedulerClient(grid.schedulerAddress()).actingFor(TestScheduler.OWNER);
+        // the agents report the shaped hosts before anything is submitted: the JDF is checked against them
+        Awaitility.await("the shaped hosts reported").atMost(Duration.ofSeconds(60))
+                .until(() -> client.sites().stream().anyMatch(s -> s.site().equals("fs0") && s.total() == 112));
+    }
+
+    @AfterAll
+    static void putTheDefaultBack() throws Exception {
+        if (scheduler != null) {
+            scheduler.destroy();
+            scheduler.waitFor(30, TimeUnit.SECONDS);
+        }
+        testbed.up(TestbedPlan.of(null, List.of(), 1, null));
+    }
+
+    /**
+     * Component 0 (2 nodes of 8 cores and 12G) fits on fs0's big hosts and fs1's; component 1 (2 nodes
+     * of 4 cores, 16G and a GPU) only on fs0's GPU hosts. Each node lands where it fits, its pilot
+     * holds the host's slots for its cores in SGE, and it is told its cores and its own GPU.
+     */
+    @Test
+    void aCoAllocatedJobsComponentsLandOnlyWhereEachFits() throws Exception {
+        Path dir = TestScheduler.nodeDir("koala-resources-it");
+        String report = "echo $KOALA_NODE_ID $(hostname) cores=$KOALA_NODE_CORES memory=$KOALA_NODE_MEMORY_MIB"
+                + " gpus=$CUDA_VISIBLE_DEVICES > " + dir + "/$KOALA_NODE_ID.out; sleep 3";
+        String jdf = "+(&(count = 2)(cores = 8)(memory = 12G)(executable = \"/bin/sh\")(arguments = \"-c\" \"" + report
+                + "\"))(&(count = 2)(cores = 4)(memory = 16G)(gpus = 1)(executable = \"/bin/sh\")(arguments = \"-c\" \""
+                + report + "\"))";
+        long id = TestScheduler.submit(client, "mixed", jdf).id();
+        JobView running = TestScheduler.awaitState(client, id, "RUNNING", Duration.ofSeconds(90));
+        // while they run, SGE holds each pilot's cores on one host
+        for (NodeView n : running.nodes()) {
+            String asked = LocalUser.run(grid.site(n.site()), "qstat", "-j", n.pilot());
+            assertThat(asked).as(n.id()).containsPattern("parallel environment:\\s+smp range:\\s+"
+                    + (n.component() == 0 ? 8 : 4));
+        }
+        JobView job = TestScheduler.awaitEnd(client, id, Duration.ofSeconds(90));
+
+        assertThat(job.state()).as(job.history().toString()).isEqualTo("FINISHED");
+        for (NodeView n : job.nodes()) {
+            String line = Files.readString(dir.resolve(n.id() + ".out")).strip();
+            if (n.component() == 0) {
+                assertThat(n.host()).as(n.id()).matches("fs0-n1[3-6]|fs1-n[1-8]");
+                // on a GPU host it is told it has none (CUDA_VISIBLE_DEVICES empty), elsewhere nothing is said
+                assertThat(line).isEqualTo(n.id() + " " + n.host() + " cores=8 memory=12288 gpus=");
+            } else {
+                assertThat(n.host()).as(n.id()).isIn(GPU_HOSTS);
+                assertThat(n.gpus()).as(n.id()).hasSize(1);
+                assertThat(line).isEqualTo(n.id() + " " + n.host() + " cores=4 memory=16384 gpus=" + n.gpus().get(0));
+            }
+        }
+        List<String> devices = job.nodes().stream().filter(n -> n.component() == 1)
+                .map(n -> n.host() + ":" + n.gpus()).toList();
+        assertThat(devices).as("no device given twice").doesNotHaveDuplicates();
+    }
+
+    /**
+     * A GPU node runs on a GPU host with device 0; the scheduler is killed (SIGKILL) and started again;
+     * a second node sent to the same host (best fit: the host with the fewest GPUs free that holds it)
+     * gets device 1, never the first node's, which keeps device 0.
+     */
+    @Test
+    void gpuNodesNeverShareADeviceAlsoAfterTheSchedulerIsKilled() throws Exception {
+        String jdf = "&(resourceManagerContact = \"fs0\")(count = 1)(cores = 2)(gpus = 1)(executable = \"/bin/sleep\")"
+                + "(arguments = \"600\")";
+        long first = TestScheduler.submit(client, "gpu-1", jdf).id();
+        NodeView held = awaitGpus(first);
+        assertThat(held.gpus()).containsExactly(0);
+
+        scheduler.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        scheduler = startScheduler();
+
+        long second = TestScheduler.submit(client, "gpu-2", jdf).id();
+        NodeView next = awaitGpus(second);
+        try {
+            assertThat(next.host()).isEqualTo(held.host());
+            assertThat(next.gpus()).containsExactly(1);
+            assertThat(client.job(first).nodes().get(0).gpus()).containsExactly(0);
+        } finally {
+            client.cancel(first);
+            client.cancel(second);
+        }
+    }
+
+    /**
+     * A node that claimed 2G and allocates 3G: SGE's execution daemon stops its pilot (SIGKILL), the
+     * job breaks, and its history says why in the user's terms, from the site's accounting.
+     */
+    @Test
+    void aMemoryHogIsStoppedAndTheJobSaysSo() {
+        String hog = "import time; b = bytearray(3 * 1024 ** 3); time.sleep(30)";
+        long id = TestScheduler.submit(client, "hog", "&(resourceManagerContact = \"fs1\")(count = 1)(memory = 2G)"
+                + "(executable = \"/usr/bin/python3\")(arguments = \"-c\" \"" + hog + "\")").id();
+        JobView ended = TestScheduler.awaitEnd(client, id, Duration.ofSeconds(90));
+        assertThat(ended.state()).isEqualTo("FAILED");
+        JobView said = Awaitility.await("the job says how its node ended").atMost(Duration.ofSeconds(60))
+                .until(() -> client.job(id), j -> j.history().stream().anyMatch(t -> t.event().equals("PILOT_ENDED")));
+        assertThat(said.history()).filteredOn(t -> t.event().equals("PILOT_ENDED")).singleElement()
+                .satisfies(t -> assertThat(t.reason()).startsWith("node " + id + ".0.0 on fs1-n")
+                        .contains("exceeded its 2G memory").contains("stopped by SGE"));
+    }
+
+    private static NodeView awaitGpus(long job) {
+        return Awaitility.await("job " + job + "'s node given its GPU").atMost(Duration.ofSeconds(90))
+                .until(() -> client.job(job).nodes().stream().filter(n -> n.gpus() != null).findFirst().orElse(null),
+                        n -> n != null);
+    }
+
+    private static Process startScheduler() throws Exception {
+        JavaCommand command = JavaCommand.of("koala.scheduler.SchedulerMain", RuntimeImage.currentClasspath(),
+                "--config", config.toString());
+        Process p = new ProcessBuilder(command.commandLine()).redirectError(ProcessBuilder.Redirect.INHERIT)
+                .directory(new File("/")).start();
+        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream()));
+        for (String line = out.readLine(); line != null; line = out.readLine()) {
+            if (line.startsWith("READY ")) {
+                return p;
+            }
+        }
+        throw new AssertionError("scheduler exited with " + p.waitFor());
+    }
+}
