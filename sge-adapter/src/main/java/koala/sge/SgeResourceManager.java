@@ -139,7 +139,9 @@ public final class SgeResourceManager implements ResourceManager {
     @Override
     public ClusterLoad load(Predicate<CellJob> ours) {
         QstatXml.Result qstat = QstatXml.parse(commands.qstatFull(), ours);
-        return new ClusterLoad(QhostXml.parse(commands.qhostResources(), qstat.held()), qstat.queues(), qstat.jobs());
+        // which host holds the GPUs of a job spread over several is asked only when there is one
+        var held = qstat.spread().isEmpty() ? qstat.held() : qstat.held(QstatXml.masters(commands.qstatTasks()));
+        return new ClusterLoad(QhostXml.parse(commands.qhostResources(), held), qstat.queues(), qstat.jobs());
     }
 
     @Override
