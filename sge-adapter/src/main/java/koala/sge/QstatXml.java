@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Predicate;
 import koala.api.site.CellJob;
 import koala.api.site.HostResources;
@@ -69,7 +71,7 @@ public final class QstatXml {
         List<CellJob> jobs = new ArrayList<>();
         Map<String, QhostXml.Held> held = new HashMap<>();
         Map<String, Integer> gpus = new HashMap<>();
-        Map<String, java.util.Set<String>> hostsOf = new HashMap<>();
+        Map<String, Set<String>> hostsOf = new HashMap<>();
         Element queueInfo = SgeXml.child(root, "queue_info");
         if (queueInfo != null) {
             for (Element q : SgeXml.children(queueInfo, "Queue-List")) {
@@ -82,7 +84,7 @@ public final class QstatXml {
                     held.merge(queue.host(), new QhostXml.Held(entry.memoryMib(), 0), QhostXml.Held::plus);
                     if (entry.gpus() > 0) {
                         gpus.put(job.id(), entry.gpus());
-                        hostsOf.computeIfAbsent(job.id(), k -> new java.util.TreeSet<>()).add(queue.host());
+                        hostsOf.computeIfAbsent(job.id(), k -> new TreeSet<>()).add(queue.host());
                     }
                 }
             }

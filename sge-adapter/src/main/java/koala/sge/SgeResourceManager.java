@@ -2,9 +2,12 @@ package koala.sge;
 
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 import koala.api.site.CellJob;
+import koala.api.site.MemoryUse;
 import koala.api.site.PilotSpec;
 import koala.api.site.PilotState;
 import koala.grid.SiteConfig;
@@ -33,7 +36,7 @@ public final class SgeResourceManager implements ResourceManager {
     private final DrmaaCell drmaa;
     private final String agentUser;
     /** What each pilot of this agent claimed of memory (MiB), by job id, until it ends. */
-    private final java.util.Map<String, Long> claims = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, Long> claims = new ConcurrentHashMap<>();
 
     /**
      * @param commands     the cell's commands, with the time-out of a look at the cell
@@ -178,7 +181,7 @@ public final class SgeResourceManager implements ResourceManager {
      * What DRMAA's finish record says of memory: SGE's {@code maxvmem} against the claim; SGE stopped
      * the job for it when it was killed with SIGKILL (the execution daemon's way) past its claim.
      */
-    static koala.api.site.MemoryUse memory(JobInfo info, Long claimMib) {
+    static MemoryUse memory(JobInfo info, Long claimMib) {
         try {
             boolean killed = info.hasSignaled() && "SIGKILL".equals(info.getTerminatingSignal());
             return Accounting.memory(claimMib, Accounting.maxvmem(info.getResourceUsage()), killed);
