@@ -550,28 +550,71 @@ final class SgeCell {
         return text.replaceAll("\\\\\n\\s*", " ");
     }
 
-    /** The cell's parallel environment, with which a plain SGE user runs a multi-node MPI job: {@code qsub -pe mpi N}. */
-    static final String PARALLEL_ENVIRONMENT = "mpi";
+    /**
+     * A parallel environment of the testbed's cells, on every cell's queue.
+     *
+     * @param allocationRule  how SGE spreads the job's slots over hosts
+     * @param controlSlaves   SGE starts the job's tasks ({@code qrsh -inherit})
+     * @param jobIsFirstTask  the job's own script is one of its tasks (takes one of its slots)
+     */
+    record ParallelEnvironment(String name, String allocationRule, boolean controlSlaves, boolean jobIsFirstTask) {
+        /** The file {@code qconf -Ap}/{@code -Mp} reads. */
+        String file() {
+            return "pe_name " + name + "\nslots 9999\nuser_lists NONE\nxuser_lists NONE\nstart_proc_args NONE\n"
+                    + "stop_proc_args NONE\nallocation_rule " + allocationRule + "\ncontrol_slaves "
+                    + bool(controlSlaves) + "\njob_is_first_task " + bool(jobIsFirstTask) + "\nurgency_slots min\n"
+                    + "accounting_summary FALSE\nqsort_args NONE\n";
+        }
+
+        /** True when {@code qconf -sp} output says what this environment says of where and how tasks run. */
+        boolean sameAs(String shown) {
+            return allocationRule.equals(value(shown, "allocation_rule"))
+                    && bool(controlSlaves).equalsIgnoreCase(String.valueOf(value(shown, "control_slaves")))
+                    && bool(jobIsFirstTask).equalsIgnoreCase(String.valueOf(value(shown, "job_is_first_task")));
+        }
+
+        private static String bool(boolean b) {
+            return b ? "TRUE" : "FALSE";
+        }
+    }
 
     /**
-     * A parallel environment {@value #PARALLEL_ENVIRONMENT} on the cell's queue: slots handed out one
-     * per host in turn, the job's tasks started by SGE ({@code qrsh -inherit}, which Open MPI's
+     * With which a plain SGE user runs a multi-node MPI job, {@code qsub -pe mpi N}: slots handed out
+     * one per host in turn, the job's tasks started by SGE ({@code qrsh -inherit}, which Open MPI's
      * gridengine support uses), so a plain SGE parallel job can be compared with KOALA's.
      */
+    static final ParallelEnvironment MPI = new ParallelEnvironment("mpi", "$round_robin", true, false);
+    /**
+     * With which one job takes several cores of one host, {@code qsub -pe smp N}: all N slots on the
+     * same host ({@code $pe_slots}); the job's own program is its one task, so a pilot asking a node of
+     * N cores claims them with this.
+     */
+    static final ParallelEnvironment SMP = new ParallelEnvironment("smp", "$pe_slots", false, true);
+    static final List<ParallelEnvironment> PARALLEL_ENVIRONMENTS = List.of(MPI, SMP);
+
+    /** The parallel environments of {@code wanted} that a queue's {@code pe_list} does not name. */
+    static List<String> missingFromPeList(String peList, List<ParallelEnvironment> wanted) {
+        List<String> listed = peList == null ? List.of() : List.of(peList.trim().split("[\\s,]+"));
+        return wanted.stream().map(ParallelEnvironment::name).filter(n -> !listed.contains(n)).toList();
+    }
+
+    /** Every environment of {@link #PARALLEL_ENVIRONMENTS} as it should be, and on the cell's queue. */
     private List<String> configureParallelEnvironment(Path scratch) {
         List<String> changes = new ArrayList<>();
-        if (!head.run("qconf", "-sp", PARALLEL_ENVIRONMENT).ok()) {
-            write(scratch.resolve(PARALLEL_ENVIRONMENT), "pe_name " + PARALLEL_ENVIRONMENT + "\nslots 9999\n"
-                    + "user_lists NONE\nxuser_lists NONE\nstart_proc_args NONE\nstop_proc_args NONE\n"
-                    + "allocation_rule $round_robin\ncontrol_slaves TRUE\njob_is_first_task FALSE\n"
-                    + "urgency_slots min\naccounting_summary FALSE\nqsort_args NONE\n");
-            head.check("qconf", "-Ap", scratch.resolve(PARALLEL_ENVIRONMENT).toString());
-            changes.add("parallel environment " + PARALLEL_ENVIRONMENT);
+        for (ParallelEnvironment pe : PARALLEL_ENVIRONMENTS) {
+            Shell.Result shown = head.run("qconf", "-sp", pe.name());
+            if (!shown.ok() || !pe.sameAs(shown.out())) {
+                write(scratch.resolve("pe-" + pe.name()), pe.file());
+                head.check("qconf", shown.ok() ? "-Mp" : "-Ap", scratch.resolve("pe-" + pe.name()).toString());
+                changes.add((shown.ok() ? "changed" : "added") + " parallel environment " + pe.name() + " ("
+                        + pe.allocationRule() + ")");
+            }
         }
-        String peList = value(head.check("qconf", "-sq", plan.queue()).out(), "pe_list");
-        if (peList == null || !List.of(peList.split("[\\s,]+")).contains(PARALLEL_ENVIRONMENT)) {
-            head.check("qconf", "-mattr", "queue", "pe_list", PARALLEL_ENVIRONMENT, plan.queue());
-            changes.add("queue " + plan.queue() + " offers parallel environment " + PARALLEL_ENVIRONMENT);
+        String peList = value(joinLines(head.check("qconf", "-sq", plan.queue()).out()), "pe_list");
+        for (String missing : missingFromPeList("NONE".equals(peList) ? null : peList, PARALLEL_ENVIRONMENTS)) {
+            // -aattr adds to the list and keeps what an admin put there
+            head.check("qconf", "-aattr", "queue", "pe_list", missing, plan.queue());
+            changes.add("queue " + plan.queue() + " offers parallel environment " + missing);
         }
         return changes;
     }

@@ -39,4 +39,45 @@ class SgeFilesTest {
         assertThat(QstatText.runningAndPending(qstat)).containsExactly(1, 2);
         assertThat(QstatText.runningAndPending("")).containsExactly(0, 0);
     }
+    /** {@code qconf -sp mpi} on the testbed's fs0, as the cells have had it. */
+    private static final String MPI_SHOWN = """
+            pe_name            mpi
+            slots              9999
+            user_lists         NONE
+            xuser_lists        NONE
+            start_proc_args    NONE
+            stop_proc_args     NONE
+            allocation_rule    $round_robin
+            control_slaves     TRUE
+            job_is_first_task  FALSE
+            urgency_slots      min
+            accounting_summary FALSE
+            qsort_args         NONE
+            """;
+
+    @Test
+    void smpTakesAllItsSlotsOnOneHostAndRunsTheJobAsItsOneTask() {
+        String file = SgeCell.SMP.file();
+        assertThat(SgeCell.value(file, "pe_name")).isEqualTo("smp");
+        assertThat(SgeCell.value(file, "allocation_rule")).isEqualTo("$pe_slots");
+        assertThat(SgeCell.value(file, "control_slaves")).isEqualTo("FALSE");
+        assertThat(SgeCell.value(file, "job_is_first_task")).isEqualTo("TRUE");
+        assertThat(SgeCell.PARALLEL_ENVIRONMENTS).extracting(SgeCell.ParallelEnvironment::name).containsExactly("mpi", "smp");
+    }
+
+    @Test
+    void anEnvironmentIsChangedOnlyWhenWhereOrHowItsTasksRunDiffers() {
+        assertThat(SgeCell.MPI.sameAs(MPI_SHOWN)).isTrue();
+        assertThat(SgeCell.MPI.sameAs(SgeCell.MPI.file())).isTrue();
+        assertThat(SgeCell.SMP.sameAs(MPI_SHOWN)).isFalse();
+        assertThat(SgeCell.SMP.sameAs(MPI_SHOWN.replace("$round_robin", "$pe_slots"))).isFalse(); // control_slaves
+        assertThat(SgeCell.SMP.sameAs(SgeCell.SMP.file())).isTrue();
+    }
+
+    @Test
+    void theQueueGetsOnlyTheEnvironmentsItsListLacks() {
+        assertThat(SgeCell.missingFromPeList("mpi", SgeCell.PARALLEL_ENVIRONMENTS)).containsExactly("smp");
+        assertThat(SgeCell.missingFromPeList(null, SgeCell.PARALLEL_ENVIRONMENTS)).containsExactly("mpi", "smp");
+        assertThat(SgeCell.missingFromPeList("make smp,mpi", SgeCell.PARALLEL_ENVIRONMENTS)).isEmpty();
+    }
 }

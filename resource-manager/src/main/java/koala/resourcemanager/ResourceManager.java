@@ -72,6 +72,14 @@ public interface ResourceManager {
     Optional<JobEnd> accounting(String id);
 
     /**
+     * {@link #accounting} with what the job claimed and used of memory where the manager's accounting
+     * says it; by default nothing of memory.
+     */
+    default Optional<EndedJob> accounted(String id) {
+        return accounting(id).map(end -> new EndedJob(id, end));
+    }
+
+    /**
      * The cluster now: its hosts with their load, its queues, and every job in it.
      *
      * @param ours tells KOALA's pilots from local users' jobs

@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import koala.api.site.CellJob;
 import koala.api.site.HostInfo;
+import koala.api.site.MemoryUse;
 import koala.api.site.PilotSpec;
 import koala.api.site.PilotState;
 import koala.api.site.QueueInstance;
@@ -34,6 +35,7 @@ public final class FakeResourceManager implements ResourceManager {
 
     private final Map<String, Job> jobs = new LinkedHashMap<>();
     private final Map<String, JobEnd> accounts = new HashMap<>();
+    private final Map<String, MemoryUse> memories = new HashMap<>();
     private final LinkedBlockingQueue<EndedJob> ended = new LinkedBlockingQueue<>();
     private final List<HostInfo> hosts;
     private int nextId = 1;
@@ -137,6 +139,11 @@ public final class FakeResourceManager implements ResourceManager {
     }
 
     @Override
+    public synchronized Optional<EndedJob> accounted(String id) {
+        return accounting(id).map(end -> new EndedJob(id, end, memories.get(id)));
+    }
+
+    @Override
     public synchronized ClusterLoad load(Predicate<CellJob> ours) {
         probe();
         List<QueueInstance> queues = new ArrayList<>();
@@ -185,10 +192,18 @@ public final class FakeResourceManager implements ResourceManager {
      * accounting; the manager then forgets it, as SGE does once a job is gone.
      */
     public synchronized void end(String id, JobEnd how) {
+        end(id, how, null);
+    }
+
+    /** The job ends as {@link #end(String, JobEnd)}, and the manager tells what it claimed and used of memory. */
+    public synchronized void end(String id, JobEnd how, MemoryUse memory) {
         Job job = jobs.remove(id);
         accounts.put(id, how);
+        if (memory != null) {
+            memories.put(id, memory);
+        }
         if (job != null && connected && job.connection() == connection) {
-            ended.add(new EndedJob(id, how));
+            ended.add(new EndedJob(id, how, memory));
         }
     }
 

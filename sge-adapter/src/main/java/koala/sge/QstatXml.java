@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Predicate;
 import koala.api.site.CellJob;
 import koala.api.site.HostResources;
@@ -24,15 +26,37 @@ public final class QstatXml {
     /**
      * Queue instances and jobs of one cell.
      *
-     * @param held per host, what its running jobs hold of {@code h_vmem} and {@code gpu}
+     * @param held   per host, what its running jobs hold of {@code h_vmem} and {@code gpu}, but for the
+     *               GPUs of jobs spread over several hosts ({@code spread}), which only {@link #held(Map)} places
+     * @param spread the GPUs of each running job spread over several hosts, by job id: SGE books a
+     *               per-job consumable on the host of the job's master task alone, which this output
+     *               does not name
      */
-    public record Result(List<QueueInstance> queues, List<CellJob> jobs, Map<String, QhostXml.Held> held) {
+    public record Result(List<QueueInstance> queues, List<CellJob> jobs, Map<String, QhostXml.Held> held,
+                         Map<String, Integer> spread) {
         public Result {
             held = Map.copyOf(held);
+            spread = Map.copyOf(spread);
         }
 
         public Result(List<QueueInstance> queues, List<CellJob> jobs) {
-            this(queues, jobs, Map.of());
+            this(queues, jobs, Map.of(), Map.of());
+        }
+
+        /**
+         * What each host's running jobs hold, the GPUs of a spread job on the host of its master task
+         * ({@code masters}, from {@link QstatXml#masters}); a spread job with no master there has ended
+         * meanwhile and holds nothing.
+         */
+        public Map<String, QhostXml.Held> held(Map<String, String> masters) {
+            Map<String, QhostXml.Held> all = new HashMap<>(held);
+            spread.forEach((job, gpus) -> {
+                String host = masters.get(job);
+                if (host != null) {
+                    all.merge(host, new QhostXml.Held(0, gpus), QhostXml.Held::plus);
+                }
+            });
+            return Map.copyOf(all);
         }
     }
 
@@ -46,28 +70,67 @@ public final class QstatXml {
         List<QueueInstance> queues = new ArrayList<>();
         List<CellJob> jobs = new ArrayList<>();
         Map<String, QhostXml.Held> held = new HashMap<>();
+        Map<String, Integer> gpus = new HashMap<>();
+        Map<String, Set<String>> hostsOf = new HashMap<>();
         Element queueInfo = SgeXml.child(root, "queue_info");
         if (queueInfo != null) {
             for (Element q : SgeXml.children(queueInfo, "Queue-List")) {
                 QueueInstance queue = queue(q);
                 queues.add(queue);
                 for (Element j : SgeXml.children(q, "job_list")) {
-                    jobs.add(job(j, queue.name(), koala));
-                    held.merge(queue.host(), held(j), QhostXml.Held::plus);
+                    CellJob job = job(j, queue.name(), koala);
+                    jobs.add(job);
+                    QhostXml.Held entry = held(j);
+                    held.merge(queue.host(), new QhostXml.Held(entry.memoryMib(), 0), QhostXml.Held::plus);
+                    if (entry.gpus() > 0) {
+                        gpus.put(job.id(), entry.gpus());
+                        hostsOf.computeIfAbsent(job.id(), k -> new TreeSet<>()).add(queue.host());
+                    }
                 }
             }
         }
+        // a job asking gpu is listed in each queue instance it has slots in, but SGE books the GPUs once
+        Map<String, Integer> spread = new HashMap<>();
+        hostsOf.forEach((job, hosts) -> {
+            if (hosts.size() == 1) {
+                held.merge(hosts.iterator().next(), new QhostXml.Held(0, gpus.get(job)), QhostXml.Held::plus);
+            } else {
+                spread.put(job, gpus.get(job));
+            }
+        });
         Element pending = SgeXml.child(root, "job_info");
         if (pending != null) {
             SgeXml.children(pending, "job_list").forEach(j -> jobs.add(job(j, null, koala)));
         }
-        return new Result(queues, jobs, held);
+        return new Result(queues, jobs, held, spread);
+    }
+
+    /**
+     * The host of each running job's master task, from {@code qstat -f -r -g t -xml -u '*'}, which
+     * lists each task of a parallel job with {@code <master>MASTER</master>} or {@code SLAVE}.
+     */
+    public static Map<String, String> masters(String xml) {
+        Element root = SgeXml.parse(xml, "qstat").getDocumentElement();
+        Map<String, String> masters = new HashMap<>();
+        Element queueInfo = SgeXml.child(root, "queue_info");
+        if (queueInfo != null) {
+            for (Element q : SgeXml.children(queueInfo, "Queue-List")) {
+                String host = queue(q).host();
+                for (Element j : SgeXml.children(q, "job_list")) {
+                    if ("MASTER".equals(SgeXml.text(j, "master"))) {
+                        masters.put(id(j), host);
+                    }
+                }
+            }
+        }
+        return masters;
     }
 
     /**
      * What one running job's entry in a queue instance holds: {@code h_vmem} is booked per slot (as
-     * SGE books a consumable declared {@code YES}), {@code gpu} once per job ({@code JOB}), which is
-     * how the testbed and the admin guide declare them.
+     * SGE books a consumable declared {@code YES}; {@code slots} is the job's slots in this queue
+     * instance), {@code gpu} once per job ({@code JOB}), which is how the testbed and the admin guide
+     * declare them.
      */
     static QhostXml.Held held(Element job) {
         long memory = 0;
@@ -103,12 +166,15 @@ public final class QstatXml {
         return states.chars().noneMatch(c -> UNUSABLE.indexOf(c) >= 0);
     }
 
-    private static CellJob job(Element j, String queue, Predicate<CellJob> koala) {
+    /** A job's id, an array job's task with its number ({@code id.task}). */
+    private static String id(Element j) {
         String id = SgeXml.text(j, "JB_job_number");
         String tasks = SgeXml.text(j, "tasks");
-        if (tasks != null && !tasks.isEmpty()) {
-            id = id + "." + tasks;
-        }
+        return tasks != null && !tasks.isEmpty() ? id + "." + tasks : id;
+    }
+
+    private static CellJob job(Element j, String queue, Predicate<CellJob> koala) {
+        String id = id(j);
         String time = queue != null ? SgeXml.text(j, "JAT_start_time") : SgeXml.text(j, "JB_submission_time");
         CellJob job = new CellJob(id, SgeXml.text(j, "JB_name"), SgeXml.text(j, "JB_owner"), SgeXml.text(j, "state"),
                 SgeXml.integer(j, "slots", 1), queue, time == null ? null : LocalDateTime.parse(time), false);

@@ -36,6 +36,11 @@ public final class SgeCommands {
         return run("qstat", "-f", "-r", "-xml", "-u", "*");
     }
 
+    /** As {@link #qstatFull}, each task of a parallel job apart ({@code -g t}), its master task marked. */
+    public String qstatTasks() {
+        return run("qstat", "-f", "-r", "-g", "t", "-xml", "-u", "*");
+    }
+
     public String qhost() {
         return run("qhost", "-xml");
     }

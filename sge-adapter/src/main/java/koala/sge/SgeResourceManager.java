@@ -2,9 +2,12 @@ package koala.sge;
 
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 import koala.api.site.CellJob;
+import koala.api.site.MemoryUse;
 import koala.api.site.PilotSpec;
 import koala.api.site.PilotState;
 import koala.grid.SiteConfig;
@@ -32,6 +35,8 @@ public final class SgeResourceManager implements ResourceManager {
     private final SgeCommands probe;
     private final DrmaaCell drmaa;
     private final String agentUser;
+    /** What each pilot of this agent claimed of memory (MiB), by job id, until it ends. */
+    private final Map<String, Long> claims = new ConcurrentHashMap<>();
 
     /**
      * @param commands     the cell's commands, with the time-out of a look at the cell
@@ -92,7 +97,12 @@ public final class SgeResourceManager implements ResourceManager {
 
     @Override
     public String submit(PilotSpec spec) throws ManagerFailure {
-        return call(() -> drmaa.submit(spec));
+        String id = call(() -> drmaa.submit(spec));
+        Long claim = SgeRequest.parse(spec.nativeSpec()).claimMib();
+        if (claim != null) {
+            claims.put(id, claim);
+        }
+        return id;
     }
 
     @Override
@@ -111,7 +121,11 @@ public final class SgeResourceManager implements ResourceManager {
     @Override
     public Optional<EndedJob> awaitEnded(Duration timeout) throws ManagerFailure {
         Optional<JobInfo> info = call(() -> drmaa.awaitAnyFinished(timeout));
-        return info.isEmpty() ? Optional.empty() : Optional.of(new EndedJob(call(info.get()::getJobId), end(info.get())));
+        if (info.isEmpty()) {
+            return Optional.empty();
+        }
+        String id = call(info.get()::getJobId);
+        return Optional.of(new EndedJob(id, end(info.get()), memory(info.get(), claims.remove(id))));
     }
 
     @Override
@@ -120,9 +134,17 @@ public final class SgeResourceManager implements ResourceManager {
     }
 
     @Override
+    public Optional<EndedJob> accounted(String id) {
+        claims.remove(id);
+        return Accounting.lookUpEnded(commands, id);
+    }
+
+    @Override
     public ClusterLoad load(Predicate<CellJob> ours) {
         QstatXml.Result qstat = QstatXml.parse(commands.qstatFull(), ours);
-        return new ClusterLoad(QhostXml.parse(commands.qhostResources(), qstat.held()), qstat.queues(), qstat.jobs());
+        // which host holds the GPUs of a job spread over several is asked only when there is one
+        var held = qstat.spread().isEmpty() ? qstat.held() : qstat.held(QstatXml.masters(commands.qstatTasks()));
+        return new ClusterLoad(QhostXml.parse(commands.qhostResources(), held), qstat.queues(), qstat.jobs());
     }
 
     @Override
@@ -152,6 +174,19 @@ public final class SgeResourceManager implements ResourceManager {
             return new JobEnd.Deleted("deleted in SGE before it finished (qdel, or its node was lost)");
         } catch (DrmaaException e) {
             return new JobEnd.Failed("finished, but SGE gave no details: " + e.getMessage());
+        }
+    }
+
+    /**
+     * What DRMAA's finish record says of memory: SGE's {@code maxvmem} against the claim; SGE stopped
+     * the job for it when it was killed with SIGKILL (the execution daemon's way) past its claim.
+     */
+    static MemoryUse memory(JobInfo info, Long claimMib) {
+        try {
+            boolean killed = info.hasSignaled() && "SIGKILL".equals(info.getTerminatingSignal());
+            return Accounting.memory(claimMib, Accounting.maxvmem(info.getResourceUsage()), killed);
+        } catch (DrmaaException e) {
+            return Accounting.memory(claimMib, null, false);
         }
     }
 

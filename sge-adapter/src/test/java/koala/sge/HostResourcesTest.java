@@ -42,6 +42,41 @@ class HostResourcesTest {
         assertThat(host(hosts, "fs0-n16").defaultGpuDevices()).containsExactly(0, 1);
     }
 
+    /**
+     * Real output of fs0 shaped with {@code --shape fs0=2x4c/8G+2x16c/64G/2gpu} while a job of
+     * {@code -pe mpi 3 -l gpu=1,h_vmem=256M} ran with one slot on fs0-n3 and two on fs0-n4, its master
+     * task on fs0-n4 (and a job of {@code -pe smp 2 -l h_vmem=1G} on fs0-n3). SGE booked the GPU on
+     * fs0-n4 alone ({@code hc:gpu} 2 on n3, 1 on n4) and {@code h_vmem} per slot on each host
+     * (n3: 64G - 2G - 256M = 61.75G left; n4: 64G - 512M = 63.5G).
+     */
+    @Test
+    void aGpuJobOnSeveralHostsHoldsItsGpuOnItsMastersHostAlone() throws IOException {
+        QstatXml.Result qstat = QstatXml.parse(QstatXmlTest.capture("qstat-f-r-fs0-shaped-gpu-job-on-two-hosts.xml"),
+                j -> false);
+        Map<String, String> masters = QstatXml.masters(
+                QstatXmlTest.capture("qstat-f-r-g-t-fs0-shaped-gpu-job-on-two-hosts.xml"));
+
+        assertThat(qstat.spread()).containsExactly(Map.entry("2923", 1));
+        assertThat(masters).containsEntry("2923", "fs0-n4").containsEntry("2917", "fs0-n3");
+        List<HostInfo> hosts = QhostXml.parse(QstatXmlTest.capture("qhost-F-q-fs0-shaped-gpu-job-on-two-hosts.xml"),
+                qstat.held(masters));
+        assertThat(host(hosts, "fs0-n3")).extracting(HostResources::memoryMib, HostResources::memoryFreeMib,
+                HostResources::gpus, HostResources::gpusFree).containsExactly(65536L, 63232L, 2, 2);
+        assertThat(host(hosts, "fs0-n4")).extracting(HostResources::memoryMib, HostResources::memoryFreeMib,
+                HostResources::gpus, HostResources::gpusFree).containsExactly(65536L, 65024L, 2, 1);
+    }
+
+    /** Before its master is known a spread job's GPU is held on none of its hosts, never on each (n3 read 3 GPUs so). */
+    @Test
+    void aSpreadJobsGpuIsNeverCountedOnEachOfItsHosts() throws IOException {
+        QstatXml.Result qstat = QstatXml.parse(QstatXmlTest.capture("qstat-f-r-fs0-shaped-gpu-job-on-two-hosts.xml"),
+                j -> false);
+
+        assertThat(qstat.held().get("fs0-n3")).isEqualTo(new QhostXml.Held(2048 + 256, 0));
+        assertThat(qstat.held().get("fs0-n4")).isEqualTo(new QhostXml.Held(512, 0));
+        assertThat(qstat.held(Map.of()).get("fs0-n3").gpus()).isZero();
+    }
+
     @Test
     void withoutWhatJobsHoldTheCapacityOfABusyConsumableWouldLookSmaller() throws IOException {
         List<HostInfo> hosts = QhostXml.parse(QstatXmlTest.capture("qhost-F-q-fs0-shaped-one-job.xml"));

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 import koala.api.site.AgentHealth;
 import koala.api.site.CellJob;
 import koala.api.site.CellSnapshot;
+import koala.api.site.MemoryUse;
 import koala.api.site.PilotSpec;
 import koala.api.site.PilotState;
 import koala.api.site.PilotStatus;
@@ -259,24 +260,33 @@ public final class SiteAgent implements AutoCloseable {
 
     private PilotStatus finish(EndedJob ended) {
         String id = ended.id();
-        PilotStatus done = book.update(id, s -> finished(s, ended.end(), book.killRequested(id)));
+        PilotStatus done = book.update(id, s -> finished(s, ended, book.killRequested(id)));
         LOG.info("pilot {} finished: {}{}", id, done.state(),
                 done.exitStatus() != null ? " exit " + done.exitStatus() : " (" + done.reason() + ")");
         return done;
     }
 
-    /** The pilot as it ended; a pilot KOALA asked to kill says so rather than the manager's words. */
-    private PilotStatus finished(PilotStatus s, JobEnd end, boolean killed) {
+    /**
+     * The pilot as it ended; a pilot KOALA asked to kill says so rather than the manager's words, and one
+     * the manager stopped for using more memory than it claimed says that.
+     */
+    private PilotStatus finished(PilotStatus s, EndedJob ended, boolean killed) {
+        JobEnd end = ended.end();
+        MemoryUse memory = ended.memory();
+        if (!killed && memory != null && memory.exceeded()) {
+            return end(s, PilotState.FAILED, null, memory.describe() + ": stopped by " + manager.name(), memory);
+        }
         if (end instanceof JobEnd.Exited e) {
-            return end(s, PilotState.DONE, e.status(), null);
+            return end(s, PilotState.DONE, e.status(), null, memory);
         }
         if (end instanceof JobEnd.Signalled g) {
-            return end(s, PilotState.FAILED, null, (killed ? "killed by KOALA (" : "killed by signal (") + g.signal() + ")");
+            return end(s, PilotState.FAILED, null, (killed ? "killed by KOALA (" : "killed by signal (") + g.signal() + ")",
+                    memory);
         }
         if (end instanceof JobEnd.Deleted d) {
-            return end(s, PilotState.FAILED, null, killed ? "killed by KOALA" : d.how());
+            return end(s, PilotState.FAILED, null, killed ? "killed by KOALA" : d.how(), memory);
         }
-        return end(s, PilotState.FAILED, null, ((JobEnd.Failed) end).reason());
+        return end(s, PilotState.FAILED, null, ((JobEnd.Failed) end).reason(), memory);
     }
 
     /**
@@ -285,11 +295,11 @@ public final class SiteAgent implements AutoCloseable {
      * seconds, and the book's lock is one that other requests need.
      */
     private PilotStatus finishUnseen(String id) {
-        Optional<JobEnd> outcome = manager.accounting(id);
+        Optional<EndedJob> outcome = manager.accounted(id);
         boolean killed = book.killRequested(id);
-        PilotStatus result = book.update(id, s -> outcome.map(end -> finished(s, end, killed))
+        PilotStatus result = book.update(id, s -> outcome.map(ended -> finished(s, ended, killed))
                 .orElseGet(() -> end(s, PilotState.FAILED, null,
-                        "ended while the agent could not follow it; exit status unknown")));
+                        "ended while the agent could not follow it; exit status unknown", null)));
         LOG.info("pilot {} ended out of sight: {}", id, result);
         return result;
     }
@@ -298,8 +308,9 @@ public final class SiteAgent implements AutoCloseable {
         return new PilotStatus(s.id(), s.site(), s.name(), state, null, null, s.submittedAt(), null);
     }
 
-    private PilotStatus end(PilotStatus s, PilotState state, Integer exit, String reason) {
-        return new PilotStatus(s.id(), s.site(), s.name(), state, exit, reason, s.submittedAt(), clock.instant());
+    private PilotStatus end(PilotStatus s, PilotState state, Integer exit, String reason, MemoryUse memory) {
+        return new PilotStatus(s.id(), s.site(), s.name(), state, exit, reason, s.submittedAt(), clock.instant(),
+                memory);
     }
 
     /** Waits on the manager for this connection's pilots to finish; polls pilots of earlier connections. */

@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import koala.api.site.MemoryUse;
 import koala.api.site.PilotSpec;
 import koala.api.site.PilotState;
 import koala.api.site.PilotStatus;
@@ -98,6 +99,51 @@ class SiteAgentTest {
         PilotStatus gone = agent.awaitChange("1", PilotState.QUEUED, Duration.ofSeconds(10));
 
         assertThat(gone.reason()).isEqualTo("deleted in Fake before it finished");
+    }
+
+    @Test
+    void aPilotTheManagerStoppedForItsMemorySaysSoAsData() throws Exception {
+        agent.submit(PilotSpec.of("koala-x-1", "/bin/true"));
+        manager.start("1");
+
+        // SGE's figures for -pe smp 2 -l h_vmem=512M killed at a maxvmem of 1.082GB (qacct-fs0-h_vmem-exceeded.txt)
+        manager.end("1", new JobEnd.Signalled("SIGKILL"), new MemoryUse(1024L, 1108L, true));
+        PilotStatus ended = agent.awaitChange("1", PilotState.RUNNING, Duration.ofSeconds(10));
+
+        assertThat(ended.state()).isEqualTo(PilotState.FAILED);
+        assertThat(ended.exceededMemory()).isTrue();
+        assertThat(ended.memory()).isEqualTo(new MemoryUse(1024L, 1108L, true));
+        assertThat(ended.reason()).isEqualTo("exceeded its 1G memory (max 1.08G): stopped by Fake");
+    }
+
+    @Test
+    void aPilotWithinItsMemoryEndsAsBeforeWithItsFigures() throws Exception {
+        agent.submit(PilotSpec.of("koala-x-1", "/bin/true"));
+
+        manager.end("1", new JobEnd.Exited(1), new MemoryUse(1024L, 779L, false));
+        PilotStatus ended = agent.awaitChange("1", PilotState.QUEUED, Duration.ofSeconds(10));
+
+        assertThat(ended.state()).isEqualTo(PilotState.DONE);
+        assertThat(ended.exitStatus()).isEqualTo(1);
+        assertThat(ended.exceededMemory()).isFalse();
+        assertThat(ended.memory().maxMib()).isEqualTo(779L);
+    }
+
+    @Test
+    void aPilotThatExceededItsMemoryWhileTheManagerWasAwayIsReportedFromAccounting() {
+        agent.submit(PilotSpec.of("koala-x-1", "/bin/true"));
+        manager.start("1");
+        manager.goAway("unable to contact qmaster");
+        timer.advance(ROUND);
+        manager.end("1", new JobEnd.Failed("SGE reports failure: 37  : qmaster enforced h_rt, h_cpu, or h_vmem limit"),
+                new MemoryUse(1024L, 1108L, true));
+
+        manager.comeBack();
+        timer.advance(ROUND);
+        PilotStatus seen = agent.status("1");
+
+        assertThat(seen.state()).isEqualTo(PilotState.FAILED);
+        assertThat(seen.reason()).isEqualTo("exceeded its 1G memory (max 1.08G): stopped by Fake");
     }
 
     @Test

@@ -82,6 +82,37 @@ class PilotsOnTwoCellsIT {
                 .until(() -> a.snapshot().jobs().stream().map(CellJob::id).noneMatch(pilot.id()::equals));
     }
 
+    /**
+     * A pilot claiming {@code -l h_vmem=256M} whose two processes together grow past it (160 MiB held,
+     * then 32 MiB more every half second up to 192 MiB, each under the per-process limit) is killed by
+     * SGE's execution daemon, and the agent says so as data. Costs about 5 s.
+     */
+    @Test
+    void aPilotPastItsMemoryClaimIsStoppedBySgeAndSaysSo() throws Exception {
+        SiteAgentClient a = first.client();
+        Path hog = outputs.resolve("hog.sh");
+        Files.writeString(hog, """
+                python3 -c 'import time; b = bytearray(160 << 20); time.sleep(60)' &
+                sleep 1
+                python3 -c 'import time
+                b = []
+                for i in range(6):
+                    b.append(bytearray(32 << 20)); time.sleep(0.5)
+                time.sleep(60)'
+                wait
+                """);
+        Files.setPosixFilePermissions(hog, PosixFilePermissions.fromString("rwxr-xr-x"));
+
+        PilotStatus pilot = a.submit(PilotSpec.of("koala-it-hog", "/bin/sh", hog.toString()).withNativeSpec("-l h_vmem=256M"));
+        PilotStatus end = awaitEnd(a, pilot);
+
+        assertThat(end.state()).isEqualTo(PilotState.FAILED);
+        assertThat(end.exceededMemory()).isTrue();
+        assertThat(end.memory().claimMib()).isEqualTo(256L);
+        assertThat(end.memory().maxMib()).isGreaterThan(256L);
+        assertThat(end.reason()).startsWith("exceeded its 256M memory (max ").endsWith("): stopped by SGE");
+    }
+
     @Test
     void badRequestsAreRefusedWithTheFieldAndNothingIsSubmitted() {
         SiteAgentClient a = first.client();
