@@ -51,11 +51,14 @@ final class Claimer {
     private final Lifecycle lifecycle;
     private final InstantSource clock;
     private final GridEvents events;
+    /** Per site, what a node that asks no memory claims per core there (0: none; {@link PilotClaim}). */
+    private final java.util.function.ToLongFunction<String> memoryPerCore;
     private final SecureRandom random = new SecureRandom();
 
     Claimer(JobBook book, Pilots pilots, Submissions submissions, ClaimRules rules, Function<Job, PlacementPolicy> policyFor,
             java.util.function.Function<Job, GridView> gridView, Lifecycle lifecycle, InstantSource clock,
-            GridEvents events) {
+            GridEvents events, java.util.function.ToLongFunction<String> memoryPerCore) {
+        this.memoryPerCore = memoryPerCore;
         this.book = book;
         this.pilots = pilots;
         this.submissions = submissions;
@@ -93,7 +96,8 @@ final class Claimer {
         NodeClaim asked = node.submitted(null, clock.instant());
         book.save(job, asked); // recorded before it exists in SGE, so a crash in between leaves a trace
         events.claimBegun(asked.site());
-        submissions.submit(asked, job.record().owner(), PilotClaim.of(job.description(), asked),
+        submissions.submit(asked, job.record().owner(), PilotClaim.of(job.description(), asked,
+                        memoryPerCore.applyAsLong(asked.site())),
                 outcome -> submitted(job.id(), asked, outcome));
     }
 

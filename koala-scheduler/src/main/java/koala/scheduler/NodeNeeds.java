@@ -21,10 +21,15 @@ final class NodeNeeds {
     private NodeNeeds() {
     }
 
-    /** What each node of the component asks for. */
+    /**
+     * What each node of the component takes of its host, as placement counts it and its pilot claims it
+     * ({@link PilotClaim#memoryMiB}): its cores and GPUs, and, when it asks for memory, that with the
+     * launcher's share beside the program.
+     */
     static Resources perNode(ComponentSpec c) {
-        NodeResources r = c.resources();
-        return new Resources(r.cores(), r.memoryMiB(), r.gpus());
+        Resources asked = perNode(c.resources());
+        return asked.memoryMiB() == 0 ? asked : new Resources(asked.cores(),
+                new PilotClaim(asked, null, 0).memoryMiB(), asked.gpus());
     }
 
     /** What the node asks for: its component's, or one core where the description has no such component. */
@@ -40,6 +45,7 @@ final class NodeNeeds {
                 request.gpus() == null ? 0 : request.gpus());
     }
 
+    /** What the JDF asks per node, as it asks it. */
     static Resources perNode(NodeResources r) {
         return new Resources(r.cores(), r.memoryMiB(), r.gpus());
     }

@@ -27,7 +27,15 @@ final class Pilots {
     private static final Logger LOG = LogManager.getLogger(Pilots.class);
     static final String LAUNCHER = "koala.node.NodeLauncher";
     /** A launcher is small and short-lived: a small heap, the simplest collector, no optimizing compiler. */
-    static final List<String> JVM_OPTIONS = List.of("-Xmx64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+    static final List<String> JVM_OPTIONS = List.of("-Xmx64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+            // SGE limits each process of a job that claims h_vmem to its claim: with a small code cache, class
+            // space and metaspace the launcher's JVM starts in about 407 MiB of address space, against 1.45 GiB
+            "-XX:ReservedCodeCacheSize=16m", "-XX:CompressedClassSpaceSize=16m", "-XX:MaxMetaspaceSize=32m");
+    /**
+     * The pilot's environment: glibc's malloc arenas held to two, so that the JVM's address space does
+     * not grow with the host's cores (64 MB per arena) past a memory claim.
+     */
+    static final Map<String, String> ENVIRONMENT = Map.of("MALLOC_ARENA_MAX", "2");
     /** A launcher run through its whole path against a stand-in scheduler on loopback, to train the class archive. */
     static final List<String> TRAINING = List.of("--train");
 
@@ -175,7 +183,7 @@ final class Pilots {
         String nativeSpec = claim.nativeSpec(site.remote() && owner != null ? accountString(site.nodeNativeSpec(), owner)
                 : site.nodeNativeSpec());
         nativeSpec = pinned(nativeSpec, node.host());
-        PilotSpec spec = new PilotSpec(node.pilotName(tag), launcher.java(), args, Map.of(), nativeSpec,
+        PilotSpec spec = new PilotSpec(node.pilotName(tag), launcher.java(), args, ENVIRONMENT, nativeSpec,
                 logDir + "/" + node.pilotName(tag) + ".log", null, "/tmp", node.token(), tokenFile);
         return agent.client().submit(spec).id();
     }

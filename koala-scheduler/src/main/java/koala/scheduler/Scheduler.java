@@ -117,7 +117,8 @@ final class Scheduler {
         this.policies = new JobPolicies(book, pilots::network);
         this.watch = new PilotWatch(kis, clock, events);
         this.claimer = new Claimer(book, pilots, submissions, new ClaimRules(settings.claimTimeout(), settings.maxClaimFailures()),
-                policies::forJob, j -> grid.viewFor(j.record().owner(), grid.view(grid.held(), j)), this::fire, clock, events);
+                policies::forJob, j -> grid.viewFor(j.record().owner(), grid.view(grid.held(), j)), this::fire, clock, events,
+                this::memoryPerCore);
         this.desk = new NodeDesk(book, claimer::check, this::checkRunning, pilots::forNode, pilots::slots, clock,
                 events, this::gpuDevices);
         this.frameworks = new Frameworks(store, book, clock);
@@ -443,6 +444,22 @@ final class Scheduler {
                         : " on " + node.host()) + ": " + reason);
             }
         });
+    }
+
+    /**
+     * What a node that asks for no memory claims per core on {@code site}: where the site books memory
+     * ({@code h_vmem} consumable: there SGE gives a pilot that claims none no memory at all), its hosts'
+     * least memory per core, as Slurm's {@code DefMemPerCPU}; 0 elsewhere (nothing claimed).
+     */
+    long memoryPerCore(String site) {
+        return kis.site(site).map(SiteInfo::snapshot).map(Scheduler::memoryPerCore).orElse(0L);
+    }
+
+    static long memoryPerCore(koala.api.site.CellSnapshot snapshot) {
+        return snapshot.hosts().stream().map(koala.api.site.HostInfo::resources)
+                .filter(r -> r != null && r.memory() == koala.api.site.HostResources.MemorySource.CONSUMABLE
+                        && r.memoryMib() != null && r.cores() > 0)
+                .mapToLong(r -> r.memoryMib() / r.cores()).min().orElse(0L);
     }
 
     /** The GPU devices of {@code host} of {@code site}, as its agent last saw it; empty where none or not known. */

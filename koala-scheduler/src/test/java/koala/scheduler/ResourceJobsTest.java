@@ -46,10 +46,10 @@ class ResourceJobsTest {
         grid.store.nodes(job).forEach(n -> hosts.put(n.id(), n.host()));
         assertThat(hosts).containsExactlyEntriesOf(new java.util.TreeMap<>(Map.of("1.0.0", "fs0-n3", "1.1.0", "fs1-n1",
                 "1.1.1", "fs1-n2")));
-        assertThat(grid.claims.get("1.1.0").nativeSpec("")).isEqualTo("-pe smp 8 -l h_vmem=1536M");
-        assertThat(grid.claims.get("1.0.0").nativeSpec("-P koala")).isEqualTo("-P koala -pe smp 4 -l h_vmem=8192M,gpu=1,h_rt=660");
+        assertThat(grid.claims.get("1.1.0").nativeSpec("")).isEqualTo("-pe smp 8 -l h_vmem=1552M");
+        assertThat(grid.claims.get("1.0.0").nativeSpec("-P koala")).isEqualTo("-P koala -pe smp 4 -l h_vmem=8224M,gpu=1,h_rt=660");
         assertThat(Pilots.pinned(grid.claims.get("1.0.0").nativeSpec(null), "fs0-n3"))
-                .isEqualTo("-pe smp 4 -l h_vmem=8192M,gpu=1,h_rt=660 -l h=fs0-n3");
+                .isEqualTo("-pe smp 4 -l h_vmem=8224M,gpu=1,h_rt=660 -l h=fs0-n3");
     }
 
     /**
@@ -89,6 +89,23 @@ class ResourceJobsTest {
         assertThat(task.mpiHosts()).hasSize(16).containsOnly("fs1-n1", "fs1-n2");
     }
 
+    /**
+     * A pilot claims the node's memory with the launcher's 128M beside it, per slot, at least 512M in
+     * all; a node that asks none claims its site's least memory per core where the site books memory
+     * (here 2048M: fs0's small hosts have 8G over 4 cores), and nothing where it does not.
+     */
+    @Test
+    void aPilotClaimsItsMemoryWithTheLaunchersShare() {
+        assertThat(new PilotClaim(new koala.placement.Resources(8, 12288, 0), null, 0).nativeSpec(null))
+                .isEqualTo("-pe smp 8 -l h_vmem=1552M");
+        assertThat(new PilotClaim(new koala.placement.Resources(1, 100, 0), null, 0).nativeSpec(null))
+                .isEqualTo("-l h_vmem=512M");
+        assertThat(new PilotClaim(new koala.placement.Resources(2, 0, 1), null, grid.scheduler.memoryPerCore("fs0"))
+                .nativeSpec("-P x")).isEqualTo("-P x -pe smp 2 -l h_vmem=2112M,gpu=1");
+        assertThat(PilotClaim.NODE.nativeSpec("-l exclusive=true")).isEqualTo("-l exclusive=true");
+        assertThat(grid.scheduler.memoryPerCore("fs0")).isEqualTo(2048);
+    }
+
     @Test
     void aNodeLargerThanEveryHostIsRefusedAtSubmitNamingTheLargestHost() {
         assertThatThrownBy(() -> grid.scheduler.submit("big.jdf", "&(count = 1)(executable = /bin/true)(memory = 128G)",
@@ -119,7 +136,7 @@ class ResourceJobsTest {
         assertThat(perHost).containsExactlyEntriesOf(new java.util.TreeMap<>(Map.of("fs0-n3", 2L, "fs1-n1", 1L,
                 "fs1-n2", 1L, "fs1-n3", 1L, "fs1-n4", 1L)));
         assertThat(more.nodes()).isEmpty();
-        assertThat(grid.claims.get(granted.get(0)).nativeSpec(null)).isEqualTo("-pe smp 8 -l h_vmem=1536M");
+        assertThat(grid.claims.get(granted.get(0)).nativeSpec(null)).isEqualTo("-pe smp 8 -l h_vmem=1552M");
     }
 
     private long runOn(String jdf) {
