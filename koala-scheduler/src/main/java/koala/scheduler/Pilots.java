@@ -309,16 +309,16 @@ final class Pilots {
      * cell's jobs as one no node owns ({@link Recovery#orphanPilots}) and asks again.
      */
     /**
-     * How the node's pilot ended, as its site's agent says ("exceeded its 4G memory (max 4.2G):
-     * stopped by SGE", "signal SIGKILL"), or null when it says nothing of it. Blocking, within the
+     * The node's pilot as its site's agent knows it once it ended: its reason ("exceeded its 4.13G memory
+     * (max 4.2G): stopped by SGE", "signal SIGKILL") and its memory, or null. Blocking, within the
      * agent client's time-out: never called on the loop.
      */
-    String endedAs(NodeClaim node, String owner) {
+    koala.api.site.PilotStatus endedAs(NodeClaim node, String owner) {
         Agent agent = agents.of(node.site(), owner);
         if (agent == null || node.pilot() == null) {
             return null;
         }
-        return agent.client().status(node.pilot()).reason();
+        return agent.client().status(node.pilot());
     }
 
     void kill(String site, String pilot, String owner, String whose) {

@@ -436,7 +436,8 @@ final class Scheduler {
     private void askHowItEnded(PilotWatch.Lost lost) {
         NodeClaim node = lost.node();
         String owner = lost.job().record().owner();
-        submissions.ask(node.site(), () -> pilots.endedAs(node, owner), reason -> {
+        submissions.ask(node.site(), () -> pilots.endedAs(node, owner), status -> {
+            String reason = status == null ? null : howItEnded(lost.job().description(), node, status);
             if (reason != null && !reason.isBlank()) {
                 LOG.info("job {}: node {}'s pilot {} on {} ended: {}", lost.job().id(), node.id(), node.pilot(),
                         node.site(), reason);
@@ -460,6 +461,25 @@ final class Scheduler {
                 .filter(r -> r != null && r.memory() == koala.api.site.HostResources.MemorySource.CONSUMABLE
                         && r.memoryMib() != null && r.cores() > 0)
                 .mapToLong(r -> r.memoryMib() / r.cores()).min().orElse(0L);
+    }
+
+    /**
+     * How a node's pilot ended, in the user's terms: one SGE stopped for its memory says the memory its
+     * JDF asked for, beside what the pilot claimed with the launcher's share and the most it used.
+     */
+    static String howItEnded(JobDescription description, NodeClaim node, koala.api.site.PilotStatus status) {
+        koala.api.site.MemoryUse memory = status.memory();
+        if (memory == null || !memory.exceeded()) {
+            return status.reason();
+        }
+        long asked = description.components().size() > node.component()
+                ? description.components().get(node.component()).resources().memoryMiB() : 0;
+        String claimed = memory.claimMib() == null ? "" : "its pilot claimed " + koala.api.site.MemoryUse.size(
+                memory.claimMib()) + " with the launcher's share";
+        String used = memory.maxMib() == null ? "" : "used at most " + koala.api.site.MemoryUse.size(memory.maxMib());
+        String figures = String.join(" and ", java.util.stream.Stream.of(claimed, used).filter(x -> !x.isEmpty()).toList());
+        return (asked > 0 ? "exceeded its " + koala.jdf.NodeResources.size(asked) + " memory" : "exceeded its memory")
+                + (figures.isEmpty() ? "" : " (" + figures + ")") + ": stopped by SGE";
     }
 
     /** The GPU devices of {@code host} of {@code site}, as its agent last saw it; empty where none or not known. */

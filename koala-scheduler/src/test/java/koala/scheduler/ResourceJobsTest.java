@@ -106,6 +106,23 @@ class ResourceJobsTest {
         assertThat(grid.scheduler.memoryPerCore("fs0")).isEqualTo(2048);
     }
 
+    /** How a lost node's pilot ended, as the job's history says it. */
+    @Test
+    void aNodeStoppedForItsMemorySaysTheMemoryItAskedFor() {
+        String jdf = "&(count = 1)(executable = /bin/true)(cores = 2)(memory = 2G)";
+        koala.jdf.JobDescription held = koala.jdf.JdfParser.parse("hog.jdf", jdf, koala.jdf.ClusterCatalog.NONE);
+        NodeClaim node = grid.store.nodes(runOn(jdf)).get(0);
+        koala.api.site.PilotStatus stopped = new koala.api.site.PilotStatus("41", "fs1", "p", koala.api.site.PilotState.FAILED,
+                null, "exceeded its 2.13G memory (max 2.25G): stopped by SGE", null, null,
+                new koala.api.site.MemoryUse(2176L, 2304L, true));
+        koala.api.site.PilotStatus killed = new koala.api.site.PilotStatus("41", "fs1", "p", koala.api.site.PilotState.FAILED,
+                null, "killed by signal (SIGKILL)", null, null);
+
+        assertThat(Scheduler.howItEnded(held, node, stopped)).isEqualTo("exceeded its 2G memory (its pilot claimed "
+                + "2.13G with the launcher's share and used at most 2.25G): stopped by SGE");
+        assertThat(Scheduler.howItEnded(held, node, killed)).isEqualTo("killed by signal (SIGKILL)");
+    }
+
     @Test
     void aNodeLargerThanEveryHostIsRefusedAtSubmitNamingTheLargestHost() {
         assertThatThrownBy(() -> grid.scheduler.submit("big.jdf", "&(count = 1)(executable = /bin/true)(memory = 128G)",

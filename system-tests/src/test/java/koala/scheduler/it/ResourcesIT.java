@@ -139,21 +139,25 @@ class ResourcesIT {
     }
 
     /**
-     * A node that claimed 2G and allocates 3G: SGE's execution daemon stops its pilot (SIGKILL), the
-     * job breaks, and its history says why in the user's terms, from the site's accounting.
+     * A node that claimed 2G runs two processes of 1.2G each: each stays under SGE's limit per process
+     * (the claim), together they pass it, so SGE's execution daemon stops the pilot (SIGKILL); the job
+     * breaks and its history says why in the user's terms, from the site's accounting. (One process
+     * asking more than its claim at once fails its own allocation instead, and the job ends with the
+     * program's exit status.)
      */
     @Test
     void aMemoryHogIsStoppedAndTheJobSaysSo() {
-        String hog = "import time; b = bytearray(3 * 1024 ** 3); time.sleep(30)";
+        String grow = "python3 -c 'import time; b = bytearray(1200 * 1024 ** 2); time.sleep(60)'";
         long id = TestScheduler.submit(client, "hog", "&(resourceManagerContact = \"fs1\")(count = 1)(memory = 2G)"
-                + "(executable = \"/usr/bin/python3\")(arguments = \"-c\" \"" + hog + "\")").id();
+                + "(executable = \"/bin/sh\")(arguments = \"-c\" \"" + grow + " & " + grow + "; wait\")").id();
         JobView ended = TestScheduler.awaitEnd(client, id, Duration.ofSeconds(90));
         assertThat(ended.state()).isEqualTo("FAILED");
         JobView said = Awaitility.await("the job says how its node ended").atMost(Duration.ofSeconds(60))
                 .until(() -> client.job(id), j -> j.history().stream().anyMatch(t -> t.event().equals("PILOT_ENDED")));
         assertThat(said.history()).filteredOn(t -> t.event().equals("PILOT_ENDED")).singleElement()
                 .satisfies(t -> assertThat(t.reason()).startsWith("node " + id + ".0.0 on fs1-n")
-                        .contains("exceeded its 2G memory").contains("stopped by SGE"));
+                        .contains("exceeded its 2G memory (its pilot claimed 2.13G with the launcher's share and used at most")
+                        .endsWith("): stopped by SGE"));
     }
 
     private static NodeView awaitGpus(long job) {
