@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import koala.api.scheduler.SiteResources;
 import koala.arbitration.ShareReason;
 import koala.scheduler.accounting.UsageTotals;
 import koala.scheduler.metrics.GridEvents.ClaimFailure;
@@ -28,13 +29,13 @@ import org.junit.jupiter.api.Test;
 class SchedulerMetricsTest {
     private static final Instant AT = Instant.parse("2026-11-25T10:00:00Z");
 
-    /** Something of every kind happened and the grid was read once: 41 koala_ families. */
+    /** Something of every kind happened and the grid was read once: 44 koala_ families. */
     @Test
-    void everyKindOfHappeningAndTheReadingShow41Families() {
+    void everyKindOfHappeningAndTheReadingShow44Families() {
         String text = text(everything().scrape(null));
         Set<String> families = new TreeSet<>();
         text.lines().filter(l -> l.startsWith("# TYPE koala_")).forEach(l -> families.add(l.split(" ")[2]));
-        assertThat(families).hasSize(41);
+        assertThat(families).hasSize(44);
         assertThat(text).contains(
                 "koala_claim_failures_total{reason=\"ended_early\",site=\"fs0\"} 1.0\n",
                 "koala_nodes_lost_total{site=\"fs0\"} 1.0\n",
@@ -50,6 +51,22 @@ class SchedulerMetricsTest {
                 "koala_usage_core_seconds_total{kind=\"job\",owner=\"alice\"} 720.0\n",
                 "koala_usage_memory_gb_seconds_total{kind=\"job\",owner=\"alice\"} 1440.0\n",
                 "koala_instance_gpu_seconds_total{framework_instance=\"7\"} 60.0\n");
+    }
+
+    /**
+     * A site's resources as {@code koala sites} shows them, memory in bytes (80 GiB in all, 58 free); none
+     * for fs1, whose hosts report none.
+     */
+    @Test
+    void aSitesCoresMemoryAndGpusInAllAndFree() {
+        String text = text(everything().scrape(null));
+        assertThat(text).contains("koala_site_cores{site=\"fs0\",state=\"all\"} 24.0\n",
+                "koala_site_cores{site=\"fs0\",state=\"free\"} 17.0\n",
+                "koala_site_memory_bytes{site=\"fs0\",state=\"all\"} 8.589934592E10\n",
+                "koala_site_memory_bytes{site=\"fs0\",state=\"free\"} 6.2277025792E10\n",
+                "koala_site_gpus{site=\"fs0\",state=\"all\"} 2.0\n",
+                "koala_site_gpus{site=\"fs0\",state=\"free\"} 1.0\n")
+                .doesNotContain("koala_site_cores{site=\"fs1\"");
     }
 
     /**
@@ -177,7 +194,8 @@ class SchedulerMetricsTest {
 
     private static GridReading reading(List<GridReading.Instance> instances) {
         return new GridReading(AT, Map.of(JobState.RUNNING, 2), 1, 0, List.of(new GridReading.Site("fs0", true, 4, 1, 2,
-                0, 1, AT)), instances, "fair");
+                0, 1, AT, new SiteResources(3, 24, 17, 81920L, 59392L, 2, 1)), new GridReading.Site("fs1", true, 2, 2, 0,
+                0, 0, AT)), instances, "fair");
     }
 
     private static GridReading.Instance instance(long id) {
