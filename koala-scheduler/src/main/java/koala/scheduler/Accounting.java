@@ -156,8 +156,10 @@ final class Accounting {
     private void save(UsageRecord record) {
         UsageTotals.Key owner = UsageTotals.keyOf(record);
         UsageTotals added = UsageTotals.of(record);
-        store.saveUsageRecord(record.id(), Json.write(record));
-        store.addUsage(owner, added);
+        store.inTransaction(() -> { // the loop's unit, when called in one; a unit of their own otherwise
+            store.saveUsageRecord(record.id(), Json.write(record));
+            store.addUsage(owner, added);
+        });
         store.afterCommit(() -> counts.charged(owner, added));
     }
 
