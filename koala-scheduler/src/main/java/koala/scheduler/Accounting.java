@@ -219,7 +219,7 @@ final class Accounting {
     }
 
     /** What the node of {@code span} is charged ({@link NodeCharge}). */
-    NodeCharge charge(Job job, NodeSpan span) {
+    private NodeCharge charge(Job job, NodeSpan span) {
         return NodeCharge.of(asked(job, span.component()), cores.apply(span.site()));
     }
 
