@@ -143,7 +143,9 @@ final class Accounting {
             NodeClaim node = allocation.node(w.node());
             if (node != null && (node.state() == NodeState.ARRIVED || node.state() == NodeState.RUNNING)
                     && "worker".equals(role(allocation, node.component()))) {
-                samples.add(new WorkerMeter.Sample(w.node(), w.busy(), w.cpuPercent(), cores.apply(node.site())));
+                // a launcher samples its CPU as a share of the cores it was told: those its node is charged
+                samples.add(new WorkerMeter.Sample(w.node(), w.busy(), w.cpuPercent(),
+                        charge(allocation, node.component(), node.site()).cores()));
             }
         }
         meter.report(allocation.id(), samples, clock.instant());
@@ -220,7 +222,11 @@ final class Accounting {
 
     /** What the node of {@code span} is charged ({@link NodeCharge}). */
     private NodeCharge charge(Job job, NodeSpan span) {
-        return NodeCharge.of(asked(job, span.component()), cores.apply(span.site()));
+        return charge(job, span.component(), span.site());
+    }
+
+    private NodeCharge charge(Job job, int component, String site) {
+        return NodeCharge.of(asked(job, component), cores.apply(site));
     }
 
     /**

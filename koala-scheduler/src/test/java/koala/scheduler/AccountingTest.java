@@ -173,6 +173,35 @@ class AccountingTest {
     }
 
     /**
+     * A grow that says what its nodes need (its runner sends its role's cores, memory and GPUs) is
+     * charged that, and its workers' CPU reports are shares of those cores, as their launchers are told
+     * them. One worker of 4 cores, 2G and 1 GPU on fs0 (whose nodes have 2 cores), busy at 50% for 20 s:
+     * 20 node-seconds, 80 core-seconds, 40 GB-seconds, 20 GPU-seconds; CPU 20 × 50% × 4 = 40 of its 80
+     * core-seconds (50%).
+     */
+    @Test
+    void aGrowThatSaysWhatItsNodesNeedIsChargedThatAndItsCpuIsAShareOfThoseCores() {
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 8), Duration.ofSeconds(60)).cores("fs0", 2)) {
+            long id = grid.allocations().open("runner-a", "alice").id();
+            String w = grid.allocations().grow(id, new GrowRequest(1, "worker", "/bin/worker", List.of(), Map.of(), null)
+                    .withResources(4, 2048L, 1)).nodes().get(0);
+            run(grid, id);
+            for (int s = 0; s < 20; s++) {
+                report(grid, id, busy(w, 50));
+                grid.clock.advance(SECOND);
+            }
+            report(grid, id, busy(w, 50));
+            grid.allocations().close(id);
+
+            UsageRecord r = only(grid);
+            assertThat(List.of(r.nodeSeconds(), r.coreSeconds(), r.memoryGbSeconds(), r.gpuSeconds()))
+                    .containsExactly(20.0, 80.0, 40.0, 20.0);
+            assertThat(r.cpuSeconds()).isEqualTo(40.0);
+            assertThat(r.cpuEfficiency()).isEqualTo(0.5);
+        }
+    }
+
+    /**
      * What each owner's records add up to is kept: a scheduler killed and started again counts on
      * from it. Alice's two jobs of one 4-core node for 10 s and Bob's of one 2-GPU node for 10 s, then a
      * restart, then one more of Alice's: alice 3 records, 30 node-seconds, 120 core-seconds; bob 1
