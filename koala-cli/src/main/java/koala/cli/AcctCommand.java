@@ -9,6 +9,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneId;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.regex.Matcher;
@@ -36,6 +37,10 @@ import picocli.CommandLine.Spec;
                 "          calls back (waiting for the rest of a co-allocated job counts,",
                 "          a pilot queued in SGE does not) until its command ended, KOALA",
                 "          gave it back, or its pilot was found gone",
+                "  CORE-S  granted node-seconds times each node's cores: what its",
+                "          component asked for (cores =), or site.S.node.cores for a",
+                "          node that asked for nothing; GB-S the memory each node asked",
+                "          for (memory =, GB of 1024 MiB), GPU-S its GPUs (gpus =)",
                 "  BUSY-S  a job: node-seconds its commands ran; an instance: worker",
                 "          node-seconds its runner reported the worker busy (time the",
                 "          runner did not report counts as not busy)",
@@ -43,8 +48,8 @@ import picocli.CommandLine.Spec;
                 "  CPU-S   CPU seconds: a job's as its nodes' launchers reported at exit",
                 "          (all of them, else unknown); an instance's workers', from the",
                 "          utilization its runner reports each second",
-                "  CPU%%    CPU-S over the core-seconds of the same nodes (node-seconds",
-                "          times site.S.node.cores): seff's CPU efficiency",
+                "  CPU%%    CPU-S over the core-seconds of the same nodes (CORE-S):",
+                "          seff's CPU efficiency",
                 "  GROWS   an instance's granted grows, its initial deployment's included;",
                 "          SHRINKS, times it gave nodes back or had them taken back",
                 "  EXIT    a job's: 0 if every command ended 0, else the first other",
@@ -52,6 +57,8 @@ import picocli.CommandLine.Spec;
                 "  ?       unknown (not measured, not reported); - does not apply",
                 "",
                 "--json and --csv give every field (docs/user-guide.md#accounting).",
+                "--by-user adds the records up per owner: jobs, instances, NODE-S,",
+                "CORE-S, GB-S, GPU-S (a figure a record does not know adds nothing).",
                 "Exit status: 0 success, 1 failure (the scheduler unreachable, another",
                 "user's records), 2 bad input."})
 final class AcctCommand implements Callable<Integer> {
@@ -73,6 +80,10 @@ final class AcctCommand implements Callable<Integer> {
     @Option(names = "--limit", paramLabel = "N", description = "at most the N newest records that match (default: "
             + "${DEFAULT-VALUE}, at most 20000)", defaultValue = "10000")
     int limit;
+
+    @Option(names = "--by-user", description = "add the records that match up per owner (Slurm's sreport by user): "
+            + "jobs, instances, node-, core-, GB- and GPU-seconds")
+    boolean byUser;
 
     @Option(names = "--json", description = "print each record as a line of JSON, as the accounting file has it")
     boolean json;
@@ -109,7 +120,16 @@ final class AcctCommand implements Callable<Integer> {
             err.flush();
             return JobCommands.status(e);
         }
-        if (json) {
+        if (byUser) {
+            List<UsageReport.UserUsage> users = UsageReport.byUser(view.records());
+            if (json) {
+                UsageReport.userJsonLines(users, out);
+            } else if (csv) {
+                UsageReport.userCsv(users, out);
+            } else {
+                UsageReport.userTable(users, out);
+            }
+        } else if (json) {
             UsageReport.jsonLines(view.records(), out);
         } else if (csv) {
             UsageReport.csv(view.records(), out);

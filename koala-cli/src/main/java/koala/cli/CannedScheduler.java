@@ -91,7 +91,8 @@ final class CannedScheduler implements AutoCloseable {
                 }
                 reply(exchange, 200, job(id(route), "CANCELLED"));
             } else if (route.equals("GET /sites")) {
-                reply(exchange, 200, List.of(new SiteStatus("fs0", 16, 12, 2, 1, 1, "UP", null, AT),
+                reply(exchange, 200, List.of(new SiteStatus("fs0", 16, 12, 2, 1, 1, "UP", null, AT,
+                                new koala.api.scheduler.SiteResources(16, 16, 12, 131072L, 98304L, 0, 0)),
                         new SiteStatus("fs1", 8, 0, 0, 0, 0, "DOWN", "no answer from its agent", AT)));
             } else {
                 reply(exchange, 404, new ApiError(route + " not found", null));

@@ -217,27 +217,48 @@ final class JobCommands {
 
     @Command(name = "sites", mixinStandardHelpOptions = true,
             description = "Every site as the information service sees it: nodes in all, idle, held by KOALA, used "
-                    + "by local users, being claimed, and the health of its agent.")
+                    + "by local users, being claimed; its hosts' cores, memory and GPUs, free/in all (summed from "
+                    + "its cell's last snapshot; - where no host reports them); and the health of its agent.")
     static final class Sites implements Callable<Integer> {
+        private static final String ROW = "%-6s %6s %6s %6s %7s %9s %9s %15s %7s  %s%n";
+
         @Mixin
         GridOptions grid;
 
-        @Option(names = "--json", description = "print JSON")
+        @Option(names = "--json", description = "print JSON (a site's resources as numbers: cores, coresFree, "
+                + "memoryMib, memoryFreeMib, gpus, gpusFree, and the hosts that report them)")
         boolean json;
 
         @Override
         public Integer call() {
-            return show(json, () -> grid.client().sites(), Sites::table);
+            return show(json, () -> grid.client().sites(), sites -> System.out.print(table(sites)));
         }
 
-        private static void table(List<SiteStatus> sites) {
-            System.out.printf("%-6s %6s %6s %6s %7s %9s  %s%n", "SITE", "NODES", "IDLE", "KOALA", "OTHERS", "CLAIMING",
-                    "AGENT");
+        static String table(List<SiteStatus> sites) {
+            StringBuilder out = new StringBuilder(String.format(java.util.Locale.ROOT, ROW, "SITE", "NODES", "IDLE",
+                    "KOALA", "OTHERS", "CLAIMING", "CORES", "MEMORY", "GPUS", "AGENT"));
             for (SiteStatus s : sites) {
-                System.out.printf("%-6s %6d %6d %6d %7d %9d  %s%n", s.site(), s.total(), s.idle(), s.koala(), s.others(),
-                        s.claiming(), s.agent().equals("UP") ? "up (seen " + s.seenAt().toString().substring(11, 19)
-                                + " UTC)" : "DOWN: " + s.agentReason());
+                koala.api.scheduler.SiteResources r = s.resources();
+                out.append(String.format(java.util.Locale.ROOT, ROW, s.site(), s.total(), s.idle(), s.koala(),
+                        s.others(), s.claiming(), r == null ? "-" : r.coresFree() + "/" + r.cores(),
+                        r == null || r.memoryMib() == null ? "-" : memory(r.memoryFreeMib()) + "/" + memory(r.memoryMib()),
+                        r == null ? "-" : r.gpusFree() + "/" + r.gpus(),
+                        s.agent().equals("UP") ? "up (seen " + s.seenAt().toString().substring(11, 19) + " UTC)"
+                                : "DOWN: " + s.agentReason()));
             }
+            return out.toString();
+        }
+
+        /** MiB as a person reads them: 512M, 8G, 59.5G (G of 1024 MiB, as the JDF's memory). */
+        static String memory(Long mib) {
+            if (mib == null) {
+                return "?";
+            }
+            if (mib < 1024) {
+                return mib + "M";
+            }
+            String g = String.format(java.util.Locale.ROOT, "%.1f", mib / 1024.0);
+            return (g.endsWith(".0") ? g.substring(0, g.length() - 2) : g) + "G";
         }
     }
 }

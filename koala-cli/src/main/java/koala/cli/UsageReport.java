@@ -19,8 +19,9 @@ import koala.common.json.Json;
  * with every field of the record, in the record's order.
  */
 final class UsageReport {
-    private static final String ROW = "%-6s %-8s %-16s %-10s %-9s %4s %5s %4s %-10s %10s %10s %5s %10s %5s %5s %7s"
-            + "  %s%n";
+    private static final String ROW = "%-6s %-8s %-16s %-10s %-9s %4s %5s %4s %-10s %10s %10s %10s %9s %10s %5s %10s"
+            + " %5s %5s %7s  %s%n";
+    private static final String USER_ROW = "%-12s %6s %9s %12s %12s %12s %10s%n";
 
     private UsageReport() {
     }
@@ -30,17 +31,75 @@ final class UsageReport {
             out.println("no usage records");
             return;
         }
-        out.printf(ROW, "ID", "KIND", "NAME", "OWNER", "STATE", "EXIT", "NODES", "PEAK", "SITES", "NODE-S", "BUSY-S",
-                "BUSY%", "CPU-S", "CPU%", "GROWS", "SHRINKS", "ENDED");
+        out.printf(ROW, "ID", "KIND", "NAME", "OWNER", "STATE", "EXIT", "NODES", "PEAK", "SITES", "NODE-S", "CORE-S",
+                "GB-S", "GPU-S", "BUSY-S", "BUSY%", "CPU-S", "CPU%", "GROWS", "SHRINKS", "ENDED");
         for (UsageRecord r : records) {
             boolean instance = UsageRecord.INSTANCE.equals(r.kind());
             out.printf(ROW, r.id(), r.kind(), cut(r.name(), 16), r.owner() == null ? "-" : cut(r.owner(), 10),
                     r.state(), instance ? "-" : known(r.exitStatus()), r.nodes(), r.peakNodes(),
                     r.sites().isEmpty() ? "-" : cut(String.join(",", r.sites()), 10), seconds(r.nodeSeconds()),
+                    seconds(r.coreSeconds()), seconds(r.memoryGbSeconds()), seconds(r.gpuSeconds()),
                     seconds(r.busyNodeSeconds()), percent(r.busyEfficiency()), seconds(r.cpuSeconds()),
                     percent(r.cpuEfficiency()), instance ? Integer.toString(r.grows()) : "-",
                     instance ? Integer.toString(r.shrinks()) : "-",
                     r.endedAt() == null ? "-" : r.endedAt().truncatedTo(ChronoUnit.SECONDS).toString());
+        }
+    }
+
+    /**
+     * What one owner's records add up to, as {@code koala acct --by-user} shows it (Slurm's sreport by
+     * user): a figure a record does not know (core-seconds on a site whose cores are not configured, the
+     * memory and GPUs of a record written before they were counted) adds nothing.
+     *
+     * @param jobs      records of jobs
+     * @param instances records of framework instances
+     */
+    record UserUsage(String owner, int jobs, int instances, double nodeSeconds, double coreSeconds,
+                     double memoryGbSeconds, double gpuSeconds) {
+        UserUsage plus(UsageRecord r) {
+            boolean instance = UsageRecord.INSTANCE.equals(r.kind());
+            return new UserUsage(owner, jobs + (instance ? 0 : 1), instances + (instance ? 1 : 0),
+                    sum(nodeSeconds, r.nodeSeconds()), sum(coreSeconds, r.coreSeconds()),
+                    sum(memoryGbSeconds, r.memoryGbSeconds()), sum(gpuSeconds, r.gpuSeconds()));
+        }
+
+        private static double sum(double a, Double b) {
+            return b == null ? a : Math.round((a + b) * 1000) / 1000.0;
+        }
+    }
+
+    /** The records' figures added up per owner, in owner order; an owner not known is "-". */
+    static List<UserUsage> byUser(List<UsageRecord> records) {
+        Map<String, UserUsage> users = new java.util.TreeMap<>();
+        for (UsageRecord r : records) {
+            String owner = r.owner() == null ? "-" : r.owner();
+            users.put(owner, users.getOrDefault(owner, new UserUsage(owner, 0, 0, 0, 0, 0, 0)).plus(r));
+        }
+        return List.copyOf(users.values());
+    }
+
+    static void userTable(List<UserUsage> users, PrintWriter out) {
+        if (users.isEmpty()) {
+            out.println("no usage records");
+            return;
+        }
+        out.printf(USER_ROW, "USER", "JOBS", "INSTANCES", "NODE-S", "CORE-S", "GB-S", "GPU-S");
+        for (UserUsage u : users) {
+            out.printf(USER_ROW, cut(u.owner(), 12), u.jobs(), u.instances(), seconds(u.nodeSeconds()),
+                    seconds(u.coreSeconds()), seconds(u.memoryGbSeconds()), seconds(u.gpuSeconds()));
+        }
+    }
+
+    static void userJsonLines(List<UserUsage> users, PrintWriter out) {
+        users.forEach(u -> out.println(Json.write(u)));
+    }
+
+    static void userCsv(List<UserUsage> users, PrintWriter out) {
+        out.print("owner,jobs,instances,nodeSeconds,coreSeconds,memoryGbSeconds,gpuSeconds\r\n");
+        for (UserUsage u : users) {
+            out.print(String.join(",", quoted(u.owner()), Integer.toString(u.jobs()), Integer.toString(u.instances()),
+                    text(u.nodeSeconds()), text(u.coreSeconds()), text(u.memoryGbSeconds()), text(u.gpuSeconds()))
+                    + "\r\n");
         }
     }
 

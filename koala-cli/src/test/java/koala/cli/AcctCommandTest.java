@@ -31,16 +31,19 @@ import picocli.CommandLine;
 class AcctCommandTest {
     private static final Instant T0 = Instant.parse("2026-11-25T10:00:00Z");
 
-    /** A job of two 4-core nodes for 90 s each, its launchers reporting 360 CPU seconds. */
+    /** A job of two nodes of 4 cores and 8G for 90 s each, its launchers reporting 360 CPU seconds. */
     static final UsageRecord JOB = new UsageRecord(1, "job", "two", "alice", "worst-fit", "FINISHED", 0,
             "every component ended with status 0", T0, T0.plusSeconds(1), T0.plusSeconds(91), 90.0, List.of("fs0"), 2, 2,
-            180.0, 180.0, null, 1.0, 720.0, 360.0, 0.5, UsageRecord.FROM_LAUNCHERS, null, 0, 0, 0, 0, 0);
-    /** An instance grown to 3 workers, one shrunk after 60 s, on 2-core nodes. */
+            180.0, 180.0, null, 1.0, 720.0, 1440.0, 0.0, 360.0, 0.5, UsageRecord.FROM_LAUNCHERS, null, 0, 0, 0, 0, 0);
+    /** An instance grown to 3 workers, one shrunk after 60 s, on 2-core nodes that asked for nothing. */
     static final UsageRecord INSTANCE = new UsageRecord(2, "instance", "demo", "alice", "ondemand", "FINISHED", null,
             "closed by its owner", T0, T0, T0.plusSeconds(130), 130.0, List.of("fs0"), 4, 4, 430.0, 180.0, 300.0, 0.6,
-            860.0, 240.0, 0.4, UsageRecord.FROM_RUNNER, Map.of("master", new UsageRecord.RoleUsage(1, 130.0), "worker",
-            new UsageRecord.RoleUsage(3, 300.0)), 2, 4, 1, 1, 0);
-    /** Cancelled while claiming, one node of two arrived; no cores configured, no CPU reported. */
+            860.0, 0.0, 0.0, 240.0, 0.4, UsageRecord.FROM_RUNNER, Map.of("master", new UsageRecord.RoleUsage(1, 130.0),
+            "worker", new UsageRecord.RoleUsage(3, 300.0)), 2, 4, 1, 1, 0);
+    /**
+     * Cancelled while claiming, one node of two arrived; no cores configured, no CPU reported; written
+     * before memory and GPUs were counted.
+     */
     static final UsageRecord CANCELLED = new UsageRecord(3, "job", "two", "bob", "worst-fit", "CANCELLED", null,
             "cancelled by the user", T0, null, T0.plusSeconds(21), null, List.of("fs0"), 1, 1, 20.0, 0.0, null, 0.0,
             null, null, null, null, null, 0, 0, 0, 0, 0);
@@ -90,10 +93,10 @@ class AcctCommandTest {
         assertThat(acct()).isZero();
 
         assertThat(out.toString()).isEqualTo("""
-                ID     KIND     NAME             OWNER      STATE     EXIT NODES PEAK SITES          NODE-S     BUSY-S BUSY%      CPU-S  CPU% GROWS SHRINKS  ENDED
-                1      job      two              alice      FINISHED     0     2    2 fs0             180.0      180.0  100%      360.0   50%     -       -  2026-11-25T10:01:31Z
-                2      instance demo             alice      FINISHED     -     4    4 fs0             430.0      180.0   60%      240.0   40%     2       1  2026-11-25T10:02:10Z
-                3      job      two              bob        CANCELLED    ?     1    1 fs0              20.0        0.0    0%          ?     ?     -       -  2026-11-25T10:00:21Z
+                ID     KIND     NAME             OWNER      STATE     EXIT NODES PEAK SITES          NODE-S     CORE-S       GB-S     GPU-S     BUSY-S BUSY%      CPU-S  CPU% GROWS SHRINKS  ENDED
+                1      job      two              alice      FINISHED     0     2    2 fs0             180.0      720.0     1440.0       0.0      180.0  100%      360.0   50%     -       -  2026-11-25T10:01:31Z
+                2      instance demo             alice      FINISHED     -     4    4 fs0             430.0      860.0        0.0       0.0      180.0   60%      240.0   40%     2       1  2026-11-25T10:02:10Z
+                3      job      two              bob        CANCELLED    ?     1    1 fs0              20.0          ?          ?         ?        0.0    0%          ?     ?     -       -  2026-11-25T10:00:21Z
                 """);
         assertThat(asked).containsExactly("/accounting?limit=10000");
     }
@@ -116,14 +119,42 @@ class AcctCommandTest {
         List<String> lines = out.toString().lines().toList();
         assertThat(lines.get(0)).isEqualTo("id,kind,name,owner,policy,state,exitStatus,reason,submittedAt,startedAt,"
                 + "endedAt,elapsedSeconds,sites,nodes,peakNodes,nodeSeconds,busyNodeSeconds,reportedNodeSeconds,"
-                + "busyEfficiency,coreSeconds,cpuSeconds,cpuEfficiency,cpuFrom,roles,grows,grownNodes,shrinks,"
+                + "busyEfficiency,coreSeconds,memoryGbSeconds,gpuSeconds,cpuSeconds,cpuEfficiency,cpuFrom,roles,grows,"
+                + "grownNodes,shrinks,"
                 + "shrunkNodes,refusedGrows");
         assertThat(lines.get(2)).isEqualTo("2,instance,demo,alice,ondemand,FINISHED,,closed by its owner,"
-                + "2026-11-25T10:00:00Z,2026-11-25T10:00:00Z,2026-11-25T10:02:10Z,130,fs0,4,4,430,180,300,0.6,860,240,"
+                + "2026-11-25T10:00:00Z,2026-11-25T10:00:00Z,2026-11-25T10:02:10Z,130,fs0,4,4,430,180,300,0.6,860,0,0,240,"
                 + "0.4,runner samples of workers,master=1:130 worker=3:300,2,4,1,1,0");
         assertThat(lines.get(3)).startsWith("3,job,two,bob,worst-fit,CANCELLED,,cancelled by the user,"
-                + "2026-11-25T10:00:00Z,,2026-11-25T10:00:21Z,,fs0,1,1,20,0,,0,,,,,,0,0,0,0,0");
+                + "2026-11-25T10:00:00Z,,2026-11-25T10:00:21Z,,fs0,1,1,20,0,,0,,,,,,,,0,0,0,0,0");
         assertThat(out.toString()).contains("\r\n");
+    }
+
+    /**
+     * Per owner: alice's job (180 node-s, 720 core-s, 1440 GB-s) and instance (430, 860) make 610
+     * node-seconds and 1580 core-seconds; bob's cancelled job's core-seconds are not known and add
+     * nothing.
+     */
+    @Test
+    void byUserAddsTheRecordsUpPerOwner() {
+        assertThat(acct("--by-user")).isZero();
+
+        assertThat(out.toString()).isEqualTo("""
+                USER           JOBS INSTANCES       NODE-S       CORE-S         GB-S      GPU-S
+                alice             1         1        610.0       1580.0       1440.0        0.0
+                bob               1         0         20.0          0.0          0.0        0.0
+                """);
+        out.getBuffer().setLength(0);
+        assertThat(acct("--by-user", "--json")).isZero();
+        assertThat(out.toString().lines().toList()).containsExactly(
+                "{\"owner\":\"alice\",\"jobs\":1,\"instances\":1,\"nodeSeconds\":610.0,\"coreSeconds\":1580.0,"
+                        + "\"memoryGbSeconds\":1440.0,\"gpuSeconds\":0.0}",
+                "{\"owner\":\"bob\",\"jobs\":1,\"instances\":0,\"nodeSeconds\":20.0,\"coreSeconds\":0.0,"
+                        + "\"memoryGbSeconds\":0.0,\"gpuSeconds\":0.0}");
+        out.getBuffer().setLength(0);
+        assertThat(acct("--by-user", "--csv")).isZero();
+        assertThat(out.toString()).isEqualTo("owner,jobs,instances,nodeSeconds,coreSeconds,memoryGbSeconds,gpuSeconds\r\n"
+                + "alice,1,1,610,1580,1440,0\r\n" + "bob,1,0,20,0,0,0\r\n");
     }
 
     /** The filters go to the scheduler: {@code --since 2h} at 10:00 UTC is 08:00 UTC. */
@@ -184,6 +215,7 @@ class AcctCommandTest {
     void theHelpExplainsTheFigures() {
         String help = Koala.commandLine().getSubcommands().get("acct").getUsageMessage();
         assertThat(help).contains("--since=WHEN", "--instance=ID", "granted node-seconds", "seff's CPU efficiency",
+                "CORE-S  granted node-seconds times each node's cores", "--by-user",
                 "?       unknown");
     }
 

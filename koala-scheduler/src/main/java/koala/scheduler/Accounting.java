@@ -4,9 +4,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.function.Function;
 import koala.api.scheduler.ShareReport;
 import koala.api.scheduler.TransitionView;
@@ -14,8 +16,16 @@ import koala.api.scheduler.UsageRecord;
 import koala.common.failure.Forbidden;
 import koala.common.json.Json;
 import koala.fjm.FrameworkRecord;
+import koala.jdf.ClusterCatalog;
+import koala.jdf.JdfParser;
+import koala.jdf.JobDescription;
+import koala.jdf.NodeResources;
+import koala.scheduler.accounting.NodeCharge;
+import koala.scheduler.accounting.ResourceSeconds;
+import koala.scheduler.accounting.UsageCounts;
 import koala.scheduler.accounting.UsageFigures;
 import koala.scheduler.accounting.UsageSink;
+import koala.scheduler.accounting.UsageTotals;
 import koala.scheduler.accounting.WorkerMeter;
 import koala.scheduler.accounting.WorkerTally;
 import koala.scheduler.api.Caller;
@@ -43,6 +53,14 @@ import org.apache.logging.log4j.Logger;
  *
  * <p>Runners' worker reports are summed here too ({@link WorkerMeter}), and the sums kept in the
  * store every minute, so that a restart loses at most a minute of an instance's figures.
+ *
+ * <p>Each node is charged its cores, memory and GPUs for the seconds it is granted ({@link NodeCharge}:
+ * what its component asked for; a framework instance's node, what its role asks for in the instance's
+ * framework JDF; a node that asked for nothing, a whole node of its site). A record's figures are
+ * added to its owner's totals in the store in the same unit of work as the record itself, so each
+ * record adds once across crashes, and the counts ({@link UsageCounts}, the metrics) go on from the
+ * totals after a restart. Each round the counts are also told what the running instances have been
+ * granted so far.
  */
 final class Accounting {
     private static final Logger LOG = LogManager.getLogger(Accounting.class);
@@ -55,7 +73,10 @@ final class Accounting {
     private final Function<String, Integer> cores;
     private final InstantSource clock;
     private final WorkerMeter meter;
+    /** What each registered instance's roles ask for, from its framework JDF, by instance. */
+    private final Map<Long, Map<String, NodeResources>> roleResources = new HashMap<>();
     private UsageSink sink = UsageSink.NOWHERE;
+    private UsageCounts counts = UsageCounts.NONE;
     private Instant nextKeep = Instant.EPOCH;
 
     /** @param cores the cores of a node of a site ({@code site.S.node.cores}); null when not known */
@@ -71,6 +92,12 @@ final class Accounting {
     /** Where records go from now on. */
     void sink(UsageSink sink) {
         this.sink = sink;
+    }
+
+    /** Who counts what records charge from now on: told at once what the store kept from before. */
+    void counts(UsageCounts counts) {
+        this.counts = counts;
+        store.usageTotals().forEach(counts::charged);
     }
 
     /**
@@ -97,8 +124,9 @@ final class Accounting {
     void ended(Job job) {
         keep(job, () -> {
             UsageRecord record = record(job);
-            store.saveUsageRecord(job.id(), Json.write(record));
+            save(record);
             meter.forget(job.id());
+            roleResources.remove(job.id());
             sink.append(record);
         });
     }
@@ -115,15 +143,37 @@ final class Accounting {
             NodeClaim node = allocation.node(w.node());
             if (node != null && (node.state() == NodeState.ARRIVED || node.state() == NodeState.RUNNING)
                     && "worker".equals(role(allocation, node.component()))) {
-                samples.add(new WorkerMeter.Sample(w.node(), w.busy(), w.cpuPercent(), cores.apply(node.site())));
+                // a launcher samples its CPU as a share of the cores it was told: those its node is charged
+                samples.add(new WorkerMeter.Sample(w.node(), w.busy(), w.cpuPercent(),
+                        charge(allocation, node.component(), node.site()).cores()));
             }
         }
         meter.report(allocation.id(), samples, clock.instant());
     }
 
-    /** Once a minute: the tallies that changed go to the store. */
+    /**
+     * A made record is kept with what it adds to its owner's totals, in the same unit of work: each
+     * record adds once, also across a crash. The counts hear of it once the unit is committed.
+     */
+    private void save(UsageRecord record) {
+        UsageTotals.Key owner = UsageTotals.keyOf(record);
+        UsageTotals added = UsageTotals.of(record);
+        store.inTransaction(() -> { // the loop's unit, when called in one; a unit of their own otherwise
+            store.saveUsageRecord(record.id(), Json.write(record));
+            store.addUsage(owner, added);
+        });
+        store.afterCommit(() -> counts.charged(owner, added));
+    }
+
+    /**
+     * Each round: what each running instance has been granted so far goes to the counts; once a minute,
+     * the worker tallies that changed go to the store.
+     */
     void tick() {
         Instant now = clock.instant();
+        if (counts != UsageCounts.NONE) {
+            counts.running(running(now));
+        }
         if (now.isBefore(nextKeep)) {
             return;
         }
@@ -145,7 +195,7 @@ final class Accounting {
             Optional<Job> job = book.find(kept.getKey()).filter(j -> j.state().ended());
             if (job.isPresent()) { // it ended before the crash; its record was not made
                 UsageRecord record = record(job.get());
-                store.saveUsageRecord(record.id(), Json.write(record));
+                save(record);
                 owed.add(record);
             }
         }
@@ -154,6 +204,73 @@ final class Accounting {
                     + "them", owed.size());
             sink.replay(owed);
         }
+    }
+
+    /** Each running instance's figures so far, by id. */
+    private Map<Long, UsageTotals> running(Instant now) {
+        Map<Long, UsageTotals> out = new TreeMap<>();
+        for (Job job : book.list()) {
+            if (job.allocation() && job.state() == JobState.RUNNING) {
+                List<NodeSpan> spans = job.spans();
+                ResourceSeconds r = ResourceSeconds.of(spans, s -> charge(job, s), now);
+                out.put(job.id(), new UsageTotals(0, UsageFigures.nodeSeconds(spans, now),
+                        r.coreSeconds() == null ? 0 : r.coreSeconds(), r.memoryGbSeconds(), r.gpuSeconds()));
+            }
+        }
+        return out;
+    }
+
+    /** What the node of {@code span} is charged ({@link NodeCharge}). */
+    private NodeCharge charge(Job job, NodeSpan span) {
+        return charge(job, span.component(), span.site());
+    }
+
+    private NodeCharge charge(Job job, int component, String site) {
+        return NodeCharge.of(asked(job, component), cores.apply(site));
+    }
+
+    /**
+     * What a node of {@code job}'s component asked for. A framework instance's nodes are its grows',
+     * each a component the scheduler added; one that says nothing of resources asks what its role's
+     * (first) component in the instance's framework JDF does (a worker: the JDF's worker component).
+     */
+    private NodeResources asked(Job job, int component) {
+        List<koala.jdf.ComponentSpec> components = job.description().components();
+        NodeResources own = component < components.size() ? components.get(component).resources() : NodeResources.DEFAULT;
+        if (!job.allocation() || !own.equals(NodeResources.DEFAULT)) {
+            return own;
+        }
+        return roleResources(job.id()).getOrDefault(role(job, component), NodeResources.DEFAULT);
+    }
+
+    /** The instance's roles' resources, read from its framework JDF once it is registered; none before. */
+    private Map<String, NodeResources> roleResources(long id) {
+        Map<String, NodeResources> known = roleResources.get(id);
+        if (known != null) {
+            return known;
+        }
+        Optional<FrameworkRecord> framework = frameworks.find(id);
+        if (framework.isEmpty()) {
+            return Map.of(); // not registered (yet): asked again next time
+        }
+        Map<String, NodeResources> roles = rolesIn(framework.get());
+        roleResources.put(id, roles);
+        return roles;
+    }
+
+    /** Each role's first component's resources in a framework JDF; none when its text does not parse. */
+    static Map<String, NodeResources> rolesIn(FrameworkRecord r) {
+        Map<String, NodeResources> roles = new HashMap<>();
+        try {
+            JobDescription jdf = JdfParser.parse(r.jdfFile() == null ? "-" : r.jdfFile(), r.jdf() == null ? "" : r.jdf(),
+                    ClusterCatalog.NONE);
+            jdf.components().stream().filter(c -> c.role() != null)
+                    .forEach(c -> roles.putIfAbsent(c.role(), c.resources()));
+        } catch (RuntimeException e) {
+            LOG.debug("accounting: the framework JDF of instance {} does not parse; its nodes count as asking for "
+                    + "nothing: {}", r.id(), e.getMessage());
+        }
+        return roles;
     }
 
     private static Optional<UsageRecord> parse(long id, String json) {
@@ -183,7 +300,8 @@ final class Accounting {
                 .findFirst().orElse(null);
         String reason = history.isEmpty() ? null : history.get(history.size() - 1).reason();
         List<NodeSpan> spans = job.spans();
-        Double coreSeconds = UsageFigures.coreSeconds(spans, cores, end);
+        ResourceSeconds charged = ResourceSeconds.of(spans, s -> charge(job, s), end);
+        Double coreSeconds = charged.coreSeconds();
         double nodeSeconds = UsageFigures.nodeSeconds(spans, end);
         Double elapsed = started == null ? null : UsageFigures.seconds(Duration.between(started, end).toMillis() / 1000.0);
         Usage usage = job.allocation() ? instanceUsage(job, spans, end)
@@ -194,7 +312,8 @@ final class Accounting {
                 framework.map(FrameworkRecord::policy).orElse(job.allocation() ? null : job.record().policy()),
                 job.state().name(), exitStatus(job), reason, job.record().submittedAt(), started, end, elapsed,
                 UsageFigures.sites(spans), UsageFigures.nodes(spans), UsageFigures.peak(spans, end), nodeSeconds,
-                usage.busy(), usage.reported(), usage.busyEfficiency(), coreSeconds, usage.cpu(), usage.cpuEfficiency(),
+                usage.busy(), usage.reported(), usage.busyEfficiency(), coreSeconds, charged.memoryGbSeconds(),
+                charged.gpuSeconds(), usage.cpu(), usage.cpuEfficiency(),
                 usage.cpu() == null ? null : job.allocation() ? UsageRecord.FROM_RUNNER : UsageRecord.FROM_LAUNCHERS,
                 job.allocation() ? UsageFigures.roles(spans, c -> role(job, c), end) : null,
                 job.allocation() ? job.description().components().size() : 0,
@@ -224,7 +343,7 @@ final class Accounting {
         Double busy = unreported ? null : UsageFigures.seconds(tally.busySeconds());
         Double cpu = unreported || tally.cpuSeconds() == null ? null : UsageFigures.seconds(tally.cpuSeconds());
         return new Usage(busy, UsageFigures.seconds(tally.reportedSeconds()), UsageFigures.share(busy, workerSeconds),
-                cpu, UsageFigures.share(cpu, UsageFigures.coreSeconds(workers, cores, end)));
+                cpu, UsageFigures.share(cpu, ResourceSeconds.of(workers, s -> charge(job, s), end).coreSeconds()));
     }
 
     /**

@@ -57,7 +57,7 @@ final class GridReader {
             heard.put(s.site(), s.seenAt());
         }
         return new GridReading.Site(s.site(), up, s.total(), s.idle(), s.koala(), s.others(), s.claiming(),
-                heard.get(s.site()));
+                heard.get(s.site()), s.resources());
     }
 
     private GridReading.Instance instance(Frameworks.Running r, Grid grid, Instant now) {

@@ -146,6 +146,10 @@ public final class InProcessScheduler implements AutoCloseable {
         if (accounting != null) {
             parts.accounting().sink(accounting);
         }
+        loop.call(() -> {
+            parts.accounting().counts(metrics);
+            return null;
+        });
         this.api = new LoopOperations(parts, loop, null);
     }
 

@@ -155,6 +155,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         scheduler.nodeGroups(groups);
         LOG.info("framework instances share a full grid by {}", sharing.describe());
         loop.call(() -> {
+            parts.accounting().counts(metrics); // before recovery, whose records count too
             recover(parts, settings, agents, pilots, sites.keySet());
             return null;
         });

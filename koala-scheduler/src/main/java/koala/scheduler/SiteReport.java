@@ -6,12 +6,16 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import koala.api.scheduler.SiteResources;
 import koala.api.scheduler.SiteStatus;
 import koala.placement.GridView;
 import koala.scheduler.claiming.NodeState;
 import koala.scheduler.kis.SiteInfo;
 
-/** Every site as {@code koala sites} shows it: the cell's snapshot beside KOALA's own books. */
+/**
+ * Every site as {@code koala sites} shows it: the cell's snapshot beside KOALA's own books, and the
+ * cores, memory and GPUs its hosts report, in all and free ({@link SiteResources}).
+ */
 final class SiteReport {
     private SiteReport() {
     }
@@ -26,7 +30,7 @@ final class SiteReport {
             int idle = view.sites().stream().filter(v -> v.site().equals(site)).mapToInt(v -> v.idleNodes()).sum();
             out.add(info.filter(SiteInfo::up).map(i -> new SiteStatus(site, i.snapshot().slotsTotal(), idle,
                     i.snapshot().slotsUsedByKoala(), i.snapshot().slotsUsedByOthers(), claiming.getOrDefault(site, 0),
-                    "UP", null, i.seenAt()))
+                    "UP", null, i.seenAt(), SiteResources.of(i.snapshot().hosts())))
                     .orElseGet(() -> new SiteStatus(site, 0, 0, 0, 0, claiming.getOrDefault(site, 0), "DOWN",
                             info.map(i -> i.error() != null ? i.error() : i.health().reason()).orElse("not polled yet"),
                             info.map(SiteInfo::seenAt).orElse(null))));

@@ -24,6 +24,7 @@ import koala.scheduler.accounting.AccountingFile;
 import koala.scheduler.accounting.AccountingQuery;
 import koala.scheduler.accounting.AccountingWriter;
 import koala.scheduler.accounting.UsageSink;
+import koala.scheduler.accounting.UsageTotals;
 import koala.scheduler.claiming.NodeClaim;
 import koala.scheduler.claiming.NodeState;
 import org.junit.jupiter.api.Test;
@@ -82,6 +83,151 @@ class AccountingTest {
             assertThat(r.grows()).isZero();
             assertThat(r.shrinks()).isZero();
             assertThat(r.reportedNodeSeconds()).isNull();
+        }
+    }
+
+    /**
+     * Slurm's TRES-seconds, on fs0 whose nodes have 2 cores ({@code node.cores}). A job of 2 nodes of 4
+     * cores and 8G held 90 s each: 2 × 90 = 180 node-seconds, 180 × 4 = 720 core-seconds (what it asked
+     * for, not the site's 2), 180 × 8 = 1440 GB-seconds, no GPU-seconds. A node of 2 GPUs and 512M held
+     * 30 s: 30 core-seconds (one core), 30 × 0.5 = 15 GB-seconds, 60 GPU-seconds. A node that asked for
+     * nothing held 30 s: a whole node of fs0, 60 core-seconds, and no memory or GPU.
+     */
+    @Test
+    void coresMemoryAndGpusAreChargedAsEachNodeAskedAndANodeThatAskedNothingAsItsSitesNode() {
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 16), Duration.ofSeconds(60)).cores("fs0", 2)) {
+            long big = grid.scheduler.submit("big.jdf", "&(count = 2)(cores = 4)(memory = 8G)(executable = /bin/true)",
+                    "alice", null).id();
+            long gpu = grid.scheduler.submit("gpu.jdf", "&(count = 1)(gpus = 2)(memory = 512M)(executable = /bin/true)",
+                    "alice", null).id();
+            long plain = grid.scheduler.submit("plain.jdf", "&(count = 1)(executable = /bin/true)", "bob", null).id();
+            grid.tick(SECOND);
+            run(grid, big);
+            run(grid, gpu);
+            run(grid, plain);
+            grid.clock.advance(Duration.ofSeconds(30));
+            exit(grid, gpu);
+            exit(grid, plain);
+            grid.clock.advance(Duration.ofSeconds(60));
+            exit(grid, big);
+
+            assertThat(grid.accounted).extracting(UsageRecord::id).containsExactly(gpu, plain, big);
+            UsageRecord g = grid.accounted.get(0);
+            assertThat(List.of(g.nodeSeconds(), g.coreSeconds(), g.memoryGbSeconds(), g.gpuSeconds()))
+                    .containsExactly(30.0, 30.0, 15.0, 60.0);
+            UsageRecord p = grid.accounted.get(1);
+            assertThat(List.of(p.nodeSeconds(), p.coreSeconds(), p.memoryGbSeconds(), p.gpuSeconds()))
+                    .containsExactly(30.0, 60.0, 0.0, 0.0);
+            UsageRecord b = grid.accounted.get(2);
+            assertThat(List.of(b.nodeSeconds(), b.coreSeconds(), b.memoryGbSeconds(), b.gpuSeconds()))
+                    .containsExactly(180.0, 720.0, 1440.0, 0.0);
+        }
+    }
+
+    /**
+     * An instance's nodes are its grows, which name no resources: each is charged what its role's
+     * component in the framework JDF asks for. Workers of 2 cores and 4G, a master that asks nothing
+     * (fs0's nodes have 8 cores). Master held 100 s, two workers 60 s each from 10:00:40:
+     *
+     * <pre>
+     * node-seconds   100 + 2 × 60 = 220
+     * core-seconds   100 × 8 + 120 × 2 = 1040
+     * GB-seconds     120 × 4 = 480
+     * </pre>
+     * While it runs, {@code /metrics} shows what it has been granted so far: at 10:01:10, 70 + 2 × 30 =
+     * 130 node-seconds, 70 × 8 + 60 × 2 = 680 core-seconds, 60 × 4 = 240 GB-seconds.
+     */
+    @Test
+    void anInstancesNodesAreChargedWhatTheirRoleAsksForInItsFrameworkJdf() {
+        String jdf = """
+                +( &(jobType = framework)(role = master)(count = 1)(executable = /bin/sleep)(provisioning = ondemand) )
+                 ( &(role = orchestrator)(count = 1)(executable = /bin/sleep) )
+                 ( &(role = worker)(count = 0)(cores = 2)(memory = 4G)(executable = /bin/sleep) )
+                """;
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 8), Duration.ofSeconds(60)).cores("fs0", 8)) {
+            long id = grid.allocations().open("runner-a", "alice").id();
+            grid.frameworks().register(new FrameworkRegistration(id, "sized", "sized.jdf", jdf, "ondemand", Map.of(),
+                    "http://127.0.0.1:7601"));
+            grid.allocations().grow(id, new GrowRequest(1, "master", "/bin/master", List.of(), Map.of(), null));
+            run(grid, id);
+            grid.clock.advance(Duration.ofSeconds(40));
+            grid.allocations().grow(id, new GrowRequest(2, "worker", "/bin/worker", List.of(), Map.of(), null));
+            run(grid, id);
+            grid.clock.advance(Duration.ofSeconds(30));
+            grid.tick(Duration.ZERO);
+            assertThat(grid.scrape()).contains(
+                    "koala_instance_node_seconds_total{framework_instance=\"" + id + "\"} 130.0\n",
+                    "koala_instance_core_seconds_total{framework_instance=\"" + id + "\"} 680.0\n",
+                    "koala_instance_memory_gb_seconds_total{framework_instance=\"" + id + "\"} 240.0\n",
+                    "koala_instance_gpu_seconds_total{framework_instance=\"" + id + "\"} 0.0\n");
+            grid.clock.advance(Duration.ofSeconds(30));
+            grid.allocations().close(id);
+
+            UsageRecord r = only(grid);
+            assertThat(List.of(r.nodeSeconds(), r.coreSeconds(), r.memoryGbSeconds(), r.gpuSeconds()))
+                    .containsExactly(220.0, 1040.0, 480.0, 0.0);
+            grid.tick(Duration.ZERO);
+            assertThat(grid.scrape()).doesNotContain("koala_instance_core_seconds_total{")
+                    .contains("koala_usage_core_seconds_total{kind=\"instance\",owner=\"alice\"} 1040.0\n");
+        }
+    }
+
+    /**
+     * A grow that says what its nodes need (its runner sends its role's cores, memory and GPUs) is
+     * charged that, and its workers' CPU reports are shares of those cores, as their launchers are told
+     * them. One worker of 4 cores, 2G and 1 GPU on fs0 (whose nodes have 2 cores), busy at 50% for 20 s:
+     * 20 node-seconds, 80 core-seconds, 40 GB-seconds, 20 GPU-seconds; CPU 20 × 50% × 4 = 40 of its 80
+     * core-seconds (50%).
+     */
+    @Test
+    void aGrowThatSaysWhatItsNodesNeedIsChargedThatAndItsCpuIsAShareOfThoseCores() {
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 8), Duration.ofSeconds(60)).cores("fs0", 2)) {
+            long id = grid.allocations().open("runner-a", "alice").id();
+            String w = grid.allocations().grow(id, new GrowRequest(1, "worker", "/bin/worker", List.of(), Map.of(), null)
+                    .withResources(4, 2048L, 1)).nodes().get(0);
+            run(grid, id);
+            for (int s = 0; s < 20; s++) {
+                report(grid, id, busy(w, 50));
+                grid.clock.advance(SECOND);
+            }
+            report(grid, id, busy(w, 50));
+            grid.allocations().close(id);
+
+            UsageRecord r = only(grid);
+            assertThat(List.of(r.nodeSeconds(), r.coreSeconds(), r.memoryGbSeconds(), r.gpuSeconds()))
+                    .containsExactly(20.0, 80.0, 40.0, 20.0);
+            assertThat(r.cpuSeconds()).isEqualTo(40.0);
+            assertThat(r.cpuEfficiency()).isEqualTo(0.5);
+        }
+    }
+
+    /**
+     * What each owner's records add up to is kept: a scheduler killed and started again counts on
+     * from it. Alice's two jobs of one 4-core node for 10 s and Bob's of one 2-GPU node for 10 s, then a
+     * restart, then one more of Alice's: alice 3 records, 30 node-seconds, 120 core-seconds; bob 1
+     * record, 10 core-seconds, 20 GPU-seconds.
+     */
+    @Test
+    void eachOwnersTotalsOutliveARestart() {
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 6), Duration.ofSeconds(60))) {
+            finished(grid, "alice", "(cores = 4)");
+            finished(grid, "alice", "(cores = 4)");
+            finished(grid, "bob", "(gpus = 2)");
+            grid.scheduler = grid.start();
+            grid.recovery().reload(Duration.ofMinutes(10));
+            assertThat(grid.scrape()).contains("koala_usage_records_total{kind=\"job\",owner=\"alice\"} 2.0\n");
+            finished(grid, "alice", "(cores = 4)");
+
+            assertThat(grid.store.usageTotals()).containsExactly(
+                    Map.entry(new UsageTotals.Key("alice", "job"), new UsageTotals(3, 30, 120, 0, 0)),
+                    Map.entry(new UsageTotals.Key("bob", "job"), new UsageTotals(1, 10, 10, 0, 20)));
+            assertThat(grid.scrape()).contains(
+                    "koala_usage_records_total{kind=\"job\",owner=\"alice\"} 3.0\n",
+                    "koala_usage_node_seconds_total{kind=\"job\",owner=\"alice\"} 30.0\n",
+                    "koala_usage_core_seconds_total{kind=\"job\",owner=\"alice\"} 120.0\n",
+                    "koala_usage_core_seconds_total{kind=\"job\",owner=\"bob\"} 10.0\n",
+                    "koala_usage_memory_gb_seconds_total{kind=\"job\",owner=\"bob\"} 0.0\n",
+                    "koala_usage_gpu_seconds_total{kind=\"job\",owner=\"bob\"} 20.0\n");
         }
     }
 
@@ -394,6 +540,21 @@ class AccountingTest {
         NodeClaim node = grid.store.nodes(job).get(0);
         grid.nodes().exited(node.id(), node.token(), 0);
         return job;
+    }
+
+    /** A job of {@code owner} of one node asking {@code resources} on fs0 for 10 s, status 0. */
+    private static void finished(TestGrid grid, String owner, String resources) {
+        long job = grid.scheduler.submit("one.jdf", "&(count = 1)" + resources + "(executable = \"/bin/true\")", owner,
+                null).id();
+        grid.tick(SECOND);
+        run(grid, job);
+        grid.clock.advance(Duration.ofSeconds(10));
+        exit(grid, job);
+    }
+
+    /** Every node of the job exits with status 0. */
+    private static void exit(TestGrid grid, long job) {
+        grid.store.nodes(job).forEach(n -> grid.nodes().exited(n.id(), n.token(), 0));
     }
 
     /** Every node of the job whose pilot waits arrives, and its launcher fetches its command. */

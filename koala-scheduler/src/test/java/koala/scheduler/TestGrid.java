@@ -100,6 +100,7 @@ final class TestGrid implements AutoCloseable {
                 FileLocations.NONE, clock, metrics);
         started.onStart(() -> woken++);
         started.parts().accounting().sink(sink.apply(started));
+        started.parts().accounting().counts(metrics);
         return started;
     }
 

@@ -1,5 +1,6 @@
 package koala.api.scheduler;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.time.Instant;
 
 /**
@@ -10,7 +11,15 @@ import java.time.Instant;
  * @param others   nodes used by local users' jobs
  * @param claiming nodes KOALA asked for whose pilots have not started yet
  * @param agent    UP or DOWN, with {@code agentReason} when down
+ * @param resources the cores, memory and GPUs of its hosts, in all and free, from its cell's last snapshot; null
+ *                 when its agent is down or no host of its reports them (left out of the JSON then)
  */
 public record SiteStatus(String site, int total, int idle, int koala, int others, int claiming, String agent,
-                         String agentReason, Instant seenAt) {
+                         String agentReason, Instant seenAt,
+                         @JsonInclude(JsonInclude.Include.NON_NULL) SiteResources resources) {
+    /** A site whose hosts' resources are not known. */
+    public SiteStatus(String site, int total, int idle, int koala, int others, int claiming, String agent,
+                      String agentReason, Instant seenAt) {
+        this(site, total, idle, koala, others, claiming, agent, agentReason, seenAt, null);
+    }
 }

@@ -37,8 +37,13 @@ import java.util.TreeMap;
  *                        silent, counts as neither busy nor using CPU); null for a job
  * @param busyEfficiency  busy over granted: a job's over all its node-seconds, an instance's over its workers'; null
  *                        when nothing was granted
- * @param coreSeconds     granted node-seconds times the cores of a node of each site ({@code site.S.node.cores});
- *                        null when a site's cores are not known
+ * @param coreSeconds     granted node-seconds times each node's cores: the {@code cores} its component asked for,
+ *                        or, for a node that asked for nothing ({@code cores}, {@code memory} and {@code gpus} all
+ *                        left out), the cores of a node of its site ({@code site.S.node.cores}); null when such a
+ *                        site's cores are not known
+ * @param memoryGbSeconds granted node-seconds times the memory each node asked for, in GB of 1024 MiB (the JDF's
+ *                        {@code G}); a node that asked for no memory counts none (Slurm's TRES {@code mem}, in GB)
+ * @param gpuSeconds      granted node-seconds times the GPUs each node asked for
  * @param cpuSeconds      CPU time used, as {@code cpuFrom} measured it; null: unknown
  * @param cpuEfficiency   {@code cpuSeconds} over the core-seconds of the nodes it was measured on (Slurm's seff: CPU
  *                        time over core-wall time); null when either is unknown
@@ -59,9 +64,9 @@ public record UsageRecord(long id, String kind, String name, String owner, Strin
                           Integer exitStatus, String reason, Instant submittedAt, Instant startedAt, Instant endedAt,
                           Double elapsedSeconds, List<String> sites, int nodes, int peakNodes, double nodeSeconds,
                           Double busyNodeSeconds, Double reportedNodeSeconds, Double busyEfficiency,
-                          Double coreSeconds, Double cpuSeconds, Double cpuEfficiency, String cpuFrom,
-                          Map<String, RoleUsage> roles, int grows, int grownNodes, int shrinks, int shrunkNodes,
-                          int refusedGrows) {
+                          Double coreSeconds, Double memoryGbSeconds, Double gpuSeconds, Double cpuSeconds,
+                          Double cpuEfficiency, String cpuFrom, Map<String, RoleUsage> roles, int grows, int grownNodes,
+                          int shrinks, int shrunkNodes, int refusedGrows) {
     public static final String JOB = "job";
     public static final String INSTANCE = "instance";
     public static final String FROM_LAUNCHERS = "node launchers";
@@ -70,6 +75,20 @@ public record UsageRecord(long id, String kind, String name, String owner, Strin
     public UsageRecord {
         sites = sites == null ? List.of() : List.copyOf(sites);
         roles = roles == null ? null : Collections.unmodifiableMap(new TreeMap<>(roles)); // in role order
+    }
+
+    /** A record with no memory or GPU figures: as a record written before they were counted reads. */
+    public UsageRecord(long id, String kind, String name, String owner, String policy, String state,
+                       Integer exitStatus, String reason, Instant submittedAt, Instant startedAt, Instant endedAt,
+                       Double elapsedSeconds, List<String> sites, int nodes, int peakNodes, double nodeSeconds,
+                       Double busyNodeSeconds, Double reportedNodeSeconds, Double busyEfficiency,
+                       Double coreSeconds, Double cpuSeconds, Double cpuEfficiency, String cpuFrom,
+                       Map<String, RoleUsage> roles, int grows, int grownNodes, int shrinks, int shrunkNodes,
+                       int refusedGrows) {
+        this(id, kind, name, owner, policy, state, exitStatus, reason, submittedAt, startedAt, endedAt, elapsedSeconds,
+                sites, nodes, peakNodes, nodeSeconds, busyNodeSeconds, reportedNodeSeconds, busyEfficiency, coreSeconds,
+                null, null, cpuSeconds, cpuEfficiency, cpuFrom, roles, grows, grownNodes, shrinks, shrunkNodes,
+                refusedGrows);
     }
 
     /** One role of an instance: its nodes over the instance's life, and their granted node-seconds. */

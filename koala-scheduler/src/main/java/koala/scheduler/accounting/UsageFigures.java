@@ -6,7 +6,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.Function;
 import java.util.function.IntFunction;
 import koala.api.scheduler.UsageRecord;
 import koala.scheduler.claiming.NodeSpan;
@@ -18,8 +17,8 @@ import koala.scheduler.claiming.NodeSpan;
  *
  * <p>Example: a job of two nodes on fs0 (4 cores each), both arrived at 10:00:00, their commands
  * started at 10:00:10 and ended at 10:01:30: nodes 2, peak 2, node-seconds 2 × 90 = 180, busy
- * 2 × 80 = 160 (share 0.8889), core-seconds 180 × 4 = 720; with 360 CPU seconds reported, a CPU
- * efficiency of 360 / 720 = 0.5. No I/O, no clock: the end is given.
+ * 2 × 80 = 160 (share 0.8889), core-seconds 180 × 4 = 720 ({@link ResourceSeconds}); with 360 CPU
+ * seconds reported, a CPU efficiency of 360 / 720 = 0.5. No I/O, no clock: the end is given.
  */
 public final class UsageFigures {
     private UsageFigures() {
@@ -60,19 +59,6 @@ public final class UsageFigures {
     /** Node-seconds the nodes' commands ran. */
     public static double busySeconds(List<NodeSpan> spans, Instant end) {
         return seconds(spans.stream().mapToDouble(s -> s.busySeconds(end)).sum());
-    }
-
-    /** Node-seconds times each node's cores; null if a site's cores are not known. */
-    public static Double coreSeconds(List<NodeSpan> spans, Function<String, Integer> cores, Instant end) {
-        double sum = 0;
-        for (NodeSpan s : spans) {
-            Integer c = cores.apply(s.site());
-            if (c == null) {
-                return null;
-            }
-            sum += s.heldSeconds(end) * c;
-        }
-        return seconds(sum);
     }
 
     /**

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
+import koala.api.scheduler.SiteResources;
 import koala.scheduler.state.JobState;
 
 /**
@@ -49,9 +50,16 @@ public record GridReading(Instant at, Map<JobState, Integer> jobs, int queuedHig
      * @param claiming nodes KOALA asked for whose pilots have not started yet
      * @param seenAt   when the information service last heard from its agent with the cell's state;
      *                 null if never since the scheduler started
+     * @param resources its hosts' cores, memory and GPUs, in all and free; null when its agent is down or no
+     *                 host reports them
      */
     public record Site(String site, boolean agentUp, int total, int idle, int koala, int local, int claiming,
-                       Instant seenAt) {
+                       Instant seenAt, SiteResources resources) {
+        /** A site whose hosts' resources are not known. */
+        public Site(String site, boolean agentUp, int total, int idle, int koala, int local, int claiming,
+                    Instant seenAt) {
+            this(site, agentUp, total, idle, koala, local, claiming, seenAt, null);
+        }
     }
 
     /**

@@ -17,6 +17,7 @@ import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import koala.api.scheduler.SiteResources;
 import koala.scheduler.state.JobState;
 
 /**
@@ -33,6 +34,7 @@ final class ReadingCollector implements MultiCollector {
      * scraped one that clashes to {@code exported_instance}.
      */
     static final String INSTANCE = "framework_instance";
+    private static final double MIB = 1024 * 1024;
 
     private final Supplier<GridReading> latest;
 
@@ -75,6 +77,11 @@ final class ReadingCollector implements MultiCollector {
                 "A site's nodes by who holds them: idle, KOALA's, local users', being claimed");
         GaugeSnapshot.Builder capacity = gauge("koala_site_capacity_nodes", "A site's nodes (0 while its agent is down)");
         GaugeSnapshot.Builder up = gauge("koala_site_agent_up", "Whether a site's agent answers and its cell is seen (1) or not (0)");
+        GaugeSnapshot.Builder cores = gauge("koala_site_cores",
+                "A site's hosts' cores (SGE slots), in all and free, as koala sites shows them");
+        GaugeSnapshot.Builder memory = gauge("koala_site_memory_bytes",
+                "A site's hosts' memory jobs may claim, in all and free").unit(Unit.BYTES);
+        GaugeSnapshot.Builder gpus = gauge("koala_site_gpus", "A site's hosts' GPUs, in all and free");
         GaugeSnapshot.Builder seen = gauge("koala_site_last_seen_timestamp_seconds",
                 "When the information service last heard from a site's agent with its cell's state (Unix time)").unit(Unit.SECONDS);
         for (GridReading.Site s : r.sites()) {
@@ -87,11 +94,27 @@ final class ReadingCollector implements MultiCollector {
             if (s.seenAt() != null) {
                 seen.dataPoint(point(Labels.of("site", s.site()), s.seenAt().toEpochMilli() / 1000.0));
             }
+            SiteResources h = s.resources();
+            if (h != null) { // none where no host reports them, as koala sites shows "-"
+                cores.dataPoint(point(Labels.of("site", s.site(), "state", "all"), h.cores()))
+                        .dataPoint(point(Labels.of("site", s.site(), "state", "free"), h.coresFree()));
+                if (h.memoryMib() != null) {
+                    memory.dataPoint(point(Labels.of("site", s.site(), "state", "all"), h.memoryMib() * MIB));
+                }
+                if (h.memoryFreeMib() != null) {
+                    memory.dataPoint(point(Labels.of("site", s.site(), "state", "free"), h.memoryFreeMib() * MIB));
+                }
+                gpus.dataPoint(point(Labels.of("site", s.site(), "state", "all"), h.gpus()))
+                        .dataPoint(point(Labels.of("site", s.site(), "state", "free"), h.gpusFree()));
+            }
         }
         out.add(nodes.build());
         out.add(capacity.build());
         out.add(up.build());
         out.add(seen.build());
+        out.add(cores.build());
+        out.add(memory.build());
+        out.add(gpus.build());
     }
 
     private static void instances(GridReading r, List<MetricSnapshot> out) {

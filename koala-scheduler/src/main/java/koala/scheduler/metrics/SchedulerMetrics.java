@@ -13,7 +13,10 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
+import koala.scheduler.accounting.UsageCounts;
+import koala.scheduler.accounting.UsageTotals;
 import koala.scheduler.state.JobState;
 
 /**
@@ -37,7 +40,7 @@ import koala.scheduler.state.JobState;
  * when the {@code Accept} header asks for it, as Prometheus does, and in Prometheus text 0.0.4
  * otherwise.
  */
-public final class SchedulerMetrics implements GridEvents {
+public final class SchedulerMetrics implements GridEvents, UsageCounts {
     /** Round durations: half a millisecond to ten seconds (a round that waits on something is a bug). */
     static final double[] ROUND_BUCKETS = {0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5,
         5, 10};
@@ -77,6 +80,19 @@ public final class SchedulerMetrics implements GridEvents {
             "Framework runners started again by the scheduler's supervisor");
     private final Counter runnerFailures = counter("koala_runner_failures",
             "Framework runners that could not be started again (their instances failed)");
+    private final Counter usageRecords = counter("koala_usage_records",
+            "Usage records of ended jobs and framework instances, by owner and kind (job, instance)", "owner", "kind");
+    private final Counter usageNodeSeconds = counter("koala_usage_node_seconds",
+            "Node-seconds ended jobs and framework instances were granted, by owner and kind", "owner", "kind");
+    private final Counter usageCoreSeconds = counter("koala_usage_core_seconds",
+            "Core-seconds ended jobs and framework instances were granted (each node's cores: what it asked for, or "
+                    + "its site's node.cores when it asked for nothing), by owner and kind", "owner", "kind");
+    private final Counter usageMemorySeconds = counter("koala_usage_memory_gb_seconds",
+            "GB-seconds of memory ended jobs and framework instances were granted (what each node asked for, GB of "
+                    + "1024 MiB), by owner and kind", "owner", "kind");
+    private final Counter usageGpuSeconds = counter("koala_usage_gpu_seconds",
+            "GPU-seconds ended jobs and framework instances were granted, by owner and kind", "owner", "kind");
+    private final AtomicReference<Map<Long, UsageTotals>> running = new AtomicReference<>(Map.of());
     private final Histogram rounds = Histogram.builder().name("koala_scheduler_round_duration_seconds")
             .help("How long a scheduling round took on the scheduler's loop").unit(Unit.SECONDS)
             .classicOnly().classicUpperBounds(ROUND_BUCKETS).withoutExemplars().register(registry);
@@ -102,6 +118,7 @@ public final class SchedulerMetrics implements GridEvents {
             }
         }
         registry.register(new ReadingCollector(latest::get));
+        registry.register(new UsageCollector(running::get));
     }
 
     private Counter counter(String name, String help, String... labels) {
@@ -186,6 +203,21 @@ public final class SchedulerMetrics implements GridEvents {
     @Override
     public void runnerGaveUp(long instance) {
         runnerFailures.inc();
+    }
+
+    @Override
+    public void charged(UsageTotals.Key owner, UsageTotals added) {
+        String[] labels = {owner.owner(), owner.kind()};
+        usageRecords.labelValues(labels).inc(added.records());
+        usageNodeSeconds.labelValues(labels).inc(added.nodeSeconds());
+        usageCoreSeconds.labelValues(labels).inc(added.coreSeconds());
+        usageMemorySeconds.labelValues(labels).inc(added.memoryGbSeconds());
+        usageGpuSeconds.labelValues(labels).inc(added.gpuSeconds());
+    }
+
+    @Override
+    public void running(Map<Long, UsageTotals> instances) {
+        running.set(Map.copyOf(instances));
     }
 
     @Override

@@ -3,9 +3,13 @@ package koala.scheduler.storage;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import koala.scheduler.accounting.UsageTotals;
 import koala.scheduler.accounting.WorkerTally;
 
-/** What accounting keeps until its file has it: the usage records of ended jobs, and instances' worker tallies. */
+/**
+ * What accounting keeps until its file has it: the usage records of ended jobs, and instances' worker
+ * tallies; and, for good, what the records of each owner add up to.
+ */
 public interface AccountingStore {
     /**
      * The usage record (JSON) of a job that ended, kept here until the accounting file has it: what a
@@ -27,4 +31,13 @@ public interface AccountingStore {
     void saveWorkerTally(long job, WorkerTally tally);
 
     Optional<WorkerTally> workerTally(long job);
+
+    /**
+     * Adds one record's figures to its owner's totals of its kind. Kept for good (the retention forgets
+     * the records, not the totals), so that counts per owner go on across a restart.
+     */
+    void addUsage(UsageTotals.Key owner, UsageTotals added);
+
+    /** Every owner's totals, by owner and kind. */
+    Map<UsageTotals.Key, UsageTotals> usageTotals();
 }

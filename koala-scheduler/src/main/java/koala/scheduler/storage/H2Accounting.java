@@ -13,15 +13,24 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import koala.scheduler.accounting.UsageTotals;
 import koala.scheduler.accounting.WorkerTally;
 
-/** The usage_records table (ended jobs' records until the accounting file has them) and the worker_tallies table. */
+/**
+ * The usage_records table (ended jobs' records until the accounting file has them), the worker_tallies
+ * table, and usage_totals (what each owner's records of each kind add up to; a database from before it
+ * gets it empty, and counts from its first record on).
+ */
 final class H2Accounting implements AccountingStore {
     static final String SCHEMA = """
             CREATE TABLE IF NOT EXISTS usage_records (job BIGINT PRIMARY KEY, record VARCHAR,
               written_at TIMESTAMP WITH TIME ZONE);
             CREATE TABLE IF NOT EXISTS worker_tallies (job BIGINT PRIMARY KEY, busy_seconds DOUBLE PRECISION,
               cpu_seconds DOUBLE PRECISION, reported_seconds DOUBLE PRECISION);
+            CREATE TABLE IF NOT EXISTS usage_totals (owner VARCHAR NOT NULL, kind VARCHAR NOT NULL,
+              records BIGINT NOT NULL, node_seconds DOUBLE PRECISION NOT NULL, core_seconds DOUBLE PRECISION NOT NULL,
+              memory_gb_seconds DOUBLE PRECISION NOT NULL, gpu_seconds DOUBLE PRECISION NOT NULL,
+              PRIMARY KEY (owner, kind));
             """;
 
     private final H2Database db;
@@ -77,6 +86,29 @@ final class H2Accounting implements AccountingStore {
         return db.query("SELECT busy_seconds, cpu_seconds, reported_seconds FROM worker_tallies WHERE job = ?",
                 List.of(job), rs -> new WorkerTally(rs.getDouble(1), rs.getObject(2, Double.class), rs.getDouble(3)))
                 .stream().findFirst();
+    }
+
+    @Override
+    public void addUsage(UsageTotals.Key owner, UsageTotals a) {
+        db.update("MERGE INTO usage_totals t USING (SELECT CAST(? AS VARCHAR) owner, CAST(? AS VARCHAR) kind) k "
+                + "ON t.owner = k.owner AND t.kind = k.kind "
+                + "WHEN MATCHED THEN UPDATE SET records = records + ?, node_seconds = node_seconds + ?, "
+                + "core_seconds = core_seconds + ?, memory_gb_seconds = memory_gb_seconds + ?, gpu_seconds = gpu_seconds + ? "
+                + "WHEN NOT MATCHED THEN INSERT (owner, kind, records, node_seconds, core_seconds, memory_gb_seconds, "
+                + "gpu_seconds) VALUES (k.owner, k.kind, ?, ?, ?, ?, ?)",
+                List.of(owner.owner(), owner.kind(), a.records(), a.nodeSeconds(), a.coreSeconds(), a.memoryGbSeconds(),
+                        a.gpuSeconds(), a.records(), a.nodeSeconds(), a.coreSeconds(), a.memoryGbSeconds(), a.gpuSeconds()));
+    }
+
+    @Override
+    public Map<UsageTotals.Key, UsageTotals> usageTotals() {
+        Map<UsageTotals.Key, UsageTotals> totals = new LinkedHashMap<>();
+        db.query("SELECT owner, kind, records, node_seconds, core_seconds, memory_gb_seconds, gpu_seconds FROM "
+                + "usage_totals ORDER BY owner, kind", List.of(), rs -> new AbstractMap.SimpleEntry<>(
+                        new UsageTotals.Key(rs.getString(1), rs.getString(2)), new UsageTotals(rs.getLong(3),
+                                rs.getDouble(4), rs.getDouble(5), rs.getDouble(6), rs.getDouble(7))))
+                .forEach(e -> totals.put(e.getKey(), e.getValue()));
+        return totals;
     }
 
     /**

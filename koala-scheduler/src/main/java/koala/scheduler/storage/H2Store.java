@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.function.Supplier;
 import koala.api.scheduler.TransitionView;
 import koala.fjm.FrameworkRecord;
+import koala.scheduler.accounting.UsageTotals;
 import koala.scheduler.accounting.WorkerTally;
 import koala.scheduler.claiming.NodeClaim;
 import koala.scheduler.claiming.NodeSpan;
@@ -238,6 +239,16 @@ public final class H2Store implements Store {
     @Override
     public Optional<WorkerTally> workerTally(long job) {
         return accounting.workerTally(job);
+    }
+
+    @Override
+    public void addUsage(UsageTotals.Key owner, UsageTotals added) {
+        accounting.addUsage(owner, added);
+    }
+
+    @Override
+    public Map<UsageTotals.Key, UsageTotals> usageTotals() {
+        return accounting.usageTotals();
     }
 
     @Override

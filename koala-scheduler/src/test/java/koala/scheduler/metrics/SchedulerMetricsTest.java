@@ -15,7 +15,9 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import koala.api.scheduler.SiteResources;
 import koala.arbitration.ShareReason;
+import koala.scheduler.accounting.UsageTotals;
 import koala.scheduler.metrics.GridEvents.ClaimFailure;
 import koala.scheduler.metrics.GridEvents.GridReason;
 import koala.scheduler.metrics.GridEvents.GrowOutcome;
@@ -27,13 +29,13 @@ import org.junit.jupiter.api.Test;
 class SchedulerMetricsTest {
     private static final Instant AT = Instant.parse("2026-11-25T10:00:00Z");
 
-    /** Something of every kind happened and the grid was read once: 32 koala_ families. */
+    /** Something of every kind happened and the grid was read once: 44 koala_ families. */
     @Test
-    void everyKindOfHappeningAndTheReadingShow32Families() {
+    void everyKindOfHappeningAndTheReadingShow44Families() {
         String text = text(everything().scrape(null));
         Set<String> families = new TreeSet<>();
         text.lines().filter(l -> l.startsWith("# TYPE koala_")).forEach(l -> families.add(l.split(" ")[2]));
-        assertThat(families).hasSize(32);
+        assertThat(families).hasSize(44);
         assertThat(text).contains(
                 "koala_claim_failures_total{reason=\"ended_early\",site=\"fs0\"} 1.0\n",
                 "koala_nodes_lost_total{site=\"fs0\"} 1.0\n",
@@ -45,7 +47,48 @@ class SchedulerMetricsTest {
                 "koala_grant_latency_seconds_sum{site=\"fs0\"} 31.5\n",
                 "koala_instance_idle_node_seconds_total{framework_instance=\"7\"} 42.5\n",
                 "koala_instance_reject_ratio{framework_instance=\"7\"} 0.2\n",
-                "koala_site_last_seen_timestamp_seconds{site=\"fs0\"} 1.7956008E9\n");
+                "koala_site_last_seen_timestamp_seconds{site=\"fs0\"} 1.7956008E9\n",
+                "koala_usage_core_seconds_total{kind=\"job\",owner=\"alice\"} 720.0\n",
+                "koala_usage_memory_gb_seconds_total{kind=\"job\",owner=\"alice\"} 1440.0\n",
+                "koala_instance_gpu_seconds_total{framework_instance=\"7\"} 60.0\n");
+    }
+
+    /**
+     * A site's resources as {@code koala sites} shows them, memory in bytes (80 GiB in all, 58 free); none
+     * for fs1, whose hosts report none.
+     */
+    @Test
+    void aSitesCoresMemoryAndGpusInAllAndFree() {
+        String text = text(everything().scrape(null));
+        assertThat(text).contains("koala_site_cores{site=\"fs0\",state=\"all\"} 24.0\n",
+                "koala_site_cores{site=\"fs0\",state=\"free\"} 17.0\n",
+                "koala_site_memory_bytes{site=\"fs0\",state=\"all\"} 8.589934592E10\n",
+                "koala_site_memory_bytes{site=\"fs0\",state=\"free\"} 6.2277025792E10\n",
+                "koala_site_gpus{site=\"fs0\",state=\"all\"} 2.0\n",
+                "koala_site_gpus{site=\"fs0\",state=\"free\"} 1.0\n")
+                .doesNotContain("koala_site_cores{site=\"fs1\"");
+    }
+
+    /**
+     * What records charge adds up per owner and kind: 720 and 360 core-seconds make 1080; an owner not
+     * known is shown as "". In OpenMetrics too, each a counter. No instance runs: no koala_instance_*_seconds.
+     */
+    @Test
+    void usageAddsUpPerOwnerAndKind() {
+        SchedulerMetrics metrics = new SchedulerMetrics(List.of("fs0"));
+        metrics.charged(new UsageTotals.Key("alice", "job"), new UsageTotals(1, 180, 720, 1440, 0));
+        metrics.charged(new UsageTotals.Key("alice", "job"), new UsageTotals(2, 90, 360, 0, 30));
+        metrics.charged(new UsageTotals.Key(null, "instance"), new UsageTotals(1, 10, 10, 0, 0));
+        assertThat(text(metrics.scrape(null))).contains(
+                "koala_usage_records_total{kind=\"job\",owner=\"alice\"} 3.0\n",
+                "koala_usage_node_seconds_total{kind=\"job\",owner=\"alice\"} 270.0\n",
+                "koala_usage_core_seconds_total{kind=\"job\",owner=\"alice\"} 1080.0\n",
+                "koala_usage_memory_gb_seconds_total{kind=\"job\",owner=\"alice\"} 1440.0\n",
+                "koala_usage_gpu_seconds_total{kind=\"job\",owner=\"alice\"} 30.0\n",
+                "koala_usage_records_total{kind=\"instance\",owner=\"\"} 1.0\n").doesNotContain("koala_instance_core_seconds");
+        assertThat(text(metrics.scrape("application/openmetrics-text; version=1.0.0"))).contains(
+                "# TYPE koala_usage_core_seconds counter\n",
+                "koala_usage_core_seconds_total{kind=\"job\",owner=\"alice\"} 1080.0\n");
     }
 
     /** Prometheus' Accept header gets OpenMetrics; anything else (curl's default, or none) Prometheus text 0.0.4. */
@@ -143,13 +186,16 @@ class SchedulerMetricsTest {
         metrics.jobEnded(JobState.FINISHED);
         metrics.runnerRestarted(7);
         metrics.runnerGaveUp(7);
+        metrics.charged(new UsageTotals.Key("alice", "job"), new UsageTotals(1, 180, 720, 1440, 0));
+        metrics.running(Map.of(7L, new UsageTotals(0, 30, 30, 15, 60)));
         metrics.roundEnded(Duration.ofMillis(4), reading(List.of(instance(7))));
         return metrics;
     }
 
     private static GridReading reading(List<GridReading.Instance> instances) {
         return new GridReading(AT, Map.of(JobState.RUNNING, 2), 1, 0, List.of(new GridReading.Site("fs0", true, 4, 1, 2,
-                0, 1, AT)), instances, "fair");
+                0, 1, AT, new SiteResources(3, 24, 17, 81920L, 59392L, 2, 1)), new GridReading.Site("fs1", true, 2, 2, 0,
+                0, 0, AT)), instances, "fair");
     }
 
     private static GridReading.Instance instance(long id) {

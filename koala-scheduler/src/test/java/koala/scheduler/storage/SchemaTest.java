@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import koala.api.scheduler.TransitionView;
 import koala.fjm.FrameworkRecord;
+import koala.scheduler.accounting.UsageTotals;
 import koala.scheduler.accounting.WorkerTally;
 import koala.scheduler.claiming.NodeClaim;
 import koala.scheduler.claiming.NodeSpan;
@@ -73,6 +74,10 @@ class SchemaTest {
     /** What this release adds to {@link #SCHEMA_BEFORE}: a database of the release before gets it when opened. */
     static final String ADDED_SINCE = """
             ALTER TABLE nodes ADD COLUMN IF NOT EXISTS gpus VARCHAR;
+            CREATE TABLE IF NOT EXISTS usage_totals (owner VARCHAR NOT NULL, kind VARCHAR NOT NULL,
+              records BIGINT NOT NULL, node_seconds DOUBLE PRECISION NOT NULL, core_seconds DOUBLE PRECISION NOT NULL,
+              memory_gb_seconds DOUBLE PRECISION NOT NULL, gpu_seconds DOUBLE PRECISION NOT NULL,
+              PRIMARY KEY (owner, kind));
             """;
 
     @TempDir
@@ -147,6 +152,11 @@ class SchemaTest {
             assertThat(store.spans(1)).containsExactly(new NodeSpan("1.0.0", 1, 1, 0, "fs0", t, null, null, null, null));
             assertThat(store.unwrittenUsageRecords()).containsExactly(Map.entry(1L, "{\"job\":1}"));
             assertThat(store.workerTally(1)).contains(new WorkerTally(12.5, null, 30.0));
+            assertThat(store.usageTotals()).as("none kept before: counted from the first record on").isEmpty();
+            UsageTotals.Key alice = new UsageTotals.Key("alice", "job");
+            store.addUsage(alice, new UsageTotals(1, 180, 720, 1440, 0));
+            store.addUsage(alice, new UsageTotals(1, 30, 30, 15, 60));
+            assertThat(store.usageTotals()).containsExactly(Map.entry(alice, new UsageTotals(2, 210, 750, 1455, 60)));
 
             assertThat(store.nextJobId()).as("the ids go on").isEqualTo(2);
             store.recordTransition(1, new TransitionView(t.plusSeconds(60), "RUNNING", "RUNNING", "GREW", "1 worker"));
