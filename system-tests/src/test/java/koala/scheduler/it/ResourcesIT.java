@@ -35,8 +35,8 @@ import org.junit.jupiter.api.Test;
  * no device is needed to test who gets which. One scheduler process for the class, killed with
  * SIGKILL and started again once.
  *
- * <p>Cost: about 60 s: shaping the testbed (about 18 s) and putting the default back (about 9 s),
- * the scheduler's starts, and jobs of a few seconds.
+ * <p>Cost: 45-60 s: shaping the testbed (about 18 s) and putting the default back (about 9 s),
+ * the scheduler's starts, and jobs of a few seconds each.
  */
 class ResourcesIT {
     private static final List<String> SHAPE = List.of("fs0=12x4c/8G+4x16c/64G/2gpu", "fs1=8x8c/16G");
@@ -158,6 +158,36 @@ class ResourcesIT {
                 .satisfies(t -> assertThat(t.reason()).startsWith("node " + id + ".0.0 on fs1-n")
                         .contains("exceeded its 2G memory (its pilot claimed 2.13G with the launcher's share and used at most")
                         .endsWith("): stopped by SGE"));
+    }
+
+    /**
+     * An MPI job of 2 nodes of 5 cores on fs1 (hosts of 8 cores: one node each) runs one world of 10
+     * ranks, 5 on each node's host: the host file gives each node as many slots as it has cores.
+     */
+    @Test
+    void anMpiJobRunsARankPerCoreOfEachNode() throws Exception {
+        Path dir = TestScheduler.nodeDir("koala-resources-mpi");
+        Path program = Files.writeString(dir.resolve("size.py"), """
+                from mpi4py import MPI
+                import socket
+                world = MPI.COMM_WORLD
+                print(f"rank {world.Get_rank()} of {world.Get_size()} on {socket.gethostname()}", flush=True)
+                """);
+        Path out = dir.resolve("ranks.out");
+        long id = TestScheduler.submit(client, "ranks", "&(runner = mpi)(resourceManagerContact = \"fs1\")(count = 2)"
+                + "(cores = 5)(executable = \"/usr/bin/python3\")(arguments = \"" + program + "\")(stdout = \"" + out
+                + "\")(stderr = \"" + dir.resolve("ranks.err") + "\")").id();
+
+        JobView job = TestScheduler.awaitEnd(client, id, Duration.ofSeconds(120));
+
+        assertThat(job.state()).as(job.history().toString()).isEqualTo("FINISHED");
+        // the ranks' lines, as mpirun forwards them (two may share a line of the file)
+        List<String> hosts = java.util.regex.Pattern.compile("rank \\d+ of 10 on (fs1-n\\d+)").matcher(Files.readString(out))
+                .results().map(m -> m.group(1)).sorted().toList();
+        List<String> nodeHosts = job.nodes().stream().map(NodeView::host).sorted().toList();
+        assertThat(nodeHosts).doesNotHaveDuplicates();
+        assertThat(hosts).hasSize(10).containsOnlyElementsOf(nodeHosts);
+        assertThat(hosts.stream().filter(nodeHosts.get(0)::equals).count()).isEqualTo(5);
     }
 
     private static NodeView awaitGpus(long job) {
