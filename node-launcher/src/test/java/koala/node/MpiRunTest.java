@@ -25,7 +25,8 @@ class MpiRunTest {
         assertThat(run.executable()).isEqualTo("mpirun");
         assertThat(run.arguments()).containsExactly("--hostfile", dir.resolve("hosts").toString(),
                 "--mca", "plm_rsh_agent", "koala-rsh : sh", "--mca", "plm_rsh_no_tree_spawn", "1",
-                "--mca", "orte_leave_session_attached", "1", "--mca", "btl", "tcp,self", "-np", "4", "/usr/bin/python3",
+                "--mca", "orte_leave_session_attached", "1", "--mca", "btl", "tcp,self",
+                "--mca", "ras", "^gridengine", "--mca", "plm", "rsh", "-np", "4", "/usr/bin/python3",
                 "allreduce.py");
         assertThat(Files.readString(dir.resolve("hosts")))
                 .isEqualTo("fs0-n1 slots=1\nfs0-n2 slots=1\nfs1-n1 slots=1\nfs1-n2 slots=1\n");
