@@ -7,6 +7,7 @@ import koala.api.runner.RunnerClient;
 import koala.api.scheduler.GrowRequest;
 import koala.jdf.ComponentSpec;
 import koala.jdf.JobDescription;
+import koala.jdf.NodeResources;
 
 /**
  * Deploys entities (the paper's Deployd): each role's command from the JDF, started on new nodes
@@ -25,6 +26,9 @@ import koala.jdf.JobDescription;
  * KOALA_NODE_ID, KOALA_SITE             its node (from the scheduler)
  * KOALA_ENTITY_HOST, KOALA_ENTITY_PORT  its host, and a free port there (the master listens on it)
  * </pre>
+ * Each grow asks, for every node, what its role's component asks per node ({@code cores},
+ * {@code memory}, {@code gpus}): the scheduler places the nodes on hosts where that fits and claims it.
+ * A role that asks nothing sends nothing (one core, as a node always was).
  */
 final class Deployd {
     private final JobDescription jdf;
@@ -74,8 +78,16 @@ final class Deployd {
         if (master != null) {
             env.put("KOALA_MASTER", master);
         }
-        return new GrowRequest(nodes, role, spec.executable(), spec.arguments(), env, spec.cluster(), reason)
-                .withOutput(spec.stdout(), spec.stderr());
+        return sized(new GrowRequest(nodes, role, spec.executable(), spec.arguments(), env, spec.cluster(), reason)
+                .withOutput(spec.stdout(), spec.stderr()), spec.resources());
+    }
+
+    /** {@code grow} asking per node what {@code needs} says; nothing when it is the default. */
+    static GrowRequest sized(GrowRequest grow, NodeResources needs) {
+        if (needs.equals(NodeResources.DEFAULT)) {
+            return grow;
+        }
+        return grow.withResources(needs.cores(), needs.memoryGiven() ? needs.memoryMiB() : null, needs.gpus());
     }
 
     private ComponentSpec spec(String role) {
