@@ -65,6 +65,21 @@ class DeploydTest {
                 .containsOnlyNulls();
     }
 
+    /** {@code jdf-examples/framework-sized.jdf}: workers of 2 cores and 2G, the master and orchestrator of nothing. */
+    @Test
+    void theSizedExamplesWorkersAreAskedForWithTwoCoresAndTwoGigabytes() throws java.io.IOException {
+        java.nio.file.Path file = java.nio.file.Path.of("..", "jdf-examples", "framework-sized.jdf");
+        JobDescription example = JdfParser.parse(file.toString(), java.nio.file.Files.readString(file),
+                ClusterCatalog.NONE, PolicyKind.shortNames());
+        Deployd exampleDeployd = new Deployd(example, "http://127.0.0.1:7601", "t0ken", "d3vice");
+
+        GrowRequest workers = exampleDeployd.request("worker", 3, "grow request");
+        assertThat(new Object[] {workers.nodes(), workers.cores(), workers.memoryMiB(), workers.gpus()})
+                .containsExactly(3, 2, 2048L, 0);
+        assertThat(exampleDeployd.request("master", 1, "initial deployment").cores()).isNull();
+        assertThat(exampleDeployd.request("orchestrator", 1, "initial deployment").cores()).isNull();
+    }
+
     @Test
     void aRoleThatAsksNothingSendsNoResources() {
         for (String role : new String[] {"master", "orchestrator", "worker"}) {
