@@ -82,6 +82,29 @@ final class Deployd {
                 .withOutput(spec.stdout(), spec.stderr()), spec.resources());
     }
 
+    /**
+     * What each node of {@code role} asks, for the runner's events: {@code " of 4 cores, 8G and 1 GPU"}, only
+     * what differs from one core, no memory and no GPU; empty when nothing does.
+     */
+    String sizeOf(String role) {
+        NodeResources needs = spec(role).resources();
+        List<String> parts = new java.util.ArrayList<>();
+        if (needs.cores() > 1) {
+            parts.add(needs.cores() + " cores");
+        }
+        if (needs.memoryGiven()) {
+            parts.add(NodeResources.size(needs.memoryMiB()));
+        }
+        if (needs.gpus() > 0) {
+            parts.add(needs.gpus() + (needs.gpus() == 1 ? " GPU" : " GPUs"));
+        }
+        if (parts.isEmpty()) {
+            return "";
+        }
+        String last = parts.remove(parts.size() - 1);
+        return " of " + (parts.isEmpty() ? last : String.join(", ", parts) + " and " + last);
+    }
+
     /** {@code grow} asking per node what {@code needs} says; nothing when it is the default. */
     static GrowRequest sized(GrowRequest grow, NodeResources needs) {
         if (needs.equals(NodeResources.DEFAULT)) {

@@ -83,6 +83,25 @@ class SizedGrowsTest {
 
         assertThat(scheduler.grows).filteredOn(g -> g.role().equals("worker"))
                 .extracting(g -> g.nodes() + " " + asked(g)).containsExactly("1 [4, 8192, 1]");
+        assertThat(runner.status().events()).anySatisfy(e -> assertThat(e).endsWith(
+                "grow 1 worker of 4 cores, 8G and 1 GPU [7.2.0]: grow request: grow 1 as requested: 1 workers after, "
+                        + "F_max 20"));
+    }
+
+    @Test
+    void theGrowsEventNamesOnlyWhatARoleAsksBeyondOneCore() throws IOException {
+        scheduler.grants(r -> new GrowResult(7, r.nodes(), 2, List.of("7.2.0", "7.2.1"), null));
+        FrameworkRunner runner = runner("ondemand", "", "", "(count = 0)(memory = 512M)");
+        adoptRunningMaster(runner);
+
+        runner.grow(2, "rpc-1");
+
+        assertThat(runner.status().events()).anySatisfy(e -> assertThat(e).contains("grow 2 workers of 512M [7.2.0, "
+                + "7.2.1]: "));
+        assertThat(new Deployd(TestRunner.jdf("+( &(jobType = framework)(role = master)(count = 1)(executable = /bin/a) )"
+                + " ( &(role = orchestrator)(count = 1)(executable = /bin/a) )"
+                + " ( &(role = worker)(count = 0)(cores = 2)(executable = /bin/a) )", Map.of("fs1", 8)),
+                "http://127.0.0.1:1", "t", "d").sizeOf("worker")).isEqualTo(" of 2 cores");
     }
 
     private void adoptRunningMaster(FrameworkRunner runner) {
