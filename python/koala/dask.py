@@ -130,10 +130,15 @@ class DaskFramework:
         Its threads and memory limit are what KOALA gave the node (``KOALA_NODE_CORES``,
         ``KOALA_NODE_MEMORY_MIB``: the worker role's ``cores`` and ``memory``), else the same figures from
         the JDF as this command was written; without ``memory`` the limit is Dask's ``auto`` (the host's
-        memory shared by its cores)."""
+        memory shared by its cores). With ``memory``, glibc keeps two malloc arenas (``MALLOC_ARENA_MAX``,
+        unless the environment sets it): SGE limits each process's address space to about the memory
+        claimed, and 64 MiB reserved per arena and thread would run a many-threaded worker out of it long
+        before its data does (16 threads failed to start under 1 GiB with glibc's own count, ran under
+        640 MiB with two arenas)."""
         cores, memory = worker_resources(self.worker_nthreads, self.worker_memory)
         limit = "auto" if memory is None else f'"${{KOALA_NODE_MEMORY_MIB:-{_mib(memory)}}}MiB"'
-        return ("exec " + _join([self.python, *self.python_flags, "-c"]) + ' "$1"'
+        arenas = "" if memory is None else 'MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}" '
+        return (arenas + "exec " + _join([self.python, *self.python_flags, "-c"]) + ' "$1"'
                 + f' "{self.scheme}://$KOALA_MASTER" --name "$KOALA_NODE_ID"'
                 + f' --nthreads "${{KOALA_NODE_CORES:-{cores}}}" --memory-limit {limit}'
                 + ' --no-nanny --no-dashboard --dashboard-address 127.0.0.1:0 --local-directory "${TMPDIR:-/tmp}"'

@@ -469,7 +469,8 @@ class NodeCommandsTest(unittest.TestCase):
             port = s.getsockname()[1]
         work = tempfile.mkdtemp(prefix="koala-node-")
         self.addCleanup(shutil.rmtree, work, True)
-        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH" and not k.startswith("KOALA_NODE_")}
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("PYTHONPATH", "MALLOC_ARENA_MAX") and not k.startswith("KOALA_NODE_")}
         env.update(TMPDIR=work, KOALA_ENTITY_HOST="127.0.0.1", KOALA_ENTITY_PORT=str(port),
                    KOALA_MASTER=f"127.0.0.1:{port}")
         master = subprocess.Popen(["/bin/sh", "-c", framework.scheduler_command()], cwd=work, env=env,
@@ -485,6 +486,8 @@ class NodeCommandsTest(unittest.TestCase):
         sizes = {info["name"]: (info["nthreads"], info["memory_limit"])
                  for info in client.scheduler_info()["workers"].values()}
         self.assertEqual({"31.2.0": (3, 700 * 2 ** 20), "31.2.1": (2, 1024 * 2 ** 20)}, sizes)
+        arenas = client.run(lambda: os.environ.get("MALLOC_ARENA_MAX"))
+        self.assertEqual(["2", "2"], list(arenas.values()), "glibc's arenas capped in a worker that asks memory")
 
     @staticmethod
     def stop(process):
@@ -524,6 +527,9 @@ class FrameworkJdfTest(unittest.TestCase):
                       "    (executable = /bin/sh)\n", framework.jdf())
         self.assertIn(' --name "$KOALA_NODE_ID" --nthreads "${KOALA_NODE_CORES:-4}" '
                       '--memory-limit "${KOALA_NODE_MEMORY_MIB:-8192}MiB" --no-nanny ', framework.worker_command())
+        self.assertTrue(framework.worker_command().startswith(
+            'MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}" exec /usr/bin/python3 -P -c "$1" '), "two malloc arenas")
+        self.assertTrue(DaskFramework().worker_command().startswith("exec /usr/bin/python3 "), "no memory asked")
 
 
 @unittest.skipUnless(HAVE_DASK, SKIP)
