@@ -67,7 +67,7 @@ from koala.framework import KoalaCli, KoalaCliError, framework_jdf, local_site, 
 from koala.runner import GrowResult, RunnerClient, RunnerError, RunnerUnreachable, Status as RunnerStatus
 from koala.runner import koala_home, state_file
 
-__all__ = ["KoalaCluster", "KoalaAdaptive", "DaskFramework", "KOALA_SIZED", "worker_program"]
+__all__ = ["KoalaCluster", "KoalaAdaptive", "DaskFramework", "KOALA_SIZED", "worker_program", "worker_resources"]
 
 logger = logging.getLogger("koala.dask")
 
@@ -89,7 +89,7 @@ class DaskFramework:
     provisioning: str = "ondemand"
     settings: Mapping[str, Any] = field(default_factory=dict)
     worker_nthreads: int = 1
-    worker_memory: str = "auto"
+    worker_memory: Any = "auto"
     worker_options: Sequence[str] = ()
     scheduler_options: Sequence[str] = ()
     python: str = "/usr/bin/python3"
@@ -117,15 +117,30 @@ class DaskFramework:
                 + (_options(["--protocol", "tls", *self._tls_options()]) if self.tls else "")
                 + _options(self.scheduler_options))
 
+    def __post_init__(self):
+        worker_resources(self.worker_nthreads, self.worker_memory)   # refused here, before anything is submitted
+
     def worker_command(self) -> str:
         """A worker's shell command: dask-worker on the master, named after its KOALA node, without a nanny
         (KOALA's launcher watches the worker process itself and ends it), its HTTP port (metrics) on the node's
         loopback, run by :mod:`koala.dask_worker`,
         whose text is the shell's ``$1`` (see :meth:`worker_argv`): on SIGTERM the worker is retired
-        through Dask before it exits."""
-        return ("exec " + _join([self.python, *self.python_flags, "-c"]) + ' "$1"'
+        through Dask before it exits.
+
+        Its threads and memory limit are what KOALA gave the node (``KOALA_NODE_CORES``,
+        ``KOALA_NODE_MEMORY_MIB``: the worker role's ``cores`` and ``memory``), else the same figures from
+        the JDF as this command was written; without ``memory`` the limit is Dask's ``auto`` (the host's
+        memory shared by its cores). With ``memory``, glibc keeps two malloc arenas (``MALLOC_ARENA_MAX``,
+        unless the environment sets it): SGE limits each process's address space to about the memory
+        claimed, and 64 MiB reserved per arena and thread would run a many-threaded worker out of it long
+        before its data does (16 threads failed to start under 1 GiB with glibc's own count, ran under
+        640 MiB with two arenas)."""
+        cores, memory = worker_resources(self.worker_nthreads, self.worker_memory)
+        limit = "auto" if memory is None else f'"${{KOALA_NODE_MEMORY_MIB:-{_mib(memory)}}}MiB"'
+        arenas = "" if memory is None else 'MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}" '
+        return (arenas + "exec " + _join([self.python, *self.python_flags, "-c"]) + ' "$1"'
                 + f' "{self.scheme}://$KOALA_MASTER" --name "$KOALA_NODE_ID"'
-                + f" --nthreads {int(self.worker_nthreads)} --memory-limit {shlex.quote(str(self.worker_memory))}"
+                + f' --nthreads "${{KOALA_NODE_CORES:-{cores}}}" --memory-limit {limit}'
                 + ' --no-nanny --no-dashboard --dashboard-address 127.0.0.1:0 --local-directory "${TMPDIR:-/tmp}"'
                 + _options(self._tls_options()) + _options(self.worker_options))
 
@@ -134,11 +149,18 @@ class DaskFramework:
         (the nodes need Dask, not this package)."""
         return ["/bin/sh", "-c", self.worker_command(), "koala-dask-worker", worker_program()]
 
+    def worker_jdf_resources(self) -> dict:
+        """What each worker node asks in the JDF: ``cores`` (``worker_nthreads``), and ``memory``
+        (``worker_memory``) unless it is ``auto``."""
+        cores, memory = worker_resources(self.worker_nthreads, self.worker_memory)
+        return {"cores": cores} if memory is None else {"cores": cores, "memory": memory}
+
     def jdf(self) -> str:
         worker = self.worker_argv()
         return framework_jdf(
             self.name, ("/bin/sh", ["-c", self.scheduler_command()]), (worker[0], worker[1:]),
             orchestrator=("/bin/sleep", ["infinity"]), workers=self.workers, provisioning=self.provisioning,
+            worker_resources=self.worker_jdf_resources(),
             settings=dict(self.settings), environment=dict(self.environment) or None, site=self.site,
             master_site=self.master_site,
             comment=f"Dask on KOALA ({self.provisioning} provisioning): the master runs dask-scheduler, each "
@@ -146,6 +168,67 @@ class DaskFramework:
                     "on SIGTERM); the orchestrator node only waits."
                     + (f" Dask's TLS with credentials made for the instance ({self.tls.directory})." if self.tls
                        else ""))
+
+
+_JDF_SIZE = re.compile(r"^([1-9][0-9]{0,8})([KMGT])$")
+_UNIT_MIB = {"K": 1 / 1024, "M": 1, "G": 1024, "T": 1024 * 1024}
+
+
+def worker_resources(nthreads: Any, memory: Any) -> tuple:
+    """A worker's ``cores`` and ``memory`` as the JDF writes them, from ``worker_nthreads`` and
+    ``worker_memory``: ``(4, "8G")``, or ``(1, None)`` when no memory is asked (``"auto"`` or None).
+
+    ``memory`` is a size as KOALA's JDFs write it (``8G``, ``512M``: binary, 1G = 1024M), or one with a unit
+    Dask reads (``"8GiB"``, ``"7.5 GB"``) or a whole number of bytes, rounded up to whole MiB; a fraction
+    of the host's memory (``0.5``) is refused: KOALA places and claims a worker by what it asks, so it
+    must be a size."""
+    if isinstance(nthreads, bool) or not isinstance(nthreads, int) or nthreads < 1:
+        raise ValueError(f"worker_nthreads: {nthreads!r} is not a whole number of 1 or more: a worker's threads "
+                         "are its node's cores (the JDF's cores)")
+    if memory is None or (isinstance(memory, str) and memory.strip().lower() == "auto"):
+        return nthreads, None
+    return nthreads, _jdf_size(_memory_mib(memory))
+
+
+def _memory_mib(memory: Any) -> int:
+    """MiB, rounded up, of a ``worker_memory`` that is a size."""
+    why = ("give a size such as '8G' or '512M' (binary, as in a JDF), or 'auto' for Dask's share of the "
+           "host's memory with no memory asked of KOALA")
+    if isinstance(memory, bool) or isinstance(memory, float):
+        raise ValueError(f"worker_memory: {memory!r} is not a size: {why}")
+    if isinstance(memory, int):
+        if memory < 1:
+            raise ValueError(f"worker_memory: {memory!r} bytes is not a positive size: {why}")
+        return math.ceil(memory / 2 ** 20)
+    text = str(memory).strip()
+    match = _JDF_SIZE.fullmatch(text)
+    if match:
+        return math.ceil(int(match.group(1)) * _UNIT_MIB[match.group(2)])
+    if not re.search(r"[A-Za-z]", text):
+        raise ValueError(f"worker_memory: {memory!r} has no unit (Dask would read a fraction of the host's "
+                         f"memory, or bytes): {why}")
+    from dask.utils import parse_bytes
+    try:
+        size = parse_bytes(text)
+    except ValueError:
+        raise ValueError(f"worker_memory: {memory!r} is not a size: {why}") from None
+    if size < 1:
+        raise ValueError(f"worker_memory: {memory!r} is not a positive size: {why}")
+    return math.ceil(size / 2 ** 20)
+
+
+def _jdf_size(mib: int) -> str:
+    """MiB as a JDF writes them, in the largest unit that shows them whole: 8192 is ``8G``, 1536 ``1536M``."""
+    for unit, factor in (("T", 1024 * 1024), ("G", 1024)):
+        if mib % factor == 0:
+            return f"{mib // factor}{unit}"
+    return f"{mib}M"
+
+
+def _mib(size: str) -> int:
+    """The MiB of a JDF size that :func:`_jdf_size` wrote."""
+    match = _JDF_SIZE.fullmatch(size)
+    return math.ceil(int(match.group(1)) * _UNIT_MIB[match.group(2)])
 
 
 @functools.lru_cache(maxsize=1)
@@ -195,7 +278,9 @@ class KoalaCluster(Cluster):
         does); any other policy KOALA knows (``pool``, ``reserve``) is taken as framework-sized.
     settings: other framework attributes for the JDF (``{"weight": 2, "minShare": 1}``).
     name: the instance's name in KOALA (and the cluster's name in Dask).
-    worker_nthreads, worker_memory: ``--nthreads`` and ``--memory-limit`` of each worker.
+    worker_nthreads, worker_memory: what each worker node asks of KOALA, the worker role's ``cores`` and
+        ``memory`` in the JDF (``worker_memory="8G"``: binary, as a JDF's; ``"auto"``, the default: no
+        memory asked); the worker's ``--nthreads`` and ``--memory-limit`` follow what KOALA gave the node.
     worker_options, scheduler_options: more options for ``dask-worker`` and ``dask-scheduler``.
     python, python_flags: the interpreter the nodes run Dask with (Debian's by default) and its flags
         (``-P``: the node's working directory is not put on the module path).
@@ -230,7 +315,7 @@ class KoalaCluster(Cluster):
                  t_idle: Any = None, t_idle_factor: Optional[float] = None, u_min: Optional[float] = None,
                  u_max: Optional[float] = None, sample_period: Any = None,
                  settings: Optional[Mapping[str, Any]] = None, name: str = "dask",
-                 worker_nthreads: int = 1, worker_memory: str = "auto", worker_options: Sequence[str] = (),
+                 worker_nthreads: int = 1, worker_memory: Any = "auto", worker_options: Sequence[str] = (),
                  scheduler_options: Sequence[str] = (), python: str = "/usr/bin/python3",
                  python_flags: Sequence[str] = ("-P",), environment: Optional[Mapping[str, str]] = None,
                  dashboard: bool = True, site: Optional[str] = None, master_site: Any = "auto",
@@ -264,8 +349,8 @@ class KoalaCluster(Cluster):
                         "tIdleFactor": t_idle_factor, "uMin": u_min, "uMax": u_max,
                         "samplePeriod": None if sample_period is None else seconds(sample_period)}
         jdf_settings.update(settings or {})
-        self.framework = DaskFramework(name, int(workers), self.provisioning, jdf_settings, int(worker_nthreads),
-                                       str(worker_memory), tuple(worker_options), tuple(scheduler_options), python,
+        self.framework = DaskFramework(name, int(workers), self.provisioning, jdf_settings, worker_nthreads,
+                                       worker_memory, tuple(worker_options), tuple(scheduler_options), python,
                                        tuple(python_flags), dict(environment or {}), dashboard, site,
                                        _master_site(master_site, site, koala_env), self.tls)
         self._jdf_dir = Path(jdf_dir) if jdf_dir is not None else koala_home() / "dask"

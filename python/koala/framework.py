@@ -68,19 +68,26 @@ def framework_jdf(name: str, master: Command, worker: Command, *,
                   orchestrator: Command = ("/bin/sleep", ["infinity"]), workers: int = 0,
                   provisioning: str = "ondemand", settings: Optional[Mapping[str, object]] = None,
                   environment: Optional[Mapping[str, str]] = None, site: Optional[str] = None,
-                  master_site: Optional[str] = None, comment: Optional[str] = None) -> str:
+                  master_site: Optional[str] = None, comment: Optional[str] = None,
+                  worker_resources: Optional[Mapping[str, object]] = None) -> str:
     """The text of a framework JDF.
 
     ``settings`` are the framework-level attributes (``fMax``, ``tIdle``, ``tIdleFactor``, ``uMin``,
     ``uMax``, ``samplePeriod``, ``weight``, ``minShare``, ``pool``, ``reserve``, ``placement``, ...),
     written as given (None values are left out); ``environment`` is given to every role; ``site`` pins
-    every role's nodes to that cluster (``resourceManagerContact``), ``master_site`` the master's alone. KOALA's own
+    every role's nodes to that cluster (``resourceManagerContact``), ``master_site`` the master's alone;
+    ``worker_resources`` is what each worker node needs on its host (``{"cores": 4, "memory": "8G", "gpus": 1}``,
+    written as the worker role's ``cores``, ``memory`` and ``gpus``; None values are left out). KOALA's own
     checks (``koala validate``) apply when it is submitted: an orchestrator component is required,
     the master is one node, ``fMax`` is not below ``workers``.
     """
     if workers < 0:
         raise ValueError(f"workers: {workers} is below 0")
     settings = {k: v for k, v in (settings or {}).items() if v is not None}
+    sizes = {k: v for k, v in (worker_resources or {}).items() if v is not None}
+    unknown = sorted(set(sizes) - {"cores", "memory", "gpus"})
+    if unknown:
+        raise ValueError(f"worker_resources: {', '.join(map(repr, unknown))}: a node asks for cores, memory and gpus")
     for key in list(settings) + list(environment or {}):
         if not _NAME.fullmatch(key):
             raise ValueError(f"{key!r} is not an attribute or variable name")
@@ -95,7 +102,8 @@ def framework_jdf(name: str, master: Command, worker: Command, *,
     lines.append(" )")
     lines.append(" ( &" + _relations([("role", "orchestrator"), ("count", 1)] + pinned, orchestrator, environment))
     lines.append(" )")
-    lines.append(" ( &" + _relations([("role", "worker"), ("count", workers)] + pinned, worker, environment))
+    lines.append(" ( &" + _relations([("role", "worker"), ("count", workers)] + list(sizes.items()) + pinned, worker,
+                                     environment))
     lines.append(" )")
     return "\n".join(lines) + "\n"
 

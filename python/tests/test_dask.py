@@ -111,6 +111,23 @@ class KoalaClusterTest(unittest.TestCase):
         self.assertIsNone(cluster.dashboard_link)
         self.assertEqual(set(), cluster.requested)
 
+    def test_the_workers_threads_and_memory_are_asked_of_koala_in_the_jdf(self):
+        self.cluster(worker_nthreads=2, worker_memory="1536M")
+        jdf = (self.dir / "submitted-1.jdf").read_text()
+        worker = jdf[jdf.index("(role = worker)"):]
+        self.assertTrue(worker.startswith("(role = worker)\n    (count = 0)\n    (cores = 2)\n    (memory = 1536M)\n"
+                                          "    (executable = /bin/sh)\n"), worker[:200])
+        self.assertIn('--nthreads "${KOALA_NODE_CORES:-2}" --memory-limit "${KOALA_NODE_MEMORY_MIB:-1536}MiB" ',
+                      worker)
+
+    def test_a_worker_memory_koala_cannot_ask_for_is_refused_before_anything_is_submitted(self):
+        with self.assertRaises(ValueError) as caught:
+            self.cluster(worker_memory=0.5)
+        self.assertEqual("worker_memory: 0.5 is not a size: give a size such as '8G' or '512M' (binary, as in a "
+                         "JDF), or 'auto' for Dask's share of the host's memory with no memory asked of KOALA",
+                         str(caught.exception))
+        self.assertEqual([], fakecli.calls(self.dir))
+
     def test_a_jdf_koala_refuses_fails_the_start_with_koalas_message(self):
         with self.assertRaises(RuntimeError) as caught:
             self.cluster(koala_env=fakecli.environment(self.dir, self.runner.url, TOKEN, submit="invalid"))
@@ -442,6 +459,36 @@ class NodeCommandsTest(unittest.TestCase):
         worker.terminate()   # what the launcher does to a released node's entity
         self.assertEqual(0, worker.wait(15))
 
+    def test_a_worker_runs_the_threads_and_memory_koala_gave_its_node_else_its_jdfs(self):
+        """KOALA_NODE_CORES and KOALA_NODE_MEMORY_MIB, as the scheduler gives a node, size the worker; a node
+        without them (a scheduler that does not give them) gets the figures the JDF asks."""
+        from koala.dask import DaskFramework
+        framework = DaskFramework(worker_nthreads=2, worker_memory="1G")
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        work = tempfile.mkdtemp(prefix="koala-node-")
+        self.addCleanup(shutil.rmtree, work, True)
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("PYTHONPATH", "MALLOC_ARENA_MAX") and not k.startswith("KOALA_NODE_")}
+        env.update(TMPDIR=work, KOALA_ENTITY_HOST="127.0.0.1", KOALA_ENTITY_PORT=str(port),
+                   KOALA_MASTER=f"127.0.0.1:{port}")
+        master = subprocess.Popen(["/bin/sh", "-c", framework.scheduler_command()], cwd=work, env=env,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self.addCleanup(self.stop, master)
+        for node, given in (("31.2.0", dict(KOALA_NODE_CORES="3", KOALA_NODE_MEMORY_MIB="700")), ("31.2.1", {})):
+            worker = subprocess.Popen(framework.worker_argv(), cwd=work, env={**env, "KOALA_NODE_ID": node, **given},
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            self.addCleanup(self.stop, worker)
+        client = Client(f"tcp://127.0.0.1:{port}", timeout=30)
+        self.addCleanup(client.close)
+        client.wait_for_workers(2, timeout=30)
+        sizes = {info["name"]: (info["nthreads"], info["memory_limit"])
+                 for info in client.scheduler_info()["workers"].values()}
+        self.assertEqual({"31.2.0": (3, 700 * 2 ** 20), "31.2.1": (2, 1024 * 2 ** 20)}, sizes)
+        arenas = client.run(lambda: os.environ.get("MALLOC_ARENA_MAX"))
+        self.assertEqual(["2", "2"], list(arenas.values()), "glibc's arenas capped in a worker that asks memory")
+
     @staticmethod
     def stop(process):
         if process.poll() is None:
@@ -467,8 +514,59 @@ class FrameworkJdfTest(unittest.TestCase):
         self.assertEqual(DaskFramework().worker_argv()[1:], words, "the JDF gives the launcher this very command")
         self.assertEqual("-c", words[0])
         self.assertTrue(words[1].startswith("exec /usr/bin/python3 -P -c \"$1\" \"tcp://$KOALA_MASTER\" "
-                                            "--name \"$KOALA_NODE_ID\" --nthreads 1 "))
+                                            "--name \"$KOALA_NODE_ID\" --nthreads \"${KOALA_NODE_CORES:-1}\" "
+                                            "--memory-limit auto --no-nanny "), words[1][:200])
+        self.assertIn(" ( &(role = worker)\n    (count = 0)\n    (cores = 1)\n    (executable = /bin/sh)\n", text,
+                      "one core, no memory asked")
         self.assertEqual(["koala-dask-worker", worker_program()], words[2:], "$0 and $1: the program's text")
+
+    def test_a_sized_worker_asks_its_cores_and_memory_and_runs_with_what_its_node_got(self):
+        from koala.dask import DaskFramework
+        framework = DaskFramework(worker_nthreads=4, worker_memory="8G")
+        self.assertIn(" ( &(role = worker)\n    (count = 0)\n    (cores = 4)\n    (memory = 8G)\n"
+                      "    (executable = /bin/sh)\n", framework.jdf())
+        self.assertIn(' --name "$KOALA_NODE_ID" --nthreads "${KOALA_NODE_CORES:-4}" '
+                      '--memory-limit "${KOALA_NODE_MEMORY_MIB:-8192}MiB" --no-nanny ', framework.worker_command())
+        self.assertTrue(framework.worker_command().startswith(
+            'MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}" exec /usr/bin/python3 -P -c "$1" '), "two malloc arenas")
+        self.assertTrue(DaskFramework().worker_command().startswith("exec /usr/bin/python3 "), "no memory asked")
+
+
+@unittest.skipUnless(HAVE_DASK, SKIP)
+class WorkerResourcesTest(unittest.TestCase):
+    """worker_nthreads and worker_memory as the worker role's cores and memory."""
+
+    def test_sizes_as_a_jdf_writes_them(self):
+        from koala.dask import worker_resources
+        cases = {"8G": "8G", "512M": "512M", "1536M": "1536M", "1T": "1T", "2048K": "2M", "1500K": "2M",
+                 "8GiB": "8G", "512 MiB": "512M", "8GB": "7630M", 2 ** 30: "1G", 3 * 10 ** 9: "2862M",
+                 "auto": None, "AUTO": None, None: None}
+        for memory, written in cases.items():
+            self.assertEqual((4, written), worker_resources(4, memory), memory)
+
+    def test_what_is_not_a_size_or_a_number_of_threads(self):
+        from koala.dask import worker_resources
+        why = ("give a size such as '8G' or '512M' (binary, as in a JDF), or 'auto' for Dask's share of the "
+               "host's memory with no memory asked of KOALA")
+        cases = {
+            "0.5": "worker_memory: '0.5' has no unit (Dask would read a fraction of the host's memory, or bytes): "
+                   + why,
+            "4096": "worker_memory: '4096' has no unit (Dask would read a fraction of the host's memory, or bytes): "
+                    + why,
+            0.5: "worker_memory: 0.5 is not a size: " + why,
+            0: "worker_memory: 0 bytes is not a positive size: " + why,
+            "-1G": "worker_memory: '-1G' is not a positive size: " + why,
+            "lots of GB": "worker_memory: 'lots of GB' is not a size: " + why,
+        }
+        for memory, message in cases.items():
+            with self.assertRaises(ValueError, msg=memory) as caught:
+                worker_resources(1, memory)
+            self.assertEqual(message, str(caught.exception))
+        for threads in (0, -2, 1.5, "4", True):
+            with self.assertRaises(ValueError) as caught:
+                worker_resources(threads, "auto")
+            self.assertEqual(f"worker_nthreads: {threads!r} is not a whole number of 1 or more: a worker's threads "
+                             "are its node's cores (the JDF's cores)", str(caught.exception))
 
 
 if __name__ == "__main__":

@@ -68,6 +68,22 @@ class JdfTest(unittest.TestCase):
             "    (environment = (OMP_NUM_THREADS 1))\n"
             " )\n", text)
 
+    def test_each_worker_node_asks_for_the_resources_given(self):
+        text = framework_jdf("sized", ("/bin/m", []), ("/bin/w", []), workers=2, site="fs0",
+                             worker_resources={"cores": 4, "memory": "8G", "gpus": None})
+        self.assertIn(" ( &(role = worker)\n"
+                      "    (count = 2)\n"
+                      "    (cores = 4)\n"
+                      "    (memory = 8G)\n"
+                      "    (resourceManagerContact = fs0)\n"
+                      "    (executable = /bin/w)\n"
+                      " )\n", text)
+        self.assertEqual(1, text.count("(cores = "), "the worker role alone")
+        with self.assertRaises(ValueError) as caught:
+            framework_jdf("x", ("/bin/m", []), ("/bin/w", []), worker_resources={"cpus": 4, "mem": "1G"})
+        self.assertEqual("worker_resources: 'cpus', 'mem': a node asks for cores, memory and gpus",
+                         str(caught.exception))
+
     def test_a_site_pins_every_role(self):
         text = framework_jdf("x", ("/bin/true", []), ("/bin/true", []), site="fs0")
         self.assertEqual(3, text.count("(resourceManagerContact = fs0)"))

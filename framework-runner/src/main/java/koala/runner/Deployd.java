@@ -7,6 +7,7 @@ import koala.api.runner.RunnerClient;
 import koala.api.scheduler.GrowRequest;
 import koala.jdf.ComponentSpec;
 import koala.jdf.JobDescription;
+import koala.jdf.NodeResources;
 
 /**
  * Deploys entities (the paper's Deployd): each role's command from the JDF, started on new nodes
@@ -25,6 +26,9 @@ import koala.jdf.JobDescription;
  * KOALA_NODE_ID, KOALA_SITE             its node (from the scheduler)
  * KOALA_ENTITY_HOST, KOALA_ENTITY_PORT  its host, and a free port there (the master listens on it)
  * </pre>
+ * Each grow asks, for every node, what its role's component asks per node ({@code cores},
+ * {@code memory}, {@code gpus}): the scheduler places the nodes on hosts where that fits and claims it.
+ * A role that asks nothing sends nothing (one core, as a node always was).
  */
 final class Deployd {
     private final JobDescription jdf;
@@ -74,8 +78,39 @@ final class Deployd {
         if (master != null) {
             env.put("KOALA_MASTER", master);
         }
-        return new GrowRequest(nodes, role, spec.executable(), spec.arguments(), env, spec.cluster(), reason)
-                .withOutput(spec.stdout(), spec.stderr());
+        return sized(new GrowRequest(nodes, role, spec.executable(), spec.arguments(), env, spec.cluster(), reason)
+                .withOutput(spec.stdout(), spec.stderr()), spec.resources());
+    }
+
+    /**
+     * What each node of {@code role} asks, for the runner's events: {@code " of 4 cores, 8G and 1 GPU"}, only
+     * what differs from one core, no memory and no GPU; empty when nothing does.
+     */
+    String sizeOf(String role) {
+        NodeResources needs = spec(role).resources();
+        List<String> parts = new java.util.ArrayList<>();
+        if (needs.cores() > 1) {
+            parts.add(needs.cores() + " cores");
+        }
+        if (needs.memoryGiven()) {
+            parts.add(NodeResources.size(needs.memoryMiB()));
+        }
+        if (needs.gpus() > 0) {
+            parts.add(needs.gpus() + (needs.gpus() == 1 ? " GPU" : " GPUs"));
+        }
+        if (parts.isEmpty()) {
+            return "";
+        }
+        String last = parts.remove(parts.size() - 1);
+        return " of " + (parts.isEmpty() ? last : String.join(", ", parts) + " and " + last);
+    }
+
+    /** {@code grow} asking per node what {@code needs} says; nothing when it is the default. */
+    static GrowRequest sized(GrowRequest grow, NodeResources needs) {
+        if (needs.equals(NodeResources.DEFAULT)) {
+            return grow;
+        }
+        return grow.withResources(needs.cores(), needs.memoryGiven() ? needs.memoryMiB() : null, needs.gpus());
     }
 
     private ComponentSpec spec(String role) {

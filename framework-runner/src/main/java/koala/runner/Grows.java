@@ -156,7 +156,7 @@ final class Grows {
         } else {
             refused.remove(role);
             events.add(now, EventKind.GROW, "grow " + result.granted() + " " + role + (result.granted() == 1 ? "" : "s")
-                    + " " + result.nodes() + ": " + reason + (result.reason() == null ? "" : "; " + result.reason()),
+                    + deployd.sizeOf(role) + " " + result.nodes() + ": " + reason + (result.reason() == null ? "" : "; " + result.reason()),
                     Map.of("role", role, "count", result.granted(), "nodes", result.nodes()));
         }
     }

@@ -36,7 +36,7 @@ import org.junit.jupiter.api.Test;
  * SIGKILL and started again once.
  *
  * <p>Cost: 45-60 s: shaping the testbed (about 18 s) and putting the default back (about 9 s),
- * the scheduler's starts, and jobs of a few seconds each.
+ * the scheduler's starts, and jobs of a few seconds each; and about 40 s for a Dask instance.
  */
 class ResourcesIT {
     private static final List<String> SHAPE = List.of("fs0=12x4c/8G+4x16c/64G/2gpu", "fs1=8x8c/16G");
@@ -188,6 +188,58 @@ class ResourcesIT {
         assertThat(nodeHosts).doesNotHaveDuplicates();
         assertThat(hosts).hasSize(10).containsOnlyElementsOf(nodeHosts);
         assertThat(hosts.stream().filter(nodeHosts.get(0)::equals).count()).isEqualTo(5);
+    }
+
+    /**
+     * A Dask worker sized by its JDF ({@code python/testbed/dask_sized.py}): a Static instance of one worker
+     * of 4 cores and 2G on fs1, made by {@code KoalaCluster(worker_nthreads=4, worker_memory="2G")}. The
+     * runner asks for the worker with them, SGE holds 4 of a host's slots for its pilot, and the worker
+     * runs 4 threads with a 2 GiB limit, from what its node was given. Cost: about 40 s (the instance's
+     * start and end).
+     */
+    @Test
+    void aDaskWorkerIsSizedByItsJdf() throws Exception {
+        Path repo = Path.of("").toAbsolutePath().getParent();
+        Path dir = TestScheduler.nodeDir("koala-resources-dask");
+        ProcessBuilder python = new ProcessBuilder("/usr/bin/python3",
+                repo.resolve("python/testbed/dask_sized.py").toString()).redirectErrorStream(true)
+                .directory(dir.toFile());
+        python.environment().putAll(Map.of("PYTHONPATH", repo.resolve("python").toString(),
+                "KOALA_CONFIG", config.toString(), "KOALA_AS", TestScheduler.OWNER,
+                "KOALA_BIN", repo.resolve("bin/koala").toString(), "OUT_DIR", dir.toString()));
+        Process p = python.start();
+        p.getOutputStream().close();
+        List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Thread reader = new Thread(() -> new BufferedReader(new InputStreamReader(p.getInputStream())).lines()
+                .forEach(l -> {
+                    System.out.println("[dask] " + l);
+                    lines.add(l);
+                }));
+        reader.start();
+        // while the instance runs, its worker's pilot holds 4 slots of one fs1 host
+        long instance = Long.parseLong(Awaitility.await("the instance's id").atMost(Duration.ofMinutes(5))
+                .until(() -> lines.stream().filter(l -> l.startsWith("instance ")).findFirst().orElse(null),
+                        l -> l != null).substring("instance ".length()).trim());
+        NodeView worker = Awaitility.await("instance " + instance + "'s worker").atMost(Duration.ofMinutes(3))
+                .until(() -> client.job(instance).nodes().stream().filter(n -> "worker".equals(n.role())
+                        && n.pilot() != null).findFirst().orElse(null), n -> n != null);
+        String asked = LocalUser.run(grid.site(worker.site()), "qstat", "-j", worker.pilot());
+        Files.writeString(dir.resolve("sge-checked"), worker.pilot() + "\n");
+        boolean ended = p.waitFor(5, TimeUnit.MINUTES);
+        if (!ended) {
+            p.destroyForcibly();
+        }
+        reader.join(5_000);
+
+        assertThat(ended).as("the Dask check ended within 5 minutes: " + lines).isTrue();
+        assertThat(p.exitValue()).as(String.join("\n", lines)).isZero();
+        assertThat(worker.site()).isEqualTo("fs1");
+        assertThat(asked).as(worker.id()).containsPattern("parallel environment:\\s+smp range:\\s+4\\b");
+        assertThat(lines).anyMatch(l -> l.startsWith("ok   the worker runs 4 threads"))
+                .anyMatch(l -> l.startsWith("ok   its memory limit is 2 GiB"))
+                .anyMatch(l -> l.startsWith("ok   what KOALA gave its node"))
+                .anyMatch(l -> l.startsWith("ok   it computes"))
+                .anyMatch(l -> l.startsWith("closed instance " + instance));
     }
 
     private static NodeView awaitGpus(long job) {
