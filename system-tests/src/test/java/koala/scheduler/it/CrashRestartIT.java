@@ -2,9 +2,6 @@ package koala.scheduler.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedReader;
-import java.io.File;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,8 +12,6 @@ import koala.api.scheduler.JobView;
 import koala.api.scheduler.NodeView;
 import koala.api.scheduler.SchedulerClient;
 import koala.grid.GridConfig;
-import koala.process.JavaCommand;
-import koala.process.RuntimeImage;
 import koala.testbed.LocalUser;
 import org.junit.jupiter.api.Test;
 
@@ -31,7 +26,7 @@ class CrashRestartIT {
     void aKilledSchedulerComesBackAndFinishesWhatItHad() throws Exception {
         Path config = TestScheduler.config(Map.of());
         GridConfig grid = GridConfig.load(config);
-        Process first = startScheduler(config);
+        Process first = TestScheduler.process(config);
         SchedulerClient client = new SchedulerClient(grid.schedulerAddress()).actingFor(TestScheduler.OWNER);
         long running = TestScheduler.submit(client, "survivor", "+(&(resourceManagerContact = \"fs1\")(count = 2)"
                 + "(executable = \"/bin/sleep\")(arguments = \"15\"))(&(resourceManagerContact = \"fs2\")(count = 1)"
@@ -57,7 +52,7 @@ class CrashRestartIT {
         // and one of another scheduler sharing the cell and its account: not this one's to kill
         String other = (tag.startsWith("zz") ? "yy" : "zz") + tag.substring(2);
         String foreign = LocalUser.qsub(grid.site("fs0"), "koala-" + other + "-9998-0-0-a1", "/bin/sleep", "600");
-        Process second = startScheduler(config);
+        Process second = TestScheduler.process(config);
         try {
             JobView survivor = TestScheduler.awaitEnd(client, running, Duration.ofSeconds(120));
             assertThat(survivor.state()).as(survivor.history().toString()).isEqualTo("FINISHED");
@@ -88,7 +83,7 @@ class CrashRestartIT {
             assertThat(second.waitFor(5, TimeUnit.SECONDS)).as("the scheduler gone within 5 s of its TERM").isTrue();
             System.out.printf("scheduler stopped %.2f s after its TERM%n", (System.nanoTime() - asked) / 1e9);
             assertThat(TestScheduler.pilotsNamedFor(grid, tag, kept)).as("the allocation's pilot carries on").hasSize(1);
-            Process third = startScheduler(config);
+            Process third = TestScheduler.process(config);
             try {
                 assertThat(client.job(kept).nodes()).extracting(NodeView::state).containsOnly("RUNNING");
                 assertThat(client.closeAllocation(kept).nodes()).extracting(NodeView::state).containsOnly("RELEASED");
@@ -110,17 +105,4 @@ class CrashRestartIT {
         }
     }
 
-    private static Process startScheduler(Path config) throws Exception {
-        JavaCommand command = JavaCommand.of("koala.scheduler.SchedulerMain", RuntimeImage.currentClasspath(),
-                "--config", config.toString());
-        Process p = new ProcessBuilder(command.commandLine()).redirectError(ProcessBuilder.Redirect.INHERIT)
-                .directory(new File("/")).start();
-        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream()));
-        for (String line = out.readLine(); line != null; line = out.readLine()) {
-            if (line.startsWith("READY ")) {
-                return p;
-            }
-        }
-        throw new AssertionError("scheduler exited with " + p.waitFor());
-    }
 }

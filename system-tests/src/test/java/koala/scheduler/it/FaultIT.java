@@ -3,10 +3,8 @@ package koala.scheduler.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -79,7 +77,7 @@ class FaultIT {
         config = TestScheduler.config(Map.of());
         GridConfig grid = GridConfig.load(config);
         dir = TestScheduler.nodeDir("koala-fault-it");
-        Process scheduler = startScheduler(config);
+        Process scheduler = TestScheduler.process(config);
         client = new SchedulerClient(grid.schedulerAddress()).actingFor(TestScheduler.OWNER);
         ScheduledExecutorService load = Executors.newScheduledThreadPool(2);
         Runner stat = null;
@@ -275,7 +273,7 @@ class FaultIT {
     private Process killScheduler(Process scheduler) throws Exception {
         scheduler.destroyForcibly().waitFor(10, TimeUnit.SECONDS); // SIGKILL: no shutdown hook runs
         long start = System.nanoTime();
-        Process again = startScheduler(config);
+        Process again = TestScheduler.process(config);
         await("the scheduler answers again", Duration.ofSeconds(60), () -> {
             try {
                 client.jobs();
@@ -430,23 +428,6 @@ class FaultIT {
                         .count() == n);
     }
 
-    private static Process startScheduler(Path config) throws Exception {
-        JavaCommand command = JavaCommand.of("koala.scheduler.SchedulerMain", RuntimeImage.currentClasspath(),
-                "--config", config.toString());
-        Process p = new ProcessBuilder(command.commandLine()).redirectError(ProcessBuilder.Redirect.INHERIT)
-                .directory(new File("/")).start();
-        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream()));
-        for (String line = out.readLine(); line != null; line = out.readLine()) {
-            if (line.startsWith("READY ")) {
-                // its later output is not read: keep the pipe from filling
-                Thread drain = new Thread(() -> out.lines().forEach(l -> { }));
-                drain.setDaemon(true);
-                drain.start();
-                return p;
-            }
-        }
-        throw new AssertionError("scheduler exited with " + p.waitFor());
-    }
 
     /** A runner process of its own, as {@code koala submit} starts one: supervised by the scheduler. */
     /** @param state its state file, where the instance's token in force is (the runner replaces it when a node is lost) */

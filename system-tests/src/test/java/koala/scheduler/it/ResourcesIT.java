@@ -3,7 +3,6 @@ package koala.scheduler.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.BufferedReader;
-import java.io.File;
 import java.io.InputStreamReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,8 +16,6 @@ import koala.api.scheduler.SchedulerClient;
 import koala.common.time.Poll;
 import koala.grid.GridConfig;
 import koala.grid.KoalaHome;
-import koala.process.JavaCommand;
-import koala.process.RuntimeImage;
 import koala.testbed.LocalUser;
 import koala.testbed.Progress;
 import koala.testbed.Testbed;
@@ -53,7 +50,7 @@ class ResourcesIT {
         testbed.up(TestbedPlan.of(null, List.of(), 1, null).withShapes(SHAPE));
         config = TestScheduler.config(Map.of());
         grid = GridConfig.load(config);
-        scheduler = startScheduler();
+        scheduler = TestScheduler.process(config);
         client = new SchedulerClient(grid.schedulerAddress()).actingFor(TestScheduler.OWNER);
         // the agents report the shaped hosts before anything is submitted: the JDF is checked against them
         Awaitility.await("the shaped hosts reported").atMost(Duration.ofSeconds(60))
@@ -124,7 +121,7 @@ class ResourcesIT {
         assertThat(held.gpus()).containsExactly(0);
 
         scheduler.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        scheduler = startScheduler();
+        scheduler = TestScheduler.process(config);
 
         long second = TestScheduler.submit(client, "gpu-2", jdf).id();
         NodeView next = awaitGpus(second);
@@ -248,17 +245,4 @@ class ResourcesIT {
                         n -> n != null);
     }
 
-    private static Process startScheduler() throws Exception {
-        JavaCommand command = JavaCommand.of("koala.scheduler.SchedulerMain", RuntimeImage.currentClasspath(),
-                "--config", config.toString());
-        Process p = new ProcessBuilder(command.commandLine()).redirectError(ProcessBuilder.Redirect.INHERIT)
-                .directory(new File("/")).start();
-        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream()));
-        for (String line = out.readLine(); line != null; line = out.readLine()) {
-            if (line.startsWith("READY ")) {
-                return p;
-            }
-        }
-        throw new AssertionError("scheduler exited with " + p.waitFor());
-    }
 }

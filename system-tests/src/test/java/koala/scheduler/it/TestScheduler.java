@@ -48,6 +48,27 @@ final class TestScheduler implements AutoCloseable {
         return new TestScheduler(SchedulerDaemon.start(GridConfig.load(config), KoalaHome.dir()), config);
     }
 
+    /**
+     * A scheduler of its own process on {@code config}, once it says it is ready: one a test can kill
+     * with SIGKILL. Its later output is drained, so that a full pipe never stops it.
+     */
+    static Process process(Path config) throws Exception {
+        koala.process.JavaCommand command = koala.process.JavaCommand.of("koala.scheduler.SchedulerMain",
+                koala.process.RuntimeImage.currentClasspath(), "--config", config.toString());
+        Process p = new ProcessBuilder(command.commandLine()).redirectError(ProcessBuilder.Redirect.INHERIT)
+                .directory(new java.io.File("/")).start();
+        java.io.BufferedReader out = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream()));
+        for (String line = out.readLine(); line != null; line = out.readLine()) {
+            if (line.startsWith("READY ")) {
+                Thread drain = new Thread(() -> out.lines().forEach(l -> { }));
+                drain.setDaemon(true);
+                drain.start();
+                return p;
+            }
+        }
+        throw new AssertionError("scheduler exited with " + p.waitFor());
+    }
+
     /** The testbed's grid configuration with a fresh database, a free port and quick settings. */
     static Path config(Map<String, String> overrides) throws IOException {
         Testbed testbed = new Testbed(KoalaHome.dir(), Progress.quiet(), Poll.system());
