@@ -69,6 +69,16 @@ final class AllocationRequestIds {
         fields.put("arguments", request.arguments());
         fields.put("stdout", request.stdout());
         fields.put("stderr", request.stderr());
+        // each node's size only when asked: a grow stored before grows had sizes reads as one that asked none
+        if (request.cores() != null) {
+            fields.put("cores", request.cores());
+        }
+        if (request.memoryMiB() != null) {
+            fields.put("memoryMiB", request.memoryMiB());
+        }
+        if (request.gpus() != null) {
+            fields.put("gpus", request.gpus());
+        }
         return new NamedRequests.Asked(NamedRequests.Kind.GROW, fields);
     }
 

@@ -236,6 +236,8 @@ class SchedulerTest {
             assertThatThrownBy(() -> grid.allocations().grow(allocation, new GrowRequest(5, "worker",
                     "/bin/sleep", List.of("60"), Map.of(), "fs0", null, "g-1")))
                     .hasMessageContaining("with site none then and 'fs0' now:");
+            assertThatThrownBy(() -> grid.allocations().grow(allocation, five.withResources(4, null, null)))
+                    .hasMessageContaining("cores");
             assertThat(grid.submitted).hasSize(3);
             GrowResult again = grid.allocations().grow(allocation, new GrowRequest(5, "worker", "/bin/sleep",
                     List.of("60"), Map.of("KOALA_MASTER", "b:2"), null, "in flight when the runner died", "g-1"));
