@@ -15,15 +15,12 @@ import koala.common.failure.Conflict;
 import koala.common.failure.InvalidField;
 import koala.common.failure.OverLimit;
 import koala.jdf.ClusterCatalog;
-import koala.jdf.ComponentSpec;
 import koala.jdf.JdfParser;
 import koala.jdf.JobDescription;
 import koala.jdf.JobKind;
 import koala.placement.Assignment;
-import koala.placement.ComponentNeed;
 import koala.placement.FileLocations;
 import koala.placement.GridView;
-import koala.placement.JobNeed;
 import koala.placement.PlacementDecision;
 import koala.placement.PlacementReason;
 import koala.scheduler.claiming.ClaimRules;
@@ -277,29 +274,10 @@ final class Scheduler {
         for (String site : siteNames) {
             kis.site(site).filter(SiteInfo::up).ifPresent(i -> {
                 nodes.put(site, i.snapshot().slotsTotal());
-                hosts.addAll(capacities(site, i.snapshot()));
+                hosts.addAll(SiteHosts.capacities(site, i.snapshot()));
             });
         }
         return new ClusterCatalog(nodes, null, networks).withHosts(hosts);
-    }
-
-    /**
-     * The site's hosts as a JDF is checked against them (a node must fit on one), when its agent
-     * reports every host's resources; none otherwise, and then the site is not checked by host.
-     */
-    static List<koala.jdf.HostCapacity> capacities(String site, koala.api.site.CellSnapshot snapshot) {
-        List<koala.jdf.HostCapacity> hosts = new ArrayList<>();
-        for (koala.api.site.HostInfo h : snapshot.hosts()) {
-            koala.api.site.HostResources r = h.resources();
-            if (r == null) {
-                return List.of();
-            }
-            if (r.cores() > 0) {
-                hosts.add(new koala.jdf.HostCapacity(site, h.name(), r.cores(), r.memoryMib() == null ? 0 : r.memoryMib(),
-                        r.gpus()));
-            }
-        }
-        return hosts;
     }
 
     // ---- the periodic round -----------------------------------------------------------------
@@ -437,7 +415,7 @@ final class Scheduler {
         NodeClaim node = lost.node();
         String owner = lost.job().record().owner();
         submissions.ask(node.site(), () -> pilots.endedAs(node, owner), status -> {
-            String reason = status == null ? null : howItEnded(lost.job().description(), node, status);
+            String reason = status == null ? null : SiteHosts.howItEnded(lost.job().description(), node, status);
             if (reason != null && !reason.isBlank()) {
                 LOG.info("job {}: node {}'s pilot {} on {} ended: {}", lost.job().id(), node.id(), node.pilot(),
                         node.site(), reason);
@@ -447,46 +425,15 @@ final class Scheduler {
         });
     }
 
-    /**
-     * What a node that asks for no memory claims per core on {@code site}: where the site books memory
-     * ({@code h_vmem} consumable: there SGE gives a pilot that claims none no memory at all), its hosts'
-     * least memory per core, as Slurm's {@code DefMemPerCPU}; 0 elsewhere (nothing claimed).
-     */
+    /** What a node that asks for no memory claims per core on {@code site} ({@link SiteHosts#memoryPerCore}). */
     long memoryPerCore(String site) {
-        return kis.site(site).map(SiteInfo::snapshot).map(Scheduler::memoryPerCore).orElse(0L);
-    }
-
-    static long memoryPerCore(koala.api.site.CellSnapshot snapshot) {
-        return snapshot.hosts().stream().map(koala.api.site.HostInfo::resources)
-                .filter(r -> r != null && r.memory() == koala.api.site.HostResources.MemorySource.CONSUMABLE
-                        && r.memoryMib() != null && r.cores() > 0)
-                .mapToLong(r -> r.memoryMib() / r.cores()).min().orElse(0L);
-    }
-
-    /**
-     * How a node's pilot ended, in the user's terms: one SGE stopped for its memory says the memory its
-     * JDF asked for, beside what the pilot claimed with the launcher's share and the most it used.
-     */
-    static String howItEnded(JobDescription description, NodeClaim node, koala.api.site.PilotStatus status) {
-        koala.api.site.MemoryUse memory = status.memory();
-        if (memory == null || !memory.exceeded()) {
-            return status.reason();
-        }
-        long asked = description.components().size() > node.component()
-                ? description.components().get(node.component()).resources().memoryMiB() : 0;
-        String claimed = memory.claimMib() == null ? "" : "its pilot claimed " + koala.api.site.MemoryUse.size(
-                memory.claimMib()) + " with the launcher's share";
-        String used = memory.maxMib() == null ? "" : "used at most " + koala.api.site.MemoryUse.size(memory.maxMib());
-        String figures = String.join(" and ", java.util.stream.Stream.of(claimed, used).filter(x -> !x.isEmpty()).toList());
-        return (asked > 0 ? "exceeded its " + koala.jdf.NodeResources.size(asked) + " memory" : "exceeded its memory")
-                + (figures.isEmpty() ? "" : " (" + figures + ")") + ": stopped by SGE";
+        return kis.site(site).map(SiteInfo::snapshot).map(SiteHosts::memoryPerCore).orElse(0L);
     }
 
     /** The GPU devices of {@code host} of {@code site}, as its agent last saw it; empty where none or not known. */
     private List<Integer> gpuDevices(String site, String host) {
-        return kis.site(site).map(SiteInfo::snapshot).stream().flatMap(s -> s.hosts().stream())
-                .filter(h -> h.name().equals(host) && h.resources() != null).findFirst()
-                .map(h -> h.resources().defaultGpuDevices()).orElse(List.of());
+        return kis.site(site).map(SiteInfo::snapshot).map(snapshot -> SiteHosts.gpuDevices(snapshot, host))
+                .orElse(List.of());
     }
 
     /** Every site as the information service and KOALA's books see it, for {@code koala sites}. */

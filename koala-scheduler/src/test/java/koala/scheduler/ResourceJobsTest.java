@@ -118,9 +118,9 @@ class ResourceJobsTest {
         koala.api.site.PilotStatus killed = new koala.api.site.PilotStatus("41", "fs1", "p", koala.api.site.PilotState.FAILED,
                 null, "killed by signal (SIGKILL)", null, null);
 
-        assertThat(Scheduler.howItEnded(held, node, stopped)).isEqualTo("exceeded its 2G memory (its pilot claimed "
+        assertThat(SiteHosts.howItEnded(held, node, stopped)).isEqualTo("exceeded its 2G memory (its pilot claimed "
                 + "2.13G with the launcher's share and used at most 2.25G): stopped by SGE");
-        assertThat(Scheduler.howItEnded(held, node, killed)).isEqualTo("killed by signal (SIGKILL)");
+        assertThat(SiteHosts.howItEnded(held, node, killed)).isEqualTo("killed by signal (SIGKILL)");
     }
 
     @Test
