@@ -142,8 +142,7 @@ final class Grows {
 
     /** What each node of the grow asks for. */
     private static koala.placement.Resources perNode(GrowRequest request) {
-        return NodeNeeds.perNode(new ComponentSpec(0, 1, "-", List.of(), null, null, null, null, null, null, List.of(),
-                null, null, List.of(), List.of(), NodeNeeds.of(request)));
+        return NodeNeeds.taken(NodeNeeds.of(request));
     }
 
     /** The grow refused: into the instance's history, counted, and answered with the refusal's words. */

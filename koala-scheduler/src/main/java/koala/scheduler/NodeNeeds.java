@@ -27,7 +27,12 @@ final class NodeNeeds {
      * launcher's share beside the program.
      */
     static Resources perNode(ComponentSpec c) {
-        Resources asked = perNode(c.resources());
+        return taken(c.resources());
+    }
+
+    /** What a node asking {@code r} takes of its host ({@link #perNode(ComponentSpec)}). */
+    static Resources taken(NodeResources r) {
+        Resources asked = perNode(r);
         return asked.memoryMiB() == 0 ? asked : new Resources(asked.cores(),
                 new PilotClaim(asked, null, 0).memoryMiB(), asked.gpus());
     }
