@@ -135,20 +135,20 @@ public final class Arbiter {
                     NaturalOrder.IDS));
             for (TakeBackBook.Ask ask : List.copyOf(asks)) {
                 Tenant donor = tenants.get(ask.donor());
-                if (donor.held() <= ask.toSize()) {
+                if (donor.heldNodes() <= ask.toSize()) {
                     asks.remove(ask);
                 } else if (!now.isBefore(ask.deadline())) {
                     asks.remove(ask);
-                    int keep = Math.min(donor.held(), Math.max(ask.toSize(), shareNow(donor.id())));
+                    int keep = Math.min(donor.heldNodes(), Math.max(ask.toSize(), shareNow(donor.id())));
                     if (keep > ask.toSize()) {
                         excuse(ask, keep - ask.toSize());
                     }
-                    List<String> ids = toEnd(donor, donor.held() - keep);
+                    List<String> ids = toEnd(donor, donor.workersCovering(donor.heldNodes() - keep));
                     if (!ids.isEmpty()) {
                         ends.add(new ShareDecision.EndWorkers(donor.id(), ids, new ShareReason(ShareReason.Kind.GRACE_OVER,
                                 "grace " + Texts.seconds(settings.grace()) + " over: asked at " + Texts.clock(ask.at())
                                         + " to be down to " + Texts.count(keep, "node") + " for " + ask.forTenant()
-                                        + ", holds " + donor.held() + ": ending " + Texts.list(ids))));
+                                        + ", holds " + donor.heldNodes() + ": ending " + Texts.list(ids))));
                         without(donor, ids);
                     }
                 }
@@ -179,7 +179,7 @@ public final class Arbiter {
                 }
             }
             if (left < nodes) {
-                refusals.add(new ShareDecision.Refuse(ask.forTenant(), nodes - left, new ShareReason(
+                refusals.add(new ShareDecision.Refuse(ask.forTenant(), workers(ask.forTenant(), nodes - left), new ShareReason(
                         ShareReason.Kind.TAKE_BACK_SHORT, Texts.count(nodes - left, "node") + " taken back for it from "
                         + ask.donor() + " are not: " + ask.donor() + " is no longer above its share")));
             }
@@ -199,7 +199,7 @@ public final class Arbiter {
         }
 
         private void answer(ShareView view, ShareView.Standing s) {
-            int asking = s.tenant().asking();
+            int asking = s.tenant().nodesOf(s.tenant().asking());
             if (s.asked() != null) {
                 refuse(s.id(), asking, asking, new ShareReason(ShareReason.Kind.GIVING_BACK, "it is to give nodes back by "
                         + Texts.clock(s.asked()) + " and gets none meanwhile"));
@@ -223,7 +223,7 @@ public final class Arbiter {
          * rules, but nothing is refused to it — it asked nothing, and its queue stands until served.
          */
         private void serveQueue(ShareView view, ShareView.Standing s) {
-            int wants = s.tenant().queued();
+            int wants = s.tenant().nodesOf(s.tenant().queued());
             if (s.asked() != null) {
                 return;
             }
@@ -240,12 +240,14 @@ public final class Arbiter {
         private int grantFree(ShareView view, ShareView.Standing s, int asking, String forWhat) {
             int available = Math.max(0, free - owedTotal() - freeGranted);
             int room = Math.max(0, policy.freeLimit(view, shares, s) - s.holds());
-            int fromFree = Math.min(asking, Math.min(available, room));
+            Tenant t = s.tenant();
+            int fromFree = t.nodesOf(t.workersIn(Math.min(asking, Math.min(available, room))));
             if (fromFree > 0) {
                 freeGranted += fromFree;
-                grants.add(new ShareDecision.Grant(s.id(), fromFree, new ShareReason(ShareReason.Kind.FREE_NODES,
-                        fromFree == asking ? "grant " + asking + (forWhat.isEmpty() ? " as asked" : forWhat)
-                                + ", from the free nodes" : "grant " + fromFree + " of " + asking + forWhat
+                int workers = t.workersIn(fromFree);
+                grants.add(new ShareDecision.Grant(s.id(), workers, new ShareReason(ShareReason.Kind.FREE_NODES,
+                        fromFree == asking ? "grant " + workers + (forWhat.isEmpty() ? " as asked" : forWhat)
+                                + ", from the free nodes" : "grant " + workers + " of " + t.workersIn(asking) + forWhat
                                 + " from the free nodes")));
             }
             return fromFree;
@@ -258,7 +260,7 @@ public final class Arbiter {
         private void takeBackFor(ShareView view, ShareView.Standing s, int fromFree, int rest, boolean asked) {
             int asking = fromFree + rest;
             SharePolicy.Plan plan = policy.plan(view, shares, s, s.holds() + fromFree, rest);
-            int want = Math.min(rest, plan.entitled());
+            int want = s.tenant().nodesOf(s.tenant().workersIn(Math.min(rest, plan.entitled())));
             if (want == 0) {
                 starved.remove(s.id());
             } else if (impatient(s.id())) {
@@ -287,13 +289,14 @@ public final class Arbiter {
             int got = 0;
             for (SharePolicy.Donation d : plan.donations()) {
                 ShareView.Standing donor = view.standing(d.donor()).orElseThrow();
-                int n = Math.min(Math.min(d.upTo(), donor.takeable() - takenFrom.getOrDefault(donor.id(), 0)),
-                        Math.min(Math.min(budgetLeft(view.capacity()), hourLeft(donor.id())), want - got));
-                if (n > 0 && !donor.id().equals(taker.id())) {
-                    give(donor, taker.id(), n);
-                    got += n;
+                int need = Math.min(Math.min(d.upTo(), budgetLeft(view.capacity())), want - got);
+                int most = Math.min(donor.takeable() - takenFrom.getOrDefault(donor.id(), 0), hourLeft(donor.id()));
+                int workers = wholeWorkers(donor.tenant(), need, most);
+                if (workers > 0 && !donor.id().equals(taker.id())) {
+                    got += give(donor, taker.id(), workers);
                 }
             }
+            got = Math.min(got, want);
             if (got > 0) {
                 TakeBackBook.Owed o = new TakeBackBook.Owed(taker.id(), got, now,
                         now.plus(settings.grace()).plus(settings.roundPeriod()));
@@ -303,17 +306,32 @@ public final class Arbiter {
             return got;
         }
 
-        /** {@code donor} gives {@code n} nodes for {@code taker}: its idle workers now, the rest asked for. */
-        private void give(ShareView.Standing donor, String taker, int n) {
+        /**
+         * The donor's workers that give {@code need} of the grid's nodes: as many as cover it, or fewer when
+         * that would take more than {@code most} (its floor, the bound per hour). A worker is not cut: one
+         * larger than a node may take the donor below its share, or the round past its bound, by less than
+         * a worker, or it could never be taken back at all.
+         */
+        private int wholeWorkers(Tenant donor, int need, int most) {
+            int covering = donor.workersCovering(need);
+            return donor.nodesOf(covering) <= most ? covering : donor.workersIn(most);
+        }
+
+        /**
+         * {@code donor} gives {@code workers} of its workers for {@code taker}: its idle ones now, the rest asked
+         * for; the grid's nodes they take.
+         */
+        private int give(ShareView.Standing donor, String taker, int workers) {
             String why = shares.get(donor.id()).text();
-            List<String> idle = idleLongestFirst(donor.tenant()).stream().limit(n).toList();
+            int n = donor.tenant().nodesOf(workers);
+            List<String> idle = idleLongestFirst(donor.tenant()).stream().limit(workers).toList();
             if (!idle.isEmpty()) {
                 ends.add(new ShareDecision.ReleaseIdle(donor.id(), idle, new ShareReason(ShareReason.Kind.IDLE_ABOVE_SHARE,
                         "idle " + Texts.list(idle) + " taken back for " + taker + " (" + why + ")")));
                 named.addAll(idle);
-                free += idle.size();
+                free += donor.tenant().nodesOf(idle.size());
             }
-            int rest = n - idle.size();
+            int rest = workers - idle.size();
             Instant deadline = now.plus(settings.grace());
             if (rest > 0) {
                 shrinks.add(new ShareDecision.AskShrink(donor.id(), rest, deadline, new ShareReason(
@@ -325,6 +343,7 @@ public final class Arbiter {
             asks.add(new TakeBackBook.Ask(donor.id(), taker, n, donor.alloc() - already - n, now, deadline));
             takings.add(new TakeBackBook.Taking(donor.id(), n, now));
             taken += n;
+            return n;
         }
 
         /** Step 3: free nodes to the instances owed them, oldest promise first; expired promises refused. */
@@ -333,11 +352,12 @@ public final class Arbiter {
             owed.sort(Comparator.comparing(TakeBackBook.Owed::since).thenComparing(TakeBackBook.Owed::tenant,
                     NaturalOrder.IDS));
             for (TakeBackBook.Owed o : List.copyOf(owed)) {
-                int g = Math.min(o.nodes(), available);
+                Tenant t = tenants.get(o.tenant());
+                int g = t.nodesOf(t.workersIn(Math.min(o.nodes(), available)));
                 available -= g;
                 if (g > 0) {
-                    grants.add(new ShareDecision.Grant(o.tenant(), g, new ShareReason(ShareReason.Kind.TAKEN_BACK,
-                            "grant " + g + " taken back for it at " + Texts.clock(o.since()))));
+                    grants.add(new ShareDecision.Grant(o.tenant(), t.workersIn(g), new ShareReason(ShareReason.Kind.TAKEN_BACK,
+                            "grant " + t.workersIn(g) + " taken back for it at " + Texts.clock(o.since()))));
                     moves.add(new TakeBackBook.Move(o.tenant(), g, now));
                 }
                 settle(o, o.nodes() - g);
@@ -350,13 +370,15 @@ public final class Arbiter {
                 owed.remove(at);
             } else if (!now.isBefore(o.expires())) {
                 owed.remove(at);
-                refusals.add(new ShareDecision.Refuse(o.tenant(), left, new ShareReason(ShareReason.Kind.TAKE_BACK_SHORT,
-                        Texts.count(left, "node") + " taken back for it did not come free by " + Texts.clock(o.expires()))));
+                int workers = workers(o.tenant(), left);
+                refusals.add(new ShareDecision.Refuse(o.tenant(), workers, new ShareReason(ShareReason.Kind.TAKE_BACK_SHORT,
+                        Texts.count(workers, "node") + " taken back for it did not come free by " + Texts.clock(o.expires()))));
             } else {
                 owed.set(at, new TakeBackBook.Owed(o.tenant(), left, o.since(), o.expires()));
                 if (fresh.contains(o)) {
-                    promises.add(new ShareDecision.Promised(o.tenant(), left, now.plus(settings.grace()), new ShareReason(
-                            ShareReason.Kind.PROMISED, Texts.count(left, "more node") + " being taken back for it, by "
+                    int workers = workers(o.tenant(), left);
+                    promises.add(new ShareDecision.Promised(o.tenant(), workers, now.plus(settings.grace()), new ShareReason(
+                            ShareReason.Kind.PROMISED, Texts.count(workers, "more node") + " being taken back for it, by "
                                     + Texts.clock(now.plus(settings.grace())))));
                 }
             }
@@ -411,9 +433,17 @@ public final class Arbiter {
             }
         }
 
+        /** {@code nodes} of the {@code asked} grid's nodes refused to {@code tenant}: said in its workers. */
         private void refuse(String tenant, int nodes, int asked, ShareReason why) {
-            refusals.add(new ShareDecision.Refuse(tenant, nodes, new ShareReason(why.kind(), nodes + " of " + asked
-                    + " refused: " + why.text())));
+            int workers = workers(tenant, nodes);
+            refusals.add(new ShareDecision.Refuse(tenant, workers, new ShareReason(why.kind(), workers + " of "
+                    + workers(tenant, asked) + " refused: " + why.text())));
+        }
+
+        /** The workers of {@code tenant} that {@code nodes} of the grid's nodes make, a part counted whole. */
+        private int workers(String tenant, int nodes) {
+            Tenant t = tenants.get(tenant);
+            return t == null ? nodes : t.workersCovering(nodes);
         }
 
         /** Workers to end: idle first, longest idle first; then busy, least CPU first, ties to the highest id. */
@@ -438,7 +468,7 @@ public final class Arbiter {
         private void without(Tenant t, List<String> ended) {
             List<Worker> left = t.workers().stream().filter(w -> !ended.contains(w.id())).toList();
             tenants.put(t.id(), t.withWorkers(left));
-            free += ended.size();
+            free += t.nodesOf(ended.size());
         }
     }
 }

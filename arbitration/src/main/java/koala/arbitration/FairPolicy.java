@@ -32,7 +32,7 @@ final class FairPolicy implements SharePolicy {
         for (ShareView.Standing s : view.standings()) {
             shares.put(s.id(), Share.of(s.id(), fair.get(s.id()), "fair share " + fair.get(s.id()) + " of "
                     + view.capacity() + " nodes (demand " + s.demand() + ", weight " + Texts.number(s.tenant().weight())
-                    + (s.tenant().minShare() > 0 ? ", minShare " + s.tenant().minShare() : "") + ")"));
+                    + (s.tenant().minShare() > 0 ? ", minShare " + s.tenant().minShare() : "") + counts(s.tenant()) + ")"));
         }
         return shares;
     }
@@ -51,6 +51,11 @@ final class FairPolicy implements SharePolicy {
         }
         donations.sort(Comparator.comparingInt((Donation d) -> -d.upTo()).thenComparing(Donation::donor, NaturalOrder.IDS));
         return new Plan(Math.min(entitled, shortfall), donations, limit);
+    }
+
+    /** How a worker larger than a node counts, said beside its share. */
+    static String counts(Tenant t) {
+        return t.size() == 1 ? "" : ", a worker counts " + t.size();
     }
 
     private static int share(Map<String, Share> shares, String id) {

@@ -12,7 +12,8 @@ import java.util.Set;
  * and the instances' master and orchestrator nodes) are simply not in it. Their load only lowers
  * the capacity; it is never taken back.
  *
- * @param freeNodes idle nodes of the grid, from the KIS
+ * @param freeNodes idle nodes of the grid, from the KIS (for instances whose workers are larger than a node
+ *                  ({@link Tenant#size()}), the grid's nodes: cores with their memory)
  * @param tenants   the instances, in any order (decisions do not depend on it)
  */
 public record GridShare(int freeNodes, List<Tenant> tenants) {
@@ -32,7 +33,7 @@ public record GridShare(int freeNodes, List<Tenant> tenants) {
 
     /** Nodes shared out between the instances: the free ones and the worker nodes they hold. */
     public int capacity() {
-        return freeNodes + tenants.stream().mapToInt(Tenant::held).sum();
+        return freeNodes + tenants.stream().mapToInt(Tenant::heldNodes).sum();
     }
 
     public Optional<Tenant> tenant(String id) {

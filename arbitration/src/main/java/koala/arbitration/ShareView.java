@@ -17,7 +17,7 @@ import koala.provisioning.NaturalOrder;
 record ShareView(int capacity, List<Standing> standings, ArbitrationSettings settings) {
 
     /**
-     * One instance's standing.
+     * One instance's standing, in the grid's nodes (an instance's worker takes {@link Tenant#size()} of them).
      *
      * @param alloc  the worker nodes it holds, less those it has been asked to give back
      * @param owed   nodes taken back for it, not yet granted
@@ -53,11 +53,11 @@ record ShareView(int capacity, List<Standing> standings, ArbitrationSettings set
     }
 
     private static Standing standing(Tenant t, TakeBackBook book, ArbitrationSettings settings, Instant now) {
-        int alloc = book.askedSize(t.id(), t.held());
+        int alloc = book.askedSize(t.id(), t.heldNodes());
         int owed = book.owedTo(t.id());
-        int floor = Math.max(t.minShare(), Math.min(t.held(), book.moved(t.id(), now, settings.window())));
+        int floor = Math.max(t.nodesOf(t.minShare()), Math.min(t.heldNodes(), book.moved(t.id(), now, settings.window())));
         int queued = settings.queuedDemand() ? t.queued() : 0;
-        return new Standing(t, alloc, owed, t.using() + owed + t.asking() + queued, floor,
+        return new Standing(t, alloc, owed, t.nodesOf(t.using() + t.asking() + queued) + owed, floor,
                 book.gaveAfter(t.id(), now, settings.window()), book.askedUntil(t.id()));
     }
 

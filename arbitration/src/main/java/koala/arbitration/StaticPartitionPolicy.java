@@ -32,7 +32,7 @@ final class StaticPartitionPolicy implements SharePolicy {
         for (ShareView.Standing s : view.standings()) {
             shares.put(s.id(), Share.of(s.id(), parts.get(s.id()), "part " + parts.get(s.id()) + " of "
                     + view.capacity() + " nodes (weight " + Texts.number(s.tenant().weight()) + " of "
-                    + Texts.number(weights) + ")"));
+                    + Texts.number(weights) + FairPolicy.counts(s.tenant()) + ")"));
         }
         return shares;
     }

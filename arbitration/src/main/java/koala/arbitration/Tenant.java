@@ -32,23 +32,37 @@ import koala.provisioning.WorkerLayer;
  *                    starts and is owed (YARN's pending requests): work that waits between its asks,
  *                    such as word counts queued for slots; 0 when it reports none. Read only with
  *                    {@link ArbitrationSettings#queuedDemand()}
+ * @param size        what one of its worker nodes takes of the grid, in the grid's nodes (one core with
+ *                    the grid's memory per core): 1 for a worker of one core, 4 for one of 4 cores or of
+ *                    one core and four cores' memory. The arbiter shares out the grid's nodes, so an
+ *                    instance whose workers are larger holds more of them per worker (Dominant Resource
+ *                    Fairness, counted on the scarcer of cores and memory); the counts above ({@code minShare},
+ *                    {@code asking}, {@code queued}) are its own workers, and {@link #held()} too
  */
 public record Tenant(String id, double weight, int minShare, List<Worker> workers, int starting, int asking,
-        OptionalDouble performance, int queued) {
+        OptionalDouble performance, int queued, int size) {
 
-    /** An instance that reports no queued work. */
+    /** An instance that reports no queued work, its workers of one node each. */
     public Tenant(String id, double weight, int minShare, List<Worker> workers, int starting, int asking,
             OptionalDouble performance) {
-        this(id, weight, minShare, workers, starting, asking, performance, 0);
+        this(id, weight, minShare, workers, starting, asking, performance, 0, 1);
+    }
+
+    /** An instance whose workers take one node each. */
+    public Tenant(String id, double weight, int minShare, List<Worker> workers, int starting, int asking,
+            OptionalDouble performance, int queued) {
+        this(id, weight, minShare, workers, starting, asking, performance, queued, 1);
     }
 
     public Tenant {
         Objects.requireNonNull(id, "id");
         workers = List.copyOf(workers);
         Objects.requireNonNull(performance, "performance");
-        if (!(weight > 0 && Double.isFinite(weight)) || minShare < 0 || starting < 0 || asking < 0 || queued < 0) {
-            throw new IllegalArgumentException(id + ": need weight > 0 and no negative count, got weight " + weight
-                    + ", minShare " + minShare + ", starting " + starting + ", asking " + asking + ", queued " + queued);
+        if (!(weight > 0 && Double.isFinite(weight)) || minShare < 0 || starting < 0 || asking < 0 || queued < 0
+                || size < 1) {
+            throw new IllegalArgumentException(id + ": need weight > 0, size >= 1 and no negative count, got weight "
+                    + weight + ", minShare " + minShare + ", starting " + starting + ", asking " + asking + ", queued "
+                    + queued + ", size " + size);
         }
         Set<String> ids = new HashSet<>();
         workers.forEach(w -> {
@@ -71,30 +85,35 @@ public record Tenant(String id, double weight, int minShare, List<Worker> worker
 
     /** This instance asking for {@code nodes} more nodes now. */
     public Tenant asking(int nodes) {
-        return new Tenant(id, weight, minShare, workers, starting, nodes, performance, queued);
+        return new Tenant(id, weight, minShare, workers, starting, nodes, performance, queued, size);
     }
 
     /** This instance reporting {@code figure}. */
     public Tenant reporting(double figure) {
-        return new Tenant(id, weight, minShare, workers, starting, asking, OptionalDouble.of(figure), queued);
+        return new Tenant(id, weight, minShare, workers, starting, asking, OptionalDouble.of(figure), queued, size);
     }
 
     /** This instance reporting queued work that would use {@code nodes} more worker nodes. */
     public Tenant queuing(int nodes) {
-        return new Tenant(id, weight, minShare, workers, starting, asking, performance, nodes);
+        return new Tenant(id, weight, minShare, workers, starting, asking, performance, nodes, size);
+    }
+
+    /** This instance with workers that take {@code nodes} of the grid's nodes each. */
+    public Tenant sized(int nodes) {
+        return new Tenant(id, weight, minShare, workers, starting, asking, performance, queued, nodes);
     }
 
     /** This instance with only these workers (the others ended). */
     Tenant withWorkers(List<Worker> left) {
-        return new Tenant(id, weight, minShare, left, starting, asking, performance, queued);
+        return new Tenant(id, weight, minShare, left, starting, asking, performance, queued, size);
     }
 
-    /** Worker nodes it holds: running and starting. */
+    /** Its workers: running and starting (each {@link #size()} of the grid's nodes). */
     public int held() {
         return workers.size() + starting;
     }
 
-    /** Nodes it uses: busy workers and starting ones (a starting worker was asked for a job). */
+    /** Workers it uses: busy ones and starting ones (a starting worker was asked for a job). */
     public int using() {
         return (int) workers.stream().filter(Worker::busy).count() + starting;
     }
@@ -102,5 +121,25 @@ public record Tenant(String id, double weight, int minShare, List<Worker> worker
     /** Its figure, 1 (as if alone) when it reports none. */
     public double figure() {
         return performance.orElse(1);
+    }
+
+    /** {@code workers} of its workers in the grid's nodes. */
+    int nodesOf(int workers) {
+        return Math.multiplyExact(workers, size);
+    }
+
+    /** The fewest of its workers that take at least {@code nodes} of the grid's nodes. */
+    int workersCovering(int nodes) {
+        return (nodes + size - 1) / size;
+    }
+
+    /** The most of its workers that {@code nodes} of the grid's nodes hold. */
+    int workersIn(int nodes) {
+        return nodes / size;
+    }
+
+    /** The grid's nodes its workers hold, running and starting ({@link #held()} × {@link #size()}). */
+    int heldNodes() {
+        return nodesOf(held());
     }
 }

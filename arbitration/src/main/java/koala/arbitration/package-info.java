@@ -10,7 +10,8 @@
  * <pre>
  *   fcfs              grow from the free nodes only; nobody gives back (the grid as it was, a baseline)
  *   static-partition  each instance a fixed part of the capacity ∝ weight, never more (a baseline)
- *   fair              weighted max-min fair shares of nodes by water-filling on demands (DRF, one resource)
+ *   fair              weighted max-min fair shares of nodes by water-filling on demands (DRF: a worker
+ *                     larger than a node counts its size in the grid's nodes, {@link koala.arbitration.Tenant#size()})
  *   performance       KOALA-F: nodes move from the instance doing best to the one doing worst by the
  *                     figures they report (a slowdown, 1 = as if alone), not by node counts
  * </pre>

@@ -10,6 +10,7 @@ import koala.api.scheduler.RolePlacement;
 import koala.common.failure.Conflict;
 import koala.common.failure.InvalidField;
 import koala.common.json.Json;
+import koala.jdf.ComponentSpec;
 import koala.jdf.JobDescription;
 import koala.jdf.JobKind;
 import koala.placement.GridView;
@@ -146,7 +147,7 @@ final class Allocations {
     /** Claims worker nodes the arbiter granted to allocation {@code id} ({@link Grows#grantWorkers}). */
     Sharing.Granted grantWorkers(long id, int count, List<String> ended, String reason,
                                  java.util.Optional<GrowRequest> asked, String site) {
-        return grows.grantWorkers(open(id), count, ended, reason, asked, site, this::siteOf);
+        return grows.grantWorkers(open(id), count, ended, reason, asked, site, this::ended);
     }
 
     /** Notes something that happened to allocation {@code id}'s holder in its history (its runner restarted, say). */
@@ -158,6 +159,34 @@ final class Allocations {
     /** The worker nodes {@code id} holds (or is claiming) now. */
     List<String> workers(Job job) {
         return job.heldNodes().stream().filter(n -> role(job, n).equals("worker")).map(NodeClaim::id).toList();
+    }
+
+    /**
+     * What each of {@code job}'s workers asks for: its last worker component's {@code cores}, {@code memory}
+     * and {@code gpus} (a worker grow's, once it grew), one core when it has none.
+     */
+    koala.placement.Resources perWorker(Job job) {
+        List<ComponentSpec> components = job.description().components();
+        for (int i = components.size() - 1; i >= 0; i--) {
+            ComponentSpec c = components.get(i);
+            if (c.role() == null || c.role().equals("worker")) {
+                return NodeNeeds.perNode(c.resources());
+            }
+        }
+        return koala.placement.Resources.NODE;
+    }
+
+    /**
+     * Node {@code node} (of any job) as a grant counts it once ended: its site, its host and what it takes of
+     * it ({@link NodeNeeds#perNode(ComponentSpec)}); null when not known.
+     */
+    Grows.Ended ended(String node) {
+        int dot = node.indexOf('.');
+        if (dot < 0) {
+            return null;
+        }
+        return book.find(Long.parseLong(node.substring(0, dot))).flatMap(j -> java.util.Optional.ofNullable(j.node(node))
+                .map(n -> new Grows.Ended(n.site(), n.host(), NodeNeeds.perNode(j.description(), n)))).orElse(null);
     }
 
     /** Gives back the named nodes; refuses (and changes nothing) if one is not this allocation's. */

@@ -102,7 +102,8 @@ final class Frameworks {
      */
     List<Sharing.HeldTenant> sharing(Allocations allocations, Function<String, Map<String, String>> siteDefaults) {
         return running(siteDefaults).stream().map(r -> new Sharing.HeldTenant(r.record().id(), r.settings().weight(),
-                r.settings().minShare(), allocations.workers(r.allocation()))).toList();
+                r.settings().minShare(), allocations.workers(r.allocation()), allocations.perWorker(r.allocation())))
+                .toList();
     }
 
     /** A running instance: its record, its allocation and its settings as the scheduler resolves them. */

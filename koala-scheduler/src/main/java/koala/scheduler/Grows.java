@@ -16,6 +16,7 @@ import koala.placement.Assignment;
 import koala.placement.GridView;
 import koala.placement.PlacementPolicy;
 import koala.placement.PlacementReason;
+import koala.placement.Resources;
 import koala.placement.SiteConstraints;
 import koala.placement.SiteView;
 import koala.scheduler.GrowPlacement.Placing;
@@ -197,7 +198,7 @@ final class Grows {
      * (the asker's answer carries it, through {@link Sharing}).
      */
     Sharing.Granted grantWorkers(Job job, int count, List<String> ended, String reason, Optional<GrowRequest> asked,
-                                 String site, java.util.function.Function<String, String> siteOf) {
+                                 String site, java.util.function.Function<String, Ended> endedOf) {
         GrowRequest like = asked.or(() -> lastWorkerAsked(job.id())).orElse(null);
         if (like == null) {
             book.note(job, JobEvent.GROW_REFUSED, count + " worker nodes granted ("
@@ -206,12 +207,14 @@ final class Grows {
         }
         // a grant decided within a site goes there; one like a pinned grow, to the grow's site
         String where = site != null ? site : like.site();
-        GridView view = within(onNetworkOf(job, claims.view(owner(job))), where);
-        int idle = view.sites().stream().mapToInt(SiteView::idleNodes).sum();
+        Resources perNode = perNode(like);
+        GridView view = within(onNetworkOf(job, claims.view(owner(job), perNode)), where);
+        int idle = GrowPlacement.room(view, perNode);
         PlacementPolicy policy = policies.forGrow(job, "worker");
-        Placing onIdle = GrowPlacement.onIdle(job.id(), policy, Math.min(count, idle), view);
-        List<String> slots = ended.stream().map(siteOf).filter(Objects::nonNull)
-                .filter(s -> where == null || where.equals(s)).toList();
+        Placing onIdle = GrowPlacement.onIdle(job.id(), policy, Math.min(count, idle), perNode, view);
+        List<String> slots = slots(ended.stream().map(endedOf).filter(Objects::nonNull)
+                .filter(e -> where == null || where.equals(e.site())).toList(), perNode,
+                hostsFree(view, perNode, onIdle.assignments()));
         Placing inSlots = GrowPlacement.inSlots(job.id(), policy, count - onIdle.nodes(), slots, onIdle.assignments(),
                 view.files());
         List<Assignment> assignments = new ArrayList<>(onIdle.assignments());
@@ -230,6 +233,51 @@ final class Grows {
         book.note(job, JobEvent.GREW, nodes.size() + " worker nodes: "
                 + describe(assignments) + " (" + reason + ")" + (limit == null ? "" : "; " + refused));
         return new Sharing.Granted(nodes, limit);
+    }
+
+    /** A node just ended for a grant: its site, its host (null when SGE chose and it is not known) and what it took. */
+    record Ended(String site, String host, Resources taken) {
+    }
+
+    /**
+     * The slots the nodes {@code ended} (just ended for a grant, in that order) leave for nodes of
+     * {@code perNode}: a site once for each such node that will fit there as they come free. On a host
+     * whose free resources the view knows ({@code hostFree}, less what the grant placed on idle resources),
+     * what is free there counts with what the ended nodes held; elsewhere the ended nodes' resources
+     * alone, per site. Resources a node did not ask for (no memory, say) are not counted for it.
+     */
+    static List<String> slots(List<Ended> ended, Resources perNode, java.util.Map<String, Resources> hostFree) {
+        java.util.Map<String, Resources> freed = new java.util.HashMap<>();
+        java.util.Map<String, Integer> made = new java.util.HashMap<>();
+        List<String> slots = new ArrayList<>();
+        for (Ended node : ended) {
+            boolean known = node.host() != null && hostFree.containsKey(node.host());
+            String where = known ? "host " + node.host() : "site " + node.site();
+            Resources all = freed.merge(where, node.taken(), Resources::plus);
+            Resources there = known ? all.plus(hostFree.get(node.host())) : all;
+            Resources per = there.memoryMiB() == 0 ? new Resources(perNode.cores(), 0, perNode.gpus()) : perNode;
+            int now = there.count(per);
+            for (int i = made.getOrDefault(where, 0); i < now; i++) {
+                slots.add(node.site());
+            }
+            made.merge(where, now, Math::max);
+        }
+        return slots;
+    }
+
+    /** What is free of each host of {@code view}, less the nodes of {@code perNode} {@code placed} put there. */
+    private static java.util.Map<String, Resources> hostsFree(GridView view, Resources perNode, List<Assignment> placed) {
+        java.util.Map<String, Resources> free = new java.util.HashMap<>();
+        view.sites().forEach(s -> s.hosts().forEach(h -> free.put(h.host(), h.free())));
+        for (Assignment a : placed) {
+            for (int i = 0; i < a.nodes(); i++) {
+                String host = a.host(i);
+                if (host != null && free.containsKey(host) && free.get(host).fits(perNode)) {
+                    free.put(host, free.get(host).minus(perNode));
+                }
+            }
+        }
+        return free;
     }
 
     /** The grow's nodes claimed where {@code assignments} put them, as a new component of the allocation; their ids. */

@@ -50,6 +50,28 @@ final class NodeNeeds {
                 request.gpus() == null ? 0 : request.gpus());
     }
 
+    /**
+     * How many of the grid's nodes a node of {@code perNode} takes, for sharing the grid between framework
+     * instances (Dominant Resource Fairness): a grid node is one core with the grid's memory per core and
+     * its share of the GPUs, and a node takes as many as its largest share of {@code total} asks for. On
+     * a grid of 176 cores, 704G and 8 GPUs, a node of 1 core and 4G takes 1; of 4 cores, 4; of 1 core
+     * and 16G, 4; of 1 core and a GPU, 22 (a GPU is an eighth of the grid's, as 22 cores are). A dimension
+     * the grid has none of (or does not know) is not counted.
+     */
+    static int gridNodes(Resources perNode, Resources total) {
+        int nodes = Math.max(1, perNode.cores());
+        if (total.cores() > 0) {
+            nodes = Math.max(nodes, share(perNode.memoryMiB(), total.memoryMiB(), total.cores()));
+            nodes = Math.max(nodes, share(perNode.gpus(), total.gpus(), total.cores()));
+        }
+        return nodes;
+    }
+
+    /** {@code asked} of {@code total} as a share of {@code cores}, rounded up; 0 when the grid has none. */
+    private static int share(long asked, long total, int cores) {
+        return total <= 0 || asked <= 0 ? 0 : (int) Math.min(Integer.MAX_VALUE, (asked * cores + total - 1) / total);
+    }
+
     /** What the JDF asks per node, as it asks it. */
     static Resources perNode(NodeResources r) {
         return new Resources(r.cores(), r.memoryMiB(), r.gpus());

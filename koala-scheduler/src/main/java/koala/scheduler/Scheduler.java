@@ -464,6 +464,11 @@ final class Scheduler {
         return grid.view();
     }
 
+    /** The grid host by host, with what is free of each host's resources now ({@link GridNow#byResources}). */
+    GridView hostsView() {
+        return grid.byResources(grid.held());
+    }
+
     void checkRunning(Job job) {
         if (job.state() != JobState.RUNNING || job.allocation()) {
             return; // an allocation's nodes come and go; only its owner ends it

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import koala.api.scheduler.GrowRequest;
+import koala.placement.GridView;
 import koala.placement.SiteView;
 import koala.scheduler.state.JobEvent;
 
@@ -36,6 +37,26 @@ final class SharedGrid implements Sharing.Grid {
     public int freeNodes(String site) {
         return scheduler.gridView().sites().stream().filter(s -> s.site().equals(site)).mapToInt(SiteView::idleNodes)
                 .sum();
+    }
+
+    @Override
+    public koala.placement.Resources total(String site) {
+        koala.placement.Resources total = koala.placement.Resources.NONE;
+        for (SiteView s : scheduler.hostsView().sites()) {
+            if (site == null || s.site().equals(site)) {
+                total = total.plus(s.hosts().isEmpty() ? new koala.placement.Resources(s.totalNodes(), 0, 0)
+                        : s.hosts().stream().map(koala.placement.HostView::total)
+                        .reduce(koala.placement.Resources.NONE, koala.placement.Resources::plus));
+            }
+        }
+        return total;
+    }
+
+    @Override
+    public int room(String site, koala.placement.Resources perNode) {
+        GridView hosts = scheduler.hostsView();
+        return GrowPlacement.room(new GridView(hosts.sites().stream().filter(s -> site == null || s.site().equals(site))
+                .toList(), hosts.files()), perNode);
     }
 
     @Override

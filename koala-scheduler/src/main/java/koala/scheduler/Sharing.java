@@ -20,6 +20,7 @@ import koala.arbitration.ShareDecision;
 import koala.arbitration.ShareRule;
 import koala.arbitration.TakeBackBook;
 import koala.arbitration.Tenant;
+import koala.placement.Resources;
 import koala.provisioning.Worker;
 import koala.scheduler.metrics.GridEvents;
 import koala.scheduler.metrics.GridEvents.GrowOutcome;
@@ -43,13 +44,20 @@ final class Sharing {
     private static final Logger LOG = LogManager.getLogger(Sharing.class);
 
     /**
-     * A tenant of the grid — one running framework instance — as the scheduler holds it: its claim
-     * and its worker nodes. {@code tenant} adds what its runner last reported, making the arbiter's
-     * {@link Tenant}.
+     * A tenant of the grid — one running framework instance — as the scheduler holds it: its claim,
+     * its worker nodes and what each of them asks for (its last worker component's {@code cores},
+     * {@code memory} and {@code gpus}). {@code tenant}
+     * adds what its runner last reported, making the arbiter's {@link Tenant}.
      */
-    record HeldTenant(long id, double weight, int minShare, List<String> workers) {
+    record HeldTenant(long id, double weight, int minShare, List<String> workers, Resources perWorker) {
         HeldTenant {
             workers = List.copyOf(workers);
+            perWorker = perWorker == null ? Resources.NODE : perWorker;
+        }
+
+        /** An instance whose workers take a core each. */
+        HeldTenant(long id, double weight, int minShare, List<String> workers) {
+            this(id, weight, minShare, workers, Resources.NODE);
         }
     }
 
@@ -59,6 +67,20 @@ final class Sharing {
 
         /** The idle nodes of {@code site} now: a grow pinned to it is shared out within it. */
         int freeNodes(String site);
+
+        /**
+         * What the hosts of {@code site} (null: the grid's) have in all, which makes a worker's size in the
+         * grid's nodes ({@link NodeNeeds#gridNodes}); none known ({@link Resources#NONE}): a worker is as many
+         * nodes as it has cores.
+         */
+        default Resources total(String site) {
+            return Resources.NONE;
+        }
+
+        /** How many nodes of {@code perNode} fit on what is free of {@code site}'s hosts (null: the grid's) now. */
+        default int room(String site, Resources perNode) {
+            return site == null ? freeNodes() : freeNodes(site);
+        }
 
         List<HeldTenant> tenants();
 
@@ -116,6 +138,8 @@ final class Sharing {
     /** Per instance, the site its last worker grow was pinned to (none: the grid): the scope it is shown in. */
     private final Map<Long, String> pinned = new HashMap<>();
     private Instant nextRound = Instant.EPOCH;
+    /** Per instance, the grid's nodes one of its workers took at the last decision that saw it (1: a core). */
+    private final Map<Long, Integer> sizes = new HashMap<>();
 
     /** The grid's scope; a site's is its name. */
     private static final String GRID = "";
@@ -197,6 +221,7 @@ final class Sharing {
         reports.put(instance, report);
         String id = Long.toString(instance);
         Share share = shares.getOrDefault(scope(pinned.get(instance)), Map.of()).get(id);
+        int size = sizes.getOrDefault(instance, 1);
         List<HeldTenant> all = grid.tenants();
         int holds = all.stream().filter(i -> i.id() == instance).mapToInt(i -> i.workers().size())
                 .findFirst().orElse(0);
@@ -210,9 +235,9 @@ final class Sharing {
             }
             int there = within(all, scoped.getKey()).stream().filter(i -> i.id() == instance)
                     .mapToInt(i -> i.workers().size()).findFirst().orElse(0);
-            int toSize = asks.stream().mapToInt(TakeBackBook.Ask::toSize).min().orElse(there);
-            if (there > toSize) {
-                owes += there - toSize;
+            int toSize = asks.stream().mapToInt(TakeBackBook.Ask::toSize).min().orElse(there * size);
+            if (there * size > toSize) {
+                owes += workers(there * size - toSize, size);
                 Instant deadline = asks.stream().map(TakeBackBook.Ask::deadline).max(Instant::compareTo).orElse(now);
                 by = by == null || deadline.isAfter(by) ? deadline : by;
             }
@@ -220,7 +245,7 @@ final class Sharing {
         ShareOrders.GiveBack giveBack = owes == 0 ? null : new ShareOrders.GiveBack(owes, by,
                 lastShrunk.getOrDefault(instance, "asked to give nodes back"));
         return new ShareOrders(arbiter.settings().rule().toString(), holds,
-                share == null || share.nodes().isEmpty() ? null : share.nodes().getAsInt(),
+                share == null || share.nodes().isEmpty() ? null : share.nodes().getAsInt() / size,
                 share == null ? null : share.text(), giveBack, List.copyOf(takenBack.getOrDefault(instance,
                 new java.util.ArrayDeque<>())));
     }
@@ -236,8 +261,9 @@ final class Sharing {
         }
         int uses = within(grid.tenants(), scope).stream().filter(i -> i.id() == instance).findFirst()
                 .map(i -> tenant(i, now).using()).orElse(0);
-        return new FrameworkView.ShareLine(holds, uses, share.nodes().isPresent() ? share.nodes().getAsInt() : null,
-                fairShare.nodes().orElse(0), share.text(), lastShrunk.get(instance));
+        int size = sizes.getOrDefault(instance, 1);
+        return new FrameworkView.ShareLine(holds, uses, share.nodes().isPresent() ? share.nodes().getAsInt() / size : null,
+                fairShare.nodes().orElse(0) / size, share.text(), lastShrunk.get(instance));
     }
 
     /**
@@ -251,8 +277,9 @@ final class Sharing {
     Standing standing(HeldTenant instance, Instant now) {
         Share share = shares.getOrDefault(GRID, Map.of()).get(Long.toString(instance.id()));
         Share fairShare = fair.getOrDefault(GRID, Map.of()).get(Long.toString(instance.id()));
-        return new Standing(tenant(instance, now), share == null ? java.util.OptionalInt.empty() : share.nodes(),
-                fairShare == null ? java.util.OptionalInt.empty() : fairShare.nodes());
+        int size = sizes.getOrDefault(instance.id(), 1);
+        return new Standing(tenant(instance, now), share == null ? java.util.OptionalInt.empty() : workersIn(share.nodes(), size),
+                fairShare == null ? java.util.OptionalInt.empty() : workersIn(fairShare.nodes(), size));
     }
 
     /**
@@ -277,7 +304,7 @@ final class Sharing {
         } else {
             pinned.put(instance, asked.site());
         }
-        return carryOut(scope, decide(scope, instance, asked.nodes(), now), new Ask(instance, asked));
+        return carryOut(scope, decide(scope, new Ask(instance, asked), now), new Ask(instance, asked));
     }
 
     /** The grow a decision is made in, if any: only its asker's grants run it. */
@@ -297,13 +324,14 @@ final class Sharing {
         nextRound = now.plus(arbiter.settings().roundPeriod());
         List<HeldTenant> running = grid.tenants();
         reports.keySet().retainAll(running.stream().map(HeldTenant::id).toList());
+        sizes.keySet().retainAll(running.stream().map(HeldTenant::id).toList());
         lastShrunk.keySet().retainAll(reports.keySet());
         takenBack.keySet().retainAll(reports.keySet());
         pinned.keySet().retainAll(running.stream().map(HeldTenant::id).toList());
         if (running.isEmpty()) {
             return;
         }
-        carryOut(GRID, decide(GRID, -1, 0, now), Ask.NONE);
+        carryOut(GRID, decide(GRID, Ask.NONE, now), Ask.NONE);
         // a site's round where something is pending there (an ask, a promise, a patience) or an instance is pinned
         java.util.Set<String> sites = new java.util.TreeSet<>(pinned.values());
         books.forEach((scope, b) -> {
@@ -312,7 +340,7 @@ final class Sharing {
             }
         });
         for (String site : sites) {
-            carryOut(site, decide(site, -1, 0, now), Ask.NONE);
+            carryOut(site, decide(site, Ask.NONE, now), Ask.NONE);
         }
     }
 
@@ -322,7 +350,7 @@ final class Sharing {
             return all;
         }
         return all.stream().map(i -> new HeldTenant(i.id(), i.weight(), i.minShare(), i.workers().stream()
-                .filter(w -> scope.equals(grid.site(w))).toList())).toList();
+                .filter(w -> scope.equals(grid.site(w))).toList(), i.perWorker())).toList();
     }
 
     private void remember(long instance, List<String> nodes) {
@@ -333,13 +361,28 @@ final class Sharing {
         }
     }
 
-    private Arbitration decide(String scope, long asker, int nodes, Instant now) {
+    /**
+     * The arbiter's decision on the scope now, with {@code ask}'s grow if any. A worker larger than a core counts
+     * as the grid's nodes it takes ({@link NodeNeeds#gridNodes}); when the asker's are, what is free is how many
+     * of its workers fit on the idle hosts, in those nodes, for a host's free cores alone may not hold one.
+     */
+    private Arbitration decide(String scope, Ask ask, Instant now) {
+        String site = scope.equals(GRID) ? null : scope;
+        Resources total = grid.total(site);
         List<Tenant> tenants = new ArrayList<>();
+        int free = site == null ? grid.freeNodes() : grid.freeNodes(site);
         for (HeldTenant i : within(grid.tenants(), scope)) {
-            Tenant t = tenant(i, now);
-            tenants.add(i.id() == asker ? t.asking(nodes) : t);
+            boolean asking = i.id() == ask.instance();
+            Resources perWorker = asking ? NodeNeeds.perNode(NodeNeeds.of(ask.request())) : i.perWorker();
+            int size = NodeNeeds.gridNodes(perWorker, total);
+            sizes.put(i.id(), size);
+            Tenant t = tenant(i, now).sized(size);
+            tenants.add(asking ? t.asking(ask.request().nodes()) : t);
+            if (asking && !perWorker.equals(Resources.NODE)) {
+                free = Math.multiplyExact(grid.room(site, NodeNeeds.taken(NodeNeeds.of(ask.request()))), size);
+            }
         }
-        GridShare snapshot = new GridShare(scope.equals(GRID) ? grid.freeNodes() : grid.freeNodes(scope), tenants);
+        GridShare snapshot = new GridShare(free, tenants);
         TakeBackBook before = book(scope);
         Arbitration a = arbiter.decide(snapshot, before, now);
         if (!a.book().equals(before)) {
@@ -376,6 +419,15 @@ final class Sharing {
         OptionalDouble figure = report == null || report.figure() == null || !(report.figure() >= 0)
                 || report.figure().isInfinite() ? OptionalDouble.empty() : OptionalDouble.of(report.figure());
         return new Tenant(Long.toString(i.id()), i.weight(), i.minShare(), workers, starting, 0, figure);
+    }
+
+    /** The workers of {@code size} that {@code nodes} of the grid's nodes take, a part counted whole. */
+    private static int workers(int nodes, int size) {
+        return (nodes + size - 1) / size;
+    }
+
+    private static java.util.OptionalInt workersIn(java.util.OptionalInt nodes, int size) {
+        return nodes.isPresent() ? java.util.OptionalInt.of(nodes.getAsInt() / size) : nodes;
     }
 
     private static double cpu(ShareReport.WorkerActivity w) {

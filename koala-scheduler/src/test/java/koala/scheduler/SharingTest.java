@@ -27,9 +27,16 @@ class SharingTest {
     /** A grid that records what sharing does to it. */
     private static final class Recorded implements Sharing.Grid {
         final Map<Long, List<String>> workers = new LinkedHashMap<>();
+        final Map<Long, koala.placement.Resources> perWorker = new LinkedHashMap<>();
         final List<String> done = new ArrayList<>();
         int free;
         int granted;
+        koala.placement.Resources total = koala.placement.Resources.NONE;
+
+        @Override
+        public koala.placement.Resources total(String site) {
+            return total;
+        }
 
         @Override
         public int freeNodes() {
@@ -48,7 +55,8 @@ class SharingTest {
 
         @Override
         public List<Sharing.HeldTenant> tenants() {
-            return workers.entrySet().stream().map(e -> new Sharing.HeldTenant(e.getKey(), 1, 0, e.getValue())).toList();
+            return workers.entrySet().stream().map(e -> new Sharing.HeldTenant(e.getKey(), 1, 0, e.getValue(),
+                    perWorker.get(e.getKey()))).toList();
         }
 
         @Override
@@ -163,6 +171,45 @@ class SharingTest {
         assertThat(grid.done).containsExactly("ENDED_AFTER_GRACE 1 [1.1.5]", "GRANT 2 [g1] on the sites of [1.1.5]");
         assertThat(grid.workers.get(1L)).hasSize(4);
         assertThat(grid.workers.get(2L)).hasSize(4);
+    }
+
+    /**
+     * Workers of 4 cores count 4 of the grid's nodes. A grid of 32 cores and 128G, none free: instance 1
+     * runs 24 workers of one core, instance 2 two of 4 cores and asks for 2 more. Demands 24 and 16 of 32
+     * nodes: fair shares 16 and 16, so instance 1 is asked for 8 of its workers, and once they are ended
+     * instance 2 gets its 2.
+     */
+    @Test
+    void aWorkerOfFourCoresCountsFourNodes() {
+        Recorded grid = new Recorded();
+        grid.total = new koala.placement.Resources(32, 128 * 1024, 0);
+        List<String> ones = new ArrayList<>();
+        for (int i = 0; i < 24; i++) {
+            ones.add("1.1." + i);
+        }
+        grid.workers.put(1L, ones);
+        grid.workers.put(2L, List.of("2.1.0", "2.1.1"));
+        grid.perWorker.put(2L, new koala.placement.Resources(4, 0, 0));
+        Sharing sharing = new Sharing(FAIR, grid);
+        sharing.report(1, new ShareReport(ones.stream().map(SharingTest::busy).toList(), null), T0);
+        sharing.report(2, new ShareReport(List.of(busy("2.1.0"), busy("2.1.1")), null), T0);
+
+        Sharing.Outcome o = sharing.grow(2, new koala.api.scheduler.GrowRequest(2, "worker", "/bin/worker",
+                List.of("of-2"), Map.of(), null, null, null, null, null, 4, null, null), T0);
+
+        assertThat(o.nodes()).isEmpty();
+        assertThat(o.reason()).isEqualTo("2 more nodes being taken back for it, by 10:00:15");
+        assertThat(sharing.report(1, new ShareReport(ones.stream().map(SharingTest::busy).toList(), null),
+                T0.plusSeconds(1)).giveBack().workers()).isEqualTo(8);
+        ShareOrders two = sharing.report(2, new ShareReport(List.of(busy("2.1.0"), busy("2.1.1")), null), T0.plusSeconds(1));
+        assertThat(two.share()).isEqualTo(4);
+        assertThat(sharing.line(2, 2, T0.plusSeconds(1)).fairShare()).isEqualTo(4);
+
+        grid.done.clear();
+        sharing.tick(T0.plusSeconds(15));
+        assertThat(grid.done).containsExactly("ENDED_AFTER_GRACE 1 [1.1.23, 1.1.22, 1.1.21, 1.1.20, 1.1.19, 1.1.18, "
+                + "1.1.17, 1.1.16]", "GRANT 2 [g0, g1] on the sites of [1.1.23, 1.1.22, 1.1.21, 1.1.20, 1.1.19, 1.1.18, "
+                + "1.1.17, 1.1.16]");
     }
 
     /**

@@ -33,11 +33,19 @@ import java.util.List;
  * request (the request's scarcest resource there, {@code IdleLedger#rank}), and takes the best-ranked
  * site whose hosts hold the component; the nodes then go to hosts by best fit on the request's dominant resource
  * ({@code IdleLedger}), the assignment names them ({@link Assignment#hosts}), and the next component
- * of the job is counted against what they left.
+ * of the job is counted against what they left. A job whose components ask for resources and that
+ * cannot be placed largest first is tried once more with its largest nodes first (GPUs, then memory,
+ * then cores per node): smaller nodes placed first may have taken the only hosts a larger one fits on.
  */
 abstract class GreedyPolicy implements PlacementPolicy {
     private static final Comparator<ComponentNeed> LARGEST_FIRST =
             Comparator.comparingInt(ComponentNeed::nodes).reversed().thenComparingInt(ComponentNeed::index);
+    /** GPUs, then memory, then cores per node, most first (ties: largest first). */
+    private static final Comparator<ComponentNeed> LARGEST_NODE_FIRST =
+            Comparator.<ComponentNeed>comparingInt(c -> -c.perNode().gpus())
+                    .thenComparingLong(c -> -c.perNode().memoryMiB())
+                    .thenComparingInt(c -> -c.perNode().cores())
+                    .thenComparing(LARGEST_FIRST);
 
     @Override
     public final PlacementDecision place(JobNeed job, GridView grid) {
@@ -45,6 +53,19 @@ abstract class GreedyPolicy implements PlacementPolicy {
         if (!malformed.isEmpty()) {
             return new PlacementDecision.NotPlaced(malformed);
         }
+        PlacementDecision first = place(job, grid, LARGEST_FIRST);
+        if (first instanceof PlacementDecision.NotPlaced && job.components().size() > 1
+                && job.components().stream().anyMatch(c -> !c.perNode().equals(Resources.NODE))) {
+            // first fit decreasing by node: a host only the largest nodes fit on is not taken by smaller ones first
+            PlacementDecision again = place(job, grid, LARGEST_NODE_FIRST);
+            if (again instanceof PlacementDecision.Placed) {
+                return again;
+            }
+        }
+        return first;
+    }
+
+    private PlacementDecision place(JobNeed job, GridView grid, Comparator<ComponentNeed> order) {
         IdleLedger ledger = new IdleLedger(grid.sites());
         Outcome out = new Outcome();
         List<ComponentNeed> free = new ArrayList<>(job.components().size());
@@ -56,7 +77,7 @@ abstract class GreedyPolicy implements PlacementPolicy {
                 free.add(c);
             }
         }
-        free.sort(LARGEST_FIRST);
+        free.sort(order);
         for (ComponentNeed c : free) {
             ledger.focus(c.perNode());
             if (job.flexible()) {

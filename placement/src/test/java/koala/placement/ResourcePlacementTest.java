@@ -69,6 +69,23 @@ class ResourcePlacementTest {
         assertThat(fs1().idleHosts()).containsEntry("fs1-n03", 8);
     }
 
+    /**
+     * Host a of 16 cores and 32G, host b of 4 cores and 64G. Component 0 (4 nodes of 1 core and 8G) goes
+     * first, being the larger, and best fit on memory puts all four on a (32G is less than 64G), leaving
+     * it no memory: component 1 (1 node of 16 cores and 16G), which only a holds, would not fit. Tried
+     * again with its largest node first, the job fits: component 1 on a, component 0 on b.
+     */
+    @Test
+    void aJobThatDoesNotFitLargestFirstIsTriedWithItsLargestNodesFirst() {
+        GridView grid = grid(new SiteView("fs9", List.of(new HostView("fs9-a", ask(16, 32, 0), ask(16, 32, 0)),
+                new HostView("fs9-b", ask(4, 64, 0), ask(4, 64, 0)))));
+        JobNeed job = job(need(0, 4, ask(1, 8, 0)), need(1, 1, ask(16, 16, 0)));
+        PlacementDecision.Placed expected = new PlacementDecision.Placed(List.of(
+                new Assignment(0, "fs9", 4, repeat("fs9-b", 4)), new Assignment(1, "fs9", 1, List.of("fs9-a"))));
+        assertThat(worstFit.place(job, grid)).isEqualTo(expected);
+        assertThat(clusterMinimization.place(job, grid)).isEqualTo(expected);
+    }
+
     @Test
     void memoryHeavyNodesLandOnlyOnTheBigHosts() {
         // 8 cores and 32G: a small host has 4 cores, an fs1 host 16G; a big host holds 2 (16/8, 64/32).
