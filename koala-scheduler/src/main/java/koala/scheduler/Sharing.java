@@ -368,12 +368,16 @@ final class Sharing {
      */
     private Arbitration decide(String scope, Ask ask, Instant now) {
         String site = scope.equals(GRID) ? null : scope;
-        Resources total = grid.total(site);
+        List<HeldTenant> held = within(grid.tenants(), scope);
+        Resources asked = ask.request() == null ? Resources.NODE : NodeNeeds.perNode(NodeNeeds.of(ask.request()));
+        // the hosts are looked at only when some worker is larger than a core
+        Resources total = asked.equals(Resources.NODE) && held.stream().allMatch(i -> i.perWorker().equals(Resources.NODE))
+                ? Resources.NONE : grid.total(site);
         List<Tenant> tenants = new ArrayList<>();
         int free = site == null ? grid.freeNodes() : grid.freeNodes(site);
-        for (HeldTenant i : within(grid.tenants(), scope)) {
+        for (HeldTenant i : held) {
             boolean asking = i.id() == ask.instance();
-            Resources perWorker = asking ? NodeNeeds.perNode(NodeNeeds.of(ask.request())) : i.perWorker();
+            Resources perWorker = asking ? asked : i.perWorker();
             int size = NodeNeeds.gridNodes(perWorker, total);
             sizes.put(i.id(), size);
             Tenant t = tenant(i, now).sized(size);

@@ -28,15 +28,18 @@ import org.junit.jupiter.api.Test;
 /**
  * Jobs that ask for cores, memory and GPUs, on a testbed of unequal hosts: fs0 with 12 hosts of 4
  * cores and 8 GiB ({@code fs0-n1}..{@code n12}) and 4 of 16 cores, 64 GiB and 2 GPUs ({@code n13}..
- * {@code n16}), fs1 with 8 hosts of 8 cores and 16 GiB. The GPUs are SGE's consumable {@code gpu}:
- * no device is needed to test who gets which. One scheduler process for the class, killed with
- * SIGKILL and started again once.
+ * {@code n16}), fs1 with 2 hosts of 8 cores and 16 GiB ({@code fs1-n1}, {@code n2}) and 6 of one core and
+ * 2 GiB (the issue's example has 8 large ones; two are enough for these tests, and framework instances
+ * fill them with two workers). The GPUs are SGE's
+ * consumable {@code gpu}: no device is needed to test who gets which. One scheduler process for the
+ * class, killed with SIGKILL and started again once; framework instances share the grid by {@code fair}.
  *
  * <p>Cost: 45-60 s: shaping the testbed (about 18 s) and putting the default back (about 9 s),
  * the scheduler's starts, and jobs of a few seconds each; and about 40 s for a Dask instance.
  */
+@org.junit.jupiter.api.TestMethodOrder(org.junit.jupiter.api.MethodOrderer.OrderAnnotation.class)
 class ResourcesIT {
-    private static final List<String> SHAPE = List.of("fs0=12x4c/8G+4x16c/64G/2gpu", "fs1=8x8c/16G");
+    private static final List<String> SHAPE = List.of("fs0=12x4c/8G+4x16c/64G/2gpu", "fs1=2x8c/16G+6x1c/2G");
     private static final List<String> GPU_HOSTS = List.of("fs0-n13", "fs0-n14", "fs0-n15", "fs0-n16");
     private static Testbed testbed;
     private static Path config;
@@ -48,13 +51,15 @@ class ResourcesIT {
     static void shapeTheTestbed() throws Exception {
         testbed = new Testbed(KoalaHome.dir(), Progress.quiet(), Poll.system());
         testbed.up(TestbedPlan.of(null, List.of(), 1, null).withShapes(SHAPE));
-        config = TestScheduler.config(Map.of());
+        config = TestScheduler.config(Map.of("scheduler.arbitration.policy", "fair",
+                "scheduler.arbitration.maxTakeBack", "100", "scheduler.arbitration.round", "2"));
         grid = GridConfig.load(config);
         scheduler = TestScheduler.process(config);
         client = new SchedulerClient(grid.schedulerAddress()).actingFor(TestScheduler.OWNER);
         // the agents report the shaped hosts before anything is submitted: the JDF is checked against them
         Awaitility.await("the shaped hosts reported").atMost(Duration.ofSeconds(60))
-                .until(() -> client.sites().stream().anyMatch(s -> s.site().equals("fs0") && s.total() == 112));
+                .until(() -> client.sites().stream().filter(s -> s.site().equals("fs0") || s.site().equals("fs1"))
+                        .mapToInt(s -> s.total()).sum() == 112 + 22);
     }
 
     @AfterAll
@@ -93,7 +98,7 @@ class ResourcesIT {
         for (NodeView n : job.nodes()) {
             String line = Files.readString(dir.resolve(n.id() + ".out")).strip();
             if (n.component() == 0) {
-                assertThat(n.host()).as(n.id()).matches("fs0-n1[3-6]|fs1-n[1-8]");
+                assertThat(n.host()).as(n.id()).matches("fs0-n1[3-6]|fs1-n[12]");
                 // on a GPU host it is told it has none (CUDA_VISIBLE_DEVICES empty), elsewhere nothing is said
                 assertThat(line).isEqualTo(n.id() + " " + n.host() + " cores=8 memory=12288 gpus=");
             } else {
@@ -237,6 +242,70 @@ class ResourcesIT {
                 .anyMatch(l -> l.startsWith("ok   what KOALA gave its node"))
                 .anyMatch(l -> l.startsWith("ok   it computes"))
                 .anyMatch(l -> l.startsWith("closed instance " + instance));
+    }
+
+    /**
+     * Two instances of the reference framework share fs1 (22 cores, 44G: 2G a core) by {@code fair}, counted
+     * by what their workers ask for. Instance a holds the two large hosts with 2 idle workers of 1 core and
+     * 15G: each takes 8 of fs1's 22 grid nodes (15G is 7.5 cores' memory), and no host has 4 cores and 4G
+     * left. Instance b's workers ask
+     * for 4 cores and 4G (4 nodes each); its framework gets two applications and asks for 2 workers. No
+     * host holds one, so a's idle workers above its share (it uses none) are taken back: one worker of a's
+     * makes room for two of b's, on its host, so one is ended, not two. Masters and orchestrators are on
+     * fs0. Cost: about 15 s (two instances' start and end). Last of the class: the instances' pilots take
+     * some seconds to leave SGE, and a test after it would wait for fs1's large hosts.
+     */
+    @Test
+    @org.junit.jupiter.api.Order(Integer.MAX_VALUE)
+    void frameworkInstancesShareAFullSiteByWhatTheirWorkersAskFor() throws Exception {
+        Path dir = TestScheduler.nodeDir("koala-resources-share");
+        try (koala.runner.RunnerMain.Started a = fluent(dir, "a", "static", 2, "(memory = 15G)", "");
+             koala.runner.RunnerMain.Started b = fluent(dir, "b", "ondemand", 0, "(cores = 4)(memory = 4G)",
+                     "(tIdle = 120)(samplePeriod = 1)")) {
+            koala.fluent.client.FluentClient fa = master(a);
+            koala.fluent.client.FluentClient fb = master(b);
+            Awaitility.await("a's 2 workers joined").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> fa.status().workers().size() == 2);
+
+            koala.fluent.wire.FluentMessages.JobReply asked = fb.submit(new koala.fluent.wire.FluentMessages.JobRequest(
+                    "b1", List.of(FairCell.rl(300_000), FairCell.rl(300_000))));
+
+            assertThat(asked.grow()).startsWith("asked to grow 2, granted 2");
+            assertThat(client.framework(a.instance()).history()).filteredOn(t -> t.event().equals("TAKEN_BACK"))
+                    .singleElement().satisfies(t -> assertThat(t.reason()).startsWith("idle ")
+                            .contains("taken back for " + b.instance()).contains("a worker counts 8"));
+            Awaitility.await("b's two applications run on the room one of a's workers left")
+                    .atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> fb.job(asked.job()).apps().stream().allMatch(app -> app.state().equals("RUNNING")));
+            List<NodeView> bWorkers = client.job(b.instance()).nodes().stream()
+                    .filter(n -> "worker".equals(n.role()) && n.host() != null).toList();
+            assertThat(bWorkers).hasSize(2).extracting(NodeView::host).containsOnly(bWorkers.get(0).host());
+            // the runner's own count: the master's token changed when the worker was taken back
+            assertThat(new koala.api.runner.RunnerClient(a.url(), koala.api.runner.TokenSource.of(a::token)).status()
+                    .role("worker")).hasSize(1);
+            // once its runner reports both busy (each second), b's share is its 8 nodes: 2 of its workers
+            Awaitility.await("b's share, its workers busy").atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> client.framework(b.instance()).share(), share -> share.uses() == 2 && share.share() == 2);
+        }
+    }
+
+    /**
+     * An instance of the reference framework with its workers on fs1, asking for {@code perWorker} each,
+     * and its master and orchestrator on fs0.
+     */
+    private static koala.runner.RunnerMain.Started fluent(Path dir, String name, String policy, int workers,
+                                                          String perWorker, String settings) {
+        String jdf = new koala.fluent.client.FluentJdf("it-resources-" + name, policy, workers, 2,
+                "(weight = 1)" + settings, 4, "fs0", dir, null, List.of(), 0).text()
+                .replace(" ( &(role = orchestrator)\n", " ( &(role = orchestrator)\n    (resourceManagerContact = fs0)\n")
+                .replace(" ( &(role = worker)\n", " ( &(role = worker)\n    (resourceManagerContact = fs1)\n    "
+                        + perWorker + "\n");
+        return TestScheduler.runner(jdf, config, client.base(), dir, Duration.ofSeconds(10));
+    }
+
+    private static koala.fluent.client.FluentClient master(koala.runner.RunnerMain.Started instance) {
+        return koala.fluent.client.FluentClient.serving(client, instance.instance(), instance::token,
+                Duration.ofSeconds(60));
     }
 
     private static NodeView awaitGpus(long job) {

@@ -234,9 +234,14 @@ final class TestScheduler implements AutoCloseable {
      * initial deployment done (runner-gone {@code runnerGone} for its launchers).
      */
     RunnerMain.Started runner(String jdf, Path grid, Path stateDir, Duration runnerGone) {
+        return runner(jdf, grid, client().base(), stateDir, runnerGone);
+    }
+
+    /** A framework runner for {@code jdf} of the scheduler at {@code scheduler}, its initial deployment done. */
+    static RunnerMain.Started runner(String jdf, Path grid, java.net.URI scheduler, Path stateDir, Duration runnerGone) {
         GridConfig config = GridConfig.load(grid);
         RunnerMain.Setup setup = new RunnerMain.Setup(JdfParser.parse("it.jdf", jdf,
-                new ClusterCatalog(config.nodeCounts())), jdf, grid, client().base(), 0, stateDir, runnerGone,
+                new ClusterCatalog(config.nodeCounts())), jdf, grid, scheduler, 0, stateDir, runnerGone,
                 Duration.ofSeconds(60)).actingFor(OWNER);
         try {
             RunnerMain.Started started = RunnerMain.start(setup, InstantSource.system());
