@@ -65,6 +65,7 @@ class ResourcesIT {
     @AfterAll
     static void putTheDefaultBack() throws Exception {
         if (scheduler != null) {
+            TestScheduler.endAll(client, config);
             scheduler.destroy();
             scheduler.waitFor(30, TimeUnit.SECONDS);
         }

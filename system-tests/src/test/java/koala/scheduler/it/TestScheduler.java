@@ -256,7 +256,7 @@ final class TestScheduler implements AutoCloseable {
      * A pilot leaves SGE when its launcher hears from the scheduler that its node is released;
      * stopped before that, the scheduler would leave it waiting for {@code scheduler.nodeGiveUp}.
      */
-    private void awaitPilotsGone(SchedulerClient client) {
+    private static void awaitPilotsGone(SchedulerClient client, Path config) {
         GridConfig grid = GridConfig.load(config);
         java.util.Set<String> pilots = new java.util.HashSet<>();
         client.jobs().forEach(j -> j.nodes().stream().filter(n -> n.pilot() != null)
@@ -275,7 +275,19 @@ final class TestScheduler implements AutoCloseable {
     @Override
     public void close() {
         try {
-            SchedulerClient client = asRoot();
+            endAll(asRoot(), config);
+        } finally {
+            daemon.close();
+        }
+    }
+
+    /**
+     * Ends every job {@code client} may end of the scheduler on {@code config} (allocations closed, jobs
+     * cancelled) and waits, 60 s at most, until their pilots have left SGE: a test class leaves no process
+     * of its jobs behind.
+     */
+    static void endAll(SchedulerClient client, Path config) {
+        try {
             for (JobView job : client.jobs()) {
                 if (!job.ended()) {
                     if ("ALLOCATION".equals(job.kind())) {
@@ -285,11 +297,9 @@ final class TestScheduler implements AutoCloseable {
                     }
                 }
             }
-            awaitPilotsGone(client);
+            awaitPilotsGone(client, config);
         } catch (RuntimeException e) {
             System.err.println("could not end the jobs of the test scheduler: " + e.getMessage());
-        } finally {
-            daemon.close();
         }
     }
 }
