@@ -54,8 +54,7 @@ abstract class GreedyPolicy implements PlacementPolicy {
             return new PlacementDecision.NotPlaced(malformed);
         }
         PlacementDecision first = place(job, grid, LARGEST_FIRST);
-        if (first instanceof PlacementDecision.NotPlaced && job.components().size() > 1
-                && job.components().stream().anyMatch(c -> !c.perNode().equals(Resources.NODE))) {
+        if (first instanceof PlacementDecision.NotPlaced np && smallerNodesWentFirst(job, np)) {
             // first fit decreasing by node: a host only the largest nodes fit on is not taken by smaller ones first
             PlacementDecision again = place(job, grid, LARGEST_NODE_FIRST);
             if (again instanceof PlacementDecision.Placed) {
@@ -63,6 +62,31 @@ abstract class GreedyPolicy implements PlacementPolicy {
             }
         }
         return first;
+    }
+
+    /**
+     * Whether a component that could not be placed has larger nodes than one that was: only then may placing
+     * the largest nodes first do better (smaller nodes placed first only ever leave the small ones less room).
+     */
+    private static boolean smallerNodesWentFirst(JobNeed job, PlacementDecision.NotPlaced np) {
+        java.util.Set<Integer> failed = new java.util.HashSet<>();
+        // a component that never fits, or breaks a rule, is not helped by any order
+        np.reasons().stream().filter(r -> r.kind() == PlacementReason.Kind.NOT_ENOUGH_IDLE)
+                .forEach(r -> failed.add(r.component()));
+        if (failed.size() < np.reasons().size()) {
+            return false;
+        }
+        for (ComponentNeed f : job.components()) {
+            if (failed.contains(f.index())) {
+                for (ComponentNeed p : job.components()) {
+                    if (!failed.contains(p.index()) && !p.perNode().equals(f.perNode())
+                            && LARGEST_NODE_FIRST.compare(f, p) < 0) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     private PlacementDecision place(JobNeed job, GridView grid, Comparator<ComponentNeed> order) {
