@@ -22,16 +22,6 @@ import koala.scheduler.accounting.WorkerTally;
  * gets it empty, and counts from its first record on).
  */
 final class H2Accounting implements AccountingStore {
-    static final String SCHEMA = """
-            CREATE TABLE IF NOT EXISTS usage_records (job BIGINT PRIMARY KEY, record VARCHAR,
-              written_at TIMESTAMP WITH TIME ZONE);
-            CREATE TABLE IF NOT EXISTS worker_tallies (job BIGINT PRIMARY KEY, busy_seconds DOUBLE PRECISION,
-              cpu_seconds DOUBLE PRECISION, reported_seconds DOUBLE PRECISION);
-            CREATE TABLE IF NOT EXISTS usage_totals (owner VARCHAR NOT NULL, kind VARCHAR NOT NULL,
-              records BIGINT NOT NULL, node_seconds DOUBLE PRECISION NOT NULL, core_seconds DOUBLE PRECISION NOT NULL,
-              memory_gb_seconds DOUBLE PRECISION NOT NULL, gpu_seconds DOUBLE PRECISION NOT NULL,
-              PRIMARY KEY (owner, kind));
-            """;
 
     private final H2Database db;
 

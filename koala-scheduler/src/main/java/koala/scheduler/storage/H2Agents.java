@@ -9,10 +9,6 @@ import java.util.Map;
 /** The agents table: where each site's agent was, with its secret. */
 final class H2Agents implements AgentStore {
     /** {@code secret} was added after the table was first made. */
-    static final String SCHEMA = """
-            CREATE TABLE IF NOT EXISTS agents (site VARCHAR PRIMARY KEY, url VARCHAR, pid BIGINT);
-            ALTER TABLE agents ADD COLUMN IF NOT EXISTS secret VARCHAR;
-            """;
 
     private final H2Database db;
 

@@ -5,10 +5,6 @@ import java.util.Optional;
 
 /** The components table (an allocation's grows) and the allocation_roles table (its roles' tags and constraints). */
 final class H2Allocations implements AllocationStore {
-    static final String SCHEMA = """
-            CREATE TABLE IF NOT EXISTS components (job BIGINT, idx INT, spec CLOB, PRIMARY KEY (job, idx));
-            CREATE TABLE IF NOT EXISTS allocation_roles (job BIGINT PRIMARY KEY, roles VARCHAR);
-            """;
 
     private final H2Database db;
 

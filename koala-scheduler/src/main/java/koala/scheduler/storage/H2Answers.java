@@ -10,11 +10,6 @@ import java.util.Optional;
 /** The answers table: each owner's named requests carried out, with what they were answered. */
 final class H2Answers implements AnswerStore {
     /** {@code asked} (the request itself) was added after the table was first made. */
-    static final String SCHEMA = """
-            CREATE TABLE IF NOT EXISTS answers (owner VARCHAR, request VARCHAR, answer CLOB,
-              at TIMESTAMP WITH TIME ZONE, PRIMARY KEY (owner, request));
-            ALTER TABLE answers ADD COLUMN IF NOT EXISTS asked CLOB;
-            """;
 
     private final H2Database db;
 

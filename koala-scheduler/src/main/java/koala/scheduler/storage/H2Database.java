@@ -41,14 +41,14 @@ import java.util.function.Supplier;
  * of calls, events and rounds) commit together what used to be a dozen commits of a statement each.
  * Statements are prepared once and kept. With {@code WRITE_DELAY=0} H2 runs no background thread,
  * so this class tidies H2's file itself ({@link #tidy}). The schema is made, and brought up to date,
- * on every open: {@code CREATE ... IF NOT EXISTS} for tables, {@code ALTER TABLE ... ADD COLUMN IF
- * NOT EXISTS} for columns added since (rows from before read them as NULL).
+ * on every open, by the {@link Schema} it is opened with ({@link H2Store}'s: Flyway's versions).
  */
 final class H2Database implements UnitOfWork, AutoCloseable {
     /** Makes the tables, and brings those of a database from before up to date, on the open connection. */
     @FunctionalInterface
     interface Schema {
-        void apply(Connection db) throws SQLException;
+        /** @param url the database's JDBC URL, for a second connection to it while {@code db} is open */
+        void apply(Connection db, String url) throws SQLException;
     }
 
     /** Reads one row of a result. */
@@ -95,10 +95,10 @@ final class H2Database implements UnitOfWork, AutoCloseable {
         try {
             // "retry:": a thread interrupted while it writes (JSch leaves interrupt flags behind, executors
             // interrupt on shutdown) must not close the database's file under every other thread
-            Connection db = DriverManager.getConnection("jdbc:h2:retry:" + file.toAbsolutePath()
-                    + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0" + settings, "koala", "");
+            String url = "jdbc:h2:retry:" + file.toAbsolutePath() + ";DB_CLOSE_ON_EXIT=FALSE;WRITE_DELAY=0" + settings;
+            Connection db = DriverManager.getConnection(url, "koala", "");
             privateFile(Path.of(file.toAbsolutePath() + ".mv.db"));
-            schema.apply(db);
+            schema.apply(db, url);
             return new H2Database(db);
         } catch (SQLException e) {
             throw new StoreException("cannot open the scheduler database " + file + ".mv.db: " + e.getMessage(), e);
@@ -108,8 +108,9 @@ final class H2Database implements UnitOfWork, AutoCloseable {
     /** A database in memory, gone when closed: the same schema and SQL, for tests and benchmarks. */
     static H2Database inMemory(Schema schema) {
         try {
-            Connection db = DriverManager.getConnection("jdbc:h2:mem:koala-" + UUID.randomUUID(), "koala", "");
-            schema.apply(db);
+            String url = "jdbc:h2:mem:koala-" + UUID.randomUUID();
+            Connection db = DriverManager.getConnection(url, "koala", "");
+            schema.apply(db, url);
             return new H2Database(db);
         } catch (SQLException e) {
             throw new StoreException("cannot open a database in memory: " + e.getMessage(), e);

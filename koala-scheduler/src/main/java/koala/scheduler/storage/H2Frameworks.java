@@ -13,12 +13,6 @@ import koala.fjm.FrameworkStore;
 /** The frameworks table: the FrameworkJobManager's records. */
 final class H2Frameworks implements FrameworkStore {
     /** {@code runner_state} was added after the table was first made. */
-    static final String SCHEMA = """
-            CREATE TABLE IF NOT EXISTS frameworks (id BIGINT PRIMARY KEY, name VARCHAR, jdf_file VARCHAR, jdf CLOB,
-              policy VARCHAR, parameters CLOB, runner VARCHAR, master_node VARCHAR, master_address VARCHAR,
-              registered_at TIMESTAMP WITH TIME ZONE);
-            ALTER TABLE frameworks ADD COLUMN IF NOT EXISTS runner_state VARCHAR;
-            """;
 
     private final H2Database db;
 

@@ -9,11 +9,6 @@ import koala.api.scheduler.TransitionView;
 
 /** The transitions table: every job's history, numbered in the order it was recorded. */
 final class H2History implements HistoryStore {
-    static final String SCHEMA = """
-            CREATE TABLE IF NOT EXISTS transitions (job BIGINT, seq BIGINT AUTO_INCREMENT PRIMARY KEY,
-              at TIMESTAMP WITH TIME ZONE, from_state VARCHAR, to_state VARCHAR, event VARCHAR, reason VARCHAR);
-            CREATE INDEX IF NOT EXISTS transitions_job ON transitions(job);
-            """;
 
     private final H2Database db;
     /**

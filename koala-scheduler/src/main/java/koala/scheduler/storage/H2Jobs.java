@@ -14,16 +14,6 @@ import koala.scheduler.state.JobState;
 /** The jobs table and the sequence of job ids. */
 final class H2Jobs implements JobStore {
     /** {@code owner} and {@code ended_at} were added after the table was first made. */
-    static final String SCHEMA = """
-            CREATE TABLE IF NOT EXISTS jobs (id BIGINT PRIMARY KEY, name VARCHAR, source VARCHAR, jdf CLOB,
-              kind VARCHAR, state VARCHAR, policy VARCHAR, priority VARCHAR, place_tries INT, claim_failures INT,
-              waiting VARCHAR, submitted_at TIMESTAMP WITH TIME ZONE);
-            ALTER TABLE jobs ADD COLUMN IF NOT EXISTS owner VARCHAR;
-            CREATE SEQUENCE IF NOT EXISTS job_ids START WITH 1;
-            ALTER SEQUENCE job_ids CACHE 1024;
-            ALTER TABLE jobs ADD COLUMN IF NOT EXISTS ended_at TIMESTAMP WITH TIME ZONE;
-            CREATE INDEX IF NOT EXISTS jobs_ended ON jobs(ended_at);
-            """;
     /** The ids of the jobs that ended before the one parameter: what the other tables forget with them. */
     static final String ENDED_BEFORE = "(SELECT id FROM jobs WHERE ended_at < ?)";
 

@@ -13,19 +13,6 @@ import koala.scheduler.claiming.NodeState;
 /** The nodes table (a job's nodes, one pilot each) and the node_spans table (each pilot's hold of its node). */
 final class H2Nodes implements NodeStore {
     /** {@code daemon} and {@code gpus} were added to nodes after the table was first made. */
-    static final String SCHEMA = """
-            CREATE TABLE IF NOT EXISTS nodes (id VARCHAR PRIMARY KEY, job BIGINT, component INT, node_rank INT,
-              site VARCHAR, state VARCHAR, pilot VARCHAR, host VARCHAR, exit_status INT, token VARCHAR,
-              submitted_at TIMESTAMP WITH TIME ZONE, attempt INT);
-            CREATE INDEX IF NOT EXISTS nodes_job ON nodes(job);
-            CREATE TABLE IF NOT EXISTS node_spans (node VARCHAR, attempt INT, job BIGINT, component INT, site VARCHAR,
-              arrived_at TIMESTAMP WITH TIME ZONE, started_at TIMESTAMP WITH TIME ZONE,
-              ended_at TIMESTAMP WITH TIME ZONE, ended_as VARCHAR, cpu_seconds DOUBLE PRECISION,
-              PRIMARY KEY (node, attempt));
-            CREATE INDEX IF NOT EXISTS node_spans_job ON node_spans(job);
-            ALTER TABLE nodes ADD COLUMN IF NOT EXISTS daemon CLOB;
-            ALTER TABLE nodes ADD COLUMN IF NOT EXISTS gpus VARCHAR;
-            """;
 
     private final H2Database db;
 

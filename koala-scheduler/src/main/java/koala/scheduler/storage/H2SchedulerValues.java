@@ -6,9 +6,6 @@ import java.util.Optional;
 
 /** The meta table: the scheduler's pilot tag and its named values ({@code state.NAME}). */
 final class H2SchedulerValues implements SchedulerStore {
-    static final String SCHEMA = """
-            CREATE TABLE IF NOT EXISTS meta (name VARCHAR PRIMARY KEY, val VARCHAR);
-            """;
 
     private final H2Database db;
     private volatile String pilotTag;

@@ -18,21 +18,28 @@ import koala.scheduler.claiming.NodeSpan;
 /**
  * The store as an embedded H2 file database: one store per entity ({@link H2Jobs}, {@link H2Nodes},
  * {@link H2History}, {@link H2Allocations}, {@link H2Accounting}, {@link H2Agents}, {@link H2Answers},
- * {@link H2SchedulerValues}, {@link H2Frameworks}), each with its tables' schema and SQL, on one
+ * {@link H2SchedulerValues}, {@link H2Frameworks}), each with its tables' SQL, on one
  * {@link H2Database} that holds the connection, the units of work and H2's file. This class opens
  * them together, says what each call goes to, and forgets old jobs across them.
  *
- * <p>The schema is each store's, made and brought up to date on every open, store by store; a
+ * <p>The schema is Flyway's versions ({@code koala/scheduler/storage/h2/V*.sql}), applied on every open; a
  * database from before opens as it did (the tables, their columns and indexes are named as ever).
  */
 public final class H2Store implements Store {
-    /** Every store's tables, then what a database from before needs changed in place. */
-    private static final H2Database.Schema SCHEMA = db -> {
-        for (String tables : List.of(H2Jobs.SCHEMA, H2Nodes.SCHEMA, H2History.SCHEMA, H2Agents.SCHEMA,
-                H2Frameworks.SCHEMA, H2SchedulerValues.SCHEMA, H2Allocations.SCHEMA, H2Answers.SCHEMA,
-                H2Accounting.SCHEMA)) {
-            H2Database.execute(db, tables);
-        }
+    /**
+     * The schema's versions (Flyway, {@code koala/scheduler/storage/h2/V*.sql}), then what a database from
+     * before Flyway needs changed in place. A database without Flyway's table is taken as version 0 and
+     * brought up by every version: the first is today's schema as statements that change nothing a database
+     * already has, so one made by any release before opens as it did.
+     */
+    private static final H2Database.Schema SCHEMA = (db, url) -> {
+        db.commit();
+        org.flywaydb.core.Flyway.configure(H2Store.class.getClassLoader())
+                .dataSource(url, "koala", "")
+                .locations("classpath:koala/scheduler/storage/h2")
+                .table("koala_schema_history")
+                .baselineOnMigrate(true).baselineVersion("0")
+                .load().migrate();
         H2Accounting.recordsInline(db);
     };
 

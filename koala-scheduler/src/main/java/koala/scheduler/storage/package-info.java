@@ -12,7 +12,8 @@
  * together with the retention, so that the scheduling code never sees a database.
  *
  * <p>{@link koala.scheduler.storage.H2Store} is the store as an embedded H2 file database: one
- * {@code H2*} class per entity with its tables' schema and SQL, on one {@code H2Database} that holds
+ * {@code H2*} class per entity with its tables' SQL (the schema is Flyway's versions,
+ * {@code koala/scheduler/storage/h2/V*.sql}), on one {@code H2Database} that holds
  * the connection, the units of work, the prepared statements and H2's file (tidying, backups). A write
  * is durable when the call returns, or, inside a {@link koala.scheduler.storage.UnitOfWork}, when the
  * unit does, together with the unit's other writes; a refused one is a
