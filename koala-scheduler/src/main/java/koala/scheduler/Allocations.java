@@ -181,12 +181,7 @@ final class Allocations {
      * it ({@link NodeNeeds#perNode(ComponentSpec)}); null when not known.
      */
     Grows.Ended ended(String node) {
-        int dot = node.indexOf('.');
-        if (dot < 0) {
-            return null;
-        }
-        return book.find(Long.parseLong(node.substring(0, dot))).flatMap(j -> java.util.Optional.ofNullable(j.node(node))
-                .map(n -> new Grows.Ended(n.site(), n.host(), NodeNeeds.perNode(j.description(), n)))).orElse(null);
+        return claim(node, (j, n) -> new Grows.Ended(n.site(), n.host(), NodeNeeds.perNode(j.description(), n)));
     }
 
     /** Gives back the named nodes; refuses (and changes nothing) if one is not this allocation's. */
@@ -274,11 +269,17 @@ final class Allocations {
 
     /** The site of node {@code node} (of any job), null when it is not known. */
     String siteOf(String node) {
+        return claim(node, (j, n) -> n.site());
+    }
+
+    /** {@code what} of node {@code node} (of any job, its id {@code JOB.COMPONENT.RANK}) and its job; null when not known. */
+    private <T> T claim(String node, java.util.function.BiFunction<Job, NodeClaim, T> what) {
         int dot = node.indexOf('.');
         if (dot < 0) {
             return null;
         }
-        return book.find(Long.parseLong(node.substring(0, dot))).map(j -> j.node(node)).map(NodeClaim::site).orElse(null);
+        return book.find(Long.parseLong(node.substring(0, dot))).flatMap(j -> java.util.Optional.ofNullable(j.node(node))
+                .map(n -> what.apply(j, n))).orElse(null);
     }
 
     private static String role(Job job, NodeClaim n) {

@@ -33,7 +33,6 @@ public final class H2Store implements Store {
      * already has, so one made by any release before opens as it did.
      */
     private static final H2Database.Schema SCHEMA = (db, url) -> {
-        db.commit();
         org.flywaydb.core.Flyway.configure(H2Store.class.getClassLoader())
                 .dataSource(url, "koala", "")
                 .locations("classpath:koala/scheduler/storage/h2")
