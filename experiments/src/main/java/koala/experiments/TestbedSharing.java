@@ -199,10 +199,8 @@ final class TestbedSharing implements Callable<Integer> {
         return file;
     }
 
-    private static int freePort() throws IOException {
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
+    private static int freePort() {
+        return koala.common.net.FreePort.any();
     }
 
     /** The three instances at once, each deployed, fed its workload and ended by a run of its own. */

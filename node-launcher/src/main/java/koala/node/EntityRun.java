@@ -1,7 +1,6 @@
 package koala.node;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;
@@ -186,12 +185,9 @@ final class EntityRun {
         }
     }
 
+    /** Outside the ephemeral range: the launcher's own calls to the runner must not take it first. */
     private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return koala.common.net.FreePort.any();
     }
 
     private static void log(String message) {
