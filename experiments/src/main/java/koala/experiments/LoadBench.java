@@ -29,6 +29,7 @@ import koala.scheduler.claiming.NodeClaim;
 import koala.scheduler.config.SchedulerSettings;
 import koala.scheduler.kis.SiteInfo;
 import koala.scheduler.storage.H2Store;
+import koala.scheduler.storage.SqlStore;
 
 /**
  * {@code bench scheduler-load}: many short jobs pass through the scheduler as the daemon runs it —
@@ -84,9 +85,9 @@ public final class LoadBench {
     }
 
     /** What a phase cost over the whole run: its wall time, the loop thread's CPU time, and the store's work in it. */
-    public record Cost(long nanos, long loopCpuNanos, H2Store.Stats store) {
-        Cost plus(long moreNanos, long moreCpuNanos, H2Store.Stats moreStore) {
-            return new Cost(nanos + moreNanos, loopCpuNanos + moreCpuNanos, new H2Store.Stats(store.units() + moreStore.units(),
+    public record Cost(long nanos, long loopCpuNanos, SqlStore.Stats store) {
+        Cost plus(long moreNanos, long moreCpuNanos, SqlStore.Stats moreStore) {
+            return new Cost(nanos + moreNanos, loopCpuNanos + moreCpuNanos, new SqlStore.Stats(store.units() + moreStore.units(),
                     store.commitNanos() + moreStore.commitNanos(), store.statements() + moreStore.statements(),
                     store.statementNanos() + moreStore.statementNanos()));
         }
@@ -138,7 +139,7 @@ public final class LoadBench {
         List<Row> rows = new ArrayList<>();
         Map<Phase, Cost> costs = new EnumMap<>(Phase.class);
         for (Phase p : Phase.values()) {
-            costs.put(p, new Cost(0, 0, new H2Store.Stats(0, 0, 0, 0)));
+            costs.put(p, new Cost(0, 0, new SqlStore.Stats(0, 0, 0, 0)));
         }
         ExecutorService callerThreads = Executors.newFixedThreadPool(callers, work -> {
             Thread t = new Thread(work, "caller");
@@ -248,7 +249,7 @@ public final class LoadBench {
 
         void timed(Phase phase, Step step) throws Exception {
             java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
-            H2Store.Stats before = store.stats();
+            SqlStore.Stats before = store.stats();
             long cpu = threads.getThreadCpuTime(loopThread);
             long allCpu = processCpuNow();
             long start = System.nanoTime();
@@ -299,7 +300,7 @@ public final class LoadBench {
         for (Phase p : Phase.values()) {
             line(out, p.label, f.costs().get(p), f);
         }
-        Cost all = f.costs().values().stream().reduce(new Cost(0, 0, new H2Store.Stats(0, 0, 0, 0)),
+        Cost all = f.costs().values().stream().reduce(new Cost(0, 0, new SqlStore.Stats(0, 0, 0, 0)),
                 (a, b) -> a.plus(b.nanos(), b.loopCpuNanos(), b.store()));
         line(out, "all", all, f);
         Row first = f.rows().get(Math.min(1, f.rows().size() - 1));
@@ -310,7 +311,7 @@ public final class LoadBench {
 
     private static void line(PrintStream out, String label, Cost c, Figures f) {
         double jobs = f.jobs();
-        H2Store.Stats s = c.store();
+        SqlStore.Stats s = c.store();
         out.printf("  %-20s %7.0f %5.1f%% %8.0f  | %6.0f (%5.2f)    %6.0f (%5.1f)        | %8.0f%n", label,
                 c.nanos() / jobs / 1e3, 100.0 * c.nanos() / f.nanos(), c.loopCpuNanos() / jobs / 1e3,
                 s.commitNanos() / jobs / 1e3, s.units() / jobs, s.statementNanos() / jobs / 1e3, s.statements() / jobs,

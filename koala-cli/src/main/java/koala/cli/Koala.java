@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
                 JobCommands.Jobs.class, JobCommands.Status.class, JobCommands.Cancel.class, JobCommands.Sites.class,
                 AcctCommand.class,
                 FrameworkCommands.All.class, FrameworkCommands.One.class, FluentCommands.class,
-                TokenCommand.class, AdminCommand.class, ValidateCommand.class, ConfigCommand.class, AgentCommand.class},
+                TokenCommand.class, AdminCommand.class, StoreCommand.class, ValidateCommand.class, ConfigCommand.class, AgentCommand.class},
         footer = {"", "From a checkout, also: bin/koala test   builds, brings the testbed up and runs every test.",
                 "Exit status: 0 success, 1 failure, 2 bad input."})
 public final class Koala {

@@ -37,7 +37,7 @@ import koala.scheduler.config.HangupReload;
 import koala.scheduler.config.SchedulerSettings;
 import koala.scheduler.kis.InformationService;
 import koala.scheduler.metrics.SchedulerMetrics;
-import koala.scheduler.storage.H2Store;
+import koala.scheduler.storage.SqlStore;
 import koala.scheduler.storage.Store;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
@@ -93,7 +93,7 @@ public final class SchedulerDaemon implements AutoCloseable {
                     + " move it to " + KoalaHome.SYSTEM_CONFIG);
         }
         KoalaHome.closeUp(koalaHome);
-        H2Store store = H2Store.open(settings.database());
+        SqlStore store = koala.scheduler.config.StoreSettings.from(grid, koalaHome).open();
         // remote sites relay their nodes' call-backs to the address where the scheduler serves nodes
         SiteAgents agents = new SiteAgents(grid, koalaHome, store,
                 grid.hostAddress().orElse(InetAddress.getLoopbackAddress().getHostAddress()), settings.port());

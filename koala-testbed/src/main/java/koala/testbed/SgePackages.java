@@ -28,6 +28,7 @@ final class SgePackages {
             "python3-cryptography", // the TLS credentials KoalaCluster makes for each Dask instance
             "python3-pip",         // the tests install the Python package with it, offline (with setuptools, wheel)
             "prometheus",          // the Prometheus that LivePageIT scrapes the scheduler with
+            "postgresql",          // the shared store of two schedulers (scheduler.database = jdbc:postgresql://...)
             "chromium");           // the headless browser in which the tests load the live page
 
     private SgePackages() {

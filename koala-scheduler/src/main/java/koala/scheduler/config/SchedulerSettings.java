@@ -36,7 +36,7 @@ public record SchedulerSettings(int port, Duration placementEvery, int maxPlaceT
                 placement(grid),
                 grid.seconds("scheduler.kisInterval", Duration.ofSeconds(2)),
                 grid.seconds("scheduler.nodeGiveUp", Duration.ofSeconds(300)),
-                grid.value("scheduler.database").map(Path::of).orElse(koalaHome.resolve("scheduler").resolve("koala")),
+                h2File(grid, koalaHome),
                 grid.integer("scheduler.maxQueuedPerUser", 1000),
                 grid.seconds("scheduler.keepEnded", Duration.ofMinutes(10)),
                 grid.seconds("scheduler.retention", Duration.ofDays(30)),
@@ -68,6 +68,12 @@ public record SchedulerSettings(int port, Duration placementEvery, int maxPlaceT
                 "must be at least scheduler.keepEnded (" + keepEnded.toSeconds() + " s)");
         require(accounting.isAbsolute() && !java.nio.file.Files.isDirectory(accounting), grid,
                 "scheduler.accounting = " + accounting, "must be the absolute path of a file");
+    }
+
+    /** The H2 file of {@code scheduler.database}; its default when that names a database server (backups go beside it). */
+    private static Path h2File(GridConfig grid, Path koalaHome) {
+        return grid.value("scheduler.database").map(String::strip).filter(v -> !v.isEmpty() && !v.startsWith("jdbc:"))
+                .map(Path::of).orElse(koalaHome.resolve("scheduler").resolve("koala"));
     }
 
     /**

@@ -36,18 +36,18 @@ public final class Backups {
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss'Z'")
             .withZone(ZoneOffset.UTC);
 
-    private final H2Store store;
+    private final SqlStore store;
     private final Path directory;
     private final InstantSource clock;
 
-    public Backups(H2Store store, Path directory, InstantSource clock) {
+    public Backups(SqlStore store, Path directory, InstantSource clock) {
         this.store = store;
         this.directory = directory.toAbsolutePath();
         this.clock = clock;
     }
 
     /** Backups of the database {@code database} ({@code scheduler.database}) go to its directory's {@code backups}. */
-    public static Backups beside(H2Store store, Path database, InstantSource clock) {
+    public static Backups beside(SqlStore store, Path database, InstantSource clock) {
         return new Backups(store, database.toAbsolutePath().resolveSibling("backups"), clock);
     }
 
@@ -61,6 +61,7 @@ public final class Backups {
      * @throws InvalidField  a name that is not a plain {@code .zip} file name
      * @throws Conflict      a name already there
      * @throws StoreException           the backup could not be written
+     * @throws koala.common.failure.Refused a store on PostgreSQL, which PostgreSQL's own tools back up
      */
     public Backup take(String name) {
         Instant at = clock.instant();

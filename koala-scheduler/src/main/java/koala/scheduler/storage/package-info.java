@@ -11,10 +11,14 @@
  * FrameworkJobManager's {@code FrameworkStore}), which {@link koala.scheduler.storage.Store} puts
  * together with the retention, so that the scheduling code never sees a database.
  *
- * <p>{@link koala.scheduler.storage.H2Store} is the store as an embedded H2 file database: one
- * {@code H2*} class per entity with its tables' SQL (the schema is Flyway's versions,
- * {@code koala/scheduler/storage/h2/V*.sql}), on one {@code H2Database} that holds
- * the connection, the units of work, the prepared statements and H2's file (tidying, backups). A write
+ * <p>{@link koala.scheduler.storage.SqlStore} is the store on a SQL database: one {@code Sql*} class per
+ * entity with its tables' SQL, on one {@code SqlDatabase} that holds the connection, the units of work
+ * and the prepared statements; what the SQL says differently on each database is a {@code SqlDialect}.
+ * {@link koala.scheduler.storage.H2Store} opens it on an embedded H2 file ({@code H2Database}: its
+ * tidying, backups), the default; {@link koala.scheduler.storage.PostgresStore} on a PostgreSQL server
+ * ({@code PostgresDatabase}: time-outs, a lost connection opened again). The schema is Flyway's versions
+ * of each ({@code koala/scheduler/storage/h2/V*.sql}, {@code .../postgresql/V*.sql});
+ * {@link koala.scheduler.storage.StoreCopy} moves a state from one to the other. A write
  * is durable when the call returns, or, inside a {@link koala.scheduler.storage.UnitOfWork}, when the
  * unit does, together with the unit's other writes; a refused one is a
  * {@link koala.scheduler.storage.StoreException}.

@@ -16,6 +16,11 @@ import org.junit.jupiter.api.Test;
  * {@code r-7} (what a retry of it is told).
  */
 class UnitOfWorkTest {
+    /** A new, empty store: H2 in memory here, PostgreSQL in {@link PostgresUnitOfWorkTest}. */
+    SqlStore open() {
+        return H2Store.inMemory();
+    }
+
     static final Instant T = Instant.parse("2026-11-25T10:00:00Z");
 
     static JobRecord job(long id) {
@@ -41,7 +46,7 @@ class UnitOfWorkTest {
 
     @Test
     void aUnitsWritesAreKeptTogether() {
-        try (H2Store store = H2Store.inMemory()) {
+        try (SqlStore store = open()) {
             long returned = store.inTransaction(() -> {
                 submit(store, 7);
                 return 7L;
@@ -55,7 +60,7 @@ class UnitOfWorkTest {
     /** The unit fails after its three writes: none of them is kept, and the failure reaches the caller as it was. */
     @Test
     void aUnitThatThrowsLeavesNothing() {
-        try (H2Store store = H2Store.inMemory()) {
+        try (SqlStore store = open()) {
             IllegalStateException failure = new IllegalStateException("the placement policy broke");
             assertThatThrownBy(() -> store.inTransaction(() -> {
                 submit(store, 7);
@@ -74,7 +79,7 @@ class UnitOfWorkTest {
      */
     @Test
     void aNestedUnitIsUndoneWithTheOuterOne() {
-        try (H2Store store = H2Store.inMemory()) {
+        try (SqlStore store = open()) {
             assertThatThrownBy(() -> store.inTransaction(() -> {
                 store.inTransaction(() -> submit(store, 7));
                 submit(store, 8);
@@ -91,7 +96,7 @@ class UnitOfWorkTest {
      */
     @Test
     void aNestedUnitsFailureCaughtByTheOuterOneUndoesNothingByItself() {
-        try (H2Store store = H2Store.inMemory()) {
+        try (SqlStore store = open()) {
             store.inTransaction(() -> {
                 try {
                     store.inTransaction(() -> {
@@ -110,7 +115,7 @@ class UnitOfWorkTest {
 
     @Test
     void actionsAfterACommitRunOnceItIsDoneAndNeverForAUnitUndone() {
-        try (H2Store store = H2Store.inMemory()) {
+        try (SqlStore store = open()) {
             List<String> seen = new ArrayList<>();
             store.inTransaction(() -> {
                 submit(store, 7);
@@ -131,7 +136,7 @@ class UnitOfWorkTest {
     /** A write made outside any unit is a unit of its own, kept when the call returns (as every write was before units). */
     @Test
     void aWriteOutsideAUnitIsKeptAtOnce() {
-        try (H2Store store = H2Store.inMemory()) {
+        try (SqlStore store = open()) {
             submit(store, 7);
             assertThat(kept(store, 7)).isTrue();
             assertThat(store.stats().units()).as("one commit per write").isGreaterThanOrEqualTo(3);

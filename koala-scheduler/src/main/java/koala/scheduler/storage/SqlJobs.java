@@ -1,8 +1,8 @@
 package koala.scheduler.storage;
 
-import static koala.scheduler.storage.H2Database.instant;
-import static koala.scheduler.storage.H2Database.nullable;
-import static koala.scheduler.storage.H2Database.ts;
+import static koala.scheduler.storage.SqlDatabase.instant;
+import static koala.scheduler.storage.SqlDatabase.nullable;
+import static koala.scheduler.storage.SqlDatabase.ts;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -12,20 +12,19 @@ import java.util.Optional;
 import koala.scheduler.state.JobState;
 
 /** The jobs table and the sequence of job ids. */
-final class H2Jobs implements JobStore {
-    /** {@code owner} and {@code ended_at} were added after the table was first made. */
+final class SqlJobs implements JobStore {
     /** The ids of the jobs that ended before the one parameter: what the other tables forget with them. */
     static final String ENDED_BEFORE = "(SELECT id FROM jobs WHERE ended_at < ?)";
 
-    private final H2Database db;
+    private final SqlDatabase db;
 
-    H2Jobs(H2Database db) {
+    SqlJobs(SqlDatabase db) {
         this.db = db;
     }
 
     @Override
     public long nextJobId() {
-        return db.query("SELECT NEXT VALUE FOR job_ids", List.of(), rs -> rs.getLong(1)).get(0);
+        return db.query(db.dialect().nextValue("job_ids"), List.of(), rs -> rs.getLong(1)).get(0);
     }
 
     /**
@@ -51,18 +50,18 @@ final class H2Jobs implements JobStore {
 
     @Override
     public List<JobRecord> jobs() {
-        return db.query("SELECT * FROM jobs ORDER BY id", List.of(), H2Jobs::job);
+        return db.query("SELECT * FROM jobs ORDER BY id", List.of(), SqlJobs::job);
     }
 
     @Override
     public Optional<JobRecord> job(long id) {
-        return db.query("SELECT * FROM jobs WHERE id = ?", List.of(id), H2Jobs::job).stream().findFirst();
+        return db.query("SELECT * FROM jobs WHERE id = ?", List.of(id), SqlJobs::job).stream().findFirst();
     }
 
     @Override
     public List<JobRecord> jobsSince(Instant endedAfter) {
         return db.query("SELECT * FROM jobs WHERE ended_at IS NULL OR ended_at > ? ORDER BY id", List.of(ts(endedAfter)),
-                H2Jobs::job);
+                SqlJobs::job);
     }
 
     /** Forgets the jobs that ended before {@code before}; the other tables forget theirs first. Returns how many. */

@@ -5,13 +5,15 @@ import java.util.List;
 import java.util.Optional;
 
 /** The meta table: the scheduler's pilot tag and its named values ({@code state.NAME}). */
-final class H2SchedulerValues implements SchedulerStore {
+final class SqlSchedulerValues implements SchedulerStore {
 
-    private final H2Database db;
+    private final SqlDatabase db;
+    private final String saveState;
     private volatile String pilotTag;
 
-    H2SchedulerValues(H2Database db) {
+    SqlSchedulerValues(SqlDatabase db) {
         this.db = db;
+        this.saveState = db.dialect().upsert("meta", List.of("name", "val"), List.of("name"));
     }
 
     /**
@@ -49,6 +51,6 @@ final class H2SchedulerValues implements SchedulerStore {
 
     @Override
     public void saveState(String name, String value) {
-        db.update("MERGE INTO meta (name, val) KEY (name) VALUES (?, ?)", List.of("state." + name, value));
+        db.update(saveState, List.of("state." + name, value));
     }
 }

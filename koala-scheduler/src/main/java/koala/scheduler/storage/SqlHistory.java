@@ -1,16 +1,16 @@
 package koala.scheduler.storage;
 
-import static koala.scheduler.storage.H2Database.instant;
-import static koala.scheduler.storage.H2Database.nullable;
-import static koala.scheduler.storage.H2Database.ts;
+import static koala.scheduler.storage.SqlDatabase.instant;
+import static koala.scheduler.storage.SqlDatabase.nullable;
+import static koala.scheduler.storage.SqlDatabase.ts;
 
 import java.util.List;
 import koala.api.scheduler.TransitionView;
 
 /** The transitions table: every job's history, numbered in the order it was recorded. */
-final class H2History implements HistoryStore {
+final class SqlHistory implements HistoryStore {
 
-    private final H2Database db;
+    private final SqlDatabase db;
     /**
      * The last transition's number, counted here rather than by the column's own sequence: H2 writes
      * a sequence's state with a commit of its own every 32 values, a third of all the commits.
@@ -18,7 +18,7 @@ final class H2History implements HistoryStore {
      */
     private long lastTransition;
 
-    H2History(H2Database db) {
+    SqlHistory(SqlDatabase db) {
         this.db = db;
         this.lastTransition = db.query("SELECT COALESCE(MAX(seq), 0) FROM transitions", List.of(), rs -> rs.getLong(1))
                 .get(0);
@@ -40,6 +40,6 @@ final class H2History implements HistoryStore {
 
     /** Forgets the history of the jobs that ended before the one parameter. */
     void forget(List<Object> before) {
-        db.update("DELETE FROM transitions WHERE job IN " + H2Jobs.ENDED_BEFORE, before);
+        db.update("DELETE FROM transitions WHERE job IN " + SqlJobs.ENDED_BEFORE, before);
     }
 }

@@ -1,8 +1,8 @@
 package koala.scheduler.storage;
 
-import static koala.scheduler.storage.H2Database.instant;
-import static koala.scheduler.storage.H2Database.nullable;
-import static koala.scheduler.storage.H2Database.ts;
+import static koala.scheduler.storage.SqlDatabase.instant;
+import static koala.scheduler.storage.SqlDatabase.nullable;
+import static koala.scheduler.storage.SqlDatabase.ts;
 
 import java.util.List;
 import java.util.Map;
@@ -11,19 +11,21 @@ import koala.fjm.FrameworkRecord;
 import koala.fjm.FrameworkStore;
 
 /** The frameworks table: the FrameworkJobManager's records. */
-final class H2Frameworks implements FrameworkStore {
+final class SqlFrameworks implements FrameworkStore {
     /** {@code runner_state} was added after the table was first made. */
 
-    private final H2Database db;
+    private final SqlDatabase db;
+    private final String saveFramework;
 
-    H2Frameworks(H2Database db) {
+    SqlFrameworks(SqlDatabase db) {
         this.db = db;
+        this.saveFramework = db.dialect().upsert("frameworks", List.of("id", "name", "jdf_file", "jdf", "policy",
+                "parameters", "runner", "master_node", "master_address", "registered_at", "runner_state"), List.of("id"));
     }
 
     @Override
     public void saveFramework(FrameworkRecord f) {
-        db.update("MERGE INTO frameworks (id, name, jdf_file, jdf, policy, parameters, runner, master_node, "
-                + "master_address, registered_at, runner_state) KEY(id) VALUES (?,?,?,?,?,?,?,?,?,?,?)", List.of(f.id(),
+        db.update(saveFramework, List.of(f.id(),
                 f.name(), nullable(f.jdfFile()), nullable(f.jdf()), f.policy(), Json.write(f.parameters()),
                 nullable(f.runner()), nullable(f.masterNode()), nullable(f.masterAddress()), ts(f.registeredAt()),
                 nullable(f.runnerState())));
@@ -47,6 +49,6 @@ final class H2Frameworks implements FrameworkStore {
 
     /** Forgets the instances whose allocations ended before the one parameter. */
     void forget(List<Object> before) {
-        db.update("DELETE FROM frameworks WHERE id IN " + H2Jobs.ENDED_BEFORE, before);
+        db.update("DELETE FROM frameworks WHERE id IN " + SqlJobs.ENDED_BEFORE, before);
     }
 }

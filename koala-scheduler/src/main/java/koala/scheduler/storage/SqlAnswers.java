@@ -1,20 +1,23 @@
 package koala.scheduler.storage;
 
-import static koala.scheduler.storage.H2Database.nullable;
-import static koala.scheduler.storage.H2Database.ts;
+import static koala.scheduler.storage.SqlDatabase.nullable;
+import static koala.scheduler.storage.SqlDatabase.ts;
 
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
 /** The answers table: each owner's named requests carried out, with what they were answered. */
-final class H2Answers implements AnswerStore {
+final class SqlAnswers implements AnswerStore {
     /** {@code asked} (the request itself) was added after the table was first made. */
 
-    private final H2Database db;
+    private final SqlDatabase db;
+    private final String saveAnswer;
 
-    H2Answers(H2Database db) {
+    SqlAnswers(SqlDatabase db) {
         this.db = db;
+        this.saveAnswer = db.dialect().upsert("answers", List.of("owner", "request", "asked", "answer", "at"),
+                List.of("owner", "request"));
     }
 
     @Override
@@ -25,8 +28,7 @@ final class H2Answers implements AnswerStore {
 
     @Override
     public void saveAnswer(String owner, String requestId, String request, String answer, Instant at) {
-        db.update("MERGE INTO answers (owner, request, asked, answer, at) KEY(owner, request) VALUES (?,?,?,?,?)",
-                List.of(owner, requestId, nullable(request), answer, ts(at)));
+        db.update(saveAnswer, List.of(owner, requestId, nullable(request), answer, ts(at)));
     }
 
     /** Forgets the answers given before the one parameter. */

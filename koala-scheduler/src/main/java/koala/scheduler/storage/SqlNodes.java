@@ -1,8 +1,8 @@
 package koala.scheduler.storage;
 
-import static koala.scheduler.storage.H2Database.instant;
-import static koala.scheduler.storage.H2Database.nullable;
-import static koala.scheduler.storage.H2Database.ts;
+import static koala.scheduler.storage.SqlDatabase.instant;
+import static koala.scheduler.storage.SqlDatabase.nullable;
+import static koala.scheduler.storage.SqlDatabase.ts;
 
 import java.util.List;
 import koala.common.json.Json;
@@ -11,19 +11,24 @@ import koala.scheduler.claiming.NodeSpan;
 import koala.scheduler.claiming.NodeState;
 
 /** The nodes table (a job's nodes, one pilot each) and the node_spans table (each pilot's hold of its node). */
-final class H2Nodes implements NodeStore {
+final class SqlNodes implements NodeStore {
     /** {@code daemon} and {@code gpus} were added to nodes after the table was first made. */
 
-    private final H2Database db;
+    private final SqlDatabase db;
+    private final String saveNode;
+    private final String saveSpan;
 
-    H2Nodes(H2Database db) {
+    SqlNodes(SqlDatabase db) {
         this.db = db;
+        this.saveNode = db.dialect().upsert("nodes", List.of("id", "job", "component", "node_rank", "site", "state",
+                "pilot", "host", "exit_status", "token", "submitted_at", "attempt", "daemon", "gpus"), List.of("id"));
+        this.saveSpan = db.dialect().upsert("node_spans", List.of("node", "attempt", "job", "component", "site",
+                "arrived_at", "started_at", "ended_at", "ended_as", "cpu_seconds"), List.of("node", "attempt"));
     }
 
     @Override
     public void saveNode(NodeClaim n) {
-        db.update("MERGE INTO nodes (id, job, component, node_rank, site, state, pilot, host, exit_status, token, "
-                + "submitted_at, attempt, daemon, gpus) KEY(id) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)", List.of(n.id(), n.job(),
+        db.update(saveNode, List.of(n.id(), n.job(),
                 n.component(), n.rank(), n.site(), n.state().name(), nullable(n.pilot()), nullable(n.host()),
                 nullable(n.exitStatus()), n.token(), nullable(ts(n.submittedAt())), n.attempt(),
                 nullable(n.daemon() == null ? null : Json.write(n.daemon())), nullable(devices(n.gpus()))));
@@ -65,8 +70,7 @@ final class H2Nodes implements NodeStore {
 
     @Override
     public void saveSpan(NodeSpan n) {
-        db.update("MERGE INTO node_spans (node, attempt, job, component, site, arrived_at, started_at, ended_at, ended_as, "
-                + "cpu_seconds) KEY(node, attempt) VALUES (?,?,?,?,?,?,?,?,?,?)", List.of(n.node(), n.attempt(),
+        db.update(saveSpan, List.of(n.node(), n.attempt(),
                 n.job(), n.component(), n.site(), ts(n.arrivedAt()), nullable(ts(n.startedAt())),
                 nullable(ts(n.endedAt())), nullable(n.endedAs()), nullable(n.cpuSeconds())));
     }
@@ -82,7 +86,7 @@ final class H2Nodes implements NodeStore {
 
     /** Forgets the nodes and spans of the jobs that ended before the one parameter. */
     void forget(List<Object> before) {
-        db.update("DELETE FROM nodes WHERE job IN " + H2Jobs.ENDED_BEFORE, before);
-        db.update("DELETE FROM node_spans WHERE job IN " + H2Jobs.ENDED_BEFORE, before);
+        db.update("DELETE FROM nodes WHERE job IN " + SqlJobs.ENDED_BEFORE, before);
+        db.update("DELETE FROM node_spans WHERE job IN " + SqlJobs.ENDED_BEFORE, before);
     }
 }

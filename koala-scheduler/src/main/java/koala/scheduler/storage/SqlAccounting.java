@@ -1,7 +1,7 @@
 package koala.scheduler.storage;
 
-import static koala.scheduler.storage.H2Database.nullable;
-import static koala.scheduler.storage.H2Database.ts;
+import static koala.scheduler.storage.SqlDatabase.nullable;
+import static koala.scheduler.storage.SqlDatabase.ts;
 
 import java.sql.Connection;
 import java.sql.ResultSet;
@@ -21,19 +21,27 @@ import koala.scheduler.accounting.WorkerTally;
  * table, and usage_totals (what each owner's records of each kind add up to; a database from before it
  * gets it empty, and counts from its first record on).
  */
-final class H2Accounting implements AccountingStore {
+final class SqlAccounting implements AccountingStore {
 
-    private final H2Database db;
+    private final SqlDatabase db;
+    private final String saveRecord;
+    private final String saveTally;
+    private final String addUsage;
 
-    H2Accounting(H2Database db) {
+    SqlAccounting(SqlDatabase db) {
         this.db = db;
+        this.saveRecord = db.dialect().upsert("usage_records", List.of("job", "record", "written_at"), List.of("job"));
+        this.saveTally = db.dialect().upsert("worker_tallies", List.of("job", "busy_seconds", "cpu_seconds",
+                "reported_seconds"), List.of("job"));
+        this.addUsage = db.dialect().addTo("usage_totals", List.of("owner", "kind"), List.of("records", "node_seconds",
+                "core_seconds", "memory_gb_seconds", "gpu_seconds"));
     }
 
     /**
      * A usage record (some 600 characters of JSON), written twice for every job, was a CLOB: H2 keeps
      * a CLOB longer than 256 characters apart from its row and cleans up its old copies on a thread
      * of its own, which the loop asked for after nearly every commit. A database from before keeps
-     * its records, as VARCHARs now.
+     * its records, as VARCHARs now. H2's alone: PostgreSQL's schema had them as text from its first version.
      */
     static void recordsInline(Connection db) throws SQLException {
         try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery("SELECT DATA_TYPE FROM "
@@ -47,8 +55,7 @@ final class H2Accounting implements AccountingStore {
 
     @Override
     public void saveUsageRecord(long job, String record) {
-        db.update("MERGE INTO usage_records (job, record, written_at) KEY(job) VALUES (?, ?, NULL)",
-                List.of(job, nullable(record)));
+        db.update(saveRecord, List.of(job, nullable(record), nullable(null)));
     }
 
     @Override
@@ -67,8 +74,7 @@ final class H2Accounting implements AccountingStore {
 
     @Override
     public void saveWorkerTally(long job, WorkerTally t) {
-        db.update("MERGE INTO worker_tallies (job, busy_seconds, cpu_seconds, reported_seconds) KEY(job) VALUES (?,?,?,?)",
-                List.of(job, t.busySeconds(), nullable(t.cpuSeconds()), t.reportedSeconds()));
+        db.update(saveTally, List.of(job, t.busySeconds(), nullable(t.cpuSeconds()), t.reportedSeconds()));
     }
 
     @Override
@@ -80,14 +86,8 @@ final class H2Accounting implements AccountingStore {
 
     @Override
     public void addUsage(UsageTotals.Key owner, UsageTotals a) {
-        db.update("MERGE INTO usage_totals t USING (SELECT CAST(? AS VARCHAR) owner, CAST(? AS VARCHAR) kind) k "
-                + "ON t.owner = k.owner AND t.kind = k.kind "
-                + "WHEN MATCHED THEN UPDATE SET records = records + ?, node_seconds = node_seconds + ?, "
-                + "core_seconds = core_seconds + ?, memory_gb_seconds = memory_gb_seconds + ?, gpu_seconds = gpu_seconds + ? "
-                + "WHEN NOT MATCHED THEN INSERT (owner, kind, records, node_seconds, core_seconds, memory_gb_seconds, "
-                + "gpu_seconds) VALUES (k.owner, k.kind, ?, ?, ?, ?, ?)",
-                List.of(owner.owner(), owner.kind(), a.records(), a.nodeSeconds(), a.coreSeconds(), a.memoryGbSeconds(),
-                        a.gpuSeconds(), a.records(), a.nodeSeconds(), a.coreSeconds(), a.memoryGbSeconds(), a.gpuSeconds()));
+        db.update(addUsage, List.of(owner.owner(), owner.kind(), a.records(), a.nodeSeconds(), a.coreSeconds(),
+                a.memoryGbSeconds(), a.gpuSeconds()));
     }
 
     @Override
@@ -106,7 +106,7 @@ final class H2Accounting implements AccountingStore {
      * records the accounting file has: a record it does not have yet stays until it has it.
      */
     void forget(List<Object> before) {
-        db.update("DELETE FROM worker_tallies WHERE job IN " + H2Jobs.ENDED_BEFORE, before);
-        db.update("DELETE FROM usage_records WHERE written_at IS NOT NULL AND job IN " + H2Jobs.ENDED_BEFORE, before);
+        db.update("DELETE FROM worker_tallies WHERE job IN " + SqlJobs.ENDED_BEFORE, before);
+        db.update("DELETE FROM usage_records WHERE written_at IS NOT NULL AND job IN " + SqlJobs.ENDED_BEFORE, before);
     }
 }

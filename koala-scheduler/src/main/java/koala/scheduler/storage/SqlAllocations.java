@@ -4,17 +4,21 @@ import java.util.List;
 import java.util.Optional;
 
 /** The components table (an allocation's grows) and the allocation_roles table (its roles' tags and constraints). */
-final class H2Allocations implements AllocationStore {
+final class SqlAllocations implements AllocationStore {
 
-    private final H2Database db;
+    private final SqlDatabase db;
+    private final String saveComponent;
+    private final String saveRoles;
 
-    H2Allocations(H2Database db) {
+    SqlAllocations(SqlDatabase db) {
         this.db = db;
+        this.saveComponent = db.dialect().upsert("components", List.of("job", "idx", "spec"), List.of("job", "idx"));
+        this.saveRoles = db.dialect().upsert("allocation_roles", List.of("job", "roles"), List.of("job"));
     }
 
     @Override
     public void appendComponent(long job, int index, String component) {
-        db.update("MERGE INTO components (job, idx, spec) KEY(job, idx) VALUES (?,?,?)", List.of(job, index, component));
+        db.update(saveComponent, List.of(job, index, component));
     }
 
     @Override
@@ -24,7 +28,7 @@ final class H2Allocations implements AllocationStore {
 
     @Override
     public void saveRoles(long job, String roles) {
-        db.update("MERGE INTO allocation_roles (job, roles) KEY(job) VALUES (?,?)", List.of(job, roles));
+        db.update(saveRoles, List.of(job, roles));
     }
 
     @Override
@@ -35,7 +39,7 @@ final class H2Allocations implements AllocationStore {
 
     /** Forgets the components and roles of the allocations that ended before the one parameter. */
     void forget(List<Object> before) {
-        db.update("DELETE FROM components WHERE job IN " + H2Jobs.ENDED_BEFORE, before);
-        db.update("DELETE FROM allocation_roles WHERE job IN " + H2Jobs.ENDED_BEFORE, before);
+        db.update("DELETE FROM components WHERE job IN " + SqlJobs.ENDED_BEFORE, before);
+        db.update("DELETE FROM allocation_roles WHERE job IN " + SqlJobs.ENDED_BEFORE, before);
     }
 }

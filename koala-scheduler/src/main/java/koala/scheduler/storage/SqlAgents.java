@@ -1,24 +1,26 @@
 package koala.scheduler.storage;
 
-import static koala.scheduler.storage.H2Database.nullable;
+import static koala.scheduler.storage.SqlDatabase.nullable;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /** The agents table: where each site's agent was, with its secret. */
-final class H2Agents implements AgentStore {
+final class SqlAgents implements AgentStore {
     /** {@code secret} was added after the table was first made. */
 
-    private final H2Database db;
+    private final SqlDatabase db;
+    private final String saveAgent;
 
-    H2Agents(H2Database db) {
+    SqlAgents(SqlDatabase db) {
         this.db = db;
+        this.saveAgent = db.dialect().upsert("agents", List.of("site", "url", "pid", "secret"), List.of("site"));
     }
 
     @Override
     public void saveAgent(AgentRecord a) {
-        db.update("MERGE INTO agents (site, url, pid, secret) KEY(site) VALUES (?,?,?,?)", List.of(a.site(), a.url(),
+        db.update(saveAgent, List.of(a.site(), a.url(),
                 a.pid(), nullable(a.secret())));
     }
 

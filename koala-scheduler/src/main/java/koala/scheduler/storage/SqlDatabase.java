@@ -1,0 +1,321 @@
+package koala.scheduler.storage;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+
+/**
+ * A database under the stores, on one connection that one thread uses at a time: the scheduler's
+ * loop, and now and then the agent watch ({@link SqlAgents#saveAgent}), which waits while the loop is
+ * in a unit of work. It holds the units of work, the prepared statements and the statements' counts;
+ * {@link H2Database} and {@link PostgresDatabase} open it and add what is their own (H2's file and its
+ * tidying; PostgreSQL's server). The tables are the stores' ({@code SqlJobs}, {@code SqlNodes}, ...),
+ * which {@link SqlStore} puts together; what their SQL says differently on each is the {@link SqlDialect}.
+ *
+ * <p><b>Durability.</b> Autocommit is off: a unit of work ({@link #inTransaction}) commits once, at
+ * its end, and a write outside a unit is a unit of its own. Once a unit has returned, its writes are
+ * committed (what that means on disk is each database's: {@link H2Database}, {@link PostgresDatabase});
+ * a unit that had not returned left nothing.
+ *
+ * <p><b>Cost.</b> The loop's units (each a batch of calls, events and rounds) commit together what
+ * used to be a dozen commits of a statement each. Statements are prepared once and kept.
+ */
+class SqlDatabase implements UnitOfWork, AutoCloseable {
+    /** Makes the tables, and brings those of a database from before up to date, on the open connection. */
+    @FunctionalInterface
+    interface Schema {
+        /** @param url the database's JDBC URL, for a second connection to it while {@code db} is open */
+        void apply(Connection db, String url) throws SQLException;
+    }
+
+    /** Reads one row of a result. */
+    @FunctionalInterface
+    interface Row<T> {
+        T read(ResultSet rs) throws SQLException;
+    }
+
+    /** Replaced by {@link #reconnect} once a failure said it was lost; guarded by {@link #lock}. */
+    private Connection db;
+    /** The connection was lost: the next unit opens another first. */
+    private boolean lost;
+    /** Held by the thread in a unit of work, and by one making a write or a read outside one. */
+    private final ReentrantLock lock = new ReentrantLock(true);
+    /** How many units the lock's holder is in (0: none); guarded by {@link #lock}, as every field below. */
+    private int depth;
+    private final List<Runnable> afterCommit = new ArrayList<>();
+    private final Map<String, PreparedStatement> prepared = new HashMap<>();
+    private long units;
+    private long commitNanos;
+    private long statements;
+    private long statementNanos;
+    private final SqlDialect dialect;
+
+    SqlDatabase(Connection db, SqlDialect dialect) throws SQLException {
+        this.db = db;
+        this.dialect = dialect;
+        db.setAutoCommit(false);
+    }
+
+    SqlDialect dialect() {
+        return dialect;
+    }
+
+    /** Runs the statements of {@code sql}, a table's schema, on the connection being opened. */
+    static void execute(Connection db, String sql) throws SQLException {
+        try (Statement s = db.createStatement()) {
+            s.execute(sql);
+        }
+    }
+
+    SqlStore.Stats stats() {
+        lock.lock();
+        try {
+            return new SqlStore.Stats(units, commitNanos, statements, statementNanos);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public <T> T inTransaction(Supplier<T> work) {
+        List<Runnable> then;
+        T result;
+        lock.lock();
+        try {
+            if (depth > 0) {
+                depth++;
+                try {
+                    return work.get(); // joins the unit it is in: commits or is undone with it
+                } finally {
+                    depth--;
+                }
+            }
+            if (lost) {
+                reconnect();
+            }
+            depth = 1;
+            try {
+                result = work.get();
+            } catch (RuntimeException | Error e) {
+                depth = 0;
+                undo(e);
+                throw e;
+            }
+            depth = 0;
+            commit();
+            then = List.copyOf(afterCommit);
+            afterCommit.clear();
+        } finally {
+            lock.unlock();
+        }
+        then.forEach(Runnable::run);
+        return result;
+    }
+
+    @Override
+    public void afterCommit(Runnable action) {
+        lock.lock();
+        try {
+            if (depth > 0) {
+                afterCommit.add(action);
+                return;
+            }
+        } finally {
+            lock.unlock();
+        }
+        action.run();
+    }
+
+    private void commit() {
+        long start = System.nanoTime();
+        try {
+            db.commit();
+        } catch (SQLException e) {
+            undo(e);
+            throw failure("commit", e);
+        } finally {
+            units++;
+            commitNanos += System.nanoTime() - start;
+        }
+        long tidyStart = System.nanoTime();
+        committed(units);
+        commitNanos += System.nanoTime() - tidyStart;
+    }
+
+    /** A store failure for {@code e}; a connection it says was lost is opened again before the next unit. */
+    private StoreException failure(String what, SQLException e) {
+        if (lostConnection(e)) {
+            lost = true;
+        }
+        return new StoreException(what + ": " + e.getMessage(), e);
+    }
+
+    /** Whether {@code e} says the connection is gone (H2's embedded one never is). */
+    boolean lostConnection(SQLException e) {
+        return false;
+    }
+
+    /** A new connection to the same database, once the last one was lost. */
+    Connection connectAgain() throws SQLException {
+        throw new SQLException("an embedded database's connection is not opened again");
+    }
+
+    private void reconnect() {
+        try {
+            Connection fresh = connectAgain();
+            fresh.setAutoCommit(false);
+            prepared.clear(); // they belonged to the lost connection, which closing closes too
+            try {
+                db.close();
+            } catch (SQLException ignored) {
+                // it was lost: there is nothing to close cleanly
+            }
+            db = fresh;
+            lost = false;
+        } catch (SQLException e) {
+            throw new StoreException("the database cannot be reached again: " + e.getMessage(), e);
+        }
+    }
+
+    /** After the {@code units}th commit, under the lock: what a database does now and then (H2 tidies its file). */
+    void committed(long units) {
+    }
+
+    /** Work on the connection between two units of work (a backup), under the lock. */
+    @FunctionalInterface
+    interface Between<T> {
+        T run(Connection db) throws SQLException;
+    }
+
+    /**
+     * Runs {@code work} between two units of work: the loop's next unit waits until it is done.
+     *
+     * @throws IllegalStateException inside a unit of work (its writes are not committed yet)
+     */
+    <T> T betweenUnits(Between<T> work) throws SQLException {
+        lock.lock();
+        try {
+            if (depth > 0) {
+                throw new IllegalStateException("this is done between units of work, not inside one");
+            }
+            return work.run(db);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Undoes the unit's writes and forgets its actions; a failure to undo is added to {@code cause}. */
+    private void undo(Throwable cause) {
+        afterCommit.clear();
+        try {
+            db.rollback();
+        } catch (SQLException e) {
+            cause.addSuppressed(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        lock.lock();
+        try {
+            for (PreparedStatement s : prepared.values()) {
+                s.close();
+            }
+            db.close();
+        } catch (SQLException e) {
+            throw new StoreException("closing the database: " + e.getMessage(), e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** One statement that changes rows, in the calling thread's unit, or as a unit of its own. */
+    void update(String sql, List<Object> params) {
+        updated(sql, params);
+    }
+
+    /** As {@link #update}, answering how many rows it changed. */
+    int updated(String sql, List<Object> params) {
+        return inTransaction(() -> {
+            long start = System.nanoTime();
+            try {
+                return prepare(sql, params).executeUpdate();
+            } catch (SQLException e) {
+                throw failure(sql, e);
+            } finally {
+                counted(start);
+            }
+        });
+    }
+
+    /** The rows {@code sql} reads, each as {@code row} makes it, in the calling thread's unit or as one of its own. */
+    <T> List<T> query(String sql, List<Object> params, Row<T> row) {
+        return inTransaction(() -> {
+            long start = System.nanoTime();
+            try (ResultSet rs = prepare(sql, params).executeQuery()) {
+                List<T> out = new ArrayList<>();
+                while (rs.next()) {
+                    out.add(row.read(rs));
+                }
+                return out;
+            } catch (SQLException e) {
+                throw failure(sql, e);
+            } finally {
+                counted(start);
+            }
+        });
+    }
+
+    private void counted(long start) {
+        statements++;
+        statementNanos += System.nanoTime() - start;
+    }
+
+    /** The statement for {@code sql}, prepared the first time it is asked for and kept, with {@code params} set. */
+    private PreparedStatement prepare(String sql, List<Object> params) throws SQLException {
+        PreparedStatement s = prepared.get(sql);
+        if (s == null) {
+            s = db.prepareStatement(sql);
+            prepared.put(sql, s);
+        }
+        for (int i = 0; i < params.size(); i++) {
+            Object p = params.get(i);
+            if (p instanceof Null n) {
+                s.setNull(i + 1, n.sqlType());
+            } else {
+                s.setObject(i + 1, p);
+            }
+        }
+        return s;
+    }
+
+    /** Marks a SQL NULL of the given type in a parameter list. */
+    private record Null(int sqlType) {
+    }
+
+    /** {@code value}, or a SQL NULL in its place (a parameter list, being a {@code List.of}, takes no null). */
+    static Object nullable(Object value) {
+        if (value != null) {
+            return value;
+        }
+        return new Null(java.sql.Types.NULL);
+    }
+
+    static Timestamp ts(Instant i) {
+        return i == null ? null : Timestamp.from(i);
+    }
+
+    static Instant instant(Timestamp t) {
+        return t == null ? null : t.toInstant();
+    }
+}
