@@ -28,12 +28,12 @@ import koala.scheduler.api.SchedulerApi;
 import koala.scheduler.claiming.NodeClaim;
 import koala.scheduler.config.SchedulerSettings;
 import koala.scheduler.kis.SiteInfo;
-import koala.scheduler.storage.H2Store;
 import koala.scheduler.storage.SqlStore;
 
 /**
  * {@code bench scheduler-load}: many short jobs pass through the scheduler as the daemon runs it —
- * its API operations, its loop (one thread, group commits), its books, a real H2 file store,
+ * its API operations, its loop (one thread, group commits), its books, a real store (an H2 file, or
+ * PostgreSQL on a server of its own: {@link LoadBenchStore}; a pass on each, one after the other),
  * placement, claiming, the node desk, accounting with its writer and the metrics — on a made-up
  * site of 200 idle nodes whose pilots start at once (no SGE, no HTTP: what is measured is the
  * scheduler, not the cells or the sockets), driven through {@link InProcessScheduler}. {@code callers} threads make the calls at once, as the
@@ -45,9 +45,9 @@ import koala.scheduler.storage.SqlStore;
  * task and reports its exit; a round ends the jobs; a minute of scheduler time passes. Every
  * thousand jobs it prints the jobs in memory, the heap after a full collection, the mean time of a
  * round and the jobs per second since the last line (the measuring is not timed); at the end, the
- * jobs per second and where the time went: each phase's wall time, and in it the H2 commits and
- * statements (the rest is the scheduler's own code, its logging, and the hand-offs between the
- * callers and the loop).
+ * jobs per second and where the time went: each phase's wall time, and in it the store's commits
+ * and statements (the rest is the scheduler's own code, its logging, and the hand-offs between the
+ * callers and the loop). After passes on more than one store, their figures side by side.
  */
 public final class LoadBench {
     private static final String JDF = "&(count = 1)(executable = /bin/true)";
@@ -93,10 +93,17 @@ public final class LoadBench {
         }
     }
 
-    /** A run's figures. */
-    public record Figures(int jobs, int callers, List<Row> rows, Map<Phase, Cost> costs, long processCpuNanos) {
+    /** A pass's figures, on {@code store}. */
+    public record Figures(LoadBenchStore.Kind store, int jobs, int callers, List<Row> rows, Map<Phase, Cost> costs,
+                          long processCpuNanos) {
         public long nanos() {
             return costs.values().stream().mapToLong(Cost::nanos).sum();
+        }
+
+        /** Every phase's cost added up. */
+        public Cost total() {
+            return costs.values().stream().reduce(new Cost(0, 0, new SqlStore.Stats(0, 0, 0, 0)),
+                    (a, b) -> a.plus(b.nanos(), b.loopCpuNanos(), b.store()));
         }
 
         public double jobsPerSecond() {
@@ -105,7 +112,16 @@ public final class LoadBench {
 
         /** The heap at the second line (2000 jobs: the first keepEnded window has filled) and at the last. */
         public double heapRatio() {
-            return rows.get(rows.size() - 1).heapMb() / rows.get(Math.min(1, rows.size() - 1)).heapMb();
+            return last().heapMb() / first().heapMb();
+        }
+
+        /** The line the heap is measured from: the second (2000 jobs), or the only one. */
+        Row first() {
+            return rows.get(Math.min(1, rows.size() - 1));
+        }
+
+        Row last() {
+            return rows.get(rows.size() - 1);
         }
     }
 
@@ -115,19 +131,43 @@ public final class LoadBench {
     public static void main(String[] args) throws Exception {
         int jobs = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
         int callers = args.length > 1 ? Integer.parseInt(args[1]) : 16;
-        run(jobs, callers, System.out);
+        List<LoadBenchStore.Kind> stores = args.length > 2 ? stores(args[2]) : List.of(LoadBenchStore.Kind.H2);
+        run(jobs, callers, stores, System.out);
     }
 
-    /** Passes {@code jobs} jobs (a multiple of 1000) through the scheduler and prints the figures. */
+    /** The stores {@code --store} names: h2, postgres, or both (H2 first). */
+    static List<LoadBenchStore.Kind> stores(String option) {
+        return option.equals("both") ? List.of(LoadBenchStore.Kind.H2, LoadBenchStore.Kind.POSTGRES)
+                : List.of(LoadBenchStore.Kind.of(option));
+    }
+
+    /** Passes {@code jobs} jobs (a multiple of 1000) through the scheduler on H2 and prints the figures. */
     public static Figures run(int jobs, int callers, PrintStream out) throws Exception {
+        return run(jobs, callers, List.of(LoadBenchStore.Kind.H2), out).get(0);
+    }
+
+    /**
+     * Passes {@code jobs} jobs through the scheduler on each of {@code stores} in turn, in this JVM (a later
+     * pass finds the JIT warm), and prints each pass's figures; after more than one, them side by side.
+     */
+    static List<Figures> run(int jobs, int callers, List<LoadBenchStore.Kind> stores, PrintStream out)
+            throws Exception {
+        stores.forEach(LoadBenchStore.Kind::requireInstalled); // before a pass on another store has taken minutes
         out.printf("%d jobs of one node each, %d at a time, %d callers, a minute of scheduler time per batch; ended "
                 + "jobs leave memory after 10 min%n", jobs, BATCH, callers);
-        Figures figures = pass(jobs, callers, out);
-        print(figures, out);
-        return figures;
+        List<Figures> all = new ArrayList<>();
+        for (LoadBenchStore.Kind store : stores) {
+            Figures figures = pass(jobs, callers, store, out);
+            print(figures, out);
+            all.add(figures);
+        }
+        if (all.size() > 1) {
+            sideBySide(all, out);
+        }
+        return all;
     }
 
-    private static Figures pass(int jobs, int callers, PrintStream out) throws Exception {
+    private static Figures pass(int jobs, int callers, LoadBenchStore.Kind kind, PrintStream out) throws Exception {
         Path dir = Files.createTempDirectory("koala-load-bench-");
         Clock clock = new Clock();
         SchedulerSettings settings = new SchedulerSettings(7400, Duration.ofSeconds(1), 150, Duration.ofMinutes(5), 3,
@@ -147,10 +187,9 @@ public final class LoadBench {
             return t;
         });
         long[] processCpu = {0};
-        // H2's page cache (16 MB by default) kept at 1 MB, and its chunks not kept 45 s after they die
-        // (RETENTION_TIME: the bench commits hundreds of times a second, and 45 s of dead chunks' bookkeeping
-        // would be most of the heap it measures), so that the heap shows the scheduler's own
-        try (H2Store store = H2Store.open(settings.database(), ";CACHE_SIZE=1024;RETENTION_TIME=0")) {
+        try (LoadBenchStore opened = kind.open(settings.database())) {
+            SqlStore store = opened.store();
+            out.printf("%n%s%n", opened.describe());
             // SGE as the bench has it: a pilot starts as it is submitted, its launcher given its node's token
             int owed;
             try (InProcessScheduler scheduler = InProcessScheduler.on(settings, store, clock).site(idleSite("fs0"), 200)
@@ -177,16 +216,16 @@ public final class LoadBench {
                 owed = awaitAccounting(scheduler, store);
             } // the pilots' submissions, the accounting file's writer and the loop stopped
             out.printf("the database: %.1f MB on disk; usage records the accounting file has not acknowledged: %d%n",
-                    Files.size(dir.resolve("koala.mv.db")) / 1048576.0, owed);
+                    opened.megabytes(), owed);
         } finally {
             callerThreads.shutdownNow();
             deleteAll(dir);
         }
-        return new Figures(jobs, callers, rows, costs, processCpu[0]);
+        return new Figures(kind, jobs, callers, rows, costs, processCpu[0]);
     }
 
     /** Waits, up to 30 s, until the accounting file has acknowledged every usage record; returns how many it has not. */
-    private static int awaitAccounting(InProcessScheduler scheduler, H2Store store) throws InterruptedException {
+    private static int awaitAccounting(InProcessScheduler scheduler, SqlStore store) throws InterruptedException {
         long deadline = System.nanoTime() + 30_000_000_000L;
         int owed = scheduler.onLoop(() -> store.unwrittenUsageRecords().size());
         while (owed > 0 && System.nanoTime() < deadline) {
@@ -196,7 +235,7 @@ public final class LoadBench {
         return owed;
     }
 
-    private static void deleteAll(Path dir) throws java.io.IOException {
+    static void deleteAll(Path dir) throws java.io.IOException {
         try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
             for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(p);
@@ -205,7 +244,7 @@ public final class LoadBench {
     }
 
     /** A hundred jobs through their lives, each phase timed. */
-    private record Batch(SchedulerApi.Operations api, InProcessScheduler scheduler, long loopThread, H2Store store,
+    private record Batch(SchedulerApi.Operations api, InProcessScheduler scheduler, long loopThread, SqlStore store,
                          Clock clock, java.util.Queue<NodeClaim> started, Semaphore starts, ExecutorService callers,
                          Map<Phase, Cost> costs, long[] processCpu) {
         void run(int passed) throws Exception {
@@ -285,26 +324,25 @@ public final class LoadBench {
 
     private static void print(Figures f, PrintStream out) {
         double seconds = f.nanos() / 1e9;
-        long loopCpu = f.costs().values().stream().mapToLong(Cost::loopCpuNanos).sum();
+        long loopCpu = f.total().loopCpuNanos();
         out.println();
         out.printf("%d jobs in %.1f s: %.0f jobs/s (one loop thread, %d callers)%n", f.jobs(), seconds,
                 f.jobsPerSecond(), f.callers());
         out.printf("the loop thread was on a CPU %.0f%% of that time, %.0f us a job: %.0f jobs/s on a core of its own%n",
                 100.0 * loopCpu / f.nanos(), loopCpu / 1e3 / f.jobs(), f.jobs() / (loopCpu / 1e9));
-        out.printf("every thread of the process (callers, loop, H2, accounting, GC, JIT): %.0f us of CPU a job%n",
-                f.processCpuNanos() / 1e3 / f.jobs());
+        out.printf("every thread of the process (callers, loop, %s, accounting, GC, JIT): %.0f us of CPU a job%s%n",
+                f.store().inProcess, f.processCpuNanos() / 1e3 / f.jobs(), f.store().notCounted);
         out.println("where the time went, per job (microseconds): each phase's wall time, the loop thread's CPU time in it,");
-        out.println("and H2's commits and statements (units: commits per job); 'the rest' of the wall time is the scheduler's");
+        out.println("and " + f.store().label + "'s commits and statements (units: commits per job); 'the rest' of the wall "
+                + "time is the scheduler's");
         out.println("own code, its logging, the hand-offs between callers and the loop, and waiting for a CPU:");
         out.println("  phase                   wall  share  loop CPU |  commits (units)  statements (count) |  the rest");
         for (Phase p : Phase.values()) {
             line(out, p.label, f.costs().get(p), f);
         }
-        Cost all = f.costs().values().stream().reduce(new Cost(0, 0, new SqlStore.Stats(0, 0, 0, 0)),
-                (a, b) -> a.plus(b.nanos(), b.loopCpuNanos(), b.store()));
-        line(out, "all", all, f);
-        Row first = f.rows().get(Math.min(1, f.rows().size() - 1));
-        Row last = f.rows().get(f.rows().size() - 1);
+        line(out, "all", f.total(), f);
+        Row first = f.first();
+        Row last = f.last();
         out.printf("heap %.1f MB at %d jobs, %.1f MB at %d jobs: %.2fx; round %.2f ms -> %.2f ms%n", first.heapMb(),
                 first.passed(), last.heapMb(), last.passed(), f.heapRatio(), first.roundMs(), last.roundMs());
     }
@@ -316,6 +354,31 @@ public final class LoadBench {
                 c.nanos() / jobs / 1e3, 100.0 * c.nanos() / f.nanos(), c.loopCpuNanos() / jobs / 1e3,
                 s.commitNanos() / jobs / 1e3, s.units() / jobs, s.statementNanos() / jobs / 1e3, s.statements() / jobs,
                 (c.nanos() - s.commitNanos() - s.statementNanos()) / jobs / 1e3);
+    }
+
+    /**
+     * The passes a line each, and each one's jobs/s against the first's: the figures the issue's target is about
+     * (jobs/s, the heap flat), and what a job cost the loop and the store.
+     */
+    private static void sideBySide(List<Figures> all, PrintStream out) {
+        Figures base = all.get(0);
+        out.println();
+        out.printf("side by side, %d jobs, %d callers (heap after a full collection at %d jobs and at the last; "
+                + "loop: its CPU a job; a commit: a unit of work):%n", base.jobs(), base.callers(), base.first().passed());
+        out.println("  store        jobs/s  heap MB first -> last (ratio)  round ms first -> last  loop us/job  "
+                + "statements/job  us/statement  commits/job  ms/commit");
+        for (Figures f : all) {
+            SqlStore.Stats s = f.total().store();
+            out.printf("  %-10s %8.0f  %6.1f -> %6.1f (%5.2fx)      %6.2f -> %6.2f    %9.0f  %14.1f  %12.1f  "
+                    + "%11.2f  %9.3f%n", f.store().label, f.jobsPerSecond(), f.first().heapMb(), f.last().heapMb(), f.heapRatio(),
+                    f.first().roundMs(), f.last().roundMs(), f.total().loopCpuNanos() / 1e3 / f.jobs(),
+                    (double) s.statements() / f.jobs(), s.statementNanos() / 1e3 / Math.max(1, s.statements()),
+                    (double) s.units() / f.jobs(), s.commitNanos() / 1e6 / Math.max(1, s.units()));
+        }
+        for (Figures f : all.subList(1, all.size())) {
+            out.printf("%s/%s jobs/s: %.2f (%.0f against %.0f)%n", f.store().label, base.store().label,
+                    f.jobsPerSecond() / base.jobsPerSecond(), f.jobsPerSecond(), base.jobsPerSecond());
+        }
     }
 
     /** A site of 200 idle one-slot nodes, seen long ago (so no pilot of ours is missed from it). */

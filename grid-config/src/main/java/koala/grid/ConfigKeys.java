@@ -97,6 +97,8 @@ public final class ConfigKeys {
             key("scheduler.database", TEXT, "KOALA_HOME/scheduler/koala", false,
                     "the H2 file, or jdbc:postgresql://HOST:PORT/DATABASE"),
             key("scheduler.database.user", TEXT, "koala", false, "the PostgreSQL login"),
+            key("scheduler.addresses", LIST, "this scheduler's alone", false,
+                    "every scheduler's nodes' address, for nodes to follow the leader"),
             key("scheduler.database.passwordFile", PATH, "— (required for PostgreSQL)", false,
                     "its password's file (mode 600)"),
             key("scheduler.accounting", PATH, "KOALA_HOME/accounting.jsonl", false, "the accounting file"),

@@ -25,13 +25,18 @@ import koala.process.RuntimeImage;
  */
 final class LocalLaunchers {
     private final Path koalaHome;
-    private final URI callback;
+    private final String callback;
     private final Map<String, Pilots.Launcher> launchers = new ConcurrentHashMap<>();
 
-    /** @param callback where the launchers call the scheduler back, an address the sites' nodes reach */
-    LocalLaunchers(Path koalaHome, URI callback) {
+    /**
+     * @param callback where the launchers call the scheduler back, an address the sites' nodes reach, then
+     *                 the other schedulers that may lead ({@code scheduler.addresses}): they follow the leader
+     */
+    LocalLaunchers(Path koalaHome, URI callback, List<URI> others) {
         this.koalaHome = koalaHome;
-        this.callback = callback;
+        List<String> all = new java.util.ArrayList<>(List.of(callback.toString()));
+        others.stream().map(URI::toString).filter(o -> !all.contains(o)).forEach(all::add);
+        this.callback = String.join(",", all);
     }
 
     Pilots.Launcher of(SiteConfig site) {
@@ -50,7 +55,7 @@ final class LocalLaunchers {
         Path logs = pilotLogs(site, koalaHome, site.agentUser());
         ownedBy(logs, site.agentUser());
         return new Pilots.Launcher(JavaCommand.currentJava().toString(), classpath.stream().map(Path::toString).toList(),
-                there(ProcessClasspath.PROGRAMS, image, published).stream().map(Path::toString).toList(), archive, callback.toString(), logs.toString(), address -> address);
+                there(ProcessClasspath.PROGRAMS, image, published).stream().map(Path::toString).toList(), archive, callback, logs.toString(), address -> address);
     }
 
     /** What {@code module} runs on of {@code image}, at its published paths (in the same order). */

@@ -60,6 +60,8 @@ public final class SchedulerDaemon implements AutoCloseable {
     private final RunnerSupervisor runners;
     private final AccountingWriter accounting;
     private final Reconfiguration reconfiguration;
+    /** Set once it serves; closed last, so that a clean stop lets the lease go for a standby. */
+    private Leadership leadership;
     /** Whether SIGHUP reloads: {@code GET /scheduler} tells it, for {@code koala config check}. */
     private final AtomicReference<HangupReload> hangup;
 
@@ -81,7 +83,22 @@ public final class SchedulerDaemon implements AutoCloseable {
         this.url = url;
     }
 
+    /**
+     * Starts the scheduler; on a store that several schedulers share, once it leads (a standby until then).
+     * A scheduler that loses the lead halts at once, as after a {@code kill -9}: everything it started
+     * (agents, pilots, runners) goes on for the scheduler that leads now, and whatever restarts this
+     * process makes it a standby.
+     */
     public static SchedulerDaemon start(GridConfig grid, Path koalaHome) throws IOException {
+        return start(grid, koalaHome, reason -> Runtime.getRuntime().halt(STEPPED_DOWN));
+    }
+
+    /** The exit status of a scheduler that stepped down. */
+    public static final int STEPPED_DOWN = 3;
+
+    /** As {@link #start(GridConfig, Path)}; {@code steppedDown} is what a scheduler that lost the lead does. */
+    public static SchedulerDaemon start(GridConfig grid, Path koalaHome, java.util.function.Consumer<String> steppedDown)
+            throws IOException {
         SchedulerSettings settings = SchedulerSettings.from(grid, koalaHome);
         // scheduler.logLevel*: set first, so that they cover the start too
         koala.scheduler.config.LogLevels logLevels = koala.scheduler.config.LogLevels.atStart();
@@ -94,19 +111,65 @@ public final class SchedulerDaemon implements AutoCloseable {
         }
         KoalaHome.closeUp(koalaHome);
         SqlStore store = koala.scheduler.config.StoreSettings.from(grid, koalaHome).open();
+        Leadership leadership;
+        try {
+            leadership = lead(grid, settings, store, steppedDown);
+        } catch (RuntimeException | IOException e) {
+            store.close();
+            throw e;
+        }
         // remote sites relay their nodes' call-backs to the address where the scheduler serves nodes
         SiteAgents agents = new SiteAgents(grid, koalaHome, store,
                 grid.hostAddress().orElse(InetAddress.getLoopbackAddress().getHostAddress()), settings.port());
         try {
             agents.attachOrStart();
-            return serve(grid, koalaHome, settings, store, agents, logLevels,
+            SchedulerDaemon daemon = serve(grid, koalaHome, settings, store, agents, logLevels,
                     koala.scheduler.storage.Backups.beside(store, settings.database(), InstantSource.system()));
+            daemon.leadership = leadership;
+            return daemon;
         } catch (RuntimeException | IOException e) {
             // a scheduler that cannot start leaves nothing running behind it
             agents.close();
+            leadership.close();
             store.close();
             throw e;
         }
+    }
+
+    /** {@code scheduler.addresses}: where every scheduler sharing this grid's store serves its nodes. */
+    static List<URI> schedulers(GridConfig grid) {
+        return grid.value("scheduler.addresses").stream().flatMap(v -> java.util.Arrays.stream(v.split(",")))
+                .map(String::strip).filter(a -> !a.isEmpty()).map(URI::create).toList();
+    }
+
+    /**
+     * Waits, as a standby answering who leads, until this scheduler holds the store's lease, and fences
+     * the store at its epoch; a store only one scheduler opens (H2) is led at once. Once leading, a lost
+     * lease or a refused write hands {@code steppedDown} the reason.
+     */
+    private static Leadership lead(GridConfig grid, SchedulerSettings settings, SqlStore store,
+                                   java.util.function.Consumer<String> steppedDown) throws IOException {
+        koala.scheduler.storage.LeaderLease lease = store.lease(Leadership.TERM);
+        URI nodeUrl = grid.hostAddress().map(h -> URI.create("http://" + h + ":" + settings.port()))
+                .orElse(URI.create("http://127.0.0.1:" + settings.port()));
+        String name = InetAddress.getLocalHost().getHostName() + ":" + ProcessHandle.current().pid();
+        Leadership leadership = new Leadership(lease, name, nodeUrl.toString(), InstantSource.system(),
+                Executors.newSingleThreadScheduledExecutor(daemon("lease")));
+        if (lease == koala.scheduler.storage.LeaderLease.ALONE) {
+            leadership.awaitLeadingNow();
+            return leadership;
+        }
+        try (Standby standby = Standby.serve(grid.schedulerSocket(), settings.port(), nodeUrl)) {
+            long epoch = leadership.awaitLeading(standby::leader);
+            store.fence(epoch, Leadership.TERM, () -> leadership.lost("the store refused a write: another scheduler "
+                    + "leads, or this one's lease passed"));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            leadership.close();
+            throw new IOException("interrupted while a standby", e);
+        }
+        leadership.lead(steppedDown);
+        return leadership;
     }
 
     private static SchedulerDaemon serve(GridConfig grid, Path koalaHome, SchedulerSettings settings, Store store,
@@ -123,7 +186,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         URI nodeUrl = grid.hostAddress().map(h -> URI.create("http://" + h + ":" + settings.port())).orElse(url);
         Map<String, SiteConfig> sites = new LinkedHashMap<>();
         grid.sites().forEach(s -> sites.put(s.name(), s));
-        LocalLaunchers local = new LocalLaunchers(koalaHome, nodeUrl);
+        LocalLaunchers local = new LocalLaunchers(koalaHome, nodeUrl, schedulers(grid));
         // publishing the jars to a site and training the launcher's class archive take seconds: done
         // here, before the loop serves, never on the loop thread in the middle of a claim
         grid.sites().stream().filter(s -> !s.remote()).forEach(local::of);
@@ -327,6 +390,9 @@ public final class SchedulerDaemon implements AutoCloseable {
         pilots.finishKills(Duration.ofMillis(1500));
         kis.close();
         agents.close(Duration.ofSeconds(2));
+        if (leadership != null) {
+            leadership.close();
+        }
         store.close();
     }
 }

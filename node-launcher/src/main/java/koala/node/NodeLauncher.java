@@ -96,9 +96,10 @@ public final class NodeLauncher {
         String node = option(args, "--node").orElseThrow(() -> new IllegalArgumentException("--node ID"));
         Duration giveUp = Duration.ofSeconds(option(args, "--give-up").map(Long::parseLong).orElse(300L));
         int cores = option(args, "--cores").map(Integer::parseInt).orElse(Runtime.getRuntime().availableProcessors());
-        NodeLauncher launcher = new NodeLauncher(new SchedulerLine(URI.create(url)), node, token, giveUp, cores,
+        List<URI> schedulers = SchedulerLine.addresses(url);
+        NodeLauncher launcher = new NodeLauncher(new SchedulerLine(schedulers), node, token, giveUp, cores,
                 InstantSource.system());
-        launcher.schedulerUrl = URI.create(url);
+        launcher.schedulerUrl = schedulers.get(0);
         return launcher;
     }
 

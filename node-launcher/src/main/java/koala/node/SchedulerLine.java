@@ -17,22 +17,58 @@ import koala.http.PlainJsonClient;
 class SchedulerLine {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-    private final PlainJsonClient http;
+    /** Every scheduler that may lead, the one that started the pilot first. */
+    private final List<PlainJsonClient> schedulers;
+    /** The one called now; the next after a call that did not reach a leader. */
+    private int current;
 
-    SchedulerLine(URI scheduler) {
-        this.http = new PlainJsonClient(scheduler, TIMEOUT, Map.of());
+    SchedulerLine(List<URI> schedulers) {
+        if (schedulers.isEmpty()) {
+            throw new IllegalArgumentException("no scheduler to call");
+        }
+        this.schedulers = schedulers.stream().map(u -> new PlainJsonClient(u, TIMEOUT, Map.of())).toList();
+    }
+
+    /** {@code --scheduler URL[,URL...]}: the addresses of the schedulers that share the grid's store. */
+    static List<URI> addresses(String option) {
+        return java.util.Arrays.stream(option.split(",")).map(String::strip).filter(a -> !a.isEmpty()).map(URI::create)
+                .toList();
     }
 
     NodeTask arrive(String node, NodeReport report) {
-        return task(http.call("POST", "/nodes/" + node + "/arrive", fields(report)));
+        return task(call(http -> http.call("POST", "/nodes/" + node + "/arrive", fields(report))));
     }
 
     NodeTask task(String node, String token, Duration wait) {
-        return task(http.call("GET", "/nodes/" + node + "/task?token=" + token + "&waitMs=" + wait.toMillis(), null, wait));
+        return task(call(http -> http.call("GET", "/nodes/" + node + "/task?token=" + token + "&waitMs=" + wait.toMillis(),
+                null, wait)));
     }
 
     NodeTask exited(String node, NodeReport report) {
-        return task(http.call("POST", "/nodes/" + node + "/exit", fields(report)));
+        return task(call(http -> http.call("POST", "/nodes/" + node + "/exit", fields(report))));
+    }
+
+    /**
+     * The call, to the scheduler called now; one that did not reach a leader (nothing listens there,
+     * no answer in time, or a standby's 503) moves the line to the next scheduler for the caller's retry.
+     */
+    private Map<String, Object> call(java.util.function.Function<PlainJsonClient, Map<String, Object>> call) {
+        int at;
+        synchronized (this) {
+            at = current;
+        }
+        try {
+            return call.apply(schedulers.get(at));
+        } catch (koala.http.ApiException e) {
+            if (e.transientFailure() && schedulers.size() > 1) {
+                synchronized (this) {
+                    if (current == at) {
+                        current = (at + 1) % schedulers.size();
+                    }
+                }
+            }
+            throw e;
+        }
     }
 
     static Map<String, Object> fields(NodeReport report) {

@@ -16,6 +16,15 @@ import java.util.Properties;
  * commit whose answer does not come within {@value #SOCKET_SECONDS} s fails (a server that went
  * away without closing its connections: a cut network, a paused host). A connection found lost is
  * opened again before the next unit of work; the unit that found it failed, and was undone.
+ *
+ * <p><b>Fencing.</b> Once {@link #fence fenced} at a leader's epoch, a unit that changed rows commits
+ * only if the lease in the table {@code leader} still has that epoch and has not expired by the
+ * server's clock; the check takes the lease's row {@code FOR SHARE}, so a standby's take-over (an
+ * update of that row) waits until this commit is done, and this commit never follows a take-over. A
+ * leader paused in the middle of a unit (SIGSTOP, a long GC, a cut network) holds its transaction
+ * open: the server ends a session idle in a transaction for longer than the lease lasts
+ * ({@code idle_in_transaction_session_timeout}), so the pause cannot hold a take-over up, and what the
+ * unit wrote is undone.
  */
 final class PostgresDatabase extends SqlDatabase {
     static final int CONNECT_SECONDS = 5;
@@ -23,6 +32,10 @@ final class PostgresDatabase extends SqlDatabase {
 
     private final String url;
     private final Properties login;
+    /** The leader's epoch the writes are checked against; 0: not fenced. Guarded by the database's lock. */
+    private long epoch;
+    private java.time.Duration lease;
+    private Runnable lost = () -> { };
 
     private PostgresDatabase(Connection db, String url, Properties login) throws SQLException {
         super(db, SqlDialect.POSTGRESQL);
@@ -66,6 +79,56 @@ final class PostgresDatabase extends SqlDatabase {
 
     @Override
     Connection connectAgain() throws SQLException {
-        return DriverManager.getConnection(url, login);
+        Connection fresh = DriverManager.getConnection(url, login);
+        if (epoch > 0) {
+            idleAtMost(fresh, lease);
+        }
+        return fresh;
+    }
+
+    /**
+     * From now on, writes commit only while this scheduler's lease of {@code epoch} holds; {@code lost}
+     * runs (on the writing thread) when one is refused.
+     */
+    @Override
+    void fence(long epoch, java.time.Duration lease, Runnable lost) {
+        try {
+            betweenUnits(db -> {
+                idleAtMost(db, lease);
+                db.commit();
+                this.epoch = epoch;
+                this.lease = lease;
+                this.lost = lost;
+                return null;
+            });
+        } catch (SQLException e) {
+            throw new StoreException("cannot fence the store at epoch " + epoch + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void idleAtMost(Connection db, java.time.Duration lease) throws SQLException {
+        try (java.sql.Statement s = db.createStatement()) {
+            s.execute("SET idle_in_transaction_session_timeout = " + Math.max(1, lease.toMillis()));
+        }
+    }
+
+    @Override
+    void beforeWrites(Connection db) throws SQLException {
+        if (epoch == 0) {
+            return;
+        }
+        try (java.sql.PreparedStatement check = db.prepareStatement("SELECT epoch, expires_at > clock_timestamp() "
+                + "FROM leader WHERE id = 1 FOR SHARE")) {
+            try (java.sql.ResultSet rs = check.executeQuery()) {
+                long now = rs.next() ? rs.getLong(1) : -1;
+                boolean live = now == epoch && rs.getBoolean(2);
+                if (!live) {
+                    lost.run();
+                    throw new LeadershipLost(now == epoch ? "this scheduler's lease of epoch " + epoch + " has passed: "
+                            + "its writes are refused" : "another scheduler leads now (epoch " + now + ", this one's was "
+                            + epoch + "): this one's writes are refused");
+                }
+            }
+        }
     }
 }

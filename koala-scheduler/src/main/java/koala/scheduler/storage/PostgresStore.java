@@ -7,8 +7,20 @@ package koala.scheduler.storage;
  * {@code koala_schema_history}, as on H2.
  */
 public final class PostgresStore extends SqlStore {
-    private PostgresStore(PostgresDatabase db) {
+    private final String url;
+    private final String user;
+    private final String password;
+
+    private PostgresStore(PostgresDatabase db, String url, String user, String password) {
         super(db);
+        this.url = url;
+        this.user = user;
+        this.password = password;
+    }
+
+    @Override
+    public LeaderLease lease(java.time.Duration term) {
+        return PostgresLease.open(url, user, password, term);
     }
 
     /**
@@ -24,6 +36,6 @@ public final class PostgresStore extends SqlStore {
                         .dataSource(timed, user, password)
                         .locations("classpath:koala/scheduler/storage/postgresql")
                         .table("koala_schema_history")
-                        .load().migrate()));
+                        .load().migrate()), url, user, password);
     }
 }

@@ -48,6 +48,8 @@ class SqlDatabase implements UnitOfWork, AutoCloseable {
     private Connection db;
     /** The connection was lost: the next unit opens another first. */
     private boolean lost;
+    /** The unit under way changed a row: its commit is checked first ({@link #beforeWrites}). */
+    private boolean wrote;
     /** Held by the thread in a unit of work, and by one making a write or a read outside one. */
     private final ReentrantLock lock = new ReentrantLock(true);
     /** How many units the lock's holder is in (0: none); guarded by {@link #lock}, as every field below. */
@@ -139,11 +141,18 @@ class SqlDatabase implements UnitOfWork, AutoCloseable {
     private void commit() {
         long start = System.nanoTime();
         try {
+            if (wrote) {
+                beforeWrites(db);
+            }
             db.commit();
         } catch (SQLException e) {
             undo(e);
             throw failure("commit", e);
+        } catch (RuntimeException e) {
+            undo(e);
+            throw e;
         } finally {
+            wrote = false;
             units++;
             commitNanos += System.nanoTime() - start;
         }
@@ -187,6 +196,20 @@ class SqlDatabase implements UnitOfWork, AutoCloseable {
         }
     }
 
+    /**
+     * From now on, writes commit only while this scheduler's lease of {@code epoch} holds; {@code lost}
+     * runs (on the writing thread) when one is refused. Nothing on a database only one scheduler opens.
+     */
+    void fence(long epoch, java.time.Duration term, Runnable lost) {
+    }
+
+    /**
+     * Before a unit that changed rows commits, on its connection, under the lock: a database may refuse
+     * it here, by throwing (a leader whose lease passed, {@link PostgresDatabase}); the unit is undone then.
+     */
+    void beforeWrites(Connection db) throws SQLException {
+    }
+
     /** After the {@code units}th commit, under the lock: what a database does now and then (H2 tidies its file). */
     void committed(long units) {
     }
@@ -217,6 +240,7 @@ class SqlDatabase implements UnitOfWork, AutoCloseable {
     /** Undoes the unit's writes and forgets its actions; a failure to undo is added to {@code cause}. */
     private void undo(Throwable cause) {
         afterCommit.clear();
+        wrote = false;
         try {
             db.rollback();
         } catch (SQLException e) {
@@ -249,6 +273,7 @@ class SqlDatabase implements UnitOfWork, AutoCloseable {
         return inTransaction(() -> {
             long start = System.nanoTime();
             try {
+                wrote = true;
                 return prepare(sql, params).executeUpdate();
             } catch (SQLException e) {
                 throw failure(sql, e);

@@ -20,8 +20,18 @@ final class SqlHistory implements HistoryStore {
 
     SqlHistory(SqlDatabase db) {
         this.db = db;
-        this.lastTransition = db.query("SELECT COALESCE(MAX(seq), 0) FROM transitions", List.of(), rs -> rs.getLong(1))
-                .get(0);
+        recount();
+    }
+
+    /**
+     * Reads the last transition's number again: a scheduler that opened the store as a standby, while
+     * another led and recorded transitions, counts on from the leader's last once it leads.
+     */
+    void recount() {
+        db.inTransaction(() -> {
+            lastTransition = db.query("SELECT COALESCE(MAX(seq), 0) FROM transitions", List.of(), rs -> rs.getLong(1))
+                    .get(0);
+        });
     }
 
     @Override

@@ -65,6 +65,21 @@ public class SqlStore implements Store {
     }
 
     /**
+     * From now on, this store's writes commit only while the lease of {@code epoch} ({@link #lease}) holds:
+     * one that would commit after it passed, or after another scheduler took it over, is refused
+     * ({@link LeadershipLost}, nothing written) and {@code lost} runs.
+     */
+    public void fence(long epoch, java.time.Duration term, Runnable lost) {
+        db.fence(epoch, term, lost);
+        history.recount(); // what the last leader recorded since this store was opened
+    }
+
+    /** The leader's lease of this store, of {@code term} at a time: {@link LeaderLease#ALONE} for a store one scheduler opens. */
+    public LeaderLease lease(java.time.Duration term) {
+        return LeaderLease.ALONE;
+    }
+
+    /**
      * Copies the database, as its last commit left it, into the file {@code zip} while the scheduler runs
      * ({@code koala admin backup}); the embedded H2 store does ({@link H2Store#backupTo}).
      *

@@ -1,0 +1,195 @@
+package koala.scheduler;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import koala.scheduler.storage.LeaderLease;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * Whether this scheduler leads the schedulers that share its store: it waits as a standby until the
+ * lease is free and takes it ({@link #awaitLeading}), then renews it every {@link #RENEW_EVERY}
+ * ({@link #lead}) and steps down, once, when a renewal is refused, when it could not renew for a
+ * whole term, or when the store refused a write ({@link #lost}).
+ */
+final class Leadership implements AutoCloseable {
+    private static final Logger LOG = LogManager.getLogger(Leadership.class);
+    /** How long a lease lasts without renewal: a standby takes over within about this after the leader's death. */
+    static final Duration TERM = Duration.ofSeconds(3);
+    static final Duration RENEW_EVERY = Duration.ofSeconds(1);
+    /** How often a standby looks whether the lease is free. */
+    static final Duration LOOK_EVERY = Duration.ofMillis(250);
+
+    /** A scheduler's part: the lifecycle, as a transition table. */
+    enum Role {
+        STANDBY, LEADING, STEPPED_DOWN;
+
+        private static final Map<Role, Set<Role>> NEXT = Map.of(
+                STANDBY, Set.of(LEADING, STEPPED_DOWN),
+                LEADING, Set.of(STEPPED_DOWN),
+                STEPPED_DOWN, Set.of());
+
+        boolean mayBecome(Role next) {
+            return NEXT.get(this).contains(next);
+        }
+    }
+
+    private final LeaderLease lease;
+    private final String name;
+    private final String address;
+    private final InstantSource clock;
+    private final ScheduledExecutorService timer;
+    private Role role = Role.STANDBY;
+    private long epoch;
+    private Instant renewedAt;
+    private Consumer<String> steppedDown = reason -> { };
+
+    Leadership(LeaderLease lease, String name, String address, InstantSource clock, ScheduledExecutorService timer) {
+        this.lease = lease;
+        this.name = name;
+        this.address = address;
+        this.clock = clock;
+        this.timer = timer;
+    }
+
+    /**
+     * Blocks until this scheduler holds the lease, looking every {@link #LOOK_EVERY}; {@code waiting} hears the
+     * leader whenever it changes (a standby tells its callers who leads). Returns the epoch it leads at.
+     */
+    long awaitLeading(Consumer<Optional<LeaderLease.Holder>> waiting) throws InterruptedException {
+        Optional<LeaderLease.Holder> told = null;
+        while (true) {
+            try {
+                OptionalLong taken = lease.acquire(name, address);
+                if (taken.isPresent()) {
+                    return leading(taken.getAsLong());
+                }
+                Optional<LeaderLease.Holder> now = lease.holder().map(h -> new LeaderLease.Holder(h.name(), h.address(),
+                        h.epoch(), true));
+                if (!now.equals(told)) {
+                    LOG.info("standby: {} leads (epoch {}); this scheduler takes over once its lease passes",
+                            now.map(LeaderLease.Holder::name).orElse("nobody"), now.map(LeaderLease.Holder::epoch).orElse(0L));
+                    waiting.accept(now);
+                    told = now;
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("standby: the lease cannot be read now ({}); looking again", e.getMessage());
+            }
+            Thread.sleep(LOOK_EVERY.toMillis()); // a poll of the database, on the starting thread: nothing to wake it
+        }
+    }
+
+    /** Leads at once: a store only this scheduler opens. */
+    void awaitLeadingNow() {
+        long taken = lease.acquire(name, address).orElseThrow();
+        synchronized (this) {
+            role = Role.LEADING;
+            epoch = taken;
+        }
+    }
+
+    private synchronized long leading(long taken) {
+        require(Role.LEADING);
+        role = Role.LEADING;
+        epoch = taken;
+        renewedAt = clock.instant();
+        LOG.info("this scheduler ({}) leads now, at epoch {}", name, taken);
+        return taken;
+    }
+
+    /** Renews the lease every {@link #RENEW_EVERY} from now on; {@code steppedDown} hears why, once, if it is lost. */
+    void lead(Consumer<String> steppedDown) {
+        synchronized (this) {
+            this.steppedDown = steppedDown;
+        }
+        timer.scheduleWithFixedDelay(this::renew, RENEW_EVERY.toMillis(), RENEW_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void renew() {
+        long held;
+        Instant last;
+        synchronized (this) {
+            if (role != Role.LEADING) {
+                return;
+            }
+            held = epoch;
+            last = renewedAt;
+        }
+        Instant asked = clock.instant();
+        try {
+            if (lease.renew(held)) {
+                synchronized (this) {
+                    renewedAt = asked;
+                }
+            } else {
+                lost("its lease of epoch " + held + " was not renewed: it passed, or another scheduler took it over");
+            }
+        } catch (RuntimeException e) {
+            if (Duration.between(last, clock.instant()).compareTo(TERM) >= 0) {
+                lost("its lease of epoch " + held + " could not be renewed for " + TERM.toSeconds() + " s ("
+                        + e.getMessage() + ")");
+            } else {
+                LOG.warn("the lease of epoch {} could not be renewed ({}); trying again", held, e.getMessage());
+            }
+        }
+    }
+
+    /** This scheduler leads no more (a renewal refused, or the store refused a write): it steps down, once. */
+    void lost(String reason) {
+        Consumer<String> tell;
+        synchronized (this) {
+            if (!role.mayBecome(Role.STEPPED_DOWN) || role == Role.STANDBY) {
+                return;
+            }
+            role = Role.STEPPED_DOWN;
+            tell = steppedDown;
+        }
+        LOG.error("this scheduler ({}) steps down: {}; it writes nothing more", name, reason);
+        tell.accept(reason);
+    }
+
+    synchronized Role role() {
+        return role;
+    }
+
+    synchronized long epoch() {
+        return epoch;
+    }
+
+    /** A scheduler stopping cleanly lets its lease go, so that a standby takes over at once. */
+    @Override
+    public void close() {
+        timer.shutdownNow();
+        long held;
+        synchronized (this) {
+            if (role != Role.LEADING || lease == LeaderLease.ALONE) {
+                return;
+            }
+            role = Role.STEPPED_DOWN;
+            held = epoch;
+        }
+        try {
+            lease.resign(held);
+            LOG.info("this scheduler ({}) stopped and let its lease of epoch {} go", name, held);
+        } catch (RuntimeException e) {
+            LOG.warn("the lease of epoch {} could not be let go ({}): a standby takes over once it passes", held,
+                    e.getMessage());
+        } finally {
+            lease.close();
+        }
+    }
+
+    private void require(Role next) {
+        if (!role.mayBecome(next)) {
+            throw new IllegalStateException("a scheduler " + role + " cannot become " + next);
+        }
+    }
+}

@@ -1,0 +1,162 @@
+package koala.scheduler.storage;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import koala.scheduler.state.JobState;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two schedulers, a and b, on one PostgreSQL store with a lease of 600 ms: who leads, a take-over once
+ * the leader stops renewing, and the fencing that keeps a leader that was paused from writing a single
+ * row after its lease passed.
+ */
+class LeaderLeaseTest {
+    private static final Duration TERM = Duration.ofMillis(600);
+    private static final Instant T = Instant.parse("2026-11-25T10:00:00Z");
+
+    private SqlStore storeA;
+    private SqlStore storeB;
+    private LeaderLease a;
+    private LeaderLease b;
+
+    @BeforeEach
+    void open() {
+        String url = TestPostgres.newDatabase();
+        storeA = PostgresStore.open(url, "koala", TestPostgres.PASSWORD);
+        storeB = PostgresStore.open(url, "koala", TestPostgres.PASSWORD);
+        a = storeA.lease(TERM);
+        b = storeB.lease(TERM);
+    }
+
+    @AfterEach
+    void close() {
+        a.close();
+        b.close();
+        storeA.close();
+        storeB.close();
+    }
+
+    private static JobRecord job(long id) {
+        return new JobRecord(id, "j" + id, "j.jdf", "&(count = 1)", "NON_FIXED", JobState.QUEUED, "worst-fit", "high",
+                0, 0, null, T, "alice");
+    }
+
+    /** The epoch b takes over with, once a's lease of epoch 1 has passed. */
+    private long takeOver() {
+        return Awaitility.await("b takes the lease over").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(50))
+                .until(() -> b.acquire("b", "http://198.18.0.2:7400"), OptionalLong::isPresent).getAsLong();
+    }
+
+    @Test
+    void oneLeadsWhileItRenewsAndTheOtherWaits() {
+        assertThat(a.holder()).as("nobody led yet").isEmpty();
+
+        assertThat(a.acquire("a", "http://198.18.0.1:7400")).hasValue(1);
+        assertThat(b.acquire("b", "http://198.18.0.2:7400")).isEmpty();
+        assertThat(a.renew(1)).isTrue();
+        assertThat(b.holder()).contains(new LeaderLease.Holder("a", "http://198.18.0.1:7400", 1, true));
+        assertThat(a.renew(2)).as("an epoch nobody holds").isFalse();
+    }
+
+    @Test
+    void aLeaderThatStopsRenewingIsTakenOverAndItsWritesAreRefused() {
+        AtomicInteger lost = new AtomicInteger();
+        assertThat(a.acquire("a", "http://198.18.0.1:7400")).hasValue(1);
+        storeA.fence(1, TERM, lost::incrementAndGet);
+        storeA.saveJob(job(1), T);
+
+        assertThat(takeOver()).isEqualTo(2);
+
+        assertThat(a.renew(1)).isFalse();
+        assertThatThrownBy(() -> storeA.saveJob(job(2), T)).isInstanceOf(LeadershipLost.class)
+                .hasMessageContaining("another scheduler leads now (epoch 2, this one's was 1)");
+        assertThat(lost).hasValue(1);
+        assertThat(storeB.jobs()).extracting(JobRecord::id).containsExactly(1L);
+        assertThat(storeA.job(1)).as("reads go on: only writes are fenced").isPresent();
+    }
+
+    @Test
+    void aLeaderWhoseLeasePassedWritesNothingEvenBeforeAnotherTakesOver() throws Exception {
+        assertThat(a.acquire("a", "http://198.18.0.1:7400")).hasValue(1);
+        storeA.fence(1, TERM, () -> { });
+
+        Awaitility.await("a's lease passes").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
+                .until(() -> !b.holder().orElseThrow().live());
+
+        assertThatThrownBy(() -> storeA.saveJob(job(3), T)).isInstanceOf(LeadershipLost.class)
+                .hasMessageContaining("lease of epoch 1 has passed");
+        assertThat(storeB.jobs()).isEmpty();
+    }
+
+    /**
+     * a is paused in the middle of a unit (as by SIGSTOP) after it wrote job 4, for longer than its lease:
+     * b takes over without waiting for it, and when a wakes up its unit is refused and job 4 was never written.
+     */
+    @Test
+    void aLeaderPausedInTheMiddleOfAUnitDoesNotHoldTheTakeOverUpAndWritesNothing() throws Exception {
+        assertThat(a.acquire("a", "http://198.18.0.1:7400")).hasValue(1);
+        storeA.fence(1, TERM, () -> { });
+        CountDownLatch wrote = new CountDownLatch(1);
+        CountDownLatch wake = new CountDownLatch(1);
+        CompletableFuture<Void> paused = CompletableFuture.runAsync(() -> storeA.inTransaction(() -> {
+            storeA.saveJob(job(4), T);
+            wrote.countDown();
+            await(wake);
+        }));
+        assertThat(wrote.await(10, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(takeOver()).isEqualTo(2);
+        storeB.saveJob(job(5), T);
+        wake.countDown();
+
+        assertThatThrownBy(() -> paused.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(StoreException.class);
+        assertThat(storeB.jobs()).extracting(JobRecord::id).containsExactly(5L);
+    }
+
+    /** b opened the store as a standby before a recorded job 6's history: leading, it numbers its transitions on from a's. */
+    @Test
+    void aStandbyThatTakesOverCountsOnFromTheLastLeadersRecords() {
+        koala.api.scheduler.TransitionView submitted = new koala.api.scheduler.TransitionView(T, "", "QUEUED",
+                "SUBMITTED", null);
+        assertThat(a.acquire("a", "http://198.18.0.1:7400")).hasValue(1);
+        storeA.fence(1, TERM, () -> { });
+        storeA.recordTransition(6, submitted);
+        storeA.recordTransition(6, new koala.api.scheduler.TransitionView(T, "QUEUED", "CLAIMING", "PLACED", "fs0"));
+        a.resign(1);
+
+        storeB.fence(b.acquire("b", "http://198.18.0.2:7400").getAsLong(), TERM, () -> { });
+        storeB.recordTransition(6, new koala.api.scheduler.TransitionView(T, "CLAIMING", "RUNNING", "ALL_CLAIMED", null));
+
+        assertThat(storeB.history(6)).extracting(koala.api.scheduler.TransitionView::event)
+                .containsExactly("SUBMITTED", "PLACED", "ALL_CLAIMED");
+    }
+
+    @Test
+    void aLeaderThatResignsIsTakenOverAtOnce() {
+        assertThat(a.acquire("a", "http://198.18.0.1:7400")).hasValue(1);
+
+        a.resign(1);
+
+        assertThat(b.acquire("b", "http://198.18.0.2:7400")).hasValue(2);
+        assertThat(a.holder()).contains(new LeaderLease.Holder("b", "http://198.18.0.2:7400", 2, true));
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            latch.await(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

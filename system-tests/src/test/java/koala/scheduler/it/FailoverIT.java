@@ -1,0 +1,165 @@
+package koala.scheduler.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import koala.api.scheduler.AllocationRequest;
+import koala.api.scheduler.GrowRequest;
+import koala.api.scheduler.JobView;
+import koala.api.scheduler.NodeView;
+import koala.api.scheduler.SchedulerClient;
+import koala.common.net.FreePort;
+import koala.grid.GridConfig;
+import koala.http.ApiException;
+import koala.testbed.PostgresServer;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Two schedulers, a and b, on one PostgreSQL store of their own: a leads, b is a standby that answers
+ * who leads. {@code kill -9} of a: b takes over within the lease's term, adopts the site agents, the
+ * pilots and the allocation, the running job's nodes follow it and finish, the instance grows under
+ * it; a started again is a standby. Costs about 70 s (a job of 20 s, a take-over, two grows).
+ */
+class FailoverIT {
+    private static final String PASSWORD = "failover-it";
+
+    @Test
+    void theStandbyTakesOverFromAKilledLeaderAndTheGridCarriesOn() throws Exception {
+        Path pgDir = Files.createTempDirectory("koala-failover-pg-");
+        try (PostgresServer pg = PostgresServer.start(pgDir, FreePort.any(), List.of("127.0.0.1"), List.of(), List.of())) {
+            pg.createDatabase("koala_failover", "koala", PASSWORD);
+            Path password = Files.createTempFile("koala-failover-", ".password",
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            Files.writeString(password, PASSWORD + "\n");
+            int portA = FreePort.any();
+            int portB = FreePort.any();
+            Path configA = config(pg, password, portA);
+            Path configB = config(pg, password, portB);
+            String host = GridConfig.load(configA).hostAddress().orElse("127.0.0.1");
+            for (Path config : List.of(configA, configB)) {
+                Files.writeString(config, "scheduler.addresses = http://" + host + ":" + portA + ", http://" + host + ":"
+                        + portB + "\n", java.nio.file.StandardOpenOption.APPEND);
+            }
+            takeOver(GridConfig.load(configA), configA, GridConfig.load(configB), configB);
+        } finally {
+            delete(pgDir);
+        }
+    }
+
+    private static Path config(PostgresServer pg, Path password, int port) throws Exception {
+        return TestScheduler.config(Map.of(
+                "scheduler.port", Integer.toString(port),
+                "scheduler.database", pg.jdbcUrl("127.0.0.1", "koala_failover"),
+                "scheduler.database.passwordFile", password.toString()));
+    }
+
+    private static void takeOver(GridConfig gridA, Path configA, GridConfig gridB, Path configB) throws Exception {
+        Process a = TestScheduler.process(configA);
+        Started b = Started.of(configB);
+        Process aAgain = null;
+        SchedulerClient viaA = new SchedulerClient(gridA.schedulerAddress()).actingFor(TestScheduler.OWNER);
+        SchedulerClient viaB = new SchedulerClient(gridB.schedulerAddress()).actingFor(TestScheduler.OWNER);
+        try {
+            awaitStandby(viaB, "leading this grid is");
+            long job = TestScheduler.submit(viaA, "through-a-take-over", "+(&(resourceManagerContact = \"fs0\")(count = 2)"
+                    + "(executable = \"/bin/sleep\")(arguments = \"20\"))(&(resourceManagerContact = \"fs1\")(count = 1)"
+                    + "(executable = \"/bin/sleep\")(arguments = \"20\"))").id();
+            long allocation = viaA.allocate(new AllocationRequest("runner-failover")).id();
+            viaA.grow(allocation, new GrowRequest(1, "worker", "/bin/sleep", List.of("600"), Map.of(), "fs0"));
+            TestScheduler.awaitState(viaA, job, "RUNNING", Duration.ofSeconds(90));
+            Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> viaA.job(allocation).nodes().stream()
+                    .allMatch(n -> n.state().equals("RUNNING")));
+
+            long killed = System.nanoTime();
+            a.destroyForcibly().waitFor(10, TimeUnit.SECONDS); // SIGKILL: a's lease is left to pass
+            assertThat(b.ready.get(30, TimeUnit.SECONDS)).startsWith("READY");
+            double tookOver = (System.nanoTime() - killed) / 1e9;
+            JobView seen = viaB.job(job);
+            double served = (System.nanoTime() - killed) / 1e9;
+            System.out.printf("b led %.2f s after a's kill -9 and served its first answer after %.2f s%n", tookOver, served);
+            assertThat(seen.state()).isIn("RUNNING", "FINISHED");
+
+            JobView finished = TestScheduler.awaitEnd(viaB, job, Duration.ofSeconds(90));
+            assertThat(finished.state()).as(finished.history().toString()).isEqualTo("FINISHED");
+            assertThat(finished.nodes()).extracting(NodeView::exitStatus).containsOnly(0);
+            viaB.grow(allocation, new GrowRequest(1, "worker", "/bin/sleep", List.of("600"), Map.of(), "fs1"));
+            Awaitility.await("the grow under b").atMost(Duration.ofSeconds(60)).until(() -> {
+                List<NodeView> nodes = viaB.job(allocation).nodes();
+                return nodes.size() == 2 && nodes.stream().allMatch(n -> n.state().equals("RUNNING"));
+            });
+            assertThat(TestScheduler.pilotsNamedFor(gridB, allocation)).as("pilots == nodes after the take-over")
+                    .hasSize(2);
+            assertThat(TestScheduler.pilotsNamedFor(gridB, job)).isEmpty();
+
+            aAgain = Started.of(configA).process;
+            awaitStandby(viaA, "at http://");
+            assertThat(viaB.closeAllocation(allocation).nodes()).extracting(NodeView::state).containsOnly("RELEASED");
+            Awaitility.await("the allocation's pilots leave").atMost(Duration.ofSeconds(60))
+                    .until(() -> TestScheduler.pilotsNamedFor(gridB, allocation).isEmpty());
+        } finally {
+            // the standby first: stopped after the leader, it would take over and start all over again
+            for (Process p : new Process[] {aAgain, a, b.process}) {
+                if (p != null) {
+                    p.destroy();
+                    p.waitFor(30, TimeUnit.SECONDS);
+                }
+            }
+        }
+    }
+
+    /** Waits until the scheduler {@code client} calls answers as a standby, naming the leader ({@code naming}). */
+    private static void awaitStandby(SchedulerClient client, String naming) {
+        Awaitility.await("a standby's answer").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                .ignoreException(koala.http.ApiException.class).until(() -> {
+                    try {
+                        client.jobs();
+                        return false;
+                    } catch (ApiException e) {
+                        return e.status() == 503 && e.getMessage().contains("standby") && e.getMessage().contains(naming);
+                    }
+                });
+    }
+
+    /** A scheduler's process that may start as a standby: {@link #ready} completes with its READY line once it leads. */
+    private record Started(Process process, CompletableFuture<String> ready) {
+        static Started of(Path config) throws Exception {
+            koala.process.JavaCommand command = koala.process.JavaCommand.of("koala.scheduler.SchedulerMain",
+                    koala.process.RuntimeImage.currentClasspath(), "--config", config.toString());
+            Process p = new ProcessBuilder(command.commandLine()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+            CompletableFuture<String> ready = new CompletableFuture<>();
+            Thread reader = new Thread(() -> {
+                try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream()))) {
+                    for (String line = out.readLine(); line != null; line = out.readLine()) {
+                        if (line.startsWith("READY ")) {
+                            ready.complete(line);
+                        }
+                    }
+                } catch (java.io.IOException e) {
+                    ready.completeExceptionally(e);
+                }
+                ready.completeExceptionally(new AssertionError("the scheduler ended before it led"));
+            });
+            reader.setDaemon(true);
+            reader.start();
+            return new Started(p, ready);
+        }
+    }
+
+    private static void delete(Path dir) {
+        try (var files = Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        } catch (java.io.IOException ignored) {
+            // a temporary directory: the system's to clean up then
+        }
+    }
+}
