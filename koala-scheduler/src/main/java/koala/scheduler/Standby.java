@@ -23,7 +23,7 @@ import koala.scheduler.storage.LeaderLease;
  */
 final class Standby implements AutoCloseable {
     /** The start of every refusal's text: callers that follow the leader know a standby by it. */
-    static final String REFUSAL = "this scheduler is a standby";
+    static final String REFUSAL = koala.api.scheduler.SchedulerClient.STANDBY;
 
     private final List<JsonHttpServer> servers;
     private final AtomicReference<Optional<LeaderLease.Holder>> leader = new AtomicReference<>(Optional.empty());

@@ -12,7 +12,10 @@ import koala.http.JsonHttpClient;
 public final class SchedulerClient {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-    private final JsonHttpClient http;
+    /** Every scheduler that may lead, each as this client calls it; one but for a grid of several schedulers. */
+    private final List<JsonHttpClient> schedulers;
+    /** The scheduler called now: the next after a call that did not reach a leader. Shared by this client's copies. */
+    private final java.util.concurrent.atomic.AtomicInteger current;
     private final Duration retryFor;
     private final String actingFor;
 
@@ -26,13 +29,63 @@ public final class SchedulerClient {
     }
 
     private SchedulerClient(JsonHttpClient http, Duration retryFor) {
-        this(http, retryFor, null);
+        this(List.of(http), new java.util.concurrent.atomic.AtomicInteger(), retryFor, null);
     }
 
-    private SchedulerClient(JsonHttpClient http, Duration retryFor, String actingFor) {
-        this.http = actingFor == null ? http : http.withHeader(ACT_FOR, actingFor);
+    private SchedulerClient(List<JsonHttpClient> schedulers, java.util.concurrent.atomic.AtomicInteger current,
+                            Duration retryFor, String actingFor) {
+        this.schedulers = actingFor == null ? List.copyOf(schedulers)
+                : schedulers.stream().map(h -> h.withHeader(ACT_FOR, actingFor)).toList();
+        this.current = current;
         this.retryFor = retryFor;
         this.actingFor = actingFor;
+    }
+
+    /**
+     * A client of the schedulers at {@code bases} that share one store (each as {@link #SchedulerClient(URI)}
+     * takes it): a call that does not reach the leader (nothing listens, no answer in time, or a standby's
+     * 503) moves the client to the next, and a submit, retried under its name, reaches the leader wherever it is.
+     */
+    public static SchedulerClient following(List<URI> bases) {
+        if (bases.isEmpty()) {
+            throw new IllegalArgumentException("no scheduler to call");
+        }
+        return new SchedulerClient(bases.stream().map(b -> new SchedulerClient(b).http()).toList(),
+                new java.util.concurrent.atomic.AtomicInteger(), RETRY_FOR, null);
+    }
+
+    /** The scheduler called now. */
+    private JsonHttpClient http() {
+        return schedulers.get(Math.floorMod(current.get(), schedulers.size()));
+    }
+
+    /** The start of a standby scheduler's refusal (503): it leads nothing, so nothing was done there. */
+    public static final String STANDBY = "this scheduler is a standby";
+
+    /**
+     * The call to the scheduler called now. One that certainly did nothing there (nothing listens, or a
+     * standby refused it) is made to the next at once, each scheduler once; one that got no answer in
+     * time may have been done, and is left to the caller (a named request's retry). Either moves this
+     * client on to the next scheduler.
+     */
+    private <T> T call(java.util.function.Function<JsonHttpClient, T> call) {
+        koala.http.ApiException failed = null;
+        for (int tried = 0; tried < schedulers.size(); tried++) {
+            int at = current.get();
+            try {
+                return call.apply(schedulers.get(Math.floorMod(at, schedulers.size())));
+            } catch (koala.http.ApiException e) {
+                if (!e.transientFailure() || schedulers.size() == 1) {
+                    throw e;
+                }
+                current.compareAndSet(at, at + 1);
+                if (!e.unreached() && !(e.status() == 503 && String.valueOf(e.getMessage()).contains(STANDBY))) {
+                    throw e;
+                }
+                failed = e;
+            }
+        }
+        throw failed;
     }
 
     /**
@@ -40,7 +93,7 @@ public final class SchedulerClient {
      * call, no threads ({@link JsonHttpClient#shortLived}).
      */
     public static SchedulerClient shortLived(URI base) {
-        return isUnix(base) ? new SchedulerClient(new SchedulerClient(base).http, USER_RETRY_FOR)
+        return isUnix(base) ? new SchedulerClient(new SchedulerClient(base).http(), USER_RETRY_FOR)
                 : new SchedulerClient(withToken(JsonHttpClient.shortLived(base, TIMEOUT)), USER_RETRY_FOR);
     }
 
@@ -53,7 +106,7 @@ public final class SchedulerClient {
 
     /** This client acting for {@code user} (an admin's client only; null or blank: as itself). */
     public SchedulerClient actingFor(String user) {
-        return user == null || user.isBlank() ? this : new SchedulerClient(http, retryFor, user.strip());
+        return user == null || user.isBlank() ? this : new SchedulerClient(schedulers, current, retryFor, user.strip());
     }
 
     /** The user this client acts for, if it does: a process it starts (a framework runner) acts for the same. */
@@ -62,8 +115,8 @@ public final class SchedulerClient {
     }
 
     private boolean socketMissing() {
-        URI base = http.base();
-        return isUnix(base) && !java.nio.file.Files.exists(Path.of(base.getSchemeSpecificPart()));
+        URI base = http().base();
+        return schedulers.size() == 1 && isUnix(base) && !java.nio.file.Files.exists(Path.of(base.getSchemeSpecificPart()));
     }
 
     private static boolean isUnix(URI base) {
@@ -78,21 +131,21 @@ public final class SchedulerClient {
 
     /** A token naming the caller for this long (over the Unix socket only). */
     public TokenView createToken(java.time.Duration lifetime) {
-        return http.post("/tokens", new TokenRequest(lifetime.toSeconds()), TokenView.class);
+        return call(h -> h.post("/tokens", new TokenRequest(lifetime.toSeconds()), TokenView.class));
     }
 
     /** A new token key: every token issued so far is refused (admins only). */
     public void rotateTokenKey() {
-        http.post("/tokens/rotate", java.util.Map.of(), java.util.Map.class);
+        call(h -> h.post("/tokens/rotate", java.util.Map.of(), java.util.Map.class));
     }
 
     /** Backs the scheduler's database up now, into {@code file} in its backups directory (null: named after the time); admins only. */
     public BackupView backup(String file) {
-        return http.post("/admin/backup", new BackupRequest(file), BackupView.class);
+        return call(h -> h.post("/admin/backup", new BackupRequest(file), BackupView.class));
     }
 
     public URI base() {
-        return http.base();
+        return http().base();
     }
 
     /**
@@ -102,24 +155,24 @@ public final class SchedulerClient {
      */
     public JobView submit(SubmitRequest request) {
         SubmitRequest named = request.named(newRequestId());
-        return retrying(() -> http.post("/jobs", named, JobView.class));
+        return retrying(() -> call(h -> h.post("/jobs", named, JobView.class)));
     }
 
     public JobView job(long id) {
-        return http.get("/jobs/" + id, JobView.class);
+        return call(h -> h.get("/jobs/" + id, JobView.class));
     }
 
     /** Job {@code id} with only the nodes it holds now and no history: for following an allocation. */
     public JobView heldNow(long id) {
-        return http.get("/jobs/" + id + "?held=true", JobView.class);
+        return call(h -> h.get("/jobs/" + id + "?held=true", JobView.class));
     }
 
     public List<JobView> jobs() {
-        return http.get("/jobs", new TypeReference<List<JobView>>() { });
+        return call(h -> h.get("/jobs", new TypeReference<List<JobView>>() { }));
     }
 
     public JobView cancel(long id) {
-        return http.delete("/jobs/" + id, JobView.class);
+        return call(h -> h.delete("/jobs/" + id, JobView.class));
     }
 
     /**
@@ -142,17 +195,17 @@ public final class SchedulerClient {
         if (instance != null) {
             query.append("&instance=").append(instance);
         }
-        return http.get(query.toString(), AccountingView.class);
+        return call(h -> h.get(query.toString(), AccountingView.class));
     }
 
     public List<SiteStatus> sites() {
-        return http.get("/sites", new TypeReference<List<SiteStatus>>() { });
+        return call(h -> h.get("/sites", new TypeReference<List<SiteStatus>>() { }));
     }
 
     /** Opens an allocation; named and retried as {@link #submit} is: a retry never opens a second. */
     public JobView allocate(AllocationRequest request) {
         AllocationRequest named = request.named(newRequestId());
-        return retrying(() -> http.post("/allocations", named, JobView.class));
+        return retrying(() -> call(h -> h.post("/allocations", named, JobView.class)));
     }
 
     /**
@@ -166,13 +219,13 @@ public final class SchedulerClient {
         body.put("file", file);
         body.put("jdf", jdf);
         body.put("requestId", id);
-        return retrying(() -> http.plain("POST", "/jobs", body));
+        return retrying(() -> call(h -> h.plain("POST", "/jobs", body)));
     }
 
     /** Grows an allocation; named and retried as {@link #submit} is: a retry never grants the nodes twice. */
     public GrowResult grow(long allocation, GrowRequest request) {
         GrowRequest named = request.named(newRequestId());
-        return retrying(() -> http.post("/allocations/" + allocation + "/grow", named, GrowResult.class));
+        return retrying(() -> call(h -> h.post("/allocations/" + allocation + "/grow", named, GrowResult.class)));
     }
 
     /**
@@ -220,48 +273,48 @@ public final class SchedulerClient {
     }
 
     public JobView release(long allocation, ReleaseRequest request) {
-        return http.post("/allocations/" + allocation + "/release", request, JobView.class);
+        return call(h -> h.post("/allocations/" + allocation + "/release", request, JobView.class));
     }
 
     public JobView closeAllocation(long allocation) {
-        return http.delete("/allocations/" + allocation, JobView.class);
+        return call(h -> h.delete("/allocations/" + allocation, JobView.class));
     }
 
     /** Ends the allocation as FAILED, with why its instance failed. */
     public JobView failAllocation(long allocation, String reason) {
-        return http.post("/allocations/" + allocation + "/fail", new AllocationFailure(reason), JobView.class);
+        return call(h -> h.post("/allocations/" + allocation + "/fail", new AllocationFailure(reason), JobView.class));
     }
 
     /** A runner's report of its workers' activity; the answer says what the grid's arbitration asks of it. */
     public ShareOrders report(long allocation, ShareReport report) {
-        return http.post("/allocations/" + allocation + "/share", report, ShareOrders.class);
+        return call(h -> h.post("/allocations/" + allocation + "/share", report, ShareOrders.class));
     }
 
     public FrameworkView register(FrameworkRegistration registration) {
-        return http.post("/frameworks", registration, FrameworkView.class);
+        return call(h -> h.post("/frameworks", registration, FrameworkView.class));
     }
 
     public FrameworkView master(long framework, MasterAddress master) {
-        return http.post("/frameworks/" + framework + "/master", master, FrameworkView.class);
+        return call(h -> h.post("/frameworks/" + framework + "/master", master, FrameworkView.class));
     }
 
     public FrameworkView framework(long id) {
-        return http.get("/frameworks/" + id, FrameworkView.class);
+        return call(h -> h.get("/frameworks/" + id, FrameworkView.class));
     }
 
     public List<FrameworkView> frameworks() {
-        return http.get("/frameworks", new TypeReference<List<FrameworkView>>() { });
+        return call(h -> h.get("/frameworks", new TypeReference<List<FrameworkView>>() { }));
     }
 
     public NodeTask arrive(String node, NodeReport report) {
-        return http.post("/nodes/" + node + "/arrive", report, NodeTask.class);
+        return call(h -> h.post("/nodes/" + node + "/arrive", report, NodeTask.class));
     }
 
     public NodeTask task(String node, String token, Duration wait) {
-        return http.getLong("/nodes/" + node + "/task?token=" + token + "&waitMs=" + wait.toMillis(), NodeTask.class, wait);
+        return call(h -> h.getLong("/nodes/" + node + "/task?token=" + token + "&waitMs=" + wait.toMillis(), NodeTask.class, wait));
     }
 
     public NodeTask exited(String node, NodeReport report) {
-        return http.post("/nodes/" + node + "/exit", report, NodeTask.class);
+        return call(h -> h.post("/nodes/" + node + "/exit", report, NodeTask.class));
     }
 }

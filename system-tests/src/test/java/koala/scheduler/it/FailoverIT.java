@@ -28,7 +28,9 @@ import org.junit.jupiter.api.Test;
  * Two schedulers, a and b, on one PostgreSQL store of their own: a leads, b is a standby that answers
  * who leads. {@code kill -9} of a: b takes over within the lease's term, adopts the site agents, the
  * pilots and the allocation, the running job's nodes follow it and finish, the instance grows under
- * it; a started again is a standby. Costs about 70 s (a job of 20 s, a take-over, two grows).
+ * it; a started again is a standby. Then b is paused (SIGSTOP) until a has taken over again: resumed,
+ * b finds its lease gone, steps down (exit status 3) and writes nothing; a carries the instance on.
+ * Costs about 60 s (a job of 20 s, two take-overs, two grows).
  */
 class FailoverIT {
     private static final String PASSWORD = "failover-it";
@@ -66,9 +68,11 @@ class FailoverIT {
     private static void takeOver(GridConfig gridA, Path configA, GridConfig gridB, Path configB) throws Exception {
         Process a = TestScheduler.process(configA);
         Started b = Started.of(configB);
-        Process aAgain = null;
+        Started aAgain = null;
         SchedulerClient viaA = new SchedulerClient(gridA.schedulerAddress()).actingFor(TestScheduler.OWNER);
         SchedulerClient viaB = new SchedulerClient(gridB.schedulerAddress()).actingFor(TestScheduler.OWNER);
+        SchedulerClient following = SchedulerClient.following(List.of(gridA.schedulerAddress(), gridB.schedulerAddress()))
+                .actingFor(TestScheduler.OWNER);
         try {
             awaitStandby(viaB, "leading this grid is");
             long job = TestScheduler.submit(viaA, "through-a-take-over", "+(&(resourceManagerContact = \"fs0\")(count = 2)"
@@ -89,7 +93,11 @@ class FailoverIT {
             System.out.printf("b led %.2f s after a's kill -9 and served its first answer after %.2f s%n", tookOver, served);
             assertThat(seen.state()).isIn("RUNNING", "FINISHED");
 
+            assertThat(following.job(job).id()).as("a client of both follows the leader").isEqualTo(job);
+            long after = TestScheduler.submit(following, "after-the-take-over", "&(resourceManagerContact = \"fs1\")"
+                    + "(count = 1)(executable = \"/bin/true\")").id();
             JobView finished = TestScheduler.awaitEnd(viaB, job, Duration.ofSeconds(90));
+            assertThat(TestScheduler.awaitEnd(viaB, after, Duration.ofSeconds(60)).state()).isEqualTo("FINISHED");
             assertThat(finished.state()).as(finished.history().toString()).isEqualTo("FINISHED");
             assertThat(finished.nodes()).extracting(NodeView::exitStatus).containsOnly(0);
             viaB.grow(allocation, new GrowRequest(1, "worker", "/bin/sleep", List.of("600"), Map.of(), "fs1"));
@@ -101,19 +109,36 @@ class FailoverIT {
                     .hasSize(2);
             assertThat(TestScheduler.pilotsNamedFor(gridB, job)).isEmpty();
 
-            aAgain = Started.of(configA).process;
+            aAgain = Started.of(configA);
             awaitStandby(viaA, "at http://");
-            assertThat(viaB.closeAllocation(allocation).nodes()).extracting(NodeView::state).containsOnly("RELEASED");
+
+            // b paused (SIGSTOP) past its lease: a takes over; b, resumed, is fenced and steps down
+            signal("STOP", b.process);
+            assertThat(aAgain.ready.get(30, TimeUnit.SECONDS)).startsWith("READY");
+            signal("CONT", b.process);
+            assertThat(b.process.waitFor(15, TimeUnit.SECONDS)).as("b steps down once it wakes").isTrue();
+            assertThat(b.process.exitValue()).as("b's exit status: stepped down").isEqualTo(3);
+            assertThat(viaA.job(allocation).nodes()).extracting(NodeView::state).containsOnly("RUNNING");
+            assertThat(TestScheduler.pilotsNamedFor(gridA, allocation)).as("pilots == nodes after the second take-over")
+                    .hasSize(2);
+            assertThat(viaA.closeAllocation(allocation).nodes()).extracting(NodeView::state).containsOnly("RELEASED");
             Awaitility.await("the allocation's pilots leave").atMost(Duration.ofSeconds(60))
-                    .until(() -> TestScheduler.pilotsNamedFor(gridB, allocation).isEmpty());
+                    .until(() -> TestScheduler.pilotsNamedFor(gridA, allocation).isEmpty());
         } finally {
             // the standby first: stopped after the leader, it would take over and start all over again
-            for (Process p : new Process[] {aAgain, a, b.process}) {
+            for (Process p : new Process[] {aAgain == null ? null : aAgain.process, a, b.process}) {
                 if (p != null) {
+                    signal("CONT", p);
                     p.destroy();
                     p.waitFor(30, TimeUnit.SECONDS);
                 }
             }
+        }
+    }
+
+    private static void signal(String name, Process p) throws Exception {
+        if (p.isAlive()) {
+            new ProcessBuilder("kill", "-" + name, Long.toString(p.pid())).inheritIO().start().waitFor(10, TimeUnit.SECONDS);
         }
     }
 
