@@ -111,6 +111,10 @@ public final class SchedulerDaemon implements AutoCloseable {
         }
         KoalaHome.closeUp(koalaHome);
         SqlStore store = koala.scheduler.config.StoreSettings.from(grid, koalaHome).open();
+        // publishing the jars to a site and training the launcher's class archive take seconds: done before
+        // this scheduler leads (a standby has them ready when it takes over), never on the loop thread
+        LocalLaunchers local = new LocalLaunchers(koalaHome, nodeUrl(grid, settings), schedulers(grid));
+        grid.sites().stream().filter(s -> !s.remote()).forEach(local::of);
         Leadership leadership;
         try {
             leadership = lead(grid, settings, store, steppedDown);
@@ -123,7 +127,7 @@ public final class SchedulerDaemon implements AutoCloseable {
                 grid.hostAddress().orElse(InetAddress.getLoopbackAddress().getHostAddress()), settings.port());
         try {
             agents.attachOrStart();
-            SchedulerDaemon daemon = serve(grid, koalaHome, settings, store, agents, logLevels,
+            SchedulerDaemon daemon = serve(grid, koalaHome, settings, store, agents, local, logLevels,
                     koala.scheduler.storage.Backups.beside(store, settings.database(), InstantSource.system()));
             daemon.leadership = leadership;
             return daemon;
@@ -134,6 +138,11 @@ public final class SchedulerDaemon implements AutoCloseable {
             store.close();
             throw e;
         }
+    }
+
+    /** Where nodes call back: the grid's address (other hosts cannot reach this machine's loopback), else loopback. */
+    static URI nodeUrl(GridConfig grid, SchedulerSettings settings) throws IOException {
+        return URI.create("http://" + grid.hostAddress().orElse("127.0.0.1") + ":" + settings.port());
     }
 
     /** {@code scheduler.addresses}: where every scheduler sharing this grid's store serves its nodes. */
@@ -150,8 +159,7 @@ public final class SchedulerDaemon implements AutoCloseable {
     private static Leadership lead(GridConfig grid, SchedulerSettings settings, SqlStore store,
                                    java.util.function.Consumer<String> steppedDown) throws IOException {
         koala.scheduler.storage.LeaderLease lease = store.lease(Leadership.TERM);
-        URI nodeUrl = grid.hostAddress().map(h -> URI.create("http://" + h + ":" + settings.port()))
-                .orElse(URI.create("http://127.0.0.1:" + settings.port()));
+        URI nodeUrl = nodeUrl(grid, settings);
         String name = InetAddress.getLocalHost().getHostName() + ":" + ProcessHandle.current().pid();
         Leadership leadership = new Leadership(lease, name, nodeUrl.toString(), InstantSource.system(),
                 Executors.newSingleThreadScheduledExecutor(daemon("lease")));
@@ -173,7 +181,8 @@ public final class SchedulerDaemon implements AutoCloseable {
     }
 
     private static SchedulerDaemon serve(GridConfig grid, Path koalaHome, SchedulerSettings settings, Store store,
-                                         SiteAgents siteAgents, koala.scheduler.config.LogLevels logLevels,
+                                         SiteAgents siteAgents, LocalLaunchers local,
+                                         koala.scheduler.config.LogLevels logLevels,
                                          koala.scheduler.storage.Backups backups)
             throws IOException {
         Map<String, SiteAgentClient> agents = siteAgents.clients();
@@ -182,14 +191,9 @@ public final class SchedulerDaemon implements AutoCloseable {
         awaitAgents(agents.values());
         kis.pollAll();
         URI url = URI.create("http://127.0.0.1:" + settings.port());
-        // nodes call back on the grid's address: other hosts cannot reach this machine's loopback
-        URI nodeUrl = grid.hostAddress().map(h -> URI.create("http://" + h + ":" + settings.port())).orElse(url);
+        URI nodeUrl = nodeUrl(grid, settings);
         Map<String, SiteConfig> sites = new LinkedHashMap<>();
         grid.sites().forEach(s -> sites.put(s.name(), s));
-        LocalLaunchers local = new LocalLaunchers(koalaHome, nodeUrl, schedulers(grid));
-        // publishing the jars to a site and training the launcher's class archive take seconds: done
-        // here, before the loop serves, never on the loop thread in the middle of a claim
-        grid.sites().stream().filter(s -> !s.remote()).forEach(local::of);
         SchedulerLoop loop = new SchedulerLoop(Executors.newSingleThreadScheduledExecutor(daemon("scheduler")), store);
         Pilots pilots = new Pilots(siteAgents::agentFor, sites, site -> siteAgents.remoteLauncher(site).map(r -> new Pilots.Launcher(
                 r.java(), r.classpath(), r.programs(), List.of(), r.schedulerUrl(), r.logDir(), a -> siteAgents.reachable(site, a)))

@@ -64,28 +64,52 @@ public final class SchedulerClient {
 
     /**
      * The call to the scheduler called now. One that certainly did nothing there (nothing listens, or a
-     * standby refused it) is made to the next at once, each scheduler once; one that got no answer in
-     * time may have been done, and is left to the caller (a named request's retry). Either moves this
-     * client on to the next scheduler.
+     * standby refused it) is made to the next at once; when every scheduler refused it so (a take-over
+     * under way: the leader gone, the standby not leading yet), it is made again every second for up to
+     * {@link #RETRY_FOR}. One that got no answer in time may have been done, and is left to the caller (a
+     * named request's retry). Either moves this client on to the next scheduler.
      */
     private <T> T call(java.util.function.Function<JsonHttpClient, T> call) {
-        koala.http.ApiException failed = null;
-        for (int tried = 0; tried < schedulers.size(); tried++) {
-            int at = current.get();
-            try {
-                return call.apply(schedulers.get(Math.floorMod(at, schedulers.size())));
-            } catch (koala.http.ApiException e) {
-                if (!e.transientFailure() || schedulers.size() == 1) {
-                    throw e;
-                }
-                current.compareAndSet(at, at + 1);
-                if (!e.unreached() && !(e.status() == 503 && String.valueOf(e.getMessage()).contains(STANDBY))) {
-                    throw e;
-                }
-                failed = e;
-            }
+        if (schedulers.size() == 1) {
+            return call.apply(schedulers.get(0));
         }
-        throw failed;
+        java.time.Instant until = java.time.InstantSource.system().instant().plus(retryFor);
+        while (true) {
+            koala.http.ApiException failed = null;
+            for (int tried = 0; tried < schedulers.size(); tried++) {
+                int at = current.get();
+                try {
+                    return call.apply(schedulers.get(Math.floorMod(at, schedulers.size())));
+                } catch (koala.http.ApiException e) {
+                    if (!e.transientFailure()) {
+                        throw e;
+                    }
+                    current.compareAndSet(at, at + 1);
+                    if (!nothingDone(e)) {
+                        throw e;
+                    }
+                    failed = e;
+                }
+            }
+            if (!java.time.InstantSource.system().instant().isBefore(until)) {
+                throw failed;
+            }
+            pause();
+        }
+    }
+
+    /** A failure that certainly left nothing done: the scheduler was not reached, or is a standby. */
+    private static boolean nothingDone(koala.http.ApiException e) {
+        return e.unreached() || (e.status() == 503 && String.valueOf(e.getMessage()).contains(STANDBY));
+    }
+
+    private static void pause() {
+        try {
+            Thread.sleep(1_000); // a take-over under way sends no signal: look again in a second
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new koala.http.ApiException(503, "interrupted while waiting for a scheduler to lead");
+        }
     }
 
     /**

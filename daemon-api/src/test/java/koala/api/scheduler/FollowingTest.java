@@ -93,4 +93,32 @@ class FollowingTest {
         assertThat(client.jobs()).as("the next call goes to the next scheduler").isEmpty();
         assertThat(other).hasValue(1);
     }
+
+    /** The leader gone and the standby not leading yet: the call waits for the take-over and is answered by the new leader. */
+    @Test
+    void aCallDuringATakeOverIsAnsweredOnceTheStandbyLeads() throws Exception {
+        AtomicInteger asked = new AtomicInteger();
+        JsonHttpServer a = standby();
+        int later = koala.common.net.FreePort.any();
+        java.util.concurrent.ScheduledExecutorService timer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
+        try {
+            timer.schedule(() -> {
+                a.close();
+                JsonHttpServer b = new JsonHttpServer(new InetSocketAddress("127.0.0.1", later), 2);
+                b.route("GET", "/jobs", r -> {
+                    asked.incrementAndGet();
+                    return Response.ok(List.of());
+                });
+                b.start();
+                servers.add(b);
+                return null;
+            }, 1500, java.util.concurrent.TimeUnit.MILLISECONDS);
+            SchedulerClient client = SchedulerClient.following(List.of(at(a), URI.create("http://127.0.0.1:" + later)));
+
+            assertThat(client.jobs()).isEmpty();
+            assertThat(asked).hasValue(1);
+        } finally {
+            timer.shutdownNow();
+        }
+    }
 }
