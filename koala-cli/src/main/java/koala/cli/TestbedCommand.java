@@ -18,6 +18,7 @@ import koala.testbed.Progress;
 import koala.testbed.Testbed;
 import koala.testbed.TestbedPlan;
 import koala.testbed.TestbedStatus;
+import koala.testbed.TestbedStore;
 import koala.testbed.WanStatus;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -49,7 +50,10 @@ public final class TestbedCommand {
                     + "an execd on every compute node and, on a remote cell's head node, an SSH server. Idempotent: "
                     + "on a running testbed it changes nothing and says so, and a host whose daemon died is repaired. "
                     + "Traffic between hosts of different cells is delayed as over a wide-area link (--wan-delay). "
-                    + "Writes the grid configuration, /etc/koala/grid.properties, which every user's koala reads."})
+                    + "With --store postgres, also runs a PostgreSQL of the testbed's own on the KOALA host as the "
+                    + "schedulers' shared store. "
+                    + "Writes the grid configuration, /etc/koala/grid.properties, which every user's koala reads. "
+                    + "Each up brings the testbed to what its options say: an option left out is its default again."})
     static final class Up implements Callable<Integer> {
         @Option(names = "--clusters", description = "number of cells (default: 3, or as many as --nodes lists)")
         Integer clusters;
@@ -81,6 +85,18 @@ public final class TestbedCommand {
                         + "${DEFAULT-VALUE}, a round trip of twice that; 0 for none); traffic inside a cell is not")
         int wanDelayMs;
 
+        @Option(names = "--store", paramLabel = "STORE", defaultValue = "h2",
+                description = "where the scheduler keeps its state: 'h2', its own file (default), or 'postgres': "
+                        + "installs Debian's postgresql if missing and runs a cluster of the testbed's own in "
+                        + TestbedStore.DIRECTORY + " (no systemd), on port " + TestbedStore.PORT + " at 127.0.0.1 and "
+                        + TestbedPlan.KOALA_ADDRESS + " for clients of " + TestbedPlan.GRID_NETWORK + ", so that a "
+                        + "scheduler on any host of the grid reaches it; makes database koala of role koala with a "
+                        + "random password kept in /etc/koala/database.password (mode 600, re-used), and names them "
+                        + "in the grid configuration (scheduler.database = jdbc:postgresql://" + TestbedPlan.KOALA_ADDRESS
+                        + ":5432/koala, .user, .passwordFile). An up without it goes back to H2: it removes those keys "
+                        + "and stops that PostgreSQL, whose data stay for the next --store postgres")
+        String store;
+
         @Option(names = "--programs", description = "also install the programs the tests and the experiments run on "
                 + "the nodes when missing: Open MPI, mpi4py, HPC Challenge, Dask, Chromium, curl, pip (bin/koala test "
                 + "does; the demo needs none of them)")
@@ -90,7 +106,7 @@ public final class TestbedCommand {
         public Integer call() {
             Set<String> remotes = remote == null ? null : remote.contains("none") ? Set.of() : remote;
             TestbedPlan plan = TestbedPlan.of(clusters, nodes, slotsPerNode, remotes).withWanDelay(wanDelayMs)
-                    .withShapes(shapes);
+                    .withShapes(shapes).withStore(store);
             Testbed testbed = testbed(System.out);
             List<String> changes = new ArrayList<>(testbed.up(plan));
             if (programs) {
@@ -101,7 +117,15 @@ public final class TestbedCommand {
                     : "Testbed up with " + plan.cells().size() + " cells and " + plan.hosts().size() + " hosts; "
                     + changes.size() + " changes.");
             System.out.println("Grid configuration: " + testbed.gridConfig());
+            System.out.println("Store: " + store(plan));
             return 0;
+        }
+
+        static String store(TestbedPlan plan) {
+            return plan.store() == TestbedPlan.Store.POSTGRES
+                    ? "PostgreSQL, " + TestbedStore.url() + " (user " + TestbedStore.USER + ", password in "
+                    + TestbedStore.PASSWORD_FILE + ")"
+                    : "H2, the scheduler's own file (--store postgres: a PostgreSQL the grid's schedulers share)";
         }
     }
 
@@ -191,7 +215,8 @@ public final class TestbedCommand {
 
     @Command(name = "status", mixinStandardHelpOptions = true,
             description = "Every host with its address and daemons, every cell with its slots and jobs, what the "
-                    + "testbed's daemons cost in memory, and the wide-area delay with the round trips measured inside "
+                    + "testbed's daemons cost in memory, the scheduler's store (H2, or the testbed's PostgreSQL and "
+                    + "whether it runs), and the wide-area delay with the round trips measured inside "
                     + "and between cells. Exit 1 when something is down.")
     static final class Status implements Callable<Integer> {
         @Option(names = "--json", description = "print JSON")
@@ -222,6 +247,8 @@ public final class TestbedCommand {
                 System.out.printf("%-10s %-5s %-26s %-6s %s%n", h.name(), h.role(), h.address(),
                         h.up() ? "up" : h.present() ? "broken" : "absent", daemons(h));
             }
+            System.out.println();
+            System.out.println("store  " + status.store().describe());
             System.out.printf("%nMemory: %d MB resident for %d daemons on %d hosts (qmasters, execds, SSH servers; the "
                             + "namespaces themselves cost the kernel a little more).%n", status.daemonMemory() >> 20,
                     status.hosts().stream().mapToLong(h -> h.daemons().size()).sum(), status.hosts().size());

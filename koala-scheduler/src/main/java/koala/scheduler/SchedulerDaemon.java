@@ -169,8 +169,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         }
         try (Standby standby = Standby.serve(grid.schedulerSocket(), settings.port(), nodeUrl)) {
             long epoch = leadership.awaitLeading(standby::leader);
-            store.fence(epoch, Leadership.TERM, () -> leadership.lost("the store refused a write: another scheduler "
-                    + "leads, or this one's lease passed"));
+            store.fence(epoch, Leadership.TERM, why -> leadership.lost("the store refused a write: " + why));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             leadership.close();

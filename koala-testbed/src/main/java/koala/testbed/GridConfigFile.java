@@ -23,6 +23,11 @@ final class GridConfigFile {
                 .append("grid.sites = ").append(plan.cells().stream().map(CellPlan::name).collect(Collectors.joining(", ")))
                 .append("\n# the KOALA host as the testbed's hosts reach it (the scheduler's node endpoint, runners)\n")
                 .append("grid.host = ").append(TestbedPlan.KOALA_NAME).append('\n');
+        if (plan.store() == TestbedPlan.Store.POSTGRES) {
+            s.append("# the scheduler's store: the testbed's PostgreSQL on the KOALA host (testbed up --store postgres),\n")
+                    .append("# which schedulers on any host of the grid share; the password file is root's alone\n");
+            TestbedStore.gridSettings().forEach((k, v) -> s.append(k).append(" = ").append(v).append('\n'));
+        }
         for (CellPlan cell : plan.cells()) {
             String p = "site." + cell.name() + ".";
             s.append("\n# ").append(cell.name()).append(": ").append(cell.nodes()).append(" compute nodes of ")
@@ -81,6 +86,15 @@ final class GridConfigFile {
      * admin's own and is not merged: the caller refuses to replace it.
      */
     static Merged merge(String previous, String rendered) {
+        return merge(previous, rendered, TestbedStore.gridSettings());
+    }
+
+    /**
+     * As {@link #merge(String, String)}, where {@code sometimes} are settings the testbed writes only in some
+     * plans (the store of {@code --store postgres}): one of them that {@code rendered} lacks is dropped when it has
+     * the testbed's value, as the testbed wrote it, and kept as an admin's own when it has another.
+     */
+    static Merged merge(String previous, String rendered, java.util.Map<String, String> sometimes) {
         java.util.Map<String, String> ours = settings(rendered);
         StringBuilder kept = new StringBuilder();
         List<String> notes = new java.util.ArrayList<>();
@@ -97,7 +111,9 @@ final class GridConfigFile {
                 comments.add(line);
             } else {
                 String key = key(t);
-                if (!ours.containsKey(key)) {
+                if (!ours.containsKey(key) && value(t).equals(sometimes.get(key))) {
+                    notes.add("dropped " + key + " (the testbed's, which this plan does not write)");
+                } else if (!ours.containsKey(key)) {
                     comments.forEach(c -> kept.append(c).append('\n'));
                     kept.append(line).append('\n');
                     notes.add("kept " + key + " (added by an admin)");

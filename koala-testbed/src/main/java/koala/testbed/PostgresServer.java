@@ -36,6 +36,9 @@ public final class PostgresServer implements AutoCloseable {
     /** A host name or address the server listens on, or {@code *}: nothing pg_ctl's shell would read. */
     private static final Pattern ADDRESS = Pattern.compile("[A-Za-z0-9.:_*-]+");
     private static final Pattern CIDR = Pattern.compile("[0-9A-Fa-f.:]+/[0-9]{1,3}");
+    /** A server that does not answer ends the command rather than the testbed's wait. */
+    private static final Map<String, String> PSQL_ENVIRONMENT = Map.of("PGCONNECT_TIMEOUT", "10",
+            "PGOPTIONS", "-c statement_timeout=60s");
 
     private final Path bin;
     private final Path dir;
@@ -71,21 +74,82 @@ public final class PostgresServer implements AutoCloseable {
      */
     public static PostgresServer start(Path dir, int port, List<String> listenAddresses, List<String> clients,
             List<String> enter) {
+        clients.forEach(c -> require(CIDR, c, "client network (address/bits)"));
+        PostgresServer server = at(dir, port, listenAddresses, enter);
+        server.prepare(clients);
+        server.start();
+        return server;
+    }
+
+    /**
+     * The cluster in {@code dir} as {@link #start} would run it, neither made nor started nor stopped: to ask
+     * whether it runs ({@link #running()}, {@link #runsWith}), to stop it, or to start it again when it was made
+     * before. The arguments are those of {@link #start}.
+     */
+    public static PostgresServer at(Path dir, int port, List<String> listenAddresses, List<String> enter) {
         Path bin = bin().orElseThrow(() -> new TestbedException(
                 "PostgreSQL is not installed (the package postgresql): no " + VERSIONS + "/VERSION/bin/pg_ctl"));
         if (port < 1 || port > 65_535) {
             throw new IllegalArgumentException("not a TCP port: " + port);
         }
         listenAddresses.forEach(a -> require(ADDRESS, a, "listen address"));
-        clients.forEach(c -> require(CIDR, c, "client network (address/bits)"));
         Path home = dir.toAbsolutePath().normalize();
         if (home.toString().contains("'")) {
             throw new IllegalArgumentException("a quote in the directory of a PostgreSQL server: " + home);
         }
-        PostgresServer server = new PostgresServer(bin, home, port, listenAddresses, enter);
-        server.prepare(clients);
-        server.start();
-        return server;
+        return new PostgresServer(bin, home, port, listenAddresses, enter);
+    }
+
+    /** The installed PostgreSQL's major version ({@code "15"}): the newest under /usr/lib/postgresql. */
+    public static Optional<String> version() {
+        return bin().map(b -> b.getParent().getFileName().toString());
+    }
+
+    /** The directory holds a cluster ({@code initdb} has run in it). */
+    public boolean made() {
+        return Files.exists(data().resolve("PG_VERSION"));
+    }
+
+    /**
+     * The server runs as {@link #start} with these {@code clients} would run it: on this port at these
+     * addresses, its socket in the directory, letting in the loopback and the {@code clients}; so a start would
+     * change nothing.
+     */
+    public boolean runsWith(List<String> clients) {
+        clients.forEach(c -> require(CIDR, c, "client network (address/bits)"));
+        if (!running()) {
+            return false;
+        }
+        // over the socket in the directory, on this port: a server on another port or socket does not answer
+        Shell.Result settings = owner.with(PSQL_ENVIRONMENT).run(psqlCommand(
+                "SELECT current_setting('port') || ' ' || current_setting('listen_addresses')"), line -> { });
+        if (!settings.ok() || !settings.out().strip().equals(port + " " + String.join(",", listenAddresses))) {
+            return false;
+        }
+        try {
+            return Files.readString(data().resolve("pg_hba.conf"), StandardCharsets.UTF_8).equals(hba(clients));
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /**
+     * The database {@code database} exists, owned by the login role {@code owner}, who logs in to it over TCP
+     * with {@code password}: {@link #createDatabase} would change nothing. The server runs.
+     */
+    public boolean hasDatabase(String database, String owner, String password) {
+        require(NAME, database, "database name");
+        require(NAME, owner, "role name");
+        String owned = psql("SELECT count(*) FROM pg_database d JOIN pg_roles r ON r.oid = d.datdba WHERE d.datname = '"
+                + database + "' AND r.rolname = '" + owner + "' AND r.rolcanlogin").out().strip();
+        if (!owned.equals("1")) {
+            return false;
+        }
+        // as this JVM's user, not through runuser: the password stays in the environment, out of the command line
+        Shell.Result login = admin.with(Map.of("PGPASSWORD", password, "PGCONNECT_TIMEOUT", "10")).run(
+                List.of(program(bin, "psql"), "-X", "-w", "-q", "-t", "-A", "-h", loopback(), "-p", String.valueOf(port),
+                        "-U", owner, "-d", database, "-c", "SELECT current_user"), line -> { });
+        return login.ok() && login.out().strip().equals(owner);
     }
 
     public int port() {
@@ -233,6 +297,10 @@ public final class PostgresServer implements AutoCloseable {
 
     /** Runs SQL as the superuser over the socket: each statement on its own, stopping at the first error. */
     private Shell.Result psql(String... statements) {
+        return owner.with(PSQL_ENVIRONMENT).run(psqlCommand(statements), line -> { }).check();
+    }
+
+    private List<String> psqlCommand(String... statements) {
         List<String> command = new ArrayList<>(List.of(program(bin, "psql"), "-X", "-w", "-q", "-t", "-A",
                 "-h", socket().toString(), "-p", String.valueOf(port), "-U", SUPERUSER, "-d", "postgres",
                 "-v", "ON_ERROR_STOP=1"));
@@ -240,9 +308,17 @@ public final class PostgresServer implements AutoCloseable {
             command.add("-c");
             command.add(statement);
         }
-        // a server that does not answer ends the command rather than the testbed's wait
-        Shell timed = owner.with(Map.of("PGCONNECT_TIMEOUT", "10", "PGOPTIONS", "-c statement_timeout=60s"));
-        return timed.run(command, line -> { }).check();
+        return command;
+    }
+
+    /** Where a client on the server's host reaches it over TCP: its first address, the loopback for a wildcard. */
+    private String loopback() {
+        String first = listenAddresses.isEmpty() ? "*" : listenAddresses.get(0);
+        return switch (first) {
+            case "*", "0.0.0.0" -> "127.0.0.1";
+            case "::" -> "::1";
+            default -> first;
+        };
     }
 
     private String tail() {

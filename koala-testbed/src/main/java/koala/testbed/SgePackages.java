@@ -18,6 +18,9 @@ final class SgePackages {
     static final List<String> TESTBED = List.of("gridengine-master", "gridengine-exec", "gridengine-client",
             "gridengine-drmaa1.0", "libdrmaa1.0-java", "iproute2", "util-linux", "openssh-server", "python3");
 
+    /** The testbed's store when its plan asks for PostgreSQL ({@code testbed up --store postgres}). */
+    static final List<String> STORE = List.of("postgresql");
+
     /** The programs the tests and the experiments run on the grid, beside the testbed's packages; one a line. */
     static final List<String> PROGRAMS = List.of(
             "curl",                // the tests call the scheduler's socket as its users

@@ -37,12 +37,14 @@ public final class Testbed {
     private final Hosts hosts = new Hosts();
     private final EtcHosts etcHosts = new EtcHosts(Path.of("/etc/hosts"));
     private final WanDelay wan;
+    private final TestbedStore store;
 
     public Testbed(Path koalaHome, Progress progress, Poll poll) {
         this.koalaHome = koalaHome;
         this.progress = progress;
         this.poll = poll;
         this.wan = new WanDelay(WanDelay.DIR, poll, progress);
+        this.store = TestbedStore.of(progress);
     }
 
     /** Two ordinary users of the testbed's head node (uid 1000 and up, not admins). */
@@ -66,6 +68,9 @@ public final class Testbed {
         requireRoot();
         List<String> changes = new ArrayList<>();
         changes.addAll(install(SgePackages.TESTBED));
+        if (plan.store() == TestbedPlan.Store.POSTGRES) {
+            changes.addAll(install(SgePackages.STORE));
+        }
         changes.addAll(ensureAccount());
         changes.addAll(ensureUsers());
         String koalaHost = hostname();
@@ -73,6 +78,9 @@ public final class Testbed {
         List<String> strays = removeStrays(plan, previous);
         changes.addAll(strays);
         changes.addAll(network(plan, koalaHost));
+        // once the KOALA host has its address on the grid's bridge, where the store listens
+        changes.addAll(plan.store() == TestbedPlan.Store.POSTGRES ? store.ensure()
+                : store.stop("this up asks for the scheduler's own H2 file: no --store postgres"));
         changes.addAll(siteDirectories(plan));
         List<String> made = makeHosts(plan);
         changes.addAll(made);
@@ -325,6 +333,7 @@ public final class Testbed {
         requireRoot();
         TestbedRecord record = readRecord();
         List<String> stopped = new ArrayList<>(wan.stop());
+        stopped.addAll(store.stop("the testbed goes down"));
         if (record != null) {
             List<CompletableFuture<List<String>>> stopping = record.cells().stream()
                     .map(plan -> CompletableFuture.supplyAsync(() -> stopCell(new SgeCell(plan, record.host(), poll), plan)))
@@ -411,7 +420,7 @@ public final class Testbed {
     public TestbedStatus status() {
         TestbedRecord record = readRecord();
         if (record == null || record.plan() == null) {
-            return new TestbedStatus(List.of(), List.of(), WanStatus.NONE);
+            return new TestbedStatus(List.of(), List.of(), WanStatus.NONE, StoreStatus.H2);
         }
         List<CellStatus> cells = new ArrayList<>();
         List<HostStatus> hostStatus = new ArrayList<>();
@@ -425,7 +434,7 @@ public final class Testbed {
                 }
             }
         }
-        return new TestbedStatus(hostStatus, cells, wan.status(record.plan()));
+        return new TestbedStatus(hostStatus, cells, wan.status(record.plan()), store.status(record.plan().store()));
     }
 
     private HostStatus hostStatus(SgeCell cell, HostPlan h) {

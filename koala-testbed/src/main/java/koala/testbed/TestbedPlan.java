@@ -1,7 +1,10 @@
 package koala.testbed;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
@@ -20,8 +23,16 @@ import java.util.Set;
  * <p>Hosts of different cells reach each other over a wide-area link: each packet between them is
  * held {@code wanDelayMs} milliseconds on its way ({@link WanLinks}), 0 for none. A record written
  * before the delay existed reads as 0, which is what such a testbed has.
+ *
+ * <p>The scheduler's store is H2, its own file, unless the plan asks for PostgreSQL ({@code --store postgres}):
+ * then {@code up} runs a PostgreSQL of the testbed's own on the KOALA host ({@link TestbedStore}) and the grid
+ * configuration names it. Like the other options it is the plan's whole say: an {@code up} without it is back
+ * on H2. A record written before the store existed reads as H2, and H2 is left out of the record, which older
+ * builds reading it do not know.
  */
-public record TestbedPlan(List<CellPlan> cells, Integer wanDelayMs) {
+public record TestbedPlan(List<CellPlan> cells, Integer wanDelayMs,
+                          @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = Store.Default.class)
+                          Store store) {
     public static final int DEFAULT_CLUSTERS = 3;
     public static final int FIRST_PORT = 6460;
     public static final int MAX_CLUSTERS = 16;
@@ -36,9 +47,51 @@ public record TestbedPlan(List<CellPlan> cells, Integer wanDelayMs) {
     public static final int DEFAULT_WAN_DELAY_MS = 5;
     public static final int MAX_WAN_DELAY_MS = 1000;
 
+    /** Where the scheduler keeps its state: {@code --store h2|postgres}. */
+    public enum Store {
+        /** The scheduler's own H2 file (KOALA_HOME/scheduler/koala): the grid configuration names no store. */
+        @JsonProperty("h2") H2,
+        /** The testbed's PostgreSQL on the KOALA host, which schedulers on any host of the grid share. */
+        @JsonProperty("postgres") POSTGRES;
+
+        /** The value of {@code --store} that asks for this store. */
+        public String option() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+
+        /** {@code h2} or {@code postgres} (also {@code postgresql}), in any case. */
+        public static Store parse(String option) {
+            String o = option == null ? "" : option.strip().toLowerCase(Locale.ROOT);
+            return switch (o) {
+                case "h2" -> H2;
+                case "postgres", "postgresql" -> POSTGRES;
+                default -> throw new IllegalArgumentException("--store " + option + ": choose h2 or postgres");
+            };
+        }
+
+        /** Left out of the record: H2, the default (Jackson's custom inclusion filter: equal means left out). */
+        static final class Default {
+            @Override
+            public boolean equals(Object value) {
+                return value == null || value == H2;
+            }
+
+            @Override
+            public int hashCode() {
+                return 0;
+            }
+        }
+    }
+
     public TestbedPlan {
         cells = List.copyOf(cells);
         wanDelayMs = wanDelayMs == null ? 0 : wanDelayMs;
+        store = store == null ? Store.H2 : store;
+    }
+
+    /** The cells with this delay and the scheduler's own H2 file as its store. */
+    public TestbedPlan(List<CellPlan> cells, Integer wanDelayMs) {
+        this(cells, wanDelayMs, Store.H2);
     }
 
     /** The same cells with another wide-area delay, in milliseconds each way (0: none). */
@@ -46,7 +99,16 @@ public record TestbedPlan(List<CellPlan> cells, Integer wanDelayMs) {
         if (ms < 0 || ms > MAX_WAN_DELAY_MS) {
             throw new IllegalArgumentException("--wan-delay " + ms + ": choose 0.." + MAX_WAN_DELAY_MS + " (ms)");
         }
-        return new TestbedPlan(cells, ms);
+        return new TestbedPlan(cells, ms, store);
+    }
+
+    /** The same testbed with the scheduler's store {@code option}, as {@code --store} gives it ({@link Store#parse}). */
+    public TestbedPlan withStore(String option) {
+        return withStore(Store.parse(option));
+    }
+
+    public TestbedPlan withStore(Store store) {
+        return new TestbedPlan(cells, wanDelayMs, store);
     }
 
     /**
@@ -110,7 +172,7 @@ public record TestbedPlan(List<CellPlan> cells, Integer wanDelayMs) {
             }
             shaped.set(i, shaped.get(i).withShape(HostShape.parseGroups(spec.substring(eq + 1))));
         }
-        return new TestbedPlan(shaped, wanDelayMs);
+        return new TestbedPlan(shaped, wanDelayMs, store);
     }
 
     private static int indexOf(List<CellPlan> cells, String name) {

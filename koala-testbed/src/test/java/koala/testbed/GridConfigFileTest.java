@@ -44,6 +44,61 @@ class GridConfigFileTest {
         assertThat(koala.grid.ConfigCheck.check(file, List.of()).problems()).isEmpty();
     }
 
+    /** With --store postgres the file names the testbed's PostgreSQL; by default it names no store (H2). */
+    @Test
+    void aPostgresStoreIsNamedInTheFileAndH2IsNot(@TempDir Path dir) throws Exception {
+        TestbedPlan h2 = TestbedPlan.of(null, List.of(16, 8, 8), 1, null);
+        String plain = GridConfigFile.render(h2, "koala", c -> new RemoteHead(c, dir.resolve(c.name()), dir));
+        String postgres = GridConfigFile.render(h2.withStore("postgres"), "koala",
+                c -> new RemoteHead(c, dir.resolve(c.name()), dir));
+
+        assertThat(plain).doesNotContain("scheduler.database");
+        assertThat(postgres).contains("\ngrid.host = koala-host\n"
+                + "# the scheduler's store: the testbed's PostgreSQL on the KOALA host (testbed up --store postgres),\n"
+                + "# which schedulers on any host of the grid share; the password file is root's alone\n"
+                + "scheduler.database = jdbc:postgresql://198.18.0.1:5432/koala\n"
+                + "scheduler.database.user = koala\n"
+                + "scheduler.database.passwordFile = /etc/koala/database.password\n\n# fs0: ");
+        // nothing else differs
+        assertThat(postgres.lines().filter(l -> !plain.lines().toList().contains(l)).count()).isEqualTo(5);
+
+        Path file = Files.writeString(dir.resolve("grid.properties"), postgres);
+        GridConfig grid = GridConfig.load(file);
+        assertThat(grid.value("scheduler.database")).contains("jdbc:postgresql://198.18.0.1:5432/koala");
+        assertThat(grid.value("scheduler.database.user")).contains("koala");
+        assertThat(grid.value("scheduler.database.passwordFile")).contains("/etc/koala/database.password");
+    }
+
+    /**
+     * From PostgreSQL back to H2: the testbed's three store keys go, and with them their comment; the file is
+     * the plain testbed's again, byte for byte. An admin's own H2 file (another value) stays, and a second
+     * rewrite changes nothing more.
+     */
+    @Test
+    void anUpWithoutPostgresTakesTheTestbedsStoreKeysOutAndKeepsAnAdminsOwnDatabase() {
+        String h2 = GridConfigFile.HEADER + "\ngrid.sites = fs0\nsite.fs0.node.count = 8\n";
+        String postgres = GridConfigFile.HEADER + "\ngrid.sites = fs0\n# the scheduler's store\n"
+                + "scheduler.database = jdbc:postgresql://198.18.0.1:5432/koala\n"
+                + "scheduler.database.user = koala\n"
+                + "scheduler.database.passwordFile = /etc/koala/database.password\n"
+                + "site.fs0.node.count = 8\n";
+
+        GridConfigFile.Merged back = GridConfigFile.merge(postgres, h2);
+
+        assertThat(back.text()).isEqualTo(h2);
+        assertThat(back.notes()).containsExactly(
+                "dropped scheduler.database (the testbed's, which this plan does not write)",
+                "dropped scheduler.database.user (the testbed's, which this plan does not write)",
+                "dropped scheduler.database.passwordFile (the testbed's, which this plan does not write)");
+        assertThat(GridConfigFile.merge(back.text(), h2).text()).isEqualTo(h2);
+        assertThat(GridConfigFile.merge(postgres, postgres).text()).isEqualTo(postgres);
+
+        String admins = h2 + "\n" + GridConfigFile.KEPT + "\n# on the big disk\nscheduler.database = /data/koala\n";
+        GridConfigFile.Merged kept = GridConfigFile.merge(admins, h2);
+        assertThat(kept.text()).isEqualTo(admins);
+        assertThat(kept.notes()).containsExactly("kept scheduler.database (added by an admin)");
+    }
+
     /**
      * An admin added an arbitration policy (with its comment) and changed a node count the cells fix:
      * a rewrite keeps the policy, under its own heading, and names the count it replaced; a second

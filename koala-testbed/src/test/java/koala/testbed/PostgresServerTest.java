@@ -69,6 +69,45 @@ class PostgresServerTest {
         assertThat(Files.readString(dir.resolve("postgresql.log"))).contains("database system is ready");
     }
 
+    /**
+     * What {@code testbed up --store postgres} asks of a server before it starts one: whether the directory holds a
+     * cluster, whether it runs as asked (then it is left running) and whether the scheduler's database is ready.
+     */
+    @Test
+    void aServerRunningAsAskedIsSeenSoAndItsDatabaseReadyOnlyWithTheRightPassword() throws IOException {
+        Assumptions.assumeTrue(PostgresServer.installed(), "PostgreSQL is not installed (apt-get install postgresql)");
+        dir = Files.createTempDirectory("koala-postgres-");
+        int port = FreePort.any();
+        assertThat(PostgresServer.version()).hasValueSatisfying(v -> assertThat(v).matches("[0-9]+(\\.[0-9]+)*"));
+
+        PostgresServer before = PostgresServer.at(dir, port, List.of("127.0.0.1"), List.of());
+        assertThat(before.made()).isFalse();
+        assertThat(before.running()).isFalse();
+        assertThat(before.runsWith(List.of("198.18.0.0/16"))).isFalse();
+
+        try (PostgresServer server = PostgresServer.start(dir, port, List.of("127.0.0.1"), List.of("198.18.0.0/16"),
+                List.of())) {
+            PostgresServer seen = PostgresServer.at(dir, port, List.of("127.0.0.1"), List.of());
+            assertThat(seen.made()).isTrue();
+            assertThat(seen.runsWith(List.of("198.18.0.0/16"))).isTrue();
+            assertThat(seen.runsWith(List.of("10.0.0.0/8"))).isFalse();
+            assertThat(PostgresServer.at(dir, port, List.of("127.0.0.1", "::1"), List.of()).runsWith(
+                    List.of("198.18.0.0/16"))).isFalse();
+            assertThat(PostgresServer.at(dir, port + 1 > 65_535 ? port - 1 : port + 1, List.of("127.0.0.1"), List.of())
+                    .runsWith(List.of("198.18.0.0/16"))).isFalse();
+
+            assertThat(seen.hasDatabase("koala", "koala", "secret")).isFalse();
+            server.createDatabase("koala", "koala", "secret");
+            assertThat(seen.hasDatabase("koala", "koala", "secret")).isTrue();
+            assertThat(seen.hasDatabase("koala", "koala", "other")).isFalse();
+            assertThat(seen.hasDatabase("other", "koala", "secret")).isFalse();
+
+            seen.stop();
+            assertThat(server.running()).isFalse();
+            assertThat(seen.runsWith(List.of("198.18.0.0/16"))).isFalse();
+        }
+    }
+
     /** What a scheduler's connection does: the owner logs in over TCP with its password. */
     private static Shell.Result currentUser(int port, String password) {
         return Shell.root().with(Map.of("PGPASSWORD", password, "PGCONNECT_TIMEOUT", "10")).run(

@@ -78,6 +78,43 @@ class TestbedPlanTest {
     }
 
     @Test
+    void theStoreIsH2ByDefaultAndPostgresWhenAskedAndTheOtherOptionsKeepIt() {
+        assertThat(DEFAULT.store()).isEqualTo(TestbedPlan.Store.H2);
+        assertThat(DEFAULT.withStore("h2").store()).isEqualTo(TestbedPlan.Store.H2);
+        assertThat(DEFAULT.withStore("postgres").store()).isEqualTo(TestbedPlan.Store.POSTGRES);
+        assertThat(DEFAULT.withStore(" PostgreSQL ").store()).isEqualTo(TestbedPlan.Store.POSTGRES);
+        assertThat(DEFAULT.withStore("H2")).isEqualTo(DEFAULT);
+        assertThat(DEFAULT.withStore("postgres")).isEqualTo(new TestbedPlan(DEFAULT.cells(), 5, TestbedPlan.Store.POSTGRES));
+        assertThat(TestbedPlan.Store.POSTGRES.option()).isEqualTo("postgres");
+        assertThatThrownBy(() -> DEFAULT.withStore("mysql")).hasMessage("--store mysql: choose h2 or postgres");
+        assertThatThrownBy(() -> DEFAULT.withStore("")).hasMessage("--store : choose h2 or postgres");
+
+        TestbedPlan postgres = DEFAULT.withStore("postgres");
+        assertThat(postgres.withWanDelay(20).store()).isEqualTo(TestbedPlan.Store.POSTGRES);
+        assertThat(postgres.withShapes(List.of("fs0=2x4c")).store()).isEqualTo(TestbedPlan.Store.POSTGRES);
+        assertThat(postgres.withWanDelay(20).wanDelayMs()).isEqualTo(20);
+    }
+
+    /**
+     * The record says {@code "store": "postgres"} when the plan asks for PostgreSQL, and nothing for H2: the
+     * default testbed's record is what it was before the store existed, and one without it reads as H2.
+     */
+    @Test
+    void theRecordKeepsAPostgresStoreAndLeavesH2Out(@org.junit.jupiter.api.io.TempDir java.nio.file.Path home)
+            throws Exception {
+        new TestbedRecord("vm", DEFAULT).write(home);
+        assertThat(java.nio.file.Files.readString(TestbedRecord.file(home))).doesNotContain("store")
+                .contains("\"wanDelayMs\" : 5\n");
+        assertThat(TestbedRecord.read(home).plan()).isEqualTo(DEFAULT);
+
+        new TestbedRecord("vm", DEFAULT.withStore("postgres")).write(home);
+        assertThat(java.nio.file.Files.readString(TestbedRecord.file(home)))
+                .contains("\"wanDelayMs\" : 5,\n    \"store\" : \"postgres\"\n");
+        assertThat(TestbedRecord.read(home).plan().store()).isEqualTo(TestbedPlan.Store.POSTGRES);
+        assertThat(TestbedRecord.read(home).plan()).isEqualTo(DEFAULT.withStore("postgres"));
+    }
+
+    @Test
     void aRecordWrittenBeforeTheDelayExistedReadsAsNoDelayAndANewOneKeepsIt(@org.junit.jupiter.api.io.TempDir java.nio.file.Path home)
             throws Exception {
         java.nio.file.Path file = TestbedRecord.file(home);
@@ -87,6 +124,7 @@ class TestbedPlanTest {
                   "qmasterPort": 6460, "execdPort": 6461, "remote": false}]}}
                 """);
         assertThat(TestbedRecord.read(home).plan().wanDelayMs()).isZero();
+        assertThat(TestbedRecord.read(home).plan().store()).isEqualTo(TestbedPlan.Store.H2);
         new TestbedRecord("vm", DEFAULT.withWanDelay(20)).write(home);
         assertThat(TestbedRecord.read(home).plan().wanDelayMs()).isEqualTo(20);
     }

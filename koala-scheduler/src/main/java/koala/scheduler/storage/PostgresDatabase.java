@@ -35,7 +35,7 @@ final class PostgresDatabase extends SqlDatabase {
     /** The leader's epoch the writes are checked against; 0: not fenced. Guarded by the database's lock. */
     private long epoch;
     private java.time.Duration lease;
-    private Runnable lost = () -> { };
+    private java.util.function.Consumer<String> lost = why -> { };
 
     private PostgresDatabase(Connection db, String url, Properties login) throws SQLException {
         super(db, SqlDialect.POSTGRESQL);
@@ -77,6 +77,24 @@ final class PostgresDatabase extends SqlDatabase {
         return state == null || state.startsWith("08") || state.startsWith("57P");
     }
 
+    /**
+     * A leader whose unit lost its connection (the database restarted, the network cut) has done in memory
+     * what the store does not have: it steps down, and the scheduler that leads next takes up what the
+     * store has, as after a {@code kill -9}.
+     */
+    @Override
+    void connectionLost(String why) {
+        if (epoch > 0) {
+            lost.accept("the store's connection was lost in the middle of a unit (" + why + ")");
+        }
+    }
+
+    /** About 0.1 ms on loopback (an empty query), against some 3 ms of statements for each job that passes. */
+    @Override
+    boolean stillConnected() {
+        return answers(2);
+    }
+
     @Override
     Connection connectAgain() throws SQLException {
         Connection fresh = DriverManager.getConnection(url, login);
@@ -91,7 +109,8 @@ final class PostgresDatabase extends SqlDatabase {
      * runs (on the writing thread) when one is refused.
      */
     @Override
-    void fence(long epoch, java.time.Duration lease, Runnable lost) {
+    void fence(long epoch, java.time.Duration lease, java.util.function.Consumer<String> lost) {
+        reconnectUnlessValid(); // a standby's connection may have been lost while it waited (a database restarted)
         try {
             betweenUnits(db -> {
                 idleAtMost(db, lease);
@@ -123,7 +142,8 @@ final class PostgresDatabase extends SqlDatabase {
                 long now = rs.next() ? rs.getLong(1) : -1;
                 boolean live = now == epoch && rs.getBoolean(2);
                 if (!live) {
-                    lost.run();
+                    lost.accept(now == epoch ? "its lease of epoch " + epoch + " passed before a write"
+                            : "another scheduler leads at epoch " + now);
                     throw new LeadershipLost(now == epoch ? "this scheduler's lease of epoch " + epoch + " has passed: "
                             + "its writes are refused" : "another scheduler leads now (epoch " + now + ", this one's was "
                             + epoch + "): this one's writes are refused");

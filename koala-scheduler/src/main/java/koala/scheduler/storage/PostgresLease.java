@@ -109,18 +109,37 @@ public final class PostgresLease implements LeaderLease {
         T on(Connection db) throws SQLException;
     }
 
+    /** The call, on this lease's connection; one opened before the server restarted is opened again, once, at once. */
     private <T> T call(Call<T> call) {
+        boolean old = db != null;
         try {
-            if (db == null) {
-                db = DriverManager.getConnection(url, login);
-                try (var s = db.createStatement()) {
-                    s.execute("SET lock_timeout = " + Math.max(1, term.toMillis()));
-                }
-            }
-            return call.on(db);
+            return call.on(connection());
         } catch (SQLException e) {
             close();
+            if (old && lostConnection(e)) {
+                try {
+                    return call.on(connection());
+                } catch (SQLException again) {
+                    close();
+                    throw new StoreException("the leader's lease: " + again.getMessage(), again);
+                }
+            }
             throw new StoreException("the leader's lease: " + e.getMessage(), e);
         }
+    }
+
+    private Connection connection() throws SQLException {
+        if (db == null) {
+            db = DriverManager.getConnection(url, login);
+            try (var s = db.createStatement()) {
+                s.execute("SET lock_timeout = " + Math.max(1, term.toMillis()));
+            }
+        }
+        return db;
+    }
+
+    private static boolean lostConnection(SQLException e) {
+        String state = e.getSQLState();
+        return state == null || state.startsWith("08") || state.startsWith("57P");
     }
 }

@@ -102,7 +102,7 @@ class SqlDatabase implements UnitOfWork, AutoCloseable {
                     depth--;
                 }
             }
-            if (lost) {
+            if (lost || !stillConnected()) {
                 reconnect();
             }
             depth = 1;
@@ -165,8 +165,48 @@ class SqlDatabase implements UnitOfWork, AutoCloseable {
     private StoreException failure(String what, SQLException e) {
         if (lostConnection(e)) {
             lost = true;
+            connectionLost(what + ": " + e.getMessage());
         }
         return new StoreException(what + ": " + e.getMessage(), e);
+    }
+
+    /**
+     * The connection was found lost by a statement or commit of a unit, which fails: the unit's work is
+     * done in memory and not kept. A leader's store says so to its leadership ({@link PostgresDatabase}).
+     */
+    void connectionLost(String why) {
+    }
+
+    /**
+     * Whether the connection still answers, asked before every unit by a database that can lose it (a
+     * server restarted while the scheduler waited): a unit then starts on a new one rather than failing
+     * at its first statement with its work half done in memory. The embedded H2's never goes.
+     */
+    boolean stillConnected() {
+        return true;
+    }
+
+    /** The connection answers within {@code seconds}. */
+    final boolean answers(int seconds) {
+        try {
+            return db.isValid(seconds);
+        } catch (SQLException e) {
+            return false;
+        }
+    }
+
+    /** Opens the connection again unless it answers within 2 s: before a unit that must not fail for an old loss. */
+    void reconnectUnlessValid() {
+        lock.lock();
+        try {
+            if (lost || !db.isValid(2)) {
+                reconnect();
+            }
+        } catch (SQLException e) {
+            reconnect();
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Whether {@code e} says the connection is gone (H2's embedded one never is). */
@@ -200,7 +240,7 @@ class SqlDatabase implements UnitOfWork, AutoCloseable {
      * From now on, writes commit only while this scheduler's lease of {@code epoch} holds; {@code lost}
      * runs (on the writing thread) when one is refused. Nothing on a database only one scheduler opens.
      */
-    void fence(long epoch, java.time.Duration term, Runnable lost) {
+    void fence(long epoch, java.time.Duration term, java.util.function.Consumer<String> lost) {
     }
 
     /**

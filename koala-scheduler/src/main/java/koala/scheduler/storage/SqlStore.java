@@ -67,9 +67,10 @@ public class SqlStore implements Store {
     /**
      * From now on, this store's writes commit only while the lease of {@code epoch} ({@link #lease}) holds:
      * one that would commit after it passed, or after another scheduler took it over, is refused
-     * ({@link LeadershipLost}, nothing written) and {@code lost} runs.
+     * ({@link LeadershipLost}, nothing written) and {@code lost} hears why; so does a unit that lost its
+     * connection to the database.
      */
-    public void fence(long epoch, java.time.Duration term, Runnable lost) {
+    public void fence(long epoch, java.time.Duration term, java.util.function.Consumer<String> lost) {
         db.fence(epoch, term, lost);
         history.recount(); // what the last leader recorded since this store was opened
     }

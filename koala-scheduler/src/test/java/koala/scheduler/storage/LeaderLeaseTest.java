@@ -73,7 +73,7 @@ class LeaderLeaseTest {
     void aLeaderThatStopsRenewingIsTakenOverAndItsWritesAreRefused() {
         AtomicInteger lost = new AtomicInteger();
         assertThat(a.acquire("a", "http://198.18.0.1:7400")).hasValue(1);
-        storeA.fence(1, TERM, lost::incrementAndGet);
+        storeA.fence(1, TERM, why -> lost.incrementAndGet());
         storeA.saveJob(job(1), T);
 
         assertThat(takeOver()).isEqualTo(2);
@@ -89,7 +89,7 @@ class LeaderLeaseTest {
     @Test
     void aLeaderWhoseLeasePassedWritesNothingEvenBeforeAnotherTakesOver() throws Exception {
         assertThat(a.acquire("a", "http://198.18.0.1:7400")).hasValue(1);
-        storeA.fence(1, TERM, () -> { });
+        storeA.fence(1, TERM, why -> { });
 
         Awaitility.await("a's lease passes").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50))
                 .until(() -> !b.holder().orElseThrow().live());
@@ -106,7 +106,7 @@ class LeaderLeaseTest {
     @Test
     void aLeaderPausedInTheMiddleOfAUnitDoesNotHoldTheTakeOverUpAndWritesNothing() throws Exception {
         assertThat(a.acquire("a", "http://198.18.0.1:7400")).hasValue(1);
-        storeA.fence(1, TERM, () -> { });
+        storeA.fence(1, TERM, why -> { });
         CountDownLatch wrote = new CountDownLatch(1);
         CountDownLatch wake = new CountDownLatch(1);
         CompletableFuture<Void> paused = CompletableFuture.runAsync(() -> storeA.inTransaction(() -> {
@@ -130,16 +130,45 @@ class LeaderLeaseTest {
         koala.api.scheduler.TransitionView submitted = new koala.api.scheduler.TransitionView(T, "", "QUEUED",
                 "SUBMITTED", null);
         assertThat(a.acquire("a", "http://198.18.0.1:7400")).hasValue(1);
-        storeA.fence(1, TERM, () -> { });
+        storeA.fence(1, TERM, why -> { });
         storeA.recordTransition(6, submitted);
         storeA.recordTransition(6, new koala.api.scheduler.TransitionView(T, "QUEUED", "CLAIMING", "PLACED", "fs0"));
         a.resign(1);
 
-        storeB.fence(b.acquire("b", "http://198.18.0.2:7400").getAsLong(), TERM, () -> { });
+        storeB.fence(b.acquire("b", "http://198.18.0.2:7400").getAsLong(), TERM, why -> { });
         storeB.recordTransition(6, new koala.api.scheduler.TransitionView(T, "CLAIMING", "RUNNING", "ALL_CLAIMED", null));
 
         assertThat(storeB.history(6)).extracting(koala.api.scheduler.TransitionView::event)
                 .containsExactly("SUBMITTED", "PLACED", "ALL_CLAIMED");
+    }
+
+    /**
+     * The database restarts while a's unit writing job 7 is open: the unit fails, a hears that its
+     * connection was lost (a leader steps down then), and each store's next unit connects again.
+     */
+    @Test
+    void aUnitWhoseConnectionIsLostFailsAndTheLeaderHearsIt() throws Exception {
+        java.util.List<String> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+        assertThat(a.acquire("a", "http://198.18.0.1:7400")).hasValue(1);
+        storeA.fence(1, Duration.ofSeconds(30), heard::add);
+        CountDownLatch wrote = new CountDownLatch(1);
+        CountDownLatch restarted = new CountDownLatch(1);
+        CompletableFuture<Void> unit = CompletableFuture.runAsync(() -> storeA.inTransaction(() -> {
+            storeA.saveJob(job(7), T);
+            wrote.countDown();
+            await(restarted);
+            storeA.saveJob(job(8), T);
+        }));
+        assertThat(wrote.await(10, TimeUnit.SECONDS)).isTrue();
+
+        TestPostgres.server().stop();
+        TestPostgres.server().start();
+        restarted.countDown();
+
+        assertThatThrownBy(() -> unit.get(30, TimeUnit.SECONDS)).hasCauseInstanceOf(StoreException.class);
+        assertThat(heard).singleElement().asString().startsWith("the store's connection was lost in the middle of a unit");
+        storeB.saveJob(job(9), T); // b's connection ended with the restart too: its next unit connects again
+        assertThat(storeA.jobs()).extracting(JobRecord::id).containsExactly(9L);
     }
 
     @Test
