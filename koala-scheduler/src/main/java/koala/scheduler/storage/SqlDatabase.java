@@ -50,6 +50,8 @@ class SqlDatabase implements UnitOfWork, AutoCloseable {
     private boolean lost;
     /** The unit under way changed a row: its commit is checked first ({@link #beforeWrites}). */
     private boolean wrote;
+    /** The unit's writes not sent yet, on a database that holds them ({@link #holdsWrites}). */
+    private final HeldWrites held = new HeldWrites();
     /** Held by the thread in a unit of work, and by one making a write or a read outside one. */
     private final ReentrantLock lock = new ReentrantLock(true);
     /** How many units the lock's holder is in (0: none); guarded by {@link #lock}, as every field below. */
@@ -141,6 +143,7 @@ class SqlDatabase implements UnitOfWork, AutoCloseable {
     private void commit() {
         long start = System.nanoTime();
         try {
+            send();
             if (wrote) {
                 beforeWrites(db);
             }
@@ -280,6 +283,7 @@ class SqlDatabase implements UnitOfWork, AutoCloseable {
     /** Undoes the unit's writes and forgets its actions; a failure to undo is added to {@code cause}. */
     private void undo(Throwable cause) {
         afterCommit.clear();
+        held.clear();
         wrote = false;
         try {
             db.rollback();
@@ -303,14 +307,73 @@ class SqlDatabase implements UnitOfWork, AutoCloseable {
         }
     }
 
-    /** One statement that changes rows, in the calling thread's unit, or as a unit of its own. */
+    /**
+     * One statement that changes rows, in the calling thread's unit, or as a unit of its own. A database
+     * that {@link #holdsWrites holds writes} sends it with the unit's next read or its commit, and a
+     * failure of it fails that read or commit, and with it the unit.
+     */
     void update(String sql, List<Object> params) {
-        updated(sql, params);
+        if (!holdsWrites()) {
+            updated(sql, params);
+            return;
+        }
+        inTransaction(() -> {
+            wrote = true;
+            held.add(sql, params);
+        });
     }
 
-    /** As {@link #update}, answering how many rows it changed. */
+    /**
+     * Whether this database holds a unit's writes and sends them in batches ({@link HeldWrites}): one
+     * reached over the network, where every statement costs a round trip. The embedded H2 sends each at once.
+     */
+    boolean holdsWrites() {
+        return false;
+    }
+
+    /** Sends the unit's held writes, a batch (one round trip) per statement; under the lock, in a unit. */
+    private void send() throws SQLException {
+        if (!held.isEmpty()) {
+            send(held.take());
+        }
+    }
+
+    private void send(List<HeldWrites.Batch> batches) throws SQLException {
+        for (HeldWrites.Batch batch : batches) {
+            long start = System.nanoTime();
+            try {
+                PreparedStatement s = prepare(batch.sql, List.of());
+                for (List<Object> row : batch.rows) {
+                    bind(s, row);
+                    s.addBatch();
+                }
+                s.executeBatch();
+            } catch (SQLException e) {
+                SQLException cause = e.getNextException() != null ? e.getNextException() : e;
+                throw new SQLException(batch.sql + ": " + cause.getMessage(), cause.getSQLState(), cause);
+            } finally {
+                statements += batch.rows.size();
+                statementNanos += System.nanoTime() - start;
+            }
+        }
+    }
+
+    /** The held writes sent, before a write whose count is asked; only those a read sees, before a read ({@code read}). */
+    private void sendHeld(String read) {
+        if (held.isEmpty()) {
+            return;
+        }
+        try {
+            send(read == null ? held.take() : held.takeFor(read));
+        } catch (SQLException e) {
+            throw failure("sending the unit's writes", e);
+        }
+    }
+
+    /** As {@link #update}, sent at once, answering how many rows it changed. */
     int updated(String sql, List<Object> params) {
         return inTransaction(() -> {
+            sendHeld(null);
             long start = System.nanoTime();
             try {
                 wrote = true;
@@ -326,6 +389,7 @@ class SqlDatabase implements UnitOfWork, AutoCloseable {
     /** The rows {@code sql} reads, each as {@code row} makes it, in the calling thread's unit or as one of its own. */
     <T> List<T> query(String sql, List<Object> params, Row<T> row) {
         return inTransaction(() -> {
+            sendHeld(sql);
             long start = System.nanoTime();
             try (ResultSet rs = prepare(sql, params).executeQuery()) {
                 List<T> out = new ArrayList<>();
@@ -353,6 +417,11 @@ class SqlDatabase implements UnitOfWork, AutoCloseable {
             s = db.prepareStatement(sql);
             prepared.put(sql, s);
         }
+        bind(s, params);
+        return s;
+    }
+
+    private static void bind(PreparedStatement s, List<Object> params) throws SQLException {
         for (int i = 0; i < params.size(); i++) {
             Object p = params.get(i);
             if (p instanceof Null n) {
@@ -361,7 +430,6 @@ class SqlDatabase implements UnitOfWork, AutoCloseable {
                 s.setObject(i + 1, p);
             }
         }
-        return s;
     }
 
     /** Marks a SQL NULL of the given type in a parameter list. */

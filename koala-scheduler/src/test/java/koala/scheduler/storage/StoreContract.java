@@ -266,4 +266,23 @@ abstract class StoreContract {
             assertThat(store.answer("carol", "r-1")).isEmpty();
         }
     }
+
+    /** Inside a unit, what it wrote is read back before the unit commits; after it threw, nothing of it is there. */
+    @Test
+    void aUnitReadsItsOwnWritesAndLeavesNothingWhenItThrows() {
+        Instant t = Instant.parse("2026-11-25T10:00:00Z");
+        try (Store store = open("own-writes")) {
+            store.inTransaction(() -> {
+                store.saveJob(job(11, koala.scheduler.state.JobState.QUEUED), t);
+                store.saveAnswer("alice", "r-11", null, "11", t);
+                assertThat(store.job(11)).isPresent();
+                assertThat(store.answer("alice", "r-11")).isPresent();
+            });
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.inTransaction(() -> {
+                store.saveJob(job(12, koala.scheduler.state.JobState.QUEUED), t);
+                throw new IllegalStateException("the policy broke");
+            })).hasMessage("the policy broke");
+            assertThat(store.jobs()).extracting(JobRecord::id).containsExactly(11L);
+        }
+    }
 }
