@@ -94,6 +94,8 @@ public final class ConfigKeys {
             key("scheduler.claimFailures", POSITIVE, "3", false, "claim failures before a job is placed again"),
             key("scheduler.kisInterval", POSITIVE_SECONDS, "2", false, "seconds between polls of each site agent"),
             key("scheduler.nodeGiveUp", SECONDS, "300", false, "seconds a node launcher tries a lost scheduler"),
+            key("scheduler.sweepInterval", POSITIVE_SECONDS, "30", false,
+                    "seconds between looks for pilots no node owns"),
             key("scheduler.database", TEXT, "KOALA_HOME/scheduler/koala", false,
                     "the H2 file, or jdbc:postgresql://HOST:PORT/DATABASE"),
             key("scheduler.database.user", TEXT, "koala", false, "the PostgreSQL login"),

@@ -86,7 +86,6 @@ final class Scheduler {
     static final java.time.Duration EVICT_EVERY = java.time.Duration.ofMinutes(1);
     static final java.time.Duration FORGET_EVERY = java.time.Duration.ofHours(1);
     /** How often the cells are swept for pilots no node owns (a kill that failed, a crash). */
-    static final java.time.Duration SWEEP_EVERY = java.time.Duration.ofSeconds(30);
 
     /**
      * @param configuredNodes each site's {@code node.count}, in the configuration's order
@@ -316,7 +315,7 @@ final class Scheduler {
         }
         if (!clock.instant().isBefore(nextSweep)) {
             sweepOrphanPilots();
-            nextSweep = clock.instant().plus(SWEEP_EVERY);
+            nextSweep = clock.instant().plus(settings.sweepEvery());
         }
         keepBounded();
         sharing().tick(clock.instant());

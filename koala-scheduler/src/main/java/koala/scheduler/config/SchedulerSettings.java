@@ -21,11 +21,24 @@ import koala.placement.PlacementPolicies;
  * @param keepEnded        how long an ended job stays in memory (in {@code koala jobs}); the database keeps it
  * @param retention        how long the database keeps an ended job (then it is forgotten)
  * @param accounting       the accounting file: a usage record per job and instance that ended, kept for good
+ * @param sweepEvery       how often the sites' pilots are looked over for ones no node owns (killed when seen twice)
  */
 public record SchedulerSettings(int port, Duration placementEvery, int maxPlaceTries, Duration claimTimeout,
                                 int maxClaimFailures, String defaultPolicy, Duration kisEvery, Duration nodeGiveUp,
                                 Path database, int maxQueuedPerUser, Duration keepEnded, Duration retention,
-                                Path accounting) {
+                                Path accounting, Duration sweepEvery) {
+
+    /** The sweep's default interval: 30 s. */
+    public static final Duration SWEEP_EVERY = Duration.ofSeconds(30);
+
+    /** Settings with the sweep every {@link #SWEEP_EVERY}. */
+    public SchedulerSettings(int port, Duration placementEvery, int maxPlaceTries, Duration claimTimeout,
+                             int maxClaimFailures, String defaultPolicy, Duration kisEvery, Duration nodeGiveUp,
+                             Path database, int maxQueuedPerUser, Duration keepEnded, Duration retention,
+                             Path accounting) {
+        this(port, placementEvery, maxPlaceTries, claimTimeout, maxClaimFailures, defaultPolicy, kisEvery, nodeGiveUp,
+                database, maxQueuedPerUser, keepEnded, retention, accounting, SWEEP_EVERY);
+    }
 
     public static SchedulerSettings from(GridConfig grid, Path koalaHome) {
         SchedulerSettings s = new SchedulerSettings(grid.integer("scheduler.port", 7400),
@@ -40,7 +53,8 @@ public record SchedulerSettings(int port, Duration placementEvery, int maxPlaceT
                 grid.integer("scheduler.maxQueuedPerUser", 1000),
                 grid.seconds("scheduler.keepEnded", Duration.ofMinutes(10)),
                 grid.seconds("scheduler.retention", Duration.ofDays(30)),
-                grid.value("scheduler.accounting").map(Path::of).orElse(koalaHome.toAbsolutePath().resolve("accounting.jsonl")));
+                grid.value("scheduler.accounting").map(Path::of).orElse(koalaHome.toAbsolutePath().resolve("accounting.jsonl")),
+                grid.seconds("scheduler.sweepInterval", SWEEP_EVERY));
         s.check(grid);
         return s;
     }
@@ -54,7 +68,7 @@ public record SchedulerSettings(int port, Duration placementEvery, int maxPlaceT
     public SchedulerSettings withLive(SchedulerSettings next) {
         return new SchedulerSettings(port, next.placementEvery, next.maxPlaceTries, claimTimeout, maxClaimFailures,
                 next.defaultPolicy, kisEvery, nodeGiveUp, database, next.maxQueuedPerUser, next.keepEnded,
-                next.retention, accounting);
+                next.retention, accounting, sweepEvery);
     }
 
     private void check(GridConfig grid) {

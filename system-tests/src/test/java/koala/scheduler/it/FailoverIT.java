@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
  * pilots and the allocation, the running job's nodes follow it and finish, the instance grows under
  * it; a started again is a standby. Then b is paused (SIGSTOP) until a has taken over again: resumed,
  * b finds its lease gone, steps down (exit status 3) and writes nothing; a carries the instance on.
- * Costs about 60 s (a job of 20 s, two take-overs, two grows).
+ * Costs about 45 s (a job of 12 s, running through the first take-over; two take-overs; two grows).
  */
 class FailoverIT {
     private static final String PASSWORD = "failover-it";
@@ -76,8 +76,8 @@ class FailoverIT {
         try {
             awaitStandby(viaB, "leading this grid is");
             long job = TestScheduler.submit(viaA, "through-a-take-over", "+(&(resourceManagerContact = \"fs0\")(count = 2)"
-                    + "(executable = \"/bin/sleep\")(arguments = \"20\"))(&(resourceManagerContact = \"fs1\")(count = 1)"
-                    + "(executable = \"/bin/sleep\")(arguments = \"20\"))").id();
+                    + "(executable = \"/bin/sleep\")(arguments = \"12\"))(&(resourceManagerContact = \"fs1\")(count = 1)"
+                    + "(executable = \"/bin/sleep\")(arguments = \"12\"))").id();
             long allocation = viaA.allocate(new AllocationRequest("runner-failover")).id();
             viaA.grow(allocation, new GrowRequest(1, "worker", "/bin/sleep", List.of("600"), Map.of(), "fs0"));
             TestScheduler.awaitState(viaA, job, "RUNNING", Duration.ofSeconds(90));

@@ -26,7 +26,8 @@ class JobTypesIT {
 
     @BeforeAll
     static void start() throws Exception {
-        scheduler = TestScheduler.start(Map.of());
+        // pilots no node owns are looked for every 5 s (30 by default): the sweep's test waits for two looks
+        scheduler = TestScheduler.start(Map.of("scheduler.sweepInterval", "5"));
         client = scheduler.client();
     }
 
