@@ -73,43 +73,67 @@ public final class SchedulerClient {
         if (schedulers.size() == 1) {
             return call.apply(schedulers.get(0));
         }
-        java.time.Instant until = java.time.InstantSource.system().instant().plus(retryFor);
-        while (true) {
-            koala.http.ApiException failed = null;
-            for (int tried = 0; tried < schedulers.size(); tried++) {
-                int at = current.get();
+        Object[] result = new Object[1];
+        koala.http.ApiException[] failed = new koala.http.ApiException[1];
+        boolean done;
+        try {
+            // a take-over under way sends no signal: every scheduler is asked again each second
+            done = new koala.common.time.Poll(java.time.InstantSource.system(), Duration.ofSeconds(1)).until(() -> {
                 try {
-                    return call.apply(schedulers.get(Math.floorMod(at, schedulers.size())));
+                    result[0] = eachOnce(call);
+                    return true;
                 } catch (koala.http.ApiException e) {
-                    if (!e.transientFailure()) {
-                        throw e;
-                    }
-                    current.compareAndSet(at, at + 1);
-                    if (!nothingDone(e)) {
-                        throw e;
-                    }
-                    failed = e;
+                    failed[0] = e;
+                    return false;
                 }
+            }, retryFor);
+        } catch (MayBeDone e) {
+            throw e.failure;
+        }
+        if (!done) {
+            throw failed[0];
+        }
+        @SuppressWarnings("unchecked")
+        T t = (T) result[0];
+        return t;
+    }
+
+    /**
+     * The call to each scheduler in turn from the one called now, until one answers; a failure that may
+     * have done something is thrown at once, wrapped so that {@link #call} does not ask again.
+     */
+    private <T> T eachOnce(java.util.function.Function<JsonHttpClient, T> call) {
+        koala.http.ApiException failed = null;
+        for (int tried = 0; tried < schedulers.size(); tried++) {
+            int at = current.get();
+            try {
+                return call.apply(schedulers.get(Math.floorMod(at, schedulers.size())));
+            } catch (koala.http.ApiException e) {
+                if (e.transientFailure()) {
+                    current.compareAndSet(at, at + 1);
+                }
+                if (!e.transientFailure() || !nothingDone(e)) {
+                    throw new MayBeDone(e);
+                }
+                failed = e;
             }
-            if (!java.time.InstantSource.system().instant().isBefore(until)) {
-                throw failed;
-            }
-            pause();
+        }
+        throw failed;
+    }
+
+    /** A failure after which the call is not made again: it was refused, or may have been done. */
+    private static final class MayBeDone extends RuntimeException {
+        final koala.http.ApiException failure;
+
+        MayBeDone(koala.http.ApiException failure) {
+            super(failure.getMessage(), failure, false, false);
+            this.failure = failure;
         }
     }
 
     /** A failure that certainly left nothing done: the scheduler was not reached, or is a standby. */
     private static boolean nothingDone(koala.http.ApiException e) {
         return e.unreached() || (e.status() == 503 && String.valueOf(e.getMessage()).contains(STANDBY));
-    }
-
-    private static void pause() {
-        try {
-            Thread.sleep(1_000); // a take-over under way sends no signal: look again in a second
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new koala.http.ApiException(503, "interrupted while waiting for a scheduler to lead");
-        }
     }
 
     /**
