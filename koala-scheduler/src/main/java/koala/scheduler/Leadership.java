@@ -10,6 +10,8 @@ import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
+import koala.common.time.Poll;
 import koala.scheduler.storage.LeaderLease;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
@@ -46,18 +48,21 @@ final class Leadership implements AutoCloseable {
     private final String name;
     private final String address;
     private final InstantSource clock;
-    private final ScheduledExecutorService timer;
+    /** Made when it starts renewing: a scheduler alone on its store (H2) never renews, so has no such thread. */
+    private final Supplier<ScheduledExecutorService> timers;
+    private ScheduledExecutorService timer;
     private Role role = Role.STANDBY;
     private long epoch;
     private Instant renewedAt;
     private Consumer<String> steppedDown = reason -> { };
 
-    Leadership(LeaderLease lease, String name, String address, InstantSource clock, ScheduledExecutorService timer) {
+    Leadership(LeaderLease lease, String name, String address, InstantSource clock,
+               Supplier<ScheduledExecutorService> timers) {
         this.lease = lease;
         this.name = name;
         this.address = address;
         this.clock = clock;
-        this.timer = timer;
+        this.timers = timers;
     }
 
     /**
@@ -65,12 +70,30 @@ final class Leadership implements AutoCloseable {
      * leader whenever it changes (a standby tells its callers who leads). Returns the epoch it leads at.
      */
     long awaitLeading(Consumer<Optional<LeaderLease.Holder>> waiting) throws InterruptedException {
-        Optional<LeaderLease.Holder> told = null;
-        while (true) {
+        Looking looking = new Looking(waiting);
+        // the database sends no word when a lease passes: a standby looks again
+        if (!new Poll(clock, LOOK_EVERY).until(looking::took, Duration.ofDays(36_500))) {
+            throw new InterruptedException("stopped while a standby");
+        }
+        return leading(looking.taken);
+    }
+
+    /** One look at the lease, as a standby: takes it when it is free, else tells who leads when that changed. */
+    private final class Looking {
+        private final Consumer<Optional<LeaderLease.Holder>> waiting;
+        private Optional<LeaderLease.Holder> told;
+        private long taken;
+
+        Looking(Consumer<Optional<LeaderLease.Holder>> waiting) {
+            this.waiting = waiting;
+        }
+
+        boolean took() {
             try {
-                OptionalLong taken = lease.acquire(name, address);
-                if (taken.isPresent()) {
-                    return leading(taken.getAsLong());
+                OptionalLong got = lease.acquire(name, address);
+                if (got.isPresent()) {
+                    taken = got.getAsLong();
+                    return true;
                 }
                 Optional<LeaderLease.Holder> now = lease.holder().map(h -> new LeaderLease.Holder(h.name(), h.address(),
                         h.epoch(), true));
@@ -83,7 +106,7 @@ final class Leadership implements AutoCloseable {
             } catch (RuntimeException e) {
                 LOG.warn("standby: the lease cannot be read now ({}); looking again", e.getMessage());
             }
-            Thread.sleep(LOOK_EVERY.toMillis()); // a poll of the database, on the starting thread: nothing to wake it
+            return false;
         }
     }
 
@@ -109,6 +132,7 @@ final class Leadership implements AutoCloseable {
     void lead(Consumer<String> steppedDown) {
         synchronized (this) {
             this.steppedDown = steppedDown;
+            timer = timers.get();
         }
         timer.scheduleWithFixedDelay(this::renew, RENEW_EVERY.toMillis(), RENEW_EVERY.toMillis(), TimeUnit.MILLISECONDS);
     }
@@ -167,9 +191,11 @@ final class Leadership implements AutoCloseable {
     /** A scheduler stopping cleanly lets its lease go, so that a standby takes over at once. */
     @Override
     public void close() {
-        timer.shutdownNow();
         long held;
         synchronized (this) {
+            if (timer != null) {
+                timer.shutdownNow();
+            }
             if (role != Role.LEADING || lease == LeaderLease.ALONE) {
                 return;
             }

@@ -162,7 +162,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         URI nodeUrl = nodeUrl(grid, settings);
         String name = InetAddress.getLocalHost().getHostName() + ":" + ProcessHandle.current().pid();
         Leadership leadership = new Leadership(lease, name, nodeUrl.toString(), InstantSource.system(),
-                Executors.newSingleThreadScheduledExecutor(daemon("lease")));
+                () -> Executors.newSingleThreadScheduledExecutor(daemon("lease")));
         if (lease == koala.scheduler.storage.LeaderLease.ALONE) {
             leadership.awaitLeadingNow();
             return leadership;
