@@ -1,7 +1,5 @@
 package koala.experiments;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -29,6 +27,7 @@ import koala.common.net.FreePort;
 import koala.common.time.Poll;
 import koala.grid.GridConfig;
 import koala.http.ApiException;
+import koala.scheduler.SchedulerChild;
 import koala.testbed.LocalUser;
 import koala.testbed.PostgresServer;
 import koala.testbed.Testbed;
@@ -58,29 +57,19 @@ final class FailoverBenchCommand implements Callable<Integer> {
     int rate;
 
     /** One scheduler process: its configuration, and the READY line it prints once it leads. */
-    private record Scheduler(String name, Path config, Process process, CompletableFuture<String> ready) {
+    /** One of the bench's schedulers: started again on the same configuration after its kill. */
+    private record Scheduler(String name, Path config, SchedulerChild child) {
         static Scheduler start(String name, Path config) throws Exception {
-            koala.process.JavaCommand command = koala.process.JavaCommand.of("koala.scheduler.SchedulerMain",
-                    koala.process.RuntimeImage.currentClasspath(), "--config", config.toString());
             Path log = config.resolveSibling("scheduler-" + name + ".log");
-            Process p = new ProcessBuilder(command.commandLine())
-                    .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-            CompletableFuture<String> ready = new CompletableFuture<>();
-            Thread reader = new Thread(() -> {
-                try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream()))) {
-                    for (String line = out.readLine(); line != null; line = out.readLine()) {
-                        if (line.startsWith("READY ")) {
-                            ready.complete(line);
-                        }
-                    }
-                } catch (java.io.IOException ignored) {
-                    // the process ended: what it printed is all there is
-                }
-                ready.completeExceptionally(new IllegalStateException("scheduler " + name + " ended before it led"));
-            }, "scheduler-" + name + "-out");
-            reader.setDaemon(true);
-            reader.start();
-            return new Scheduler(name, config, p, ready);
+            return new Scheduler(name, config, SchedulerChild.start(config, ProcessBuilder.Redirect.appendTo(log.toFile())));
+        }
+
+        Process process() {
+            return child.process();
+        }
+
+        CompletableFuture<String> ready() {
+            return child.ready();
         }
 
         Scheduler again() throws Exception {

@@ -2,15 +2,12 @@ package koala.scheduler.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import koala.api.scheduler.AllocationRequest;
 import koala.api.scheduler.GrowRequest;
@@ -20,6 +17,7 @@ import koala.api.scheduler.SchedulerClient;
 import koala.common.net.FreePort;
 import koala.grid.GridConfig;
 import koala.http.ApiException;
+import koala.scheduler.SchedulerChild;
 import koala.testbed.PostgresServer;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -67,8 +65,8 @@ class FailoverIT {
 
     private static void takeOver(GridConfig gridA, Path configA, GridConfig gridB, Path configB) throws Exception {
         Process a = TestScheduler.process(configA);
-        Started b = Started.of(configB);
-        Started aAgain = null;
+        SchedulerChild b = SchedulerChild.start(configB, ProcessBuilder.Redirect.INHERIT);
+        SchedulerChild aAgain = null;
         SchedulerClient viaA = new SchedulerClient(gridA.schedulerAddress()).actingFor(TestScheduler.OWNER);
         SchedulerClient viaB = new SchedulerClient(gridB.schedulerAddress()).actingFor(TestScheduler.OWNER);
         SchedulerClient following = SchedulerClient.following(List.of(gridA.schedulerAddress(), gridB.schedulerAddress()))
@@ -86,7 +84,7 @@ class FailoverIT {
 
             long killed = System.nanoTime();
             a.destroyForcibly().waitFor(10, TimeUnit.SECONDS); // SIGKILL: a's lease is left to pass
-            assertThat(b.ready.get(30, TimeUnit.SECONDS)).startsWith("READY");
+            assertThat(b.ready().get(30, TimeUnit.SECONDS)).startsWith("READY");
             double tookOver = (System.nanoTime() - killed) / 1e9;
             JobView seen = viaB.job(job);
             double served = (System.nanoTime() - killed) / 1e9;
@@ -109,15 +107,15 @@ class FailoverIT {
                     .hasSize(2);
             assertThat(TestScheduler.pilotsNamedFor(gridB, job)).isEmpty();
 
-            aAgain = Started.of(configA);
+            aAgain = SchedulerChild.start(configA, ProcessBuilder.Redirect.INHERIT);
             awaitStandby(viaA, "at http://");
 
             // b paused (SIGSTOP) past its lease: a takes over; b, resumed, is fenced and steps down
-            signal("STOP", b.process);
-            assertThat(aAgain.ready.get(30, TimeUnit.SECONDS)).startsWith("READY");
-            signal("CONT", b.process);
-            assertThat(b.process.waitFor(15, TimeUnit.SECONDS)).as("b steps down once it wakes").isTrue();
-            assertThat(b.process.exitValue()).as("b's exit status: stepped down").isEqualTo(3);
+            signal("STOP", b.process());
+            assertThat(aAgain.ready().get(30, TimeUnit.SECONDS)).startsWith("READY");
+            signal("CONT", b.process());
+            assertThat(b.process().waitFor(15, TimeUnit.SECONDS)).as("b steps down once it wakes").isTrue();
+            assertThat(b.process().exitValue()).as("b's exit status: stepped down").isEqualTo(3);
             assertThat(viaA.job(allocation).nodes()).extracting(NodeView::state).containsOnly("RUNNING");
             assertThat(TestScheduler.pilotsNamedFor(gridA, allocation)).as("pilots == nodes after the second take-over")
                     .hasSize(2);
@@ -126,7 +124,7 @@ class FailoverIT {
                     .until(() -> TestScheduler.pilotsNamedFor(gridA, allocation).isEmpty());
         } finally {
             // the standby first: stopped after the leader, it would take over and start all over again
-            for (Process p : new Process[] {aAgain == null ? null : aAgain.process, a, b.process}) {
+            for (Process p : new Process[] {aAgain == null ? null : aAgain.process(), a, b.process()}) {
                 if (p != null) {
                     signal("CONT", p);
                     p.destroy();
@@ -156,30 +154,6 @@ class FailoverIT {
     }
 
     /** A scheduler's process that may start as a standby: {@link #ready} completes with its READY line once it leads. */
-    private record Started(Process process, CompletableFuture<String> ready) {
-        static Started of(Path config) throws Exception {
-            koala.process.JavaCommand command = koala.process.JavaCommand.of("koala.scheduler.SchedulerMain",
-                    koala.process.RuntimeImage.currentClasspath(), "--config", config.toString());
-            Process p = new ProcessBuilder(command.commandLine()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-            CompletableFuture<String> ready = new CompletableFuture<>();
-            Thread reader = new Thread(() -> {
-                try (BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream()))) {
-                    for (String line = out.readLine(); line != null; line = out.readLine()) {
-                        if (line.startsWith("READY ")) {
-                            ready.complete(line);
-                        }
-                    }
-                } catch (java.io.IOException e) {
-                    ready.completeExceptionally(e);
-                }
-                ready.completeExceptionally(new AssertionError("the scheduler ended before it led"));
-            });
-            reader.setDaemon(true);
-            reader.start();
-            return new Started(p, ready);
-        }
-    }
-
     private static void delete(Path dir) {
         try (var files = Files.walk(dir)) {
             files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());

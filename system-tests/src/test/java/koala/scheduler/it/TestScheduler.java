@@ -52,20 +52,13 @@ final class TestScheduler implements AutoCloseable {
      * with SIGKILL. Its later output is drained, so that a full pipe never stops it.
      */
     static Process process(Path config) throws Exception {
-        koala.process.JavaCommand command = koala.process.JavaCommand.of("koala.scheduler.SchedulerMain",
-                koala.process.RuntimeImage.currentClasspath(), "--config", config.toString());
-        Process p = new ProcessBuilder(command.commandLine()).redirectError(ProcessBuilder.Redirect.INHERIT)
-                .directory(new java.io.File("/")).start();
-        java.io.BufferedReader out = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream()));
-        for (String line = out.readLine(); line != null; line = out.readLine()) {
-            if (line.startsWith("READY ")) {
-                Thread drain = new Thread(() -> out.lines().forEach(l -> { }));
-                drain.setDaemon(true);
-                drain.start();
-                return p;
-            }
+        koala.scheduler.SchedulerChild child = koala.scheduler.SchedulerChild.start(config, ProcessBuilder.Redirect.INHERIT);
+        try {
+            child.ready().get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new AssertionError(e.getCause().getMessage(), e.getCause());
         }
-        throw new AssertionError("scheduler exited with " + p.waitFor());
+        return child.process();
     }
 
     /** The testbed's grid configuration with a fresh database, a free port and quick settings. */
