@@ -54,6 +54,7 @@ final class Leadership implements AutoCloseable {
     private Role role = Role.STANDBY;
     private long epoch;
     private Instant renewedAt;
+    private Instant leadingSince;
     private Consumer<String> steppedDown = reason -> { };
 
     Leadership(LeaderLease lease, String name, String address, InstantSource clock,
@@ -116,6 +117,7 @@ final class Leadership implements AutoCloseable {
         synchronized (this) {
             role = Role.LEADING;
             epoch = taken;
+            leadingSince = clock.instant();
         }
     }
 
@@ -124,6 +126,7 @@ final class Leadership implements AutoCloseable {
         role = Role.LEADING;
         epoch = taken;
         renewedAt = clock.instant();
+        leadingSince = renewedAt;
         LOG.info("this scheduler ({}) leads now, at epoch {}", name, taken);
         return taken;
     }
@@ -186,6 +189,11 @@ final class Leadership implements AutoCloseable {
 
     synchronized long epoch() {
         return epoch;
+    }
+
+    /** When this scheduler took the lead; null before. */
+    synchronized Instant since() {
+        return leadingSince;
     }
 
     /** A scheduler stopping cleanly lets its lease go, so that a standby takes over at once. */

@@ -117,7 +117,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         grid.sites().stream().filter(s -> !s.remote()).forEach(local::of);
         Leadership leadership;
         try {
-            leadership = lead(grid, settings, store, steppedDown);
+            leadership = lead(grid, koalaHome, settings, store, steppedDown);
         } catch (RuntimeException | IOException e) {
             store.close();
             throw e;
@@ -127,7 +127,7 @@ public final class SchedulerDaemon implements AutoCloseable {
                 grid.hostAddress().orElse(InetAddress.getLoopbackAddress().getHostAddress()), settings.port());
         try {
             agents.attachOrStart();
-            SchedulerDaemon daemon = serve(grid, koalaHome, settings, store, agents, local, logLevels,
+            SchedulerDaemon daemon = serve(grid, koalaHome, settings, store, agents, local, logLevels, leadership,
                     koala.scheduler.storage.Backups.beside(store, settings.database(), InstantSource.system()));
             daemon.leadership = leadership;
             return daemon;
@@ -156,7 +156,7 @@ public final class SchedulerDaemon implements AutoCloseable {
      * the store at its epoch; a store only one scheduler opens (H2) is led at once. Once leading, a lost
      * lease or a refused write hands {@code steppedDown} the reason.
      */
-    private static Leadership lead(GridConfig grid, SchedulerSettings settings, SqlStore store,
+    private static Leadership lead(GridConfig grid, Path koalaHome, SchedulerSettings settings, SqlStore store,
                                    java.util.function.Consumer<String> steppedDown) throws IOException {
         koala.scheduler.storage.LeaderLease lease = store.lease(Leadership.TERM);
         URI nodeUrl = nodeUrl(grid, settings);
@@ -167,7 +167,9 @@ public final class SchedulerDaemon implements AutoCloseable {
             leadership.awaitLeadingNow();
             return leadership;
         }
-        try (Standby standby = Standby.serve(grid.schedulerSocket(), settings.port(), nodeUrl)) {
+        MetricsToken metricsToken = MetricsToken.at(metricsTokenFile(grid, koalaHome));
+        try (Standby standby = Standby.serve(grid.schedulerSocket(), settings.port(), nodeUrl,
+                metricsToken.orCaller(callers(grid, TokenKey.in(koalaHome.resolve("token.key")))), metricsToken.alone())) {
             long epoch = leadership.awaitLeading(standby::leader);
             store.fence(epoch, Leadership.TERM, why -> leadership.lost("the store refused a write: " + why));
         } catch (InterruptedException e) {
@@ -181,7 +183,7 @@ public final class SchedulerDaemon implements AutoCloseable {
 
     private static SchedulerDaemon serve(GridConfig grid, Path koalaHome, SchedulerSettings settings, Store store,
                                          SiteAgents siteAgents, LocalLaunchers local,
-                                         koala.scheduler.config.LogLevels logLevels,
+                                         koala.scheduler.config.LogLevels logLevels, Leadership leadership,
                                          koala.scheduler.storage.Backups backups)
             throws IOException {
         Map<String, SiteAgentClient> agents = siteAgents.clients();
@@ -202,6 +204,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         grid.sites().forEach(s -> nodes.put(s.name(), s.nodes()));
         Submissions submissions = Submissions.threaded(pilots::submit, loop::post, store::afterCommit);
         SchedulerMetrics metrics = new SchedulerMetrics(sites.keySet());
+        metrics.leads(leadership.epoch(), leadership.since());
         Scheduler scheduler = new Scheduler(settings, store, kis, nodes, pilots, submissions, FileCatalog.from(grid),
                 InstantSource.system(), metrics);
         scheduler.onStart(() -> loop.post(() -> { }));
@@ -234,8 +237,7 @@ public final class SchedulerDaemon implements AutoCloseable {
                 Endpoint.loopback("local", settings.port())), 64);
         TokenKey key = TokenKey.in(koalaHome.resolve("token.key"));
         AuditLog audit = AuditLog.in(koalaHome.resolve("logs").resolve("audit.log"), InstantSource.system());
-        Callers callers = new Callers(new Tokens(key), Admins.of(grid.value("admin.group").orElse("koala-admin")),
-                InstantSource.system());
+        Callers callers = callers(grid, key);
         SchedulerApi.Operations operations = new LoopOperations(parts, loop, key, accountingFile, backups);
         SchedulerApi.register(server, operations, callers, audit);
         // Prometheus scrapes with the metrics token (or, on this host, as any identified caller)
@@ -273,6 +275,11 @@ public final class SchedulerDaemon implements AutoCloseable {
     }
 
     /** {@code scheduler.metrics.tokenFile}, {@code KOALA_HOME/metrics.token} by default. */
+    private static Callers callers(GridConfig grid, TokenKey key) {
+        return new Callers(new Tokens(key), Admins.of(grid.value("admin.group").orElse("koala-admin")),
+                InstantSource.system());
+    }
+
     static Path metricsTokenFile(GridConfig grid, Path koalaHome) {
         return grid.value("scheduler.metrics.tokenFile").map(Path::of).orElse(koalaHome.resolve("metrics.token"));
     }

@@ -13,13 +13,19 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import koala.http.ApiException;
 import koala.http.Endpoint;
+import koala.http.Guard;
 import koala.http.JsonHttpServer;
+import koala.http.Request;
+import koala.scheduler.api.SchedulerApi;
+import koala.scheduler.metrics.StandbyMetrics;
 import koala.scheduler.storage.LeaderLease;
 
 /**
  * A standby scheduler's answer, on the addresses the scheduler serves on once it leads (the users'
  * socket, loopback, the nodes' address): every request is refused with 503 and who leads, so that a
  * caller given several schedulers' addresses tries the next, and a person reading it knows where to go.
+ * Only {@code GET /metrics} is answered, with {@link StandbyMetrics}, so that a site's Prometheus sees
+ * every scheduler of the grid and which one leads.
  */
 final class Standby implements AutoCloseable {
     /** The start of every refusal's text: callers that follow the leader know a standby by it. */
@@ -28,34 +34,57 @@ final class Standby implements AutoCloseable {
     private final List<JsonHttpServer> servers;
     private final AtomicReference<Optional<LeaderLease.Holder>> leader = new AtomicReference<>(Optional.empty());
 
-    private Standby(List<JsonHttpServer> servers) {
+    private final StandbyMetrics metrics;
+
+    private Standby(List<JsonHttpServer> servers, StandbyMetrics metrics) {
         this.servers = servers;
+        this.metrics = metrics;
     }
 
-    /** Serves the refusal on {@code socket}, loopback {@code port}, and {@code nodeUrl}'s address when it is not loopback. */
-    static Standby serve(Path socket, int port, URI nodeUrl) throws IOException {
+    /**
+     * Serves the refusal on {@code socket}, loopback {@code port}, and {@code nodeUrl}'s address when it is not
+     * loopback; and {@code GET /metrics} ({@link StandbyMetrics}) to the readers the leader's serves it to:
+     * {@code localReaders} on the socket and loopback, {@code nodeReaders} (the metrics token) on the nodes' address.
+     */
+    static Standby serve(Path socket, int port, URI nodeUrl, Guard localReaders, Guard nodeReaders) throws IOException {
         Files.createDirectories(socket.getParent(), PosixFilePermissions.asFileAttribute(
                 PosixFilePermissions.fromString("rwxr-xr-x")));
-        List<Endpoint> endpoints = new ArrayList<>(List.of(Endpoint.unix("unix", socket, "rw-rw-rw-"),
-                Endpoint.loopback("local", port)));
+        StandbyMetrics metrics = new StandbyMetrics();
+        List<JsonHttpServer> servers = new ArrayList<>();
+        servers.add(new JsonHttpServer(List.of(Endpoint.unix("unix", socket, "rw-rw-rw-"),
+                Endpoint.loopback("local", port)), 4));
         InetAddress nodes = InetAddress.getByName(nodeUrl.getHost());
         if (!nodes.isLoopbackAddress()) {
-            endpoints.add(Endpoint.tcp("nodes", new InetSocketAddress(nodes, port)));
+            servers.add(new JsonHttpServer(List.of(Endpoint.tcp("nodes", new InetSocketAddress(nodes, port))), 4));
         }
-        JsonHttpServer server = new JsonHttpServer(endpoints, 4);
-        Standby standby = new Standby(List.of(server));
-        for (Endpoint e : endpoints) {
-            server.guard(e.name(), request -> {
-                throw new ApiException(503, standby.refusal());
-            });
+        Standby standby = new Standby(servers, metrics);
+        for (JsonHttpServer server : servers) {
+            for (String endpoint : server.addresses().keySet()) {
+                server.guard(endpoint, request -> {
+                    if (!isScrape(request)) {
+                        throw new ApiException(503, standby.refusal());
+                    }
+                });
+            }
+            SchedulerApi.registerMetrics(server, metrics::scrape, server == servers.get(0) ? localReaders : nodeReaders);
         }
-        server.start();
+        try {
+            servers.forEach(JsonHttpServer::start);
+        } catch (RuntimeException e) {
+            standby.close();
+            throw e;
+        }
         return standby;
+    }
+
+    private static boolean isScrape(Request request) {
+        return request.method().equals("GET") && request.path().equals("/metrics");
     }
 
     /** Who leads now, as the lease says. */
     void leader(Optional<LeaderLease.Holder> holder) {
         leader.set(holder);
+        metrics.leaderAt(holder.map(LeaderLease.Holder::epoch).orElse(0L));
     }
 
     String refusal() {

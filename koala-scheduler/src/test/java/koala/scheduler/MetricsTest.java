@@ -246,6 +246,16 @@ class MetricsTest {
         }
     }
 
+    @Test
+    void theLeaderSaysItLeadsAtWhichEpochAndSinceWhen() {
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 4), Duration.ofSeconds(60))) {
+            grid.metrics.leads(7, java.time.Instant.parse("2026-12-06T09:00:00.500Z"));
+
+            assertThat(grid.scrape()).contains("koala_scheduler_leading 1.0\n", "koala_scheduler_epoch 7.0\n",
+                    "koala_scheduler_leading_since_timestamp_seconds 1.7965476005E9\n");
+        }
+    }
+
     private static WorkerActivity busy(String node, double cpuPercent) {
         return new WorkerActivity(node, true, null, cpuPercent);
     }

@@ -1,6 +1,7 @@
 package koala.scheduler.metrics;
 
 import io.prometheus.metrics.core.metrics.Counter;
+import io.prometheus.metrics.core.metrics.Gauge;
 import io.prometheus.metrics.core.metrics.Histogram;
 import io.prometheus.metrics.expositionformats.ExpositionFormatWriter;
 import io.prometheus.metrics.expositionformats.OpenMetricsTextFormatWriter;
@@ -11,6 +12,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.Locale;
 import java.util.Map;
@@ -53,9 +55,14 @@ public final class SchedulerMetrics implements GridEvents, UsageCounts {
 
     private final PrometheusRegistry registry = new PrometheusRegistry();
     private final AtomicReference<GridReading> latest = new AtomicReference<>(GridReading.NONE);
-    private final ExpositionFormatWriter openMetrics = OpenMetricsTextFormatWriter.create();
-    private final ExpositionFormatWriter prometheusText = PrometheusTextFormatWriter.create();
+    private static final ExpositionFormatWriter OPEN_METRICS = OpenMetricsTextFormatWriter.create();
+    private static final ExpositionFormatWriter PROMETHEUS_TEXT = PrometheusTextFormatWriter.create();
 
+    private final Gauge leading = leadership(registry);
+    private final Gauge epoch = epoch(registry);
+    private final Gauge leadingSince = Gauge.builder().name("koala_scheduler_leading_since_timestamp_seconds")
+            .help("When this scheduler took the lead (Unix time): a take-over shows as a newer time, from another"
+                    + " scheduler").withoutExemplars().register(registry);
     private final Counter claims = counter("koala_claims", "Node claims begun: pilots submitted for nodes", "site");
     private final Counter claimFailures = counter("koala_claim_failures",
             "Node claims that failed: the pilot refused, ended before its node arrived, or not started in time",
@@ -121,6 +128,23 @@ public final class SchedulerMetrics implements GridEvents, UsageCounts {
         registry.register(new UsageCollector(running::get));
     }
 
+    static Gauge leadership(PrometheusRegistry registry) {
+        return Gauge.builder().name("koala_scheduler_leading").help("Whether this scheduler leads the schedulers"
+                + " sharing its store (1) or is a standby (0)").withoutExemplars().register(registry);
+    }
+
+    static Gauge epoch(PrometheusRegistry registry) {
+        return Gauge.builder().name("koala_scheduler_epoch").help("The lease's fencing epoch this scheduler leads at (a"
+                + " standby: the leader's it last saw); one higher at each take-over").withoutExemplars().register(registry);
+    }
+
+    /** This scheduler leads at {@code epoch}, since {@code since}. */
+    public void leads(long epoch, Instant since) {
+        leading.set(1);
+        this.epoch.set(epoch);
+        leadingSince.set(since.toEpochMilli() / 1000.0);
+    }
+
     private Counter counter(String name, String help, String... labels) {
         return Counter.builder().name(name).help(help).labelNames(labels).withoutExemplars().register(registry);
     }
@@ -130,7 +154,11 @@ public final class SchedulerMetrics implements GridEvents, UsageCounts {
      * {@code Accept} header, may be null) asks for it, else in Prometheus text 0.0.4.
      */
     public Scrape scrape(String accept) {
-        ExpositionFormatWriter writer = accept != null && openMetrics.accepts(accept) ? openMetrics : prometheusText;
+        return scrape(registry, accept);
+    }
+
+    static Scrape scrape(PrometheusRegistry registry, String accept) {
+        ExpositionFormatWriter writer = accept != null && OPEN_METRICS.accepts(accept) ? OPEN_METRICS : PROMETHEUS_TEXT;
         ByteArrayOutputStream out = new ByteArrayOutputStream(64 * 1024);
         try {
             writer.write(out, registry.scrape());
