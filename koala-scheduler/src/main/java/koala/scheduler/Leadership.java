@@ -191,6 +191,11 @@ final class Leadership implements AutoCloseable {
         return epoch;
     }
 
+    /** Its name among the schedulers sharing its store: host and process id. */
+    String name() {
+        return name;
+    }
+
     /** When this scheduler took the lead; null before. */
     synchronized Instant since() {
         return leadingSince;

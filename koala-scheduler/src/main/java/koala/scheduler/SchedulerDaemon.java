@@ -247,7 +247,8 @@ public final class SchedulerDaemon implements AutoCloseable {
                 new AtomicReference<>(HangupReload.NOT_ASKED);
         SchedulerApi.registerProcess(server, () -> {
             HangupReload found = hangup.get();
-            return new SchedulerProcess(ProcessHandle.current().pid(), found.reloads(), found.warning());
+            return new SchedulerProcess(ProcessHandle.current().pid(), found.reloads(), found.warning(), leadership.name(),
+                    leadership.epoch(), leadership.since());
         }, callers);
         List<JsonHttpServer> servers = new java.util.ArrayList<>(List.of(server));
         if (!nodeUrl.equals(url)) {

@@ -25,7 +25,7 @@ import koala.scheduler.storage.LeaderLease;
  * socket, loopback, the nodes' address): every request is refused with 503 and who leads, so that a
  * caller given several schedulers' addresses tries the next, and a person reading it knows where to go.
  * Only {@code GET /metrics} is answered, with {@link StandbyMetrics}, so that a site's Prometheus sees
- * every scheduler of the grid and which one leads.
+ * every scheduler of the grid and which one leads; and the live page, whose reads are refused so.
  */
 final class Standby implements AutoCloseable {
     /** The start of every refusal's text: callers that follow the leader know a standby by it. */
@@ -68,6 +68,8 @@ final class Standby implements AutoCloseable {
             }
             SchedulerApi.registerMetrics(server, metrics::scrape, server == servers.get(0) ? localReaders : nodeReaders);
         }
+        // a browser pointed at a standby gets the page, whose every read is told who leads
+        koala.scheduler.api.LivePage.load().register(servers.get(0));
         try {
             servers.forEach(JsonHttpServer::start);
         } catch (RuntimeException e) {
@@ -78,7 +80,7 @@ final class Standby implements AutoCloseable {
     }
 
     private static boolean isScrape(Request request) {
-        return request.method().equals("GET") && request.path().equals("/metrics");
+        return request.method().equals("GET") && List.of("/metrics", "/", "/live").contains(request.path());
     }
 
     /** Who leads now, as the lease says. */

@@ -78,6 +78,8 @@ class LivePageBrowserTest {
             JsonHttpServer server = new JsonHttpServer(List.of(Endpoint.loopback("local", 0)), 8);
             SchedulerApi.register(server, new LoopOperations(grid.scheduler.parts(), loop, key), callers,
                     AuditLog.in(dir.resolve("audit.log"), grid.clock));
+            SchedulerApi.registerProcess(server, () -> new koala.api.scheduler.SchedulerProcess(4242, true, "", "head1:4242",
+                    3, java.time.Instant.parse("2026-12-06T08:30:05Z")), callers);
             server.start();
             String origin = "http://127.0.0.1:" + server.port();
             try (HeadlessChromium browser = HeadlessChromium.start(chromium.get(), dir.resolve("chromium"))) {
@@ -109,6 +111,10 @@ class LivePageBrowserTest {
                 signIn(browser, token);
                 awaitRow(browser, "#sites tr[data-site=fs1]", "fs1\tUP\t\n\t6\t4\t0\t2\t0");
                 awaitFigures(browser, fluent, "2", "1", "6");
+                assertThat(browser.await("document.getElementById('status').textContent", v -> v.asText().contains("leads"),
+                        Duration.ofSeconds(10)).asText())
+                        .as("who leads, and since when in the browser's time zone").containsPattern(
+                                "head1:4242 leads since \\d\\d:\\d\\d:05 \\(epoch 3\\) · updated ");
                 g.workers(fluent, 4, 3);
                 awaitFigures(browser, fluent, "4", "3", "6");
                 g.workers(fluent, 6, 6);
@@ -166,7 +172,7 @@ class LivePageBrowserTest {
                 assertThat(text(browser, "[data-instance='" + fluent + "'] .meta")).contains("master fs0-n4:7700");
 
                 assertThat(browser.requests()).as("reads only, from its own origin").allSatisfy(r ->
-                        assertThat(r).matches("GET " + origin + "/(|sites|jobs|frameworks)"));
+                        assertThat(r).matches("GET " + origin + "/(|sites|jobs|frameworks|scheduler)"));
                 assertThat(browser.logged().stream().filter(l -> !l.matches("\\S+ (verbose|info): .*")))
                         .as("no script error, no policy violation: only the bad token's 401s")
                         .allSatisfy(l -> assertThat(l).startsWith("network error:").contains("401"));

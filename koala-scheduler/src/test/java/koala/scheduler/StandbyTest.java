@@ -53,6 +53,7 @@ class StandbyTest {
         assertThat(jobs.body()).contains("this scheduler is a standby; the scheduler leading this grid is head1:17"
                 + " at http://198.18.0.1:7070 (epoch 4)");
         assertThat(get("/metrics", null).statusCode()).as("the metrics need their token, as the leader's").isEqualTo(401);
+        assertThat(get("/", null).body()).as("the live page, whose reads say who leads").contains("<html");
     }
 
     @Test
