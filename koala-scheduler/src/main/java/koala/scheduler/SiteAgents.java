@@ -45,6 +45,8 @@ final class SiteAgents implements AutoCloseable {
     private final Map<String, RemoteSite> remotes = new ConcurrentHashMap<>();
     private final String koalaHost;
     private final int schedulerPort;
+    /** This host's name: agents run on the scheduler's host, and are re-attached only there. */
+    private final String host;
     private ScheduledExecutorService watch;
 
     /**
@@ -58,6 +60,15 @@ final class SiteAgents implements AutoCloseable {
         this.store = store;
         this.koalaHost = koalaHost;
         this.schedulerPort = schedulerPort;
+        this.host = thisHost();
+    }
+
+    static String thisHost() {
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalStateException("this host has no name it can resolve: " + e.getMessage(), e);
+        }
     }
 
     /**
@@ -75,7 +86,7 @@ final class SiteAgents implements AutoCloseable {
                 remote.start();
                 continue;
             }
-            Optional<Store.AgentRecord> previous = Optional.ofNullable(known.get(site.name())).filter(SiteAgents::answers);
+            Optional<Store.AgentRecord> previous = Optional.ofNullable(known.get(site.name())).filter(this::answers);
             if (previous.isPresent()) {
                 LOG.info("re-attached to the agent of site {} at {}", site.name(), previous.get().url());
                 clients.put(site.name(), new SiteAgentClient(URI.create(previous.get().url()),
@@ -132,7 +143,7 @@ final class SiteAgents implements AutoCloseable {
             AgentProcess agent = AgentProcess.startForUser(config, owner, grid.file(), koalaHome, START_TIMEOUT, secret,
                     USER_AGENT_IDLE);
             userAgents.put(key, new UserAgent(agent.client(), agent.pid(), agent));
-            store.saveAgent(new Store.AgentRecord(key, agent.url().toString(), agent.pid(), secret.value()));
+            store.saveAgent(new Store.AgentRecord(key, agent.url().toString(), agent.pid(), secret.value(), host));
             // it serves before its DRMAA session is open, and refuses pilots until then (done off the
             // loop: this runs on the site's submission thread)
             boolean up = new koala.common.time.Poll(java.time.InstantSource.system(), Duration.ofMillis(100))
@@ -153,6 +164,11 @@ final class SiteAgents implements AutoCloseable {
 
     /** How long a user's agent lives without calls. */
     static final Duration USER_AGENT_IDLE = Duration.ofMinutes(10);
+    /**
+     * How long a site's own agent lives without calls. Its scheduler polls it every few seconds; one whose
+     * scheduler is gone for good (the lead went to a scheduler on another host, which started its own) ends.
+     */
+    static final Duration SITE_AGENT_IDLE = Duration.ofMinutes(10);
 
     private final Map<String, UserAgent> userAgents = new java.util.HashMap<>();
 
@@ -182,7 +198,7 @@ final class SiteAgents implements AutoCloseable {
 
     /** The users' agents recorded before a crash that still answer serve their users' pilots again. */
     private void reattachUserAgents(Map<String, Store.AgentRecord> known) {
-        known.values().stream().filter(a -> a.site().contains("/")).filter(SiteAgents::answers).forEach(a -> {
+        known.values().stream().filter(a -> a.site().contains("/")).filter(this::answers).forEach(a -> {
             String[] siteAndUser = a.site().split("/", 2);
             LOG.info("re-attached to the agent of site {} for {}'s pilots at {}", siteAndUser[0], siteAndUser[1],
                     a.url());
@@ -245,15 +261,22 @@ final class SiteAgents implements AutoCloseable {
     /** Starts an agent with a new secret, kept in the store so that a restarted scheduler can re-attach. */
     private void start(SiteConfig site) {
         AgentSecret secret = AgentSecret.random();
-        AgentProcess agent = AgentProcess.start(site, grid.file(), koalaHome, site.agentPort(), START_TIMEOUT, secret);
+        AgentProcess agent = AgentProcess.start(site, grid.file(), koalaHome, site.agentPort(), START_TIMEOUT, secret,
+                SITE_AGENT_IDLE);
         Optional.ofNullable(started.put(site.name(), agent)).ifPresent(AgentProcess::close);
-        store.saveAgent(new Store.AgentRecord(site.name(), agent.url().toString(), agent.pid(), secret.value()));
+        store.saveAgent(new Store.AgentRecord(site.name(), agent.url().toString(), agent.pid(), secret.value(), host));
         clients.put(site.name(), agent.client());
         pids.put(site.name(), agent.pid());
         LOG.info("agent of site {} serving on {}", site.name(), agent.url());
     }
 
-    private static boolean answers(Store.AgentRecord agent) {
+    private boolean answers(Store.AgentRecord agent) {
+        if (!agent.on(host)) {
+            LOG.info("the agent of site {} runs on {}, where the scheduler that led before this one ran: this"
+                    + " scheduler starts its own here (that one ends after {} min without calls)", agent.site(),
+                    agent.host(), SITE_AGENT_IDLE.toMinutes());
+            return false;
+        }
         if (!ProcessHandle.of(agent.pid()).map(ProcessHandle::isAlive).orElse(false)) {
             return false;
         }

@@ -59,6 +59,14 @@ public final class AgentProcess implements AutoCloseable {
         return start(site, commandFor(site, gridConfig, koalaHome, port).commandLine(), log, timeout, secret);
     }
 
+    /** As {@link #start(SiteConfig, Path, Path, int, Duration, AgentSecret)}; the agent ends after {@code idleExit} without a call. */
+    public static AgentProcess start(SiteConfig site, Path gridConfig, Path koalaHome, int port, Duration timeout,
+                                     AgentSecret secret, Duration idleExit) {
+        Path log = koalaHome.resolve("logs").resolve("agent-" + site.name() + ".log");
+        return start(site, commandFor(site, gridConfig, koalaHome, port, List.of("--idle-exit",
+                Long.toString(idleExit.toSeconds()))).commandLine(), log, timeout, secret);
+    }
+
     /** Runs {@code commandLine} as the agent: the secret on its standard input, READY awaited on its output. */
     static AgentProcess start(SiteConfig site, List<String> commandLine, Path log, Duration timeout, AgentSecret secret) {
         try {

@@ -8,27 +8,25 @@ import java.util.Map;
 
 /** The agents table: where each site's agent was, with its secret. */
 final class SqlAgents implements AgentStore {
-    /** {@code secret} was added after the table was first made. */
-
     private final SqlDatabase db;
     private final String saveAgent;
 
     SqlAgents(SqlDatabase db) {
         this.db = db;
-        this.saveAgent = db.dialect().upsert("agents", List.of("site", "url", "pid", "secret"), List.of("site"));
+        this.saveAgent = db.dialect().upsert("agents", List.of("site", "url", "pid", "secret", "host"),
+                List.of("site"));
     }
 
     @Override
     public void saveAgent(AgentRecord a) {
-        db.update(saveAgent, List.of(a.site(), a.url(),
-                a.pid(), nullable(a.secret())));
+        db.update(saveAgent, List.of(a.site(), a.url(), a.pid(), nullable(a.secret()), nullable(a.host())));
     }
 
     @Override
     public Map<String, AgentRecord> agents() {
         Map<String, AgentRecord> agents = new LinkedHashMap<>();
         db.query("SELECT * FROM agents", List.of(), rs -> new AgentRecord(rs.getString("site"), rs.getString("url"),
-                rs.getLong("pid"), rs.getString("secret"))).forEach(a -> agents.put(a.site(), a));
+                rs.getLong("pid"), rs.getString("secret"), rs.getString("host"))).forEach(a -> agents.put(a.site(), a));
         return agents;
     }
 }

@@ -74,6 +74,7 @@ class SchemaTest {
     /** What this release adds to {@link #SCHEMA_BEFORE}: a database of the release before gets it when opened. */
     static final String ADDED_SINCE = """
             ALTER TABLE nodes ADD COLUMN IF NOT EXISTS gpus VARCHAR;
+            ALTER TABLE agents ADD COLUMN IF NOT EXISTS host VARCHAR;
             CREATE TABLE IF NOT EXISTS usage_totals (owner VARCHAR NOT NULL, kind VARCHAR NOT NULL,
               records BIGINT NOT NULL, node_seconds DOUBLE PRECISION NOT NULL, core_seconds DOUBLE PRECISION NOT NULL,
               memory_gb_seconds DOUBLE PRECISION NOT NULL, gpu_seconds DOUBLE PRECISION NOT NULL,

@@ -50,15 +50,18 @@ abstract class StoreContract {
     }
 
     @Test
-    void anAgentsSecretIsKeptForARestartedSchedulerToReattach() {
+    void anAgentsSecretAndHostAreKeptForARestartedSchedulerToReattach() {
         try (Store store = open("a")) {
             store.saveAgent(new Store.AgentRecord("fs0", "http://127.0.0.1:41234", 777, "c2VjcmV0"));
-            store.saveAgent(new Store.AgentRecord("fs0", "http://127.0.0.1:41235", 778, "bmV3ZXI"));
+            store.saveAgent(new Store.AgentRecord("fs0", "http://127.0.0.1:41235", 778, "bmV3ZXI", "head1"));
         }
         try (Store reopened = open("a")) {
             assertThat(reopened.agents()).containsExactly(java.util.Map.entry("fs0",
-                    new Store.AgentRecord("fs0", "http://127.0.0.1:41235", 778, "bmV3ZXI")));
+                    new Store.AgentRecord("fs0", "http://127.0.0.1:41235", 778, "bmV3ZXI", "head1")));
             assertThat(reopened.agents().get("fs0").toString()).doesNotContain("bmV3ZXI");
+            assertThat(reopened.agents().get("fs0").on("head1")).isTrue();
+            assertThat(reopened.agents().get("fs0").on("head2")).as("a scheduler on another host starts its own")
+                    .isFalse();
         }
     }
 
