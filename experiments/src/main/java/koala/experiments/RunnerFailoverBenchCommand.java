@@ -75,10 +75,7 @@ final class RunnerFailoverBenchCommand implements Callable<Integer> {
     private static Path ownConfig(Path testbedConfig) throws java.io.IOException {
         Path dir = Files.createTempDirectory("koala-bench-failover-", java.nio.file.attribute.PosixFilePermissions
                 .asFileAttribute(java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x")));
-        int port;
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
+        int port = koala.common.net.FreePort.any();
         java.util.Map<String, String> own = java.util.Map.of("scheduler.port", Integer.toString(port),
                 "scheduler.database", dir.resolve("koala").toString(),
                 "scheduler.socket", dir.resolve("scheduler.sock").toString(),

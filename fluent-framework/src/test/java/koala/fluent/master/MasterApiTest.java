@@ -101,10 +101,7 @@ class MasterApiTest {
 
     @Test
     void aClientWaitsForAMasterWhosePortOpensLate() throws Exception {
-        int port;
-        try (java.net.ServerSocket probe = new java.net.ServerSocket(0)) {
-            port = probe.getLocalPort();
-        }
+        int port = koala.common.net.FreePort.any();
         FluentClient client = new FluentClient(URI.create("http://127.0.0.1:" + port), TOKEN);
         assertThatThrownBy(() -> client.awaitServing(Duration.ofMillis(600)))
                 .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.status()).isEqualTo(503))

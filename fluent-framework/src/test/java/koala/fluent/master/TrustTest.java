@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -81,10 +80,7 @@ class TrustTest {
 
     @Test
     void aDeviceManagerWhoseMasterRestartedJoinsTheNewOneAtItsNextReportAndTakesOnlyItsKey() throws IOException {
-        int port;
-        try (ServerSocket probe = new ServerSocket(0)) {
-            port = probe.getLocalPort();
-        }
+        int port = koala.common.net.FreePort.any();
         Secret first = Secret.random();
         URI master = master(port, first);
         String device = device("w1", master);
