@@ -225,19 +225,23 @@ public final class AgentProcess implements AutoCloseable {
         return terminate(process.toHandle());
     }
 
-    /** A TERM to {@code p} and what it started; the processes, to wait for. */
+    /**
+     * A TERM to what {@code p} started, or to {@code p} when it started nothing; {@code p} and what it started,
+     * to wait for. A {@code runuser} given a TERM itself waits 2 s before it exits, whatever its child does;
+     * one whose child ends exits at once.
+     */
     public static java.util.List<ProcessHandle> terminate(ProcessHandle p) {
-        java.util.List<ProcessHandle> going = new java.util.ArrayList<>(p.descendants().toList());
+        java.util.List<ProcessHandle> started = p.descendants().toList();
+        java.util.List<ProcessHandle> going = new java.util.ArrayList<>(started);
         going.add(p);
-        going.forEach(ProcessHandle::destroy);
+        (started.isEmpty() ? List.of(p) : started).forEach(ProcessHandle::destroy);
         return going;
     }
 
     /** Stops the agent: a TERM, then a KILL if it has not gone within ten seconds. */
     @Override
     public void close() {
-        process.descendants().forEach(ProcessHandle::destroy);
-        process.destroy();
+        terminate(process.toHandle());
         try {
             if (!process.waitFor(10, TimeUnit.SECONDS)) {
                 process.descendants().forEach(ProcessHandle::destroyForcibly);

@@ -71,4 +71,22 @@ class AgentProcessTest {
         assertThat(stdin.toString()).isEqualTo("AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA\n");
         assertThat(closed[0]).isTrue();
     }
+
+    /** The agent is told, not its runuser, which would wait 2 s after a TERM of its own: both end at once. */
+    @Test
+    void anAgentStartedThroughRunuserAndItsLauncherEndWellWithinASecondOfATerm() throws Exception {
+        assumeTrue(System.getProperty("user.name").equals("root"), "runuser needs root");
+        Process launcher = new ProcessBuilder("runuser", "-u", "nobody", "--", "sleep", "30").start();
+        assertThat(koala.common.time.Poll.system().until(() -> launcher.toHandle().descendants().findAny().isPresent(),
+                Duration.ofSeconds(5))).isTrue();
+        long asked = System.nanoTime();
+
+        List<ProcessHandle> going = AgentProcess.terminate(launcher.toHandle());
+
+        assertThat(going).hasSize(2);
+        for (ProcessHandle p : going) {
+            p.onExit().get(1, java.util.concurrent.TimeUnit.SECONDS);
+        }
+        assertThat(Duration.ofNanos(System.nanoTime() - asked)).isLessThan(Duration.ofSeconds(1));
+    }
 }
