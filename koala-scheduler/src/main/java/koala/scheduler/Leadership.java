@@ -131,10 +131,16 @@ final class Leadership implements AutoCloseable {
         return taken;
     }
 
-    /** Renews the lease every {@link #RENEW_EVERY} from now on; {@code steppedDown} hears why, once, if it is lost. */
+    /**
+     * Renews the lease every {@link #RENEW_EVERY} from now on (a lease of a store of its own needs none);
+     * {@code steppedDown} hears why, once, if it is lost.
+     */
     void lead(Consumer<String> steppedDown) {
         synchronized (this) {
             this.steppedDown = steppedDown;
+            if (lease == LeaderLease.ALONE) {
+                return;
+            }
             timer = timers.get();
         }
         timer.scheduleWithFixedDelay(this::renew, RENEW_EVERY.toMillis(), RENEW_EVERY.toMillis(), TimeUnit.MILLISECONDS);

@@ -165,6 +165,7 @@ public final class SchedulerDaemon implements AutoCloseable {
                 () -> Executors.newSingleThreadScheduledExecutor(daemon("lease")));
         if (lease == koala.scheduler.storage.LeaderLease.ALONE) {
             leadership.awaitLeadingNow();
+            leadership.lead(steppedDown);
             return leadership;
         }
         MetricsToken metricsToken = MetricsToken.at(metricsTokenFile(grid, koalaHome));
@@ -196,6 +197,9 @@ public final class SchedulerDaemon implements AutoCloseable {
         Map<String, SiteConfig> sites = new LinkedHashMap<>();
         grid.sites().forEach(s -> sites.put(s.name(), s));
         SchedulerLoop loop = new SchedulerLoop(Executors.newSingleThreadScheduledExecutor(daemon("scheduler")), store);
+        // memory ahead of the store would answer from changes a restart forgets: the store is the truth
+        loop.whenUndone(e -> leadership.lost("a unit of work could not be committed (" + e.getMessage() + "); what it"
+                + " did is in this process's memory only, so it starts again from the store"));
         Pilots pilots = new Pilots(siteAgents::agentFor, sites, site -> siteAgents.remoteLauncher(site).map(r -> new Pilots.Launcher(
                 r.java(), r.classpath(), r.programs(), List.of(), r.schedulerUrl(), r.logDir(), a -> siteAgents.reachable(site, a)))
                 .orElseGet(() -> local.of(sites.get(site))), settings.nodeGiveUp(), store.pilotTag(),

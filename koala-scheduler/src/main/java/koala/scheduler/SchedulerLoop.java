@@ -51,6 +51,8 @@ final class SchedulerLoop implements AutoCloseable {
     private final Object changes = new Object();
     private final Duration waitFor;
     private final Duration grace;
+    /** Hears every commit that failed: the work's changes stay in memory, which is now ahead of the store. */
+    private volatile java.util.function.Consumer<Throwable> undone = e -> { };
 
     /** Callers wait 20 s for their work to begin and end, and 5 s more once it has begun: less than a client's 30 s. */
     SchedulerLoop(ScheduledExecutorService thread, UnitOfWork units) {
@@ -170,6 +172,9 @@ final class SchedulerLoop implements AutoCloseable {
         for (Piece<?> piece : ran) {
             piece.settle(failed);
         }
+        if (failed != null) {
+            undone.accept(failed);
+        }
         if (ran.stream().anyMatch(p -> p.wakes)) {
             changed();
         }
@@ -179,6 +184,11 @@ final class SchedulerLoop implements AutoCloseable {
         if (failed instanceof Error e) {
             throw e;
         }
+    }
+
+    /** {@code undone} hears each unit whose commit failed, on the loop thread, after its callers were told. */
+    void whenUndone(java.util.function.Consumer<Throwable> undone) {
+        this.undone = undone;
     }
 
     private <T> T await(Piece<T> piece) {

@@ -79,15 +79,19 @@ class LeadershipTest {
     }
 
     @Test
-    void aSchedulerAloneOnItsStoreLeadsAtOnceWithNoRenewals() {
+    void aSchedulerAloneOnItsStoreLeadsAtOnceWithNoRenewalsAndStopsWhenItsStoreRefusesAUnit() {
         Leadership alone = new Leadership(LeaderLease.ALONE, "head1:17", "http://127.0.0.1:7070", clock, () -> {
             throw new AssertionError("a scheduler alone on its store renews nothing");
         });
 
         alone.awaitLeadingNow();
+        alone.lead(steppedDown::add);
+        assertThat(alone.epoch()).isEqualTo(1);
+        alone.lost("a unit of work could not be committed (No space left on device)");
         alone.close();
 
-        assertThat(alone.epoch()).isEqualTo(1);
+        assertThat(steppedDown).containsExactly("a unit of work could not be committed (No space left on device)");
+        assertThat(alone.role()).isEqualTo(Leadership.Role.STEPPED_DOWN);
     }
 
     private void leads() throws InterruptedException {

@@ -147,7 +147,9 @@ class SchedulerLoopTest {
     void callsQueuedWhileTheLoopIsBusyShareOneCommit() throws Exception {
         Noting units = new Noting();
         CountDownLatch hold = new CountDownLatch(1);
+        List<Throwable> undone = Collections.synchronizedList(new ArrayList<>());
         try (SchedulerLoop loop = new SchedulerLoop(Executors.newSingleThreadScheduledExecutor(), units)) {
+            loop.whenUndone(undone::add);
             loop.post(() -> {
                 try {
                     hold.await();
@@ -200,7 +202,9 @@ class SchedulerLoopTest {
         Noting units = new Noting();
         units.commitFails = new StoreException("commit: No space left on device", null);
         CountDownLatch hold = new CountDownLatch(1);
+        List<Throwable> undone = Collections.synchronizedList(new ArrayList<>());
         try (SchedulerLoop loop = new SchedulerLoop(Executors.newSingleThreadScheduledExecutor(), units)) {
+            loop.whenUndone(undone::add);
             loop.post(() -> {
                 try {
                     hold.await();
@@ -230,6 +234,7 @@ class SchedulerLoopTest {
                 caller.join(10_000);
             }
             assertThat(told).hasSize(3).allSatisfy(e -> assertThat(e).isSameAs(units.commitFails));
+            assertThat(undone).as("the scheduler hears its memory is ahead of its store").containsExactly(units.commitFails);
             units.commitFails = null;
             assertThat(loop.call(() -> "the next one")).as("the loop goes on").isEqualTo("the next one");
         }
