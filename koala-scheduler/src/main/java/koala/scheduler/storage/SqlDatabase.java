@@ -433,7 +433,7 @@ class SqlDatabase implements UnitOfWork, AutoCloseable {
     }
 
     /** Marks a SQL NULL of the given type in a parameter list. */
-    private record Null(int sqlType) {
+    record Null(int sqlType) {
     }
 
     /** {@code value}, or a SQL NULL in its place (a parameter list, being a {@code List.of}, takes no null). */

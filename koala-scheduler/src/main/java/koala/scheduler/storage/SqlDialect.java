@@ -5,8 +5,8 @@ import java.util.stream.Collectors;
 
 /**
  * What the stores' SQL says differently on each database: a row written whether or not its key is
- * there yet, totals added to, and a sequence's next value. Everything else the stores say is the
- * standard's, and the same on both.
+ * there yet, a row saved again and again ({@link #resave}), totals added to, and a sequence's next
+ * values. Everything else the stores say is the standard's, and the same on both.
  */
 enum SqlDialect {
     H2 {
@@ -29,8 +29,43 @@ enum SqlDialect {
         }
 
         @Override
-        String nextValue(String sequence) {
+        String restartAfter(String sequence, long last) {
+            return "ALTER SEQUENCE " + sequence + " RESTART WITH " + (last + 1);
+        }
+
+        /** One at a time: H2 in the process draws from a cache of its sequence's values without a round trip. */
+        @Override
+        String nextValues(String sequence) {
             return "SELECT NEXT VALUE FOR " + sequence;
+        }
+
+        /**
+         * The changing columns updated in place, and the row inserted only when there was none to update: a
+         * column written once (a CLOB, which H2 copies anew whenever it is written) is not written again.
+         */
+        @Override
+        Resave resave(String table, List<String> columns, List<String> changing, String once) {
+            String key = columns.get(0);
+            String update = "UPDATE " + table + " SET " + changing.stream().map(c -> c + " = ?")
+                    .collect(Collectors.joining(", ")) + ", " + once + " = CASE WHEN ? THEN COALESCE(" + once
+                    + ", ?) END WHERE " + key + " = ?";
+            String insert = "INSERT INTO " + table + " (" + String.join(", ", columns) + ") VALUES ("
+                    + marks(columns.size()) + ")";
+            int[] changed = changing.stream().mapToInt(columns::indexOf).toArray();
+            int onceAt = columns.indexOf(once);
+            return (db, values) -> db.inTransaction(() -> {
+                List<Object> params = new java.util.ArrayList<>(changed.length + 3);
+                for (int i : changed) {
+                    params.add(values.get(i));
+                }
+                Object onceValue = values.get(onceAt);
+                params.add(!(onceValue instanceof SqlDatabase.Null));
+                params.add(onceValue);
+                params.add(values.get(0));
+                if (db.updated(update, params) == 0) {
+                    db.update(insert, values);
+                }
+            });
         }
     },
 
@@ -53,10 +88,39 @@ enum SqlDialect {
         }
 
         @Override
-        String nextValue(String sequence) {
-            return "SELECT nextval('" + sequence + "')";
+        String restartAfter(String sequence, long last) {
+            return "SELECT setval('" + sequence + "', " + last + ")";
+        }
+
+        /** {@value #DRAWN} at a time, each draw a round trip to the server. */
+        @Override
+        String nextValues(String sequence) {
+            return "SELECT nextval('" + sequence + "') FROM generate_series(1, " + DRAWN + ")";
+        }
+
+        /**
+         * One upsert whose count nobody needs, so that it waits in the unit's batch of writes ({@link HeldWrites}):
+         * every column is sent each time, and those not changing are kept as first written.
+         */
+        @Override
+        Resave resave(String table, List<String> columns, List<String> changing, String once) {
+            String sql = "INSERT INTO " + table + " AS t (" + String.join(", ", columns) + ") VALUES ("
+                    + marks(columns.size()) + ") ON CONFLICT (" + columns.get(0) + ") DO UPDATE SET "
+                    + changing.stream().map(c -> c + " = EXCLUDED." + c).collect(Collectors.joining(", ")) + ", "
+                    + once + " = CASE WHEN EXCLUDED." + once + " IS NOT NULL THEN COALESCE(t." + once + ", EXCLUDED."
+                    + once + ") END";
+            return (db, values) -> db.update(sql, values);
         }
     };
+
+    /** How many job ids a draw from a database server takes ({@link #nextValues}). */
+    static final int DRAWN = 64;
+
+    /** Saves one row: its values in the order of the columns it was made for. */
+    @FunctionalInterface
+    interface Resave {
+        void save(SqlDatabase db, List<Object> values);
+    }
 
     /**
      * Writes the row of {@code columns} (one parameter each, in that order): a new row, or in place
@@ -70,8 +134,21 @@ enum SqlDialect {
      */
     abstract String addTo(String table, List<String> key, List<String> sums);
 
-    /** One row, one column: the sequence's next value. */
-    abstract String nextValue(String sequence);
+    /** Sets the sequence so that its next value is {@code last} + 1. */
+    abstract String restartAfter(String sequence, long last);
+
+    /**
+     * One column, a row for each of the sequence's next values, as many as a draw takes on this database:
+     * values drawn and not used (a crash, a take-over) are skipped, never given twice.
+     */
+    abstract String nextValues(String sequence);
+
+    /**
+     * How a row saved again and again is written: {@code columns}, the first its key; the first save writes
+     * them all, a later one writes anew only {@code changing}, and {@code once} (a time something first
+     * happened) keeps its first value while saves give it one, and is null when a save gives it none.
+     */
+    abstract Resave resave(String table, List<String> columns, List<String> changing, String once);
 
     private static String marks(int n) {
         return String.join(",", java.util.Collections.nCopies(n, "?"));

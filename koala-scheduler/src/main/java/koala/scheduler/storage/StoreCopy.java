@@ -104,8 +104,7 @@ public final class StoreCopy {
     /** The target's next job id is {@code next} + 1 at the least: none the source gave is given again. */
     private static void setNextJobId(SqlDialect dialect, Connection target, long next) throws SQLException {
         try (Statement s = target.createStatement()) {
-            s.execute(dialect == SqlDialect.POSTGRESQL ? "SELECT setval('job_ids', " + next + ")"
-                    : "ALTER SEQUENCE job_ids RESTART WITH " + (next + 1));
+            s.execute(dialect.restartAfter("job_ids", next));
         }
     }
 }
