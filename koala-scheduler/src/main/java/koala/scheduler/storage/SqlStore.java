@@ -72,7 +72,16 @@ public class SqlStore implements Store {
      */
     public void fence(long epoch, java.time.Duration term, java.util.function.Consumer<String> lost) {
         db.fence(epoch, term, lost);
-        history.recount(); // what the last leader recorded since this store was opened
+        reread(); // what the last leader wrote since this store was opened
+    }
+
+    /**
+     * Reads again what the stores keep of their tables in memory (the last transition's number, the names of
+     * the requests answered), after others wrote to them: a leader before this one, a copy into this store.
+     */
+    void reread() {
+        history.recount();
+        answers.reload();
     }
 
     /** The leader's lease of this store, of {@code term} at a time: {@link LeaderLease#ALONE} for a store one scheduler opens. */

@@ -62,6 +62,7 @@ public final class StoreCopy {
         } catch (SQLException e) {
             throw new StoreException("copying the store: " + e.getMessage(), e);
         }
+        to.reread(); // what the copy wrote under the target store
         return copied;
     }
 

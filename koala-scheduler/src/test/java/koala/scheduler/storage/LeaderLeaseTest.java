@@ -143,6 +143,39 @@ class LeaderLeaseTest {
     }
 
     /**
+     * b opened the store as a standby, its names of answered requests read while there were none; a answered
+     * request r-1 as leader. Leading, b finds that answer (it does not carry r-1 out again), and a, taken over,
+     * may not know of b's answer to r-2 but cannot commit what it does for it.
+     */
+    @Test
+    void aStandbyThatTakesOverFindsTheAnswersTheLastLeaderGave() {
+        assertThat(storeB.answer("alice", "submit:r-1")).as("b as a standby, before a answered").isEmpty();
+        assertThat(a.acquire("a", "http://198.18.0.1:7400")).hasValue(1);
+        storeA.fence(1, TERM, why -> { });
+        storeA.inTransaction(() -> {
+            storeA.saveJob(job(10), T);
+            storeA.saveAnswer("alice", "submit:r-1", "{\"kind\":\"SUBMIT\"}", "10", T);
+        });
+        a.resign(1);
+
+        storeB.fence(b.acquire("b", "http://198.18.0.2:7400").getAsLong(), TERM, why -> { });
+        assertThat(storeB.answer("alice", "submit:r-1")).as("b, leading").contains(
+                new Store.Answer("10", "{\"kind\":\"SUBMIT\"}"));
+        storeB.inTransaction(() -> {
+            storeB.saveJob(job(11), T);
+            storeB.saveAnswer("alice", "submit:r-2", "{\"kind\":\"SUBMIT\"}", "11", T);
+        });
+
+        assertThat(storeA.answer("alice", "submit:r-2")).as("a's names are a's, from before b led").isEmpty();
+        assertThatThrownBy(() -> storeA.inTransaction(() -> {
+            storeA.saveJob(job(12), T);
+            storeA.saveAnswer("alice", "submit:r-2", "{\"kind\":\"SUBMIT\"}", "12", T);
+        })).isInstanceOf(LeadershipLost.class);
+        assertThat(storeB.answer("alice", "submit:r-2")).contains(new Store.Answer("11", "{\"kind\":\"SUBMIT\"}"));
+        assertThat(storeB.jobs()).extracting(JobRecord::id).containsExactly(10L, 11L);
+    }
+
+    /**
      * The database restarts while a's unit writing job 7 is open: the unit fails, a hears that its
      * connection was lost (a leader steps down then), and each store's next unit connects again.
      */

@@ -288,4 +288,37 @@ abstract class StoreContract {
             assertThat(store.jobs()).extracting(JobRecord::id).containsExactly(11L);
         }
     }
+
+    /**
+     * A request named for the first time is known new without a statement (the names answered are in memory);
+     * one answered is looked up, in the same unit before it commits and after a restart, and one whose unit was
+     * undone is not found.
+     */
+    @Test
+    void aNewRequestNameIsToldNewWithoutAStatementAndAnAnsweredOneIsFound() {
+        Instant t = Instant.parse("2026-11-25T10:00:00Z");
+        try (Store store = open("answer-names")) {
+            SqlStore sql = (SqlStore) store;
+            SqlStore.Stats before = sql.stats();
+            assertThat(store.answer("alice", "submit:r-1")).isEmpty();
+            assertThat(sql.stats().minus(before).statements()).as("statements for a new name").isZero();
+
+            store.inTransaction(() -> {
+                store.saveAnswer("alice", "submit:r-1", "{\"kind\":\"SUBMIT\"}", "1", t);
+                assertThat(store.answer("alice", "submit:r-1")).as("in the unit that saved it")
+                        .contains(new Store.Answer("1", "{\"kind\":\"SUBMIT\"}"));
+            });
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> store.inTransaction(() -> {
+                store.saveAnswer("alice", "submit:r-2", null, "2", t);
+                throw new IllegalStateException("the policy broke");
+            })).hasMessage("the policy broke");
+            assertThat(store.answer("alice", "submit:r-2")).as("its unit was undone").isEmpty();
+        }
+        try (Store store = open("answer-names")) {
+            assertThat(store.answer("alice", "submit:r-1")).as("after a restart").contains(
+                    new Store.Answer("1", "{\"kind\":\"SUBMIT\"}"));
+            assertThat(store.answer("alice", "submit:r-2")).isEmpty();
+            assertThat(store.answer("bob", "submit:r-1")).isEmpty();
+        }
+    }
 }
