@@ -5,8 +5,8 @@ import java.util.stream.Collectors;
 
 /**
  * What the stores' SQL says differently on each database: a row written whether or not its key is
- * there yet, a row saved again and again ({@link #resave}), totals added to, and a sequence's next
- * values. Everything else the stores say is the standard's, and the same on both.
+ * there yet, a row saved again and again ({@link #resave}), totals added to, a sequence's next
+ * values and its restart. Everything else the stores say is the standard's, and the same on both.
  */
 enum SqlDialect {
     H2 {
