@@ -22,7 +22,7 @@ import java.util.Optional;
 final class SqlAnswers implements AnswerStore {
     private final SqlDatabase db;
     private final String saveAnswer;
-    /** Every name the table holds, and perhaps some more; guarded by this. */
+    /** Every name the table holds, and perhaps some more; guarded by this, replaced whole by {@link #reload}. */
     private AnsweredNames names;
 
     SqlAnswers(SqlDatabase db) {
@@ -32,23 +32,30 @@ final class SqlAnswers implements AnswerStore {
         reload();
     }
 
-    /** Reads the names of the answered requests from the table, forgetting those it held. */
-    synchronized void reload() {
-        names = db.inTransaction(() -> {
+    /**
+     * Reads the names of the answered requests from the table, forgetting those it held. The names are
+     * replaced in the same unit as they are read, and a name is added in the unit that saves its answer: the
+     * database's lock orders the two, so that no answer is saved between the read and the replacement
+     * unseen. This object's lock is only ever taken inside the database's, never around it.
+     */
+    void reload() {
+        db.inTransaction(() -> {
             List<String[]> kept = db.query("SELECT owner, request FROM answers", List.of(),
                     rs -> new String[] {rs.getString(1), rs.getString(2)});
             AnsweredNames read = new AnsweredNames(kept.size() * 2);
             kept.forEach(k -> read.add(k[0], k[1]));
-            return read;
+            synchronized (this) {
+                names = read;
+            }
         });
     }
 
     @Override
-    public synchronized Optional<Answer> answer(String owner, String requestId) {
-        if (names.full()) {
+    public Optional<Answer> answer(String owner, String requestId) {
+        if (full()) {
             reload();
         }
-        if (!names.mayHold(owner, requestId)) {
+        if (!mayHold(owner, requestId)) {
             return Optional.empty();
         }
         return db.query("SELECT answer, asked FROM answers WHERE owner = ? AND request = ?", List.of(owner, requestId),
@@ -57,9 +64,21 @@ final class SqlAnswers implements AnswerStore {
 
     /** The name is added before the unit commits: a later request of the same unit must find it, and one undone only costs a look-up. */
     @Override
-    public synchronized void saveAnswer(String owner, String requestId, String request, String answer, Instant at) {
-        names.add(owner, requestId);
-        db.update(saveAnswer, List.of(owner, requestId, nullable(request), answer, ts(at)));
+    public void saveAnswer(String owner, String requestId, String request, String answer, Instant at) {
+        db.inTransaction(() -> {
+            synchronized (this) {
+                names.add(owner, requestId);
+            }
+            db.update(saveAnswer, List.of(owner, requestId, nullable(request), answer, ts(at)));
+        });
+    }
+
+    private synchronized boolean full() {
+        return names.full();
+    }
+
+    private synchronized boolean mayHold(String owner, String requestId) {
+        return names.mayHold(owner, requestId);
     }
 
     /** Forgets the answers given before the one parameter (their names stay, each a look-up if asked again). */
