@@ -51,7 +51,8 @@ public final class TestbedCommand {
                     + "on a running testbed it changes nothing and says so, and a host whose daemon died is repaired. "
                     + "Traffic between hosts of different cells is delayed as over a wide-area link (--wan-delay). "
                     + "With --store postgres, also runs a PostgreSQL of the testbed's own on the KOALA host as the "
-                    + "schedulers' shared store. "
+                    + "schedulers' shared store. With --standby-host, also a second KOALA host for a standby "
+                    + "scheduler. "
                     + "Writes the grid configuration, /etc/koala/grid.properties, which every user's koala reads. "
                     + "Each up brings the testbed to what its options say: an option left out is its default again."})
     static final class Up implements Callable<Integer> {
@@ -97,16 +98,30 @@ public final class TestbedCommand {
                         + "and stops that PostgreSQL, whose data stay for the next --store postgres")
         String store;
 
+        @Option(names = "--standby-host", description = "also make a second KOALA host for a standby scheduler: "
+                + TestbedPlan.STANDBY_NAME + " at " + TestbedPlan.STANDBY_ADDRESS + " on the grid's bridge, with a "
+                + "network, name, /tmp and /run/koala (the users' socket) of its own but the KOALA host's files (the "
+                + "SGE installation, /etc/koala, KOALA_HOME, the JDK, the published jars); every host of the grid and the KOALA host resolve it, and it "
+                + "is a submit host of every local cell, so a scheduler and site agents started there (nsenter, "
+                + "Testbed.commandOn) submit pilots and reach the store and the remote cells' head nodes. An up "
+                + "without it removes that host, and whatever runs on it")
+        boolean standbyHost;
+
         @Option(names = "--programs", description = "also install the programs the tests and the experiments run on "
                 + "the nodes when missing: Open MPI, mpi4py, HPC Challenge, Dask, Chromium, curl, pip (bin/koala test "
                 + "does; the demo needs none of them)")
         boolean programs;
 
+        /** The whole testbed the options describe: an option left out is its default. */
+        TestbedPlan plan() {
+            Set<String> remotes = remote == null ? null : remote.contains("none") ? Set.of() : remote;
+            return TestbedPlan.of(clusters, nodes, slotsPerNode, remotes).withWanDelay(wanDelayMs)
+                    .withShapes(shapes).withStore(store).withStandbyHost(standbyHost);
+        }
+
         @Override
         public Integer call() {
-            Set<String> remotes = remote == null ? null : remote.contains("none") ? Set.of() : remote;
-            TestbedPlan plan = TestbedPlan.of(clusters, nodes, slotsPerNode, remotes).withWanDelay(wanDelayMs)
-                    .withShapes(shapes).withStore(store);
+            TestbedPlan plan = plan();
             Testbed testbed = testbed(System.out);
             List<String> changes = new ArrayList<>(testbed.up(plan));
             if (programs) {
@@ -118,6 +133,11 @@ public final class TestbedCommand {
                     + changes.size() + " changes.");
             System.out.println("Grid configuration: " + testbed.gridConfig());
             System.out.println("Store: " + store(plan));
+            if (plan.standbyHost()) {
+                System.out.println("Standby host: " + TestbedPlan.STANDBY_NAME + " (" + TestbedPlan.STANDBY_ADDRESS
+                        + "); run a command there with nsenter --net=/run/netns/" + TestbedPlan.STANDBY_NAME + " ... "
+                        + "(koala.testbed.Testbed.commandOn)");
+            }
             return 0;
         }
 
@@ -242,9 +262,11 @@ public final class TestbedCommand {
                                 + c.jobsPending() + " pending");
             }
             System.out.println();
-            System.out.printf("%-10s %-5s %-26s %-6s %s%n", "HOST", "ROLE", "ADDRESS", "STATE", "DAEMONS");
+            String row = status.hosts().stream().anyMatch(h -> h.role().length() > 5) ? "%-10s %-7s %-26s %-6s %s%n"
+                    : "%-10s %-5s %-26s %-6s %s%n";
+            System.out.printf(row, "HOST", "ROLE", "ADDRESS", "STATE", "DAEMONS");
             for (HostStatus h : status.hosts()) {
-                System.out.printf("%-10s %-5s %-26s %-6s %s%n", h.name(), h.role(), h.address(),
+                System.out.printf(row, h.name(), h.role(), h.address(),
                         h.up() ? "up" : h.present() ? "broken" : "absent", daemons(h));
             }
             System.out.println();
@@ -278,6 +300,9 @@ public final class TestbedCommand {
         private static String daemons(HostStatus h) {
             if (h.role().equals("koala")) {
                 return "scheduler, site agents of local cells, runners, CLI";
+            }
+            if (h.role().equals("standby")) {
+                return "a standby scheduler and its site agents, when started there";
             }
             return h.daemons().stream().map(d -> d.name() + (d.pid() == null ? " stopped"
                     : " pid " + d.pid() + " " + (d.rss() >> 20) + " MB")).collect(java.util.stream.Collectors.joining(", "));

@@ -30,16 +30,13 @@ final class SgeCell {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
 
     private final CellPlan plan;
-    private final String koalaHost;
     private final Shell root;
     private final Shell head;
     private final Shell admin;
     private final Poll poll;
 
-    /** @param koalaHost the KOALA host's name, a submit host of a local cell */
-    SgeCell(CellPlan plan, String koalaHost, Poll poll) {
+    SgeCell(CellPlan plan, Poll poll) {
         this.plan = plan;
-        this.koalaHost = koalaHost;
         this.poll = poll;
         this.root = Shell.root().with(environment().variables());
         this.head = Hosts.shell(plan.head()).with(environment().variables());
@@ -267,6 +264,23 @@ final class SgeCell {
 
     // ---- configuration ----------------------------------------------------------------------
 
+    private List<String> submitHosts() {
+        return head.run("qconf", "-ss").out().lines().map(String::trim).toList();
+    }
+
+    /**
+     * Takes {@code host} off the cell's submit hosts, if it is one; returns the change. A qmaster that cannot do it
+     * (it no longer resolves the name) leaves it on the list, which harms nothing: the change says so.
+     */
+    List<String> dropSubmitHost(String host) {
+        if (!submitHosts().contains(host)) {
+            return List.of();
+        }
+        Shell.Result r = head.run("qconf", "-ds", host);
+        return List.of(r.ok() ? "removed submit host " + host
+                : "submit host " + host + " kept: " + (r.err().isBlank() ? r.out() : r.err()).strip());
+    }
+
     /** An execution host's {@code complex_values} as {@code qconf -se} shows it ({@code NONE} for none). */
     private String complexValues(String node) {
         String shown = joinLines(head.run("qconf", "-se", node).out());
@@ -274,8 +288,13 @@ final class SgeCell {
         return v == null ? "NONE" : v;
     }
 
-    /** Makes the cell's hosts and queue match the plan; returns what it changed. */
-    List<String> configure(Path scratch) {
+    /**
+     * Makes the cell's hosts and queue match the plan; returns what it changed.
+     *
+     * @param submitters the cell's submit hosts ({@link TestbedPlan#submitHosts}); the standby host, when it is not
+     *                   one of them, stops being one
+     */
+    List<String> configure(Path scratch, List<String> submitters) {
         List<String> changes = new ArrayList<>();
         // hosts can name exclusive, gpu and a consumable h_vmem only once the cell has them
         changes.addAll(complexes(scratch, true));
@@ -303,13 +322,15 @@ final class SgeCell {
                 head.check("qconf", "-Aconf", conf.toString());
             }
         }
-        List<String> submitters = plan.remote() ? List.of(plan.head()) : List.of(plan.head(), koalaHost);
-        List<String> submitHosts = head.run("qconf", "-ss").out().lines().map(String::trim).toList();
+        List<String> submitHosts = submitHosts();
         for (String submitter : submitters) {
             if (!submitHosts.contains(submitter)) {
                 head.check("qconf", "-as", submitter);
                 changes.add("added submit host " + submitter);
             }
+        }
+        if (!submitters.contains(TestbedPlan.STANDBY_NAME)) {
+            changes.addAll(dropSubmitHost(TestbedPlan.STANDBY_NAME));
         }
         changes.addAll(configureGlobal(scratch));
         changes.addAll(configureQueue(scratch));

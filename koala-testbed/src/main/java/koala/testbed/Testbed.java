@@ -47,6 +47,12 @@ public final class Testbed {
         this.store = TestbedStore.of(progress);
     }
 
+    /**
+     * Where a scheduler keeps its users' socket ({@code scheduler.socket}'s default directory): each KOALA host has
+     * its own, as each host has its own /run, so that the standby host's scheduler serves its own users.
+     */
+    static final Path RUN_KOALA = Path.of("/run/koala");
+
     /** Two ordinary users of the testbed's head node (uid 1000 and up, not admins). */
     public static final List<String> USERS = List.of("alice", "bob");
 
@@ -86,7 +92,8 @@ public final class Testbed {
         changes.addAll(made);
         new TestbedRecord(koalaHost, plan).write(koalaHome);
         List<CompletableFuture<List<String>>> cells = plan.cells().stream()
-                .map(c -> CompletableFuture.supplyAsync(() -> bringUp(new SgeCell(c, koalaHost, poll)))).toList();
+                .map(c -> CompletableFuture.supplyAsync(() -> bringUp(new SgeCell(c, poll), plan.submitHosts(c, koalaHost))))
+                .toList();
         // every cell finishes (or fails) before a failure is reported: none is left half made
         CompletableFuture.allOf(cells.toArray(CompletableFuture[]::new)).exceptionally(e -> null).join();
         cells.forEach(f -> changes.addAll(join(f)));
@@ -226,8 +233,21 @@ public final class Testbed {
         return links;
     }
 
-    /** What a host of {@code cell} sees: its view's names, no KOALA state, no other site's files. */
+    /**
+     * What a host of {@code cell} sees: its view's names, no KOALA state, no other site's files. The standby host
+     * sees what the KOALA host sees (the SGE installation, /etc/koala, KOALA_HOME, the JDK, the published jars, the
+     * checkout), with its own names, /tmp and {@link #RUN_KOALA}.
+     */
     private Hosts.View view(TestbedPlan plan, HostPlan h) {
+        if (h.role() == HostPlan.Role.STANDBY) {
+            try {
+                Files.createDirectories(RUN_KOALA, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rwxr-xr-x")));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return new Hosts.View(view(h.view()), List.of(RUN_KOALA), List.of());
+        }
         List<Path> hidden = new ArrayList<>(List.of(koalaHome, Path.of("/root"), Path.of("/var/tmp")));
         projectHome().filter(p -> !p.startsWith("/tmp")).ifPresent(hidden::add);
         plan.cells().stream().filter(c -> !c.name().equals(h.cell())).forEach(c -> hidden.add(SITES.resolve(c.name())));
@@ -254,7 +274,7 @@ public final class Testbed {
         return Optional.empty();
     }
 
-    private List<String> bringUp(SgeCell cell) {
+    private List<String> bringUp(SgeCell cell, List<String> submitters) {
         CellPlan plan = cell.plan();
         String name = plan.name();
         List<String> changes = new ArrayList<>();
@@ -277,7 +297,7 @@ public final class Testbed {
             // qconf runs on the head node, which does not see this machine's /tmp
             Path scratch = Files.createTempDirectory(cell.spool(), "qconf-");
             try {
-                cell.configure(scratch).forEach(c -> changes.add(name + ": " + c));
+                cell.configure(scratch, submitters).forEach(c -> changes.add(name + ": " + c));
             } finally {
                 Shell.root().run("rm", "-rf", scratch.toString());
             }
@@ -314,9 +334,12 @@ public final class Testbed {
             for (CellPlan old : previous.cells()) {
                 if (plan.cells().stream().noneMatch(c -> c.name().equals(old.name()))) {
                     progress.step(old.name() + ": running but not in this plan; stopping it");
-                    changes.addAll(stopCell(new SgeCell(old, previous.host(), poll), old));
+                    changes.addAll(stopCell(new SgeCell(old, poll), old));
                 }
             }
+        }
+        if (previous != null && previous.plan() != null && previous.plan().standbyHost() && !plan.standbyHost()) {
+            changes.addAll(dropStandbySubmitHost(plan.cells()));
         }
         List<String> planned = plan.hosts().stream().map(HostPlan::name).toList();
         for (String host : hosts.existing()) {
@@ -328,15 +351,33 @@ public final class Testbed {
         return changes;
     }
 
+    /**
+     * Takes the standby host off the submit hosts of the running local cells of {@code cells}; done while the hosts
+     * files still name it, since a qmaster that no longer resolves a name may not take it off its list.
+     */
+    private List<String> dropStandbySubmitHost(List<CellPlan> cells) {
+        List<String> changes = new ArrayList<>();
+        for (CellPlan c : cells) {
+            SgeCell cell = new SgeCell(c, poll);
+            if (!c.remote() && cell.qmasterPid().isPresent() && cell.answers()) {
+                cell.dropSubmitHost(TestbedPlan.STANDBY_NAME).forEach(d -> changes.add(c.name() + ": " + d));
+            }
+        }
+        return changes;
+    }
+
     /** Stops every host and daemon and removes the hosts, bridges and /etc/hosts lines; returns what it did. */
     public List<String> down() {
         requireRoot();
         TestbedRecord record = readRecord();
         List<String> stopped = new ArrayList<>(wan.stop());
         stopped.addAll(store.stop("the testbed goes down"));
+        if (record != null && record.plan() != null && record.plan().standbyHost()) {
+            stopped.addAll(dropStandbySubmitHost(record.cells()));
+        }
         if (record != null) {
             List<CompletableFuture<List<String>>> stopping = record.cells().stream()
-                    .map(plan -> CompletableFuture.supplyAsync(() -> stopCell(new SgeCell(plan, record.host(), poll), plan)))
+                    .map(plan -> CompletableFuture.supplyAsync(() -> stopCell(new SgeCell(plan, poll), plan)))
                     .toList();
             stopping.forEach(f -> stopped.addAll(join(f)));
         }
@@ -425,8 +466,13 @@ public final class Testbed {
         List<CellStatus> cells = new ArrayList<>();
         List<HostStatus> hostStatus = new ArrayList<>();
         hostStatus.add(new HostStatus(TestbedPlan.KOALA_NAME, "koala", TestbedPlan.KOALA_ADDRESS, true, List.of()));
+        if (record.plan().standbyHost()) {
+            // its daemons are a test's or an admin's own (a standby scheduler, its agents): none of the testbed's
+            hostStatus.add(new HostStatus(TestbedPlan.STANDBY_NAME, "standby", TestbedPlan.STANDBY_ADDRESS,
+                    hosts.exists(TestbedPlan.STANDBY_NAME), List.of()));
+        }
         for (CellPlan plan : record.cells()) {
-            SgeCell cell = new SgeCell(plan, record.host(), poll);
+            SgeCell cell = new SgeCell(plan, poll);
             cells.add(cellStatus(cell));
             for (HostPlan h : record.plan().hosts()) {
                 if (plan.name().equals(h.cell())) {
@@ -465,6 +511,26 @@ public final class Testbed {
         int[] jobs = QstatText.runningAndPending(cell.client("qstat", "-u", "*").out());
         return new CellStatus(plan.name(), plan.head(), plan.remote(), plan.qmasterPort(), qmaster, execds,
                 plan.nodes(), slots[1], slots[0], jobs[0], jobs[1]);
+    }
+
+    /**
+     * The command prefix that runs a command on testbed host {@code host} (its network, UTS and mount namespaces),
+     * as root: {@code new ProcessBuilder(concat(commandOn("koala-b"), javaCommand))}; the command keeps this
+     * process's environment, and {@code runuser -u ACCOUNT --} after the prefix runs it as another account. The
+     * standby host ({@value TestbedPlan#STANDBY_NAME}, {@code testbed up --standby-host}) is the one a second
+     * scheduler runs on. Refuses a host the recorded testbed does not have, or whose namespaces are gone.
+     */
+    public List<String> commandOn(String host) {
+        TestbedRecord record = Optional.ofNullable(readRecord()).filter(r -> r.plan() != null)
+                .orElseThrow(() -> new TestbedException("no testbed recorded under " + koalaHome));
+        if (record.plan().hosts().stream().noneMatch(h -> h.name().equals(host))) {
+            throw new TestbedException("no testbed host " + host + (host.equals(TestbedPlan.STANDBY_NAME)
+                    ? " (bring the testbed up with --standby-host)" : ""));
+        }
+        if (!hosts.exists(host)) {
+            throw new TestbedException("testbed host " + host + " is not there (bin/koala testbed up makes it again)");
+        }
+        return Hosts.enter(host);
     }
 
     // ---- for tests of outages ----------------------------------------------------------------
@@ -535,7 +601,7 @@ public final class Testbed {
     private SgeCell cell(String name) {
         TestbedRecord record = Optional.ofNullable(readRecord()).filter(r -> r.plan() != null)
                 .orElseThrow(() -> new TestbedException("no testbed recorded under " + koalaHome));
-        return new SgeCell(record.plan().cell(name), record.host(), poll);
+        return new SgeCell(record.plan().cell(name), poll);
     }
 
     private TestbedRecord readRecord() {

@@ -29,10 +29,18 @@ import java.util.Set;
  * configuration names it. Like the other options it is the plan's whole say: an {@code up} without it is back
  * on H2. A record written before the store existed reads as H2, and H2 is left out of the record, which older
  * builds reading it do not know.
+ *
+ * <p>With {@code standbyHost} ({@code --standby-host}) the grid has a second KOALA host, {@value #STANDBY_NAME} at
+ * {@value #STANDBY_ADDRESS} on the grid's bridge, for a standby scheduler: a host of its own (network, name, /tmp)
+ * that sees the machine's files as the KOALA host does, resolves every host of the grid's view and is resolved by
+ * them and by the KOALA host, and is a submit host of every local cell. No cell's address is in 198.18.0.0/24 but
+ * its head node's (from .10), and the KOALA host is .1, so .2 is free. Without it, as by default, the plan is what it
+ * was before the option existed and its record leaves the option out (a record without it reads as none).
  */
 public record TestbedPlan(List<CellPlan> cells, Integer wanDelayMs,
                           @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = Store.Default.class)
-                          Store store) {
+                          Store store,
+                          @JsonInclude(JsonInclude.Include.NON_DEFAULT) Boolean standbyHost) {
     public static final int DEFAULT_CLUSTERS = 3;
     public static final int FIRST_PORT = 6460;
     public static final int MAX_CLUSTERS = 16;
@@ -43,6 +51,10 @@ public record TestbedPlan(List<CellPlan> cells, Integer wanDelayMs,
     public static final String GRID_NETWORK = "198.18.0.0/16";
     /** The KOALA host's name on the grid's bridge, as every host of the testbed resolves it. */
     public static final String KOALA_NAME = "koala-host";
+    /** The second KOALA host's name ({@code --standby-host}), as every host of the grid's view resolves it. */
+    public static final String STANDBY_NAME = "koala-b";
+    /** The second KOALA host's address on {@value #GRID_BRIDGE}. */
+    public static final String STANDBY_ADDRESS = "198.18.0.2";
     /** Each way between hosts of different cells, in milliseconds: a round trip of 10 ms, as between sites of DAS-4. */
     public static final int DEFAULT_WAN_DELAY_MS = 5;
     public static final int MAX_WAN_DELAY_MS = 1000;
@@ -87,11 +99,17 @@ public record TestbedPlan(List<CellPlan> cells, Integer wanDelayMs,
         cells = List.copyOf(cells);
         wanDelayMs = wanDelayMs == null ? 0 : wanDelayMs;
         store = store == null ? Store.H2 : store;
+        standbyHost = standbyHost != null && standbyHost;
     }
 
-    /** The cells with this delay and the scheduler's own H2 file as its store. */
+    /** The cells with this delay and the scheduler's own H2 file as its store, without a standby host. */
     public TestbedPlan(List<CellPlan> cells, Integer wanDelayMs) {
         this(cells, wanDelayMs, Store.H2);
+    }
+
+    /** The cells with this delay and store, without a standby host. */
+    public TestbedPlan(List<CellPlan> cells, Integer wanDelayMs, Store store) {
+        this(cells, wanDelayMs, store, false);
     }
 
     /** The same cells with another wide-area delay, in milliseconds each way (0: none). */
@@ -99,7 +117,7 @@ public record TestbedPlan(List<CellPlan> cells, Integer wanDelayMs,
         if (ms < 0 || ms > MAX_WAN_DELAY_MS) {
             throw new IllegalArgumentException("--wan-delay " + ms + ": choose 0.." + MAX_WAN_DELAY_MS + " (ms)");
         }
-        return new TestbedPlan(cells, ms, store);
+        return new TestbedPlan(cells, ms, store, standbyHost);
     }
 
     /** The same testbed with the scheduler's store {@code option}, as {@code --store} gives it ({@link Store#parse}). */
@@ -108,7 +126,12 @@ public record TestbedPlan(List<CellPlan> cells, Integer wanDelayMs,
     }
 
     public TestbedPlan withStore(Store store) {
-        return new TestbedPlan(cells, wanDelayMs, store);
+        return new TestbedPlan(cells, wanDelayMs, store, standbyHost);
+    }
+
+    /** The same testbed with the second KOALA host {@value #STANDBY_NAME} ({@code --standby-host}), or without it. */
+    public TestbedPlan withStandbyHost(boolean standby) {
+        return new TestbedPlan(cells, wanDelayMs, store, standby);
     }
 
     /**
@@ -172,7 +195,7 @@ public record TestbedPlan(List<CellPlan> cells, Integer wanDelayMs,
             }
             shaped.set(i, shaped.get(i).withShape(HostShape.parseGroups(spec.substring(eq + 1))));
         }
-        return new TestbedPlan(shaped, wanDelayMs, store);
+        return new TestbedPlan(shaped, wanDelayMs, store, standbyHost);
     }
 
     private static int indexOf(List<CellPlan> cells, String name) {
@@ -189,7 +212,10 @@ public record TestbedPlan(List<CellPlan> cells, Integer wanDelayMs,
                 .orElseThrow(() -> new TestbedException("no testbed cell " + name));
     }
 
-    /** Every host but the KOALA host: head nodes first, then compute nodes, cell by cell. */
+    /**
+     * Every host but the KOALA host: head nodes first, then compute nodes, cell by cell, then the standby host when
+     * the plan has one.
+     */
     public List<HostPlan> hosts() {
         List<HostPlan> hosts = new ArrayList<>();
         for (CellPlan c : cells) {
@@ -203,7 +229,31 @@ public record TestbedPlan(List<CellPlan> cells, Integer wanDelayMs,
                                 null, HostPlan.GRID_VIEW));
             }
         }
+        if (standbyHost) {
+            hosts.add(standby());
+        }
         return hosts;
+    }
+
+    /** The second KOALA host: in no cell, on the grid's bridge, with the grid's view of names. */
+    static HostPlan standby() {
+        return new HostPlan(STANDBY_NAME, null, HostPlan.Role.STANDBY, STANDBY_ADDRESS, null, HostPlan.GRID_VIEW);
+    }
+
+    /**
+     * The hosts that submit to {@code cell}, as its qmaster's submit host list has them: a remote cell's head node
+     * alone (KOALA's agent runs there); a local cell's head node, the KOALA host ({@code koalaHostname}, the machine's
+     * own name, which SGE's clients there claim) and the standby host when the plan has one.
+     */
+    public List<String> submitHosts(CellPlan cell, String koalaHostname) {
+        if (cell.remote()) {
+            return List.of(cell.head());
+        }
+        List<String> submitters = new ArrayList<>(List.of(cell.head(), koalaHostname));
+        if (standbyHost) {
+            submitters.add(STANDBY_NAME);
+        }
+        return submitters;
     }
 
     public HostPlan host(String name) {

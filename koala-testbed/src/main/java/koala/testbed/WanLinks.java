@@ -27,7 +27,7 @@ import java.util.stream.Collectors;
  * </ul>
  * A packet is delayed on its sender's side, so each direction pays the delay once and a round trip
  * between cells takes twice the delay. The KOALA host belongs to no cell: its traffic is never
- * delayed. When the program is not running, traffic between cells is dropped rather than passed
+ * delayed, nor is the standby host's ({@code --standby-host}). When the program is not running, traffic between cells is dropped rather than passed
  * undelayed. Worked example, default plan: {@code fs0-n1} (198.18.1.11) routes 198.18.0.11/32 and
  * 198.18.2.0/24 (fs1) and 198.18.0.12/32 (fs2's head node) into {@value #DEVICE}; {@code fs2-head}
  * routes 198.18.0.10/32, 198.18.1.0/24, 198.18.0.11/32, 198.18.2.0/24.
@@ -79,8 +79,8 @@ final class WanLinks {
     List<HostRoutes> hosts() {
         List<HostRoutes> hosts = new ArrayList<>();
         for (HostPlan h : plan.hosts()) {
-            if (h.gridAddress() == null) {
-                continue;
+            if (h.gridAddress() == null || h.cell() == null) {
+                continue; // the standby host, as the KOALA host, belongs to no cell
             }
             List<String> prefixes = plan.cells().stream().filter(c -> !c.name().equals(h.cell()))
                     .flatMap(c -> prefixes(c).stream()).toList();

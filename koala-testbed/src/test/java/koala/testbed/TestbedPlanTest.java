@@ -59,6 +59,77 @@ class TestbedPlanTest {
                 .noneMatch(l -> l.contains("fs2-n"));
     }
 
+    /**
+     * {@code --standby-host}: koala-b at 198.18.0.2, the one host in no cell but the KOALA host (198.18.0.1), last
+     * in the list. No host of any plan has that address: head nodes are 198.18.0.10 to .25 (16 cells at most),
+     * a local cell's nodes are on 198.18.1-16.x, a remote cell's on 198.19.x.x.
+     */
+    @Test
+    void theStandbyHostIsKoalaBAt198_18_0_2OnTheGridsBridgeInNoCellAndOnlyWhenAsked() {
+        TestbedPlan standby = DEFAULT.withStandbyHost(true);
+        assertThat(DEFAULT.standbyHost()).isFalse();
+        assertThat(DEFAULT.hosts()).extracting(HostPlan::name).doesNotContain("koala-b");
+        assertThat(standby.hosts()).hasSize(3 + 32 + 1).startsWith(DEFAULT.hosts().toArray(HostPlan[]::new));
+        assertThat(standby.hosts().get(35)).isEqualTo(new HostPlan("koala-b", null, HostPlan.Role.STANDBY,
+                "198.18.0.2", null, "grid"));
+        assertThat(standby.host("koala-b").address()).isEqualTo("198.18.0.2");
+        assertThat(standby.host("koala-b").link("koala0")).hasSizeLessThanOrEqualTo(14);
+        assertThat(standby.hosts()).extracting(HostPlan::address).doesNotHaveDuplicates().doesNotContain("198.18.0.1");
+
+        TestbedPlan largest = TestbedPlan.of(16, java.util.Collections.nCopies(16, 240), 1, Set.of("fs3", "fs9"));
+        assertThat(largest.hosts()).flatExtracting(HostPlan::gridAddress, HostPlan::clusterAddress)
+                .doesNotContain("198.18.0.2");
+        assertThat(largest.withStandbyHost(true).hosts()).extracting(HostPlan::gridAddress).filteredOn("198.18.0.2"::equals)
+                .hasSize(1);
+    }
+
+    @Test
+    void theOtherOptionsKeepTheStandbyHostAndAnUpWithoutItHasNone() {
+        TestbedPlan standby = DEFAULT.withStandbyHost(true);
+        assertThat(standby.withWanDelay(0).standbyHost()).isTrue();
+        assertThat(standby.withStore("postgres").standbyHost()).isTrue();
+        assertThat(standby.withShapes(List.of("fs0=2x4c")).standbyHost()).isTrue();
+        assertThat(standby.withStore("postgres").withStandbyHost(false)).isEqualTo(DEFAULT.withStore("postgres"));
+        assertThat(new TestbedPlan(DEFAULT.cells(), 5, TestbedPlan.Store.H2)).isEqualTo(DEFAULT);
+    }
+
+    /** Every host of the grid's view and the KOALA host resolve koala-b; a remote cell's view knows it no more than koala-host. */
+    @Test
+    void theGridsViewAndTheMachineResolveKoalaBAndARemoteCellsViewDoesNot() {
+        TestbedPlan standby = DEFAULT.withStandbyHost(true);
+        String grid = standby.hostsFile("grid", "vm");
+        assertThat(grid).contains("198.18.0.1 vm koala-host\n", "198.18.0.2 koala-b\n", "198.18.0.10 fs0-head\n",
+                "198.18.0.12 fs2-head\n", "198.18.2.18 fs1-n8\n");
+        assertThat(grid).isEqualTo(DEFAULT.hostsFile("grid", "vm") + "198.18.0.2 koala-b\n");
+        assertThat(standby.hostsFile("fs2", "vm")).isEqualTo(DEFAULT.hostsFile("fs2", "vm")).doesNotContain("koala-b");
+        assertThat(standby.machineHosts()).containsSequence("198.18.0.2 koala-b").contains("198.18.0.1 koala-host")
+                .hasSize(DEFAULT.machineHosts().size() + 1);
+        assertThat(DEFAULT.machineHosts()).noneMatch(l -> l.contains("koala-b"));
+    }
+
+    @Test
+    void koalaBSubmitsToEveryLocalCellAndARemoteCellTakesJobsFromItsHeadNodeAlone() {
+        TestbedPlan standby = DEFAULT.withStandbyHost(true);
+        assertThat(DEFAULT.submitHosts(DEFAULT.cell("fs0"), "vm")).containsExactly("fs0-head", "vm");
+        assertThat(standby.submitHosts(standby.cell("fs0"), "vm")).containsExactly("fs0-head", "vm", "koala-b");
+        assertThat(standby.submitHosts(standby.cell("fs1"), "vm")).containsExactly("fs1-head", "vm", "koala-b");
+        assertThat(standby.submitHosts(standby.cell("fs2"), "vm")).containsExactly("fs2-head");
+        assertThat(DEFAULT.submitHosts(DEFAULT.cell("fs2"), "vm")).containsExactly("fs2-head");
+    }
+
+    /** The default testbed's record is what it was before the option existed; one with it keeps it. */
+    @Test
+    void theRecordKeepsTheStandbyHostAndLeavesItOutWithout(@org.junit.jupiter.api.io.TempDir java.nio.file.Path home)
+            throws Exception {
+        new TestbedRecord("vm", DEFAULT.withStore("postgres")).write(home);
+        assertThat(java.nio.file.Files.readString(TestbedRecord.file(home))).doesNotContain("standby");
+
+        new TestbedRecord("vm", DEFAULT.withStandbyHost(true)).write(home);
+        assertThat(java.nio.file.Files.readString(TestbedRecord.file(home)))
+                .contains("\"wanDelayMs\" : 5,\n    \"standbyHost\" : true\n");
+        assertThat(TestbedRecord.read(home).plan()).isEqualTo(DEFAULT.withStandbyHost(true));
+    }
+
     @Test
     void queueIsNamedAfterTheCellAndEachHostHasItsOwnGroupIds() {
         CellPlan fs1 = DEFAULT.cell("fs1");

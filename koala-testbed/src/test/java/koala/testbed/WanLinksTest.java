@@ -32,6 +32,16 @@ class WanLinksTest {
                 "fs1", "198.18.2.18", List.of("198.18.0.10/32", "198.18.1.0/24", "198.18.0.12/32")));
     }
 
+    /** koala-b, like the KOALA host, belongs to no cell: it routes nothing into the delay, and no cell routes it there. */
+    @Test
+    void theStandbyHostHasNoWideAreaLink() {
+        WanLinks standby = new WanLinks(DEFAULT.withStandbyHost(true));
+        assertThat(standby.hosts()).isEqualTo(LINKS.hosts());
+        assertThat(standby.hosts()).flatExtracting(WanLinks.HostRoutes::prefixes).noneMatch(p -> p.startsWith("198.18.0.2/")
+                || p.equals("198.18.0.0/24"));
+        assertThat(standby.probes()).isEqualTo(LINKS.probes());
+    }
+
     @Test
     void oneCellHasNoWideAreaLink() {
         assertThat(new WanLinks(TestbedPlan.of(1, List.of(), 1, Set.of())).hosts()).isEmpty();
