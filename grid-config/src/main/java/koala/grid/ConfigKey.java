@@ -5,7 +5,7 @@ package koala.grid;
  * "Configuration reference" documents it.
  *
  * @param pattern      the key, with {@code S} for a site's name ({@code A}, {@code B} for the two of a
- *                     bandwidth), {@code F} for a file's and {@code L} for a logger's: {@code site.S.sge.cell}
+ *                     bandwidth), {@code F} for a file's, {@code L} for a logger's and {@code H} for a host's: {@code site.S.sge.cell}
  * @param type         what it takes
  * @param defaultValue the default as the admin guide's table states it (without its Markdown)
  * @param live         whether a running scheduler takes a new value when it re-reads the file on

@@ -1,6 +1,7 @@
 package koala.grid;
 
 import static koala.grid.ValueType.CHECKED_WHERE_READ;
+import static koala.grid.ValueType.GPU_DEVICES;
 import static koala.grid.ValueType.LISTEN_PORT;
 import static koala.grid.ValueType.HOSTS;
 import static koala.grid.ValueType.LIST;
@@ -31,7 +32,7 @@ import java.util.Set;
  * a test holds the two together.
  *
  * <p>Patterns name a site {@code S} (a bandwidth's two sites {@code A} and {@code B}), a file
- * {@code F} and a logger {@code L}. A site in a key is matched against the listed sites first, so a
+ * {@code F}, a logger {@code L} and a host {@code H}. A site in a key is matched against the listed sites first, so a
  * site's name may hold dots; a key that fits a pattern only with a site not in {@code grid.sites}
  * is "a site defined but not listed" (then the site is taken to be one segment of the key).
  *
@@ -63,6 +64,8 @@ public final class ConfigKeys {
                             + "claims a whole host)"),
             key("site.S.groups.K.G", HOSTS, "none", false,
                     "the hosts of group G of kind K (a rack...), for placement constraints"),
+            key("site.S.gpuDevices.H", GPU_DEVICES, "0…N-1 for the host's gpu=N", false,
+                    "the device indices of host H's GPUs, as many as SGE's gpu consumable counts there"),
             key("site.S.drmaa.jar", PATH, "/usr/share/java/drmaa.jar", false, "the site's DRMAA Java binding"),
             key("site.S.drmaa.library", PATH, "/usr/lib/gridengine-drmaa/lib/libdrmaa.so.1.0", false,
                     "the DRMAA native library"),
@@ -171,7 +174,7 @@ public final class ConfigKeys {
     /** Keys matched against the catalogue, for one list of sites. */
     public static final class KeyMatcher {
         private static final Set<String> SITE_HOLES = Set.of("S", "A", "B");
-        private static final Set<String> ANY_HOLES = Set.of("F", "L", "K", "G");
+        private static final Set<String> ANY_HOLES = Set.of("F", "L", "K", "G", "H");
         private final List<String> sites;
 
         private KeyMatcher(List<String> sites) {

@@ -279,6 +279,24 @@ public final class GridConfig {
         return groups;
     }
 
+    /**
+     * The GPU device indices the admin declares per host of {@code site} ({@code site.S.gpuDevices.HOST =
+     * 1,2,3}), by host, sorted by name; a host not named has devices 0..N-1 for SGE's {@code gpu=N}. A
+     * malformed list ({@code a,b}, a negative index, one named twice) is an error naming the file and the key.
+     */
+    public Map<String, List<Integer>> gpuDevices(String site) {
+        Map<String, List<Integer>> devices = new java.util.TreeMap<>();
+        section("site." + site + ".gpuDevices").forEach((host, value) -> {
+            try {
+                devices.put(host, GpuDevices.parse(value));
+            } catch (IllegalArgumentException e) {
+                String key = "site." + site + ".gpuDevices." + host;
+                throw new ConfigException(file, key, key + " = '" + value + "': " + e.getMessage());
+            }
+        });
+        return devices;
+    }
+
     /** The kinds of node group declared on any site (rack, upgrade-domain...), which a JDF's constraints may name. */
     public java.util.Set<String> groupKinds() {
         java.util.Set<String> kinds = new java.util.TreeSet<>();

@@ -39,6 +39,8 @@ public enum ValueType {
     LOG_LEVEL,
     /** Host names, ranges ({@code fs0-n1..fs0-n8}) and patterns ({@code fs0-gpu*}), comma-separated ({@link HostList}). */
     HOSTS,
+    /** GPU device indices, whole numbers 0 or more, comma-separated, each once ({@link GpuDevices}). */
+    GPU_DEVICES,
     /** Checked by the code that reads it, in its own words (placement and sharing policies, provisioning). */
     CHECKED_WHERE_READ;
 
@@ -59,6 +61,7 @@ public enum ValueType {
         return switch (this) {
             case TEXT, LIST, PATH, CHECKED_WHERE_READ -> Optional.empty();
             case HOSTS -> HostList.problem(v).map(p -> key + " = '" + v + "': " + p);
+            case GPU_DEVICES -> GpuDevices.problem(v).map(p -> key + " = '" + v + "': " + p);
             case PORT -> whole(key, v).or(() -> range(key, v, 0, 65535, "a port is 0..65535"));
             case LISTEN_PORT -> whole(key, v).or(() -> range(key, v, 1, 65535, "a port is 1..65535"));
             case WHOLE -> whole(key, v);

@@ -51,6 +51,8 @@ final class Scheduler {
     private SchedulerSettings settings;
     private final Store store;
     private final koala.scheduler.kis.SiteInfos kis;
+    /** Each host's GPU devices: declared ({@code site.S.gpuDevices.H}), else 0..N-1. */
+    private final DeclaredGpus declaredGpus;
     private final List<String> siteNames;
     private final Map<String, Integer> configuredNodes;
     private final Pilots pilots;
@@ -102,8 +104,11 @@ final class Scheduler {
         this.settings = settings;
         this.events = events;
         this.store = store;
-        this.kis = kis;
         this.siteNames = List.copyOf(configuredNodes.keySet());
+        this.declaredGpus = new DeclaredGpus(settings.gpuDevices());
+        declaredGpus.checkAtStart(siteNames, kis);
+        kis = declaredGpus.over(kis); // a host whose declared devices SGE's count disagrees with: seen with no GPUs
+        this.kis = kis;
         this.configuredNodes = Map.copyOf(configuredNodes);
         this.pilots = pilots;
         this.submissions = submissions;
@@ -429,9 +434,12 @@ final class Scheduler {
         return kis.site(site).map(SiteInfo::snapshot).map(SiteHosts::memoryPerCore).orElse(0L);
     }
 
-    /** The GPU devices of {@code host} of {@code site}, as its agent last saw it; empty where none or not known. */
+    /**
+     * The GPU devices of {@code host} of {@code site}, as its agent last saw it: those declared for it, else
+     * 0..N-1; empty where none, not known, or the declaration disagrees with SGE's count ({@link DeclaredGpus}).
+     */
     private List<Integer> gpuDevices(String site, String host) {
-        return kis.site(site).map(SiteInfo::snapshot).map(snapshot -> SiteHosts.gpuDevices(snapshot, host))
+        return kis.site(site).map(SiteInfo::snapshot).map(snapshot -> declaredGpus.devices(site, snapshot, host))
                 .orElse(List.of());
     }
 

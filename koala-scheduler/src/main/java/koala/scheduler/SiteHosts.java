@@ -15,7 +15,7 @@ import koala.scheduler.claiming.NodeClaim;
 
 /**
  * What a site's hosts mean for the nodes KOALA puts there, read from its agent's last snapshot: the
- * hosts a JDF is checked against, the memory a node that asks none claims, a host's GPU devices, and
+ * hosts a JDF is checked against, the memory a node that asks none claims, and
  * how a node SGE stopped for its memory is told to its user. Pure: no I/O, no clock.
  */
 final class SiteHosts {
@@ -50,12 +50,6 @@ final class SiteHosts {
                 .filter(r -> r != null && r.memory() == HostResources.MemorySource.CONSUMABLE && r.memoryMib() != null
                         && r.cores() > 0)
                 .mapToLong(r -> r.memoryMib() / r.cores()).min().orElse(0L);
-    }
-
-    /** The GPU devices of {@code host} in the snapshot; empty where it has none or is not known. */
-    static List<Integer> gpuDevices(CellSnapshot snapshot, String host) {
-        return snapshot.hosts().stream().filter(h -> h.name().equals(host) && h.resources() != null).findFirst()
-                .map(h -> h.resources().defaultGpuDevices()).orElse(List.of());
     }
 
     /**

@@ -78,6 +78,68 @@ class ResourceJobsTest {
         assertThat(grid.scheduler.status(third).waitingBecause()).contains("GPU");
     }
 
+    /**
+     * fs0-n3's devices are declared 2,5 ({@code site.fs0.gpuDevices.fs0-n3 = 2,5}), as many as SGE's
+     * {@code gpu=2}: its two GPU nodes get device 2 and device 5, never 0 or 1, and keep them across a
+     * restart; a third waits.
+     */
+    @Test
+    void aHostsDeclaredDevicesAreTheOnesItsNodesGet() {
+        grid.gpuDevices = Map.of("fs0", Map.of("fs0-n3", List.of(2, 5)));
+        grid.scheduler = grid.start();
+        String jdf = "&(count = 1)(executable = /usr/bin/nvidia-smi)(cores = 2)(gpus = 1)";
+        long first = runOn(jdf);
+        long second = runOn(jdf);
+        assertThat(devices(first)).isEqualTo("2");
+        assertThat(devices(second)).isEqualTo("5");
+
+        grid.scheduler = grid.start();
+        grid.recovery().reload(Duration.ofDays(1));
+
+        assertThat(devices(first)).isEqualTo("2");
+        assertThat(grid.store.nodes(second).get(0).gpus()).containsExactly(5);
+        long third = grid.scheduler.submit("gpu.jdf", jdf, "bob", null).id();
+        grid.tick(Duration.ofSeconds(1));
+        assertThat(grid.store.nodes(third)).isEmpty();
+    }
+
+    /**
+     * {@code site.fs0.gpuDevices.fs0-n3 = 1,2,3} names 3 devices where SGE counts 2: the scheduler does not
+     * start, and says which key, which host and both figures.
+     */
+    @Test
+    void aDeclarationThatDisagreesWithSgesCountStopsTheStart() {
+        grid.gpuDevices = Map.of("fs0", Map.of("fs0-n3", List.of(1, 2, 3)));
+
+        assertThatThrownBy(grid::start).isInstanceOf(koala.grid.ConfigException.class)
+                .hasMessage("site.fs0.gpuDevices.fs0-n3 = 1,2,3 names 3 GPU device(s), but SGE counts 2 on fs0-n3 "
+                        + "(complex_values gpu=2): declare as many devices as SGE counts on the host (or correct its gpu "
+                        + "complex in SGE), so that no node is handed a device that is not there");
+    }
+
+    /**
+     * A count that changes after the start (the admin made fs0-n3 {@code gpu=3} in SGE, its declaration
+     * still 2,5) stops nothing: while they disagree the host is seen with no GPUs, so a GPU job is refused
+     * as on a grid without GPUs rather than handed a device that may not be there, and {@code koala sites}
+     * counts none; once they agree again, a GPU node runs on device 2.
+     */
+    @Test
+    void aCountThatChangesAfterTheStartLeavesTheHostsGpusUnusedWhileTheyDisagree() {
+        grid.gpuDevices = Map.of("fs0", Map.of("fs0-n3", List.of(2, 5)));
+        grid.scheduler = grid.start();
+        grid.hosts("fs0", host("fs0-n1", 4, 8, 0), host("fs0-n2", 4, 8, 0), host("fs0-n3", 16, 64, 3));
+        String jdf = "&(count = 1)(executable = /usr/bin/nvidia-smi)(cores = 2)(gpus = 1)";
+
+        assertThatThrownBy(() -> grid.scheduler.submit("gpu.jdf", jdf, "alice", null))
+                .hasMessageContaining("needs 1 GPU on one host; no host of fs0 or fs1 has one");
+        assertThat(grid.scheduler.sites().stream().filter(s -> s.site().equals("fs0")).findFirst().orElseThrow()
+                .resources().gpus()).isZero();
+
+        grid.hosts("fs0", host("fs0-n1", 4, 8, 0), host("fs0-n2", 4, 8, 0), host("fs0-n3", 16, 64, 2));
+        long job = runOn(jdf);
+        assertThat(devices(job)).isEqualTo("2");
+    }
+
     @Test
     void eachNodeIsToldItsCoresMemoryAndGpusAndAnMpiJobRunsARankPerCore() {
         long job = runOn("&(runner = mpi)(count = 2)(executable = /usr/bin/python3)(cores = 8)(memory = 4G)");

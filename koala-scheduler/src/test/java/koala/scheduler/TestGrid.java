@@ -61,6 +61,8 @@ final class TestGrid implements AutoCloseable {
     Instant snapshotAt = Instant.EPOCH;
     /** Slots of each host of a site: a site of N nodes has N / hostSlots hosts (default: a host per node). */
     int hostSlots = 1;
+    /** The GPU devices the configuration declares, by site, then host ({@code site.S.gpuDevices.H}), as {@link #start} reads them. */
+    Map<String, Map<String, List<Integer>>> gpuDevices = Map.of();
     /** How often the nodes' long-polls were woken for a job's start. */
     int woken;
     /** What the scheduler counts and reads, as {@code GET /metrics} shows it; new with each {@link #start()}. */
@@ -77,7 +79,7 @@ final class TestGrid implements AutoCloseable {
     Scheduler start() {
         SchedulerSettings settings = new SchedulerSettings(7400, Duration.ofSeconds(1), 150, claimTimeout, 3,
                 "worst-fit", Duration.ofSeconds(1), Duration.ofMinutes(5), null, 1000, Duration.ofMinutes(10),
-                Duration.ofDays(30), null);
+                Duration.ofDays(30), null, SchedulerSettings.SWEEP_EVERY, gpuDevices);
         Pilots none = new Pilots((site, owner) -> null, remote, site -> new Pilots.Launcher("java", List.of(),
                 List.of(), List.of(), "http://koala-host:7400", "/tmp", url -> url), Duration.ofMinutes(5), store.pilotTag(),
                 Runnable::run, (site, url) -> unrelayed.add(site + " " + url), () -> { });

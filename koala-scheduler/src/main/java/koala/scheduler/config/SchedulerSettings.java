@@ -2,7 +2,9 @@ package koala.scheduler.config;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import koala.grid.ConfigException;
 import koala.grid.GridConfig;
 import koala.placement.PlacementPolicies;
@@ -22,11 +24,27 @@ import koala.placement.PlacementPolicies;
  * @param retention        how long the database keeps an ended job (then it is forgotten)
  * @param accounting       the accounting file: a usage record per job and instance that ended, kept for good
  * @param sweepEvery       how often the sites' pilots are looked over for ones no node owns (killed when seen twice)
+ * @param gpuDevices       the GPU device indices the admin declares, by site, then host ({@code site.S.gpuDevices.H});
+ *                         a host not named has devices 0..N-1 for SGE's {@code gpu=N}
  */
 public record SchedulerSettings(int port, Duration placementEvery, int maxPlaceTries, Duration claimTimeout,
                                 int maxClaimFailures, String defaultPolicy, Duration kisEvery, Duration nodeGiveUp,
                                 Path database, int maxQueuedPerUser, Duration keepEnded, Duration retention,
-                                Path accounting, Duration sweepEvery) {
+                                Path accounting, Duration sweepEvery,
+                                Map<String, Map<String, List<Integer>>> gpuDevices) {
+
+    public SchedulerSettings {
+        gpuDevices = Map.copyOf(gpuDevices);
+    }
+
+    /** Settings with no GPU devices declared. */
+    public SchedulerSettings(int port, Duration placementEvery, int maxPlaceTries, Duration claimTimeout,
+                             int maxClaimFailures, String defaultPolicy, Duration kisEvery, Duration nodeGiveUp,
+                             Path database, int maxQueuedPerUser, Duration keepEnded, Duration retention,
+                             Path accounting, Duration sweepEvery) {
+        this(port, placementEvery, maxPlaceTries, claimTimeout, maxClaimFailures, defaultPolicy, kisEvery, nodeGiveUp,
+                database, maxQueuedPerUser, keepEnded, retention, accounting, sweepEvery, Map.of());
+    }
 
     /** The sweep's default interval: 30 s. */
     public static final Duration SWEEP_EVERY = Duration.ofSeconds(30);
@@ -54,7 +72,8 @@ public record SchedulerSettings(int port, Duration placementEvery, int maxPlaceT
                 grid.seconds("scheduler.keepEnded", Duration.ofMinutes(10)),
                 grid.seconds("scheduler.retention", Duration.ofDays(30)),
                 grid.value("scheduler.accounting").map(Path::of).orElse(koalaHome.toAbsolutePath().resolve("accounting.jsonl")),
-                grid.seconds("scheduler.sweepInterval", SWEEP_EVERY));
+                grid.seconds("scheduler.sweepInterval", SWEEP_EVERY),
+                gpuDevices(grid));
         s.check(grid);
         return s;
     }
@@ -63,12 +82,25 @@ public record SchedulerSettings(int port, Duration placementEvery, int maxPlaceT
      * These settings with those of {@code next} that a running scheduler takes when it re-reads its
      * configuration (the keys {@code koala.grid.ConfigKeys} marks live): the default placement
      * policy, the placement interval and tries, the queue limit per user, and how long ended jobs stay
-     * in memory and in the database. The port, the paths, claiming and polling stay as they started.
+     * in memory and in the database. The port, the paths, claiming, polling and the declared GPU devices
+     * stay as they started.
      */
     public SchedulerSettings withLive(SchedulerSettings next) {
         return new SchedulerSettings(port, next.placementEvery, next.maxPlaceTries, claimTimeout, maxClaimFailures,
                 next.defaultPolicy, kisEvery, nodeGiveUp, database, next.maxQueuedPerUser, next.keepEnded,
-                next.retention, accounting, sweepEvery);
+                next.retention, accounting, sweepEvery, gpuDevices);
+    }
+
+    /** {@code site.S.gpuDevices.H} of every site that declares any; a malformed list stops the start, naming its key. */
+    private static Map<String, Map<String, List<Integer>>> gpuDevices(GridConfig grid) {
+        Map<String, Map<String, List<Integer>>> declared = new java.util.TreeMap<>();
+        grid.sites().forEach(site -> {
+            Map<String, List<Integer>> hosts = grid.gpuDevices(site.name());
+            if (!hosts.isEmpty()) {
+                declared.put(site.name(), Map.copyOf(hosts));
+            }
+        });
+        return declared;
     }
 
     private void check(GridConfig grid) {
