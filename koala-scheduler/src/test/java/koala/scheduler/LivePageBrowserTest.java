@@ -41,7 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Skipped where no Chromium is installed ({@code apt-get install chromium}; the testbed's set-up does).
  * The screenshot goes to {@code target/live-page.png}.
  *
- * <p>The grid: fs0 12 nodes, fs1 6 (2 taken by local users), fs2 8. Alice's 2-node job runs on fs0
+ * <p>The grid: fs0 12 nodes, fs1 6 (2 taken by local users), fs2 8 on two hosts that report their
+ * cores, memory and GPUs (the sites table shows them free/in all; the others' cells are empty). Alice's 2-node job runs on fs0
  * (Worst-Fit: the most idle). Bob's job wants 5 nodes of fs1, which has 4 idle: it waits, saying so.
  * Alice's instance {@code fluent} (OnDemand, F_max 8 in its JDF, but fs0 caps it at 6) has its master
  * and orchestrator on fs0 and grows its workers there: 2 (1 busy), 4 (3 busy), 6 (6 busy), then gives
@@ -65,7 +66,11 @@ class LivePageBrowserTest {
         sizes.put("fs0", 12);
         sizes.put("fs1", 6);
         sizes.put("fs2", 8);
-        try (TestGrid grid = new TestGrid(sizes, Duration.ofSeconds(60)).localUsers("fs1", 2)) {
+        try (TestGrid grid = new TestGrid(sizes, Duration.ofSeconds(60)).localUsers("fs1", 2)
+                .hosts("fs2", new koala.api.site.HostInfo("fs2-n1", "lx-amd64", 4, 0.0, "8G", "0",
+                                new koala.api.site.HostResources(4, 1, 8192L, 3584L,
+                                        koala.api.site.HostResources.MemorySource.CONSUMABLE, 2, 1)),
+                        TestGrid.host("fs2-n2", 4, 6, 0))) {
             grid.scheduler.share(koala.arbitration.ArbitrationSettings.DEFAULTS,
                     site -> site.equals("fs0") ? Map.of("fMax", "6", "tIdle", "120") : Map.of());
             SchedulerLoop loop = new SchedulerLoop(Executors.newSingleThreadScheduledExecutor());
@@ -110,6 +115,13 @@ class LivePageBrowserTest {
 
                 signIn(browser, token);
                 awaitRow(browser, "#sites tr[data-site=fs1]", "fs1\tUP\t\n\t6\t4\t0\t2\t0");
+                // cores, memory and GPUs free/in all, as koala sites shows them: fs2's two hosts report them
+                // (4 + 4 cores, 1 + 4 free; 8G + 6G, 3.5G + 6G free; 2 + 0 GPUs, 1 free), fs1's none (empty)
+                assertThat(List.of(cells(browser, "#sites tr[data-site=fs2]").split("\t", -1)).subList(8, 11))
+                        .containsExactly("5/8", "9.5G/14G", "1/2");
+                assertThat(List.of(cells(browser, "#sites tr[data-site=fs1]").split("\t", -1)).subList(8, 11))
+                        .containsExactly("", "", "");
+                assertThat(cells(browser, "#sites thead tr")).contains("claiming\tcores\tmemory\tGPUs\tseen");
                 awaitFigures(browser, fluent, "2", "1", "6");
                 assertThat(browser.await("document.getElementById('status').textContent", v -> v.asText().contains("leads"),
                         Duration.ofSeconds(10)).asText())
