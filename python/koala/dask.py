@@ -67,7 +67,8 @@ from koala.framework import KoalaCli, KoalaCliError, framework_jdf, local_site, 
 from koala.runner import GrowResult, RunnerClient, RunnerError, RunnerUnreachable, Status as RunnerStatus
 from koala.runner import koala_home, state_file
 
-__all__ = ["KoalaCluster", "KoalaAdaptive", "DaskFramework", "KOALA_SIZED", "worker_program", "worker_resources"]
+__all__ = ["KoalaCluster", "KoalaAdaptive", "DaskFramework", "KOALA_SIZED", "worker_program", "worker_resources",
+           "worker_gpus"]
 
 logger = logging.getLogger("koala.dask")
 
@@ -99,6 +100,7 @@ class DaskFramework:
     site: Optional[str] = None
     master_site: Optional[str] = None
     tls: Optional[InstanceTls] = None
+    worker_gpus: int = 0
 
     @property
     def scheme(self) -> str:
@@ -119,6 +121,7 @@ class DaskFramework:
 
     def __post_init__(self):
         worker_resources(self.worker_nthreads, self.worker_memory)   # refused here, before anything is submitted
+        worker_gpus(self.worker_gpus)
 
     def worker_command(self) -> str:
         """A worker's shell command: dask-worker on the master, named after its KOALA node, without a nanny
@@ -134,13 +137,19 @@ class DaskFramework:
         unless the environment sets it): SGE limits each process's address space to about the memory
         claimed, and 64 MiB reserved per arena and thread would run a many-threaded worker out of it long
         before its data does (16 threads failed to start under 1 GiB with glibc's own count, ran under
-        640 MiB with two arenas)."""
+        640 MiB with two arenas).
+
+        A worker that asks GPUs (``worker_gpus``) declares them to Dask as the abstract resource ``GPU``, as
+        many as KOALA gave the node (``KOALA_NODE_GPUS``), so that a task submitted with
+        ``resources={"GPU": 1}`` runs only there; its devices are in ``CUDA_VISIBLE_DEVICES``."""
         cores, memory = worker_resources(self.worker_nthreads, self.worker_memory)
+        gpus = worker_gpus(self.worker_gpus)
         limit = "auto" if memory is None else f'"${{KOALA_NODE_MEMORY_MIB:-{_mib(memory)}}}MiB"'
         arenas = "" if memory is None else 'MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}" '
         return (arenas + "exec " + _join([self.python, *self.python_flags, "-c"]) + ' "$1"'
                 + f' "{self.scheme}://$KOALA_MASTER" --name "$KOALA_NODE_ID"'
                 + f' --nthreads "${{KOALA_NODE_CORES:-{cores}}}" --memory-limit {limit}'
+                + (f' --resources "GPU=${{KOALA_NODE_GPUS:-{gpus}}}"' if gpus else "")
                 + ' --no-nanny --no-dashboard --dashboard-address 127.0.0.1:0 --local-directory "${TMPDIR:-/tmp}"'
                 + _options(self._tls_options()) + _options(self.worker_options))
 
@@ -150,10 +159,12 @@ class DaskFramework:
         return ["/bin/sh", "-c", self.worker_command(), "koala-dask-worker", worker_program()]
 
     def worker_jdf_resources(self) -> dict:
-        """What each worker node asks in the JDF: ``cores`` (``worker_nthreads``), and ``memory``
-        (``worker_memory``) unless it is ``auto``."""
+        """What each worker node asks in the JDF: ``cores`` (``worker_nthreads``), ``memory``
+        (``worker_memory``) unless it is ``auto``, and ``gpus`` (``worker_gpus``) unless it is 0."""
         cores, memory = worker_resources(self.worker_nthreads, self.worker_memory)
-        return {"cores": cores} if memory is None else {"cores": cores, "memory": memory}
+        gpus = worker_gpus(self.worker_gpus)
+        asked = {"cores": cores, "memory": memory, "gpus": gpus or None}
+        return {k: v for k, v in asked.items() if v is not None}
 
     def jdf(self) -> str:
         worker = self.worker_argv()
@@ -188,6 +199,15 @@ def worker_resources(nthreads: Any, memory: Any) -> tuple:
     if memory is None or (isinstance(memory, str) and memory.strip().lower() == "auto"):
         return nthreads, None
     return nthreads, _jdf_size(_memory_mib(memory))
+
+
+def worker_gpus(gpus: Any) -> int:
+    """A worker's ``gpus`` as the JDF writes them, from ``worker_gpus``: a whole number, 0 (no GPU asked,
+    the default) or more."""
+    if isinstance(gpus, bool) or not isinstance(gpus, int) or gpus < 0:
+        raise ValueError(f"worker_gpus: {gpus!r} is not a whole number of 0 or more: the GPUs each worker's node "
+                         "asks of KOALA (the JDF's gpus)")
+    return gpus
 
 
 def _memory_mib(memory: Any) -> int:
@@ -281,6 +301,8 @@ class KoalaCluster(Cluster):
     worker_nthreads, worker_memory: what each worker node asks of KOALA, the worker role's ``cores`` and
         ``memory`` in the JDF (``worker_memory="8G"``: binary, as a JDF's; ``"auto"``, the default: no
         memory asked); the worker's ``--nthreads`` and ``--memory-limit`` follow what KOALA gave the node.
+    worker_gpus: the GPUs each worker node asks of KOALA, the worker role's ``gpus`` (0, the default: none);
+        the worker declares them to Dask as the resource ``GPU`` and finds its devices in ``CUDA_VISIBLE_DEVICES``.
     worker_options, scheduler_options: more options for ``dask-worker`` and ``dask-scheduler``.
     python, python_flags: the interpreter the nodes run Dask with (Debian's by default) and its flags
         (``-P``: the node's working directory is not put on the module path).
@@ -315,7 +337,8 @@ class KoalaCluster(Cluster):
                  t_idle: Any = None, t_idle_factor: Optional[float] = None, u_min: Optional[float] = None,
                  u_max: Optional[float] = None, sample_period: Any = None,
                  settings: Optional[Mapping[str, Any]] = None, name: str = "dask",
-                 worker_nthreads: int = 1, worker_memory: Any = "auto", worker_options: Sequence[str] = (),
+                 worker_nthreads: int = 1, worker_memory: Any = "auto", worker_gpus: int = 0,
+                 worker_options: Sequence[str] = (),
                  scheduler_options: Sequence[str] = (), python: str = "/usr/bin/python3",
                  python_flags: Sequence[str] = ("-P",), environment: Optional[Mapping[str, str]] = None,
                  dashboard: bool = True, site: Optional[str] = None, master_site: Any = "auto",
@@ -352,7 +375,7 @@ class KoalaCluster(Cluster):
         self.framework = DaskFramework(name, int(workers), self.provisioning, jdf_settings, worker_nthreads,
                                        worker_memory, tuple(worker_options), tuple(scheduler_options), python,
                                        tuple(python_flags), dict(environment or {}), dashboard, site,
-                                       _master_site(master_site, site, koala_env), self.tls)
+                                       _master_site(master_site, site, koala_env), self.tls, worker_gpus)
         self._jdf_dir = Path(jdf_dir) if jdf_dir is not None else koala_home() / "dask"
         self._poll_interval = parse_timedelta(poll_interval, "seconds")
         self._retry_after = parse_timedelta(retry_after, "seconds")

@@ -120,6 +120,22 @@ class KoalaClusterTest(unittest.TestCase):
         self.assertIn('--nthreads "${KOALA_NODE_CORES:-2}" --memory-limit "${KOALA_NODE_MEMORY_MIB:-1536}MiB" ',
                       worker)
 
+    def test_the_workers_gpus_are_asked_of_koala_in_the_jdf(self):
+        self.cluster(worker_nthreads=4, worker_memory="8G", worker_gpus=2)
+        jdf = (self.dir / "submitted-1.jdf").read_text()
+        worker = jdf[jdf.index("(role = worker)"):]
+        self.assertTrue(worker.startswith("(role = worker)\n    (count = 0)\n    (cores = 4)\n    (memory = 8G)\n"
+                                          "    (gpus = 2)\n    (executable = /bin/sh)\n"), worker[:200])
+        self.assertIn('--memory-limit "${KOALA_NODE_MEMORY_MIB:-8192}MiB" --resources "GPU=${KOALA_NODE_GPUS:-2}" ',
+                      worker)
+
+    def test_worker_gpus_koala_cannot_ask_for_are_refused_before_anything_is_submitted(self):
+        with self.assertRaises(ValueError) as caught:
+            self.cluster(worker_gpus=-1)
+        self.assertEqual("worker_gpus: -1 is not a whole number of 0 or more: the GPUs each worker's node asks of "
+                         "KOALA (the JDF's gpus)", str(caught.exception))
+        self.assertEqual([], fakecli.calls(self.dir))
+
     def test_a_worker_memory_koala_cannot_ask_for_is_refused_before_anything_is_submitted(self):
         with self.assertRaises(ValueError) as caught:
             self.cluster(worker_memory=0.5)
@@ -530,11 +546,21 @@ class FrameworkJdfTest(unittest.TestCase):
         self.assertTrue(framework.worker_command().startswith(
             'MALLOC_ARENA_MAX="${MALLOC_ARENA_MAX:-2}" exec /usr/bin/python3 -P -c "$1" '), "two malloc arenas")
         self.assertTrue(DaskFramework().worker_command().startswith("exec /usr/bin/python3 "), "no memory asked")
+        self.assertNotIn("--resources", framework.worker_command(), "no GPU asked, none declared to Dask")
+        self.assertNotIn("(gpus", framework.jdf())
+
+    def test_a_worker_that_asks_gpus_declares_to_dask_as_many_as_its_node_got(self):
+        from koala.dask import DaskFramework
+        framework = DaskFramework(worker_nthreads=2, worker_gpus=1)
+        self.assertIn(" ( &(role = worker)\n    (count = 0)\n    (cores = 2)\n    (gpus = 1)\n"
+                      "    (executable = /bin/sh)\n", framework.jdf())
+        self.assertIn(' --nthreads "${KOALA_NODE_CORES:-2}" --memory-limit auto --resources "GPU=${KOALA_NODE_GPUS:-1}" '
+                      '--no-nanny ', framework.worker_command())
 
 
 @unittest.skipUnless(HAVE_DASK, SKIP)
 class WorkerResourcesTest(unittest.TestCase):
-    """worker_nthreads and worker_memory as the worker role's cores and memory."""
+    """worker_nthreads, worker_memory and worker_gpus as the worker role's cores, memory and gpus."""
 
     def test_sizes_as_a_jdf_writes_them(self):
         from koala.dask import worker_resources
@@ -562,6 +588,14 @@ class WorkerResourcesTest(unittest.TestCase):
             with self.assertRaises(ValueError, msg=memory) as caught:
                 worker_resources(1, memory)
             self.assertEqual(message, str(caught.exception))
+        from koala.dask import worker_gpus
+        self.assertEqual(0, worker_gpus(0))
+        self.assertEqual(2, worker_gpus(2))
+        for gpus in (-1, 1.5, "2", True, None):
+            with self.assertRaises(ValueError) as caught:
+                worker_gpus(gpus)
+            self.assertEqual(f"worker_gpus: {gpus!r} is not a whole number of 0 or more: the GPUs each worker's node "
+                             "asks of KOALA (the JDF's gpus)", str(caught.exception))
         for threads in (0, -2, 1.5, "4", True):
             with self.assertRaises(ValueError) as caught:
                 worker_resources(threads, "auto")
