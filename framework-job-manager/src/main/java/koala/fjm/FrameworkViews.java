@@ -41,6 +41,14 @@ public final class FrameworkViews {
         }
     };
 
+    /** Each instance's roles' sizes, read once from its JDF (which never changes). */
+    private final Map<Long, List<FrameworkView.RoleSize>> roleSizes = new LinkedHashMap<>(16, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Long, List<FrameworkView.RoleSize>> eldest) {
+            return size() > 1024;
+        }
+    };
+
     /** @param siteDefaults a site's provisioning defaults, as the grid configuration gives them now */
     public FrameworkViews(Function<String, Map<String, String>> siteDefaults) {
         this.siteDefaults = siteDefaults;
@@ -71,7 +79,24 @@ public final class FrameworkViews {
                 master, perRole, r.registeredAt(), allocation.history(),
                 allocation.ended() ? null : share.apply(perRole.getOrDefault("worker", 0)),
                 allocation.owner(), r.runnerState(), settingLines(r, allocation), allocation.constraints(),
-                allocation.ended() ? List.of() : brokenNow.get());
+                allocation.ended() ? List.of() : brokenNow.get(), roleSizes.computeIfAbsent(r.id(), id -> sizesIn(r)));
+    }
+
+    /**
+     * What each node of a role asks of its host in the JDF's text, for the roles whose components ask for
+     * any cores, memory or GPUs ({@code (cores = 1)} alone asks nothing), one entry per distinct size of a
+     * role, in the JDF's order; none when it is no JDF the parser reads.
+     */
+    static List<FrameworkView.RoleSize> sizesIn(FrameworkRecord r) {
+        try {
+            JobDescription jdf = JdfParser.parse(r.jdfFile() == null ? "-" : r.jdfFile(), r.jdf() == null ? "" : r.jdf(),
+                    ClusterCatalog.NONE);
+            return jdf.components().stream().filter(c -> !c.resources().equals(koala.jdf.NodeResources.DEFAULT))
+                    .map(c -> new FrameworkView.RoleSize(c.role() == null ? "worker" : c.role(), c.resources().cores(),
+                            c.resources().memoryMiB(), c.resources().gpus())).distinct().toList();
+        } catch (RuntimeException e) {
+            return List.of();
+        }
     }
 
     /**

@@ -189,4 +189,25 @@ class FrameworkViewsTest {
         assertThat(FrameworkViews.workersIn(new FrameworkRecord(9, "x", "x.jdf", "&(((", "static", Map.of(), null, null,
                 null, T0, null))).isEqualTo(-1);
     }
+
+    /**
+     * A role's size per node is its JDF's: the master 2 cores, the workers 4 cores, 8G and a GPU; the
+     * orchestrator asks nothing, nor does a role of {@code (cores = 1)} alone, and is left out. The JDF of
+     * the other examples asks nothing at all: no sizes; nor does one that does not parse.
+     */
+    @Test
+    void eachRolesSizePerNodeIsItsJdfsWhereItAsksForAny() {
+        String sized = "+( &(jobType = framework)(role = master)(count = 1)(cores = 2)(executable = /bin/sleep) )"
+                + " ( &(role = orchestrator)(count = 1)(cores = 1)(executable = /bin/sleep) )"
+                + " ( &(role = worker)(count = 2)(cores = 4)(memory = 8G)(gpus = 1)(executable = /bin/sleep) )";
+        FrameworkRecord r = new FrameworkRecord(9, "sized", "sized.jdf", sized, "ondemand", Map.of(), null, null, null,
+                T0, null);
+        HeldAllocation allocation = new HeldAllocation("RUNNING", false, "alice", List.of(), List.of(), List.of());
+
+        assertThat(views.view(r, allocation, w -> null, List::of).roleSizes()).containsExactly(
+                new FrameworkView.RoleSize("master", 2, 0, 0), new FrameworkView.RoleSize("worker", 4, 8192, 1));
+        assertThat(views.view(record(null, null), allocation, w -> null, List::of).roleSizes()).isEmpty();
+        assertThat(FrameworkViews.sizesIn(new FrameworkRecord(9, "x", "x.jdf", "&(((", "static", Map.of(), null, null,
+                null, T0, null))).isEmpty();
+    }
 }

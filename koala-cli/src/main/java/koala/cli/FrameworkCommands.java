@@ -83,6 +83,7 @@ final class FrameworkCommands {
             System.out.printf("master   %s%n", f.master() == null ? "not yet" : f.master().address() + " (node "
                     + f.master().node() + ")");
             System.out.printf("nodes    %s%n", roles(f).isEmpty() ? "none" : roles(f));
+            sizes(f).ifPresent(sizes -> System.out.println("per node " + sizes));
             if (f.share() != null) {
                 FrameworkView.ShareLine s = f.share();
                 System.out.printf("share    holds %d worker nodes, %d busy or starting; %s; fair share %d%n", s.holds(),
@@ -106,6 +107,21 @@ final class FrameworkCommands {
             } else {
                 System.out.println("runner   (" + live.why() + ")");
             }
+        }
+
+        /**
+         * What each node of a role asks of its host, for the roles that ask for any: {@code worker 4 cores, 8G
+         * memory, 1 GPU; master 2 cores}; memory only when the role gives it, GPUs only when it asks one.
+         */
+        static java.util.Optional<String> sizes(FrameworkView f) {
+            if (f.roleSizes().isEmpty()) {
+                return java.util.Optional.empty();
+            }
+            return java.util.Optional.of(f.roleSizes().stream().map(r -> r.role() + " " + r.cores()
+                    + (r.cores() == 1 ? " core" : " cores")
+                    + (r.memoryMiB() > 0 ? ", " + koala.jdf.NodeResources.size(r.memoryMiB()) + " memory" : "")
+                    + (r.gpus() > 0 ? ", " + r.gpus() + (r.gpus() == 1 ? " GPU" : " GPUs") : ""))
+                    .collect(Collectors.joining("; ")));
         }
 
         /**

@@ -64,6 +64,22 @@ class FrameworkCommandsTest {
         assertThat(FrameworkCommands.One.constraints(instance(9, "alice", null))).containsExactly("constraints none");
     }
 
+    /**
+     * Each role's size per node, for the roles that ask for any: cores always, memory where the role gives
+     * it, GPUs where it asks one; no line for an instance whose roles ask for nothing.
+     */
+    @Test
+    void eachRolesSizePerNodeIsPrintedWhereItAsksForAny() {
+        FrameworkView f = new FrameworkView(1, "sized", "ondemand", Map.of(), null, "RUNNING", List.of("fs0"), null,
+                Map.of("master", 1, "worker", 2), Instant.parse("2026-11-26T10:00:00Z"), List.of(), null, "alice", null,
+                List.of(), List.of(), List.of(), List.of(new FrameworkView.RoleSize("master", 1, 1536, 0),
+                new FrameworkView.RoleSize("worker", 4, 8192, 2), new FrameworkView.RoleSize("worker", 8, 0, 1)));
+
+        assertThat(FrameworkCommands.One.sizes(f)).hasValue(
+                "master 1 core, 1536M memory; worker 4 cores, 8G memory, 2 GPUs; worker 8 cores, 1 GPU");
+        assertThat(FrameworkCommands.One.sizes(instance(9, "alice", null))).isEmpty();
+    }
+
     /** A worker's suspended tasks, as the reference framework's master tells them. */
     @Test
     void aWorkersSuspendedTasksArePrinted() {

@@ -29,16 +29,37 @@ import java.util.Map;
  *                     nodes are now breaks, each with where: a soft one broken because nothing else fitted, or
  *                     one broken after the fact (a target that ended); a node counted on its host once known (arrived or
  *                     pinned), on its site before
+ * @param roleSizes    what each node of a role asks of its host, from the instance's JDF, for the roles that ask
+ *                     for any cores, memory or GPUs (in the JDF's order); empty when none does
  */
 public record FrameworkView(long id, String name, String policy, Map<String, String> parameters, String runner,
                             String state, List<String> sites, MasterAddress master, Map<String, Integer> nodesPerRole,
                             Instant registeredAt, List<TransitionView> history, ShareLine share, String owner,
                             String runnerState, List<Setting> settings, List<ConstraintLine> constraints,
-                            List<String> brokenNow) {
+                            List<String> brokenNow, List<RoleSize> roleSizes) {
     public FrameworkView {
         settings = settings == null ? List.of() : List.copyOf(settings);
         constraints = constraints == null ? List.of() : List.copyOf(constraints);
         brokenNow = brokenNow == null ? List.of() : List.copyOf(brokenNow);
+        roleSizes = roleSizes == null ? List.of() : List.copyOf(roleSizes);
+    }
+
+    /** An instance as shown before its roles' sizes were: with none. */
+    public FrameworkView(long id, String name, String policy, Map<String, String> parameters, String runner,
+                         String state, List<String> sites, MasterAddress master, Map<String, Integer> nodesPerRole,
+                         Instant registeredAt, List<TransitionView> history, ShareLine share, String owner,
+                         String runnerState, List<Setting> settings, List<ConstraintLine> constraints,
+                         List<String> brokenNow) {
+        this(id, name, policy, parameters, runner, state, sites, master, nodesPerRole, registeredAt, history, share,
+                owner, runnerState, settings, constraints, brokenNow, List.of());
+    }
+
+    /**
+     * What each node of one role asks of its host, as its JDF says: {@code worker}, 4 cores, 8192 MiB, 1 GPU.
+     *
+     * @param memoryMiB 0 when the role gives no memory
+     */
+    public record RoleSize(String role, int cores, long memoryMiB, int gpus) {
     }
 
     /** An instance as shown before its constraints were: with none. */
