@@ -19,14 +19,24 @@ import org.apache.logging.log4j.Logger;
 /**
  * Which GPU devices each host has for KOALA's nodes: the indices the admin declared for it
  * ({@code site.S.gpuDevices.H = 2,5}), else 0..N-1 for SGE's {@code complex_values gpu=N}. SGE counts
- * a host's GPUs and KOALA hands out devices by that count, so a declaration must name exactly as many
- * devices as SGE counts; one that does not could hand a node a device that is not there.
+ * a host's GPUs and books them to jobs by that count, so a declaration must name exactly as many
+ * devices as SGE counts: one that names fewer would leave nodes SGE let onto the host waiting for a
+ * device forever, one that names more is wrong about the host.
  *
- * <p>A disagreement seen when the scheduler starts stops the start ({@link #checkAtStart}), naming the
- * key, the host and both figures. One seen later (a site first heard of after the start, a count an
- * admin changed in SGE) cannot stop anything: while it lasts the host is seen with no GPUs
- * ({@link #over}), so placement sends no GPU node there and no node there is handed a device, and it is
- * logged once. Nodes that hold devices keep them.
+ * <p>The agent reads a host's count as what is free of {@code gpu} ({@code qhost}) plus what its
+ * running jobs hold ({@code qstat}), two commands a moment apart: a GPU job starting or ending between
+ * them puts the count off by its GPUs for that one snapshot (seen on the testbed: fs0-n13 of
+ * {@code gpu=2} read as 1 while a pilot started). So a disagreement counts only where it cannot be such
+ * a skew, or once it lasts:
+ * <ul>
+ * <li>at the scheduler's start ({@link #checkAtStart}), on a host none of whose GPUs is held (its count
+ * is then SGE's own figure), it stops the start, naming the key, the host and both figures;</li>
+ * <li>after the start (a site first heard of later, a count an admin changed in SGE, a host busy at the
+ * start), once {@value #LASTING} snapshots of the site in a row show it, the host is seen with no GPUs
+ * ({@link #over}), so placement sends no GPU node there and no node there is handed a device, and it
+ * is logged once. Nodes that hold devices keep them; until then, and once they agree again, the
+ * declared devices are handed out.</li>
+ * </ul>
  */
 final class DeclaredGpus {
     private static final Logger LOG = LogManager.getLogger(DeclaredGpus.class);
@@ -45,9 +55,18 @@ final class DeclaredGpus {
         }
     }
 
+    /** Snapshots in a row that must show a disagreement before it is acted on. */
+    static final int LASTING = 3;
+
     private final Map<String, Map<String, List<Integer>>> declared;
-    /** Disagreements logged already, so that each is said once while it lasts. */
+    /** Per disagreement seen in the latest snapshots: when the last of them was taken, and how many in a row. */
+    private final Map<Disagreement, Streak> streaks = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** Lasting disagreements logged already: each is said once while it lasts. */
     private final Set<Disagreement> told = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    private record Streak(java.time.Instant lastTakenAt, int snapshots) {
+    }
 
     /** @param declared the devices declared by site, then host */
     DeclaredGpus(Map<String, Map<String, List<Integer>>> declared) {
@@ -55,20 +74,17 @@ final class DeclaredGpus {
     }
 
     /**
-     * The devices of {@code host} in {@code snapshot}: those declared for it when SGE counts as many, 0..N-1
-     * when none are declared; none where it has no GPUs, a declaration disagrees, or the host is not known.
+     * The devices of {@code host} in {@code snapshot} as {@link #over} shows it: those declared for it, 0..N-1
+     * when none are declared; none where it has no GPUs (a lasting disagreement among them) or is not known.
      */
     List<Integer> devices(String site, CellSnapshot snapshot, String host) {
         Optional<HostResources> resources = snapshot.hosts().stream().filter(h -> h.name().equals(host)
                 && h.resources() != null).findFirst().map(HostInfo::resources);
-        if (resources.isEmpty()) {
+        if (resources.isEmpty() || resources.get().gpus() == 0) {
             return List.of();
         }
         List<Integer> named = declared.getOrDefault(site, Map.of()).get(host);
-        if (named == null) {
-            return resources.get().defaultGpuDevices();
-        }
-        return named.size() == resources.get().gpus() ? named : List.of();
+        return named == null ? resources.get().defaultGpuDevices() : named;
     }
 
     /** The hosts of {@code snapshot} whose declared devices SGE's count does not match, by host name. */
@@ -88,9 +104,10 @@ final class DeclaredGpus {
     }
 
     /**
-     * Stops the start when a site heard from disagrees on a host's devices: a {@link ConfigException}
-     * naming every such key, host and both figures. A declared host its site's agent does not report is
-     * logged, not refused (its devices are used once it is seen, if they agree).
+     * Stops the start when a site heard from disagrees on the devices of a host none of whose GPUs is held
+     * (there the count is SGE's own): a {@link ConfigException} naming every such key, host and both
+     * figures. A busy host's disagreement is left to {@link #over}; a declared host its site's agent does
+     * not report is logged, not refused (its devices are used once it is seen).
      */
     void checkAtStart(Collection<String> sites, SiteInfos kis) {
         List<String> wrong = new ArrayList<>();
@@ -99,7 +116,9 @@ final class DeclaredGpus {
             if (info.isEmpty()) {
                 continue;
             }
-            disagreements(site, info.get().snapshot()).forEach(d -> wrong.add(d.reason()));
+            CellSnapshot snapshot = info.get().snapshot();
+            disagreements(site, snapshot).stream().filter(d -> idle(snapshot, d.host()))
+                    .forEach(d -> wrong.add(d.reason()));
             declared.getOrDefault(site, Map.of()).keySet().stream()
                     .filter(host -> info.get().snapshot().hosts().stream().noneMatch(h -> h.name().equals(host)))
                     .forEach(host -> LOG.warn("site.{}.gpuDevices.{}: site {} has no host {}; its devices are used once "
@@ -122,18 +141,35 @@ final class DeclaredGpus {
         return site -> kis.site(site).map(this::seen);
     }
 
+    /** Whether none of {@code host}'s GPUs is held: its count is then what SGE says is free of them. */
+    private static boolean idle(CellSnapshot snapshot, String host) {
+        return snapshot.hosts().stream().anyMatch(h -> h.name().equals(host) && h.resources() != null
+                && h.resources().gpusFree() == h.resources().gpus());
+    }
+
     private SiteInfo seen(SiteInfo info) {
         if (!info.up()) {
             return info;
         }
         List<Disagreement> found = disagreements(info.site(), info.snapshot());
-        told.removeIf(d -> d.site().equals(info.site()) && !found.contains(d));
-        if (found.isEmpty()) {
+        streaks.keySet().removeIf(d -> d.site().equals(info.site()) && !found.contains(d));
+        java.time.Instant takenAt = info.snapshot().takenAt();
+        Set<String> hosts = new java.util.HashSet<>();
+        for (Disagreement d : found) {
+            Streak streak = streaks.compute(d, (k, s) -> s == null ? new Streak(takenAt, 1)
+                    : s.lastTakenAt().equals(takenAt) ? s : new Streak(takenAt, s.snapshots() + 1));
+            if (streak.snapshots() >= LASTING) {
+                hosts.add(d.host());
+                if (told.add(d)) {
+                    LOG.warn("{} in {} snapshots in a row: KOALA hands out none of {}'s GPUs and places no GPU node "
+                            + "there until they agree", d.reason(), LASTING, d.host());
+                }
+            }
+        }
+        told.removeIf(d -> !streaks.containsKey(d));
+        if (hosts.isEmpty()) {
             return info;
         }
-        found.stream().filter(told::add).forEach(d -> LOG.warn("{}: KOALA hands out none of {}'s GPUs and places no "
-                + "GPU node there until they agree", d.reason(), d.host()));
-        Set<String> hosts = found.stream().map(Disagreement::host).collect(Collectors.toSet());
         List<HostInfo> corrected = info.snapshot().hosts().stream().map(h -> hosts.contains(h.name()) ? withoutGpus(h) : h)
                 .toList();
         CellSnapshot s = info.snapshot();
