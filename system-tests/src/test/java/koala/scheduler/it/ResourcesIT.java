@@ -31,8 +31,10 @@ import org.junit.jupiter.api.Test;
  * {@code n16}), fs1 with 2 hosts of 8 cores and 16 GiB ({@code fs1-n1}, {@code n2}) and 6 of one core and
  * 2 GiB (the issue's example has 8 large ones; two are enough for these tests, and framework instances
  * fill them with two workers). The GPUs are SGE's
- * consumable {@code gpu}: no device is needed to test who gets which. One scheduler process for the
- * class, killed with SIGKILL and started again once; framework instances share the grid by {@code fair}.
+ * consumable {@code gpu}: no device is needed to test who gets which. {@code fs0-n13}'s devices are
+ * declared {@code 2,5} in the grid configuration ({@code site.fs0.gpuDevices.fs0-n13}), the others are
+ * 0 and 1. One scheduler process for the class, killed with SIGKILL and started again once; framework
+ * instances share the grid by {@code fair}.
  *
  * <p>Cost: 45-60 s: shaping the testbed (about 18 s) and putting the default back (about 9 s),
  * the scheduler's starts, and jobs of a few seconds each; and about 40 s for a Dask instance.
@@ -41,6 +43,8 @@ import org.junit.jupiter.api.Test;
 class ResourcesIT {
     private static final List<String> SHAPE = List.of("fs0=12x4c/8G+4x16c/64G/2gpu", "fs1=2x8c/16G+6x1c/2G");
     private static final List<String> GPU_HOSTS = List.of("fs0-n13", "fs0-n14", "fs0-n15", "fs0-n16");
+    /** The first GPU host's devices as the grid configuration declares them; the others have SGE's 0 and 1. */
+    private static final List<Integer> DECLARED = List.of(2, 5);
     private static Testbed testbed;
     private static Path config;
     private static GridConfig grid;
@@ -52,7 +56,8 @@ class ResourcesIT {
         testbed = new Testbed(KoalaHome.dir(), Progress.quiet(), Poll.system());
         testbed.up(TestbedPlan.of(null, List.of(), 1, null).withShapes(SHAPE));
         config = TestScheduler.config(Map.of("scheduler.arbitration.policy", "fair",
-                "scheduler.arbitration.maxTakeBack", "100", "scheduler.arbitration.round", "2"));
+                "scheduler.arbitration.maxTakeBack", "100", "scheduler.arbitration.round", "2",
+                "site.fs0.gpuDevices.fs0-n13", "2,5"));
         grid = GridConfig.load(config);
         scheduler = TestScheduler.process(config);
         client = new SchedulerClient(grid.schedulerAddress()).actingFor(TestScheduler.OWNER);
@@ -105,6 +110,7 @@ class ResourcesIT {
             } else {
                 assertThat(n.host()).as(n.id()).isIn(GPU_HOSTS);
                 assertThat(n.gpus()).as(n.id()).hasSize(1);
+                assertThat(devices(n.host())).as(n.id()).containsAll(n.gpus());
                 assertThat(line).isEqualTo(n.id() + " " + n.host() + " cores=4 memory=16384 gpus=" + n.gpus().get(0));
             }
         }
@@ -114,9 +120,10 @@ class ResourcesIT {
     }
 
     /**
-     * A GPU node runs on a GPU host with device 0; the scheduler is killed (SIGKILL) and started again;
-     * a second node sent to the same host (best fit: the host with the fewest GPUs free that holds it)
-     * gets device 1, never the first node's, which keeps device 0.
+     * A GPU node runs on the first GPU host (all hold it alike; ties go by name), {@code fs0-n13}, with
+     * its first declared device, 2; the scheduler is killed (SIGKILL) and started again, reading the
+     * declaration again; a second node sent to the same host (best fit: the host with the fewest GPUs
+     * free that holds it) gets the other declared device, 5, never the first node's, which keeps 2.
      */
     @Test
     void gpuNodesNeverShareADeviceAlsoAfterTheSchedulerIsKilled() throws Exception {
@@ -124,7 +131,8 @@ class ResourcesIT {
                 + "(arguments = \"600\")";
         long first = TestScheduler.submit(client, "gpu-1", jdf).id();
         NodeView held = awaitGpus(first);
-        assertThat(held.gpus()).containsExactly(0);
+        assertThat(held.host()).isEqualTo("fs0-n13");
+        assertThat(held.gpus()).containsExactly(2);
 
         scheduler.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         scheduler = TestScheduler.process(config);
@@ -133,8 +141,8 @@ class ResourcesIT {
         NodeView next = awaitGpus(second);
         try {
             assertThat(next.host()).isEqualTo(held.host());
-            assertThat(next.gpus()).containsExactly(1);
-            assertThat(client.job(first).nodes().get(0).gpus()).containsExactly(0);
+            assertThat(next.gpus()).containsExactly(5);
+            assertThat(client.job(first).nodes().get(0).gpus()).containsExactly(2);
         } finally {
             client.cancel(first);
             client.cancel(second);
@@ -307,6 +315,11 @@ class ResourcesIT {
     private static koala.fluent.client.FluentClient master(koala.runner.RunnerMain.Started instance) {
         return koala.fluent.client.FluentClient.serving(client, instance.instance(), instance::token,
                 Duration.ofSeconds(60));
+    }
+
+    /** A GPU host's devices: those declared for it, else SGE's 0 and 1. */
+    private static List<Integer> devices(String host) {
+        return host.equals(GPU_HOSTS.get(0)) ? DECLARED : List.of(0, 1);
     }
 
     private static NodeView awaitGpus(long job) {
