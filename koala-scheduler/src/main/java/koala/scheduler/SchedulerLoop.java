@@ -51,6 +51,10 @@ final class SchedulerLoop implements AutoCloseable {
     private final Object changes = new Object();
     private final Duration waitFor;
     private final Duration grace;
+    /** How soon work whose unit could not begin is tried again. */
+    static final Duration BEGIN_AGAIN_AFTER = Duration.ofMillis(100);
+    /** Units in a row that could not begin; on the loop thread only. */
+    private int notBegunInARow;
     /** Hears every commit that failed: the work's changes stay in memory, which is now ahead of the store. */
     private volatile java.util.function.Consumer<Throwable> undone = e -> { };
 
@@ -167,22 +171,46 @@ final class SchedulerLoop implements AutoCloseable {
             });
         } catch (RuntimeException | Error e) {
             failed = e;
-            LOG.error("the scheduler could not keep what {} pieces of work did; their callers are told so", ran.size(), e);
         }
+        boolean begun = failed == null || !ran.isEmpty();
+        storeAnswered(begun, failed);
         for (Piece<?> piece : ran) {
             piece.settle(failed);
         }
-        if (failed != null) {
+        if (failed != null && !ran.isEmpty()) {
+            LOG.error("the scheduler could not keep what {} pieces of work did; their callers are told so", ran.size(),
+                    failed);
             undone.accept(failed);
         }
         if (ran.stream().anyMatch(p -> p.wakes)) {
             changed();
         }
         if (!queued.isEmpty() && draining.compareAndSet(false, true)) {
-            thread.execute(this::drain);
+            if (begun) {
+                thread.execute(this::drain);
+            } else {
+                thread.schedule(this::drain, BEGIN_AGAIN_AFTER.toMillis(), TimeUnit.MILLISECONDS);
+            }
         }
         if (failed instanceof Error e) {
             throw e;
+        }
+    }
+
+    /**
+     * A unit that could not begin (the store does not answer) ran nothing, so memory is as the store has it:
+     * its work waits in the queue and is tried again after {@link #BEGIN_AGAIN_AFTER}, and the log says when
+     * the store stopped and started answering, not every try.
+     */
+    private void storeAnswered(boolean begun, Throwable failed) {
+        if (!begun) {
+            if (notBegunInARow++ == 0) {
+                LOG.warn("the store does not answer ({}); the work queued waits, tried again every {} ms",
+                        failed.getMessage(), BEGIN_AGAIN_AFTER.toMillis());
+            }
+        } else if (notBegunInARow > 0) {
+            LOG.info("the store answers again, after {} tries", notBegunInARow);
+            notBegunInARow = 0;
         }
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -101,14 +102,48 @@ class SchedulerLoopTest {
         }
     }
 
+    /**
+     * The store does not answer for a while (a database server restarting): no unit can begin, so nothing
+     * ran and memory is as the store has it. The work waits and is tried every 100 ms, not in a busy loop,
+     * nobody hears of a unit undone, and the caller is answered once the store answers again.
+     */
+    @Test
+    void workWhoseUnitCannotBeginWaitsForTheStoreAndIsTriedEveryTenthOfASecond() throws Exception {
+        Noting units = new Noting();
+        units.beginFails = new StoreException("begin: Connection refused", null);
+        List<Throwable> undone = Collections.synchronizedList(new ArrayList<>());
+        try (SchedulerLoop loop = new SchedulerLoop(Executors.newSingleThreadScheduledExecutor(), units)) {
+            loop.whenUndone(undone::add);
+            java.util.concurrent.CompletableFuture<String> answer = java.util.concurrent.CompletableFuture.supplyAsync(
+                    () -> loop.call(() -> "job 7 queued"));
+            org.awaitility.Awaitility.await().until(() -> units.begins.get() >= 2);
+            int from = units.begins.get();
+            long since = System.nanoTime();
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> units.begins.get() >= from + 5);
+            assertThat(Duration.ofNanos(System.nanoTime() - since)).as("five more tries, each 100 ms after the last")
+                    .isGreaterThanOrEqualTo(Duration.ofMillis(400));
+
+            units.beginFails = null;
+
+            assertThat(answer.get(5, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("job 7 queued");
+            assertThat(undone).isEmpty();
+        }
+    }
+
     /** A store that only notes what happens: each unit's work, then its commit (or a failed commit). */
     private static final class Noting implements UnitOfWork {
         final List<String> events = Collections.synchronizedList(new ArrayList<>());
         final AtomicInteger commits = new AtomicInteger();
         volatile RuntimeException commitFails;
+        volatile RuntimeException beginFails;
+        final AtomicInteger begins = new AtomicInteger();
 
         @Override
         public <T> T inTransaction(Supplier<T> work) {
+            begins.incrementAndGet();
+            if (beginFails != null) {
+                throw beginFails;
+            }
             T result = work.get();
             if (commitFails != null) {
                 events.add("commit failed");
@@ -234,7 +269,9 @@ class SchedulerLoopTest {
                 caller.join(10_000);
             }
             assertThat(told).hasSize(3).allSatisfy(e -> assertThat(e).isSameAs(units.commitFails));
-            assertThat(undone).as("the scheduler hears its memory is ahead of its store").containsExactly(units.commitFails);
+            org.awaitility.Awaitility.await("the scheduler hears its memory is ahead of its store, after its callers")
+                    .atMost(Duration.ofSeconds(5)).until(() -> !undone.isEmpty());
+            assertThat(undone).containsExactly(units.commitFails);
             units.commitFails = null;
             assertThat(loop.call(() -> "the next one")).as("the loop goes on").isEqualTo("the next one");
         }
