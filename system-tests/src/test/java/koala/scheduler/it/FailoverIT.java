@@ -44,10 +44,10 @@ import org.junit.jupiter.api.Test;
  * a job every 250 ms and grows the instance: whichever leads after it (a leader whose unit lost its
  * connection steps down and is started again, as systemd would, as a standby) has every acknowledged
  * submit once, none twice, and a pilot for every node.
- * Costs about 60-70 s on a quiet machine, 84-91 s at a load average of 6-9 on two cores (an MPI job of 12 s
- * running through the first take-over; two or three take-overs; three grows; five scheduler starts): of
- * that, the MPI job (rather than a sleep) takes about 2 s and the store's restart under load 8-16 s, most
- * of it b's start again as a standby.
+ * Costs 55 s at a load average of 5 on two cores, 77-91 s at 6-9 (an MPI job of 12 s running through the
+ * first take-over; two or three take-overs; three grows; five or six scheduler starts): of that, the MPI
+ * job (rather than a sleep) takes 1-2 s and the store's restart under load 8-16 s, most of it b's start
+ * again as a standby.
  */
 class FailoverIT {
     private static final String PASSWORD = "failover-it";
