@@ -279,12 +279,13 @@ public final class SchedulerDaemon implements AutoCloseable {
                 runners, accounting, reconfiguration, hangup);
     }
 
-    /** {@code scheduler.metrics.tokenFile}, {@code KOALA_HOME/metrics.token} by default. */
+    /** Who calls: a user named by the socket's kernel or by a token {@code key} signed; admins in {@code admin.group}. */
     private static Callers callers(GridConfig grid, TokenKey key) {
         return new Callers(new Tokens(key), Admins.of(grid.value("admin.group").orElse("koala-admin")),
                 InstantSource.system());
     }
 
+    /** {@code scheduler.metrics.tokenFile}, {@code KOALA_HOME/metrics.token} by default. */
     static Path metricsTokenFile(GridConfig grid, Path koalaHome) {
         return grid.value("scheduler.metrics.tokenFile").map(Path::of).orElse(koalaHome.resolve("metrics.token"));
     }
