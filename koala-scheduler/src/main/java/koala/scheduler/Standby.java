@@ -61,7 +61,7 @@ final class Standby implements AutoCloseable {
         for (JsonHttpServer server : servers) {
             for (String endpoint : server.addresses().keySet()) {
                 server.guard(endpoint, request -> {
-                    if (!isScrape(request)) {
+                    if (!servedByAStandby(request)) {
                         throw new ApiException(503, standby.refusal());
                     }
                 });
@@ -79,7 +79,7 @@ final class Standby implements AutoCloseable {
         return standby;
     }
 
-    private static boolean isScrape(Request request) {
+    private static boolean servedByAStandby(Request request) {
         return request.method().equals("GET") && List.of("/metrics", "/", "/live").contains(request.path());
     }
 
