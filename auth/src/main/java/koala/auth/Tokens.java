@@ -1,17 +1,13 @@
 package koala.auth;
 
 import java.nio.charset.StandardCharsets;
-import java.security.InvalidKeyException;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.function.Supplier;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Signed, expiring tokens, as HTCondor's IDTOKENS or Slurm's JWTs: {@code koala1.PAYLOAD.MAC}, the
@@ -98,12 +94,6 @@ public final class Tokens {
     }
 
     private byte[] mac(String body) {
-        try {
-            Mac hmac = Mac.getInstance("HmacSHA256");
-            hmac.init(new SecretKeySpec(key.get(), "HmacSHA256"));
-            return hmac.doFinal(body.getBytes(StandardCharsets.US_ASCII));
-        } catch (NoSuchAlgorithmException | InvalidKeyException e) {
-            throw new IllegalStateException("every JDK has HmacSHA256", e);
-        }
+        return Hmac.of(key, body);
     }
 }

@@ -93,6 +93,15 @@ public final class JsonHttpServer implements AutoCloseable {
         return this;
     }
 
+    /**
+     * {@code handler} answers every request that no route matches (instead of a 404 or 405), once its
+     * endpoint's guard passed; it sees the body. A route's own guard does not apply to it.
+     */
+    public JsonHttpServer otherwise(Handler handler) {
+        routes.otherwise(Objects.requireNonNull(handler, "handler"));
+        return this;
+    }
+
     /** Every request that comes through the endpoint named {@code endpoint} must pass {@code guard}, before routing. */
     public JsonHttpServer guard(String endpoint, Guard guard) {
         address(endpoint); // one of ours, or an IllegalArgumentException

@@ -21,9 +21,16 @@ final class Routes {
 
     private final List<Route> routes = new CopyOnWriteArrayList<>();
     private final Map<String, Guard> endpointGuards = new ConcurrentHashMap<>();
+    /** What answers a request no route matches, if anything does: a standby's relay to its leader. */
+    private volatile JsonHttpServer.Handler otherwise;
 
     void add(String method, String pattern, Guard guard, JsonHttpServer.Handler handler) {
         routes.add(new Route(method, segments(pattern), guard, handler));
+    }
+
+    /** {@code handler} answers, with its body read, every request that passed its endpoint's guard and no route matches. */
+    void otherwise(JsonHttpServer.Handler handler) {
+        this.otherwise = handler;
     }
 
     /** Every request through {@code endpoint} must pass {@code guard} too (after any guard set before). */
@@ -38,7 +45,16 @@ final class Routes {
      */
     Response answer(Request head, String rawPath, Supplier<byte[]> body) {
         endpointGuards.getOrDefault(head.endpoint(), Guard.OPEN).check(head);
-        Match match = match(head, segments(rawPath));
+        JsonHttpServer.Handler fallback = otherwise;
+        Match match;
+        try {
+            match = match(head, segments(rawPath));
+        } catch (ApiException e) {
+            if (fallback == null || (e.status() != 404 && e.status() != 405)) {
+                throw e;
+            }
+            return fallback.handle(head.withBody(body.get()));
+        }
         Request withParams = head.withPathParams(match.params());
         match.route().guard().check(withParams);
         return match.route().handler().handle(withParams.withBody(body.get()));

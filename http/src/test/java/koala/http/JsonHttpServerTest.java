@@ -54,6 +54,18 @@ class JsonHttpServerTest {
     }
 
     @Test
+    void aRequestNoRouteMatchesGoesToTheFallbackWithItsBodyAndStatus() throws Exception {
+        server.otherwise(r -> new Response(409, new RawBody("application/json",
+                ("{\"error\":\"" + r.method() + " " + r.path() + " " + new String(r.body(),
+                        java.nio.charset.StandardCharsets.UTF_8).length() + " bytes\"}").getBytes(java.nio.charset.StandardCharsets.UTF_8))));
+        assertThatThrownBy(() -> client.post("/elsewhere/7", new Grow(3, "worker", List.of("fs0")), Map.class))
+                .isInstanceOf(ApiException.class).hasMessage("POST /elsewhere/7 43 bytes")
+                .extracting(e -> ((ApiException) e).status()).isEqualTo(409);
+        assertThatThrownBy(() -> client.delete("/grow", Map.class)).hasMessage("DELETE /grow 0 bytes");
+        assertThat(client.get("/nodes/fs0-17", Map.class)).as("a route that matches still answers").isEqualTo(Map.of("id", "fs0-17"));
+    }
+
+    @Test
     void aWellFormedBodyRoundTrips() throws Exception {
         assertThat(client.post("/grow", new Grow(3, "worker", List.of("fs0")), Grow.class))
                 .isEqualTo(new Grow(3, "worker", List.of("fs0")));

@@ -169,8 +169,9 @@ public final class SchedulerDaemon implements AutoCloseable {
             return leadership;
         }
         MetricsToken metricsToken = MetricsToken.at(metricsTokenFile(grid, koalaHome));
+        Callers callers = callers(grid, TokenKey.in(koalaHome.resolve("token.key")));
         try (Standby standby = Standby.serve(grid.schedulerSocket(), settings.port(), nodeUrl,
-                metricsToken.orCaller(callers(grid, TokenKey.in(koalaHome.resolve("token.key")))), metricsToken.alone())) {
+                metricsToken.orCaller(callers), metricsToken.alone(), new Standby.Users(name, callers, auditLog(koalaHome)))) {
             long epoch = leadership.awaitLeading(standby::leader);
             store.fence(epoch, Leadership.TERM, why -> leadership.lost("the store refused a write: " + why));
         } catch (InterruptedException e) {
@@ -240,7 +241,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         JsonHttpServer server = new JsonHttpServer(List.of(Endpoint.unix("unix", socket, "rw-rw-rw-"),
                 Endpoint.loopback("local", settings.port())), 64);
         TokenKey key = TokenKey.in(koalaHome.resolve("token.key"));
-        AuditLog audit = AuditLog.in(koalaHome.resolve("logs").resolve("audit.log"), InstantSource.system());
+        AuditLog audit = auditLog(koalaHome);
         Callers callers = callers(grid, key);
         SchedulerApi.Operations operations = new LoopOperations(parts, loop, key, accountingFile, backups);
         SchedulerApi.register(server, operations, callers, audit);
@@ -260,6 +261,8 @@ public final class SchedulerDaemon implements AutoCloseable {
             JsonHttpServer nodeServer = new JsonHttpServer(new InetSocketAddress(InetAddress.getByName(nodeUrl.getHost()),
                     settings.port()), 32);
             SchedulerApi.registerNodes(nodeServer, operations);
+            // and the users' calls a standby of the grid passes on, each with its voucher
+            SchedulerApi.registerRelayed(nodeServer, Endpoint.DEFAULT, operations, callers, audit);
             // and a site's Prometheus reaches /metrics there, with the metrics token only
             SchedulerApi.registerMetrics(nodeServer, metrics::scrape, metricsToken.alone());
             servers.add(nodeServer);
@@ -279,10 +282,17 @@ public final class SchedulerDaemon implements AutoCloseable {
                 runners, accounting, reconfiguration, hangup);
     }
 
-    /** Who calls: a user named by the socket's kernel or by a token {@code key} signed; admins in {@code admin.group}. */
+    /**
+     * Who calls: a user named by the socket's kernel or by a token {@code key} signed, or one a standby of the
+     * grid vouches for under the same key; admins in {@code admin.group}.
+     */
     private static Callers callers(GridConfig grid, TokenKey key) {
         return new Callers(new Tokens(key), Admins.of(grid.value("admin.group").orElse("koala-admin")),
-                InstantSource.system());
+                InstantSource.system()).withRelays(new koala.auth.Vouchers(key));
+    }
+
+    private static AuditLog auditLog(Path koalaHome) throws IOException {
+        return AuditLog.in(koalaHome.resolve("logs").resolve("audit.log"), InstantSource.system());
     }
 
     /** {@code scheduler.metrics.tokenFile}, {@code KOALA_HOME/metrics.token} by default. */

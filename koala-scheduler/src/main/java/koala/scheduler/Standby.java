@@ -15,17 +15,21 @@ import koala.http.ApiException;
 import koala.http.Endpoint;
 import koala.http.Guard;
 import koala.http.JsonHttpServer;
-import koala.http.Request;
+import koala.scheduler.api.AuditLog;
+import koala.scheduler.api.Callers;
+import koala.scheduler.api.LeaderRelay;
 import koala.scheduler.api.SchedulerApi;
 import koala.scheduler.metrics.StandbyMetrics;
 import koala.scheduler.storage.LeaderLease;
 
 /**
- * A standby scheduler's answer, on the addresses the scheduler serves on once it leads (the users'
- * socket, loopback, the nodes' address): every request is refused with 503 and who leads, so that a
- * caller given several schedulers' addresses tries the next, and a person reading it knows where to go.
- * Only {@code GET /metrics} is answered, with {@link StandbyMetrics}, so that a site's Prometheus sees
- * every scheduler of the grid and which one leads; and the live page, whose reads are refused so.
+ * A standby scheduler's answers, on the addresses the scheduler serves on once it leads. On the users'
+ * socket and loopback, their calls go to the leader ({@link LeaderRelay}), so that users and programs of
+ * this host call their own host's scheduler whichever leads; a token is made here. On the nodes'
+ * address every request is refused with 503 and who leads, so that a node launcher given several
+ * schedulers' addresses tries the next. {@code GET /metrics} is answered everywhere, with
+ * {@link StandbyMetrics}, so that a site's Prometheus sees every scheduler of the grid and which one
+ * leads; and the live page, whose reads go to the leader.
  */
 final class Standby implements AutoCloseable {
     /** The start of every refusal's text: callers that follow the leader know a standby by it. */
@@ -41,35 +45,45 @@ final class Standby implements AutoCloseable {
         this.metrics = metrics;
     }
 
+    /** Who this standby is and how it knows its users, for the calls it passes on. */
+    record Users(String name, Callers callers, AuditLog audit) {
+    }
+
     /**
-     * Serves the refusal on {@code socket}, loopback {@code port}, and {@code nodeUrl}'s address when it is not
-     * loopback; and {@code GET /metrics} ({@link StandbyMetrics}) to the readers the leader's serves it to:
-     * {@code localReaders} on the socket and loopback, {@code nodeReaders} (the metrics token) on the nodes' address.
+     * Serves the users' routes on {@code socket} and loopback {@code port} (passed on to the leader), the
+     * refusal on {@code nodeUrl}'s address when it is not loopback; and {@code GET /metrics}
+     * ({@link StandbyMetrics}) to the readers the leader's serves it to: {@code localReaders} on the
+     * socket and loopback, {@code nodeReaders} (the metrics token) on the nodes' address.
      */
-    static Standby serve(Path socket, int port, URI nodeUrl, Guard localReaders, Guard nodeReaders) throws IOException {
+    static Standby serve(Path socket, int port, URI nodeUrl, Guard localReaders, Guard nodeReaders, Users users)
+            throws IOException {
         Files.createDirectories(socket.getParent(), PosixFilePermissions.asFileAttribute(
                 PosixFilePermissions.fromString("rwxr-xr-x")));
         StandbyMetrics metrics = new StandbyMetrics();
         List<JsonHttpServer> servers = new ArrayList<>();
+        // a relayed call holds its thread until the leader answers
         servers.add(new JsonHttpServer(List.of(Endpoint.unix("unix", socket, "rw-rw-rw-"),
-                Endpoint.loopback("local", port)), 4));
+                Endpoint.loopback("local", port)), 32));
         InetAddress nodes = InetAddress.getByName(nodeUrl.getHost());
         if (!nodes.isLoopbackAddress()) {
             servers.add(new JsonHttpServer(List.of(Endpoint.tcp("nodes", new InetSocketAddress(nodes, port))), 4));
         }
         Standby standby = new Standby(servers, metrics);
-        for (JsonHttpServer server : servers) {
+        JsonHttpServer local = servers.get(0);
+        SchedulerApi.registerMetrics(local, metrics::scrape, localReaders);
+        koala.scheduler.api.LivePage.load().register(local);
+        SchedulerApi.registerStandby(local, users.callers(), users.audit(), new LeaderRelay(users.callers(), users.name(),
+                standby::leaderAddress, standby::refusal));
+        for (JsonHttpServer server : servers.subList(1, servers.size())) {
             for (String endpoint : server.addresses().keySet()) {
                 server.guard(endpoint, request -> {
-                    if (!servedByAStandby(request)) {
+                    if (!(request.method().equals("GET") && request.path().equals("/metrics"))) {
                         throw new ApiException(503, standby.refusal());
                     }
                 });
             }
-            SchedulerApi.registerMetrics(server, metrics::scrape, server == servers.get(0) ? localReaders : nodeReaders);
+            SchedulerApi.registerMetrics(server, metrics::scrape, nodeReaders);
         }
-        // a browser pointed at a standby gets the page, whose every read is told who leads
-        koala.scheduler.api.LivePage.load().register(servers.get(0));
         try {
             servers.forEach(JsonHttpServer::start);
         } catch (RuntimeException e) {
@@ -79,14 +93,15 @@ final class Standby implements AutoCloseable {
         return standby;
     }
 
-    private static boolean servedByAStandby(Request request) {
-        return request.method().equals("GET") && List.of("/metrics", "/", "/live").contains(request.path());
-    }
-
     /** Who leads now, as the lease says. */
     void leader(Optional<LeaderLease.Holder> holder) {
         leader.set(holder);
         metrics.leaderAt(holder.map(LeaderLease.Holder::epoch).orElse(0L));
+    }
+
+    /** Where the leader serves, as the lease says. */
+    private Optional<URI> leaderAddress() {
+        return leader.get().map(h -> URI.create(h.address()));
     }
 
     String refusal() {

@@ -36,6 +36,9 @@ final class ServedScheduler implements AutoCloseable {
     private final SchedulerLoop loop;
     private final JsonHttpServer server;
     private final Path socket;
+    /** The users' routes beyond loopback, for calls a standby passes on ({@link SchedulerApi#registerRelayed}). */
+    private JsonHttpServer relayed;
+    private Callers callers;
 
     private ServedScheduler(TestGrid grid, SchedulerLoop loop, JsonHttpServer server, Path socket) {
         this.grid = grid;
@@ -61,15 +64,31 @@ final class ServedScheduler implements AutoCloseable {
             Path group = Files.writeString(dir.resolve("group"), "root:x:0:\n");
             Path passwd = Files.writeString(dir.resolve("passwd"), "root:x:0:0::/root:/bin/sh\n"
                     + "alice:x:1002:1002::/home/alice:/bin/sh\nbob:x:1003:1003::/home/bob:/bin/sh\n");
-            Callers callers = new Callers(new Tokens(key), new Admins("koala-admin", group, passwd), grid.clock);
-            SchedulerApi.register(server, operations.of(grid.scheduler.parts(), loop, key), callers,
-                    AuditLog.in(dir.resolve("audit.log"), grid.clock));
+            Callers callers = new Callers(new Tokens(key), new Admins("koala-admin", group, passwd), grid.clock)
+                    .withRelays(new koala.auth.Vouchers(key));
+            served.callers = callers;
+            SchedulerApi.Operations ops = operations.of(grid.scheduler.parts(), loop, key);
+            AuditLog audit = AuditLog.in(dir.resolve("audit.log"), grid.clock);
+            SchedulerApi.register(server, ops, callers, audit);
+            served.relayed = new JsonHttpServer(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 4);
+            SchedulerApi.registerRelayed(served.relayed, Endpoint.DEFAULT, ops, callers, audit);
             server.start();
+            served.relayed.start();
             return served;
         } catch (IOException | RuntimeException e) {
             served.close();
             throw e;
         }
+    }
+
+    /** Where a standby passes its users' calls on to this scheduler (as the daemon's nodes' address). */
+    URI relayedAt() {
+        return URI.create("http://127.0.0.1:" + relayed.port());
+    }
+
+    /** Who calls this scheduler; a standby with the same token key names its callers so too. */
+    Callers callers() {
+        return callers;
     }
 
     /** The socket the API is served on. */
@@ -85,6 +104,9 @@ final class ServedScheduler implements AutoCloseable {
     @Override
     public void close() {
         server.close();
+        if (relayed != null) {
+            relayed.close();
+        }
         loop.close();
         grid.close();
     }

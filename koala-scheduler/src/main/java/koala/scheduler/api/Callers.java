@@ -8,6 +8,7 @@ import koala.auth.Identity;
 import koala.auth.SystemAccounts;
 import koala.auth.TokenRefused;
 import koala.auth.Tokens;
+import koala.auth.Vouchers;
 import koala.common.failure.Forbidden;
 import koala.http.ApiException;
 import koala.http.PeerCredentials;
@@ -16,7 +17,9 @@ import koala.http.Request;
 /**
  * Who sent a request: over the scheduler's Unix socket, the user the kernel names
  * ({@code SO_PEERCRED}); otherwise the user named by a token the scheduler signed
- * ({@code Authorization: Bearer koala1....}). Anyone else gets a 401 saying how to identify.
+ * ({@code Authorization: Bearer koala1....}); or, on a call a standby scheduler of the grid passed on,
+ * the user its voucher names ({@link Vouchers}, when relays are taken). Anyone else gets a 401 saying
+ * how to identify.
  */
 public final class Callers {
     static final String UNIX = "unix socket";
@@ -25,11 +28,23 @@ public final class Callers {
     private final Tokens tokens;
     private final Admins admins;
     private final InstantSource clock;
+    /** Null: no call relayed by a standby is taken. */
+    private final Vouchers vouchers;
 
     public Callers(Tokens tokens, Admins admins, InstantSource clock) {
+        this(tokens, admins, clock, null);
+    }
+
+    private Callers(Tokens tokens, Admins admins, InstantSource clock, Vouchers vouchers) {
         this.tokens = tokens;
         this.admins = admins;
         this.clock = clock;
+        this.vouchers = vouchers;
+    }
+
+    /** These callers, and those a standby vouches for under {@code vouchers} (a leader's: schedulers sharing a store). */
+    public Callers withRelays(Vouchers vouchers) {
+        return new Callers(tokens, admins, clock, vouchers);
     }
 
     /**
@@ -54,6 +69,10 @@ public final class Callers {
 
     /** The caller the kernel or the token names, acting for nobody. */
     Caller identified(Request r) {
+        java.util.Optional<String> voucher = r.header(Vouchers.HEADER);
+        if (voucher.isPresent()) {
+            return vouched(r, voucher.get());
+        }
         if (r.peer().credentials().isPresent()) {
             PeerCredentials c = r.peer().credentials().get();
             return new Caller(c.user(), c.uid(), admins.isAdmin(c.user(), c.uid()), UNIX);
@@ -76,6 +95,34 @@ public final class Callers {
         } catch (TokenRefused e) {
             throw new ApiException(401, e.getMessage());
         }
+    }
+
+    /** The caller a standby's voucher names, identified as the standby did it (through its socket, or a token). */
+    private Caller vouched(Request r, String voucher) {
+        if (vouchers == null) {
+            throw new ApiException(401, "this scheduler takes no calls relayed by a standby (it shares no store)");
+        }
+        try {
+            Vouchers.Vouched v = vouchers.verify(voucher, digest(r), clock.instant());
+            return new Caller(v.who().user(), v.who().uid(), admins.isAdmin(v.who().user(), v.who().uid()),
+                    v.via() + " at standby " + v.standby());
+        } catch (TokenRefused e) {
+            throw new ApiException(401, e.getMessage());
+        } catch (RuntimeException e) { // a payload under our key that does not parse: a bug, but never a 500 to a caller
+            throw new ApiException(401, "malformed voucher: " + e.getMessage());
+        }
+    }
+
+    /** What a voucher for {@code r} is bound to ({@link Vouchers#digest}). */
+    static String digest(Request r) {
+        return Vouchers.digest(r.method(), r.path(), r.query(), r.header(SchedulerClient.ACT_FOR).map(String::strip)
+                .orElse(null), r.body());
+    }
+
+    /** A voucher of this scheduler for {@code caller} of {@code r}, on {@code r} (a standby passing it on). */
+    String vouch(Caller caller, Request r, String standby) {
+        return vouchers.issue(new Identity(caller.user(), caller.uid()), caller.via(), digest(r), standby,
+                clock.instant());
     }
 
     /**

@@ -185,6 +185,38 @@ public final class SchedulerApi {
                         c -> backup(ops, c, r))));
     }
 
+    /**
+     * The users' routes on the grid's address ({@code endpoint} of {@code server}), for the calls a standby
+     * passes on ({@link LeaderRelay}) and nothing else: a request there without a standby's voucher finds
+     * no such route (404), as before relays, so beyond loopback users are served only through a standby
+     * that identified them on its own host.
+     */
+    public static void registerRelayed(JsonHttpServer server, String endpoint, Operations ops, Callers callers,
+                                       AuditLog audit) {
+        server.guard(endpoint, r -> {
+            if (r.header(koala.auth.Vouchers.HEADER).isEmpty() && !r.path().startsWith("/nodes/")
+                    && !r.path().equals("/metrics")) {
+                throw new ApiException(404, "no such resource: " + r.path());
+            }
+        });
+        registerUsers(server, ops, new Asking(callers, audit));
+    }
+
+    /**
+     * A standby's users' routes: a token is made here (the grid's schedulers share the token key, and a
+     * token had better not cross the network), the key's rotation is refused (it is a file of the
+     * leader's host), and everything else goes to the leader ({@code relay}).
+     */
+    public static void registerStandby(JsonHttpServer server, Callers callers, AuditLog audit, LeaderRelay relay) {
+        Asking ask = new Asking(callers, audit);
+        server.route("POST", "/tokens", r -> Response.created(ask.change(r, "create", "a token", c -> token(ask, c, r))))
+                .route("POST", "/tokens/rotate", r -> {
+                    throw new ApiException(409, koala.api.scheduler.SchedulerClient.STANDBY + ": rotate the token key"
+                            + " on the leading scheduler's host, then copy its KOALA_HOME/token.key to every scheduler's host");
+                })
+                .otherwise(relay);
+    }
+
     private static TokenView token(Asking ask, Caller c, Request r) {
         if (!c.via().equals(Callers.UNIX)) {
             throw new Forbidden("a token is made over the scheduler's Unix socket only, not with another token");
