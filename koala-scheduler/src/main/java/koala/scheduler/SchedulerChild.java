@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import koala.process.JavaCommand;
 import koala.process.RuntimeImage;
@@ -19,9 +20,19 @@ public record SchedulerChild(Process process, CompletableFuture<String> ready) {
 
     /** Starts {@link SchedulerMain} on {@code config} in {@code /}, its standard error to {@code errors}. */
     public static SchedulerChild start(Path config, ProcessBuilder.Redirect errors) throws IOException {
-        JavaCommand command = JavaCommand.of(SchedulerMain.class.getName(), RuntimeImage.currentClasspath(),
-                "--config", config.toString());
-        Process process = new ProcessBuilder(command.commandLine()).redirectError(errors)
+        return startOn(List.of(), RuntimeImage.currentClasspath(), config, errors);
+    }
+
+    /**
+     * As {@link #start}, on another host: {@code enter} before the command (the testbed's {@code nsenter}
+     * prefix of a host), on {@code classpath}, which that host must see.
+     */
+    public static SchedulerChild startOn(List<String> enter, List<Path> classpath, Path config,
+                                         ProcessBuilder.Redirect errors) throws IOException {
+        JavaCommand command = JavaCommand.of(SchedulerMain.class.getName(), classpath, "--config", config.toString());
+        List<String> line = new java.util.ArrayList<>(enter);
+        line.addAll(command.commandLine());
+        Process process = new ProcessBuilder(line).redirectError(errors)
                 .directory(new java.io.File("/")).start();
         CompletableFuture<String> ready = new CompletableFuture<>();
         Thread reader = new Thread(() -> read(process, ready), "scheduler-" + process.pid() + "-out");

@@ -250,11 +250,12 @@ public final class SchedulerDaemon implements AutoCloseable {
         SchedulerApi.registerMetrics(server, metrics::scrape, metricsToken.orCaller(callers));
         AtomicReference<HangupReload> hangup =
                 new AtomicReference<>(HangupReload.NOT_ASKED);
-        SchedulerApi.registerProcess(server, () -> {
+        java.util.function.Supplier<SchedulerProcess> process = () -> {
             HangupReload found = hangup.get();
             return new SchedulerProcess(ProcessHandle.current().pid(), found.reloads(), found.warning(), leadership.name(),
                     leadership.epoch(), leadership.since());
-        }, callers);
+        };
+        SchedulerApi.registerProcess(server, process, callers);
         List<JsonHttpServer> servers = new java.util.ArrayList<>(List.of(server));
         if (!nodeUrl.equals(url)) {
             // the grid's hosts reach only the nodes' routes, each call checked against the node's token
@@ -262,7 +263,7 @@ public final class SchedulerDaemon implements AutoCloseable {
                     settings.port()), 32);
             SchedulerApi.registerNodes(nodeServer, operations);
             // and the users' calls a standby of the grid passes on, each with its voucher
-            SchedulerApi.registerRelayed(nodeServer, Endpoint.DEFAULT, operations, callers, audit);
+            SchedulerApi.registerRelayed(nodeServer, Endpoint.DEFAULT, operations, callers, audit, process);
             // and a site's Prometheus reaches /metrics there, with the metrics token only
             SchedulerApi.registerMetrics(nodeServer, metrics::scrape, metricsToken.alone());
             servers.add(nodeServer);

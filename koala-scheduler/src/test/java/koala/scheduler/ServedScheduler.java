@@ -71,7 +71,9 @@ final class ServedScheduler implements AutoCloseable {
             AuditLog audit = AuditLog.in(dir.resolve("audit.log"), grid.clock);
             SchedulerApi.register(server, ops, callers, audit);
             served.relayed = new JsonHttpServer(new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 4);
-            SchedulerApi.registerRelayed(served.relayed, Endpoint.DEFAULT, ops, callers, audit);
+            SchedulerApi.registerRelayed(served.relayed, Endpoint.DEFAULT, ops, callers, audit,
+                    () -> new koala.api.scheduler.SchedulerProcess(ProcessHandle.current().pid(), false, null, "head1:17", 4,
+                            null));
             server.start();
             served.relayed.start();
             return served;

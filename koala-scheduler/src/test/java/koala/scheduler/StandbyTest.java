@@ -84,6 +84,7 @@ class StandbyTest {
         JobView atTheLeader = leader.asRoot().job(submitted.id());
         assertThat(atTheLeader.owner()).isEqualTo("alice");
         assertThat(aliceAtTheStandby().jobs()).extracting(JobView::id).containsExactly(submitted.id());
+        assertThat(aliceAtTheStandby().scheduler().name()).as("the process that answers").isEqualTo("head1:17");
         assertThat(Files.readString(dir.resolve("head1").resolve("audit.log")))
                 .contains("\"user\":\"alice\"", "\"via\":\"unix socket at standby head2:4711 for admin root\"");
     }

@@ -586,11 +586,29 @@ public final class Testbed {
         gridLink(cell, "up");
     }
 
+    /**
+     * Cuts testbed host {@code host} (the standby host {@value TestbedPlan#STANDBY_NAME}, say) from the grid's
+     * network, as {@link #cutLink} a head node: its processes run on, and reach nothing beyond it.
+     */
+    public void cutHostLink(String host) {
+        hostLink(host, "down");
+    }
+
+    /** Mends the link {@link #cutHostLink} cut; nothing if it is up. */
+    public void mendHostLink(String host) {
+        hostLink(host, "up");
+    }
+
     private void gridLink(String cell, String state) {
         TestbedRecord record = Optional.ofNullable(readRecord()).filter(r -> r.plan() != null)
                 .orElseThrow(() -> new TestbedException("no testbed recorded under " + koalaHome));
-        HostPlan head = record.plan().host(record.plan().cell(cell).head());
-        Shell.root().check("ip", "link", "set", head.link(TestbedPlan.GRID_BRIDGE), state);
+        hostLink(record.plan().cell(cell).head(), state);
+    }
+
+    private void hostLink(String host, String state) {
+        TestbedRecord record = Optional.ofNullable(readRecord()).filter(r -> r.plan() != null)
+                .orElseThrow(() -> new TestbedException("no testbed recorded under " + koalaHome));
+        Shell.root().check("ip", "link", "set", record.plan().host(host).link(TestbedPlan.GRID_BRIDGE), state);
     }
 
     /** A home directory on remote cell {@code cell} as this machine sees it (its hosts see it under /home). */

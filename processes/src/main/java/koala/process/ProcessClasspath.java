@@ -40,6 +40,8 @@ public final class ProcessClasspath {
     private static final Pattern LISTED = Pattern.compile("^\\s*[^:\\s]+:([^:\\s]+):[^:\\s]+(?::[^:\\s]+)?:[^:\\s]+:[a-z]+\\b.*$");
     /** A jar's name: artifact, then a version from the first "-digit", as Maven names copies. */
     private static final Pattern VERSIONED = Pattern.compile("^(.+?)-\\d.*$");
+    /** A copy {@link RuntimeImage} published: its place in the class path, then the jar's name. */
+    private static final Pattern PUBLISHED = Pattern.compile("^(?:\\d+-)+(?=.+\\.jar$)");
 
     private ProcessClasspath() {
     }
@@ -89,11 +91,13 @@ public final class ProcessClasspath {
     /**
      * The artifact a class path entry holds: a module's class directory ({@code MODULE/target/classes})
      * by its module, a jar by its name less the version ({@code jetty-server-12.1.14.jar}), or less
-     * nothing where it has none ({@code koala-cli.jar}, {@code drmaa.jar}). Test classes (a
+     * nothing where it has none ({@code koala-cli.jar}, {@code drmaa.jar}), a published copy by the name it
+     * was copied from ({@code 52-node-launcher-0.1.0.jar}: a process started on an image, as a scheduler
+     * on another host, picks its children's entries from it). Test classes (a
      * {@code test-classes} directory, a {@code -tests} jar) are no module's: no process runs on them.
      */
     static String artifactOf(Path entry) {
-        String file = entry.getFileName().toString();
+        String file = PUBLISHED.matcher(entry.getFileName().toString()).replaceFirst("");
         if (Files.isDirectory(entry) || !file.endsWith(".jar")) {
             Path target = entry.toAbsolutePath().getParent();
             boolean classes = file.equals("classes") && target != null && target.getParent() != null;

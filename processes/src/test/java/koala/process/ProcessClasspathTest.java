@@ -41,6 +41,9 @@ class ProcessClasspathTest {
         assertThat(ProcessClasspath.artifactOf(Path.of("/usr/share/java/drmaa.jar"))).isEqualTo("drmaa");
         assertThat(ProcessClasspath.artifactOf(Path.of("/m2/site-agent-0.1.0-SNAPSHOT-tests.jar")))
                 .isEqualTo("site-agent-0.1.0-SNAPSHOT-tests");
+        assertThat(ProcessClasspath.artifactOf(Path.of("/var/lib/koala-shared/runtime/a410/52-node-launcher-0.1.0-SNAPSHOT.jar")))
+                .as("a copy RuntimeImage published, numbered by its place").isEqualTo("node-launcher");
+        assertThat(ProcessClasspath.artifactOf(Path.of("/var/lib/koala-shared/runtime/a410/57-drmaa.jar"))).isEqualTo("drmaa");
     }
 
     @Test

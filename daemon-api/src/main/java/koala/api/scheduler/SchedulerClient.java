@@ -196,6 +196,11 @@ public final class SchedulerClient {
         return http().base();
     }
 
+    /** The scheduler process that answers: the leader's, when a standby passed the call on. */
+    public SchedulerProcess scheduler() {
+        return call(h -> h.get("/scheduler", SchedulerProcess.class));
+    }
+
     /**
      * Submits a job. The request is named (if the caller did not) and retried with the same name
      * while the scheduler cannot be reached or does not answer in time, for at most {@link #RETRY_FOR}:

@@ -192,7 +192,7 @@ public final class SchedulerApi {
      * that identified them on its own host.
      */
     public static void registerRelayed(JsonHttpServer server, String endpoint, Operations ops, Callers callers,
-                                       AuditLog audit) {
+                                       AuditLog audit, java.util.function.Supplier<koala.api.scheduler.SchedulerProcess> process) {
         server.guard(endpoint, r -> {
             if (r.header(koala.auth.Vouchers.HEADER).isEmpty() && !r.path().startsWith("/nodes/")
                     && !r.path().equals("/metrics")) {
@@ -200,6 +200,7 @@ public final class SchedulerApi {
             }
         });
         registerUsers(server, ops, new Asking(callers, audit));
+        registerProcess(server, process, callers);
     }
 
     /**
