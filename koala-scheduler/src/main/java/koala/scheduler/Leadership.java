@@ -27,6 +27,10 @@ final class Leadership implements AutoCloseable {
     /** How long a lease lasts without renewal: a standby takes over within about this after the leader's death. */
     static final Duration TERM = Duration.ofSeconds(3);
     static final Duration RENEW_EVERY = Duration.ofSeconds(1);
+    /** After a renewal that failed: a store restarted in a second or two costs no lease. */
+    static final Duration RETRY_AFTER = Duration.ofMillis(200);
+    /** How often a leader looks whether a term passed since its last renewal, even while one hangs. */
+    static final Duration WATCH_EVERY = Duration.ofMillis(100);
     /** How often a standby looks whether the lease is free. */
     static final Duration LOOK_EVERY = Duration.ofMillis(250);
 
@@ -144,6 +148,23 @@ final class Leadership implements AutoCloseable {
             timer = timers.get();
         }
         timer.scheduleWithFixedDelay(this::renew, RENEW_EVERY.toMillis(), RENEW_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+        // a renewal waiting on a cut network holds its thread for its time-outs: the term is watched apart
+        timer.scheduleWithFixedDelay(this::watch, WATCH_EVERY.toMillis(), WATCH_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Steps down once a term passed since the last renewal, whatever the renewal under way is doing. */
+    private void watch() {
+        Instant last;
+        synchronized (this) {
+            if (role != Role.LEADING) {
+                return;
+            }
+            last = renewedAt;
+        }
+        if (Duration.between(last, clock.instant()).compareTo(TERM) >= 0) {
+            lost("its lease of epoch " + epoch() + " was not renewed for " + TERM.toSeconds() + " s (the store does not"
+                    + " answer in time)");
+        }
     }
 
     private void renew() {
@@ -170,8 +191,22 @@ final class Leadership implements AutoCloseable {
                 lost("its lease of epoch " + held + " could not be renewed for " + TERM.toSeconds() + " s ("
                         + e.getMessage() + ")");
             } else {
-                LOG.warn("the lease of epoch {} could not be renewed ({}); trying again", held, e.getMessage());
+                LOG.warn("the lease of epoch {} could not be renewed ({}); trying again in {} ms", held, e.getMessage(),
+                        RETRY_AFTER.toMillis());
+                retry();
             }
+        }
+    }
+
+    private void retry() {
+        ScheduledExecutorService on;
+        synchronized (this) {
+            on = timer;
+        }
+        try {
+            on.schedule(this::renew, RETRY_AFTER.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // closing: nothing to renew any more
         }
     }
 

@@ -162,7 +162,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         URI nodeUrl = nodeUrl(grid, settings);
         String name = InetAddress.getLocalHost().getHostName() + ":" + ProcessHandle.current().pid();
         Leadership leadership = new Leadership(lease, name, nodeUrl.toString(), InstantSource.system(),
-                () -> Executors.newSingleThreadScheduledExecutor(daemon("lease")));
+                () -> Executors.newScheduledThreadPool(2, daemon("lease"))); // a renewal, and the watch on its term
         if (lease == koala.scheduler.storage.LeaderLease.ALONE) {
             leadership.awaitLeadingNow();
             leadership.lead(steppedDown);

@@ -68,6 +68,39 @@ class LeadershipTest {
     }
 
     @Test
+    void aRenewalThatFailedIsTriedAgainAfter200Ms() throws InterruptedException {
+        leads();
+        lease.unreachable = true;
+        clock.advance(Duration.ofSeconds(1));
+        renewals.task.run();
+        assertThat(renewals.retryAfterMs).isEqualTo(200);
+
+        lease.unreachable = false; // the store back after its restart
+        clock.advance(Duration.ofMillis(200));
+        renewals.retry.run();
+        clock.advance(Duration.ofMillis(2_900));
+        renewals.watch.run();
+
+        assertThat(leadership.role()).as("renewed at 1.2 s: the term runs to 4.2 s").isEqualTo(Leadership.Role.LEADING);
+    }
+
+    @Test
+    void aLeaderWhoseRenewalHangsStepsDownAtTheTermOnItsWatch() throws InterruptedException {
+        leads();
+        // the renewal due at 1 s waits on a cut network: it has not returned when the term passes
+        clock.advance(Duration.ofMillis(2_900));
+        renewals.watch.run();
+        assertThat(leadership.role()).isEqualTo(Leadership.Role.LEADING);
+
+        clock.advance(Duration.ofMillis(100));
+        renewals.watch.run();
+
+        assertThat(leadership.role()).isEqualTo(Leadership.Role.STEPPED_DOWN);
+        assertThat(steppedDown).containsExactly("its lease of epoch 5 was not renewed for 3 s (the store does not answer"
+                + " in time)");
+    }
+
+    @Test
     void aLeaderStoppingCleanlyLetsItsLeaseGoAndStopsRenewing() throws InterruptedException {
         leads();
 
@@ -100,9 +133,12 @@ class LeadershipTest {
         leadership.lead(steppedDown::add);
     }
 
-    /** Holds the renewal the leader schedules, for the test to run when it chooses. */
+    /** Holds the renewal, the watch and a retry the leader schedules, for the test to run when it chooses. */
     private static final class Renewals extends ScheduledThreadPoolExecutor {
         Runnable task;
+        Runnable watch;
+        Runnable retry;
+        long retryAfterMs;
 
         Renewals() {
             super(0);
@@ -110,7 +146,18 @@ class LeadershipTest {
 
         @Override
         public ScheduledFuture<?> scheduleWithFixedDelay(Runnable command, long initialDelay, long delay, TimeUnit unit) {
-            task = command;
+            if (unit.toMillis(delay) == Leadership.RENEW_EVERY.toMillis()) {
+                task = command;
+            } else {
+                watch = command;
+            }
+            return null;
+        }
+
+        @Override
+        public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
+            retry = command;
+            retryAfterMs = unit.toMillis(delay);
             return null;
         }
     }
