@@ -2,8 +2,9 @@
 
 Environment: KOALA_CONFIG (the test's grid configuration), KOALA_AS (whom root acts for), KOALA_BIN (the
 checkout's bin/koala), COUNT_DIR (a directory every node sees), INTRUDER (another user of the grid, who tries
-the instance's scheduler and a worker: dask_intruder.py). Prints one line per check; exits 1 on the first
-that fails.
+the instance's scheduler and a worker: dask_intruder.py), TAKE_OVER (set: the scheduler is killed once the
+cluster grew, and its standby takes over: takeover-request, takeover-done in COUNT_DIR). Prints one line per
+check; exits 1 on the first that fails.
 """
 import logging
 import os
@@ -140,6 +141,16 @@ def lost_worker(cluster, client, count_dir):
     check("the runner reports the loss", bool(lost), str(lost))
 
 
+def taken_over(cluster, count_dir):
+    """The scheduler that deployed the instance killed with kill -9 (by DaskIT, asked through a file) and
+    its standby leading: the cluster computes on, and what follows (its shrink when idle, a lost worker
+    replaced, the last workers given back, the close) goes through the scheduler that took over."""
+    (count_dir / "takeover-request").write_text(f"{cluster.instance}\n")
+    check("the leader killed, the standby leads", wait(lambda: (count_dir / "takeover-done").exists(), 120, 0.2))
+    check("the cluster computes on after the take-over",
+          float(da.ones((40, 40), chunks=(10, 10)).sum().compute()) == 1600.0)
+
+
 def main():
     count_dir = Path(os.environ["COUNT_DIR"])
     cluster = KoalaCluster(workers=0, f_max=6, provisioning="ondemand", t_idle="15s", sample_period="2s",
@@ -158,6 +169,8 @@ def main():
     sites = worker_sites(cluster)
     check("grew over two clusters", len(set(sites.values())) >= 2 and len(sites) >= 3, str(sites))
     another_user(cluster, client, os.environ["INTRUDER"])
+    if os.environ.get("TAKE_OVER"):
+        taken_over(cluster, count_dir)
 
     # results held on workers, then the cluster shrinks: each retired worker's results move first
     (count_dir / "computed").write_text("")
