@@ -115,6 +115,20 @@ class StandbyTest {
     }
 
     @Test
+    void aCallAnotherStandbyPassedOnIsNotPassedOnAgain() throws Exception {
+        leaderIsHead1(leader.relayedAt());
+        Vouchers vouchers = new Vouchers(TokenKey.in(dir.resolve("head1").resolve("token.key")));
+        String voucher = vouchers.issue(new Identity("alice", 1002), "unix socket", Vouchers.digest("GET", "/jobs",
+                Map.of(), null, new byte[0]), "head3:99", Instant.now());
+
+        HttpResponse<String> chained = http.send(HttpRequest.newBuilder(loopback.resolve("/jobs"))
+                .header(Vouchers.HEADER, voucher).build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(chained.statusCode()).isEqualTo(503);
+        assertThat(chained.body()).contains("this scheduler is a standby; the scheduler leading this grid is head1:17");
+    }
+
+    @Test
     void theLeaderServesUsersBeyondLoopbackOnlyACallAStandbyVouchedFor() throws Exception {
         Tokens tokens = new Tokens(TokenKey.in(dir.resolve("head1").resolve("token.key")));
         String aliceToken = tokens.issue(new Identity("alice", 1002), Instant.now(), Duration.ofHours(1));
