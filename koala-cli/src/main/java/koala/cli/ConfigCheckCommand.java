@@ -88,7 +88,8 @@ final class ConfigCheckCommand implements Callable<Integer> {
 
     /**
      * The scheduler running on this host, as it says of itself; none when none answers (none runs,
-     * the socket is another's, or the scheduler is older than this question): the file is checked alone.
+     * the socket is another's, or the scheduler is older than this question), or when the answer is of
+     * another host's (a standby here passed the question on to the leader): the file is checked alone.
      */
     private Optional<SchedulerProcess> running() {
         try {
@@ -96,8 +97,10 @@ final class ConfigCheckCommand implements Callable<Integer> {
             if (!Files.exists(at)) {
                 return Optional.empty();
             }
-            return Optional.of(JsonHttpClient.unixSocket(at, ASK_FOR).get("/scheduler", SchedulerProcess.class));
-        } catch (RuntimeException e) {
+            SchedulerProcess answered = JsonHttpClient.unixSocket(at, ASK_FOR).get("/scheduler", SchedulerProcess.class);
+            String here = java.net.InetAddress.getLocalHost().getHostName() + ":";
+            return Optional.of(answered).filter(p -> p.name() == null || p.name().startsWith(here));
+        } catch (RuntimeException | java.io.IOException e) {
             return Optional.empty();
         }
     }

@@ -70,6 +70,12 @@ class ConfigCheckCommandTest {
             out.getBuffer().setLength(0);
             assertThat(koala("config", "check", "--socket", socket.toString(), file.toString())).isZero();
             assertThat(err.toString()).isEmpty();
+
+            // a standby on this host passes the question on: the answer is the leader's, on another host
+            answer.set(new SchedulerProcess(5151, false, warning, "head1.example.org:5151", 4, null));
+            out.getBuffer().setLength(0);
+            assertThat(koala("config", "check", "--socket", socket.toString(), file.toString())).isZero();
+            assertThat(err.toString()).as("no word of a process on another host").isEmpty();
         } finally {
             scheduler.close();
         }
