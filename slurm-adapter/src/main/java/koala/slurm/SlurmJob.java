@@ -1,0 +1,50 @@
+package koala.slurm;
+
+import java.time.Instant;
+import koala.api.site.PilotState;
+
+/**
+ * A job as {@code squeue --json} shows it.
+ *
+ * @param id          Slurm's job id
+ * @param state       Slurm's {@code job_state}: PENDING, RUNNING, COMPLETED, FAILED, CANCELLED, ...
+ * @param reason      why it is pending, or how it ended ({@code state_reason}: Resources, Priority,
+ *                    NonZeroExitCode; None)
+ * @param waitStatus  how its batch script ended, as the kernel's wait status: {@code exit 3} is 768, a
+ *                    SIGTERM 15 ({@code exit_code})
+ * @param nodes       the hosts it runs on, in Slurm's list form ({@code n[1-2]}); empty while pending
+ * @param cpus        the cores it holds (or asks for, while pending)
+ * @param memoryMib   the memory it claims per node ({@code --mem}), 0 when it claims none
+ * @param gpus        the GPUs it claims per node ({@code --gres=gpu:N}), 0 when none
+ * @param submitted   when it was submitted
+ * @param started     when it started; null while pending
+ * @param ended       when it ended; null until it ends
+ */
+public record SlurmJob(String id, String name, String user, String state, String reason, int waitStatus, String nodes,
+                       int cpus, long memoryMib, int gpus, Instant submitted, Instant started, Instant ended) {
+
+    /** Where the job is, in KOALA's terms. */
+    public PilotState pilotState() {
+        return switch (state) {
+            case "PENDING", "CONFIGURING", "REQUEUED", "REQUEUE_FED", "REQUEUE_HOLD", "RESV_DEL_HOLD" -> PilotState.QUEUED;
+            case "RUNNING", "COMPLETING", "RESIZING", "SIGNALING", "STAGE_OUT" -> PilotState.RUNNING;
+            case "SUSPENDED", "STOPPED" -> PilotState.SUSPENDED;
+            case "COMPLETED" -> PilotState.DONE;
+            // its script ran to its end with another status than 0: DONE in KOALA's terms, as on SGE
+            case "FAILED" -> reason.equals("NonZeroExitCode") && exitStatus() != null ? PilotState.DONE : PilotState.FAILED;
+            case "CANCELLED", "TIMEOUT", "NODE_FAIL", "PREEMPTED", "BOOT_FAIL", "DEADLINE", "OUT_OF_MEMORY",
+                 "SPECIAL_EXIT", "REVOKED" -> PilotState.FAILED;
+            default -> PilotState.UNKNOWN;
+        };
+    }
+
+    /** The exit status its batch script returned; null when a signal ended it. */
+    public Integer exitStatus() {
+        return (waitStatus & 0x7f) == 0 ? (waitStatus >> 8) & 0xff : null;
+    }
+
+    /** The signal that ended it; null when it exited. */
+    public Integer signal() {
+        return (waitStatus & 0x7f) == 0 ? null : waitStatus & 0x7f;
+    }
+}
