@@ -65,7 +65,9 @@ import org.junit.jupiter.api.Test;
  *     would, as a standby) has every acknowledged submit once, none twice, and a pilot for every node.</li>
  * </ol>
  * Costs about 100 s (four take-overs, three grows, seven scheduler starts, and koala-b added to the
- * testbed, 12 s, when an earlier test took it away).
+ * testbed, 12 s, when an earlier test took it away). The framework runner adds 6-21 s of it: its
+ * replacement, the old one's exit, a grow and a shrink 5.5-12 s (12 s at a load that made b lead 14 s
+ * after the cut rather than 5), and its deployment, beside the MPI job's start, up to 9 s.
  */
 class FailoverIT {
     private static final String PASSWORD = "failover-it";
