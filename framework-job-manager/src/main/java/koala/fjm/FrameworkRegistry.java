@@ -7,7 +7,9 @@ import java.util.Optional;
 import java.util.TreeMap;
 import koala.api.scheduler.FrameworkRegistration;
 import koala.api.scheduler.MasterAddress;
+import koala.api.scheduler.RunnerGeneration;
 import koala.common.failure.Conflict;
+import koala.common.failure.Gone;
 import koala.common.failure.InvalidField;
 import koala.common.failure.NotFound;
 import koala.provisioning.PolicyKind;
@@ -44,7 +46,7 @@ public final class FrameworkRegistry {
             throw new Conflict("allocation: allocation " + r.allocation() + " is " + held.state(), "allocation");
         }
         return register(r.allocation(), r.name(), r.jdfFile(), r.jdf(), r.policy(), r.parameters(), r.runner(),
-                r.runnerState());
+                r.runnerState(), r.runnerHost());
     }
 
     /**
@@ -63,6 +65,16 @@ public final class FrameworkRegistry {
      */
     public FrameworkRecord register(long allocation, String name, String jdfFile, String jdf, String policy,
                                     Map<String, String> parameters, String runner, String runnerState) {
+        return register(allocation, name, jdfFile, jdf, policy, parameters, runner, runnerState, null);
+    }
+
+    /**
+     * The same, with the host the runner runs on; the runner that registers is of the {@linkplain
+     * RunnerGeneration#FIRST first generation}.
+     */
+    public FrameworkRecord register(long allocation, String name, String jdfFile, String jdf, String policy,
+                                    Map<String, String> parameters, String runner, String runnerState,
+                                    String runnerHost) {
         if (name == null || name.isBlank()) {
             throw new InvalidField("name", "missing");
         }
@@ -74,9 +86,35 @@ public final class FrameworkRegistry {
                     + records.get(allocation).name(), "allocation");
         }
         FrameworkRecord record = new FrameworkRecord(allocation, name, jdfFile, jdf, policy, parameters, runner, null,
-                null, clock.instant(), runnerState);
+                null, clock.instant(), runnerState, runnerHost, RunnerGeneration.FIRST);
         save(record);
         return record;
+    }
+
+    /**
+     * A runner is being started in the place of instance {@code id}'s runner in force, on {@code host} at
+     * {@code url}: it is of the next generation, recorded before it starts, so that from now on every call
+     * of the one it replaces is refused ({@link #fence}).
+     */
+    public FrameworkRecord replaceRunner(long id, String host, String url) {
+        FrameworkRecord next = get(id).withRunnerReplaced(host, url);
+        save(next);
+        return next;
+    }
+
+    /**
+     * Passes when a runner of {@code generation} may still act for instance {@code id}: the one in force,
+     * or one of an instance registered before generations were kept. A runner that was replaced gets
+     * {@link Gone} naming {@link RunnerGeneration#FIELD}, and who replaced it; an instance not registered
+     * passes (the call answers that itself).
+     */
+    public void fence(long id, long generation) {
+        find(id).filter(r -> generation < r.runnerGeneration()).ifPresent(r -> {
+            throw new Gone("instance " + id + "'s runner was replaced by the one started on "
+                    + (r.runnerHost() == null ? "another host" : r.runnerHost()) + " at generation "
+                    + r.runnerGeneration() + " (this one is of generation " + generation + "): it stops, and leaves"
+                    + " the instance and its nodes to that one", RunnerGeneration.FIELD);
+        });
     }
 
     /**

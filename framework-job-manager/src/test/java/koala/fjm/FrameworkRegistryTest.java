@@ -11,7 +11,9 @@ import java.util.Map;
 import java.util.Optional;
 import koala.api.scheduler.FrameworkRegistration;
 import koala.api.scheduler.MasterAddress;
+import koala.api.scheduler.RunnerGeneration;
 import koala.common.failure.Conflict;
+import koala.common.failure.Gone;
 import koala.common.failure.InvalidField;
 import koala.common.failure.NotFound;
 import org.junit.jupiter.api.Test;
@@ -101,5 +103,45 @@ class FrameworkRegistryTest {
                 .isEqualTo("7.0.0");
         assertThat(registry.master(7, new MasterAddress(null, "vm:7601"), allocation("RUNNING", false)).masterAddress())
                 .isEqualTo("vm:7601");
+    }
+
+    /**
+     * Instance 7's runner registers from koala-a: generation 1. The leader on koala-b starts one in its place
+     * (generation 2, at koala-b's address, kept in the store); the first one's next call is refused, naming
+     * who replaced it, and the second's passes. A third start (generation 3) refuses the second in turn.
+     */
+    @Test
+    void aRunnerReplacedByAnotherHasItsCallsRefusedNamingWhereAndAtWhichGenerationTheOtherWasStarted() {
+        registry.register(new FrameworkRegistration(7, "fluent-1", "f.jdf", "", "ondemand", Map.of(),
+                "http://198.18.0.1:41234", "/home/alice/runner-7.json", "koala-a"), Optional.of(allocation("RUNNING", false)));
+        assertThat(registry.get(7).runnerGeneration()).isEqualTo(1);
+        registry.fence(7, 1);
+
+        FrameworkRecord replaced = registry.replaceRunner(7, "koala-b", "http://198.18.0.2:41234");
+        assertThat(replaced).extracting(FrameworkRecord::runnerHost, FrameworkRecord::runner,
+                FrameworkRecord::runnerGeneration).containsExactly("koala-b", "http://198.18.0.2:41234", 2L);
+        assertThat(store.rows).as("in the store before the new runner starts").containsExactly(replaced);
+        assertThatThrownBy(() -> registry.fence(7, 1)).isInstanceOfSatisfying(Gone.class,
+                        e -> assertThat(RunnerGeneration.replaced(e)).isTrue())
+                .hasMessageStartingWith("instance 7's runner was replaced by the one started on koala-b at generation 2"
+                        + " (this one is of generation 1)");
+        registry.fence(7, 2);
+        registry.fence(8, 1); // no such instance: the call itself answers that
+
+        registry.replaceRunner(7, "koala-a", "http://198.18.0.1:41234");
+        assertThatThrownBy(() -> registry.fence(7, 2)).isInstanceOf(Gone.class)
+                .hasMessageStartingWith("instance 7's runner was replaced by the one started on koala-a at generation 3");
+        assertThat(new FrameworkRegistry(store, InstantSource.fixed(T0)).get(7).runnerGeneration())
+                .as("read back from the store").isEqualTo(3);
+    }
+
+    /** A record kept from before generations were (0) fences nothing: its runner sends none. */
+    @Test
+    void aRunnerOfARecordFromBeforeGenerationsIsNotFenced() {
+        store.saveFramework(new FrameworkRecord(9, "old", "o.jdf", "", "ondemand", Map.of(), "http://127.0.0.1:1",
+                null, null, T0, "/home/alice/runner-9.json"));
+        FrameworkRegistry reopened = new FrameworkRegistry(store, InstantSource.fixed(T0));
+        reopened.fence(9, 1);
+        assertThat(reopened.replaceRunner(9, "koala-b", "http://198.18.0.2:1").runnerGeneration()).isEqualTo(1);
     }
 }

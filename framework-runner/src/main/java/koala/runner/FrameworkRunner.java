@@ -74,6 +74,8 @@ public final class FrameworkRunner implements AutoCloseable {
     private Consumer<RunnerState.Book> journal = b -> { };
     private RunnerState.Book written;
     private String journalTrouble;
+    /** Why another runner took this one's place; null while this one is in force. */
+    private volatile String replacedBy;
 
     /**
      * @param loop           the loop the runner's state lives on
@@ -104,6 +106,7 @@ public final class FrameworkRunner implements AutoCloseable {
                 calls, resizer, master, deployment, this::period);
         applySettings();
         loop.afterEach(this::persist);
+        calls.whenReplaced(this::replaced);
     }
 
     /** Ticks every second on the loop from now on. */
@@ -116,6 +119,28 @@ public final class FrameworkRunner implements AutoCloseable {
     public void close() {
         loop.close();
         calls.close();
+    }
+
+    /**
+     * A runner was started in this one's place (the scheduler refused a call of this one's generation, or
+     * the state file is a later runner's): this one stops acting at once, from any thread. Its loop and its
+     * calls stop as in {@link #close}, nothing is ended or given back (the instance and its nodes are its
+     * successor's), and {@link #awaitEnd} returns.
+     */
+    void replaced(String why) {
+        synchronized (lifecycle) {
+            if (replacedBy != null) {
+                return;
+            }
+            replacedBy = why;
+        }
+        close();
+        lifecycle.closed();
+    }
+
+    /** Why this runner stopped for another; empty while it is the instance's runner. */
+    public java.util.Optional<String> replacedBy() {
+        return java.util.Optional.ofNullable(replacedBy);
     }
 
     /** Keeps the runner's state durably through {@code sink} from now on, on every change that matters. */
@@ -135,6 +160,9 @@ public final class FrameworkRunner implements AutoCloseable {
      * instance carries on (only a restart would miss it).
      */
     private void persist() {
+        if (replacedBy != null) {
+            return; // the state file is the successor's now
+        }
         RunnerState.Book book = book();
         if (book.equals(written)) {
             return;

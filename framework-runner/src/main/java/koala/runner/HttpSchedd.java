@@ -12,6 +12,7 @@ import koala.api.scheduler.GrowResult;
 import koala.api.scheduler.JobView;
 import koala.api.scheduler.MasterAddress;
 import koala.api.scheduler.ReleaseRequest;
+import koala.api.scheduler.RunnerGeneration;
 import koala.api.scheduler.SchedulerClient;
 import koala.api.scheduler.ShareOrders;
 import koala.api.scheduler.ShareReport;
@@ -27,26 +28,54 @@ import koala.http.FailureStatus;
  * failure it reports ({@link FailureStatus#failureOf}).
  */
 final class HttpSchedd implements Schedd {
-    private final SchedulerClient scheduler;
+    /** The scheduler as this runner calls it: once it holds its instance, with its generation on every call. */
+    private volatile SchedulerClient scheduler;
+    private final long generation;
     private volatile long allocation = -1;
 
+    /** A runner that opens its instance: of the {@linkplain RunnerGeneration#FIRST first generation}. */
     HttpSchedd(SchedulerClient scheduler) {
+        this(scheduler, RunnerGeneration.FIRST);
+    }
+
+    /**
+     * @param generation this runner's {@link RunnerGeneration}, sent with every call once it holds its
+     *                   instance; 0 for a runner kept from before generations were, which sends none
+     */
+    HttpSchedd(SchedulerClient scheduler, long generation) {
         this.scheduler = scheduler;
+        this.generation = generation;
+    }
+
+    private void holding(long id) {
+        allocation = id;
+        if (generation > 0) {
+            scheduler = scheduler.asRunner(generation);
+        }
     }
 
     @Override
     public long open(String name, String jdfFile, String jdf, String policy, Map<String, String> parameters,
                      String runner, LongFunction<String> stateFile, List<koala.api.scheduler.RolePlacement> roles) {
         long id = answer(() -> scheduler.allocate(new AllocationRequest(name, null, roles)).id());
-        allocation = id;
+        holding(id);
         told(() -> scheduler.register(new FrameworkRegistration(id, name, jdfFile, jdf, policy, parameters, runner,
-                stateFile.apply(id))));
+                stateFile.apply(id), thisHost())));
         return id;
+    }
+
+    /** This host's name, as the scheduler names its own ({@code InetAddress.getLocalHost()}); null if it has none. */
+    static String thisHost() {
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            return null;
+        }
     }
 
     @Override
     public void adopt(long id) {
-        allocation = id;
+        holding(id);
     }
 
     @Override
@@ -100,7 +129,10 @@ final class HttpSchedd implements Schedd {
         told(() -> scheduler.failAllocation(allocation, reason));
     }
 
-    /** The scheduler's answer; its refusal or silence as the domain failure it reports. */
+    /**
+     * The scheduler's answer; its refusal or silence as the domain failure it reports (a refusal of a
+     * runner that was replaced among them: {@link RunnerGeneration#replaced}).
+     */
     private static <T> T answer(java.util.function.Supplier<T> call) {
         try {
             return call.get();

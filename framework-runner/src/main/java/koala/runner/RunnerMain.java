@@ -33,13 +33,22 @@ import org.apache.logging.log4j.Logger;
  * readable only by its owner; see {@link RunnerState}), deploys the instance and runs until the
  * instance ends (its master is lost, or its allocation is cancelled).
  *
- * <p>{@code RunnerMain --adopt STATE_FILE} starts a runner again in the place of one that died,
- * as the scheduler's supervisor does: it takes over the instance from the state file, on the same
- * address and port with the same token, so that the instance's launchers, entities and framework
- * carry on. It prints the same {@code READY} line once it serves.
+ * <p>{@code RunnerMain --adopt STATE_FILE [--generation N] [--url URL]} starts a runner again in the
+ * place of one that died, as the scheduler's supervisor does: it takes over the instance from the
+ * state file, on the same address and port with the same token, so that the instance's launchers,
+ * entities and framework carry on. It prints the same {@code READY} line once it serves. The
+ * supervisor gives it its generation ({@code koala.api.scheduler.RunnerGeneration}, recorded in the
+ * scheduler's store before the start), and, for a runner of another host that it replaces on its own,
+ * the address on this host it is to serve at.
+ *
+ * <p>A runner that learns that another was started in its place (the scheduler refuses its call, or
+ * its state file is a later runner's) stops at once and exits with status {@value #REPLACED}, ending
+ * nothing and giving nothing back.
  */
 public final class RunnerMain {
     public static final String READY = "READY ";
+    /** The exit status of a runner another was started in the place of (as a scheduler that stepped down). */
+    public static final int REPLACED = 3;
     private static final Logger LOG = LogManager.getLogger(RunnerMain.class);
 
     private RunnerMain() {
@@ -51,7 +60,8 @@ public final class RunnerMain {
             System.exit(train(Path.of(options.get("--train"))));
         }
         if (options.containsKey("--adopt")) {
-            System.exit(adopt(Path.of(options.get("--adopt"))));
+            System.exit(adopt(Path.of(options.get("--adopt")), Optional.ofNullable(options.get("--generation"))
+                    .map(Long::parseLong), Optional.ofNullable(options.get("--url")).map(URI::create)));
         }
         Path jdfFile = Path.of(required(options, "--jdf"));
         GridConfig grid = GridConfig.load(Path.of(required(options, "--config")));
@@ -110,7 +120,27 @@ public final class RunnerMain {
             System.out.flush();
             started.runner().deploy(setup.deployTimeout());
             started.runner().awaitEnd(Duration.ofDays(3650));
-            return started.runner().state() == FrameworkRunner.State.FAILED ? 1 : 0;
+            return exitStatus(started.runner());
+        }
+    }
+
+    /** 1 for an instance that failed; {@link #REPLACED} for a runner another took the place of, said in its log. */
+    private static int exitStatus(FrameworkRunner runner) {
+        if (runner.replacedBy().isPresent()) {
+            LOG.warn("this runner stops, ending nothing and giving nothing back: {}", runner.replacedBy().get());
+            return REPLACED;
+        }
+        return runner.state() == FrameworkRunner.State.FAILED ? 1 : 0;
+    }
+
+    /**
+     * Keeps the runner's state in {@code file} on every change: never over a later runner's, which means this
+     * one was replaced and stops.
+     */
+    private static void journal(FrameworkRunner runner, RunnerStateFile file, RunnerState state) {
+        if (!file.write(state)) {
+            runner.replaced("its state file " + file.path() + " is a later runner's (generation " + file.generation()
+                    + "; this one is of generation " + state.generation() + ")");
         }
     }
 
@@ -126,7 +156,7 @@ public final class RunnerMain {
                 setup.jdfText(), setup.gridFile().toAbsolutePath().toString(), secret(), setup.runnerGone().toSeconds(),
                 setup.deployTimeout().toSeconds(), JavaCommand.currentJava().toString(),
                 System.getProperty("java.class.path"), setup.actingFor());
-        FrameworkRunner runner = runner(setup.jdf(), launch, url, token, clock);
+        FrameworkRunner runner = runner(setup.jdf(), launch, url, token, clock, koala.api.scheduler.RunnerGeneration.FIRST);
         new RunnerApi(runner, clock).routes(server);
         server.start();
         // a directory made here is its owner's alone: the state holds the instance's token
@@ -135,8 +165,8 @@ public final class RunnerMain {
         long instance = runner.open(setup.jdfText(), url.toString(), id -> setup.supervised()
                 ? RunnerStateFile.of(setup.stateDir(), id).path().toAbsolutePath().toString() : null);
         RunnerStateFile file = RunnerStateFile.of(setup.stateDir(), instance);
-        runner.journal(book -> file.write(new RunnerState(instance, url.toString(), book.keys().token(),
-                ProcessHandle.current().pid(), launch, book)));
+        runner.journal(book -> journal(runner, file, new RunnerState(instance, url.toString(), book.keys().token(),
+                ProcessHandle.current().pid(), launch, book, koala.api.scheduler.RunnerGeneration.FIRST)));
         runner.start();
         return new Started(instance, url, runner, server);
     }
@@ -146,14 +176,14 @@ public final class RunnerMain {
      * thread of its own, calling the scheduler off it.
      */
     private static FrameworkRunner runner(JobDescription jdf, RunnerState.Launch launch, URI url, String token,
-                                          InstantSource clock) {
+                                          InstantSource clock, long generation) {
         Path grid = Path.of(launch.gridFile());
         int workers = jdf.components().stream().filter(c -> Entities.WORKER.equals(c.role()))
                 .mapToInt(c -> c.count()).sum();
         SiteSettings settings = new SiteSettings(grid, SettingsLayer.parse(jdf.framework()).withInitialWorkers(workers));
         RunnerLoop loop = RunnerLoop.threaded("runner-loop");
         SchedulerCalls calls = SchedulerCalls.threaded(new HttpSchedd(new SchedulerClient(URI.create(
-                launch.scheduler())).actingFor(launch.actingFor())), loop);
+                launch.scheduler())).actingFor(launch.actingFor()), generation), loop);
         return new FrameworkRunner(clock, jdf, loop, calls,
                 new Deployd(jdf, url.toString(), token, launch.deviceToken()), settings,
                 Duration.ofSeconds(launch.runnerGoneSeconds()),
@@ -166,36 +196,47 @@ public final class RunnerMain {
      * process died: binding is tried again for a few seconds.
      */
     public static Started adopt(Path path, InstantSource clock) throws IOException {
+        return adopt(path, clock, Optional.empty(), Optional.empty());
+    }
+
+    /**
+     * The same, as the runner of {@code generation} (empty: the state's), serving at {@code at} (empty: the
+     * state's address): a runner started on this host in the place of one of another host listens here.
+     */
+    public static Started adopt(Path path, InstantSource clock, Optional<Long> generation, Optional<URI> at)
+            throws IOException {
         RunnerStateFile file = new RunnerStateFile(path);
         RunnerState kept = file.read();
         RunnerState.Launch launch = kept.launch();
         GridConfig grid = GridConfig.load(Path.of(launch.gridFile()));
         JobDescription jdf = JdfParser.parse(launch.jdfFile(), launch.jdfText(), new ClusterCatalog(grid.nodeCounts()),
                 PolicyKind.shortNames());
-        URI url = URI.create(kept.url());
-        FrameworkRunner runner = runner(jdf, launch, url, kept.token(), clock);
+        URI url = at.orElse(URI.create(kept.url()));
+        long mine = generation.orElse(kept.generation());
+        FrameworkRunner runner = runner(jdf, launch, url, kept.token(), clock, mine);
         runner.adopt(kept.instance(), kept.book(), "pid " + ProcessHandle.current().pid() + " in the place of pid "
-                + kept.pid());
+                + kept.pid() + (mine == kept.generation() ? "" : ", generation " + mine + " after " + kept.generation())
+                + (url.toString().equals(kept.url()) ? "" : ", at " + url + " (it was at " + kept.url() + ")"));
         JsonHttpServer server = bindAgain(new InetSocketAddress(InetAddress.getByName(url.getHost()), url.getPort()),
                 clock);
         new RunnerApi(runner, clock).routes(server);
         server.start();
-        runner.journal(book -> file.write(new RunnerState(kept.instance(), kept.url(), book.keys().token(),
-                ProcessHandle.current().pid(), launch, book)));
+        runner.journal(book -> journal(runner, file, new RunnerState(kept.instance(), url.toString(), book.keys().token(),
+                ProcessHandle.current().pid(), launch, book, mine)));
         runner.start();
         return new Started(kept.instance(), url, runner, server);
     }
 
-    static int adopt(Path file) throws Exception {
+    static int adopt(Path file, Optional<Long> generation, Optional<URI> at) throws Exception {
         RunnerState.Launch launch = new RunnerStateFile(file).read().launch();
-        try (Started started = adopt(file, InstantSource.system())) {
+        try (Started started = adopt(file, InstantSource.system(), generation, at)) {
             System.out.println(READY + started.instance() + " " + started.url());
             System.out.flush();
             if (started.runner().state() == FrameworkRunner.State.DEPLOYING) {
                 started.runner().deploy(Duration.ofSeconds(launch.deployTimeoutSeconds()));
             }
             started.runner().awaitEnd(Duration.ofDays(3650));
-            return started.runner().state() == FrameworkRunner.State.FAILED ? 1 : 0;
+            return exitStatus(started.runner());
         }
     }
 
@@ -216,11 +257,11 @@ public final class RunnerMain {
             URI url = URI.create("http://127.0.0.1:" + server.port());
             RunnerState.Launch launch = new RunnerState.Launch("http://127.0.0.1:1", "train.jdf", text,
                     gridFile.toString(), secret(), 120, 180, JavaCommand.currentJava().toString(), "", null);
-            try (FrameworkRunner runner = runner(jdf, launch, url, "train", InstantSource.system())) {
+            try (FrameworkRunner runner = runner(jdf, launch, url, "train", InstantSource.system(), 0)) {
                 new RunnerApi(runner, InstantSource.system()).routes(server);
                 server.start();
                 RunnerStateFile file = RunnerStateFile.of(dir, 0);
-                runner.journal(book -> file.write(new RunnerState(0, url.toString(), "train", 0, launch, book)));
+                runner.journal(book -> file.write(new RunnerState(0, url.toString(), "train", 0, launch, book, 0)));
                 file.read();
                 new koala.api.runner.RunnerClient(url, "train").status();
                 koala.http.JsonHttpClient.shortLived(url, Duration.ofSeconds(5)).get("/health",

@@ -13,8 +13,12 @@ import java.util.Map;
  * users read; the token is the one in force now (the runner rotates it, see {@link InstanceSecrets}).
  *
  * @param pid the process serving the instance now
+ * @param generation which start of the instance's runner wrote it ({@code koala.api.scheduler.RunnerGeneration}):
+ *                   a runner never writes over the state of a later one; 0 in a file kept from before
+ *                   generations were
  */
-public record RunnerState(long instance, String url, String token, long pid, Launch launch, Book book) {
+public record RunnerState(long instance, String url, String token, long pid, Launch launch, Book book,
+                          long generation) {
 
     /**
      * How the runner was started, and what of it must stay the same when it is started again.

@@ -34,7 +34,17 @@ public final class RunnerStateFile {
         return file;
     }
 
-    public void write(RunnerState state) {
+    /**
+     * Writes {@code state} in place of the file's, unless the file is a later runner's: one started in this
+     * one's place (on another host, which sees the same file) whose state is not to be written over.
+     *
+     * @return false, writing nothing, when the file holds a later generation than {@code state}'s
+     */
+    public boolean write(RunnerState state) {
+        long onDisk = generation();
+        if (onDisk > state.generation()) {
+            return false;
+        }
         Path next = file.resolveSibling("." + file.getFileName() + ".next");
         try {
             Files.deleteIfExists(next);
@@ -48,8 +58,18 @@ public final class RunnerStateFile {
                 out.force(true);
             }
             Files.move(next, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            return true;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the runner's state to " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The generation of the runner that last wrote the file; 0 when there is none, or none can be read. */
+    public long generation() {
+        try {
+            return Json.mapper().readTree(file.toFile()).path("generation").asLong(0);
+        } catch (IOException e) {
+            return 0;
         }
     }
 

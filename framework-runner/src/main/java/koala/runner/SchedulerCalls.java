@@ -5,6 +5,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import koala.api.scheduler.RunnerGeneration;
 import koala.common.failure.Failure;
 import koala.common.failure.Refused;
 
@@ -36,6 +37,8 @@ final class SchedulerCalls implements AutoCloseable {
     private final Executor grows;
     private final Executor others;
     private final Executor loop;
+    /** Hears why, once the scheduler refused a call because this runner was replaced by another. */
+    private volatile Consumer<String> replaced = why -> { };
 
     SchedulerCalls(Schedd schedd, Executor grows, Executor others, Executor loop) {
         this.schedd = schedd;
@@ -57,6 +60,15 @@ final class SchedulerCalls implements AutoCloseable {
 
     Schedd schedd() {
         return schedd;
+    }
+
+    /**
+     * {@code hook} hears why when the scheduler refuses a call because a runner was started in this one's
+     * place ({@link RunnerGeneration#replaced}): on the calling thread, and the call's outcome never reaches
+     * the loop, so the runner acts on nothing more.
+     */
+    void whenReplaced(Consumer<String> hook) {
+        this.replaced = hook;
     }
 
     long instance() {
@@ -91,6 +103,10 @@ final class SchedulerCalls implements AutoCloseable {
             try {
                 outcome = Outcome.of(call.apply(schedd));
             } catch (Failure e) {
+                if (RunnerGeneration.replaced(e)) {
+                    replaced.accept(e.getMessage());
+                    return;
+                }
                 outcome = Outcome.failed(e);
             } catch (RuntimeException e) {
                 outcome = Outcome.failed(new Refused("calling the scheduler failed: " + e));

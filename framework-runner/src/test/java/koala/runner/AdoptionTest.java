@@ -129,6 +129,31 @@ class AdoptionTest {
         assertThat(runner.state()).isEqualTo(FrameworkRunner.State.RUNNING);
     }
 
+    /**
+     * The leader started a runner in this one's place (on another host, at generation 2): this one's next
+     * call, its look at the allocation on the tick, is refused. It stops there: its end is awaited no more,
+     * it closed nothing, failed nothing and gave no node back (they are the new runner's), and it asks
+     * nothing more.
+     */
+    @Test
+    void aRunnerReplacedByAnotherStopsOnTheRefusalOfItsCallEndingNothingAndGivingNothingBack() throws Exception {
+        FrameworkRunner runner = runner();
+        runner.adopt(7, book(null), "a test");
+        scheduler.hold(FakeScheduler.node("7.0.0", "master", "fs1"), FakeScheduler.node("7.1.0", "orchestrator", "fs1"));
+        String why = "instance 7's runner was replaced by the one started on koala-b at generation 2 (this one is of "
+                + "generation 1): it stops, and leaves the instance and its nodes to that one";
+        scheduler.replacedBy(why);
+
+        clock.advance(java.time.Duration.ofSeconds(10));
+        runner.tick();
+
+        assertThat(runner.replacedBy()).contains(why);
+        assertThat(runner.awaitEnd(java.time.Duration.ZERO)).as("its end no longer awaited").isTrue();
+        assertThat(scheduler.state()).isEqualTo("RUNNING");
+        assertThat(scheduler.released).isEmpty();
+        assertThat(runner.state()).as("the instance's state as it last knew it").isEqualTo(FrameworkRunner.State.RUNNING);
+    }
+
     private FrameworkRunner runner() throws IOException {
         Path grid = TestRunner.grid(dir, "grid.sites = fs1\nsite.fs1.sge.cell = fs1\n");
         return TestRunner.direct(clock, TestRunner.jdf(JDF, Map.of("fs1", 8)), grid, scheduler,

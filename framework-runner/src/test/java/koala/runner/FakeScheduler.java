@@ -39,6 +39,8 @@ final class FakeScheduler implements Schedd {
     private Function<GrowRequest, GrowResult> grant = r -> new GrowResult(7, r.nodes(), 0, List.of(), "grid full");
     private String state = "RUNNING";
     private int idle = 8;
+    /** Set once the test says a runner was started in this one's place: every call is refused with it. */
+    private volatile String replacedBy;
 
     /** A node of instance 7 on {@code site}, running. */
     static NodeView node(String id, String role, String site) {
@@ -82,6 +84,22 @@ final class FakeScheduler implements Schedd {
     /** The roles' tags and constraints the runner sent when it opened its allocation. */
     List<koala.api.scheduler.RolePlacement> roles = List.of();
 
+    /** From now on every call about the instance is refused: a runner of a later generation took its place. */
+    void replacedBy(String why) {
+        replacedBy = why;
+    }
+
+    private void fenced() {
+        if (replacedBy != null) {
+            throw new koala.common.failure.Gone(replacedBy, koala.api.scheduler.RunnerGeneration.FIELD);
+        }
+    }
+
+    /** The allocation's state as the scheduler has it (RUNNING until closed or failed). */
+    synchronized String state() {
+        return state;
+    }
+
     synchronized void allocationIs(String next) {
         state = next;
     }
@@ -111,6 +129,7 @@ final class FakeScheduler implements Schedd {
 
     @Override
     public GrowResult grow(GrowRequest request) {
+        fenced();
         Function<GrowRequest, GrowResult> how;
         synchronized (this) {
             grows.add(request);
@@ -125,23 +144,27 @@ final class FakeScheduler implements Schedd {
 
     @Override
     public synchronized void release(List<String> nodes, String reason) {
+        fenced();
         released.add(new ReleaseRequest(nodes, reason));
         held.removeIf(n -> nodes.contains(n.id()));
     }
 
     @Override
     public synchronized void master(String node, String address) {
+        fenced();
         masters.add(node + " " + address);
     }
 
     @Override
     public synchronized JobView allocation() {
+        fenced();
         return new JobView(id, "instance", "alice", "ALLOCATION", state, "fcm", "high", 0, 0, null,
                 Instant.EPOCH, List.copyOf(held), List.of());
     }
 
     @Override
     public synchronized ShareOrders report(ShareReport report) {
+        fenced();
         reports.add(report);
         return orders;
     }
@@ -159,11 +182,13 @@ final class FakeScheduler implements Schedd {
 
     @Override
     public synchronized void close() {
+        fenced();
         state = "FINISHED";
     }
 
     @Override
     public synchronized void fail(String reason) {
+        fenced();
         state = "FAILED";
     }
 

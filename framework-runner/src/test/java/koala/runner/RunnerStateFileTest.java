@@ -51,6 +51,23 @@ class StateFileTest {
         assertThat(json).contains("\"url\":\"http://10.0.0.1:41234\"").contains("\"token\":\"t0ken\"");
     }
 
+    /**
+     * A runner started in another's place (generation 2, on another host seeing the same file) writes the
+     * state; the one it replaced (generation 1), waking up, may not write over it, and learns so.
+     */
+    @Test
+    void aRunnerNeverWritesOverTheStateOfALaterGeneration() throws Exception {
+        RunnerStateFile file = RunnerStateFile.of(dir, 31);
+        RunnerState later = state(book(List.of(), null));
+        assertThat(file.write(later)).isTrue();
+        RunnerState earlier = new RunnerState(later.instance(), "http://10.0.0.9:1", later.token(), 99, later.launch(),
+                later.book(), 1);
+        assertThat(file.write(earlier)).isFalse();
+        assertThat(file.read()).isEqualTo(later);
+        assertThat(file.generation()).isEqualTo(2);
+        assertThat(RunnerStateFile.of(dir, 32).generation()).as("no file yet").isZero();
+    }
+
     @Test
     void entitiesComeBackWithTheirIdleSinceAndOriginsAndEachRunningOneHeardFromTheRestart() {
         Entities before = new Entities();
@@ -108,6 +125,6 @@ class StateFileTest {
     private static RunnerState state(RunnerState.Book book) {
         return new RunnerState(31, "http://10.0.0.1:41234", "t0ken", 4242, new RunnerState.Launch(
                 "unix:/run/koala/scheduler.sock", "it.jdf", "+( &(jobType = framework) )", "/etc/koala/grid.properties",
-                "d3vice", 120, 180, "/usr/lib/jvm/java-17/bin/java", "/opt/koala/lib/a.jar:/opt/koala/lib/b.jar", "alice"), book);
+                "d3vice", 120, 180, "/usr/lib/jvm/java-17/bin/java", "/opt/koala/lib/a.jar:/opt/koala/lib/b.jar", "alice"), book, 2);
     }
 }

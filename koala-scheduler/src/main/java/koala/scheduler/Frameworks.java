@@ -62,9 +62,22 @@ final class Frameworks {
         this.siteDefaults = defaults;
     }
 
+    /** A runner that does not say its host is taken to run on this scheduler's, as every runner did before. */
     FrameworkView register(FrameworkRegistration r) {
         Optional<HeldAllocation> allocation = book.find(r.allocation()).filter(Job::allocation).map(Frameworks::held);
-        return view(registry.register(r, allocation));
+        FrameworkRegistration hosted = r.runnerHost() != null ? r : new FrameworkRegistration(r.allocation(), r.name(),
+                r.jdfFile(), r.jdf(), r.policy(), r.parameters(), r.runner(), r.runnerState(), SiteAgents.thisHost());
+        return view(registry.register(hosted, allocation));
+    }
+
+    /** A runner is being started in the place of instance {@code id}'s, on {@code host} at {@code url}: its generation. */
+    long replaceRunner(long id, String host, String url) {
+        return registry.replaceRunner(id, host, url).runnerGeneration();
+    }
+
+    /** Passes when a runner of {@code generation} is instance {@code id}'s in force ({@link FrameworkRegistry#fence}). */
+    void fence(long id, long generation) {
+        registry.fence(id, generation);
     }
 
     FrameworkView master(long id, MasterAddress master) {
@@ -91,7 +104,8 @@ final class Frameworks {
         return registry.all().stream().filter(r -> r.runnerState() != null && r.runner() != null)
                 .filter(r -> book.find(r.id()).filter(j -> !j.state().ended() && j.record().owner() != null).isPresent())
                 .map(r -> new RunnerSupervisor.Watched(r.id(), java.net.URI.create(r.runner()),
-                        java.nio.file.Path.of(r.runnerState()), book.get(r.id()).record().owner()))
+                        java.nio.file.Path.of(r.runnerState()), book.get(r.id()).record().owner(), r.runnerHost(),
+                        r.runnerGeneration()))
                 .toList();
     }
 

@@ -32,6 +32,8 @@ final class LoopOperations implements SchedulerApi.Operations {
     private final TokenKey key;
     private final AccountingFile accounting;
     private final koala.scheduler.storage.Backups backups;
+    /** The generation of the framework runner calling through these operations; 0: not a runner's call. */
+    private final long runnerGeneration;
 
     /**
      * @param key        the key tokens are signed with (rotated through the API)
@@ -40,6 +42,12 @@ final class LoopOperations implements SchedulerApi.Operations {
      */
     LoopOperations(SchedulerParts parts, SchedulerLoop loop, TokenKey key, AccountingFile accounting,
                    koala.scheduler.storage.Backups backups) {
+        this(parts, loop, key, accounting, backups, 0);
+    }
+
+    private LoopOperations(SchedulerParts parts, SchedulerLoop loop, TokenKey key, AccountingFile accounting,
+                           koala.scheduler.storage.Backups backups, long runnerGeneration) {
+        this.runnerGeneration = runnerGeneration;
         this.parts = parts;
         this.jobs = parts.scheduler();
         this.loop = loop;
@@ -54,6 +62,27 @@ final class LoopOperations implements SchedulerApi.Operations {
     }
 
         @Override
+        public SchedulerApi.Operations asRunner(long generation) {
+            return new LoopOperations(parts, loop, key, accounting, backups, generation);
+        }
+
+        /**
+         * On the loop: {@code c} may {@code action} instance {@code id}, and when a runner calls, it is the
+         * one in force ({@link koala.fjm.FrameworkRegistry#fence}), checked in the very unit that acts, so
+         * that no replacement comes between the check and the act.
+         */
+        private void check(Caller c, long id, String action) {
+            parts.owners().check(c, id, action);
+            fence(id);
+        }
+
+        private void fence(long id) {
+            if (runnerGeneration > 0) {
+                parts.frameworks().fence(id, runnerGeneration);
+            }
+        }
+
+        @Override
         public Object submit(Caller c, SubmitRequest r) {
             Owners.mayOwn(c);
             return loop.call(() -> jobs.submit(r.file(), r.jdf(), c.user(), r.requestId()));
@@ -61,7 +90,10 @@ final class LoopOperations implements SchedulerApi.Operations {
 
         @Override
         public Object job(long id, boolean heldOnly) {
-            return loop.look(() -> heldOnly ? jobs.heldNow(id) : jobs.status(id));
+            return loop.look(() -> {
+                fence(id);
+                return heldOnly ? jobs.heldNow(id) : jobs.status(id);
+            });
         }
 
         @Override
@@ -99,7 +131,7 @@ final class LoopOperations implements SchedulerApi.Operations {
         @Override
         public Object report(Caller c, long id, koala.api.scheduler.ShareReport r) {
             return loop.call(() -> {
-                parts.owners().check(c, id, "report on");
+                check(c, id, "report on");
                 return jobs.shareReport(id, r);
             });
         }
@@ -113,7 +145,7 @@ final class LoopOperations implements SchedulerApi.Operations {
         @Override
         public Object grow(Caller c, long id, GrowRequest r) {
             return loop.call(() -> {
-                parts.owners().check(c, id, "grow");
+                check(c, id, "grow");
                 return parts.allocations().grow(id, r);
             });
         }
@@ -121,7 +153,7 @@ final class LoopOperations implements SchedulerApi.Operations {
         @Override
         public Object release(Caller c, long id, ReleaseRequest r) {
             return loop.call(() -> {
-                parts.owners().check(c, id, "release nodes of");
+                check(c, id, "release nodes of");
                 return parts.allocations().release(id, r.nodes(), r.reason());
             });
         }
@@ -129,7 +161,7 @@ final class LoopOperations implements SchedulerApi.Operations {
         @Override
         public Object close(Caller c, long id) {
             return loop.call(() -> {
-                parts.owners().check(c, id, "close");
+                check(c, id, "close");
                 return parts.allocations().close(id);
             });
         }
@@ -137,7 +169,7 @@ final class LoopOperations implements SchedulerApi.Operations {
         @Override
         public Object fail(Caller c, long id, String reason) {
             return loop.call(() -> {
-                parts.owners().check(c, id, "fail");
+                check(c, id, "fail");
                 return parts.allocations().fail(id, reason);
             });
         }
@@ -153,7 +185,7 @@ final class LoopOperations implements SchedulerApi.Operations {
         @Override
         public Object master(Caller c, long id, MasterAddress m) {
             return loop.call(() -> {
-                parts.owners().check(c, id, "re-point the master of");
+                check(c, id, "re-point the master of");
                 return parts.frameworks().master(id, m);
             });
         }

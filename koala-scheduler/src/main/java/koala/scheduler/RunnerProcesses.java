@@ -2,6 +2,8 @@ package koala.scheduler;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -41,6 +43,8 @@ final class RunnerProcesses implements RunnerSupervisor.Runners {
     private final InstantSource clock;
     private final Duration startTimeout;
     private final List<Path> classpath;
+    /** The address this host's runners serve at, as the grid's hosts reach it ({@code grid.host}; loopback without). */
+    private final String gridAddress;
     /** The options that map the runners' class archive; none until it is made (or when it cannot be). */
     private volatile List<String> archive = List.of();
 
@@ -49,9 +53,41 @@ final class RunnerProcesses implements RunnerSupervisor.Runners {
      *                  started again runs on, whatever class path the one that died had
      */
     RunnerProcesses(InstantSource clock, Duration startTimeout, List<Path> classpath) {
+        this(clock, startTimeout, classpath, "127.0.0.1");
+    }
+
+    /** @param gridAddress the literal address this host's runners serve at ({@code GridConfig#hostAddress}) */
+    RunnerProcesses(InstantSource clock, Duration startTimeout, List<Path> classpath, String gridAddress) {
         this.clock = clock;
         this.startTimeout = startTimeout;
         this.classpath = List.copyOf(classpath);
+        this.gridAddress = gridAddress;
+    }
+
+    /**
+     * This host's grid address, at the port {@code w}'s runner had if nothing holds it here (a runner of the
+     * same host, paused, still would), else at a free one: the instance's address changes host anyway.
+     */
+    @Override
+    public URI addressHere(RunnerSupervisor.Watched w) {
+        int port = w.runner().getPort();
+        try (java.net.ServerSocket probe = new java.net.ServerSocket()) {
+            probe.bind(new java.net.InetSocketAddress(java.net.InetAddress.getByName(strip(gridAddress)),
+                    port > 0 ? port : 0));
+            return URI.create("http://" + gridAddress + ":" + probe.getLocalPort());
+        } catch (IOException taken) {
+            try (java.net.ServerSocket any = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName(
+                    strip(gridAddress)))) {
+                return URI.create("http://" + gridAddress + ":" + any.getLocalPort());
+            } catch (IOException e) {
+                throw new UncheckedIOException("no port to serve a runner at on " + gridAddress + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    /** {@code [fd00::1]} as the name it is bound by. */
+    private static String strip(String address) {
+        return address.startsWith("[") ? address.substring(1, address.length() - 1) : address;
     }
 
     /**
@@ -142,7 +178,8 @@ final class RunnerProcesses implements RunnerSupervisor.Runners {
 
     /**
      * {@code setsid [runuser -u ACCOUNT --] /bin/sh -c 'exec "$@" >>"$0" 2>&1' LOG JAVA OPTIONS -cp CP RunnerMain
-     * --adopt STATE}: the Java and class path are the scheduler's, never read from the user's file.
+     * --adopt STATE [--generation N --url URL]}: the Java and class path are the scheduler's, never read from
+     * the user's file; the generation and address are the store's, recorded for this start.
      *
      * @param account whom the runner runs as ({@link #account})
      */
@@ -157,6 +194,9 @@ final class RunnerProcesses implements RunnerSupervisor.Runners {
         line.addAll(archive);
         line.addAll(List.of("-cp", classpath.stream().map(Path::toString).collect(Collectors.joining(":")),
                 MAIN_CLASS, "--adopt", w.state().toString()));
+        if (w.generation() > 0) {
+            line.addAll(List.of("--generation", Long.toString(w.generation()), "--url", w.runner().toString()));
+        }
         return line;
     }
 

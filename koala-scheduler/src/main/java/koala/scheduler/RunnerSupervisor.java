@@ -20,13 +20,23 @@ import org.apache.logging.log4j.Logger;
 
 /**
  * Supervises the framework runners: every check, the runner of each running instance that asked
- * for it ({@link Watched}) must answer its health route. One whose process is gone is started
- * again at once from its durable state, as the instance's owner, and takes the instance over
+ * for it ({@link Watched}) must answer its health route. One of this host whose process is gone is
+ * started again at once from its durable state, as the instance's owner, and takes the instance over
  * ({@code RunnerMain --adopt}); one whose process is there but has not answered for
- * {@code hungAfter} is killed and started again. A start that fails is tried again after 1 s,
- * 2 s, 4 s...; after {@code tries} failed starts the instance fails with every reason, which gives
- * its nodes back: an allocation never stays RUNNING with no runner. Each restart goes into the
+ * {@code hungAfter} is killed and started again. A runner of another host (a scheduler that took the
+ * lead over from one there) cannot be looked into: its pid means nothing here, and it cannot be killed
+ * from here. It is judged by its health route alone, and once silent for {@code hungAfter} a runner
+ * is started on this host in its place, at an address of this host. A start that fails is tried again
+ * after 1 s, 2 s, 4 s...; after {@code tries} failed starts the instance fails with every reason, which
+ * gives its nodes back: an allocation never stays RUNNING with no runner. Each restart goes into the
  * instance's history.
+ *
+ * <p>Every start is of a new generation ({@code koala.api.scheduler.RunnerGeneration}), recorded in the
+ * store with the runner's host and address before the runner starts ({@link Instances#replacing}): from
+ * then on the scheduler refuses the calls of the runner it replaces, which stops on the refusal. A runner
+ * of another host that lives on after all (a host paused, or cut off and back) thus ends nothing and
+ * gives nothing back. On this host it changes nothing that can be seen: the runner killed or dead was
+ * not calling anyway, and its successor serves at the same address with the same token.
  *
  * <p>Checks run on a thread of their own and starts on another executor, never on the scheduler's
  * loop, which only reads the instances and records the outcome ({@link Instances}).
@@ -37,16 +47,41 @@ final class RunnerSupervisor implements AutoCloseable {
     /**
      * An instance whose runner is supervised.
      *
-     * @param state the runner's durable state file
-     * @param owner the instance's owner, whose account the runner runs as
+     * @param runner     where the runner in force serves
+     * @param state      the runner's durable state file
+     * @param owner      the instance's owner, whose account the runner runs as
+     * @param host       the host the runner in force runs on; null: one registered before hosts were kept,
+     *                   taken as this host's
+     * @param generation which start of the instance's runner it is
      */
-    record Watched(long id, URI runner, Path state, String owner) {
+    record Watched(long id, URI runner, Path state, String owner, String host, long generation) {
+        /** One on an unnamed host (this one) of no generation, as every runner was before they were kept. */
+        Watched(long id, URI runner, Path state, String owner) {
+            this(id, runner, state, owner, null, 0);
+        }
+
+        /** Whether the runner runs on {@code here}, where its pid and process tell whether it lives. */
+        boolean on(String here) {
+            return host == null || host.equals(here);
+        }
+
+        /** The runner to start in this one's place: on {@code here} at {@code url}, of {@code next} generation. */
+        Watched replacedBy(String here, URI url, long next) {
+            return new Watched(id, url, state, owner, here, next);
+        }
     }
 
     /** What the supervisor needs of the scheduler (through its loop). */
     interface Instances {
         /** Running instances whose runners are supervised. */
         List<Watched> watched();
+
+        /**
+         * A runner is about to be started in the place of {@code w}'s on this host at {@code url}: records
+         * it in the store as the instance's runner, of the next generation, which it answers. From then on
+         * the calls of {@code w}'s runner are refused.
+         */
+        long replacing(Watched w, String host, URI url);
 
         /** The runner of {@code id} was started again: for its history. */
         void restarted(long id, String note);
@@ -67,7 +102,14 @@ final class RunnerSupervisor implements AutoCloseable {
         void kill(Watched w);
 
         /**
-         * Starts the runner again from its state and waits until it answers.
+         * Where a runner started on this host in the place of {@code w}'s, a runner of another host, serves:
+         * this host's address on the grid, at {@code w}'s port if it is free here.
+         */
+        URI addressHere(Watched w);
+
+        /**
+         * Starts the runner {@code w} (of its generation, at its address) from its state and waits until it
+         * answers.
          *
          * @return what to tell of the new runner (its pid, its log)
          * @throws Exception with the reason it did not start
@@ -98,10 +140,14 @@ final class RunnerSupervisor implements AutoCloseable {
     private final int tries;
     private final Duration hungAfter;
     private final Map<Long, Trouble> trouble = new HashMap<>();
+    /** This host's name, as runners give theirs. */
+    private final String host;
     private ScheduledExecutorService checks;
 
+    /** @param host this host's name, as the runners' registrations give theirs */
     RunnerSupervisor(Instances instances, Runners runners, InstantSource clock, Executor starts, int tries,
-                     Duration hungAfter) {
+                     Duration hungAfter, String host) {
+        this.host = host;
         this.instances = instances;
         this.runners = runners;
         this.clock = clock;
@@ -159,19 +205,29 @@ final class RunnerSupervisor implements AutoCloseable {
         return dead(w, now);
     }
 
-    /** {@code w}'s runner does not answer: dead when its process is gone, hung once silent for {@code hungAfter}. */
+    /**
+     * {@code w}'s runner does not answer. One of this host is dead when its process is gone, hung once silent
+     * for {@code hungAfter}; one of another host may live on for all this host can tell, and is replaced
+     * once silent for {@code hungAfter}, without a kill.
+     */
     private Trouble dead(Watched w, Instant now) {
-        Optional<Boolean> alive = runners.alive(w);
+        boolean here = w.on(host);
+        Optional<Boolean> alive = here ? runners.alive(w) : Optional.empty();
+        boolean mayLive = here ? alive.orElse(false) : true;
         Trouble t;
         synchronized (this) {
             t = trouble.computeIfAbsent(w.id(), k -> new Trouble(now));
         }
-        if (alive.orElse(false) && now.isBefore(t.since.plus(hungAfter))) {
-            return null; // busy for a moment, or in a long collection
+        if (mayLive && now.isBefore(t.since.plus(hungAfter))) {
+            return null; // busy for a moment, or in a long collection; or a host away for a moment
         }
-        if (alive.orElse(false)) {
+        long silent = Duration.between(t.since, now).toSeconds();
+        if (!here) {
+            t.why = "it runs on " + w.host() + ", whose processes this host cannot see, and its health route at "
+                    + w.runner() + " did not answer for " + silent + " s; one is started on " + host + " in its place";
+        } else if (alive.orElse(false)) {
             runners.kill(w);
-            t.why = "it did not answer for " + Duration.between(t.since, now).toSeconds() + " s; killed";
+            t.why = "it did not answer for " + silent + " s; killed";
         } else {
             t.why = alive.isPresent() ? "its process is gone" : "it does not answer, and its state cannot be read";
         }
@@ -182,11 +238,18 @@ final class RunnerSupervisor implements AutoCloseable {
         return t;
     }
 
+    /**
+     * Starts a runner in the place of {@code w}'s: first the next generation goes into the store (so the one
+     * replaced is refused from then on, should it live), then the runner starts, as that generation.
+     */
     private void restart(Watched w, Trouble t) {
         Instant start = clock.instant();
         String started;
         try {
-            started = runners.start(w);
+            URI url = w.on(host) ? w.runner() : runners.addressHere(w);
+            Watched next = w.replacedBy(host, url, instances.replacing(w, host, url));
+            started = runners.start(next) + ", generation " + next.generation() + (url.equals(w.runner()) ? ""
+                    : ", at " + url);
         } catch (Exception e) {
             failed(w, t, e.getMessage() == null ? e.toString() : e.getMessage(), start);
             return;

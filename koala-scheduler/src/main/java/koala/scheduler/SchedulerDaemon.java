@@ -317,11 +317,17 @@ public final class SchedulerDaemon implements AutoCloseable {
      * failed with the reason ({@code scheduler.runnerRestarts} tries, 3 by default; a runner that
      * does not answer for {@code scheduler.runnerHung}, 30 s, is killed and started again).
      */
-    private static RunnerSupervisor supervise(GridConfig grid, SchedulerParts parts, SchedulerLoop loop, Path koalaHome) {
+    private static RunnerSupervisor supervise(GridConfig grid, SchedulerParts parts, SchedulerLoop loop, Path koalaHome)
+            throws IOException {
         RunnerSupervisor.Instances instances = new RunnerSupervisor.Instances() {
             @Override
             public List<RunnerSupervisor.Watched> watched() {
                 return loop.call(() -> parts.frameworks().watched());
+            }
+
+            @Override
+            public long replacing(RunnerSupervisor.Watched w, String host, URI url) {
+                return loop.call(() -> parts.frameworks().replaceRunner(w.id(), host, url.toString()));
             }
 
             @Override
@@ -338,11 +344,12 @@ public final class SchedulerDaemon implements AutoCloseable {
             }
         };
         RunnerSupervisor supervisor = new RunnerSupervisor(instances,
-                new RunnerProcesses(InstantSource.system(), Duration.ofSeconds(30), RuntimeImage.publishedClasspath(koalaHome, ProcessClasspath.RUNNER))
+                new RunnerProcesses(InstantSource.system(), Duration.ofSeconds(30), RuntimeImage.publishedClasspath(koalaHome, ProcessClasspath.RUNNER),
+                        grid.hostAddress().orElse("127.0.0.1"))
                         .archived(KoalaHome.shared(koalaHome).resolve("runtime"), grid.file(),
                                 work -> daemon("runner-archive").newThread(work).start()), InstantSource.system(),
                 Executors.newCachedThreadPool(daemon("runner-start")), grid.integer("scheduler.runnerRestarts", 3),
-                grid.seconds("scheduler.runnerHung", Duration.ofSeconds(30)));
+                grid.seconds("scheduler.runnerHung", Duration.ofSeconds(30)), SiteAgents.thisHost());
         supervisor.watch(Executors.newSingleThreadScheduledExecutor(daemon("runner-watch")), Duration.ofMillis(250));
         return supervisor;
     }

@@ -35,6 +35,11 @@ class RunnerProcessesTest {
                 .endsWith("--adopt", ALICES.state().toString());
         assertThat(RunnerProcesses.command(ALICES, "alice", Path.of("/tmp/runner-7.log"), Path.of("/usr/bin/java"),
                 List.of(Path.of("/opt/koala/a.jar")), List.of())).startsWith("setsid", "runuser", "-u", "alice", "--");
+        // one started in the place of another host's runner: its generation and this host's address, from the store
+        RunnerSupervisor.Watched onB = ALICES.replacedBy("koala-b", URI.create("http://198.18.0.2:41234"), 3);
+        assertThat(RunnerProcesses.command(onB, "alice", Path.of("/tmp/runner-7.log"), Path.of("/usr/bin/java"),
+                List.of(Path.of("/opt/koala/a.jar")), List.of())).endsWith("--adopt", ALICES.state().toString(),
+                "--generation", "3", "--url", "http://198.18.0.2:41234");
     }
 
     @Test

@@ -14,22 +14,35 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The runner supervisor as worked examples on a clock that starts at T and moves only when the
- * test says, with fake runners and starts carried out at once.
+ * test says, with fake runners and starts carried out at once. Instance 31's runner runs on host
+ * {@code koala-a} at generation 1; the supervisor runs there too, but where a test says it is on
+ * {@code koala-b} (a scheduler that took the lead over there).
  */
 class RunnerSupervisorTest {
     private static final Instant T = Instant.parse("2026-11-25T10:00:00Z");
     private static final RunnerSupervisor.Watched W = new RunnerSupervisor.Watched(31, URI.create("http://10.0.0.1:41234"),
-            Path.of("/home/alice/.koala/runners/runner-31.json"), "alice");
+            Path.of("/home/alice/.koala/runners/runner-31.json"), "alice", "koala-a", 1);
 
     private Instant now = T;
     private final InstantSource clock = () -> now;
     private final FakeRunners runners = new FakeRunners();
     private final List<String> history = new ArrayList<>();
     private final List<String> failures = new ArrayList<>();
-    private final RunnerSupervisor supervisor = new RunnerSupervisor(new RunnerSupervisor.Instances() {
+    /** What the store was told, and what was started, in order. */
+    private final List<String> done = new ArrayList<>();
+    /** The generation the store holds for instance 31. */
+    private long generation = W.generation();
+    private final RunnerSupervisor.Instances instances = new RunnerSupervisor.Instances() {
         @Override
         public List<RunnerSupervisor.Watched> watched() {
             return failures.isEmpty() ? List.of(W) : List.of(); // a failed allocation is no longer watched
+        }
+
+        @Override
+        public long replacing(RunnerSupervisor.Watched w, String host, URI url) {
+            generation++;
+            done.add("recorded generation " + generation + " on " + host + " at " + url);
+            return generation;
         }
 
         @Override
@@ -41,7 +54,12 @@ class RunnerSupervisorTest {
         public void failed(long id, String reason) {
             failures.add(reason);
         }
-    }, runners, clock, Runnable::run, 3, Duration.ofSeconds(30));
+    };
+    private final RunnerSupervisor supervisor = new RunnerSupervisor(instances, runners, clock, Runnable::run, 3,
+            Duration.ofSeconds(30), "koala-a");
+    /** The supervisor of a scheduler on another host than the runner's. */
+    private final RunnerSupervisor onB = new RunnerSupervisor(instances, runners, clock, Runnable::run, 3,
+            Duration.ofSeconds(30), "koala-b");
 
     @Test
     void aRunnerThatAnswersIsLeftAlone() {
@@ -76,6 +94,51 @@ class RunnerSupervisorTest {
         assertThat(runners.kills).isEqualTo(1);
         assertThat(runners.starts).isEqualTo(1);
         assertThat(history).singleElement().asString().contains("did not answer for 30 s; killed");
+    }
+
+    @Test
+    void aRunnerOfThisHostStartedAgainIsOfTheNextGenerationRecordedBeforeItStartsAtTheSameAddress() {
+        runners.alive = Optional.of(false);
+        supervisor.check();
+        assertThat(done).containsExactly("recorded generation 2 on koala-a at http://10.0.0.1:41234",
+                "started generation 2 on koala-a at http://10.0.0.1:41234");
+        assertThat(history).singleElement().asString().contains("its process is gone").contains("generation 2")
+                .doesNotContain(", at ");
+    }
+
+    /**
+     * The leader on koala-b cannot see koala-a's processes: the pid in the state file (here "gone") is not
+     * asked, the runner is not killed; silent on its health route for 30 s it is replaced on koala-b, at
+     * koala-b's address on the same port, of generation 2, recorded before the start.
+     */
+    @Test
+    void aRunnerOfAnotherHostIsJudgedByItsHealthRouteAloneAndReplacedOnThisHostOnceSilentThirtySeconds() {
+        runners.alive = Optional.of(false);
+        onB.check();
+        now = T.plusSeconds(29);
+        onB.check();
+        assertThat(runners.starts).isZero();
+        assertThat(runners.aliveAsked).as("its pid means nothing here").isZero();
+
+        now = T.plusSeconds(30);
+        onB.check();
+        assertThat(runners.kills).isZero();
+        assertThat(done).containsExactly("recorded generation 2 on koala-b at http://198.18.0.2:41234",
+                "started generation 2 on koala-b at http://198.18.0.2:41234");
+        assertThat(history).singleElement().asString().contains("it runs on koala-a, whose processes this host cannot "
+                + "see, and its health route at http://10.0.0.1:41234 did not answer for 30 s; one is started on koala-b in "
+                + "its place").contains("generation 2, at http://198.18.0.2:41234");
+    }
+
+    @Test
+    void aRunnerOfAnotherHostThatAnswersIsLeftAloneWhateverItsPidSaysHere() {
+        runners.answers = true;
+        runners.alive = Optional.of(false);
+        onB.check();
+        now = T.plusSeconds(60);
+        onB.check();
+        assertThat(runners.starts).isZero();
+        assertThat(done).isEmpty();
     }
 
     @Test
@@ -120,12 +183,13 @@ class RunnerSupervisorTest {
         assertThat(failures).isEmpty();
     }
 
-    private static final class FakeRunners implements RunnerSupervisor.Runners {
+    private final class FakeRunners implements RunnerSupervisor.Runners {
         boolean answers;
         Optional<Boolean> alive = Optional.of(true);
         String failure;
         int starts;
         int kills;
+        int aliveAsked;
 
         @Override
         public boolean answers(RunnerSupervisor.Watched w) {
@@ -134,7 +198,13 @@ class RunnerSupervisorTest {
 
         @Override
         public Optional<Boolean> alive(RunnerSupervisor.Watched w) {
+            aliveAsked++;
             return alive;
+        }
+
+        @Override
+        public URI addressHere(RunnerSupervisor.Watched w) {
+            return URI.create("http://198.18.0.2:" + w.runner().getPort());
         }
 
         @Override
@@ -146,6 +216,7 @@ class RunnerSupervisorTest {
         @Override
         public String start(RunnerSupervisor.Watched w) {
             starts++;
+            done.add("started generation " + w.generation() + " on " + w.host() + " at " + w.runner());
             if (failure != null) {
                 throw new IllegalStateException(failure);
             }

@@ -93,6 +93,11 @@ final class ServedScheduler implements AutoCloseable {
         return callers;
     }
 
+    /** {@code work} on the scheduler's loop, in a unit of work of its own, as the daemon's supervisor does its work. */
+    <T> T onLoop(java.util.concurrent.Callable<T> work) {
+        return loop.call(work);
+    }
+
     /** The socket the API is served on. */
     Path socket() {
         return socket;

@@ -9,9 +9,16 @@ import java.util.Map;
  * @param runner     where the runner's RPC listens, for the record
  * @param runnerState the runner's durable state file, from which the scheduler restarts a runner that
  *                    died; null for a runner that is not to be restarted (one inside a test's JVM)
+ * @param runnerHost  the host the runner runs on (its name); null: the scheduler's that registers it
  */
 public record FrameworkRegistration(long allocation, String name, String jdfFile, String jdf, String policy,
-                                    Map<String, String> parameters, String runner, String runnerState) {
+                                    Map<String, String> parameters, String runner, String runnerState,
+                                    String runnerHost) {
+    public FrameworkRegistration(long allocation, String name, String jdfFile, String jdf, String policy,
+                                 Map<String, String> parameters, String runner, String runnerState) {
+        this(allocation, name, jdfFile, jdf, policy, parameters, runner, runnerState, null);
+    }
+
     public FrameworkRegistration(long allocation, String name, String jdfFile, String jdf, String policy,
                                  Map<String, String> parameters, String runner) {
         this(allocation, name, jdfFile, jdf, policy, parameters, runner, null);

@@ -158,6 +158,15 @@ public final class SchedulerClient {
     }
 
     /** The user this client acts for, if it does: a process it starts (a framework runner) acts for the same. */
+    /**
+     * The same client for a framework runner of {@code generation} ({@link RunnerGeneration}): each call
+     * carries it, and one the scheduler knows the runner was replaced in is refused.
+     */
+    public SchedulerClient asRunner(long generation) {
+        return new SchedulerClient(schedulers.stream().map(h -> h.withHeader(RunnerGeneration.HEADER,
+                Long.toString(generation))).toList(), current, retryFor, actingFor);
+    }
+
     public java.util.Optional<String> actingFor() {
         return java.util.Optional.ofNullable(actingFor);
     }

@@ -47,6 +47,8 @@ import koala.jdf.JdfException;
  * POST   /allocations/{id}/fail     {reason}: end it as FAILED (its instance failed): every node given back
  * POST   /frameworks          register a framework instance on its allocation (FrameworkJobManager)
  * POST   /frameworks/{id}/master  {node, address}: where clients reach the instance's master
+ * (a framework runner's calls about its instance carry its generation, X-Koala-Runner-Generation: one
+ *  from a runner that was replaced is refused, 410, naming the one in its place)
  * GET    /frameworks          every instance; GET /frameworks/{id} one
  * GET    /sites                every site: nodes total, idle, KOALA's, others', claiming, agent health
  * GET    /accounting           ?user=&amp;since=ISO-INSTANT&amp;instance=ID&amp;limit=N: usage records of ended jobs and
@@ -133,6 +135,12 @@ public final class SchedulerApi {
         Object mpiStart(String node, koala.api.scheduler.MpiStart request);
 
         void awaitChange(long millis) throws InterruptedException;
+
+        /**
+         * The same operations for a framework runner of {@code generation}: a call about an instance whose
+         * runner was replaced since is refused ({@link koala.api.scheduler.RunnerGeneration}).
+         */
+        Operations asRunner(long generation);
     }
 
     private SchedulerApi() {
@@ -149,7 +157,7 @@ public final class SchedulerApi {
         server.route("POST", "/jobs", r -> Response.created(ask.change(r, "submit", "a job",
                         c -> submit(ops, c, r))))
                 .route("GET", "/jobs", r -> Response.ok(ask.look(r, ops::jobs)))
-                .route("GET", "/jobs/{id}", r -> Response.ok(ask.look(r, () -> ops.job(id(r),
+                .route("GET", "/jobs/{id}", r -> Response.ok(ask.look(r, () -> runner(ops, r).job(id(r),
                         r.queryParam("held").map(Boolean::parseBoolean).orElse(false)))))
                 .route("DELETE", "/jobs/{id}", r -> Response.ok(ask.change(r, "cancel", "job " + id(r),
                         c -> ops.cancel(c, id(r)))))
@@ -160,21 +168,21 @@ public final class SchedulerApi {
                 .route("POST", "/allocations", r -> Response.created(ask.change(r, "open", "an allocation",
                         c -> ops.allocate(c, r.body(AllocationRequest.class)))))
                 .route("POST", "/allocations/{id}/grow", r -> Response.ok(ask.change(r, "grow", "allocation " + id(r),
-                        c -> ops.grow(c, id(r), r.body(GrowRequest.class)))))
+                        c -> runner(ops, r).grow(c, id(r), r.body(GrowRequest.class)))))
                 .route("POST", "/allocations/{id}/release", r -> Response.ok(ask.change(r, "release",
-                        "allocation " + id(r), c -> ops.release(c, id(r), r.body(ReleaseRequest.class)))))
+                        "allocation " + id(r), c -> runner(ops, r).release(c, id(r), r.body(ReleaseRequest.class)))))
                 .route("POST", "/allocations/{id}/share", r -> Response.ok(ask.quietly(r,
-                        c -> ops.report(c, id(r), r.body(ShareReport.class)))))
-                .route("GET", "/allocations/{id}", r -> Response.ok(ask.look(r, () -> ops.job(id(r),
+                        c -> runner(ops, r).report(c, id(r), r.body(ShareReport.class)))))
+                .route("GET", "/allocations/{id}", r -> Response.ok(ask.look(r, () -> runner(ops, r).job(id(r),
                         r.queryParam("held").map(Boolean::parseBoolean).orElse(false)))))
                 .route("DELETE", "/allocations/{id}", r -> Response.ok(ask.change(r, "close", "allocation " + id(r),
-                        c -> ops.close(c, id(r)))))
+                        c -> runner(ops, r).close(c, id(r)))))
                 .route("POST", "/allocations/{id}/fail", r -> Response.ok(ask.change(r, "fail", "allocation " + id(r),
-                        c -> ops.fail(c, id(r), failure(r)))))
+                        c -> runner(ops, r).fail(c, id(r), failure(r)))))
                 .route("POST", "/frameworks", r -> Response.created(ask.change(r, "register", "a framework instance",
                         c -> ops.register(c, r.body(FrameworkRegistration.class)))))
                 .route("POST", "/frameworks/{id}/master", r -> Response.ok(ask.change(r, "re-point",
-                        "framework instance " + id(r), c -> ops.master(c, id(r), r.body(MasterAddress.class)))))
+                        "framework instance " + id(r), c -> runner(ops, r).master(c, id(r), r.body(MasterAddress.class)))))
                 .route("GET", "/frameworks", r -> Response.ok(ask.look(r, ops::frameworks)))
                 .route("GET", "/frameworks/{id}", r -> Response.ok(ask.look(r, () -> ops.framework(id(r)))))
                 .route("POST", "/tokens", r -> Response.created(ask.change(r, "create", "a token",
@@ -236,6 +244,12 @@ public final class SchedulerApi {
         }
         ops.rotateTokenKey();
         return Map.of("rotated", "every token issued before now is refused");
+    }
+
+    /** The operations for a framework runner's call, fenced by the generation it sends; {@code ops} for any other. */
+    private static Operations runner(Operations ops, Request r) {
+        return r.header(koala.api.scheduler.RunnerGeneration.HEADER).map(parse(koala.api.scheduler.RunnerGeneration.HEADER))
+                .map(ops::asRunner).orElse(ops);
     }
 
     private static Object backup(Operations ops, Caller c, Request r) {

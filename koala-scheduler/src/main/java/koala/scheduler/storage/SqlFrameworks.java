@@ -20,7 +20,7 @@ final class SqlFrameworks implements FrameworkStore {
     SqlFrameworks(SqlDatabase db) {
         this.db = db;
         this.saveFramework = db.dialect().upsert("frameworks", List.of("id", "name", "jdf_file", "jdf", "policy",
-                "parameters", "runner", "master_node", "master_address", "registered_at", "runner_state"), List.of("id"));
+                "parameters", "runner", "master_node", "master_address", "registered_at", "runner_state", "runner_host", "runner_generation"), List.of("id"));
     }
 
     @Override
@@ -28,7 +28,7 @@ final class SqlFrameworks implements FrameworkStore {
         db.update(saveFramework, List.of(f.id(),
                 f.name(), nullable(f.jdfFile()), nullable(f.jdf()), f.policy(), Json.write(f.parameters()),
                 nullable(f.runner()), nullable(f.masterNode()), nullable(f.masterAddress()), ts(f.registeredAt()),
-                nullable(f.runnerState())));
+                nullable(f.runnerState()), nullable(f.runnerHost()), f.runnerGeneration()));
     }
 
     @Override
@@ -36,7 +36,8 @@ final class SqlFrameworks implements FrameworkStore {
         return db.query("SELECT * FROM frameworks ORDER BY id", List.of(), rs -> new FrameworkRecord(rs.getLong("id"),
                 rs.getString("name"), rs.getString("jdf_file"), rs.getString("jdf"), rs.getString("policy"),
                 parameters(rs.getString("parameters")), rs.getString("runner"), rs.getString("master_node"),
-                rs.getString("master_address"), instant(rs.getTimestamp("registered_at")), rs.getString("runner_state")));
+                rs.getString("master_address"), instant(rs.getTimestamp("registered_at")), rs.getString("runner_state"),
+                rs.getString("runner_host"), rs.getLong("runner_generation")));
     }
 
     private static Map<String, String> parameters(String json) {

@@ -75,6 +75,8 @@ class SchemaTest {
     static final String ADDED_SINCE = """
             ALTER TABLE nodes ADD COLUMN IF NOT EXISTS gpus VARCHAR;
             ALTER TABLE agents ADD COLUMN IF NOT EXISTS host VARCHAR;
+            ALTER TABLE frameworks ADD COLUMN IF NOT EXISTS runner_host VARCHAR;
+            ALTER TABLE frameworks ADD COLUMN IF NOT EXISTS runner_generation BIGINT DEFAULT 0 NOT NULL;
             CREATE TABLE IF NOT EXISTS usage_totals (owner VARCHAR NOT NULL, kind VARCHAR NOT NULL,
               records BIGINT NOT NULL, node_seconds DOUBLE PRECISION NOT NULL, core_seconds DOUBLE PRECISION NOT NULL,
               memory_gb_seconds DOUBLE PRECISION NOT NULL, gpu_seconds DOUBLE PRECISION NOT NULL,

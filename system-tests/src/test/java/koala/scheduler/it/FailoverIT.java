@@ -51,7 +51,11 @@ import org.junit.jupiter.api.Test;
  * <ol>
  * <li>koala-b is cut from the network: b takes over, adopts the pilots and the allocation, starts site
  *     agents of its own host, and the MPI job running over fs0 and fs1 through the take-over finishes on it
- *     with every rank's result; the instance grows under it; a, cut off, steps down (exit status 3);</li>
+ *     with every rank's result; the instance grows under it; a, cut off, steps down (exit status 3). A
+ *     framework runner started before the cut is recorded, as b takes over, as one of another host that b
+ *     cannot reach ({@link #replacedOnB}): b starts one in its place on its own host, the old one's next
+ *     call is refused and it exits (status 3) ending nothing, and its instance grows and shrinks under the
+ *     new one;</li>
  * <li>a, started again (as systemd would), stands by; {@code kill -9} of b: a leads on koala-b, and b
  *     started again passes the test's calls to it; pilots == nodes, and the instance shrinks under a;</li>
  * <li>a is paused (SIGSTOP) until b has taken over: resumed, a finds its lease gone, steps down and
@@ -61,7 +65,9 @@ import org.junit.jupiter.api.Test;
  *     would, as a standby) has every acknowledged submit once, none twice, and a pilot for every node.</li>
  * </ol>
  * Costs about 100 s (four take-overs, three grows, seven scheduler starts, and koala-b added to the
- * testbed, 12 s, when an earlier test took it away).
+ * testbed, 12 s, when an earlier test took it away). The framework runner adds 6-21 s of it: its
+ * replacement, the old one's exit, a grow and a shrink 5.5-12 s (12 s at a load that made b lead 14 s
+ * after the cut rather than 5), and its deployment, beside the MPI job's start, up to 9 s.
  */
 class FailoverIT {
     private static final String PASSWORD = "failover-it";
@@ -116,7 +122,9 @@ class FailoverIT {
                 "scheduler.port", Integer.toString(port),
                 "scheduler.database", jdbc,
                 "scheduler.database.passwordFile", password.toString(),
-                "scheduler.addresses", addresses));
+                "scheduler.addresses", addresses,
+                // a runner of another host that does not answer is replaced after 3 s, not 30
+                "scheduler.runnerHung", "3"));
         settings.putAll(more);
         return TestScheduler.config(settings);
     }
@@ -167,16 +175,28 @@ class FailoverIT {
         SchedulerClient viaB = b.client();
         awaitPassingOnTo(viaB, aFirst);
         Mpi mpi = Mpi.submit(viaB);
+        long runnerStarted = System.nanoTime();
+        Runner runner = Runner.start(b);
+        runners.add(runner);
         long allocation = viaB.allocate(new AllocationRequest("runner-failover")).id();
         viaB.grow(allocation, new GrowRequest(1, "worker", "/bin/sleep", List.of("600"), Map.of(), "fs0"));
         // the whole world up (each rank passed a barrier): its Open MPI daemons were started through a
         mpi.awaitRanksStarted();
         Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> viaB.job(allocation).nodes().stream()
                 .allMatch(n -> n.state().equals("RUNNING")));
+        awaitRunning(runner.rpc(), 2);
+        System.out.printf("the instance ran %.2f s after its runner was started (beside the MPI job's start)%n",
+                (System.nanoTime() - runnerStarted) / 1e9);
 
         // 1. a's host cut from the network: b takes over; a, which can renew its lease no more, steps down
         long cut = System.nanoTime();
         testbed.cutHostLink(B_HOST);
+        // the runner, as b will see it (recorded before b leads and reads the store): on a host of its own, behind a
+        // network that lets its calls out but none in (its health route at an address that takes a call and
+        // never answers it)
+        java.net.ServerSocket cutOff = new java.net.ServerSocket(0, 50, java.net.InetAddress.getByName(TestbedPlan.KOALA_ADDRESS));
+        URI unreachable = URI.create("http://" + TestbedPlan.KOALA_ADDRESS + ":" + cutOff.getLocalPort());
+        onAnotherHost(pg, runner.instance(), unreachable);
         try {
             assertThat(bFirst.ready().get(30, TimeUnit.SECONDS)).startsWith("READY");
             System.out.printf("b led %.2f s after a's host was cut off%n", (System.nanoTime() - cut) / 1e9);
@@ -198,6 +218,13 @@ class FailoverIT {
         assertPilotsAreNodes(b.grid(), viaB, allocation, "after the take-over from a host cut off");
         Awaitility.await("the MPI job's pilots leave").atMost(Duration.ofSeconds(60))
                 .until(() -> TestScheduler.pilotsNamedFor(b.grid(), mpi.id()).isEmpty());
+        long replacing = System.nanoTime();
+        Runner replacement;
+        try (cutOff) {
+            replacement = replacedOnB(viaB, runner, unreachable, b);
+        }
+        System.out.printf("the runner's replacement, the old one's exit, a grow and a shrink took %.2f s%n",
+                (System.nanoTime() - replacing) / 1e9);
 
         // 2. a started again stands by; kill -9 of b: a leads on koala-b; b started again passes calls on to it
         SchedulerChild aAgain = start(a);
@@ -230,8 +257,156 @@ class FailoverIT {
         storeRestartedUnderLoad(pg, viaB, allocation, new Child(b, bAgain), new Child(a, aThird));
 
         assertThat(viaB.closeAllocation(allocation).nodes()).extracting(NodeView::state).containsOnly("RELEASED");
-        Awaitility.await("the allocation's pilots leave").atMost(Duration.ofSeconds(60))
-                .until(() -> TestScheduler.pilotsNamedFor(b.grid(), allocation).isEmpty());
+        viaB.closeAllocation(replacement.instance());
+        Awaitility.await("the allocation's and the instance's pilots leave").atMost(Duration.ofSeconds(60))
+                .until(() -> TestScheduler.pilotsNamedFor(b.grid(), allocation).isEmpty()
+                        && TestScheduler.pilotsNamedFor(b.grid(), replacement.instance()).isEmpty());
+    }
+
+    /** The host a runner of another host is recorded on: none of the testbed's. */
+    private static final String GONE_HOST = "koala-gone";
+
+    /**
+     * Instance {@code id}'s runner recorded as running on {@link #GONE_HOST} at {@code url}, as if it had been
+     * started there: the scheduler taking over judges it by its health route alone, and cannot kill it.
+     */
+    private static void onAnotherHost(PostgresServer pg, long id, URI url) throws java.sql.SQLException {
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection(pg.jdbcUrl("127.0.0.1", "koala_failover"),
+                "koala", PASSWORD);
+             java.sql.PreparedStatement update = c.prepareStatement(
+                     "UPDATE frameworks SET runner_host = ?, runner = ? WHERE id = ?")) {
+            update.setString(1, GONE_HOST);
+            update.setString(2, url.toString());
+            update.setLong(3, id);
+            assertThat(update.executeUpdate()).as("the instance's record").isEqualTo(1);
+        }
+    }
+
+    /**
+     * b, leading, finds the runner of {@link #GONE_HOST} silent at {@code unreachable} and starts one on its own
+     * host in its place, of generation 2, at another address (the old one's port is still held). The old
+     * runner, which lives on and calls b, is refused and exits with status 3, ending nothing; the instance
+     * grows and shrinks under the new runner, a pilot for every node.
+     */
+    private Runner replacedOnB(SchedulerClient viaB, Runner old, URI unreachable, Scheduler b) throws Exception {
+        long id = old.instance();
+        // its address and generation are recorded before it starts; its restart, once it serves
+        koala.api.scheduler.FrameworkView view = Awaitility.await("a runner started on b in the place of the silent one")
+                .atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250)).until(() -> viaB.framework(id),
+                        f -> f.history().stream().anyMatch(t -> t.event().equals("RUNNER_RESTARTED")));
+        String newUrl = view.runner();
+        assertThat(newUrl).isNotEqualTo(unreachable.toString());
+        Runner replacement = new Runner(id, URI.create(newUrl), old.state(), null, old.log());
+        runners.add(replacement);
+        assertThat(view.history()).anySatisfy(t -> {
+            assertThat(t.event()).isEqualTo("RUNNER_RESTARTED");
+            assertThat(t.reason()).contains("it runs on " + GONE_HOST + ", whose processes this host cannot see, and "
+                    + "its health route at " + unreachable + " did not answer").contains("generation 2, at " + newUrl);
+        });
+        String here = java.net.InetAddress.getLocalHost().getHostName();
+        String refusal = "instance " + id + "'s runner was replaced by the one started on " + here + " at generation 2";
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> viaB.asRunner(1).heldNow(id))
+                .as("a call of the runner replaced").isInstanceOfSatisfying(ApiException.class, e -> {
+                    assertThat(e.status()).isEqualTo(410);
+                    assertThat(e.getMessage()).contains(refusal);
+                });
+
+        assertThat(old.process().waitFor(30, TimeUnit.SECONDS)).as("the replaced runner exits").isTrue();
+        assertThat(old.process().exitValue()).as("its exit status: replaced").isEqualTo(3);
+        String stopped = Files.readAllLines(old.log()).stream().filter(l -> l.contains("this runner stops, ending nothing"
+                + " and giving nothing back")).findFirst().orElseThrow();
+        // its next call about the instance refused; or, when the new runner kept its state first, that state found
+        System.out.println("the old runner: " + stopped);
+        assertThat(stopped).containsAnyOf(refusal, "is a later runner's (generation 2; this one is of generation 1)");
+        assertThat(viaB.job(id).state()).isEqualTo("RUNNING");
+        assertThat(viaB.heldNow(id).nodes()).as("its master's and orchestrator's nodes, kept").hasSize(2);
+
+        koala.api.runner.RunnerClient rpc = replacement.rpc();
+        assertThat(rpc.grow(1).granted()).isEqualTo(1);
+        String worker = awaitRunning(rpc, 3).stream().filter(e -> e.role().equals("worker")).findFirst().orElseThrow()
+                .node();
+        awaitPilotsEqualNodes(viaB, b, id, 3);
+        // idle by its samples for t_idle (1 s), the worker is given back when the framework asks
+        assertThat(Awaitility.await("the worker's shrink").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(500))
+                .until(() -> rpc.shrink(List.of(worker)), r -> !r.released().isEmpty()).released()).containsExactly(worker);
+        awaitPilotsEqualNodes(viaB, b, id, 2);
+        System.out.printf("instance %d: runner at %s replaced on b by %s; the old one exited with status 3%n", id,
+                old.url(), newUrl);
+        return replacement;
+    }
+
+    private static void awaitPilotsEqualNodes(SchedulerClient client, Scheduler s, long id, int nodes) {
+        Awaitility.await(nodes + " nodes, a pilot each").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300))
+                .until(() -> client.heldNow(id).nodes().size() == nodes
+                        && TestScheduler.pilotsNamedFor(s.grid(), id).size() == nodes);
+    }
+
+    private static List<koala.api.runner.RunnerMessages.Entity> awaitRunning(koala.api.runner.RunnerClient rpc,
+                                                                            int count) {
+        return Awaitility.await(count + " entities running").atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofMillis(300)).ignoreExceptions().until(rpc::status,
+                        st -> st.state().equals("RUNNING") && st.entities().size() == count
+                                && st.entities().stream().allMatch(x -> x.state().equals("RUNNING"))).entities();
+    }
+
+    /** Every runner process the test started or had started, to be stopped at its end. */
+    private final List<Runner> runners = new CopyOnWriteArrayList<>();
+
+    /**
+     * A framework runner of its own process on this host (master and orchestrator, no worker, on demand), as
+     * {@code koala submit} starts one: root's, acting for the tests' owner, calling b's socket (b passes its
+     * calls on to a while a leads), its state where koala-b sees it too, supervised.
+     *
+     * @param process the process the test started; null for one a scheduler started
+     */
+    private record Runner(long instance, URI url, Path state, Process process, Path log) {
+        static Runner start(Scheduler b) throws Exception {
+            Path dir = Files.createTempDirectory(Path.of("/var/tmp"), "koala-failover-runner-",
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            Path jdf = Files.writeString(dir.resolve("instance.jdf"), "+( &(jobType = framework)(name = failover)"
+                    + "(role = master)(count = 1)(resourceManagerContact = fs1)(executable = /bin/sleep)(arguments = 100000)"
+                    + "(provisioning = ondemand)(fMax = 4)(tIdle = 1)(samplePeriod = 1) )"
+                    + " ( &(role = orchestrator)(count = 1)(executable = /bin/sleep)(arguments = 100000) )"
+                    + " ( &(role = worker)(count = 0)(executable = /bin/sleep)(arguments = 100000) )");
+            Path log = dir.resolve("runner.log");
+            List<Path> classpath = java.util.Arrays.stream(System.getProperty("java.class.path").split(":")).map(Path::of)
+                    .toList();
+            List<String> line = new ArrayList<>(List.of("setsid"));
+            line.addAll(koala.process.JavaCommand.of("koala.runner.RunnerMain", classpath, "--scheduler",
+                    b.grid().schedulerAddress().toString(), "--jdf", jdf.toString(), "--config", b.config().toString(),
+                    "--state", dir.toString(), "--deploy-timeout", "60", "--as", TestScheduler.OWNER).commandLine());
+            Process process = new ProcessBuilder(line).redirectErrorStream(true).redirectOutput(log.toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+            String ready = Awaitility.await("READY from the runner").atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(200)).until(() -> Files.readAllLines(log).stream()
+                            .filter(l -> l.startsWith("READY ")).findFirst(), r -> r.isPresent() || !process.isAlive())
+                    .orElseThrow(() -> new IllegalStateException("the runner exited; see " + log));
+            String[] words = ready.split(" ");
+            long instance = Long.parseLong(words[1]);
+            return new Runner(instance, URI.create(words[2]), dir.resolve("runner-" + instance + ".json"), process, log);
+        }
+
+        koala.api.runner.RunnerClient rpc() {
+            return new koala.api.runner.RunnerClient(url, koala.api.runner.TokenSource.stateFile(state));
+        }
+
+        /** Kills the runner serving now (whose pid its state file holds) and the one the test started, if alive. */
+        void stop() {
+            if (process != null) {
+                process.destroyForcibly();
+            }
+            try {
+                long pid = koala.common.json.Json.mapper().readTree(state.toFile()).path("pid").asLong(-1);
+                ProcessHandle.of(pid).filter(p -> p.info().commandLine().orElse("").contains("koala.runner.RunnerMain"))
+                        .ifPresent(ProcessHandle::destroyForcibly);
+            } catch (java.io.IOException e) {
+                // no state: nothing started from it
+            }
+        }
+
+        void deleteDirectory() {
+            delete(state.getParent());
+        }
     }
 
     /** Every node of the allocation running, each with its pilot in SGE, and no other pilot of it. */
@@ -434,6 +609,11 @@ class FailoverIT {
             p.destroy();
             p.waitFor(30, TimeUnit.SECONDS);
         }
+        // then the runners, which no scheduler starts again now
+        for (Runner runner : runners) {
+            runner.stop();
+        }
+        runners.stream().findFirst().ifPresent(Runner::deleteDirectory);
     }
 
     /** The site agents a started on koala-b, which would otherwise end only after 10 idle minutes. */
