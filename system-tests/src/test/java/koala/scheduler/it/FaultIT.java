@@ -48,7 +48,8 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 14's fault test: about five minutes on the testbed with two instances of the reference
+ * Issue 14's fault test: about three minutes on the testbed (189 s; 242 s with the faults 12 to 25 s
+ * apart and a job every 6 s) with two instances of the reference
  * framework (a Static one whose runner is killed and one of whose workers' pilots is deleted, and an
  * OnDemand one whose master is killed and which runs applications throughout) and plain jobs under
  * way, while, one after another, the scheduler's process, a runner, a master, a site agent and a
@@ -63,7 +64,10 @@ class FaultIT {
     private static final Path QMASTER_FS1 = Path.of("/var/spool/gridengine/fs1/qmaster/qmaster.pid");
 
     private final Map<String, Long> recoveries = new LinkedHashMap<>();
-    /** The moments of the faults: 12 to 25 s apart, drawn from a seed the test prints (-Dfault.seed=N repeats a run). */
+    /**
+     * The moments of the faults: 8 to 14 s apart (each fault's recovery, a few seconds, is waited for before the
+     * gap to the next begins), drawn from a seed the test prints (-Dfault.seed=N repeats a run).
+     */
     private final long seed = Long.getLong("fault.seed", System.nanoTime() % 100_000);
     private final java.util.Random random = new java.util.Random(seed);
     private final List<Long> jobs = Collections.synchronizedList(new ArrayList<>());
@@ -92,8 +96,9 @@ class FaultIT {
             awaitWorkers(a, 2, Duration.ofSeconds(90));
             FluentClient.serving(client, b.instance(), b::token, Duration.ofSeconds(60));
 
-            load.scheduleWithFixedDelay(this::submitJob, 0, 6, TimeUnit.SECONDS);
-            load.scheduleWithFixedDelay(() -> submitApp(b), 1, 5, TimeUnit.SECONDS);
+            // a plain job and an application every 4 s: more than 20 of each over the faults' two and a half minutes
+            load.scheduleWithFixedDelay(this::submitJob, 0, 4, TimeUnit.SECONDS);
+            load.scheduleWithFixedDelay(() -> submitApp(b), 1, 4, TimeUnit.SECONDS);
 
             System.out.println("fault-it: seed " + seed + " (-Dfault.seed=" + seed + " repeats these moments)");
             pause(moment());
@@ -389,7 +394,7 @@ class FaultIT {
     // ---- plumbing ----------------------------------------------------------------------------
 
     private Duration moment() {
-        return Duration.ofMillis(12_000 + random.nextInt(13_000));
+        return Duration.ofMillis(8_000 + random.nextInt(6_000));
     }
 
     private void recovered(String what, long startNanos) {
