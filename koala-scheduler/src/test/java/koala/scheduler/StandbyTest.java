@@ -90,6 +90,32 @@ class StandbyTest {
     }
 
     @Test
+    void whatKoalasCallersSayOfThemselvesReachesTheLeader() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<String> heard = new java.util.concurrent.atomic.AtomicReference<>();
+        koala.http.JsonHttpServer leaderHere = new koala.http.JsonHttpServer(new java.net.InetSocketAddress(
+                java.net.InetAddress.getLoopbackAddress(), 0), 2)
+                .route("GET", "/jobs", r -> {
+                    heard.set(r.header("X-Koala-Runner-Generation").orElse("none") + " " + r.header("X-Other").orElse("none"));
+                    return koala.http.Response.ok(java.util.List.of());
+                });
+        leaderHere.start();
+        try {
+            leaderIsHead1(URI.create("http://127.0.0.1:" + leaderHere.port()));
+            String token = new Tokens(TokenKey.in(dir.resolve("head1").resolve("token.key")))
+                    .issue(new Identity("alice", 1002), Instant.now(), Duration.ofHours(1));
+
+            HttpResponse<String> passed = http.send(HttpRequest.newBuilder(loopback.resolve("/jobs"))
+                    .header("Authorization", "Bearer " + token).header("X-Koala-Runner-Generation", "3")
+                    .header("X-Other", "kept here").build(), HttpResponse.BodyHandlers.ofString());
+
+            assertThat(passed.statusCode()).isEqualTo(200);
+            assertThat(heard.get()).isEqualTo("3 none");
+        } finally {
+            leaderHere.close();
+        }
+    }
+
+    @Test
     void theLeadersRefusalComesBackAsItIs() {
         leaderIsHead1(leader.relayedAt());
 

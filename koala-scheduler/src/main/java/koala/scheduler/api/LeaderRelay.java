@@ -36,6 +36,9 @@ public final class LeaderRelay implements JsonHttpServer.Handler {
     /** Within a client's 30 s, so that the client hears the relay's own answer. */
     static final Duration ANSWER_WITHIN = Duration.ofSeconds(25);
 
+    /** Headers passed on as they are, by their name in lower case: {@code X-Koala-Runner-Generation}, say. */
+    static final String PASSED_ON = "x-koala-";
+
     private final Callers callers;
     private final String standby;
     private final Supplier<Optional<URI>> leader;
@@ -70,6 +73,12 @@ public final class LeaderRelay implements JsonHttpServer.Handler {
         r.header("Accept").ifPresent(v -> request.header("Accept", v));
         r.header(SchedulerClient.ACT_FOR).map(String::strip).filter(v -> !v.isEmpty())
                 .ifPresent(v -> request.header(SchedulerClient.ACT_FOR, v));
+        // what KOALA's own callers say of themselves (a framework runner's generation) counts at the leader too
+        r.headers().forEach((name, value) -> {
+            if (name.startsWith(PASSED_ON)) {
+                request.header(name, value);
+            }
+        });
         try {
             HttpResponse<byte[]> answer = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
             return new Response(answer.statusCode(), new RawBody(answer.headers().firstValue("Content-Type")
