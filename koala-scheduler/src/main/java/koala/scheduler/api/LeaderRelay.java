@@ -65,20 +65,7 @@ public final class LeaderRelay implements JsonHttpServer.Handler {
         }
         Caller caller = callers.identified(r);
         URI to = leader.get().orElseThrow(() -> new ApiException(503, refusal.get()));
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(to.toString().replaceAll("/+$", "") + pathAndQuery(r))).timeout(ANSWER_WITHIN)
-                .method(r.method(), r.body().length == 0 ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofByteArray(r.body()))
-                .header(Vouchers.HEADER, callers.vouch(caller, r, standby));
-        r.header("Content-Type").ifPresent(v -> request.header("Content-Type", v));
-        r.header("Accept").ifPresent(v -> request.header("Accept", v));
-        r.header(SchedulerClient.ACT_FOR).map(String::strip).filter(v -> !v.isEmpty())
-                .ifPresent(v -> request.header(SchedulerClient.ACT_FOR, v));
-        // what KOALA's own callers say of themselves (a framework runner's generation) counts at the leader too
-        r.headers().forEach((name, value) -> {
-            if (name.startsWith(PASSED_ON)) {
-                request.header(name, value);
-            }
-        });
+        HttpRequest.Builder request = toLeader(r, to).header(Vouchers.HEADER, callers.vouch(caller, r, standby));
         try {
             HttpResponse<byte[]> answer = http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
             return new Response(answer.statusCode(), new RawBody(answer.headers().firstValue("Content-Type")
@@ -95,6 +82,24 @@ public final class LeaderRelay implements JsonHttpServer.Handler {
             Thread.currentThread().interrupt();
             throw new ApiException(503, "this standby is stopping");
         }
+    }
+
+    /** {@code r} as the leader at {@code to} is to get it: its method, path, query, body and the headers that count. */
+    private static HttpRequest.Builder toLeader(Request r, URI to) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(to.toString().replaceAll("/+$", "")
+                + pathAndQuery(r))).timeout(ANSWER_WITHIN).method(r.method(), r.body().length == 0
+                ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(r.body()));
+        r.header("Content-Type").ifPresent(v -> request.header("Content-Type", v));
+        r.header("Accept").ifPresent(v -> request.header("Accept", v));
+        r.header(SchedulerClient.ACT_FOR).map(String::strip).filter(v -> !v.isEmpty())
+                .ifPresent(v -> request.header(SchedulerClient.ACT_FOR, v));
+        // what KOALA's own callers say of themselves (a framework runner's generation) counts at the leader too
+        r.headers().forEach((name, value) -> {
+            if (name.startsWith(PASSED_ON)) {
+                request.header(name, value);
+            }
+        });
+        return request;
     }
 
     private static String pathAndQuery(Request r) {
