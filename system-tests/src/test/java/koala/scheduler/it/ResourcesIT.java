@@ -54,7 +54,7 @@ class ResourcesIT {
     @BeforeAll
     static void shapeTheTestbed() throws Exception {
         testbed = new Testbed(KoalaHome.dir(), Progress.quiet(), Poll.system());
-        testbed.up(TestbedPlan.of(null, List.of(), 1, null).withShapes(SHAPE));
+        testbed.up(TestScheduler.defaultPlan(testbed.status()).withShapes(SHAPE));
         config = TestScheduler.config(Map.of("scheduler.arbitration.policy", "fair",
                 "scheduler.arbitration.maxTakeBack", "100", "scheduler.arbitration.round", "2",
                 "site.fs0.gpuDevices.fs0-n13", "2,5"));
@@ -74,7 +74,7 @@ class ResourcesIT {
             scheduler.destroy();
             scheduler.waitFor(30, TimeUnit.SECONDS);
         }
-        testbed.up(TestbedPlan.of(null, List.of(), 1, null));
+        testbed.up(TestScheduler.defaultPlan(testbed.status()));
     }
 
     /**

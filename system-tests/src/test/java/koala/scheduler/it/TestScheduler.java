@@ -61,12 +61,22 @@ final class TestScheduler implements AutoCloseable {
         return child.process();
     }
 
+    /**
+     * The default testbed, with the standby host when it has one now: adding it to a running testbed again
+     * left it once refused by a cell's qmaster as no submit host, so the tests keep the one the suite's
+     * {@code testbed up --standby-host} made.
+     */
+    static TestbedPlan defaultPlan(TestbedStatus status) {
+        boolean standby = status.hosts().stream().anyMatch(h -> h.name().equals(TestbedPlan.STANDBY_NAME) && h.present());
+        return TestbedPlan.of(null, List.of(), 1, null).withStandbyHost(standby);
+    }
+
     /** The testbed's grid configuration with a fresh database, a free port and quick settings. */
     static Path config(Map<String, String> overrides) throws IOException {
         Testbed testbed = new Testbed(KoalaHome.dir(), Progress.quiet(), Poll.system());
         TestbedStatus status = testbed.status();
         if (status.cells().size() < 3 || !status.up() || !Users.exist()) {
-            testbed.up(TestbedPlan.of(null, List.of(), 1, null));
+            testbed.up(defaultPlan(status));
         }
         // what the tests run on the nodes (Open MPI, Dask, Chromium, ...): the testbed's up leaves it to them
         testbed.installPrograms();
