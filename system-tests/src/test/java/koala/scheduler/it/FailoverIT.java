@@ -58,19 +58,21 @@ import org.junit.jupiter.api.Test;
  *     new one;</li>
  * <li>a, started again (as systemd would), stands by; {@code kill -9} of b: a leads on koala-b, and b
  *     started again passes the test's calls to it; pilots == nodes, and the instance shrinks under a;</li>
- * <li>a is paused (SIGSTOP) until b has taken over: resumed, a finds its lease gone, steps down and
- *     writes nothing;</li>
+ * <li>a is paused (SIGSTOP) for 30 s: b takes over and serves meanwhile; resumed, a finds its lease gone,
+ *     steps down and writes nothing;</li>
  * <li>PostgreSQL is restarted while the test submits a job every 250 ms and grows the instance: whichever
  *     leads after it (a leader whose unit lost its connection steps down and is started again, as systemd
  *     would, as a standby) has every acknowledged submit once, none twice, and a pilot for every node.</li>
  * </ol>
- * Costs about 100 s (four take-overs, three grows, seven scheduler starts, and koala-b added to the
+ * Costs about 120 s (four take-overs, a pause of 30 s, three grows, seven scheduler starts, and koala-b added to the
  * testbed, 12 s, when an earlier test took it away). The framework runner adds 6-21 s of it: its
  * replacement, the old one's exit, a grow and a shrink 5.5-12 s (12 s at a load that made b lead 14 s
  * after the cut rather than 5), and its deployment, beside the MPI job's start, up to 9 s.
  */
 class FailoverIT {
     private static final String PASSWORD = "failover-it";
+    /** How long a is paused (SIGSTOP): the 30 s, well past its lease. */
+    private static final Duration PAUSE = Duration.ofSeconds(30);
     /** How often the client under load submits: a rate, not a wait. */
     private static final Duration LOAD_EVERY = Duration.ofMillis(250);
     /** Acknowledged submits wanted before the store's restart, and again after it. */
@@ -243,9 +245,15 @@ class FailoverIT {
                 .until(() -> TestScheduler.pilotsNamedFor(b.grid(), allocation).size() == 1
                         && viaB.heldNow(allocation).nodes().size() == 1);
 
-        // 3. a paused (SIGSTOP) past its lease: b takes over; a, resumed, is fenced and steps down
+        // 3. a paused (SIGSTOP) for PAUSE, past its lease: b takes over and serves; a, resumed, is fenced and steps down
+        java.time.Instant stopped = java.time.Instant.now();
         signal("STOP", aAgain.process());
         assertThat(bAgain.ready().get(30, TimeUnit.SECONDS)).startsWith("READY");
+        Duration left = PAUSE.minus(Duration.between(stopped, java.time.Instant.now()));
+        if (!left.isNegative()) {
+            Awaitility.await("b serves while a is paused").during(left).atMost(left.plusSeconds(10))
+                    .pollInterval(Duration.ofSeconds(1)).until(() -> viaB.heldNow(allocation).nodes().size() == 1);
+        }
         signal("CONT", aAgain.process());
         assertThat(aAgain.process().waitFor(15, TimeUnit.SECONDS)).as("a steps down once it wakes").isTrue();
         assertThat(aAgain.process().exitValue()).as("a's exit status: stepped down").isEqualTo(3);
