@@ -107,6 +107,14 @@ public final class TestbedCommand {
                 + "without it removes that host, and whatever runs on it")
         boolean standbyHost;
 
+        @Option(names = "--slurm", arity = "0..1", paramLabel = "NODES", fallbackValue = "" + TestbedPlan.DEFAULT_SLURM_NODES,
+                description = "also make a cell that runs Slurm (Debian's slurmctld, slurmd and munge, installed when "
+                        + "missing): the next fsN after the SGE cells, local, with NODES compute nodes (default "
+                        + TestbedPlan.DEFAULT_SLURM_NODES + ") of " + TestbedPlan.SLURM_CPUS_PER_NODE + " CPUs; its "
+                        + "slurm.conf is under /srv/koala-testbed/fsN/slurm. --shape fsN=... gives its hosts cores, "
+                        + "memory and GPUs. An up without it stops and removes that cell")
+        int slurmNodes;
+
         @Option(names = "--programs", description = "also install the programs the tests and the experiments run on "
                 + "the nodes when missing: Open MPI, mpi4py, HPC Challenge, Dask, Chromium, curl, pip (bin/koala test "
                 + "does; the demo needs none of them)")
@@ -116,7 +124,7 @@ public final class TestbedCommand {
         TestbedPlan plan() {
             Set<String> remotes = remote == null ? null : remote.contains("none") ? Set.of() : remote;
             return TestbedPlan.of(clusters, nodes, slotsPerNode, remotes).withWanDelay(wanDelayMs)
-                    .withShapes(shapes).withStore(store).withStandbyHost(standbyHost);
+                    .withSlurmCell(slurmNodes).withShapes(shapes).withStore(store).withStandbyHost(standbyHost);
         }
 
         @Override

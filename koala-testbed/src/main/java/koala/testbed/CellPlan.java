@@ -1,6 +1,7 @@
 package koala.testbed;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -11,16 +12,44 @@ import java.util.List;
  * nodes sit on a network of their own that only the head node joins, as on a real cluster whose
  * nodes have private addresses.
  *
+ * <p>A cell may run Slurm instead ({@code manager} {@link Manager#SLURM}, {@code testbed up --slurm}): a
+ * {@code slurmctld} on its head node and a {@code slurmd} on each compute node ({@link SlurmCell}), each node
+ * with {@code slotsPerNode} CPUs.
+ *
  * @param index        the cell's number: {@code fs<index>}, its ports and addresses derive from it
  * @param shape        groups of unequal hosts ({@link HostShape}), filling nodes 1, 2, ... in order;
  *                     the nodes after them are as {@code slotsPerNode} says. Empty: all alike, as by
  *                     default. A record written before shapes existed reads as empty, and an empty
  *                     one is left out of the record, which older builds reading it do not know
+ * @param manager      the cell's resource manager; SGE, the default, is left out of the record (a record without
+ *                     it reads as SGE)
  */
 public record CellPlan(String name, int index, int nodes, int slotsPerNode, int qmasterPort, int execdPort,
-                       boolean remote, @JsonInclude(JsonInclude.Include.NON_EMPTY) List<HostShape> shape) {
+                       boolean remote, @JsonInclude(JsonInclude.Include.NON_EMPTY) List<HostShape> shape,
+                       @JsonInclude(value = JsonInclude.Include.CUSTOM, valueFilter = Manager.Default.class)
+                       Manager manager) {
+    /** The resource manager a cell runs. */
+    public enum Manager {
+        @JsonProperty("sge") SGE,
+        @JsonProperty("slurm") SLURM;
+
+        /** Left out of the record: SGE, the default (Jackson's custom inclusion filter: equal means left out). */
+        static final class Default {
+            @Override
+            public boolean equals(Object value) {
+                return value == null || value == SGE;
+            }
+
+            @Override
+            public int hashCode() {
+                return 0;
+            }
+        }
+    }
+
     public CellPlan {
         shape = shape == null ? List.of() : List.copyOf(shape);
+        manager = manager == null ? Manager.SGE : manager;
         int shaped = shape.stream().mapToInt(HostShape::count).sum();
         if (shaped > nodes) {
             throw new IllegalArgumentException("--shape " + name + ": " + shaped + " hosts in its groups; " + name
@@ -28,15 +57,26 @@ public record CellPlan(String name, int index, int nodes, int slotsPerNode, int 
         }
     }
 
-    /** A cell whose hosts are all alike. */
+    /** An SGE cell whose hosts are all alike. */
     public CellPlan(String name, int index, int nodes, int slotsPerNode, int qmasterPort, int execdPort,
                     boolean remote) {
         this(name, index, nodes, slotsPerNode, qmasterPort, execdPort, remote, List.of());
     }
 
+    /** An SGE cell with these groups of hosts. */
+    public CellPlan(String name, int index, int nodes, int slotsPerNode, int qmasterPort, int execdPort,
+                    boolean remote, List<HostShape> shape) {
+        this(name, index, nodes, slotsPerNode, qmasterPort, execdPort, remote, shape, Manager.SGE);
+    }
+
     /** The same cell with these groups of hosts. */
     public CellPlan withShape(List<HostShape> groups) {
-        return new CellPlan(name, index, nodes, slotsPerNode, qmasterPort, execdPort, remote, groups);
+        return new CellPlan(name, index, nodes, slotsPerNode, qmasterPort, execdPort, remote, groups, manager);
+    }
+
+    /** True for a cell that runs Slurm. */
+    public boolean slurm() {
+        return manager == Manager.SLURM;
     }
 
     /** True when some of its hosts differ from the others. */

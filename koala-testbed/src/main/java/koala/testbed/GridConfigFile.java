@@ -20,7 +20,8 @@ final class GridConfigFile {
         StringBuilder s = new StringBuilder();
         s.append(HEADER).append('\n')
                 .append("# One site per SGE cell of the local testbed; see docs/admin-guide.md, \"Configuration\".\n\n")
-                .append("grid.sites = ").append(plan.cells().stream().map(CellPlan::name).collect(Collectors.joining(", ")))
+                .append("grid.sites = ").append(plan.cells().stream().filter(c -> !c.slurm()).map(CellPlan::name)
+                        .collect(Collectors.joining(", ")))
                 .append("\n# the KOALA host as the testbed's hosts reach it (the scheduler's node endpoint, runners)\n")
                 .append("grid.host = ").append(TestbedPlan.KOALA_NAME).append('\n');
         if (plan.store() == TestbedPlan.Store.POSTGRES) {
@@ -28,7 +29,7 @@ final class GridConfigFile {
                     .append("# which schedulers on any host of the grid share; the password file is root's alone\n");
             TestbedStore.gridSettings().forEach((k, v) -> s.append(k).append(" = ").append(v).append('\n'));
         }
-        for (CellPlan cell : plan.cells()) {
+        for (CellPlan cell : plan.cells().stream().filter(c -> !c.slurm()).toList()) {
             String p = "site." + cell.name() + ".";
             s.append("\n# ").append(cell.name()).append(": ").append(cell.nodes()).append(" compute nodes of ")
                     .append(cell.slotsPerNode()).append(" slot(s), qmaster on ").append(cell.head())
@@ -68,7 +69,21 @@ final class GridConfigFile {
                     .append(p).append("drmaa.library = ").append(DrmaaInstall.DEBIAN_LIBRARY).append('\n')
                     .append(p).append("drmaa.preload = ").append(DrmaaInstall.DEBIAN_JEMALLOC).append('\n');
         }
+        plan.cells().stream().filter(CellPlan::slurm).forEach(cell -> s.append(slurmSite(cell)));
         return s.append(FILE_CATALOG).toString();
+    }
+
+    /**
+     * A Slurm cell as a site: described, but not in {@code grid.sites}, since no site agent drives Slurm yet; its
+     * clients find the cell by {@code SLURM_CONF}.
+     */
+    private static String slurmSite(CellPlan cell) {
+        String p = "site." + cell.name() + ".";
+        return "\n# " + cell.name() + ": a Slurm cluster of " + cell.nodes() + " compute nodes, slurmctld on " + cell.head()
+                + "; not in grid.sites: KOALA's site agents drive SGE only so far\n"
+                + p + "manager = slurm\n"
+                + p + "slurm.conf = " + Testbed.SITES.resolve(cell.name()).resolve("slurm/slurm.conf") + "\n"
+                + p + "node.count = " + cell.nodes() + "\n";
     }
 
     /** A configuration to write, and what became of an admin's lines in the one it replaces. */

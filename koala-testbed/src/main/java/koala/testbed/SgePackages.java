@@ -20,6 +20,8 @@ final class SgePackages {
 
     /** The testbed's store when its plan asks for PostgreSQL ({@code testbed up --store postgres}). */
     static final List<String> STORE = List.of("postgresql");
+    /** A Slurm cell's daemons and clients ({@code testbed up --slurm}), and the munge they authenticate with. */
+    static final List<String> SLURM = List.of("slurmctld", "slurmd", "slurm-client", "munge");
 
     /** The programs the tests and the experiments run on the grid, beside the testbed's packages; one a line. */
     static final List<String> PROGRAMS = List.of(

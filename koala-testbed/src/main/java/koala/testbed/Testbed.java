@@ -77,6 +77,9 @@ public final class Testbed {
         if (plan.store() == TestbedPlan.Store.POSTGRES) {
             changes.addAll(install(SgePackages.STORE));
         }
+        if (plan.cells().stream().anyMatch(CellPlan::slurm)) {
+            changes.addAll(install(SgePackages.SLURM));
+        }
         changes.addAll(ensureAccount());
         changes.addAll(ensureUsers());
         String koalaHost = hostname();
@@ -92,7 +95,8 @@ public final class Testbed {
         changes.addAll(made);
         new TestbedRecord(koalaHost, plan).write(koalaHome);
         List<CompletableFuture<List<String>>> cells = plan.cells().stream()
-                .map(c -> CompletableFuture.supplyAsync(() -> bringUp(new SgeCell(c, poll), plan.submitHosts(c, koalaHost))))
+                .map(c -> CompletableFuture.supplyAsync(() -> c.slurm() ? bringUp(slurmCell(c))
+                        : bringUp(new SgeCell(c, poll), plan.submitHosts(c, koalaHost))))
                 .toList();
         // every cell finishes (or fails) before a failure is reported: none is left half made
         CompletableFuture.allOf(cells.toArray(CompletableFuture[]::new)).exceptionally(e -> null).join();
@@ -327,6 +331,27 @@ public final class Testbed {
         return changes;
     }
 
+    private SlurmCell slurmCell(CellPlan cell) {
+        return new SlurmCell(cell, SITES.resolve(cell.name()).resolve("slurm"), poll);
+    }
+
+    private List<String> bringUp(SlurmCell cell) {
+        CellPlan plan = cell.plan();
+        List<String> changes = new ArrayList<>(SlurmCell.ensureMunge());
+        cell.configure(TestbedPlan.headAddress(plan)).forEach(c -> changes.add(plan.name() + ": " + c));
+        changes.addAll(cell.start(progress));
+        progress.step(plan.name() + ": " + (changes.isEmpty() ? "already running, unchanged" : "up") + " (Slurm, "
+                + plan.nodes() + " nodes of " + plan.slotsPerNode() + " CPU" + (plan.slotsPerNode() == 1 ? "" : "s")
+                + plan.shape().stream().map(g -> "; " + g.describe()).reduce("", String::concat) + ", slurmctld on "
+                + plan.head() + ")");
+        return changes;
+    }
+
+    /** Stops a cell of either kind. */
+    private List<String> stopAnyCell(CellPlan plan) {
+        return plan.slurm() ? slurmCell(plan).stop(Duration.ofSeconds(10)) : stopCell(new SgeCell(plan, poll), plan);
+    }
+
     /** Hosts and cells of an earlier plan that this one does not have: stopped and removed. */
     private List<String> removeStrays(TestbedPlan plan, TestbedRecord previous) {
         List<String> changes = new ArrayList<>();
@@ -334,7 +359,7 @@ public final class Testbed {
             for (CellPlan old : previous.cells()) {
                 if (plan.cells().stream().noneMatch(c -> c.name().equals(old.name()))) {
                     progress.step(old.name() + ": running but not in this plan; stopping it");
-                    changes.addAll(stopCell(new SgeCell(old, poll), old));
+                    changes.addAll(stopAnyCell(old));
                 }
             }
         }
@@ -377,7 +402,7 @@ public final class Testbed {
         }
         if (record != null) {
             List<CompletableFuture<List<String>>> stopping = record.cells().stream()
-                    .map(plan -> CompletableFuture.supplyAsync(() -> stopCell(new SgeCell(plan, poll), plan)))
+                    .map(plan -> CompletableFuture.supplyAsync(() -> stopAnyCell(plan)))
                     .toList();
             stopping.forEach(f -> stopped.addAll(join(f)));
         }
@@ -473,10 +498,11 @@ public final class Testbed {
         }
         for (CellPlan plan : record.cells()) {
             SgeCell cell = new SgeCell(plan, poll);
-            cells.add(cellStatus(cell));
+            SlurmCell slurm = slurmCell(plan);
+            cells.add(plan.slurm() ? cellStatus(slurm) : cellStatus(cell));
             for (HostPlan h : record.plan().hosts()) {
                 if (plan.name().equals(h.cell())) {
-                    hostStatus.add(hostStatus(cell, h));
+                    hostStatus.add(plan.slurm() ? hostStatus(slurm, h) : hostStatus(cell, h));
                 }
             }
         }
@@ -497,6 +523,22 @@ public final class Testbed {
                 ? h.gridAddress() + ", " + h.clusterAddress() : h.address();
         return new HostStatus(h.name(), h.role().name().toLowerCase(java.util.Locale.ROOT), address,
                 hosts.exists(h.name()), daemons);
+    }
+
+    private HostStatus hostStatus(SlurmCell cell, HostPlan h) {
+        HostStatus.Daemon daemon = h.role() == HostPlan.Role.HEAD ? HostStatus.daemon("slurmctld", cell.controllerPid())
+                : HostStatus.daemon("slurmd", cell.nodePid(h.name()));
+        return new HostStatus(h.name(), h.role().name().toLowerCase(java.util.Locale.ROOT), h.address(),
+                hosts.exists(h.name()), List.of(daemon));
+    }
+
+    private static CellStatus cellStatus(SlurmCell cell) {
+        CellPlan plan = cell.plan();
+        Long controller = cell.controllerPid().orElse(null);
+        int slurmds = (int) plan.nodeNames().stream().filter(n -> cell.nodePid(n).isPresent()).count();
+        SlurmCell.Usage usage = controller == null ? SlurmCell.Usage.UNKNOWN : cell.usage();
+        return new CellStatus(plan.name(), plan.head(), plan.remote(), 0, controller, slurmds, plan.nodes(),
+                plan.slots(), usage.cpusUsed(), usage.running(), usage.pending());
     }
 
     private static CellStatus cellStatus(SgeCell cell) {

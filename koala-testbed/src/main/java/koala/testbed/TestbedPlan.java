@@ -198,6 +198,32 @@ public record TestbedPlan(List<CellPlan> cells, Integer wanDelayMs,
         return new TestbedPlan(shaped, wanDelayMs, store, standbyHost);
     }
 
+    /** Compute nodes of the Slurm cell {@code --slurm} adds when given no number. */
+    public static final int DEFAULT_SLURM_NODES = 4;
+    /** CPUs of each node of that cell: more than one, so that a claim of cores means something. */
+    public static final int SLURM_CPUS_PER_NODE = 2;
+
+    /**
+     * The same testbed with one more cell, local, that runs Slurm ({@code --slurm N}): {@code fs<n>} after the
+     * others, {@code nodes} compute nodes of {@value #SLURM_CPUS_PER_NODE} CPUs; 0 adds none.
+     */
+    public TestbedPlan withSlurmCell(int nodes) {
+        if (nodes == 0) {
+            return this;
+        }
+        if (nodes < 1 || nodes > MAX_NODES) {
+            throw new IllegalArgumentException("--slurm " + nodes + ": choose 1.." + MAX_NODES + " compute nodes");
+        }
+        if (cells.size() >= MAX_CLUSTERS) {
+            throw new IllegalArgumentException("--slurm: " + cells.size() + " cells already, the most a testbed has");
+        }
+        int i = cells.size();
+        List<CellPlan> more = new ArrayList<>(cells);
+        more.add(new CellPlan("fs" + i, i, nodes, SLURM_CPUS_PER_NODE, FIRST_PORT + 2 * i, FIRST_PORT + 2 * i + 1, false,
+                List.of(), CellPlan.Manager.SLURM));
+        return new TestbedPlan(more, wanDelayMs, store, standbyHost);
+    }
+
     private static int indexOf(List<CellPlan> cells, String name) {
         for (int i = 0; i < cells.size(); i++) {
             if (cells.get(i).name().equals(name)) {
@@ -261,8 +287,13 @@ public record TestbedPlan(List<CellPlan> cells, Integer wanDelayMs,
                 .orElseThrow(() -> new TestbedException("no testbed host " + name));
     }
 
+    /** Cell {@code c}'s head node's address on the grid's network. */
+    static String headAddress(CellPlan c) {
+        return "198.18.0." + (10 + c.index());
+    }
+
     private static HostPlan head(CellPlan c) {
-        String grid = "198.18.0." + (10 + c.index());
+        String grid = headAddress(c);
         return c.remote() ? new HostPlan(c.head(), c.name(), HostPlan.Role.HEAD, grid, privateNet(c) + ".1", c.name())
                 : new HostPlan(c.head(), c.name(), HostPlan.Role.HEAD, grid, null, HostPlan.GRID_VIEW);
     }

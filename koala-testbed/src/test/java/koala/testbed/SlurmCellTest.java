@@ -1,0 +1,75 @@
+package koala.testbed;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class SlurmCellTest {
+    private static final TestbedPlan DEFAULT = TestbedPlan.of(null, List.of(), 1, null);
+    private static final Path DIR = Path.of("/srv/koala-testbed/fs3/slurm");
+
+    /** --slurm adds fs3 after the three SGE cells: local, on the grid's network, its head at .13. */
+    @Test
+    void theSlurmCellComesAfterTheSgeCellsAsALocalCell() {
+        TestbedPlan plan = DEFAULT.withSlurmCell(4);
+        CellPlan fs3 = plan.cell("fs3");
+        assertThat(fs3).isEqualTo(new CellPlan("fs3", 3, 4, 2, 6466, 6467, false, List.of(), CellPlan.Manager.SLURM));
+        assertThat(fs3.slurm()).isTrue();
+        assertThat(plan.cells().subList(0, 3)).noneMatch(CellPlan::slurm);
+        assertThat(plan.host("fs3-head").gridAddress()).isEqualTo("198.18.0.13");
+        assertThat(plan.host("fs3-n4").gridAddress()).isEqualTo("198.18.4.14");
+        assertThat(DEFAULT.withSlurmCell(0)).isEqualTo(DEFAULT);
+        assertThatThrownBy(() -> DEFAULT.withSlurmCell(-1)).hasMessage("--slurm -1: choose 1..240 compute nodes");
+    }
+
+    @Test
+    void slurmConfNamesTheControllerEachNodeWithItsCpusMemoryAndGpusAndOnePartition() {
+        CellPlan fs3 = DEFAULT.withSlurmCell(3).withShapes(List.of("fs3=1x4c/8G/2gpu")).cell("fs3");
+        String conf = SlurmCell.slurmConf(fs3, DIR, "198.18.0.13");
+        assertThat(conf).contains("ClusterName=fs3\nSlurmctldHost=fs3-head(198.18.0.13)\n",
+                "StateSaveLocation=/srv/koala-testbed/fs3/slurm/state/ctl\n",
+                "SlurmdSpoolDir=/srv/koala-testbed/fs3/slurm/state/%n\n",
+                "SelectType=select/cons_tres\nSelectTypeParameters=CR_Core_Memory\nDefMemPerCPU=256\n");
+        assertThat(conf).endsWith("GresTypes=gpu\n"
+                + "NodeName=fs3-n1 NodeAddr=198.18.4.11 CPUs=4 RealMemory=8192 Gres=gpu:2 State=UNKNOWN\n"
+                + "NodeName=fs3-n2 NodeAddr=198.18.4.12 CPUs=2 RealMemory=4096 State=UNKNOWN\n"
+                + "NodeName=fs3-n3 NodeAddr=198.18.4.13 CPUs=2 RealMemory=4096 State=UNKNOWN\n"
+                + "PartitionName=fs3 Nodes=ALL Default=YES MaxTime=INFINITE State=UP\n");
+        assertThat(SlurmCell.gresConf(fs3, DIR)).endsWith("AutoDetect=off\n"
+                + "NodeName=fs3-n1 Name=gpu File=/srv/koala-testbed/fs3/slurm/dev/nvidia[0-1]\n");
+    }
+
+    /** sinfo's %C is allocated/idle/other/total CPUs; squeue prints a state a line. */
+    @Test
+    void usageIsReadFromSinfoAndSqueue() {
+        assertThat(SlurmCell.usage("3/5/0/8\n", "RUNNING\nRUNNING\nPENDING\nCOMPLETING\n"))
+                .isEqualTo(new SlurmCell.Usage(3, 2, 1));
+        assertThat(SlurmCell.usage("garbled", "")).isEqualTo(new SlurmCell.Usage(-1, 0, 0));
+    }
+
+    /** The record of a testbed without Slurm is as before; one with it keeps the cell's manager. */
+    @Test
+    void theRecordKeepsTheManagerOfASlurmCellAndLeavesSgeOut(@TempDir Path home) throws Exception {
+        new TestbedRecord("vm", DEFAULT).write(home);
+        assertThat(Files.readString(TestbedRecord.file(home))).doesNotContain("manager");
+        TestbedPlan withSlurm = DEFAULT.withSlurmCell(2);
+        new TestbedRecord("vm", withSlurm).write(home);
+        assertThat(Files.readString(TestbedRecord.file(home))).containsOnlyOnce("\"manager\" : \"slurm\"");
+        assertThat(TestbedRecord.read(home).plan()).isEqualTo(withSlurm);
+    }
+
+    /** KOALA's agents do not drive Slurm yet: the cell is described in the grid file, but not a site of the grid. */
+    @Test
+    void theGridFileDescribesTheSlurmCellOutsideTheGridsSites() {
+        String grid = GridConfigFile.render(DEFAULT.withSlurmCell(2), "koala",
+                c -> new RemoteHead(c, Path.of("/srv/koala-testbed").resolve(c.name()), Path.of("/var/lib/koala")));
+        assertThat(grid).contains("grid.sites = fs0, fs1, fs2\n", "site.fs3.manager = slurm\n",
+                "site.fs3.slurm.conf = /srv/koala-testbed/fs3/slurm/slurm.conf\n");
+        assertThat(grid).doesNotContain("site.fs3.sge");
+    }
+}
