@@ -412,9 +412,16 @@ public final class GridConfig {
 
         SiteConfig site(String name) {
             String p = "site." + name + ".";
+            String manager = string(p + "manager").filter(m -> !m.isEmpty()).orElse(SiteConfig.SGE);
+            if (!manager.equals(SiteConfig.SGE) && !manager.equals(SiteConfig.SLURM)) {
+                throw new ConfigException(file, p + "manager", p + "manager = '" + manager + "': sge or slurm");
+            }
+            Optional<SlurmEnvironment> slurm = manager.equals(SiteConfig.SLURM)
+                    ? Optional.of(new SlurmEnvironment(path(p + "slurm.conf", SlurmEnvironment.DEFAULT_CONF),
+                    path(p + "slurm.bin", SlurmEnvironment.DEFAULT_BIN))) : Optional.empty();
             CellEnvironment cell = new CellEnvironment(
                     path(p + "sge.root", DEFAULT_SGE_ROOT),
-                    string(p + "sge.cell").orElseThrow(() -> missing(p + "sge.cell")),
+                    string(p + "sge.cell").or(() -> slurm.map(s -> name)).orElseThrow(() -> missing(p + "sge.cell")),
                     port(p + "sge.qmasterPort", 6444),
                     port(p + "sge.execdPort", 6445),
                     path(p + "sge.bin", Path.of("/usr/bin")));
@@ -427,7 +434,7 @@ public final class GridConfig {
             return new SiteConfig(name, cell, agentUser, port(p + "agent.port", 0),
                     string(p + "node.nativeSpec").orElse(""), positive(p + "node.count", 1), drmaa, ssh,
                     Optional.ofNullable(path(p + "shared", null)), positive(p + "node.cores", 1),
-                    positive(p + "node.slots", 1));
+                    positive(p + "node.slots", 1), slurm);
         }
 
         /** A remote site's head node; the agent runs as the account KOALA logs in as. */

@@ -19,10 +19,30 @@ import java.util.Optional;
  * @param nodeCores  cores of one node: a node's CPU utilization is a share of them
  * @param nodeSlots  SGE slots one node holds, so the ranks an MPI job runs on it: 1 where a pilot is one
  *                   slot; the host's slots where {@code nodeNativeSpec} claims a whole host
+ * @param slurm      for a site that runs Slurm ({@code site.S.manager = slurm}), its cluster; empty for an SGE
+ *                   cell. A Slurm site's {@code cell} and {@code drmaa} are unused (the defaults, the cell named
+ *                   after the site)
  */
 public record SiteConfig(String name, CellEnvironment cell, String agentUser, int agentPort,
                          String nodeNativeSpec, int nodes, DrmaaInstall drmaa, Optional<SshConfig> ssh,
-                         Optional<Path> shared, int nodeCores, int nodeSlots) {
+                         Optional<Path> shared, int nodeCores, int nodeSlots, Optional<SlurmEnvironment> slurm) {
+    /** {@code site.S.manager} of an SGE cell, the default. */
+    public static final String SGE = "sge";
+    /** {@code site.S.manager} of a Slurm cluster. */
+    public static final String SLURM = "slurm";
+
+    /** An SGE site. */
+    public SiteConfig(String name, CellEnvironment cell, String agentUser, int agentPort, String nodeNativeSpec,
+                      int nodes, DrmaaInstall drmaa, Optional<SshConfig> ssh, Optional<Path> shared, int nodeCores,
+                      int nodeSlots) {
+        this(name, cell, agentUser, agentPort, nodeNativeSpec, nodes, drmaa, ssh, shared, nodeCores, nodeSlots,
+                Optional.empty());
+    }
+
+    /** Which resource manager the site runs: {@value #SGE} or {@value #SLURM}. */
+    public String manager() {
+        return slurm.isPresent() ? SLURM : SGE;
+    }
 
     /** A site whose node is one slot. */
     public SiteConfig(String name, CellEnvironment cell, String agentUser, int agentPort, String nodeNativeSpec,
@@ -39,7 +59,7 @@ public record SiteConfig(String name, CellEnvironment cell, String agentUser, in
     /** This site as an agent running as {@code user} sees it: a user's own agent submits and kills that user's pilots. */
     public SiteConfig withAgentUser(String user) {
         return new SiteConfig(name, cell, user, agentPort, nodeNativeSpec, nodes, drmaa, ssh, shared, nodeCores,
-                nodeSlots);
+                nodeSlots, slurm);
     }
 
     public boolean remote() {
@@ -67,20 +87,28 @@ public record SiteConfig(String name, CellEnvironment cell, String agentUser, in
         StringBuilder s = new StringBuilder("# written by the KOALA scheduler for the agent of site " + name + "\n")
                 .append("grid.sites = ").append(name).append('\n');
         Map<String, String> keys = new LinkedHashMap<>();
-        keys.put("sge.root", cell.sgeRoot().toString());
-        keys.put("sge.cell", cell.cell());
-        keys.put("sge.qmasterPort", Integer.toString(cell.qmasterPort()));
-        keys.put("sge.execdPort", Integer.toString(cell.execdPort()));
-        keys.put("sge.bin", cell.binDir().toString());
+        if (slurm.isPresent()) {
+            keys.put("manager", SLURM);
+            keys.put("slurm.conf", slurm.get().conf().toString());
+            keys.put("slurm.bin", slurm.get().binDir().toString());
+        } else {
+            keys.put("sge.root", cell.sgeRoot().toString());
+            keys.put("sge.cell", cell.cell());
+            keys.put("sge.qmasterPort", Integer.toString(cell.qmasterPort()));
+            keys.put("sge.execdPort", Integer.toString(cell.execdPort()));
+            keys.put("sge.bin", cell.binDir().toString());
+        }
         keys.put("agent.user", agentUser);
         keys.put("agent.port", Integer.toString(agentPort));
         keys.put("node.nativeSpec", nodeNativeSpec);
         keys.put("node.count", Integer.toString(nodes));
         keys.put("node.cores", Integer.toString(nodeCores));
         keys.put("node.slots", Integer.toString(nodeSlots));
-        keys.put("drmaa.jar", drmaa.jar().toString());
-        keys.put("drmaa.library", drmaa.library().toString());
-        keys.put("drmaa.preload", drmaa.preload().map(Path::toString).orElse(""));
+        if (slurm.isEmpty()) {
+            keys.put("drmaa.jar", drmaa.jar().toString());
+            keys.put("drmaa.library", drmaa.library().toString());
+            keys.put("drmaa.preload", drmaa.preload().map(Path::toString).orElse(""));
+        }
         keys.forEach((k, v) -> s.append(p).append(k).append(" = ").append(v.replace("\\", "\\\\")).append('\n'));
         return s.toString();
     }

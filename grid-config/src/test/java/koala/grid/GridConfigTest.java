@@ -165,6 +165,35 @@ class GridConfigTest {
         assertThat(seenThere.agentUser()).isEqualTo("koala");
     }
 
+    /** A Slurm site needs no SGE keys; its commands find the cluster by its slurm.conf, which the agent's own file keeps. */
+    @Test
+    void aSlurmSiteNamesItsSlurmConfAndNeedsNoSgeCell() throws Exception {
+        Path file = write("grid.sites = fs0, fs3\nsite.fs0.sge.cell = fs0\nsite.fs3.manager = slurm\n"
+                + "site.fs3.slurm.conf = /srv/koala-testbed/fs3/slurm/slurm.conf\nsite.fs3.node.cores = 2\n");
+        GridConfig grid = GridConfig.load(file);
+        assertThat(grid.site("fs0").manager()).isEqualTo("sge");
+        assertThat(grid.site("fs0").slurm()).isEmpty();
+        SiteConfig fs3 = grid.site("fs3");
+        assertThat(fs3.manager()).isEqualTo("slurm");
+        assertThat(fs3.slurm()).contains(new SlurmEnvironment(Path.of("/srv/koala-testbed/fs3/slurm/slurm.conf"),
+                Path.of("/usr/bin")));
+        assertThat(fs3.slurm().orElseThrow().variables())
+                .containsExactly(java.util.Map.entry("SLURM_CONF", "/srv/koala-testbed/fs3/slurm/slurm.conf"));
+
+        String own = fs3.agentProperties();
+        assertThat(own).contains("site.fs3.manager = slurm\n", "site.fs3.slurm.bin = /usr/bin\n")
+                .doesNotContain("sge.", "drmaa.");
+        SiteConfig seenByItsAgent = GridConfig.load(write(own)).site("fs3");
+        assertThat(seenByItsAgent.slurm()).isEqualTo(fs3.slurm());
+        assertThat(seenByItsAgent.nodeCores()).isEqualTo(2);
+    }
+
+    @Test
+    void aManagerOtherThanSgeOrSlurmIsRefusedWithItsKey() throws Exception {
+        Path file = write("grid.sites = x\nsite.x.manager = pbs\n");
+        assertThatThrownBy(() -> GridConfig.load(file)).hasMessage(file + ": site.x.manager = 'pbs': sge or slurm");
+    }
+
     @Test
     void aRemoteSiteNeedsAKeyAndAYesOrNoHostKeyCheck() throws Exception {
         Path noKey = write("grid.sites = r\nsite.r.sge.cell = c\nsite.r.ssh.host = head\n");
