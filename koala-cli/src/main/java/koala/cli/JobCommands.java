@@ -220,7 +220,7 @@ final class JobCommands {
                     + "by local users, being claimed; its hosts' cores, memory and GPUs, free/in all (summed from "
                     + "its cell's last snapshot; - where no host reports them); and the health of its agent.")
     static final class Sites implements Callable<Integer> {
-        private static final String ROW = "%-6s %6s %6s %6s %7s %9s %9s %15s %7s  %s%n";
+        private static final String ROW = "%-6s %-13s %6s %6s %6s %7s %9s %9s %15s %7s  %s%n";
 
         @Mixin
         GridOptions grid;
@@ -235,11 +235,12 @@ final class JobCommands {
         }
 
         static String table(List<SiteStatus> sites) {
-            StringBuilder out = new StringBuilder(String.format(java.util.Locale.ROOT, ROW, "SITE", "NODES", "IDLE",
-                    "KOALA", "OTHERS", "CLAIMING", "CORES", "MEMORY", "GPUS", "AGENT"));
+            StringBuilder out = new StringBuilder(String.format(java.util.Locale.ROOT, ROW, "SITE", "MANAGER", "NODES",
+                    "IDLE", "KOALA", "OTHERS", "CLAIMING", "CORES", "MEMORY", "GPUS", "AGENT"));
             for (SiteStatus s : sites) {
                 koala.api.scheduler.SiteResources r = s.resources();
-                out.append(String.format(java.util.Locale.ROOT, ROW, s.site(), s.total(), s.idle(), s.koala(),
+                out.append(String.format(java.util.Locale.ROOT, ROW, s.site(), s.manager() == null ? "-" : s.manager(),
+                        s.total(), s.idle(), s.koala(),
                         s.others(), s.claiming(), r == null ? "-" : r.coresFree() + "/" + r.cores(),
                         r == null || r.memoryMib() == null ? "-" : memory(r.memoryFreeMib()) + "/" + memory(r.memoryMib()),
                         r == null ? "-" : r.gpusFree() + "/" + r.gpus(),

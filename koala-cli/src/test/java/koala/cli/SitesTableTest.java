@@ -18,17 +18,19 @@ class SitesTableTest {
     @Test
     void coresMemoryAndGpusFreeAndInAllBesideTheNodesAndADashWhereNoHostReportsThem() {
         List<SiteStatus> sites = List.of(
-                new SiteStatus("fs0", 24, 17, 5, 2, 1, "UP", null, AT, new SiteResources(3, 24, 17, 81920L, 59392L, 2, 1)),
-                new SiteStatus("fs1", 8, 8, 0, 0, 0, "UP", null, AT, new SiteResources(8, 8, 8, null, null, 0, 0)),
-                new SiteStatus("fs2", 2, 2, 0, 0, 0, "UP", null, AT, null),
+                new SiteStatus("fs0", 24, 17, 5, 2, 1, "UP", null, AT, new SiteResources(3, 24, 17, 81920L, 59392L, 2, 1),
+                        "SGE 8.1.9"),
+                new SiteStatus("fs1", 8, 8, 0, 0, 0, "UP", null, AT, new SiteResources(8, 8, 8, null, null, 0, 0),
+                        "slurm 22.05.8"),
+                new SiteStatus("fs2", 2, 2, 0, 0, 0, "UP", null, AT, null, "SGE 8.1.9"),
                 new SiteStatus("fs3", 0, 0, 0, 0, 0, "DOWN", "connection refused", AT, null));
 
         assertThat(JobCommands.Sites.table(sites)).isEqualTo("""
-                SITE    NODES   IDLE  KOALA  OTHERS  CLAIMING     CORES          MEMORY    GPUS  AGENT
-                fs0        24     17      5       2         1     17/24         58G/80G     1/2  up (seen 10:00:04 UTC)
-                fs1         8      8      0       0         0       8/8               -     0/0  up (seen 10:00:04 UTC)
-                fs2         2      2      0       0         0         -               -       -  up (seen 10:00:04 UTC)
-                fs3         0      0      0       0         0         -               -       -  DOWN: connection refused
+                SITE   MANAGER        NODES   IDLE  KOALA  OTHERS  CLAIMING     CORES          MEMORY    GPUS  AGENT
+                fs0    SGE 8.1.9         24     17      5       2         1     17/24         58G/80G     1/2  up (seen 10:00:04 UTC)
+                fs1    slurm 22.05.8      8      8      0       0         0       8/8               -     0/0  up (seen 10:00:04 UTC)
+                fs2    SGE 8.1.9          2      2      0       0         0         -               -       -  up (seen 10:00:04 UTC)
+                fs3    -                  0      0      0       0         0         -               -       -  DOWN: connection refused
                 """);
     }
 

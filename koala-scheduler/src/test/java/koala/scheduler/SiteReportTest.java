@@ -54,9 +54,10 @@ class SiteReportTest {
                 List.of(), view);
 
         assertThat(sites).containsExactly(
-                new SiteStatus("fs0", 24, 17, 0, 0, 0, "UP", null, AT, new SiteResources(3, 24, 17, 81920L, 59392L, 2, 1)),
-                new SiteStatus("fs1", 2, 2, 0, 0, 0, "UP", null, AT, null),
-                new SiteStatus("fs2", 0, 0, 0, 0, 0, "DOWN", "connection refused", AT, null));
+                new SiteStatus("fs0", 24, 17, 0, 0, 0, "UP", null, AT, new SiteResources(3, 24, 17, 81920L, 59392L, 2, 1),
+                        "SGE"),
+                new SiteStatus("fs1", 2, 2, 0, 0, 0, "UP", null, AT, null, "SGE"),
+                new SiteStatus("fs2", 0, 0, 0, 0, 0, "DOWN", "connection refused", AT, null, "SGE"));
         assertThat(Json.write(sites.get(0))).contains("\"resources\":{\"hosts\":3,\"cores\":24,\"coresFree\":17,"
                 + "\"memoryMib\":81920,\"memoryFreeMib\":59392,\"gpus\":2,\"gpusFree\":1}");
         assertThat(Json.write(sites.get(1))).doesNotContain("resources");
