@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 import koala.common.time.Poll;
@@ -222,6 +223,32 @@ public final class Testbed {
         }
         if (!wanted.isEmpty()) {
             progress.step("hosts made: " + wanted.stream().map(HostPlan::name).toList());
+        }
+        changes.addAll(linksUp(plan));
+        return changes;
+    }
+
+    /**
+     * Every host's end of its links up: a host whose link a test cut ({@link #cutLink}) and did not mend is
+     * reached again. One look at every link, and a change only for those down.
+     */
+    private List<String> linksUp(TestbedPlan plan) {
+        Set<String> down = new java.util.HashSet<>();
+        for (String line : Shell.root().check("ip", "-br", "link", "show").out().lines().toList()) {
+            String[] words = line.trim().split("\\s+");
+            if (words.length > 1 && words[1].equals("DOWN")) {
+                down.add(words[0].replaceFirst("@.*$", ""));
+            }
+        }
+        List<String> changes = new ArrayList<>();
+        for (HostPlan h : plan.hosts()) {
+            for (String[] link : links(plan, h)) {
+                String outer = h.link(link[0]);
+                if (down.contains(outer)) {
+                    Shell.root().check("ip", "link", "set", outer, "up");
+                    changes.add("host " + h.name() + ": its link to " + link[0] + " was down; set it up");
+                }
+            }
         }
         return changes;
     }

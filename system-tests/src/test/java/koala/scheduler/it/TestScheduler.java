@@ -75,7 +75,14 @@ final class TestScheduler implements AutoCloseable {
     static Path config(Map<String, String> overrides) throws IOException {
         Testbed testbed = new Testbed(KoalaHome.dir(), Progress.quiet(), Poll.system());
         TestbedStatus status = testbed.status();
-        if (status.cells().size() < 3 || !status.up() || !Users.exist()) {
+        List<String> unreachable = unreachableHeads(testbed);
+        if (!unreachable.isEmpty()) {
+            // once every test of a run found fs2's head node gone ("no route to host"): say what the network was
+            System.err.println("TESTBED: head nodes not reached from the KOALA host: " + unreachable + "; links: "
+                    + koala.testbed.Shell.root().run("ip", "-br", "link", "show").out().replace('\n', ';')
+                    + " neighbours: " + koala.testbed.Shell.root().run("ip", "neigh", "show").out().replace('\n', ';'));
+        }
+        if (status.cells().size() < 3 || !status.up() || !Users.exist() || !unreachable.isEmpty()) {
             testbed.up(defaultPlan(status));
         }
         // what the tests run on the nodes (Open MPI, Dask, Chromium, ...): the testbed's up leaves it to them
@@ -109,6 +116,20 @@ final class TestScheduler implements AutoCloseable {
         Files.write(file, lines);
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
         return file;
+    }
+
+    /** Head nodes the KOALA host does not reach now (a local cell's qmaster port, a remote cell's SSH), with why. */
+    private static List<String> unreachableHeads(Testbed testbed) {
+        List<String> unreachable = new ArrayList<>();
+        for (koala.testbed.CellPlan cell : testbed.plan().map(koala.testbed.TestbedPlan::cells).orElse(List.of())) {
+            int port = cell.slurm() ? 6817 : cell.remote() ? 22 : cell.qmasterPort();
+            try (java.net.Socket socket = new java.net.Socket()) {
+                socket.connect(new java.net.InetSocketAddress(cell.head(), port), 3000);
+            } catch (IOException e) {
+                unreachable.add(cell.head() + ":" + port + " (" + e + ")");
+            }
+        }
+        return unreachable;
     }
 
     /**
