@@ -183,7 +183,7 @@ final class Pilots {
         String nativeSpec = claim.nativeSpec(site.remote() && owner != null ? accountString(site.nodeNativeSpec(), owner)
                 : site.nodeNativeSpec());
         nativeSpec = pinned(nativeSpec, node.host());
-        PilotSpec spec = new PilotSpec(node.pilotName(tag), launcher.java(), args, ENVIRONMENT, nativeSpec,
+        PilotSpec spec = new PilotSpec(node.pilotName(tag), launcher.java(), args, ENVIRONMENT, null, nativeSpec,
                 logDir + "/" + node.pilotName(tag) + ".log", null, "/tmp", node.token(), tokenFile);
         return agent.client().submit(spec).id();
     }
