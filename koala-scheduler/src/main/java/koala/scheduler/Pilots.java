@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.function.Function;
 import koala.api.runner.RunnerClient;
 import koala.api.scheduler.NodeTask;
+import koala.api.site.PilotNeeds;
 import koala.api.site.PilotSpec;
 import koala.api.site.SiteAgentClient;
 import koala.common.failure.Unavailable;
@@ -19,7 +20,8 @@ import org.apache.logging.log4j.Logger;
 /**
  * Claims and releases nodes through the site agents. A node's pilot runs the node launcher, which
  * calls back to this scheduler with the node's token; the pilot asks for one node with the site's
- * native specification. Where the launcher is and how it reaches the scheduler depends on the site:
+ * native specification and claims what the node needs ({@link PilotClaim}), which the site's agent says in its
+ * resource manager's words. Where the launcher is and how it reaches the scheduler depends on the site:
  * on this machine, this JVM's Java and class path; on a remote site, the copies on its head node
  * and the agent's relay there, which compute nodes reach.
  */
@@ -158,49 +160,47 @@ final class Pilots {
         return config == null ? 1 : config.nodeSlots();
     }
 
-    /** Submits the node's pilot, to run as {@code owner} where the site allows; returns its SGE job id. */
+    /** Submits the node's pilot, to run as {@code owner} where the site allows; returns the manager's job id. */
     String submit(NodeClaim node, String owner) {
         return submit(node, owner, PilotClaim.NODE);
     }
 
-    /** As above, the pilot asking SGE for {@code claim}: the node's cores, memory, GPUs and wall time. */
+    /** As above, the pilot claiming {@code claim}: the node's cores, memory, GPUs and wall time. */
     String submit(NodeClaim node, String owner, PilotClaim claim) {
-        SiteConfig site = sites.get(node.site());
         Launcher launcher = launchers.apply(node.site());
         Agent agent = agents.of(node.site(), owner);
         if (agent == null) {
             throw new Unavailable("site " + node.site() + " has not been reached");
         }
+        return agent.client().submit(spec(node, owner, claim, launcher, agent.account())).id();
+    }
+
+    /**
+     * The pilot of {@code node}, run by {@code launcher} as {@code runAs}: it claims what {@link #needs} says, and
+     * the site's own request ({@code node.nativeSpec}) goes beside that as it is.
+     */
+    PilotSpec spec(NodeClaim node, String owner, PilotClaim claim, Launcher launcher, String runAs) {
+        SiteConfig site = sites.get(node.site());
         // a user's pilots write where only that user may: their own directory beside the site account's
-        String logDir = agent.account().equals(site.agentUser()) ? launcher.logDir()
-                : launcher.logDir() + "-" + agent.account();
+        String logDir = runAs.equals(site.agentUser()) ? launcher.logDir() : launcher.logDir() + "-" + runAs;
         List<String> args = new ArrayList<>(launcherJvm(launcher));
         int cores = claim.perNode().equals(koala.placement.Resources.NODE) ? site.nodeCores() : claim.perNode().cores();
         args.addAll(launcherArguments(launcher.schedulerUrl(), node.id(), giveUp, cores));
         // the token goes in a file only the pilot's account reads: qstat -j shows a job's environment to everyone
         String tokenFile = logDir + "/" + node.pilotName(tag) + ".token";
         args.addAll(List.of("--token-file", tokenFile));
-        String nativeSpec = claim.nativeSpec(site.remote() && owner != null ? accountString(site.nodeNativeSpec(), owner)
-                : site.nodeNativeSpec());
-        nativeSpec = pinned(nativeSpec, node.host());
-        PilotSpec spec = new PilotSpec(node.pilotName(tag), launcher.java(), args, ENVIRONMENT, nativeSpec,
-                logDir + "/" + node.pilotName(tag) + ".log", null, "/tmp", node.token(), tokenFile);
-        return agent.client().submit(spec).id();
+        return new PilotSpec(node.pilotName(tag), launcher.java(), args, ENVIRONMENT, needs(node, owner, claim),
+                site.nodeNativeSpec(), logDir + "/" + node.pilotName(tag) + ".log", null, "/tmp", node.token(), tokenFile);
     }
 
-    /** A pilot whose placement chose its host asks SGE for that host ({@code -l h=HOST}); null: any. */
-    static String pinned(String nativeSpec, String host) {
-        if (host == null) {
-            return nativeSpec;
-        }
-        String spec = nativeSpec == null ? "" : nativeSpec.strip();
-        return (spec.isEmpty() ? "" : spec + " ") + "-l h=" + host;
-    }
-
-    /** On a remote site every pilot runs as its one account: the owner goes into SGE's account string ({@code -A}). */
-    static String accountString(String nativeSpec, String owner) {
-        String spec = nativeSpec == null ? "" : nativeSpec.strip();
-        return (spec.isEmpty() ? "" : spec + " ") + "-A " + owner;
+    /**
+     * What the pilot of {@code node} claims of its host: {@code claim}, on the host its placement chose if any,
+     * and charged to {@code owner} on a remote site, where every pilot runs as the site's one account (SGE's
+     * account string); on a local site the pilot runs as its owner, who is charged anyway.
+     */
+    PilotNeeds needs(NodeClaim node, String owner, PilotClaim claim) {
+        SiteConfig site = sites.get(node.site());
+        return claim.needs(node.host(), site != null && site.remote() ? owner : null);
     }
 
     /**

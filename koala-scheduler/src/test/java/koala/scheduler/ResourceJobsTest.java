@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import koala.api.scheduler.NodeTask;
+import koala.api.site.PilotNeeds;
 import koala.scheduler.claiming.NodeClaim;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -46,10 +47,9 @@ class ResourceJobsTest {
         grid.store.nodes(job).forEach(n -> hosts.put(n.id(), n.host()));
         assertThat(hosts).containsExactlyEntriesOf(new java.util.TreeMap<>(Map.of("1.0.0", "fs0-n3", "1.1.0", "fs1-n1",
                 "1.1.1", "fs1-n2")));
-        assertThat(grid.claims.get("1.1.0").nativeSpec("")).isEqualTo("-pe smp 8 -l h_vmem=1552M");
-        assertThat(grid.claims.get("1.0.0").nativeSpec("-P koala")).isEqualTo("-P koala -pe smp 4 -l h_vmem=8224M,gpu=1,h_rt=660");
-        assertThat(Pilots.pinned(grid.claims.get("1.0.0").nativeSpec(null), "fs0-n3"))
-                .isEqualTo("-pe smp 4 -l h_vmem=8224M,gpu=1,h_rt=660 -l h=fs0-n3");
+        // 12G and the launcher's 128M; 32G and 128M, for 10 minutes and the minute's grace
+        assertThat(grid.needs.get("1.1.0")).isEqualTo(new PilotNeeds(8, 12416, 0, null, "fs1-n1", null));
+        assertThat(grid.needs.get("1.0.0")).isEqualTo(new PilotNeeds(4, 32896, 1, Duration.ofSeconds(660), "fs0-n3", null));
     }
 
     /**
@@ -199,19 +199,21 @@ class ResourceJobsTest {
     }
 
     /**
-     * A pilot claims the node's memory with the launcher's 128M beside it, per slot, at least 512M in
-     * all; a node that asks none claims its site's least memory per core where the site books memory
-     * (here 2048M: fs0's small hosts have 8G over 4 cores), and nothing where it does not.
+     * A pilot claims the node's memory with the launcher's 128M beside it, at least 512M in all; a node
+     * that asks none claims its site's least memory per core where the site books memory (here 2048M:
+     * fs0's small hosts have 8G over 4 cores, so 2 cores claim 4096M and 128M), and nothing where it does
+     * not. Its wall time is the component's and a minute's grace.
      */
     @Test
     void aPilotClaimsItsMemoryWithTheLaunchersShare() {
-        assertThat(new PilotClaim(new koala.placement.Resources(8, 12288, 0), null, 0).nativeSpec(null))
-                .isEqualTo("-pe smp 8 -l h_vmem=1552M");
-        assertThat(new PilotClaim(new koala.placement.Resources(1, 100, 0), null, 0).nativeSpec(null))
-                .isEqualTo("-l h_vmem=512M");
-        assertThat(new PilotClaim(new koala.placement.Resources(2, 0, 1), null, grid.scheduler.memoryPerCore("fs0"))
-                .nativeSpec("-P x")).isEqualTo("-P x -pe smp 2 -l h_vmem=2112M,gpu=1");
-        assertThat(PilotClaim.NODE.nativeSpec("-l exclusive=true")).isEqualTo("-l exclusive=true");
+        assertThat(new PilotClaim(new koala.placement.Resources(8, 12288, 0), null, 0).needs(null, null))
+                .isEqualTo(new PilotNeeds(8, 12416, 0, null, null, null));
+        assertThat(new PilotClaim(new koala.placement.Resources(1, 100, 0), null, 0).needs(null, null))
+                .isEqualTo(new PilotNeeds(1, 512, 0, null, null, null));
+        assertThat(new PilotClaim(new koala.placement.Resources(2, 0, 1), Duration.ofMinutes(5),
+                grid.scheduler.memoryPerCore("fs0")).needs("fs0-n3", "alice"))
+                .isEqualTo(new PilotNeeds(2, 4224, 1, Duration.ofSeconds(360), "fs0-n3", "alice"));
+        assertThat(PilotClaim.NODE.needs(null, null)).isEqualTo(PilotNeeds.NODE);
         assertThat(grid.scheduler.memoryPerCore("fs0")).isEqualTo(2048);
     }
 
@@ -262,7 +264,7 @@ class ResourceJobsTest {
         assertThat(perHost).containsExactlyEntriesOf(new java.util.TreeMap<>(Map.of("fs0-n3", 2L, "fs1-n1", 1L,
                 "fs1-n2", 1L, "fs1-n3", 1L, "fs1-n4", 1L)));
         assertThat(more.nodes()).isEmpty();
-        assertThat(grid.claims.get(granted.get(0)).nativeSpec(null)).isEqualTo("-pe smp 8 -l h_vmem=1552M");
+        assertThat(grid.needs.get(granted.get(0))).isEqualTo(new PilotNeeds(8, 12416, 0, null, "fs1-n1", null));
     }
 
     private long runOn(String jdf) {

@@ -49,8 +49,8 @@ final class TestGrid implements AutoCloseable {
     private final Duration claimTimeout;
     /** Pilots submitted, by node id, in order. */
     final List<String> submitted = new ArrayList<>();
-    /** What each node's last pilot asked SGE for, by node id. */
-    final Map<String, PilotClaim> claims = new LinkedHashMap<>();
+    /** What each node's last pilot claimed of its host, as the scheduler sends it to the site's agent, by node id. */
+    final Map<String, koala.api.site.PilotNeeds> needs = new LinkedHashMap<>();
     /** Sites whose hosts report their resources, with those hosts (free as given, less KOALA's arrived nodes). */
     private final Map<String, List<koala.api.site.HostInfo>> hosts = new LinkedHashMap<>();
     private final Map<String, Integer> sizes;
@@ -88,7 +88,7 @@ final class TestGrid implements AutoCloseable {
                 throw new IllegalStateException("cell " + refusing + " refuses pilots");
             }
             submitted.add(node.id());
-            claims.put(node.id(), claim);
+            needs.put(node.id(), none.needs(node, owner, claim));
             return Integer.toString(pilots.incrementAndGet());
         }, work -> {
             if (hold) {

@@ -53,7 +53,9 @@ public interface ResourceManager {
     void validate(PilotSpec spec);
 
     /**
-     * Submits a pilot; its {@link PilotSpec#nativeSpec()} is passed to the manager as it is.
+     * Submits a pilot. The manager says what it claims ({@link PilotSpec#needs()}: cores, memory, GPUs, wall
+     * time, host, account) in its own words, and passes the site's own request ({@link PilotSpec#nativeSpec()},
+     * already in its words) as it is, before them.
      *
      * @return the manager's id of the job
      */

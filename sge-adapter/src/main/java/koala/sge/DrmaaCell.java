@@ -85,7 +85,8 @@ final class DrmaaCell {
         }
     }
 
-    String submit(PilotSpec spec) throws DrmaaException {
+    /** Submits {@code spec} with {@code nativeSpec}, the whole of what it asks of SGE ({@link SgeClaim}); null: nothing. */
+    String submit(PilotSpec spec, String nativeSpec) throws DrmaaException {
         return timed("runJob " + spec.name(), () -> {
             JobTemplate template = session.createJobTemplate();
             try {
@@ -95,8 +96,8 @@ final class DrmaaCell {
                 if (!spec.env().isEmpty()) {
                     template.setJobEnvironment(spec.env());
                 }
-                if (spec.nativeSpec() != null && !spec.nativeSpec().isBlank()) {
-                    template.setNativeSpecification(spec.nativeSpec());
+                if (nativeSpec != null && !nativeSpec.isBlank()) {
+                    template.setNativeSpecification(nativeSpec);
                 }
                 if (spec.workingDirectory() != null) {
                     template.setWorkingDirectory(spec.workingDirectory());

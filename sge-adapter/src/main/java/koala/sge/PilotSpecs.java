@@ -24,6 +24,11 @@ final class PilotSpecs {
         require(spec.secret() == null || spec.secret().matches("[A-Za-z0-9_\\-]{1,256}"), "secret",
                 "not a token (1 to 256 letters, digits, _ or -)");
         absolute(spec.secretFile(), "secretFile");
+        // one word each in the native specification SgeClaim makes, the host one item of an -l list
+        require(spec.needs().host() == null || spec.needs().host().matches("[A-Za-z0-9._\\-]+"), "needs.host",
+                "'" + spec.needs().host() + "' is not a host name");
+        require(spec.needs().account() == null || spec.needs().account().matches("\\S+"), "needs.account",
+                "'" + spec.needs().account() + "' has blanks: SGE's account string is one word");
     }
 
     private static void absolute(String path, String field) {

@@ -95,10 +95,13 @@ public final class SgeResourceManager implements ResourceManager {
         PilotSpecs.validate(spec);
     }
 
+    /** Submits {@code spec} with its site's request and its needs in SGE's words ({@link SgeClaim}). */
     @Override
     public String submit(PilotSpec spec) throws ManagerFailure {
-        String id = call(() -> drmaa.submit(spec));
-        Long claim = SgeRequest.parse(spec.nativeSpec()).claimMib();
+        String nativeSpec = SgeClaim.nativeSpec(spec);
+        String id = call(() -> drmaa.submit(spec, nativeSpec));
+        // what SGE limits the pilot to, from all it was asked: the site's own request may claim memory too
+        Long claim = SgeRequest.parse(nativeSpec).claimMib();
         if (claim != null) {
             claims.put(id, claim);
         }

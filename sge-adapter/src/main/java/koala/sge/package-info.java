@@ -5,6 +5,8 @@
  * names; DRMAA's program states become {@code PilotState}s), runs the cell's commands
  * ({@link koala.sge.SgeCommands}, each with a time-out), reads their output ({@link koala.sge.QstatXml}
  * with SGE's queue state letters, {@link koala.sge.QhostXml}, {@code Accounting} for {@code qacct}),
- * and checks a pilot against SGE's rules for job names and paths ({@code PilotSpecs}).
+ * says what a pilot claims in SGE's words ({@code SgeClaim}: a parallel environment, {@code h_vmem},
+ * GPUs, {@code h_rt}, the account string, the host), and checks a pilot against SGE's rules for job
+ * names and paths ({@code PilotSpecs}).
  */
 package koala.sge;

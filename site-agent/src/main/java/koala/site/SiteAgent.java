@@ -141,6 +141,7 @@ public final class SiteAgent implements AutoCloseable {
     public PilotStatus submit(PilotSpec spec) {
         manager.validate(spec);
         requireUp();
+        // the site's own request for a node; the manager says what the pilot claims beside it
         PilotSpec withSiteDefaults = spec.nativeSpec() == null ? spec.withNativeSpec(site.nodeNativeSpec()) : spec;
         if (spec.secret() != null) {
             try {

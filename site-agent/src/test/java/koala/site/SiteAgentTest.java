@@ -10,11 +10,13 @@ import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import koala.api.site.MemoryUse;
+import koala.api.site.PilotNeeds;
 import koala.api.site.PilotSpec;
 import koala.api.site.PilotState;
 import koala.api.site.PilotStatus;
 import koala.common.failure.Refused;
 import koala.common.failure.Unavailable;
+import koala.common.json.Json;
 import koala.grid.CellEnvironment;
 import koala.grid.DrmaaInstall;
 import koala.grid.SiteConfig;
@@ -77,6 +79,21 @@ class SiteAgentTest {
     void aPilotWithoutANativeSpecGetsTheSitesOne() {
         agent.submit(PilotSpec.of("koala-x-1", "/bin/true"));
 
+        assertThat(manager.submitted().get("1").nativeSpec()).isEqualTo("-l exclusive=true");
+    }
+
+    /**
+     * What a pilot claims reaches the manager as the scheduler sent it, through the JSON of the agent's API,
+     * beside the site's own request: the manager says it in its own words.
+     */
+    @Test
+    void aPilotsNeedsReachTheManagerAsTheSchedulerSentThem() throws Exception {
+        PilotNeeds needs = new PilotNeeds(4, 32896, 1, Duration.ofSeconds(660), "n1", "alice");
+        String body = Json.write(PilotSpec.of("koala-x-1", "/bin/true").withNeeds(needs));
+
+        agent.submit(Json.mapper().readValue(body, PilotSpec.class));
+
+        assertThat(manager.submitted().get("1").needs()).isEqualTo(needs);
         assertThat(manager.submitted().get("1").nativeSpec()).isEqualTo("-l exclusive=true");
     }
 

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import koala.api.site.PilotNeeds;
+import koala.api.site.PilotSpec;
 
 /**
  * A pilot as {@code sbatch} takes it: one task on one node, claiming the node's cores ({@code -c}), memory
@@ -25,6 +27,19 @@ public record SbatchRequest(String name, String command, List<String> args, Map<
         if (cores < 1) {
             throw new IllegalArgumentException("a pilot claims at least one core, not " + cores);
         }
+    }
+
+    /**
+     * The pilot {@code spec} as {@code sbatch} takes it: what it claims ({@link PilotSpec#needs()}) in Slurm's
+     * options. The site's own request ({@link PilotSpec#nativeSpec()}, {@code site.S.node.nativeSpec}) is not
+     * used yet: it is written for SGE on every site so far, and words for {@code sbatch} would need quoting
+     * rules of their own.
+     */
+    public static SbatchRequest of(PilotSpec spec) {
+        PilotNeeds needs = spec.needs();
+        return new SbatchRequest(spec.name(), spec.command(), spec.args(), spec.env(), spec.stdout(), spec.stderr(),
+                spec.workingDirectory(), needs.cores(), needs.memoryMiB(), needs.gpus(), needs.wallTime(), needs.host(),
+                needs.account());
     }
 
     /** {@code sbatch}'s options, with {@code --parsable} so that it prints the job's id alone. */

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import koala.api.site.PilotNeeds;
+import koala.api.site.PilotSpec;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,6 +26,19 @@ class SbatchRequestTest {
         assertThat(pilot.options()).containsExactly("--parsable", "-J", "koala-k3x9q0-7-0-0-a1", "-N", "1", "-n", "1",
                 "-c", "2", "--mem=1152M", "--gres=gpu:1", "--time=0:11:00", "-w", "n1", "-A", "alice",
                 "-o", "/srv/pilots/koala-k3x9q0-7-0-0-a1.log", "-D", "/tmp", "--export=NONE");
+    }
+
+    /** The same pilot as the scheduler sends it to a site's agent: what it claims, in no manager's words. */
+    @Test
+    void aPilotSpecClaimsItsNeedsInSbatchsOptions() {
+        PilotSpec spec = new PilotSpec("koala-k3x9q0-7-0-0-a1", "/usr/bin/java", List.of("-cp", "/srv/runtime/a b.jar",
+                "it's"), Map.of("KOALA_NODE", "7.0.0", "LANG", "C.UTF-8"),
+                new PilotNeeds(2, 1152, 1, Duration.ofSeconds(660), "n1", "alice"), "-l exclusive=true",
+                "/srv/pilots/koala-k3x9q0-7-0-0-a1.log", null, "/tmp", "t0k3n", "/srv/pilots/koala-k3x9q0-7-0-0-a1.token");
+
+        assertThat(SbatchRequest.of(spec)).isEqualTo(pilot);
+        assertThat(SbatchRequest.of(PilotSpec.of("koala-x-1-0-0-a1", "/bin/true")).options()).containsExactly("--parsable",
+                "-J", "koala-x-1-0-0-a1", "-N", "1", "-n", "1", "-c", "1", "-o", "/dev/null", "--export=NONE");
     }
 
     @Test
