@@ -137,8 +137,9 @@ public final class SlurmResourceManager implements ResourceManager {
         }
     }
 
+    /** Not synchronized with {@link #connect}: closing must not wait for a controller that does not answer. */
     @Override
-    public synchronized void disconnect() {
+    public void disconnect() {
         connected = false;
     }
 
