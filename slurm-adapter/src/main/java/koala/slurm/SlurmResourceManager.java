@@ -99,7 +99,8 @@ public final class SlurmResourceManager implements ResourceManager {
     /**
      * The {@code sbatch} request a pilot is: its name, command, arguments, environment, output files and
      * working directory, on one core of one node. What else a pilot claims (memory, GPUs, wall time, host,
-     * account) goes here once the pilot carries it.
+     * account) goes here once the pilot carries it. Its native specification is not passed: the agent fills it
+     * with the site's DRMAA words for SGE, which {@code sbatch} would refuse.
      */
     public static SbatchRequest request(PilotSpec spec) {
         return new SbatchRequest(spec.name(), spec.command(), spec.args(), spec.env(), spec.stdout(), spec.stderr(),
