@@ -32,8 +32,11 @@ public record SlurmConfig(String version, boolean memoryBooked, boolean accounti
                 values.getOrDefault("JobCompType", "").equals("jobcomp/filetxt"));
     }
 
-    /** The manager's name and version, as {@link koala.resourcemanager.ResourceManager#system} gives it. */
+    /**
+     * The manager's name and version, as {@link koala.resourcemanager.ResourceManager#system} gives it and Slurm's
+     * own {@code sinfo --version} prints it: {@code slurm 22.05.8} (Debian's build says {@code slurm-wlm}).
+     */
     public String system() {
-        return "Slurm " + version;
+        return "slurm " + version;
     }
 }

@@ -51,7 +51,7 @@ class SlurmResourceManagerTest {
         manager.connect();
         manager.connect(); // already open: Slurm is not asked again
         assertThat(List.of(manager.system(), manager.connected(), manager.connection()))
-                .containsExactly("Slurm 22.05.8", true, 1);
+                .containsExactly("slurm 22.05.8", true, 1);
         manager.disconnect();
         manager.connect();
 
