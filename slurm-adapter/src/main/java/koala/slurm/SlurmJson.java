@@ -28,7 +28,8 @@ public final class SlurmJson {
         for (JsonNode j : read("squeue --json", answer).path("jobs")) {
             jobs.add(new SlurmJob(j.path("job_id").asText(), j.path("name").asText(), j.path("user_name").asText(),
                     j.path("job_state").asText(), j.path("state_reason").asText(), j.path("exit_code").asInt(),
-                    j.path("nodes").asText(""), j.path("cpus").asInt(), j.path("memory_per_node").asLong(0),
+                    j.path("nodes").asText(""), j.path("batch_host").asText(""), j.path("partition").asText(""),
+                    j.path("cpus").asInt(), j.path("memory_per_node").asLong(0),
                     gpus(j.path("tres_per_node").asText("")), time(j.path("submit_time")),
                     isPending(j) ? null : time(j.path("start_time")), hasEnded(j) ? time(j.path("end_time")) : null));
         }
@@ -39,14 +40,19 @@ public final class SlurmJson {
     public static List<SlurmNode> nodes(byte[] answer) throws ManagerFailure {
         List<SlurmNode> nodes = new ArrayList<>();
         for (JsonNode n : read("sinfo --json", answer).path("nodes")) {
-            List<String> flags = new ArrayList<>();
-            n.path("state_flags").forEach(f -> flags.add(f.asText()));
             nodes.add(new SlurmNode(n.path("name").asText(), n.path("address").asText(), n.path("state").asText(),
-                    flags, n.path("cpus").asInt(), n.path("alloc_cpus").asInt(), n.path("real_memory").asLong(),
-                    n.path("alloc_memory").asLong(), gpus(n.path("gres").asText("")), gpus(n.path("gres_used").asText("")),
-                    n.path("reason").asText("")));
+                    texts(n.path("state_flags")), n.path("cpus").asInt(), n.path("alloc_cpus").asInt(),
+                    n.path("real_memory").asLong(), n.path("alloc_memory").asLong(), gpus(n.path("gres").asText("")),
+                    gpus(n.path("gres_used").asText("")), n.path("reason").asText(""), texts(n.path("partitions")),
+                    n.path("architecture").asText(""), n.path("cpu_load").asLong() / 100.0, n.path("free_memory").asLong()));
         }
         return nodes;
+    }
+
+    private static List<String> texts(JsonNode array) {
+        List<String> texts = new ArrayList<>();
+        array.forEach(t -> texts.add(t.asText()));
+        return texts;
     }
 
     /** The GPUs a GRES string names, summed over its entries; 0 for none. */
@@ -70,7 +76,7 @@ public final class SlurmJson {
             throw new ManagerFailure(command + " did not answer in JSON: " + firstLine(answer));
         }
         List<String> errors = new ArrayList<>();
-        root.path("errors").forEach(e -> errors.add(e.path("description").asText(e.toString())));
+        root.path("errors").forEach(e -> errors.add(e.path("description").asText(e.path("error").asText(e.toString()))));
         if (!errors.isEmpty()) {
             throw new ManagerFailure(command + ": " + String.join("; ", errors));
         }
@@ -88,8 +94,7 @@ public final class SlurmJson {
 
     /** A job that ended; a running one's {@code end_time} is when its time limit would end it. */
     private static boolean hasEnded(JsonNode job) {
-        return new SlurmJob("", "", "", job.path("job_state").asText(), "", 0, "", 0, 0, 0, null, null, null)
-                .pilotState().isFinal();
+        return SlurmJob.pilotState(job.path("job_state").asText(), "").isFinal();
     }
 
     private static Instant time(JsonNode epochSeconds) {

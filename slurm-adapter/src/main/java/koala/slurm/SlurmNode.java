@@ -12,11 +12,17 @@ import koala.api.site.HostResources;
  * @param memoryMib  its {@code RealMemory}: what jobs may claim
  * @param memoryUsedMib what running jobs claim of it
  * @param reason     why an admin or Slurm took it out of service; empty otherwise
+ * @param partitions the partitions it is in
+ * @param architecture {@code x86_64}
+ * @param load       its load average ({@code cpu_load}, which Slurm gives in hundredths)
+ * @param freeMib    its free memory as its slurmd reads it ({@code free_memory})
  */
 public record SlurmNode(String name, String address, String state, List<String> flags, int cpus, int cpusUsed,
-                        long memoryMib, long memoryUsedMib, int gpus, int gpusUsed, String reason) {
+                        long memoryMib, long memoryUsedMib, int gpus, int gpusUsed, String reason, List<String> partitions,
+                        String architecture, double load, long freeMib) {
     public SlurmNode {
         flags = List.copyOf(flags);
+        partitions = List.copyOf(partitions);
     }
 
     /** Whether a new job may start on it: up and neither draining nor drained, nor silent. */

@@ -38,6 +38,7 @@ class SlurmJsonTest {
         assertThat(pilot.started()).isNotNull();
         assertThat(pilot.ended()).as("a running job's end_time is its time limit's, not an end").isNull();
         assertThat(jobs.get(2).started()).isNull();
+        assertThat(List.of(pilot.batchHost(), pilot.partition(), jobs.get(2).batchHost())).containsExactly("n1", "debug", "");
     }
 
     @Test
@@ -63,6 +64,8 @@ class SlurmJsonTest {
         assertThat(nodes).extracting(SlurmNode::name, SlurmNode::address, SlurmNode::state, SlurmNode::usable)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("n1", "198.19.240.11", "mixed", true),
                         org.assertj.core.groups.Tuple.tuple("n2", "198.19.240.12", "allocated", true));
+        assertThat(nodes.get(0)).extracting(SlurmNode::partitions, SlurmNode::architecture, SlurmNode::load, SlurmNode::freeMib)
+                .containsExactly(List.of("debug"), "x86_64", 5.52, 16482L);
         assertThat(nodes.get(0).resources(true, 16482)).isEqualTo(new HostResources(4, 2, 8000L, 6976L,
                 HostResources.MemorySource.CONSUMABLE, 2, 1));
         assertThat(nodes.get(1).resources(true, 16482)).isEqualTo(new HostResources(4, 0, 8000L, 1856L,
@@ -72,8 +75,10 @@ class SlurmJsonTest {
 
     @Test
     void aDrainedOrSilentHostOffersNothing() {
-        SlurmNode drained = new SlurmNode("n1", "198.19.240.11", "idle", List.of("DRAIN"), 4, 0, 8000, 0, 2, 0, "disk");
-        SlurmNode silent = new SlurmNode("n2", "198.19.240.12", "down", List.of("NOT_RESPONDING"), 4, 0, 8000, 0, 2, 0, "");
+        SlurmNode drained = new SlurmNode("n1", "198.19.240.11", "idle", List.of("DRAIN"), 4, 0, 8000, 0, 2, 0, "disk",
+                List.of("debug"), "x86_64", 0.5, 16000);
+        SlurmNode silent = new SlurmNode("n2", "198.19.240.12", "down", List.of("NOT_RESPONDING"), 4, 0, 8000, 0, 2, 0, "",
+                List.of("debug"), "x86_64", 0.5, 16000);
 
         assertThat(drained.resources(true, 0)).isEqualTo(new HostResources(4, 0, 8000L, 0L,
                 HostResources.MemorySource.CONSUMABLE, 2, 0));
