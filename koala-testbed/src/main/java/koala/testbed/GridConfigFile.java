@@ -20,8 +20,7 @@ final class GridConfigFile {
         StringBuilder s = new StringBuilder();
         s.append(HEADER).append('\n')
                 .append("# One site per SGE cell of the local testbed; see docs/admin-guide.md, \"Configuration\".\n\n")
-                .append("grid.sites = ").append(plan.cells().stream().filter(c -> !c.slurm()).map(CellPlan::name)
-                        .collect(Collectors.joining(", ")))
+                .append("grid.sites = ").append(plan.cells().stream().map(CellPlan::name).collect(Collectors.joining(", ")))
                 .append("\n# the KOALA host as the testbed's hosts reach it (the scheduler's node endpoint, runners)\n")
                 .append("grid.host = ").append(TestbedPlan.KOALA_NAME).append('\n');
         if (plan.store() == TestbedPlan.Store.POSTGRES) {
@@ -29,8 +28,12 @@ final class GridConfigFile {
                     .append("# which schedulers on any host of the grid share; the password file is root's alone\n");
             TestbedStore.gridSettings().forEach((k, v) -> s.append(k).append(" = ").append(v).append('\n'));
         }
-        for (CellPlan cell : plan.cells().stream().filter(c -> !c.slurm()).toList()) {
+        for (CellPlan cell : plan.cells()) {
             String p = "site." + cell.name() + ".";
+            if (cell.slurm()) {
+                s.append(slurmSite(cell, agentUser, cores));
+                continue;
+            }
             s.append("\n# ").append(cell.name()).append(": ").append(cell.nodes()).append(" compute nodes of ")
                     .append(cell.slotsPerNode()).append(" slot(s), qmaster on ").append(cell.head())
                     .append(cell.remote() ? "; a remote site, reached by SSH to its head node only" : "").append('\n')
@@ -69,21 +72,23 @@ final class GridConfigFile {
                     .append(p).append("drmaa.library = ").append(DrmaaInstall.DEBIAN_LIBRARY).append('\n')
                     .append(p).append("drmaa.preload = ").append(DrmaaInstall.DEBIAN_JEMALLOC).append('\n');
         }
-        plan.cells().stream().filter(CellPlan::slurm).forEach(cell -> s.append(slurmSite(cell)));
         return s.append(FILE_CATALOG).toString();
     }
 
-    /**
-     * A Slurm cell as a site: described, but not in {@code grid.sites}, since no site agent drives Slurm yet; its
-     * clients find the cell by {@code SLURM_CONF}.
-     */
-    private static String slurmSite(CellPlan cell) {
+    /** A Slurm cell as a local site: its slurm.conf instead of SGE's cell and DRMAA. */
+    private static String slurmSite(CellPlan cell, String agentUser, int cores) {
         String p = "site." + cell.name() + ".";
-        return "\n# " + cell.name() + ": a Slurm cluster of " + cell.nodes() + " compute nodes, slurmctld on " + cell.head()
-                + "; not in grid.sites: KOALA's site agents drive SGE only so far\n"
+        return "\n# " + cell.name() + ": a Slurm cluster of " + cell.nodes() + " compute nodes of " + cell.slotsPerNode()
+                + " CPUs, slurmctld on " + cell.head() + "\n"
                 + p + "manager = slurm\n"
                 + p + "slurm.conf = " + Testbed.SITES.resolve(cell.name()).resolve("slurm/slurm.conf") + "\n"
-                + p + "node.count = " + cell.nodes() + "\n";
+                + p + "agent.user = " + agentUser + "\n"
+                + p + "agent.port = 0\n"
+                + "# seen by the site's compute nodes: KOALA's jars and the pilots' output\n"
+                + p + "shared = " + Testbed.sharedDir(cell.name()) + "\n"
+                + p + "node.count = " + cell.nodes() + "\n"
+                + "# the testbed's hosts share this machine's cores\n"
+                + p + "node.cores = " + cores + "\n";
     }
 
     /** A configuration to write, and what became of an admin's lines in the one it replaces. */

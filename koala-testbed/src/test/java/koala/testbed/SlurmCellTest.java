@@ -63,13 +63,14 @@ class SlurmCellTest {
         assertThat(TestbedRecord.read(home).plan()).isEqualTo(withSlurm);
     }
 
-    /** KOALA's agents do not drive Slurm yet: the cell is described in the grid file, but not a site of the grid. */
+    /** The Slurm cell is a local site of the grid: its slurm.conf instead of SGE's cell and DRMAA. */
     @Test
-    void theGridFileDescribesTheSlurmCellOutsideTheGridsSites() {
+    void theGridFileMakesTheSlurmCellALocalSite() {
         String grid = GridConfigFile.render(DEFAULT.withSlurmCell(2), "koala",
                 c -> new RemoteHead(c, Path.of("/srv/koala-testbed").resolve(c.name()), Path.of("/var/lib/koala")));
-        assertThat(grid).contains("grid.sites = fs0, fs1, fs2\n", "site.fs3.manager = slurm\n",
-                "site.fs3.slurm.conf = /srv/koala-testbed/fs3/slurm/slurm.conf\n");
-        assertThat(grid).doesNotContain("site.fs3.sge");
+        assertThat(grid).contains("grid.sites = fs0, fs1, fs2, fs3\n", "site.fs3.manager = slurm\n",
+                "site.fs3.slurm.conf = /srv/koala-testbed/fs3/slurm/slurm.conf\n", "site.fs3.agent.user = koala\n",
+                "site.fs3.shared = /srv/koala-testbed/fs3/shared\n", "site.fs3.node.count = 2\n");
+        assertThat(grid).doesNotContain("site.fs3.sge", "site.fs3.drmaa");
     }
 }

@@ -130,18 +130,19 @@ public final class AgentProcess implements AutoCloseable {
     }
 
     /**
-     * The agent's JVM with the cell's environment and libdrmaa loadable, wherever it runs: here, or
-     * on a remote head node, where every path is one there.
+     * The agent's JVM with the cell's environment and libdrmaa loadable (a Slurm site's: {@code SLURM_CONF}),
+     * wherever it runs: here, or on a remote head node, where every path is one there.
      *
      * @param nativeDir a directory holding {@code libdrmaa.so}
      */
     public static JavaCommand command(SiteConfig site, Path java, List<Path> classpath, Path nativeDir,
                                       List<String> args) {
-        return new JavaCommand(java, classpath, Optional.empty(), Optional.empty(), Map.of(), Optional.empty(),
-                        List.of(), MAIN_CLASS, List.copyOf(args))
-                .withNative(nativeDir, site.drmaa().preload())
-                .withEnv(site.cell().variables())
+        JavaCommand command = new JavaCommand(java, classpath, Optional.empty(), Optional.empty(), Map.of(),
+                Optional.empty(), List.of(), MAIN_CLASS, List.copyOf(args))
                 .withJvmOptions(List.of("-Xmx256m", "-XX:+UseSerialGC"));
+        // a Slurm site's agent runs Slurm's commands, which find the cluster by SLURM_CONF; no libdrmaa
+        return site.slurm().map(slurm -> command.withEnv(slurm.variables()))
+                .orElseGet(() -> command.withNative(nativeDir, site.drmaa().preload()).withEnv(site.cell().variables()));
     }
 
     private static URI awaitReady(Process process, Path log, Duration timeout) {

@@ -93,12 +93,19 @@ public final class AgentMain {
         }
     }
 
+    /** The site's resource manager: its Slurm cluster ({@code site.S.manager = slurm}) or its SGE cell. */
+    static ResourceManager manager(SiteConfig site) {
+        return site.slurm().<ResourceManager>map(slurm -> koala.slurm.SlurmResourceManager.of(slurm.binDir(), slurm.conf(),
+                        site.agentUser(), Duration.ofSeconds(20), TIMING.probeTimeout(), InstantSource.system()))
+                .orElseGet(() -> SgeResourceManager.of(site, Duration.ofSeconds(20), TIMING.probeTimeout(),
+                        InstantSource.system()));
+    }
+
     static void run(SiteConfig site, Options options, AgentSecret secret) throws IOException, InterruptedException {
         SiteAgent.Threads threads = new SiteAgent.Threads(Executors.newSingleThreadScheduledExecutor(daemon("health")),
                 Executors.newSingleThreadExecutor(daemon("probe")), Executors.newSingleThreadExecutor(daemon("drmaa-session")),
                 Executors.newSingleThreadExecutor(daemon("reaper")));
-        ResourceManager manager = SgeResourceManager.of(site, Duration.ofSeconds(20), TIMING.probeTimeout(),
-                InstantSource.system());
+        ResourceManager manager = manager(site);
         SiteAgent agent = new SiteAgent(site, manager, InstantSource.system(), threads, TIMING,
                 () -> Runtime.getRuntime().halt(EXIT_WEDGED));
         CallerCheck check = new CallerCheck(secret);

@@ -98,13 +98,12 @@ public final class SlurmResourceManager implements ResourceManager {
 
     /**
      * The {@code sbatch} request a pilot is: its name, command, arguments, environment, output files and
-     * working directory, on one core of one node. What else a pilot claims (memory, GPUs, wall time, host,
-     * account) goes here once the pilot carries it. Its native specification is not passed: the agent fills it
-     * with the site's DRMAA words for SGE, which {@code sbatch} would refuse.
+     * working directory, on one node, with what it claims there ({@link PilotSpec#needs}: cores, memory, GPUs,
+     * wall time, host, account; {@link SbatchRequest#of}). Its native specification, the site's own words, is
+     * not passed (see {@link SbatchRequest#of}).
      */
     public static SbatchRequest request(PilotSpec spec) {
-        return new SbatchRequest(spec.name(), spec.command(), spec.args(), spec.env(), spec.stdout(), spec.stderr(),
-                spec.workingDirectory(), 1, 0, 0, null, null, null);
+        return SbatchRequest.of(spec);
     }
 
     @Override

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /** What Slurm would not take, refused before {@code sbatch} sees it, each naming its field. */
 class SlurmPilotsTest {
     private static final PilotSpec GOOD = new PilotSpec("koala-k3x9q0-7-0-0-a1", "/usr/bin/java", List.of("-jar", "l.jar"),
-            Map.of("KOALA_NODE", "7.0.0"), null, "/srv/out/7.log", null, "/srv", null, null);
+            Map.of("KOALA_NODE", "7.0.0"), koala.api.site.PilotNeeds.NODE, null, "/srv/out/7.log", null, "/srv", null, null);
 
     @Test
     void aPilotAsKoalaMakesThemPasses() {
@@ -31,8 +31,8 @@ class SlurmPilotsTest {
         assertThat(refusal(GOOD.withOutput("/srv/out/%j.log", null)))
                 .isEqualTo("stdout: '/srv/out/%j.log': sbatch reads % and \\ in a file name as patterns (%j, %x, ...)");
         assertThat(refusal(GOOD.withOutput("/srv/7.log", "/srv/a\\b.err"))).startsWith("stderr: ");
-        assertThat(refusal(new PilotSpec("koala-x", "/bin/true", List.of(), Map.of(), null, null, null, "srv", null,
-                null))).isEqualTo("workingDirectory: 'srv' must be an absolute path");
+        assertThat(refusal(new PilotSpec("koala-x", "/bin/true", List.of(), Map.of(), koala.api.site.PilotNeeds.NODE, null, null, null,
+                "srv", null, null))).isEqualTo("workingDirectory: 'srv' must be an absolute path");
         assertThat(refusal(GOOD.withSecret("abc", null))).isEqualTo(
                 "secretFile: a secret and the file to hand it over in go together");
         assertThat(refusal(GOOD.withSecret("a b", "/srv/s"))).isEqualTo(

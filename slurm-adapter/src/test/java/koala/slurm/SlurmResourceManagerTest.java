@@ -271,11 +271,23 @@ class SlurmResourceManagerTest {
     @Test
     void aPilotIsOneCoreOfOneNodeWithItsOwnEnvironment() {
         PilotSpec spec = new PilotSpec("koala-k3x9q0-7-0-0-a1", "/usr/bin/java", List.of("-jar", "/srv/l.jar"),
-                Map.of("KOALA_NODE", "7.0.0"), "-l exclusive=true", "/srv/out/7.log", "/srv/out/7.err", "/srv", null, null);
+                Map.of("KOALA_NODE", "7.0.0"), koala.api.site.PilotNeeds.NODE, "-l exclusive=true", "/srv/out/7.log",
+                "/srv/out/7.err", "/srv", null, null);
 
         assertThat(SlurmResourceManager.request(spec).options()).containsExactly("--parsable", "-J",
                 "koala-k3x9q0-7-0-0-a1", "-N", "1", "-n", "1", "-c", "1", "-o", "/srv/out/7.log", "-e", "/srv/out/7.err",
                 "-D", "/srv", "--export=NONE");
+    }
+
+    /** What the pilot claims of its host becomes sbatch's -c, --mem, --gres, --time, -w and -A. */
+    @Test
+    void aPilotClaimsItsNeedsInSbatchsWords() {
+        PilotSpec spec = PilotSpec.of("koala-k3x9q0-8-0-0-a1", "/usr/bin/java", "-jar", "/srv/l.jar")
+                .withNeeds(new koala.api.site.PilotNeeds(4, 2176, 1, java.time.Duration.ofMinutes(11), "fs3-n2", "alice"));
+
+        assertThat(SlurmResourceManager.request(spec).options()).containsExactly("--parsable", "-J",
+                "koala-k3x9q0-8-0-0-a1", "-N", "1", "-n", "1", "-c", "4", "--mem=2176M", "--gres=gpu:1", "--time=0:11:00",
+                "-w", "fs3-n2", "-A", "alice", "-o", "/dev/null", "--export=NONE");
     }
 
     private void connect() throws ManagerFailure {
