@@ -162,8 +162,14 @@ public final class AgentMain {
         }, every, every, java.util.concurrent.TimeUnit.MILLISECONDS);
     }
 
-    /** DRMAA binds to the cell named by the environment; a mismatch would submit to the wrong cluster. */
+    /**
+     * DRMAA binds to the cell named by the environment; a mismatch would submit to the wrong cluster. A Slurm
+     * site's commands are given their cluster's configuration on every call, whatever the environment says.
+     */
     private static void checkEnvironment(SiteConfig site) {
+        if (site.slurm().isPresent()) {
+            return;
+        }
         site.cell().variables().forEach((name, expected) -> {
             String actual = System.getenv(name);
             if (!expected.equals(actual)) {
