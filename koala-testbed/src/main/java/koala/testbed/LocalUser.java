@@ -40,7 +40,11 @@ public final class LocalUser {
      */
     public static List<String> clear(SiteConfig site) {
         List<String> jobs = jobs(site);
-        if (!jobs.isEmpty()) {
+        if (!jobs.isEmpty() && site.slurm().isPresent()) {
+            List<String> args = new ArrayList<>();
+            jobs.forEach(l -> args.add(l.split("\\s+")[0]));
+            runAs("root", site, "scancel", args.toArray(String[]::new));
+        } else if (!jobs.isEmpty()) {
             List<String> args = new ArrayList<>(List.of("-f"));
             jobs.forEach(l -> args.add(l.split("\\s+")[0]));
             runAs(SgeCell.ADMIN, site, "qdel", args.toArray(String[]::new));
@@ -48,9 +52,23 @@ public final class LocalUser {
         return jobs;
     }
 
-    /** Every job in the cell, whoever owns it: {@code qstat}'s lines, without its heading. */
+    /**
+     * Every job in the cell, whoever owns it: {@code qstat}'s lines, without its heading; on a Slurm site, those
+     * of {@code squeue} that are not over yet (its id, name, user and state).
+     */
     public static List<String> jobs(SiteConfig site) {
+        if (site.slurm().isPresent()) {
+            return run(site, "squeue", "-h", "-o", "%i %j %u %T").lines().map(String::trim).filter(l -> !l.isEmpty())
+                    .filter(l -> !l.endsWith(" COMPLETING")).toList();
+        }
         return run(site, "qstat", "-u", "*").lines().skip(2).map(String::trim).filter(l -> !l.isEmpty()).toList();
+    }
+
+    /** Submits {@code command} to a Slurm site as its agent's account, a local user's job of one core; its id. */
+    public static String sbatch(SiteConfig site, String name, String... command) {
+        List<String> args = new ArrayList<>(List.of("--parsable", "-J", name, "-o", "/dev/null", "--wrap",
+                String.join(" ", command)));
+        return run(site, "sbatch", args.toArray(String[]::new)).trim();
     }
 
     /**
@@ -65,8 +83,9 @@ public final class LocalUser {
             line.addAll(List.of("runuser", "-u", user, "--"));
         }
         line.add("/usr/bin/env");
-        site.cell().variables().forEach((k, v) -> line.add(k + "=" + v));
-        line.add(site.cell().command(command).toString());
+        site.slurm().map(koala.grid.SlurmEnvironment::variables).orElseGet(() -> site.cell().variables())
+                .forEach((k, v) -> line.add(k + "=" + v));
+        line.add(site.slurm().map(slurm -> slurm.command(command)).orElseGet(() -> site.cell().command(command)).toString());
         line.addAll(args);
         return line;
     }

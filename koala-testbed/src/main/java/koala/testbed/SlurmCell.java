@@ -31,6 +31,8 @@ final class SlurmCell {
     /** What a job that asks for no memory is given per CPU, in MiB (else it would be given the whole node's). */
     static final long DEFAULT_MIB_PER_CPU = 256;
     private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+    /** Where slurmctld listens: Slurm's default {@code SlurmctldPort}. */
+    static final int CONTROLLER_PORT = 6817;
     private static final Path MUNGE_PID = Path.of("/run/munge/munged.pid");
 
     private final CellPlan plan;
@@ -172,11 +174,16 @@ final class SlurmCell {
     }
 
     Optional<Long> controllerPid() {
-        return PidFile.daemon(dir.resolve("run/slurmctld.pid"), "slurmctld");
+        return daemon(dir.resolve("run/slurmctld.pid"), "slurmctld");
     }
 
     Optional<Long> nodePid(String node) {
-        return PidFile.daemon(dir.resolve("run/slurmd-" + node + ".pid"), "slurmd");
+        return daemon(dir.resolve("run/slurmd-" + node + ".pid"), "slurmd");
+    }
+
+    /** Debian's daemons are alternatives: {@code /usr/sbin/slurmctld} runs {@code slurmctld-wlm}. */
+    private static Optional<Long> daemon(Path pidFile, String name) {
+        return PidFile.daemon(pidFile, name).or(() -> PidFile.daemon(pidFile, name + "-wlm"));
     }
 
     /** Starts what does not run: the controller, then each node's slurmd; waits until every node is idle. */

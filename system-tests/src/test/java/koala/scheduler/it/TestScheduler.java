@@ -71,6 +71,13 @@ final class TestScheduler implements AutoCloseable {
         return TestbedPlan.of(null, List.of(), 1, null).withStandbyHost(standby);
     }
 
+    /** {@link #defaultPlan} with the Slurm cell of {@code nodes} nodes the recorded testbed has, if it has one. */
+    static TestbedPlan planNow(Testbed testbed) {
+        int slurm = testbed.plan().flatMap(p -> p.cells().stream().filter(koala.testbed.CellPlan::slurm).findFirst())
+                .map(koala.testbed.CellPlan::nodes).orElse(0);
+        return defaultPlan(testbed.status()).withSlurmCell(slurm);
+    }
+
     /** The testbed's grid configuration with a fresh database, a free port and quick settings. */
     static Path config(Map<String, String> overrides) throws IOException {
         Testbed testbed = new Testbed(KoalaHome.dir(), Progress.quiet(), Poll.system());
@@ -83,7 +90,7 @@ final class TestScheduler implements AutoCloseable {
                     + " neighbours: " + koala.testbed.Shell.root().run("ip", "neigh", "show").out().replace('\n', ';'));
         }
         if (status.cells().size() < 3 || !status.up() || !Users.exist() || !unreachable.isEmpty()) {
-            testbed.up(defaultPlan(status));
+            testbed.up(planNow(testbed));
         }
         // what the tests run on the nodes (Open MPI, Dask, Chromium, ...): the testbed's up leaves it to them
         testbed.installPrograms();
@@ -224,6 +231,11 @@ final class TestScheduler implements AutoCloseable {
     static List<String> pilotsNamedFor(GridConfig grid, String tag, long job) throws Exception {
         List<String> found = new java.util.ArrayList<>();
         for (var site : grid.sites()) {
+            if (site.slurm().isPresent()) {
+                LocalUser.jobs(site).stream().map(l -> l.split("\\s+")[1])
+                        .filter(n -> n.matches("koala-" + tag + "-" + job + "-.*")).forEach(n -> found.add(site.name() + ":" + n));
+                continue;
+            }
             String xml = LocalUser.run(site, "qstat", "-xml", "-u", "*");
             java.util.regex.Matcher m = java.util.regex.Pattern.compile("<JB_name>(koala-" + tag + "-" + job + "-[^<]*)</JB_name>")
                     .matcher(xml);
