@@ -229,10 +229,11 @@ class FailoverIT {
     private static boolean sameEntitiesRunning(koala.api.runner.RunnerClient rpc,
                                                List<koala.api.runner.RunnerMessages.Entity> before) {
         koala.api.runner.RunnerMessages.Status now = rpc.status();
+        java.util.function.Function<List<koala.api.runner.RunnerMessages.Entity>, List<String>> nodes =
+                list -> list.stream().map(koala.api.runner.RunnerMessages.Entity::node).toList();
         return now.state().equals("RUNNING") && now.events().stream().noneMatch(e -> e.contains(" lost")
-                || e.contains("(restart ") || e.contains("(restarted)")) && now.entities().stream().map(koala.api.runner.RunnerMessages.Entity::node)
-                .toList().equals(before.stream().map(koala.api.runner.RunnerMessages.Entity::node).toList())
-                && now.entities().stream().allMatch(e -> e.state().equals("RUNNING"));
+                || e.contains("(restart ") || e.contains("(restarted)"))
+                && nodes.apply(now.entities()).equals(nodes.apply(before)) && now.entities().stream().allMatch(e -> e.state().equals("RUNNING"));
     }
 
     /** The runners' call-backs that the head node of fs2 keeps for the schedulers of {@code s}'s grid. */
