@@ -264,20 +264,23 @@ final class Pilots {
     /**
      * The runner at {@code url} is gone for good (its instance ended): the relays made for it on remote
      * head nodes are closed, off the caller's thread, so that nothing listens there for it any more.
+     * Every remote site is told, not only those this process asked a relay of: a relay made by the
+     * scheduler before this one (restarted, or taken over from) was restored without being asked for.
      */
     void runnerGone(String url) {
-        String suffix = " " + url;
-        for (String key : List.copyOf(relayed.keySet())) {
-            if (key.endsWith(suffix) && relayed.remove(key) != null) {
-                String site = key.substring(0, key.length() - suffix.length());
-                relays.execute(() -> {
-                    try {
-                        unrelay.accept(site, url);
-                    } catch (RuntimeException e) {
-                        LOG.warn("relay on {} for {} not closed: {}", site, url, e.getMessage());
-                    }
-                });
+        for (Map.Entry<String, SiteConfig> remote : sites.entrySet()) {
+            if (!remote.getValue().remote()) {
+                continue;
             }
+            String site = remote.getKey();
+            relayed.remove(site + " " + url);
+            relays.execute(() -> {
+                try {
+                    unrelay.accept(site, url);
+                } catch (RuntimeException e) {
+                    LOG.warn("relay on {} for {} not closed: {}", site, url, e.getMessage());
+                }
+            });
         }
     }
 

@@ -110,4 +110,28 @@ class PilotsTest {
         assertThat(configured.needs(node("fs9", "fs9-n1"), "alice", PilotClaim.NODE))
                 .isEqualTo(PilotNeeds.NODE.withHost("fs9-n1"));
     }
+
+    /**
+     * A runner's instance ended: its relay is closed on every remote site, also one this process never asked
+     * a relay of (made by the scheduler before it, and restored when it connected), and on no local site.
+     */
+    @Test
+    void aRunnerGoneHasItsRelaysClosedOnEveryRemoteSite() {
+        koala.grid.CellEnvironment cell = new koala.grid.CellEnvironment(java.nio.file.Path.of("/cm/sge"), "default",
+                6444, 6445, java.nio.file.Path.of("/cm/sge/bin"));
+        koala.grid.SiteConfig das4 = new koala.grid.SiteConfig("das4", cell, "koala", 0, "", 8,
+                koala.grid.DrmaaInstall.debian(), java.util.Optional.of(new koala.grid.SshConfig("fs0.das4.example", 22,
+                "koala", java.nio.file.Path.of("/k"), java.nio.file.Path.of("/kh"), true, ".koala", "java",
+                Duration.ofMinutes(10), java.util.Optional.empty())));
+        koala.grid.SiteConfig fs0 = new koala.grid.SiteConfig("fs0", cell, "koala", 0, "", 8,
+                koala.grid.DrmaaInstall.debian(), java.util.Optional.empty());
+        List<String> closed = new java.util.ArrayList<>();
+        Pilots both = new Pilots((site, owner) -> null, new java.util.TreeMap<>(Map.of("das4", das4, "fs0", fs0)),
+                site -> site.equals("das4") ? remote : local, Duration.ofMinutes(5), "k3x9q2", Runnable::run,
+                (site, url) -> closed.add(site + " " + url), () -> { });
+
+        both.runnerGone("http://127.0.0.1:7501");
+
+        assertThat(closed).containsExactly("das4 http://127.0.0.1:7501");
+    }
 }

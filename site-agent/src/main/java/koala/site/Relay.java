@@ -22,6 +22,12 @@ import org.apache.logging.log4j.Logger;
  * tokens. Each connection is two copying tasks; when either side closes (or fails) both sockets are
  * closed. A connection the target refuses, or does not accept within the connect time-out, closes
  * the caller's. Connections beyond the shared bound are closed at once rather than queued.
+ *
+ * <p>Pointed again ({@link #pointAt}), it closes the connections it holds: they lead to an SSH forward of
+ * a session that is gone (a scheduler killed, or one that another took over from), even when the new
+ * forward has the old one's port, and their callers would otherwise wait on them for ever instead of
+ * calling again. Each connection carries the generation of the target it was made to, so that one made
+ * while the relay is pointed again is closed too.
  */
 final class Relay implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(Relay.class);
@@ -31,7 +37,21 @@ final class Relay implements AutoCloseable {
     private final Semaphore connections;
     private final ExecutorService workers;
     private final Duration connectTimeout;
-    private volatile int target;
+    private volatile Target target;
+    /** The connections relayed now, each with the generation of the target it leads to. */
+    private final java.util.Map<Connection, Integer> open = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** Where connections go: a loopback port, and how many times the relay was pointed before. */
+    private record Target(int port, int generation) {
+    }
+
+    /** Both sockets of one relayed connection. */
+    private record Connection(Socket caller, Socket far) {
+        void close() {
+            closeQuietly(caller);
+            closeQuietly(far);
+        }
+    }
 
     /**
      * Listens on {@code bind}:{@code port} (0 for any free port).
@@ -44,7 +64,7 @@ final class Relay implements AutoCloseable {
         this.listener = new ServerSocket();
         listener.setReuseAddress(true); // a restarted agent gets its old port back at once, past TIME_WAIT
         listener.bind(new InetSocketAddress(bind, port), 64);
-        this.target = target;
+        this.target = new Target(target, 0);
         this.connections = connections;
         this.workers = workers;
         this.connectTimeout = connectTimeout;
@@ -56,12 +76,26 @@ final class Relay implements AutoCloseable {
     }
 
     int target() {
-        return target;
+        return target.port();
     }
 
-    /** Later connections go to {@code newTarget}; those open stay where they are. */
-    void retarget(int newTarget) {
-        target = newTarget;
+    /**
+     * Later connections go to {@code newTarget}, and those open now are closed, whatever their target:
+     * asked again, the relay leads to a forward made again, even when it has the old one's port.
+     */
+    void pointAt(int newTarget) {
+        Target now = new Target(newTarget, target.generation() + 1);
+        target = now;
+        open.forEach((c, generation) -> {
+            if (generation < now.generation()) {
+                c.close();
+            }
+        });
+    }
+
+    /** How many connections the relay holds now. */
+    int connections() {
+        return open.size();
     }
 
     private void acceptLoop() {
@@ -89,29 +123,35 @@ final class Relay implements AutoCloseable {
                 closeQuietly(caller);
                 continue;
             }
-            workers.execute(() -> relay(caller, target));
+            Target to = target;
+            workers.execute(() -> relay(caller, to));
         }
     }
 
     /** Connects to the target, then copies both ways; the permit goes back when both copies end. */
-    private void relay(Socket caller, int to) {
+    private void relay(Socket caller, Target to) {
         Socket far = new Socket();
+        Connection connection = new Connection(caller, far);
+        open.put(connection, to.generation());
+        if (target.generation() != to.generation()) {
+            connection.close(); // pointed again since it was accepted, and maybe after the sweep: the connect below fails
+        }
         try {
-            far.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), to), (int) connectTimeout.toMillis());
+            far.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), to.port()), (int) connectTimeout.toMillis());
             caller.setTcpNoDelay(true);
             far.setTcpNoDelay(true);
         } catch (IOException e) {
-            LOG.debug("relay on port {}: target port {} refused a connection: {}", port(), to, e.getMessage());
-            closeQuietly(caller);
-            closeQuietly(far);
+            LOG.debug("relay on port {}: target port {} refused a connection: {}", port(), to.port(), e.getMessage());
+            connection.close();
+            open.remove(connection);
             connections.release();
             return;
         }
         AtomicInteger copies = new AtomicInteger(2);
         Runnable ended = () -> {
-            closeQuietly(caller);
-            closeQuietly(far);
+            connection.close();
             if (copies.decrementAndGet() == 0) {
+                open.remove(connection);
                 connections.release();
             }
         };

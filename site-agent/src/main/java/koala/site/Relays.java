@@ -26,7 +26,9 @@ import org.apache.logging.log4j.Logger;
  * <p>{@link #open} is idempotent, so the scheduler asks again after each reconnection:
  * <ol>
  *   <li>a relay already on the port asked for is kept there and pointed at the target asked for
- *       (the SSH forward may have been granted another port this time);</li>
+ *       (the SSH forward may have been granted another port this time), and the connections it holds
+ *       are closed: they lead to the forward of a session that is gone, even when the new one has its
+ *       port, so their callers call again ({@link Relay#pointAt});</li>
  *   <li>else a relay already to the target is returned;</li>
  *   <li>else a new one listens on the port asked for, or on any port if that is 0 or taken.</li>
  * </ol>
@@ -72,12 +74,15 @@ final class Relays implements AutoCloseable {
         check(target, port);
         Optional<Relay> onPort = relays.stream().filter(r -> port > 0 && r.port() == port).findFirst();
         if (onPort.isPresent()) {
-            if (onPort.get().target() != target) {
-                LOG.info("relay on port {} now leads to port {} (was {})", port, target, onPort.get().target());
-                onPort.get().retarget(target);
+            Relay relay = onPort.get();
+            int before = relay.target();
+            LOG.info("relay on port {} now leads to port {} (was {}); the {} connections it held are closed", port,
+                    target, before, relay.connections());
+            relay.pointAt(target);
+            if (before != target) {
                 save();
             }
-            return address(onPort.get());
+            return address(relay);
         }
         Optional<Relay> toTarget = relays.stream().filter(r -> r.target() == target).findFirst();
         if (toTarget.isPresent()) {

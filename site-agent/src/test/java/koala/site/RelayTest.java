@@ -189,10 +189,35 @@ class RelayTest {
             try (Socket a = connect(relay)) {
                 assertThat(a.getInputStream().read()).isEqualTo('A');
             }
-            relay.retarget(other.getLocalPort());
+            relay.pointAt(other.getLocalPort());
             try (Socket b = connect(relay)) {
                 assertThat(b.getInputStream().read()).isEqualTo('B');
             }
+        }
+    }
+
+    /**
+     * Pointed again at the same port (a forward made again by another SSH session, granted the old one's
+     * port), the relay closes the connection it held, whose far end was the old session's: its caller
+     * sees the end and calls again, and that call is relayed.
+     */
+    @Test
+    void pointedAgainItClosesTheConnectionsItHoldsEvenToTheSamePort() throws Exception {
+        int target = serve(RelayTest::echo);
+        try (Relay relay = relay(target, 4); Socket held = connect(relay)) {
+            held.getOutputStream().write(1);
+            assertThat(held.getInputStream().read()).isEqualTo(1);
+            assertThat(relay.connections()).isEqualTo(1);
+
+            relay.pointAt(target);
+
+            assertThat(closedByPeer(held.getInputStream())).isTrue();
+            Awaitility.await("the connection let go").atMost(Duration.ofSeconds(2)).until(() -> relay.connections() == 0);
+            try (Socket again = connect(relay)) {
+                again.getOutputStream().write(2);
+                assertThat(again.getInputStream().read()).isEqualTo(2);
+            }
+            assertThat(relay.target()).isEqualTo(target);
         }
     }
 }

@@ -123,4 +123,27 @@ class RelaysTest {
             assertThat(relays.all()).isEqualTo(List.of());
         }
     }
+
+    /**
+     * The scheduler, connected again, asks for the relay on its port to the forward it made again, which
+     * was granted the old one's port: the relay keeps its port and target, and the connection it held
+     * (to the old session's forward, here a server that holds it and never answers) is closed.
+     */
+    @Test
+    void askingAgainForAPortItServesClosesTheConnectionsItHeld() throws Exception {
+        try (ServerSocket forward = new ServerSocket(0, 5, LOOPBACK);
+             Relays relays = relays(new AgentStateFile(dir.resolve("s")))) {
+            RelayAddress relay = relays.open(forward.getLocalPort(), 0);
+            try (java.net.Socket launcher = new java.net.Socket(LOOPBACK, relay.port());
+                 java.net.Socket farEnd = forward.accept()) {
+                launcher.setSoTimeout(2000);
+
+                assertThat(relays.open(forward.getLocalPort(), relay.port())).isEqualTo(relay);
+
+                assertThat(launcher.getInputStream().read()).as("the launcher's connection, ended").isEqualTo(-1);
+                farEnd.setSoTimeout(2000);
+                assertThat(farEnd.getInputStream().read()).as("and the old forward's end of it").isEqualTo(-1);
+            }
+        }
+    }
 }

@@ -2,6 +2,7 @@ package koala.scheduler.remote;
 
 import com.jcraft.jsch.JSchException;
 import java.net.URI;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -17,6 +18,12 @@ import org.apache.logging.log4j.Logger;
  * agent on the head node's cluster-facing address to that forward. Both ask for the ports granted
  * before: launchers were told the relay's, and find it again after a reconnection or an agent
  * restart. A runner's are forgotten when its instance ends ({@link #forget}).
+ *
+ * <p>The head node keeps what a scheduler that is gone made, for the one that connects next (the same
+ * started again, or a standby that took over): the scheduler's ports ({@link RemoteAgent#callbackPorts}),
+ * and each runner's call-back ({@link RunnerCallback}), written each time they change. {@link #restore}
+ * makes them again on their ports; once made they are {@link #known}, so a runner's URL asked for again
+ * ({@link #relayFor}) gets the relay its entities' launchers already call, not a second one.
  */
 final class CallBacks {
     private static final Logger LOG = LogManager.getLogger(CallBacks.class);
@@ -36,6 +43,10 @@ final class CallBacks {
     private final String koalaHost;
     private final Endpoint scheduler;
     private final Map<Endpoint, Callback> known = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Runners' call-backs forgotten while their record on the head node may still be there (the link was down). */
+    private final java.util.Set<Endpoint> forgotten = new java.util.HashSet<>();
+    /** Call-backs that schedulers of other KOALA hosts recorded on the head node: written back as they were. */
+    private List<RunnerCallback> foreign = List.of();
 
     /**
      * @param koalaHost the name or address this machine advertises for itself and its runners; URLs
@@ -78,13 +89,76 @@ final class CallBacks {
      * reconnection. The scheduler's own is never forgotten. Returns what it was, to be closed.
      */
     synchronized Optional<Callback> forget(Endpoint to) {
-        return to.equals(scheduler) ? Optional.empty() : Optional.ofNullable(known.remove(to));
+        Optional<Callback> was = to.equals(scheduler) ? Optional.empty() : Optional.ofNullable(known.remove(to));
+        was.ifPresent(c -> forgotten.add(to));
+        return was;
+    }
+
+    /**
+     * The call-back to a runner's {@code to}: the one known (made before, or restored from the head node), else
+     * one made now and recorded there. SSH work: never on the scheduler's loop.
+     */
+    synchronized Callback relayFor(HeadNodeSession session, RemoteAgent agent, SiteAgentClient client, Endpoint to) {
+        Callback back = known.get(to);
+        if (back == null) {
+            back = make(session, client, to, 0, 0);
+            forgotten.remove(to);
+            record(agent);
+        }
+        return back;
+    }
+
+    /**
+     * Writes the runners' call-backs known now to the head node, beside other hosts' (a runner's forgotten
+     * goes from there). A failure is only logged: the call-backs work, and only a scheduler that connects
+     * after this one would miss one, which is written again at the next change or reconnection.
+     */
+    synchronized void record(RemoteAgent agent) {
+        try {
+            agent.rememberRunnerCallbacks(records());
+            forgotten.clear();
+        } catch (SshFailure | java.io.UncheckedIOException e) {
+            LOG.warn("site {}: runners' call-backs not recorded on the head node: {}", site.name(), e.getMessage());
+        }
+    }
+
+    /** What the head node should keep: other hosts' call-backs as they were, and this scheduler's runners'. */
+    synchronized List<RunnerCallback> records() {
+        List<RunnerCallback> all = new java.util.ArrayList<>(foreign);
+        known.forEach((to, back) -> {
+            if (!to.equals(scheduler)) {
+                all.add(new RunnerCallback(to, back.forward(), back.relayPort(), koalaHost));
+            }
+        });
+        all.sort(RunnerCallback.ORDER);
+        return all;
+    }
+
+    /**
+     * Takes in the call-backs the head node recorded (other hosts' are kept, to be written back as they
+     * were), and returns the runners' to make again on a (re)connection: those made in this process, and those the
+     * head node recorded that a scheduler of this KOALA host made (this one before a restart, or the one a
+     * standby here took over from), less those forgotten since; a runner's known here keeps its ports.
+     */
+    synchronized List<RunnerCallback> read(List<RunnerCallback> recorded) {
+        foreign = recorded.stream().filter(r -> !r.madeBy().equals(koalaHost)).toList();
+        Map<Endpoint, RunnerCallback> wanted = new java.util.TreeMap<>(java.util.Comparator.comparing(Endpoint::host)
+                .thenComparingInt(Endpoint::port));
+        recorded.stream().filter(r -> r.madeBy().equals(koalaHost) && !forgotten.contains(r.to()))
+                .filter(r -> !r.to().equals(scheduler)).forEach(r -> wanted.put(r.to(), r));
+        known.forEach((to, back) -> {
+            if (!to.equals(scheduler)) {
+                wanted.put(to, new RunnerCallback(to, back.forward(), back.relayPort(), koalaHost));
+            }
+        });
+        return List.copyOf(wanted.values());
     }
 
     /**
      * After a (re)connection or an agent restart: the scheduler's call-back, on the ports granted
      * before if they are free (kept on the head node across scheduler restarts), and the runners'
-     * call-backs made before, asked for again. Returns the scheduler's.
+     * call-backs made before, in this process or recorded on the head node ({@link #read}), asked
+     * for again on their ports and recorded as made. Returns the scheduler's.
      */
     synchronized Callback restore(HeadNodeSession session, RemoteAgent agent, SiteAgentClient client) {
         Optional<RemoteAgent.CallbackPorts> before = known(scheduler)
@@ -95,12 +169,26 @@ final class CallBacks {
         if (!before.equals(Optional.of(now))) {
             agent.rememberCallbackPorts(now);
         }
-        for (Map.Entry<Endpoint, Callback> runner : Map.copyOf(known).entrySet()) {
-            if (!runner.getKey().equals(scheduler)) {
-                make(session, client, runner.getKey(), runner.getValue().forward(), runner.getValue().relayPort());
-            }
-        }
+        restoreRunners(session, agent, client);
         return back;
+    }
+
+    /** The runners' call-backs of {@link #read}, made again on their ports; the record rewritten if it changed. */
+    private void restoreRunners(HeadNodeSession session, RemoteAgent agent, SiteAgentClient client) {
+        List<RunnerCallback> recorded = agent.runnerCallbacks();
+        List<RunnerCallback> runners = read(recorded);
+        for (RunnerCallback runner : runners) {
+            make(session, client, runner.to(), runner.forward(), runner.relayPort());
+        }
+        if (!records().equals(recorded.stream().sorted(RunnerCallback.ORDER).toList())) {
+            record(agent);
+        } else {
+            forgotten.clear(); // none of them is recorded
+        }
+        if (!runners.isEmpty()) {
+            LOG.info("site {}: runners' call-backs made again: {}", site.name(), runners.stream()
+                    .map(r -> r.to().host() + ":" + r.to().port() + " on " + known.get(r.to()).authority()).toList());
+        }
     }
 
     /**
@@ -116,8 +204,13 @@ final class CallBacks {
                     wantedRelay, relay.host(), to.host(), to.port());
         }
         Callback back = new Callback(forward, relay.host(), relay.port());
-        known.put(to, back);
+        made(to, back);
         return back;
+    }
+
+    /** {@code back} leads to {@code to} from now on. */
+    synchronized void made(Endpoint to, Callback back) {
+        known.put(to, back);
     }
 
     /** Forwards a head-node loopback port to {@code to} here: {@code wanted} if free, any otherwise. */

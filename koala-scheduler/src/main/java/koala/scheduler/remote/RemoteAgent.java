@@ -28,7 +28,8 @@ import org.apache.logging.log4j.Logger;
  *
  * <p>Files on the head node, under the site's {@code ssh.dir}: {@code lib/} (jars by checksum),
  * {@code site-S.properties} (the site as the agent reads it), {@code agent-S.state}
- * ({@link AgentState}: the running agent, its relays), {@code callback-S.port},
+ * ({@link AgentState}: the running agent, its relays), {@code callback-S.port} (the scheduler's call-back),
+ * {@code callback-S.runners} (runners' call-backs, {@link RunnerCallback}),
  * {@code native-S/libdrmaa.so}, {@code logs/agent-S.log} and {@code pilots/} (the pilots' output).
  */
 final class RemoteAgent {
@@ -222,6 +223,23 @@ final class RemoteAgent {
     void rememberCallbackPorts(CallbackPorts ports) {
         session.run("echo " + ports.forward() + " " + ports.relay() + " > "
                 + Sh.quote(file("callback-" + site.name() + ".port")), COMMAND_TIMEOUT);
+    }
+
+    /** The runners' call-backs recorded on this head node ({@link RunnerCallback}); none without the file. */
+    List<RunnerCallback> runnerCallbacks() {
+        HeadNodeShell.Result r = session.run("cat " + Sh.quote(runnerCallbacksFile()) + " 2>/dev/null; true",
+                COMMAND_TIMEOUT);
+        return RunnerCallback.parseAll(r.out());
+    }
+
+    /** Records {@code callbacks} in place of those recorded before, whole or not at all (an SFTP copy, renamed). */
+    void rememberRunnerCallbacks(List<RunnerCallback> callbacks) {
+        session.upload(new java.io.ByteArrayInputStream(RunnerCallback.format(callbacks).getBytes(StandardCharsets.UTF_8)),
+                runnerCallbacksFile());
+    }
+
+    private String runnerCallbacksFile() {
+        return file("callback-" + site.name() + ".runners");
     }
 
     String file(String name) {

@@ -274,18 +274,25 @@ public final class RemoteSite implements AutoCloseable {
 
     /**
      * A URL on this machine (a framework runner's RPC) as the site's nodes reach it: the same path
-     * on the agent's relay on the head node. URLs on loopback or on the advertised KOALA host are
-     * relayed; any other URL, or any while the site is down, is returned as it is.
+     * on the agent's relay on the head node, the one made before for it if any (in this process, or
+     * by a scheduler before this one, restored on connecting). URLs on loopback or on the advertised
+     * KOALA host are relayed; any other URL is returned as it is. While the site is down, one not
+     * relayed yet is {@link Unavailable}: asked again once it is up, it gets its relay.
      */
     public String reachable(String url) {
         Attached a = attached;
         Optional<CallBacks.Endpoint> to = callBacks.endpoint(URI.create(url));
-        if (a == null || to.isEmpty()) {
+        if (to.isEmpty()) {
             return url;
         }
+        Optional<CallBacks.Callback> known = callBacks.known(to.get());
+        if (a == null) {
+            return CallBacks.relayed(url, known.orElseThrow(() -> new Unavailable("site " + site.name()
+                    + " is not reachable; no relay for " + url + " yet")));
+        }
         try {
-            return CallBacks.relayed(url, callBacks.known(to.get())
-                    .orElseGet(() -> callBacks.make(a.session(), a.reached().client(), to.get(), 0, 0)));
+            return CallBacks.relayed(url, known.orElseGet(() -> callBacks.relayFor(a.session(), a.agent(),
+                    a.reached().client(), to.get())));
         } catch (SshFailure | ApiException e) {
             LOG.warn("site {}: no relay for {}: {}", site.name(), url, e.getMessage());
             return url;
@@ -295,8 +302,9 @@ public final class RemoteSite implements AutoCloseable {
     /**
      * The instance whose runner serves at {@code url} has ended: the relay on the head node and the SSH
      * forward behind it are closed, so that nothing listens there for a runner that is gone (a caller
-     * would be accepted and cut off at once), and they are not made again on a reconnection. While the
-     * link is down they are closed once it is up again. Does SSH work: never on the scheduler's loop.
+     * would be accepted and cut off at once), and they are not made again on a reconnection, nor by a
+     * scheduler after this one (its record on the head node goes). While the link is down they are closed
+     * once it is up again. Does SSH work: never on the scheduler's loop.
      */
     public void unrelay(String url) {
         Optional<CallBacks.Callback> back = callBacks.endpoint(URI.create(url)).flatMap(callBacks::forget);
@@ -311,6 +319,7 @@ public final class RemoteSite implements AutoCloseable {
         try {
             close(a, back.get());
             a.session().unforwardRemote(back.get().forward());
+            callBacks.record(a.agent());
         } catch (SshFailure | ApiException e) {
             LOG.warn("site {}: relay {} for {} not closed yet ({}); closing it once the link is up again", site.name(),
                     back.get().authority(), url, e.getMessage());

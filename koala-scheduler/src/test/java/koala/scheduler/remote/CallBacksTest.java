@@ -3,6 +3,7 @@ package koala.scheduler.remote;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URI;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Which URLs a remote site's nodes need relayed, and how they read once relayed. */
@@ -42,5 +43,48 @@ class CallBacksTest {
         assertThat(CallBacks.relayed("http://koala-host:41001/frameworks/3/grow?x=1", back))
                 .isEqualTo("http://fs2-head:47401/frameworks/3/grow?x=1");
         assertThat(back.authority()).isEqualTo("fs2-head:47401");
+    }
+
+    /**
+     * A scheduler connecting (started again, or a standby here that took over) makes again the runners'
+     * call-backs a scheduler of this KOALA host recorded on the head node, on their ports, and those it made
+     * itself; not one it forgot since (its instance ended while the link was down), not the scheduler's own
+     * (kept apart), and not another host's, which is written back as it was.
+     */
+    @Test
+    void aConnectingSchedulerMakesAgainThisHostsRecordedRunnersCallBacksAndKeepsOtherHostsLines() {
+        CallBacks.Endpoint a = new CallBacks.Endpoint("koala-host", 41234);
+        CallBacks.Endpoint ended = new CallBacks.Endpoint("koala-host", 41250);
+        CallBacks.Endpoint madeHere = new CallBacks.Endpoint("koala-host", 41300);
+        callBacks.made(ended, new CallBacks.Callback(45005, "fs2-head", 47405));
+        callBacks.made(madeHere, new CallBacks.Callback(45010, "fs2-head", 47410));
+        assertThat(callBacks.forget(ended)).contains(new CallBacks.Callback(45005, "fs2-head", 47405));
+        List<RunnerCallback> recorded = RunnerCallback.parseAll("""
+                127.0.0.1:7501 45003 47402 koala-b
+                koala-host:7400 45001 47400 koala-host
+                koala-host:41234 45002 47401 koala-host
+                koala-host:41250 45005 47405 koala-host
+                """);
+
+        assertThat(callBacks.read(recorded)).extracting(RunnerCallback::line).containsExactly(
+                "koala-host:41234 45002 47401 koala-host", "koala-host:41300 45010 47410 koala-host");
+
+        callBacks.made(a, new CallBacks.Callback(45002, "fs2-head", 47401)); // made again on its ports
+        assertThat(RunnerCallback.format(callBacks.records())).isEqualTo("""
+                127.0.0.1:7501 45003 47402 koala-b
+                koala-host:41234 45002 47401 koala-host
+                koala-host:41300 45010 47410 koala-host
+                """);
+    }
+
+    /** A runner's call-back known here keeps the ports this process has, over what the head node recorded. */
+    @Test
+    void aCallBackKnownHereKeepsItsPortsOverTheRecordedOnes() {
+        CallBacks.Endpoint a = new CallBacks.Endpoint("koala-host", 41234);
+        callBacks.made(a, new CallBacks.Callback(45022, "fs2-head", 47401));
+
+        assertThat(callBacks.read(List.of(new RunnerCallback(a, 45002, 47401, "koala-host"))))
+                .containsExactly(new RunnerCallback(a, 45022, 47401, "koala-host"));
+        assertThat(callBacks.known(a)).contains(new CallBacks.Callback(45022, "fs2-head", 47401));
     }
 }

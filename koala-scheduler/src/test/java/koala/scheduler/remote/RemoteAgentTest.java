@@ -100,6 +100,21 @@ class RemoteAgentTest {
                 .isEqualTo(RemoteAgent.image(List.copyOf(JARS), "fs2-head")).hasSize(16);
     }
 
+    /** The runners' call-backs in the agent's directory on the head node, written whole and read back by a shell. */
+    @Test
+    void theRunnersCallBacksAreAFileInTheAgentsDirectory() throws Exception {
+        RemoteAgent agent = new RemoteAgent(SITE, new LocalShell(), new HeadNodeProbe.HeadNode(dir.toString(), "java", "fs2"));
+        assertThat(agent.runnerCallbacks()).as("no file yet").isEmpty();
+        RunnerCallback runner = new RunnerCallback(new CallBacks.Endpoint("koala-host", 41234), 45002, 47401, "koala-host");
+
+        agent.rememberRunnerCallbacks(List.of(runner));
+
+        assertThat(Files.readString(dir.resolve("callback-fs2.runners"))).isEqualTo("koala-host:41234 45002 47401 koala-host\n");
+        assertThat(agent.runnerCallbacks()).containsExactly(runner);
+        agent.rememberRunnerCallbacks(List.of());
+        assertThat(Files.readString(dir.resolve("callback-fs2.runners"))).isEmpty();
+    }
+
     @Test
     void theCallBacksPortsAreKeptAsForwardAndRelayAndAnOlderFileHoldsTheForwardAlone() {
         assertThat(RemoteAgent.parseCallbackPorts("45001 47400\n")).contains(new RemoteAgent.CallbackPorts(45001, 47400));
