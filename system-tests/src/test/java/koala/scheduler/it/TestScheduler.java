@@ -233,7 +233,8 @@ final class TestScheduler implements AutoCloseable {
         for (var site : grid.sites()) {
             if (site.slurm().isPresent()) {
                 LocalUser.jobs(site).stream().map(l -> l.split("\\s+")[1])
-                        .filter(n -> n.matches("koala-" + tag + "-" + job + "-.*")).forEach(n -> found.add(site.name() + ":" + n));
+                        .filter(n -> n.matches("koala-" + tag + "-" + job + "-.*"))
+                        .forEach(n -> found.add(site.name() + ":" + n));
                 continue;
             }
             String xml = LocalUser.run(site, "qstat", "-xml", "-u", "*");
