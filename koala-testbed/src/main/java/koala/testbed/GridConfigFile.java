@@ -148,6 +148,16 @@ final class GridConfigFile {
         return new Merged(text, notes);
     }
 
+    /**
+     * The settings the testbed may have written: the store's ({@code --store postgres}) and those of {@code
+     * renderedBefore}, what the earlier plan wrote (a cell this plan no longer has, such as the Slurm cell).
+     */
+    static java.util.Map<String, String> written(String renderedBefore) {
+        java.util.Map<String, String> written = new java.util.LinkedHashMap<>(TestbedStore.gridSettings());
+        written.putAll(settings(renderedBefore));
+        return written;
+    }
+
     private static java.util.Map<String, String> settings(String text) {
         java.util.Map<String, String> settings = new java.util.LinkedHashMap<>();
         text.lines().map(String::strip).filter(t -> !t.isEmpty() && !t.startsWith("#") && !t.startsWith("!"))

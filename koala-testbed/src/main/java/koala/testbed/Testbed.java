@@ -103,7 +103,9 @@ public final class Testbed {
         CompletableFuture.allOf(cells.toArray(CompletableFuture[]::new)).exceptionally(e -> null).join();
         cells.forEach(f -> changes.addAll(join(f)));
         changes.addAll(wan.ensure(plan, !strays.isEmpty() || !made.isEmpty()));
-        changes.addAll(writeGridConfig(GridConfigFile.render(plan, AGENT_USER, this::remoteHead)));
+        changes.addAll(writeGridConfig(GridConfigFile.render(plan, AGENT_USER, this::remoteHead),
+                previous == null || previous.plan() == null ? ""
+                        : GridConfigFile.render(previous.plan(), AGENT_USER, this::remoteHead)));
         changes.addAll(removeOldConfig());
         return changes;
     }
@@ -128,10 +130,11 @@ public final class Testbed {
     }
 
     /**
-     * Writes the grid configuration, keeping what an admin added to the testbed's earlier one; a file
+     * Writes the grid configuration, keeping what an admin added to the testbed's earlier one ({@code
+     * renderedBefore}: what the earlier plan wrote, whose keys this plan lacks are dropped, a cell gone); a file
      * the testbed did not write is an admin's own and is left alone, with the reason.
      */
-    private List<String> writeGridConfig(String rendered) {
+    private List<String> writeGridConfig(String rendered, String renderedBefore) {
         Path file = gridConfig();
         try {
             String previous = Files.exists(file) ? Files.readString(file) : null;
@@ -141,7 +144,7 @@ public final class Testbed {
                         + "own, and add your settings to that one");
             }
             GridConfigFile.Merged merged = previous == null ? new GridConfigFile.Merged(rendered, List.of())
-                    : GridConfigFile.merge(previous, rendered);
+                    : GridConfigFile.merge(previous, rendered, GridConfigFile.written(renderedBefore));
             List<String> changes = new ArrayList<>(merged.notes().stream().map(n -> file + ": " + n).toList());
             if (writeIfChanged(file, merged.text())) {
                 changes.add("wrote " + file);

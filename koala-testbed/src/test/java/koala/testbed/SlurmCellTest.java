@@ -63,6 +63,22 @@ class SlurmCellTest {
         assertThat(TestbedRecord.read(home).plan()).isEqualTo(withSlurm);
     }
 
+    /** An up without --slurm drops the Slurm cell's keys the testbed wrote, and keeps an admin's own beside them. */
+    @Test
+    void theSlurmCellsKeysGoWithTheCell() {
+        java.util.function.Function<CellPlan, RemoteHead> head =
+                c -> new RemoteHead(c, Path.of("/srv/koala-testbed").resolve(c.name()), Path.of("/var/lib/koala"));
+        String withSlurm = GridConfigFile.render(DEFAULT.withSlurmCell(2), "koala", head)
+                + "\nsite.fs3.node.slots = 2\n";
+        String without = GridConfigFile.render(DEFAULT, "koala", head);
+
+        GridConfigFile.Merged merged = GridConfigFile.merge(withSlurm, without,
+                GridConfigFile.written(GridConfigFile.render(DEFAULT.withSlurmCell(2), "koala", head)));
+
+        assertThat(merged.text()).doesNotContain("site.fs3.manager", "site.fs3.slurm.conf")
+                .contains("grid.sites = fs0, fs1, fs2\n", GridConfigFile.KEPT + "\nsite.fs3.node.slots = 2\n");
+    }
+
     /** The Slurm cell is a local site of the grid: its slurm.conf instead of SGE's cell and DRMAA. */
     @Test
     void theGridFileMakesTheSlurmCellALocalSite() {
