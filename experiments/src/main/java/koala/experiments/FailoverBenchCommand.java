@@ -124,7 +124,7 @@ final class FailoverBenchCommand implements Callable<Integer> {
         Scheduler standby = Scheduler.start("b", configB);
         SchedulerClient client = SchedulerClient.following(List.of(gridA.schedulerAddress(), gridB.schedulerAddress()))
                 .actingFor("koala");
-        awaitStandby(new SchedulerClient(gridB.schedulerAddress()).actingFor("koala"));
+        awaitStandby(new SchedulerClient(gridB.schedulerAddress()).actingFor("koala"), standby);
         long allocation = client.allocate(new AllocationRequest("bench-failover")).id();
         Load load = new Load();
         List<Thread> threads = List.of(submitter(client, load), grower(client, allocation, load));
@@ -147,7 +147,8 @@ final class FailoverBenchCommand implements Callable<Integer> {
                 Scheduler next = leader.again();
                 leader = standby;
                 standby = next;
-                awaitStandby(new SchedulerClient(GridConfig.load(standby.config()).schedulerAddress()).actingFor("koala"));
+                awaitStandby(new SchedulerClient(GridConfig.load(standby.config()).schedulerAddress()).actingFor("koala"),
+                        standby);
             }
         } finally {
             load.stop.set(true);
@@ -267,11 +268,15 @@ final class FailoverBenchCommand implements Callable<Integer> {
         }
     }
 
-    private static void awaitStandby(SchedulerClient standby) {
+    /**
+     * Waits until {@code scheduler} stands by: it passes its users' calls on to the leader, whose name (host and
+     * pid) it answers with, or answers 503 as a standby while it knows no leader.
+     */
+    private static void awaitStandby(SchedulerClient standby, Scheduler scheduler) {
+        String own = ":" + scheduler.process().pid();
         if (!new Poll(CLOCK, Duration.ofMillis(100)).until(() -> {
             try {
-                standby.jobs();
-                return false;
+                return !standby.scheduler().name().endsWith(own);
             } catch (ApiException e) {
                 return e.status() == 503 && String.valueOf(e.getMessage()).contains(SchedulerClient.STANDBY);
             }
