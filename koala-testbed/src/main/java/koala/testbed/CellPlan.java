@@ -79,6 +79,11 @@ public record CellPlan(String name, int index, int nodes, int slotsPerNode, int 
         return manager == Manager.SLURM;
     }
 
+    /** The port the cell's head node answers its manager's clients on: the qmaster's, or slurmctld's. */
+    public int managerPort() {
+        return slurm() ? SlurmCell.CONTROLLER_PORT : qmasterPort;
+    }
+
     /** True when some of its hosts differ from the others. */
     public boolean shaped() {
         return !shape.isEmpty();

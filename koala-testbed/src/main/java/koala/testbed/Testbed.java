@@ -567,7 +567,7 @@ public final class Testbed {
         Long controller = cell.controllerPid().orElse(null);
         int slurmds = (int) plan.nodeNames().stream().filter(n -> cell.nodePid(n).isPresent()).count();
         SlurmCell.Usage usage = controller == null ? SlurmCell.Usage.UNKNOWN : cell.usage();
-        return new CellStatus(plan.name(), plan.head(), plan.remote(), SlurmCell.CONTROLLER_PORT, controller, slurmds,
+        return new CellStatus(plan.name(), plan.head(), plan.remote(), plan.managerPort(), controller, slurmds,
                 plan.nodes(), plan.slots(), usage.cpusUsed(), usage.running(), usage.pending());
     }
 

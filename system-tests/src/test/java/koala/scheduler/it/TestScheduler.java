@@ -129,7 +129,7 @@ final class TestScheduler implements AutoCloseable {
     private static List<String> unreachableHeads(Testbed testbed) {
         List<String> unreachable = new ArrayList<>();
         for (koala.testbed.CellPlan cell : testbed.plan().map(koala.testbed.TestbedPlan::cells).orElse(List.of())) {
-            int port = cell.slurm() ? 6817 : cell.remote() ? 22 : cell.qmasterPort();
+            int port = cell.remote() ? 22 : cell.managerPort();
             try (java.net.Socket socket = new java.net.Socket()) {
                 socket.connect(new java.net.InetSocketAddress(cell.head(), port), 3000);
             } catch (IOException e) {
