@@ -156,6 +156,6 @@ final class Entities {
     List<RunnerMessages.Entity> views() {
         return byNode.values().stream().map(e -> new RunnerMessages.Entity(e.node(), e.role(), e.site(), e.host(),
                 e.state().name(), e.idleSince() == null && e.running(), e.cpuPercent(), e.idleSince(),
-                e.orchestrators())).toList();
+                e.orchestrators(), e.lastBeat())).toList();
     }
 }

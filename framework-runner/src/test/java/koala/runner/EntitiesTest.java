@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import koala.api.runner.RunnerMessages;
 import koala.provisioning.OrchestratorLayer;
 import koala.provisioning.WorkerLayer;
 import org.junit.jupiter.api.Test;
@@ -83,6 +84,17 @@ class EntitiesTest {
         assertThat(layer.orchestrators()).isEqualTo(1);
         assertThat(layer.nodes()).extracting(n -> n.id() + ":" + n.orchestrators() + ":" + n.emptySince())
                 .containsExactly("7.1.0:0:" + T.plusSeconds(70), "7.4.0:1:null");
+    }
+
+    @Test
+    void theViewSaysWhenEachEntityWasLastHeardFrom() {
+        entities.starting(List.of("7.2.0", "7.2.1"), Entities.WORKER, T, 0);
+        entities.put(entities.get("7.2.0").orElseThrow().reportedIn("fs2", "vm", 4000, PERIOD, T.plusSeconds(2)));
+        beat("7.2.0", 0.0, 12);
+
+        assertThat(entities.views()).extracting(RunnerMessages.Entity::node, RunnerMessages.Entity::lastBeat)
+                .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("7.2.0", T.plusSeconds(12)),
+                        org.assertj.core.groups.Tuple.tuple("7.2.1", null));
     }
 
     private void beat(String node, double cpu, long atSecond) {

@@ -200,13 +200,15 @@ final class FrameworkCommands {
             System.out.println("runner   " + s.state() + (s.waiting().isEmpty() ? "" : " (waiting)") + ", policy "
                     + s.policy());
             s.waiting().forEach(w -> System.out.println("  " + w));
-            System.out.printf("  %-10s %-18s %-6s %-9s %6s  %s%n", "NODE", "ROLE", "SITE", "STATE", "CPU", "WORKER");
+            System.out.printf("  %-10s %-18s %-6s %-9s %6s  %-8s  %s%n", "NODE", "ROLE", "SITE", "STATE", "CPU", "HEARD",
+                    "WORKER");
             for (RunnerMessages.Entity e : s.entities()) {
                 String role = e.role() + (e.role().equals("orchestrator") ? " (hosts " + e.orchestrators() + ")" : "");
                 String worker = !e.role().equals("worker") || !e.state().equals("RUNNING") ? "-"
                         : e.idleSince() == null ? "busy" : "idle since " + TIME.format(e.idleSince());
-                System.out.printf("  %-10s %-18s %-6s %-9s %5.1f%%  %s%n", e.node(), role, e.site(), e.state(),
-                        e.cpuPercent(), worker);
+                String heard = e.lastBeat() == null ? "-" : TIME.format(e.lastBeat());
+                System.out.printf("  %-10s %-18s %-6s %-9s %5.1f%%  %-8s  %s%n", e.node(), role, e.site(), e.state(),
+                        e.cpuPercent(), heard, worker);
             }
             System.out.println("  settings: " + String.join("; ", s.settings()));
             System.out.println("  latest decisions:");

@@ -66,9 +66,13 @@ public final class RunnerMessages {
     public record OrchestratorPlace(String node, boolean newNode, String reason) {
     }
 
-    /** One entity of an instance as its runner sees it. */
+    /**
+     * One entity of an instance as its runner sees it.
+     *
+     * @param lastBeat when its launcher's heartbeat last reached the runner (null before the first)
+     */
     public record Entity(String node, String role, String site, String host, String state, boolean busy,
-                         double cpuPercent, Instant idleSince, int orchestrators) {
+                         double cpuPercent, Instant idleSince, int orchestrators, Instant lastBeat) {
     }
 
     /**

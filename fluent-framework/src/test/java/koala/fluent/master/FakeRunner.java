@@ -95,7 +95,7 @@ final class FakeRunner implements Runner {
     @Override
     public Status status() {
         List<Entity> entities = workers.stream().map(w -> new Entity(w, "worker", "fs0", "vm", "RUNNING", false,
-                0, null, 0)).toList();
+                0, null, 0, null)).toList();
         return new Status(7, "fluent", "RUNNING", policy, List.of(), "vm:1", entities, List.of(), tIdle.toMillis(),
                 2000);
     }
