@@ -24,7 +24,8 @@ class CrashRestartIT {
 
     @Test
     void aKilledSchedulerComesBackAndFinishesWhatItHad() throws Exception {
-        Path config = TestScheduler.config(Map.of());
+        // a sweep every 5 s rather than 30: the orphan below is killed within 10 s, not a minute
+        Path config = TestScheduler.config(Map.of("scheduler.sweepInterval", "5"));
         GridConfig grid = GridConfig.load(config);
         Process first = TestScheduler.process(config);
         SchedulerClient client = new SchedulerClient(grid.schedulerAddress()).actingFor(TestScheduler.OWNER);
@@ -66,7 +67,7 @@ class CrashRestartIT {
             assertThat(held.nodes()).extracting(NodeView::state).containsOnly("RUNNING");
             assertThat(client.closeAllocation(allocation).nodes()).extracting(NodeView::state).containsOnly("RELEASED");
             assertThat(TestScheduler.pilotsNamedFor(grid, running)).isEmpty();
-            // killed at the start if the cell's snapshot already showed it, else by the sweep within a minute
+            // killed at the start if the cell's snapshot already showed it, else by the sweep within two of its 5 s intervals
             org.awaitility.Awaitility.await("orphan pilot " + orphan + " killed").atMost(Duration.ofSeconds(90))
                     .until(() -> TestScheduler.pilotsNamedFor(grid, 9999).isEmpty());
             assertThat(TestScheduler.pilotsNamedFor(grid, 9998)).as("another scheduler's pilot " + foreign + " left alone")

@@ -188,8 +188,11 @@ class FrameworkRunnerIT {
      */
     @Test
     void aMasterThatKeepsDyingIsRestartedThreeTimesAndThenFailsTheInstanceWithTheReason() throws Exception {
+        // the first life outlasts the deployment (about 3 s); the restarted ones die after 2 s
+        Path lived = dir.resolve("master-lived-" + System.nanoTime());
         String jdf = jdf("static", 1, "(samplePeriod = 1)").replace("(executable = /bin/sleep)(arguments = 100000)"
-                + "(provisioning", "(executable = /bin/sh)(arguments = \"-c\" \"sleep 6; exit 4\")(provisioning");
+                + "(provisioning", "(executable = /bin/sh)(arguments = \"-c\" \"if [ -e " + lived + " ]; then sleep 2; "
+                + "else touch " + lived + "; sleep 6; fi; exit 4\")(provisioning");
         try (RunnerMain.Started runner = start(jdf)) {
             RunnerClient rpc = rpc(runner);
             String node = rpc.status().role("master").get(0).node();
@@ -296,7 +299,8 @@ class FrameworkRunnerIT {
 
     @Test
     void whenItsRunnerDiesTheLaunchersGiveTheNodesBack() throws Exception {
-        RunnerMain.Started runner = start(jdf("ondemand", 0, "(samplePeriod = 1)"));
+        RunnerMain.Started runner = scheduler.runner(jdf("ondemand", 0, "(samplePeriod = 1)"), scheduler.config(), dir,
+                Duration.ofSeconds(2));
         long instance = runner.instance();
         runner.close();
         JobView after = Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))

@@ -136,16 +136,19 @@ class MpiJobsIT {
      * HPC Challenge (Debian's hpcc) over the two clusters, 2 ranks on fs0 and 1 on fs1, with Debian's example
      * input for a smaller problem ({@link #hpccInput}): it completes and says so in its result file, and its
      * ping-pong latencies show the testbed's wide-area delay between ranks on different clusters and none
-     * inside one. Costs 114 s on a quieter machine (load 3-6; 165 s in the last suite run with 4 ranks and
-     * N 1000), 165-193 s with other builds on the two cores (281 s there before), nearly all in hpcc's
-     * latency-bandwidth kernels.
+     * inside one. Costs 128 s on a quiet machine (156 s there with ranks that spin while they wait: hpcc's
+     * latency-bandwidth kernels 120 s, with ranks that yield 93 s; 139 s in the last suite run), 165-193 s
+     * with other builds on the two cores, nearly all in hpcc's latency-bandwidth kernels.
      */
     @Test
     void hpccCompletesOverTwoClusters() throws Exception {
         Path dir = TestScheduler.nodeDir("koala-hpcc-it");
         Files.writeString(dir.resolve("hpccinf.txt"), hpccInput(Files.readString(
                 Path.of("/usr/share/doc/hpcc/examples/_hpccinf.txt"))));
+        // the testbed's nodes share the machine's two cores: a rank waiting for a message yields its core to the
+        // others and to the wide-area delay's program instead of spinning (Open MPI spins, as on a node of its own)
         String component = "(&%s(resourceManagerContact = \"%s\")(count = %d)(executable = \"/usr/bin/hpcc\")"
+                + "(environment = (OMPI_MCA_mpi_yield_when_idle 1))"
                 + "(directory = \"" + dir + "\")(stdout = \"" + dir.resolve("hpcc.out") + "\")(stderr = \""
                 + dir.resolve("hpcc.err") + "\"))";
         String jdf = "+" + String.format(component, "(runner = mpi)", "fs0", 2) + String.format(component, "", "fs1", 1);

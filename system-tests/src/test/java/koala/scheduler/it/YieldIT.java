@@ -38,9 +38,9 @@ import org.junit.jupiter.api.Test;
  * yields, {@code moved}'s 3 components going to w1's free slots, and is given back within the grace.
  * Both word counts count their file right, nothing of {@code a} is ended after the grace, and no
  * application is lost. (A word count moves only to workers holding none of it: the master's state
- * keeps one share of slots per application and worker.) Costs 50-54 s, most of it the word counts
- * streaming their file over 40 s: long enough to be under way when the grid takes w2 back, 4-6 s after
- * they start on a busy machine (streams of 90 s made it 97-103 s).
+ * keeps one share of slots per application and worker.) Costs about 35 s, most of it the word counts
+ * streaming their file over 25 s: long enough to be under way when the grid takes w2 back, 4-6 s after
+ * they start on a busy machine (streams of 40 s made it 50-54 s, of 90 s 97-103 s).
  *
  * <p>On the same scheduler, a grow pinned to fs1 is arbitrated within fs1 (below).
  */
@@ -75,9 +75,9 @@ class YieldIT {
             FluentClient fb = cell.master(b);
             cell.awaitWorkers("a's 3 workers joined, one node of the cell left", fa, 3, 1);
 
-            AppRequest words4 = new AppRequest("swc", 40_000L, null, null, 1, text.toString());
+            AppRequest words4 = new AppRequest("swc", 25_000L, null, null, 1, text.toString());
             JobReply work = fa.submit(new JobRequest("a1", List.of(new AppRequest("swc", 2_000L, null, null, 1,
-                    text.toString()), words4, new AppRequest("swc", 40_000L, null, null, 0, text.toString()),
+                    text.toString()), words4, new AppRequest("swc", 25_000L, null, null, 0, text.toString()),
                     new AppRequest("rl", 120_000L, 20.0, 1_000L, null, null))));
             assertThat(work.apps()).extracting(AppReply::verdict).containsExactly("PLACED", "PLACED", "PLACED", "PLACED");
             String moved = work.apps().get(2).id();
