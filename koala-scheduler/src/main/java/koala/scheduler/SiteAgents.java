@@ -5,9 +5,11 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -77,13 +79,17 @@ final class SiteAgents implements AutoCloseable {
      */
     void attachOrStart() {
         Map<String, Store.AgentRecord> known = store.agents();
+        List<Callable<Runnable>> starts = new ArrayList<>();
         for (SiteConfig site : grid.sites()) {
             if (site.remote()) {
                 RemoteSite remote = new RemoteSite(site, koalaHost, schedulerPort, RuntimeImage.currentClasspath(),
                         InstantSource.system(), Executors.newSingleThreadScheduledExecutor(SchedulerDaemon.daemon("ssh-" + site.name())),
                         client -> clients.put(site.name(), client));
                 remotes.put(site.name(), remote);
-                remote.start();
+                starts.add(() -> {
+                    remote.start();
+                    return () -> { };
+                });
                 continue;
             }
             Optional<Store.AgentRecord> previous = Optional.ofNullable(known.get(site.name())).filter(this::answers);
@@ -93,10 +99,42 @@ final class SiteAgents implements AutoCloseable {
                         AgentSecret.of(previous.get().secret())));
                 pids.put(site.name(), previous.get().pid());
             } else {
-                start(site);
+                starts.add(() -> launch(site));
             }
         }
+        startTogether(starts);
         reattachUserAgents(known);
+    }
+
+    /**
+     * Runs the sites' starts at once (each agent's JVM start and a remote site's SSH connection take seconds; one
+     * after another they added up to a scheduler's start), then records what each started here, on this thread,
+     * in site order. One that failed is reported once every other has started, so that none is left unrecorded.
+     */
+    private void startTogether(List<Callable<Runnable>> starts) {
+        java.util.concurrent.ExecutorService starting = Executors.newFixedThreadPool(Math.max(1, starts.size()),
+                SchedulerDaemon.daemon("site-start"));
+        try {
+            List<java.util.concurrent.Future<Runnable>> running = starts.stream().map(starting::submit).toList();
+            RuntimeException failed = null;
+            for (java.util.concurrent.Future<Runnable> start : running) {
+                try {
+                    start.get().run();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    RuntimeException cause = e.getCause() instanceof RuntimeException r ? r
+                            : new IllegalStateException(e.getCause().getMessage(), e.getCause());
+                    failed = failed == null ? cause : failed;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while the site agents started", e);
+                }
+            }
+            if (failed != null) {
+                throw failed;
+            }
+        } finally {
+            starting.shutdown();
+        }
     }
 
     /** Why {@code site} cannot be reached at all now: a remote site whose SSH link is down. */
@@ -260,9 +298,18 @@ final class SiteAgents implements AutoCloseable {
 
     /** Starts an agent with a new secret, kept in the store so that a restarted scheduler can re-attach. */
     private void start(SiteConfig site) {
+        launch(site).run();
+    }
+
+    /** Starts the agent of {@code site}; what it returns records it (in the store, the clients), on the caller's thread. */
+    private Runnable launch(SiteConfig site) {
         AgentSecret secret = AgentSecret.random();
         AgentProcess agent = AgentProcess.start(site, grid.file(), koalaHome, site.agentPort(), START_TIMEOUT, secret,
                 SITE_AGENT_IDLE);
+        return () -> adopt(site, agent, secret);
+    }
+
+    private void adopt(SiteConfig site, AgentProcess agent, AgentSecret secret) {
         Optional.ofNullable(started.put(site.name(), agent)).ifPresent(AgentProcess::close);
         store.saveAgent(new Store.AgentRecord(site.name(), agent.url().toString(), agent.pid(), secret.value(), host));
         clients.put(site.name(), agent.client());
