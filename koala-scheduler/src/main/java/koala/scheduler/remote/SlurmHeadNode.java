@@ -59,6 +59,7 @@ final class SlurmHeadNode {
         if ("no".equals(facts.get("slurmConf"))) {
             problems.add(p + "slurm.conf = " + slurm.conf() + ": not readable on the head node");
         }
+        // not asked without scontrol in slurm.bin: the missing command is the problem then
         String controller = facts.getOrDefault("controller", "yes");
         if (controller.startsWith("no")) {
             String[] said = controller.substring(2).trim().split(" ", 2);
