@@ -30,7 +30,11 @@ import org.apache.logging.log4j.Logger;
  * {@code site-S.properties} (the site as the agent reads it), {@code agent-S.state}
  * ({@link AgentState}: the running agent, its relays), {@code callback-S.port} (the scheduler's call-back),
  * {@code callback-S.runners} (runners' call-backs, {@link RunnerCallback}),
- * {@code native-S/libdrmaa.so}, {@code logs/agent-S.log} and {@code pilots/} (the pilots' output).
+ * {@code native-S/libdrmaa.so} (an SGE cell's), {@code logs/agent-S.log} and {@code pilots/} (the pilots' output).
+ *
+ * <p>The agent's command and environment are those of a local agent ({@link AgentProcess#command}), with
+ * paths on the head node: an SGE cell's variables and libdrmaa, or a Slurm site's {@code SLURM_CONF} and
+ * neither libdrmaa nor the DRMAA jar.
  */
 final class RemoteAgent {
     private static final Logger LOG = LogManager.getLogger(RemoteAgent.class);
@@ -173,7 +177,9 @@ final class RemoteAgent {
         String log = file("logs/agent-" + site.name() + ".log");
         String config = file("site-" + site.name() + ".properties");
         List<Path> cp = new ArrayList<>(classpath.stream().map(Path::of).toList());
-        cp.add(site.drmaa().jar());
+        if (site.slurm().isEmpty()) {
+            cp.add(site.drmaa().jar()); // the cell's own binding; a Slurm site's agent runs Slurm's commands
+        }
         JavaCommand java = AgentProcess.command(site, Path.of(head.java()), cp, Path.of(nativeDir), List.of("--config",
                 config, "--site", site.name(), "--port", Integer.toString(site.agentPort()), "--state-file", stateFile(),
                 "--idle-exit", Long.toString(ssh.agentIdleExit().toSeconds()), "--relay-host", relayHost));
@@ -182,8 +188,7 @@ final class RemoteAgent {
         java = java.withJvmOptions(jvm);
         return String.join("\n",
                 "IFS= read -r secret || { echo 'no secret on the input'; exit 1; }",
-                "cd / && mkdir -p " + Sh.quote(nativeDir) + " && ln -sfn " + Sh.quote(site.drmaa().library().toString())
-                        + " " + Sh.quote(nativeDir + "/libdrmaa.so") + " || exit 1",
+                nativeLink(nativeDir),
                 "[ ! -f " + state + " ] || sed -i '/^agent /d' " + state + " || exit 1",
                 "printf '%s\\n' \"$secret\" | nohup setsid " + Sh.words(java.commandLine()) + " >> " + Sh.quote(log)
                         + " 2>&1 &",
@@ -196,6 +201,12 @@ final class RemoteAgent {
                 "  sleep 0.1; i=$((i+1))",
                 "done",
                 "echo \"the agent was not ready within " + START_TIMEOUT.toSeconds() + " s; see " + log + "\"; exit 1");
+    }
+
+    /** Goes to {@code /}; for an SGE cell, links its libdrmaa as {@code libdrmaa.so}, the name the binding loads. */
+    private String nativeLink(String nativeDir) {
+        return site.slurm().isPresent() ? "cd / || exit 1" : "cd / && mkdir -p " + Sh.quote(nativeDir) + " && ln -sfn "
+                + Sh.quote(site.drmaa().library().toString()) + " " + Sh.quote(nativeDir + "/libdrmaa.so") + " || exit 1";
     }
 
     /** Stops the agent (TERM: it takes its line out of the state file and closes its DRMAA session). */

@@ -104,4 +104,23 @@ class HeadNodeProbeTest {
                         + "site.das4.ssh.relayHost to the head node's name or address as its compute nodes reach it");
         assertThat(HeadNodeProbe.script(SshErrorsTest.SITE)).contains("echo \"hostname=$(hostname 2>/dev/null)\"");
     }
+
+    /** An SGE site's probe, whole: a Slurm site's has a script of its own ({@link SlurmHeadNodeTest}). */
+    @Test
+    void anSgeSitesProbeChecksItsCellAndDrmaa() {
+        assertThat(HeadNodeProbe.script(SshErrorsTest.SITE)).isEqualTo(String.join("\n",
+                "J='java'; R='/cm/sge'; C='default'; B='/cm/sge/bin'",
+                "DJ='/usr/share/java/drmaa.jar'; DL='/usr/lib/gridengine-drmaa/lib/libdrmaa.so.1.0'; "
+                        + "P='/usr/lib/x86_64-linux-gnu/libjemalloc.so.2'",
+                "D=$(cd && umask 077 && mkdir -p '.koala' && chmod go-rwx '.koala' && cd '.koala' && pwd) && echo \"dir=$D\"",
+                "JP=$(command -v \"$J\" 2>/dev/null); echo \"java=$JP\"",
+                "[ -n \"$JP\" ] && echo \"javaVersion=$(\"$JP\" -version 2>&1 | head -n 1)\"",
+                "[ -f \"$R/$C/common/act_qmaster\" ] && echo cell=yes || echo cell=no",
+                "[ -x \"$B/qstat\" ] && echo qstat=yes || echo qstat=no",
+                "[ -f \"$DJ\" ] && echo drmaaJar=yes || echo drmaaJar=no",
+                "[ -f \"$DL\" ] && echo drmaaLibrary=yes || echo drmaaLibrary=no",
+                "[ -z \"$P\" ] || { [ -f \"$P\" ] && echo preload=yes || echo preload=no; }",
+                "echo \"hostname=$(hostname 2>/dev/null)\"",
+                "exit 0"));
+    }
 }

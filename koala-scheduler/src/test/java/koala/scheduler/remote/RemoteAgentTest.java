@@ -13,6 +13,7 @@ import koala.api.site.AgentSecret;
 import koala.grid.CellEnvironment;
 import koala.grid.DrmaaInstall;
 import koala.grid.SiteConfig;
+import koala.grid.SlurmEnvironment;
 import koala.grid.SshConfig;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -24,6 +25,12 @@ class RemoteAgentTest {
             "fs2", 6464, 6465, Path.of("/usr/bin")), "koala", 0, "", 8, new DrmaaInstall(Path.of("/usr/share/java/drmaa.jar"),
             Path.of("/usr/lib/libdrmaa.so.1.0"), Optional.empty()), Optional.of(new SshConfig("head", 22, "koala",
             Path.of("/k"), Path.of("/kh"), true, ".koala", "java", Duration.ofMinutes(10), Optional.empty())));
+    /** A Slurm cluster behind its head node: the cell and DRMAA keys are the defaults, which it does not use. */
+    private static final SiteConfig SLURM_SITE = new SiteConfig("fs3", new CellEnvironment(Path.of("/var/lib/gridengine"),
+            "fs3", 6444, 6445, Path.of("/usr/bin")), "koala", 0, "", 4, DrmaaInstall.debian(), Optional.of(new SshConfig(
+            "fs3-head", 22, "koala", Path.of("/k"), Path.of("/kh"), true, ".koala", "java", Duration.ofMinutes(10),
+            Optional.empty())), Optional.empty(), 1, 1, Optional.of(new SlurmEnvironment(
+            Path.of("/etc/slurm-fs3/slurm.conf"), Path.of("/opt/slurm/bin"))));
     private static final List<String> JARS = List.of("/home/koala/.koala/lib/abc-koala.jar");
 
     @TempDir
@@ -150,5 +157,65 @@ class RemoteAgentTest {
         assertThat(agent.find("x")).isEmpty();
         HeadNodeShell.Result r = shell.run(shell.calls.get(0).command(), Duration.ofSeconds(10), null);
         assertThat(r.out()).startsWith("agent 41234 " + pid + " " + secret.value() + "\ncmdline ").contains("java");
+    }
+
+    /**
+     * An SGE cell's agent: its libdrmaa linked as {@code native-S/libdrmaa.so}, the cell's variables, and
+     * the head node's DRMAA jar after the shipped ones.
+     */
+    @Test
+    void anSgeCellsAgentRunsWithTheCellsEnvironmentAndItsDrmaa() {
+        RemoteAgent agent = new RemoteAgent(SITE, new LocalShell(), new HeadNodeProbe.HeadNode("/home/koala/.koala",
+                "/usr/bin/java", "fs2"));
+
+        List<String> script = agent.startScript(JARS, "fs2-head").lines().toList();
+
+        assertThat(script.get(1)).isEqualTo("cd / && mkdir -p '/home/koala/.koala/native-fs2' && ln -sfn "
+                + "'/usr/lib/libdrmaa.so.1.0' '/home/koala/.koala/native-fs2/libdrmaa.so' || exit 1");
+        assertThat(script.get(3)).isEqualTo("printf '%s\\n' \"$secret\" | nohup setsid '/usr/bin/env' "
+                + "'SGE_ROOT=/var/lib/gridengine' 'SGE_CELL=fs2' 'SGE_QMASTER_PORT=6464' 'SGE_EXECD_PORT=6465' "
+                + "'/usr/bin/java' '-Xmx256m' '-XX:+UseSerialGC' '-Dkoala.image=" + RemoteAgent.image(JARS, "fs2-head")
+                + "' '-Djava.library.path=/home/koala/.koala/native-fs2' "
+                + "'-cp' '/home/koala/.koala/lib/abc-koala.jar:/usr/share/java/drmaa.jar' 'koala.site.AgentMain' "
+                + "'--config' '/home/koala/.koala/site-fs2.properties' '--site' 'fs2' '--port' '0' "
+                + "'--state-file' '/home/koala/.koala/agent-fs2.state' '--idle-exit' '600' '--relay-host' 'fs2-head' "
+                + ">> '/home/koala/.koala/logs/agent-fs2.log' 2>&1 &");
+    }
+
+    /**
+     * A Slurm site's agent: {@code SLURM_CONF} as a local one gets it, no libdrmaa and no DRMAA jar (its
+     * commands are found in {@code slurm.bin} by the agent itself, so the head node's PATH stays as it is).
+     */
+    @Test
+    void aSlurmSitesAgentRunsWithSlurmConfAndNoDrmaa() {
+        RemoteAgent agent = new RemoteAgent(SLURM_SITE, new LocalShell(), new HeadNodeProbe.HeadNode("/home/koala/.koala",
+                "/usr/bin/java", "fs3"));
+
+        String whole = agent.startScript(JARS, "fs3-head");
+        List<String> script = whole.lines().toList();
+
+        assertThat(script.get(1)).isEqualTo("cd / || exit 1");
+        assertThat(script.get(3)).isEqualTo("printf '%s\\n' \"$secret\" | nohup setsid '/usr/bin/env' "
+                + "'SLURM_CONF=/etc/slurm-fs3/slurm.conf' "
+                + "'/usr/bin/java' '-Xmx256m' '-XX:+UseSerialGC' '-Dkoala.image=" + RemoteAgent.image(JARS, "fs3-head")
+                + "' '-cp' '/home/koala/.koala/lib/abc-koala.jar' 'koala.site.AgentMain' "
+                + "'--config' '/home/koala/.koala/site-fs3.properties' '--site' 'fs3' '--port' '0' "
+                + "'--state-file' '/home/koala/.koala/agent-fs3.state' '--idle-exit' '600' '--relay-host' 'fs3-head' "
+                + ">> '/home/koala/.koala/logs/agent-fs3.log' 2>&1 &");
+        assertThat(whole).doesNotContain("drmaa").doesNotContain("native-fs3").doesNotContain("LD_PRELOAD");
+    }
+
+    /** What the scheduler uploads as {@code site-S.properties} for a Slurm site's agent: its manager and cluster. */
+    @Test
+    void aSlurmSitesAgentReadsItsManagerAndClusterFromItsConfiguration() {
+        LocalShell shell = new LocalShell(command -> new HeadNodeShell.Result(0, "41234 777\n", ""));
+        RemoteAgent agent = new RemoteAgent(SLURM_SITE, shell, new HeadNodeProbe.HeadNode(dir.toString(), "/usr/bin/java",
+                "fs3"));
+
+        agent.start(JARS, secret, "fs3-head");
+
+        assertThat(dir.resolve("site-fs3.properties")).content().contains("site.fs3.manager = slurm\n"
+                + "site.fs3.slurm.conf = /etc/slurm-fs3/slurm.conf\nsite.fs3.slurm.bin = /opt/slurm/bin\n")
+                .doesNotContain("drmaa").doesNotContain("sge.");
     }
 }

@@ -44,4 +44,17 @@ class RuntimeJarsTest {
         String sha256sum = "a".repeat(64) + "  " + same.remoteName() + "\n" + "0".repeat(64) + "  " + corrupt.remoteName() + "\n";
         assertThat(RuntimeJars.toSend(List.of(same, corrupt, missing), sha256sum)).containsExactly(corrupt, missing);
     }
+
+    /** A Slurm site's agent runs on its adapter, shipped as any other jar or class directory: only DRMAA's stays home. */
+    @Test
+    void theSlurmAdapterIsShippedAsAnyOtherJar() throws Exception {
+        Path jar = Files.writeString(dir.resolve("slurm-adapter-0.1.0-SNAPSHOT.jar"), "the adapter");
+        Path classes = Files.createDirectories(dir.resolve("slurm-adapter/target/classes/koala/slurm"));
+        Files.writeString(classes.resolve("SlurmResourceManager.class"), "s");
+        Path drmaa = Files.writeString(dir.resolve("drmaa.jar"), "the cluster's own");
+
+        assertThat(RuntimeJars.of(List.of(jar, dir.resolve("slurm-adapter/target/classes"), drmaa)))
+                .extracting(RuntimeJars.Jar::name)
+                .containsExactly("slurm-adapter-0.1.0-SNAPSHOT.jar", "slurm-adapter-classes.jar");
+    }
 }
