@@ -83,7 +83,8 @@ final class SiteAgents implements AutoCloseable {
         for (SiteConfig site : grid.sites()) {
             if (site.remote()) {
                 RemoteSite remote = new RemoteSite(site, koalaHost, schedulerPort, RuntimeImage.currentClasspath(),
-                        InstantSource.system(), Executors.newSingleThreadScheduledExecutor(SchedulerDaemon.daemon("ssh-" + site.name())),
+                        InstantSource.system(),
+                        Executors.newSingleThreadScheduledExecutor(SchedulerDaemon.daemon("ssh-" + site.name())),
                         client -> clients.put(site.name(), client));
                 remotes.put(site.name(), remote);
                 starts.add(() -> {
