@@ -207,6 +207,32 @@ final class SlurmCell {
         return changes;
     }
 
+    /** Stops the controller alone (SIGTERM, then SIGKILL after {@code grace}): the slurmds and their jobs go on. */
+    void stopController(Duration grace) {
+        controllerPid().ifPresent(pid -> kill(pid, grace));
+    }
+
+    /**
+     * Starts the controller when it does not run and waits until it answers with every node responding (idle
+     * or running jobs): it takes its jobs back from its state directory and the slurmds register again.
+     */
+    void startController(Progress progress) {
+        if (controllerPid().isEmpty()) {
+            progress.step(plan.name() + ": starting slurmctld on " + plan.head());
+            Hosts.shell(plan.head()).with(environment()).check("/usr/sbin/slurmctld", "-f", conf().toString());
+        }
+        if (!poll.until(() -> respondingNodes() == plan.nodes(), START_TIMEOUT)) {
+            throw new TestbedException(plan.name() + ": " + respondingNodes() + " of " + plan.nodes() + " Slurm nodes "
+                    + "respond after " + START_TIMEOUT.toSeconds() + " s; see " + dir.resolve("log"));
+        }
+    }
+
+    /** Nodes up at the controller, free or running jobs ({@code *} marks one that does not respond). */
+    int respondingNodes() {
+        Shell.Result r = Shell.root().with(environment()).run("sinfo", "-h", "-N", "-o", "%N %t");
+        return r.ok() ? (int) r.out().lines().filter(l -> l.matches("\\S+ (idle|alloc|mix)")).count() : 0;
+    }
+
     /** Nodes Slurm has up and free ({@code sinfo}), 0 when the controller does not answer. */
     int idleNodes() {
         Shell.Result r = Shell.root().with(environment()).run("sinfo", "-h", "-N", "-o", "%N %t");

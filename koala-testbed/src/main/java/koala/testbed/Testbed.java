@@ -622,6 +622,16 @@ public final class Testbed {
         }
     }
 
+    /** Stops the slurmctld of Slurm cell {@code cell} (its slurmds and jobs go on, as when the head node fails). */
+    public void stopSlurmController(String cell) {
+        slurmCell(recordedCell(cell)).stopController(Duration.ofSeconds(10));
+    }
+
+    /** Starts the slurmctld of Slurm cell {@code cell} again and waits until every node of it responds. */
+    public void startSlurmController(String cell) {
+        slurmCell(recordedCell(cell)).startController(progress);
+    }
+
     /**
      * Stops the SSH server of remote cell {@code cell}'s head node and every session it serves, as
      * when the head node drops off the network; its qmaster, agent and jobs go on.
@@ -689,9 +699,13 @@ public final class Testbed {
     }
 
     private SgeCell cell(String name) {
+        return new SgeCell(recordedCell(name), poll);
+    }
+
+    private CellPlan recordedCell(String name) {
         TestbedRecord record = Optional.ofNullable(readRecord()).filter(r -> r.plan() != null)
                 .orElseThrow(() -> new TestbedException("no testbed recorded under " + koalaHome));
-        return new SgeCell(record.plan().cell(name), poll);
+        return record.plan().cell(name);
     }
 
     private TestbedRecord readRecord() {

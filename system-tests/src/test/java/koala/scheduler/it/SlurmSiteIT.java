@@ -4,8 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import koala.api.runner.RunnerClient;
+import koala.api.runner.RunnerMessages;
+import koala.api.runner.TokenSource;
 import koala.api.scheduler.JobView;
 import koala.api.scheduler.NodeView;
 import koala.api.scheduler.SchedulerClient;
@@ -13,6 +19,7 @@ import koala.api.scheduler.SiteStatus;
 import koala.grid.GridConfig;
 import koala.common.time.Poll;
 import koala.grid.KoalaHome;
+import koala.runner.RunnerMain;
 import koala.testbed.LocalUser;
 import koala.testbed.Progress;
 import koala.testbed.Testbed;
@@ -26,9 +33,12 @@ import org.junit.jupiter.api.Test;
  * fs3: Debian's slurmctld on its head node, a slurmd on each of 2 compute nodes of 2 CPUs), whose site agent
  * drives Slurm with its commands. One co-allocated job runs a component on fs0 (SGE) and one on fs3 (Slurm), as
  * its owner on both, and the two talk over TCP; a local user's job on fs3 is seen as load there; once the job
- * ended no pilot of it is left in either cluster. The testbed goes back to its three SGE cells afterwards.
+ * ended no pilot of it is left in either cluster; an MPI world spans both clusters; a framework instance grows
+ * onto fs3 and shrinks there, through a stop and a start of Slurm's controller. The testbed goes back to its
+ * three SGE cells afterwards.
  *
- * <p>Costs about a minute: the Slurm cell up (about 10 s) and down, a scheduler's start, the job (about 5 s).
+ * <p>Costs about a minute and a half: the Slurm cell up (about 10 s) and down, a scheduler's start, the jobs
+ * (about 5 s each), the instance (about 30 s).
  */
 class SlurmSiteIT {
     private static Testbed testbed;
@@ -94,6 +104,117 @@ class SlurmSiteIT {
         }
         Awaitility.await("the local job gone").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
                 .until(() -> site(client, "fs3").others() == 0);
+    }
+
+    /**
+     * An OnDemand instance with its master on fs0 (SGE) and its workers pinned to fs3 (Slurm) grows by 2 workers
+     * there; Slurm's controller is stopped under it: the site is seen down, the workers go on and their launchers
+     * keep beating; once it runs again the site is up, a worker shrinks away and its Slurm job with it. Pilots
+     * equal nodes on both clusters throughout, and nothing is left once the instance ends. About 30 s.
+     */
+    @Test
+    void aFrameworkInstanceGrowsOntoTheSlurmClusterAndShrinksThroughAControllerRestart() throws Exception {
+        SchedulerClient client = scheduler.client();
+        GridConfig grid = GridConfig.load(scheduler.config());
+        Path dir = Files.createTempDirectory("koala-slurm-runner-",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
+        String jdf = "+( &(jobType = framework)(name = slurm-grow)(role = master)(count = 1)(resourceManagerContact = fs0)"
+                + "(executable = /bin/sleep)(arguments = 100000)(provisioning = ondemand)(fMax = 4)(samplePeriod = 1)"
+                + "(tIdle = 600))"
+                + " ( &(role = orchestrator)(count = 1)(resourceManagerContact = fs0)(executable = /bin/sleep)"
+                + "(arguments = 100000) )"
+                + " ( &(role = worker)(count = 0)(resourceManagerContact = fs3)(executable = /bin/sleep)"
+                + "(arguments = 100000) )";
+        try (RunnerMain.Started runner = scheduler.runner(jdf, scheduler.config(), dir, Duration.ofSeconds(30))) {
+            long id = runner.instance();
+            RunnerClient rpc = new RunnerClient(runner.url(), TokenSource.of(runner::token));
+            assertThat(rpc.grow(2).granted()).isEqualTo(2);
+            List<RunnerMessages.Entity> workers = awaitWorkers(rpc, 2);
+            assertThat(workers).extracting(RunnerMessages.Entity::site).containsOnly("fs3");
+            assertThat(workers).allSatisfy(w -> assertThat(w.host()).startsWith("fs3-n"));
+            awaitPilotsEqualNodes(client, grid, id, 4);
+
+            Instant stopped = Instant.now();
+            testbed.stopSlurmController("fs3");
+            try {
+                SiteStatus down = Awaitility.await("fs3 seen down").atMost(Duration.ofSeconds(30))
+                        .pollInterval(Duration.ofMillis(500)).until(() -> site(client, "fs3"), x -> x.agent().equals("DOWN"));
+                System.out.println("fs3 with Slurm's controller stopped: " + down.agentReason());
+                Awaitility.await("the workers on fs3 heard from while Slurm's controller is down")
+                        .atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(500))
+                        .until(() -> rpc.status().role("worker"), w -> w.size() == 2 && w.stream().allMatch(e ->
+                                e.state().equals("RUNNING") && e.lastBeat() != null && e.lastBeat().isAfter(stopped)));
+            } finally {
+                testbed.startSlurmController("fs3");
+            }
+            Awaitility.await("fs3 up again").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> site(client, "fs3").agent().equals("UP"));
+            awaitPilotsEqualNodes(client, grid, id, 4);
+            String gone = workers.get(0).node();
+            assertThat(Awaitility.await("the shrink of " + gone).atMost(Duration.ofSeconds(20))
+                    .pollInterval(Duration.ofMillis(500)).until(() -> rpc.shrink(List.of(gone)),
+                            r -> !r.released().isEmpty()).released()).containsExactly(gone);
+            awaitPilotsEqualNodes(client, grid, id, 3);
+            assertThat(rpc.status().events()).noneMatch(e -> e.contains(" lost"));
+            client.closeAllocation(id);
+            assertThat(runner.runner().awaitEnd(Duration.ofSeconds(20))).isTrue();
+            Awaitility.await("no pilot of the instance left in SGE or Slurm").atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(500)).until(() -> TestScheduler.pilotsNamedFor(grid, id).isEmpty());
+        }
+    }
+
+    /**
+     * An MPI world over both clusters: mpi4py's allreduce with 2 ranks on fs0 (SGE) and 2 on fs3 (Slurm), run as
+     * its owner, mpirun starting its daemons through KOALA's node launchers on both. About 10 s.
+     */
+    @Test
+    void anMpiWorldSpansTheSgeAndTheSlurmCluster() throws Exception {
+        String owner = Testbed.USERS.get(0);
+        SchedulerClient asOwner = scheduler.asRoot().actingFor(owner);
+        String tag = Long.toHexString(System.nanoTime());
+        Path home = Path.of("/home", owner);
+        Path program = home.resolve("koala-slurm-mpi-" + tag + ".py");
+        Files.writeString(program, """
+                from mpi4py import MPI
+                import socket
+                world = MPI.COMM_WORLD
+                total = world.allreduce(world.Get_rank())
+                print(f"rank {world.Get_rank()} of {world.Get_size()} on {socket.gethostname()}: {total}", flush=True)
+                """);
+        Files.setOwner(program, program.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName(owner));
+        Path out = home.resolve("koala-slurm-mpi-" + tag + ".out");
+        String component = "(&%s(resourceManagerContact = \"%s\")(count = 2)(executable = \"/usr/bin/python3\")"
+                + "(arguments = \"" + program + "\")(stdout = \"" + out + "\")(stderr = \"" + home.resolve(
+                "koala-slurm-mpi-" + tag + ".err") + "\")(environment = (OMPI_MCA_mpi_yield_when_idle 1)))";
+        String jdf = "+" + String.format(component, "(runner = mpi)", "fs0") + String.format(component, "", "fs3");
+
+        JobView job = TestScheduler.submit(asOwner, "mpi-sge-and-slurm", jdf);
+        JobView end = TestScheduler.awaitEnd(asOwner, job.id(), Duration.ofSeconds(120));
+
+        assertThat(end.state()).as(end.history().toString()).isEqualTo("FINISHED");
+        assertThat(end.nodes()).extracting(NodeView::exitStatus).containsOnly(0);
+        List<String> ranks = java.util.regex.Pattern.compile("rank \\d+ of \\d+ on fs[03]-n\\d+: \\d+")
+                .matcher(Files.readString(out)).results().map(java.util.regex.MatchResult::group).sorted().toList();
+        assertThat(ranks).hasSize(4).allSatisfy(l -> assertThat(l).matches("rank \\d of 4 on fs[03]-n\\d+: 6"));
+        assertThat(ranks).extracting(l -> l.replaceFirst(".* on (\\S+):.*", "$1"))
+                .containsExactlyInAnyOrderElementsOf(end.nodes().stream().map(NodeView::host).toList());
+        GridConfig grid = GridConfig.load(scheduler.config());
+        Awaitility.await("no pilot of the MPI job left in SGE or Slurm").atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(500)).until(() -> TestScheduler.pilotsNamedFor(grid, job.id()).isEmpty());
+    }
+
+    private static List<RunnerMessages.Entity> awaitWorkers(RunnerClient rpc, int count) {
+        return Awaitility.await(count + " workers running").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(300)).until(() -> rpc.status().role("worker"), w -> w.size() == count
+                        && w.stream().allMatch(e -> e.state().equals("RUNNING")));
+    }
+
+    /** KOALA's held nodes of {@code id} and its pilots in SGE and Slurm, as many of each. */
+    private static void awaitPilotsEqualNodes(SchedulerClient client, GridConfig grid, long id, int nodes) {
+        Awaitility.await(nodes + " nodes, a pilot each").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(500)).ignoreExceptions().until(() ->
+                        client.heldNow(id).nodes().size() == nodes
+                                && TestScheduler.pilotsNamedFor(grid, id).size() == nodes);
     }
 
     /** Two components, one on fs0 that listens and one on fs3 that finds it in KOALA_NODES and connects. */
