@@ -56,14 +56,11 @@ final class FailoverBenchCommand implements Callable<Integer> {
             description = "the steady load of submissions (default: ${DEFAULT-VALUE})")
     int rate;
 
-    /** One scheduler process: its configuration, and the READY line it prints once it leads. */
-    /** One of the bench's schedulers: started again on the same configuration after its kill. */
-    private record Scheduler(String name, Path config, SchedulerChild child) {
-        static Scheduler start(String name, Path config) throws Exception {
-            Path log = config.resolveSibling("scheduler-" + name + ".log");
-            return new Scheduler(name, config, SchedulerChild.start(config, ProcessBuilder.Redirect.appendTo(log.toFile())));
-        }
+    /** Every scheduler process the bench started: stopped when it ends, also when it fails. */
+    private final List<Scheduler> started = new ArrayList<>();
 
+    /** One of the bench's schedulers: its configuration, and the READY line it prints once it leads. */
+    private record Scheduler(String name, Path config, SchedulerChild child) {
         Process process() {
             return child.process();
         }
@@ -71,10 +68,27 @@ final class FailoverBenchCommand implements Callable<Integer> {
         CompletableFuture<String> ready() {
             return child.ready();
         }
+    }
 
-        Scheduler again() throws Exception {
-            return start(name, config);
+    /** Starts a scheduler on {@code config} (again, after its kill, on the same one). */
+    private Scheduler start(String name, Path config) throws Exception {
+        Path log = config.resolveSibling("scheduler-" + name + ".log");
+        Scheduler s = new Scheduler(name, config, SchedulerChild.start(config,
+                ProcessBuilder.Redirect.appendTo(log.toFile())));
+        started.add(s);
+        return s;
+    }
+
+    private void stopStarted() throws InterruptedException {
+        for (Scheduler s : started) {
+            s.process().destroy();
         }
+        for (Scheduler s : started) {
+            if (!s.process().waitFor(30, TimeUnit.SECONDS)) {
+                s.process().destroyForcibly();
+            }
+        }
+        started.clear();
     }
 
     /** What the load made and what became of it. */
@@ -114,14 +128,15 @@ final class FailoverBenchCommand implements Callable<Integer> {
             Path configB = config(testbed.gridConfig(), dir.resolve("b"), portB, pg, passwordFile, addresses);
             return measure(GridConfig.load(configA), GridConfig.load(configB), configA, configB);
         } finally {
+            stopStarted();
             delete(pgDir);
         }
     }
 
     private int measure(GridConfig gridA, GridConfig gridB, Path configA, Path configB) throws Exception {
-        Scheduler leader = Scheduler.start("a", configA);
+        Scheduler leader = start("a", configA);
         leader.ready().get(WAIT.toSeconds(), TimeUnit.SECONDS);
-        Scheduler standby = Scheduler.start("b", configB);
+        Scheduler standby = start("b", configB);
         SchedulerClient client = SchedulerClient.following(List.of(gridA.schedulerAddress(), gridB.schedulerAddress()))
                 .actingFor("koala");
         awaitStandby(new SchedulerClient(gridB.schedulerAddress()).actingFor("koala"), standby);
@@ -144,24 +159,32 @@ final class FailoverBenchCommand implements Callable<Integer> {
                 double answered = (System.nanoTime() - killed) / 1e9;
                 took.add(new double[] {led, answered});
                 System.out.printf("  %9d  scheduler %s  %7.2f s  %16.2f s%n", i, leader.name(), led, answered);
-                Scheduler next = leader.again();
+                Scheduler next = start(leader.name(), leader.config());
                 leader = standby;
                 standby = next;
                 awaitStandby(new SchedulerClient(GridConfig.load(standby.config()).schedulerAddress()).actingFor("koala"),
                         standby);
             }
+        } catch (Exception e) {
+            load.stop.set(true);
+            closeQuietly(client, allocation);
+            throw e;
         } finally {
             load.stop.set(true);
             for (Thread t : threads) {
                 t.join(WAIT.toMillis());
             }
         }
-        int failed = report(client, allocation, gridA, took, load);
-        for (Scheduler s : List.of(standby, leader)) {
-            s.process().destroy();
-            s.process().waitFor(30, TimeUnit.SECONDS);
+        return report(client, allocation, gridA, took, load);
+    }
+
+    /** A failed run's allocation closed, so that its pilots do not outlive the bench (a stopped scheduler leaves them). */
+    private static void closeQuietly(SchedulerClient client, long allocation) {
+        try {
+            client.closeAllocation(allocation);
+        } catch (RuntimeException e) {
+            System.err.println("bench failover: could not close allocation " + allocation + ": " + e.getMessage());
         }
-        return failed;
     }
 
     private Thread submitter(SchedulerClient client, Load load) {
