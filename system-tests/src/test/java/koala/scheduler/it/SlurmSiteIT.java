@@ -120,7 +120,7 @@ class SlurmSiteIT {
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
         String jdf = "+( &(jobType = framework)(name = slurm-grow)(role = master)(count = 1)(resourceManagerContact = fs0)"
                 + "(executable = /bin/sleep)(arguments = 100000)(provisioning = ondemand)(fMax = 4)(samplePeriod = 1)"
-                + "(tIdle = 600))"
+                + "(tIdle = 1))"
                 + " ( &(role = orchestrator)(count = 1)(resourceManagerContact = fs0)(executable = /bin/sleep)"
                 + "(arguments = 100000) )"
                 + " ( &(role = worker)(count = 0)(resourceManagerContact = fs3)(executable = /bin/sleep)"
