@@ -37,8 +37,8 @@ import org.junit.jupiter.api.Test;
  * onto fs3 and shrinks there, through a stop and a start of Slurm's controller. The testbed goes back to its
  * three SGE cells afterwards.
  *
- * <p>Costs about a minute and a half: the Slurm cell up (about 10 s) and down, a scheduler's start, the jobs
- * (about 5 s each), the instance (about 30 s).
+ * <p>Costs about 80 s: the Slurm cell up (about 10 s) and down, a scheduler's start, the jobs (5-10 s each),
+ * the instance (about 20 s).
  */
 class SlurmSiteIT {
     private static Testbed testbed;
@@ -110,7 +110,7 @@ class SlurmSiteIT {
      * An OnDemand instance with its master on fs0 (SGE) and its workers pinned to fs3 (Slurm) grows by 2 workers
      * there; Slurm's controller is stopped under it: the site is seen down, the workers go on and their launchers
      * keep beating; once it runs again the site is up, a worker shrinks away and its Slurm job with it. Pilots
-     * equal nodes on both clusters throughout, and nothing is left once the instance ends. About 30 s.
+     * equal nodes on both clusters throughout, and nothing is left once the instance ends. About 20 s.
      */
     @Test
     void aFrameworkInstanceGrowsOntoTheSlurmClusterAndShrinksThroughAControllerRestart() throws Exception {
@@ -165,7 +165,7 @@ class SlurmSiteIT {
 
     /**
      * An MPI world over both clusters: mpi4py's allreduce with 2 ranks on fs0 (SGE) and 2 on fs3 (Slurm), run as
-     * its owner, mpirun starting its daemons through KOALA's node launchers on both. About 10 s.
+     * its owner, mpirun starting its daemons through KOALA's node launchers on both. About 5 s.
      */
     @Test
     void anMpiWorldSpansTheSgeAndTheSlurmCluster() throws Exception {
