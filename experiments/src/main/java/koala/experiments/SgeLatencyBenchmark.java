@@ -115,7 +115,7 @@ public final class SgeLatencyBenchmark {
         return new Sample(millis(submitted, started), millis(submitted, finished));
     }
 
-    private static Instant readStamp(Path stamp) {
+    static Instant readStamp(Path stamp) {
         // the job's output is written by the execd as the job ends; it is complete once the job is
         if (!Poll.system().until(() -> Files.exists(stamp) && sizeOf(stamp) > 0, Duration.ofSeconds(10))) {
             throw new TestbedException("job wrote no start time to " + stamp);
