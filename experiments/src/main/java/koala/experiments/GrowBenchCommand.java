@@ -271,10 +271,22 @@ final class GrowBenchCommand implements Callable<Integer> {
         public double toRunning() {
             Path stamp = koala.grid.Accounts.directoryOf(site.agentUser(), "koala-bench-" + Long.toHexString(
                     System.nanoTime())).resolve("sbatch");
+            // the bench's pace, nothing awaited: Slurm allocates a batch job submitted just after another ended in the
+            // pass that end starts (tens of ms), else in its periodic pass (up to seconds later); the grow's pilot is
+            // submitted seconds after the last end, and so is this job
+            pace(Duration.ofSeconds(2));
             Instant submitted = CLOCK.instant();
             koala.testbed.LocalUser.run(site, "sbatch", "--wait", "--parsable", "-J", "bench-sbatch", "-o",
                     stamp.toString(), "--wrap", "/bin/date +%s%N");
             return Duration.between(submitted, SgeLatencyBenchmark.readStamp(stamp)).toNanos() / 1e6;
+        }
+    }
+
+    private static void pace(Duration gap) {
+        try {
+            Thread.sleep(gap.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
