@@ -61,9 +61,8 @@ final class GrowBenchCommand implements Callable<Integer> {
         }
         Testbed testbed = TestbedCommand.testbed(System.out);
         // the Slurm cell an earlier 'testbed up --slurm' made is kept
-        TestbedPlan plan = TestbedPlan.of(null, List.of(), 1, null).withSlurmCell(testbed.plan().flatMap(p ->
-                p.cells().stream().filter(koala.testbed.CellPlan::slurm).findFirst()).map(koala.testbed.CellPlan::nodes)
-                .orElse(0));
+        TestbedPlan plan = TestbedPlan.of(null, List.of(), 1, null).withSlurmCell(testbed.plan()
+                .map(TestbedPlan::slurmNodes).orElse(0));
         int before = testbed.plan().map(TestbedPlan::wanDelayMs).orElse(plan.wanDelayMs());
         testbed.up(plan.withWanDelay(wanDelayMs));
         GridConfig grid = GridConfig.load(testbed.gridConfig());
@@ -163,7 +162,7 @@ final class GrowBenchCommand implements Callable<Integer> {
             RunnerClient rpc = new RunnerClient(runner.url(), koala.api.runner.TokenSource.of(runner::token));
             for (int i = 0; i < warmup + runs; i++) {
                 GrowStages g = growOnce(rpc);
-                double q = plain.toRunning();
+                double q = plain.toRunning().getAsDouble();
                 if (i >= warmup) {
                     grows.add(g);
                     qsubs.add(q);
@@ -217,69 +216,33 @@ final class GrowBenchCommand implements Callable<Integer> {
     /**
      * The plain submit a grow is measured beside, on the site the workers grow on: {@code qsub -sync y} on an SGE
      * site, {@code sbatch --wait} on a Slurm one; each a trivial job that writes the wall-clock time it started at.
+     *
+     * @param toRunning one such submit: milliseconds from the submit to the job running
      */
-    private interface PlainSubmit {
-        String manager();
-
-        String command();
-
-        String name();
-
-        double toRunning();
-
+    private record PlainSubmit(String manager, String command, String name, java.util.function.DoubleSupplier toRunning) {
         static PlainSubmit of(GridConfig grid, String site) {
             koala.grid.SiteConfig s = site == null ? grid.sites().get(0) : grid.site(site);
             if (s.slurm().isPresent()) {
-                return new Sbatch(s);
+                return new PlainSubmit("Slurm", "sbatch", "sbatch --wait on " + s.name(), () -> sbatchToRunning(s));
             }
             SgeLatencyBenchmark qsub = new SgeLatencyBenchmark(grid, s.name(), KoalaHome.dir(), InstantSource.system(),
                     System.out);
-            return new PlainSubmit() {
-                public String manager() {
-                    return "SGE";
-                }
-
-                public String command() {
-                    return "qsub";
-                }
-
-                public String name() {
-                    return "qsub -sync y on " + s.name();
-                }
-
-                public double toRunning() {
-                    return qsub.qsubToRunning();
-                }
-            };
+            return new PlainSubmit("SGE", "qsub", "qsub -sync y on " + s.name(), qsub::qsubToRunning);
         }
     }
 
     /** {@code sbatch --wait} of a trivial job on a Slurm site, as the site's account: submit to the job's start. */
-    private record Sbatch(koala.grid.SiteConfig site) implements PlainSubmit {
-        public String manager() {
-            return "Slurm";
-        }
-
-        public String command() {
-            return "sbatch";
-        }
-
-        public String name() {
-            return "sbatch --wait on " + site.name();
-        }
-
-        public double toRunning() {
-            Path stamp = koala.grid.Accounts.directoryOf(site.agentUser(), "koala-bench-" + Long.toHexString(
-                    System.nanoTime())).resolve("sbatch");
-            // the bench's pace, nothing awaited: Slurm allocates a batch job submitted just after another ended in the
-            // pass that end starts (tens of ms), else in its periodic pass (up to seconds later); the grow's pilot is
-            // submitted seconds after the last end, and so is this job
-            pace(Duration.ofSeconds(2));
-            Instant submitted = CLOCK.instant();
-            koala.testbed.LocalUser.run(site, "sbatch", "--wait", "--parsable", "-J", "bench-sbatch", "-o",
-                    stamp.toString(), "--wrap", "/bin/date +%s%N");
-            return Duration.between(submitted, SgeLatencyBenchmark.readStamp(stamp)).toNanos() / 1e6;
-        }
+    private static double sbatchToRunning(koala.grid.SiteConfig site) {
+        Path stamp = koala.grid.Accounts.directoryOf(site.agentUser(), "koala-bench-" + Long.toHexString(
+                System.nanoTime())).resolve("sbatch");
+        // the bench's pace, nothing awaited: Slurm allocates a batch job submitted just after another ended in the
+        // pass that end starts (tens of ms), else in its periodic pass (up to seconds later); the grow's pilot is
+        // submitted seconds after the last end, and so is this job
+        pace(Duration.ofSeconds(2));
+        Instant submitted = CLOCK.instant();
+        koala.testbed.LocalUser.run(site, "sbatch", "--wait", "--parsable", "-J", "bench-sbatch", "-o",
+                stamp.toString(), "--wrap", "/bin/date +%s%N");
+        return Duration.between(submitted, SgeLatencyBenchmark.readStamp(stamp)).toNanos() / 1e6;
     }
 
     private static void pace(Duration gap) {

@@ -40,13 +40,15 @@ public final class LocalUser {
      */
     public static List<String> clear(SiteConfig site) {
         List<String> jobs = jobs(site);
-        if (!jobs.isEmpty() && site.slurm().isPresent()) {
-            List<String> args = new ArrayList<>();
-            jobs.forEach(l -> args.add(l.split("\\s+")[0]));
-            runAs("root", site, "scancel", args.toArray(String[]::new));
-        } else if (!jobs.isEmpty()) {
+        if (jobs.isEmpty()) {
+            return jobs;
+        }
+        List<String> ids = jobs.stream().map(l -> l.split("\\s+")[0]).toList();
+        if (site.slurm().isPresent()) {
+            runAs("root", site, "scancel", ids.toArray(String[]::new));
+        } else {
             List<String> args = new ArrayList<>(List.of("-f"));
-            jobs.forEach(l -> args.add(l.split("\\s+")[0]));
+            args.addAll(ids);
             runAs(SgeCell.ADMIN, site, "qdel", args.toArray(String[]::new));
         }
         return jobs;

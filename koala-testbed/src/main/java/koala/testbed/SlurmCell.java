@@ -189,9 +189,7 @@ final class SlurmCell {
     /** Starts what does not run: the controller, then each node's slurmd; waits until every node is idle. */
     List<String> start(Progress progress) {
         List<String> changes = new ArrayList<>();
-        if (controllerPid().isEmpty()) {
-            progress.step(plan.name() + ": starting slurmctld on " + plan.head());
-            Hosts.shell(plan.head()).with(environment()).check("/usr/sbin/slurmctld", "-f", conf().toString());
+        if (startControllerIfStopped(progress)) {
             changes.add(plan.name() + ": started slurmctld on " + plan.head());
         }
         for (String node : plan.nodeNames()) {
@@ -217,14 +215,21 @@ final class SlurmCell {
      * or running jobs): it takes its jobs back from its state directory and the slurmds register again.
      */
     void startController(Progress progress) {
-        if (controllerPid().isEmpty()) {
-            progress.step(plan.name() + ": starting slurmctld on " + plan.head());
-            Hosts.shell(plan.head()).with(environment()).check("/usr/sbin/slurmctld", "-f", conf().toString());
-        }
+        startControllerIfStopped(progress);
         if (!poll.until(() -> respondingNodes() == plan.nodes(), START_TIMEOUT)) {
             throw new TestbedException(plan.name() + ": " + respondingNodes() + " of " + plan.nodes() + " Slurm nodes "
                     + "respond after " + START_TIMEOUT.toSeconds() + " s; see " + dir.resolve("log"));
         }
+    }
+
+    /** Starts slurmctld on the head node unless it runs; true when it started it. */
+    private boolean startControllerIfStopped(Progress progress) {
+        if (controllerPid().isPresent()) {
+            return false;
+        }
+        progress.step(plan.name() + ": starting slurmctld on " + plan.head());
+        Hosts.shell(plan.head()).with(environment()).check("/usr/sbin/slurmctld", "-f", conf().toString());
+        return true;
     }
 
     /** Nodes up at the controller, free or running jobs ({@code *} marks one that does not respond). */

@@ -203,6 +203,11 @@ public record TestbedPlan(List<CellPlan> cells, Integer wanDelayMs,
     /** CPUs of each node of that cell: more than one, so that a claim of cores means something. */
     public static final int SLURM_CPUS_PER_NODE = 2;
 
+    /** Compute nodes of this testbed's Slurm cell, 0 when it has none. */
+    public int slurmNodes() {
+        return cells.stream().filter(CellPlan::slurm).findFirst().map(CellPlan::nodes).orElse(0);
+    }
+
     /**
      * The same testbed with one more cell, local, that runs Slurm ({@code --slurm N}): {@code fs<n>} after the
      * others, {@code nodes} compute nodes of {@value #SLURM_CPUS_PER_NODE} CPUs; 0 adds none.

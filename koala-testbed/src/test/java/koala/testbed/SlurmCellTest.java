@@ -24,6 +24,8 @@ class SlurmCellTest {
         assertThat(plan.host("fs3-head").gridAddress()).isEqualTo("198.18.0.13");
         assertThat(plan.host("fs3-n4").gridAddress()).isEqualTo("198.18.4.14");
         assertThat(DEFAULT.withSlurmCell(0)).isEqualTo(DEFAULT);
+        assertThat(plan.slurmNodes()).isEqualTo(4);
+        assertThat(DEFAULT.slurmNodes()).isZero();
         assertThatThrownBy(() -> DEFAULT.withSlurmCell(-1)).hasMessage("--slurm -1: choose 1..240 compute nodes");
     }
 

@@ -73,9 +73,7 @@ final class TestScheduler implements AutoCloseable {
 
     /** {@link #defaultPlan} with the Slurm cell of {@code nodes} nodes the recorded testbed has, if it has one. */
     static TestbedPlan planNow(Testbed testbed) {
-        int slurm = testbed.plan().flatMap(p -> p.cells().stream().filter(koala.testbed.CellPlan::slurm).findFirst())
-                .map(koala.testbed.CellPlan::nodes).orElse(0);
-        return defaultPlan(testbed.status()).withSlurmCell(slurm);
+        return defaultPlan(testbed.status()).withSlurmCell(testbed.plan().map(TestbedPlan::slurmNodes).orElse(0));
     }
 
     /** The testbed's grid configuration with a fresh database, a free port and quick settings. */
