@@ -5,7 +5,10 @@ import java.time.InstantSource;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -30,6 +33,8 @@ public final class InformationService implements SiteInfos, AutoCloseable {
     private final ScheduledExecutorService timer;
     private final List<String> sites;
     private final Function<String, Optional<String>> unreachable;
+    /** One thread a site: a site whose agent is slow to answer (up to its time-out) holds up no other site. */
+    private final ExecutorService polls;
 
     public InformationService(Map<String, SiteAgentClient> agents, InstantSource clock, ScheduledExecutorService timer) {
         this(List.copyOf(agents.keySet()), agents, site -> Optional.empty(), clock, timer);
@@ -47,6 +52,11 @@ public final class InformationService implements SiteInfos, AutoCloseable {
         this.unreachable = unreachable;
         this.clock = clock;
         this.timer = timer;
+        this.polls = Executors.newFixedThreadPool(Math.max(1, this.sites.size()), r -> {
+            Thread t = new Thread(r, "kis-poll");
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     public void start(Duration every) {
@@ -58,9 +68,11 @@ public final class InformationService implements SiteInfos, AutoCloseable {
         return Optional.ofNullable(latest.get(name));
     }
 
-    /** Polls every site now, on the caller's thread. */
+    /** Polls every site now, all at once, and returns once each has answered or failed. */
     public void pollAll() {
-        sites.forEach(site -> latest.put(site, poll(site, agents.get(site))));
+        CompletableFuture.allOf(sites.stream()
+                .map(site -> CompletableFuture.runAsync(() -> latest.put(site, poll(site, agents.get(site))), polls))
+                .toArray(CompletableFuture[]::new)).join();
     }
 
     private SiteInfo poll(String site, SiteAgentClient agent) {
@@ -78,11 +90,16 @@ public final class InformationService implements SiteInfos, AutoCloseable {
             return new SiteInfo(site, health, snapshot, null, clock.instant());
         } catch (ApiException e) {
             return new SiteInfo(site, null, null, "agent unreachable: " + e.getMessage(), clock.instant());
+        } catch (RuntimeException e) {
+            // an answer that cannot be read: the site is down for it, and the periodic poll carries on
+            LOG.warn("site {}: its agent's answer could not be read", site, e);
+            return new SiteInfo(site, null, null, "agent's answer unreadable: " + e.getMessage(), clock.instant());
         }
     }
 
     @Override
     public void close() {
         timer.shutdownNow();
+        polls.shutdownNow();
     }
 }

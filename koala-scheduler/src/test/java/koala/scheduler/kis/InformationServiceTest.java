@@ -1,0 +1,90 @@
+package koala.scheduler.kis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import koala.api.site.AgentSecret;
+import koala.api.site.SiteAgentClient;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class InformationServiceTest {
+    private final AgentSecret secret = AgentSecret.random();
+    private final CountDownLatch fs1Asked = new CountDownLatch(1);
+    private final List<HttpServer> servers = new java.util.ArrayList<>();
+
+    @AfterEach
+    void stop() {
+        servers.forEach(s -> s.stop(0));
+    }
+
+    /**
+     * fs0's agent answers only once fs1's has been asked (5 s at most): polled one after the other, fs0 would
+     * say it answered alone; polled at once, it says it heard of fs1.
+     */
+    @Test
+    void everySiteIsPolledAtOnceSoThatASlowAgentHoldsUpNoOther() throws Exception {
+        Map<String, SiteAgentClient> agents = new LinkedHashMap<>();
+        agents.put("fs0", agent(exchange -> {
+            boolean together = await(fs1Asked);
+            answer(exchange, "fs0", together ? "heard of fs1" : "alone");
+        }));
+        agents.put("fs1", agent(exchange -> {
+            fs1Asked.countDown();
+            answer(exchange, "fs1", "asked");
+        }));
+        InstantSource clock = InstantSource.fixed(Instant.parse("2026-12-06T12:00:00Z"));
+        try (InformationService kis = new InformationService(agents, clock, Executors.newSingleThreadScheduledExecutor())) {
+            kis.pollAll();
+
+            assertThat(kis.site("fs0").orElseThrow().health().reason()).isEqualTo("heard of fs1");
+            assertThat(kis.site("fs1").orElseThrow().health().reason()).isEqualTo("asked");
+        }
+    }
+
+    private SiteAgentClient agent(Handler health) throws IOException {
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/health", exchange -> health.handle(exchange));
+        server.setExecutor(Executors.newCachedThreadPool());
+        server.start();
+        servers.add(server);
+        return new SiteAgentClient(URI.create("http://127.0.0.1:" + server.getAddress().getPort()), secret);
+    }
+
+    /** A cell that is down, with {@code reason}: the service asks for no snapshot then. */
+    private static void answer(HttpExchange exchange, String site, String reason) throws IOException {
+        byte[] body = ("{\"site\":\"" + site + "\",\"cell\":\"" + site + "\",\"status\":\"DOWN\",\"reason\":\"" + reason
+                + "\",\"since\":\"2026-12-06T11:00:00Z\",\"drmSystem\":\"SGE\",\"pilotsTracked\":0}")
+                .getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().add("Content-Type", "application/json");
+        exchange.sendResponseHeaders(200, body.length);
+        exchange.getResponseBody().write(body);
+        exchange.close();
+    }
+
+    private static boolean await(CountDownLatch latch) {
+        try {
+            return latch.await(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private interface Handler {
+        void handle(HttpExchange exchange) throws IOException;
+    }
+}
