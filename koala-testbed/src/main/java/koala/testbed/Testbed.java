@@ -338,13 +338,8 @@ public final class Testbed {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        List<String> started = new ArrayList<>();
-        for (String node : plan.nodeNames()) {
-            if (cell.execdPid(node).isEmpty()) {
-                cell.startExecd(node);
-                started.add(node);
-            }
-        }
+        List<String> started = plan.nodeNames().stream().filter(node -> cell.execdPid(node).isEmpty()).toList();
+        cell.startExecds(started);
         if (!started.isEmpty()) {
             progress.step(name + ": started sge_execd on " + started.size() + " hosts");
             changes.add(name + ": started execd on " + String.join(" ", started));

@@ -21,6 +21,7 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /** What a framework runner does with the scheduler: open an allocation, grow it, shrink it, close it. */
+@SharesScheduler
 class AllocationIT {
 
     private static GrowRequest workers(int n, String site) {
@@ -29,7 +30,7 @@ class AllocationIT {
 
     @Test
     void aRunnerGrowsItsAllocationAsFarAsTheGridGoesShrinksItAndClosesIt() throws Exception {
-        try (TestScheduler scheduler = TestScheduler.start(Map.of())) {
+        try (TestScheduler scheduler = TestScheduler.shared()) {
             SchedulerClient client = scheduler.client();
             JobView allocation = client.allocate(new AllocationRequest("fluent-1"));
             assertThat(allocation.state()).isEqualTo("RUNNING");

@@ -40,6 +40,7 @@ import org.junit.jupiter.api.Test;
  * applications run as KOALA framework entities, and OnDemand resizing is driven by the master's
  * own requests to its runner.
  */
+@SharesScheduler
 class FluentFrameworkIT {
     private static final AppRequest RL = new AppRequest("rl", 3_000L, 20.0, 1_000L, null, null);
 
@@ -49,7 +50,7 @@ class FluentFrameworkIT {
 
     @BeforeAll
     static void start() throws IOException {
-        scheduler = TestScheduler.start(Map.of());
+        scheduler = TestScheduler.shared();
         client = scheduler.client();
         dir = TestScheduler.nodeDir("koala-fluent-it");
     }

@@ -16,7 +16,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import koala.api.runner.RunnerClient;
 import koala.api.runner.RunnerMessages;
 import koala.api.runner.TokenSource;
@@ -38,6 +37,7 @@ import org.junit.jupiter.api.Test;
  * Framework runners on the real testbed, with a minimal framework whose entities are shell
  * programs: the master sleeps; a worker burns CPU while the test's flag file exists.
  */
+@SharesScheduler
 class FrameworkRunnerIT {
     private static TestScheduler scheduler;
     private static SchedulerClient client;
@@ -45,7 +45,7 @@ class FrameworkRunnerIT {
 
     @BeforeAll
     static void start() throws IOException {
-        scheduler = TestScheduler.start(Map.of());
+        scheduler = TestScheduler.shared();
         client = scheduler.client();
         // the workers look for their burn flag here: a directory the nodes see
         dir = TestScheduler.nodeDir("koala-runner-it");

@@ -8,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import koala.api.scheduler.JobView;
 import koala.api.scheduler.NodeView;
 import koala.api.scheduler.SchedulerClient;
@@ -22,13 +21,14 @@ import org.junit.jupiter.api.Test;
  * 2 nodes of fs0 and 2 of fs1, started by KOALA (mpirun on the first node, Open MPI's daemons through
  * the other nodes' launchers, no SSH).
  */
+@SharesScheduler
 class MpiJobsIT {
     private static TestScheduler scheduler;
     private static SchedulerClient client;
 
     @BeforeAll
     static void start() throws Exception {
-        scheduler = TestScheduler.start(Map.of());
+        scheduler = TestScheduler.shared();
         client = scheduler.client();
     }
 

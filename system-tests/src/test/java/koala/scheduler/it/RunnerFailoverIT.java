@@ -35,6 +35,7 @@ import org.junit.jupiter.api.Test;
  * (the same SGE pilots: none killed, none submitted again); one that cannot be started again fails
  * its instance with the reason and gives its nodes back.
  */
+@SharesScheduler
 class RunnerFailoverIT {
     private static TestScheduler scheduler;
     private static SchedulerClient client;
@@ -42,7 +43,7 @@ class RunnerFailoverIT {
 
     @BeforeAll
     static void start() throws IOException {
-        scheduler = TestScheduler.start(Map.of());
+        scheduler = TestScheduler.shared();
         client = scheduler.client();
         dir = Files.createTempDirectory("koala-runner-failover-",
                 java.nio.file.attribute.PosixFilePermissions.asFileAttribute(

@@ -7,7 +7,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import koala.api.runner.RunnerClient;
 import koala.api.runner.TokenSource;
 import koala.api.scheduler.NodeView;
@@ -29,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * pilots and the entities they run): from outside, a site whose power or network failed. The cell is
  * resumed ({@code SIGCONT}) before each test ends, and the instance closed, so its pilots leave.
  */
+@SharesScheduler
 class SiteOutageIT {
     private static final Duration LOST_WITHIN = Duration.ofSeconds(60);
 
@@ -38,7 +38,7 @@ class SiteOutageIT {
 
     @BeforeAll
     static void start() throws IOException {
-        scheduler = TestScheduler.start(Map.of());
+        scheduler = TestScheduler.shared();
         client = scheduler.client();
         dir = TestScheduler.nodeDir("koala-outage-it");
     }

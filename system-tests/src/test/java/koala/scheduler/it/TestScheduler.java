@@ -31,20 +31,67 @@ import org.awaitility.Awaitility;
 
 /**
  * A scheduler on the real testbed for one test class: its own database and port, the testbed's
- * sites, and settings made quick for tests.
+ * sites, and settings made quick for tests. The classes that need no settings of their own
+ * ({@link SharesScheduler}) share one ({@link #shared}).
  */
 final class TestScheduler implements AutoCloseable {
+    /** The scheduler the classes marked {@link SharesScheduler} share; null while none runs. */
+    private static TestScheduler shared;
+
     private final SchedulerDaemon daemon;
     private final Path config;
+    private final boolean isShared;
 
-    private TestScheduler(SchedulerDaemon daemon, Path config) {
+    private TestScheduler(SchedulerDaemon daemon, Path config, boolean isShared) {
         this.daemon = daemon;
         this.config = config;
+        this.isShared = isShared;
     }
 
     static TestScheduler start(Map<String, String> overrides) throws IOException {
         Path config = config(overrides);
-        return new TestScheduler(SchedulerDaemon.start(GridConfig.load(config), KoalaHome.dir()), config);
+        return new TestScheduler(SchedulerDaemon.start(GridConfig.load(config), KoalaHome.dir()), config, false);
+    }
+
+    /**
+     * The scheduler of the classes that need no settings of their own, started by the first of them and
+     * kept for the next (a scheduler's start and stop cost a class 10-12 s; the suite runs these classes
+     * one after another, {@link SharesSchedulerFirst}). Closing it ends what the class ran and leaves it
+     * running; a class that starts a scheduler of its own stops it first ({@link #config}), so that one
+     * scheduler at a time drives the testbed. One that no longer answers is replaced.
+     */
+    static synchronized TestScheduler shared() throws IOException {
+        if (shared != null && !shared.answers()) {
+            System.err.println("the shared test scheduler no longer answers: starting another");
+            stopShared();
+        }
+        if (shared == null) {
+            Path config = config(Map.of());
+            shared = new TestScheduler(SchedulerDaemon.start(GridConfig.load(config), KoalaHome.dir()), config, true);
+        }
+        return shared;
+    }
+
+    static synchronized void stopShared() {
+        if (shared != null) {
+            TestScheduler s = shared;
+            shared = null;
+            s.stop();
+        }
+    }
+
+    static {
+        // the last class to share it leaves it running: it stops, and ends what it started, with the test JVM
+        Runtime.getRuntime().addShutdownHook(new Thread(TestScheduler::stopShared, "shared test scheduler stop"));
+    }
+
+    private boolean answers() {
+        try {
+            asRoot().jobs();
+            return true;
+        } catch (RuntimeException e) {
+            return false;
+        }
     }
 
     /**
@@ -78,6 +125,7 @@ final class TestScheduler implements AutoCloseable {
 
     /** The testbed's grid configuration with a fresh database, a free port and quick settings. */
     static Path config(Map<String, String> overrides) throws IOException {
+        stopShared();
         Testbed testbed = new Testbed(KoalaHome.dir(), Progress.quiet(), Poll.system());
         TestbedStatus status = testbed.status();
         List<String> unreachable = unreachableHeads(testbed);
@@ -301,9 +349,20 @@ final class TestScheduler implements AutoCloseable {
         }
     }
 
-    /** Ends what this scheduler still runs (a failed test leaves jobs behind) before it stops, so the next test finds the grid free. */
+    /**
+     * Ends what this scheduler still runs (a failed test leaves jobs behind), so the next test finds the grid
+     * free; and stops it, unless it is the {@link #shared} one.
+     */
     @Override
     public void close() {
+        if (isShared) {
+            endAll(asRoot(), config);
+        } else {
+            stop();
+        }
+    }
+
+    private void stop() {
         try {
             endAll(asRoot(), config);
         } finally {

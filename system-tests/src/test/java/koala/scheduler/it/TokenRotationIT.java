@@ -11,7 +11,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import koala.api.runner.RunnerClient;
 import koala.api.runner.TokenSource;
 import koala.api.scheduler.NodeView;
@@ -38,6 +37,7 @@ import org.junit.jupiter.api.Test;
  * testbed: its master grows through the runner's RPC with the token its launcher wrote it, new
  * workers start with it, the old workers keep beating with their nodes' keys.
  */
+@SharesScheduler
 class TokenRotationIT {
     private static final AppRequest RL = new AppRequest("rl", 3_000L, 20.0, 1_000L, null, null);
 
@@ -47,7 +47,7 @@ class TokenRotationIT {
 
     @BeforeAll
     static void start() throws IOException {
-        scheduler = TestScheduler.start(Map.of());
+        scheduler = TestScheduler.shared();
         client = scheduler.client();
         dir = TestScheduler.nodeDir("koala-rotation-it");
     }
