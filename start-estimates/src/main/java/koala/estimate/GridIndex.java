@@ -19,7 +19,9 @@ final class GridIndex {
     final int[] siteOf;
     final Resources[] total;
     final Resources[] free;
-    final Map<String, Integer> hostIndex = new HashMap<>();
+    final Map<String, Integer> siteIndex = new HashMap<>();
+    /** Per site, its hosts' numbers by name. */
+    final List<Map<String, Integer>> hostIndex = new ArrayList<>();
     final String[] holderIds;
     final int[][] holderHosts;
     final Resources[][] holderHolds;
@@ -28,6 +30,11 @@ final class GridIndex {
     /** Per queued job: cores it asks for in all, and the most any one of its components asks of one site. */
     final int[] coresInAll;
     final int[] coresOnOneSite;
+    /** Per queued job, the site of each fixed component and the cores it asks there (parallel arrays). */
+    final int[][] fixedSites;
+    final int[][] fixedCores;
+    /** Per queued job, a number shared by the jobs of the same policy and components: within a round one fails for all. */
+    final int[] shape;
 
     GridIndex(GridSnapshot snapshot, int[] placeable) {
         this.snapshot = snapshot;
@@ -41,10 +48,12 @@ final class GridIndex {
         for (int s = 0; s < sites; s++) {
             SiteState site = snapshot.sites().get(s);
             siteNames[s] = site.name();
+            siteIndex.put(site.name(), s);
+            hostIndex.add(new HashMap<>());
             siteHosts[s] = new int[site.hosts().size()];
             for (int k = 0; k < site.hosts().size(); k++) {
                 siteHosts[s][k] = hosts.size();
-                hostIndex.put(key(site.name(), site.hosts().get(k).name()), hosts.size());
+                hostIndex.get(s).put(site.hosts().get(k).name(), hosts.size());
                 hosts.add(site.hosts().get(k));
                 of.add(s);
             }
@@ -64,15 +73,31 @@ final class GridIndex {
             holderHosts[i] = holds.get(i).stream().mapToInt(h -> host(h.site(), h.host())).toArray();
             holderHolds[i] = holds.get(i).stream().map(Hold::held).toArray(Resources[]::new);
         }
-        coresInAll = new int[snapshot.queue().size()];
-        coresOnOneSite = new int[snapshot.queue().size()];
-        for (int j = 0; j < coresInAll.length; j++) {
-            for (ComponentNeed c : snapshot.queue().get(j).need().components()) {
+        int n = snapshot.queue().size();
+        coresInAll = new int[n];
+        coresOnOneSite = new int[n];
+        fixedSites = new int[n][];
+        fixedCores = new int[n][];
+        shape = new int[n];
+        Map<List<Object>, Integer> shapes = new HashMap<>();
+        for (int j = 0; j < n; j++) {
+            QueuedJob q = snapshot.queue().get(j);
+            List<Integer> fs = new ArrayList<>();
+            List<Integer> fc = new ArrayList<>();
+            for (ComponentNeed c : q.need().components()) {
                 int cores = c.nodes() * c.perNode().cores();
                 coresInAll[j] += cores;
                 // a flexible job's component may be split, so only its total bounds it
-                coresOnOneSite[j] = snapshot.queue().get(j).need().flexible() ? 0 : Math.max(coresOnOneSite[j], cores);
+                coresOnOneSite[j] = q.need().flexible() ? 0 : Math.max(coresOnOneSite[j], cores);
+                Integer site = c.fixedSite() == null ? null : siteIndex.get(c.fixedSite());
+                if (site != null) {
+                    fs.add(site);
+                    fc.add(cores);
+                }
             }
+            fixedSites[j] = fs.stream().mapToInt(Integer::intValue).toArray();
+            fixedCores[j] = fc.stream().mapToInt(Integer::intValue).toArray();
+            shape[j] = shapes.computeIfAbsent(List.of(q.policy(), q.need().components(), q.need().flexible()), k -> shapes.size());
         }
     }
 
@@ -83,7 +108,8 @@ final class GridIndex {
 
     /** The number of a host, named by its site and its name. */
     int host(String site, String host) {
-        Integer h = hostIndex.get(key(site, host));
+        Integer s = siteIndex.get(site);
+        Integer h = s == null ? null : hostIndex.get(s).get(host);
         if (h == null) {
             throw new IllegalArgumentException("the snapshot holds resources on " + host + " of " + site
                     + ", which it does not list");
@@ -93,9 +119,5 @@ final class GridIndex {
 
     int sites() {
         return siteNames.length;
-    }
-
-    private static String key(String site, String host) {
-        return site + '\u0000' + host;
     }
 }

@@ -52,6 +52,7 @@ public final class StartEstimator {
         for (int k = 0; k < samples; k++) {
             starts[k] = VirtualRun.run(ix, in.drawnEnds(random), in.drawnRuntimes(random), in.drawnLocal(random), false).starts;
         }
+        WaitReasons why = new WaitReasons(ix, likely);
         List<Estimate> out = new ArrayList<>();
         for (Claim c : snapshot.claims()) {
             List<String> sites = c.holds().stream().map(Hold::site).distinct().toList();
@@ -60,12 +61,12 @@ public final class StartEstimator {
         }
         for (int j = 0; j < snapshot.queue().size(); j++) {
             out.add(never.containsKey(j) ? neverEstimate(snapshot.queue().get(j).id(), never.get(j))
-                    : estimate(ix, likely, starts, j));
+                    : estimate(ix, likely, why, starts, j));
         }
         return out;
     }
 
-    private Estimate estimate(GridIndex ix, VirtualRun likely, long[][] starts, int j) {
+    private Estimate estimate(GridIndex ix, VirtualRun likely, WaitReasons why, long[][] starts, int j) {
         long[] mine = new long[samples];
         for (int k = 0; k < samples; k++) {
             mine[k] = starts[k][j];
@@ -77,7 +78,7 @@ public final class StartEstimator {
         Estimate.Status status = median == null ? Estimate.Status.NOT_FORESEEN
                 : likely.starts[j] == ix.now ? Estimate.Status.NOW : Estimate.Status.WAITING;
         List<Estimate.SiteWait> waits = likely.starts[j] == VirtualRun.NEVER || likely.starts[j] == ix.now ? List.of()
-                : WaitReasons.of(ix, likely, j);
+                : why.of(j);
         return new Estimate(id, status, median, median == null ? null : at(mine, 0.1), at(mine, 0.9), sites,
                 likely.reasonsNow.get(j), waits);
     }

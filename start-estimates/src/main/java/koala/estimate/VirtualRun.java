@@ -7,12 +7,10 @@ import java.util.List;
 import java.util.PriorityQueue;
 import java.util.Set;
 import koala.placement.Assignment;
-import koala.placement.ComponentNeed;
 import koala.placement.FileLocations;
 import koala.placement.GridView;
 import koala.placement.HostView;
 import koala.placement.PlacementDecision;
-import koala.placement.PlacementPolicy;
 import koala.placement.PlacementReason;
 import koala.placement.Resources;
 import koala.placement.SiteView;
@@ -39,9 +37,6 @@ final class VirtualRun {
     record Released(long at, String id, Set<Integer> sites) {
     }
 
-    private record Shape(PlacementPolicy policy, List<ComponentNeed> components, boolean flexible) {
-    }
-
     private final GridIndex ix;
     private final long[] runtimes;
     private final int[] localExtra;
@@ -49,6 +44,8 @@ final class VirtualRun {
     private final Resources[] free;
     private final int[] siteFree;
     private final SiteView[] views;
+    /** Each host as placement sees it, made anew only when what is free on it changes. */
+    private final HostView[] hostViews;
     private final boolean[] dirty;
     private boolean anyDirty = true;
     private GridView grid;
@@ -58,6 +55,9 @@ final class VirtualRun {
     private final List<String> holdingIds = new ArrayList<>();
     private final int[] waiting;
     private int waitingCount;
+    /** The round in which a job of each shape last failed. */
+    private final int[] blockedIn;
+    private int round;
     private int totalFree;
     private int mostOnOneSite;
 
@@ -78,6 +78,7 @@ final class VirtualRun {
             siteFree[ix.siteOf[h]] += free[h].cores();
         }
         views = new SiteView[ix.sites()];
+        hostViews = new HostView[free.length];
         dirty = new boolean[ix.sites()];
         Arrays.fill(dirty, true);
         for (int i = 0; i < ix.holderIds.length; i++) {
@@ -85,6 +86,7 @@ final class VirtualRun {
             releases.add(new Release(Math.max(ix.now, holderEnds[i]), i));
         }
         waiting = ix.placeable.clone();
+        blockedIn = new int[ix.shape.length];
         waitingCount = waiting.length;
         int n = ix.snapshot.queue().size();
         starts = new long[n];
@@ -137,6 +139,7 @@ final class VirtualRun {
         int s = ix.siteOf[host];
         siteFree[s] += now.cores() - free[host].cores();
         free[host] = now;
+        hostViews[host] = null;
         dirty[s] = true;
         anyDirty = true;
     }
@@ -175,15 +178,13 @@ final class VirtualRun {
 
     private void tryQueue(long time) {
         boolean askAll = explain && time == ix.now;
-        Set<Shape> blocked = new HashSet<>();
+        round++;
         totals();
         int kept = 0;
         for (int i = 0; i < waitingCount; i++) {
             int j = waiting[i];
             QueuedJob q = ix.snapshot.queue().get(j);
-            boolean cannot = ix.coresInAll[j] > totalFree || ix.coresOnOneSite[j] > mostOnOneSite;
-            Shape shape = cannot && !askAll ? null : new Shape(q.policy(), q.need().components(), q.need().flexible());
-            if (shape == null || !askAll && blocked.contains(shape)) {
+            if (!askAll && (blockedIn[ix.shape[j]] == round || cannot(j))) {
                 waiting[kept++] = j;
                 continue;
             }
@@ -192,7 +193,7 @@ final class VirtualRun {
                 start(j, placed.assignments(), time);
                 totals();
             } else {
-                blocked.add(shape);
+                blockedIn[ix.shape[j]] = round;
                 if (askAll) {
                     reasonsNow.set(j, ((PlacementDecision.NotPlaced) d).reasons());
                 }
@@ -200,6 +201,19 @@ final class VirtualRun {
             }
         }
         waitingCount = kept;
+    }
+
+    /** Whether the free cores cannot hold the job: the grid's, the most on one site, or its fixed sites'. */
+    private boolean cannot(int j) {
+        if (ix.coresInAll[j] > totalFree || ix.coresOnOneSite[j] > mostOnOneSite) {
+            return true;
+        }
+        for (int k = 0; k < ix.fixedSites[j].length; k++) {
+            if (ix.fixedCores[j][k] > siteFree[ix.fixedSites[j][k]]) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void totals() {
@@ -249,7 +263,10 @@ final class VirtualRun {
         List<HostView> hosts = new ArrayList<>(ix.siteHosts[s].length);
         for (int k = 0; k < ix.siteHosts[s].length; k++) {
             int h = ix.siteHosts[s][k];
-            hosts.add(new HostView(site.hosts().get(k).name(), ix.total[h], free[h]));
+            if (hostViews[h] == null) {
+                hostViews[h] = new HostView(site.hosts().get(k).name(), ix.total[h], free[h]);
+            }
+            hosts.add(hostViews[h]);
         }
         return new SiteView(site.name(), hosts);
     }

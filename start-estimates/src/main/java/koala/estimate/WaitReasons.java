@@ -8,40 +8,79 @@ import java.util.Set;
 import koala.placement.Assignment;
 
 /**
- * Why a job waits, read off the likely run: on each site it goes to, the work that ended there between now and
- * its start, and the jobs ahead of it in the queue that started there first.
+ * Why jobs wait, read off the likely run: on each site a job goes to, the work that ended there last before its
+ * start (what made room), and the jobs ahead of it in the queue that started there first (what took room).
+ * Built once per likely run: per site, what ended there and which queued jobs started there.
  */
 final class WaitReasons {
-    private WaitReasons() {
+    private final GridIndex ix;
+    private final VirtualRun likely;
+    /** Per site, the ids of what ended there in the order it ended, and when. */
+    private final List<List<VirtualRun.Released>> ended = new ArrayList<>();
+    /** Per site, the queue positions of the jobs that started there, in queue order. */
+    private final List<List<Integer>> started = new ArrayList<>();
+
+    WaitReasons(GridIndex ix, VirtualRun likely) {
+        this.ix = ix;
+        this.likely = likely;
+        for (int s = 0; s < ix.sites(); s++) {
+            ended.add(new ArrayList<>());
+            started.add(new ArrayList<>());
+        }
+        for (VirtualRun.Released r : likely.log) {
+            r.sites().forEach(s -> ended.get(s).add(r));
+        }
+        for (int j = 0; j < likely.starts.length; j++) {
+            for (int s : sites(j)) {
+                started.get(s).add(j);
+            }
+        }
     }
 
-    static List<Estimate.SiteWait> of(GridIndex ix, VirtualRun likely, int j) {
+    private Set<Integer> sites(int j) {
+        Set<Integer> sites = new LinkedHashSet<>();
+        for (Assignment a : likely.where.get(j)) {
+            sites.add(ix.siteIndex.get(a.site()));
+        }
+        return sites;
+    }
+
+    List<Estimate.SiteWait> of(int j) {
         long start = likely.starts[j];
         List<Estimate.SiteWait> waits = new ArrayList<>();
-        for (Assignment a : likely.where.get(j)) {
-            int s = List.of(ix.siteNames).indexOf(a.site());
-            if (waits.stream().anyMatch(w -> w.site().equals(a.site()))) {
-                continue;
-            }
-            Set<String> ending = new LinkedHashSet<>();
-            for (VirtualRun.Released r : likely.log) {
-                if (r.at() <= start && r.sites().contains(s) && ending.size() < Estimate.SiteWait.LISTED) {
-                    ending.add(r.id());
-                }
-            }
-            waits.add(new Estimate.SiteWait(a.site(), Instant.ofEpochMilli(start), List.copyOf(ending), ahead(ix, likely, j, a.site())));
+        for (int s : sites(j)) {
+            waits.add(new Estimate.SiteWait(ix.siteNames[s], Instant.ofEpochMilli(start), ending(s, start), ahead(s, j)));
         }
         return waits;
     }
 
-    private static List<String> ahead(GridIndex ix, VirtualRun likely, int j, String site) {
-        List<String> ahead = new ArrayList<>();
-        for (int i = 0; i < j && ahead.size() < Estimate.SiteWait.LISTED; i++) {
-            if (likely.starts[i] <= likely.starts[j]
-                    && likely.where.get(i).stream().anyMatch(a -> a.site().equals(site))) {
-                ahead.add(ix.snapshot.queue().get(i).id());
+    /** The last few to end on the site by {@code start}, in the order they ended. */
+    private List<String> ending(int s, long start) {
+        List<VirtualRun.Released> all = ended.get(s);
+        int to = 0;
+        while (to < all.size() && all.get(to).at() <= start) {
+            to++;
+        }
+        Set<String> ids = new LinkedHashSet<>();
+        for (int i = to - 1; i >= 0 && ids.size() < Estimate.SiteWait.LISTED; i--) {
+            ids.add(all.get(i).id());
+        }
+        List<String> inOrder = new ArrayList<>(ids);
+        java.util.Collections.reverse(inOrder);
+        return inOrder;
+    }
+
+    /** The first few jobs ahead of {@code j} in the queue that started on the site by its start. */
+    private List<String> ahead(int s, int j) {
+        List<String> ids = new ArrayList<>();
+        for (int i : started.get(s)) {
+            if (i >= j || ids.size() == Estimate.SiteWait.LISTED) {
+                break;
+            }
+            if (likely.starts[i] <= likely.starts[j]) {
+                ids.add(ix.snapshot.queue().get(i).id());
             }
         }
-        return ahead;
+        return ids;
     }
 }
