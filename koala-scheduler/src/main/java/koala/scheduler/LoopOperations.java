@@ -88,6 +88,14 @@ final class LoopOperations implements SchedulerApi.Operations {
             return loop.call(() -> jobs.submit(r.file(), r.jdf(), c.user(), r.requestId()));
         }
 
+        /** The grid is read on the loop; the estimate, the whole queue replayed, is made on the caller's thread. */
+        @Override
+        public Object estimate(Caller c, SubmitRequest r) {
+            Owners.mayOwn(c);
+            koala.estimate.GridSnapshot snapshot = loop.look(() -> jobs.dryRunSnapshot(r.file(), r.jdf(), c.user()));
+            return StartTimes.view(jobs.startTimes().one(snapshot, Long.toString(Scheduler.DRY_RUN)), snapshot.now());
+        }
+
         @Override
         public Object job(long id, boolean heldOnly) {
             return loop.look(() -> {

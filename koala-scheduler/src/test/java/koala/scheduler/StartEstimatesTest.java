@@ -1,0 +1,155 @@
+package koala.scheduler;
+
+import static koala.scheduler.TestGrid.host;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import koala.api.scheduler.StartEstimateView;
+import koala.estimate.Estimate;
+import koala.estimate.GridSnapshot;
+import koala.estimate.Hold;
+import koala.estimate.QueuedJob;
+import koala.placement.Resources;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Start estimates on a site of two hosts of 4 cores and 8 GiB (fs0-n1, fs0-n2): job 1 ("big", two nodes of
+ * 4 cores, a wall time of 10 minutes) runs from 10:00:01 and holds both; what is queued behind it waits for
+ * its end.
+ */
+class StartEstimatesTest {
+    private static final String BIG = "+( &(name = big)(count = 2)(executable = /bin/sleep)(cores = 4)(maxWallTime = 10) )";
+    private static final String NEXT = "+( &(name = next)(count = 1)(executable = /bin/true)(cores = 4)(maxWallTime = 5) )";
+
+    private final TestGrid grid = new TestGrid(Map.of("fs0", 8), Duration.ofSeconds(60))
+            .hosts("fs0", host("fs0-n1", 4, 8, 0), host("fs0-n2", 4, 8, 0));
+
+    @AfterEach
+    void close() {
+        grid.close();
+    }
+
+    private long running(String jdf) {
+        long id = grid.scheduler.submit("big.jdf", jdf, "alice", null).id();
+        grid.tick(Duration.ofSeconds(1));
+        grid.arrive(id);
+        assertThat(grid.scheduler.status(id).state()).isEqualTo("RUNNING");
+        return id;
+    }
+
+    /** The snapshot holds what runs (its start, wall time and hosts), what is queued in order, and nothing free. */
+    @Test
+    void theSnapshotHoldsTheRunningJobsNodesUntilItsEndAndTheQueueInItsOrder() {
+        running(BIG);
+        long next = grid.scheduler.submit("next.jdf", NEXT, "bob", null).id();
+        long later = grid.scheduler.submit("later.jdf", NEXT.replace("next", "later"), "bob", null).id();
+        grid.tick(Duration.ofSeconds(1));
+
+        GridSnapshot s = grid.scheduler.startSnapshot(List.of(book(next), book(later)));
+
+        assertThat(s.now()).isEqualTo(Instant.parse("2026-11-25T10:00:02Z"));
+        assertThat(s.sites()).singleElement().satisfies(site -> assertThat(site.hosts())
+                .allSatisfy(h -> assertThat(h.free().cores()).isZero()));
+        assertThat(s.running()).singleElement().satisfies(r -> {
+            assertThat(r.id()).isEqualTo("1");
+            assertThat(r.owner()).isEqualTo("alice");
+            assertThat(r.name()).isEqualTo("big");
+            assertThat(r.started()).isEqualTo(Instant.parse("2026-11-25T10:00:01Z"));
+            assertThat(r.wallTime()).isEqualTo(Duration.ofMinutes(10));
+            assertThat(r.holds()).containsExactlyInAnyOrder(new Hold("fs0", "fs0-n1", new Resources(4, 0, 0)),
+                    new Hold("fs0", "fs0-n2", new Resources(4, 0, 0)));
+        });
+        assertThat(s.queue()).extracting(QueuedJob::id).containsExactly("2", "3");
+        assertThat(s.queue().get(0).wallTime()).isEqualTo(Duration.ofMinutes(5));
+    }
+
+    /**
+     * Job 2 waits for job 1, whose nodes come back by its wall time (10:10:01) at the latest: likely at 10:05:01,
+     * 8 times in 10 between 10:00:31 and 10:10:01; it names job 1 as what it waits for.
+     */
+    @Test
+    void aQueuedJobIsEstimatedToStartByTheEndOfTheJobThatHoldsItsHostsAndSaysSo() {
+        running(BIG);
+        long next = grid.scheduler.submit("next.jdf", NEXT, "bob", null).id();
+        grid.tick(Duration.ofSeconds(1));
+
+        Estimate e = grid.scheduler.startTimes().one(grid.scheduler.startSnapshot(List.of(book(next))), "2");
+
+        // job 1's runtime is guessed from its wall time alone (no history): users' wall times are overestimates,
+        // so its end is drawn between a twentieth of it and all of it; the range ends at its wall time
+        assertThat(e.status()).isEqualTo(Estimate.Status.WAITING);
+        assertThat(e.sites()).containsExactly("fs0");
+        assertThat(e.likely()).isEqualTo(Instant.parse("2026-11-25T10:05:01Z"));
+        assertThat(e.low()).isEqualTo(Instant.parse("2026-11-25T10:00:31Z"));
+        assertThat(e.high()).isEqualTo(Instant.parse("2026-11-25T10:10:01Z"));
+        assertThat(e.waits()).singleElement().satisfies(w -> assertThat(w.ending()).containsExactly("1"));
+        assertThat(e.describe(java.time.ZoneOffset.UTC)).startsWith("likely ~10:05 (80%: 10:00 to 10:10); fs0 busy until")
+                .contains("with jobs 1");
+    }
+
+    /** Once a refresh has run (off the loop), the job's status carries its estimate; once it runs, none. */
+    @Test
+    void aWaitingJobsStatusCarriesItsLatestEstimateAndARunningJobsNone() {
+        long big = running(BIG);
+        long next = grid.scheduler.submit("next.jdf", NEXT, "bob", null).id();
+        grid.tick(StartTimes.EVERY);
+
+        StartEstimateView view = Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> grid.scheduler.status(next).estimate(), java.util.Objects::nonNull);
+
+        assertThat(view.status()).isEqualTo("WAITING");
+        assertThat(view.sites()).containsExactly("fs0");
+        assertThat(view.because()).contains("busy until").contains("with jobs 1");
+        assertThat(grid.scheduler.status(big).estimate()).isNull();
+    }
+
+    /**
+     * A dry run's job goes last in its priority's part of the queue, as a submit's would: a low one behind both
+     * queued jobs, a high one ahead of them. Nothing is queued.
+     */
+    @Test
+    void aDryRunsJobTakesTheQueuePlaceASubmitWouldGiveItAndQueuesNothing() {
+        running(BIG);
+        grid.scheduler.submit("next.jdf", NEXT, "bob", null);
+        grid.scheduler.submit("later.jdf", NEXT.replace("next", "later"), "bob", null);
+
+        GridSnapshot low = grid.scheduler.dryRunSnapshot("dry.jdf", NEXT.replace("next", "dry"), "carol");
+        GridSnapshot high = grid.scheduler.dryRunSnapshot("dry.jdf",
+                NEXT.replace("(name = next)", "(name = dry)(priority = high)"), "carol");
+
+        assertThat(low.queue()).extracting(QueuedJob::id).containsExactly("2", "3", "0");
+        assertThat(high.queue()).extracting(QueuedJob::id).containsExactly("0", "2", "3");
+        assertThat(high.queue().get(0).owner()).isEqualTo("carol");
+        assertThat(grid.scheduler.list()).hasSize(3);
+    }
+
+    /** A dry run's JDF is checked as a submit's is. */
+    @Test
+    void aDryRunOfABadJobDescriptionIsRefusedAsASubmitWouldBe() {
+        assertThatThrownBy(() -> grid.scheduler.dryRunSnapshot("bad.jdf", "+( &(count = 0)(executable = /bin/true) )",
+                "carol")).isInstanceOf(koala.jdf.JdfException.class).hasMessageContaining("bad.jdf:1:");
+    }
+
+    /** What a job that ran is guessed to run next time: the mean of its owner's last two runs of that name. */
+    @Test
+    void aJobThatRanIsHistoryForItsOwnersNextRunOfTheSameName() {
+        long big = running(BIG);
+        grid.tick(Duration.ofMinutes(4));
+        grid.store.nodes(big).forEach(n -> grid.nodes().exited(n.id(), n.token(), 0));
+        grid.tick(Duration.ofSeconds(1));
+        assertThat(grid.scheduler.status(big).state()).isEqualTo("FINISHED");
+
+        assertThat(grid.scheduler.startTimes().history().lastRuns("alice", "big")).singleElement()
+                .satisfies(d -> assertThat(d).isBetween(Duration.ofMinutes(4), Duration.ofMinutes(4).plusSeconds(1)));
+    }
+
+    private Job book(long id) {
+        return grid.scheduler.job(id);
+    }
+}
