@@ -350,6 +350,17 @@ final class Scheduler {
         return startTimes;
     }
 
+    /** The start estimates as the metrics show them: read from the latest estimates, off the loop. */
+    koala.scheduler.metrics.StartFigures startFigures() {
+        Instant now = clock.instant();
+        List<koala.estimate.Estimate> all = startTimes.all();
+        double[] waits = all.stream().filter(e -> e.likely() != null)
+                .mapToDouble(e -> Math.max(0, java.time.Duration.between(now, e.likely()).toMillis() / 1000.0)).toArray();
+        int unforeseen = (int) all.stream().filter(e -> e.status() == koala.estimate.Estimate.Status.NOT_FORESEEN).count();
+        int never = (int) all.stream().filter(e -> e.status() == koala.estimate.Estimate.Status.NEVER_PLACEABLE).count();
+        return new koala.scheduler.metrics.StartFigures(waits, unforeseen, never, startTimes.lastCost().toMillis() / 1000.0);
+    }
+
     /** Job {@code id} as the books hold it. */
     Job job(long id) {
         return book.get(id);

@@ -109,6 +109,22 @@ class StartEstimatesTest {
         assertThat(grid.scheduler.status(big).estimate()).isNull();
     }
 
+    /** The metrics show the waiting jobs' likely wait from now, at a scrape, and that none is unforeseen. */
+    @Test
+    void theMetricsShowHowLongTheWaitingJobsWillLikelyWait() {
+        running(BIG);
+        long next = grid.scheduler.submit("next.jdf", NEXT, "bob", null).id();
+        grid.tick(StartTimes.EVERY);
+        StartEstimateView view = Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> grid.scheduler.status(next).estimate(), java.util.Objects::nonNull);
+        grid.metrics.startEstimates(grid.scheduler::startFigures);
+
+        double wait = Duration.between(grid.clock.instant(), view.likely()).toMillis() / 1000.0;
+        assertThat(grid.scrape()).contains("koala_queue_likely_wait_seconds{at=\"p50\"} " + wait)
+                .contains("koala_queue_likely_wait_seconds{at=\"max\"} " + wait)
+                .contains("koala_queue_jobs_unforeseen{why=\"never\"} 0.0");
+    }
+
     /**
      * A dry run's job goes last in its priority's part of the queue, as a submit's would: a low one behind both
      * queued jobs, a high one ahead of them. Nothing is queued.
