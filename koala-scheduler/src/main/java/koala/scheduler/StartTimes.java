@@ -52,6 +52,8 @@ final class StartTimes implements AutoCloseable {
     private volatile Duration lastCost = Duration.ZERO;
     /** When the grid the latest estimates start from was seen. */
     private volatile Instant madeAt;
+    /** The grid the latest refresh started from: what a refused grow's likely time is read from. */
+    private volatile GridSnapshot lastSnapshot;
     private Instant next = Instant.EPOCH;
 
     /** Whether a refresh is due at {@code now} (on the loop); if so the next is due {@link #EVERY} later. */
@@ -68,6 +70,7 @@ final class StartTimes implements AutoCloseable {
         if (!busy.compareAndSet(false, true)) {
             return;
         }
+        lastSnapshot = snapshot;
         worker.execute(() -> {
             long t0 = System.nanoTime();
             try {
@@ -120,6 +123,25 @@ final class StartTimes implements AutoCloseable {
     void ran(String owner, String name, Duration actual, Duration wallTime) {
         RunHistory before = history;
         history = before.with(owner, name, actual, RuntimeGuess.of(before, SITE_DEFAULT).predict(owner, name, wallTime));
+    }
+
+    /**
+     * From when a node of {@code perNode} will likely be idle on {@code site} (any site when null), for a grow the
+     * grid is too full for now: the last refresh's grid with the running jobs ending as guessed, the grow ahead of
+     * the queue (a grow does not queue: it takes what is idle when asked again); empty when not foreseen.
+     */
+    Optional<Instant> likelyIdle(koala.placement.Resources perNode, String site) {
+        GridSnapshot s = lastSnapshot;
+        if (s == null) {
+            return Optional.empty();
+        }
+        koala.placement.JobNeed need = new koala.placement.JobNeed("grow", List.of(new koala.placement.ComponentNeed(0, 1,
+                site, List.of(), perNode)), false);
+        GridSnapshot alone = new GridSnapshot(s.now(), s.sites(), s.running(), s.claims(), s.shrinks(), s.localLoad(),
+                List.of(new koala.estimate.QueuedJob("grow", null, "grow", need,
+                        koala.placement.PlacementPolicies.byName("worst-fit"), null)));
+        Estimate e = one(alone, "grow");
+        return e.status() == Estimate.Status.WAITING ? Optional.ofNullable(e.likely()) : Optional.empty();
     }
 
     /** What the runtimes are guessed from now. */

@@ -109,6 +109,21 @@ class StartEstimatesTest {
         assertThat(grid.scheduler.status(big).estimate()).isNull();
     }
 
+    /**
+     * A grow the grid is too full for is told from when a node will likely be idle for it: when job 1's nodes come
+     * back (likely at 10:05:01, as for a queued job of one node: a grow takes what is idle when asked again, ahead of
+     * the queue); a node of 8 cores never will be.
+     */
+    @Test
+    void aGrowTheGridIsTooFullForIsToldWhenANodeWillLikelyBeIdle() {
+        running(BIG);
+        grid.scheduler.startTimes().refresh(grid.scheduler.startSnapshot(List.of()));
+
+        assertThat(grid.scheduler.startTimes().likelyIdle(new Resources(4, 0, 0), "fs0"))
+                .contains(Instant.parse("2026-11-25T10:05:01Z"));
+        assertThat(grid.scheduler.startTimes().likelyIdle(new Resources(8, 0, 0), "fs0")).isEmpty();
+    }
+
     /** The metrics show the waiting jobs' likely wait from now, at a scrape, and that none is unforeseen. */
     @Test
     void theMetricsShowHowLongTheWaitingJobsWillLikelyWait() {
