@@ -20,6 +20,7 @@ import koala.estimate.SiteState;
 import koala.jdf.ComponentSpec;
 import koala.jdf.JobDescription;
 import koala.placement.GridView;
+import koala.placement.HostView;
 import koala.placement.PlacementPolicy;
 import koala.placement.Resources;
 import koala.placement.SiteView;
@@ -32,8 +33,8 @@ import koala.scheduler.state.JobState;
  * claims in flight, the local users' load, and the placement queue in the order a round tries it. One pass over
  * the books and the hosts; the estimate itself is made off the loop.
  *
- * <p>What it leaves out, and how that errs: a site whose hosts' resources its agent does not report is not in
- * the snapshot (no job is estimated to start there); framework instances' nodes are held past every estimate
+ * <p>A site whose agent reports no host's resources is seen as placement counts it, a host of one core per node.
+ * What it leaves out, and how that errs: framework instances' nodes are held past every estimate
  * (their shrinks are not foreseen: late, never early); a claimed node whose host is not known yet is counted
  * on the site's host with the most cores free.
  */
@@ -50,8 +51,9 @@ final class StartSnapshots {
      */
     static GridSnapshot of(Instant now, GridView hosts, Collection<Job> jobs, List<Job> queued,
                            Function<Job, PlacementPolicy> policies, Map<String, LocalLoad> local) {
-        Map<String, Map<String, Resources>> free = freeByHost(hosts);
-        Map<String, Map<String, Resources>> busy = busyByHost(hosts);
+        Map<String, List<HostView>> seen = hostsOf(hosts);
+        Map<String, Map<String, Resources>> free = byHost(seen, true);
+        Map<String, Map<String, Resources>> busy = byHost(seen, false);
         List<RunningWork> running = new ArrayList<>();
         List<Claim> claims = new ArrayList<>();
         for (Job job : jobs) {
@@ -72,45 +74,57 @@ final class StartSnapshots {
                 .toList();
         Map<String, LocalLoad> loads = new HashMap<>(local);
         loads.keySet().retainAll(free.keySet());
-        return new GridSnapshot(now, sites(hosts, free), running, claims, List.of(), loads, queue);
+        return new GridSnapshot(now, sites(seen, free), running, claims, List.of(), loads, queue);
     }
 
-    /** The sites whose hosts are known, each host with what is {@code free} of it. */
-    private static List<SiteState> sites(GridView hosts, Map<String, Map<String, Resources>> free) {
-        List<SiteState> sites = new ArrayList<>();
-        for (SiteView s : hosts.sites()) {
+    /**
+     * Each site's hosts as the estimate sees them: those its agent reports with their resources; for a site that
+     * reports none (placement counts its nodes), a host of one core per node, {@code site#k}, the first
+     * {@code idle} of them free. A site with no node now (down) is left out.
+     */
+    static Map<String, List<HostView>> hostsOf(GridView view) {
+        Map<String, List<HostView>> hosts = new java.util.LinkedHashMap<>();
+        for (SiteView s : view.sites()) {
             if (!s.hosts().isEmpty()) {
-                sites.add(new SiteState(s.site(), s.hosts().stream()
-                        .map(h -> new HostState(h.host(), h.total(), free.get(s.site()).get(h.host()))).toList()));
+                hosts.put(s.site(), s.hosts());
+            } else if (s.totalNodes() > 0) {
+                List<HostView> nodes = new ArrayList<>();
+                for (int k = 1; k <= s.totalNodes(); k++) {
+                    nodes.add(new HostView(counted(s.site(), k), Resources.NODE, k <= s.idleNodes() ? Resources.NODE
+                            : Resources.NONE));
+                }
+                hosts.put(s.site(), nodes);
             }
         }
+        return hosts;
+    }
+
+    private static String counted(String site, int k) {
+        return site + "#" + k;
+    }
+
+    /** Whether {@code hosts} are a counted site's one-core hosts ({@link #hostsOf}). */
+    private static boolean counted(String site, Map<String, Resources> hosts) {
+        return hosts.containsKey(counted(site, 1));
+    }
+
+    /** The sites, each host with what is {@code free} of it. */
+    private static List<SiteState> sites(Map<String, List<HostView>> hosts, Map<String, Map<String, Resources>> free) {
+        List<SiteState> sites = new ArrayList<>();
+        hosts.forEach((site, list) -> sites.add(new SiteState(site, list.stream()
+                .map(h -> new HostState(h.host(), h.total(), free.get(site).get(h.host()))).toList())));
         return sites;
     }
 
-    /** What is not free of each host (what holds may free), by site and host. */
-    private static Map<String, Map<String, Resources>> busyByHost(GridView view) {
-        Map<String, Map<String, Resources>> busy = new HashMap<>();
-        for (SiteView s : view.sites()) {
-            if (!s.hosts().isEmpty()) {
-                Map<String, Resources> hosts = new HashMap<>();
-                s.hosts().forEach(h -> hosts.put(h.host(), h.total().minus(h.free())));
-                busy.put(s.site(), hosts);
-            }
-        }
-        return busy;
-    }
-
-    /** What is free of each host of the sites whose hosts are known, by site and host. */
-    private static Map<String, Map<String, Resources>> freeByHost(GridView view) {
-        Map<String, Map<String, Resources>> free = new HashMap<>();
-        for (SiteView s : view.sites()) {
-            if (!s.hosts().isEmpty()) {
-                Map<String, Resources> hosts = new HashMap<>();
-                s.hosts().forEach(h -> hosts.put(h.host(), h.free()));
-                free.put(s.site(), hosts);
-            }
-        }
-        return free;
+    /** What is free of each host ({@code free}), or not ({@code busy}: what holds may free), by site and host. */
+    private static Map<String, Map<String, Resources>> byHost(Map<String, List<HostView>> hosts, boolean free) {
+        Map<String, Map<String, Resources>> by = new HashMap<>();
+        hosts.forEach((site, list) -> {
+            Map<String, Resources> each = new HashMap<>();
+            list.forEach(h -> each.put(h.host(), free ? h.free() : h.total().minus(h.free())));
+            by.put(site, each);
+        });
+        return by;
     }
 
     /**
@@ -128,6 +142,15 @@ final class StartSnapshots {
                 continue; // a site the snapshot does not know: what it frees is not foreseen
             }
             Resources perNode = NodeNeeds.perNode(job.description(), n);
+            if (counted(n.site(), siteFree)) {
+                // placement counted the node out of the site's idle ones already: it holds one of the busy
+                busy.get(n.site()).entrySet().stream().filter(e -> e.getValue().fits(Resources.NODE)).findFirst()
+                        .ifPresent(e -> {
+                            e.setValue(Resources.NONE);
+                            holds.add(new Hold(n.site(), e.getKey(), Resources.NODE));
+                        });
+                continue;
+            }
             String host = n.host() != null && siteFree.containsKey(n.host()) ? n.host() : mostFree(siteFree, perNode);
             if (host == null) {
                 continue;
