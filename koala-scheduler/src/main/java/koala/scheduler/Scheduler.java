@@ -310,7 +310,35 @@ final class Scheduler {
                 local.put(site, localLoads.load(site, busy));
             });
         }
-        return StartSnapshots.of(now, hostsView(), book.all(), queued, this::policyFor, local);
+        return StartSnapshots.of(now, hostsView(), book.all(), queued, this::policyFor, local, idleWorkers(now));
+    }
+
+    /** What {@code t_idle} is taken to be when it is a factor of O_grow: the paper's O_grow on DAS-4. */
+    static final java.time.Duration NOMINAL_GROW = java.time.Duration.ofSeconds(30);
+
+    /**
+     * The framework instances' workers their runners last reported idle, each with when its {@code t_idle} passes:
+     * the instances that give idle nodes back (all but Static).
+     */
+    private List<StartSnapshots.IdleNode> idleWorkers(Instant now) {
+        List<StartSnapshots.IdleNode> idle = new ArrayList<>();
+        for (Frameworks.Running r : frameworks.running(siteDefaults)) {
+            if (r.settings().policy() == koala.provisioning.PolicyKind.STATIC) {
+                continue;
+            }
+            java.time.Duration tIdle = r.settings().tIdle().after(NOMINAL_GROW);
+            Job allocation = r.allocation();
+            sharing().report(allocation.id()).ifPresent(report -> report.workers().stream()
+                    .filter(w -> !w.busy() && w.idleSince() != null).forEach(w -> {
+                        NodeClaim n = allocation.node(w.node());
+                        if (n != null && n.state().held()) {
+                            Instant at = w.idleSince().plus(tIdle);
+                            idle.add(new StartSnapshots.IdleNode(allocation.id(), n,
+                                    NodeNeeds.perNode(allocation.description(), n), at.isBefore(now) ? now : at));
+                        }
+                    }));
+        }
+        return idle;
     }
 
     /** The id a dry run's job has in its snapshot: no job of the books has it (theirs start at 1). */

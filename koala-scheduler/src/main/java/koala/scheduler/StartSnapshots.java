@@ -16,6 +16,7 @@ import koala.estimate.HostState;
 import koala.estimate.LocalLoad;
 import koala.estimate.QueuedJob;
 import koala.estimate.RunningWork;
+import koala.estimate.Shrink;
 import koala.estimate.SiteState;
 import koala.jdf.ComponentSpec;
 import koala.jdf.JobDescription;
@@ -34,9 +35,9 @@ import koala.scheduler.state.JobState;
  * the books and the hosts; the estimate itself is made off the loop.
  *
  * <p>A site whose agent reports no host's resources is seen as placement counts it, a host of one core per node.
- * What it leaves out, and how that errs: framework instances' nodes are held past every estimate
- * (their shrinks are not foreseen: late, never early); a claimed node whose host is not known yet is counted
- * on the site's host with the most cores free.
+ * A framework instance's idle worker comes back when its {@code t_idle} has passed ({@link IdleNode}); its busy
+ * ones, and every node of an instance that keeps its nodes (Static), are held past every estimate. A claimed node
+ * whose host is not known yet is counted on the site's host with the most cores free.
  */
 final class StartSnapshots {
     private StartSnapshots() {
@@ -49,8 +50,21 @@ final class StartSnapshots {
      * @param policies each job's placement policy
      * @param local    each site's local users' load
      */
+    /**
+     * A framework instance's worker that has been idle since {@code at} minus its {@code t_idle}: its runner gives
+     * it back at {@code at} (unless work comes to it first).
+     */
+    record IdleNode(long instance, NodeClaim node, Resources perNode, Instant at) {
+    }
+
     static GridSnapshot of(Instant now, GridView hosts, Collection<Job> jobs, List<Job> queued,
                            Function<Job, PlacementPolicy> policies, Map<String, LocalLoad> local) {
+        return of(now, hosts, jobs, queued, policies, local, List.of());
+    }
+
+    /** @param idle framework instances' idle workers and when they will likely be given back */
+    static GridSnapshot of(Instant now, GridView hosts, Collection<Job> jobs, List<Job> queued,
+                           Function<Job, PlacementPolicy> policies, Map<String, LocalLoad> local, List<IdleNode> idle) {
         Map<String, List<HostView>> seen = hostsOf(hosts);
         Map<String, Map<String, Resources>> free = byHost(seen, true);
         Map<String, Map<String, Resources>> busy = byHost(seen, false);
@@ -74,7 +88,7 @@ final class StartSnapshots {
                 .toList();
         Map<String, LocalLoad> loads = new HashMap<>(local);
         loads.keySet().retainAll(free.keySet());
-        return new GridSnapshot(now, sites(seen, free), running, claims, List.of(), loads, queue);
+        return new GridSnapshot(now, sites(seen, free), running, claims, shrinks(idle, busy), loads, queue);
     }
 
     /**
@@ -166,6 +180,21 @@ final class StartSnapshots {
             }
         }
         return holds;
+    }
+
+    /** The idle workers on hosts the snapshot knows, each where the host's busy part has room for it. */
+    private static List<Shrink> shrinks(List<IdleNode> idle, Map<String, Map<String, Resources>> busy) {
+        List<Shrink> shrinks = new ArrayList<>();
+        for (IdleNode i : idle) {
+            Map<String, Resources> site = busy.get(i.node().site());
+            Resources room = site == null || i.node().host() == null ? null : site.get(i.node().host());
+            if (room != null && room.fits(i.perNode())) {
+                site.put(i.node().host(), room.minus(i.perNode()));
+                shrinks.add(new Shrink(Long.toString(i.instance()), new Hold(i.node().site(), i.node().host(), i.perNode()),
+                        i.at()));
+            }
+        }
+        return shrinks;
     }
 
     /** The host with the most cores free that has room for {@code perNode}; null when none has. */
