@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 import java.util.function.LongPredicate;
 import koala.estimate.RunHistory;
 import koala.estimate.RuntimeGuess;
@@ -53,7 +54,8 @@ public final class StartTimeExperiment {
      * What to run.
      *
      * @param samples   the estimator's sampled runs per estimate
-     * @param ablations whether to run the estimator without local load and without the spread too
+     * @param ablations whether to run the estimator without calibration, without future submissions, without local
+     *                  load and without history (wall times, with their spread) too
      */
     public record Settings(List<Double> loads, int jobs, long seed, int samples, boolean ablations) {
         public Settings {
@@ -71,11 +73,16 @@ public final class StartTimeExperiment {
 
         List<Variant> variants() {
             List<Variant> v = new ArrayList<>();
-            v.add(new Variant("estimate", h -> RuntimeGuess.of(h, StartTimeReplay.SITE_DEFAULT), samples, true));
-            v.add(new Variant("wall times", h -> RuntimeGuess.exact(RunHistory.empty(), StartTimeReplay.SITE_DEFAULT), 1, false));
+            Function<RunHistory, RuntimeGuess> guess = h -> RuntimeGuess.of(h, StartTimeReplay.SITE_DEFAULT);
+            v.add(new Variant("estimate", guess, samples, true, true, true));
+            v.add(new Variant("wall times", h -> RuntimeGuess.exact(RunHistory.empty(), StartTimeReplay.SITE_DEFAULT), 1, false,
+                    false, false));
             if (ablations) {
-                v.add(new Variant("no local load", h -> RuntimeGuess.of(h, StartTimeReplay.SITE_DEFAULT), samples, false));
-                v.add(new Variant("no spread", h -> RuntimeGuess.exact(h, StartTimeReplay.SITE_DEFAULT), 1, true));
+                v.add(new Variant("no calibration", guess, samples, true, true, false));
+                v.add(new Variant("no arrivals", guess, samples, true, false, true));
+                v.add(new Variant("no local load", guess, samples, false, true, true));
+                v.add(new Variant("no history", h -> RuntimeGuess.of(RunHistory.empty(), StartTimeReplay.SITE_DEFAULT), samples,
+                        true, true, true));
             }
             return v;
         }
