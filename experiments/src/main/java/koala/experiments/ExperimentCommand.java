@@ -501,7 +501,7 @@ final class ExperimentCommand {
         @Option(names = "--seed", defaultValue = "1", description = "the workload's seed (default: ${DEFAULT-VALUE})")
         long seed;
 
-        @Option(names = "--samples", defaultValue = "21", description = "sampled runs per estimate (default: "
+        @Option(names = "--samples", defaultValue = "15", description = "sampled runs per estimate (default: "
                 + "${DEFAULT-VALUE})")
         int samples;
 

@@ -41,6 +41,7 @@ final class GridIndex {
     /** Per queued job, the site of each fixed component and the cores it asks there (parallel arrays). */
     final int[][] fixedSites;
     final int[][] fixedCores;
+    final boolean[] fixed;
     /** Per queued job, a number shared by the jobs of the same policy and components: within a round one fails for all. */
     final int[] shape;
 
@@ -103,6 +104,7 @@ final class GridIndex {
         coresOnOneSite = new int[n];
         fixedSites = new int[n][];
         fixedCores = new int[n][];
+        fixed = new boolean[n];
         shape = new int[n];
         Map<List<Object>, Integer> shapes = new HashMap<>();
         for (int j = 0; j < n; j++) {
@@ -122,6 +124,7 @@ final class GridIndex {
             }
             fixedSites[j] = fs.stream().mapToInt(Integer::intValue).toArray();
             fixedCores[j] = fc.stream().mapToInt(Integer::intValue).toArray();
+            fixed[j] = !fs.isEmpty();
             shape[j] = shapes.computeIfAbsent(List.of(q.policy(), q.need().components(), q.need().flexible()), k -> shapes.size());
         }
     }

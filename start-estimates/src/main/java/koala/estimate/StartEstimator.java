@@ -25,7 +25,7 @@ import koala.placement.SiteView;
  */
 public final class StartEstimator {
     /** Odd, so the median is one of the samples. */
-    public static final int DEFAULT_SAMPLES = 21;
+    public static final int DEFAULT_SAMPLES = 15;
 
     private final RuntimeGuess runtimes;
     private final int samples;

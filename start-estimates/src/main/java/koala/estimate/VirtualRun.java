@@ -70,6 +70,8 @@ final class VirtualRun {
     private final List<String> holdingIds = new ArrayList<>();
     private final int[] waiting;
     private int waitingCount;
+    /** The fewest cores any waiting job asks for in all: a round with fewer free starts nothing. */
+    private int smallestWaiting;
     /** The round in which a job of each shape last failed. */
     private final int[] blockedIn;
     private int round;
@@ -144,10 +146,12 @@ final class VirtualRun {
     private void replay() {
         long time = ix.now;
         while (true) {
-            releaseDue(time);
+            boolean released = releaseDue(time);
+            int before = waitingCount;
             submitDue(time);
             absorbLocal();
-            tryQueue(time);
+            // since the last round resources only got fewer unless something ended: only new submissions may start
+            tryQueue(time, released || time == ix.now ? 0 : before);
             // submissions only take resources: once nothing more ends, nothing more starts
             if (realWaiting == 0 || releases.isEmpty()) {
                 return;
@@ -194,6 +198,7 @@ final class VirtualRun {
             int t = random == null ? ix.templates[ix.templates.length - 1 - submitted % ix.templates.length]
                     : ix.templates[random.nextInt(ix.templates.length)];
             waiting[waitingCount++] = slot(t, inputs.runtime(t, random));
+            smallestWaiting = Math.min(smallestWaiting, ix.coresInAll[t]);
             submitted++;
             nextSubmission = submitted < maxSubmissions() ? nextSubmission + gap() : NEVER;
         }
@@ -221,8 +226,11 @@ final class VirtualRun {
         anyDirty = true;
     }
 
-    private void releaseDue(long time) {
+    /** Gives back what ends by {@code time}; whether anything did. */
+    private boolean releaseDue(long time) {
+        boolean any = false;
         while (!releases.isEmpty() && releases.peek().at <= time) {
+            any = true;
             Release r = releases.poll();
             int[] hosts = holdingHosts.get(r.holding);
             Resources[] holds = holdingHolds.get(r.holding);
@@ -237,6 +245,7 @@ final class VirtualRun {
                 log.add(new Released(r.at, holdingIds.get(r.holding), sites));
             }
         }
+        return any;
     }
 
     /** Local users take their extra share from the first cores free on their site, and then hold it. */
@@ -253,19 +262,26 @@ final class VirtualRun {
         }
     }
 
-    private void tryQueue(long time) {
+    /** One round over the queue from its {@code from}-th waiting job (the ones before it cannot start now). */
+    private void tryQueue(long time, int from) {
         boolean askAll = explain && time == ix.now;
         round++;
         totals();
-        int kept = 0;
-        for (int i = 0; i < waitingCount; i++) {
+        if (!askAll && totalFree < smallestWaiting) {
+            return;
+        }
+        int kept = from;
+        // the jobs before from are the last round's, counted in smallestWaiting (which may stay low: only a bound)
+        int smallest = from > 0 ? smallestWaiting : Integer.MAX_VALUE;
+        for (int i = from; i < waitingCount; i++) {
             int slot = waiting[i];
             int j = slotJob[slot];
-            QueuedJob q = ix.jobs.get(j);
-            if (!askAll && (blockedIn[ix.shape[j]] == round || cannot(j))) {
+            if (!askAll && (cannot(j) || blockedIn[ix.shape[j]] == round)) {
                 waiting[kept++] = slot;
+                smallest = Math.min(smallest, ix.coresInAll[j]);
                 continue;
             }
+            QueuedJob q = ix.jobs.get(j);
             PlacementDecision d = q.policy().place(q.need(), view());
             if (d instanceof PlacementDecision.Placed placed) {
                 start(slot, placed.assignments(), time);
@@ -276,15 +292,20 @@ final class VirtualRun {
                     reasonsNow.set(j, ((PlacementDecision.NotPlaced) d).reasons());
                 }
                 waiting[kept++] = slot;
+                smallest = Math.min(smallest, ix.coresInAll[j]);
             }
         }
         waitingCount = kept;
+        smallestWaiting = smallest;
     }
 
     /** Whether the free cores cannot hold the job: the grid's, the most on one site, or its fixed sites'. */
     private boolean cannot(int j) {
         if (ix.coresInAll[j] > totalFree || ix.coresOnOneSite[j] > mostOnOneSite) {
             return true;
+        }
+        if (!ix.fixed[j]) {
+            return false;
         }
         for (int k = 0; k < ix.fixedSites[j].length; k++) {
             if (ix.fixedCores[j][k] > siteFree[ix.fixedSites[j][k]]) {
