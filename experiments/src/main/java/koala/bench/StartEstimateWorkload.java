@@ -84,7 +84,8 @@ public record StartEstimateWorkload(GridSnapshot snapshot, RunHistory history) {
             busy -= nodes;
             Instant started = NOW.minusSeconds(random.nextInt(4 * 3600));
             Duration wall = random.nextInt(5) == 0 ? null : Duration.ofHours(4 + random.nextInt(5));
-            running.add(new RunningWork("r" + running.size(), "u" + random.nextInt(50), "app" + random.nextInt(5), started, wall, holds));
+            String owner = "u" + random.nextInt(50);
+            running.add(new RunningWork("r" + running.size(), owner, "app" + random.nextInt(5), started, wall, holds));
         }
         List<HostState> hosts = new ArrayList<>();
         Resources total = new Resources(CORES_PER_HOST, 0, 0);

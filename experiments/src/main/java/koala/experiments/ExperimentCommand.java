@@ -505,7 +505,8 @@ final class ExperimentCommand {
                 + "${DEFAULT-VALUE})")
         int samples;
 
-        @Option(names = "--ablations", description = "also the estimator without calibration, without future submissions, without local load and without history")
+        @Option(names = "--ablations", description = "also the estimator without calibration, without future submissions, "
+                + "without local load and without history")
         boolean ablations;
 
         @Override

@@ -68,8 +68,8 @@ final class StartEstimateBenchCommand implements Callable<Integer> {
             System.out.printf("  %d samples: CPU %.0f ms (median; min %.0f), wall %.0f ms: %s%n", samples, medianCpu,
                     Arrays.stream(cpu).min().orElse(0), median(wall), medianCpu < GOAL_MS ? "goal (< 1 s) met" : "goal NOT met");
         }
-        System.out.printf("  load average %.2f on %d cores%n", ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(),
-                Runtime.getRuntime().availableProcessors());
+        System.out.printf("  load average %.2f on %d cores%n",
+                ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage(), Runtime.getRuntime().availableProcessors());
         return 0;
     }
 

@@ -18,8 +18,9 @@ import koala.placement.SiteView;
 /**
  * When will each queued job start: the placement queue replayed forward in virtual time from a
  * {@link GridSnapshot} by each job's own placement policy, once as likely (runtimes at their median, local users
- * at their mean load: the sites and the reasons) and {@code samples} times with runtimes and local load drawn
- * (seeded): the median start and the 10th and 90th percentiles, the 80% range.
+ * at their level, submissions to come at their mean rate: the sites and the reasons) and {@code samples} times
+ * with all of these drawn (seeded): the median start and the 10th and 90th percentiles, the 80% range; then
+ * calibrated by how right earlier estimates were ({@link StartHistory}).
  *
  * <p>Pure: no I/O and no clock; the same snapshot, runtime guess and seed give the same estimates.
  */
@@ -66,12 +67,7 @@ public final class StartEstimator {
         }
         WaitReasons why = new WaitReasons(ix, likely);
         List<Estimate> out = new ArrayList<>();
-        for (Claim c : snapshot.claims()) {
-            List<String> sites = c.holds().stream().map(Hold::site).distinct().toList();
-            out.add(new Estimate(c.jobId(), Estimate.Status.STARTING, snapshot.now(), snapshot.now(), snapshot.now(),
-                    snapshot.now(), sites,
-                    List.of(), List.of()));
-        }
+        snapshot.claims().forEach(c -> out.add(starting(c, snapshot.now())));
         for (int j = 0; j < snapshot.queue().size(); j++) {
             out.add(never.containsKey(j) ? neverEstimate(snapshot.queue().get(j).id(), never.get(j))
                     : calibrated(estimate(ix, likely, why, starts, j), snapshot.now(), started));
@@ -115,6 +111,11 @@ public final class StartEstimator {
 
     private static Instant latest(Instant a, Instant b) {
         return a.isAfter(b) ? a : b;
+    }
+
+    private static Estimate starting(Claim c, Instant now) {
+        List<String> sites = c.holds().stream().map(Hold::site).distinct().toList();
+        return new Estimate(c.jobId(), Estimate.Status.STARTING, now, now, now, now, sites, List.of(), List.of());
     }
 
     private static Estimate neverEstimate(String id, PlacementDecision.NotPlaced why) {

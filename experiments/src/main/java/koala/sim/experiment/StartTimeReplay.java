@@ -251,7 +251,8 @@ public final class StartTimeReplay {
         observed.put(j.id(), new Observed(j, now, o.likely(), o.low(), o.high(), o.replayed(), o.naiveMs()));
         for (int v = 0; v < variants.size(); v++) {
             if (o.replayed()[v] != Long.MAX_VALUE) {
-                started[v] = started[v].with(Duration.ofMillis(o.replayed()[v] - j.arrivalMs()), Duration.ofMillis(now - j.arrivalMs()));
+                started[v] = started[v].with(Duration.ofMillis(o.replayed()[v] - j.arrivalMs()),
+                        Duration.ofMillis(now - j.arrivalMs()));
             }
         }
         at(now + j.runtimeMs(), () -> end(j.id()));
