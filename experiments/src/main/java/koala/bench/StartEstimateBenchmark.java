@@ -35,7 +35,7 @@ public class StartEstimateBenchmark {
     public static final int SITES = 100;
     public static final int JOBS = 1000;
 
-    @Param({"21"})
+    @Param({"15", "21"})
     public int samples;
 
     private StartEstimateWorkload workload;

@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import koala.estimate.Arrivals;
 import koala.estimate.GridSnapshot;
 import koala.estimate.HostState;
 import koala.estimate.Hold;
@@ -27,7 +28,8 @@ import koala.placement.Resources;
  * every site's cores held by running jobs of 1-64 one-core nodes that started in the last 4 hours (wall times
  * of 1-8 h, some none), local users at a mean of 5% per site, and a placement queue of {@code jobs} jobs:
  * 80% rigid of 1-64 nodes (Worst-Fit; a tenth of them fixed to a site), 20% flexible of 1-128 (Flexible
- * Cluster Minimization), from 50 users with 5 job names each, all of which ran before (the history).
+ * Cluster Minimization), from 50 users with 5 job names each, all of which ran before (the history); and
+ * submissions to come at 100 an hour, drawn from 100 recent jobs of the same kinds.
  */
 public record StartEstimateWorkload(GridSnapshot snapshot, RunHistory history) {
     public static final int HOSTS_PER_SITE = 16;
@@ -41,7 +43,8 @@ public record StartEstimateWorkload(GridSnapshot snapshot, RunHistory history) {
         Map<String, LocalLoad> local = new HashMap<>();
         for (int s = 0; s < sites; s++) {
             states.add(site(String.format("site%03d", s), running, random));
-            local.put(states.get(s).name(), new LocalLoad(0, 0.05 * states.get(s).cores(), 0.10 * states.get(s).cores()));
+            local.put(states.get(s).name(), new LocalLoad(0, 0.05 * states.get(s).cores(), 0.10 * states.get(s).cores(),
+                    Duration.ofMinutes(30)));
         }
         RunHistory history = RunHistory.empty();
         for (int u = 0; u < 50; u++) {
@@ -54,7 +57,13 @@ public record StartEstimateWorkload(GridSnapshot snapshot, RunHistory history) {
         for (int j = 0; j < jobs; j++) {
             queue.add(queued("q" + j, states, random));
         }
-        return new StartEstimateWorkload(new GridSnapshot(NOW, states, running, List.of(), List.of(), local, queue), history);
+        // submissions to come: lately 100 an hour, drawn from 100 recent jobs like the queued ones
+        List<QueuedJob> recent = new ArrayList<>();
+        for (int j = 0; j < 100; j++) {
+            recent.add(queued("recent" + j, states, random));
+        }
+        return new StartEstimateWorkload(new GridSnapshot(NOW, states, running, List.of(), List.of(), local, queue,
+                new Arrivals(100, recent)), history);
     }
 
     private static SiteState site(String name, List<RunningWork> running, Random random) {
@@ -75,7 +84,8 @@ public record StartEstimateWorkload(GridSnapshot snapshot, RunHistory history) {
             busy -= nodes;
             Instant started = NOW.minusSeconds(random.nextInt(4 * 3600));
             Duration wall = random.nextInt(5) == 0 ? null : Duration.ofHours(4 + random.nextInt(5));
-            running.add(new RunningWork("r" + running.size(), "u" + random.nextInt(50), "app" + random.nextInt(5), started, wall, holds));
+            String owner = "u" + random.nextInt(50);
+            running.add(new RunningWork("r" + running.size(), owner, "app" + random.nextInt(5), started, wall, holds));
         }
         List<HostState> hosts = new ArrayList<>();
         Resources total = new Resources(CORES_PER_HOST, 0, 0);

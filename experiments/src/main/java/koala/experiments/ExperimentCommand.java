@@ -501,11 +501,12 @@ final class ExperimentCommand {
         @Option(names = "--seed", defaultValue = "1", description = "the workload's seed (default: ${DEFAULT-VALUE})")
         long seed;
 
-        @Option(names = "--samples", defaultValue = "21", description = "sampled runs per estimate (default: "
+        @Option(names = "--samples", defaultValue = "15", description = "sampled runs per estimate (default: "
                 + "${DEFAULT-VALUE})")
         int samples;
 
-        @Option(names = "--ablations", description = "also the estimator without local load and without the spread")
+        @Option(names = "--ablations", description = "also the estimator without calibration, without future submissions, "
+                + "without local load and without history")
         boolean ablations;
 
         @Override

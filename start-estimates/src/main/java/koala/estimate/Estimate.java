@@ -11,15 +11,18 @@ import koala.placement.PlacementReason;
 /**
  * When one queued job will likely start.
  *
- * @param likely  the median start over the sampled runs; null when it does not start in most of them
+ * @param likely  the likely start: the median over the sampled runs ({@code replayed}), calibrated by how right
+ *                earlier estimates were ({@link StartHistory}); null when it does not start in most of them
  * @param low     the 10th percentile: the 80% range's start; null as {@code likely}
  * @param high    the 90th percentile: the 80% range's end; null when it does not start in more than 10% of them
+ * @param replayed the median start over the sampled runs before calibration: what to compare the actual start
+ *                with to feed {@link StartHistory}
  * @param sites   the sites placement chose for it in the likely run (runtimes at their median, local users at
  *                their mean load); empty when it does not start there
  * @param reasons why placement does not place it now (for {@link Status#NEVER_PLACEABLE}: even on an idle grid)
  * @param waits   per chosen site, what it waits for in the likely run
  */
-public record Estimate(String jobId, Status status, Instant likely, Instant low, Instant high, List<String> sites,
+public record Estimate(String jobId, Status status, Instant likely, Instant low, Instant high, Instant replayed, List<String> sites,
         List<PlacementReason> reasons, List<SiteWait> waits) {
     /** Where the job stands. */
     public enum Status {

@@ -9,7 +9,8 @@ import koala.placement.Resources;
 
 /**
  * A snapshot laid out in arrays for the virtual runs: hosts by number, the work holding resources now
- * (running jobs, claims, shrinks, in that order: the "holders") and the queued jobs that can be placed at all.
+ * (running jobs, claims, shrinks, in that order: the "holders") and the jobs: the queued ones, then the ones
+ * submitted lately that future submissions are drawn from ({@link Arrivals#recent}).
  */
 final class GridIndex {
     final GridSnapshot snapshot;
@@ -25,21 +26,34 @@ final class GridIndex {
     final String[] holderIds;
     final int[][] holderHosts;
     final Resources[][] holderHolds;
+    /** Per host, cores neither free nor held by a holder: local users'. */
+    final int[] localCores;
+    /** The queued jobs, then the submitted lately; the first {@link #queued} are the queue. */
+    final List<QueuedJob> jobs;
+    final int queued;
     /** Positions in the snapshot's queue of the jobs placement can place at all, in queue order. */
     final int[] placeable;
-    /** Per queued job: cores it asks for in all, and the most any one of its components asks of one site. */
+    /** Positions in {@link #jobs} of the submitted lately that placement can place at all. */
+    final int[] templates;
+    /** Per job: cores it asks for in all, and the most any one of its components asks of one site. */
     final int[] coresInAll;
     final int[] coresOnOneSite;
     /** Per queued job, the site of each fixed component and the cores it asks there (parallel arrays). */
     final int[][] fixedSites;
     final int[][] fixedCores;
+    final boolean[] fixed;
     /** Per queued job, a number shared by the jobs of the same policy and components: within a round one fails for all. */
     final int[] shape;
 
-    GridIndex(GridSnapshot snapshot, int[] placeable) {
+    GridIndex(GridSnapshot snapshot, int[] placeable, int[] templates) {
         this.snapshot = snapshot;
         this.now = snapshot.now().toEpochMilli();
         this.placeable = placeable;
+        this.templates = templates;
+        List<QueuedJob> all = new ArrayList<>(snapshot.queue());
+        all.addAll(snapshot.arrivals().recent());
+        this.jobs = List.copyOf(all);
+        this.queued = snapshot.queue().size();
         int sites = snapshot.sites().size();
         siteNames = new String[sites];
         siteHosts = new int[sites][];
@@ -73,15 +87,28 @@ final class GridIndex {
             holderHosts[i] = holds.get(i).stream().mapToInt(h -> host(h.site(), h.host())).toArray();
             holderHolds[i] = holds.get(i).stream().map(Hold::held).toArray(Resources[]::new);
         }
-        int n = snapshot.queue().size();
+        int n = jobs.size();
+        localCores = new int[total.length];
+        for (int h = 0; h < total.length; h++) {
+            localCores[h] = total[h].cores() - free[h].cores();
+        }
+        for (int i = 0; i < holderHosts.length; i++) {
+            for (int k = 0; k < holderHosts[i].length; k++) {
+                localCores[holderHosts[i][k]] -= holderHolds[i][k].cores();
+            }
+        }
+        for (int h = 0; h < total.length; h++) {
+            localCores[h] = Math.max(0, localCores[h]);
+        }
         coresInAll = new int[n];
         coresOnOneSite = new int[n];
         fixedSites = new int[n][];
         fixedCores = new int[n][];
+        fixed = new boolean[n];
         shape = new int[n];
         Map<List<Object>, Integer> shapes = new HashMap<>();
         for (int j = 0; j < n; j++) {
-            QueuedJob q = snapshot.queue().get(j);
+            QueuedJob q = jobs.get(j);
             List<Integer> fs = new ArrayList<>();
             List<Integer> fc = new ArrayList<>();
             for (ComponentNeed c : q.need().components()) {
@@ -97,6 +124,7 @@ final class GridIndex {
             }
             fixedSites[j] = fs.stream().mapToInt(Integer::intValue).toArray();
             fixedCores[j] = fc.stream().mapToInt(Integer::intValue).toArray();
+            fixed[j] = !fs.isEmpty();
             shape[j] = shapes.computeIfAbsent(List.of(q.policy(), q.need().components(), q.need().flexible()), k -> shapes.size());
         }
     }
@@ -115,6 +143,15 @@ final class GridIndex {
                     + ", which it does not list");
         }
         return h;
+    }
+
+    /** Cores local users hold on the site now, as the hosts and the holders say. */
+    int localOn(int s) {
+        int sum = 0;
+        for (int h : siteHosts[s]) {
+            sum += localCores[h];
+        }
+        return sum;
     }
 
     int sites() {

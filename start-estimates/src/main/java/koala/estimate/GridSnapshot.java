@@ -17,9 +17,10 @@ import java.util.Set;
  * @param localLoad local users' load per site, by site name; a site not named has none
  * @param queue     the placement queue in the order a round tries it: high priority first, then low, each by
  *                  arrival; a job that cannot be placed does not block the ones behind it
+ * @param arrivals  the submissions still to come, drawn from what was submitted lately
  */
 public record GridSnapshot(Instant now, List<SiteState> sites, List<RunningWork> running, List<Claim> claims,
-        List<Shrink> shrinks, Map<String, LocalLoad> localLoad, List<QueuedJob> queue) {
+        List<Shrink> shrinks, Map<String, LocalLoad> localLoad, List<QueuedJob> queue, Arrivals arrivals) {
     public GridSnapshot {
         Objects.requireNonNull(now, "now");
         sites = List.copyOf(sites);
@@ -28,9 +29,16 @@ public record GridSnapshot(Instant now, List<SiteState> sites, List<RunningWork>
         shrinks = List.copyOf(shrinks);
         localLoad = Map.copyOf(localLoad);
         queue = List.copyOf(queue);
+        arrivals = arrivals == null ? Arrivals.NONE : arrivals;
         Set<String> names = new HashSet<>();
         if (!sites.stream().allMatch(s -> names.add(s.name()))) {
             throw new IllegalArgumentException("a site appears twice in the snapshot");
         }
+    }
+
+    /** A snapshot that foresees no more submissions. */
+    public GridSnapshot(Instant now, List<SiteState> sites, List<RunningWork> running, List<Claim> claims,
+            List<Shrink> shrinks, Map<String, LocalLoad> localLoad, List<QueuedJob> queue) {
+        this(now, sites, running, claims, shrinks, localLoad, queue, Arrivals.NONE);
     }
 }

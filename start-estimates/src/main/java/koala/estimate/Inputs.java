@@ -21,7 +21,7 @@ final class Inputs {
                 .toArray(RuntimeGuess.Prediction[]::new);
         claims = s.claims().stream().map(c -> guess.predict(c.owner(), c.name(), c.wallTime()))
                 .toArray(RuntimeGuess.Prediction[]::new);
-        queued = s.queue().stream().map(q -> guess.predict(q.owner(), q.name(), q.wallTime()))
+        queued = ix.jobs.stream().map(q -> guess.predict(q.owner(), q.name(), q.wallTime()))
                 .toArray(RuntimeGuess.Prediction[]::new);
     }
 
@@ -61,33 +61,51 @@ final class Inputs {
     }
 
     private long[] runtimes(Random random) {
-        long[] r = new long[queued.length];
-        for (int j = 0; j < queued.length; j++) {
-            r[j] = total(queued[j], ix.snapshot.queue().get(j).wallTime(), 0, random);
+        long[] r = new long[ix.queued];
+        for (int j = 0; j < r.length; j++) {
+            r[j] = runtime(j, random);
         }
         return r;
+    }
+
+    /** How long job {@code j} of {@link GridIndex#jobs} runs: likely (no {@code random}) or drawn. */
+    long runtime(int j, Random random) {
+        return total(queued[j], ix.jobs.get(j).wallTime(), 0, random);
     }
 
     private long total(RuntimeGuess.Prediction p, java.time.Duration wallTime, long elapsed, Random random) {
         return random == null ? guess.likely(p, wallTime, elapsed) : guess.draw(p, wallTime, elapsed, random);
     }
 
-    int[] likelyLocal() {
+    /**
+     * Per site, what local users do in a run: take {@code extra} cores from the first free, or give {@code leave}
+     * of those they hold back at {@code leaveAt}.
+     */
+    record LocalPlan(int[] extra, int[] leave, long[] leaveAt) {
+    }
+
+    LocalPlan likelyLocal() {
         return local(null);
     }
 
-    int[] drawnLocal(Random random) {
+    LocalPlan drawnLocal(Random random) {
         return local(random);
     }
 
-    private int[] local(Random random) {
-        int[] extra = new int[ix.sites()];
-        for (int s = 0; s < extra.length; s++) {
+    private LocalPlan local(Random random) {
+        int n = ix.sites();
+        LocalPlan plan = new LocalPlan(new int[n], new int[n], new long[n]);
+        for (int s = 0; s < n; s++) {
             LocalLoad l = ix.snapshot.localLoad().get(ix.siteNames[s]);
             if (l != null) {
-                extra[s] = random == null ? l.likelyExtra() : l.drawnExtra(random, ix.snapshot.sites().get(s).cores());
+                int level = l.level(random, ix.snapshot.sites().get(s).cores());
+                plan.extra()[s] = Math.max(0, level - l.busyNow());
+                if (level < l.busyNow() && l.turnover() != null) {
+                    plan.leave()[s] = Math.min(l.busyNow() - level, ix.localOn(s));
+                    plan.leaveAt()[s] = ix.now + l.leaveAfter(random);
+                }
             }
         }
-        return extra;
+        return plan;
     }
 }

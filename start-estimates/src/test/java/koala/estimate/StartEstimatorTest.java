@@ -29,7 +29,7 @@ class StartEstimatorTest {
         List<Estimate> e = new StartEstimator(RuntimeGuess.exact(history, DEFAULT), 5, 1).estimate(snap);
 
         assertEquals(List.of("a", "b", "c"), e.stream().map(Estimate::jobId).toList());
-        assertEquals(new Estimate("a", Estimate.Status.WAITING, at("10:05"), at("10:05"), at("10:05"), List.of("fs0"),
+        assertEquals(new Estimate("a", Estimate.Status.WAITING, at("10:05"), at("10:05"), at("10:05"), at("10:05"), List.of("fs0"),
                 e.get(0).reasons(), List.of(new Estimate.SiteWait("fs0", at("10:05"), List.of("31"), List.of()))), e.get(0));
         assertEquals(PlacementReason.Kind.NOT_ENOUGH_IDLE, e.get(0).reasons().get(0).kind());
         assertEquals(at("10:20"), e.get(1).likely());

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 import java.util.function.LongPredicate;
 import koala.estimate.RunHistory;
 import koala.estimate.RuntimeGuess;
@@ -53,7 +54,8 @@ public final class StartTimeExperiment {
      * What to run.
      *
      * @param samples   the estimator's sampled runs per estimate
-     * @param ablations whether to run the estimator without local load and without the spread too
+     * @param ablations whether to run the estimator without calibration, without future submissions, without local
+     *                  load and without history (wall times, with their spread) too
      */
     public record Settings(List<Double> loads, int jobs, long seed, int samples, boolean ablations) {
         public Settings {
@@ -71,11 +73,16 @@ public final class StartTimeExperiment {
 
         List<Variant> variants() {
             List<Variant> v = new ArrayList<>();
-            v.add(new Variant("estimate", h -> RuntimeGuess.of(h, StartTimeReplay.SITE_DEFAULT), samples, true));
-            v.add(new Variant("wall times", h -> RuntimeGuess.exact(RunHistory.empty(), StartTimeReplay.SITE_DEFAULT), 1, false));
+            Function<RunHistory, RuntimeGuess> guess = h -> RuntimeGuess.of(h, StartTimeReplay.SITE_DEFAULT);
+            v.add(new Variant("estimate", guess, samples, true, true, true));
+            v.add(new Variant("wall times", h -> RuntimeGuess.exact(RunHistory.empty(), StartTimeReplay.SITE_DEFAULT), 1, false,
+                    false, false));
             if (ablations) {
-                v.add(new Variant("no local load", h -> RuntimeGuess.of(h, StartTimeReplay.SITE_DEFAULT), samples, false));
-                v.add(new Variant("no spread", h -> RuntimeGuess.exact(h, StartTimeReplay.SITE_DEFAULT), 1, true));
+                v.add(new Variant("no calibration", guess, samples, true, true, false));
+                v.add(new Variant("no arrivals", guess, samples, true, false, true));
+                v.add(new Variant("no local load", guess, samples, false, true, true));
+                v.add(new Variant("no history", h -> RuntimeGuess.of(RunHistory.empty(), StartTimeReplay.SITE_DEFAULT), samples,
+                        true, true, true));
             }
             return v;
         }
@@ -95,15 +102,16 @@ public final class StartTimeExperiment {
         List<Variant> variants = s.variants();
         for (double load : s.loads()) {
             long t0 = System.nanoTime();
-            StartTimeWorkload w = StartTimeWorkload.generate(s.jobs(), load, Arrays.stream(HOSTS).map(h -> h * CORES_PER_HOST).toArray(),
-                    s.seed());
-            List<Observed> all = StartTimeReplay.run(w, HOSTS, CORES_PER_HOST, PlacementPolicies.byName(PlacementPolicies.DEFAULT),
-                    variants);
+            int[] cores = Arrays.stream(HOSTS).map(h -> h * CORES_PER_HOST).toArray();
+            StartTimeWorkload w = StartTimeWorkload.generate(s.jobs(), load, cores, s.seed());
+            List<Observed> all = StartTimeReplay.run(w, HOSTS, CORES_PER_HOST,
+                    PlacementPolicies.byName(PlacementPolicies.DEFAULT), variants);
             List<Observed> measured = all.subList((int) Math.round(all.size() * WARM_UP), all.size());
             for (WaitClass c : CLASSES) {
                 rows.add(row(load, c, measured.stream().filter(o -> c.holds().test(o.waitMs())).toList(), variants));
             }
-            progress.printf(Locale.ROOT, "  load %.2f: %d jobs replayed in %.1f s%n", load, all.size(), (System.nanoTime() - t0) / 1e9);
+            progress.printf(Locale.ROOT, "  load %.2f: %d jobs replayed in %.1f s%n", load, all.size(),
+                    (System.nanoTime() - t0) / 1e9);
         }
         return rows;
     }
@@ -118,8 +126,8 @@ public final class StartTimeExperiment {
             double[] err = jobs.stream().mapToDouble(o -> error(o.likely()[k], o)).sorted().toArray();
             median[v] = percentile(err, 0.5);
             p90[v] = percentile(err, 0.9);
-            in[v] = jobs.isEmpty() ? Double.NaN : jobs.stream().filter(o -> o.low()[k] <= o.startMs() && o.startMs() <= o.high()[k]).count()
-                    / (double) jobs.size();
+            long inside = jobs.stream().filter(o -> o.low()[k] <= o.startMs() && o.startMs() <= o.high()[k]).count();
+            in[v] = jobs.isEmpty() ? Double.NaN : inside / (double) jobs.size();
         }
         double[] naive = jobs.stream().mapToDouble(o -> error(o.naiveMs(), o)).sorted().toArray();
         return new Row(load, c.name(), jobs.size(), variants.stream().map(Variant::name).toList(), median, p90, in,
@@ -151,9 +159,11 @@ public final class StartTimeExperiment {
         head.append(" | naive: median/p90");
         out.println(head);
         for (Row r : rows) {
-            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-5.2f %-16s %6d", r.load(), r.waitClass(), r.jobs()));
+            StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-5.2f %-16s %6d", r.load(), r.waitClass(),
+                    r.jobs()));
             for (int v = 0; v < variants.size(); v++) {
-                line.append(String.format(Locale.ROOT, " | %7s %7s %8s", pct(r.median()[v]), pct(r.p90()[v]), pct(r.inRange()[v])));
+                line.append(String.format(Locale.ROOT, " | %7s %7s %8s", pct(r.median()[v]), pct(r.p90()[v]),
+                        pct(r.inRange()[v])));
             }
             line.append(String.format(Locale.ROOT, " | %7s %7s", pct(r.naiveMedian()), pct(r.naiveP90())));
             out.println(line);

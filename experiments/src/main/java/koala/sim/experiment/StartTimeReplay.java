@@ -22,6 +22,7 @@ import koala.estimate.RunningWork;
 import koala.estimate.RuntimeGuess;
 import koala.estimate.SiteState;
 import koala.estimate.StartEstimator;
+import koala.estimate.StartHistory;
 import koala.placement.Assignment;
 import koala.placement.ComponentNeed;
 import koala.placement.FileLocations;
@@ -42,8 +43,10 @@ import koala.sim.experiment.StartTimeWorkload.LocalJob;
  * directly (first fit, in order of arrival per site, before KOALA's round). At every KOALA submission each
  * {@link Variant} of the estimator is asked about the queue as the scheduler would see it then (the hosts' free
  * cores, KOALA's running jobs, local users' busy cores now and their mean and 90th percentile over the last
- * {@value #LOCAL_WINDOW_H} hours, the queue up to the new job, the history of the jobs that ended), and so is
- * the naive estimate; what happened is recorded beside it. No I/O, no clock.
+ * {@value #LOCAL_WINDOW_H} hours and the mean runtime of their jobs that ended, the queue up to the new job, the
+ * last {@value #RECENT} submissions and their rate, the history of the jobs that ended and, to calibrate, how
+ * right the variant's earlier estimates were), and so is the naive estimate; what happened is recorded beside
+ * it. No I/O, no clock.
  */
 public final class StartTimeReplay {
     static final int LOCAL_WINDOW_H = 6;
@@ -51,19 +54,21 @@ public final class StartTimeReplay {
     private static final Instant EPOCH = Instant.parse("2026-01-05T00:00:00Z");
     static final Duration SITE_DEFAULT = Duration.ofHours(1);
     private static final int NAIVE_WINDOW = 100;
+    static final int RECENT = 100;
 
     /**
      * One way to estimate: the runtime guess made from the history so far, how many samples, and whether it is told
-     * local users' load.
+     * local users' load and the submissions of the last {@value #RECENT} jobs (to draw future ones from).
      */
-    public record Variant(String name, Function<RunHistory, RuntimeGuess> runtimes, int samples, boolean localLoad) {
+    public record Variant(String name, Function<RunHistory, RuntimeGuess> runtimes, int samples, boolean localLoad,
+            boolean arrivals, boolean calibrated) {
     }
 
     /**
      * What happened to one job and what was said at its submission: per variant the likely start and the 80%
      * range (ms; {@link Long#MAX_VALUE} when none was foreseen), and the naive start.
      */
-    public record Observed(Job job, long startMs, long[] likely, long[] low, long[] high, long naiveMs) {
+    public record Observed(Job job, long startMs, long[] likely, long[] low, long[] high, long[] replayed, long naiveMs) {
         public long waitMs() {
             return startMs - job.arrivalMs();
         }
@@ -91,11 +96,17 @@ public final class StartTimeReplay {
     private final Map<Integer, Running> running = new java.util.LinkedHashMap<>();
     private final List<ArrayDeque<LocalJob>> localWaiting = new ArrayList<>();
     private final int[] localBusy;
+    /** Local jobs that ended and how long they held their cores in all: their mean is the turnover the estimate is told. */
+    private long localEnded;
+    private long localHeldMs;
     private final List<ArrayDeque<Integer>> localSamples = new ArrayList<>();
     private final Map<Integer, RuntimeGuess.Prediction> predicted = new HashMap<>();
     private final ArrayDeque<Long> recentRuntimes = new ArrayDeque<>();
     private final Map<Integer, Observed> observed = new HashMap<>();
+    private final ArrayDeque<Job> recent = new ArrayDeque<>();
     private RunHistory history = RunHistory.empty();
+    /** Per variant, how right its estimates were, for those that calibrate. */
+    private final StartHistory[] started;
     private int arrivals;
     private int total;
 
@@ -104,6 +115,8 @@ public final class StartTimeReplay {
         this.coresPerHost = coresPerHost;
         this.policy = policy;
         this.variants = List.copyOf(variants);
+        started = new StartHistory[variants.size()];
+        Arrays.fill(started, StartHistory.empty());
         siteCores = new int[sites];
         firstHost = new int[sites + 1];
         for (int s = 0; s < sites; s++) {
@@ -154,6 +167,10 @@ public final class StartTimeReplay {
         arrivals++;
         queue.add(j);
         arrivedNow.add(j);
+        recent.add(j);
+        if (recent.size() > RECENT) {
+            recent.poll();
+        }
         predicted.put(j.id(), RuntimeGuess.of(history, SITE_DEFAULT).predict(j.owner(), j.name(), j.wallTime()));
     }
 
@@ -170,22 +187,27 @@ public final class StartTimeReplay {
         }
     }
 
-    /** Each site's local queue in order of arrival: the first job takes the first host with room, else it waits. */
+    /**
+     * Each site's local queue in order of arrival, as SGE runs it without reservations: each job takes the first
+     * host with room, and one that finds none waits without holding back the ones behind it.
+     */
     private void dispatchLocal() {
         for (int s = 0; s < siteCores.length; s++) {
-            ArrayDeque<LocalJob> q = localWaiting.get(s);
-            while (!q.isEmpty()) {
-                int h = firstFit(s, q.peek().cores());
+            for (Iterator<LocalJob> it = localWaiting.get(s).iterator(); it.hasNext(); ) {
+                LocalJob l = it.next();
+                int h = firstFit(s, l.cores());
                 if (h < 0) {
-                    break;
+                    continue;
                 }
-                LocalJob l = q.poll();
+                it.remove();
                 free[h] -= l.cores();
                 localBusy[s] += l.cores();
                 int site = s;
                 at(now + l.runtimeMs(), () -> {
                     free[h] += l.cores();
                     localBusy[site] -= l.cores();
+                    localEnded++;
+                    localHeldMs += l.runtimeMs();
                 });
             }
         }
@@ -226,7 +248,13 @@ public final class StartTimeReplay {
         }
         running.put(j.id(), new Running(j, now, holds, hosts, cores));
         Observed o = observed.get(j.id());
-        observed.put(j.id(), new Observed(j, now, o.likely(), o.low(), o.high(), o.naiveMs()));
+        observed.put(j.id(), new Observed(j, now, o.likely(), o.low(), o.high(), o.replayed(), o.naiveMs()));
+        for (int v = 0; v < variants.size(); v++) {
+            if (o.replayed()[v] != Long.MAX_VALUE) {
+                started[v] = started[v].with(Duration.ofMillis(o.replayed()[v] - j.arrivalMs()),
+                        Duration.ofMillis(now - j.arrivalMs()));
+            }
+        }
         at(now + j.runtimeMs(), () -> end(j.id()));
     }
 
@@ -248,27 +276,29 @@ public final class StartTimeReplay {
         long[] likely = new long[variants.size()];
         long[] low = new long[variants.size()];
         long[] high = new long[variants.size()];
+        long[] replayed = new long[variants.size()];
         for (int v = 0; v < variants.size(); v++) {
             Variant variant = variants.get(v);
-            GridSnapshot snap = snapshot(queue.subList(0, position + 1), variant.localLoad());
+            GridSnapshot snap = snapshot(queue.subList(0, position + 1), variant.localLoad(), variant.arrivals());
             StartEstimator estimator = new StartEstimator(variant.runtimes().apply(history), variant.samples(), j.id());
-            List<Estimate> all = estimator.estimate(snap);
+            List<Estimate> all = estimator.estimate(snap, variant.calibrated() ? started[v] : StartHistory.empty());
             Estimate e = all.get(all.size() - 1);
             likely[v] = ms(e.likely());
             low[v] = ms(e.low());
             high[v] = ms(e.high());
+            replayed[v] = ms(e.replayed());
         }
         double mean = recentRuntimes.isEmpty() ? SITE_DEFAULT.toMillis()
                 : recentRuntimes.stream().mapToLong(Long::longValue).average().orElse(0);
         long naive = now + Math.round(position * mean / siteCores.length);
-        observed.put(j.id(), new Observed(j, -1, likely, low, high, naive));
+        observed.put(j.id(), new Observed(j, -1, likely, low, high, replayed, naive));
     }
 
     private static long ms(Instant t) {
         return t == null ? Long.MAX_VALUE : t.toEpochMilli() - EPOCH.toEpochMilli();
     }
 
-    private GridSnapshot snapshot(List<Job> waiting, boolean withLocal) {
+    private GridSnapshot snapshot(List<Job> waiting, boolean withLocal, boolean withArrivals) {
         List<SiteState> sites = new ArrayList<>();
         Map<String, LocalLoad> local = new HashMap<>();
         for (int s = 0; s < siteCores.length; s++) {
@@ -283,9 +313,22 @@ public final class StartTimeReplay {
         }
         List<RunningWork> work = running.values().stream().map(r -> new RunningWork("j" + r.job().id(), r.job().owner(),
                 r.job().name(), instant(r.startedMs()), r.job().wallTime(), r.holds())).toList();
-        List<QueuedJob> q = waiting.stream().map(j -> new QueuedJob("j" + j.id(), j.owner(), j.name(), need(j), policy,
-                j.wallTime())).toList();
-        return new GridSnapshot(instant(now), sites, work, List.of(), List.of(), local, q);
+        List<QueuedJob> q = waiting.stream().map(this::queued).toList();
+        return new GridSnapshot(instant(now), sites, work, List.of(), List.of(), local, q,
+                withArrivals ? arrivals() : koala.estimate.Arrivals.NONE);
+    }
+
+    private QueuedJob queued(Job j) {
+        return new QueuedJob("j" + j.id(), j.owner(), j.name(), need(j), policy, j.wallTime());
+    }
+
+    /** The rate of the last {@value #RECENT} submissions (including this one) and those jobs. */
+    private koala.estimate.Arrivals arrivals() {
+        if (recent.size() < 2 || now == recent.peekFirst().arrivalMs()) {
+            return koala.estimate.Arrivals.NONE;
+        }
+        double perHour = (recent.size() - 1) * 3_600_000.0 / (now - recent.peekFirst().arrivalMs());
+        return new koala.estimate.Arrivals(perHour, recent.stream().map(this::queued).toList());
     }
 
     private LocalLoad localLoad(int s) {
@@ -295,8 +338,10 @@ public final class StartTimeReplay {
         }
         double mean = Arrays.stream(seen).average().orElse(0);
         double p90 = Math.max(mean, seen[Math.max(0, (int) Math.ceil(0.9 * seen.length) - 1)]);
-        return new LocalLoad(localBusy[s], mean, p90);
+        Duration turnover = localEnded == 0 ? null : Duration.ofMillis(Math.max(1, localHeldMs / localEnded));
+        return new LocalLoad(localBusy[s], mean, p90, turnover);
     }
+
 
     private static Instant instant(long ms) {
         return EPOCH.plusMillis(ms);

@@ -86,7 +86,8 @@ public record StartTimeWorkload(List<Job> jobs, List<LocalJob> local) {
     }
 
     private static Job job(int id, List<App> apps, Random random) {
-        App app = random.nextInt(4) == 0 ? app("u" + random.nextInt(USERS), "once" + id, random) : apps.get(random.nextInt(apps.size()));
+        App app = random.nextInt(4) == 0 ? app("u" + random.nextInt(USERS), "once" + id, random)
+                : apps.get(random.nextInt(apps.size()));
         double run = app.typicalS() * Math.exp(0.3 * random.nextGaussian());
         if (random.nextInt(20) == 0) {
             run *= 0.02 + 0.28 * random.nextDouble();
