@@ -71,7 +71,7 @@ class StartEstimatesTest {
 
     /**
      * Job 2 waits for job 1, whose nodes come back by its wall time (10:10:01) at the latest: likely at 10:05:01,
-     * 8 times in 10 between 10:00:31 and 10:10:01; it names job 1 as what it waits for.
+     * 8 times in 10 between 10:00:31 and 10:09:01; it names job 1 as what it waits for.
      */
     @Test
     void aQueuedJobIsEstimatedToStartByTheEndOfTheJobThatHoldsItsHostsAndSaysSo() {
@@ -87,9 +87,9 @@ class StartEstimatesTest {
         assertThat(e.sites()).containsExactly("fs0");
         assertThat(e.likely()).isEqualTo(Instant.parse("2026-11-25T10:05:01Z"));
         assertThat(e.low()).isEqualTo(Instant.parse("2026-11-25T10:00:31Z"));
-        assertThat(e.high()).isEqualTo(Instant.parse("2026-11-25T10:10:01Z"));
+        assertThat(e.high()).isEqualTo(Instant.parse("2026-11-25T10:09:01Z"));
         assertThat(e.waits()).singleElement().satisfies(w -> assertThat(w.ending()).containsExactly("1"));
-        assertThat(e.describe(java.time.ZoneOffset.UTC)).startsWith("likely ~10:05 (80%: 10:00 to 10:10); fs0 busy until")
+        assertThat(e.describe(java.time.ZoneOffset.UTC)).startsWith("likely ~10:05 (80%: 10:00 to 10:09); fs0 busy until")
                 .contains("with jobs 1");
     }
 
