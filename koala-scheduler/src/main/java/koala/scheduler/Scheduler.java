@@ -310,7 +310,23 @@ final class Scheduler {
                 local.put(site, localLoads.load(site, busy));
             });
         }
-        return StartSnapshots.of(now, hostsView(), book.all(), queued, this::policyFor, local, idleWorkers(now));
+        koala.estimate.GridSnapshot s = StartSnapshots.of(now, hostsView(), book.all(), queued, this::policyFor, local,
+                idleWorkers(now));
+        return new koala.estimate.GridSnapshot(s.now(), s.sites(), s.running(), s.claims(), s.shrinks(), s.localLoad(),
+                s.queue(), arrivals(now));
+    }
+
+    /** How many jobs are submitted in an hour, by the last hour's; and the last of them, as those to come will be. */
+    private koala.estimate.Arrivals arrivals(Instant now) {
+        List<Job> lastHour = book.all().stream().filter(j -> !j.allocation() && j.description() != null
+                && j.record().submittedAt().isAfter(now.minus(java.time.Duration.ofHours(1)))).toList();
+        if (lastHour.isEmpty()) {
+            return koala.estimate.Arrivals.NONE;
+        }
+        List<koala.estimate.QueuedJob> recent = StartSnapshots.of(now, new GridView(List.of(), FileLocations.NONE),
+                List.of(), lastHour.subList(Math.max(0, lastHour.size() - 50), lastHour.size()), this::policyFor,
+                Map.of()).queue();
+        return new koala.estimate.Arrivals(lastHour.size(), recent);
     }
 
     /** What {@code t_idle} is taken to be when it is a factor of O_grow: the paper's O_grow on DAS-4. */
@@ -496,6 +512,7 @@ final class Scheduler {
                 String where = describe(placed.assignments()) + (placed.softViolations().isEmpty() ? ""
                         : "; soft constraints broken, nothing else fitted: " + String.join("; ", placed.softViolations()));
                 update(job, job.record().waiting("claiming nodes: " + where));
+                startTimes.placed(job.id(), clock.instant());
                 fire(job, JobEvent.PLACED, where, placed.assignments());
             } else {
                 notPlaced(job, (PlacementDecision.NotPlaced) decision);
@@ -665,6 +682,7 @@ final class Scheduler {
             if (!job.allocation()) {
                 events.jobEnded(t.to());
                 ran(job, t.from());
+                startTimes.forget(job.id());
             }
             runnerUrls(job).forEach(pilots::runnerGone); // its relays on remote head nodes end with it
         }

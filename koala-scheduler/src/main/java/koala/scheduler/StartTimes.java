@@ -15,6 +15,7 @@ import koala.estimate.Estimate;
 import koala.estimate.GridSnapshot;
 import koala.estimate.RunHistory;
 import koala.estimate.RuntimeGuess;
+import koala.estimate.StartHistory;
 import koala.estimate.StartEstimator;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
@@ -54,6 +55,10 @@ final class StartTimes implements AutoCloseable {
     private volatile Instant madeAt;
     /** The grid the latest refresh started from: what a refused grow's likely time is read from. */
     private volatile GridSnapshot lastSnapshot;
+    /** Per waiting job: when it was first estimated, and the start the likely replay said then. */
+    private final Map<Long, Instant[]> said = new java.util.concurrent.ConcurrentHashMap<>();
+    /** How right the estimates were: what calibrates the next ones ({@link StartHistory}). */
+    private volatile StartHistory started = StartHistory.empty();
     private Instant next = Instant.EPOCH;
 
     /** Whether a refresh is due at {@code now} (on the loop); if so the next is due {@link #EVERY} later. */
@@ -75,7 +80,12 @@ final class StartTimes implements AutoCloseable {
             long t0 = System.nanoTime();
             try {
                 Map<Long, Estimate> made = new HashMap<>();
-                estimator().estimate(snapshot).forEach(e -> made.put(Long.parseLong(e.jobId()), e));
+                estimator().estimate(snapshot, started).forEach(e -> made.put(Long.parseLong(e.jobId()), e));
+                made.forEach((id, e) -> {
+                    if (e.replayed() != null) {
+                        said.putIfAbsent(id, new Instant[] {snapshot.now(), e.replayed()});
+                    }
+                });
                 latest = Map.copyOf(made);
                 madeAt = snapshot.now();
             } catch (RuntimeException e) {
@@ -114,9 +124,25 @@ final class StartTimes implements AutoCloseable {
         return lastCost;
     }
 
+    /**
+     * Job {@code id} left the queue at {@code at}: how right its first estimate was calibrates the next ones (the
+     * wait its likely replay said against the wait it had, both from when it was first estimated).
+     */
+    void placed(long id, Instant at) {
+        Instant[] first = said.remove(id);
+        if (first != null && !at.isBefore(first[0])) {
+            started = started.with(Duration.between(first[0], first[1]).abs(), Duration.between(first[0], at));
+        }
+    }
+
+    /** A job that ended without starting (cancelled, given up) is no evidence of how right the estimates are. */
+    void forget(long id) {
+        said.remove(id);
+    }
+
     /** The estimate of job {@code id} of {@code snapshot}, made on the caller's thread (a dry run's). */
     Estimate one(GridSnapshot snapshot, String id) {
-        return estimator().estimate(snapshot).stream().filter(e -> e.jobId().equals(id)).findFirst().orElseThrow();
+        return estimator().estimate(snapshot, started).stream().filter(e -> e.jobId().equals(id)).findFirst().orElseThrow();
     }
 
     /** {@code owner}'s job {@code name} ran {@code actual} (its wall-time limit, or null): history from now on. */
@@ -142,6 +168,11 @@ final class StartTimes implements AutoCloseable {
                         koala.placement.PlacementPolicies.byName("worst-fit"), null)));
         Estimate e = one(alone, "grow");
         return e.status() == Estimate.Status.WAITING ? Optional.ofNullable(e.likely()) : Optional.empty();
+    }
+
+    /** How right the estimates of the jobs placed so far were. */
+    StartHistory startHistory() {
+        return started;
     }
 
     /** What the runtimes are guessed from now. */

@@ -71,7 +71,8 @@ class StartEstimatesTest {
 
     /**
      * Job 2 waits for job 1, whose nodes come back by its wall time (10:10:01) at the latest: likely at 10:05:01,
-     * 8 times in 10 between 10:00:31 and 10:09:01; it names job 1 as what it waits for.
+     * 8 times in 10 between 10:02:01 and 10:09:01 (the two jobs submitted in the last hour drawn as submissions to
+     * come); it names job 1 as what it waits for.
      */
     @Test
     void aQueuedJobIsEstimatedToStartByTheEndOfTheJobThatHoldsItsHostsAndSaysSo() {
@@ -86,10 +87,10 @@ class StartEstimatesTest {
         assertThat(e.status()).isEqualTo(Estimate.Status.WAITING);
         assertThat(e.sites()).containsExactly("fs0");
         assertThat(e.likely()).isEqualTo(Instant.parse("2026-11-25T10:05:01Z"));
-        assertThat(e.low()).isEqualTo(Instant.parse("2026-11-25T10:00:31Z"));
+        assertThat(e.low()).isEqualTo(Instant.parse("2026-11-25T10:02:01Z"));
         assertThat(e.high()).isEqualTo(Instant.parse("2026-11-25T10:09:01Z"));
         assertThat(e.waits()).singleElement().satisfies(w -> assertThat(w.ending()).containsExactly("1"));
-        assertThat(e.describe(java.time.ZoneOffset.UTC)).startsWith("likely ~10:05 (80%: 10:00 to 10:09); fs0 busy until")
+        assertThat(e.describe(java.time.ZoneOffset.UTC)).startsWith("likely ~10:05 (80%: 10:02 to 10:09); fs0 busy until")
                 .contains("with jobs 1");
     }
 
@@ -191,6 +192,23 @@ class StartEstimatesTest {
     void aDryRunOfABadJobDescriptionIsRefusedAsASubmitWouldBe() {
         assertThatThrownBy(() -> grid.scheduler.dryRunSnapshot("bad.jdf", "+( &(count = 0)(executable = /bin/true) )",
                 "carol")).isInstanceOf(koala.jdf.JdfException.class).hasMessageContaining("bad.jdf:1:");
+    }
+
+    /**
+     * A job estimated while it waited, then placed, is evidence of how right the estimates are: the wait its first
+     * estimate's likely replay said, against the wait it had, calibrates the next ones.
+     */
+    @Test
+    void aJobPlacedAfterItsEstimateCalibratesTheNextOnes() {
+        long big = running(BIG);
+        long next = grid.scheduler.submit("next.jdf", NEXT, "bob", null).id();
+        estimated(next);
+        grid.store.nodes(big).forEach(n -> grid.nodes().exited(n.id(), n.token(), 0));
+        grid.tick(Duration.ofSeconds(1));
+        grid.tick(Duration.ofSeconds(1));
+
+        assertThat(grid.scheduler.status(next).state()).isEqualTo("CLAIMING");
+        assertThat(grid.scheduler.startTimes().startHistory().ratios().stream().mapToInt(List::size).sum()).isEqualTo(1);
     }
 
     /** What a job that ran is guessed to run next time: the mean of its owner's last two runs of that name. */
