@@ -137,8 +137,13 @@ def lost_worker(cluster, client, count_dir):
     check("the sum is right after the loss", float(client.compute(ones.sum()).result(timeout=300)) == 128.0)
     computed = len((count_dir / "computed").read_text().splitlines())
     check("what was lost was computed again", computed > 64, f"{computed} chunk computations for 64 chunks")
-    lost = [e for e in cluster.runner.status().events if victim in e and " lost: " in e]
-    check("the runner reports the loss", bool(lost), str(lost))
+    lost = []
+
+    def reported():  # the scheduler sees the pilot gone at its next look at the cell, then tells the runner
+        lost[:] = [e for e in cluster.runner.status().events if victim in e and " lost: " in e]
+        return bool(lost)
+
+    check("the runner reports the loss", wait(reported, 60, 0.5), str(lost))
 
 
 def taken_over(cluster, count_dir):
