@@ -10,7 +10,7 @@ import picocli.CommandLine.Option;
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Benchmarks that print their figures.",
         subcommands = {BenchCommand.SgeLatency.class, PlacementBenchCommand.class, GrowBenchCommand.class,
                 RunnerFailoverBenchCommand.class, FailoverBenchCommand.class, CliBenchCommand.class, LoadBenchCommand.class, MpiBenchCommand.class,
-                MetricsBenchCommand.class, DaskBenchCommand.class})
+                MetricsBenchCommand.class, DaskBenchCommand.class, StartEstimateBenchCommand.class})
 final class BenchCommand {
 
     @Command(name = "sge-latency", mixinStandardHelpOptions = true,

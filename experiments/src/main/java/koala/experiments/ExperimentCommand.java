@@ -24,6 +24,7 @@ import koala.sim.experiment.Runs;
 import koala.sim.experiment.Sensitivity;
 import koala.sim.experiment.SharingExperiment;
 import koala.sim.experiment.SpeedBenchmark;
+import koala.sim.experiment.StartTimeExperiment;
 import koala.sim.experiment.Setup;
 import koala.sim.experiment.SuspensionExperiment;
 import koala.sim.experiment.Table2;
@@ -45,7 +46,7 @@ import picocli.CommandLine.Option;
                 ExperimentCommand.SpeedCommand.class, ExperimentCommand.SharingCommand.class,
                 ExperimentCommand.CoallocationSimCommand.class, ExperimentCommand.ConstraintsCommand.class,
                 ExperimentCommand.ResourcesCommand.class,
-                ExperimentCommand.SuspensionCommand.class,
+                ExperimentCommand.SuspensionCommand.class, ExperimentCommand.StartTimeCommand.class,
                 TestbedExperiment.class,
                 TestbedSharing.class, TestbedCoallocation.class, DaskExperiment.class, TestbedSuspension.class})
 final class ExperimentCommand {
@@ -476,6 +477,47 @@ final class ExperimentCommand {
             System.out.printf("  machine: %d cores, load average %.1f%n", Runtime.getRuntime().availableProcessors(),
                     java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage());
             return met ? 0 : Koala.FAILURE;
+        }
+    }
+
+    @Command(name = "start-time", mixinStandardHelpOptions = true,
+            description = {"When will it start: a workload with wrong wall times, users who resubmit the same jobs and "
+                    + "local users on every site, replayed with the scheduler's placement code at several loads; at every "
+                    + "submission the start estimate is asked and compared with the start that happened: per load and "
+                    + "class of wait, the median and 90th-percentile error of the predicted wait and the share of starts "
+                    + "inside the stated 80%% range, beside the naive estimate and the estimate from wall times. "
+                    + "Goal (waits over 10 min): median error <= 25%%, >= 70%% inside the range. Writes start-time.csv."})
+    static final class StartTimeCommand implements Callable<Integer> {
+        @Option(names = "--out", defaultValue = "results", description = "results folder (default: ${DEFAULT-VALUE})")
+        Path out;
+
+        @Option(names = "--loads", split = ",", defaultValue = "0.5,0.7,0.9", description = "offered loads, KOALA's and "
+                + "local users' together, fractions of the grid's cores (default: ${DEFAULT-VALUE})")
+        List<Double> loads;
+
+        @Option(names = "--jobs", defaultValue = "2000", description = "KOALA jobs per load (default: ${DEFAULT-VALUE})")
+        int jobs;
+
+        @Option(names = "--seed", defaultValue = "1", description = "the workload's seed (default: ${DEFAULT-VALUE})")
+        long seed;
+
+        @Option(names = "--samples", defaultValue = "15", description = "sampled runs per estimate (default: "
+                + "${DEFAULT-VALUE})")
+        int samples;
+
+        @Option(names = "--ablations", description = "also the estimator without calibration, without future submissions, "
+                + "without local load and without history")
+        boolean ablations;
+
+        @Override
+        public Integer call() {
+            StartTimeExperiment.Settings settings = new StartTimeExperiment.Settings(loads, jobs, seed, samples, ablations);
+            List<StartTimeExperiment.Row> rows = StartTimeExperiment.simulate(settings, System.out);
+            System.out.println();
+            StartTimeExperiment.print(rows, System.out);
+            StartTimeExperiment.write(rows, out);
+            System.out.println("\nresults in " + out.toAbsolutePath());
+            return 0;
         }
     }
 }

@@ -107,7 +107,10 @@ final class JobCommands {
         return e.unreached();
     }
 
-    @Command(name = "jobs", mixinStandardHelpOptions = true, description = "List the jobs the scheduler knows.")
+    @Command(name = "jobs", mixinStandardHelpOptions = true, description = {"List the jobs the scheduler knows.", "",
+            "START is when a waiting job will likely start (the scheduler's estimate, its time of day), '~now' when it "
+            + "is being started, 'never' when no site could ever hold it, '?' when nothing the scheduler sees ending "
+            + "frees enough for it; 'koala status JOB' says why and gives the range."})
     static final class Jobs implements Callable<Integer> {
         @Mixin
         GridOptions grid;
@@ -121,19 +124,20 @@ final class JobCommands {
         }
 
         private static void table(List<JobView> jobs) {
-            System.out.printf("%-6s %-22s %-10s %-10s %-10s %-6s %s%n", "JOB", "NAME", "OWNER", "KIND", "STATE", "NODES",
-                    "WHY WAITING");
+            System.out.printf("%-6s %-22s %-10s %-10s %-10s %-6s %-6s %s%n", "JOB", "NAME", "OWNER", "KIND", "STATE",
+                    "NODES", "START", "WHY WAITING");
+            java.time.ZoneId zone = java.time.ZoneId.systemDefault();
             for (JobView j : jobs) {
-                System.out.printf("%-6d %-22s %-10s %-10s %-10s %-6d %s%n", j.id(), j.name(),
+                System.out.printf("%-6d %-22s %-10s %-10s %-10s %-6d %-6s %s%n", j.id(), j.name(),
                         j.owner() == null ? "-" : j.owner(), j.kind(), j.state(),
                         j.nodes().stream().filter(n -> !n.state().equals("RELEASED")).count(),
-                        j.waitingBecause() == null ? "" : j.waitingBecause());
+                        StartLines.column(j.estimate(), zone), j.waitingBecause() == null ? "" : j.waitingBecause());
             }
         }
     }
 
     @Command(name = "status", mixinStandardHelpOptions = true,
-            description = "One job: its state, why it waits, its nodes and its history.")
+            description = "One job: its state, why it waits and when it will likely start, its nodes and its history.")
     static final class Status implements Callable<Integer> {
         @Mixin
         GridOptions grid;
@@ -156,6 +160,9 @@ final class JobCommands {
                     : j.owner());
             out.printf("state  %s%s%n", j.state(), j.waitingBecause() == null ? "" : "\nwhy    "
                     + j.waitingBecause());
+            if (j.estimate() != null) {
+                out.printf("start  %s%n", StartLines.sentence(j.estimate(), java.time.ZoneId.systemDefault()));
+            }
             out.printf("tries  %d placement, %d failed claims%n", j.placeTries(), j.claimFailures());
             if (!j.nodes().isEmpty()) {
                 out.println("nodes");

@@ -13,7 +13,7 @@ import java.util.Set;
 import java.util.concurrent.Callable;
 
 /**
- * The plain forms of the user commands, read without picocli: {@code submit [--wait] [--json]
+ * The plain forms of the user commands, read without picocli: {@code submit [--wait] [--json] [--dry-run]
  * FILE...}, {@code jobs [--json]}, {@code status [--json] JOB}, {@code cancel JOB...},
  * {@code sites [--json]}, each with {@code --config FILE}, {@code --scheduler URL} and {@code --as USER}, options
  * anywhere. Picocli's start is a quarter of such a call: its classes are compiled for Java 5,
@@ -37,7 +37,7 @@ final class QuickArgs {
 
     static Optional<Shape> shape(String command) {
         return Optional.ofNullable(switch (command) {
-            case "submit" -> new Shape(Set.of("--wait", "--json"), 1, Integer.MAX_VALUE);
+            case "submit" -> new Shape(Set.of("--wait", "--json", "--dry-run"), 1, Integer.MAX_VALUE);
             case "jobs", "sites" -> new Shape(Set.of("--json"), 0, 0);
             case "status" -> new Shape(Set.of("--json"), 1, 1);
             case "cancel" -> new Shape(Set.of(), 1, Integer.MAX_VALUE);
@@ -101,6 +101,7 @@ final class QuickArgs {
             submit.files = args;
             submit.await = flags.contains("--wait");
             submit.json = json;
+            submit.dryRun = flags.contains("--dry-run");
             return Optional.of(submit);
         }
         if (name.equals("jobs") || name.equals("sites")) {

@@ -12,6 +12,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
 import koala.api.scheduler.JobView;
 import koala.api.scheduler.SchedulerClient;
+import koala.api.scheduler.StartEstimateView;
 import koala.api.scheduler.SubmitRequest;
 import koala.auth.Identity;
 import koala.common.json.Json;
@@ -74,6 +75,11 @@ final class SubmitCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print each job as JSON (one document per job) instead of a line")
     boolean json;
 
+    @Option(names = "--dry-run", description = "queue nothing: print where and when each job would likely start, were "
+            + "it submitted now (the scheduler's own placement replayed on the grid as it stands), with the range it "
+            + "starts in 8 times out of 10 and what it would wait for; exit 2 for a job no site could ever hold")
+    boolean dryRun;
+
     /** Who submits: this process's account (tests put another). */
     java.util.function.Supplier<Identity> submitter = RunnerLaunch::submitter;
 
@@ -118,7 +124,14 @@ final class SubmitCommand implements Callable<Integer> {
             return Outcome.failed(file, Koala.BAD_INPUT, "invalid");
         }
         if (parsed.kind() == JobKind.FRAMEWORK) {
+            if (dryRun) {
+                err.println("koala: " + file + ": a framework instance grows as it goes; --dry-run estimates jobs only");
+                return Outcome.failed(file, Koala.BAD_INPUT, "framework JDF in a dry run");
+            }
             return framework(file, client, out, err);
+        }
+        if (dryRun) {
+            return dryRun(file, text.get(), client, out, err);
         }
         try {
             if (!json && !await) {
@@ -134,6 +147,25 @@ final class SubmitCommand implements Callable<Integer> {
             CallTiming.mark("answered");
             print(job, out);
             return new Outcome(file, 0, null, job);
+        } catch (ApiException e) {
+            err.println("koala: " + JobCommands.reason(e));
+            boolean gone = JobCommands.unreachable(e);
+            return new Outcome(file, JobCommands.status(e), gone ? "scheduler unreachable" : "refused", null, gone);
+        }
+    }
+
+    /** Asks the scheduler when the job would start; queues nothing. */
+    private Outcome dryRun(String file, String text, SchedulerClient client, PrintWriter out, PrintWriter err) {
+        try {
+            StartEstimateView e = client.estimate(new SubmitRequest(file, text));
+            if (json) {
+                out.println(Json.pretty(e));
+            } else {
+                String where = e.sites().isEmpty() ? "" : " on " + String.join(", ", e.sites());
+                out.printf("%s: would start%s: %s%n", file, where, StartLines.sentence(e, java.time.ZoneId.systemDefault()));
+            }
+            return "NEVER_PLACEABLE".equals(e.status()) ? Outcome.failed(file, Koala.BAD_INPUT, "never placeable")
+                    : new Outcome(file, 0, null, null);
         } catch (ApiException e) {
             err.println("koala: " + JobCommands.reason(e));
             boolean gone = JobCommands.unreachable(e);

@@ -54,9 +54,16 @@ sealed interface GrowRefusal {
      * (null when it leaves none out), {@code closed} the single-tenant ones among them closed to its owner.
      */
     record GridFull(String site, List<String> reaching, List<String> closed) implements GrowRefusal {
+        private static final String WORDS = "grid full: no idle node";
+
+        /** Whether a grow's answer says this. */
+        static boolean said(String reason) {
+            return reason != null && reason.startsWith(WORDS);
+        }
+
         @Override
         public String text() {
-            return "grid full: no idle node" + (site == null ? "" : " on " + site)
+            return WORDS + (site == null ? "" : " on " + site)
                     + (reaching == null ? "" : " on the sites whose nodes reach this instance's ("
                     + String.join(", ", reaching) + ")") + GridNow.singleTenantNote(closed);
         }

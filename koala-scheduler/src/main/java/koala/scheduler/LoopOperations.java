@@ -2,9 +2,11 @@ package koala.scheduler;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
 import koala.api.scheduler.AllocationRequest;
 import koala.api.scheduler.FrameworkRegistration;
 import koala.api.scheduler.GrowRequest;
+import koala.api.scheduler.GrowResult;
 import koala.api.scheduler.MasterAddress;
 import koala.api.scheduler.NodeReport;
 import koala.api.scheduler.NodeTask;
@@ -88,6 +90,14 @@ final class LoopOperations implements SchedulerApi.Operations {
             return loop.call(() -> jobs.submit(r.file(), r.jdf(), c.user(), r.requestId()));
         }
 
+        /** The grid is read on the loop; the estimate, the whole queue replayed, is made on the caller's thread. */
+        @Override
+        public Object estimate(Caller c, SubmitRequest r) {
+            Owners.mayOwn(c);
+            koala.estimate.GridSnapshot snapshot = loop.look(() -> jobs.dryRunSnapshot(r.file(), r.jdf(), c.user()));
+            return StartTimes.view(jobs.startTimes().one(snapshot, Long.toString(Scheduler.DRY_RUN)), snapshot.now());
+        }
+
         @Override
         public Object job(long id, boolean heldOnly) {
             return loop.look(() -> {
@@ -144,10 +154,21 @@ final class LoopOperations implements SchedulerApi.Operations {
 
         @Override
         public Object grow(Caller c, long id, GrowRequest r) {
-            return loop.call(() -> {
+            GrowResult result = loop.call(() -> {
                 check(c, id, "grow");
                 return parts.allocations().grow(id, r);
             });
+            return result.granted() == 0 && GrowRefusal.GridFull.said(result.reason()) ? whenIdle(result, r) : result;
+        }
+
+        /** A grow the grid is too full for, with when a node will likely be idle for it (estimated off the loop). */
+        private GrowResult whenIdle(GrowResult refused, GrowRequest r) {
+            return jobs.startTimes().likelyIdle(NodeNeeds.taken(NodeNeeds.of(r)), r.site())
+                    .map(at -> new GrowResult(refused.allocation(), refused.requested(), 0, List.of(), refused.reason()
+                            + "; a node likely idle " + (r.site() == null ? "" : "there ") + "from ~"
+                            + java.time.format.DateTimeFormatter.ofPattern("HH:mm").withZone(java.time.ZoneId.systemDefault())
+                            .format(at) + " (the scheduler's start estimate)"))
+                    .orElse(refused);
         }
 
         @Override

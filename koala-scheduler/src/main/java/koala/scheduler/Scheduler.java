@@ -72,6 +72,9 @@ final class Scheduler {
     private final Accounting accounting;
     private final GridEvents events;
     private final GridReader reader = new GridReader();
+    /** When the queued jobs will likely start, made off the loop from a snapshot every few seconds. */
+    private final StartTimes startTimes = new StartTimes();
+    private final LocalLoads localLoads = new LocalLoads();
     /** Which placement policy places a job, and a grow. */
     private final JobPolicies policies;
     private final KeptArbitrationBooks books;
@@ -243,7 +246,7 @@ final class Scheduler {
     }
 
     JobView status(long id) {
-        return book.get(id).view();
+        return withEstimate(book.get(id));
     }
 
     /** The job with only the nodes it holds now and no history: what a runner follows every second. */
@@ -252,7 +255,14 @@ final class Scheduler {
     }
 
     List<JobView> list() {
-        return book.all().stream().map(Job::view).toList();
+        return book.all().stream().map(this::withEstimate).toList();
+    }
+
+    /** The job's view, with its latest start estimate while it waits for its nodes. */
+    private JobView withEstimate(Job job) {
+        JobView view = job.view();
+        boolean waits = job.state() == JobState.QUEUED || job.state() == JobState.CLAIMING;
+        return waits ? startTimes.viewOf(job.id()).map(view::withEstimate).orElse(view) : view;
     }
 
     JobView cancel(long id) {
@@ -282,6 +292,131 @@ final class Scheduler {
             });
         }
         return new ClusterCatalog(nodes, null, networks).withHosts(hosts);
+    }
+
+    // ---- when queued jobs will start ------------------------------------------------------------
+
+    /**
+     * The grid as a start estimate starts from now ({@link StartSnapshots}), with {@code queued} as the queue,
+     * each site's local users' load sampled on the way.
+     */
+    koala.estimate.GridSnapshot startSnapshot(List<Job> queued) {
+        Instant now = clock.instant();
+        Map<String, koala.estimate.LocalLoad> local = new java.util.HashMap<>();
+        for (String site : siteNames) {
+            kis.site(site).filter(SiteInfo::up).ifPresent(i -> {
+                int busy = localBusy(i.snapshot());
+                localLoads.sample(site, busy, now);
+                local.put(site, localLoads.load(site, busy));
+            });
+        }
+        koala.estimate.GridSnapshot s = StartSnapshots.of(now, hostsView(), book.all(), queued, this::policyFor, local,
+                idleWorkers(now));
+        return new koala.estimate.GridSnapshot(s.now(), s.sites(), s.running(), s.claims(), s.shrinks(), s.localLoad(),
+                s.queue(), arrivals(now));
+    }
+
+    /** How many jobs are submitted in an hour, by the last hour's; and the last of them, as those to come will be. */
+    private koala.estimate.Arrivals arrivals(Instant now) {
+        List<Job> lastHour = book.all().stream().filter(j -> !j.allocation() && j.description() != null
+                && j.record().submittedAt().isAfter(now.minus(java.time.Duration.ofHours(1)))).toList();
+        if (lastHour.isEmpty()) {
+            return koala.estimate.Arrivals.NONE;
+        }
+        List<koala.estimate.QueuedJob> recent = StartSnapshots.of(now, new GridView(List.of(), FileLocations.NONE),
+                List.of(), lastHour.subList(Math.max(0, lastHour.size() - 50), lastHour.size()), this::policyFor,
+                Map.of()).queue();
+        return new koala.estimate.Arrivals(lastHour.size(), recent);
+    }
+
+    /** What {@code t_idle} is taken to be when it is a factor of O_grow: the paper's O_grow on DAS-4. */
+    static final java.time.Duration NOMINAL_GROW = java.time.Duration.ofSeconds(30);
+
+    /**
+     * The framework instances' workers their runners last reported idle, each with when its {@code t_idle} passes:
+     * the instances that give idle nodes back (all but Static).
+     */
+    private List<StartSnapshots.IdleNode> idleWorkers(Instant now) {
+        List<StartSnapshots.IdleNode> idle = new ArrayList<>();
+        for (Frameworks.Running r : frameworks.running(siteDefaults)) {
+            if (r.settings().policy() == koala.provisioning.PolicyKind.STATIC) {
+                continue;
+            }
+            java.time.Duration tIdle = r.settings().tIdle().after(NOMINAL_GROW);
+            Job allocation = r.allocation();
+            sharing().report(allocation.id()).ifPresent(report -> report.workers().stream()
+                    .filter(w -> !w.busy() && w.idleSince() != null).forEach(w -> {
+                        NodeClaim n = allocation.node(w.node());
+                        if (n != null && n.state().held()) {
+                            Instant at = w.idleSince().plus(tIdle);
+                            idle.add(new StartSnapshots.IdleNode(allocation.id(), n,
+                                    NodeNeeds.perNode(allocation.description(), n), at.isBefore(now) ? now : at));
+                        }
+                    }));
+        }
+        return idle;
+    }
+
+    /** The id a dry run's job has in its snapshot: no job of the books has it (theirs start at 1). */
+    static final long DRY_RUN = 0;
+
+    /**
+     * The grid as the start estimate of a job that is not queued starts from: {@code text} parsed and checked
+     * as a submit's is (a bad JDF is refused the same way), the job last in its priority's part of the queue,
+     * as {@link #DRY_RUN}. Nothing is queued, nothing kept.
+     */
+    koala.estimate.GridSnapshot dryRunSnapshot(String file, String text, String owner) {
+        JobDescription description = JdfParser.parse(file, text, catalog());
+        if (description.kind() == JobKind.FRAMEWORK) {
+            throw InvalidField.worded("jdf", file + ": framework jobs are started with their framework runner");
+        }
+        String policy = JobPolicies.name(description.placement(), description.kind(), settings.defaultPolicy());
+        Job job = new Job(new JobRecord(DRY_RUN, description.name(), file, text, description.kind().name(),
+                JobState.QUEUED, policy, description.priority(), 0, 0, "a dry run", clock.instant(), owner), description);
+        List<Job> queued = new ArrayList<>(queue.inOrder().stream().map(book::get).toList());
+        queued.add("high".equals(description.priority()) ? queue.highSize() : queued.size(), job);
+        return startSnapshot(queued);
+    }
+
+    /** Cores the cell's own users' running jobs (and other schedulers' pilots) hold. */
+    private int localBusy(koala.api.site.CellSnapshot snapshot) {
+        String tag = store.pilotTag();
+        return snapshot.jobs().stream().filter(j -> j.running() && !(j.koala() && NodeClaim.isPilotName(j.name(), tag)))
+                .mapToInt(koala.api.site.CellJob::slots).sum();
+    }
+
+    /** The latest start estimate of job {@code id}, if it waited at the last refresh. */
+    Optional<koala.estimate.Estimate> startEstimate(long id) {
+        return startTimes.of(id);
+    }
+
+    StartTimes startTimes() {
+        return startTimes;
+    }
+
+    /** The start estimates as the metrics show them: read from the latest estimates, off the loop. */
+    koala.scheduler.metrics.StartFigures startFigures() {
+        Instant now = clock.instant();
+        List<koala.estimate.Estimate> all = startTimes.all();
+        double[] waits = all.stream().filter(e -> e.likely() != null)
+                .mapToDouble(e -> Math.max(0, java.time.Duration.between(now, e.likely()).toMillis() / 1000.0)).toArray();
+        int unforeseen = (int) all.stream().filter(e -> e.status() == koala.estimate.Estimate.Status.NOT_FORESEEN).count();
+        int never = (int) all.stream().filter(e -> e.status() == koala.estimate.Estimate.Status.NEVER_PLACEABLE).count();
+        return new koala.scheduler.metrics.StartFigures(waits, unforeseen, never, startTimes.lastCost().toMillis() / 1000.0);
+    }
+
+    /** Job {@code id} as the books hold it. */
+    Job job(long id) {
+        return book.get(id);
+    }
+
+    /** A job that ran ends: what it ran is history its owner's next runs of the same name are guessed from. */
+    private void ran(Job job, JobState from) {
+        if (from == JobState.RUNNING) {
+            java.time.Duration runtime = java.time.Duration.between(StartSnapshots.startedAt(job, clock.instant()),
+                    clock.instant());
+            startTimes.ran(job.record().owner(), job.record().name(), runtime, StartSnapshots.wallTime(job.description()));
+        }
     }
 
     // ---- the periodic round -----------------------------------------------------------------
@@ -317,6 +452,9 @@ final class Scheduler {
         if (!clock.instant().isBefore(nextPlacement)) {
             placeQueued();
             nextPlacement = clock.instant().plus(settings.placementEvery());
+        }
+        if (startTimes.due(clock.instant())) {
+            startTimes.refresh(startSnapshot(queue.inOrder().stream().map(book::get).toList()));
         }
         if (!clock.instant().isBefore(nextSweep)) {
             sweepOrphanPilots();
@@ -374,6 +512,7 @@ final class Scheduler {
                 String where = describe(placed.assignments()) + (placed.softViolations().isEmpty() ? ""
                         : "; soft constraints broken, nothing else fitted: " + String.join("; ", placed.softViolations()));
                 update(job, job.record().waiting("claiming nodes: " + where));
+                startTimes.placed(job.id(), clock.instant());
                 fire(job, JobEvent.PLACED, where, placed.assignments());
             } else {
                 notPlaced(job, (PlacementDecision.NotPlaced) decision);
@@ -542,6 +681,8 @@ final class Scheduler {
             queue.remove(job.id());
             if (!job.allocation()) {
                 events.jobEnded(t.to());
+                ran(job, t.from());
+                startTimes.forget(job.id());
             }
             runnerUrls(job).forEach(pilots::runnerGone); // its relays on remote head nodes end with it
         }

@@ -213,6 +213,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         Scheduler scheduler = new Scheduler(settings, store, kis, nodes, pilots, submissions, FileCatalog.from(grid),
                 InstantSource.system(), metrics);
         scheduler.onStart(() -> loop.post(() -> { }));
+        metrics.startEstimates(scheduler::startFigures);
         SchedulerParts parts = scheduler.parts();
         // usage records are appended and forced to disk on a thread of their own; each acknowledged back on the loop
         AccountingFile accountingFile = new AccountingFile(settings.accounting());

@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.Set;
 import koala.api.scheduler.FrameworkView;
@@ -280,6 +281,11 @@ final class Sharing {
         int size = sizes.getOrDefault(instance.id(), 1);
         return new Standing(tenant(instance, now), share == null ? java.util.OptionalInt.empty() : workersIn(share.nodes(), size),
                 fairShare == null ? java.util.OptionalInt.empty() : workersIn(fairShare.nodes(), size));
+    }
+
+    /** What {@code instance}'s runner last reported of its workers; empty before its first report. */
+    Optional<ShareReport> report(long instance) {
+        return Optional.ofNullable(reports.get(instance));
     }
 
     /**

@@ -43,7 +43,8 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * <p>The grid: fs0 12 nodes, fs1 6 (2 taken by local users), fs2 8 on two hosts that report their
  * cores, memory and GPUs (the sites table shows them free/in all; the others' cells are empty). Alice's 2-node job runs on fs0
- * (Worst-Fit: the most idle). Bob's job wants 5 nodes of fs1, which has 4 idle: it waits, saying so.
+ * (Worst-Fit: the most idle). Bob's job wants 5 nodes of fs1, which has 4 idle: it waits, saying so, and its likely
+ * start is "?" (the local users' 2 nodes are not seen ending).
  * Alice's instance {@code fluent} (OnDemand, F_max 8 in its JDF, but fs0 caps it at 6) has its master
  * and orchestrator on fs0 and grows its workers there: 2 (1 busy), 4 (3 busy), 6 (6 busy), then gives
  * one back: 5 (4 busy). fs0 then has 2 + 1 + 1 + 5 = 9 of KOALA's nodes and 3 idle.
@@ -138,7 +139,7 @@ class LivePageBrowserTest {
                 String waits = g.call(() -> grid.scheduler.status(analysis).waitingBecause());
                 assertThat(waits).isNotBlank();
                 assertThat(text(browser, "#jobs tr[data-job='" + analysis + "']"))
-                        .startsWith(analysis + "\tanalysis\tbob\tFIXED\tQUEUED\t0\t" + waits);
+                        .startsWith(analysis + "\tanalysis\tbob\tFIXED\tQUEUED\t0\t?\t" + waits);
                 assertThat(text(browser, "#jobs tr[data-job='" + render + "']"))
                         .startsWith(render + "\trender\talice\tNON_FIXED\tRUNNING\t2\t");
                 assertThat(cells(browser, "[data-instance='" + fluent + "'] tr[data-setting=fMax]"))

@@ -220,6 +220,11 @@ public final class SchedulerClient {
         return retrying(() -> call(h -> h.post("/jobs", named, JobView.class)));
     }
 
+    /** When the job of {@code request} would likely start, were it submitted now: a dry run, nothing queued. */
+    public StartEstimateView estimate(SubmitRequest request) {
+        return call(h -> h.post("/estimates", request, StartEstimateView.class));
+    }
+
     public JobView job(long id) {
         return call(h -> h.get("/jobs/" + id, JobView.class));
     }

@@ -33,6 +33,8 @@ import koala.jdf.JdfException;
  * token); changing a job, an allocation or an instance needs its owner or an admin (403
  * otherwise), and every change asked for is written to the audit log, done or refused.
  *
+ * POST   /estimates            {file, jdf}: when that job would likely start, were it submitted now (a dry run:
+ *                               nothing queued); 200 with the estimate, 400 as a submit
  * POST   /jobs                 submit {file, jdf, requestId}; 201 with the job, 400 listing every JDF error;
  *                               a requestId the caller used before gets the job that request made
  * GET    /jobs                 every job
@@ -76,6 +78,9 @@ public final class SchedulerApi {
     /** The operations the API exposes, each run on the scheduler's loop. */
     public interface Operations {
         Object submit(Caller caller, SubmitRequest request);
+
+        /** When the job of {@code request} would likely start, were it submitted now; nothing is queued. */
+        Object estimate(Caller caller, SubmitRequest request);
 
         /** @param heldOnly only the nodes it holds now, and no history */
         Object job(long id, boolean heldOnly);
@@ -156,6 +161,7 @@ public final class SchedulerApi {
     private static void registerUsers(JsonHttpServer server, Operations ops, Asking ask) {
         server.route("POST", "/jobs", r -> Response.created(ask.change(r, "submit", "a job",
                         c -> submit(ops, c, r))))
+                .route("POST", "/estimates", r -> Response.ok(ask.quietly(r, c -> estimate(ops, c, r))))
                 .route("GET", "/jobs", r -> Response.ok(ask.look(r, ops::jobs)))
                 .route("GET", "/jobs/{id}", r -> Response.ok(ask.look(r, () -> runner(ops, r).job(id(r),
                         r.queryParam("held").map(Boolean::parseBoolean).orElse(false)))))
@@ -353,6 +359,19 @@ public final class SchedulerApi {
         try {
             return ops.submit(caller, new SubmitRequest(Optional.ofNullable(request.file()).orElse("-"), request.jdf(),
                     request.requestId()));
+        } catch (JdfException e) {
+            throw new ApiException(400, e.getMessage(), "jdf");
+        }
+    }
+
+    private static Object estimate(Operations ops, Caller caller, Request r) {
+        SubmitRequest request = r.body(SubmitRequest.class);
+        if (request.jdf() == null || request.jdf().isBlank()) {
+            throw ApiException.badRequest("jdf", "missing: the text of the job description");
+        }
+        try {
+            return ops.estimate(caller, new SubmitRequest(Optional.ofNullable(request.file()).orElse("-"), request.jdf(),
+                    null));
         } catch (JdfException e) {
             throw new ApiException(400, e.getMessage(), "jdf");
         }

@@ -128,6 +128,33 @@ public final class SchedulerMetrics implements GridEvents, UsageCounts {
         registry.register(new UsageCollector(running::get));
     }
 
+    /**
+     * The start estimates, read from {@code figures} at each scrape: the waiting jobs' likely wait at the median, the
+     * 90th percentile and the longest; how many have no start foreseen, or can never be placed; what a refresh costs.
+     */
+    public void startEstimates(java.util.function.Supplier<StartFigures> figures) {
+        io.prometheus.metrics.core.metrics.GaugeWithCallback.builder().name("koala_queue_likely_wait_seconds")
+                .help("How long the waiting jobs will likely wait from now, by the scheduler's start estimates: at the "
+                        + "median, the 90th percentile and the longest (at = p50, p90, max)").unit(Unit.SECONDS)
+                .labelNames("at").callback(c -> {
+                    StartFigures f = figures.get();
+                    c.call(f.wait(0.5), "p50");
+                    c.call(f.wait(0.9), "p90");
+                    c.call(f.wait(1.0), "max");
+                }).register(registry);
+        io.prometheus.metrics.core.metrics.GaugeWithCallback.builder().name("koala_queue_jobs_unforeseen")
+                .help("Waiting jobs with no start foreseen: what they need stays held past everything seen ending "
+                        + "(not_foreseen), or no site could ever hold them (never)").labelNames("why").callback(c -> {
+                    StartFigures f = figures.get();
+                    c.call(f.notForeseen(), "not_foreseen");
+                    c.call(f.neverPlaceable(), "never");
+                }).register(registry);
+        io.prometheus.metrics.core.metrics.GaugeWithCallback.builder().name("koala_start_estimates_refresh_seconds")
+                .help("How long the last refresh of the start estimates took, on its own thread (the whole queue "
+                        + "replayed)").unit(Unit.SECONDS).callback(c -> c.call(figures.get().refreshSeconds()))
+                .register(registry);
+    }
+
     static Gauge leadership(PrometheusRegistry registry) {
         return Gauge.builder().name("koala_scheduler_leading").help("Whether this scheduler leads the schedulers"
                 + " sharing its store (1) or is a standby (0)").withoutExemplars().register(registry);
