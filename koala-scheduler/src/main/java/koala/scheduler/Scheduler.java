@@ -74,7 +74,7 @@ final class Scheduler {
     private final GridReader reader = new GridReader();
     /** When the queued jobs will likely start, made off the loop from a snapshot every few seconds. */
     private final StartTimes startTimes = new StartTimes();
-    private final LocalLoads localLoads = new LocalLoads();
+    private final StartInputs startInputs;
     /** Which placement policy places a job, and a grow. */
     private final JobPolicies policies;
     private final KeptArbitrationBooks books;
@@ -133,6 +133,42 @@ final class Scheduler {
         this.allocations = new Allocations(book, store, new AllocationClaims(this, claimer, pilots, siteNames), policies,
                 clock, settings.claimTimeout(), events);
         this.books = new KeptArbitrationBooks(store);
+        this.startInputs = new StartInputs(siteNames, new StartInputs.Books() {
+            @Override
+            public java.util.Collection<Job> jobs() {
+                return book.all();
+            }
+
+            @Override
+            public GridView hosts() {
+                return hostsView();
+            }
+
+            @Override
+            public Optional<SiteInfo> site(String name) {
+                return Scheduler.this.kis.site(name);
+            }
+
+            @Override
+            public koala.placement.PlacementPolicy policyFor(Job job) {
+                return Scheduler.this.policyFor(job);
+            }
+
+            @Override
+            public List<Frameworks.Running> instances() {
+                return frameworks.running(siteDefaults);
+            }
+
+            @Override
+            public Optional<koala.api.scheduler.ShareReport> report(long instance) {
+                return sharing().report(instance);
+            }
+
+            @Override
+            public String pilotTag() {
+                return store.pilotTag();
+            }
+        });
     }
 
     /**
@@ -296,65 +332,9 @@ final class Scheduler {
 
     // ---- when queued jobs will start ------------------------------------------------------------
 
-    /**
-     * The grid as a start estimate starts from now ({@link StartSnapshots}), with {@code queued} as the queue,
-     * each site's local users' load sampled on the way.
-     */
+    /** The grid as a start estimate starts from now ({@link StartInputs}), with {@code queued} as the queue. */
     koala.estimate.GridSnapshot startSnapshot(List<Job> queued) {
-        Instant now = clock.instant();
-        Map<String, koala.estimate.LocalLoad> local = new java.util.HashMap<>();
-        for (String site : siteNames) {
-            kis.site(site).filter(SiteInfo::up).ifPresent(i -> {
-                int busy = localBusy(i.snapshot());
-                localLoads.sample(site, busy, now);
-                local.put(site, localLoads.load(site, busy));
-            });
-        }
-        koala.estimate.GridSnapshot s = StartSnapshots.of(now, hostsView(), book.all(), queued, this::policyFor, local,
-                idleWorkers(now));
-        return new koala.estimate.GridSnapshot(s.now(), s.sites(), s.running(), s.claims(), s.shrinks(), s.localLoad(),
-                s.queue(), arrivals(now));
-    }
-
-    /** How many jobs are submitted in an hour, by the last hour's; and the last of them, as those to come will be. */
-    private koala.estimate.Arrivals arrivals(Instant now) {
-        List<Job> lastHour = book.all().stream().filter(j -> !j.allocation() && j.description() != null
-                && j.record().submittedAt().isAfter(now.minus(java.time.Duration.ofHours(1)))).toList();
-        if (lastHour.isEmpty()) {
-            return koala.estimate.Arrivals.NONE;
-        }
-        List<koala.estimate.QueuedJob> recent = StartSnapshots.of(now, new GridView(List.of(), FileLocations.NONE),
-                List.of(), lastHour.subList(Math.max(0, lastHour.size() - 50), lastHour.size()), this::policyFor,
-                Map.of()).queue();
-        return new koala.estimate.Arrivals(lastHour.size(), recent);
-    }
-
-    /** What {@code t_idle} is taken to be when it is a factor of O_grow: the paper's O_grow on DAS-4. */
-    static final java.time.Duration NOMINAL_GROW = java.time.Duration.ofSeconds(30);
-
-    /**
-     * The framework instances' workers their runners last reported idle, each with when its {@code t_idle} passes:
-     * the instances that give idle nodes back (all but Static).
-     */
-    private List<StartSnapshots.IdleNode> idleWorkers(Instant now) {
-        List<StartSnapshots.IdleNode> idle = new ArrayList<>();
-        for (Frameworks.Running r : frameworks.running(siteDefaults)) {
-            if (r.settings().policy() == koala.provisioning.PolicyKind.STATIC) {
-                continue;
-            }
-            java.time.Duration tIdle = r.settings().tIdle().after(NOMINAL_GROW);
-            Job allocation = r.allocation();
-            sharing().report(allocation.id()).ifPresent(report -> report.workers().stream()
-                    .filter(w -> !w.busy() && w.idleSince() != null).forEach(w -> {
-                        NodeClaim n = allocation.node(w.node());
-                        if (n != null && n.state().held()) {
-                            Instant at = w.idleSince().plus(tIdle);
-                            idle.add(new StartSnapshots.IdleNode(allocation.id(), n,
-                                    NodeNeeds.perNode(allocation.description(), n), at.isBefore(now) ? now : at));
-                        }
-                    }));
-        }
-        return idle;
+        return startInputs.snapshot(clock.instant(), queued);
     }
 
     /** The id a dry run's job has in its snapshot: no job of the books has it (theirs start at 1). */
@@ -378,31 +358,13 @@ final class Scheduler {
         return startSnapshot(queued);
     }
 
-    /** Cores the cell's own users' running jobs (and other schedulers' pilots) hold. */
-    private int localBusy(koala.api.site.CellSnapshot snapshot) {
-        String tag = store.pilotTag();
-        return snapshot.jobs().stream().filter(j -> j.running() && !(j.koala() && NodeClaim.isPilotName(j.name(), tag)))
-                .mapToInt(koala.api.site.CellJob::slots).sum();
-    }
-
-    /** The latest start estimate of job {@code id}, if it waited at the last refresh. */
-    Optional<koala.estimate.Estimate> startEstimate(long id) {
-        return startTimes.of(id);
-    }
-
     StartTimes startTimes() {
         return startTimes;
     }
 
-    /** The start estimates as the metrics show them: read from the latest estimates, off the loop. */
+    /** The start estimates as the metrics show them, now (read off the loop). */
     koala.scheduler.metrics.StartFigures startFigures() {
-        Instant now = clock.instant();
-        List<koala.estimate.Estimate> all = startTimes.all();
-        double[] waits = all.stream().filter(e -> e.likely() != null)
-                .mapToDouble(e -> Math.max(0, java.time.Duration.between(now, e.likely()).toMillis() / 1000.0)).toArray();
-        int unforeseen = (int) all.stream().filter(e -> e.status() == koala.estimate.Estimate.Status.NOT_FORESEEN).count();
-        int never = (int) all.stream().filter(e -> e.status() == koala.estimate.Estimate.Status.NEVER_PLACEABLE).count();
-        return new koala.scheduler.metrics.StartFigures(waits, unforeseen, never, startTimes.lastCost().toMillis() / 1000.0);
+        return startTimes.figures(clock.instant());
     }
 
     /** Job {@code id} as the books hold it. */

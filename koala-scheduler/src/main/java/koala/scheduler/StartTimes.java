@@ -119,6 +119,16 @@ final class StartTimes implements AutoCloseable {
         return List.copyOf(latest.values());
     }
 
+    /** The latest estimates as the metrics show them at {@code now}: the likely waits from now, and those unforeseen. */
+    koala.scheduler.metrics.StartFigures figures(Instant now) {
+        List<Estimate> all = all();
+        double[] waits = all.stream().filter(e -> e.likely() != null)
+                .mapToDouble(e -> Math.max(0, Duration.between(now, e.likely()).toMillis() / 1000.0)).toArray();
+        int unforeseen = (int) all.stream().filter(e -> e.status() == Estimate.Status.NOT_FORESEEN).count();
+        int never = (int) all.stream().filter(e -> e.status() == Estimate.Status.NEVER_PLACEABLE).count();
+        return new koala.scheduler.metrics.StartFigures(waits, unforeseen, never, lastCost.toMillis() / 1000.0);
+    }
+
     /** How long the last refresh took, on its own thread. */
     Duration lastCost() {
         return lastCost;
