@@ -260,9 +260,7 @@ final class Scheduler {
             throw new OverLimit(owner + " has " + queued + " jobs queued, the most one user may "
                     + "(scheduler.maxQueuedPerUser); wait for some to start, or cancel some");
         }
-        if (description.kind() == JobKind.FRAMEWORK) {
-            throw InvalidField.worded("jdf", file + ": framework jobs are started with their framework runner");
-        }
+        refuseFramework(description, file);
         String policy = JobPolicies.name(description.placement(), description.kind(), settings.defaultPolicy());
         JobRecord record = new JobRecord(book.nextId(), description.name(), file, text, description.kind().name(),
                 JobState.QUEUED, policy, description.priority(), 0, 0, "waiting for the first placement round",
@@ -337,6 +335,13 @@ final class Scheduler {
         return startInputs.snapshot(clock.instant(), queued);
     }
 
+    /** A framework JDF is no job: its instance is started with its framework runner. */
+    private static void refuseFramework(JobDescription description, String file) {
+        if (description.kind() == JobKind.FRAMEWORK) {
+            throw InvalidField.worded("jdf", file + ": framework jobs are started with their framework runner");
+        }
+    }
+
     /** The id a dry run's job has in its snapshot: no job of the books has it (theirs start at 1). */
     static final long DRY_RUN = 0;
 
@@ -347,9 +352,7 @@ final class Scheduler {
      */
     koala.estimate.GridSnapshot dryRunSnapshot(String file, String text, String owner) {
         JobDescription description = JdfParser.parse(file, text, catalog());
-        if (description.kind() == JobKind.FRAMEWORK) {
-            throw InvalidField.worded("jdf", file + ": framework jobs are started with their framework runner");
-        }
+        refuseFramework(description, file);
         String policy = JobPolicies.name(description.placement(), description.kind(), settings.defaultPolicy());
         Job job = new Job(new JobRecord(DRY_RUN, description.name(), file, text, description.kind().name(),
                 JobState.QUEUED, policy, description.priority(), 0, 0, "a dry run", clock.instant(), owner), description);

@@ -15,7 +15,6 @@ import koala.estimate.Arrivals;
 import koala.estimate.GridSnapshot;
 import koala.estimate.LocalLoad;
 import koala.estimate.QueuedJob;
-import koala.placement.FileLocations;
 import koala.placement.GridView;
 import koala.placement.PlacementPolicy;
 import koala.provisioning.PolicyKind;
@@ -94,9 +93,8 @@ final class StartInputs {
         if (lastHour.isEmpty()) {
             return Arrivals.NONE;
         }
-        List<QueuedJob> recent = StartSnapshots.of(now, new GridView(List.of(), FileLocations.NONE), List.of(),
-                lastHour.subList(Math.max(0, lastHour.size() - RECENT), lastHour.size()), books::policyFor, Map.of())
-                .queue();
+        List<QueuedJob> recent = StartSnapshots.queued(lastHour.subList(Math.max(0, lastHour.size() - RECENT),
+                lastHour.size()), books::policyFor);
         return new Arrivals(lastHour.size(), recent);
     }
 

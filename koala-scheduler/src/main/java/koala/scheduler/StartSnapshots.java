@@ -83,9 +83,7 @@ final class StartSnapshots {
                         wallTime(job.description()), holds));
             }
         }
-        List<QueuedJob> queue = queued.stream().map(j -> new QueuedJob(Long.toString(j.id()), j.record().owner(),
-                j.record().name(), NodeNeeds.of(j.id(), j.description()), policies.apply(j), wallTime(j.description())))
-                .toList();
+        List<QueuedJob> queue = queued(queued, policies);
         Map<String, LocalLoad> loads = new HashMap<>(local);
         loads.keySet().retainAll(free.keySet());
         return new GridSnapshot(now, sites(seen, free), running, claims, shrinks(idle, busy), loads, queue);
@@ -120,6 +118,12 @@ final class StartSnapshots {
     /** Whether {@code hosts} are a counted site's one-core hosts ({@link #hostsOf}). */
     private static boolean counted(String site, Map<String, Resources> hosts) {
         return hosts.containsKey(counted(site, 1));
+    }
+
+    /** {@code jobs} as the estimate places them, in their order. */
+    static List<QueuedJob> queued(List<Job> jobs, Function<Job, PlacementPolicy> policies) {
+        return jobs.stream().map(j -> new QueuedJob(Long.toString(j.id()), j.record().owner(), j.record().name(),
+                NodeNeeds.of(j.id(), j.description()), policies.apply(j), wallTime(j.description()))).toList();
     }
 
     /** The sites, each host with what is {@code free} of it. */
