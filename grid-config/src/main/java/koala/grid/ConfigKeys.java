@@ -86,6 +86,7 @@ public final class ConfigKeys {
             key("site.S.ssh.dir", TEXT, ".koala", false, "directory on the head node for KOALA's files"),
             key("site.S.ssh.java", TEXT, "java", false, "Java on the head node and its compute nodes"),
             key("site.S.ssh.agentIdleExit", POSITIVE, "600", false, "seconds a remote agent waits for a scheduler"),
+            key("site.S.ssh.retryMax", POSITIVE, "30", false, "most seconds between tries to reconnect to the head node"),
             key("site.S.ssh.relayHost", TEXT, "what hostname prints there", false,
                     "the head node's address as its compute nodes reach it"),
             key("scheduler.port", LISTEN_PORT, "7400", false, "the scheduler's HTTP port"),

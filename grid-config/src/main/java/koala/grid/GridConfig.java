@@ -449,12 +449,13 @@ public final class GridConfig {
                 throw new ConfigException(file, p + "ssh.hostKeyCheck", p + "ssh.hostKeyCheck = '" + check + "': yes or no");
             }
             int idleExit = positive(p + "ssh.agentIdleExit", 600);
+            int retryMax = positive(p + "ssh.retryMax", (int) SshConfig.RETRY_MAX.toSeconds());
             return new SshConfig(host, port(p + "ssh.port", 22),
                     string(p + "ssh.user").filter(s -> !s.isEmpty()).orElseGet(() -> string(p + "agent.user").orElse("koala")),
                     key, path(p + "ssh.knownHosts", home.resolve(".ssh").resolve("known_hosts")), check.equals("yes"),
                     string(p + "ssh.dir").filter(s -> !s.isEmpty()).orElse(".koala"),
                     string(p + "ssh.java").filter(s -> !s.isEmpty()).orElse("java"), java.time.Duration.ofSeconds(idleExit),
-                    string(p + "ssh.relayHost").filter(s -> !s.isEmpty()));
+                    string(p + "ssh.relayHost").filter(s -> !s.isEmpty()), java.time.Duration.ofSeconds(retryMax));
         }
 
         Optional<String> string(String key) {

@@ -22,9 +22,20 @@ import java.util.Optional;
  * @param relayHost   the head node's name or address as its compute nodes reach it, where the agent's
  *                    relays for the pilots' call-backs listen; empty for the name {@code hostname}
  *                    prints there
+ * @param retryMax    the longest wait between tries to connect again after the link failed (the waits
+ *                    double from a second up to it)
  */
 public record SshConfig(String host, int port, String user, Path key, Path knownHosts, boolean checkHostKey,
-                        String dir, String java, Duration agentIdleExit, Optional<String> relayHost) {
+                        String dir, String java, Duration agentIdleExit, Optional<String> relayHost,
+                        Duration retryMax) {
+    /** The longest wait between tries to connect again unless the site says otherwise. */
+    public static final Duration RETRY_MAX = Duration.ofSeconds(30);
+
+    /** A head node tried again at most every {@link #RETRY_MAX}. */
+    public SshConfig(String host, int port, String user, Path key, Path knownHosts, boolean checkHostKey,
+                     String dir, String java, Duration agentIdleExit, Optional<String> relayHost) {
+        this(host, port, user, key, knownHosts, checkHostKey, dir, java, agentIdleExit, relayHost, RETRY_MAX);
+    }
 
     /** {@code user@host:port}, as messages name the head node. */
     public String address() {

@@ -198,7 +198,7 @@ public final class RemoteSite implements AutoCloseable {
             if (session != null) {
                 session.close();
             }
-            link = link.failed(e.getMessage(), clock.instant());
+            link = link.failed(e.getMessage(), clock.instant(), ssh.retryMax());
             LOG.error("{} (try {}; next at {})", e.getMessage(), link.failures(), link.nextTry());
         }
     }

@@ -50,7 +50,9 @@ class RemoteSiteIT {
 
     @BeforeAll
     static void start() throws Exception {
-        scheduler = TestScheduler.start(Map.of("scheduler.claimTimeout", "45", "site.fs2.ssh.dir", REMOTE_DIR));
+        // tries to reconnect to fs2's head node at most 5 s apart, not 30: the cut's end is seen within seconds
+        scheduler = TestScheduler.start(Map.of("scheduler.claimTimeout", "45", "site.fs2.ssh.dir", REMOTE_DIR,
+                "site.fs2.ssh.retryMax", "5"));
         client = scheduler.client();
         testbed = new Testbed(KoalaHome.dir(), Progress.quiet(), Poll.system());
     }
@@ -178,8 +180,9 @@ class RemoteSiteIT {
      * The link is fs2-head's end of its veth pair on the grid's bridge, taken down and up again
      * ({@link Testbed#cutLink}).
      *
-     * <p>Costs about 2 minutes: the 90 s cut, up to 45 s for the scheduler to reconnect (its tries back off
-     * to 30 s) and a few seconds to deploy and for the beats to come through again.
+     * <p>Costs about 100 s: the 90 s cut, up to 15 s for the scheduler to reconnect (its tries back off
+     * to 5 s here, {@code site.fs2.ssh.retryMax}; 30 s by default) and a few seconds to deploy and for the
+     * beats to come through again.
      */
     @Test
     void aFrameworkInstanceOnTheRemoteSiteOutlivesA90SecondCutOfTheHeadNodesLink() throws Exception {
