@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import koala.api.scheduler.JobView;
 import koala.api.scheduler.SchedulerClient;
 import koala.api.scheduler.SiteStatus;
@@ -12,11 +11,12 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /** A site agent that dies (killed, crashed, wedged) is started again, and its site carries on. */
+@SharesScheduler
 class AgentRestartIT {
 
     @Test
     void aKilledAgentIsReplacedAndItsSiteTakesJobsAgain() throws Exception {
-        try (TestScheduler scheduler = TestScheduler.start(Map.of())) {
+        try (TestScheduler scheduler = TestScheduler.shared()) {
             SchedulerClient client = scheduler.client();
             List<ProcessHandle> agent = agentOf(scheduler, "fs1");
             assertThat(agent).isNotEmpty();

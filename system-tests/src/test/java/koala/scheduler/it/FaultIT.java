@@ -48,8 +48,9 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 14's fault test: about two and a half minutes on the testbed (200 s with the faults 8 to 14 s apart
- * and 30 s of load after the last; 242 s with the faults 12 to 25 s apart and a job every 6 s) with two instances of the reference
+ * Issue 14's fault test: about two and a quarter minutes on the testbed (172 s in a suite run with the faults 5
+ * to 9 s apart and 15 s of load after the last; 200 s with them 8 to 14 s apart and 30 s after the last; 242 s
+ * with them 12 to 25 s apart and a job every 6 s) with two instances of the reference
  * framework (a Static one whose runner is killed and one of whose workers' pilots is deleted, and an
  * OnDemand one whose master is killed and which runs applications throughout) and plain jobs under
  * way, while, one after another, the scheduler's process, a runner, a master, a site agent and a
@@ -65,7 +66,7 @@ class FaultIT {
 
     private final Map<String, Long> recoveries = new LinkedHashMap<>();
     /**
-     * The moments of the faults: 5 to 9 s apart (each fault's recovery, a few seconds, is waited for before the
+     * The moments of the faults: 3 to 6 s apart (each fault's recovery, a few seconds, is waited for before the
      * gap to the next begins), drawn from a seed the test prints (-Dfault.seed=N repeats a run).
      */
     private final long seed = Long.getLong("fault.seed", System.nanoTime() % 100_000);
@@ -96,9 +97,9 @@ class FaultIT {
             awaitWorkers(a, 2, Duration.ofSeconds(90));
             FluentClient.serving(client, b.instance(), b::token, Duration.ofSeconds(60));
 
-            // a plain job and an application every 4 s: more than 20 of each over the faults' two minutes
-            load.scheduleWithFixedDelay(this::submitJob, 0, 4, TimeUnit.SECONDS);
-            load.scheduleWithFixedDelay(() -> submitApp(b), 1, 4, TimeUnit.SECONDS);
+            // a plain job and an application every 3 s: more than 20 of each over the faults' 90 s and more
+            load.scheduleWithFixedDelay(this::submitJob, 0, 3, TimeUnit.SECONDS);
+            load.scheduleWithFixedDelay(() -> submitApp(b), 1, 3, TimeUnit.SECONDS);
 
             System.out.println("fault-it: seed " + seed + " (-Dfault.seed=" + seed + " repeats these moments)");
             pause(moment());
@@ -113,7 +114,7 @@ class FaultIT {
             stallQmaster(Duration.ofSeconds(30));
             pause(moment());
             scheduler = killScheduler(scheduler);
-            pause(Duration.ofSeconds(15));
+            pause(Duration.ofSeconds(8)); // the grid under load after the last fault
             load.shutdown();
             assertThat(load.awaitTermination(120, TimeUnit.SECONDS)).as("the workload's last submits ended").isTrue();
 
@@ -394,7 +395,7 @@ class FaultIT {
     // ---- plumbing ----------------------------------------------------------------------------
 
     private Duration moment() {
-        return Duration.ofMillis(5_000 + random.nextInt(4_000));
+        return Duration.ofMillis(3_000 + random.nextInt(3_000));
     }
 
     private void recovered(String what, long startNanos) {

@@ -6,7 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
 import koala.api.scheduler.JobView;
 import koala.api.scheduler.SchedulerClient;
 import koala.grid.GridConfig;
@@ -19,12 +18,13 @@ import org.junit.jupiter.api.Test;
  * pinned to fs1 trying to claim a node there, the scheduler keeps answering at once and a job on fs0
  * runs; when the qmaster resumes, the pinned job runs, once, and no pilot of it is left behind.
  */
+@SharesScheduler
 class StalledCellIT {
     private static final Path QMASTER_PID = Path.of("/var/spool/gridengine/fs1/qmaster/qmaster.pid");
 
     @Test
     void aStalledCellHoldsUpOnlyItsOwnClaims() throws Exception {
-        try (TestScheduler scheduler = TestScheduler.start(Map.of())) {
+        try (TestScheduler scheduler = TestScheduler.shared()) {
             SchedulerClient client = scheduler.client();
             GridConfig grid = GridConfig.load(scheduler.config());
             Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> BackgroundLoadIT.site(client, "fs1").idle() > 0);
@@ -38,7 +38,7 @@ class StalledCellIT {
                 TestScheduler.awaitState(client, pinned.id(), "CLAIMING", Duration.ofSeconds(10));
                 JobView elsewhere = TestScheduler.submit(client, "elsewhere", "&(resourceManagerContact = fs0)"
                         + "(count = 1)(executable = \"/bin/true\")");
-                slowest = slowestAnswer(client, Duration.ofSeconds(25));
+                slowest = slowestAnswer(client, Duration.ofSeconds(10));
                 JobView ran = TestScheduler.awaitEnd(client, elsewhere.id(), Duration.ofSeconds(30));
                 assertThat(ran.state()).as(ran.history().toString()).isEqualTo("FINISHED");
             } finally {
