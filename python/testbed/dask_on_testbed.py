@@ -158,8 +158,7 @@ def taken_over(cluster, count_dir):
 
 def main():
     count_dir = Path(os.environ["COUNT_DIR"])
-    # t_idle 8 s: each of the two shrinks to come waits it out once (four sample periods: an idle worker is seen idle)
-    cluster = KoalaCluster(workers=0, f_max=6, provisioning="ondemand", t_idle="8s", sample_period="2s",
+    cluster = KoalaCluster(workers=0, f_max=6, provisioning="ondemand", t_idle="15s", sample_period="2s",
                            koala=os.environ["KOALA_BIN"], jdf_dir=count_dir, retry_after="5s",
                            environment={"COUNT_DIR": str(count_dir)})
     check("deployed", cluster.instance is not None, repr(cluster))
