@@ -52,18 +52,28 @@ final class Reconfiguration {
         this.reads = reads;
     }
 
-    /** Reads the file again, off the loop, and has the loop take what changed; returns at once. */
-    void request() {
+    /**
+     * Reads the file again, off the loop, and has the loop take what changed; returns at once, with what
+     * the loop decided to come (a file that could not be read at all completes it exceptionally).
+     */
+    java.util.concurrent.CompletableFuture<ConfigReload.Decision> request() {
         Path file = inForce.get().file();
+        java.util.concurrent.CompletableFuture<ConfigReload.Decision> decided = new java.util.concurrent.CompletableFuture<>();
         reads.execute(() -> {
             LOG.info("{}: reading the configuration again", file);
-            ConfigCheck.Report report = SchedulerConfigCheck.check(file, koalaHome);
-            loop.post(() -> decide(report));
+            try {
+                ConfigCheck.Report report = SchedulerConfigCheck.check(file, koalaHome);
+                loop.post(() -> decided.complete(decide(report)));
+            } catch (RuntimeException e) {
+                LOG.error("{}: could not be read again: {}", file, e.toString());
+                decided.completeExceptionally(e);
+            }
         });
+        return decided;
     }
 
     /** On the loop. */
-    private void decide(ConfigCheck.Report report) {
+    private ConfigReload.Decision decide(ConfigCheck.Report report) {
         Map<String, String> next = report.grid().map(GridConfig::values).orElse(Map.of());
         ConfigReload.Decision decision = ConfigReload.decide(values, next, report.problems());
         if (decision instanceof ConfigReload.Refused refused) {
@@ -72,6 +82,7 @@ final class Reconfiguration {
         } else if (decision instanceof ConfigReload.Accepted accepted) {
             take(accepted, report.grid().orElseThrow());
         }
+        return decision;
     }
 
     private void take(ConfigReload.Accepted accepted, GridConfig next) {

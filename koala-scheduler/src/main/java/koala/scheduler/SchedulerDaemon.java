@@ -399,10 +399,10 @@ public final class SchedulerDaemon implements AutoCloseable {
      * Reads the grid configuration again and takes what may change while the scheduler runs; what
      * needs a restart is named in the log, a file that fails the check is refused whole (see the
      * admin guide, "Changing the configuration of a running scheduler"). Returns at once: the file is
-     * read off the loop, and the loop applies it between rounds.
+     * read off the loop, and the loop applies it between rounds; what it decided completes the answer.
      */
-    public void reload() {
-        reconfiguration.request();
+    public java.util.concurrent.CompletableFuture<koala.scheduler.config.ConfigReload.Decision> reload() {
+        return reconfiguration.request();
     }
 
     /** Whether SIGHUP reaches {@link #reload}, as the process found at its start. */

@@ -7,9 +7,11 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import koala.grid.GridConfig;
 import koala.scheduler.api.MetricsToken;
+import koala.scheduler.config.ConfigReload;
 import koala.scheduler.config.LogLevels;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,7 +41,14 @@ class ReconfigurationTest {
             Files.writeString(file, GRID + "scheduler.placement = cluster-minimization\n"
                     + "scheduler.arbitration.policy = fair\nscheduler.metrics.tokenFile = " + dir.resolve("m2.token")
                     + "\nscheduler.port = 7500\nsite.fs1.provisioning.fMax = 8\n");
-            reconfiguration.request();
+            ConfigReload.Decision taken = reconfiguration.request().get(10, TimeUnit.SECONDS);
+
+            assertThat(taken).isInstanceOfSatisfying(ConfigReload.Accepted.class, a -> {
+                assertThat(a.applied()).extracting(ConfigReload.Change::key).containsExactlyInAnyOrder(
+                        "scheduler.placement", "scheduler.arbitration.policy", "scheduler.metrics.tokenFile",
+                        "site.fs1.provisioning.fMax");
+                assertThat(a.atNextStart()).extracting(ConfigReload.Change::key).containsExactly("scheduler.port");
+            });
 
             assertThat(loop.call(() -> grid.scheduler.submit("one.jdf", JOB, "alice", null).policy()))
                     .isEqualTo("cluster-minimization");
@@ -49,7 +58,7 @@ class ReconfigurationTest {
             assertThat(inForce.get().section("site.fs1.provisioning")).containsEntry("fMax", "8");
 
             Files.writeString(file, GRID + "scheduler.placement = worst-fit\nscheduler.claimTimout = 90\n");
-            reconfiguration.request();
+            assertThat(reconfiguration.request().get(10, TimeUnit.SECONDS)).isInstanceOf(ConfigReload.Refused.class);
 
             assertThat(loop.call(() -> grid.scheduler.submit("two.jdf", JOB, "alice", null).policy()))
                     .isEqualTo("cluster-minimization");

@@ -15,11 +15,12 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 /** KOALA leaves local users' load alone: it waits for nodes they free, and says why it waits. */
+@SharesScheduler
 class BackgroundLoadIT {
 
     @Test
     void aJobPinnedToAClusterFullOfLocalJobsWaitsSayingWhyAndRunsOnceTheyEnd() throws Exception {
-        try (TestScheduler scheduler = TestScheduler.start(Map.of())) {
+        try (TestScheduler scheduler = TestScheduler.shared()) {
             SchedulerClient client = scheduler.client();
             GridConfig grid = GridConfig.load(scheduler.config());
             List<String> local = new ArrayList<>();
@@ -50,7 +51,7 @@ class BackgroundLoadIT {
 
     @Test
     void aJobThatCannotBePlacedInTheConfiguredNumberOfTriesFailsWithTheReason() throws Exception {
-        try (TestScheduler scheduler = TestScheduler.start(Map.of("scheduler.placementTries", "3"))) {
+        try (TestScheduler scheduler = TestScheduler.shared(Map.of("scheduler.placementTries", "3"))) {
             SchedulerClient client = scheduler.client();
             GridConfig grid = GridConfig.load(scheduler.config());
             List<String> local = new ArrayList<>();

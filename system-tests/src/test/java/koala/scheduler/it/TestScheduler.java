@@ -41,6 +41,9 @@ final class TestScheduler implements AutoCloseable {
     private final SchedulerDaemon daemon;
     private final Path config;
     private final boolean isShared;
+    /** The shared scheduler's file as it started; its lines with a class's live settings on top while one runs. */
+    private List<String> baseConfig;
+    private boolean retuned;
 
     private TestScheduler(SchedulerDaemon daemon, Path config, boolean isShared) {
         this.daemon = daemon;
@@ -70,6 +73,40 @@ final class TestScheduler implements AutoCloseable {
             shared = new TestScheduler(SchedulerDaemon.start(GridConfig.load(config), KoalaHome.dir()), config, true);
         }
         return shared;
+    }
+
+    /**
+     * The shared scheduler with {@code live} on top of its configuration, taken as an admin's reload takes an
+     * edited file: only keys a running scheduler applies at once ({@code scheduler.placementTries},
+     * {@code scheduler.maxQueuedPerUser}, {@code scheduler.arbitration.*}, ...). Closing it puts the
+     * configuration back as it was, the same way.
+     */
+    static synchronized TestScheduler shared(Map<String, String> live) throws IOException {
+        TestScheduler s = shared();
+        s.retune(live);
+        return s;
+    }
+
+    /** The shared scheduler's file is its own configuration plus {@code live}; the scheduler takes it in place. */
+    private void retune(Map<String, String> live) throws IOException {
+        if (baseConfig == null) {
+            baseConfig = Files.readAllLines(config);
+        }
+        List<String> lines = new ArrayList<>(baseConfig.stream()
+                .filter(l -> !live.containsKey(l.split("=", 2)[0].trim())).toList());
+        live.forEach((k, v) -> lines.add(k + " = " + v));
+        Files.write(config, lines);
+        koala.scheduler.config.ConfigReload.Decision decision;
+        try {
+            decision = daemon.reload().get(30, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException("the shared scheduler did not take " + live + ": " + e, e);
+        }
+        if (!(decision instanceof koala.scheduler.config.ConfigReload.Accepted accepted)
+                || !accepted.atNextStart().isEmpty()) {
+            throw new IllegalStateException("the shared scheduler takes only live keys; " + live + ": " + decision);
+        }
+        retuned = !live.isEmpty();
     }
 
     static synchronized void stopShared() {
@@ -357,6 +394,14 @@ final class TestScheduler implements AutoCloseable {
     public void close() {
         if (isShared) {
             endAll(asRoot(), config);
+            if (retuned) {
+                try {
+                    retune(Map.of());
+                } catch (IOException | RuntimeException e) {
+                    System.err.println("the shared scheduler's settings could not be put back (" + e + "): stopped");
+                    stopShared();
+                }
+            }
         } else {
             stop();
         }

@@ -28,11 +28,12 @@ import org.junit.jupiter.api.Test;
  * what alice owns, bob cannot cancel, grow, shrink, close or re-point (403, nothing changed, the
  * refusal in the audit log); a token alice makes names her over TCP, and nothing else gets in there.
  */
+@SharesScheduler
 class UsersIT {
 
     @Test
     void bobCannotTouchWhatAliceOwns() throws Exception {
-        try (TestScheduler scheduler = TestScheduler.start(Map.of("scheduler.maxQueuedPerUser", "1"))) {
+        try (TestScheduler scheduler = TestScheduler.shared(Map.of("scheduler.maxQueuedPerUser", "1"))) {
             GridConfig grid = GridConfig.load(scheduler.config());
             Path socket = grid.schedulerSocket();
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(socket))).isEqualTo("rw-rw-rw-");
