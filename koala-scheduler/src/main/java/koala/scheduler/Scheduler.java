@@ -74,6 +74,7 @@ final class Scheduler {
     private final GridReader reader = new GridReader();
     /** When the queued jobs will likely start, made off the loop from a snapshot every few seconds. */
     private final StartTimes startTimes = new StartTimes();
+    private final KeptRunHistory keptRuns;
     private final StartInputs startInputs;
     /** Which placement policy places a job, and a grow. */
     private final JobPolicies policies;
@@ -133,6 +134,8 @@ final class Scheduler {
         this.allocations = new Allocations(book, store, new AllocationClaims(this, claimer, pilots, siteNames), policies,
                 clock, settings.claimTimeout(), events);
         this.books = new KeptArbitrationBooks(store);
+        this.keptRuns = new KeptRunHistory(store);
+        startTimes.restore(keptRuns.read());
         this.startInputs = new StartInputs(siteNames, new StartInputs.Books() {
             @Override
             public java.util.Collection<Job> jobs() {
@@ -421,6 +424,7 @@ final class Scheduler {
         if (startTimes.due(clock.instant())) {
             startTimes.refresh(startSnapshot(queue.inOrder().stream().map(book::get).toList()));
         }
+        keptRuns.keep(startTimes.history(), clock.instant());
         if (!clock.instant().isBefore(nextSweep)) {
             sweepOrphanPilots();
             nextSweep = clock.instant().plus(settings.sweepEvery());

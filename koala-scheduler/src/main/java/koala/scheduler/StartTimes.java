@@ -27,7 +27,8 @@ import org.apache.logging.log4j.Logger;
  * refresh still running when the next is due is not queued behind: the next snapshot waits for the one after.
  *
  * <p>What jobs ran ({@link #ran}) is the history the runtimes are guessed from (Tsafrir et al.: the mean of the
- * owner's last two runs of the same job name, capped at its wall time), kept in memory.
+ * owner's last two runs of the same job name, capped at its wall time), kept in memory and, now and then, in the
+ * store ({@link KeptRunHistory}), from which a scheduler started again takes it back ({@link #restore}).
  */
 final class StartTimes implements AutoCloseable {
     /** How often the estimates are made again. */
@@ -153,6 +154,13 @@ final class StartTimes implements AutoCloseable {
     /** The estimate of job {@code id} of {@code snapshot}, made on the caller's thread (a dry run's). */
     Estimate one(GridSnapshot snapshot, String id) {
         return estimator().estimate(snapshot, started).stream().filter(e -> e.jobId().equals(id)).findFirst().orElseThrow();
+    }
+
+    /** The history a scheduler before this one kept: taken while this one has none of its own yet. */
+    void restore(RunHistory kept) {
+        if (history.runs().isEmpty() && history.ratios().isEmpty()) {
+            history = kept;
+        }
     }
 
     /** {@code owner}'s job {@code name} ran {@code actual} (its wall-time limit, or null): history from now on. */

@@ -225,6 +225,24 @@ class StartEstimatesTest {
     }
 
     /**
+     * The history outlives its scheduler: a round writes it to the store (at most every 30 s while it changes), and
+     * a scheduler started again on that store, as after a crash or by a standby taking over, guesses from it.
+     */
+    @Test
+    void aSchedulerStartedAgainGuessesFromTheHistoryTheOneBeforeItKept() {
+        long big = running(BIG);
+        grid.tick(Duration.ofMinutes(4));
+        grid.store.nodes(big).forEach(n -> grid.nodes().exited(n.id(), n.token(), 0));
+        grid.tick(Duration.ofSeconds(1));
+        assertThat(grid.store.state("start.runHistory")).as("written by the round after the job ended").isPresent();
+
+        grid.scheduler = grid.start();
+
+        assertThat(grid.scheduler.startTimes().history().lastRuns("alice", "big")).singleElement()
+                .satisfies(d -> assertThat(d).isBetween(Duration.ofMinutes(4), Duration.ofMinutes(4).plusSeconds(1)));
+    }
+
+    /**
      * Job {@code id}'s estimate once a refresh made one: rounds run, {@link StartTimes#EVERY} apart, until then (a
      * round finds the refresh before it still running and leaves the next to a later round, as the loop does).
      */
