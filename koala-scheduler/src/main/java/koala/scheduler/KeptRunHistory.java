@@ -44,7 +44,8 @@ final class KeptRunHistory {
 
     /** Writes {@code now}'s history when it changed since the last write and {@link #EVERY} has passed (on the loop). */
     void keep(RunHistory history, Instant now) {
-        if (history.equals(written) || now.isBefore(next)) {
+        // a value replaced at each change: the same object is the same history, without comparing it whole
+        if (history == written || now.isBefore(next)) {
             return;
         }
         store.saveState(KEY, Json.write(history));
