@@ -107,9 +107,16 @@ final class CellHealth {
         return s;
     }
 
-    /** Work other than the probe found the cell not answering. */
+    /**
+     * Work other than the probe found the cell not answering: DOWN with its reason, unless the cell is down
+     * already. The probe's own reason then stays: it is the cell's answer to a plain question, where a
+     * snapshot's command may say less (Slurm's {@code sinfo --json} says only "Unspecified error" of a
+     * controller that does not answer, where {@code squeue} says "Unable to contact slurm controller").
+     */
     synchronized void report(ManagerUnreachable e) {
-        change(State.down(e.getMessage(), clock.instant(), e.timedOut()));
+        if (state.up()) {
+            change(State.down(e.getMessage(), clock.instant(), e.timedOut()));
+        }
     }
 
     /** Starts a probe unless one is still running. */

@@ -124,6 +124,22 @@ class CellHealthTest {
         assertThat(health.now()).isEqualTo(CellHealth.State.up(t(2)));
     }
 
+    /** A snapshot's vaguer failure does not replace the reason the probe gave while the cell stays down. */
+    @Test
+    void aCellTheProbeFoundDownKeepsTheProbesReasonWhenOtherWorkFailsToo() {
+        health.start();
+        at(0);
+        prober.answer(new ManagerUnreachable("squeue: error: Unable to contact slurm controller (connect failure)"));
+        at(1);
+        health.report(new ManagerUnreachable("sinfo --json: Unspecified error"));
+
+        assertThat(health.now()).isEqualTo(CellHealth.State.down(
+                "squeue: error: Unable to contact slurm controller (connect failure)", t(0), false));
+        at(2);
+        prober.answer(null);
+        assertThat(health.now()).isEqualTo(CellHealth.State.up(t(2)));
+    }
+
     @Test
     void whenProbingStopsUpIsBelievedForEveryPlusTimeOutAfterTheLastAnswer() {
         health.start();
