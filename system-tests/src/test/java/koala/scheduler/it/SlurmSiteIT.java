@@ -140,11 +140,11 @@ class SlurmSiteIT {
                 SiteStatus down = Awaitility.await("fs3 seen down").atMost(Duration.ofSeconds(30))
                         .pollInterval(Duration.ofMillis(500)).until(() -> site(client, "fs3"), x -> x.agent().equals("DOWN"));
                 System.out.println("fs3 with Slurm's controller stopped: " + down.agentReason());
-                // the probe's reason (squeue's own words, or its time-out) stays once it is given: the snapshot's
-                // sinfo --json, failing too, says only "Unspecified error"
+                // the probe's reason (squeue -u's own words, or its time-out) stays once it is given: the snapshot's
+                // commands, failing too, say less ("sinfo --json: Unspecified error")
                 SiteStatus probed = Awaitility.await("fs3's reason from the agent's probe").atMost(Duration.ofSeconds(30))
                         .pollInterval(Duration.ofMillis(500)).until(() -> site(client, "fs3"),
-                                x -> x.agentReason() != null && x.agentReason().contains("squeue"));
+                                x -> x.agentReason() != null && x.agentReason().contains("squeue -u "));
                 System.out.println("fs3's reason, from the probe: " + probed.agentReason());
                 Awaitility.await("the workers on fs3 heard from while Slurm's controller is down")
                         .atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(500))
