@@ -495,7 +495,8 @@ final class ExperimentCommand {
                 + "local users' together, fractions of the grid's cores (default: ${DEFAULT-VALUE})")
         List<Double> loads;
 
-        @Option(names = "--jobs", defaultValue = "2000", description = "KOALA jobs per load (default: ${DEFAULT-VALUE})")
+        @Option(names = "--jobs", defaultValue = "5000", description = "KOALA jobs per load (default: ${DEFAULT-VALUE}; at "
+                + "0.5 few wait over 10 minutes: 20-50 of 5000)")
         int jobs;
 
         @Option(names = "--seed", defaultValue = "1", description = "the workload's seed (default: ${DEFAULT-VALUE})")
