@@ -55,6 +55,8 @@ final class VirtualRun {
     private int submitted;
     private int realWaiting;
     private final int[] localExtra;
+    /** When local users begin to take their extra share, per site. */
+    private final long[] localExtraAt;
     private final boolean explain;
     private final Resources[] free;
     private final int[] siteFree;
@@ -89,6 +91,7 @@ final class VirtualRun {
         this.inputs = inputs;
         this.random = random;
         this.localExtra = local.extra().clone();
+        this.localExtraAt = local.at();
         this.explain = random == null;
         free = ix.free.clone();
         siteFree = new int[ix.sites()];
@@ -105,7 +108,7 @@ final class VirtualRun {
         }
         for (int s = 0; s < ix.sites(); s++) {
             if (local.leave()[s] > 0) {
-                localLeave(s, local.leave()[s], local.leaveAt()[s]);
+                localLeave(s, local.leave()[s], local.at()[s]);
             }
         }
         int n = ix.queued;
@@ -149,7 +152,7 @@ final class VirtualRun {
             boolean released = releaseDue(time);
             int before = waitingCount;
             submitDue(time);
-            absorbLocal();
+            absorbLocal(time);
             // since the last round resources only got fewer unless something ended: only new submissions may start
             tryQueue(time, released || time == ix.now ? 0 : before);
             // submissions only take resources: once nothing more ends, nothing more starts
@@ -248,10 +251,10 @@ final class VirtualRun {
         return any;
     }
 
-    /** Local users take their extra share from the first cores free on their site, and then hold it. */
-    private void absorbLocal() {
+    /** Local users take their extra share, once due, from the first cores free on their site, and then hold it. */
+    private void absorbLocal(long time) {
         for (int s = 0; s < localExtra.length; s++) {
-            for (int k = 0; localExtra[s] > 0 && siteFree[s] > 0 && k < ix.siteHosts[s].length; k++) {
+            for (int k = 0; localExtra[s] > 0 && time >= localExtraAt[s] && siteFree[s] > 0 && k < ix.siteHosts[s].length; k++) {
                 int h = ix.siteHosts[s][k];
                 int take = Math.min(localExtra[s], free[h].cores());
                 if (take > 0) {
