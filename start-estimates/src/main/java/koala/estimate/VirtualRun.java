@@ -39,9 +39,15 @@ final class VirtualRun {
     record Released(long at, String id, Set<Integer> sites) {
     }
 
-    /** At most this many future submissions per queued job (and {@value #MORE_SUBMISSIONS} more) in one run. */
+    /**
+     * At most this many future submissions per queued job (and {@value #MORE_SUBMISSIONS} more) in one run: a guard on
+     * the cost of a run that never ends, not a horizon. A run stops once every queued job has started, so a queue that
+     * drains never reaches it; one that starves a large job does, and after the last submission the job starts in the
+     * hole the next ones would have filled: at 50 more, the replays of load 0.9 in the start-time experiment ran out
+     * of submissions a quarter of the way into day-long waits and put the starts at 0.7 of the wait.
+     */
     static final int SUBMISSIONS_PER_QUEUED = 2;
-    static final int MORE_SUBMISSIONS = 50;
+    static final int MORE_SUBMISSIONS = 1000;
 
     private final GridIndex ix;
     private final Inputs inputs;
