@@ -99,8 +99,17 @@ public final class StartTimeExperiment {
     private StartTimeExperiment() {
     }
 
+    /** The jobs measured at one load (the warm-up left out): what happened and what each variant said. */
+    public record Measured(double load, List<String> variants, List<Observed> jobs) {
+    }
+
     /** The pure part: every load's rows. */
     public static List<Row> simulate(Settings s, PrintStream progress) {
+        return simulate(s, progress, new ArrayList<>());
+    }
+
+    /** Every load's rows; the jobs measured are added to {@code measuredOut}. */
+    public static List<Row> simulate(Settings s, PrintStream progress, List<Measured> measuredOut) {
         List<Row> rows = new ArrayList<>();
         List<Variant> variants = s.variants();
         for (double load : s.loads()) {
@@ -110,6 +119,7 @@ public final class StartTimeExperiment {
             List<Observed> all = StartTimeReplay.run(w, HOSTS, CORES_PER_HOST,
                     PlacementPolicies.byName(PlacementPolicies.DEFAULT), variants);
             List<Observed> measured = all.subList((int) Math.round(all.size() * WARM_UP), all.size());
+            measuredOut.add(new Measured(load, variants.stream().map(Variant::name).toList(), measured));
             for (WaitClass c : CLASSES) {
                 rows.add(row(load, c, measured.stream().filter(o -> c.holds().test(o.waitMs())).toList(), variants));
             }
@@ -221,6 +231,49 @@ public final class StartTimeExperiment {
         return Double.isInfinite(x) ? "inf" : String.format(Locale.ROOT, "%.0f%%", 100 * x);
     }
 
+    /**
+     * Per measured job, its wait and what each variant said (waits in seconds; empty when no start was foreseen):
+     * {@code start-time-jobs.csv} in {@code out}, to look at the errors beyond their medians.
+     */
+    public static void writeJobs(List<Measured> measured, Path out) {
+        if (measured.isEmpty()) {
+            return;
+        }
+        StringBuilder csv = new StringBuilder("load,job,nodes,wait_s,naive_s");
+        for (String v : measured.get(0).variants()) {
+            String n = v.replace(' ', '_');
+            csv.append(',').append(n).append("_likely_s,").append(n).append("_low_s,").append(n).append("_high_s,")
+                    .append(n).append("_replayed_s");
+        }
+        csv.append('\n');
+        for (Measured m : measured) {
+            for (Observed o : m.jobs()) {
+                long at = o.job().arrivalMs();
+                csv.append(String.format(Locale.ROOT, "%.2f,%d,%d,%s,%s", m.load(), o.job().id(), o.job().nodes(),
+                        seconds(o.startMs(), at), seconds(o.naiveMs(), at)));
+                for (int v = 0; v < m.variants().size(); v++) {
+                    csv.append(',').append(seconds(o.likely()[v], at)).append(',').append(seconds(o.low()[v], at)).append(',')
+                            .append(seconds(o.high()[v], at)).append(',').append(seconds(o.replayed()[v], at));
+                }
+                csv.append('\n');
+            }
+        }
+        writeFile(out, "start-time-jobs.csv", csv);
+    }
+
+    private static String seconds(long startMs, long arrivalMs) {
+        return startMs == Long.MAX_VALUE ? "" : String.format(Locale.ROOT, "%.0f", (startMs - arrivalMs) / 1000.0);
+    }
+
+    private static void writeFile(Path out, String name, CharSequence text) {
+        try {
+            Files.createDirectories(out);
+            Files.writeString(out.resolve(name), text);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** The rows as CSV: {@code start-time.csv} in {@code out}. */
     public static void write(List<Row> rows, Path out) {
         StringBuilder csv = new StringBuilder("load,wait_class,jobs,variant,median_error,p90_error,in_range,median_ci_low,"
@@ -234,11 +287,6 @@ public final class StartTimeExperiment {
             csv.append(String.format(Locale.ROOT, "%.2f,%s,%d,naive,%.4f,%.4f,,,%n", r.load(), r.waitClass(), r.jobs(),
                     r.naiveMedian(), r.naiveP90()));
         }
-        try {
-            Files.createDirectories(out);
-            Files.writeString(out.resolve("start-time.csv"), csv);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        writeFile(out, "start-time.csv", csv);
     }
 }
