@@ -486,7 +486,8 @@ final class ExperimentCommand {
                     + "submission the start estimate is asked and compared with the start that happened: per load and "
                     + "class of wait, the median and 90th-percentile error of the predicted wait and the share of starts "
                     + "inside the stated 80%% range, beside the naive estimate and the estimate from wall times. "
-                    + "Goal (waits over 10 min): median error <= 25%%, >= 70%% inside the range. Writes start-time.csv."})
+                    + "Goal (waits over 10 min): median error <= 25%%, >= 70%% inside the range. Writes start-time.csv and, per job, "
+                    + "start-time-jobs.csv."})
     static final class StartTimeCommand implements Callable<Integer> {
         @Option(names = "--out", defaultValue = "results", description = "results folder (default: ${DEFAULT-VALUE})")
         Path out;
@@ -495,7 +496,8 @@ final class ExperimentCommand {
                 + "local users' together, fractions of the grid's cores (default: ${DEFAULT-VALUE})")
         List<Double> loads;
 
-        @Option(names = "--jobs", defaultValue = "2000", description = "KOALA jobs per load (default: ${DEFAULT-VALUE})")
+        @Option(names = "--jobs", defaultValue = "5000", description = "KOALA jobs per load (default: ${DEFAULT-VALUE}; at "
+                + "0.5 few wait over 10 minutes: 20-50 of 5000)")
         int jobs;
 
         @Option(names = "--seed", defaultValue = "1", description = "the workload's seed (default: ${DEFAULT-VALUE})")
@@ -512,10 +514,12 @@ final class ExperimentCommand {
         @Override
         public Integer call() {
             StartTimeExperiment.Settings settings = new StartTimeExperiment.Settings(loads, jobs, seed, samples, ablations);
-            List<StartTimeExperiment.Row> rows = StartTimeExperiment.simulate(settings, System.out);
+            List<StartTimeExperiment.Measured> measured = new java.util.ArrayList<>();
+            List<StartTimeExperiment.Row> rows = StartTimeExperiment.simulate(settings, System.out, measured);
             System.out.println();
             StartTimeExperiment.print(rows, System.out);
             StartTimeExperiment.write(rows, out);
+            StartTimeExperiment.writeJobs(measured, out);
             System.out.println("\nresults in " + out.toAbsolutePath());
             return 0;
         }

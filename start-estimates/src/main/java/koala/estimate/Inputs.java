@@ -78,10 +78,10 @@ final class Inputs {
     }
 
     /**
-     * Per site, what local users do in a run: take {@code extra} cores from the first free, or give {@code leave}
-     * of those they hold back at {@code leaveAt}.
+     * Per site, what local users do in a run: from {@code at} on, take {@code extra} cores from the first free, or
+     * give {@code leave} of those they hold back.
      */
-    record LocalPlan(int[] extra, int[] leave, long[] leaveAt) {
+    record LocalPlan(int[] extra, int[] leave, long[] at) {
     }
 
     LocalPlan likelyLocal() {
@@ -100,9 +100,9 @@ final class Inputs {
             if (l != null) {
                 int level = l.level(random, ix.snapshot.sites().get(s).cores());
                 plan.extra()[s] = Math.max(0, level - l.busyNow());
+                plan.at()[s] = l.turnover() == null || level == l.busyNow() ? ix.now : ix.now + l.turnoverAfter(random);
                 if (level < l.busyNow() && l.turnover() != null) {
                     plan.leave()[s] = Math.min(l.busyNow() - level, ix.localOn(s));
-                    plan.leaveAt()[s] = ix.now + l.leaveAfter(random);
                 }
             }
         }

@@ -8,10 +8,12 @@ import java.util.Random;
  * estimate holds their likely level back from KOALA and draws it within their spread.
  *
  * <p>Their level is their mean (the likely run) or drawn from a normal distribution of this mean and 90th
- * percentile (the samples). Below it they take the first cores that are free or come free until they hold it;
- * above it, and when {@code turnover} is known, what they hold beyond it comes back after a turnover (the likely
- * run: its median, ln 2 of it; the samples: drawn from an exponential distribution of that mean), as their
- * jobs end and fewer replace them. Without a turnover the estimate never counts on them leaving.
+ * percentile (the samples). When {@code turnover} is known, the load moves to that level after a turnover (the
+ * likely run: its median, ln 2 of it; the samples: drawn from an exponential distribution of that mean), as an
+ * infinite-server queue relaxes to its mean: above it, what they hold beyond it comes back then, as their jobs end
+ * and fewer replace them; below it, they take what they lack then, from the first cores free, as their next jobs
+ * come (not at once: KOALA's rounds until then see those cores free). Without a turnover the estimate never counts
+ * on them leaving, and they take what they lack at once.
  *
  * @param busyNow  cores they hold now (already not free in the snapshot)
  * @param mean     the mean of what they held over the last hours
@@ -41,8 +43,11 @@ public record LocalLoad(int busyNow, double mean, double high, Duration turnover
         return (int) Math.round(Math.max(0, Math.min(cores, level)));
     }
 
-    /** When what they hold beyond their level comes back, in ms from now: the median turnover or a draw. */
-    long leaveAfter(Random random) {
+    /**
+     * When what they hold beyond their level comes back, or what they lack below it is taken, in ms from now: the
+     * median turnover or a draw.
+     */
+    long turnoverAfter(Random random) {
         double mean = turnover.toMillis();
         return Math.round(random == null ? Math.log(2) * mean : -Math.log(1 - random.nextDouble()) * mean);
     }

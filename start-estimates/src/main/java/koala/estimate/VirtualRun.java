@@ -39,9 +39,15 @@ final class VirtualRun {
     record Released(long at, String id, Set<Integer> sites) {
     }
 
-    /** At most this many future submissions per queued job (and {@value #MORE_SUBMISSIONS} more) in one run. */
+    /**
+     * At most this many future submissions per queued job (and {@value #MORE_SUBMISSIONS} more) in one run: a guard on
+     * the cost of a run that never ends, not a horizon. A run stops once every queued job has started, so a queue that
+     * drains never reaches it; one that starves a large job does, and after the last submission the job starts in the
+     * hole the next ones would have filled: at 50 more, the replays of load 0.9 in the start-time experiment ran out
+     * of submissions a quarter of the way into day-long waits and put the starts at 0.7 of the wait.
+     */
     static final int SUBMISSIONS_PER_QUEUED = 2;
-    static final int MORE_SUBMISSIONS = 50;
+    static final int MORE_SUBMISSIONS = 1000;
 
     private final GridIndex ix;
     private final Inputs inputs;
@@ -55,6 +61,8 @@ final class VirtualRun {
     private int submitted;
     private int realWaiting;
     private final int[] localExtra;
+    /** When local users begin to take their extra share, per site. */
+    private final long[] localExtraAt;
     private final boolean explain;
     private final Resources[] free;
     private final int[] siteFree;
@@ -89,6 +97,7 @@ final class VirtualRun {
         this.inputs = inputs;
         this.random = random;
         this.localExtra = local.extra().clone();
+        this.localExtraAt = local.at();
         this.explain = random == null;
         free = ix.free.clone();
         siteFree = new int[ix.sites()];
@@ -105,7 +114,7 @@ final class VirtualRun {
         }
         for (int s = 0; s < ix.sites(); s++) {
             if (local.leave()[s] > 0) {
-                localLeave(s, local.leave()[s], local.leaveAt()[s]);
+                localLeave(s, local.leave()[s], local.at()[s]);
             }
         }
         int n = ix.queued;
@@ -149,7 +158,7 @@ final class VirtualRun {
             boolean released = releaseDue(time);
             int before = waitingCount;
             submitDue(time);
-            absorbLocal();
+            absorbLocal(time);
             // since the last round resources only got fewer unless something ended: only new submissions may start
             tryQueue(time, released || time == ix.now ? 0 : before);
             // submissions only take resources: once nothing more ends, nothing more starts
@@ -248,10 +257,10 @@ final class VirtualRun {
         return any;
     }
 
-    /** Local users take their extra share from the first cores free on their site, and then hold it. */
-    private void absorbLocal() {
+    /** Local users take their extra share, once due, from the first cores free on their site, and then hold it. */
+    private void absorbLocal(long time) {
         for (int s = 0; s < localExtra.length; s++) {
-            for (int k = 0; localExtra[s] > 0 && siteFree[s] > 0 && k < ix.siteHosts[s].length; k++) {
+            for (int k = 0; localExtra[s] > 0 && time >= localExtraAt[s] && siteFree[s] > 0 && k < ix.siteHosts[s].length; k++) {
                 int h = ix.siteHosts[s][k];
                 int take = Math.min(localExtra[s], free[h].cores());
                 if (take > 0) {

@@ -36,6 +36,27 @@ class ForeseenTest {
     }
 
     /**
+     * A queue that starves a large job: fs0 of 2 nodes, r1 holds one until 10:30, r2 the other until 10:45; "big"
+     * (2 nodes) waits. One 1-node, 60-min job is submitted every 30 min: in the likely run each takes the node the one
+     * two before it gives back at that very instant, so both are never free at once while submissions come. They stop
+     * after 2 x 1 queued + 1000 (the guard): submission 1002 comes at 10:00 + 1002 x 30 min, and big starts when it
+     * ends, at 10:00 + 1004 x 30 min (502 h later). With the guard at 50 more, as before, it would have been 27 h.
+     */
+    @Test
+    void aStarvingJobWaitsAsLongAsSubmissionsKeepComing() {
+        RunHistory history = Grids.ran(Map.of("r1", 60, "r2", 60, "small", 60));
+        List<RunningWork> running = List.of(Grids.running("r1", "09:30", Grids.holds("fs0", 0, 1)),
+                Grids.running("r2", "09:45", Grids.holds("fs0", 1, 1)));
+        GridSnapshot snap = new GridSnapshot(Grids.TEN, List.of(Grids.site("fs0", 2, 2)), running, List.of(), List.of(), Map.of(),
+                List.of(Grids.queued("big", 2)), new Arrivals(2, List.of(Grids.queued("small", 1))));
+        Estimate e = new StartEstimator(RuntimeGuess.exact(history, DEFAULT), 5, 1).estimate(snap).get(0);
+
+        Estimate.SiteWait w = e.waits().get(0);
+        assertEquals(Grids.TEN.plus(Duration.ofMinutes(1004 * 30)), w.until());
+        assertEquals("new-1002", w.ending().get(w.ending().size() - 1));
+    }
+
+    /**
      * fs0 of 4 nodes, local users hold 2 of them now but none on average, and their jobs hold cores an hour on
      * average: in the likely run the 2 come back after ln 2 of an hour (the median of an exponential turnover), when
      * a 4-node job starts (the samples draw that time). Without a turnover they never leave: no start is foreseen.

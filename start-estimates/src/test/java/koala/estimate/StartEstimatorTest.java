@@ -86,6 +86,24 @@ class StartEstimatorTest {
         assertEquals(at("10:30"), estimator.estimate(local).get(0).likely());
     }
 
+    /**
+     * As above, but local users' jobs hold cores 20 min on average: they lack one core below their mean and take it
+     * as their next jobs come, after ln 2 of 20 min in the likely run (13.9 min; the samples draw that time), not at
+     * once. KOALA's round comes first: x fits in the 2 free nodes now and starts now.
+     */
+    @Test
+    void localUsersBelowTheirMeanTakeWhatTheyLackAfterTheirTurnover() {
+        RunHistory history = Grids.ran(Map.of("7", 60, "x", 10));
+        GridSnapshot idle = Grids.snapshot(List.of(Grids.site("fs0", 4, 2)),
+                List.of(Grids.running("7", "09:30", Grids.holds("fs0", 0, 2))), List.of(Grids.queued("x", 2)));
+        GridSnapshot local = new GridSnapshot(idle.now(), idle.sites(), idle.running(), List.of(), List.of(),
+                Map.of("fs0", new LocalLoad(0, 1, 1, Duration.ofMinutes(20))), idle.queue());
+        Estimate e = new StartEstimator(RuntimeGuess.exact(history, DEFAULT), 5, 1).estimate(local).get(0);
+
+        assertEquals(Estimate.Status.NOW, e.status());
+        assertEquals(at("10:00"), e.likely());
+    }
+
     /** A claim in flight holds fs0's 4 nodes for job 40 (15 min wall time, no history): starting; q starts at 10:15. */
     @Test
     void aClaimInFlightIsBusyAndItsJobIsStarting() {

@@ -68,7 +68,7 @@ public final class StartTimeExperiment {
         }
 
         public static Settings defaults() {
-            return new Settings(List.of(0.5, 0.7, 0.9), 2000, 1, StartEstimator.DEFAULT_SAMPLES, false);
+            return new Settings(List.of(0.5, 0.7, 0.9), 5000, 1, StartEstimator.DEFAULT_SAMPLES, false);
         }
 
         List<Variant> variants() {
@@ -88,16 +88,28 @@ public final class StartTimeExperiment {
         }
     }
 
-    /** The figures of one class at one load: per variant median and 90th-percentile error and share in range. */
+    /**
+     * The figures of one class at one load: per variant median and 90th-percentile error and share in range, and
+     * the 95% confidence interval of the median error ({@link #medianInterval}).
+     */
     public record Row(double load, String waitClass, int jobs, List<String> variants, double[] median, double[] p90,
-            double[] inRange, double naiveMedian, double naiveP90) {
+            double[] inRange, double[] medianLow, double[] medianHigh, double naiveMedian, double naiveP90) {
     }
 
     private StartTimeExperiment() {
     }
 
+    /** The jobs measured at one load (the warm-up left out): what happened and what each variant said. */
+    public record Measured(double load, List<String> variants, List<Observed> jobs) {
+    }
+
     /** The pure part: every load's rows. */
     public static List<Row> simulate(Settings s, PrintStream progress) {
+        return simulate(s, progress, new ArrayList<>());
+    }
+
+    /** Every load's rows; the jobs measured are added to {@code measuredOut}. */
+    public static List<Row> simulate(Settings s, PrintStream progress, List<Measured> measuredOut) {
         List<Row> rows = new ArrayList<>();
         List<Variant> variants = s.variants();
         for (double load : s.loads()) {
@@ -107,6 +119,7 @@ public final class StartTimeExperiment {
             List<Observed> all = StartTimeReplay.run(w, HOSTS, CORES_PER_HOST,
                     PlacementPolicies.byName(PlacementPolicies.DEFAULT), variants);
             List<Observed> measured = all.subList((int) Math.round(all.size() * WARM_UP), all.size());
+            measuredOut.add(new Measured(load, variants.stream().map(Variant::name).toList(), measured));
             for (WaitClass c : CLASSES) {
                 rows.add(row(load, c, measured.stream().filter(o -> c.holds().test(o.waitMs())).toList(), variants));
             }
@@ -121,17 +134,49 @@ public final class StartTimeExperiment {
         double[] median = new double[n];
         double[] p90 = new double[n];
         double[] in = new double[n];
+        double[] low = new double[n];
+        double[] high = new double[n];
+        int[] ranks = medianInterval(jobs.size());
         for (int v = 0; v < n; v++) {
             int k = v;
             double[] err = jobs.stream().mapToDouble(o -> error(o.likely()[k], o)).sorted().toArray();
             median[v] = percentile(err, 0.5);
+            low[v] = ranks == null ? Double.NaN : err[ranks[0]];
+            high[v] = ranks == null ? Double.NaN : err[ranks[1]];
             p90[v] = percentile(err, 0.9);
             long inside = jobs.stream().filter(o -> o.low()[k] <= o.startMs() && o.startMs() <= o.high()[k]).count();
             in[v] = jobs.isEmpty() ? Double.NaN : inside / (double) jobs.size();
         }
         double[] naive = jobs.stream().mapToDouble(o -> error(o.naiveMs(), o)).sorted().toArray();
-        return new Row(load, c.name(), jobs.size(), variants.stream().map(Variant::name).toList(), median, p90, in,
+        return new Row(load, c.name(), jobs.size(), variants.stream().map(Variant::name).toList(), median, p90, in, low, high,
                 percentile(naive, 0.5), percentile(naive, 0.9));
+    }
+
+    /**
+     * The ranks (0-based, in the sorted errors) of a distribution-free 95% confidence interval of the median of
+     * {@code n} errors: the k-th smallest and k-th largest, k the largest with P(Binomial(n, 1/2) < k) at most
+     * 2.5%; null when {@code n} is too small for one (under 6).
+     */
+    static int[] medianInterval(int n) {
+        double below = 0;
+        int k = 0;
+        while (k < n) {
+            double next = below + Math.exp(logChoose(n, k) - n * Math.log(2));
+            if (next > 0.025) {
+                break;
+            }
+            below = next;
+            k++;
+        }
+        return k == 0 ? null : new int[] {k - 1, n - k};
+    }
+
+    private static double logChoose(int n, int k) {
+        double s = 0;
+        for (int i = 1; i <= k; i++) {
+            s += Math.log(n - k + i) - Math.log(i);
+        }
+        return s;
     }
 
     /** |predicted - actual| wait over the actual wait, at least a minute; infinite when no start was foreseen. */
@@ -172,8 +217,9 @@ public final class StartTimeExperiment {
         for (Row r : rows) {
             if (r.waitClass().startsWith("> 10 min")) {
                 boolean met = r.median()[0] <= GOAL_MEDIAN_ERROR && r.inRange()[0] >= GOAL_IN_RANGE;
-                out.printf(Locale.ROOT, "load %.2f, waits over 10 min: median error %s (goal <= 25%%), %s inside the 80%% range "
-                        + "(goal >= 70%%): %s%n", r.load(), pct(r.median()[0]), pct(r.inRange()[0]), met ? "met" : "NOT met");
+                out.printf(Locale.ROOT, "load %.2f, waits over 10 min (%d jobs): median error %s (95%% CI %s-%s; goal <= 25%%), "
+                        + "%s inside the 80%% range (goal >= 70%%): %s%n", r.load(), r.jobs(), pct(r.median()[0]),
+                        pct(r.medianLow()[0]), pct(r.medianHigh()[0]), pct(r.inRange()[0]), met ? "met" : "NOT met");
             }
         }
     }
@@ -185,22 +231,62 @@ public final class StartTimeExperiment {
         return Double.isInfinite(x) ? "inf" : String.format(Locale.ROOT, "%.0f%%", 100 * x);
     }
 
-    /** The rows as CSV: {@code start-time.csv} in {@code out}. */
-    public static void write(List<Row> rows, Path out) {
-        StringBuilder csv = new StringBuilder("load,wait_class,jobs,variant,median_error,p90_error,in_range\n");
-        for (Row r : rows) {
-            for (int v = 0; v < r.variants().size(); v++) {
-                csv.append(String.format(Locale.ROOT, "%.2f,%s,%d,%s,%.4f,%.4f,%.4f%n", r.load(), r.waitClass(), r.jobs(),
-                        r.variants().get(v), r.median()[v], r.p90()[v], r.inRange()[v]));
-            }
-            csv.append(String.format(Locale.ROOT, "%.2f,%s,%d,naive,%.4f,%.4f,%n", r.load(), r.waitClass(), r.jobs(),
-                    r.naiveMedian(), r.naiveP90()));
+    /**
+     * Per measured job, its wait and what each variant said (waits in seconds; empty when no start was foreseen):
+     * {@code start-time-jobs.csv} in {@code out}, to look at the errors beyond their medians.
+     */
+    public static void writeJobs(List<Measured> measured, Path out) {
+        if (measured.isEmpty()) {
+            return;
         }
+        StringBuilder csv = new StringBuilder("load,job,nodes,wait_s,naive_s");
+        for (String v : measured.get(0).variants()) {
+            String n = v.replace(' ', '_');
+            csv.append(',').append(n).append("_likely_s,").append(n).append("_low_s,").append(n).append("_high_s,")
+                    .append(n).append("_replayed_s");
+        }
+        csv.append('\n');
+        for (Measured m : measured) {
+            for (Observed o : m.jobs()) {
+                long at = o.job().arrivalMs();
+                csv.append(String.format(Locale.ROOT, "%.2f,%d,%d,%s,%s", m.load(), o.job().id(), o.job().nodes(),
+                        seconds(o.startMs(), at), seconds(o.naiveMs(), at)));
+                for (int v = 0; v < m.variants().size(); v++) {
+                    csv.append(',').append(seconds(o.likely()[v], at)).append(',').append(seconds(o.low()[v], at)).append(',')
+                            .append(seconds(o.high()[v], at)).append(',').append(seconds(o.replayed()[v], at));
+                }
+                csv.append('\n');
+            }
+        }
+        writeFile(out, "start-time-jobs.csv", csv);
+    }
+
+    private static String seconds(long startMs, long arrivalMs) {
+        return startMs == Long.MAX_VALUE ? "" : String.format(Locale.ROOT, "%.0f", (startMs - arrivalMs) / 1000.0);
+    }
+
+    private static void writeFile(Path out, String name, CharSequence text) {
         try {
             Files.createDirectories(out);
-            Files.writeString(out.resolve("start-time.csv"), csv);
+            Files.writeString(out.resolve(name), text);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The rows as CSV: {@code start-time.csv} in {@code out}. */
+    public static void write(List<Row> rows, Path out) {
+        StringBuilder csv = new StringBuilder("load,wait_class,jobs,variant,median_error,p90_error,in_range,median_ci_low,"
+                + "median_ci_high\n");
+        for (Row r : rows) {
+            for (int v = 0; v < r.variants().size(); v++) {
+                csv.append(String.format(Locale.ROOT, "%.2f,%s,%d,%s,%.4f,%.4f,%.4f,%.4f,%.4f%n", r.load(), r.waitClass(),
+                        r.jobs(), r.variants().get(v), r.median()[v], r.p90()[v], r.inRange()[v], r.medianLow()[v],
+                        r.medianHigh()[v]));
+            }
+            csv.append(String.format(Locale.ROOT, "%.2f,%s,%d,naive,%.4f,%.4f,,,%n", r.load(), r.waitClass(), r.jobs(),
+                    r.naiveMedian(), r.naiveP90()));
+        }
+        writeFile(out, "start-time.csv", csv);
     }
 }
