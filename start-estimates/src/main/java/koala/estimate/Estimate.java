@@ -18,7 +18,8 @@ import koala.placement.PlacementReason;
  * @param replayed the median start over the sampled runs before calibration: what to compare the actual start
  *                with to feed {@link StartHistory}
  * @param sites   the sites placement chose for it in the likely run (runtimes at their median, local users at
- *                their mean load); empty when it does not start there
+ *                their mean load) or, when it does not start there, in the sampled run that starts it at its
+ *                median; empty when it starts in neither
  * @param reasons why placement does not place it now (for {@link Status#NEVER_PLACEABLE}: even on an idle grid)
  * @param waits   per chosen site, what it waits for in the likely run
  */

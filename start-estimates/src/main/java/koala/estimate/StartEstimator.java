@@ -61,35 +61,52 @@ public final class StartEstimator {
         Inputs in = new Inputs(ix, runtimes);
         VirtualRun likely = VirtualRun.run(ix, in, in.likelyEnds(), in.likelyRuntimes(), in.likelyLocal(), null);
         Random random = new Random(seed);
-        long[][] starts = new long[samples][];
+        VirtualRun[] drawn = new VirtualRun[samples];
         for (int k = 0; k < samples; k++) {
-            starts[k] = VirtualRun.run(ix, in, in.drawnEnds(random), in.drawnRuntimes(random), in.drawnLocal(random), random).starts;
+            drawn[k] = VirtualRun.run(ix, in, in.drawnEnds(random), in.drawnRuntimes(random), in.drawnLocal(random), random);
         }
         WaitReasons why = new WaitReasons(ix, likely);
         List<Estimate> out = new ArrayList<>();
         snapshot.claims().forEach(c -> out.add(starting(c, snapshot.now())));
         for (int j = 0; j < snapshot.queue().size(); j++) {
             out.add(never.containsKey(j) ? neverEstimate(snapshot.queue().get(j).id(), never.get(j))
-                    : calibrated(estimate(ix, likely, why, starts, j), snapshot.now(), started));
+                    : calibrated(estimate(ix, likely, why, drawn, j), snapshot.now(), started));
         }
         return out;
     }
 
-    private Estimate estimate(GridIndex ix, VirtualRun likely, WaitReasons why, long[][] starts, int j) {
+    private Estimate estimate(GridIndex ix, VirtualRun likely, WaitReasons why, VirtualRun[] drawn, int j) {
         long[] mine = new long[samples];
         for (int k = 0; k < samples; k++) {
-            mine[k] = starts[k][j];
+            mine[k] = drawn[k].starts[j];
         }
         Arrays.sort(mine);
         Instant median = at(mine, 0.5);
         String id = ix.snapshot.queue().get(j).id();
-        List<String> sites = likely.where.get(j).stream().map(Assignment::site).distinct().toList();
+        List<String> sites = sites(likely.starts[j] != VirtualRun.NEVER ? likely : atMedian(drawn, j, median), j);
         Estimate.Status status = median == null ? Estimate.Status.NOT_FORESEEN
                 : likely.starts[j] == ix.now ? Estimate.Status.NOW : Estimate.Status.WAITING;
         List<Estimate.SiteWait> waits = likely.starts[j] == VirtualRun.NEVER || likely.starts[j] == ix.now ? List.of()
                 : why.of(j);
         return new Estimate(id, status, median, median == null ? null : at(mine, 0.1), at(mine, 0.9), median, sites,
                 likely.reasonsNow.get(j), waits);
+    }
+
+    /**
+     * The sampled run in which the job starts at its median: where it goes when the likely run (local users held at
+     * their mean, which a job needing a whole site never gets past) does not start it.
+     */
+    private static VirtualRun atMedian(VirtualRun[] drawn, int j, Instant median) {
+        for (VirtualRun run : drawn) {
+            if (median != null && run.starts[j] == median.toEpochMilli()) {
+                return run;
+            }
+        }
+        return null;
+    }
+
+    private static List<String> sites(VirtualRun run, int j) {
+        return run == null ? List.of() : run.where.get(j).stream().map(Assignment::site).distinct().toList();
     }
 
     /** The replayed wait times the median ratio of actual to replayed waits, the range widened to their 10th-90th. */

@@ -86,7 +86,7 @@ final class VirtualRun {
     private int totalFree;
     private int mostOnOneSite;
 
-    /** Start per queue position ({@link #NEVER} when it does not start); the rest only when explaining. */
+    /** Start per queue position ({@link #NEVER} when it does not start) and where; the rest only when explaining. */
     final long[] starts;
     final List<List<Assignment>> where;
     final List<List<PlacementReason>> reasonsNow;
@@ -132,7 +132,7 @@ final class VirtualRun {
         nextSubmission = submissionGap > 0 ? ix.now + gap() : NEVER;
         starts = new long[n];
         Arrays.fill(starts, NEVER);
-        where = explain ? new ArrayList<>(java.util.Collections.nCopies(n, List.of())) : null;
+        where = new ArrayList<>(java.util.Collections.nCopies(n, List.of()));
         reasonsNow = explain ? new ArrayList<>(java.util.Collections.nCopies(n, List.of())) : null;
     }
 
@@ -352,9 +352,7 @@ final class VirtualRun {
         if (real) {
             starts[j] = time;
             realWaiting--;
-            if (explain) {
-                where.set(j, assignments);
-            }
+            where.set(j, assignments);
         }
     }
 

@@ -104,6 +104,24 @@ class StartEstimatorTest {
         assertEquals(at("10:00"), e.likely());
     }
 
+    /**
+     * fs0 of 4 nodes, all free; local users hold none now, 0.5 cores on average (90th percentile 1.5), and no
+     * turnover is known. In the likely run their level rounds to 1 core, held for good, so "whole" (4 nodes) never
+     * starts there; the samples draw the level around 0.5, and in 3 of seed 1's 5 it rounds to 0 and whole starts
+     * at once. Its median is a start, so it waits, and the sites are those of the sample that starts it then.
+     */
+    @Test
+    void aJobTheLikelyRunNeverStartsTakesItsSitesFromTheMedianSample() {
+        GridSnapshot idle = Grids.snapshot(List.of(Grids.site("fs0", 4, 0)), List.of(), List.of(Grids.queued("whole", 4)));
+        GridSnapshot local = new GridSnapshot(idle.now(), idle.sites(), idle.running(), List.of(), List.of(),
+                Map.of("fs0", new LocalLoad(0, 0.5, 1.5)), idle.queue());
+        Estimate e = new StartEstimator(RuntimeGuess.exact(RunHistory.empty(), DEFAULT), 5, 1).estimate(local).get(0);
+
+        assertEquals(Estimate.Status.WAITING, e.status());
+        assertEquals(at("10:00"), e.likely());
+        assertEquals(List.of("fs0"), e.sites());
+    }
+
     /** A claim in flight holds fs0's 4 nodes for job 40 (15 min wall time, no history): starting; q starts at 10:15. */
     @Test
     void aClaimInFlightIsBusyAndItsJobIsStarting() {
