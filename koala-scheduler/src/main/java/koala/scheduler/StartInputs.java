@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import koala.api.scheduler.ShareReport;
 import koala.api.site.CellJob;
 import koala.api.site.CellSnapshot;
@@ -68,8 +69,9 @@ final class StartInputs {
         Map<String, LocalLoad> local = new HashMap<>();
         for (String site : siteNames) {
             books.site(site).filter(SiteInfo::up).ifPresent(i -> {
-                int busy = localBusy(i.snapshot());
-                localLoads.sample(site, busy, now);
+                List<CellJob> jobs = localJobs(i.snapshot());
+                int busy = jobs.stream().mapToInt(CellJob::slots).sum();
+                localLoads.look(site, busy, jobs.stream().map(CellJob::id).collect(Collectors.toSet()), now);
                 local.put(site, localLoads.load(site, busy));
             });
         }
@@ -79,11 +81,11 @@ final class StartInputs {
                 arrivals(now));
     }
 
-    /** Cores the cell's own users' running jobs (and other schedulers' pilots) hold. */
-    private int localBusy(CellSnapshot snapshot) {
+    /** The cell's own users' running jobs (and other schedulers' pilots). */
+    private List<CellJob> localJobs(CellSnapshot snapshot) {
         String tag = books.pilotTag();
         return snapshot.jobs().stream().filter(j -> j.running() && !(j.koala() && NodeClaim.isPilotName(j.name(), tag)))
-                .mapToInt(CellJob::slots).sum();
+                .toList();
     }
 
     /** How many jobs are submitted in an hour, by the last hour's; and the last of them, as those to come will be. */
