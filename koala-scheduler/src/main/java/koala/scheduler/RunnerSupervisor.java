@@ -207,13 +207,14 @@ final class RunnerSupervisor implements AutoCloseable {
 
     /**
      * {@code w}'s runner does not answer. One of this host is dead when its process is gone, hung once silent
-     * for {@code hungAfter}; one of another host may live on for all this host can tell, and is replaced
+     * for {@code hungAfter}; one of another host, or one whose state cannot be read (a runner that has just
+     * registered its instance writes it a moment later), may live on for all this host can tell, and is replaced
      * once silent for {@code hungAfter}, without a kill.
      */
     private Trouble dead(Watched w, Instant now) {
         boolean here = w.on(host);
         Optional<Boolean> alive = here ? runners.alive(w) : Optional.empty();
-        boolean mayLive = here ? alive.orElse(false) : true;
+        boolean mayLive = alive.orElse(true);
         Trouble t;
         synchronized (this) {
             t = trouble.computeIfAbsent(w.id(), k -> new Trouble(now));

@@ -141,21 +141,31 @@ class RunnerSupervisorTest {
         assertThat(done).isEmpty();
     }
 
+    /**
+     * Its state cannot be read, so it may live (a runner that just registered writes its state a moment later):
+     * silent from T, it is taken for dead at T + 30 s (hungAfter), then tried at once, after one second and after
+     * two more.
+     */
     @Test
     void aRunnerThatCannotStartIsTriedAtOnceAfterOneSecondAndAfterTwoMoreThenItsInstanceFailsWithEveryReason() {
         runners.alive = Optional.empty();
         runners.failure = "its state file /home/alice/.koala/runners/runner-31.json cannot be read: gone";
-        supervisor.check(); // T: try 1
-        now = T.plusMillis(999);
+        supervisor.check(); // T: silent, may live
+        now = T.plusMillis(29_999);
+        supervisor.check();
+        assertThat(runners.starts).isZero();
+        now = T.plusSeconds(30); // try 1
+        supervisor.check();
+        now = T.plusMillis(30_999);
         supervisor.check();
         assertThat(runners.starts).isEqualTo(1);
-        now = T.plusSeconds(1); // try 2, 1 s after the first failed
+        now = T.plusSeconds(31); // try 2, 1 s after the first failed
         supervisor.check();
-        now = T.plusSeconds(2);
+        now = T.plusSeconds(32);
         supervisor.check();
         assertThat(runners.starts).isEqualTo(2);
         assertThat(failures).isEmpty();
-        now = T.plusSeconds(3); // try 3, 2 s after the second
+        now = T.plusSeconds(33); // try 3, 2 s after the second
         supervisor.check();
 
         assertThat(runners.starts).isEqualTo(3);
@@ -164,7 +174,7 @@ class RunnerSupervisorTest {
                         + "not be started again (try 1: its state file")
                 .contains("try 2: ").contains("try 3: ").endsWith("cannot be read: gone)");
         assertThat(history).isEmpty();
-        now = T.plusSeconds(60);
+        now = T.plusSeconds(90);
         supervisor.check();
         assertThat(runners.starts).isEqualTo(3);
     }
