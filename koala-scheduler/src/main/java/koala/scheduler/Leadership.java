@@ -103,7 +103,8 @@ final class Leadership implements AutoCloseable {
                 Optional<LeaderLease.Holder> now = lease.holder().map(h -> new LeaderLease.Holder(h.name(), h.address(),
                         h.epoch(), true));
                 if (!now.equals(told)) {
-                    LOG.info("standby: {} leads (epoch {}); this scheduler takes over once its lease passes",
+                    LOG.info("standby: {} leads (epoch {}); this scheduler takes over once its lease passes or its "
+                            + "session with the store ends",
                             now.map(LeaderLease.Holder::name).orElse("nobody"), now.map(LeaderLease.Holder::epoch).orElse(0L));
                     waiting.accept(now);
                     told = now;
@@ -131,7 +132,7 @@ final class Leadership implements AutoCloseable {
         epoch = taken;
         renewedAt = clock.instant();
         leadingSince = renewedAt;
-        LOG.info("this scheduler ({}) leads now, at epoch {}", name, taken);
+        LOG.info("this scheduler ({}) leads now, at epoch {}: {}", name, taken, lease.howTaken());
         return taken;
     }
 

@@ -23,6 +23,11 @@ public interface LeaderLease extends AutoCloseable {
     /** The lease as it is now; empty before any scheduler ever led. */
     Optional<Holder> holder();
 
+    /** How the last lease {@link #acquire} took was free: "the lease passed", or why the leader was gone before that. */
+    default String howTaken() {
+        return "the lease was free";
+    }
+
     /** Lets the lease of {@code epoch} go at once (a scheduler stopping cleanly): a standby need not wait for it to pass. */
     void resign(long epoch);
 

@@ -214,6 +214,30 @@ class LeaderLeaseTest {
         assertThat(a.holder()).contains(new LeaderLease.Holder("b", "http://198.18.0.2:7400", 2, true));
     }
 
+    /**
+     * a and b with a lease of a minute: a's process dies (its connection to the store closes with it, as the kernel
+     * closes a killed process's sockets), and b takes over at once rather than a minute later; a's epoch, renewed
+     * again, is refused.
+     */
+    @Test
+    void aLeaderWhoseSessionEndedIsTakenOverBeforeItsLeasePasses() {
+        Duration minute = Duration.ofMinutes(1);
+        try (LeaderLease a1 = storeA.lease(minute); LeaderLease b1 = storeB.lease(minute)) {
+            assertThat(a1.acquire("a", "http://198.18.0.1:7400")).hasValue(1);
+            assertThat(b1.acquire("b", "http://198.18.0.2:7400")).as("a's session holds").isEmpty();
+
+            a1.close();
+
+            assertThat(Awaitility.await("b takes over once a's session ended").atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(50)).until(() -> b1.acquire("b", "http://198.18.0.2:7400"),
+                            OptionalLong::isPresent)).hasValue(2);
+            assertThat(b1.howTaken()).isEqualTo("the session of the leader of epoch 1 with the store ended (its process"
+                    + " died or closed its connection)");
+            assertThat(a1.renew(1)).as("a's epoch, on a new session").isFalse();
+            assertThat(a.acquire("c", "http://198.18.0.3:7400")).as("b's session holds").isEmpty();
+        }
+    }
+
     private static void await(CountDownLatch latch) {
         try {
             latch.await(30, TimeUnit.SECONDS);
