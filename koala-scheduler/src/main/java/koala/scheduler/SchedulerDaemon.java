@@ -122,13 +122,15 @@ public final class SchedulerDaemon implements AutoCloseable {
             store.close();
             throw e;
         }
+        StartSteps steps = new StartSteps();
         // remote sites relay their nodes' call-backs to the address where the scheduler serves nodes
         SiteAgents agents = new SiteAgents(grid, koalaHome, store,
                 grid.hostAddress().orElse(InetAddress.getLoopbackAddress().getHostAddress()), settings.port());
         try {
             agents.attachOrStart();
+            steps.done("site agents");
             SchedulerDaemon daemon = serve(grid, koalaHome, settings, store, agents, local, logLevels, leadership,
-                    koala.scheduler.storage.Backups.beside(store, settings.database(), InstantSource.system()));
+                    koala.scheduler.storage.Backups.beside(store, settings.database(), InstantSource.system()), steps);
             daemon.leadership = leadership;
             return daemon;
         } catch (RuntimeException | IOException e) {
@@ -186,13 +188,15 @@ public final class SchedulerDaemon implements AutoCloseable {
     private static SchedulerDaemon serve(GridConfig grid, Path koalaHome, SchedulerSettings settings, Store store,
                                          SiteAgents siteAgents, LocalLaunchers local,
                                          koala.scheduler.config.LogLevels logLevels, Leadership leadership,
-                                         koala.scheduler.storage.Backups backups)
+                                         koala.scheduler.storage.Backups backups, StartSteps steps)
             throws IOException {
         Map<String, SiteAgentClient> agents = siteAgents.clients();
         InformationService kis = new InformationService(grid.sites().stream().map(SiteConfig::name).toList(), agents,
                 siteAgents::unreachable, InstantSource.system(), Executors.newSingleThreadScheduledExecutor(daemon("kis")));
         awaitAgents(agents.values());
+        steps.done("agents answering");
         kis.pollAll();
+        steps.done("first look at the sites");
         URI url = URI.create("http://127.0.0.1:" + settings.port());
         URI nodeUrl = nodeUrl(grid, settings);
         Map<String, SiteConfig> sites = new LinkedHashMap<>();
@@ -221,6 +225,7 @@ public final class SchedulerDaemon implements AutoCloseable {
                 Executors.newSingleThreadScheduledExecutor(daemon("accounting")),
                 id -> loop.post(() -> parts.accounting().written(id)), Duration.ofSeconds(30));
         parts.accounting().sink(accounting);
+        steps.done("the scheduler's parts");
         koala.arbitration.ArbitrationSettings sharing = arbitration(grid);
         // the file in force: a SIGHUP may replace it (Reconfiguration)
         AtomicReference<GridConfig> inForce = new AtomicReference<>(grid);
@@ -234,6 +239,7 @@ public final class SchedulerDaemon implements AutoCloseable {
             recover(parts, settings, agents, pilots, sites.keySet());
             return null;
         });
+        steps.done("jobs reloaded and reconciled");
         // users on this host call through the socket, where the kernel names them; programs may use
         // loopback TCP with a token the scheduler signed
         Path socket = grid.schedulerSocket();
@@ -277,7 +283,9 @@ public final class SchedulerDaemon implements AutoCloseable {
         LOG.info("scheduler serving users on {} and {} (with a token), nodes on {}, with sites {}; its pilots are "
                 + "named koala-{}-JOB-COMPONENT-RANK-aATTEMPT; metrics on {}/metrics for the token in {}", socket, url,
                 nodeUrl, sites.keySet(), store.pilotTag(), nodeUrl, metricsToken.file());
+        steps.done("serving");
         LOG.info("usage records of ended jobs and instances go to {}", accountingFile.path());
+        LOG.info("{}", steps.describe());
         Reconfiguration reconfiguration = new Reconfiguration(inForce, koalaHome, scheduler, loop, metricsToken, logLevels,
                 Executors.newSingleThreadExecutor(daemon("config-reload")));
         return new SchedulerDaemon(store, siteAgents, kis, loop, pilots, submissions, servers, URI.create("unix:" + socket),

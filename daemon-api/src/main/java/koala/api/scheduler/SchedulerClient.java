@@ -59,14 +59,17 @@ public final class SchedulerClient {
         return schedulers.get(Math.floorMod(current.get(), schedulers.size()));
     }
 
+    /** How often a client of several schedulers asks them all again while none leads. */
+    static final Duration FOLLOW_EVERY = Duration.ofMillis(250);
+
     /** The start of a standby scheduler's refusal (503): it leads nothing, so nothing was done there. */
     public static final String STANDBY = "this scheduler is a standby";
 
     /**
      * The call to the scheduler called now. One that certainly did nothing there (nothing listens, or a
      * standby refused it) is made to the next at once; when every scheduler refused it so (a take-over
-     * under way: the leader gone, the standby not leading yet), it is made again every second for up to
-     * {@link #RETRY_FOR}. One that got no answer in time may have been done, and is left to the caller (a
+     * under way: the leader gone, the standby not leading yet), it is made again every {@link #FOLLOW_EVERY} for
+     * up to {@link #RETRY_FOR}. One that got no answer in time may have been done, and is left to the caller (a
      * named request's retry). Either moves this client on to the next scheduler.
      */
     private <T> T call(java.util.function.Function<JsonHttpClient, T> call) {
@@ -77,8 +80,9 @@ public final class SchedulerClient {
         koala.http.ApiException[] failed = new koala.http.ApiException[1];
         boolean done;
         try {
-            // a take-over under way sends no signal: every scheduler is asked again each second
-            done = new koala.common.time.Poll(java.time.InstantSource.system(), Duration.ofSeconds(1)).until(() -> {
+            // a take-over under way sends no signal: every scheduler is asked again, often enough that the new
+            // leader's first answer comes soon after it serves (a refused connection or a standby's 503 is cheap)
+            done = new koala.common.time.Poll(java.time.InstantSource.system(), FOLLOW_EVERY).until(() -> {
                 try {
                     result[0] = eachOnce(call);
                     return true;
