@@ -22,7 +22,10 @@ import java.util.Properties;
  * epoch on this connection, taken in the transaction that made the epoch, so no one sees the epoch before the
  * lock is held. The server lets the lock go when the session ends: when the leader's process dies (its kernel
  * closes the connection) or it closes the connection. A standby that gets the lock of the epoch leading knows
- * that leader's session ended, and takes over without waiting for the lease to pass. A leader that is paused,
+ * that leader's session ended, and takes over without waiting for the lease to pass; but only when the lease
+ * says the leader took its lock after the server last started ({@code locked_at}): a server restarted lets
+ * every lock go with no leader dying, and the leader, connected again, takes its lock back at its next
+ * renewal. A leader that is paused,
  * or cut off from the network, keeps its session (and its lock) open, and is taken over when its lease passes,
  * as before; either way the fencing epoch keeps a leader that lost the lead from writing.
  */
@@ -66,14 +69,16 @@ public final class PostgresLease implements LeaderLease {
             long leading = 0;
             boolean passed;
             boolean ended = false;
-            try (PreparedStatement s = db.prepareStatement("SELECT epoch, expires_at <= clock_timestamp() FROM leader "
-                    + "WHERE id = 1"); ResultSet rs = s.executeQuery()) {
+            boolean lockedThisLife;
+            try (PreparedStatement s = db.prepareStatement("SELECT epoch, expires_at <= clock_timestamp(), "
+                    + "locked_at > pg_postmaster_start_time() FROM leader WHERE id = 1"); ResultSet rs = s.executeQuery()) {
                 rs.next();
                 leading = rs.getLong(1);
                 passed = rs.getBoolean(2);
+                lockedThisLife = rs.getBoolean(3);
             }
             try {
-                ended = !passed && leading > 0 && leading != locked && lock(db, leading, false);
+                ended = !passed && lockedThisLife && leading > 0 && leading != locked && lock(db, leading, false);
                 if (!passed && !ended) {
                     return OptionalLong.empty();
                 }
@@ -95,8 +100,8 @@ public final class PostgresLease implements LeaderLease {
     private OptionalLong take(Connection db, String name, String address, long ended) throws SQLException {
         db.setAutoCommit(false);
         try (PreparedStatement s = db.prepareStatement("UPDATE leader SET holder = ?, address = ?, epoch = epoch + 1, "
-                + "expires_at = clock_timestamp() + ? * interval '1 millisecond' WHERE id = 1 AND "
-                + "(expires_at <= clock_timestamp() OR epoch = ?) RETURNING epoch")) {
+                + "expires_at = clock_timestamp() + ? * interval '1 millisecond', locked_at = clock_timestamp() "
+                + "WHERE id = 1 AND (expires_at <= clock_timestamp() OR epoch = ?) RETURNING epoch")) {
             s.setString(1, name);
             s.setString(2, address);
             s.setLong(3, term.toMillis());
@@ -121,17 +126,20 @@ public final class PostgresLease implements LeaderLease {
     }
 
     /**
-     * Renews the lease; on a connection opened again since it was taken, takes its epoch's lock again first (the
-     * old session's went with it; if a standby holds it now, it is taking over).
+     * Renews the lease; on a connection opened again since it was taken (the old session's lock went with it),
+     * takes its epoch's lock again first and says when in the lease; if a standby holds it for a moment, the
+     * next renewal tries again.
      */
     @Override
     public synchronized boolean renew(long epoch) {
         return call(db -> {
-            if (locked != epoch && lock(db, epoch, false)) {
+            boolean relocked = locked != epoch && lock(db, epoch, false);
+            if (relocked) {
                 locked = epoch;
             }
             try (PreparedStatement s = db.prepareStatement("UPDATE leader SET expires_at = clock_timestamp() + ? * "
-                    + "interval '1 millisecond' WHERE id = 1 AND epoch = ? AND expires_at > clock_timestamp()")) {
+                    + "interval '1 millisecond'" + (relocked ? ", locked_at = clock_timestamp()" : "")
+                    + " WHERE id = 1 AND epoch = ? AND expires_at > clock_timestamp()")) {
                 s.setLong(1, term.toMillis());
                 s.setLong(2, epoch);
                 return s.executeUpdate() == 1;

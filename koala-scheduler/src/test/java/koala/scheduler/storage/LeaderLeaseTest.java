@@ -238,6 +238,30 @@ class LeaderLeaseTest {
         }
     }
 
+    /**
+     * PostgreSQL restarted lets every lock go, the leader's too, with no leader dying: b does not take over (a took
+     * its lock before the server started), a's next renewal takes its lock back, and only then does a's end (its
+     * connection closed) let b take over at once.
+     */
+    @Test
+    void aServerRestartedIsNoLeadersDeath() {
+        Duration minute = Duration.ofMinutes(1);
+        try (LeaderLease a1 = storeA.lease(minute); LeaderLease b1 = storeB.lease(minute)) {
+            assertThat(a1.acquire("a", "http://198.18.0.1:7400")).hasValue(1);
+
+            TestPostgres.server().stop();
+            TestPostgres.server().start();
+
+            assertThat(b1.acquire("b", "http://198.18.0.2:7400")).as("a's lock went with the restart").isEmpty();
+            assertThat(a1.renew(1)).isTrue();
+            assertThat(b1.acquire("b", "http://198.18.0.2:7400")).as("a's lock taken back").isEmpty();
+            a1.close();
+            assertThat(Awaitility.await("b takes over once a's session ended").atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(50)).until(() -> b1.acquire("b", "http://198.18.0.2:7400"),
+                            OptionalLong::isPresent)).hasValue(2);
+        }
+    }
+
     private static void await(CountDownLatch latch) {
         try {
             latch.await(30, TimeUnit.SECONDS);
