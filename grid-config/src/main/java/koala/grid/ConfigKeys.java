@@ -66,7 +66,7 @@ public final class ConfigKeys {
             key("site.S.node.slots", POSITIVE, "1", false,
                     "SGE slots of one node: the ranks an MPI job runs on it (the host's slots when node.nativeSpec "
                             + "claims a whole host)"),
-            key("site.S.groups.K.G", HOSTS, "none", false,
+            key("site.S.groups.K.G", HOSTS, "none", true,
                     "the hosts of group G of kind K (a rack...), for placement constraints"),
             key("site.S.gpuDevices.H", GPU_DEVICES, "0…N-1 for the host's gpu=N", false,
                     "the device indices of host H's GPUs, as many as SGE's gpu consumable counts there"),
@@ -102,7 +102,7 @@ public final class ConfigKeys {
             key("scheduler.claimFailures", POSITIVE, "3", false, "claim failures before a job is placed again"),
             key("scheduler.kisInterval", POSITIVE_SECONDS, "2", false, "seconds between polls of each site agent"),
             key("scheduler.nodeGiveUp", SECONDS, "300", false, "seconds a node launcher tries a lost scheduler"),
-            key("scheduler.sweepInterval", POSITIVE_SECONDS, "30", false,
+            key("scheduler.sweepInterval", POSITIVE_SECONDS, "30", true,
                     "seconds between looks for pilots no node owns"),
             key("scheduler.database", TEXT, "KOALA_HOME/scheduler/koala", false,
                     "the H2 file, or jdbc:postgresql://HOST:PORT/DATABASE"),

@@ -94,6 +94,7 @@ final class Reconfiguration {
         if (!accepted.applied().isEmpty()) {
             scheduler.retune(SchedulerSettings.from(next, koalaHome), FileCatalog.from(next),
                     SchedulerDaemon.arbitration(next));
+            scheduler.nodeGroups(SchedulerDaemon.nodeGroups(next));
             inForce.set(next);
             logLevels.apply(values, accepted.inForce());
             accepted.applied().stream().filter(c -> tokenMoved || !c.key().equals(TOKEN_FILE))

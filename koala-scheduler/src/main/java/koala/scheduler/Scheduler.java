@@ -205,6 +205,10 @@ final class Scheduler {
      */
     void retune(SchedulerSettings next, FileLocations catalog, koala.arbitration.ArbitrationSettings arbitration) {
         settings = settings.withLive(next);
+        Instant sooner = clock.instant().plus(settings.sweepEvery());
+        if (sooner.isBefore(nextSweep)) {
+            nextSweep = sooner; // a shorter interval counts from now, not from the last sweep's longer one
+        }
         grid.files(catalog);
         sharing().retune(arbitration);
     }

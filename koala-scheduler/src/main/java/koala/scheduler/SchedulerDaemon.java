@@ -230,9 +230,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         // the file in force: a SIGHUP may replace it (Reconfiguration)
         AtomicReference<GridConfig> inForce = new AtomicReference<>(grid);
         scheduler.share(sharing, site -> inForce.get().section("site." + site + ".provisioning"));
-        Map<String, Map<String, Map<String, koala.grid.HostList>>> groups = new LinkedHashMap<>();
-        sites.keySet().forEach(site -> groups.put(site, grid.nodeGroups(site)));
-        scheduler.nodeGroups(groups);
+        scheduler.nodeGroups(nodeGroups(grid));
         LOG.info("framework instances share a full grid by {}", sharing.describe());
         loop.call(() -> {
             parts.accounting().counts(metrics); // before recovery, whose records count too
@@ -311,6 +309,13 @@ public final class SchedulerDaemon implements AutoCloseable {
     }
 
     /** {@code scheduler.arbitration.*}; a bad value stops the start, naming the key and why. */
+    /** The node groups {@code grid} declares, per site: {@code site.S.groups.K.G}. */
+    static Map<String, Map<String, Map<String, koala.grid.HostList>>> nodeGroups(GridConfig grid) {
+        Map<String, Map<String, Map<String, koala.grid.HostList>>> groups = new LinkedHashMap<>();
+        grid.sites().forEach(site -> groups.put(site.name(), grid.nodeGroups(site.name())));
+        return groups;
+    }
+
     static koala.arbitration.ArbitrationSettings arbitration(GridConfig grid) {
         try {
             return koala.arbitration.ArbitrationSettings.parse(grid.section("scheduler.arbitration"));

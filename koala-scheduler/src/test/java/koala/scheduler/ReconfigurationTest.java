@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A running scheduler's file read again: the loop takes what a clean file changes (the default
- * placement policy of the next submit, the sharing policy, the metrics token file), and a file that
+ * placement policy of the next submit, the sharing policy, the metrics token file, the orphan sweep's
+ * interval, node groups), and a file that
  * fails the check changes nothing.
  */
 class ReconfigurationTest {
@@ -40,13 +41,14 @@ class ReconfigurationTest {
 
             Files.writeString(file, GRID + "scheduler.placement = cluster-minimization\n"
                     + "scheduler.arbitration.policy = fair\nscheduler.metrics.tokenFile = " + dir.resolve("m2.token")
-                    + "\nscheduler.port = 7500\nsite.fs1.provisioning.fMax = 8\n");
+                    + "\nscheduler.port = 7500\nsite.fs1.provisioning.fMax = 8\nscheduler.sweepInterval = 5\n"
+                    + "site.fs0.groups.rack.r1 = fs0-n1..fs0-n2\n");
             ConfigReload.Decision taken = reconfiguration.request().get(10, TimeUnit.SECONDS);
 
             assertThat(taken).isInstanceOfSatisfying(ConfigReload.Accepted.class, a -> {
                 assertThat(a.applied()).extracting(ConfigReload.Change::key).containsExactlyInAnyOrder(
                         "scheduler.placement", "scheduler.arbitration.policy", "scheduler.metrics.tokenFile",
-                        "site.fs1.provisioning.fMax");
+                        "site.fs1.provisioning.fMax", "scheduler.sweepInterval", "site.fs0.groups.rack.r1");
                 assertThat(a.atNextStart()).extracting(ConfigReload.Change::key).containsExactly("scheduler.port");
             });
 
@@ -54,6 +56,7 @@ class ReconfigurationTest {
                     .isEqualTo("cluster-minimization");
             assertThat(loop.call(() -> grid.scheduler.sharing().settings().rule().toString())).isEqualTo("fair");
             assertThat(loop.call(() -> grid.scheduler.settings().port())).isEqualTo(7400);
+            assertThat(loop.call(() -> grid.scheduler.settings().sweepEvery())).isEqualTo(Duration.ofSeconds(5));
             assertThat(token.file()).isEqualTo(dir.resolve("m2.token"));
             assertThat(inForce.get().section("site.fs1.provisioning")).containsEntry("fMax", "8");
 

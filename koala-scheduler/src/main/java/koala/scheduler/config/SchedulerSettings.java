@@ -81,14 +81,14 @@ public record SchedulerSettings(int port, Duration placementEvery, int maxPlaceT
     /**
      * These settings with those of {@code next} that a running scheduler takes when it re-reads its
      * configuration (the keys {@code koala.grid.ConfigKeys} marks live): the default placement
-     * policy, the placement interval and tries, the queue limit per user, and how long ended jobs stay
-     * in memory and in the database. The port, the paths, claiming, polling and the declared GPU devices
-     * stay as they started.
+     * policy, the placement interval and tries, the queue limit per user, how long ended jobs stay
+     * in memory and in the database, and how often orphan pilots are looked for. The port, the paths,
+     * claiming, polling and the declared GPU devices stay as they started.
      */
     public SchedulerSettings withLive(SchedulerSettings next) {
         return new SchedulerSettings(port, next.placementEvery, next.maxPlaceTries, claimTimeout, maxClaimFailures,
                 next.defaultPolicy, kisEvery, nodeGiveUp, database, next.maxQueuedPerUser, next.keepEnded,
-                next.retention, accounting, sweepEvery, gpuDevices);
+                next.retention, accounting, next.sweepEvery, gpuDevices);
     }
 
     /** {@code site.S.gpuDevices.H} of every site that declares any; a malformed list stops the start, naming its key. */
