@@ -27,6 +27,7 @@ import org.junit.jupiter.api.Test;
  * <p>A job's two components kept apart per rack run on one site, each node's pilot pinned by SGE to
  * the host the scheduler chose; the hosts the nodes ran on are read when the job has ended.
  */
+@SharesScheduler
 class FrameworkConstraintsIT {
     private static TestScheduler scheduler;
     private static SchedulerClient client;
@@ -35,7 +36,7 @@ class FrameworkConstraintsIT {
     @BeforeAll
     static void start() throws IOException {
         // fs0's two racks, for a job kept apart per rack
-        scheduler = TestScheduler.start(Map.of("site.fs0.groups.rack.r1", "fs0-n1..fs0-n8",
+        scheduler = TestScheduler.shared(Map.of("site.fs0.groups.rack.r1", "fs0-n1..fs0-n8",
                 "site.fs0.groups.rack.r2", "fs0-n9..fs0-n16"));
         client = scheduler.client();
         dir = TestScheduler.nodeDir("koala-constraints-it");

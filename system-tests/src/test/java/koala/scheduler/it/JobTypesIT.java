@@ -20,6 +20,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** Every job type, placed, claimed and run on the real testbed through real site agents. */
+@SharesScheduler
 class JobTypesIT {
     private static TestScheduler scheduler;
     private static SchedulerClient client;
@@ -27,7 +28,7 @@ class JobTypesIT {
     @BeforeAll
     static void start() throws Exception {
         // pilots no node owns are looked for every 5 s (30 by default): the sweep's test waits for two looks
-        scheduler = TestScheduler.start(Map.of("scheduler.sweepInterval", "5"));
+        scheduler = TestScheduler.shared(Map.of("scheduler.sweepInterval", "5"));
         client = scheduler.client();
     }
 

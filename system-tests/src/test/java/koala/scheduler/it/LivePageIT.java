@@ -29,9 +29,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What an admin watches the running grid with, on the testbed: the live page, in headless Chromium,
- * and the Grafana dashboard's queries, in Prometheus. The scheduler shares a full grid by {@code fair}
- * arbitration, so that every instance has a share to show.
+ * and the Grafana dashboard's queries, in Prometheus. The scheduler (the shared one, retuned) shares a full grid
+ * by {@code fair} arbitration, so that every instance has a share to show.
  */
+@SharesScheduler
 class LivePageIT {
     private static TestScheduler scheduler;
     private static SchedulerClient client;
@@ -42,7 +43,7 @@ class LivePageIT {
 
     @BeforeAll
     static void start() throws Exception {
-        scheduler = TestScheduler.start(Map.of("scheduler.arbitration.policy", "fair"));
+        scheduler = TestScheduler.shared(Map.of("scheduler.arbitration.policy", "fair"));
         client = scheduler.client();
         dir = TestScheduler.nodeDir("koala-live-it");
     }
