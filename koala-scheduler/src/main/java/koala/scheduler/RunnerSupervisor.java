@@ -133,6 +133,9 @@ final class RunnerSupervisor implements AutoCloseable {
         }
     }
 
+    /** How long a runner's instance, first seen, may go without a state to read before its runner counts as dead. */
+    static final Duration NEW_RUNNER = Duration.ofSeconds(10);
+
     private final Instances instances;
     private final Runners runners;
     private final InstantSource clock;
@@ -140,6 +143,8 @@ final class RunnerSupervisor implements AutoCloseable {
     private final int tries;
     private final Duration hungAfter;
     private final Map<Long, Trouble> trouble = new HashMap<>();
+    /** When each watched instance was first seen: one seen lately may not have written its state yet. */
+    private final Map<Long, Instant> firstSeen = new HashMap<>();
     /** This host's name, as runners give theirs. */
     private final String host;
     private ScheduledExecutorService checks;
@@ -171,8 +176,12 @@ final class RunnerSupervisor implements AutoCloseable {
     /** One check of every supervised runner. */
     void check() {
         Set<Long> seen = new HashSet<>();
+        Instant now = clock.instant();
         for (Watched w : instances.watched()) {
             seen.add(w.id());
+            synchronized (this) {
+                firstSeen.putIfAbsent(w.id(), now);
+            }
             Trouble t = due(w);
             if (t != null) {
                 starts.execute(() -> restart(w, t));
@@ -180,6 +189,7 @@ final class RunnerSupervisor implements AutoCloseable {
         }
         synchronized (this) {
             trouble.keySet().retainAll(seen);
+            firstSeen.keySet().retainAll(seen);
         }
     }
 
@@ -207,18 +217,25 @@ final class RunnerSupervisor implements AutoCloseable {
 
     /**
      * {@code w}'s runner does not answer. One of this host is dead when its process is gone, hung once silent
-     * for {@code hungAfter}; one of another host, or one whose state cannot be read (a runner that has just
-     * registered its instance writes it a moment later), may live on for all this host can tell, and is replaced
-     * once silent for {@code hungAfter}, without a kill.
+     * for {@code hungAfter}; one of another host may live on for all this host can tell, and is replaced
+     * once silent for {@code hungAfter}, without a kill. One of this host whose state cannot be read is dead,
+     * unless its instance was first seen less than {@link #NEW_RUNNER} ago: a runner that has just registered its
+     * instance writes its state a moment later (FaultIT's was replaced 2 s after it registered, and its
+     * replacement could not bind the port the first still held).
      */
     private Trouble dead(Watched w, Instant now) {
         boolean here = w.on(host);
         Optional<Boolean> alive = here ? runners.alive(w) : Optional.empty();
-        boolean mayLive = alive.orElse(true);
         Trouble t;
+        boolean young;
         synchronized (this) {
             t = trouble.computeIfAbsent(w.id(), k -> new Trouble(now));
+            young = now.isBefore(firstSeen.getOrDefault(w.id(), now).plus(NEW_RUNNER));
         }
+        if (here && alive.isEmpty() && young) {
+            return null;
+        }
+        boolean mayLive = here ? alive.orElse(false) : true;
         if (mayLive && now.isBefore(t.since.plus(hungAfter))) {
             return null; // busy for a moment, or in a long collection; or a host away for a moment
         }
