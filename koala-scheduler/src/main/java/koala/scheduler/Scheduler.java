@@ -74,7 +74,8 @@ final class Scheduler {
     private final GridReader reader = new GridReader();
     /** When the queued jobs will likely start, made off the loop from a snapshot every few seconds. */
     private final StartTimes startTimes = new StartTimes();
-    private final KeptRunHistory keptRuns;
+    private final KeptHistory<koala.estimate.RunHistory> keptRuns;
+    private final KeptHistory<koala.estimate.StartHistory> keptCalibration;
     private final StartInputs startInputs;
     /** Which placement policy places a job, and a grow. */
     private final JobPolicies policies;
@@ -134,8 +135,11 @@ final class Scheduler {
         this.allocations = new Allocations(book, store, new AllocationClaims(this, claimer, pilots, siteNames), policies,
                 clock, settings.claimTimeout(), events);
         this.books = new KeptArbitrationBooks(store);
-        this.keptRuns = new KeptRunHistory(store);
-        startTimes.restore(keptRuns.read());
+        this.keptRuns = new KeptHistory<>(store, "start.runHistory", koala.estimate.RunHistory.class,
+                koala.estimate.RunHistory.empty());
+        this.keptCalibration = new KeptHistory<>(store, "start.calibration", koala.estimate.StartHistory.class,
+                koala.estimate.StartHistory.empty());
+        startTimes.restore(keptRuns.read(), keptCalibration.read());
         this.startInputs = new StartInputs(siteNames, new StartInputs.Books() {
             @Override
             public java.util.Collection<Job> jobs() {
@@ -429,6 +433,7 @@ final class Scheduler {
             startTimes.refresh(startSnapshot(queue.inOrder().stream().map(book::get).toList()));
         }
         keptRuns.keep(startTimes.history(), clock.instant());
+        keptCalibration.keep(startTimes.startHistory(), clock.instant());
         if (!clock.instant().isBefore(nextSweep)) {
             sweepOrphanPilots();
             nextSweep = clock.instant().plus(settings.sweepEvery());

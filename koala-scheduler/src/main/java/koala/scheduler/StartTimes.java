@@ -28,7 +28,7 @@ import org.apache.logging.log4j.Logger;
  *
  * <p>What jobs ran ({@link #ran}) is the history the runtimes are guessed from (Tsafrir et al.: the mean of the
  * owner's last two runs of the same job name, capped at its wall time), kept in memory and, now and then, in the
- * store ({@link KeptRunHistory}), from which a scheduler started again takes it back ({@link #restore}).
+ * store ({@link KeptHistory}), from which a scheduler started again takes it back ({@link #restore}).
  */
 final class StartTimes implements AutoCloseable {
     /** How often the estimates are made again. */
@@ -157,9 +157,12 @@ final class StartTimes implements AutoCloseable {
     }
 
     /** The history a scheduler before this one kept: taken while this one has none of its own yet. */
-    void restore(RunHistory kept) {
+    void restore(RunHistory kept, StartHistory calibration) {
         if (history.runs().isEmpty() && history.ratios().isEmpty()) {
             history = kept;
+        }
+        if (started.ratios().stream().allMatch(java.util.List::isEmpty)) {
+            started = calibration;
         }
     }
 

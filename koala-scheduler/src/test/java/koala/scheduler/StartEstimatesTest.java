@@ -234,6 +234,23 @@ class StartEstimatesTest {
         assertRanFourMinutes();
     }
 
+    /**
+     * So does the calibration: a history of how right the estimates were (here one start, 2 min after a replayed
+     * 1 min), kept by a round, is what a scheduler started again calibrates with.
+     */
+    @Test
+    void aSchedulerStartedAgainCalibratesWithTheRatiosTheOneBeforeItKept() {
+        koala.estimate.StartHistory one = koala.estimate.StartHistory.empty().with(Duration.ofMinutes(1),
+                Duration.ofMinutes(2));
+        new KeptHistory<>(grid.store, "start.calibration", koala.estimate.StartHistory.class,
+                koala.estimate.StartHistory.empty()).keep(one, java.time.Instant.EPOCH);
+
+        grid.scheduler = grid.start();
+
+        assertThat(grid.scheduler.startTimes().startHistory()).isEqualTo(one);
+        assertThat(one.ratios().get(0)).containsExactly(2.0);
+    }
+
     /** Alice's job "big" runs 4 minutes and ends; a round follows. */
     private long ranFourMinutes() {
         long big = running(BIG);
