@@ -82,20 +82,41 @@ public final class AccountingFile {
         }
     }
 
-    /** Which of {@code ids} have a record in the file. */
+    /**
+     * Which of {@code ids} have a record in the file. Asked by a scheduler that starts or takes over with
+     * records to replay, while the file may hold years of records: each line's id is read from where this
+     * class writes it, without parsing the line (parsing each took about 1 s of CPU per 10,000 records,
+     * in the middle of a take-over).
+     */
     public Set<Long> recorded(Set<Long> ids) throws IOException {
         Set<Long> found = new HashSet<>();
         lines(line -> {
-            try {
-                long id = Json.mapper().readTree(line).path("id").asLong(-1);
-                if (ids.contains(id)) {
-                    found.add(id);
-                }
-            } catch (IOException e) {
-                // not a record: an admin's note, or damage; it holds no id
+            long id = idOf(line);
+            if (ids.contains(id)) {
+                found.add(id);
             }
         });
         return found;
+    }
+
+    private static final String ID_FIRST = "{\"id\":";
+
+    /** The record's id: from the line's start as written ({"id":N,...}); a line written otherwise is parsed. */
+    static long idOf(String line) {
+        int end = ID_FIRST.length();
+        if (line.startsWith(ID_FIRST)) {
+            while (end < line.length() && Character.isDigit(line.charAt(end))) {
+                end++;
+            }
+            if (end > ID_FIRST.length() && end < line.length() && (line.charAt(end) == ',' || line.charAt(end) == '}')) {
+                return Long.parseLong(line, ID_FIRST.length(), end, 10);
+            }
+        }
+        try {
+            return Json.mapper().readTree(line).path("id").asLong(-1);
+        } catch (IOException e) {
+            return -1; // not a record: an admin's note, or damage; it holds no id
+        }
     }
 
     /** The records that match, oldest first, at most {@code query.limit()} of them (the newest). */
