@@ -51,6 +51,8 @@ final class Scheduler {
     private SchedulerSettings settings;
     private final Store store;
     private final koala.scheduler.kis.SiteInfos kis;
+    /** The sites as their agents report them, before {@link DeclaredGpus#over} hides what it must. */
+    private final koala.scheduler.kis.SiteInfos reported;
     /** Each host's GPU devices: declared ({@code site.S.gpuDevices.H}), else 0..N-1. */
     private final DeclaredGpus declaredGpus;
     private final List<String> siteNames;
@@ -88,10 +90,15 @@ final class Scheduler {
     private Instant nextPlacement = Instant.EPOCH;
     private Instant nextSweep = Instant.EPOCH;
     private Instant nextEviction = Instant.EPOCH;
-    private Instant nextRetention = Instant.EPOCH;
+    private Instant nextRetention;
     /** How often ended jobs are let go of (memory) and forgotten (the store). */
     static final java.time.Duration EVICT_EVERY = java.time.Duration.ofMinutes(1);
     static final java.time.Duration FORGET_EVERY = java.time.Duration.ofHours(1);
+    /**
+     * When the first forgetting comes after a start: not in the first rounds, where its deletes (about 0.3 s on
+     * PostgreSQL under load) held up the first answers of a scheduler that had just taken over.
+     */
+    static final java.time.Duration FORGET_FIRST_AFTER = java.time.Duration.ofMinutes(10);
     /** How often the cells are swept for pilots no node owns (a kill that failed, a crash). */
 
     /**
@@ -111,6 +118,7 @@ final class Scheduler {
         this.store = store;
         this.siteNames = List.copyOf(configuredNodes.keySet());
         this.declaredGpus = new DeclaredGpus(settings.gpuDevices());
+        this.reported = kis;
         declaredGpus.checkAtStart(siteNames, kis);
         kis = declaredGpus.over(kis); // a host whose declared devices SGE's count disagrees with: seen with no GPUs
         this.kis = kis;
@@ -118,6 +126,7 @@ final class Scheduler {
         this.pilots = pilots;
         this.submissions = submissions;
         this.clock = clock;
+        this.nextRetention = clock.instant().plus(FORGET_FIRST_AFTER);
         this.book = new JobBook(store, clock);
         this.grid = new GridNow(siteNames, kis, book, pilots, store::pilotTag, files);
         this.policies = new JobPolicies(book, pilots::network);
@@ -370,6 +379,14 @@ final class Scheduler {
         List<Job> queued = new ArrayList<>(queue.inOrder().stream().map(book::get).toList());
         queued.add("high".equals(description.priority()) ? queue.highSize() : queued.size(), job);
         return startSnapshot(queued);
+    }
+
+    /**
+     * As at construction, for a start that built the scheduler before its first look at the sites (a take-over
+     * looks while it reloads its jobs): stops the start on a GPU declaration SGE's count disagrees with.
+     */
+    void checkDeclaredGpus() {
+        declaredGpus.checkAtStart(siteNames, reported);
     }
 
     StartTimes startTimes() {

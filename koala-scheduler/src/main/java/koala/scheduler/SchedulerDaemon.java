@@ -12,6 +12,7 @@ import java.time.InstantSource;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
 import koala.api.scheduler.SchedulerProcess;
@@ -195,8 +196,10 @@ public final class SchedulerDaemon implements AutoCloseable {
                 siteAgents::unreachable, InstantSource.system(), Executors.newSingleThreadScheduledExecutor(daemon("kis")));
         awaitAgents(agents.values());
         steps.done("agents answering");
-        kis.pollAll();
-        steps.done("first look at the sites");
+        // the first look asks every agent for its cell (qstat, qhost): about 1 s, taken beside the scheduler's
+        // construction and the reload of its jobs, which do not need it
+        CompletableFuture<Void> firstLook = CompletableFuture.runAsync(kis::pollAll,
+                r -> daemon("first-look").newThread(r).start());
         URI url = URI.create("http://127.0.0.1:" + settings.port());
         URI nodeUrl = nodeUrl(grid, settings);
         Map<String, SiteConfig> sites = new LinkedHashMap<>();
@@ -234,10 +237,18 @@ public final class SchedulerDaemon implements AutoCloseable {
         LOG.info("framework instances share a full grid by {}", sharing.describe());
         loop.call(() -> {
             parts.accounting().counts(metrics); // before recovery, whose records count too
-            recover(parts, settings, agents, pilots, sites.keySet());
+            reload(parts, settings);
             return null;
         });
-        steps.done("jobs reloaded and reconciled");
+        steps.done("jobs reloaded");
+        firstLook.join();
+        steps.done("first look at the sites (beside the above)");
+        scheduler.checkDeclaredGpus();
+        loop.call(() -> {
+            reconcile(parts, agents, pilots, sites.keySet());
+            return null;
+        });
+        steps.done("pilots reconciled");
         // users on this host call through the socket, where the kernel names them; programs may use
         // loopback TCP with a token the scheduler signed
         Path socket = grid.schedulerSocket();
@@ -380,11 +391,16 @@ public final class SchedulerDaemon implements AutoCloseable {
                 }), Duration.ofSeconds(15));
     }
 
-    private static void recover(SchedulerParts parts, SchedulerSettings settings, Map<String, SiteAgentClient> agents,
-                                Pilots pilots, Iterable<String> sites) {
+    /** The stored jobs back in memory, and the usage records owed sent again: what needs no look at the sites. */
+    private static void reload(SchedulerParts parts, SchedulerSettings settings) {
         parts.recovery().reload(settings.keepEnded());
-        parts.recovery().adoptUnconfirmedPilots();
         parts.accounting().recover();
+    }
+
+    /** After the first look at the sites: each unconfirmed pilot adopted or claimed again, each orphan killed. */
+    private static void reconcile(SchedulerParts parts, Map<String, SiteAgentClient> agents, Pilots pilots,
+                                  Iterable<String> sites) {
+        parts.recovery().adoptUnconfirmedPilots();
         for (String site : sites) {
             if (!agents.containsKey(site)) {
                 continue; // a remote site not reached yet; its orphans wait for the next start
