@@ -14,6 +14,7 @@ import koala.scheduler.state.JobEvent;
 import koala.scheduler.state.JobState;
 import koala.scheduler.storage.JobRecord;
 import koala.scheduler.storage.Store;
+import koala.scheduler.storage.StoredJob;
 
 /**
  * The scheduler's jobs and everything about them that must survive a crash: each change is made in
@@ -51,17 +52,23 @@ final class JobBook {
 
     /** A stored job with its nodes and history, as the store has it; an allocation with its grows. */
     Job read(JobRecord record) {
-        Job job = new Job(record, Job.describedBy(record));
-        List<String> grown = store.components(record.id());
-        if (!grown.isEmpty()) {
-            job.describe(StoredAllocation.withComponents(job.description(), grown));
+        long id = record.id();
+        return read(new StoredJob(record, store.components(id), store.roles(id), store.nodes(id), store.spans(id),
+                store.history(id)));
+    }
+
+    /** A job as {@link Store#reload} read it back. */
+    Job read(StoredJob stored) {
+        Job job = new Job(stored.record(), Job.describedBy(stored.record()));
+        if (!stored.components().isEmpty()) {
+            job.describe(StoredAllocation.withComponents(job.description(), stored.components()));
         }
         if (job.allocation()) {
-            store.roles(record.id()).ifPresent(json -> job.roles(StoredAllocation.roles(json)));
+            stored.roles().ifPresent(json -> job.roles(StoredAllocation.roles(json)));
         }
-        store.nodes(record.id()).forEach(job::put);
-        store.spans(record.id()).forEach(job::put);
-        store.history(record.id()).forEach(job::record);
+        stored.nodes().forEach(job::put);
+        stored.spans().forEach(job::put);
+        stored.history().forEach(job::record);
         return job;
     }
 

@@ -9,7 +9,6 @@ import java.util.function.BiConsumer;
 import koala.scheduler.claiming.NodeClaim;
 import koala.scheduler.kis.SiteInfo;
 import koala.scheduler.state.JobState;
-import koala.scheduler.storage.JobRecord;
 import koala.scheduler.storage.Store;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
@@ -44,11 +43,11 @@ final class Recovery {
      * that ended within {@code keepEnded}; older ones stay in the store.
      */
     void reload(java.time.Duration keepEnded) {
-        for (JobRecord record : store.jobsSince(clock.instant().minus(keepEnded))) {
-            Job job = book.read(record);
+        for (koala.scheduler.storage.StoredJob stored : store.reload(clock.instant().minus(keepEnded))) {
+            Job job = book.read(stored);
             book.restore(job);
-            if (record.state() == JobState.QUEUED) {
-                queue.add(job.id(), record.priority());
+            if (stored.record().state() == JobState.QUEUED) {
+                queue.add(job.id(), stored.record().priority());
             }
         }
         LOG.info("reloaded {} jobs ({} live)", book.all().size(),

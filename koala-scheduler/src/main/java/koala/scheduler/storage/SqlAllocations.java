@@ -26,6 +26,20 @@ final class SqlAllocations implements AllocationStore {
         return db.query("SELECT spec FROM components WHERE job = ? ORDER BY idx", List.of(job), rs -> rs.getString(1));
     }
 
+    /** The grown components of the jobs {@code jobs} (a subquery of ids) names, by job. */
+    java.util.Map<Long, List<String>> componentsOf(String jobs, List<Object> params) {
+        return SqlDatabase.byJob(db.query("SELECT job, spec FROM components WHERE job IN " + jobs + " ORDER BY job, idx",
+                params, rs -> java.util.Map.entry(rs.getLong(1), rs.getString(2))));
+    }
+
+    /** The roles of the allocations {@code jobs} (a subquery of ids) names, by job. */
+    java.util.Map<Long, String> rolesOf(String jobs, List<Object> params) {
+        java.util.Map<Long, String> roles = new java.util.HashMap<>();
+        db.query("SELECT job, roles FROM allocation_roles WHERE job IN " + jobs, params,
+                rs -> roles.put(rs.getLong(1), rs.getString(2)));
+        return roles;
+    }
+
     @Override
     public void saveRoles(long job, String roles) {
         db.update(saveRoles, List.of(job, roles));

@@ -386,6 +386,20 @@ class SqlDatabase implements UnitOfWork, AutoCloseable {
         });
     }
 
+    /** {@code rows} grouped by their job, each group in the rows' order. */
+    static <T> java.util.Map<Long, List<T>> byJob(List<T> rows, java.util.function.Function<T, Long> job) {
+        java.util.Map<Long, List<T>> by = new java.util.HashMap<>();
+        rows.forEach(r -> by.computeIfAbsent(job.apply(r), j -> new ArrayList<>()).add(r));
+        return by;
+    }
+
+    /** As above, for rows read as (job, value). */
+    static <T> java.util.Map<Long, List<T>> byJob(List<java.util.Map.Entry<Long, T>> rows) {
+        java.util.Map<Long, List<T>> by = new java.util.HashMap<>();
+        rows.forEach(r -> by.computeIfAbsent(r.getKey(), j -> new ArrayList<>()).add(r.getValue()));
+        return by;
+    }
+
     /** The rows {@code sql} reads, each as {@code row} makes it, in the calling thread's unit or as one of its own. */
     <T> List<T> query(String sql, List<Object> params, Row<T> row) {
         return inTransaction(() -> {

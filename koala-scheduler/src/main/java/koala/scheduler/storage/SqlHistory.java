@@ -43,9 +43,18 @@ final class SqlHistory implements HistoryStore {
 
     @Override
     public List<TransitionView> history(long job) {
-        return db.query("SELECT * FROM transitions WHERE job = ? ORDER BY seq", List.of(job),
-                rs -> new TransitionView(instant(rs.getTimestamp("at")), rs.getString("from_state"),
-                        rs.getString("to_state"), rs.getString("event"), rs.getString("reason")));
+        return db.query("SELECT * FROM transitions WHERE job = ? ORDER BY seq", List.of(job), SqlHistory::transition);
+    }
+
+    /** The history of the jobs {@code jobs} (a subquery of ids) names, by job. */
+    java.util.Map<Long, List<TransitionView>> historyOf(String jobs, List<Object> params) {
+        return SqlDatabase.byJob(db.query("SELECT * FROM transitions WHERE job IN " + jobs + " ORDER BY job, seq",
+                params, rs -> java.util.Map.entry(rs.getLong("job"), transition(rs))));
+    }
+
+    private static TransitionView transition(java.sql.ResultSet rs) throws java.sql.SQLException {
+        return new TransitionView(instant(rs.getTimestamp("at")), rs.getString("from_state"),
+                rs.getString("to_state"), rs.getString("event"), rs.getString("reason"));
     }
 
     /** Forgets the history of the jobs that ended before the one parameter. */

@@ -15,6 +15,8 @@ import koala.scheduler.state.JobState;
 final class SqlJobs implements JobStore {
     /** The ids of the jobs that ended before the one parameter: what the other tables forget with them. */
     static final String ENDED_BEFORE = "(SELECT id FROM jobs WHERE ended_at < ?)";
+    /** The jobs a restart reads back, for the one parameter: live, or ended after it. */
+    static final String LIVE_OR_ENDED_AFTER = "(SELECT id FROM jobs WHERE ended_at IS NULL OR ended_at > ?)";
 
     private final SqlDatabase db;
     /** A job's save: its changing part (state, tries, claim failures, reason, when it ended) written anew each time. */

@@ -36,12 +36,21 @@ final class SqlNodes implements NodeStore {
 
     @Override
     public List<NodeClaim> nodes(long job) {
-        return db.query("SELECT * FROM nodes WHERE job = ? ORDER BY component, node_rank", List.of(job),
-                rs -> new NodeClaim(rs.getString("id"), rs.getLong("job"), rs.getInt("component"),
-                        rs.getInt("node_rank"), rs.getString("site"), NodeState.valueOf(rs.getString("state")),
-                        rs.getString("pilot"), rs.getString("host"), (Integer) rs.getObject("exit_status"),
-                        rs.getString("token"), instant(rs.getTimestamp("submitted_at")), rs.getInt("attempt"),
-                        words(rs.getString("daemon")), devices(rs.getString("gpus"))));
+        return db.query("SELECT * FROM nodes WHERE job = ? ORDER BY component, node_rank", List.of(job), SqlNodes::node);
+    }
+
+    /** The nodes of the jobs {@code jobs} (a subquery of ids) names, by job. */
+    java.util.Map<Long, List<NodeClaim>> nodesOf(String jobs, List<Object> params) {
+        return SqlDatabase.byJob(db.query("SELECT * FROM nodes WHERE job IN " + jobs
+                + " ORDER BY job, component, node_rank", params, SqlNodes::node), NodeClaim::job);
+    }
+
+    private static NodeClaim node(java.sql.ResultSet rs) throws java.sql.SQLException {
+        return new NodeClaim(rs.getString("id"), rs.getLong("job"), rs.getInt("component"),
+                rs.getInt("node_rank"), rs.getString("site"), NodeState.valueOf(rs.getString("state")),
+                rs.getString("pilot"), rs.getString("host"), (Integer) rs.getObject("exit_status"),
+                rs.getString("token"), instant(rs.getTimestamp("submitted_at")), rs.getInt("attempt"),
+                words(rs.getString("daemon")), devices(rs.getString("gpus")));
     }
 
     /** GPU devices as a column holds them: "0,1"; "" for none given, null for not given yet. */
@@ -77,11 +86,20 @@ final class SqlNodes implements NodeStore {
 
     @Override
     public List<NodeSpan> spans(long job) {
-        return db.query("SELECT * FROM node_spans WHERE job = ? ORDER BY node, attempt", List.of(job),
-                rs -> new NodeSpan(rs.getString("node"), rs.getInt("attempt"), rs.getLong("job"), rs.getInt("component"),
-                        rs.getString("site"), instant(rs.getTimestamp("arrived_at")),
-                        instant(rs.getTimestamp("started_at")), instant(rs.getTimestamp("ended_at")),
-                        rs.getString("ended_as"), rs.getObject("cpu_seconds", Double.class)));
+        return db.query("SELECT * FROM node_spans WHERE job = ? ORDER BY node, attempt", List.of(job), SqlNodes::span);
+    }
+
+    /** The spans of the jobs {@code jobs} (a subquery of ids) names, by job. */
+    java.util.Map<Long, List<NodeSpan>> spansOf(String jobs, List<Object> params) {
+        return SqlDatabase.byJob(db.query("SELECT * FROM node_spans WHERE job IN " + jobs
+                + " ORDER BY job, node, attempt", params, SqlNodes::span), NodeSpan::job);
+    }
+
+    private static NodeSpan span(java.sql.ResultSet rs) throws java.sql.SQLException {
+        return new NodeSpan(rs.getString("node"), rs.getInt("attempt"), rs.getLong("job"), rs.getInt("component"),
+                rs.getString("site"), instant(rs.getTimestamp("arrived_at")),
+                instant(rs.getTimestamp("started_at")), instant(rs.getTimestamp("ended_at")),
+                rs.getString("ended_as"), rs.getObject("cpu_seconds", Double.class));
     }
 
     /** Forgets the nodes and spans of the jobs that ended before the one parameter. */

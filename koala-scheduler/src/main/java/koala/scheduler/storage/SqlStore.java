@@ -158,6 +158,23 @@ public class SqlStore implements Store {
     }
 
     @Override
+    public List<StoredJob> reload(Instant endedAfter) {
+        List<Object> at = List.of(ts(endedAfter));
+        String of = SqlJobs.LIVE_OR_ENDED_AFTER;
+        return db.inTransaction(() -> {
+            List<JobRecord> records = jobs.jobsSince(endedAfter);
+            java.util.Map<Long, List<String>> components = allocations.componentsOf(of, at);
+            java.util.Map<Long, String> roles = allocations.rolesOf(of, at);
+            java.util.Map<Long, List<NodeClaim>> held = nodes.nodesOf(of, at);
+            java.util.Map<Long, List<NodeSpan>> spans = nodes.spansOf(of, at);
+            java.util.Map<Long, List<TransitionView>> transitions = history.historyOf(of, at);
+            return records.stream().map(r -> new StoredJob(r, components.getOrDefault(r.id(), List.of()),
+                    Optional.ofNullable(roles.get(r.id())), held.getOrDefault(r.id(), List.of()),
+                    spans.getOrDefault(r.id(), List.of()), transitions.getOrDefault(r.id(), List.of()))).toList();
+        });
+    }
+
+    @Override
     public void saveNode(NodeClaim node) {
         nodes.saveNode(node);
     }

@@ -19,6 +19,13 @@ public interface Store extends JobStore, NodeStore, HistoryStore, AllocationStor
      */
     int forget(Instant before);
 
+    /**
+     * The jobs a restart (or a take-over) reads back: the live ones and those that ended after
+     * {@code endedAfter}, each with its nodes, spans, history and an allocation's grows, in order of id; read
+     * a table at a time, not a job at a time, so that it costs a few queries however many jobs there are.
+     */
+    java.util.List<StoredJob> reload(Instant endedAfter);
+
     @Override
     void close();
 }

@@ -104,6 +104,54 @@ abstract class StoreContract {
     }
 
     /**
+     * A restart's read of the jobs: job 1 ended at 10:05 (too long ago), job 2 ended at 11:05, job 3 runs with two
+     * nodes and a grow. Jobs 2 and 3 come back, in order, each with exactly what was kept of it, as the
+     * per-job reads give it; nothing of job 1, nor job 4's parts (no job 4 is stored).
+     */
+    @Test
+    void aRestartReadsBackTheLiveAndRecentJobsWithEverythingKeptOfThem() {
+        Instant t = Instant.parse("2026-11-25T10:00:00Z");
+        try (Store store = open("reload")) {
+            for (long id = 1; id <= 3; id++) {
+                store.saveJob(job(id, koala.scheduler.state.JobState.RUNNING), t);
+                store.recordTransition(id, new koala.api.scheduler.TransitionView(t, "", "QUEUED", "SUBMITTED", null));
+                store.saveNode(new NodeClaim(id + ".0.0", id, 0, 0, "fs0", NodeState.RUNNING, "4" + id, "fs0-n1", null,
+                        "tok", t, 1));
+            }
+            store.saveNode(new NodeClaim("3.1.0", 3, 1, 0, "fs1", NodeState.SUBMITTED, null, null, null, "tok", t, 2,
+                    null, List.of(0)));
+            store.saveSpan(new koala.scheduler.claiming.NodeSpan("3.0.0", 1, 3, 0, "fs0", t, t.plusSeconds(2), null,
+                    null, null));
+            store.appendComponent(3, 0, "{\"index\":0}");
+            store.appendComponent(3, 1, "{\"index\":1}");
+            store.saveRoles(3, "{\"1\":\"worker\"}");
+            store.recordTransition(3, new koala.api.scheduler.TransitionView(t, "QUEUED", "CLAIMING", "PLACED", "fs0"));
+            store.appendComponent(4, 0, "{\"index\":0}");
+            store.saveJob(job(1, koala.scheduler.state.JobState.FINISHED), t.plusSeconds(300));
+            store.saveJob(job(2, koala.scheduler.state.JobState.FAILED), t.plusSeconds(3900));
+        }
+        try (Store store = open("reload")) {
+            List<StoredJob> back = store.reload(t.plusSeconds(3000));
+
+            assertThat(back).extracting(s -> s.record().id()).containsExactly(2L, 3L);
+            for (StoredJob s : back) {
+                long id = s.record().id();
+                assertThat(s).isEqualTo(new StoredJob(store.job(id).orElseThrow(), store.components(id), store.roles(id),
+                        store.nodes(id), store.spans(id), store.history(id)));
+            }
+            StoredJob three = back.get(1);
+            assertThat(three.nodes()).extracting(NodeClaim::id).containsExactly("3.0.0", "3.1.0");
+            assertThat(three.components()).containsExactly("{\"index\":0}", "{\"index\":1}");
+            assertThat(three.roles()).contains("{\"1\":\"worker\"}");
+            assertThat(three.spans()).hasSize(1);
+            assertThat(three.history()).extracting(koala.api.scheduler.TransitionView::event)
+                    .containsExactly("SUBMITTED", "PLACED");
+            assertThat(back.get(0).components()).isEmpty();
+            assertThat(back.get(0).roles()).isEmpty();
+        }
+    }
+
+    /**
      * Jobs 1 and 2 ended at 10:05 with usage records; the accounting file has job 1's, not yet job 2's.
      * The retention forgets both jobs with their spans and tallies, and job 1's record; job 2's stays
      * until the file has it. Spans and a tally are read back as saved, across a reopen.
