@@ -105,16 +105,18 @@ class RemoteSiteIT {
                 .containsPattern("--scheduler http://" + relay + ":\\d+ "));
 
         testbed.stopSshd("fs2");
-        Awaitility.await("fs2 down").atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(200))
-                .until(() -> site("fs2").agent().equals("DOWN") && site("fs2").agentReason()
-                        .contains("SSH connection to koala@fs2-head:22 lost"));
-        assertThat(site("fs0").agent()).isEqualTo("UP");
-        JobView during = client.job(id);
-        assertThat(during.state()).isEqualTo("RUNNING");
-        assertThat(during.nodes()).filteredOn(n -> n.site().equals("fs2")).extracting(NodeView::state)
-                .containsOnly("RUNNING").hasSize(2);
-
-        testbed.startSshd("fs2");
+        try {
+            Awaitility.await("fs2 down").atMost(Duration.ofSeconds(15)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> site("fs2").agent().equals("DOWN") && site("fs2").agentReason()
+                            .contains("SSH connection to koala@fs2-head:22 lost"));
+            assertThat(site("fs0").agent()).isEqualTo("UP");
+            JobView during = client.job(id);
+            assertThat(during.state()).isEqualTo("RUNNING");
+            assertThat(during.nodes()).filteredOn(n -> n.site().equals("fs2")).extracting(NodeView::state)
+                    .containsOnly("RUNNING").hasSize(2);
+        } finally {
+            testbed.startSshd("fs2"); // also after a failed check: the class's other tests need fs2
+        }
         Awaitility.await("fs2 back").atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(250))
                 .until(() -> site("fs2").agent().equals("UP"));
         assertThat(remoteAgent()).as("re-attached to the same agent, no second one").isEqualTo(agent);
