@@ -116,17 +116,19 @@ public final class SchedulerDaemon implements AutoCloseable {
         // this scheduler leads (a standby has them ready when it takes over), never on the loop thread
         LocalLaunchers local = new LocalLaunchers(koalaHome, nodeUrl(grid, settings), schedulers(grid));
         grid.sites().stream().filter(s -> !s.remote()).forEach(local::of);
+        // remote sites relay their nodes' call-backs to the address where the scheduler serves nodes
+        SiteAgents agents = new SiteAgents(grid, koalaHome, store,
+                grid.hostAddress().orElse(InetAddress.getLoopbackAddress().getHostAddress()), settings.port());
+        agents.prepareRemotes();
         Leadership leadership;
         try {
             leadership = lead(grid, koalaHome, settings, store, steppedDown);
         } catch (RuntimeException | IOException e) {
+            agents.close();
             store.close();
             throw e;
         }
         StartSteps steps = new StartSteps();
-        // remote sites relay their nodes' call-backs to the address where the scheduler serves nodes
-        SiteAgents agents = new SiteAgents(grid, koalaHome, store,
-                grid.hostAddress().orElse(InetAddress.getLoopbackAddress().getHostAddress()), settings.port());
         try {
             agents.attachOrStart();
             steps.done("site agents");

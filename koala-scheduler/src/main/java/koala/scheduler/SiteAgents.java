@@ -74,6 +74,21 @@ final class SiteAgents implements AutoCloseable {
     }
 
     /**
+     * Connects to the remote sites ahead ({@link RemoteSite#prepare}), without waiting: what a scheduler does
+     * before it leads, so that a standby taking over has its SSH connections made and its jars sent.
+     */
+    void prepareRemotes() {
+        grid.sites().stream().filter(SiteConfig::remote).forEach(site -> remote(site).prepare());
+    }
+
+    private RemoteSite remote(SiteConfig site) {
+        return remotes.computeIfAbsent(site.name(), name -> new RemoteSite(site, koalaHost, schedulerPort,
+                RuntimeImage.currentClasspath(), InstantSource.system(),
+                Executors.newSingleThreadScheduledExecutor(SchedulerDaemon.daemon("ssh-" + name)),
+                client -> clients.put(name, client)));
+    }
+
+    /**
      * Re-attaches to the agents recorded before, if they still answer, and starts the others. A
      * remote site that cannot be reached is not fatal: it shows down with the reason, and is tried again.
      */
@@ -82,11 +97,7 @@ final class SiteAgents implements AutoCloseable {
         List<Callable<Runnable>> starts = new ArrayList<>();
         for (SiteConfig site : grid.sites()) {
             if (site.remote()) {
-                RemoteSite remote = new RemoteSite(site, koalaHost, schedulerPort, RuntimeImage.currentClasspath(),
-                        InstantSource.system(),
-                        Executors.newSingleThreadScheduledExecutor(SchedulerDaemon.daemon("ssh-" + site.name())),
-                        client -> clients.put(site.name(), client));
-                remotes.put(site.name(), remote);
+                RemoteSite remote = remote(site);
                 starts.add(() -> {
                     remote.start();
                     return () -> { };

@@ -56,6 +56,10 @@ public final class RemoteSite implements AutoCloseable {
                             Jars jars, Launcher launcher) {
     }
 
+    /** A connection made ahead, while the scheduler stood by: the session, the head node's probe, the jars there. */
+    private record Ready(HeadNodeSession session, RemoteAgent agent, Jars jars) {
+    }
+
     private final SiteConfig site;
     private final SshConfig ssh;
     private final CallBacks callBacks;
@@ -68,6 +72,8 @@ public final class RemoteSite implements AutoCloseable {
     private final java.util.Set<CallBacks.Callback> ended = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile Link link = Link.initial();
     private volatile Attached attached;
+    /** Made by {@link #prepare}, taken by the first connection; on the timer's thread only. */
+    private Ready ready;
     private volatile boolean closed;
     private java.time.Instant nextAgentCheck = java.time.Instant.EPOCH;
 
@@ -88,6 +94,32 @@ public final class RemoteSite implements AutoCloseable {
         this.clock = clock;
         this.timer = timer;
         this.onAgent = onAgent;
+    }
+
+    /**
+     * Connects to the head node ahead, on the site's own thread, without waiting: the SSH connection, the head
+     * node's check and the jars sent (under names of their own: nothing running there is touched), kept for the
+     * first connection {@link #start} makes. What a standby does, so that taking over costs it only the agent's
+     * re-attachment (the connection and the jars' check took about 1 s of a take-over). A failure is only
+     * logged: the connection is made again when the scheduler starts.
+     */
+    public void prepare() {
+        timer.submit(() -> {
+            Thread.interrupted(); // as in tick: JSch may leave it set
+            HeadNodeSession session = null;
+            try {
+                session = HeadNodeSession.open(site, new Poll(clock, Duration.ofMillis(50)));
+                RemoteAgent agent = RemoteAgent.probe(site, session);
+                List<Path> shipped = shipped();
+                ready = new Ready(session, agent, jarsThere(shipped, agent.sync(RuntimeJars.of(shipped))));
+            } catch (SshFailure | IllegalStateException | ApiException e) {
+                if (session != null) {
+                    session.close();
+                }
+                LOG.warn("site {}: no connection made ahead ({}); it is made when this scheduler leads", site.name(),
+                        e.getMessage());
+            }
+        });
     }
 
     /** Connects now (a failure is logged and shown as the site's reason), then keeps watching. */
@@ -181,11 +213,12 @@ public final class RemoteSite implements AutoCloseable {
 
     private void connect() {
         HeadNodeSession session = null;
+        Ready ahead = takeReady();
         try {
-            session = HeadNodeSession.open(site, new Poll(clock, Duration.ofMillis(50)));
-            RemoteAgent agent = RemoteAgent.probe(site, session);
+            session = ahead != null ? ahead.session() : HeadNodeSession.open(site, new Poll(clock, Duration.ofMillis(50)));
+            RemoteAgent agent = ahead != null ? ahead.agent() : RemoteAgent.probe(site, session);
             List<Path> shipped = shipped();
-            Jars jars = jarsThere(shipped, agent.sync(RuntimeJars.of(shipped)));
+            Jars jars = ahead != null ? ahead.jars() : jarsThere(shipped, agent.sync(RuntimeJars.of(shipped)));
             String relayHost = ssh.relayHost().orElse(agent.head().hostname());
             RemoteAgent.Running running = agent.find(RemoteAgent.image(jars.agent(), relayHost)).orElse(null);
             if (running != null) {
@@ -201,6 +234,17 @@ public final class RemoteSite implements AutoCloseable {
             link = link.failed(e.getMessage(), clock.instant(), ssh.retryMax());
             LOG.error("{} (try {}; next at {})", e.getMessage(), link.failures(), link.nextTry());
         }
+    }
+
+    /** The connection made ahead, once, if it still holds; one that dropped meanwhile is closed. */
+    private Ready takeReady() {
+        Ready r = ready;
+        ready = null;
+        if (r != null && !r.session().connected()) {
+            r.session().close();
+            return null;
+        }
+        return r;
     }
 
     /**
@@ -369,6 +413,10 @@ public final class RemoteSite implements AutoCloseable {
         timer.shutdownNow();
         synchronized (this) {
             stopAgent();
+            Ready r = ready;
+            if (r != null) {
+                r.session().close(); // made ahead by a standby that never led: no agent of its own to stop
+            }
         }
     }
 
