@@ -29,6 +29,7 @@ public final class InformationService implements SiteInfos, AutoCloseable {
 
     private final Map<String, SiteAgentClient> agents;
     private final Map<String, SiteInfo> latest = new ConcurrentHashMap<>();
+    private final Map<String, CompletableFuture<Void>> underWay = new ConcurrentHashMap<>();
     private final InstantSource clock;
     private final ScheduledExecutorService timer;
     private final List<String> sites;
@@ -59,20 +60,47 @@ public final class InformationService implements SiteInfos, AutoCloseable {
         });
     }
 
+    /**
+     * Polls each site every {@code every} from the end of its last poll. A site whose agent is slow to answer
+     * (up to its time-out) holds up no other site's polls.
+     */
     public void start(Duration every) {
-        timer.scheduleWithFixedDelay(this::pollAll, 0, every.toMillis(), TimeUnit.MILLISECONDS);
+        sites.forEach(site -> timer.execute(() -> pollAndAgain(site, every)));
     }
 
+    private void pollAndAgain(String site, Duration every) {
+        pollUnlessUnderWay(site).whenComplete((done, failed) -> {
+            try {
+                timer.schedule(() -> pollAndAgain(site, every), every.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.RejectedExecutionException closed) {
+                // the service was closed: no more polls
+            }
+        });
+    }
+
+    /**
+     * The site as last polled; a site that cannot be reached at all now (its SSH link is down) is shown so at
+     * once, whatever its last poll said: a poll under way through a link that just dropped may take until its
+     * time-out to fail.
+     */
     @Override
     public Optional<SiteInfo> site(String name) {
+        Optional<String> cut = unreachable.apply(name);
+        if (cut.isPresent()) {
+            return Optional.of(new SiteInfo(name, null, null, cut.get(), clock.instant()));
+        }
         return Optional.ofNullable(latest.get(name));
     }
 
     /** Polls every site now, all at once, and returns once each has answered or failed. */
     public void pollAll() {
-        CompletableFuture.allOf(sites.stream()
-                .map(site -> CompletableFuture.runAsync(() -> latest.put(site, poll(site, agents.get(site))), polls))
-                .toArray(CompletableFuture[]::new)).join();
+        CompletableFuture.allOf(sites.stream().map(this::pollUnlessUnderWay).toArray(CompletableFuture[]::new)).join();
+    }
+
+    /** The poll of {@code site} under way, or a new one. */
+    private CompletableFuture<Void> pollUnlessUnderWay(String site) {
+        return underWay.compute(site, (s, running) -> running != null && !running.isDone() ? running
+                : CompletableFuture.runAsync(() -> latest.put(s, poll(s, agents.get(s))), polls));
     }
 
     private SiteInfo poll(String site, SiteAgentClient agent) {

@@ -55,6 +55,56 @@ class InformationServiceTest {
         }
     }
 
+    /**
+     * fs0's agent does not answer its first poll until the test ends (as a call under way through an SSH link
+     * that just dropped, until its time-out); meanwhile fs1 is polled again and again, every 20 ms.
+     */
+    @Test
+    void aSiteWhosePollHangsHoldsUpNoOtherSitesNextPolls() throws Exception {
+        CountDownLatch released = new CountDownLatch(1);
+        CountDownLatch fs1PolledThrice = new CountDownLatch(3);
+        Map<String, SiteAgentClient> agents = new LinkedHashMap<>();
+        agents.put("fs0", agent(exchange -> {
+            await(released);
+            answer(exchange, "fs0", "late");
+        }));
+        agents.put("fs1", agent(exchange -> {
+            fs1PolledThrice.countDown();
+            answer(exchange, "fs1", "asked");
+        }));
+        try (InformationService kis = new InformationService(agents, InstantSource.system(),
+                Executors.newSingleThreadScheduledExecutor())) {
+            kis.start(java.time.Duration.ofMillis(20));
+
+            assertThat(fs1PolledThrice.await(4, TimeUnit.SECONDS)).as("fs1 polled 3 times while fs0's poll hangs")
+                    .isTrue();
+            assertThat(kis.site("fs0")).isEmpty();
+        } finally {
+            released.countDown();
+        }
+    }
+
+    /** fs2's SSH link drops after its last poll: it is shown down at once, with why; back as polled once it is up. */
+    @Test
+    void aSiteCutOffIsShownDownAtOnceWithWhy() throws Exception {
+        java.util.concurrent.atomic.AtomicReference<java.util.Optional<String>> cut =
+                new java.util.concurrent.atomic.AtomicReference<>(java.util.Optional.empty());
+        Map<String, SiteAgentClient> agents = Map.of("fs2", agent(exchange -> answer(exchange, "fs2", "polled")));
+        InstantSource clock = InstantSource.fixed(Instant.parse("2026-12-06T12:00:00Z"));
+        try (InformationService kis = new InformationService(List.of("fs2"), agents, site -> cut.get(), clock,
+                Executors.newSingleThreadScheduledExecutor())) {
+            kis.pollAll();
+            cut.set(java.util.Optional.of("SSH connection to koala@fs2-head:22 lost; reconnecting"));
+
+            assertThat(kis.site("fs2").orElseThrow().error()).isEqualTo("SSH connection to koala@fs2-head:22 lost; "
+                    + "reconnecting");
+            assertThat(kis.site("fs2").orElseThrow().up()).isFalse();
+
+            cut.set(java.util.Optional.empty());
+            assertThat(kis.site("fs2").orElseThrow().health().reason()).isEqualTo("polled");
+        }
+    }
+
     private SiteAgentClient agent(Handler health) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/health", exchange -> health.handle(exchange));
