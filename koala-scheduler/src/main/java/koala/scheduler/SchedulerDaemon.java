@@ -196,7 +196,7 @@ public final class SchedulerDaemon implements AutoCloseable {
         Map<String, SiteAgentClient> agents = siteAgents.clients();
         InformationService kis = new InformationService(grid.sites().stream().map(SiteConfig::name).toList(), agents,
                 siteAgents::unreachable, InstantSource.system(), Executors.newSingleThreadScheduledExecutor(daemon("kis")));
-        awaitAgents(agents.values());
+        awaitAgents(agents);
         steps.done("agents answering");
         // the first look asks every agent for its cell (qstat, qhost): about 1 s, taken beside the scheduler's
         // construction and the reload of its jobs, which do not need it
@@ -382,15 +382,30 @@ public final class SchedulerDaemon implements AutoCloseable {
     }
 
     /** Gives freshly started agents a moment to reach their cells; a site still down is not waited for. */
-    private static void awaitAgents(java.util.Collection<SiteAgentClient> agents) {
-        new koala.common.time.Poll(InstantSource.system(), Duration.ofMillis(200)).until(() -> agents.stream()
-                .allMatch(a -> {
+    private static void awaitAgents(Map<String, SiteAgentClient> agents) {
+        boolean up = new koala.common.time.Poll(InstantSource.system(), Duration.ofMillis(200)).until(() -> agents
+                .values().stream().allMatch(a -> {
                     try {
                         return a.health().up();
                     } catch (ApiException e) {
                         return false;
                     }
                 }), Duration.ofSeconds(15));
+        if (!up) {
+            agents.forEach((site, a) -> {
+                String why;
+                try {
+                    koala.api.site.AgentHealth health = a.health();
+                    why = health.up() ? null : "its cell is " + health.status() + ": " + health.reason();
+                } catch (ApiException e) {
+                    why = "its agent does not answer: " + e.getMessage();
+                }
+                if (why != null) {
+                    LOG.warn("site {} is not up after 15 s ({}); the scheduler starts, and places nothing there until "
+                            + "it is", site, why);
+                }
+            });
+        }
     }
 
     /** The stored jobs back in memory, and the usage records owed sent again: what needs no look at the sites. */
