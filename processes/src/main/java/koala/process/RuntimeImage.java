@@ -170,20 +170,30 @@ public final class RuntimeImage {
     }
 
     private static void jar(Path dir, Path jar) throws IOException {
-        try (var out = new java.util.jar.JarOutputStream(Files.newOutputStream(jar)); Stream<Path> all = Files.walk(dir)) {
-            for (Path p : (Iterable<Path>) all.sorted()::iterator) {
-                if (p.equals(dir)) {
-                    continue;
-                }
-                String name = dir.relativize(p).toString().replace('\\', '/') + (Files.isDirectory(p) ? "/" : "");
-                out.putNextEntry(new java.util.jar.JarEntry(name));
-                if (Files.isRegularFile(p)) {
-                    Files.copy(p, out);
-                }
-                out.closeEntry();
+        try (var out = Files.newOutputStream(jar)) {
+            writeJar(dir, out);
+        }
+    }
+
+    /**
+     * A class directory's files as a jar whose bytes depend only on their names and contents (sorted,
+     * with a fixed time), so that the same classes give the same checksum wherever they are packed: a
+     * head node's copies are named by it, and an agent started by another scheduler is kept when equal.
+     */
+    public static void writeJar(Path dir, java.io.OutputStream to) throws IOException {
+        try (var zip = new java.util.zip.ZipOutputStream(to); Stream<Path> all = Files.walk(dir)) {
+            for (Path p : (Iterable<Path>) all.filter(Files::isRegularFile).sorted()::iterator) {
+                var entry = new java.util.zip.ZipEntry(dir.relativize(p).toString().replace('\\', '/'));
+                entry.setTime(FIXED_TIME);
+                zip.putNextEntry(entry);
+                Files.copy(p, zip);
+                zip.closeEntry();
             }
         }
     }
+
+    /** 1 January 2000 local time: any fixed instant the zip format can hold. */
+    private static final long FIXED_TIME = 946_684_800_000L;
 
     private static void copyTree(Path source, Path target) throws IOException {
         try (Stream<Path> all = Files.walk(source)) {

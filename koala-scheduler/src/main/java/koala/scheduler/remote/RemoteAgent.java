@@ -137,16 +137,27 @@ final class RemoteAgent {
     }
 
     /**
-     * Names what an agent runs, on its command line ({@code -Dkoala.image=<digest>}): its jars and
-     * its relay host, so that an agent of another build, or whose relays listen elsewhere, is replaced.
+     * Names what an agent runs, on its command line ({@code -Dkoala.image=<digest>}): its jars' contents
+     * and its relay host, so that an agent of another build, or whose relays listen elsewhere, is replaced.
+     * A head node's jars are named {@code <sha>-<name>} ({@link RuntimeJars.Jar#remoteName}) and only the
+     * checksums count: a scheduler on another host, whose class path names the same jars otherwise, keeps
+     * the agent (and the call-backs of the launchers it serves).
      */
     static String image(List<String> classpath, String relayHost) {
+        String contents = classpath.stream().map(RemoteAgent::contentOf).collect(java.util.stream.Collectors.joining(":"));
         try {
-            return RuntimeJars.sha256(new java.io.ByteArrayInputStream((String.join(":", classpath) + "|" + relayHost)
+            return RuntimeJars.sha256(new java.io.ByteArrayInputStream((contents + "|" + relayHost)
                     .getBytes(StandardCharsets.UTF_8))).substring(0, 16);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
+    }
+
+    /** The checksum a head node's jar is named by; the whole path for one named otherwise. */
+    private static String contentOf(String path) {
+        String file = path.substring(path.lastIndexOf('/') + 1);
+        int dash = file.indexOf('-');
+        return dash == RuntimeJars.Jar.CHECKSUM_CHARS ? file.substring(0, dash) : path;
     }
 
     /** Whether the agent process {@code pid} still runs. */

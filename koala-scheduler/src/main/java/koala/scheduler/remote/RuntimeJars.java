@@ -12,9 +12,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.stream.Stream;
-import java.util.zip.ZipEntry;
-import java.util.zip.ZipOutputStream;
+import koala.process.RuntimeImage;
 
 /**
  * The jars a head node needs: this scheduler's own class path (the agent, the node launcher and
@@ -27,8 +25,11 @@ import java.util.zip.ZipOutputStream;
 final class RuntimeJars {
     /** One jar to have on the head node. */
     record Jar(String name, String sha256, Source source) {
+        /** How much of the checksum names the jar on a head node. */
+        static final int CHECKSUM_CHARS = 20;
+
         String remoteName() {
-            return sha256.substring(0, 20) + "-" + name;
+            return sha256.substring(0, CHECKSUM_CHARS) + "-" + name;
         }
     }
 
@@ -70,23 +71,12 @@ final class RuntimeJars {
         return entry.getFileName().toString().contains("drmaa");
     }
 
-    /** A directory's files as a jar whose bytes depend only on their names and contents. */
+    /** A directory's files as a jar whose bytes depend only on their names and contents (as a published image's). */
     static byte[] pack(Path dir) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (ZipOutputStream zip = new ZipOutputStream(bytes); Stream<Path> all = Files.walk(dir)) {
-            for (Path p : (Iterable<Path>) all.filter(Files::isRegularFile).sorted()::iterator) {
-                ZipEntry entry = new ZipEntry(dir.relativize(p).toString().replace('\\', '/'));
-                entry.setTime(FIXED_TIME);
-                zip.putNextEntry(entry);
-                Files.copy(p, zip);
-                zip.closeEntry();
-            }
-        }
+        RuntimeImage.writeJar(dir, bytes);
         return bytes.toByteArray();
     }
-
-    /** 1 January 2000 local time: any fixed instant the zip format can hold. */
-    private static final long FIXED_TIME = 946_684_800_000L;
 
     static String sha256(InputStream in) throws IOException {
         try {

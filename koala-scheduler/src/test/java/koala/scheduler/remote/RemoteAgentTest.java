@@ -107,6 +107,22 @@ class RemoteAgentTest {
                 .isEqualTo(RemoteAgent.image(List.copyOf(JARS), "fs2-head")).hasSize(16);
     }
 
+    /**
+     * A scheduler on another host may name the same jars otherwise (a standby's published image numbers its
+     * entries): the head node's copies are named by their checksums, and only those make the image, so the
+     * agent the first scheduler started is kept.
+     */
+    @Test
+    void theImageIsTheJarsContentsWhateverTheirNames() {
+        String sha = "0123456789abcdef0123";
+        String here = RemoteAgent.image(List.of("/home/koala/.koala/lib/" + sha + "-koala-scheduler-classes.jar"), "fs2-head");
+        String there = RemoteAgent.image(List.of("/home/koala/.koala/lib/" + sha + "-3-classes.jar"), "fs2-head");
+        String otherBuild = RemoteAgent.image(List.of("/home/koala/.koala/lib/" + "f".repeat(20) + "-3-classes.jar"), "fs2-head");
+
+        assertThat(there).isEqualTo(here);
+        assertThat(otherBuild).isNotEqualTo(here);
+    }
+
     /** The runners' call-backs in the agent's directory on the head node, written whole and read back by a shell. */
     @Test
     void theRunnersCallBacksAreAFileInTheAgentsDirectory() throws Exception {

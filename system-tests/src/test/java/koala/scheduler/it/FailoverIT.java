@@ -51,7 +51,9 @@ import org.junit.jupiter.api.Test;
  * <ol>
  * <li>koala-b is cut from the network: b takes over, adopts the pilots and the allocation, starts site
  *     agents of its own host, and the MPI job running over fs0 and fs1 through the take-over finishes on it
- *     with every rank's result; the instance grows under it; a, cut off, steps down (exit status 3). A
+ *     with every rank's result; the allocation's node on the remote site fs2 (granted under a) runs on under b,
+ *     through the agent a used there, which b adopts (its class path names the jars otherwise: the agent is
+ *     known by their contents), and shrinks; the instance grows under it; a, cut off, steps down (exit status 3). A
  *     framework runner started before the cut is recorded, as b takes over, as one of another host that b
  *     cannot reach ({@link #replacedOnB}): b starts one in its place on its own host, the old one's next
  *     call is refused and it exits (status 3) ending nothing, and its instance grows and shrinks under the
@@ -243,6 +245,13 @@ class FailoverIT {
                 && nodes.apply(now.entities()).equals(nodes.apply(before)) && now.entities().stream().allMatch(e -> e.state().equals("RUNNING"));
     }
 
+    /** The process id of the agent that fs2's head node runs for the schedulers of {@code s}'s grid (its state file). */
+    private static long remoteAgentPid(Scheduler s) throws java.io.IOException {
+        Path state = remoteCallbacks(s).resolveSibling("agent-fs2.state");
+        return Files.readAllLines(state).stream().filter(l -> l.startsWith("agent ")).map(l -> Long.parseLong(l.split(" ")[2]))
+                .findFirst().orElseThrow(() -> new AssertionError("no agent in " + state));
+    }
+
     /** The runners' call-backs that the head node of fs2 keeps for the schedulers of {@code s}'s grid. */
     private static Path remoteCallbacks(Scheduler s) {
         return Testbed.remoteHome("fs2", "koala").resolve(s.grid().site("fs2").ssh().orElseThrow().dir())
@@ -320,6 +329,12 @@ class FailoverIT {
         awaitRunning(runner.rpc(), 2);
         System.out.printf("the instance ran %.2f s after its runner was started (beside the MPI job's start)%n",
                 (System.nanoTime() - runnerStarted) / 1e9);
+        // a node on the remote site fs2, through the agent a uses there: b, taking over on another host (its class path
+        // names the jars otherwise), adopts that agent rather than replacing it
+        viaB.grow(allocation, new GrowRequest(1, "worker", "/bin/sleep", List.of("600"), Map.of(), "fs2"));
+        assertPilotsAreNodes(b.grid(), viaB, allocation, "with a node on fs2, under a");
+        assertThat(viaB.heldNow(allocation).nodes()).hasSize(2);
+        long fs2Agent = remoteAgentPid(b);
 
         // 1. a's host cut from the network: b takes over; a, which can renew its lease no more, steps down
         long cut = System.nanoTime();
@@ -339,6 +354,14 @@ class FailoverIT {
             testbed.mendHostLink(B_HOST);
         }
         assertThat(viaB.job(mpi.id()).state()).isIn("RUNNING", "FINISHED");
+        assertPilotsAreNodes(b.grid(), viaB, allocation, "after the take-over from a host cut off, a node on fs2 among them");
+        assertThat(remoteAgentPid(b)).as("fs2's agent, adopted by b rather than replaced").isEqualTo(fs2Agent);
+        String onFs2 = viaB.heldNow(allocation).nodes().stream().filter(n -> n.site().equals("fs2")).findFirst()
+                .orElseThrow().id();
+        viaB.release(allocation, new ReleaseRequest(List.of(onFs2), "shrink on fs2 after a take-over"));
+        Awaitility.await("the shrink on fs2 under b").atMost(Duration.ofSeconds(60))
+                .until(() -> TestScheduler.pilotsNamedFor(b.grid(), allocation).size() == 1
+                        && viaB.heldNow(allocation).nodes().size() == 1);
         long after = TestScheduler.submit(viaB, "after-the-take-over", "&(resourceManagerContact = \"fs1\")"
                 + "(count = 1)(executable = \"/bin/true\")").id();
         mpi.assertFinishedWithEveryRank(viaB);
