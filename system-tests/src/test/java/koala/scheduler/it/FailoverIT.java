@@ -332,8 +332,11 @@ class FailoverIT {
         // a node on the remote site fs2, through the agent a uses there: b, taking over on another host (its class path
         // names the jars otherwise), adopts that agent rather than replacing it
         viaB.grow(allocation, new GrowRequest(1, "worker", "/bin/sleep", List.of("600"), Map.of(), "fs2"));
+        Awaitility.await("the grow on fs2 under a").atMost(Duration.ofSeconds(60)).until(() -> {
+            List<NodeView> nodes = viaB.heldNow(allocation).nodes();
+            return nodes.size() == 2 && nodes.stream().allMatch(n -> n.state().equals("RUNNING"));
+        });
         assertPilotsAreNodes(b.grid(), viaB, allocation, "with a node on fs2, under a");
-        assertThat(viaB.heldNow(allocation).nodes()).hasSize(2);
         long fs2Agent = remoteAgentPid(b);
 
         // 1. a's host cut from the network: b takes over; a, which can renew its lease no more, steps down
