@@ -51,9 +51,10 @@ import org.junit.jupiter.api.Test;
  * <ol>
  * <li>koala-b is cut from the network: b takes over, adopts the pilots and the allocation, starts site
  *     agents of its own host, and the MPI job running over fs0 and fs1 through the take-over finishes on it
- *     with every rank's result; the allocation's node on the remote site fs2 (granted under a) runs on under b,
- *     through the agent a used there, which b adopts (its class path names the jars otherwise: the agent is
- *     known by their contents), and shrinks; the instance grows under it; a, cut off, steps down (exit status 3). A
+ *     with every rank's result; a node on the remote site fs2 (an allocation's, granted under a) runs on under
+ *     b, through the agent a used there, which b adopts (its class path names the jars otherwise: the agent is
+ *     known by their contents), and its pilot leaves when the allocation is closed; the instance grows under b;
+ *     a, cut off, steps down (exit status 3). A
  *     framework runner started before the cut is recorded, as b takes over, as one of another host that b
  *     cannot reach ({@link #replacedOnB}): b starts one in its place on its own host, the old one's next
  *     call is refused and it exits (status 3) ending nothing, and its instance grows and shrinks under the
@@ -329,14 +330,13 @@ class FailoverIT {
         awaitRunning(runner.rpc(), 2);
         System.out.printf("the instance ran %.2f s after its runner was started (beside the MPI job's start)%n",
                 (System.nanoTime() - runnerStarted) / 1e9);
-        // a node on the remote site fs2, through the agent a uses there: b, taking over on another host (its class path
-        // names the jars otherwise), adopts that agent rather than replacing it
-        viaB.grow(allocation, new GrowRequest(1, "worker", "/bin/sleep", List.of("600"), Map.of(), "fs2"));
-        Awaitility.await("the grow on fs2 under a").atMost(Duration.ofSeconds(60)).until(() -> {
-            List<NodeView> nodes = viaB.heldNow(allocation).nodes();
-            return nodes.size() == 2 && nodes.stream().allMatch(n -> n.state().equals("RUNNING"));
-        });
-        assertPilotsAreNodes(b.grid(), viaB, allocation, "with a node on fs2, under a");
+        // a node on the remote site fs2 (an allocation of its own: fs2 is on another network), through the agent a
+        // uses there: b, taking over on another host (its class path names the jars otherwise), adopts that agent
+        long onFs2 = viaB.allocate(new AllocationRequest("on-fs2-through-a-take-over")).id();
+        koala.api.scheduler.GrowResult fs2Grown = viaB.grow(onFs2, new GrowRequest(1, "worker", "/bin/sleep",
+                List.of("600"), Map.of(), "fs2"));
+        assertThat(fs2Grown.granted()).as("the grow on fs2 under a: %s", fs2Grown.reason()).isEqualTo(1);
+        assertPilotsAreNodes(b.grid(), viaB, onFs2, "on fs2, under a");
         long fs2Agent = remoteAgentPid(b);
 
         // 1. a's host cut from the network: b takes over; a, which can renew its lease no more, steps down
@@ -357,14 +357,11 @@ class FailoverIT {
             testbed.mendHostLink(B_HOST);
         }
         assertThat(viaB.job(mpi.id()).state()).isIn("RUNNING", "FINISHED");
-        assertPilotsAreNodes(b.grid(), viaB, allocation, "after the take-over from a host cut off, a node on fs2 among them");
+        assertPilotsAreNodes(b.grid(), viaB, onFs2, "on fs2, after the take-over from a host cut off");
         assertThat(remoteAgentPid(b)).as("fs2's agent, adopted by b rather than replaced").isEqualTo(fs2Agent);
-        String onFs2 = viaB.heldNow(allocation).nodes().stream().filter(n -> n.site().equals("fs2")).findFirst()
-                .orElseThrow().id();
-        viaB.release(allocation, new ReleaseRequest(List.of(onFs2), "shrink on fs2 after a take-over"));
-        Awaitility.await("the shrink on fs2 under b").atMost(Duration.ofSeconds(60))
-                .until(() -> TestScheduler.pilotsNamedFor(b.grid(), allocation).size() == 1
-                        && viaB.heldNow(allocation).nodes().size() == 1);
+        viaB.closeAllocation(onFs2);
+        Awaitility.await("the pilot on fs2 leaves under b").atMost(Duration.ofSeconds(60))
+                .until(() -> TestScheduler.pilotsNamedFor(b.grid(), onFs2).isEmpty());
         long after = TestScheduler.submit(viaB, "after-the-take-over", "&(resourceManagerContact = \"fs1\")"
                 + "(count = 1)(executable = \"/bin/true\")").id();
         mpi.assertFinishedWithEveryRank(viaB);
