@@ -135,6 +135,7 @@ public final class InProcessScheduler implements AutoCloseable {
         Map<String, SiteInfo> seen = Map.copyOf(b.seen);
         this.scheduler = new Scheduler(b.settings, b.store, site -> Optional.ofNullable(seen.get(site)), b.sizes, none,
                 submissions, FileLocations.NONE, b.clock, metrics);
+        scheduler.checkDeclaredGpus();
         scheduler.onStart(() -> loop.post(() -> { }));
         SchedulerParts parts = scheduler.parts();
         if (b.sharing != null) {

@@ -119,7 +119,6 @@ final class Scheduler {
         this.siteNames = List.copyOf(configuredNodes.keySet());
         this.declaredGpus = new DeclaredGpus(settings.gpuDevices());
         this.reported = kis;
-        declaredGpus.checkAtStart(siteNames, kis);
         kis = declaredGpus.over(kis); // a host whose declared devices SGE's count disagrees with: seen with no GPUs
         this.kis = kis;
         this.configuredNodes = Map.copyOf(configuredNodes);
@@ -382,8 +381,8 @@ final class Scheduler {
     }
 
     /**
-     * As at construction, for a start that built the scheduler before its first look at the sites (a take-over
-     * looks while it reloads its jobs): stops the start on a GPU declaration SGE's count disagrees with.
+     * Stops the start on a GPU declaration SGE's count disagrees with ({@link DeclaredGpus#checkAtStart}), once the
+     * sites were first seen: whoever builds a scheduler calls it then (a take-over looks while it reloads its jobs).
      */
     void checkDeclaredGpus() {
         declaredGpus.checkAtStart(siteNames, reported);

@@ -381,30 +381,29 @@ public final class SchedulerDaemon implements AutoCloseable {
         return supervisor;
     }
 
-    /** Gives freshly started agents a moment to reach their cells; a site still down is not waited for. */
+    /**
+     * Gives freshly started agents a moment to reach their cells; a site still down is not waited for, and
+     * the log says why it is not up, from the last answer of its agent.
+     */
     private static void awaitAgents(Map<String, SiteAgentClient> agents) {
-        boolean up = new koala.common.time.Poll(InstantSource.system(), Duration.ofMillis(200)).until(() -> agents
-                .values().stream().allMatch(a -> {
-                    try {
-                        return a.health().up();
-                    } catch (ApiException e) {
-                        return false;
-                    }
-                }), Duration.ofSeconds(15));
+        Map<String, String> notUp = new java.util.concurrent.ConcurrentHashMap<>();
+        boolean up = new koala.common.time.Poll(InstantSource.system(), Duration.ofMillis(200)).until(() -> {
+            agents.forEach((site, a) -> notUp.compute(site, (s, before) -> whyNotUp(a)));
+            return notUp.isEmpty();
+        }, Duration.ofSeconds(15));
         if (!up) {
-            agents.forEach((site, a) -> {
-                String why;
-                try {
-                    koala.api.site.AgentHealth health = a.health();
-                    why = health.up() ? null : "its cell is " + health.status() + ": " + health.reason();
-                } catch (ApiException e) {
-                    why = "its agent does not answer: " + e.getMessage();
-                }
-                if (why != null) {
-                    LOG.warn("site {} is not up after 15 s ({}); the scheduler starts, and places nothing there until "
-                            + "it is", site, why);
-                }
-            });
+            notUp.forEach((site, why) -> LOG.warn("site {} is not up after 15 s ({}); the scheduler starts, and places "
+                    + "nothing there until it is", site, why));
+        }
+    }
+
+    /** Why the agent's site is not up; null when it is. */
+    private static String whyNotUp(SiteAgentClient agent) {
+        try {
+            koala.api.site.AgentHealth health = agent.health();
+            return health.up() ? null : "its cell is " + health.status() + ": " + health.reason();
+        } catch (ApiException e) {
+            return "its agent does not answer: " + e.getMessage();
         }
     }
 

@@ -100,6 +100,7 @@ final class TestGrid implements AutoCloseable {
         metrics = new koala.scheduler.metrics.SchedulerMetrics(sizes.keySet());
         Scheduler started = new Scheduler(settings, store, site -> unreached.contains(site) ? Optional.empty() : Optional.of(info(site)), sizes, none, submissions,
                 FileLocations.NONE, clock, metrics);
+        started.checkDeclaredGpus();
         started.onStart(() -> woken++);
         started.parts().accounting().sink(sink.apply(started));
         started.parts().accounting().counts(metrics);

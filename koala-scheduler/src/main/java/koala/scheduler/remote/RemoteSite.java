@@ -106,20 +106,26 @@ public final class RemoteSite implements AutoCloseable {
     public void prepare() {
         timer.submit(() -> {
             Thread.interrupted(); // as in tick: JSch may leave it set
-            HeadNodeSession session = null;
             try {
-                session = HeadNodeSession.open(site, new Poll(clock, Duration.ofMillis(50)));
-                RemoteAgent agent = RemoteAgent.probe(site, session);
-                List<Path> shipped = shipped();
-                ready = new Ready(session, agent, jarsThere(shipped, agent.sync(RuntimeJars.of(shipped))));
+                ready = ready();
             } catch (SshFailure | IllegalStateException | ApiException e) {
-                if (session != null) {
-                    session.close();
-                }
                 LOG.warn("site {}: no connection made ahead ({}); it is made when this scheduler leads", site.name(),
                         e.getMessage());
             }
         });
+    }
+
+    /** The SSH connection, the head node's check and the jars there; the connection is closed when a step fails. */
+    private Ready ready() {
+        HeadNodeSession session = HeadNodeSession.open(site, new Poll(clock, Duration.ofMillis(50)));
+        try {
+            RemoteAgent agent = RemoteAgent.probe(site, session);
+            List<Path> shipped = shipped();
+            return new Ready(session, agent, jarsThere(shipped, agent.sync(RuntimeJars.of(shipped))));
+        } catch (RuntimeException e) {
+            session.close();
+            throw e;
+        }
     }
 
     /** Connects now (a failure is logged and shown as the site's reason), then keeps watching. */
@@ -212,24 +218,21 @@ public final class RemoteSite implements AutoCloseable {
     }
 
     private void connect() {
-        HeadNodeSession session = null;
-        Ready ahead = takeReady();
+        Ready r = null;
         try {
-            session = ahead != null ? ahead.session() : HeadNodeSession.open(site, new Poll(clock, Duration.ofMillis(50)));
-            RemoteAgent agent = ahead != null ? ahead.agent() : RemoteAgent.probe(site, session);
-            List<Path> shipped = shipped();
-            Jars jars = ahead != null ? ahead.jars() : jarsThere(shipped, agent.sync(RuntimeJars.of(shipped)));
-            String relayHost = ssh.relayHost().orElse(agent.head().hostname());
-            RemoteAgent.Running running = agent.find(RemoteAgent.image(jars.agent(), relayHost)).orElse(null);
+            Ready ahead = takeReady();
+            r = ahead != null ? ahead : ready();
+            String relayHost = ssh.relayHost().orElse(r.agent().head().hostname());
+            RemoteAgent.Running running = r.agent().find(RemoteAgent.image(r.jars().agent(), relayHost)).orElse(null);
             if (running != null) {
                 LOG.info("site {}: re-attaching to the agent on {} (pid {})", site.name(), ssh.host(), running.pid());
             } else {
-                running = agent.start(jars.agent(), AgentSecret.random(), relayHost);
+                running = r.agent().start(r.jars().agent(), AgentSecret.random(), relayHost);
             }
-            attach(session, agent, reach(session, agent, running, jars, relayHost), jars, relayHost);
+            attach(r.session(), r.agent(), reach(r.session(), r.agent(), running, r.jars(), relayHost), r.jars(), relayHost);
         } catch (SshFailure | IllegalStateException | ApiException e) {
-            if (session != null) {
-                session.close();
+            if (r != null) {
+                r.session().close();
             }
             link = link.failed(e.getMessage(), clock.instant(), ssh.retryMax());
             LOG.error("{} (try {}; next at {})", e.getMessage(), link.failures(), link.nextTry());

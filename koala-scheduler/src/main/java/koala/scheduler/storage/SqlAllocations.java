@@ -29,15 +29,15 @@ final class SqlAllocations implements AllocationStore {
     /** The grown components of the jobs {@code jobs} (a subquery of ids) names, by job. */
     java.util.Map<Long, List<String>> componentsOf(String jobs, List<Object> params) {
         return SqlDatabase.byJob(db.query("SELECT job, spec FROM components WHERE job IN " + jobs + " ORDER BY job, idx",
-                params, rs -> java.util.Map.entry(rs.getLong(1), rs.getString(2))));
+                params, rs -> java.util.Map.entry(rs.getLong(1), rs.getString(2))), java.util.Map.Entry::getKey,
+                java.util.Map.Entry::getValue);
     }
 
     /** The roles of the allocations {@code jobs} (a subquery of ids) names, by job. */
     java.util.Map<Long, String> rolesOf(String jobs, List<Object> params) {
-        java.util.Map<Long, String> roles = new java.util.HashMap<>();
-        db.query("SELECT job, roles FROM allocation_roles WHERE job IN " + jobs, params,
-                rs -> roles.put(rs.getLong(1), rs.getString(2)));
-        return roles;
+        return db.query("SELECT job, roles FROM allocation_roles WHERE job IN " + jobs, params,
+                rs -> java.util.Map.entry(rs.getLong(1), rs.getString(2))).stream()
+                .collect(java.util.stream.Collectors.toMap(java.util.Map.Entry::getKey, java.util.Map.Entry::getValue));
     }
 
     @Override

@@ -386,17 +386,11 @@ class SqlDatabase implements UnitOfWork, AutoCloseable {
         });
     }
 
-    /** {@code rows} grouped by their job, each group in the rows' order. */
-    static <T> java.util.Map<Long, List<T>> byJob(List<T> rows, java.util.function.Function<T, Long> job) {
+    /** {@code rows}' values grouped by their job, each group in the rows' order. */
+    static <R, T> java.util.Map<Long, List<T>> byJob(List<R> rows, java.util.function.Function<R, Long> job,
+                                                    java.util.function.Function<R, T> value) {
         java.util.Map<Long, List<T>> by = new java.util.HashMap<>();
-        rows.forEach(r -> by.computeIfAbsent(job.apply(r), j -> new ArrayList<>()).add(r));
-        return by;
-    }
-
-    /** As above, for rows read as (job, value). */
-    static <T> java.util.Map<Long, List<T>> byJob(List<java.util.Map.Entry<Long, T>> rows) {
-        java.util.Map<Long, List<T>> by = new java.util.HashMap<>();
-        rows.forEach(r -> by.computeIfAbsent(r.getKey(), j -> new ArrayList<>()).add(r.getValue()));
+        rows.forEach(r -> by.computeIfAbsent(job.apply(r), j -> new ArrayList<>()).add(value.apply(r)));
         return by;
     }
 

@@ -49,7 +49,8 @@ final class SqlHistory implements HistoryStore {
     /** The history of the jobs {@code jobs} (a subquery of ids) names, by job. */
     java.util.Map<Long, List<TransitionView>> historyOf(String jobs, List<Object> params) {
         return SqlDatabase.byJob(db.query("SELECT * FROM transitions WHERE job IN " + jobs + " ORDER BY job, seq",
-                params, rs -> java.util.Map.entry(rs.getLong("job"), transition(rs))));
+                params, rs -> java.util.Map.entry(rs.getLong("job"), transition(rs))), java.util.Map.Entry::getKey,
+                java.util.Map.Entry::getValue);
     }
 
     private static TransitionView transition(java.sql.ResultSet rs) throws java.sql.SQLException {

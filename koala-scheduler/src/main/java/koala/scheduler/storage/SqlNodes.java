@@ -42,7 +42,7 @@ final class SqlNodes implements NodeStore {
     /** The nodes of the jobs {@code jobs} (a subquery of ids) names, by job. */
     java.util.Map<Long, List<NodeClaim>> nodesOf(String jobs, List<Object> params) {
         return SqlDatabase.byJob(db.query("SELECT * FROM nodes WHERE job IN " + jobs
-                + " ORDER BY job, component, node_rank", params, SqlNodes::node), NodeClaim::job);
+                + " ORDER BY job, component, node_rank", params, SqlNodes::node), NodeClaim::job, n -> n);
     }
 
     private static NodeClaim node(java.sql.ResultSet rs) throws java.sql.SQLException {
@@ -92,7 +92,7 @@ final class SqlNodes implements NodeStore {
     /** The spans of the jobs {@code jobs} (a subquery of ids) names, by job. */
     java.util.Map<Long, List<NodeSpan>> spansOf(String jobs, List<Object> params) {
         return SqlDatabase.byJob(db.query("SELECT * FROM node_spans WHERE job IN " + jobs
-                + " ORDER BY job, node, attempt", params, SqlNodes::span), NodeSpan::job);
+                + " ORDER BY job, node, attempt", params, SqlNodes::span), NodeSpan::job, n -> n);
     }
 
     private static NodeSpan span(java.sql.ResultSet rs) throws java.sql.SQLException {
