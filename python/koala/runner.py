@@ -60,7 +60,7 @@ __all__ = [
     "RunnerClient", "RunnerError", "RunnerUnreachable", "RunnerTimeout",
     "GrowResult", "ShrinkResult", "Refusal", "Entity", "Status", "GiveBackAsk",
     "TokenSource", "StaticToken", "TokenFile", "StateFileToken", "Clock",
-    "state_file", "koala_home", "URL_VARIABLE", "TOKEN_VARIABLE", "TOKEN_FILE_VARIABLE",
+    "state_file", "koala_home", "URL_VARIABLE", "TOKEN_VARIABLE", "TOKEN_FILE_VARIABLE", "URL_FILE_VARIABLE",
 ]
 
 URL_VARIABLE = "KOALA_RUNNER_URL"
@@ -68,6 +68,9 @@ URL_VARIABLE = "KOALA_RUNNER_URL"
 TOKEN_VARIABLE = "KOALA_RUNNER_TOKEN"
 #: The path of the file holding the current token (one line), rewritten by rename when it rotates.
 TOKEN_FILE_VARIABLE = "KOALA_RUNNER_TOKEN_FILE"
+#: The path of the file holding the runner's address in force (one line), rewritten by rename when the runner
+#: is started on another host in the place of one whose host went.
+URL_FILE_VARIABLE = "KOALA_RUNNER_URL_FILE"
 
 #: The Java client's time-out, in seconds.
 DEFAULT_TIMEOUT = 30.0
@@ -364,10 +367,13 @@ class StateFileToken(TokenSource):
 class RunnerClient:
     """A framework instance's line to its runner. Thread-safe: each call opens its own connection.
 
-    ``token``: the instance's token, or a :class:`TokenSource` that follows its rotations.
+    ``token``: the instance's token, or a :class:`TokenSource` that follows its rotations. ``url_file``: a file
+    holding the runner's address in force, read at each call (the address moves when the runner is started on
+    another host); ``url`` until it names one.
     """
 
-    def __init__(self, url: str, token: Union[str, TokenSource], timeout: float = DEFAULT_TIMEOUT):
+    def __init__(self, url: str, token: Union[str, TokenSource], timeout: float = DEFAULT_TIMEOUT,
+                 url_file: Optional[os.PathLike] = None):
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ValueError(f"not an http(s) URL: {url!r}")
@@ -377,6 +383,19 @@ class RunnerClient:
         self.timeout = float(timeout)
         self._tokens = token if isinstance(token, TokenSource) else StaticToken(token)
         self._parts = urlsplit(self.url)
+        self._url_file = url_file
+
+    def _follow(self) -> None:
+        """The address in ``url_file`` from now on, when it names another valid one."""
+        if self._url_file is None:
+            return
+        try:
+            url = Path(self._url_file).read_text(encoding="utf-8").strip().rstrip("/")
+        except OSError:
+            return
+        parts = urlsplit(url)
+        if url and url != self.url and parts.scheme in ("http", "https") and parts.hostname:
+            self._parts, self.url = parts, url
 
     def __repr__(self) -> str:
         return f"RunnerClient({self.url!r}, timeout={self.timeout:g})"
@@ -386,16 +405,18 @@ class RunnerClient:
                          rotation_wait: float = ROTATION_WAIT, clock: Optional[Clock] = None) -> "RunnerClient":
         """Inside a framework entity: ``KOALA_RUNNER_URL``, and the token from the file ``KOALA_RUNNER_TOKEN_FILE``
         names (:class:`TokenFile`: read at each call, waited for up to ``rotation_wait`` seconds after a 401),
-        or ``KOALA_RUNNER_TOKEN`` where that variable is not set."""
+        or ``KOALA_RUNNER_TOKEN`` where that variable is not set; the address as ``KOALA_RUNNER_URL_FILE``'s file
+        names it at each call, where that variable is set."""
         env = os.environ if environ is None else environ
         url, token, token_file = env.get(URL_VARIABLE), env.get(TOKEN_VARIABLE), env.get(TOKEN_FILE_VARIABLE)
+        url_file = env.get(URL_FILE_VARIABLE)
         if not url or not (token or token_file):
             raise RuntimeError(f"{URL_VARIABLE} and {TOKEN_FILE_VARIABLE} or {TOKEN_VARIABLE} are set only for "
                                "framework entities")
         if not token_file:
-            return cls(url, token, timeout)
+            return cls(url, token, timeout, url_file)
         try:
-            return cls(url, TokenFile(token_file, token, wait=rotation_wait, clock=clock), timeout)
+            return cls(url, TokenFile(token_file, token, wait=rotation_wait, clock=clock), timeout, url_file)
         except ValueError as e:
             raise RuntimeError(f"{TOKEN_FILE_VARIABLE}: {e}") from None
 
@@ -469,6 +490,7 @@ class RunnerClient:
         return self._call_with(renewed, method, path, body)
 
     def _call_with(self, token: str, method: str, path: str, body: Optional[dict]) -> Any:
+        self._follow()
         deadline = time.monotonic() + self.timeout
         data = None if body is None else json.dumps(body).encode("utf-8")
         headers = {"Authorization": f"Bearer {token}", "Accept": "application/json"}

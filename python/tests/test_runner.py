@@ -312,6 +312,18 @@ class TokenRotationTest(unittest.TestCase):
         self.assertEqual(["token-A", "token-B"], self.tokens_sent(), "no 401: the file is read at each call")
         self.assertEqual([], self.clock.sleeps)
 
+    def test_a_runner_started_elsewhere_is_called_at_the_address_its_file_names_now(self):
+        url_file = self.dir / "runner-url"
+        url_file.write_text("http://127.0.0.1:9/\n")  # the runner of the start, whose host went: nothing answers
+        client = self.entity(KOALA_RUNNER_URL="http://127.0.0.1:9", KOALA_RUNNER_URL_FILE=str(url_file))
+        with self.assertRaises(RunnerUnreachable):
+            client.status()
+        url_file.write_text(self.runner.url + "\n")  # the launcher, told by the scheduler where it serves now
+        self.assertEqual(31, client.status().instance)
+        self.assertEqual(self.runner.url.rstrip("/"), client.url)
+        url_file.write_text("not a url\n")  # a file half written by hand: the address in force stays
+        self.assertEqual(31, client.status().instance)
+
     def test_the_file_wins_over_the_token_of_the_start(self):
         write_token(self.token_file, "token-B")
         self.rotate("token-B")

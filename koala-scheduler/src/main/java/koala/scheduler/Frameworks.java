@@ -75,6 +75,22 @@ final class Frameworks {
         return registry.replaceRunner(id, host, url).runnerGeneration();
     }
 
+    /**
+     * {@code task}, of instance {@code id}'s node, with the address of the instance's runner in force: the one
+     * its components were given at their grow, unless a runner was started elsewhere in that one's place
+     * ({@link #replaceRunner}) since. Any other task as it is.
+     */
+    koala.api.scheduler.NodeTask withRunnerInForce(long id, koala.api.scheduler.NodeTask task) {
+        String given = task.environment() == null ? null : task.environment().get(koala.api.runner.RunnerClient.URL_VARIABLE);
+        String now = given == null ? null : registry.find(id).map(FrameworkRecord::runner).orElse(null);
+        if (now == null || now.equals(given)) {
+            return task;
+        }
+        Map<String, String> env = new java.util.HashMap<>(task.environment());
+        env.put(koala.api.runner.RunnerClient.URL_VARIABLE, now);
+        return task.withEnvironment(env);
+    }
+
     /** Passes when a runner of {@code generation} is instance {@code id}'s in force ({@link FrameworkRegistry#fence}). */
     void fence(long id, long generation) {
         registry.fence(id, generation);

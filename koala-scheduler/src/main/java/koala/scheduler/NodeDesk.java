@@ -25,6 +25,8 @@ final class NodeDesk {
     private final Consumer<Job> claims;
     private final Consumer<Job> running;
     private final BiFunction<String, NodeTask, NodeTask> forSite;
+    /** A framework instance's task with its runner's address in force ({@link Frameworks#withRunnerInForce}). */
+    private BiFunction<Long, NodeTask, NodeTask> runners = (id, task) -> task;
     /** Per site, the SGE slots of one node: the ranks an MPI job runs on it. */
     private final java.util.function.ToIntFunction<String> slots;
     private final java.time.InstantSource clock;
@@ -94,8 +96,16 @@ final class NodeDesk {
         if (node.state() == NodeState.ARRIVED) {
             book.save(job, node.with(NodeState.RUNNING));
         }
-        return forSite.apply(node.site(), ComponentLaunch.task(job.record(), job.description(), node, job.nodes(),
-                slots));
+        return forSite.apply(node.site(), runners.apply(job.id(), ComponentLaunch.task(job.record(), job.description(),
+                node, job.nodes(), slots)));
+    }
+
+    /**
+     * How a framework instance's task gets its runner's address now: a runner started in the place of one on
+     * another host serves elsewhere, and the launchers that ask again (their runner silent) learn it here.
+     */
+    void runners(BiFunction<Long, NodeTask, NodeTask> runners) {
+        this.runners = runners;
     }
 
     /**

@@ -220,8 +220,7 @@ final class Pilots {
         }
         Map<String, String> env = new java.util.HashMap<>(task.environment());
         env.put(RunnerClient.URL_VARIABLE, reachable);
-        return new NodeTask(task.action(), task.executable(), task.arguments(), env, task.directory(), task.stdout(),
-                task.stderr(), task.maxWallSeconds());
+        return task.withEnvironment(env);
     }
 
     /** {@code url} as {@code site}'s nodes reach it, or null while a relay for it is still being made. */

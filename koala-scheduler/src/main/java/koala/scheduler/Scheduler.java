@@ -137,6 +137,7 @@ final class Scheduler {
                 events, this::gpuDevices);
         this.frameworks = new Frameworks(store, book, clock);
         frameworks.networks(pilots::network);
+        desk.runners(frameworks::withRunnerInForce);
         this.owners = new Owners(book);
         this.accounting = new Accounting(book, store, frameworks, pilots::cores, clock);
         this.recovery = new Recovery(book, store, kis, queue, claimer::submitPilot, clock);

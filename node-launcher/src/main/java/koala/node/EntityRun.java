@@ -24,12 +24,18 @@ import koala.http.ApiException;
  * where it runs, and then beats: every heartbeat period it sends the CPU utilization of the
  * entity's process tree since the last beat. It stops the entity and gives the node back when the
  * entity ends, when the runner says STOP or disowns the node, or when the runner has not answered
- * for its runner-gone time-out — a runner's death must not hold nodes forever. The entity finds its
- * instance's token in force in the file {@code KOALA_RUNNER_TOKEN_FILE} names ({@link EntityTokenFile}).
+ * for its runner-gone time-out — a runner's death must not hold nodes forever. A runner silent for
+ * {@link #ASK_EVERY} may have been started elsewhere (its host gone, a scheduler on another host took
+ * over): the launcher asks the scheduler for the node's task again, every {@link #ASK_EVERY} while the
+ * runner is silent, and beats to the address it names from then on. The entity finds its instance's
+ * token in force in the file {@code KOALA_RUNNER_TOKEN_FILE} names, and its runner's address in the file
+ * {@code KOALA_RUNNER_URL_FILE} names ({@link EntityTokenFile}).
  */
 final class EntityRun {
     private static final Duration HELLO_GIVE_UP = Duration.ofSeconds(60);
     private static final Duration STOP_GRACE = Duration.ofSeconds(5);
+    /** How long the runner is silent before the scheduler is asked where it serves now, and how often after. */
+    static final Duration ASK_EVERY = Duration.ofSeconds(5);
 
     private final NodeTask task;
     private final String node;
@@ -38,9 +44,17 @@ final class EntityRun {
     private final RunnerLine runner;
     private final int cores;
     private final koala.api.runner.RunnerMessages.Startup steps;
+    /** The runner's address the scheduler gives the node now; empty when it cannot say. */
+    private final java.util.function.Supplier<Optional<String>> runnerNow;
 
     EntityRun(NodeTask task, String node, String host, int cores, InstantSource clock,
               koala.api.runner.RunnerMessages.Startup steps) {
+        this(task, node, host, cores, clock, steps, Optional::empty);
+    }
+
+    EntityRun(NodeTask task, String node, String host, int cores, InstantSource clock,
+              koala.api.runner.RunnerMessages.Startup steps, java.util.function.Supplier<Optional<String>> runnerNow) {
+        this.runnerNow = runnerNow;
         this.task = task;
         this.cores = cores;
         this.steps = steps;
@@ -61,7 +75,8 @@ final class EntityRun {
      * the entity's address stays the same — and the launcher says hello again with it.
      */
     int run() throws InterruptedException {
-        try (EntityTokenFile token = EntityTokenFile.of(task.environment().getOrDefault(RunnerClient.TOKEN_VARIABLE, ""))) {
+        try (EntityTokenFile token = EntityTokenFile.of(task.environment().getOrDefault(RunnerClient.TOKEN_VARIABLE, ""),
+                runner.address().toString())) {
             return run(token);
         }
     }
@@ -74,6 +89,7 @@ final class EntityRun {
             env.put("KOALA_ENTITY_HOST", host);
             env.put("KOALA_ENTITY_PORT", Integer.toString(port));
             env.put(RunnerClient.TOKEN_FILE_VARIABLE, token.path().toString());
+            env.put(RunnerClient.URL_FILE_VARIABLE, token.runnerPath().toString());
             Process entity;
             try {
                 entity = NodeLauncher.builder(task, env).start();
@@ -115,6 +131,7 @@ final class EntityRun {
         CpuSampler sampler = new CpuSampler(entity.pid(), java.nio.file.Path.of("/proc"), cores, clock);
         CpuSampler.Sample last = sampler.sample();
         Instant heard = clock.instant();
+        Instant asked = heard;
         Duration gone = Duration.ofMillis(orders.runnerGoneMillis());
         long period = orders.heartbeatMillis();
         while (!entity.waitFor(period, TimeUnit.MILLISECONDS)) {
@@ -139,10 +156,24 @@ final class EntityRun {
                     log("runner silent for " + gone.toSeconds() + " s; stopping the entity, giving the node back");
                     return stop(entity);
                 }
+                if (!clock.instant().isBefore(asked.plus(ASK_EVERY))) {
+                    asked = clock.instant();
+                    followRunner(token);
+                }
             }
         }
         log("entity ended with status " + entity.exitValue());
         return entity.exitValue();
+    }
+
+    /** Beats to the runner's address the scheduler names now, when it names another (the entity is told too). */
+    private void followRunner(EntityTokenFile token) {
+        Optional<String> now = runnerNow.get();
+        if (now.isPresent() && !now.get().equals(runner.address().toString())) {
+            log("runner silent at " + runner.address() + "; the scheduler says it serves at " + now.get() + " now");
+            runner.moveTo(URI.create(now.get()));
+            token.runnerMoved(now.get());
+        }
     }
 
     private Optional<Orders> hello(Hello hello) {

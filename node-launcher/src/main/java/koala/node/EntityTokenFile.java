@@ -13,24 +13,30 @@ import java.nio.file.attribute.PosixFilePermissions;
  * read ({@code KOALA_RUNNER_TOKEN_FILE}). The runner replaces the token when one of the instance's
  * nodes is lost or a node not its own used it; the launcher learns the new one in a heartbeat's
  * answer and writes it here (a new file renamed over the old, so a reader never sees half of it),
- * and the entity's clients read it at each call. Removed with the entity's run.
+ * and the entity's clients read it at each call. Beside it, the runner's address in force
+ * ({@code KOALA_RUNNER_URL_FILE}): a runner started on another host in the place of one whose host
+ * went serves elsewhere, and the launcher, told so by the scheduler, writes its address there.
+ * Removed with the entity's run.
  */
 final class EntityTokenFile implements AutoCloseable {
     private final Path dir;
     private final Path file;
+    private final Path runnerFile;
     private String written;
 
     private EntityTokenFile(Path dir) {
         this.dir = dir;
         this.file = dir.resolve("token");
+        this.runnerFile = dir.resolve("runner-url");
     }
 
-    /** A new private directory holding {@code token}. */
-    static EntityTokenFile of(String token) {
+    /** A new private directory holding {@code token} and the runner's address {@code runner}. */
+    static EntityTokenFile of(String token, String runner) {
         try {
             EntityTokenFile tokens = new EntityTokenFile(Files.createTempDirectory("koala-entity-",
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"))));
             tokens.update(token);
+            tokens.write(tokens.runnerFile, "runner-url-", runner);
             return tokens;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot make the entity's token file: " + e.getMessage(), e);
@@ -41,19 +47,37 @@ final class EntityTokenFile implements AutoCloseable {
         return file;
     }
 
+    /** The file holding the runner's address in force. */
+    Path runnerPath() {
+        return runnerFile;
+    }
+
+    /** The runner now serves at {@code url}. */
+    synchronized void runnerMoved(String url) {
+        write(runnerFile, "runner-url-", url);
+    }
+
     /** Writes {@code token} when it differs from what the file holds; null (a runner that says none) changes nothing. */
     synchronized void update(String token) {
         if (token == null || token.equals(written)) {
             return;
         }
-        try {
-            Path next = Files.createTempFile(dir, "token-", ".new",
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-            Files.writeString(next, token + "\n", StandardCharsets.UTF_8);
-            Files.move(next, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        if (write(file, "token-", token)) {
             written = token;
+        }
+    }
+
+    /** {@code value} into {@code target}: a new file renamed over the old, so that a reader never sees half of it. */
+    private boolean write(Path target, String prefix, String value) {
+        try {
+            Path next = Files.createTempFile(dir, prefix, ".new",
+                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            Files.writeString(next, value + "\n", StandardCharsets.UTF_8);
+            Files.move(next, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            return true;
         } catch (IOException e) {
-            System.err.println("[koala node] cannot write the entity's token file " + file + ": " + e.getMessage());
+            System.err.println("[koala node] cannot write the entity's file " + target + ": " + e.getMessage());
+            return false;
         }
     }
 

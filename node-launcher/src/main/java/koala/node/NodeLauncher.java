@@ -117,12 +117,25 @@ public final class NodeLauncher {
             log(task.isEmpty() ? "scheduler gone; giving the node back" : "told to exit");
             return 0;
         }
-        int status = EntityRun.wanted(task.get()) ? new EntityRun(task.get(), node, host, cores, clock, steps).run()
+        int status = EntityRun.wanted(task.get()) ? new EntityRun(task.get(), node, host, cores, clock, steps,
+                this::runnerNow).run()
                 : task.get().mpiHosts() != null ? executeMpi(task.get()) : execute(task.get());
         log("command ended with status " + status);
         String detail = endDetail;
         call(() -> scheduler.exited(node, new NodeReport(token, host, status, detail)));
         return 0;
+    }
+
+    /** The address of its runner the scheduler gives the node now, asked once; empty when it cannot say. */
+    private Optional<String> runnerNow() {
+        try {
+            NodeTask now = scheduler.task(node, token, Duration.ZERO);
+            return now.action().equals("RUN") && now.environment() != null
+                    ? Optional.ofNullable(now.environment().get(koala.api.runner.RunnerClient.URL_VARIABLE))
+                    : Optional.empty();
+        } catch (ApiException e) {
+            return Optional.empty();
+        }
     }
 
     /** What the command said of its end, for the scheduler's history (mpirun naming the rank that ended the world). */

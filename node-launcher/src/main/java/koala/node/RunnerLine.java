@@ -21,13 +21,22 @@ class RunnerLine {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
     static final String NODE_KEY = "X-Koala-Node-Key";
 
-    private final URI runner;
+    private volatile URI runner;
     private final String token;
     private volatile String nodeKey;
 
     RunnerLine(URI runner, String token) {
         this.runner = runner;
         this.token = token;
+    }
+
+    URI address() {
+        return runner;
+    }
+
+    /** From now on, calls go to {@code runner} (a runner started elsewhere in the place of the silent one). */
+    void moveTo(URI runner) {
+        this.runner = runner;
     }
 
     private PlainJsonClient http() {

@@ -125,4 +125,69 @@ class EntityRunTest {
             runner.close();
         }
     }
+
+    /**
+     * The runner at A beats with the launcher, then goes (its host cut off); the scheduler names B, a runner
+     * started elsewhere in A's place. Once A has been silent for {@link EntityRun#ASK_EVERY} (5 s), the launcher
+     * asks the scheduler, beats to B with the node's key from then on, and writes B's address into the entity's
+     * file; B answers STOP once the entity has read B's address there (it copies its file at each turn of its loop).
+     */
+    @Test
+    void aSilentRunnerIsFollowedToTheAddressTheSchedulerNamesAndTheEntityIsToldToo(@TempDir Path dir) throws Exception {
+        List<Integer> beatsAtA = new CopyOnWriteArrayList<>();
+        List<String> keysAtB = new CopyOnWriteArrayList<>();
+        JsonHttpServer a = new JsonHttpServer(new InetSocketAddress("127.0.0.1", 0), 2);
+        a.route("POST", "/nodes/{node}/hello", r -> Response.ok(new Orders(100, 60_000, "key-7", "t")))
+                .route("POST", "/nodes/{node}/heartbeat", r -> {
+                    beatsAtA.add(1);
+                    return Response.ok(new HeartbeatReply(HeartbeatReply.KEEP, 100));
+                });
+        Path seen = dir.resolve("seen");
+        JsonHttpServer b = new JsonHttpServer(new InetSocketAddress("127.0.0.1", 0), 2);
+        b.route("POST", "/nodes/{node}/heartbeat", r -> {
+            keysAtB.add(r.header("X-Koala-Node-Key").orElse("none"));
+            String read = addressIn(seen);
+            boolean told = read.startsWith("http://127.0.0.1:") && !read.equals("http://127.0.0.1:" + a.port());
+            return Response.ok(new HeartbeatReply(told ? HeartbeatReply.STOP : HeartbeatReply.KEEP, 100));
+        });
+        a.start();
+        b.start();
+        try {
+            String atB = "http://127.0.0.1:" + b.port();
+            NodeTask task = new NodeTask("RUN", "/bin/sh", List.of("-c", "while :; do cat \"$KOALA_RUNNER_URL_FILE\" > "
+                    + seen + ".new && mv " + seen + ".new " + seen + "; sleep 0.05; done"),
+                    Map.of("KOALA_RUNNER_URL", "http://127.0.0.1:" + a.port(), "KOALA_RUNNER_TOKEN", "t"),
+                    null, null, null, null);
+            List<Integer> asked = new CopyOnWriteArrayList<>();
+            EntityRun run = new EntityRun(task, "7.3.0", "127.0.0.1", 1, InstantSource.system(), null, () -> {
+                asked.add(1);
+                return java.util.Optional.of(atB);
+            });
+            Thread cut = new Thread(() -> {
+                org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(10)).until(() -> !beatsAtA.isEmpty());
+                a.close();
+            });
+            cut.start();
+
+            int status = run.run();
+            cut.join();
+
+            assertThat(status).isZero();
+            assertThat(asked).as("asked once, 5 s into the silence").hasSize(1);
+            assertThat(keysAtB).isNotEmpty().containsOnly("key-7");
+            assertThat(Files.readString(seen).strip()).isEqualTo(atB);
+        } finally {
+            a.close();
+            b.close();
+        }
+    }
+
+    /** What the entity last copied of its address file; empty before its first copy. */
+    private static String addressIn(Path seen) {
+        try {
+            return Files.exists(seen) ? Files.readString(seen).strip() : "";
+        } catch (java.io.IOException e) {
+            return "";
+        }
+    }
 }

@@ -24,8 +24,10 @@ import koala.http.JsonHttpClient;
  * read the status. Every entity finds the runner's address in {@code KOALA_RUNNER_URL} and the
  * instance's secret in {@code KOALA_RUNNER_TOKEN}, the secret as it is now in the file
  * {@code KOALA_RUNNER_TOKEN_FILE} names (the runner rotates it; the entity's launcher keeps the file
- * up to date); {@link #fromEnvironment()} reads them, and a call refused with a secret that has
- * since been rotated is made again once with the new one. A
+ * up to date), the runner's address as it is now in the file {@code KOALA_RUNNER_URL_FILE} names (a
+ * runner started on another host in the place of one whose host went serves elsewhere: the launcher
+ * rewrites the file); {@link #fromEnvironment()} reads them, each call the files as they are then, and a
+ * call refused with a secret that has since been rotated is made again once with the new one. A
  * refused call throws {@link koala.http.ApiException} with the status (401 bad token, 409
  * a node that is not the instance's, 400 a malformed request naming the field) and the reason.
  */
@@ -34,17 +36,50 @@ public final class RunnerClient {
     public static final String TOKEN_VARIABLE = "KOALA_RUNNER_TOKEN";
     /** The file holding the instance's token as it is now (its launcher rewrites it when the runner rotates it). */
     public static final String TOKEN_FILE_VARIABLE = "KOALA_RUNNER_TOKEN_FILE";
+    /** The file holding the runner's address in force (its launcher rewrites it when the runner moves). */
+    public static final String URL_FILE_VARIABLE = "KOALA_RUNNER_URL_FILE";
+    private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
-    private final JsonHttpClient http;
+    private final java.util.function.Supplier<URI> runner;
     private final TokenSource token;
+    /** The client for the address last called, made again when the address changes. */
+    private volatile JsonHttpClient http;
 
     public RunnerClient(URI runner, String token) {
         this(runner, TokenSource.fixed(token));
     }
 
     public RunnerClient(URI runner, TokenSource token) {
-        this.http = new JsonHttpClient(runner, Duration.ofSeconds(30));
+        this(() -> runner, token);
+    }
+
+    /** A client of the runner at the address {@code runner} gives at each call. */
+    public RunnerClient(java.util.function.Supplier<URI> runner, TokenSource token) {
+        this.runner = runner;
         this.token = token;
+    }
+
+    private JsonHttpClient http() {
+        URI now = runner.get();
+        JsonHttpClient h = http;
+        if (h == null || !h.base().equals(now)) {
+            h = new JsonHttpClient(now, TIMEOUT);
+            http = h;
+        }
+        return h;
+    }
+
+    /**
+     * The address in {@code file} as it is now; {@code given} when the file cannot be read or holds none (a
+     * launcher of an older build writes none).
+     */
+    static URI addressIn(java.nio.file.Path file, URI given) {
+        try {
+            String url = java.nio.file.Files.readString(file).strip();
+            return url.isEmpty() ? given : URI.create(url);
+        } catch (java.io.IOException | IllegalArgumentException e) {
+            return given;
+        }
     }
 
     public static RunnerClient fromEnvironment() {
@@ -54,21 +89,24 @@ public final class RunnerClient {
         if (url == null || token.isEmpty()) {
             throw new IllegalStateException(URL_VARIABLE + " and " + TOKEN_VARIABLE + " are set only for framework entities");
         }
-        return new RunnerClient(URI.create(url), token.get());
+        URI given = URI.create(url);
+        String file = System.getenv(URL_FILE_VARIABLE);
+        return file == null ? new RunnerClient(given, token.get())
+                : new RunnerClient(() -> addressIn(java.nio.file.Path.of(file), given), token.get());
     }
 
     /** {@code call} with the token as it is now; refused with one the runner has since rotated, once more with the new one. */
     private <T> T call(java.util.function.Function<JsonHttpClient, T> call) {
         String now = token.get();
         try {
-            return call.apply(http.withBearer(now));
+            return call.apply(http().withBearer(now));
         } catch (koala.http.ApiException e) {
             if (e.status() != 401) {
                 throw e;
             }
             String rotated = token.changedFrom(now, java.time.InstantSource.system(), TokenSource.ROTATION_WAIT)
                     .orElseThrow(() -> e);
-            return call.apply(http.withBearer(rotated));
+            return call.apply(http().withBearer(rotated));
         }
     }
 

@@ -36,6 +36,12 @@ public record NodeTask(String action, String executable, List<String> arguments,
         }
     }
 
+    /** This task with {@code environment} instead of its own. */
+    public NodeTask withEnvironment(Map<String, String> environment) {
+        return new NodeTask(action, executable, arguments, environment, directory, stdout, stderr, maxWallSeconds,
+                mpiHosts, mpiApps);
+    }
+
     public static NodeTask waiting() {
         return new NodeTask("WAIT", null, null, null, null, null, null, null);
     }

@@ -57,7 +57,8 @@ import org.junit.jupiter.api.Test;
  *     a, cut off, steps down (exit status 3). A
  *     framework runner started before the cut is recorded, as b takes over, as one of another host that b
  *     cannot reach ({@link #replacedOnB}): b starts one in its place on its own host, the old one's next
- *     call is refused and it exits (status 3) ending nothing, and its instance grows and shrinks under the
+ *     call is refused and it exits (status 3) ending nothing, every entity's launcher, its runner silent,
+ *     learns the new one's address from b and beats to it, and the instance grows and shrinks under the
  *     new one;</li>
  * <li>a, started again (as systemd would), stands by; {@code kill -9} of b: a leads on koala-b, and b
  *     started again passes the test's calls to it; pilots == nodes, and the instance shrinks under a;</li>
@@ -475,6 +476,13 @@ class FailoverIT {
 
         assertThat(old.process().waitFor(30, TimeUnit.SECONDS)).as("the replaced runner exits").isTrue();
         assertThat(old.process().exitValue()).as("its exit status: replaced").isEqualTo(3);
+        // the entities' launchers beat to the old address; silent, they ask the scheduler, which names the new one
+        java.time.Instant gone = java.time.Instant.now();
+        Awaitility.await("every entity heard from by the runner started on b").atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(500)).until(() -> replacement.rpc().status().entities().stream()
+                        .allMatch(e -> e.lastBeat() != null && e.lastBeat().isAfter(gone)));
+        System.out.printf("every entity heard from by the runner on b %.2f s after the old one exited%n",
+                Duration.between(gone, java.time.Instant.now()).toMillis() / 1e3);
         String stopped = Files.readAllLines(old.log()).stream().filter(l -> l.contains("this runner stops, ending nothing"
                 + " and giving nothing back")).findFirst().orElseThrow();
         // its next call about the instance refused; or, when the new runner kept its state first, that state found
