@@ -75,6 +75,13 @@ final class Frameworks {
         return registry.replaceRunner(id, host, url).runnerGeneration();
     }
 
+    /** The runners' addresses of the instances whose allocations are live. */
+    java.util.Set<String> liveRunners() {
+        return registry.all().stream().filter(r -> r.runner() != null)
+                .filter(r -> book.find(r.id()).filter(j -> !j.state().ended()).isPresent())
+                .map(FrameworkRecord::runner).collect(java.util.stream.Collectors.toSet());
+    }
+
     /**
      * {@code task}, of instance {@code id}'s node, with the address of the instance's runner in force: the one
      * its components were given at their grow, unless a runner was started elsewhere in that one's place

@@ -164,6 +164,15 @@ final class SiteAgents implements AutoCloseable {
         return Optional.ofNullable(remotes.get(site)).map(r -> r.reachable(url)).orElse(url);
     }
 
+    /**
+     * The live instances' runners are {@code liveRunners}: every remote site forgets the relays it made again for
+     * other runners; the returned work closes them (SSH work: off the loop).
+     */
+    Runnable keepOnlyRunners(java.util.Set<String> liveRunners) {
+        List<Runnable> closing = remotes.values().stream().map(r -> r.keepOnlyRunners(liveRunners)).toList();
+        return () -> closing.forEach(Runnable::run);
+    }
+
     /** The runner at {@code url} is gone for good (its instance ended): {@code site}'s relay to it is closed. */
     void unrelay(String site, String url) {
         Optional.ofNullable(remotes.get(site)).ifPresent(r -> r.unrelay(url));

@@ -47,6 +47,10 @@ final class CallBacks {
     private final java.util.Set<Endpoint> forgotten = new java.util.HashSet<>();
     /** Call-backs that schedulers of other KOALA hosts recorded on the head node: written back as they were. */
     private List<RunnerCallback> foreign = List.of();
+    /** Runners' call-backs made again from the head node's record, not yet checked against the live instances. */
+    private final java.util.Set<Endpoint> restored = new java.util.HashSet<>();
+    /** The runners of the instances the scheduler holds live, once it has reloaded its jobs; null before. */
+    private java.util.Set<Endpoint> live;
 
     /**
      * @param koalaHost the name or address this machine advertises for itself and its runners; URLs
@@ -145,7 +149,13 @@ final class CallBacks {
         Map<Endpoint, RunnerCallback> wanted = new java.util.TreeMap<>(java.util.Comparator.comparing(Endpoint::host)
                 .thenComparingInt(Endpoint::port));
         recorded.stream().filter(r -> r.madeBy().equals(koalaHost) && !forgotten.contains(r.to()))
-                .filter(r -> !r.to().equals(scheduler)).forEach(r -> wanted.put(r.to(), r));
+                .filter(r -> !r.to().equals(scheduler)).forEach(r -> {
+                    if (live == null || live.contains(r.to())) {
+                        wanted.put(r.to(), r);
+                    } else {
+                        forgotten.add(r.to()); // its instance ended before this scheduler led: its line goes
+                    }
+                });
         known.forEach((to, back) -> {
             if (!to.equals(scheduler)) {
                 wanted.put(to, new RunnerCallback(to, back.forward(), back.relayPort(), koalaHost));
@@ -178,7 +188,7 @@ final class CallBacks {
         List<RunnerCallback> recorded = agent.runnerCallbacks();
         List<RunnerCallback> runners = read(recorded);
         for (RunnerCallback runner : runners) {
-            make(session, client, runner.to(), runner.forward(), runner.relayPort());
+            remade(runner.to(), make(session, client, runner.to(), runner.forward(), runner.relayPort()));
         }
         if (!records().equals(recorded.stream().sorted(RunnerCallback.ORDER).toList())) {
             record(agent);
@@ -189,6 +199,26 @@ final class CallBacks {
             LOG.info("site {}: runners' call-backs made again: {}", site.name(), runners.stream()
                     .map(r -> r.to().host() + ":" + r.to().port() + " on " + known.get(r.to()).authority()).toList());
         }
+    }
+
+    /**
+     * The scheduler has reloaded its jobs: {@code liveRunners} are the runners' addresses of the instances it holds
+     * live. The call-backs made again from the head node's record for any other runner (its instance ended while no
+     * scheduler was connected here, or its runner was replaced elsewhere) are forgotten and returned, for their relays
+     * and forwards to be closed; a record read later keeps only the live ones. Those made in this process since
+     * are not touched: they were made for a live instance's node.
+     */
+    synchronized List<Callback> keepOnly(java.util.Set<String> liveRunners) {
+        live = new java.util.HashSet<>();
+        liveRunners.forEach(url -> endpoint(URI.create(url)).ifPresent(live::add));
+        List<Callback> stale = new java.util.ArrayList<>();
+        for (Endpoint to : List.copyOf(restored)) {
+            if (!live.contains(to)) {
+                forget(to).ifPresent(stale::add);
+            }
+        }
+        restored.clear();
+        return stale;
     }
 
     /**
@@ -211,6 +241,12 @@ final class CallBacks {
     /** {@code back} leads to {@code to} from now on. */
     synchronized void made(Endpoint to, Callback back) {
         known.put(to, back);
+    }
+
+    /** {@code back}, made again from the head node's record, leads to {@code to}: to be checked by {@link #keepOnly}. */
+    synchronized void remade(Endpoint to, Callback back) {
+        made(to, back);
+        restored.add(to);
     }
 
     /** Forwards a head-node loopback port to {@code to} here: {@code wanted} if free, any otherwise. */

@@ -354,23 +354,41 @@ public final class RemoteSite implements AutoCloseable {
      * once it is up again. Does SSH work: never on the scheduler's loop.
      */
     public void unrelay(String url) {
-        Optional<CallBacks.Callback> back = callBacks.endpoint(URI.create(url)).flatMap(callBacks::forget);
-        if (back.isEmpty()) {
-            return;
-        }
+        callBacks.endpoint(URI.create(url)).flatMap(callBacks::forget).ifPresent(this::closeRelay);
+    }
+
+    /**
+     * The scheduler has reloaded its jobs, whose live instances' runners are {@code liveRunners}: the call-backs
+     * made again from the head node's record for any other runner are forgotten now (no node is relayed there from
+     * now on), and the returned work closes their relays and forwards. That is SSH work, never for the loop; the
+     * forgetting is for the loop, so that no instance registered after the look loses its relay.
+     */
+    public Runnable keepOnlyRunners(java.util.Set<String> liveRunners) {
+        List<CallBacks.Callback> stale = callBacks.keepOnly(liveRunners);
+        return () -> {
+            stale.forEach(this::closeRelay);
+            if (!stale.isEmpty()) {
+                LOG.info("site {}: relays of runners no live instance has, closed: {}", site.name(),
+                        stale.stream().map(CallBacks.Callback::authority).toList());
+            }
+        };
+    }
+
+    /** Closes a relay on the head node and the forward behind it now, or once the link is up again. */
+    private void closeRelay(CallBacks.Callback back) {
         Attached a = attached;
         if (a == null || !a.session().connected()) {
-            ended.add(back.get());
+            ended.add(back);
             return;
         }
         try {
-            close(a, back.get());
-            a.session().unforwardRemote(back.get().forward());
+            close(a, back);
+            a.session().unforwardRemote(back.forward());
             callBacks.record(a.agent());
         } catch (SshFailure | ApiException e) {
-            LOG.warn("site {}: relay {} for {} not closed yet ({}); closing it once the link is up again", site.name(),
-                    back.get().authority(), url, e.getMessage());
-            ended.add(back.get());
+            LOG.warn("site {}: relay {} not closed yet ({}); closing it once the link is up again", site.name(),
+                    back.authority(), e.getMessage());
+            ended.add(back);
         }
     }
 
