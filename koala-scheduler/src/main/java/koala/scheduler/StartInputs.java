@@ -77,8 +77,7 @@ final class StartInputs {
         }
         GridSnapshot s = StartSnapshots.of(now, books.hosts(), books.jobs(), queued, books::policyFor, local,
                 idleWorkers(now));
-        return new GridSnapshot(s.now(), s.sites(), s.running(), s.claims(), s.shrinks(), s.localLoad(), s.queue(),
-                arrivals(now));
+        return s.withArrivals(arrivals(now));
     }
 
     /** The cell's own users' running jobs (and other schedulers' pilots). */

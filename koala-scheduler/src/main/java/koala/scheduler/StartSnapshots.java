@@ -86,7 +86,8 @@ final class StartSnapshots {
         List<QueuedJob> queue = queued(queued, policies);
         Map<String, LocalLoad> loads = new HashMap<>(local);
         loads.keySet().retainAll(free.keySet());
-        return new GridSnapshot(now, sites(seen, free), running, claims, shrinks(idle, busy), loads, queue);
+        return new GridSnapshot(now, sites(seen, free), running, claims, shrinks(idle, busy), loads, queue,
+                koala.estimate.Arrivals.NONE, hosts.files());
     }
 
     /**

@@ -184,9 +184,8 @@ final class StartTimes implements AutoCloseable {
         }
         koala.placement.JobNeed need = new koala.placement.JobNeed("grow", List.of(new koala.placement.ComponentNeed(0, 1,
                 site, List.of(), perNode)), false);
-        GridSnapshot alone = new GridSnapshot(s.now(), s.sites(), s.running(), s.claims(), s.shrinks(), s.localLoad(),
-                List.of(new koala.estimate.QueuedJob("grow", null, "grow", need,
-                        koala.placement.PlacementPolicies.byName("worst-fit"), null)));
+        GridSnapshot alone = s.withQueue(List.of(new koala.estimate.QueuedJob("grow", null, "grow", need,
+                koala.placement.PlacementPolicies.byName("worst-fit"), null))).withArrivals(koala.estimate.Arrivals.NONE);
         Estimate e = one(alone, "grow");
         return e.status() == Estimate.Status.WAITING ? Optional.ofNullable(e.likely()) : Optional.empty();
     }

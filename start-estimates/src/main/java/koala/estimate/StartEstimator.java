@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.stream.IntStream;
 import koala.placement.Assignment;
-import koala.placement.FileLocations;
 import koala.placement.GridView;
 import koala.placement.HostView;
 import koala.placement.PlacementDecision;
@@ -154,7 +153,7 @@ public final class StartEstimator {
         for (SiteState s : snapshot.sites()) {
             idle.add(new SiteView(s.name(), s.hosts().stream().map(h -> new HostView(h.name(), h.total(), h.total())).toList()));
         }
-        GridView grid = new GridView(idle, FileLocations.NONE);
+        GridView grid = new GridView(idle, snapshot.files());
         Map<List<Object>, PlacementDecision> seen = new HashMap<>();
         Map<Integer, PlacementDecision.NotPlaced> never = new HashMap<>();
         for (int j = 0; j < jobs.size(); j++) {

@@ -8,7 +8,6 @@ import java.util.PriorityQueue;
 import java.util.Random;
 import java.util.Set;
 import koala.placement.Assignment;
-import koala.placement.FileLocations;
 import koala.placement.GridView;
 import koala.placement.HostView;
 import koala.placement.PlacementDecision;
@@ -364,7 +363,7 @@ final class VirtualRun {
                     dirty[s] = false;
                 }
             }
-            grid = new GridView(Arrays.asList(views), FileLocations.NONE);
+            grid = new GridView(Arrays.asList(views), ix.snapshot.files());
             anyDirty = false;
         }
         return grid;

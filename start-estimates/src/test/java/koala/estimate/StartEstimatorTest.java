@@ -39,6 +39,31 @@ class StartEstimatorTest {
         assertEquals("likely ~10:05 (80%: 10:05 to 10:05); fs0 busy until ~10:05 with jobs 31", e.get(0).describe(ZoneOffset.UTC));
     }
 
+    /**
+     * fs0 has 4 idle nodes, fs1 3 (one busy); job "cf" asks one node by Close-to-Files for its input "data", 10 GB
+     * kept on fs1 only. With the grid's file catalog in the snapshot it is said to start now on fs1, as placement
+     * would put it; without one (as before), Close-to-Files ranks as Worst-Fit and the estimate named fs0.
+     */
+    @Test
+    void closeToFilesIsEstimatedWhereTheFilesAreByTheSnapshotsCatalog() {
+        koala.placement.JobNeed need = new koala.placement.JobNeed("cf", List.of(new koala.placement.ComponentNeed(0, 1,
+                null, List.of("data"))), false);
+        QueuedJob cf = new QueuedJob("cf", "ann", "cf", need, koala.placement.PlacementPolicies.byName("close-to-files"), null);
+        koala.placement.FileLocations catalog = new koala.placement.FileLocations(Map.of("data",
+                new koala.placement.StoredFile(10_000_000_000L, java.util.Set.of("fs1"))), Map.of(), 100.0);
+        List<SiteState> sites = List.of(Grids.site("fs0", 4, 0), Grids.site("fs1", 4, 1));
+        List<RunningWork> running = List.of(Grids.running("33", "09:20", Grids.holds("fs1", 0, 1)));
+        StartEstimator estimator = new StartEstimator(RuntimeGuess.exact(Grids.ran(Map.of("33", 60)), DEFAULT), 5, 1);
+
+        Estimate withFiles = estimator.estimate(new GridSnapshot(Grids.TEN, sites, running, List.of(), List.of(), Map.of(),
+                List.of(cf), Arrivals.NONE, catalog)).get(0);
+        Estimate without = estimator.estimate(Grids.snapshot(sites, running, List.of(cf))).get(0);
+
+        assertEquals(Estimate.Status.NOW, withFiles.status());
+        assertEquals(List.of("fs1"), withFiles.sites());
+        assertEquals(List.of("fs0"), without.sites());
+    }
+
     /** Job x asks 9 nodes of a grid of 4 + 4: never placeable, with placement's reason, and it blocks nobody. */
     @Test
     void aJobPlacementCanNeverPlaceSaysSo() {
