@@ -24,17 +24,18 @@ import koala.http.ApiException;
  * where it runs, and then beats: every heartbeat period it sends the CPU utilization of the
  * entity's process tree since the last beat. It stops the entity and gives the node back when the
  * entity ends, when the runner says STOP or disowns the node, or when the runner has not answered
- * for its runner-gone time-out — a runner's death must not hold nodes forever. A runner silent for
- * {@link #ASK_EVERY} may have been started elsewhere (its host gone, a scheduler on another host took
- * over): the launcher asks the scheduler for the node's task again, every {@link #ASK_EVERY} while the
- * runner is silent, and beats to the address it names from then on. The entity finds its instance's
+ * for its runner-gone time-out — a runner's death must not hold nodes forever. A silent runner may
+ * have been started elsewhere (its host gone, a scheduler on another host took over): a beat that finds
+ * it silent asks the scheduler for the node's task again, at most every {@link #ASK_EVERY} (the first
+ * time not before {@link #ASK_EVERY} of beating), and the launcher beats to the address it names from
+ * then on. The entity finds its instance's
  * token in force in the file {@code KOALA_RUNNER_TOKEN_FILE} names, and its runner's address in the file
  * {@code KOALA_RUNNER_URL_FILE} names ({@link EntityTokenFile}).
  */
 final class EntityRun {
     private static final Duration HELLO_GIVE_UP = Duration.ofSeconds(60);
     private static final Duration STOP_GRACE = Duration.ofSeconds(5);
-    /** How long the runner is silent before the scheduler is asked where it serves now, and how often after. */
+    /** How often at most the scheduler is asked where a silent runner serves now (the first time: into the beating). */
     static final Duration ASK_EVERY = Duration.ofSeconds(5);
 
     private final NodeTask task;

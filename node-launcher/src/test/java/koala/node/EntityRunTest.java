@@ -128,8 +128,8 @@ class EntityRunTest {
 
     /**
      * The runner at A beats with the launcher, then goes (its host cut off); the scheduler names B, a runner
-     * started elsewhere in A's place. Once A has been silent for {@link EntityRun#ASK_EVERY} (5 s), the launcher
-     * asks the scheduler, beats to B with the node's key from then on, and writes B's address into the entity's
+     * started elsewhere in A's place. At the first beat that finds A silent {@link EntityRun#ASK_EVERY} (5 s) into
+     * the beating, the launcher asks the scheduler, beats to B with the node's key from then on, and writes B's address into the entity's
      * file; B answers STOP once the entity has read B's address there (it copies its file at each turn of its loop).
      */
     @Test
@@ -173,7 +173,7 @@ class EntityRunTest {
             cut.join();
 
             assertThat(status).isZero();
-            assertThat(asked).as("asked once, 5 s into the silence").hasSize(1);
+            assertThat(asked).as("asked once, at the first silent beat 5 s into the beating").hasSize(1);
             assertThat(keysAtB).isNotEmpty().containsOnly("key-7");
             assertThat(Files.readString(seen).strip()).isEqualTo(atB);
         } finally {
