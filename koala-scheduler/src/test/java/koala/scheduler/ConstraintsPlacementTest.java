@@ -74,6 +74,27 @@ class ConstraintsPlacementTest {
     }
 
     /**
+     * The start estimate places by the job's policy kept with its constraints, as a round does: bob's quiet job,
+     * kept off alice's noisy nodes' site, is estimated to start now on fs1, where Worst-Fit alone would say fs0
+     * (6 idle against 4).
+     */
+    @Test
+    void aStartEstimateKeepsTheJobsConstraintsAsPlacementDoes() {
+        try (TestGrid grid = new TestGrid(Map.of("fs0", 8, "fs1", 4), Duration.ofSeconds(60))) {
+            grid.scheduler.submit("noisy.jdf", "&(count = 2)(executable = /bin/true)(tags = noisy)", "alice", null);
+            grid.tick(Duration.ofSeconds(1));
+
+            koala.estimate.GridSnapshot quiet = grid.scheduler.dryRunSnapshot("quiet.jdf", "&(count = 2)"
+                    + "(executable = /bin/true)(constraints = \"anti-affinity owner=alice,noisy site\")", "bob");
+            koala.estimate.GridSnapshot plain = grid.scheduler.dryRunSnapshot("plain.jdf", "&(count = 2)"
+                    + "(executable = /bin/true)", "bob");
+
+            assertThat(grid.scheduler.startTimes().one(quiet, "0").sites()).containsExactly("fs1");
+            assertThat(grid.scheduler.startTimes().one(plain, "0").sites()).containsExactly("fs0");
+        }
+    }
+
+    /**
      * Over racks, on fs0's 4 hosts (fs0-n1..fs0-n4; racks r1 = n1, n2 and r2 = n3, n4): the job's a node,
      * kept out of b's racks, is pinned to fs0-n1, its b node to fs0-n3 (both fixed on fs0). The a node
      * arrives; the b node's pilot does not start, so after the claim time-out (60 s) b is placed again on
