@@ -250,8 +250,8 @@ public final class SchedulerDaemon implements AutoCloseable {
             reconcile(parts, agents, pilots, sites.keySet());
             return null;
         });
-        Runnable staleRelays = loop.call(() -> siteAgents.keepOnlyRunners(parts.frameworks().liveRunners()));
-        daemon("stale-relays").newThread(staleRelays).start();
+        java.util.Set<String> liveRunners = loop.call(() -> parts.frameworks().liveRunners());
+        daemon("stale-relays").newThread(() -> siteAgents.keepOnlyRunners(liveRunners)).start();
         steps.done("pilots reconciled");
         // users on this host call through the socket, where the kernel names them; programs may use
         // loopback TCP with a token the scheduler signed

@@ -165,12 +165,11 @@ final class SiteAgents implements AutoCloseable {
     }
 
     /**
-     * The live instances' runners are {@code liveRunners}: every remote site forgets the relays it made again for
-     * other runners; the returned work closes them (SSH work: off the loop).
+     * The live instances' runners are {@code liveRunners}: every remote site closes the relays it made again for
+     * other runners ({@link RemoteSite#keepOnlyRunners}; SSH work: off the loop).
      */
-    Runnable keepOnlyRunners(java.util.Set<String> liveRunners) {
-        List<Runnable> closing = remotes.values().stream().map(r -> r.keepOnlyRunners(liveRunners)).toList();
-        return () -> closing.forEach(Runnable::run);
+    void keepOnlyRunners(java.util.Set<String> liveRunners) {
+        remotes.values().forEach(r -> r.keepOnlyRunners(liveRunners));
     }
 
     /** The runner at {@code url} is gone for good (its instance ended): {@code site}'s relay to it is closed. */

@@ -109,6 +109,7 @@ final class CallBacks {
             forgotten.remove(to);
             record(agent);
         }
+        restored.remove(to); // a node of a live instance uses it: never stale, whatever the live runners read before
         return back;
     }
 
@@ -150,7 +151,7 @@ final class CallBacks {
                 .thenComparingInt(Endpoint::port));
         recorded.stream().filter(r -> r.madeBy().equals(koalaHost) && !forgotten.contains(r.to()))
                 .filter(r -> !r.to().equals(scheduler)).forEach(r -> {
-                    if (live == null || live.contains(r.to())) {
+                    if (live == null || live.contains(r.to()) || known.containsKey(r.to())) {
                         wanted.put(r.to(), r);
                     } else {
                         forgotten.add(r.to()); // its instance ended before this scheduler led: its line goes
@@ -205,8 +206,9 @@ final class CallBacks {
      * The scheduler has reloaded its jobs: {@code liveRunners} are the runners' addresses of the instances it holds
      * live. The call-backs made again from the head node's record for any other runner (its instance ended while no
      * scheduler was connected here, or its runner was replaced elsewhere) are forgotten and returned, for their relays
-     * and forwards to be closed; a record read later keeps only the live ones. Those made in this process since
-     * are not touched: they were made for a live instance's node.
+     * and forwards to be closed; a record read later keeps only the live ones. Those made or asked for by a node
+     * since are not touched: a live instance's node uses them (so that {@code liveRunners}, read on the loop, may
+     * be older than this call, made off it).
      */
     synchronized List<Callback> keepOnly(java.util.Set<String> liveRunners) {
         live = new java.util.HashSet<>();

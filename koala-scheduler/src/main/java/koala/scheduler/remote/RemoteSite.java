@@ -359,19 +359,16 @@ public final class RemoteSite implements AutoCloseable {
 
     /**
      * The scheduler has reloaded its jobs, whose live instances' runners are {@code liveRunners}: the call-backs
-     * made again from the head node's record for any other runner are forgotten now (no node is relayed there from
-     * now on), and the returned work closes their relays and forwards. That is SSH work, never for the loop; the
-     * forgetting is for the loop, so that no instance registered after the look loses its relay.
+     * made again from the head node's record for any other runner are forgotten, and their relays and forwards
+     * closed. SSH work, and it waits for a (re)connection in progress: never on the loop.
      */
-    public Runnable keepOnlyRunners(java.util.Set<String> liveRunners) {
+    public void keepOnlyRunners(java.util.Set<String> liveRunners) {
         List<CallBacks.Callback> stale = callBacks.keepOnly(liveRunners);
-        return () -> {
-            stale.forEach(this::closeRelay);
-            if (!stale.isEmpty()) {
-                LOG.info("site {}: relays of runners no live instance has, closed: {}", site.name(),
-                        stale.stream().map(CallBacks.Callback::authority).toList());
-            }
-        };
+        stale.forEach(this::closeRelay);
+        if (!stale.isEmpty()) {
+            LOG.info("site {}: relays of runners no live instance has, closed: {}", site.name(),
+                    stale.stream().map(CallBacks.Callback::authority).toList());
+        }
     }
 
     /** Closes a relay on the head node and the forward behind it now, or once the link is up again. */

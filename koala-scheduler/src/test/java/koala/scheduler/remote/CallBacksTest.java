@@ -91,29 +91,36 @@ class CallBacksTest {
     /**
      * Two runners' call-backs are made again from the head node's record (41234 and 41250); the scheduler, its jobs
      * reloaded, holds live only the instance of 41234 (41250's ended while no scheduler was connected). 41250's is
-     * forgotten and handed back to be closed; one made in this process since (41300, for a node's task) is kept; and a
-     * record read after that keeps only the live runner's line.
+     * forgotten and handed back to be closed; one made in this process since (41300, for a node's task) is kept, and
+     * so is one made again that a node asked for before the check (41260: its instance registered after the live
+     * runners were read); a record read after that keeps only those lines.
      */
     @Test
     void callBacksMadeAgainForRunnersNoLiveInstanceHasAreForgottenOnceTheJobsAreReloaded() {
         CallBacks.Endpoint live = new CallBacks.Endpoint("koala-host", 41234);
         CallBacks.Endpoint ended = new CallBacks.Endpoint("koala-host", 41250);
         CallBacks.Endpoint madeSince = new CallBacks.Endpoint("koala-host", 41300);
+        CallBacks.Endpoint askedSince = new CallBacks.Endpoint("koala-host", 41260);
         List<RunnerCallback> recorded = RunnerCallback.parseAll("""
                 koala-host:41234 45002 47401 koala-host
                 koala-host:41250 45005 47405 koala-host
+                koala-host:41260 45006 47406 koala-host
                 """);
         for (RunnerCallback r : callBacks.read(recorded)) { // as restoreRunners makes them again
             callBacks.remade(r.to(), new CallBacks.Callback(r.forward(), "fs2-head", r.relayPort()));
         }
         callBacks.made(madeSince, new CallBacks.Callback(45010, "fs2-head", 47410));
+        assertThat(callBacks.relayFor(null, null, null, askedSince)) // known: no SSH work
+                .isEqualTo(new CallBacks.Callback(45006, "fs2-head", 47406));
 
         assertThat(callBacks.keepOnly(java.util.Set.of("http://koala-host:41234", "http://koala-host:41300")))
                 .containsExactly(new CallBacks.Callback(45005, "fs2-head", 47405));
         assertThat(callBacks.known(ended)).isEmpty();
         assertThat(callBacks.known(live)).isPresent();
         assertThat(callBacks.known(madeSince)).isPresent();
+        assertThat(callBacks.known(askedSince)).isPresent();
         assertThat(callBacks.read(recorded)).extracting(RunnerCallback::line).containsExactly(
-                "koala-host:41234 45002 47401 koala-host", "koala-host:41300 45010 47410 koala-host");
+                "koala-host:41234 45002 47401 koala-host", "koala-host:41260 45006 47406 koala-host",
+                "koala-host:41300 45010 47410 koala-host");
     }
 }
