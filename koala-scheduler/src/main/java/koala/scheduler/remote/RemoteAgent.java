@@ -144,20 +144,13 @@ final class RemoteAgent {
      * the agent (and the call-backs of the launchers it serves).
      */
     static String image(List<String> classpath, String relayHost) {
-        String contents = classpath.stream().map(RemoteAgent::contentOf).collect(java.util.stream.Collectors.joining(":"));
+        String contents = classpath.stream().map(RuntimeJars::checksumOf).collect(java.util.stream.Collectors.joining(":"));
         try {
             return RuntimeJars.sha256(new java.io.ByteArrayInputStream((contents + "|" + relayHost)
                     .getBytes(StandardCharsets.UTF_8))).substring(0, 16);
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
-    }
-
-    /** The checksum a head node's jar is named by; the whole path for one named otherwise. */
-    private static String contentOf(String path) {
-        String file = path.substring(path.lastIndexOf('/') + 1);
-        int dash = file.indexOf('-');
-        return dash == RuntimeJars.Jar.CHECKSUM_CHARS ? file.substring(0, dash) : path;
     }
 
     /** Whether the agent process {@code pid} still runs. */

@@ -66,6 +66,13 @@ final class RuntimeJars {
         return jars;
     }
 
+    /** The checksum a head node's jar at {@code path} is named by ({@link Jar#remoteName}); the whole path for one named otherwise. */
+    static String checksumOf(String path) {
+        String file = path.substring(path.lastIndexOf('/') + 1);
+        int dash = file.indexOf('-');
+        return dash == Jar.CHECKSUM_CHARS ? file.substring(0, dash) : path;
+    }
+
     /** The DRMAA binding, which a head node has from its SGE installation. */
     static boolean isDrmaa(Path entry) {
         return entry.getFileName().toString().contains("drmaa");
