@@ -34,6 +34,11 @@ final class Entities {
     /** Changes to which nodes the book holds (or the runner gives back), so far; and the latest of each node. */
     private long changes;
     private final Map<String, Long> changedAt = new HashMap<>();
+    /**
+     * Entities whose launchers beat to the address of the runner this one replaced, and when each is taken as
+     * silent at the earliest: they find this one only once that runner is silent to them.
+     */
+    private final Map<String, Instant> awaitedUntil = new HashMap<>();
 
     /** Nodes asked for; a new orchestrator node may already have orchestrators sent to it. */
     void starting(List<String> nodes, String role, Instant at, int orchestrators) {
@@ -65,6 +70,7 @@ final class Entities {
 
     Optional<Entity> remove(String node) {
         frameworkReported.remove(node);
+        awaitedUntil.remove(node);
         Optional<Entity> gone = Optional.ofNullable(byNode.remove(node));
         gone.ifPresent(e -> touched(node));
         return gone;
@@ -91,13 +97,29 @@ final class Entities {
         changedAt.values().removeIf(at -> at <= mark);
     }
 
-    /** Running entities that missed two heartbeats: silent for twice the period their launcher was told. */
+    /**
+     * Running entities that missed two heartbeats: silent for twice the period their launcher was told, and,
+     * for those awaited at a new address ({@link #awaitAtNewAddress}), past the time they are awaited.
+     */
     List<Entity> silent(Instant now) {
         return byNode.values().stream().filter(Entity::running)
-                .filter(e -> !now.isBefore(e.lastBeat().plus(e.beatPeriod().multipliedBy(2)))).toList();
+                .filter(e -> !now.isBefore(e.lastBeat().plus(e.beatPeriod().multipliedBy(2))))
+                .filter(e -> !now.isBefore(awaitedUntil.getOrDefault(e.node(), Instant.MIN))).toList();
+    }
+
+    /**
+     * This runner serves at another address than the one its running entities' launchers beat to: each is
+     * awaited until {@code now} plus its launcher's {@code wait} for a silent runner (past it, a launcher that
+     * found no runner has ended its entity), not two periods. Answers when each is awaited until.
+     */
+    Map<String, Instant> awaitAtNewAddress(Instant now, java.util.function.Function<Entity, Duration> wait) {
+        byNode.values().stream().filter(Entity::running)
+                .forEach(e -> awaitedUntil.put(e.node(), now.plus(wait.apply(e))));
+        return Map.copyOf(awaitedUntil);
     }
 
     Entity beat(Entity e, double cpu, Duration period, Instant now) {
+        awaitedUntil.remove(e.node());
         boolean busy = frameworkReported.contains(e.node()) ? e.idleSince() == null
                 : !e.is(WORKER) || WorkerReport.isBusy(cpu);
         Entity beaten = e.beat(cpu, busy, period, now);

@@ -70,6 +70,7 @@ public final class FrameworkRunner implements AutoCloseable {
     private final Launchers launchers;
     private final InitialDeployment deployment;
     private final Ticks ticks;
+    private final RunnerGone runnerGone;
     /** Where the durable state goes ({@link RunnerMain} writes it to the state file), and what it last took. */
     private Consumer<RunnerState.Book> journal = b -> { };
     private RunnerState.Book written;
@@ -92,14 +93,15 @@ public final class FrameworkRunner implements AutoCloseable {
         this.calls = calls;
         this.deployd = deployd;
         this.settings = settings;
+        this.runnerGone = new RunnerGone(runnerGone);
         Releases releases = new Releases(calls, entities, events, clock);
         this.grows = new Grows(entities, events, deployd, calls, clock, this::persist);
         this.resizer = new Resizer(entities, grows, releases, calls, deployd, events, growOverhead, clock, lifecycle);
         this.master = new MasterKeeper(entities, events, deployd, calls, resizer, this::end, clock);
         this.reconciler = new Reconciler(entities, events, calls, releases, grows, settings, lifecycle, master,
-                this::end, this::rotate, clock, new RunnerGone(runnerGone), schedulerGone);
+                this::end, this::rotate, clock, this.runnerGone, schedulerGone);
         this.launchers = new Launchers(entities, events, secrets(), growOverhead, lifecycle, master, reconciler, grows,
-                calls, clock, this::period, new RunnerGone(runnerGone), settings, this::rotate);
+                calls, clock, this::period, this.runnerGone, settings, this::rotate);
         this.deployment = new InitialDeployment(entities, resizer, deployd, master, lifecycle, events, clock,
                 this::home);
         this.ticks = new Ticks(clock, settings, this::applySettings, events, lifecycle, entities, reconciler, share,
@@ -198,10 +200,33 @@ public final class FrameworkRunner implements AutoCloseable {
      * scheduler's allocation.
      */
     void adopt(long id, RunnerState.Book book, String why) {
+        adopt(id, book, why, false);
+    }
+
+    /**
+     * As {@link #adopt(long, RunnerState.Book, String)}, by a runner that serves at another address than its
+     * predecessor ({@code moved}: started on another host). Its launchers beat to the old address until that
+     * runner is silent to them, then ask the scheduler where this one serves: a running entity is awaited as
+     * long as its launcher waits for a silent runner before it is taken as lost, not two periods.
+     */
+    void adopt(long id, RunnerState.Book book, String why, boolean moved) {
         loop.call(() -> {
             adopted(id, book, why);
+            if (moved) {
+                awaitAtNewAddress();
+            }
             return null;
         });
+    }
+
+    private void awaitAtNewAddress() {
+        Map<String, Instant> until = entities.awaitAtNewAddress(clock.instant(),
+                e -> runnerGone.at(settings.remote(e.site())));
+        if (!until.isEmpty()) {
+            events.add(clock.instant(), "serving at another address than the runner before this one: its running "
+                    + "entities' launchers find it once that runner is silent to them, each awaited until then or for "
+                    + "as long as its launcher waits for a silent runner (" + new TreeMap<>(until) + ")");
+        }
     }
 
     private void adopted(long id, RunnerState.Book book, String why) {

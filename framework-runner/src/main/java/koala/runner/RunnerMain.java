@@ -214,9 +214,10 @@ public final class RunnerMain {
         URI url = at.orElse(URI.create(kept.url()));
         long mine = generation.orElse(kept.generation());
         FrameworkRunner runner = runner(jdf, launch, url, kept.token(), clock, mine);
+        boolean moved = !url.toString().equals(kept.url());
         runner.adopt(kept.instance(), kept.book(), "pid " + ProcessHandle.current().pid() + " in the place of pid "
                 + kept.pid() + (mine == kept.generation() ? "" : ", generation " + mine + " after " + kept.generation())
-                + (url.toString().equals(kept.url()) ? "" : ", at " + url + " (it was at " + kept.url() + ")"));
+                + (moved ? ", at " + url + " (it was at " + kept.url() + ")" : ""), moved);
         JsonHttpServer server = bindAgain(new InetSocketAddress(InetAddress.getByName(url.getHost()), url.getPort()),
                 clock);
         new RunnerApi(runner, clock).routes(server);

@@ -154,6 +154,55 @@ class AdoptionTest {
         assertThat(runner.state()).as("the instance's state as it last knew it").isEqualTo(FrameworkRunner.State.RUNNING);
     }
 
+    /**
+     * A runner started on another host serves at another address: the launchers of its master and
+     * orchestrator (last heard from by the book at 10:01:40, when it adopts them; 10 s periods) beat to the
+     * old runner until it is silent to them, then ask the scheduler where it serves. Adopted at the same
+     * address they would be lost at 10:02:00 (two periods); here each is awaited for the 120 s its launcher
+     * waits for a silent runner: the master, heard from at 10:02:35, is kept; the orchestrator, never heard
+     * from, is lost at 10:03:40 and not before.
+     */
+    @Test
+    void entitiesAdoptedAtANewAddressAreAwaitedAsLongAsTheirLaunchersWaitNotTwoPeriods() throws Exception {
+        FrameworkRunner runner = runner();
+        scheduler.hold(FakeScheduler.node("7.0.0", "master", "fs1"), FakeScheduler.node("7.1.0", "orchestrator", "fs1"));
+        runner.adopt(7, book(null), "a test", true);
+        assertThat(runner.status().events()).last().asString().endsWith("serving at another address than the runner "
+                + "before this one: its running entities' launchers find it once that runner is silent to them, each "
+                + "awaited until then or for as long as its launcher waits for a silent runner ({7.0.0=2026-11-25T10:"
+                + "03:40Z, 7.1.0=2026-11-25T10:03:40Z})");
+
+        for (int s = 101; s <= 219; s++) {
+            clock.set(T.plusSeconds(s));
+            if (s == 155 || s == 165 || s == 175 || s == 185 || s == 195 || s == 205 || s == 215) {
+                runner.heartbeat("7.0.0", 1.0, true);
+            }
+            runner.tick();
+        }
+        assertThat(scheduler.released).as("nothing lost while awaited").isEmpty();
+
+        clock.set(T.plusSeconds(220));
+        runner.tick();
+        assertThat(scheduler.released).extracting(r -> r.nodes()).containsExactly(List.of("7.1.0"));
+        assertThat(scheduler.released.get(0).reason()).isEqualTo("orchestrator lost: no heartbeat for 120 s (two "
+                + "periods: 10 s each)");
+    }
+
+    /** The same book adopted at the same address: its launchers reach the runner at once, and two periods do. */
+    @Test
+    void entitiesAdoptedAtTheSameAddressAreLostAfterTwoPeriods() throws Exception {
+        FrameworkRunner runner = runner();
+        scheduler.hold(FakeScheduler.node("7.0.0", "master", "fs1"), FakeScheduler.node("7.1.0", "orchestrator", "fs1"));
+        runner.adopt(7, book(null), "a test");
+        clock.set(T.plusSeconds(119));
+        runner.heartbeat("7.0.0", 1.0, true);
+        runner.tick();
+        assertThat(scheduler.released).isEmpty();
+        clock.set(T.plusSeconds(120));
+        runner.tick();
+        assertThat(scheduler.released).extracting(r -> r.nodes()).containsExactly(List.of("7.1.0"));
+    }
+
     private FrameworkRunner runner() throws IOException {
         Path grid = TestRunner.grid(dir, "grid.sites = fs1\nsite.fs1.sge.cell = fs1\n");
         return TestRunner.direct(clock, TestRunner.jdf(JDF, Map.of("fs1", 8)), grid, scheduler,

@@ -479,8 +479,9 @@ class FailoverIT {
         // the entities' launchers beat to the old address; silent, they ask the scheduler, which names the new one
         java.time.Instant gone = java.time.Instant.now();
         Awaitility.await("every entity heard from by the runner started on b").atMost(Duration.ofSeconds(30))
-                .pollInterval(Duration.ofMillis(500)).until(() -> replacement.rpc().status().entities().stream()
-                        .allMatch(e -> e.lastBeat() != null && e.lastBeat().isAfter(gone)));
+                .pollInterval(Duration.ofMillis(500)).until(() -> replacement.rpc().status().entities(), entities ->
+                        entities.size() == 2 && entities.stream().allMatch(e -> e.state().equals("RUNNING")
+                                && e.lastBeat() != null && e.lastBeat().isAfter(gone)));
         System.out.printf("every entity heard from by the runner on b %.2f s after the old one exited%n",
                 Duration.between(gone, java.time.Instant.now()).toMillis() / 1e3);
         String stopped = Files.readAllLines(old.log()).stream().filter(l -> l.contains("this runner stops, ending nothing"
