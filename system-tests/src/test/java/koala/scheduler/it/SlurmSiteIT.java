@@ -34,11 +34,11 @@ import org.junit.jupiter.api.Test;
  * drives Slurm with its commands. One co-allocated job runs a component on fs0 (SGE) and one on fs3 (Slurm), as
  * its owner on both, and the two talk over TCP; a local user's job on fs3 is seen as load there; once the job
  * ended no pilot of it is left in either cluster; an MPI world spans both clusters; a framework instance grows
- * onto fs3 and shrinks there, through a stop and a start of Slurm's controller. The testbed goes back to its
- * three SGE cells afterwards.
+ * onto fs3 and shrinks there, through a stop and a start of Slurm's controller; fs3's site agent killed under a
+ * running job is started again and takes up its pilot. The testbed goes back to its three SGE cells afterwards.
  *
- * <p>Costs about 80 s: the Slurm cell up (about 10 s) and down, a scheduler's start, the jobs (5-10 s each),
- * the instance (about 20 s).
+ * <p>Costs about 95 s: the Slurm cell up (about 10 s) and down, a scheduler's start, the jobs (5-10 s each),
+ * the instance (about 20 s), the agent's restart (about 15 s).
  */
 class SlurmSiteIT {
     private static Testbed testbed;
@@ -104,6 +104,62 @@ class SlurmSiteIT {
         }
         Awaitility.await("the local job gone").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
                 .until(() -> site(client, "fs3").others() == 0);
+    }
+
+    /**
+     * kill -9 of fs3's site agent under a job running there: the scheduler starts the agent again, which takes up
+     * the job's pilot as Slurm has it (the same Slurm job, none submitted again, the node still running); the job
+     * ends FINISHED once told to, and no pilot of it is left. About 15 s.
+     */
+    @Test
+    void aKilledSlurmAgentIsStartedAgainAndTakesUpTheRunningPilot() throws Exception {
+        SchedulerClient client = scheduler.client();
+        GridConfig grid = GridConfig.load(scheduler.config());
+        String owner = Testbed.USERS.get(0);
+        SchedulerClient asOwner = scheduler.asRoot().actingFor(owner);
+        Path go = Path.of("/home", owner, "koala-slurm-go-" + Long.toHexString(System.nanoTime()));
+        JobView job = TestScheduler.submit(asOwner, "through-an-agent-restart", "&(resourceManagerContact = \"fs3\")"
+                + "(count = 1)(executable = \"/bin/sh\")(arguments = \"-c\" \"while [ ! -e " + go + " ]; do sleep 0.2; "
+                + "done\")");
+        try {
+            Awaitility.await("the job running on fs3").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300))
+                    .until(() -> client.job(job.id()).nodes(), n -> n.size() == 1 && n.get(0).state().equals("RUNNING"));
+            List<String> pilots = slurmJobsOf(grid, job.id());
+            assertThat(pilots).hasSize(1);
+            List<ProcessHandle> agent = agentOf("fs3");
+            assertThat(agent).isNotEmpty();
+
+            agent.forEach(ProcessHandle::destroyForcibly);
+
+            Awaitility.await("fs3's agent started again, and the site up").atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(500)).until(() -> !agentOf("fs3").isEmpty()
+                            && java.util.Collections.disjoint(agentOf("fs3"), agent) && site(client, "fs3").agent().equals("UP"));
+            assertThat(slurmJobsOf(grid, job.id())).as("the pilot, taken up rather than submitted again").isEqualTo(pilots);
+            assertThat(client.job(job.id()).nodes()).extracting(NodeView::state).containsExactly("RUNNING");
+
+            Files.createFile(go);
+            JobView end = TestScheduler.awaitEnd(client, job.id(), Duration.ofSeconds(60));
+            assertThat(end.state()).as(end.history().toString()).isEqualTo("FINISHED");
+            assertThat(end.nodes()).extracting(NodeView::exitStatus).containsExactly(0);
+            Awaitility.await("no pilot of the job left in Slurm").atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(500)).until(() -> slurmJobsOf(grid, job.id()).isEmpty());
+        } finally {
+            Files.deleteIfExists(go);
+        }
+    }
+
+    /** Slurm's ids of the pilots of {@code job} on fs3. */
+    private static List<String> slurmJobsOf(GridConfig grid, long job) {
+        return LocalUser.jobs(grid.site("fs3")).stream().map(l -> l.split("\\s+"))
+                .filter(f -> f[1].matches("koala-[a-z0-9]+-" + job + "-.*")).map(f -> f[0]).toList();
+    }
+
+    /** The agent JVM of {@code site} started for this class's scheduler (its configuration file is its own). */
+    private static List<ProcessHandle> agentOf(String site) {
+        String config = scheduler.config().toString();
+        return ProcessHandle.allProcesses().filter(p -> koala.process.CommandLines.of(p).map(c ->
+                c.contains("koala.site.AgentMain") && c.contains(config) && c.contains("--site " + site)).orElse(false))
+                .toList();
     }
 
     /**
