@@ -30,7 +30,7 @@ import koala.http.ApiException;
  * time not before {@link #ASK_EVERY} of beating), and the launcher beats to the address it names from
  * then on. The entity finds its instance's
  * token in force in the file {@code KOALA_RUNNER_TOKEN_FILE} names, and its runner's address in the file
- * {@code KOALA_RUNNER_URL_FILE} names ({@link EntityTokenFile}).
+ * {@code KOALA_RUNNER_URL_FILE} names ({@link EntityFiles}).
  */
 final class EntityRun {
     private static final Duration HELLO_GIVE_UP = Duration.ofSeconds(60);
@@ -76,27 +76,27 @@ final class EntityRun {
      * the entity's address stays the same — and the launcher says hello again with it.
      */
     int run() throws InterruptedException {
-        try (EntityTokenFile token = EntityTokenFile.of(task.environment().getOrDefault(RunnerClient.TOKEN_VARIABLE, ""),
+        try (EntityFiles files = EntityFiles.of(task.environment().getOrDefault(RunnerClient.TOKEN_VARIABLE, ""),
                 runner.address().toString())) {
-            return run(token);
+            return run(files);
         }
     }
 
-    private int run(EntityTokenFile token) throws InterruptedException {
+    private int run(EntityFiles files) throws InterruptedException {
         int port = freePort();
         koala.api.runner.RunnerMessages.Startup first = steps;
         while (true) {
             Map<String, String> env = new HashMap<>(task.environment());
             env.put("KOALA_ENTITY_HOST", host);
             env.put("KOALA_ENTITY_PORT", Integer.toString(port));
-            env.put(RunnerClient.TOKEN_FILE_VARIABLE, token.path().toString());
-            env.put(RunnerClient.URL_FILE_VARIABLE, token.runnerPath().toString());
+            env.put(RunnerClient.TOKEN_FILE_VARIABLE, files.path().toString());
+            env.put(RunnerClient.URL_FILE_VARIABLE, files.runnerPath().toString());
             Process entity;
             try {
                 entity = NodeLauncher.builder(task, env).start();
             } catch (IOException e) {
                 log("cannot start " + task.executable() + ": " + e.getMessage());
-                report(127, token);
+                report(127, files);
                 return 127;
             }
             Instant started = clock.instant();
@@ -107,9 +107,9 @@ final class EntityRun {
                 stop(entity);
                 return 0;
             }
-            token.update(orders.get().token());
-            int status = watch(entity, orders.get(), token);
-            if (status < 0 || !report(status, token)) {
+            files.updateToken(orders.get().token());
+            int status = watch(entity, orders.get(), files);
+            if (status < 0 || !report(status, files)) {
                 return Math.max(status, 0);
             }
             log("runner says restart the entity (it ended with status " + status + ")");
@@ -128,7 +128,7 @@ final class EntityRun {
     }
 
     /** Beats until the entity ends (its status) or must be stopped (-1 for "stopped"). */
-    private int watch(Process entity, Orders orders, EntityTokenFile token) throws InterruptedException {
+    private int watch(Process entity, Orders orders, EntityFiles files) throws InterruptedException {
         CpuSampler sampler = new CpuSampler(entity.pid(), java.nio.file.Path.of("/proc"), cores, clock);
         CpuSampler.Sample last = sampler.sample();
         Instant heard = clock.instant();
@@ -142,7 +142,7 @@ final class EntityRun {
             try {
                 HeartbeatReply reply = runner.heartbeat(node, cpu);
                 heard = clock.instant();
-                token.update(reply.token());
+                files.updateToken(reply.token());
                 period = reply.heartbeatMillis() > 0 ? reply.heartbeatMillis() : period;
                 if (reply.stop()) {
                     log("runner says stop");
@@ -159,7 +159,7 @@ final class EntityRun {
                 }
                 if (!clock.instant().isBefore(asked.plus(ASK_EVERY))) {
                     asked = clock.instant();
-                    followRunner(token);
+                    followRunner(files);
                 }
             }
         }
@@ -168,12 +168,12 @@ final class EntityRun {
     }
 
     /** Beats to the runner's address the scheduler names now, when it names another (the entity is told too). */
-    private void followRunner(EntityTokenFile token) {
+    private void followRunner(EntityFiles files) {
         Optional<String> now = runnerNow.get();
         if (now.isPresent() && !now.get().equals(runner.address().toString())) {
             log("runner silent at " + runner.address() + "; the scheduler says it serves at " + now.get() + " now");
             runner.moveTo(URI.create(now.get()));
-            token.runnerMoved(now.get());
+            files.runnerMoved(now.get());
         }
     }
 
@@ -206,10 +206,10 @@ final class EntityRun {
     }
 
     /** Tells the runner the entity ended; true when it answers RESTART. */
-    private boolean report(int status, EntityTokenFile token) {
+    private boolean report(int status, EntityFiles files) {
         try {
             HeartbeatReply reply = runner.exited(node, status);
-            token.update(reply.token());
+            files.updateToken(reply.token());
             return HeartbeatReply.RESTART.equals(reply.action());
         } catch (ApiException e) {
             log("could not tell the runner the entity ended: " + e.getMessage());

@@ -151,7 +151,7 @@ final class CallBacks {
                 .thenComparingInt(Endpoint::port));
         recorded.stream().filter(r -> r.madeBy().equals(koalaHost) && !forgotten.contains(r.to()))
                 .filter(r -> !r.to().equals(scheduler)).forEach(r -> {
-                    if (live == null || live.contains(r.to()) || known.containsKey(r.to())) {
+                    if (!stale(r.to()) || known.containsKey(r.to())) {
                         wanted.put(r.to(), r);
                     } else {
                         forgotten.add(r.to()); // its instance ended before this scheduler led: its line goes
@@ -215,12 +215,17 @@ final class CallBacks {
         liveRunners.forEach(url -> endpoint(URI.create(url)).ifPresent(live::add));
         List<Callback> stale = new java.util.ArrayList<>();
         for (Endpoint to : List.copyOf(restored)) {
-            if (!live.contains(to)) {
+            if (stale(to)) {
                 forget(to).ifPresent(stale::add);
             }
         }
         restored.clear();
         return stale;
+    }
+
+    /** Whether {@code to} is the runner of no instance the scheduler holds live (never, before it reloaded its jobs). */
+    private boolean stale(Endpoint to) {
+        return live != null && !live.contains(to);
     }
 
     /**

@@ -364,7 +364,7 @@ public final class RemoteSite implements AutoCloseable {
      */
     public void keepOnlyRunners(java.util.Set<String> liveRunners) {
         List<CallBacks.Callback> stale = callBacks.keepOnly(liveRunners);
-        stale.forEach(this::closeRelay);
+        closeRelays(stale);
         if (!stale.isEmpty()) {
             LOG.info("site {}: relays of runners no live instance has, closed: {}", site.name(),
                     stale.stream().map(CallBacks.Callback::authority).toList());
@@ -373,20 +373,33 @@ public final class RemoteSite implements AutoCloseable {
 
     /** Closes a relay on the head node and the forward behind it now, or once the link is up again. */
     private void closeRelay(CallBacks.Callback back) {
-        Attached a = attached;
-        if (a == null || !a.session().connected()) {
-            ended.add(back);
+        closeRelays(List.of(back));
+    }
+
+    /**
+     * Closes relays on the head node and the forwards behind them now, or once the link is up again; the head
+     * node's record of the call-backs is written once for them all.
+     */
+    private void closeRelays(List<CallBacks.Callback> backs) {
+        if (backs.isEmpty()) {
             return;
         }
-        try {
-            close(a, back);
-            a.session().unforwardRemote(back.forward());
-            callBacks.record(a.agent());
-        } catch (SshFailure | ApiException e) {
-            LOG.warn("site {}: relay {} not closed yet ({}); closing it once the link is up again", site.name(),
-                    back.authority(), e.getMessage());
-            ended.add(back);
+        Attached a = attached;
+        if (a == null || !a.session().connected()) {
+            ended.addAll(backs);
+            return;
         }
+        for (CallBacks.Callback back : backs) {
+            try {
+                close(a, back);
+                a.session().unforwardRemote(back.forward());
+            } catch (SshFailure | ApiException e) {
+                LOG.warn("site {}: relay {} not closed yet ({}); closing it once the link is up again", site.name(),
+                        back.authority(), e.getMessage());
+                ended.add(back);
+            }
+        }
+        callBacks.record(a.agent());
     }
 
     /** Closes the relays of ended instances that could not be closed while the link was down (their forwards went with it). */

@@ -18,26 +18,26 @@ import java.nio.file.attribute.PosixFilePermissions;
  * went serves elsewhere, and the launcher, told so by the scheduler, writes its address there.
  * Removed with the entity's run.
  */
-final class EntityTokenFile implements AutoCloseable {
+final class EntityFiles implements AutoCloseable {
     private final Path dir;
     private final Path file;
     private final Path runnerFile;
     private String written;
 
-    private EntityTokenFile(Path dir) {
+    private EntityFiles(Path dir) {
         this.dir = dir;
         this.file = dir.resolve("token");
         this.runnerFile = dir.resolve("runner-url");
     }
 
     /** A new private directory holding {@code token} and the runner's address {@code runner}. */
-    static EntityTokenFile of(String token, String runner) {
+    static EntityFiles of(String token, String runner) {
         try {
-            EntityTokenFile tokens = new EntityTokenFile(Files.createTempDirectory("koala-entity-",
+            EntityFiles files = new EntityFiles(Files.createTempDirectory("koala-entity-",
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"))));
-            tokens.update(token);
-            tokens.write(tokens.runnerFile, "runner-url-", runner);
-            return tokens;
+            files.updateToken(token);
+            files.write(files.runnerFile, "runner-url-", runner);
+            return files;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot make the entity's token file: " + e.getMessage(), e);
         }
@@ -58,7 +58,7 @@ final class EntityTokenFile implements AutoCloseable {
     }
 
     /** Writes {@code token} when it differs from what the file holds; null (a runner that says none) changes nothing. */
-    synchronized void update(String token) {
+    synchronized void updateToken(String token) {
         if (token == null || token.equals(written)) {
             return;
         }
