@@ -19,7 +19,10 @@ import koala.scheduler.claiming.NodeClaim;
  * <li>memory: the node's and the launcher's {@link #LAUNCHER_MIB} beside it, at least {@link #LEAST_MIB}
  *     in all: the manager counts the pilot's processes together against the claim and stops the pilot
  *     when they use more. A node that asks for no memory on a site that books it (where a pilot that
- *     claims none is given none) claims its site's default, {@code memoryPerCore} per core;</li>
+ *     claims none is given none) claims its site's default, {@code memoryPerCore} per core, the launcher's
+ *     share within it: so as many such pilots fit on a host as it has cores, as placement counts them
+ *     (with the launcher's share beside, one fewer fitted, and the node placed on the last core never
+ *     started);</li>
  * <li>GPUs: the node's;</li>
  * <li>wall time: {@link #WALL_TIME_GRACE} after the component's {@code maxWallTime}, so that the launcher
  *     stops the program first and says why, and the manager's limit is the backstop.</li>
@@ -60,8 +63,11 @@ record PilotClaim(Resources perNode, Duration maxWallTime, long memoryPerCore) {
 
     /** What the pilot claims of memory in all, in MiB; 0 for none. */
     long memoryMiB() {
-        long asked = perNode.memoryMiB() > 0 ? perNode.memoryMiB() : memoryPerCore * perNode.cores();
-        return asked == 0 ? 0 : Math.max(asked + LAUNCHER_MIB, LEAST_MIB);
+        if (perNode.memoryMiB() > 0) {
+            return Math.max(perNode.memoryMiB() + LAUNCHER_MIB, LEAST_MIB);
+        }
+        long share = memoryPerCore * perNode.cores();
+        return share == 0 ? 0 : Math.max(share, LEAST_MIB);
     }
 
     /**

@@ -200,9 +200,10 @@ class ResourceJobsTest {
 
     /**
      * A pilot claims the node's memory with the launcher's 128M beside it, at least 512M in all; a node
-     * that asks none claims its site's least memory per core where the site books memory (here 2048M:
-     * fs0's small hosts have 8G over 4 cores, so 2 cores claim 4096M and 128M), and nothing where it does
-     * not. Its wall time is the component's and a minute's grace.
+     * that asks none claims its site's least memory per core where the site books memory, the launcher's
+     * share within it (here 2048M: fs0's small hosts have 8G over 4 cores, so 2 cores claim 4096M, and two
+     * such nodes fill a host, 8192M, as placement counts its 4 cores), and nothing where it does not. Its
+     * wall time is the component's and a minute's grace.
      */
     @Test
     void aPilotClaimsItsMemoryWithTheLaunchersShare() {
@@ -212,7 +213,10 @@ class ResourceJobsTest {
                 .isEqualTo(new PilotNeeds(1, 512, 0, null, null, null));
         assertThat(new PilotClaim(new koala.placement.Resources(2, 0, 1), Duration.ofMinutes(5),
                 grid.scheduler.memoryPerCore("fs0")).needs("fs0-n3", "alice"))
-                .isEqualTo(new PilotNeeds(2, 4224, 1, Duration.ofSeconds(360), "fs0-n3", "alice"));
+                .isEqualTo(new PilotNeeds(2, 4096, 1, Duration.ofSeconds(360), "fs0-n3", "alice"));
+        assertThat(new PilotClaim(new koala.placement.Resources(1, 0, 0), null, 256).needs(null, null))
+                .as("the least a pilot claims, where a core's share is less").isEqualTo(new PilotNeeds(1, 512, 0, null,
+                        null, null));
         assertThat(PilotClaim.NODE.needs(null, null)).isEqualTo(PilotNeeds.NODE);
         assertThat(grid.scheduler.memoryPerCore("fs0")).isEqualTo(2048);
     }
