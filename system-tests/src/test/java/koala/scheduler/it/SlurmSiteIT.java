@@ -35,10 +35,11 @@ import org.junit.jupiter.api.Test;
  * its owner on both, and the two talk over TCP; a local user's job on fs3 is seen as load there; once the job
  * ended no pilot of it is left in either cluster; an MPI world spans both clusters; a framework instance grows
  * onto fs3 and shrinks there, through a stop and a start of Slurm's controller; fs3's site agent killed under a
- * running job is started again and takes up its pilot. The testbed goes back to its three SGE cells afterwards.
+ * running job is started again and takes up its pilot; a Proactive instance grows onto fs3 while its workers burn
+ * CPU and shrinks when they idle. The testbed goes back to its three SGE cells afterwards.
  *
- * <p>Costs about 95 s: the Slurm cell up (about 10 s) and down, a scheduler's start, the jobs (5-10 s each),
- * the instance (about 20 s), the agent's restart (about 15 s).
+ * <p>Costs about 125 s: the Slurm cell up (about 10 s) and down, a scheduler's start, the jobs (5-10 s each),
+ * the instances (about 20 s and 30 s), the agent's restart (about 12 s).
  */
 class SlurmSiteIT {
     private static Testbed testbed;
@@ -223,6 +224,61 @@ class SlurmSiteIT {
             Awaitility.await("no pilot of the instance left in SGE or Slurm").atMost(Duration.ofSeconds(30))
                     .pollInterval(Duration.ofMillis(500)).until(() -> TestScheduler.pilotsNamedFor(grid, id).isEmpty());
         }
+    }
+
+    /**
+     * A Proactive instance with its master on fs0 (SGE) and its workers on fs3 (Slurm): while its one worker burns
+     * CPU above U_max the runner grows onto fs3 by itself, to F_max; once they idle below U_min for t_idle it
+     * shrinks back to its initial worker. Pilots equal nodes on both clusters at each step. About 30 s.
+     */
+    @Test
+    void aProactiveInstanceGrowsOnTheSlurmClusterWhileItsWorkersBurnCpuAndShrinksWhenTheyIdle() throws Exception {
+        SchedulerClient client = scheduler.client();
+        GridConfig grid = GridConfig.load(scheduler.config());
+        Path dir = Files.createTempDirectory("koala-slurm-proactive-",
+                PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
+        Path burn = TestScheduler.nodeDir("koala-slurm-proactive").resolve("burn"); // the nodes' /tmp is their own
+        String worker = "while true; do if [ -e " + burn + " ]; then while [ -e " + burn + " ]; do :; done; "
+                + "else sleep 0.2; fi; done";
+        // CPU is a share of the node's cores, here the machine's two, shared with everything else it runs
+        String jdf = "+( &(jobType = framework)(name = slurm-proactive)(role = master)(count = 1)"
+                + "(resourceManagerContact = fs0)(executable = /bin/sleep)(arguments = 100000)(provisioning = proactive)"
+                + "(fMax = 3)(uMin = 5)(uMax = 10)(tIdle = 3)(samplePeriod = 2))"
+                + " ( &(role = orchestrator)(count = 1)(resourceManagerContact = fs0)(executable = /bin/sleep)"
+                + "(arguments = 100000) )"
+                + " ( &(role = worker)(count = 1)(resourceManagerContact = fs3)(executable = /bin/sh)(arguments = \"-c\" \""
+                + worker + "\") )";
+        try (RunnerMain.Started runner = scheduler.runner(jdf, scheduler.config(), dir, Duration.ofSeconds(30))) {
+            long id = runner.instance();
+            try {
+                burnAndIdle(client, grid, new RunnerClient(runner.url(), TokenSource.of(runner::token)), id, burn);
+            } finally {
+                client.closeAllocation(id); // its nodes on fs3 go, whatever happened: the tests after need them
+            }
+            assertThat(runner.runner().awaitEnd(Duration.ofSeconds(20))).isTrue();
+            Awaitility.await("no pilot of the instance left in SGE or Slurm").atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(500)).until(() -> TestScheduler.pilotsNamedFor(grid, id).isEmpty());
+        } finally {
+            Files.deleteIfExists(burn);
+        }
+    }
+
+    /** The instance's one worker burns CPU: it grows to F_max on fs3; idle again, it shrinks to its initial worker. */
+    private static void burnAndIdle(SchedulerClient client, GridConfig grid, RunnerClient rpc, long id, Path burn)
+            throws Exception {
+        awaitWorkers(rpc, 1);
+        awaitPilotsEqualNodes(client, grid, id, 3);
+
+        Files.writeString(burn, "burn");
+        List<RunnerMessages.Entity> grown = awaitWorkers(rpc, 3);
+        assertThat(grown).extracting(RunnerMessages.Entity::site).containsOnly("fs3");
+        assertThat(rpc.status().events()).anySatisfy(e -> assertThat(e).contains("U_max"));
+        awaitPilotsEqualNodes(client, grid, id, 5);
+
+        Files.delete(burn);
+        awaitWorkers(rpc, 1);
+        assertThat(rpc.status().events()).anySatisfy(e -> assertThat(e).contains("U_min"));
+        awaitPilotsEqualNodes(client, grid, id, 3);
     }
 
     /**
