@@ -33,7 +33,9 @@ import picocli.CommandLine.Option;
                 + "N ranks on one cell through KOALA, the same as a plain SGE parallel job (qsub -pe mpi N, Open MPI "
                 + "starting its daemons with qrsh -inherit), and N/2 + N/2 ranks over two cells through KOALA, "
                 + "alternating in one run. Targets: KOALA within 1.5x plain SGE on one cell; the two-cell start no "
-                + "slower than KOALA's one-cell start plus 0.5 s."})
+                + "slower than KOALA's one-cell start plus 0.5 s. With --site naming a Slurm site: N ranks there through "
+                + "KOALA against a plain 'sbatch -n N' whose mpirun starts its daemons with srun, and N/2 there + N/2 on "
+                + "an SGE cell through KOALA."})
 final class MpiBenchCommand implements Callable<Integer> {
     private static final Duration WAIT = Duration.ofSeconds(180);
     private static final InstantSource CLOCK = InstantSource.system();
@@ -58,6 +60,12 @@ final class MpiBenchCommand implements Callable<Integer> {
     @Option(names = "--ranks", defaultValue = "8", description = "ranks, one per node (default: ${DEFAULT-VALUE})")
     int ranks;
 
+    @Option(names = "--site", paramLabel = "SITE",
+            description = "the cell the one-cell runs use, and whose own plain submit they are measured beside: 'qsub -pe "
+                    + "mpi' on an SGE site, 'sbatch -n' on a Slurm one (bring a Slurm cell up first: testbed up --slurm; "
+                    + "its 2 hosts of 2 cores take --ranks 4); default: the grid's first local site")
+    String site;
+
     /** One way of starting the world: its name, and one run of it (milliseconds from submit to every rank's MPI_Init). */
     private record Way(String name, RunOnce once) {
     }
@@ -74,24 +82,37 @@ final class MpiBenchCommand implements Callable<Integer> {
                     + "least 2");
         }
         Testbed testbed = TestbedCommand.testbed(System.out);
-        testbed.up(TestbedPlan.of(null, List.of(), 1, null));
+        // the Slurm cell an earlier 'testbed up --slurm' made is kept
+        testbed.up(TestbedPlan.of(null, List.of(), 1, null).withSlurmCell(testbed.plan().map(TestbedPlan::slurmNodes)
+                .orElse(0)));
         testbed.installPrograms(); // Open MPI and mpi4py, which the demo's testbed leaves out
         GridConfig grid = GridConfig.load(testbed.gridConfig());
         List<SiteConfig> local = grid.sites().stream().filter(s -> !s.remote()).toList();
-        if (local.size() < 2) {
-            throw new IllegalStateException("the benchmark needs two local cells; the grid has " + local.size());
+        if (site != null && local.stream().noneMatch(s -> s.name().equals(site))) {
+            throw new IllegalArgumentException("--site " + site + ": no such local site in " + grid.file() + " (sites: "
+                    + local.stream().map(SiteConfig::name).toList() + ")");
         }
-        SiteConfig one = local.get(0);
-        SiteConfig two = local.get(1);
+        SiteConfig one = site == null ? local.get(0) : grid.site(site);
+        SiteConfig two = local.stream().filter(s -> s != one && s.slurm().isEmpty()).findFirst().orElseThrow(() ->
+                new IllegalStateException("the benchmark needs a second local cell that runs SGE; the grid has "
+                        + local.stream().map(SiteConfig::name).toList()));
+        boolean slurm = one.slurm().isPresent();
         SchedulerClient client = TestbedUser.client(grid);
         SchedulerDaemon own = GrowBenchCommand.reachable(client) ? null : SchedulerDaemon.start(grid, KoalaHome.dir());
         try {
+            int room = client.sites().stream().filter(s -> s.site().equals(one.name())).mapToInt(s -> s.total()).sum();
+            if (room > 0 && ranks > room) {
+                throw new IllegalArgumentException("--ranks " + ranks + ": " + one.name() + " has " + room + " nodes");
+            }
             Path dir = Accounts.directoryOf(one.agentUser(), "koala-bench-mpi-" + Long.toHexString(System.nanoTime()));
             Path program = Files.writeString(dir.resolve("init.py"), PROGRAM);
             List<Way> ways = List.of(
                     new Way("KOALA, " + ranks + " on " + one.name(), stamp -> koala(client, jdf(program, stamp,
                             Map.of(one.name(), ranks)), stamp)),
-                    new Way("plain SGE, qsub -pe mpi " + ranks + " on " + one.name(), stamp -> sge(one, program, stamp)),
+                    slurm ? new Way("plain Slurm, sbatch -n " + ranks + " on " + one.name(), stamp -> slurm(one, program,
+                            stamp))
+                            : new Way("plain SGE, qsub -pe mpi " + ranks + " on " + one.name(), stamp -> sge(one, program,
+                            stamp)),
                     new Way("KOALA, " + ranks / 2 + " on " + one.name() + " + " + ranks / 2 + " on " + two.name(),
                             stamp -> koala(client, jdf(program, stamp, Map.of(one.name(), ranks / 2, two.name(),
                                     ranks / 2)), stamp)));
@@ -108,14 +129,14 @@ final class MpiBenchCommand implements Callable<Integer> {
                 System.out.println(line);
             }
             double k1 = median(samples.get(0));
-            double sge = median(samples.get(1));
+            double plain = median(samples.get(1));
             double k2 = median(samples.get(2));
             System.out.printf("%nmpi start-up, submit -> MPI_Init done on all %d ranks, median of %d runs%n", ranks, runs);
             for (int w = 0; w < ways.size(); w++) {
                 System.out.printf("  %-44s %8.0f ms%n", ways.get(w).name(), median(samples.get(w)));
             }
-            System.out.printf("  ratio KOALA / plain SGE on one cell          %8.2fx  target <= 1.50x: %s%n", k1 / sge,
-                    k1 / sge <= 1.5 ? "met" : "NOT met");
+            System.out.printf("  ratio KOALA / plain %-5s on one cell        %8.2fx  target <= 1.50x: %s%n",
+                    slurm ? "Slurm" : "SGE", k1 / plain, k1 / plain <= 1.5 ? "met" : "NOT met");
             System.out.printf("  two cells - one cell through KOALA          %+8.0f ms  target <= +500 ms: %s%n", k2 - k1,
                     k2 - k1 <= 500 ? "met" : "NOT met");
             return 0;
@@ -156,6 +177,18 @@ final class MpiBenchCommand implements Callable<Integer> {
         LocalUser.run(site, "qsub", "-sync", "y", "-b", "y", "-N", "bench-mpi-sge", "-pe", "mpi",
                 Integer.toString(ranks), "-o", "/dev/null", "-j", "y", "/usr/bin/mpirun", "--map-by", "node",
                 "--mca", "btl", "tcp,self", "/usr/bin/python3", program.toString(), stamp.toString());
+        return started(submitted, stamp);
+    }
+
+    /**
+     * A plain Slurm job of {@code ranks} tasks: mpirun reads Slurm's allocation and starts its daemons on the other
+     * hosts with srun, as Open MPI does inside an allocation.
+     */
+    private double slurm(SiteConfig site, Path program, Path stamp) throws IOException {
+        Instant submitted = CLOCK.instant();
+        LocalUser.run(site, "sbatch", "--wait", "--parsable", "-J", "bench-mpi-slurm", "-n", Integer.toString(ranks),
+                "-o", "/dev/null", "--wrap", "/usr/bin/mpirun --map-by node --mca btl tcp,self /usr/bin/python3 "
+                        + program + " " + stamp);
         return started(submitted, stamp);
     }
 

@@ -36,9 +36,10 @@ final class MpiRun {
                 "--mca", "plm_rsh_agent", AGENT + " : sh",
                 "--mca", "plm_rsh_no_tree_spawn", "1", "--mca", "orte_leave_session_attached", "1",
                 "--mca", "btl", "tcp,self",
-                // a pilot that claims cores runs in SGE's parallel environment: Open MPI would take the
-                // pilot's own PE_HOSTFILE (one host) for the world's allocation, and start daemons with qrsh
-                "--mca", "ras", "^gridengine", "--mca", "plm", "rsh"));
+                // a pilot that claims cores runs in SGE's parallel environment, and every pilot on a Slurm site in a
+                // Slurm job: Open MPI would take the pilot's own allocation (PE_HOSTFILE, SLURM_JOB_NODELIST: its one
+                // host) for the world's, and start daemons with qrsh or srun
+                "--mca", "ras", "^gridengine,slurm", "--mca", "plm", "rsh"));
         arguments.addAll(apps(task));
         Map<String, String> env = new LinkedHashMap<>(task.environment());
         env.put("PATH", dir + ":" + task.environment().getOrDefault("PATH", System.getenv().getOrDefault("PATH",

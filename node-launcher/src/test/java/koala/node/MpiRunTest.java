@@ -26,7 +26,7 @@ class MpiRunTest {
         assertThat(run.arguments()).containsExactly("--hostfile", dir.resolve("hosts").toString(),
                 "--mca", "plm_rsh_agent", "koala-rsh : sh", "--mca", "plm_rsh_no_tree_spawn", "1",
                 "--mca", "orte_leave_session_attached", "1", "--mca", "btl", "tcp,self",
-                "--mca", "ras", "^gridengine", "--mca", "plm", "rsh", "-np", "4", "/usr/bin/python3",
+                "--mca", "ras", "^gridengine,slurm", "--mca", "plm", "rsh", "-np", "4", "/usr/bin/python3",
                 "allreduce.py");
         assertThat(Files.readString(dir.resolve("hosts")))
                 .isEqualTo("fs0-n1 slots=1\nfs0-n2 slots=1\nfs1-n1 slots=1\nfs1-n2 slots=1\n");

@@ -282,8 +282,8 @@ class SlurmSiteIT {
     }
 
     /**
-     * An MPI world over both clusters: mpi4py's allreduce with 2 ranks on fs0 (SGE) and 2 on fs3 (Slurm), run as
-     * its owner, mpirun starting its daemons through KOALA's node launchers on both. About 5 s.
+     * An MPI world over both clusters: mpi4py's allreduce with 2 ranks on fs3 (Slurm), where mpirun runs, and 2 on
+     * fs0 (SGE), run as its owner, mpirun starting its daemons through KOALA's node launchers on both. About 5 s.
      */
     @Test
     void anMpiWorldSpansTheSgeAndTheSlurmCluster() throws Exception {
@@ -304,7 +304,8 @@ class SlurmSiteIT {
         String component = "(&%s(resourceManagerContact = \"%s\")(count = 2)(executable = \"/usr/bin/python3\")"
                 + "(arguments = \"" + program + "\")(stdout = \"" + out + "\")(stderr = \"" + home.resolve(
                 "koala-slurm-mpi-" + tag + ".err") + "\")(environment = (OMPI_MCA_mpi_yield_when_idle 1)))";
-        String jdf = "+" + String.format(component, "(runner = mpi)", "fs0") + String.format(component, "", "fs3");
+        // mpirun runs on the first component's first node: in a Slurm job, whose allocation it must not take for the world's
+        String jdf = "+" + String.format(component, "(runner = mpi)", "fs3") + String.format(component, "", "fs0");
 
         JobView job = TestScheduler.submit(asOwner, "mpi-sge-and-slurm", jdf);
         JobView end = TestScheduler.awaitEnd(asOwner, job.id(), Duration.ofSeconds(120));
