@@ -36,7 +36,8 @@ import org.junit.jupiter.api.Test;
  * ended no pilot of it is left in either cluster; an MPI world spans both clusters; a framework instance grows
  * onto fs3 and shrinks there, through a stop and a start of Slurm's controller; fs3's site agent killed under a
  * running job is started again and takes up its pilot; a Proactive instance grows onto fs3 while its workers burn
- * CPU and shrinks when they idle. The testbed goes back to its three SGE cells afterwards.
+ * CPU and shrinks when they idle; a job's components keep off each other's hosts there by a placement constraint.
+ * The testbed goes back to its three SGE cells afterwards.
  *
  * <p>Costs about 125 s: the Slurm cell up (about 10 s) and down, a scheduler's start, the jobs (5-10 s each),
  * the instances (about 20 s and 30 s), the agent's restart (about 12 s).
@@ -147,6 +148,41 @@ class SlurmSiteIT {
         } finally {
             Files.deleteIfExists(go);
         }
+    }
+
+    /**
+     * Placement constraints over hosts on the Slurm cell: two components of two nodes each on fs3, the first
+     * (store) kept off the second's (compute) hosts, hard. Worst-Fit alone would spread each component over
+     * both hosts; kept per host, the store nodes share one host and the compute nodes the other, each pilot
+     * pinned to its host ({@code sbatch -w}). About 6 s.
+     */
+    @Test
+    void aJobsComponentsKeepOffEachOthersHostsOnTheSlurmCluster() throws Exception {
+        SchedulerClient client = scheduler.client();
+        // every core of fs3 free and known: after a restart of Slurm's controller (another test) a host's slurmd
+        // registers again a moment later, and a site seen smaller than the job refuses it at submit
+        Awaitility.await("fs3's 4 cores free").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+                .until(() -> site(client, "fs3"), f -> f.agent().equals("UP") && f.total() == 4 && f.idle() == 4);
+        String jdf = "+( &(resourceManagerContact = \"fs3\")(count = 2)(executable = /bin/hostname)(tags = \"store\")"
+                + "(constraints = \"anti-affinity compute host\") )"
+                + " ( &(resourceManagerContact = \"fs3\")(count = 2)(executable = /bin/hostname)(tags = \"compute\") )";
+
+        JobView end = TestScheduler.awaitEnd(client, TestScheduler.submit(client, "slurm-hosts", jdf).id(),
+                Duration.ofSeconds(120));
+
+        assertThat(end.state()).as(end.history().toString()).isEqualTo("FINISHED");
+        List<String> store = hostsOf(end, 0);
+        List<String> compute = hostsOf(end, 1);
+        assertThat(store).as("the store's hosts").hasSize(2).doesNotContainNull().containsOnly(store.get(0));
+        assertThat(compute).as("the compute nodes' hosts").hasSize(2).containsOnly(compute.get(0))
+                .doesNotContainAnyElementsOf(store);
+        GridConfig grid = GridConfig.load(scheduler.config());
+        Awaitility.await("no pilot of the job left in Slurm").atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(500)).until(() -> slurmJobsOf(grid, end.id()).isEmpty());
+    }
+
+    private static List<String> hostsOf(JobView job, int component) {
+        return job.nodes().stream().filter(n -> n.component() == component).map(NodeView::host).toList();
     }
 
     /** Slurm's ids of the pilots of {@code job} on fs3. */
