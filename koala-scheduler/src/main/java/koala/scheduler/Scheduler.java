@@ -330,7 +330,9 @@ final class Scheduler {
 
     /**
      * Every configured site, with its size as last seen, or as configured before it was ever seen, and
-     * its network (an MPI job pinned to sites on two networks is refused, not queued).
+     * its network (an MPI job pinned to sites on two networks is refused, not queued). A site seen
+     * smaller than it was lately (a host re-registering after a restart) counts at its larger size: a
+     * job that fits it waits rather than being refused.
      */
     private ClusterCatalog catalog() {
         Map<String, Integer> nodes = new TreeMap<>(configuredNodes);
@@ -340,12 +342,22 @@ final class Scheduler {
         }
         List<koala.jdf.HostCapacity> hosts = new ArrayList<>();
         for (String site : siteNames) {
-            kis.site(site).filter(SiteInfo::up).ifPresent(i -> {
+            largest(site).ifPresent(i -> {
                 nodes.put(site, i.snapshot().slotsTotal());
                 hosts.addAll(SiteHosts.capacities(site, i.snapshot()));
             });
         }
         return new ClusterCatalog(nodes, null, networks).withHosts(hosts);
+    }
+
+    /** The site as seen now, or as it was lately when that was larger ({@link koala.scheduler.kis.SiteInfos#fullest}). */
+    private Optional<SiteInfo> largest(String site) {
+        Optional<SiteInfo> now = kis.site(site).filter(SiteInfo::up);
+        Optional<SiteInfo> most = reported.fullest(site).filter(SiteInfo::up);
+        if (most.isPresent() && (now.isEmpty() || most.get().snapshot().slotsTotal() > now.get().snapshot().slotsTotal())) {
+            return most;
+        }
+        return now;
     }
 
     // ---- when queued jobs will start ------------------------------------------------------------

@@ -53,6 +53,26 @@ class ResourceJobsTest {
     }
 
     /**
+     * fs1-n3 and fs1-n4 are missing from fs1's snapshot for a while (their execds registering again after a
+     * restart): fs1 is seen with 16 of its 32 cores. A job of three 8-core nodes pinned to fs1 is not refused
+     * for that — the information service saw fs1 whole within the last 10 minutes — it waits; one of five
+     * such nodes, more than fs1 ever held, is refused, naming the 4 fs1's hosts hold at their fullest.
+     */
+    @Test
+    void aSiteSeenSmallerForAWhileIsJudgedAtItsFullestAtSubmit() {
+        grid.keepFullest("fs1");
+        grid.hosts("fs1", host("fs1-n1", 8, 16, 0), host("fs1-n2", 8, 16, 0));
+
+        long job = grid.scheduler.submit("three.jdf", "&(count = 3)(executable = /bin/true)(cores = 8)"
+                + "(resourceManagerContact = fs1)", "alice", null).id();
+        grid.tick(Duration.ofSeconds(1));
+        assertThat(grid.store.nodes(job)).isEmpty();
+        assertThatThrownBy(() -> grid.scheduler.submit("five.jdf", "&(count = 5)(executable = /bin/true)(cores = 8)"
+                + "(resourceManagerContact = fs1)", "alice", null))
+                .hasMessageContaining("count 5: the hosts of fs1 hold at most 4 nodes of 8 cores each");
+    }
+
+    /**
      * Two jobs of one GPU node each land on fs0-n3, the only GPU host, and get its two devices, one
      * each. A scheduler restarted on the same store (a kill -9) gives each the same device again,
      * and a third GPU node there waits rather than share one.

@@ -63,6 +63,8 @@ final class TestGrid implements AutoCloseable {
     int hostSlots = 1;
     /** The GPU devices the configuration declares, by site, then host ({@code site.S.gpuDevices.H}), as {@link #start} reads them. */
     Map<String, Map<String, List<Integer>>> gpuDevices = Map.of();
+    /** Each site as the information service saw it at its largest lately, where {@link #keepFullest} kept it. */
+    private final Map<String, SiteInfo> fullest = new LinkedHashMap<>();
     /** How often the nodes' long-polls were woken for a job's start. */
     int woken;
     /** What the scheduler counts and reads, as {@code GET /metrics} shows it; new with each {@link #start()}. */
@@ -98,7 +100,18 @@ final class TestGrid implements AutoCloseable {
             }
         }, Runnable::run);
         metrics = new koala.scheduler.metrics.SchedulerMetrics(sizes.keySet());
-        Scheduler started = new Scheduler(settings, store, site -> unreached.contains(site) ? Optional.empty() : Optional.of(info(site)), sizes, none, submissions,
+        koala.scheduler.kis.SiteInfos kis = new koala.scheduler.kis.SiteInfos() {
+            @Override
+            public Optional<SiteInfo> site(String site) {
+                return unreached.contains(site) ? Optional.empty() : Optional.of(info(site));
+            }
+
+            @Override
+            public Optional<SiteInfo> fullest(String site) {
+                return fullest.containsKey(site) ? Optional.of(fullest.get(site)) : site(site);
+            }
+        };
+        Scheduler started = new Scheduler(settings, store, kis, sizes, none, submissions,
                 FileLocations.NONE, clock, metrics);
         started.checkDeclaredGpus();
         started.onStart(() -> woken++);
@@ -254,6 +267,11 @@ final class TestGrid implements AutoCloseable {
 
     List<String> events(long job) {
         return scheduler.status(job).history().stream().map(t -> t.event()).toList();
+    }
+
+    /** {@code site} as it is now is what the information service keeps as its largest lately. */
+    void keepFullest(String site) {
+        fullest.put(site, info(site));
     }
 
     private SiteInfo info(String site) {

@@ -26,9 +26,16 @@ import org.apache.logging.log4j.Logger;
  */
 public final class InformationService implements SiteInfos, AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(InformationService.class);
+    /**
+     * How long a site's largest size is kept after it was last seen that large. A host that is gone for
+     * good stops counting after it; one registering again after a restart is back well within it.
+     */
+    static final Duration FULLEST_KEPT = Duration.ofMinutes(10);
 
     private final Map<String, SiteAgentClient> agents;
     private final Map<String, SiteInfo> latest = new ConcurrentHashMap<>();
+    /** Each site's largest snapshot, up, seen within {@link #FULLEST_KEPT} of the last one as large. */
+    private final Map<String, SiteInfo> fullest = new ConcurrentHashMap<>();
     private final Map<String, CompletableFuture<Void>> underWay = new ConcurrentHashMap<>();
     private final InstantSource clock;
     private final ScheduledExecutorService timer;
@@ -92,6 +99,11 @@ public final class InformationService implements SiteInfos, AutoCloseable {
         return Optional.ofNullable(latest.get(name));
     }
 
+    @Override
+    public Optional<SiteInfo> fullest(String name) {
+        return Optional.ofNullable(fullest.get(name));
+    }
+
     /** Polls every site now, all at once, and returns once each has answered or failed. */
     public void pollAll() {
         CompletableFuture.allOf(sites.stream().map(this::pollUnlessUnderWay).toArray(CompletableFuture[]::new)).join();
@@ -100,7 +112,20 @@ public final class InformationService implements SiteInfos, AutoCloseable {
     /** The poll of {@code site} under way, or a new one. */
     private CompletableFuture<Void> pollUnlessUnderWay(String site) {
         return underWay.compute(site, (s, running) -> running != null && !running.isDone() ? running
-                : CompletableFuture.runAsync(() -> latest.put(s, poll(s, agents.get(s))), polls));
+                : CompletableFuture.runAsync(() -> record(poll(s, agents.get(s))), polls));
+    }
+
+    private void record(SiteInfo info) {
+        latest.put(info.site(), info);
+        if (info.up()) {
+            fullest.merge(info.site(), info, InformationService::larger);
+        }
+    }
+
+    /** {@code now} unless {@code kept} is larger and was seen that large within {@link #FULLEST_KEPT}. */
+    static SiteInfo larger(SiteInfo kept, SiteInfo now) {
+        boolean smaller = now.snapshot().slotsTotal() < kept.snapshot().slotsTotal();
+        return smaller && !now.seenAt().isAfter(kept.seenAt().plus(FULLEST_KEPT)) ? kept : now;
     }
 
     private SiteInfo poll(String site, SiteAgentClient agent) {

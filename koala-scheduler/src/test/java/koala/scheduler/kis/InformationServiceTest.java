@@ -105,6 +105,37 @@ class InformationServiceTest {
         }
     }
 
+    /**
+     * fs3 is seen whole (2 hosts of 2 cores) at 12:00, then with fs3-n2 missing (its slurmd registering
+     * again): at 12:04 and at 12:10 exactly it is still kept at 4 cores; at 12:10:01, ten minutes and a
+     * second after it was last seen whole, it is taken at its 2. Seen whole again at 12:08, the ten
+     * minutes count from then.
+     */
+    @Test
+    void aSiteIsKeptAtItsLargestForTenMinutesAfterItWasLastSeenSo() {
+        SiteInfo whole = fs3("12:00:00", 2, 2);
+        assertThat(InformationService.larger(whole, fs3("12:04:00", 2))).isSameAs(whole);
+        assertThat(InformationService.larger(whole, fs3("12:10:00", 2))).isSameAs(whole);
+        SiteInfo after = fs3("12:10:01", 2);
+        assertThat(InformationService.larger(whole, after)).isSameAs(after);
+
+        SiteInfo again = fs3("12:08:00", 2, 2);
+        assertThat(InformationService.larger(whole, again)).isSameAs(again);
+        assertThat(InformationService.larger(again, fs3("12:18:00", 2))).isSameAs(again);
+    }
+
+    /** fs3 as seen at {@code time} of today, up, with hosts of these cores. */
+    private static SiteInfo fs3(String time, int... cores) {
+        List<koala.api.site.QueueInstance> queues = new java.util.ArrayList<>();
+        for (int i = 0; i < cores.length; i++) {
+            queues.add(new koala.api.site.QueueInstance("batch@fs3-n" + (i + 1), "fs3-n" + (i + 1), cores[i], 0, 0, true,
+                    ""));
+        }
+        Instant at = Instant.parse("2026-12-06T" + time + "Z");
+        return new SiteInfo("fs3", new koala.api.site.AgentHealth("fs3", "fs3", "UP", null, at, "Slurm", 0),
+                new koala.api.site.CellSnapshot("fs3", at, List.of(), queues, List.of()), null, at);
+    }
+
     private SiteAgentClient agent(Handler health) throws IOException {
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.createContext("/health", exchange -> health.handle(exchange));
