@@ -274,8 +274,7 @@ final class Scheduler {
             return done.get().view();
         }
         JobDescription description = JdfParser.parse(file, text, catalog());
-        long queued = book.all().stream().filter(j -> j.state() == JobState.QUEUED && owner.equals(j.record().owner()))
-                .count();
+        long queued = queuedOf(owner);
         if (queued >= settings.maxQueuedPerUser()) {
             throw new OverLimit(owner + " has " + queued + " jobs queued, the most one user may "
                     + "(scheduler.maxQueuedPerUser); wait for some to start, or cancel some");
@@ -297,6 +296,12 @@ final class Scheduler {
                 description.totalNodes(), owner, policy);
         nextPlacement = Instant.EPOCH;
         return job.view();
+    }
+
+    /** How many of {@code owner}'s jobs wait in the queue: counted over the queue, not every job in memory. */
+    private long queuedOf(String owner) {
+        return queue.inOrder().stream().map(book::live).flatMap(Optional::stream)
+                .filter(j -> j.state() == JobState.QUEUED && owner.equals(j.record().owner())).count();
     }
 
     JobView status(long id) {

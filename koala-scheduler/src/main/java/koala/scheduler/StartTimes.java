@@ -169,7 +169,8 @@ final class StartTimes implements AutoCloseable {
     /** {@code owner}'s job {@code name} ran {@code actual} (its wall-time limit, or null): history from now on. */
     void ran(String owner, String name, Duration actual, Duration wallTime) {
         RunHistory before = history;
-        history = before.with(owner, name, actual, RuntimeGuess.of(before, SITE_DEFAULT).predict(owner, name, wallTime));
+        // exact: a prediction needs no spread, and the spread sorts every kept ratio
+        history = before.with(owner, name, actual, RuntimeGuess.exact(before, SITE_DEFAULT).predict(owner, name, wallTime));
     }
 
     /**
