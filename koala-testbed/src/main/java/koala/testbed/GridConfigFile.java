@@ -86,7 +86,8 @@ final class GridConfigFile {
                 + p + "agent.port = 0\n"
                 + "# seen by the site's compute nodes: KOALA's jars and the pilots' output\n"
                 + p + "shared = " + Testbed.sharedDir(cell.name()) + "\n"
-                + p + "node.count = " + cell.nodes() + "\n"
+                + "# KOALA's nodes: a node of the defaults is one CPU of a host\n"
+                + p + "node.count = " + cell.slots() + "\n"
                 + "# the testbed's hosts share this machine's cores\n"
                 + p + "node.cores = " + cores + "\n";
     }

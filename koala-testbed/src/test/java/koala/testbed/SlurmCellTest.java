@@ -81,14 +81,18 @@ class SlurmCellTest {
                 .contains("grid.sites = fs0, fs1, fs2\n", GridConfigFile.KEPT + "\nsite.fs3.node.slots = 2\n");
     }
 
-    /** The Slurm cell is a local site of the grid: its slurm.conf instead of SGE's cell and DRMAA. */
+    /**
+     * The Slurm cell is a local site of the grid: its slurm.conf instead of SGE's cell and DRMAA. Its node count is
+     * KOALA's nodes of the defaults it holds, one a CPU: 2 hosts of 2 CPUs are 4 (said 2, the hosts, a JDF of 3
+     * nodes pinned there was refused at {@code koala submit} though the cell holds 4).
+     */
     @Test
     void theGridFileMakesTheSlurmCellALocalSite() {
         String grid = GridConfigFile.render(DEFAULT.withSlurmCell(2), "koala",
                 c -> new RemoteHead(c, Path.of("/srv/koala-testbed").resolve(c.name()), Path.of("/var/lib/koala")));
         assertThat(grid).contains("grid.sites = fs0, fs1, fs2, fs3\n", "site.fs3.manager = slurm\n",
                 "site.fs3.slurm.conf = /srv/koala-testbed/fs3/slurm/slurm.conf\n", "site.fs3.agent.user = koala\n",
-                "site.fs3.shared = /srv/koala-testbed/fs3/shared\n", "site.fs3.node.count = 2\n");
+                "site.fs3.shared = /srv/koala-testbed/fs3/shared\n", "site.fs3.node.count = 4\n");
         assertThat(grid).doesNotContain("site.fs3.sge", "site.fs3.drmaa");
     }
 }

@@ -36,11 +36,11 @@ import org.junit.jupiter.api.Test;
  * ended no pilot of it is left in either cluster; an MPI world spans both clusters; a framework instance grows
  * onto fs3 and shrinks there, through a stop and a start of Slurm's controller; fs3's site agent killed under a
  * running job is started again and takes up its pilot; a Proactive instance grows onto fs3 while its workers burn
- * CPU and shrinks when they idle; a job's components keep off each other's hosts there by a placement constraint.
- * The testbed goes back to its three SGE cells afterwards.
+ * CPU and shrinks when they idle; a job's components keep off each other's hosts there by a placement constraint;
+ * a Dask cluster runs wholly on fs3, grows and shrinks. The testbed goes back to its three SGE cells afterwards.
  *
- * <p>Costs about 125 s: the Slurm cell up (about 10 s) and down, a scheduler's start, the jobs (5-10 s each),
- * the instances (about 20 s and 30 s), the agent's restart (about 12 s).
+ * <p>Costs about 135 s: the Slurm cell up (about 10 s) and down, a scheduler's start, the jobs (5-10 s each),
+ * the instances (about 20 s and 30 s), the agent's restart (about 12 s), the Dask cluster (about 15 s).
  */
 class SlurmSiteIT {
     private static Testbed testbed;
@@ -179,6 +179,51 @@ class SlurmSiteIT {
         GridConfig grid = GridConfig.load(scheduler.config());
         Awaitility.await("no pilot of the job left in Slurm").atMost(Duration.ofSeconds(30))
                 .pollInterval(Duration.ofMillis(500)).until(() -> slurmJobsOf(grid, end.id()).isEmpty());
+    }
+
+    /**
+     * A Dask cluster wholly on the Slurm cell ({@code KoalaCluster(site="fs3")}, {@code python/testbed/dask_on_site.py}):
+     * Dask's scheduler, the orchestrator and the workers are Slurm pilots, the cluster speaks TLS as on SGE; it
+     * grows from one worker to two (fs3's 4 cores, one node each), computes, shrinks back to one worker and closes,
+     * and no pilot of it is left in Slurm. About 15 s.
+     */
+    @Test
+    void aDaskClusterRunsWhollyOnTheSlurmClusterGrowsAndShrinks() throws Exception {
+        SchedulerClient client = scheduler.client();
+        Awaitility.await("fs3's 4 cores free").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500))
+                .until(() -> site(client, "fs3"), f -> f.agent().equals("UP") && f.total() == 4 && f.idle() == 4);
+        Path repo = Path.of("").toAbsolutePath().getParent();
+        Path out = TestScheduler.nodeDir("koala-slurm-dask");
+        ProcessBuilder python = new ProcessBuilder("/usr/bin/python3", repo.resolve("python/testbed/dask_on_site.py")
+                .toString()).redirectErrorStream(true).directory(out.toFile());
+        python.environment().putAll(Map.of("PYTHONPATH", repo.resolve("python").toString(), "KOALA_CONFIG",
+                scheduler.config().toString(), "KOALA_AS", TestScheduler.OWNER, "KOALA_BIN",
+                repo.resolve("bin/koala").toString(), "OUT_DIR", out.toString(), "SITE", "fs3"));
+        Process p = python.start();
+        p.getOutputStream().close();
+        List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Thread reader = new Thread(() -> new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream()))
+                .lines().forEach(l -> {
+                    System.out.println("[dask on fs3] " + l);
+                    lines.add(l);
+                }));
+        reader.start();
+        boolean ended = p.waitFor(5, java.util.concurrent.TimeUnit.MINUTES);
+        if (!ended) {
+            p.destroyForcibly();
+        }
+        reader.join(5_000);
+        assertThat(ended).as("the Dask check ended within 5 minutes: " + lines).isTrue();
+        assertThat(p.exitValue()).as(String.join("\n", lines)).isZero();
+        assertThat(lines).anyMatch(l -> l.startsWith("ok   Dask's scheduler runs on fs3"))
+                .anyMatch(l -> l.startsWith("ok   both workers run on fs3"))
+                .anyMatch(l -> l.startsWith("ok   it computes over TLS"))
+                .anyMatch(l -> l.startsWith("ok   shrunk back to one worker"));
+        long instance = Long.parseLong(lines.stream().filter(l -> l.startsWith("closed instance ")).findFirst()
+                .orElseThrow().substring("closed instance ".length()).trim());
+        GridConfig grid = GridConfig.load(scheduler.config());
+        Awaitility.await("no pilot of the Dask cluster left in Slurm").atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(500)).until(() -> slurmJobsOf(grid, instance).isEmpty());
     }
 
     private static List<String> hostsOf(JobView job, int component) {
