@@ -11,7 +11,7 @@ import java.util.Set;
 public record GridView(List<SiteView> sites, FileLocations files) {
     public GridView {
         sites = List.copyOf(sites);
-        Set<String> names = new HashSet<>();
+        Set<String> names = new HashSet<>(Math.max(16, sites.size() * 2));
         for (SiteView s : sites) {
             if (s.site() == null) {
                 throw new IllegalArgumentException("a site without a name in the grid view");

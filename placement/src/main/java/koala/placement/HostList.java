@@ -21,8 +21,11 @@ final class HostList extends AbstractList<HostView> implements RandomAccess {
     final int[] freeGpus;
     final Resources freeSum;
     final Resources totalSum;
-    /** Each distinct total among the hosts, with how many hosts have it: few, however many hosts. */
-    private final Map<Resources, Integer> totalShapes;
+    /**
+     * Each distinct total among the hosts, with how many hosts have it: few, however many hosts. Counted when
+     * first asked for (most views are never asked); an immutable map, so a race only counts it twice.
+     */
+    private Map<Resources, Integer> totalShapes;
 
     private HostList(HostView[] hosts) {
         this.hosts = hosts;
@@ -35,7 +38,6 @@ final class HostList extends AbstractList<HostView> implements RandomAccess {
         long allCores = 0;
         long allMemory = 0;
         long allGpus = 0;
-        Map<Resources, Integer> shapes = new LinkedHashMap<>();
         for (int h = 0; h < hosts.length; h++) {
             Resources f = hosts[h].free();
             freeCores[h] = f.cores();
@@ -48,11 +50,40 @@ final class HostList extends AbstractList<HostView> implements RandomAccess {
             allCores += t.cores();
             allMemory += t.memoryMiB();
             allGpus += t.gpus();
-            shapes.merge(t, 1, Integer::sum);
         }
         freeSum = new Resources(Math.toIntExact(cores), memory, Math.toIntExact(gpus));
         totalSum = new Resources(Math.toIntExact(allCores), allMemory, Math.toIntExact(allGpus));
-        totalShapes = Map.copyOf(shapes);
+    }
+
+    private Map<Resources, Integer> totalShapes() {
+        Map<Resources, Integer> shapes = totalShapes;
+        if (shapes == null) {
+            Map<Resources, Integer> counted = new LinkedHashMap<>();
+            for (HostView h : hosts) {
+                counted.merge(h.total(), 1, Integer::sum);
+            }
+            shapes = Map.copyOf(counted);
+            totalShapes = shapes;
+        }
+        return shapes;
+    }
+
+    /** The index of the host named {@code name}, or a negative number when there is none. */
+    int indexOf(String name) {
+        int low = 0;
+        int high = hosts.length - 1;
+        while (low <= high) {
+            int mid = (low + high) >>> 1;
+            int c = hosts[mid].host().compareTo(name);
+            if (c < 0) {
+                low = mid + 1;
+            } else if (c > 0) {
+                high = mid - 1;
+            } else {
+                return mid;
+            }
+        }
+        return -1;
     }
 
     /** The hosts sorted by name, each name once; so every choice of host breaks ties by name. */
@@ -61,14 +92,26 @@ final class HostList extends AbstractList<HostView> implements RandomAccess {
             return already;
         }
         HostView[] sorted = hosts.toArray(HostView[]::new);
-        java.util.Arrays.sort(sorted, java.util.Comparator.comparing(HostView::host));
-        Set<String> names = new HashSet<>();
-        for (HostView h : sorted) {
-            if (!names.add(h.host())) {
-                throw new IllegalArgumentException("host " + h.host() + " appears twice in the view of site " + site);
+        if (!strictlyByName(sorted)) {
+            java.util.Arrays.sort(sorted, java.util.Comparator.comparing(HostView::host));
+            Set<String> names = new HashSet<>();
+            for (HostView h : sorted) {
+                if (!names.add(h.host())) {
+                    throw new IllegalArgumentException("host " + h.host() + " appears twice in the view of site " + site);
+                }
             }
         }
         return new HostList(sorted);
+    }
+
+    /** Whether the hosts are sorted by name already, no name twice: a site's hosts, made again, mostly are. */
+    private static boolean strictlyByName(HostView[] hosts) {
+        for (int h = 1; h < hosts.length; h++) {
+            if (hosts[h - 1].host().compareTo(hosts[h].host()) >= 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     @Override
@@ -155,7 +198,7 @@ final class HostList extends AbstractList<HostView> implements RandomAccess {
     /** Nodes of {@code per} the hosts could ever hold. */
     int totalCapacity(Resources per) {
         long sum = 0;
-        for (Map.Entry<Resources, Integer> shape : totalShapes.entrySet()) {
+        for (Map.Entry<Resources, Integer> shape : totalShapes().entrySet()) {
             sum += (long) shape.getKey().count(per) * shape.getValue();
         }
         return (int) Math.min(Integer.MAX_VALUE, sum);

@@ -19,7 +19,8 @@ import java.util.TreeMap;
  */
 public record SiteView(String site, int totalNodes, int idleNodes, Map<String, Integer> idleHosts, List<HostView> hosts) {
     public SiteView {
-        idleHosts = idleHosts == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(idleHosts));
+        idleHosts = idleHosts == null ? Map.of() : idleHosts instanceof FreeCores own ? own
+                : java.util.Collections.unmodifiableMap(new TreeMap<>(idleHosts));
         hosts = hosts == null || hosts.isEmpty() ? List.of() : HostList.of(site, hosts);
     }
 
@@ -38,13 +39,69 @@ public record SiteView(String site, int totalNodes, int idleNodes, Map<String, I
      * (one core, one SGE slot): in all, every host's cores; idle, every host's free cores.
      */
     public SiteView(String site, List<HostView> hosts) {
-        this(site, hosts.stream().mapToInt(h -> h.total().cores()).sum(), hosts.stream().mapToInt(h -> h.free().cores()).sum(),
-                freeCores(hosts), hosts);
+        this(site, HostList.of(site, hosts));
     }
 
-    private static Map<String, Integer> freeCores(List<HostView> hosts) {
-        Map<String, Integer> free = new TreeMap<>();
-        hosts.forEach(h -> free.put(h.host(), h.free().cores()));
-        return free;
+    private SiteView(String site, HostList hosts) {
+        this(site, hosts.totalSum.cores(), hosts.freeSum.cores(), new FreeCores(hosts), hosts);
+    }
+
+    /**
+     * The free cores of each host, by name: read from the hosts' own arrays (sorted by name, never changed)
+     * rather than copied into a map, as a view is made for every change a simulated run makes to a site.
+     */
+    private static final class FreeCores extends java.util.AbstractMap<String, Integer> {
+        private final HostList hosts;
+
+        FreeCores(HostList hosts) {
+            this.hosts = hosts;
+        }
+
+        @Override
+        public Integer get(Object host) {
+            int at = host instanceof String name ? hosts.indexOf(name) : -1;
+            return at < 0 ? null : hosts.freeCores[at];
+        }
+
+        @Override
+        public boolean containsKey(Object host) {
+            return host instanceof String name && hosts.indexOf(name) >= 0;
+        }
+
+        @Override
+        public int size() {
+            return hosts.size();
+        }
+
+        @Override
+        public java.util.Set<Entry<String, Integer>> entrySet() {
+            return new java.util.AbstractSet<>() {
+                @Override
+                public java.util.Iterator<Entry<String, Integer>> iterator() {
+                    return new java.util.Iterator<>() {
+                        private int next;
+
+                        @Override
+                        public boolean hasNext() {
+                            return next < hosts.size();
+                        }
+
+                        @Override
+                        public Entry<String, Integer> next() {
+                            if (!hasNext()) {
+                                throw new java.util.NoSuchElementException();
+                            }
+                            int h = next++;
+                            return Map.entry(hosts.name(h), hosts.freeCores[h]);
+                        }
+                    };
+                }
+
+                @Override
+                public int size() {
+                    return hosts.size();
+                }
+            };
+        }
     }
 }
