@@ -6,10 +6,8 @@ instance with every node on SITE: Dask's scheduler, the orchestrator and the wor
 pilots. It starts with one worker, grows to two, computes over TLS, shrinks back to one and closes.
 Prints one line per check; exits 1 on the first that fails.
 """
-import logging
 import os
 import socket
-import sys
 import time
 
 import dask.array as da
@@ -17,13 +15,8 @@ from distributed import Client
 
 from koala.dask import KoalaCluster
 
-logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+from checks import check
 
-
-def check(what, ok, detail=""):
-    print(("ok   " if ok else "FAIL ") + what + (f": {detail}" if detail else ""), flush=True)
-    if not ok:
-        sys.exit(1)
 
 
 def await_workers(client, cluster, count, within=60):

@@ -12,7 +12,6 @@ import pwd
 import shutil
 import stat
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -22,13 +21,8 @@ from distributed import Client, Event
 
 from koala.dask import KoalaCluster
 
-logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+from checks import check
 
-
-def check(what, ok, detail=""):
-    print(("ok   " if ok else "FAIL ") + what + (f": {detail}" if detail else ""), flush=True)
-    if not ok:
-        sys.exit(1)
 
 
 def wait(condition, seconds, step=1.0):

@@ -6,9 +6,7 @@ checkout's bin/koala), OUT_DIR (a directory for the JDF). A Static instance of o
 given. The instance stays until the test has read SGE's view of the worker's pilot (OUT_DIR/sge-checked).
 Prints one line per check; exits 1 on the first that fails.
 """
-import logging
 import os
-import sys
 import time
 from pathlib import Path
 
@@ -17,13 +15,8 @@ from distributed import Client
 
 from koala.dask import KoalaCluster
 
-logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s")
+from checks import check
 
-
-def check(what, ok, detail=""):
-    print(("ok   " if ok else "FAIL ") + what + (f": {detail}" if detail else ""), flush=True)
-    if not ok:
-        sys.exit(1)
 
 
 def main():
