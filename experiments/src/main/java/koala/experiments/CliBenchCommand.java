@@ -40,7 +40,7 @@ final class CliBenchCommand implements Callable<Integer> {
         }
         Path launcher = launcher();
         Testbed testbed = TestbedCommand.testbed(System.out);
-        testbed.up(TestbedCommand.defaultPlan());
+        testbed.up(testbed.keepingStandbyHost(TestbedCommand.defaultPlan()));
         GridConfig grid = GridConfig.load(testbed.gridConfig());
         SchedulerClient client = new SchedulerClient(grid.schedulerAddress());
         SchedulerDaemon own = GrowBenchCommand.reachable(client) ? null : SchedulerDaemon.start(grid, KoalaHome.dir());

@@ -35,7 +35,7 @@ final class DaskOnTestbed {
     static int run(String program, Function<GridConfig, Map<String, String>> more) throws Exception {
         Path checkout = checkout(program);
         Testbed testbed = TestbedCommand.testbed(System.out);
-        testbed.up(TestbedPlan.of(null, List.of(), 1, null));
+        testbed.up(testbed.keepingStandbyHost(TestbedPlan.of(null, List.of(), 1, null)));
         testbed.installPrograms(); // Dask, which the demo's testbed leaves out
         GridConfig grid = GridConfig.load(testbed.gridConfig());
         SchedulerClient client = TestbedUser.client(grid);

@@ -110,7 +110,7 @@ final class FailoverBenchCommand implements Callable<Integer> {
             throw new IllegalStateException("PostgreSQL is not installed (the Debian package postgresql)");
         }
         Testbed testbed = TestbedCommand.testbed(System.out);
-        testbed.up(TestbedPlan.of(null, List.of(), 1, null));
+        testbed.up(testbed.keepingStandbyHost(TestbedPlan.of(null, List.of(), 1, null)));
         Path dir = Files.createTempDirectory("koala-bench-failover-",
                 PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
         Path pgDir = Files.createTempDirectory("koala-bench-failover-pg-");

@@ -64,7 +64,7 @@ final class GrowBenchCommand implements Callable<Integer> {
         TestbedPlan plan = TestbedPlan.of(null, List.of(), 1, null).withSlurmCell(testbed.plan()
                 .map(TestbedPlan::slurmNodes).orElse(0));
         int before = testbed.plan().map(TestbedPlan::wanDelayMs).orElse(plan.wanDelayMs());
-        testbed.up(plan.withWanDelay(wanDelayMs));
+        testbed.up(testbed.keepingStandbyHost(plan.withWanDelay(wanDelayMs)));
         GridConfig grid = GridConfig.load(testbed.gridConfig());
         if (site != null && grid.sites().stream().noneMatch(s -> s.name().equals(site))) {
             throw new IllegalArgumentException("--site " + site + ": no such site in " + grid.file() + " (sites: "
@@ -109,7 +109,7 @@ final class GrowBenchCommand implements Callable<Integer> {
                 own.close();
             }
             if (wanDelayMs != before) {
-                testbed.up(plan.withWanDelay(before));
+                testbed.up(testbed.keepingStandbyHost(plan.withWanDelay(before)));
             }
         }
     }

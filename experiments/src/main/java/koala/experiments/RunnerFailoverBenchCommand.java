@@ -44,7 +44,7 @@ final class RunnerFailoverBenchCommand implements Callable<Integer> {
             throw new IllegalArgumentException("--kills must be at least 1");
         }
         Testbed testbed = TestbedCommand.testbed(System.out);
-        testbed.up(TestbedPlan.of(null, List.of(), 1, null));
+        testbed.up(testbed.keepingStandbyHost(TestbedPlan.of(null, List.of(), 1, null)));
         // a scheduler of this build's own, whatever else runs: it is the one whose supervisor is measured
         GridConfig grid = GridConfig.load(ownConfig(testbed.gridConfig()));
         SchedulerDaemon own = SchedulerDaemon.start(grid, KoalaHome.dir());

@@ -117,7 +117,7 @@ final class TestbedCoallocation implements Callable<Integer> {
             throw new IllegalArgumentException("--runs, --iterations and --bytes must be at least 1, --delays 0 or more");
         }
         Testbed testbed = TestbedCommand.testbed(System.out);
-        TestbedPlan plan = TestbedPlan.of(null, List.of(), 1, null);
+        TestbedPlan plan = testbed.keepingStandbyHost(TestbedPlan.of(null, List.of(), 1, null));
         testbed.up(plan.withWanDelay(delays.get(0)));
         testbed.installPrograms(); // Open MPI and mpi4py, which the demo's testbed leaves out
         GridConfig grid = GridConfig.load(testbed.gridConfig());

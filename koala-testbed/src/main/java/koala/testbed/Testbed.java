@@ -507,6 +507,15 @@ public final class Testbed {
         return java.util.Optional.ofNullable(record == null ? null : record.plan());
     }
 
+    /**
+     * {@code plan} with the standby host the recorded testbed has, if it has one: a measurement that brings the
+     * testbed up for itself must not take away the host the suite's {@code testbed up --standby-host} made (a
+     * cell's qmaster that saw it go refuses it as a submit host once it is made again, until it is restarted).
+     */
+    public TestbedPlan keepingStandbyHost(TestbedPlan plan) {
+        return plan.withStandbyHost(plan.standbyHost() || plan().map(TestbedPlan::standbyHost).orElse(false));
+    }
+
     /** Every recorded host and cell: addresses, daemons, memory, slots and jobs. */
     public TestbedStatus status() {
         TestbedRecord record = readRecord();
