@@ -509,8 +509,8 @@ public final class Testbed {
 
     /**
      * {@code plan} with the standby host the recorded testbed has, if it has one: a measurement that brings the
-     * testbed up for itself must not take away the host the suite's {@code testbed up --standby-host} made (a
-     * cell's qmaster that saw it go refuses it as a submit host once it is made again, until it is restarted).
+     * testbed up for itself must not take away the host the suite's {@code testbed up --standby-host} made (once,
+     * with the host made again by the suite's next up, the cells' qmasters refused it as a submit host).
      */
     public TestbedPlan keepingStandbyHost(TestbedPlan plan) {
         return plan.withStandbyHost(plan.standbyHost() || plan().map(TestbedPlan::standbyHost).orElse(false));
