@@ -65,6 +65,12 @@ final class SiteAgents implements AutoCloseable {
         this.host = thisHost();
     }
 
+    /** The hosts of {@code scheduler.addresses}: runners there are relayed to remote sites' nodes as this host's are. */
+    private java.util.Set<String> schedulerHosts() {
+        return SchedulerDaemon.schedulers(grid).stream().map(URI::getHost).filter(java.util.Objects::nonNull)
+                .collect(java.util.stream.Collectors.toSet());
+    }
+
     static String thisHost() {
         try {
             return java.net.InetAddress.getLocalHost().getHostName();
@@ -82,7 +88,7 @@ final class SiteAgents implements AutoCloseable {
     }
 
     private RemoteSite remote(SiteConfig site) {
-        return remotes.computeIfAbsent(site.name(), name -> new RemoteSite(site, koalaHost, schedulerPort,
+        return remotes.computeIfAbsent(site.name(), name -> new RemoteSite(site, koalaHost, schedulerHosts(), schedulerPort,
                 RuntimeImage.currentClasspath(), InstantSource.system(),
                 Executors.newSingleThreadScheduledExecutor(SchedulerDaemon.daemon("ssh-" + name)),
                 client -> clients.put(name, client)));
@@ -159,7 +165,7 @@ final class SiteAgents implements AutoCloseable {
         return Optional.ofNullable(remotes.get(site)).map(RemoteSite::launcher);
     }
 
-    /** A URL on this machine (loopback, or the advertised KOALA host) as nodes of {@code site} reach it. */
+    /** A URL on this machine (loopback, or the advertised KOALA host), or on another scheduler's host, as nodes of {@code site} reach it. */
     String reachable(String site, String url) {
         return Optional.ofNullable(remotes.get(site)).map(r -> r.reachable(url)).orElse(url);
     }

@@ -41,6 +41,7 @@ final class CallBacks {
 
     private final SiteConfig site;
     private final String koalaHost;
+    private final java.util.Set<String> schedulerHosts;
     private final Endpoint scheduler;
     private final Map<Endpoint, Callback> known = new java.util.concurrent.ConcurrentHashMap<>();
     /** Runners' call-backs forgotten while their record on the head node may still be there (the link was down). */
@@ -57,8 +58,19 @@ final class CallBacks {
      *                  on it, or on loopback, are the ones relayed
      */
     CallBacks(SiteConfig site, String koalaHost, int schedulerPort) {
+        this(site, koalaHost, java.util.Set.of(), schedulerPort);
+    }
+
+    /**
+     * @param schedulerHosts the hosts of the grid's other schedulers ({@code scheduler.addresses}): a runner
+     *                       there (one its user started while this scheduler led from another host) is relayed
+     *                       too, this machine reaching it over the grid's network
+     */
+    CallBacks(SiteConfig site, String koalaHost, java.util.Set<String> schedulerHosts, int schedulerPort) {
         this.site = site;
         this.koalaHost = koalaHost;
+        this.schedulerHosts = schedulerHosts.stream().map(h -> h.toLowerCase(Locale.ROOT))
+                .collect(java.util.stream.Collectors.toUnmodifiableSet());
         this.scheduler = new Endpoint(koalaHost, schedulerPort);
     }
 
@@ -66,7 +78,10 @@ final class CallBacks {
         return scheduler;
     }
 
-    /** The KOALA-side address a URL names, if it is one the site's nodes need relayed. */
+    /**
+     * The KOALA-side address a URL names, if it is one the site's nodes need relayed: on loopback, on this
+     * machine's advertised host, or on another scheduler's host.
+     */
     Optional<Endpoint> endpoint(URI uri) {
         String host = uri.getHost() == null ? "" : uri.getHost().toLowerCase(Locale.ROOT);
         if (uri.getPort() < 0) {
@@ -75,8 +90,10 @@ final class CallBacks {
         if (host.equals("127.0.0.1") || host.equals("localhost")) {
             return Optional.of(new Endpoint("127.0.0.1", uri.getPort()));
         }
-        return host.equals(koalaHost.toLowerCase(Locale.ROOT)) ? Optional.of(new Endpoint(koalaHost, uri.getPort()))
-                : Optional.empty();
+        if (host.equals(koalaHost.toLowerCase(Locale.ROOT))) {
+            return Optional.of(new Endpoint(koalaHost, uri.getPort()));
+        }
+        return schedulerHosts.contains(host) ? Optional.of(new Endpoint(host, uri.getPort())) : Optional.empty();
     }
 
     /** {@code url} with its host and port replaced by the relay's. */

@@ -87,9 +87,16 @@ public final class RemoteSite implements AutoCloseable {
      */
     public RemoteSite(SiteConfig site, String koalaHost, int schedulerPort, List<Path> classpath, InstantSource clock,
                       ScheduledExecutorService timer, Consumer<SiteAgentClient> onAgent) {
+        this(site, koalaHost, java.util.Set.of(), schedulerPort, classpath, clock, timer, onAgent);
+    }
+
+    /** @param schedulerHosts the hosts of the grid's other schedulers, whose runners are relayed too */
+    public RemoteSite(SiteConfig site, String koalaHost, java.util.Set<String> schedulerHosts, int schedulerPort,
+                      List<Path> classpath, InstantSource clock, ScheduledExecutorService timer,
+                      Consumer<SiteAgentClient> onAgent) {
         this.site = site;
         this.ssh = site.ssh().orElseThrow();
-        this.callBacks = new CallBacks(site, koalaHost, schedulerPort);
+        this.callBacks = new CallBacks(site, koalaHost, schedulerHosts, schedulerPort);
         this.classpath = List.copyOf(classpath);
         this.clock = clock;
         this.timer = timer;
@@ -323,7 +330,7 @@ public final class RemoteSite implements AutoCloseable {
      * A URL on this machine (a framework runner's RPC) as the site's nodes reach it: the same path
      * on the agent's relay on the head node, the one made before for it if any (in this process, or
      * by a scheduler before this one, restored on connecting). URLs on loopback or on the advertised
-     * KOALA host are relayed; any other URL is returned as it is. While the site is down, one not
+     * KOALA host, or on another scheduler's host, are relayed; any other URL is returned as it is. While the site is down, one not
      * relayed yet is {@link Unavailable}: asked again once it is up, it gets its relay.
      */
     public String reachable(String url) {

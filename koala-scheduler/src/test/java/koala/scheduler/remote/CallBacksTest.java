@@ -36,6 +36,21 @@ class CallBacksTest {
         assertThat(byAddress.endpoint(URI.create("http://198.18.0.2:41001/"))).isEmpty();
     }
 
+    /**
+     * The standby's scheduler leads from koala-b (198.18.0.2) while the runner its user started on the KOALA host
+     * serves at 198.18.0.1: the hosts of {@code scheduler.addresses} are relayed too (the instance's master on fs2
+     * never reported in without it), a host of no scheduler's still is not.
+     */
+    @Test
+    void aRunnerOnAnotherSchedulersHostIsRelayedToo() {
+        CallBacks onB = new CallBacks(SshErrorsTest.SITE, "koala-b", java.util.Set.of("198.18.0.2", "198.18.0.1"), 7400);
+
+        assertThat(onB.endpoint(URI.create("http://198.18.0.1:45329/"))).contains(new CallBacks.Endpoint("198.18.0.1", 45329));
+        assertThat(onB.endpoint(URI.create("http://koala-b:41001/"))).contains(new CallBacks.Endpoint("koala-b", 41001));
+        assertThat(onB.endpoint(URI.create("http://198.18.0.3:41001/"))).isEmpty();
+        assertThat(onB.endpoint(URI.create("http://fs2-n1:8080/"))).isEmpty();
+    }
+
     @Test
     void aRelayedUrlKeepsItsPathAndQueryOnTheRelaysHostAndPort() {
         CallBacks.Callback back = new CallBacks.Callback(45002, "fs2-head", 47401);

@@ -59,7 +59,8 @@ import org.junit.jupiter.api.Test;
  *     cannot reach ({@link #replacedOnB}): b starts one in its place on its own host, the old one's next
  *     call is refused and it exits (status 3) ending nothing, every entity's launcher, its runner silent,
  *     learns the new one's address from b and beats to it, and the instance grows and shrinks under the
- *     new one;</li>
+ *     new one. So for two instances: one whose master is on fs1, and one wholly on the remote site fs2, whose
+ *     entities reach the new runner through a relay b makes on fs2's head node when their launchers ask;</li>
  * <li>a, started again (as systemd would), stands by; {@code kill -9} of b: a leads on koala-b, and b
  *     started again passes the test's calls to it; pilots == nodes, and the instance shrinks under a;</li>
  * <li>a is paused (SIGSTOP) for 30 s: b takes over and serves meanwhile; resumed, a finds its lease gone,
@@ -68,10 +69,12 @@ import org.junit.jupiter.api.Test;
  *     leads after it (a leader whose unit lost its connection steps down and is started again, as systemd
  *     would, as a standby) has every acknowledged submit once, none twice, and a pilot for every node.</li>
  * </ol>
- * Costs about 120 s (four take-overs, a pause of 30 s, three grows, seven scheduler starts, and koala-b added to the
- * testbed, 12 s, when an earlier test took it away). The framework runner adds 6-21 s of it: its
- * replacement, the old one's exit, a grow and a shrink 5.5-12 s (12 s at a load that made b lead 14 s
- * after the cut rather than 5), and its deployment, beside the MPI job's start, up to 9 s.
+ * Costs about 175 s (four take-overs, a pause of 30 s, three grows, seven scheduler starts, and koala-b added to the
+ * testbed, 12 s, when an earlier test took it away). The framework runners add 60-75 s of it: the replacement of
+ * the one whose master is on fs1, the old one's exit, a grow and a shrink 5.5-12 s (12 s at a load that made b lead
+ * 14 s after the cut rather than 5); the same for the one on fs2 about 54 s, of which some 50 s before its
+ * entities reach the new runner (their beats to the relay that a's cut session held fail first); their
+ * deployments, beside the MPI job's start, up to 9 s.
  */
 class FailoverIT {
     private static final String PASSWORD = "failover-it";
@@ -320,8 +323,11 @@ class FailoverIT {
         awaitPassingOnTo(viaB, aFirst);
         Mpi mpi = Mpi.submit(viaB);
         long runnerStarted = System.nanoTime();
-        Runner runner = Runner.start(b);
+        Runner runner = Runner.start(b, "fs1");
         runners.add(runner);
+        // and one wholly on the remote site fs2, whose entities reach a runner through a relay on fs2's head node
+        Runner remoteRunner = Runner.start(b, "fs2");
+        runners.add(remoteRunner);
         long allocation = viaB.allocate(new AllocationRequest("runner-failover")).id();
         viaB.grow(allocation, new GrowRequest(1, "worker", "/bin/sleep", List.of("600"), Map.of(), "fs0"));
         // the whole world up (each rank passed a barrier): its Open MPI daemons were started through a
@@ -329,7 +335,9 @@ class FailoverIT {
         Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> viaB.job(allocation).nodes().stream()
                 .allMatch(n -> n.state().equals("RUNNING")));
         awaitRunning(runner.rpc(), 2);
-        System.out.printf("the instance ran %.2f s after its runner was started (beside the MPI job's start)%n",
+        assertThat(awaitRunning(remoteRunner.rpc(), 2)).extracting(koala.api.runner.RunnerMessages.Entity::site)
+                .containsOnly("fs2");
+        System.out.printf("the instances ran %.2f s after its runner was started (beside the MPI job's start)%n",
                 (System.nanoTime() - runnerStarted) / 1e9);
         // a node on the remote site fs2 (an allocation of its own: fs2 is on another network), through the agent a
         // uses there: b, taking over on another host (its class path names the jars otherwise), adopts that agent
@@ -349,6 +357,7 @@ class FailoverIT {
         java.net.ServerSocket cutOff = new java.net.ServerSocket(0, 50, java.net.InetAddress.getByName(TestbedPlan.KOALA_ADDRESS));
         URI unreachable = URI.create("http://" + TestbedPlan.KOALA_ADDRESS + ":" + cutOff.getLocalPort());
         onAnotherHost(pg, runner.instance(), unreachable);
+        onAnotherHost(pg, remoteRunner.instance(), unreachable);
         try {
             assertThat(bFirst.ready().get(30, TimeUnit.SECONDS)).startsWith("READY");
             System.out.printf("b led %.2f s after a's host was cut off%n", (System.nanoTime() - cut) / 1e9);
@@ -377,11 +386,16 @@ class FailoverIT {
                 .until(() -> TestScheduler.pilotsNamedFor(b.grid(), mpi.id()).isEmpty());
         long replacing = System.nanoTime();
         Runner replacement;
+        Runner remoteReplacement;
         try (cutOff) {
             replacement = replacedOnB(viaB, runner, unreachable, b);
+            System.out.printf("the runner's replacement, the old one's exit, a grow and a shrink took %.2f s%n",
+                    (System.nanoTime() - replacing) / 1e9);
+            replacing = System.nanoTime();
+            remoteReplacement = replacedOnB(viaB, remoteRunner, unreachable, b);
+            System.out.printf("the same for the instance on fs2, its entities reaching the new runner through a relay"
+                    + " b made on fs2's head node: %.2f s%n", (System.nanoTime() - replacing) / 1e9);
         }
-        System.out.printf("the runner's replacement, the old one's exit, a grow and a shrink took %.2f s%n",
-                (System.nanoTime() - replacing) / 1e9);
 
         // 2. a started again stands by; kill -9 of b: a leads on koala-b; b started again passes calls on to it
         SchedulerChild aAgain = start(a);
@@ -421,9 +435,11 @@ class FailoverIT {
 
         assertThat(viaB.closeAllocation(allocation).nodes()).extracting(NodeView::state).containsOnly("RELEASED");
         viaB.closeAllocation(replacement.instance());
-        Awaitility.await("the allocation's and the instance's pilots leave").atMost(Duration.ofSeconds(60))
+        viaB.closeAllocation(remoteReplacement.instance());
+        Awaitility.await("the allocation's and the instances' pilots leave").atMost(Duration.ofSeconds(60))
                 .until(() -> TestScheduler.pilotsNamedFor(b.grid(), allocation).isEmpty()
-                        && TestScheduler.pilotsNamedFor(b.grid(), replacement.instance()).isEmpty());
+                        && TestScheduler.pilotsNamedFor(b.grid(), replacement.instance()).isEmpty()
+                        && TestScheduler.pilotsNamedFor(b.grid(), remoteReplacement.instance()).isEmpty());
     }
 
     /** The host a runner of another host is recorded on: none of the testbed's. */
@@ -478,7 +494,9 @@ class FailoverIT {
         assertThat(old.process().exitValue()).as("its exit status: replaced").isEqualTo(3);
         // the entities' launchers beat to the old address; silent, they ask the scheduler, which names the new one
         java.time.Instant gone = java.time.Instant.now();
-        Awaitility.await("every entity heard from by the runner started on b").atMost(Duration.ofSeconds(30))
+        // on fs2 about 50 s: the launchers' beats to the relay a's cut session held fail, then the scheduler is asked
+        Awaitility.await("every entity heard from by the runner started on b, fs2's through a relay b made")
+                .atMost(Duration.ofSeconds(120))
                 .pollInterval(Duration.ofMillis(500)).until(() -> replacement.rpc().status().entities(), entities ->
                         entities.size() == 2 && entities.stream().allMatch(e -> e.state().equals("RUNNING")
                                 && e.lastBeat() != null && e.lastBeat().isAfter(gone)));
@@ -531,14 +549,16 @@ class FailoverIT {
      * @param process the process the test started; null for one a scheduler started
      */
     private record Runner(long instance, URI url, Path state, Process process, Path log) {
-        static Runner start(Scheduler b) throws Exception {
+        /** @param site where its master is: fs1 (its orchestrator wherever placement puts it), or fs2 (all of it there) */
+        static Runner start(Scheduler b, String site) throws Exception {
             Path dir = Files.createTempDirectory(Path.of("/var/tmp"), "koala-failover-runner-",
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
+            String pinned = site.equals("fs2") ? "(resourceManagerContact = fs2)" : "";
             Path jdf = Files.writeString(dir.resolve("instance.jdf"), "+( &(jobType = framework)(name = failover)"
-                    + "(role = master)(count = 1)(resourceManagerContact = fs1)(executable = /bin/sleep)(arguments = 100000)"
-                    + "(provisioning = ondemand)(fMax = 4)(tIdle = 1)(samplePeriod = 1) )"
-                    + " ( &(role = orchestrator)(count = 1)(executable = /bin/sleep)(arguments = 100000) )"
-                    + " ( &(role = worker)(count = 0)(executable = /bin/sleep)(arguments = 100000) )");
+                    + "(role = master)(count = 1)(resourceManagerContact = " + site + ")(executable = /bin/sleep)"
+                    + "(arguments = 100000)(provisioning = ondemand)(fMax = 4)(tIdle = 1)(samplePeriod = 1) )"
+                    + " ( &(role = orchestrator)(count = 1)" + pinned + "(executable = /bin/sleep)(arguments = 100000) )"
+                    + " ( &(role = worker)(count = 0)" + pinned + "(executable = /bin/sleep)(arguments = 100000) )");
             Path log = dir.resolve("runner.log");
             List<Path> classpath = java.util.Arrays.stream(System.getProperty("java.class.path").split(":")).map(Path::of)
                     .toList();
