@@ -61,8 +61,7 @@ final class GrowBenchCommand implements Callable<Integer> {
         }
         Testbed testbed = TestbedCommand.testbed(System.out);
         // the Slurm cell an earlier 'testbed up --slurm' made is kept
-        TestbedPlan plan = TestbedPlan.of(null, List.of(), 1, null).withSlurmCell(testbed.plan()
-                .map(TestbedPlan::slurmNodes).orElse(0));
+        TestbedPlan plan = TestbedPlan.of(null, List.of(), 1, null).withSlurmCellOf(testbed.plan());
         int before = testbed.plan().map(TestbedPlan::wanDelayMs).orElse(plan.wanDelayMs());
         testbed.up(testbed.keepingStandbyHost(plan.withWanDelay(wanDelayMs)));
         GridConfig grid = GridConfig.load(testbed.gridConfig());

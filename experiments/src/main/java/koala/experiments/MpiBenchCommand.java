@@ -83,8 +83,7 @@ final class MpiBenchCommand implements Callable<Integer> {
         }
         Testbed testbed = TestbedCommand.testbed(System.out);
         // the Slurm cell an earlier 'testbed up --slurm' made is kept
-        testbed.up(testbed.keepingStandbyHost(TestbedPlan.of(null, List.of(), 1, null).withSlurmCell(testbed.plan()
-                .map(TestbedPlan::slurmNodes).orElse(0))));
+        testbed.up(testbed.keepingStandbyHost(TestbedPlan.of(null, List.of(), 1, null).withSlurmCellOf(testbed.plan())));
         testbed.installPrograms(); // Open MPI and mpi4py, which the demo's testbed leaves out
         GridConfig grid = GridConfig.load(testbed.gridConfig());
         List<SiteConfig> local = grid.sites().stream().filter(s -> !s.remote()).toList();

@@ -115,6 +115,12 @@ public final class TestbedCommand {
                         + "memory and GPUs. An up without it stops and removes that cell")
         int slurmNodes;
 
+        @Option(names = "--slurm-remote", description = "with --slurm: that cell is remote, as fs2 is among the SGE "
+                + "cells: KOALA reaches it only by SSH to its head node (an sshd there), where its site agent runs; its "
+                + "compute nodes sit on a network of their own that only the head node joins, and Slurm's controller "
+                + "listens there")
+        boolean slurmRemote;
+
         @Option(names = "--programs", description = "also install the programs the tests and the experiments run on "
                 + "the nodes when missing: Open MPI, mpi4py, HPC Challenge, Dask, Chromium, curl, pip (bin/koala test "
                 + "does; the demo needs none of them)")
@@ -122,9 +128,12 @@ public final class TestbedCommand {
 
         /** The whole testbed the options describe: an option left out is its default. */
         TestbedPlan plan() {
+            if (slurmRemote && slurmNodes == 0) {
+                throw new IllegalArgumentException("--slurm-remote: there is no Slurm cell to make remote; add --slurm");
+            }
             Set<String> remotes = remote == null ? null : remote.contains("none") ? Set.of() : remote;
             return TestbedPlan.of(clusters, nodes, slotsPerNode, remotes).withWanDelay(wanDelayMs)
-                    .withSlurmCell(slurmNodes).withShapes(shapes).withStore(store).withStandbyHost(standbyHost);
+                    .withSlurmCell(slurmNodes, slurmRemote).withShapes(shapes).withStore(store).withStandbyHost(standbyHost);
         }
 
         @Override

@@ -31,7 +31,7 @@ final class GridConfigFile {
         for (CellPlan cell : plan.cells()) {
             String p = "site." + cell.name() + ".";
             if (cell.slurm()) {
-                s.append(slurmSite(cell, agentUser, cores));
+                s.append(slurmSite(cell, agentUser, cores, cell.remote() ? remoteHead.apply(cell) : null));
                 continue;
             }
             s.append("\n# ").append(cell.name()).append(": ").append(cell.nodes()).append(" compute nodes of ")
@@ -47,13 +47,7 @@ final class GridConfigFile {
                     .append(p).append("sge.execdPort = ").append(cell.execdPort()).append('\n')
                     .append(p).append("sge.bin = /usr/bin\n");
             if (cell.remote()) {
-                RemoteHead head = remoteHead.apply(cell);
-                s.append(p).append("ssh.host = ").append(cell.head()).append('\n')
-                        .append(p).append("ssh.user = ").append(agentUser).append('\n')
-                        .append(p).append("ssh.key = ").append(head.key()).append('\n')
-                        .append(p).append("ssh.knownHosts = ").append(head.knownHosts()).append('\n')
-                        .append("# the head node's address on the cluster's own network: pilots call back through a relay there\n")
-                        .append(p).append("ssh.relayHost = ").append(cell.head()).append('\n');
+                s.append(ssh(cell, agentUser, remoteHead.apply(cell)));
             } else {
                 s.append(p).append("agent.user = ").append(agentUser).append('\n')
                         .append(p).append("agent.port = 0\n")
@@ -75,17 +69,32 @@ final class GridConfigFile {
         return s.append(FILE_CATALOG).toString();
     }
 
-    /** A Slurm cell as a local site: its slurm.conf instead of SGE's cell and DRMAA. */
-    private static String slurmSite(CellPlan cell, String agentUser, int cores) {
+    /** How KOALA reaches a remote cell's head node: SSH as {@code agentUser}, the testbed's keys. */
+    private static String ssh(CellPlan cell, String agentUser, RemoteHead head) {
+        String p = "site." + cell.name() + ".";
+        return p + "ssh.host = " + cell.head() + "\n"
+                + p + "ssh.user = " + agentUser + "\n"
+                + p + "ssh.key = " + head.key() + "\n"
+                + p + "ssh.knownHosts = " + head.knownHosts() + "\n"
+                + "# the head node's address on the cluster's own network: pilots call back through a relay there\n"
+                + p + "ssh.relayHost = " + cell.head() + "\n";
+    }
+
+    /**
+     * A Slurm cell as a site: its slurm.conf instead of SGE's cell and DRMAA; a local one's agent on this machine,
+     * a remote one's ({@code head} not null) on its head node over SSH, where the same slurm.conf is.
+     */
+    private static String slurmSite(CellPlan cell, String agentUser, int cores, RemoteHead head) {
         String p = "site." + cell.name() + ".";
         return "\n# " + cell.name() + ": a Slurm cluster of " + cell.nodes() + " compute nodes of " + cell.slotsPerNode()
-                + " CPUs, slurmctld on " + cell.head() + "\n"
+                + " CPUs, slurmctld on " + cell.head() + (head != null ? "; a remote site, reached by SSH to its head "
+                + "node only" : "") + "\n"
                 + p + "manager = slurm\n"
                 + p + "slurm.conf = " + Testbed.SITES.resolve(cell.name()).resolve("slurm/slurm.conf") + "\n"
-                + p + "agent.user = " + agentUser + "\n"
+                + (head != null ? ssh(cell, agentUser, head) : p + "agent.user = " + agentUser + "\n"
                 + p + "agent.port = 0\n"
                 + "# seen by the site's compute nodes: KOALA's jars and the pilots' output\n"
-                + p + "shared = " + Testbed.sharedDir(cell.name()) + "\n"
+                + p + "shared = " + Testbed.sharedDir(cell.name()) + "\n")
                 + "# KOALA's nodes: a node of the defaults is one CPU of a host\n"
                 + p + "node.count = " + cell.slots() + "\n"
                 + "# the testbed's hosts share this machine's cores\n"

@@ -80,6 +80,7 @@ final class Hosts {
             root.check("ip", "link", "set", outer, "up");
             root.check("ip", "link", "set", inner, "netns", host.name());
             net.check("ip", "link", "set", inner, "name", "eth" + i);
+            net.check("ip", "link", "set", "eth" + i, "address", macOf(links.get(i)[1]));
             net.check("ip", "addr", "add", links.get(i)[1], "dev", "eth" + i);
             net.check("ip", "link", "set", "eth" + i, "up");
         }
@@ -89,6 +90,21 @@ final class Hosts {
         root.check("unshare", "--mount=" + NS_DIR.resolve(host.name() + ".mnt"),
                 "--uts=" + NS_DIR.resolve(host.name() + ".uts"), "--propagation", "private",
                 "sh", "-ec", setup(host.name(), view));
+    }
+
+    /**
+     * The hardware address of the interface with {@code address} (CIDR form): its four bytes after 02:4b (a
+     * locally administered one). A host made again has the one it had, so a neighbour's cache of it stays
+     * right: with a new, random one, the KOALA host sent to the old for some 8 s after an up that made a
+     * cell's hosts anew (its entry stale until probed), and a test's first SSH to the head node timed out.
+     */
+    static String macOf(String address) {
+        String[] bytes = address.replaceFirst("/.*$", "").split("\\.");
+        StringBuilder mac = new StringBuilder("02:4b");
+        for (String b : bytes) {
+            mac.append(String.format(":%02x", Integer.parseInt(b)));
+        }
+        return mac.toString();
     }
 
     /** The shell script that gives a new mount and UTS namespace the host's name and view. */

@@ -92,8 +92,8 @@ final class SlurmCell {
             s.append(kv[0]).append('=').append(kv[1]).append('\n');
         }
         for (int i = 1; i <= cell.nodes(); i++) {
-            s.append("NodeName=").append(cell.node(i)).append(" NodeAddr=").append(TestbedPlan.gridNodeNet(cell))
-                    .append('.').append(10 + i).append(" CPUs=").append(cell.slotsOf(i)).append(" RealMemory=")
+            s.append("NodeName=").append(cell.node(i)).append(" NodeAddr=").append(TestbedPlan.nodeAddress(cell, i))
+                    .append(" CPUs=").append(cell.slotsOf(i)).append(" RealMemory=")
                     .append(memoryOf(cell, i)).append(gpusOf(cell, i) > 0 ? " Gres=gpu:" + gpusOf(cell, i) : "")
                     .append(" State=UNKNOWN\n");
         }
@@ -234,13 +234,13 @@ final class SlurmCell {
 
     /** Nodes up at the controller, free or running jobs ({@code *} marks one that does not respond). */
     int respondingNodes() {
-        Shell.Result r = Shell.root().with(environment()).run("sinfo", "-h", "-N", "-o", "%N %t");
+        Shell.Result r = client().run("sinfo", "-h", "-N", "-o", "%N %t");
         return r.ok() ? (int) r.out().lines().filter(l -> l.matches("\\S+ (idle|alloc|mix)")).count() : 0;
     }
 
     /** Nodes Slurm has up and free ({@code sinfo}), 0 when the controller does not answer. */
     int idleNodes() {
-        Shell.Result r = Shell.root().with(environment()).run("sinfo", "-h", "-N", "-o", "%N %t");
+        Shell.Result r = client().run("sinfo", "-h", "-N", "-o", "%N %t");
         if (!r.ok()) {
             return 0;
         }
@@ -253,7 +253,7 @@ final class SlurmCell {
     }
 
     Usage usage() {
-        Shell client = Shell.root().with(environment());
+        Shell client = client();
         Shell.Result cpus = client.run("sinfo", "-h", "-o", "%C");
         Shell.Result jobs = client.run("squeue", "-h", "-o", "%T");
         if (!cpus.ok() || !jobs.ok()) {
@@ -271,9 +271,17 @@ final class SlurmCell {
                 (int) states.stream().filter("PENDING"::equals).count());
     }
 
+    /**
+     * A Slurm client of the cell: on this machine for a local cell; on its head node for a remote one, whose
+     * controller listens on the cell's own network, which this machine does not join.
+     */
+    Shell client() {
+        return (plan.remote() ? Hosts.shell(plan.head()) : Shell.root()).with(environment());
+    }
+
     /** True when the controller answers a client. */
     boolean answers() {
-        return Shell.root().with(environment()).run("sinfo", "-h").ok();
+        return client().run("sinfo", "-h").ok();
     }
 
     /** Stops every daemon of the cell (SIGTERM, then SIGKILL after {@code grace}); returns what it stopped. */

@@ -363,18 +363,33 @@ public final class Testbed {
     private List<String> bringUp(SlurmCell cell) {
         CellPlan plan = cell.plan();
         List<String> changes = new ArrayList<>(SlurmCell.ensureMunge());
-        cell.configure(TestbedPlan.headAddress(plan)).forEach(c -> changes.add(plan.name() + ": " + c));
+        cell.configure(TestbedPlan.headAddressForNodes(plan)).forEach(c -> changes.add(plan.name() + ": " + c));
         changes.addAll(cell.start(progress));
+        if (plan.remote() && remoteHead(plan).sshdPid().isEmpty()) {
+            remoteHead(plan).startSshd(progress);
+            changes.add(plan.name() + ": started sshd on " + plan.head());
+        }
         progress.step(plan.name() + ": " + (changes.isEmpty() ? "already running, unchanged" : "up") + " (Slurm, "
                 + plan.nodes() + " nodes of " + plan.slotsPerNode() + " CPU" + (plan.slotsPerNode() == 1 ? "" : "s")
                 + plan.shape().stream().map(g -> "; " + g.describe()).reduce("", String::concat) + ", slurmctld on "
-                + plan.head() + ")");
+                + plan.head() + (plan.remote() ? ", remote: SSH to " + plan.head() : "") + ")");
         return changes;
     }
 
     /** Stops a cell of either kind. */
     private List<String> stopAnyCell(CellPlan plan) {
-        return plan.slurm() ? slurmCell(plan).stop(Duration.ofSeconds(10)) : stopCell(new SgeCell(plan, poll), plan);
+        if (!plan.slurm()) {
+            return stopCell(new SgeCell(plan, poll), plan);
+        }
+        List<String> stopped = new ArrayList<>(slurmCell(plan).stop(Duration.ofSeconds(10)));
+        if (plan.remote()) {
+            remoteHead(plan).sshdPid().flatMap(ProcessHandle::of).ifPresent(sshd -> {
+                sshd.destroy();
+                poll.until(() -> !sshd.isAlive(), Duration.ofSeconds(10));
+                stopped.add(plan.name() + ": stopped sshd " + sshd.pid());
+            });
+        }
+        return stopped;
     }
 
     /** Hosts and cells of an earlier plan that this one does not have: stopped and removed. */
@@ -382,9 +397,21 @@ public final class Testbed {
         List<String> changes = new ArrayList<>();
         if (previous != null) {
             for (CellPlan old : previous.cells()) {
-                if (plan.cells().stream().noneMatch(c -> c.name().equals(old.name()))) {
+                Optional<CellPlan> now = plan.cells().stream().filter(c -> c.name().equals(old.name())).findFirst();
+                if (now.isEmpty()) {
                     progress.step(old.name() + ": running but not in this plan; stopping it");
                     changes.addAll(stopAnyCell(old));
+                } else if (now.get().remote() != old.remote() || now.get().manager() != old.manager()) {
+                    // its hosts sit on other networks, or run other daemons: made anew below
+                    progress.step(old.name() + ": " + kind(old) + " in the last plan, " + kind(now.get()) + " in this one; "
+                            + "stopping it and making its hosts anew");
+                    changes.addAll(stopAnyCell(old));
+                    for (String host : hostsOf(old)) {
+                        if (hosts.exists(host)) {
+                            hosts.remove(host);
+                            changes.add("removed host " + host + " (" + old.name() + " changed)");
+                        }
+                    }
                 }
             }
         }
@@ -399,6 +426,16 @@ public final class Testbed {
             }
         }
         return changes;
+    }
+
+    private static String kind(CellPlan cell) {
+        return (cell.remote() ? "remote " : "local ") + (cell.slurm() ? "Slurm" : "SGE");
+    }
+
+    private static List<String> hostsOf(CellPlan cell) {
+        List<String> names = new ArrayList<>(List.of(cell.head()));
+        names.addAll(cell.nodeNames());
+        return names;
     }
 
     /**

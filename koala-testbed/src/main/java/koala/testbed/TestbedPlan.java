@@ -203,6 +203,17 @@ public record TestbedPlan(List<CellPlan> cells, Integer wanDelayMs,
     /** CPUs of each node of that cell: more than one, so that a claim of cores means something. */
     public static final int SLURM_CPUS_PER_NODE = 2;
 
+    /** This plan with the Slurm cell of {@code recorded} as it is there (its nodes, local or remote); none without one. */
+    public TestbedPlan withSlurmCellOf(java.util.Optional<TestbedPlan> recorded) {
+        return withSlurmCell(recorded.map(TestbedPlan::slurmNodes).orElse(0),
+                recorded.map(TestbedPlan::slurmRemote).orElse(false));
+    }
+
+    /** Whether this testbed's Slurm cell is remote (false when it has none). */
+    public boolean slurmRemote() {
+        return cells.stream().filter(CellPlan::slurm).findFirst().map(CellPlan::remote).orElse(false);
+    }
+
     /** Compute nodes of this testbed's Slurm cell, 0 when it has none. */
     public int slurmNodes() {
         return cells.stream().filter(CellPlan::slurm).findFirst().map(CellPlan::nodes).orElse(0);
@@ -213,6 +224,14 @@ public record TestbedPlan(List<CellPlan> cells, Integer wanDelayMs,
      * others, {@code nodes} compute nodes of {@value #SLURM_CPUS_PER_NODE} CPUs; 0 adds none.
      */
     public TestbedPlan withSlurmCell(int nodes) {
+        return withSlurmCell(nodes, false);
+    }
+
+    /**
+     * As {@link #withSlurmCell(int)}; {@code remote}: a cell reached only by SSH to its head node, its compute
+     * nodes on a network of their own ({@code --slurm N --slurm-remote}), as {@code fs2} is among the SGE cells.
+     */
+    public TestbedPlan withSlurmCell(int nodes, boolean remote) {
         if (nodes == 0) {
             return this;
         }
@@ -224,7 +243,7 @@ public record TestbedPlan(List<CellPlan> cells, Integer wanDelayMs,
         }
         int i = cells.size();
         List<CellPlan> more = new ArrayList<>(cells);
-        more.add(new CellPlan("fs" + i, i, nodes, SLURM_CPUS_PER_NODE, FIRST_PORT + 2 * i, FIRST_PORT + 2 * i + 1, false,
+        more.add(new CellPlan("fs" + i, i, nodes, SLURM_CPUS_PER_NODE, FIRST_PORT + 2 * i, FIRST_PORT + 2 * i + 1, remote,
                 List.of(), CellPlan.Manager.SLURM));
         return new TestbedPlan(more, wanDelayMs, store, standbyHost);
     }
@@ -255,9 +274,8 @@ public record TestbedPlan(List<CellPlan> cells, Integer wanDelayMs,
         for (CellPlan c : cells) {
             for (int k = 1; k <= c.nodes(); k++) {
                 hosts.add(c.remote()
-                        ? new HostPlan(c.node(k), c.name(), HostPlan.Role.NODE, null, privateNet(c) + "." + (10 + k), c.name())
-                        : new HostPlan(c.node(k), c.name(), HostPlan.Role.NODE, gridNodeNet(c) + "." + (10 + k),
-                                null, HostPlan.GRID_VIEW));
+                        ? new HostPlan(c.node(k), c.name(), HostPlan.Role.NODE, null, nodeAddress(c, k), c.name())
+                        : new HostPlan(c.node(k), c.name(), HostPlan.Role.NODE, nodeAddress(c, k), null, HostPlan.GRID_VIEW));
             }
         }
         if (standbyHost) {
@@ -301,6 +319,16 @@ public record TestbedPlan(List<CellPlan> cells, Integer wanDelayMs,
         String grid = headAddress(c);
         return c.remote() ? new HostPlan(c.head(), c.name(), HostPlan.Role.HEAD, grid, privateNet(c) + ".1", c.name())
                 : new HostPlan(c.head(), c.name(), HostPlan.Role.HEAD, grid, null, HostPlan.GRID_VIEW);
+    }
+
+    /** Compute node {@code k} of cell {@code c}'s address: on the grid's network, or a remote cell's own. */
+    static String nodeAddress(CellPlan c, int k) {
+        return (c.remote() ? privateNet(c) : gridNodeNet(c)) + "." + (10 + k);
+    }
+
+    /** The address cell {@code c}'s compute nodes reach its head node at: a remote cell's on its own network. */
+    static String headAddressForNodes(CellPlan c) {
+        return c.remote() ? privateNet(c) + ".1" : headAddress(c);
     }
 
     /** A remote cell's own bridge: 15 characters at most. */

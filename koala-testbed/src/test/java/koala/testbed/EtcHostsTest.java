@@ -43,4 +43,11 @@ class EtcHostsTest {
                 mount --bind /srv/koala-testbed/fs2/home /home
                 if [ -d /var/lib/koala ]; then mount -t tmpfs -o size=1m,mode=755 tmpfs /var/lib/koala; fi""");
     }
+
+    /** fs3-head at 198.18.0.13 has the same hardware address each time it is made: its neighbours' caches stay right. */
+    @Test
+    void aHostsInterfaceHasTheHardwareAddressOfItsAddress() {
+        assertThat(Hosts.macOf("198.18.0.13/16")).isEqualTo("02:4b:c6:12:00:0d");
+        assertThat(Hosts.macOf("198.19.3.1/24")).isEqualTo("02:4b:c6:13:03:01");
+    }
 }

@@ -95,4 +95,41 @@ class SlurmCellTest {
                 "site.fs3.shared = /srv/koala-testbed/fs3/shared\n", "site.fs3.node.count = 4\n");
         assertThat(grid).doesNotContain("site.fs3.sge", "site.fs3.drmaa");
     }
+
+    /**
+     * --slurm 2 --slurm-remote: fs3 as fs2 is among the SGE cells. Its head node is on the grid's network (.13) and
+     * on fs3's own (198.19.3.1), its compute nodes on fs3's own alone; slurm.conf names the controller and the nodes
+     * by those private addresses, where they reach each other; the grid file reaches it by SSH to its head node,
+     * where its agent runs (no agent.user, no shared directory of this machine's).
+     */
+    @Test
+    void aRemoteSlurmCellSitsBehindItsHeadNode() {
+        TestbedPlan plan = DEFAULT.withSlurmCell(2, true);
+        CellPlan fs3 = plan.cell("fs3");
+        assertThat(fs3.remote()).isTrue();
+        assertThat(plan.slurmRemote()).isTrue();
+        assertThat(DEFAULT.withSlurmCell(2).slurmRemote()).isFalse();
+        assertThat(plan.host("fs3-head").gridAddress()).isEqualTo("198.18.0.13");
+        assertThat(plan.host("fs3-head").clusterAddress()).isEqualTo("198.19.3.1");
+        assertThat(plan.host("fs3-n2").gridAddress()).isNull();
+        assertThat(plan.host("fs3-n2").clusterAddress()).isEqualTo("198.19.3.12");
+        assertThat(plan.submitHosts(fs3, "machine")).containsExactly("fs3-head");
+        assertThat(DEFAULT.withSlurmCellOf(java.util.Optional.of(plan))).as("kept as recorded, remote").isEqualTo(plan);
+        assertThat(DEFAULT.withSlurmCellOf(java.util.Optional.of(DEFAULT))).isEqualTo(DEFAULT);
+        assertThat(DEFAULT.withSlurmCellOf(java.util.Optional.empty())).isEqualTo(DEFAULT);
+
+        String conf = SlurmCell.slurmConf(fs3, DIR, TestbedPlan.headAddressForNodes(fs3));
+        assertThat(conf).contains("SlurmctldHost=fs3-head(198.19.3.1)\n",
+                "NodeName=fs3-n1 NodeAddr=198.19.3.11 CPUs=2 RealMemory=4096 State=UNKNOWN\n",
+                "NodeName=fs3-n2 NodeAddr=198.19.3.12 CPUs=2 RealMemory=4096 State=UNKNOWN\n");
+
+        String grid = GridConfigFile.render(plan, "koala",
+                c -> new RemoteHead(c, Path.of("/srv/koala-testbed").resolve(c.name()), Path.of("/var/lib/koala")));
+        assertThat(grid).contains("site.fs3.manager = slurm\n",
+                "site.fs3.slurm.conf = /srv/koala-testbed/fs3/slurm/slurm.conf\n", "site.fs3.ssh.host = fs3-head\n",
+                "site.fs3.ssh.user = koala\n", "site.fs3.ssh.key = /var/lib/koala/testbed/ssh/koala-fs3\n",
+                "site.fs3.ssh.knownHosts = /var/lib/koala/testbed/ssh/known_hosts-fs3\n",
+                "site.fs3.ssh.relayHost = fs3-head\n", "site.fs3.node.count = 4\n");
+        assertThat(grid).doesNotContain("site.fs3.agent.user", "site.fs3.shared", "site.fs3.sge", "site.fs3.drmaa");
+    }
 }

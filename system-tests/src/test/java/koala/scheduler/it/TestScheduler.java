@@ -155,9 +155,9 @@ final class TestScheduler implements AutoCloseable {
         return TestbedPlan.of(null, List.of(), 1, null).withStandbyHost(standby);
     }
 
-    /** {@link #defaultPlan} with the Slurm cell of {@code nodes} nodes the recorded testbed has, if it has one. */
+    /** {@link #defaultPlan} with the Slurm cell the recorded testbed has (local or remote), if it has one. */
     static TestbedPlan planNow(Testbed testbed) {
-        return defaultPlan(testbed.status()).withSlurmCell(testbed.plan().map(TestbedPlan::slurmNodes).orElse(0));
+        return defaultPlan(testbed.status()).withSlurmCellOf(testbed.plan());
     }
 
     /** The testbed's grid configuration with a fresh database, a free port and quick settings. */
