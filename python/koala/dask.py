@@ -570,6 +570,7 @@ class KoalaCluster(Cluster):
             self._poller.cancel()
             with suppress(asyncio.CancelledError, Exception):
                 await self._poller
+        await self._adaptive_stopped()
         await super()._close()
         if self._finalizer is not None and self._finalizer.alive:
             if self._exiting:   # the interpreter's executors are shut: the cancel runs here, the loop has no more to do
@@ -579,6 +580,19 @@ class KoalaCluster(Cluster):
         elif self.tls is not None:
             self.tls.remove()
         self._executor.shutdown(wait=False)
+
+    async def _adaptive_stopped(self, within: float = 5.0) -> None:
+        """Stops adaptive scaling and waits, up to ``within`` seconds, for a call of it under way: Dask's own close
+        stops it but closes the scheduler's connection at once, and a call then in flight fails with a traceback
+        in the log ("Adaptive stopping due to error")."""
+        adaptive = self._adaptive
+        if adaptive is None:
+            return
+        with suppress(Exception):
+            adaptive.stop()
+        deadline = time.monotonic() + within
+        while getattr(adaptive, "_adapting", False) and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
 
     def close(self, timeout=None):
         """Closes this cluster's clients, then the cluster: ``koala cancel ID``, and the instance's TLS files
@@ -836,6 +850,14 @@ class KoalaCluster(Cluster):
                 failures = 0
             except asyncio.CancelledError:
                 raise
+            except RuntimeError as e:
+                if "cannot schedule new futures" in str(e):
+                    # the executor is shut: the interpreter is exiting (its threads stop before the atexit close
+                    # runs) or the cluster closing; nothing to poll for any more
+                    return
+                failures += 1
+                if failures in (1, 10) or failures % 100 == 0:
+                    logger.warning("polling instance %s failed (%d in a row): %s", self.instance, failures, e)
             except Exception as e:
                 failures += 1
                 if failures in (1, 10) or failures % 100 == 0:
