@@ -46,14 +46,7 @@ final class GridConfigFile {
                     .append(p).append("sge.qmasterPort = ").append(cell.qmasterPort()).append('\n')
                     .append(p).append("sge.execdPort = ").append(cell.execdPort()).append('\n')
                     .append(p).append("sge.bin = /usr/bin\n");
-            if (cell.remote()) {
-                s.append(ssh(cell, agentUser, remoteHead.apply(cell)));
-            } else {
-                s.append(p).append("agent.user = ").append(agentUser).append('\n')
-                        .append(p).append("agent.port = 0\n")
-                        .append("# seen by the site's compute nodes: KOALA's jars and the pilots' output\n")
-                        .append(p).append("shared = ").append(Testbed.sharedDir(cell.name())).append('\n');
-            }
+            s.append(cell.remote() ? ssh(cell, agentUser, remoteHead.apply(cell)) : localAgent(cell, agentUser));
             s.append("# DRMAA native specification for one node; a site whose nodes have several slots asks for a whole one\n")
                     .append(p).append("node.nativeSpec = ").append(cell.slotsPerNode() > 1 ? "-l exclusive=true" : "")
                     .append('\n')
@@ -67,6 +60,15 @@ final class GridConfigFile {
                     .append(p).append("drmaa.preload = ").append(DrmaaInstall.DEBIAN_JEMALLOC).append('\n');
         }
         return s.append(FILE_CATALOG).toString();
+    }
+
+    /** A local cell's agent: on this machine as {@code agentUser}, its nodes seeing the cell's shared directory. */
+    private static String localAgent(CellPlan cell, String agentUser) {
+        String p = "site." + cell.name() + ".";
+        return p + "agent.user = " + agentUser + "\n"
+                + p + "agent.port = 0\n"
+                + "# seen by the site's compute nodes: KOALA's jars and the pilots' output\n"
+                + p + "shared = " + Testbed.sharedDir(cell.name()) + "\n";
     }
 
     /** How KOALA reaches a remote cell's head node: SSH as {@code agentUser}, the testbed's keys. */
@@ -91,10 +93,7 @@ final class GridConfigFile {
                 + "node only" : "") + "\n"
                 + p + "manager = slurm\n"
                 + p + "slurm.conf = " + Testbed.SITES.resolve(cell.name()).resolve("slurm/slurm.conf") + "\n"
-                + (head != null ? ssh(cell, agentUser, head) : p + "agent.user = " + agentUser + "\n"
-                + p + "agent.port = 0\n"
-                + "# seen by the site's compute nodes: KOALA's jars and the pilots' output\n"
-                + p + "shared = " + Testbed.sharedDir(cell.name()) + "\n")
+                + (head != null ? ssh(cell, agentUser, head) : localAgent(cell, agentUser))
                 + "# KOALA's nodes: a node of the defaults is one CPU of a host\n"
                 + p + "node.count = " + cell.slots() + "\n"
                 + "# the testbed's hosts share this machine's cores\n"

@@ -97,6 +97,19 @@ final class RemoteHead {
         return PidFile.daemon(sshdDir().resolve("sshd.pid"), "sshd");
     }
 
+    /** Stops the head node's SSH server if it runs (TERM, then KILL after {@code grace}); its pid, if it ran. */
+    Optional<Long> stopSshd(koala.common.time.Poll poll, java.time.Duration grace) {
+        Optional<ProcessHandle> sshd = sshdPid().flatMap(ProcessHandle::of);
+        sshd.ifPresent(p -> {
+            p.destroy();
+            if (!poll.until(() -> !p.isAlive(), grace)) {
+                p.destroyForcibly();
+                poll.until(() -> !p.isAlive(), java.time.Duration.ofSeconds(5));
+            }
+        });
+        return sshd.map(ProcessHandle::pid);
+    }
+
     /** Starts the head node's SSH server (it daemonizes). */
     void startSshd(Progress progress) {
         progress.step(cell.name() + ": starting sshd on " + cell.head() + " (port 22)");

@@ -383,11 +383,8 @@ public final class Testbed {
         }
         List<String> stopped = new ArrayList<>(slurmCell(plan).stop(Duration.ofSeconds(10)));
         if (plan.remote()) {
-            remoteHead(plan).sshdPid().flatMap(ProcessHandle::of).ifPresent(sshd -> {
-                sshd.destroy();
-                poll.until(() -> !sshd.isAlive(), Duration.ofSeconds(10));
-                stopped.add(plan.name() + ": stopped sshd " + sshd.pid());
-            });
+            remoteHead(plan).stopSshd(poll, Duration.ofSeconds(10))
+                    .ifPresent(pid -> stopped.add(plan.name() + ": stopped sshd " + pid));
         }
         return stopped;
     }
@@ -509,10 +506,7 @@ public final class Testbed {
             stopped.add(name + ": stopped qmaster " + pid);
         });
         if (plan.remote()) {
-            remoteHead(plan).sshdPid().ifPresent(pid -> {
-                cell.stop(pid, Duration.ofSeconds(10));
-                stopped.add(name + ": stopped sshd " + pid);
-            });
+            remoteHead(plan).stopSshd(poll, Duration.ofSeconds(10)).ifPresent(pid -> stopped.add(name + ": stopped sshd " + pid));
         }
         leftovers(name).forEach(p -> {
             p.destroyForcibly();
