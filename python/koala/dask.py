@@ -850,15 +850,11 @@ class KoalaCluster(Cluster):
                 failures = 0
             except asyncio.CancelledError:
                 raise
-            except RuntimeError as e:
-                if "cannot schedule new futures" in str(e):
+            except Exception as e:
+                if isinstance(e, RuntimeError) and "cannot schedule new futures" in str(e):
                     # the executor is shut: the interpreter is exiting (its threads stop before the atexit close
                     # runs) or the cluster closing; nothing to poll for any more
                     return
-                failures += 1
-                if failures in (1, 10) or failures % 100 == 0:
-                    logger.warning("polling instance %s failed (%d in a row): %s", self.instance, failures, e)
-            except Exception as e:
                 failures += 1
                 if failures in (1, 10) or failures % 100 == 0:
                     logger.warning("polling instance %s failed (%d in a row): %s", self.instance, failures, e)
