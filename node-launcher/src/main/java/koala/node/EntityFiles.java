@@ -6,7 +6,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
 
 /**
  * The entity's copy of its instance's token, in a directory of its own that only its user can
@@ -19,6 +23,8 @@ import java.nio.file.attribute.PosixFilePermissions;
  * Removed with the entity's run.
  */
 final class EntityFiles implements AutoCloseable {
+    private static final FileAttribute<Set<PosixFilePermission>> PRIVATE_FILE =
+            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
     private final Path dir;
     private final Path file;
     private final Path runnerFile;
@@ -33,10 +39,9 @@ final class EntityFiles implements AutoCloseable {
     /** A new private directory holding {@code token} and the runner's address {@code runner}. */
     static EntityFiles of(String token, String runner) {
         try {
-            EntityFiles files = new EntityFiles(Files.createTempDirectory("koala-entity-",
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------"))));
+            EntityFiles files = new EntityFiles(PrivateDirectory.make("koala-entity-"));
             files.updateToken(token);
-            files.write(files.runnerFile, "runner-url-", runner);
+            files.write(files.runnerFile, runner);
             return files;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot make the entity's token file: " + e.getMessage(), e);
@@ -54,7 +59,7 @@ final class EntityFiles implements AutoCloseable {
 
     /** The runner now serves at {@code url}. */
     synchronized void runnerMoved(String url) {
-        write(runnerFile, "runner-url-", url);
+        write(runnerFile, url);
     }
 
     /** Writes {@code token} when it differs from what the file holds; null (a runner that says none) changes nothing. */
@@ -62,17 +67,22 @@ final class EntityFiles implements AutoCloseable {
         if (token == null || token.equals(written)) {
             return;
         }
-        if (write(file, "token-", token)) {
+        if (write(file, token)) {
             written = token;
         }
     }
 
-    /** {@code value} into {@code target}: a new file renamed over the old, so that a reader never sees half of it. */
-    private boolean write(Path target, String prefix, String value) {
+    /**
+     * {@code value} into {@code target}: a new file renamed over the old, so that a reader never sees half of
+     * it. The new file's name is fixed: the directory is this user's alone, and its writes are one at a time.
+     */
+    private boolean write(Path target, String value) {
+        Path next = target.resolveSibling(target.getFileName() + ".new");
         try {
-            Path next = Files.createTempFile(dir, prefix, ".new",
-                    PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-            Files.writeString(next, value + "\n", StandardCharsets.UTF_8);
+            try (var out = Files.newByteChannel(next, Set.of(StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                    StandardOpenOption.TRUNCATE_EXISTING), PRIVATE_FILE)) {
+                out.write(java.nio.ByteBuffer.wrap((value + "\n").getBytes(StandardCharsets.UTF_8)));
+            }
             Files.move(next, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             return true;
         } catch (IOException e) {

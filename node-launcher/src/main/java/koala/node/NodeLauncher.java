@@ -146,7 +146,7 @@ public final class NodeLauncher {
      * standard error goes where the component's does, read on the way for the rank that ended the world.
      */
     private int executeMpi(NodeTask task) throws IOException, InterruptedException {
-        Path dir = java.nio.file.Files.createTempDirectory("koala-mpi-");
+        Path dir = PrivateDirectory.make("koala-mpi-");
         try {
             NodeTask run = MpiRun.under(task, dir, ProcessHandle.current().info().command().orElse("java"),
                     System.getProperty("java.class.path"));
@@ -247,7 +247,10 @@ public final class NodeLauncher {
         return builder;
     }
 
-    private static final java.util.regex.Pattern VARIABLE = java.util.regex.Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
+    /** Compiled at the first text with a variable, not at the class's start: a grow's launcher seldom has one. */
+    private static final class Variable {
+        static final java.util.regex.Pattern PATTERN = java.util.regex.Pattern.compile("\\$\\{([A-Za-z_][A-Za-z0-9_]*)}");
+    }
 
     /**
      * KOALA's programs' class path as the scheduler gave it (the launcher itself runs on less), or
@@ -266,7 +269,7 @@ public final class NodeLauncher {
         if (text == null || !text.contains("${")) {
             return text;
         }
-        return VARIABLE.matcher(text).replaceAll(m -> java.util.regex.Matcher.quoteReplacement(switch (m.group(1)) {
+        return Variable.PATTERN.matcher(text).replaceAll(m -> java.util.regex.Matcher.quoteReplacement(switch (m.group(1)) {
             case "KOALA_JAVA" -> ProcessHandle.current().info().command().orElse("java");
             case "KOALA_CLASSPATH" -> programsClasspath();
             default -> environment.getOrDefault(m.group(1), m.group());
