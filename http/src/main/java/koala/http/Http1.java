@@ -24,7 +24,9 @@ final class Http1 {
         StringBuilder head = new StringBuilder(method).append(' ').append(path).append(" HTTP/1.1\r\n")
                 .append("Host: ").append(host).append("\r\nConnection: close\r\nContent-Length: ")
                 .append(body == null ? 0 : body.length).append("\r\n");
-        headers.forEach((name, value) -> head.append(name).append(": ").append(value).append("\r\n"));
+        for (Map.Entry<String, String> h : headers.entrySet()) { // no lambda: the node launcher's first request
+            head.append(h.getKey()).append(": ").append(h.getValue()).append("\r\n");
+        }
         return head.append("\r\n").toString().getBytes(StandardCharsets.UTF_8);
     }
 

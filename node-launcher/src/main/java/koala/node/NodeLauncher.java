@@ -66,6 +66,7 @@ public final class NodeLauncher {
     static final java.time.Instant MAIN = java.time.Instant.now();
 
     public static void main(String[] args) throws Exception {
+        new LambdaLinking().start();
         if (args.length == 1 && args[0].equals("--train")) {
             System.exit(Training.run());
         }
@@ -92,21 +93,49 @@ public final class NodeLauncher {
      * class archive has not seen is spun at run time, which costs a fresh JVM some 20 ms.
      */
     static NodeLauncher of(String[] args, String token) {
-        String url = option(args, "--scheduler").orElseThrow(() -> new IllegalArgumentException("--scheduler URL"));
-        String node = option(args, "--node").orElseThrow(() -> new IllegalArgumentException("--node ID"));
-        Duration giveUp = Duration.ofSeconds(option(args, "--give-up").map(Long::parseLong).orElse(300L));
-        int cores = option(args, "--cores").map(Integer::parseInt).orElse(Runtime.getRuntime().availableProcessors());
+        String url = required(args, "--scheduler", "URL");
+        String node = required(args, "--node", "ID");
+        String giveUp = option(args, "--give-up").orElse("300");
+        String cores = option(args, "--cores").orElse(null);
         List<URI> schedulers = SchedulerLine.addresses(url);
-        NodeLauncher launcher = new NodeLauncher(new SchedulerLine(schedulers), node, token, giveUp, cores,
-                InstantSource.system());
+        NodeLauncher launcher = new NodeLauncher(new SchedulerLine(schedulers), node, token,
+                Duration.ofSeconds(Long.parseLong(giveUp)),
+                cores != null ? Integer.parseInt(cores) : Runtime.getRuntime().availableProcessors(), InstantSource.system());
         launcher.schedulerUrl = schedulers.get(0);
         return launcher;
+    }
+
+    private static String required(String[] args, String name, String what) {
+        Optional<String> value = option(args, name);
+        if (value.isEmpty()) {
+            throw new IllegalArgumentException(name + " " + what);
+        }
+        return value.get();
+    }
+
+    /**
+     * Links the JDK's lambda machinery (some 8 ms of a fresh JVM, at its first lambda) on a thread of its own,
+     * while the launcher's main thread reads its token and makes its arrival, on a path without lambdas,
+     * and waits for the scheduler's answer. Not a lambda itself, so that starting it costs nothing.
+     */
+    private static final class LambdaLinking extends Thread {
+        LambdaLinking() {
+            super("lambda-linking");
+            setDaemon(true);
+        }
+
+        @Override
+        public void run() {
+            java.util.function.Supplier<String> linked = () -> "linked";
+            java.util.function.Function<String, Integer> parse = Integer::parseInt;
+            parse.apply(linked.get().length() + "");
+        }
     }
 
     int run() throws IOException, InterruptedException {
         String host = hostName();
         log("node " + node + " arrived on " + host);
-        Optional<NodeTask> task = call(() -> scheduler.arrive(node, new NodeReport(token, host, null)));
+        Optional<NodeTask> task = arrive(new NodeReport(token, host, null));
         Instant arrived = clock.instant();
         while (task.isPresent() && task.get().action().equals("WAIT")) {
             task = call(() -> scheduler.task(node, token, LONG_POLL));
@@ -281,6 +310,26 @@ public final class NodeLauncher {
     }
 
     /**
+     * The arrival, its first try made here rather than through {@link #call}, so that a lambda does not
+     * link the JDK's lambda machinery on this thread while {@link LambdaLinking} does it beside the wait.
+     */
+    private Optional<NodeTask> arrive(NodeReport report) {
+        try {
+            return Optional.ofNullable(scheduler.arrive(node, report));
+        } catch (ApiException e) {
+            if (e.refused()) {
+                sayRefused(e);
+                return Optional.empty();
+            }
+            return call(() -> scheduler.arrive(node, report));
+        }
+    }
+
+    private void sayRefused(ApiException e) {
+        log("scheduler refused node " + node + ": " + e.getMessage());
+    }
+
+    /**
      * Calls the scheduler until it answers; empty when it has not for {@code giveUp}, or when it says
      * this node is none of its own (404/409/401: the job was cancelled or the node released).
      */
@@ -294,7 +343,7 @@ public final class NodeLauncher {
                 return true;
             } catch (ApiException e) {
                 if (e.refused()) {
-                    log("scheduler refused node " + node + ": " + e.getMessage());
+                    sayRefused(e);
                     refused[0] = true;
                     return true;
                 }

@@ -26,39 +26,49 @@ class SchedulerLine {
         if (schedulers.isEmpty()) {
             throw new IllegalArgumentException("no scheduler to call");
         }
-        this.schedulers = schedulers.stream().map(u -> new PlainJsonClient(u, TIMEOUT, Map.of())).toList();
+        List<PlainJsonClient> clients = new java.util.ArrayList<>();
+        for (URI u : schedulers) {
+            clients.add(new PlainJsonClient(u, TIMEOUT, Map.of()));
+        }
+        this.schedulers = List.copyOf(clients);
     }
 
     /** {@code --scheduler URL[,URL...]}: the addresses of the schedulers that share the grid's store. */
     static List<URI> addresses(String option) {
-        return java.util.Arrays.stream(option.split(",")).map(String::strip).filter(a -> !a.isEmpty()).map(URI::create)
-                .toList();
+        List<URI> addresses = new java.util.ArrayList<>();
+        for (String a : option.split(",")) {
+            if (!a.isBlank()) {
+                addresses.add(URI.create(a.strip()));
+            }
+        }
+        return List.copyOf(addresses);
     }
 
     NodeTask arrive(String node, NodeReport report) {
-        return task(call(http -> http.call("POST", "/nodes/" + node + "/arrive", fields(report))));
+        return task(call("POST", "/nodes/" + node + "/arrive", fields(report), Duration.ZERO));
     }
 
     NodeTask task(String node, String token, Duration wait) {
-        return task(call(http -> http.call("GET", "/nodes/" + node + "/task?token=" + token + "&waitMs=" + wait.toMillis(),
-                null, wait)));
+        return task(call("GET", "/nodes/" + node + "/task?token=" + token + "&waitMs=" + wait.toMillis(), null, wait));
     }
 
     NodeTask exited(String node, NodeReport report) {
-        return task(call(http -> http.call("POST", "/nodes/" + node + "/exit", fields(report))));
+        return task(call("POST", "/nodes/" + node + "/exit", fields(report), Duration.ZERO));
     }
 
     /**
      * The call, to the scheduler called now; one that did not reach a leader (nothing listens there,
      * no answer in time, or a standby's 503) moves the line to the next scheduler for the caller's retry.
+     * No lambda on the way: the launcher's first call is made while the JDK links its lambda machinery
+     * on a thread of its own ({@link NodeLauncher}).
      */
-    private Map<String, Object> call(java.util.function.Function<PlainJsonClient, Map<String, Object>> call) {
+    private Map<String, Object> call(String method, String path, Map<String, ?> body, Duration extra) {
         int at;
         synchronized (this) {
             at = current;
         }
         try {
-            return call.apply(schedulers.get(at));
+            return schedulers.get(at).call(method, path, body, extra);
         } catch (koala.http.ApiException e) {
             if (e.transientFailure() && schedulers.size() > 1) {
                 synchronized (this) {
