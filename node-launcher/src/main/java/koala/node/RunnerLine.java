@@ -18,7 +18,13 @@ import koala.http.PlainJsonClient;
  * meanwhile, and the answers to keyed calls say which is in force.
  */
 class RunnerLine {
-    private static final Duration TIMEOUT = Duration.ofSeconds(30);
+    /**
+     * A runner answers a beat in milliseconds; one silent this long is counted silent, and a silent runner's
+     * launcher asks the scheduler where it serves now ({@link EntityRun}). A beat into a relay whose far end
+     * went (the runner's host cut off) hangs until this passes: at 30 s the entities of an instance on a remote
+     * site reached the runner started in the old one's place some 50 s after the take-over.
+     */
+    private static final Duration TIMEOUT = Duration.ofSeconds(10);
     static final String NODE_KEY = "X-Koala-Node-Key";
 
     private volatile URI runner;

@@ -69,12 +69,12 @@ import org.junit.jupiter.api.Test;
  *     leads after it (a leader whose unit lost its connection steps down and is started again, as systemd
  *     would, as a standby) has every acknowledged submit once, none twice, and a pilot for every node.</li>
  * </ol>
- * Costs about 175 s (four take-overs, a pause of 30 s, three grows, seven scheduler starts, and koala-b added to the
- * testbed, 12 s, when an earlier test took it away). The framework runners add 60-75 s of it: the replacement of
+ * Costs about 175 s (173-198 s, four take-overs, a pause of 30 s, three grows, seven scheduler starts, and koala-b added to the
+ * testbed, 12 s, when an earlier test took it away). The framework runners add 25-40 s of it: the replacement of
  * the one whose master is on fs1, the old one's exit, a grow and a shrink 5.5-12 s (12 s at a load that made b lead
- * 14 s after the cut rather than 5); the same for the one on fs2 about 54 s, of which some 50 s before its
- * entities reach the new runner (their beats to the relay that a's cut session held fail first); their
- * deployments, beside the MPI job's start, up to 9 s.
+ * 14 s after the cut rather than 5); the same for the one on fs2 10-15 s, of which 5-11 s before its entities
+ * reach the new runner (their beats to the relay that a's cut session held time out first, after 10 s); their
+ * deployments, beside the MPI job's start, up to 17 s.
  */
 class FailoverIT {
     private static final String PASSWORD = "failover-it";
