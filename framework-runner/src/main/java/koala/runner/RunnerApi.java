@@ -161,8 +161,11 @@ final class RunnerApi {
         String node = request.param("node");
         Optional<String> key = request.header(NODE_KEY);
         if (key.isPresent()) {
+            if (!secrets.keyed(node)) { // its launcher still runs: the exit of an entity stopped at a shrink
+                throw new ApiException(410, "node " + node + " is not this instance's now (given back or lost)", NODE_KEY);
+            }
             if (!secrets.keyMatches(node, key.get())) {
-                throw new ApiException(401, "wrong key for node " + node, "X-Koala-Node-Key");
+                throw new ApiException(401, "wrong key for node " + node, NODE_KEY);
             }
             return Response.ok(call.apply(true));
         }

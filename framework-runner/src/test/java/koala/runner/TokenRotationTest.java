@@ -121,8 +121,12 @@ class TokenRotationTest {
         assertThat(runner.secrets().token()).isEqualTo("k2");
         assertThat(runner.status().events()).anySatisfy(e -> assertThat(e).endsWith("the instance's token was "
                 + "replaced: lost [7.2.0] without seeing its entity end (it may still hold the token)"));
-        // its key went with it
-        refused(() -> keyed(orders.nodeKey()).post("/nodes/7.2.0/heartbeat", new Heartbeat(1), Map.class), 401);
+        // its key went with it: its launcher, should it still beat or report, hears that the node is gone
+        assertThatThrownBy(() -> keyed(orders.nodeKey()).post("/nodes/7.2.0/heartbeat", new Heartbeat(1), Map.class))
+                .isInstanceOfSatisfying(ApiException.class, e -> {
+                    assertThat(e.status()).isEqualTo(410);
+                    assertThat(e.getMessage()).isEqualTo("node 7.2.0 is not this instance's now (given back or lost)");
+                });
     }
 
     @Test
