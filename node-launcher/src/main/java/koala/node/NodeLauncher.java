@@ -89,8 +89,8 @@ public final class NodeLauncher {
     }
 
     /**
-     * The launcher a command line asks for. The training run comes through here too: a lambda the
-     * class archive has not seen is spun at run time, which costs a fresh JVM some 20 ms.
+     * The launcher a command line asks for, read without lambdas (see {@link LambdaLinking}). The training run
+     * comes through here too, so that the class archive holds what a pilot's launcher loads.
      */
     static NodeLauncher of(String[] args, String token) {
         String url = required(args, "--scheduler", "URL");
